@@ -1,0 +1,40 @@
+"""One exception hierarchy for the whole library.
+
+Every error a user can cause (a bad file, a missing column, a parameter out of range,
+a malformed recipe) is an :class:`AnonymisationError`. Its message says *what* is wrong
+(naming the file, column, row or parameter) and *how to fix it*, so the command line and
+the dashboard can show it as is, without a traceback.
+"""
+
+from __future__ import annotations
+
+
+class AnonymisationError(Exception):
+    """Base class of every user-facing error raised by ``core``."""
+
+
+class DataReadError(AnonymisationError):
+    """A file could not be read as a table (empty, undecodable, wrong delimiter...)."""
+
+
+class ColumnNotFoundError(AnonymisationError, KeyError):
+    """A column named by the user does not exist in the table."""
+
+    def __str__(self) -> str:  # KeyError would otherwise quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class ParameterError(AnonymisationError, ValueError):
+    """A parameter is missing, of the wrong type, or out of range."""
+
+
+class RecipeError(AnonymisationError):
+    """A recipe file is malformed or one of its steps failed."""
+
+
+class SecretError(AnonymisationError):
+    """A pseudonymisation key or salt is missing or unusable."""
+
+
+class AnonymisationWarning(UserWarning):
+    """A result is valid but deserves the user's attention (e.g. a small aggregate cell)."""
