@@ -1,0 +1,106 @@
+"""The one place where parameters and column names are checked.
+
+Every public function validates its input through these helpers, so a mistake always
+produces the same kind of message: what is wrong, where, and what to do instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from numbers import Real
+
+import numpy as np
+import pandas as pd
+
+from core.errors import ColumnNotFoundError, ParameterError
+
+
+def _preview(names: Iterable[object], limit: int = 12) -> str:
+    names = [str(n) for n in names]
+    shown = ", ".join(repr(n) for n in names[:limit])
+    return shown + (f", ... ({len(names) - limit} more)" if len(names) > limit else "")
+
+
+def require_columns(
+    df: pd.DataFrame, columns: str | Iterable[str], *, parameter: str = "column"
+) -> list[str]:
+    """Return ``columns`` as a list, or raise naming the missing ones and the choices."""
+    if isinstance(columns, str):
+        columns = [columns]
+    columns = list(columns)
+    if not columns:
+        raise ParameterError(f"Parameter '{parameter}' is empty: name at least one column.")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ColumnNotFoundError(
+            f"Column(s) {_preview(missing)} given as '{parameter}' do not exist in the table. "
+            f"Available columns: {_preview(df.columns)}. Check the spelling (names are "
+            "case-sensitive)."
+        )
+    return columns
+
+
+def require_numeric(df: pd.DataFrame, column: str, *, technique: str) -> pd.Series:
+    """Return the column as floats, or raise naming the first row that is not a number."""
+    require_columns(df, column)
+    series = df[column]
+    if pd.api.types.is_bool_dtype(series):
+        raise ParameterError(f"{technique} needs numbers, but column '{column}' is yes/no.")
+    numbers = pd.to_numeric(series, errors="coerce")
+    bad = numbers.isna() & series.notna()
+    if bad.any():
+        row = bad.to_numpy().nonzero()[0][0]
+        raise ParameterError(
+            f"{technique} needs numbers, but column '{column}' has {int(bad.sum())} value(s) "
+            f"that are not, the first in row {row + 1} ({series.iloc[row]!r}). Clean or "
+            "generalise that column first, or choose a numeric column."
+        )
+    return numbers.astype(float)
+
+
+def require_positive(name: str, value: object, *, allow_zero: bool = False) -> float:
+    """Check that a parameter is a (strictly) positive finite number."""
+    if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
+        raise ParameterError(f"Parameter '{name}' must be a number, got {value!r}.")
+    if value < 0 or (value == 0 and not allow_zero):
+        bound = "zero or more" if allow_zero else "greater than zero"
+        raise ParameterError(f"Parameter '{name}' must be {bound}, got {value!r}.")
+    return float(value)
+
+
+def require_int(name: str, value: object, *, minimum: int = 0) -> int:
+    """Check that a parameter is a whole number of at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise ParameterError(f"Parameter '{name}' must be a whole number, got {value!r}.")
+    if value < minimum:
+        raise ParameterError(f"Parameter '{name}' must be at least {minimum}, got {value!r}.")
+    return int(value)
+
+
+def require_probability(name: str, value: object) -> float:
+    """Check that a parameter is a probability between 0 and 1."""
+    if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value <= 1:
+        raise ParameterError(
+            f"Parameter '{name}' must be a probability between 0 and 1, got {value!r}."
+        )
+    return float(value)
+
+
+def require_choice(name: str, value: object, choices: Iterable[str]) -> str:
+    """Check that a parameter is one of a fixed set of words."""
+    choices = list(choices)
+    if value not in choices:
+        raise ParameterError(
+            f"Parameter '{name}' must be one of {_preview(choices)}, got {value!r}."
+        )
+    return str(value)
+
+
+def make_rng(seed: int | None) -> np.random.Generator:
+    """A NumPy generator for ``seed``; the seed is validated so it can be recorded."""
+    if seed is not None:
+        require_int("seed", seed, minimum=0)
+    return np.random.default_rng(seed)
