@@ -1,0 +1,516 @@
+"""Risk models: the probability that a record is re-identified.
+
+- Prosecutor risk (PDPC guide, Annex D): the attacker knows the person is in the data;
+  a record's risk is 1 / (its equivalence class size); the table's risk is the maximum,
+  1 / k (the guide's conservative choice, footnote 14), and we also give the average.
+- Journalist risk: the attacker does not know whether the person is in the data; the
+  class is looked up in a population table, so the risk is 1 / (matching people in the
+  population).
+- The Annex D model: P(re-ID) = P(re-ID attempt) / k, where P(attempt) is the largest of
+  the deliberate insider attack, recognition by an acquaintance, and a data breach.
+- The uniqueness estimate of Gibbon and Aisbett, "Matching records on birthdate, sex and
+  locality": the chance that a person's birthday is unique among N people of their age
+  and sex, and the expected share of such uniques.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from core.errors import ParameterError
+from core.privacy import (
+    EquivalenceClasses,
+    QuasiIdentifierImpact,
+    combined_codes,
+    equivalence_classes,
+    l_diversity,
+    quasi_identifier_impact,
+    t_closeness,
+)
+from core.validation import (
+    require_choice,
+    require_columns,
+    require_int,
+    require_positive,
+    require_probability,
+)
+
+# --- Annex D ------------------------------------------------------------------------
+
+#: Annex D, Scenario #1: P(insider attack) by extent of mitigating controls (rows) and
+#: the attacker's motivation and resources (columns). The guide calls these example
+#: values, to be adjusted by the party anonymising the data.
+INSIDER_ATTACK_TABLE: dict[str, dict[str, float]] = {
+    "high": {"low": 0.03, "medium": 0.05, "high": 0.1},
+    "medium": {"low": 0.2, "medium": 0.25, "high": 0.3},
+    "low": {"low": 0.4, "medium": 0.5, "high": 0.6},
+    "none": {"low": 1.0, "medium": 1.0, "high": 1.0},
+}
+CONTROL_LEVELS = ("none", "low", "medium", "high")
+MOTIVATION_LEVELS = ("low", "medium", "high")
+
+#: Annex D: example risk thresholds by the potential harm of re-identification.
+HARM_THRESHOLDS: dict[str, float] = {"low": 0.2, "medium": 0.1, "high": 0.01}
+
+
+def risk_threshold(harm: str | float) -> float:
+    """The Annex D threshold for a harm level ("low", "medium", "high") or a number."""
+    if isinstance(harm, str):
+        try:
+            return HARM_THRESHOLDS[harm]
+        except KeyError:
+            pass
+        try:
+            harm = float(harm)
+        except ValueError:
+            raise ParameterError(
+                f"Parameter 'harm' must be low, medium, high or a probability, got {harm!r}."
+            ) from None
+    value = require_probability("harm", harm)
+    if value == 0:
+        raise ParameterError("Parameter 'harm' as a threshold must be greater than 0.")
+    return value
+
+
+@dataclass(frozen=True)
+class AnnexDResult:
+    """The outcome of the Annex D re-identification risk model."""
+
+    k: int
+    controls: str
+    motivation: str
+    p_insider: float
+    p_acquaintance: float
+    p_breach: float
+    p_attempt: float
+    driving_scenario: str
+    p_reid_given_attempt: float
+    p_reid: float
+    threshold: float
+    acceptable: bool
+    min_k: int
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def explanation(self) -> str:
+        """The verdict in one plain sentence."""
+        verdict = "within" if self.acceptable else "above"
+        return (
+            f"With k = {self.k}, the chance that a record is re-identified is "
+            f"{self.p_reid:.4g} (= {self.p_attempt:g} chance of an attempt, driven by the "
+            f"{self.driving_scenario}, divided by k), {verdict} the threshold of "
+            f"{self.threshold:g}; k of at least {self.min_k} would meet it (PDPC guide, Annex D)."
+        )
+
+
+def smallest_k(p_attempt: float, threshold: float) -> int:
+    """The smallest k with p_attempt / k <= threshold (at least 1)."""
+    if p_attempt <= threshold:
+        return 1
+    k = max(1, math.ceil(p_attempt / threshold - 1e-9))
+    while p_attempt / k > threshold * (1 + 1e-12):
+        k += 1
+    return k
+
+
+def annex_d_risk(
+    k: int,
+    *,
+    controls: str,
+    motivation: str,
+    acquaintance: float = 0.0,
+    breach: float = 0.0,
+    harm: str | float = "medium",
+    insider_table: Mapping[str, Mapping[str, float]] | None = None,
+) -> AnnexDResult:
+    """P(re-ID) = P(re-ID attempt) / k with the three attack scenarios (PDPC guide, Annex D).
+
+    ``controls`` is the extent of mitigating controls (none/low/medium/high),
+    ``motivation`` the attacker's motivation and resources (low/medium/high),
+    ``acquaintance`` P(the recipient knows a person in the data) and ``breach``
+    P(a data breach in the recipient's industry). ``insider_table`` overrides the
+    guide's example table (same shape as :data:`INSIDER_ATTACK_TABLE`).
+    """
+    k = require_int("k", k, minimum=1)
+    require_choice("controls", controls, CONTROL_LEVELS)
+    require_choice("motivation", motivation, MOTIVATION_LEVELS)
+    p_acquaintance = require_probability("acquaintance", acquaintance)
+    p_breach = require_probability("breach", breach)
+    table = insider_table if insider_table is not None else INSIDER_ATTACK_TABLE
+    try:
+        p_insider = require_probability(
+            f"insider_table[{controls}][{motivation}]", table[controls][motivation]
+        )
+    except KeyError:
+        raise ParameterError(
+            f"The insider attack table has no entry for controls={controls!r}, "
+            f"motivation={motivation!r}; give all four control levels and three motivations."
+        ) from None
+    threshold = risk_threshold(harm)
+    scenarios = {
+        "deliberate insider attack": p_insider,
+        "recognition by an acquaintance": p_acquaintance,
+        "data breach": p_breach,
+    }
+    driving = max(scenarios, key=scenarios.__getitem__)
+    p_attempt = scenarios[driving]
+    p_reid = p_attempt / k
+    return AnnexDResult(
+        k=k,
+        controls=controls,
+        motivation=motivation,
+        p_insider=p_insider,
+        p_acquaintance=p_acquaintance,
+        p_breach=p_breach,
+        p_attempt=p_attempt,
+        driving_scenario=driving,
+        p_reid_given_attempt=1.0 / k,
+        p_reid=p_reid,
+        threshold=threshold,
+        acceptable=p_reid <= threshold * (1 + 1e-12),
+        min_k=smallest_k(p_attempt, threshold),
+    )
+
+
+# --- prosecutor and journalist risk ---------------------------------------------------
+
+
+def journalist_class_population(
+    sample: pd.DataFrame,
+    population: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    *,
+    count_column: str | None = None,
+) -> np.ndarray:
+    """For each sample record, how many people in the population share its values.
+
+    ``population`` has one row per person, or one row per combination with the number
+    of people in ``count_column``. A sample record absent from the population counts as
+    1 (the person themself), the cautious choice.
+    """
+    quasi_identifiers = require_columns(sample, quasi_identifiers, parameter="quasi_identifiers")
+    require_columns(population, quasi_identifiers, parameter="population columns")
+    weights = None
+    if count_column is not None:
+        require_columns(population, count_column, parameter="count_column")
+        weights = pd.to_numeric(population[count_column], errors="coerce")
+        if weights.isna().any() or (weights < 0).any():
+            row = int(np.flatnonzero(weights.isna() | (weights < 0))[0])
+            raise ParameterError(
+                f"Population column '{count_column}' must hold counts of people; row "
+                f"{row + 1} has {population[count_column].iloc[row]!r}."
+            )
+        weights = weights.to_numpy(dtype=float)
+    # Code both tables together so that equal values get equal codes.
+    both = pd.concat(
+        [sample[quasi_identifiers].astype(str), population[quasi_identifiers].astype(str)],
+        ignore_index=True,
+    )
+    codes, n_groups = combined_codes(both, quasi_identifiers)
+    sample_codes, population_codes = codes[: len(sample)], codes[len(sample) :]
+    people = np.bincount(population_codes, weights=weights, minlength=n_groups)
+    return np.maximum(people[sample_codes], 1.0)
+
+
+@dataclass(frozen=True)
+class RiskReport:
+    """Step 4 figures for one choice of quasi-identifiers (PDPC guide, Step 4, Annex C/D)."""
+
+    quasi_identifiers: tuple[str, ...]
+    k_threshold: int
+    records: int
+    classes: int
+    k: int
+    uniques: int
+    records_below_k: int
+    share_below_k: float
+    max_risk: float
+    avg_risk: float
+    records_at_max_risk: int
+    class_sizes: pd.DataFrame = field(repr=False)
+    impact: tuple[QuasiIdentifierImpact, ...] = ()
+    sensitive: str | None = None
+    l_distinct: int | None = None
+    l_entropy: float | None = None
+    t_closeness: float | None = None
+    t_distance: str | None = None
+    journalist_max_risk: float | None = None
+    journalist_avg_risk: float | None = None
+
+    def to_dict(self) -> dict:
+        """Plain JSON-ready figures (the command line's ``risk --json``)."""
+        data = {
+            "quasi_identifiers": list(self.quasi_identifiers),
+            "k_threshold": self.k_threshold,
+            "records": self.records,
+            "classes": self.classes,
+            "k": self.k,
+            "uniques": self.uniques,
+            "records_below_k": self.records_below_k,
+            "share_below_k": self.share_below_k,
+            "max_risk": self.max_risk,
+            "avg_risk": self.avg_risk,
+            "records_at_max_risk": self.records_at_max_risk,
+            "class_size_distribution": self.class_sizes.to_dict(orient="records"),
+            "quasi_identifier_impact": [asdict(i) for i in self.impact],
+        }
+        if self.sensitive is not None:
+            data.update(
+                sensitive=self.sensitive,
+                l_distinct=self.l_distinct,
+                l_entropy=self.l_entropy,
+                t_closeness=self.t_closeness,
+                t_distance=self.t_distance,
+            )
+        if self.journalist_max_risk is not None:
+            data.update(
+                journalist_max_risk=self.journalist_max_risk,
+                journalist_avg_risk=self.journalist_avg_risk,
+            )
+        return _plain(data)
+
+    def explanations(self) -> dict[str, str]:
+        """One plain-language sentence per figure, naming the guide section."""
+        text = {
+            "k": f"The smallest group of records that look alike on "
+            f"{', '.join(self.quasi_identifiers)} has {self.k} record(s); the table is "
+            f"{self.k}-anonymous (PDPC guide, Step 4).",
+            "uniques": f"{self.uniques} record(s) are one of a kind on these attributes and "
+            "could be singled out by anyone who knows them (Step 4: k = 1 means unique).",
+            "records_below_k": f"{self.records_below_k} record(s) ({self.share_below_k:.1%}) "
+            f"sit in groups smaller than the target k = {self.k_threshold}; suppress them or "
+            "generalise further (Annex C).",
+            "max_risk": f"An attacker who knows a person is in the data picks the right record "
+            f"with probability up to {self.max_risk:.3g} = 1/k (prosecutor risk, Annex D).",
+            "avg_risk": f"On average over all records that chance is {self.avg_risk:.3g} "
+            "(Annex D, footnote 14 mentions average risk as an alternative).",
+        }
+        if self.sensitive is not None:
+            text["l_distinct"] = (
+                f"Every group has at least {self.l_distinct} different value(s) of "
+                f"'{self.sensitive}'; 1 means some group reveals it outright (homogeneity "
+                "attack, Step 4 footnote 11)."
+            )
+            text["l_entropy"] = (
+                f"Taking how evenly the values are spread into account, the least diverse "
+                f"group is as diverse as {self.l_entropy:.2f} equally common values "
+                "(entropy l-diversity)."
+            )
+            text["t_closeness"] = (
+                f"The distribution of '{self.sensitive}' in any group differs from the whole "
+                f"table by at most {self.t_closeness:.3f} (t-closeness, 0 = identical, "
+                "1 = completely different)."
+            )
+        return text
+
+
+def _plain(value):
+    """Convert numpy scalars inside nested containers to Python numbers for JSON."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
+
+
+def risk_report(
+    df: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    *,
+    k_threshold: int = 5,
+    sensitive: str | None = None,
+    population: pd.DataFrame | None = None,
+    population_count_column: str | None = None,
+    impact: bool = True,
+    classes: EquivalenceClasses | None = None,
+) -> RiskReport:
+    """All Step 4 figures from one computation of the equivalence classes.
+
+    ``k_threshold`` is the target k (the guide: 3 or 5, Step 4); ``sensitive`` adds
+    l-diversity and t-closeness; ``population`` adds journalist risk.
+    """
+    k_threshold = require_int("k_threshold", k_threshold, minimum=1)
+    if classes is None:
+        classes = equivalence_classes(df, quasi_identifiers)
+    size = classes.size_of_record
+    n = classes.n_records
+    k = classes.k
+    report = dict(
+        quasi_identifiers=classes.quasi_identifiers,
+        k_threshold=k_threshold,
+        records=n,
+        classes=classes.n_classes,
+        k=k,
+        uniques=int(np.count_nonzero(size == 1)),
+        records_below_k=int(np.count_nonzero(size < k_threshold)),
+        share_below_k=float(np.count_nonzero(size < k_threshold) / n) if n else 0.0,
+        max_risk=1.0 / k if k else 0.0,
+        avg_risk=classes.n_classes / n if n else 0.0,
+        records_at_max_risk=int(np.count_nonzero(size == k)) if n else 0,
+        class_sizes=classes.size_distribution(),
+    )
+    if impact and len(classes.quasi_identifiers) > 1:
+        report["impact"] = tuple(
+            quasi_identifier_impact(df, classes.quasi_identifiers, k=k_threshold)
+        )
+    if sensitive is not None:
+        ldiv = l_diversity(df, classes.quasi_identifiers, sensitive, classes=classes)
+        tclose = t_closeness(df, classes.quasi_identifiers, sensitive, classes=classes)
+        report.update(
+            sensitive=sensitive,
+            l_distinct=ldiv.distinct,
+            l_entropy=ldiv.entropy,
+            t_closeness=tclose.t,
+            t_distance=tclose.distance,
+        )
+    if population is not None:
+        people = journalist_class_population(
+            df, population, classes.quasi_identifiers, count_column=population_count_column
+        )
+        report.update(
+            journalist_max_risk=float((1.0 / people).max()) if n else 0.0,
+            journalist_avg_risk=float((1.0 / people).mean()) if n else 0.0,
+        )
+    return RiskReport(**report)
+
+
+# --- uniqueness (Gibbon & Aisbett) ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UniquenessEstimate:
+    """How identifying a birthday is among ``population`` people of the same age and sex."""
+
+    population: int
+    days: int
+    p_unique: float
+    expected_unique_share: float
+    expected_uniques: float
+
+    def explanation(self) -> str:
+        return (
+            f"Among {self.population:,} people of the same age and sex, a person's birthday "
+            f"is unique with probability {self.p_unique:.1%}, so about "
+            f"{self.expected_uniques:,.0f} of them ({self.expected_unique_share:.1%}) could be "
+            "re-identified by date of birth, sex and locality (Gibbon & Aisbett, Section 2)."
+        )
+
+
+def p_shares_birthday(population: int, q: int, *, days: int = 365) -> float:
+    """p_q(N): probability of sharing one's birthday with exactly q-1 others (eq. 1)."""
+    population = require_int("population", population, minimum=1)
+    q = require_int("q", q, minimum=1)
+    days = require_int("days", days, minimum=2)
+    if q > population:
+        return 0.0
+    log_p = (
+        math.lgamma(population)
+        - math.lgamma(q)
+        - math.lgamma(population - q + 1)
+        + (q - 1) * math.log(1 / days)
+        + (population - q) * math.log1p(-1 / days)
+    )
+    return math.exp(log_p)
+
+
+def uniqueness(population: int, *, days: int = 365) -> UniquenessEstimate:
+    """Chance of a unique birthday in a cell of N people, and the expected unique share.
+
+    The probability that one person is unique is ((days-1)/days)^(N-1) (eq. 1, q = 1).
+    By linearity of expectation the expected share of uniques p_I(N) (the mean of the
+    distribution rho(N, m) of eq. 2) is the same number.
+    """
+    population = require_int("population", population, minimum=1)
+    days = require_int("days", days, minimum=2)
+    p = math.exp((population - 1) * math.log1p(-1 / days))
+    return UniquenessEstimate(population, days, p, p, p * population)
+
+
+def unique_count_distribution(population: int, *, days: int = 365) -> np.ndarray:
+    """rho(N, m) for m = 0..N: probability that exactly m of N people have a unique birthday.
+
+    Computed by adding people one at a time (an occupancy Markov chain over the number of
+    days with exactly one and with two or more birthdays). This is exact (the tests check
+    it against brute-force enumeration) and numerically stable; the paper's eq. (2)
+    assumes the birthdays left over after one per used day fall uniformly on the used
+    days, which is only an approximation.
+    """
+    return _unique_count_distributions(population, days=days)[-1][: population + 1]
+
+
+def _unique_count_distributions(max_population: int, *, days: int = 365) -> list[np.ndarray]:
+    max_population = require_int("population", max_population, minimum=1)
+    days = require_int("days", days, minimum=2)
+    size = min(max_population, days) + 1
+    # state[a, b]: a days with exactly one birthday, b days with two or more.
+    state = np.zeros((size + 1, size + 1))
+    state[0, 0] = 1.0
+    a = np.arange(size + 1)[:, None]
+    b = np.arange(size + 1)[None, :]
+    empty = np.clip(days - a - b, 0, None) / days
+    single = a / days
+    multi = b / days
+    out = []
+    for _ in range(max_population):
+        new = state * multi
+        new[1:, :] += (state * empty)[:-1, :]
+        new[:-1, 1:] += (state * single)[1:, :-1]
+        state = new
+        out.append(state.sum(axis=1))
+    return out
+
+
+def max_population_for_unique_share(
+    share: float, confidence: float, *, days: int = 365, search_up_to: int = 3000
+) -> int:
+    """Largest N at which at least ``share`` of N people have unique birthdays with
+    probability at least ``confidence`` (Gibbon & Aisbett, Table 1).
+
+    "At least a share" means at least floor(share * N) unique people, as the paper's
+    footnote 2 describes. This exact computation agrees with the paper's Table 1 for
+    95% uniques at 0.95 confidence (N = 6) but gives larger N than the table elsewhere
+    (e.g. 1063 rather than 972 for 5% at 0.8); the table appears to be read off the
+    paper's jagged figures, so we do not reproduce it.
+    """
+    require_probability("share", share)
+    require_probability("confidence", confidence)
+    require_positive("search_up_to", search_up_to)
+    best = 0
+    for n, dist in enumerate(_unique_count_distributions(search_up_to, days=days), start=1):
+        needed = math.floor(share * n + 1e-9)
+        if dist[needed:].sum() >= confidence:
+            best = n
+    return best
+
+
+def locality_unique_share(
+    population: int, cell_shares: Sequence[float], *, days: int = 365
+) -> float:
+    """Expected share of a locality's people with a unique date of birth and sex (eq. 3).
+
+    ``cell_shares`` are the shares of the locality's population in each age-sex cell
+    (they should sum to 1). Each cell of n = share * N people contributes
+    share * ((days-1)/days)^(n-1) to the expected unique share.
+    """
+    population = require_int("population", population, minimum=1)
+    shares = np.asarray(cell_shares, dtype=float)
+    if shares.size == 0 or (shares < 0).any() or not np.isfinite(shares).all():
+        raise ParameterError("Parameter 'cell_shares' must be non-negative shares, one per cell.")
+    total = shares.sum()
+    if not 0.99 <= total <= 1.01:
+        raise ParameterError(f"Parameter 'cell_shares' must add up to 1; they add up to {total:g}.")
+    people = shares * population
+    p_unique = np.exp(np.maximum(people - 1, 0) * math.log1p(-1 / days))
+    return float(np.sum(shares * np.where(people > 0, p_unique, 0.0)))

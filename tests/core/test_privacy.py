@@ -1,0 +1,170 @@
+"""Tests of core.privacy against the guide's worked examples and hand calculations."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.errors import ColumnNotFoundError
+from core.privacy import (
+    equivalence_classes,
+    k_anonymity,
+    l_diversity,
+    quasi_identifier_impact,
+    t_closeness,
+)
+
+# PDPC guide, Step 4: three groups of identical records of sizes 2, 4 and 3; overall k = 2.
+STEP4 = pd.DataFrame(
+    {
+        "postal_code": ["22xxxx"] * 2 + ["10xxxx"] * 4 + ["58xxxx"] * 3,
+        "age": ["21 to 25"] * 2 + ["41 to 45"] * 4 + ["56 to 60"] * 3,
+        "favourite_show": ["Emily in Paris"] * 2
+        + ["Brooklyn Nine-Nine"] * 4
+        + ["Attenborough's Life in Colour"] * 3,
+    }
+)
+
+# PDPC guide, Annex C: the taxi data after generalisation (before suppressing the banker).
+TAXI_GENERALISED = pd.DataFrame(
+    {
+        "age": ["21 to 30", "31 to 40", "21 to 30", "31 to 40", "21 to 30", "21 to 30",
+                "31 to 40", "31 to 40", "21 to 30", "21 to 30", "31 to 40"],
+        "gender": ["Female", "Male", "Female", "Male", "Female", "Female", "Male", "Male",
+                   "Female", "Female", "Male"],
+        "occupation": ["Data Protection Officer", "IT", "Banker", "IT",
+                       "Data Protection Officer", "Data Protection Officer", "IT", "IT",
+                       "Data Protection Officer", "Data Protection Officer", "IT"],
+        "trips": [15, 2, 8, 3, 1, 5, 3, 4, 2, 11, 0],
+    }
+)  # fmt: skip
+
+
+def test_step4_example_has_k_2_with_groups_of_2_4_3():
+    classes = equivalence_classes(STEP4, ["postal_code", "age"])
+    assert classes.k == 2
+    assert sorted(classes.sizes.tolist()) == [2, 3, 4]
+    assert classes.size_of_record.tolist() == [2, 2, 4, 4, 4, 4, 3, 3, 3]
+    assert k_anonymity(STEP4, ["postal_code", "age"]) == 2
+
+
+def test_annex_c_taxi_banker_is_the_only_record_below_5():
+    classes = equivalence_classes(TAXI_GENERALISED, ["age", "gender", "occupation"])
+    assert classes.k == 1
+    assert np.flatnonzero(classes.below(5)).tolist() == [2]  # serial number 3, the banker
+    after = TAXI_GENERALISED.drop(index=2)
+    assert k_anonymity(after, ["age", "gender", "occupation"]) == 5
+
+
+def test_size_distribution_counts_classes_and_records():
+    dist = equivalence_classes(STEP4, ["postal_code", "age"]).size_distribution()
+    assert dist.to_dict(orient="list") == {
+        "class_size": [2, 3, 4],
+        "classes": [1, 1, 1],
+        "records": [2, 3, 4],
+    }
+
+
+def test_missing_values_form_their_own_category():
+    df = pd.DataFrame({"age": [30, None, None, 30], "sex": ["F", "F", "F", "F"]})
+    assert equivalence_classes(df, ["age", "sex"]).sizes.tolist() == [2, 2]
+
+
+def test_unknown_quasi_identifier_is_named_in_the_error():
+    with pytest.raises(ColumnNotFoundError, match="'postcode'"):
+        equivalence_classes(STEP4, ["postcode"])
+
+
+def test_empty_table_has_k_zero():
+    assert equivalence_classes(STEP4.iloc[:0], ["age"]).k == 0
+
+
+def test_l_diversity_by_hand():
+    # Class A: sensitive values x, x, y  -> 2 distinct; H = -(2/3 ln 2/3 + 1/3 ln 1/3)
+    # Class B: z, z                       -> 1 distinct; H = 0 -> exp(H) = 1
+    df = pd.DataFrame({"qi": ["A", "A", "A", "B", "B"], "s": ["x", "x", "y", "z", "z"]})
+    result = l_diversity(df, ["qi"], "s")
+    assert result.distinct == 1
+    assert result.entropy == pytest.approx(1.0)
+    h_a = -(2 / 3 * math.log(2 / 3) + 1 / 3 * math.log(1 / 3))
+    assert result.per_class_entropy[0] == pytest.approx(math.exp(h_a))
+    assert result.per_class_distinct.tolist() == [2, 1]
+
+
+def test_entropy_l_is_a_real_number_not_truncated():
+    df = pd.DataFrame({"qi": ["A"] * 4, "s": ["x", "x", "x", "y"]})
+    expected = math.exp(-(0.75 * math.log(0.75) + 0.25 * math.log(0.25)))  # 1.7548...
+    assert l_diversity(df, ["qi"], "s").entropy == pytest.approx(expected)
+    assert 1 < expected < 2
+
+
+def test_t_closeness_equal_distance_by_hand():
+    # Overall: x 3/5, y 2/5. Class A (x, x, y): 2/3, 1/3 -> 0.5*(|2/3-3/5|+|1/3-2/5|) = 1/15
+    # Class B (x, y): 1/2, 1/2 -> 0.5*(0.1 + 0.1) = 0.1
+    df = pd.DataFrame({"qi": ["A", "A", "A", "B", "B"], "s": ["x", "x", "y", "x", "y"]})
+    result = t_closeness(df, ["qi"], "s")
+    assert result.distance == "equal"
+    assert result.per_class.tolist() == pytest.approx([1 / 15, 0.1])
+    assert result.t == pytest.approx(0.1)
+
+
+def test_t_closeness_ordered_distance_by_hand():
+    # Values 1 < 2 < 3, overall shares 3/9, 4/9, 2/9 (the Step 4 table with these values).
+    # Class 22xxxx holds (1, 1): cumulative gaps 1-3/9 = 6/9 and 1-7/9 = 2/9 -> 8/9 / 2 = 4/9.
+    df = STEP4.assign(s=[1, 1, 2, 2, 2, 3, 1, 2, 3])
+    result = t_closeness(df, ["postal_code", "age"], "s")
+    assert result.distance == "ordered"
+    assert result.per_class[0] == pytest.approx(4 / 9)
+    assert result.t == pytest.approx(4 / 9)
+
+
+def test_t_closeness_is_zero_when_every_class_matches_the_table():
+    df = pd.DataFrame({"qi": ["A", "A", "B", "B"], "s": [1, 2, 1, 2]})
+    assert t_closeness(df, ["qi"], "s").t == pytest.approx(0.0)
+
+
+def test_quasi_identifier_impact_names_the_driver():
+    df = pd.DataFrame(
+        {"sex": ["F", "F", "M", "M"], "age": [21, 22, 23, 24], "town": ["a", "a", "b", "b"]}
+    )
+    impact = {i.quasi_identifier: i for i in quasi_identifier_impact(df, ["sex", "age", "town"])}
+    assert impact["age"].k_without == 2  # without age, sex+town form two pairs
+    assert impact["sex"].k_without == 1
+    assert impact["age"].uniques_without == 0
+
+
+rows = st.lists(
+    st.tuples(st.sampled_from("abc"), st.integers(0, 3), st.sampled_from([None, "x", "y"])),
+    min_size=1,
+    max_size=60,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows)
+def test_class_sizes_match_pandas_groupby(data):
+    df = pd.DataFrame(data, columns=["a", "b", "c"])
+    classes = equivalence_classes(df, ["a", "b", "c"])
+    expected = df.groupby(["a", "b", "c"], dropna=False)["a"].transform("size")
+    assert classes.size_of_record.tolist() == expected.tolist()
+    assert classes.n_classes == len(df.drop_duplicates())
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows)
+def test_l_distinct_matches_pandas_nunique(data):
+    df = pd.DataFrame(data, columns=["a", "b", "c"]).fillna({"c": "missing"})
+    expected = df.groupby(["a", "b"])["c"].nunique().min()
+    assert l_diversity(df, ["a", "b"], "c").distinct == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows)
+def test_merging_classes_never_lowers_k(data):
+    df = pd.DataFrame(data, columns=["a", "b", "c"])
+    assert k_anonymity(df, ["a"]) >= k_anonymity(df, ["a", "b"])
