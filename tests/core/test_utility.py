@@ -1,0 +1,56 @@
+"""Tests of core.utility with hand-computed entropies and changes."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from core.utility import column_loss, entropy, utility_report
+
+
+def test_entropy_by_hand():
+    assert entropy(pd.Series(["a", "b", "a", "b"])) == pytest.approx(1.0)
+    assert entropy(pd.Series(["a", "a"])) == 0.0
+    # shares 1/2, 1/4, 1/4 -> 0.5*1 + 2*0.25*2 = 1.5 bits
+    assert entropy(pd.Series(["a", "a", "b", "c"])) == pytest.approx(1.5)
+
+
+def test_generalisation_loss_by_hand():
+    before = pd.Series([21, 24, 31, 38], name="age")  # 4 distinct: 2 bits
+    after = pd.Series(["21-30", "21-30", "31-40", "31-40"], name="age")  # 2 bands: 1 bit
+    loss = column_loss(before, after)
+    assert loss.entropy_loss == pytest.approx(0.5)
+    assert loss.changed == 1.0
+    assert (loss.distinct_before, loss.distinct_after) == (4, 2)
+    assert loss.mean_abs_change is None  # not numeric after
+
+
+def test_perturbation_figures_by_hand():
+    before = pd.Series([160, 177, 158], name="height")
+    after = pd.Series([160, 175, 160], name="height")  # base-5 rounding, guide Annex A
+    loss = column_loss(before, after)
+    assert loss.changed == pytest.approx(2 / 3)
+    assert loss.mean_abs_change == pytest.approx((0 + 2 + 2) / 3)
+    assert loss.mean_shift == pytest.approx((0 - 2 + 2) / 3)
+
+
+def test_suppressed_rows_are_not_counted_as_changed():
+    before = pd.DataFrame({"a": ["x", "y", "z"], "b": [1, 2, 3]})
+    after = before.drop(index=1)
+    report = utility_report(before, after)
+    assert report.records_suppressed == 1
+    assert report.share_suppressed == pytest.approx(1 / 3)
+    assert all(c.changed == 0 for c in report.columns)
+
+
+def test_removed_column_loses_everything():
+    before = pd.DataFrame({"name": ["Alex", "Bosco"], "age": [25, 54]})
+    report = utility_report(before, before.drop(columns="name"))
+    by_column = {c.column: c for c in report.columns}
+    assert by_column["name"].status == "removed"
+    assert by_column["name"].entropy_loss == 1.0
+    assert by_column["age"].status == "unchanged"
+    assert math.isclose(by_column["age"].entropy_loss, 0.0)
+    assert "removed" in by_column["name"].explanation()
