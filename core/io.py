@@ -1,0 +1,605 @@
+"""Read and write tables: CSV/TSV/TXT, Excel (.xlsx) and Parquet.
+
+The guide's Step 1 ("Know your data") starts from the dataset as the organisation holds
+it, usually a spreadsheet export. :func:`read_table` accepts a path, raw bytes or an
+uploaded file and turns every problem into a :class:`~core.errors.DataReadError` whose
+message names the file (and the row or column) and says what to do.
+
+How values are read
+-------------------
+* Delimited text is read **as text first** (``dtype=str``). Only the empty string is a
+  missing value: words such as ``NA``, ``null`` or ``None`` are kept as written, because in
+  personal data they can be real values (``NA`` is Namibia's country code).
+* A column is then converted to numbers only when *every* non-missing value is a plain
+  decimal number (``12``, ``-3.5``, ``1e3``) and **none** of them
+  - starts with a leading zero followed by a digit (postal code ``018956``, ``007``),
+  - starts with ``+`` (telephone number ``+6591234567``), or
+  - has 16 digits or more (card and account numbers would lose precision as floats).
+  Such columns stay text, so identifiers survive a round trip. Thousands separators
+  (``13,000``), currency signs and dates are left as text too; convert them explicitly.
+* Header names are stripped of surrounding spaces. Duplicate or blank names are errors,
+  except that a column with a blank name *and no values at all* (the trailing delimiter
+  some spreadsheet programs write) is dropped.
+* Excel cells keep the type Excel stored (number, date, text); text-only columns follow
+  the same leading-zero rule. Parquet columns keep their stored types.
+
+The way a file was read is recorded in ``df.attrs["source"]`` as
+``{"name", "format", "sep", "encoding", "sheet"}`` so the dashboard and the report can
+show it.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from core.errors import AnonymisationError, DataReadError, ParameterError
+
+__all__ = [
+    "DELIMITERS",
+    "READ_FORMATS",
+    "WRITE_FORMATS",
+    "read_table",
+    "table_to_bytes",
+    "write_table",
+]
+
+DELIMITERS = (",", ";", "\t", "|")
+"""Delimiters recognised automatically, in order of preference on a tie."""
+
+READ_FORMATS = {
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".tab": "csv",
+    ".txt": "csv",
+    ".xlsx": "excel",
+    ".xlsm": "excel",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
+WRITE_FORMATS = ("csv", "tsv", "xlsx", "parquet")
+
+_SAMPLE_CHARS = 64_000
+_SAMPLE_LINES = 200
+_DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
+_NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+_KEEP_AS_TEXT = re.compile(r"^(?:[+-]?0\d|\+)")
+_MAX_DIGITS = 15
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_table(
+    source: str | Path | bytes | bytearray | memoryview | Any,
+    *,
+    sep: str | None = None,
+    encoding: str | None = None,
+    sheet_name: int | str = 0,
+    name: str | None = None,
+) -> pd.DataFrame:
+    """Read a CSV/TSV/TXT, Excel (.xlsx) or Parquet table (PDPC guide, Step 1: know your data).
+
+    Parameters
+    ----------
+    source:
+        A filesystem path, the raw bytes of a file, or a binary file-like object such as a
+        Streamlit ``UploadedFile`` (anything with ``getvalue()`` or ``read()``).
+    sep:
+        Delimiter of a text file; detected among ``, ; tab |`` when ``None``. ``"\\t"``
+        typed as two characters is accepted for a tab.
+    encoding:
+        Text encoding; detected when ``None`` (UTF-8 with or without BOM, UTF-16/32 by BOM,
+        then cp1252, then latin-1).
+    sheet_name:
+        Excel sheet, by position (0 = first) or name.
+    name:
+        File name used in messages, and to choose the format by its extension when
+        ``source`` has none (bytes, or an object without ``.name``).
+
+    Returns a new DataFrame; ``df.attrs["source"]`` records name, format, sep, encoding and
+    sheet. Raises :class:`DataReadError` for every problem, with a message naming the file.
+    """
+    data, display, suffix = _load(source, name)
+    if not data:
+        raise DataReadError(
+            f"File '{display}' is empty (0 bytes). Choose the file that contains the data, "
+            "or export the table again."
+        )
+    kind = _detect_format(data, suffix, display)
+    if kind == "excel":
+        df, sheet = _read_excel(data, display, sheet_name)
+        info = {"sep": None, "encoding": None, "sheet": sheet}
+    elif kind == "parquet":
+        df = _read_parquet(data, display)
+        info = {"sep": None, "encoding": None, "sheet": None}
+    else:
+        df, used_sep, used_encoding = _read_text(data, display, sep, encoding)
+        info = {"sep": used_sep, "encoding": used_encoding, "sheet": None}
+    df.attrs["source"] = {"name": display, "format": kind, **info}
+    return df
+
+
+def _load(source: Any, name: str | None) -> tuple[bytes, str, str]:
+    """The bytes of ``source``, the name to show in messages, and the extension to use."""
+    if isinstance(source, (str, Path)):
+        path = Path(source).expanduser()
+        display = name or str(source)
+        if not path.exists():
+            raise DataReadError(
+                f"File '{display}' not found. Check the path and the spelling of the file name."
+            )
+        if path.is_dir():
+            raise DataReadError(f"'{display}' is a folder, not a file. Choose a file inside it.")
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise DataReadError(
+                f"File '{display}' could not be opened ({exc.strerror or exc}). Check that you "
+                "may read it and that no other program locks it."
+            ) from exc
+        suffix = path.suffix or Path(name or "").suffix
+        return data, display, suffix.lower()
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        display = name or "uploaded data"
+        return bytes(source), display, Path(name or "").suffix.lower()
+    if hasattr(source, "getvalue") or hasattr(source, "read"):
+        own_name = getattr(source, "name", None)
+        display = name or (str(own_name) if isinstance(own_name, (str, Path)) else "uploaded file")
+        try:
+            raw = source.getvalue() if hasattr(source, "getvalue") else source.read()
+        except (OSError, ValueError) as exc:
+            raise DataReadError(
+                f"File '{display}' could not be read ({exc}). Upload or open it again."
+            ) from exc
+        if isinstance(raw, str):  # a text-mode stream: treat its text as UTF-8
+            raw = raw.encode("utf-8")
+        suffix = Path(str(own_name or "")).suffix or Path(name or "").suffix
+        return bytes(raw), display, suffix.lower()
+    raise DataReadError(
+        f"Cannot read a table from a {type(source).__name__}: give a file path, the file's "
+        "bytes, or an uploaded file."
+    )
+
+
+def _detect_format(data: bytes, suffix: str, display: str) -> str:
+    if suffix == ".xls" or (not suffix and data.startswith(b"\xd0\xcf\x11\xe0")):
+        raise DataReadError(
+            f"File '{display}' is in the old Excel 97-2003 format (.xls), which is not "
+            "supported. Open it in Excel or LibreOffice and save it as .xlsx or CSV."
+        )
+    if suffix:
+        if suffix not in READ_FORMATS:
+            known = ", ".join(sorted(READ_FORMATS))
+            raise DataReadError(
+                f"File '{display}' has the extension '{suffix}', which is not supported. "
+                f"Supported extensions: {known}. Save the table in one of these formats."
+            )
+        return READ_FORMATS[suffix]
+    if data.startswith(b"PK\x03\x04"):
+        return "excel"
+    if data.startswith(b"PAR1"):
+        return "parquet"
+    return "csv"
+
+
+# ----------------------------------------------------------------------- delimited text
+
+
+def _decode(data: bytes, display: str, encoding: str | None) -> tuple[str, str]:
+    """Decode ``data``; return the text and the name of the encoding used."""
+    if encoding is not None:
+        try:
+            codec = codecs.lookup(encoding).name
+        except LookupError as exc:
+            raise DataReadError(
+                f"Unknown encoding '{encoding}' for file '{display}'. Use a name such as "
+                "'utf-8', 'cp1252' or 'latin-1', or leave it empty to detect it."
+            ) from exc
+        if codec == "utf-8" and data.startswith(codecs.BOM_UTF8):
+            codec = "utf-8-sig"
+        try:
+            return data.decode(codec), encoding
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            bad = data[exc.start : exc.start + 1].hex()
+            raise DataReadError(
+                f"File '{display}' cannot be decoded as '{encoding}': byte 0x{bad} at byte "
+                f"offset {exc.start} (line {line}) is not valid in that encoding. Leave the "
+                "encoding empty to detect it, or try 'utf-8', 'cp1252' or 'latin-1'."
+            ) from exc
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data.decode(codec), codec
+            except UnicodeDecodeError as exc:
+                raise DataReadError(
+                    f"File '{display}' starts with a {codec.upper()} byte-order mark but byte "
+                    f"offset {exc.start} is not valid {codec.upper()}. The file is probably "
+                    "damaged: export it again."
+                ) from exc
+    for codec in ("utf-8", "cp1252", "latin-1"):
+        try:
+            return data.decode(codec), codec
+        except UnicodeDecodeError:
+            continue
+    raise AssertionError("latin-1 decodes every byte")  # pragma: no cover
+
+
+def _normalise_sep(sep: str, display: str) -> str:
+    if sep in ("\\t", "tab", "TAB"):
+        return "\t"
+    if not isinstance(sep, str) or len(sep) != 1 or sep in '"\r\n':
+        raise DataReadError(
+            f"Delimiter {sep!r} for file '{display}' is not usable: give a single character "
+            "such as ',' ';' '|' or a tab, or leave it empty to detect it."
+        )
+    return sep
+
+
+def _sample_lines(text: str) -> list[str]:
+    sample = text[:_SAMPLE_CHARS]
+    lines = sample.splitlines()
+    if len(text) > _SAMPLE_CHARS and len(lines) > 1:
+        lines = lines[:-1]  # the last line of a truncated sample may be cut in half
+    return [line for line in lines if line.strip()][:_SAMPLE_LINES]
+
+
+def _field_counts(lines: list[str], sep: str) -> list[int]:
+    return [len(row) for row in csv.reader(lines, delimiter=sep)]
+
+
+def _detect_sep(text: str) -> str:
+    """Pick the delimiter: csv.Sniffer's guess if it splits every sample line the same way,
+    otherwise the candidate giving the most columns with consistent field counts."""
+    lines = _sample_lines(text)
+    if not lines:
+        return ","
+    consistent: dict[str, int] = {}
+    for candidate in DELIMITERS:
+        counts = _field_counts(lines, candidate)
+        if counts and counts[0] > 1 and all(c == counts[0] for c in counts):
+            consistent[candidate] = counts[0]
+    try:
+        sniffed = csv.Sniffer().sniff("\n".join(lines), delimiters="".join(DELIMITERS)).delimiter
+    except csv.Error:
+        sniffed = None
+    if sniffed in consistent:
+        return sniffed
+    if consistent:
+        return max(consistent, key=lambda c: (consistent[c], -DELIMITERS.index(c)))
+    if sniffed in DELIMITERS:
+        return sniffed  # inconsistent: the full check below names the bad line
+    counts = {c: lines[0].count(c) for c in DELIMITERS}
+    best = max(DELIMITERS, key=lambda c: counts[c])
+    return best if counts[best] else ","
+
+
+def _first_bad_line(text: str, sep: str, expected: int) -> tuple[int, int] | None:
+    """(line number, field count) of the first record whose field count differs."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    counts = np.fromiter(map(len, reader), dtype=np.int64)
+    bad = np.flatnonzero((counts != expected) & (counts != 0))
+    if bad.size == 0:
+        return None
+    target = int(bad[0])
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
+    start = 1
+    for index, _row in enumerate(reader):
+        if index == target:
+            return start, int(counts[target])
+        start = reader.line_num + 1
+    return None  # pragma: no cover
+
+
+def _read_text(
+    data: bytes, display: str, sep: str | None, encoding: str | None
+) -> tuple[pd.DataFrame, str, str]:
+    text, used_encoding = _decode(data, display, encoding)
+    if "\x00" in text:
+        raise DataReadError(
+            f"File '{display}' contains binary data (NUL bytes), so it is not a text table. "
+            "If it is an Excel or Parquet file, give it the right extension (.xlsx, .parquet)."
+        )
+    if not text.strip():
+        raise DataReadError(
+            f"File '{display}' contains only blank lines: there is no header and no data. "
+            "Choose the file that contains the data."
+        )
+    if sep is None:
+        used_sep = _detect_sep(text)
+    else:
+        used_sep = _normalise_sep(sep, display)
+        if used_sep not in text:
+            detected = _detect_sep(text)
+            hint = (
+                f" The file seems to use {_DELIMITER_NAMES.get(detected, repr(detected))} "
+                f"({detected!r})."
+                if detected in text
+                else ""
+            )
+            raise DataReadError(
+                f"The delimiter {used_sep!r} does not occur in file '{display}'.{hint} Give "
+                "the right delimiter, or leave it empty to detect it."
+            )
+
+    header_reader = csv.reader(io.StringIO(text, newline=""), delimiter=used_sep)
+    header = next((row for row in header_reader if row), [])
+    names = [h.strip() for h in header]
+    problem = _first_bad_line(text, used_sep, len(header))
+    if problem is not None:
+        line, found = problem
+        raise DataReadError(
+            f"File '{display}': line {line} has {found} field(s) but the header has "
+            f"{len(header)} (delimiter {used_sep!r}). Check that line for a missing or extra "
+            f"delimiter or an unclosed quote, or choose another delimiter."
+        )
+    try:
+        df = pd.read_csv(
+            io.StringIO(text, newline=""),
+            sep=used_sep,
+            dtype=str,
+            keep_default_na=False,
+            na_values=[""],
+            header=0,
+            names=[f"_c{i}" for i in range(len(names))],
+            skip_blank_lines=True,
+            engine="c",
+        )
+    except (pd.errors.ParserError, ValueError) as exc:
+        raise DataReadError(
+            f"File '{display}' could not be parsed as a table with delimiter {used_sep!r} "
+            f"({exc}). Check the delimiter and the quotes in the file."
+        ) from exc
+    df = _apply_header(df, names, display)
+    df = _infer_numbers(df)
+    return df, used_sep, used_encoding
+
+
+# ---------------------------------------------------------------------- header, types
+
+
+def _apply_header(df: pd.DataFrame, names: list[str], display: str) -> pd.DataFrame:
+    """Check the header names, drop empty unnamed columns, refuse a table without rows."""
+    blank_empty = [
+        i for i, n in enumerate(names) if n == "" and df.iloc[:, i].isna().all() and len(df)
+    ]
+    if blank_empty:
+        keep = [i for i in range(len(names)) if i not in blank_empty]
+        df = df.iloc[:, keep]
+        names = [names[i] for i in keep]
+    blank = [i + 1 for i, n in enumerate(names) if n == ""]
+    if blank:
+        where = ", ".join(str(i) for i in blank)
+        raise DataReadError(
+            f"File '{display}': column(s) number {where} have no name in the header row. "
+            "Give every column a name in the first row."
+        )
+    seen: dict[str, int] = {}
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+    duplicates = [n for n, count in seen.items() if count > 1]
+    if duplicates:
+        listed = ", ".join(repr(d) for d in duplicates)
+        raise DataReadError(
+            f"File '{display}': the column name(s) {listed} appear more than once in the "
+            "header. Rename the columns so that every name is unique."
+        )
+    if len(df) == 0:
+        raise DataReadError(
+            f"File '{display}' has a header row ({len(names)} column(s)) but no data rows. "
+            "Choose the file that contains the records."
+        )
+    df = df.copy()
+    df.columns = names
+    return df.reset_index(drop=True)
+
+
+def _to_number_or_text(values: pd.Series) -> pd.Series:
+    """Convert a text column to numbers when it is entirely numeric (see module doc)."""
+    present = values.dropna()
+    if present.empty:
+        return values
+    stripped = present.astype(str).str.strip()
+    if not stripped.str.fullmatch(_NUMBER.pattern).all():
+        return values
+    if stripped.str.contains(_KEEP_AS_TEXT.pattern).any():
+        return values
+    if (stripped.str.count(r"\d") > _MAX_DIGITS).any():
+        return values
+    numbers = pd.to_numeric(values.astype(object).where(values.notna(), None), errors="coerce")
+    return numbers
+
+
+def _infer_numbers(df: pd.DataFrame) -> pd.DataFrame:
+    columns = {}
+    for column in df.columns:
+        series = df[column]
+        if pd.api.types.is_string_dtype(series) or series.dtype == object:
+            columns[column] = _to_number_or_text(series)
+        else:
+            columns[column] = series
+    out = pd.DataFrame(columns, index=df.index)
+    out.columns = df.columns
+    return out
+
+
+# ------------------------------------------------------------------------------ Excel
+
+
+def _read_excel(data: bytes, display: str, sheet_name: int | str) -> tuple[pd.DataFrame, str]:
+    try:
+        book = pd.ExcelFile(io.BytesIO(data), engine="openpyxl")
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError) as exc:
+        raise DataReadError(
+            f"File '{display}' is not a readable Excel .xlsx workbook (it may be damaged or "
+            f"in another format: {exc}). Open it in Excel or LibreOffice and save it again "
+            "as .xlsx or CSV."
+        ) from exc
+    with book:
+        sheets = list(book.sheet_names)
+        if isinstance(sheet_name, bool) or not isinstance(sheet_name, (int, str)):
+            raise DataReadError(
+                f"Sheet {sheet_name!r} for file '{display}' must be a sheet name or a position "
+                f"(0 = first). Sheets: {', '.join(repr(s) for s in sheets)}."
+            )
+        if isinstance(sheet_name, int):
+            if not 0 <= sheet_name < len(sheets):
+                raise DataReadError(
+                    f"File '{display}' has {len(sheets)} sheet(s), so there is no sheet at "
+                    f"position {sheet_name} (0 = first). Sheets: "
+                    f"{', '.join(repr(s) for s in sheets)}."
+                )
+            sheet = sheets[sheet_name]
+        else:
+            if sheet_name not in sheets:
+                raise DataReadError(
+                    f"File '{display}' has no sheet named '{sheet_name}'. Sheets: "
+                    f"{', '.join(repr(s) for s in sheets)}."
+                )
+            sheet = sheet_name
+        try:
+            raw = pd.read_excel(
+                book, sheet_name=sheet, header=None, dtype=object, keep_default_na=False
+            )
+        except Exception as exc:  # openpyxl raises many types on damaged content
+            raise DataReadError(
+                f"Sheet '{sheet}' of file '{display}' could not be read ({exc}). The workbook "
+                "may be damaged: open it in Excel or LibreOffice and save it again."
+            ) from exc
+    raw = raw.replace("", np.nan)
+    raw = raw.dropna(how="all").dropna(axis=1, how="all")
+    if raw.empty:
+        raise DataReadError(
+            f"Sheet '{sheet}' of file '{display}' is empty. Choose the sheet that holds the "
+            "table (sheet_name)."
+        )
+    names = ["" if pd.isna(v) else _cell_name(v) for v in raw.iloc[0]]
+    body = raw.iloc[1:].reset_index(drop=True)
+    body.columns = [f"_c{i}" for i in range(body.shape[1])]
+    df = _apply_header(body, names, f"{display}' sheet '{sheet}")
+    columns = {c: _excel_column(df[c]) for c in df.columns}
+    out = pd.DataFrame(columns, index=df.index)
+    return out, sheet
+
+
+def _cell_name(value: object) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip()
+
+
+def _excel_column(values: pd.Series) -> pd.Series:
+    present = values.dropna()
+    if present.empty:
+        return values.astype(float)
+    kinds = {type(v) for v in present}
+    if all(issubclass(k, (int, float, np.integer, np.floating)) for k in kinds) and not any(
+        issubclass(k, bool) for k in kinds
+    ):
+        return pd.to_numeric(values.where(values.notna(), np.nan))
+    if all(issubclass(k, (pd.Timestamp, np.datetime64)) or k.__name__ == "datetime" for k in kinds):
+        return pd.to_datetime(values)
+    text = values.map(lambda v: v if pd.isna(v) else _cell_name(v) if isinstance(v, float) else v)
+    text = text.astype(str).where(values.notna(), np.nan).astype("str")
+    return _to_number_or_text(text)
+
+
+# ---------------------------------------------------------------------------- Parquet
+
+
+def _read_parquet(data: bytes, display: str) -> pd.DataFrame:
+    try:
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(io.BytesIO(data))
+    except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... on damaged files
+        raise DataReadError(
+            f"File '{display}' is not a readable Parquet file (it may be damaged or in another "
+            f"format: {exc}). Export the table again."
+        ) from exc
+    names = [str(n).strip() for n in table.column_names]
+    placeholder = table.rename_columns([f"_c{i}" for i in range(len(names))])
+    try:
+        body = placeholder.to_pandas()
+    except Exception as exc:
+        raise DataReadError(
+            f"File '{display}' holds column types that cannot be converted to a table ({exc})."
+        ) from exc
+    body.attrs = {}
+    return _apply_header(body, names, display)
+
+
+# ---------------------------------------------------------------------------- writing
+
+
+def table_to_bytes(df: pd.DataFrame, fmt: str) -> bytes:
+    """The table as a file's bytes for a download: ``fmt`` in csv, tsv, xlsx, parquet.
+
+    CSV/TSV are UTF-8 without byte-order mark, without the index. Text columns stay text in
+    xlsx and parquet, so identifiers with leading zeros survive the round trip.
+    """
+    fmt = str(fmt).lower().lstrip(".")
+    if fmt in ("excel", "xls"):
+        fmt = "xlsx"
+    if fmt not in WRITE_FORMATS:
+        raise ParameterError(
+            f"Parameter 'fmt' must be one of {', '.join(WRITE_FORMATS)}, got {fmt!r}."
+        )
+    plain = df.copy()
+    plain.attrs = {}
+    if fmt in ("csv", "tsv"):
+        text = plain.to_csv(index=False, sep="," if fmt == "csv" else "\t", lineterminator="\n")
+        return text.encode("utf-8")
+    buffer = io.BytesIO()
+    try:
+        if fmt == "xlsx":
+            plain.to_excel(buffer, index=False, engine="openpyxl")
+        else:
+            plain.columns = [str(c) for c in plain.columns]
+            plain.to_parquet(buffer, index=False, engine="pyarrow")
+    except (ValueError, TypeError, ImportError) as exc:
+        raise AnonymisationError(
+            f"The table cannot be saved as {fmt} ({exc}). Choose another format, e.g. csv."
+        ) from exc
+    return buffer.getvalue()
+
+
+def write_table(df: pd.DataFrame, path: str | Path) -> Path:
+    """Write ``df`` to ``path``; the format follows the extension (.csv, .tsv, .xlsx, .parquet).
+
+    Returns the path written. See :func:`table_to_bytes` for the details of each format.
+    """
+    path = Path(path).expanduser()
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt == "pq":
+        fmt = "parquet"
+    if fmt not in WRITE_FORMATS:
+        raise ParameterError(
+            f"Cannot write '{path}': the extension must be one of "
+            f"{', '.join('.' + f for f in WRITE_FORMATS)}."
+        )
+    data = table_to_bytes(df, fmt)
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise AnonymisationError(
+            f"Cannot write '{path}' ({exc.strerror or exc}). Check that the folder exists and "
+            "that you may write in it."
+        ) from exc
+    return path

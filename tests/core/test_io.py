@@ -1,0 +1,453 @@
+"""Tests for core/io.py: reading and writing tables, with a clear error for every failure."""
+
+from __future__ import annotations
+
+import codecs
+import io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.errors import AnonymisationError, DataReadError, ParameterError
+from core.io import read_table, table_to_bytes, write_table
+
+ADULT = Path("/work/shared/data/adult/adult.csv")
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+class Upload(io.BytesIO):
+    """Stands in for a Streamlit UploadedFile: binary, with .name and .getvalue()."""
+
+    def __init__(self, data: bytes, name: str) -> None:
+        super().__init__(data)
+        self.name = name
+
+
+# ----------------------------------------------------------------------- successes
+
+
+@pytest.mark.skipif(not ADULT.exists(), reason="adult table not available")
+def test_adult_table_matches_its_readme():
+    df = read_table(ADULT)
+    # README: ';'-separated, 30,162 rows, 9 named columns.
+    assert df.shape == (30162, 9)
+    assert list(df.columns) == [
+        "sex",
+        "age",
+        "race",
+        "marital-status",
+        "education",
+        "native-country",
+        "workclass",
+        "occupation",
+        "salary-class",
+    ]
+    assert df.attrs["source"]["sep"] == ";"
+    assert pd.api.types.is_integer_dtype(df["age"])
+    # first data line of the file: Male;39;White;...;<=50K
+    assert df.iloc[0]["sex"] == "Male" and df.iloc[0]["age"] == 39
+    assert df.iloc[0]["salary-class"] == "<=50K"
+
+
+def test_semicolon_latin1_file_with_zoe(tmp_path):
+    data = "name;age;city\nZoë;34;Orchard\nBob;41;Bédok\n".encode("latin-1")
+    df = read_table(write(tmp_path, "people.csv", data))
+    assert df["name"].tolist() == ["Zoë", "Bob"]
+    assert df["city"].tolist() == ["Orchard", "Bédok"]
+    assert df["age"].tolist() == [34, 41]
+    source = df.attrs["source"]
+    assert source["sep"] == ";"
+    assert source["encoding"] in ("cp1252", "latin-1")  # both decode these bytes the same
+    assert source["format"] == "csv"
+    assert source["name"].endswith("people.csv")
+
+
+def test_utf8_bom_file_has_clean_first_column_name(tmp_path):
+    data = codecs.BOM_UTF8 + "id,name\n1,Zoë\n2,Ann\n".encode()
+    df = read_table(write(tmp_path, "bom.csv", data))
+    assert list(df.columns) == ["id", "name"]
+    assert df.attrs["source"]["encoding"] == "utf-8-sig"
+    assert df["name"].tolist() == ["Zoë", "Ann"]
+
+
+def test_plain_utf8_is_reported(tmp_path):
+    df = read_table(write(tmp_path, "u.csv", "a,b\n1,Zoë\n".encode()))
+    assert df.attrs["source"]["encoding"] == "utf-8"
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_utf16_with_bom(tmp_path, codec):
+    text = "a\tb\n1\tZoë\n"
+    data = text.encode(codec)
+    if codec != "utf-16":  # the -le/-be codecs write no BOM; add the right one
+        data = (codecs.BOM_UTF16_LE if codec.endswith("le") else codecs.BOM_UTF16_BE) + data
+    df = read_table(write(tmp_path, "w.txt", data))
+    assert df["b"].tolist() == ["Zoë"]
+    assert df.attrs["source"]["encoding"] == "utf-16"
+    assert df.attrs["source"]["sep"] == "\t"
+
+
+def test_cp1252_only_characters(tmp_path):
+    # 0x80 is the euro sign in cp1252 and a control character in latin-1
+    data = "item;price\nlunch;\u20ac5\n".encode("cp1252")
+    df = read_table(write(tmp_path, "e.csv", data))
+    assert df["price"].tolist() == ["\u20ac5"]
+    assert df.attrs["source"]["encoding"] == "cp1252"
+
+
+def test_latin1_fallback_when_cp1252_cannot_decode(tmp_path):
+    # 0x81 is undefined in cp1252 but a valid latin-1 byte
+    data = b"a;b\n1;x\x81y\n"
+    df = read_table(write(tmp_path, "l.csv", data))
+    assert df.attrs["source"]["encoding"] == "latin-1"
+    assert df["b"].tolist() == ["x\x81y"]
+
+
+@pytest.mark.parametrize(
+    ("sep", "name"), [(",", "c.csv"), (";", "s.csv"), ("\t", "t.tsv"), ("|", "p.txt")]
+)
+def test_delimiter_detection(tmp_path, sep, name):
+    rows = [["id", "town", "note"], ["1", "Bedok", "x"], ["2", "Jurong West", "y"]]
+    data = "\n".join(sep.join(r) for r in rows) + "\n"
+    df = read_table(write(tmp_path, name, data.encode()))
+    assert df.attrs["source"]["sep"] == sep
+    assert list(df.columns) == ["id", "town", "note"]
+    assert df["town"].tolist() == ["Bedok", "Jurong West"]
+
+
+def test_detection_prefers_consistent_delimiter_over_commas_in_values(tmp_path):
+    # Commas inside values (the guide's Example 2 income "$13,000") must not win over ';'.
+    data = b"name;income\nJenny;$13,000\nPeter;$12,000\nTim;$7,000\n"
+    df = read_table(write(tmp_path, "i.csv", data))
+    assert df.attrs["source"]["sep"] == ";"
+    assert df["income"].tolist() == ["$13,000", "$12,000", "$7,000"]
+
+
+def test_quoted_field_with_delimiter_and_newline(tmp_path):
+    data = b'id,address\n1,"5 Tampines St 90, #01-02"\n2,"multi\nline"\n'
+    df = read_table(write(tmp_path, "q.csv", data))
+    assert df["address"].tolist() == ["5 Tampines St 90, #01-02", "multi\nline"]
+
+
+def test_single_column_file(tmp_path):
+    df = read_table(write(tmp_path, "one.csv", b"name\nAlex\nBosco\n"))
+    assert list(df.columns) == ["name"]
+    assert df["name"].tolist() == ["Alex", "Bosco"]
+
+
+def test_explicit_sep_and_literal_backslash_t(tmp_path):
+    path = write(tmp_path, "t.txt", b"a\tb\n1\t2\n")
+    assert read_table(path, sep="\t")["b"].tolist() == [2]
+    assert read_table(path, sep="\\t")["b"].tolist() == [2]
+
+
+def test_leading_zero_and_plus_values_stay_text(tmp_path):
+    data = (
+        b"postal_code,phone,age,score,small\n"
+        b"018956,+6591234567,25,1.5,0\n"
+        b"238823,+6581234567,54,2,0.5\n"
+    )
+    df = read_table(write(tmp_path, "z.csv", data))
+    assert df["postal_code"].tolist() == ["018956", "238823"]
+    assert df["phone"].tolist() == ["+6591234567", "+6581234567"]
+    assert pd.api.types.is_string_dtype(df["postal_code"])
+    assert df["age"].tolist() == [25, 54]
+    assert pd.api.types.is_integer_dtype(df["age"])
+    assert df["score"].tolist() == [1.5, 2.0]
+    # a lone "0" and "0.5" are numbers, not leading-zero identifiers
+    assert df["small"].tolist() == [0.0, 0.5]
+
+
+def test_long_digit_strings_stay_text(tmp_path):
+    data = b"card\n4111111111111111\n5500000000000004\n"
+    df = read_table(write(tmp_path, "card.csv", data))
+    assert df["card"].tolist() == ["4111111111111111", "5500000000000004"]
+
+
+def test_only_empty_string_is_missing(tmp_path):
+    data = b"country,n\nNA,1\n,2\nnull,\n"
+    df = read_table(write(tmp_path, "na.csv", data))
+    assert df["country"].iloc[0] == "NA"
+    assert pd.isna(df["country"].iloc[1])
+    assert df["country"].iloc[2] == "null"
+    assert pd.isna(df["n"].iloc[2]) and df["n"].iloc[0] == 1
+
+
+def test_header_names_are_stripped_and_trailing_empty_column_dropped(tmp_path):
+    data = b" a ; b ;\n1;2;\n3;4;\n"
+    df = read_table(write(tmp_path, "trail.csv", data))
+    assert list(df.columns) == ["a", "b"]
+
+
+def test_bytes_without_name_and_upload_object():
+    df = read_table(b"a;b\n1;2\n")
+    assert df.attrs["source"]["name"] == "uploaded data"
+    up = Upload(b"x|y\nfoo|bar\n", "upload.csv")
+    df = read_table(up)
+    assert df.attrs["source"]["name"] == "upload.csv"
+    assert df.attrs["source"]["sep"] == "|"
+    assert df["y"].tolist() == ["bar"]
+
+
+def test_name_picks_format_for_bytes():
+    frame = pd.DataFrame({"a": [1, 2]})
+    blob = table_to_bytes(frame, "parquet")
+    df = read_table(blob, name="data.parquet")
+    assert df.attrs["source"] == {
+        "name": "data.parquet",
+        "format": "parquet",
+        "sep": None,
+        "encoding": None,
+        "sheet": None,
+    }
+
+
+def test_excel_round_trip(tmp_path):
+    original = pd.DataFrame(
+        {
+            "postal_code": ["018956", "570150", None],
+            "age": [25, 54, 42],
+            "height": [1.61, None, 1.75],
+            "name": ["Zoë", "Bosco", "Charlene"],
+            "visit": pd.to_datetime(["2020-01-03", "2021-05-06", "2022-07-08"]),
+        }
+    )
+    path = write_table(original, tmp_path / "t.xlsx")
+    back = read_table(path)
+    assert back["postal_code"].iloc[:2].tolist() == ["018956", "570150"]
+    assert pd.isna(back["postal_code"].iloc[2])
+    assert back["age"].tolist() == [25, 54, 42]
+    assert back["height"].iloc[0] == 1.61 and pd.isna(back["height"].iloc[1])
+    assert back["name"].tolist() == ["Zoë", "Bosco", "Charlene"]
+    assert back["visit"].tolist() == original["visit"].tolist()
+    assert back.attrs["source"]["format"] == "excel"
+    assert back.attrs["source"]["sheet"] == "Sheet1"
+
+
+def test_excel_sheet_by_name_and_position(tmp_path):
+    path = tmp_path / "two.xlsx"
+    with pd.ExcelWriter(path, engine="openpyxl") as writer:
+        pd.DataFrame({"a": [1]}).to_excel(writer, sheet_name="first", index=False)
+        pd.DataFrame({"b": ["x"]}).to_excel(writer, sheet_name="second", index=False)
+    assert list(read_table(path, sheet_name=1).columns) == ["b"]
+    assert list(read_table(path, sheet_name="second").columns) == ["b"]
+    assert list(read_table(path).columns) == ["a"]
+    with pytest.raises(DataReadError, match="no sheet named 'third'.*'first', 'second'"):
+        read_table(path, sheet_name="third")
+    with pytest.raises(DataReadError, match="no sheet at position 5"):
+        read_table(path, sheet_name=5)
+
+
+def test_parquet_round_trip(tmp_path):
+    original = pd.DataFrame(
+        {"postal_code": ["018956", "100111"], "trips": [15, 2], "w": [50.5, 70.0]}
+    )
+    back = read_table(write_table(original, tmp_path / "t.parquet"))
+    pd.testing.assert_frame_equal(back, original, check_dtype=False)
+    assert pd.api.types.is_string_dtype(back["postal_code"])
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "xlsx", "parquet"])
+def test_table_to_bytes_round_trip(fmt):
+    original = pd.DataFrame({"postal": ["018956", "238823"], "n": [1, 2], "s": ["Zoë", "a,b"]})
+    back = read_table(table_to_bytes(original, fmt), name=f"download.{fmt}")
+    assert back["postal"].tolist() == ["018956", "238823"]
+    assert back["n"].tolist() == [1, 2]
+    assert back["s"].tolist() == ["Zoë", "a,b"]
+
+
+def test_write_csv_is_plain_utf8(tmp_path):
+    path = write_table(pd.DataFrame({"a": ["Zoë"]}), tmp_path / "o.csv")
+    assert path.read_bytes() == "a\nZoë\n".encode()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.text(alphabet="abcXYZ éë,;\"'", min_size=1, max_size=8).filter(
+                lambda s: s.strip() == s
+            ),
+            st.from_regex(r"0[0-9]{5}", fullmatch=True),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_csv_round_trip_keeps_text_and_leading_zeros(rows):
+    original = pd.DataFrame(rows, columns=["label", "postal"])
+    back = read_table(table_to_bytes(original, "csv"), name="r.csv")
+    assert back["postal"].tolist() == original["postal"].tolist()
+    assert back["label"].astype(str).tolist() == original["label"].tolist()
+
+
+# ------------------------------------------------------------------------- failures
+
+
+def test_file_not_found(tmp_path):
+    with pytest.raises(DataReadError, match=r"missing\.csv' not found"):
+        read_table(tmp_path / "missing.csv")
+
+
+def test_folder_is_not_a_file(tmp_path):
+    with pytest.raises(DataReadError, match="is a folder"):
+        read_table(tmp_path)
+
+
+def test_empty_file(tmp_path):
+    with pytest.raises(DataReadError, match=r"empty\.csv' is empty \(0 bytes\)"):
+        read_table(write(tmp_path, "empty.csv", b""))
+
+
+def test_blank_lines_only(tmp_path):
+    with pytest.raises(DataReadError, match="only blank lines"):
+        read_table(write(tmp_path, "blank.csv", b"\n\n  \n"))
+
+
+def test_header_only(tmp_path):
+    with pytest.raises(DataReadError, match=r"head\.csv' has a header row \(3 column"):
+        read_table(write(tmp_path, "head.csv", b"a;b;c\n"))
+
+
+def test_duplicate_column_names_are_named(tmp_path):
+    with pytest.raises(DataReadError, match=r"dup\.csv.*'name', 'age' appear more than once"):
+        read_table(write(tmp_path, "dup.csv", b"name,age,name,age,x\n1,2,3,4,5\n"))
+
+
+def test_blank_column_name(tmp_path):
+    with pytest.raises(DataReadError, match=r"blank\.csv': column\(s\) number 2 have no name"):
+        read_table(write(tmp_path, "blank.csv", b"a,,c\n1,2,3\n"))
+
+
+def test_given_delimiter_not_in_file(tmp_path):
+    with pytest.raises(DataReadError, match=r"delimiter '\|' does not occur.*semicolon"):
+        read_table(write(tmp_path, "s.csv", b"a;b\n1;2\n"), sep="|")
+
+
+def test_row_with_extra_field_names_line(tmp_path):
+    data = b"a,b\n1,2\n3,4\n5,6,7\n8,9\n"
+    with pytest.raises(DataReadError, match=r"x\.csv': line 4 has 3 field\(s\).*header has 2"):
+        read_table(write(tmp_path, "x.csv", data))
+
+
+def test_row_with_missing_field_names_line(tmp_path):
+    # a quoted value spanning two lines shifts the physical line numbers
+    data = b'a;b\n"multi\nline";2\n3\n'
+    with pytest.raises(DataReadError, match=r"line 4 has 1 field\(s\)"):
+        read_table(write(tmp_path, "m.csv", data))
+
+
+def test_wrong_given_delimiter_present_in_values(tmp_path):
+    data = b"a;b\n1,5;2\n"
+    with pytest.raises(DataReadError, match=r"line 2 has 2 field\(s\) but the header has 1"):
+        read_table(write(tmp_path, "w.csv", data), sep=",")
+
+
+def test_forced_encoding_names_byte_offset(tmp_path):
+    data = "name;age\nZoë;34\n".encode("latin-1")
+    offset = data.index("ë".encode("latin-1"))  # independent: where the bad byte sits
+    with pytest.raises(DataReadError, match=rf"byte 0xeb at byte offset {offset} \(line 2\)"):
+        read_table(write(tmp_path, "z.csv", data), encoding="utf-8")
+
+
+def test_unknown_encoding_name(tmp_path):
+    with pytest.raises(DataReadError, match="Unknown encoding 'klingon'"):
+        read_table(write(tmp_path, "k.csv", b"a\n1\n"), encoding="klingon")
+
+
+def test_unusable_delimiter(tmp_path):
+    with pytest.raises(DataReadError, match="single character"):
+        read_table(write(tmp_path, "d.csv", b"a;;b\n1;;2\n"), sep=";;")
+
+
+@pytest.mark.parametrize("name", ["data.json", "report.pdf", "notes.docx"])
+def test_unsupported_extension(tmp_path, name):
+    with pytest.raises(DataReadError, match=rf"extension '\.{name.split('.')[1]}'.*not supported"):
+        read_table(write(tmp_path, name, b"{}"))
+
+
+def test_xls_is_refused_with_advice(tmp_path):
+    with pytest.raises(DataReadError, match=r"old\.xls.*\.xls.*save it as \.xlsx or CSV"):
+        read_table(write(tmp_path, "old.xls", b"\xd0\xcf\x11\xe0rest"))
+
+
+def test_xls_detected_by_signature_without_name():
+    with pytest.raises(DataReadError, match="Excel 97-2003"):
+        read_table(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1rest")
+
+
+def test_corrupted_excel(tmp_path):
+    good = table_to_bytes(pd.DataFrame({"a": [1, 2]}), "xlsx")
+    with pytest.raises(DataReadError, match=r"bad\.xlsx' is not a readable Excel"):
+        read_table(write(tmp_path, "bad.xlsx", good[: len(good) // 2]))
+    with pytest.raises(DataReadError, match="not a readable Excel"):
+        read_table(write(tmp_path, "text.xlsx", b"a,b\n1,2\n"))
+
+
+def test_corrupted_parquet(tmp_path):
+    good = table_to_bytes(pd.DataFrame({"a": [1, 2]}), "parquet")
+    with pytest.raises(DataReadError, match=r"bad\.parquet' is not a readable Parquet"):
+        read_table(write(tmp_path, "bad.parquet", good[: len(good) // 2]))
+
+
+def test_binary_data_with_csv_extension(tmp_path):
+    with pytest.raises(DataReadError, match="binary data"):
+        read_table(write(tmp_path, "bin.csv", b"a,b\x00\x01\n1,2\n"))
+
+
+def test_excel_header_only_and_duplicates(tmp_path):
+    path = tmp_path / "h.xlsx"
+    pd.DataFrame(columns=["a", "b"]).to_excel(path, index=False)
+    with pytest.raises(DataReadError, match="no data rows"):
+        read_table(path)
+    raw = pd.DataFrame([["x", "x"], [1, 2]])
+    raw.to_excel(tmp_path / "d.xlsx", index=False, header=False)
+    with pytest.raises(DataReadError, match="'x' appear more than once"):
+        read_table(tmp_path / "d.xlsx")
+
+
+def test_excel_empty_sheet(tmp_path):
+    path = tmp_path / "e.xlsx"
+    pd.DataFrame().to_excel(path, index=False)
+    with pytest.raises(DataReadError, match="is empty"):
+        read_table(path)
+
+
+def test_parquet_header_only(tmp_path):
+    path = write_table(pd.DataFrame({"a": pd.Series([], dtype=float)}), tmp_path / "h.parquet")
+    with pytest.raises(DataReadError, match="no data rows"):
+        read_table(path)
+
+
+def test_unreadable_source_type():
+    with pytest.raises(DataReadError, match="Cannot read a table from a int"):
+        read_table(42)
+
+
+def test_write_unsupported_extension(tmp_path):
+    with pytest.raises(ParameterError, match=r"extension must be one of \.csv"):
+        write_table(pd.DataFrame({"a": [1]}), tmp_path / "x.json")
+    with pytest.raises(ParameterError, match="'fmt'"):
+        table_to_bytes(pd.DataFrame({"a": [1]}), "json")
+
+
+def test_write_into_missing_folder(tmp_path):
+    with pytest.raises(AnonymisationError, match="Check that the folder exists"):
+        write_table(pd.DataFrame({"a": [1]}), tmp_path / "nope" / "x.csv")
+
+
+def test_reading_never_changes_the_written_frame(tmp_path):
+    original = pd.DataFrame({"a": ["018956"], "b": [np.int64(3)]})
+    before = original.copy()
+    write_table(original, tmp_path / "o.parquet")
+    table_to_bytes(original, "xlsx")
+    pd.testing.assert_frame_equal(original, before)
