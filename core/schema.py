@@ -1,0 +1,642 @@
+"""Step 1 of the PDPC guide, "Know your data": suggest a role for every column.
+
+The guide (Step 1) sorts the attributes of a record into three kinds:
+
+* **direct identifiers** are unique to a person (name, NRIC/FIN, email, mobile number,
+  account number...) and are removed or pseudonymised in Step 2;
+* **indirect identifiers** (quasi-identifiers) are not unique alone but can re-identify a
+  person in combination (age, gender, date of birth, postal code, job title, IP address,
+  vehicle plate...); they are generalised, masked, swapped or perturbed in Step 3;
+* **target attributes** hold the main utility of the data (salary, transactions, medical
+  diagnosis...) and are usually kept as they are.
+
+:func:`suggest_roles` looks at each column's *name* (English and common Singapore terms
+such as NRIC, FIN, HP, IU) and at a *sample of its values* (NRIC/FIN with a valid check
+letter, email, Singapore phone, IPv4/IPv6, postal code, vehicle plate, dates, free text,
+near-unique values) and returns one :class:`Suggestion` per column with a plain-language
+reason and the technique Annex B of the guide suggests for that kind of attribute.
+Suggestions are advice only: nothing here changes the data, and the user decides.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Hashable
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+import pandas as pd
+
+from core.identifiers import NRIC_PATTERN, valid_nric_mask
+from core.validation import require_int
+
+__all__ = ["ROLE_DESCRIPTIONS", "Role", "Suggestion", "suggest_roles"]
+
+
+class Role(StrEnum):
+    """The role of a column in a record (PDPC guide, Step 1 "Know your data")."""
+
+    DIRECT = "direct"
+    INDIRECT = "indirect"
+    TARGET = "target"
+    OTHER = "other"
+
+    @property
+    def description(self) -> str:
+        """One plain-language sentence explaining the role."""
+        return ROLE_DESCRIPTIONS[self]
+
+
+ROLE_DESCRIPTIONS: dict[Role, str] = {
+    Role.DIRECT: (
+        "Direct identifier: unique to a person and usually public or easy to find (e.g. name, "
+        "NRIC/FIN, email, mobile number); remove it or replace it with pseudonyms."
+    ),
+    Role.INDIRECT: (
+        "Indirect identifier: not unique alone, but can re-identify a person when combined "
+        "with other information (e.g. age, gender and postal code); generalise, mask, swap "
+        "or perturb it."
+    ),
+    Role.TARGET: (
+        "Target attribute: the main utility of the data, often sensitive and not public "
+        "(e.g. salary, transactions, medical diagnosis); usually kept as it is."
+    ),
+    Role.OTHER: (
+        "Other: no sign that it identifies a person or is the purpose of the data; keep it "
+        "only if it is needed (data minimisation)."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A suggested role for one column, with the evidence and the guide's technique.
+
+    ``kind`` names what the column appears to hold ("nric", "email", "phone", "ipv4",
+    "ipv6", "postal_code", "vehicle_plate", "date_of_birth", "date", "name", "free_text",
+    "near_unique", "identifier_like", "measurement", "money", "category", ...).
+    ``reason`` is one plain sentence stating the evidence; ``technique`` is what Annex B
+    of the guide suggests for that kind of attribute.
+    """
+
+    column: Hashable
+    role: Role
+    kind: str
+    reason: str
+    technique: str
+
+
+# --------------------------------------------------------------------------------------
+# Techniques (PDPC guide, Annex B "Common data attributes and suggested techniques")
+# --------------------------------------------------------------------------------------
+_REMOVE_OR_PSEUDONYMISE = (
+    "remove the column (attribute suppression), or replace it with unique random pseudonyms "
+    "if records must stay linkable (Annex B)"
+)
+_PSEUDONYMISE_OR_REMOVE = (
+    "replace with unique random pseudonyms, or remove the column (attribute suppression) (Annex B)"
+)
+_TECHNIQUES: dict[str, str] = {
+    "name": _REMOVE_OR_PSEUDONYMISE,
+    "email": _REMOVE_OR_PSEUDONYMISE,
+    "username": _REMOVE_OR_PSEUDONYMISE,
+    "phone": _PSEUDONYMISE_OR_REMOVE,
+    "nric": _PSEUDONYMISE_OR_REMOVE,
+    "passport": _PSEUDONYMISE_OR_REMOVE,
+    "id_number": _PSEUDONYMISE_OR_REMOVE,
+    "account_number": _PSEUDONYMISE_OR_REMOVE,
+    "identifier_like": _PSEUDONYMISE_OR_REMOVE,
+    "near_unique": _PSEUDONYMISE_OR_REMOVE,
+    "free_text": (
+        "remove the column, or review it by hand and redact names, NRIC numbers and other "
+        "identifiers (PDPC guide, Step 2)"
+    ),
+    "ipv4": "mask the last two octets, e.g. 12.120.210.88 -> 12.120.xxx.xxx; swapping may be added (Annex B)",
+    "ipv6": "mask the last 80 bits (the last 5 groups); swapping may be added (Annex B)",
+    "ip_address": (
+        "mask the last two octets of IPv4 or the last 80 bits of IPv6 addresses; swapping may "
+        "be added (Annex B)"
+    ),
+    "postal_code": "mask the last 4 digits, e.g. 117438 -> 11xxxx, or swap (Annex B)",
+    "vehicle_plate": "mask the last 4 characters, e.g. SMF1234A -> SMF1xxxx; swapping may be added (Annex B)",
+    "iu_number": "mask the last 3 digits, e.g. 1234567890 -> 1234567xxx (Annex B)",
+    "date_of_birth": (
+        "generalise to month and year, or year; or perturb by up to +/- 30 days; or swap (Annex B)"
+    ),
+    "date": "generalise to month or year, or perturb by a few days, or swap (Annex B, dates)",
+    "address": (
+        "generalise to a pre-defined zone (e.g. URA planning area) and remove unit numbers, "
+        "or swap (Annex B)"
+    ),
+    "gps": (
+        "round to 2 or 3 decimal places, or perturb by up to +/- 0.005 degrees, or swap (Annex B)"
+    ),
+    "measurement": (
+        "generalise into ranges of 5 or 10, or perturb by about +/- 5, or swap (Annex B)"
+    ),
+    "gender": "usually safe to keep as it is; swap it for synthetic data (Annex B)",
+    "group": ("generalise rare groups into 'Others', or swap (Annex B, race and marital status)"),
+    "job_title": (
+        "generalise to a taxonomy of job natures or levels (a manual mapping), or swap (Annex B)"
+    ),
+    "company": ("generalise to the industry sector (e.g. SSIC), or swap (Annex B)"),
+    "money": ("keep as it is (target attribute); for synthetic data perturb or swap (Annex B)"),
+    "sensitive": ("keep as it is (target attribute); for synthetic data swap or perturb (Annex B)"),
+    "category": "keep it only if needed; otherwise remove it (data minimisation, Step 1)",
+    "number": "keep it only if needed; otherwise remove it (data minimisation, Step 1)",
+    "text": "keep it only if needed; otherwise remove it (data minimisation, Step 1)",
+    "empty": "remove the column: it holds no values (data minimisation, Step 1)",
+}
+
+# --------------------------------------------------------------------------------------
+# Column-name hints. Names are split into lower-case words ("PostalCode", "postal_code"
+# and "Postal code" all become "postal_code"); a hint matches whole words only, so "fin"
+# matches "FIN no" but not "finance". The first matching hint wins.
+# --------------------------------------------------------------------------------------
+_HINTS: list[tuple[str, Role, str, str]] = [
+    # (kind, role, regex on the normalised name, what the name suggests)
+    ("company", Role.INDIRECT, r"company|employer|organi[sz]ation|firm", "a company name"),
+    (
+        "nric",
+        Role.DIRECT,
+        r"nric|fin|ic|uin|nric_?fin|ic_?(no|num|number)|identity_card|nric_?no",
+        "an NRIC/FIN number",
+    ),
+    ("passport", Role.DIRECT, r"passport(_?(no|num|number))?", "a passport number"),
+    (
+        "id_number",
+        Role.DIRECT,
+        r"work_?permit|wp_?no|birth_?cert\w*",
+        "an identity document number",
+    ),
+    (
+        "account_number",
+        Role.DIRECT,
+        r"(bank_)?(account|acct|acc)(_?(no|num|number))?|(credit_)?card_?(no|num|number)|iban",
+        "an account number",
+    ),
+    ("email", Role.DIRECT, r"e_?mail(_?address)?|mail", "an email address"),
+    (
+        "phone",
+        Role.DIRECT,
+        r"mobile(_?(no|num|number))?|hp(_?(no|num|number))?|handphone|(tel|tele)?phone(_?(no|num|number))?|tel(_?no)?|contact_?(no|num|number)|cell(phone)?",
+        "a phone number",
+    ),
+    ("username", Role.DIRECT, r"user_?name|login|handle|social_media\w*", "a username"),
+    ("iu_number", Role.INDIRECT, r"iu(_?(no|num|number))?|in_?vehicle_unit\w*", "an IU number"),
+    (
+        "vehicle_plate",
+        Role.INDIRECT,
+        r"(licen[cs]e_)?plate(_?(no|num|number))?|vehicle(_?(no|num|number|plate))?|car_?(no|plate)|registration_?(no|number)",
+        "a vehicle plate number",
+    ),
+    (
+        "ip_address",
+        Role.INDIRECT,
+        r"ip(_?addr(ess)?)?|ipv[46]|ipaddr(ess)?|ip_?address",
+        "an IP address",
+    ),
+    (
+        "gps",
+        Role.INDIRECT,
+        r"gps|lat|latitude|lon|lng|long|longitude|coord(inate)?s?|geo_?location",
+        "a GPS location",
+    ),
+    (
+        "postal_code",
+        Role.INDIRECT,
+        r"postal(_?code)?|post_?code|zip(_?code)?|pin_?code",
+        "a postal code",
+    ),
+    (
+        "date_of_birth",
+        Role.INDIRECT,
+        r"dob|d_o_b|birth|birth_?date|birth_?day|date_of_birth|dateofbirth|born",
+        "a date of birth",
+    ),
+    (
+        "address",
+        Role.INDIRECT,
+        r"address|addr|street|block|blk|unit_?no|residence|home",
+        "an address",
+    ),
+    (
+        "name",
+        Role.DIRECT,
+        r"^(?:(?:full|first|last|given|family|middle|customer|client|employee|staff|patient|"
+        r"person|member|student|applicant|contact|owner|maiden|nick|sur)_?)?name$|surname|nickname",
+        "a person's name",
+    ),
+    (
+        "identifier_like",
+        Role.DIRECT,
+        r"id|uid|serial(_?(no|num|number))?|\w*_id|\w*_no|\w*_number",
+        "a record or person identifier",
+    ),
+    (
+        "measurement",
+        Role.INDIRECT,
+        r"age|age_\w+|\w+_age|height|weight|bmi|years?_?old",
+        "a physical measurement or age",
+    ),
+    ("gender", Role.INDIRECT, r"gender|sex", "gender"),
+    (
+        "group",
+        Role.INDIRECT,
+        r"race|ethnic(ity)?|ethnic_group|religion|nationality|citizenship|marital(_?status)?|education(_?level)?|qualification|department|dept",
+        "a group a person belongs to",
+    ),
+    (
+        "job_title",
+        Role.INDIRECT,
+        r"occupation|job(_?title)?|designation|profession|job_role",
+        "a job title",
+    ),
+    (
+        "money",
+        Role.TARGET,
+        r"salary|income|wage|wages|pay|payment|amount|amt|price|spend(ing)?|purchase\w*|transaction\w*|balance|revenue|cost|fee|fees|credit_?rating|credit_?score",
+        "an amount of money or a financial attribute",
+    ),
+    (
+        "sensitive",
+        Role.TARGET,
+        r"diagnosis|disease|illness|condition|medical\w*|medication|vaccination(_?status)?|vaccine|insurance(_?policy)?|policy|treatment|result|outcome",
+        "a sensitive target attribute",
+    ),
+]
+_HINT_PATTERNS = [
+    (kind, role, re.compile(rf"(?:^|_)(?:{rx})(?:_|$)"), what) for kind, role, rx, what in _HINTS
+]
+# Hints matched anywhere in the name (compact spellings such as "postalcode").
+_COMPACT = {
+    "postalcode": "postal_code",
+    "postcode": "postal_code",
+    "zipcode": "postal_code",
+    "dateofbirth": "date_of_birth",
+    "birthdate": "date_of_birth",
+    "emailaddress": "email",
+    "mobileno": "phone",
+    "phoneno": "phone",
+    "ipaddress": "ip_address",
+    "fullname": "name",
+    "firstname": "name",
+    "lastname": "name",
+}
+
+# Kinds found in values that are strong enough to override a column's name.
+_STRONG_VALUE_KINDS = {"nric", "identifier_like", "email", "ipv4", "ipv6", "vehicle_plate"}
+
+# --------------------------------------------------------------------------------------
+# Value patterns (on a sample of non-null values, as stripped strings)
+# --------------------------------------------------------------------------------------
+_THRESHOLD = 0.8
+_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
+_IPV4 = rf"{_OCTET}(?:\.{_OCTET}){{3}}"
+_HEX = r"[0-9A-Fa-f]{1,4}"
+_IPV6_FULL = rf"(?:{_HEX}:){{7}}{_HEX}"
+_IPV6_COMPRESSED = rf"(?:{_HEX}(?::{_HEX})*)?::(?:{_HEX}(?::{_HEX})*)?"
+_EMAIL = r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}"
+_PHONE = r"(?:\+?65[ -]?)?[689][0-9]{3}[ -]?[0-9]{4}"
+_POSTAL = r"[0-9]{6}"
+_SG_PLATE = r"S[A-Z]{1,2}[0-9]{1,4}[A-Z]"
+_PLATE = r"[A-Z]{1,3}[0-9]{1,4}[A-Z]"
+_MONEY = r"-?(?:S?\$|SGD ?)[0-9]{1,3}(?:,?[0-9]{3})*(?:\.[0-9]+)?"
+_DATE_SHAPES = (
+    r"[0-9]{1,4}[-/.][0-9]{1,2}[-/.][0-9]{1,4}(?:[ T][0-9:.]+)?"
+    r"|[0-9]{1,2} [A-Za-z]{3,9},? [0-9]{4}"
+    r"|[A-Za-z]{3,9} [0-9]{1,2},? [0-9]{4}"
+)
+_GENDER_VALUES = {"m", "f", "male", "female", "man", "woman", "boy", "girl"}
+
+
+def _name_words(column: Hashable) -> str:
+    """'Date of Birth' / 'dateOfBirth' / 'date-of-birth' -> 'date_of_birth'."""
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(column))
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return "_".join(words)
+
+
+def _name_hint(column: Hashable) -> tuple[str, Role, str] | None:
+    words = _name_words(column)
+    if not words:
+        return None
+    for kind, role, pattern, what in _HINT_PATTERNS:
+        if pattern.search(words):
+            return kind, role, what
+    compact = words.replace("_", "")
+    for fragment, kind in _COMPACT.items():
+        if fragment in compact:
+            for k, role, _, what in _HINT_PATTERNS:
+                if k == kind:
+                    return kind, role, what
+    return None
+
+
+def _sample(series: pd.Series, sample_size: int) -> pd.Series:
+    values = series.dropna()
+    if len(values) > sample_size:
+        # A fixed seed keeps suggestions reproducible for the same table.
+        values = values.sample(n=sample_size, random_state=0)
+    return values
+
+
+def _as_text(values: pd.Series) -> pd.Series:
+    """Sampled values as stripped strings; whole floats are written without '.0'."""
+    if pd.api.types.is_float_dtype(values):
+        finite = np.isfinite(values.to_numpy(dtype=float))
+        whole = finite.all() and bool((values == np.floor(values)).all())
+        if whole and (values.abs() < 2**53).all():
+            values = values.astype("int64")
+    return values.astype(str).astype("str").str.strip()
+
+
+def _pct(share: float) -> str:
+    return f"{share:.0%}"
+
+
+@dataclass(frozen=True)
+class _Evidence:
+    kind: str
+    share: float
+    reason: str
+
+
+def _value_evidence(text: pd.Series, sample: pd.Series) -> _Evidence | None:
+    """What the sampled values look like, judged on their shape only."""
+    n = len(text)
+    if n == 0:
+        return None
+
+    def share(mask: pd.Series) -> float:
+        return float(mask.fillna(False).astype(bool).sum()) / n
+
+    upper = text.str.upper()
+    nric_valid = share(valid_nric_mask(text))
+    if nric_valid >= _THRESHOLD:
+        return _Evidence(
+            "nric",
+            nric_valid,
+            f"{_pct(nric_valid)} of sampled values are NRIC/FIN numbers with a valid check "
+            "letter; NRIC/FIN numbers are direct identifiers (PDPC guide, Step 1).",
+        )
+    nric_shape = share(upper.str.fullmatch(NRIC_PATTERN))
+    if nric_shape >= _THRESHOLD:
+        return _Evidence(
+            "identifier_like",
+            nric_shape,
+            f"{_pct(nric_shape)} of sampled values have the shape of an NRIC/FIN number but "
+            f"only {_pct(nric_valid)} have a correct check letter, so they may be test, masked "
+            "or mistyped numbers; treat the column as a direct identifier until checked "
+            "(PDPC guide, Step 1).",
+        )
+    email = share(text.str.fullmatch(_EMAIL))
+    if email >= _THRESHOLD:
+        return _Evidence(
+            "email",
+            email,
+            f"{_pct(email)} of sampled values are email addresses; an email address is a "
+            "direct identifier (PDPC guide, Step 1).",
+        )
+    ipv4 = share(text.str.fullmatch(_IPV4))
+    if ipv4 >= _THRESHOLD:
+        return _Evidence(
+            "ipv4",
+            ipv4,
+            f"{_pct(ipv4)} of sampled values are IPv4 addresses (four numbers of 0-255); an "
+            "IP address is an indirect identifier (PDPC guide, Step 1).",
+        )
+    ipv6_mask = text.str.fullmatch(_IPV6_FULL).fillna(False).astype(bool) | (
+        text.str.fullmatch(_IPV6_COMPRESSED).fillna(False).astype(bool)
+        & (text.str.count(_HEX) <= 7)
+    )
+    ipv6 = share(ipv6_mask)
+    if ipv6 >= _THRESHOLD:
+        return _Evidence(
+            "ipv6",
+            ipv6,
+            f"{_pct(ipv6)} of sampled values are IPv6 addresses; an IP address is an "
+            "indirect identifier (PDPC guide, Step 1).",
+        )
+    compact_plate = upper.str.replace(" ", "", regex=False)
+    sg_plate = share(compact_plate.str.fullmatch(_SG_PLATE))
+    plate = share(compact_plate.str.fullmatch(_PLATE))
+    if plate >= _THRESHOLD:
+        where = (
+            f"Singapore vehicle plate numbers ({_pct(sg_plate)} start with S)"
+            if sg_plate >= _THRESHOLD
+            else "vehicle plate numbers (letters, up to 4 digits, a check letter)"
+        )
+        return _Evidence(
+            "vehicle_plate",
+            plate,
+            f"{_pct(plate)} of sampled values look like {where}; a vehicle plate number is "
+            "an indirect identifier (PDPC guide, Step 1).",
+        )
+    phone = share(text.str.fullmatch(_PHONE))
+    if phone >= _THRESHOLD:
+        return _Evidence(
+            "phone",
+            phone,
+            f"{_pct(phone)} of sampled values look like Singapore phone numbers (8 digits "
+            "starting with 6, 8 or 9, optionally +65); a mobile number is a direct "
+            "identifier (PDPC guide, Step 1).",
+        )
+    postal = share(text.str.fullmatch(_POSTAL))
+    if postal >= _THRESHOLD:
+        return _Evidence(
+            "postal_code",
+            postal,
+            f"{_pct(postal)} of sampled values are 6-digit numbers, the shape of a Singapore "
+            "postal code (other 6-digit codes look the same, so check); a postal code is an "
+            "indirect identifier (PDPC guide, Step 1).",
+        )
+    money = share(text.str.fullmatch(_MONEY))
+    if money >= _THRESHOLD:
+        return _Evidence(
+            "money",
+            money,
+            f"{_pct(money)} of sampled values are dollar amounts; amounts such as salary or "
+            "purchases are usually target attributes (PDPC guide, Step 1).",
+        )
+    if pd.api.types.is_datetime64_any_dtype(sample):
+        return _Evidence("date", 1.0, "the column holds dates")
+    if not pd.api.types.is_numeric_dtype(sample) and not pd.api.types.is_bool_dtype(sample):
+        shaped = text.str.fullmatch(_DATE_SHAPES).fillna(False).astype(bool)
+        if share(shaped) >= _THRESHOLD:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                parsed = pd.to_datetime(
+                    text[shaped], errors="coerce", format="mixed", dayfirst=True
+                )
+            dates = float(parsed.notna().sum()) / n
+            if dates >= _THRESHOLD:
+                return _Evidence("date", dates, f"{_pct(dates)} of sampled values are dates")
+    return None
+
+
+def _describe_other(column: Hashable, sample: pd.Series, text: pd.Series) -> Suggestion:
+    """No name hint and no recognised value shape: free text, near-unique, number, category."""
+    n = len(sample)
+    n_unique = int(text.nunique())
+    ratio = n_unique / n if n else 0.0
+    numeric = pd.api.types.is_numeric_dtype(sample) and not pd.api.types.is_bool_dtype(sample)
+    if not numeric and n:
+        lengths = text.str.len()
+        spaced = float(text.str.contains(" ", regex=False).sum()) / n
+        words = float(text.str.count(r"\S+").median())
+        if spaced >= 0.5 and float(lengths.median()) >= 25 and words >= 4 and ratio >= 0.5:
+            return Suggestion(
+                column,
+                Role.DIRECT,
+                "free_text",
+                f"Values are long free text ({int(lengths.median())} characters and "
+                f"{int(words)} words at the median, {_pct(ratio)} distinct), which can "
+                "contain names, NRIC numbers and other direct identifiers (PDPC guide, Step 2).",
+                _TECHNIQUES["free_text"],
+            )
+        lowered = set(text.str.lower().unique())
+        if lowered and lowered <= _GENDER_VALUES:
+            return Suggestion(
+                column,
+                Role.INDIRECT,
+                "gender",
+                "All sampled values are gender codes (such as M/F); gender is an indirect "
+                "identifier (PDPC guide, Step 1).",
+                _TECHNIQUES["gender"],
+            )
+    whole = numeric and bool(np.all(np.mod(sample.to_numpy(dtype=float), 1) == 0))
+    if n >= 10 and ratio >= 0.9 and (not numeric or whole):
+        return Suggestion(
+            column,
+            Role.DIRECT,
+            "near_unique",
+            f"{_pct(ratio)} of {n} sampled values are distinct, so a value almost always "
+            "points to one record; a column like this can be used as a direct identifier "
+            "(PDPC guide, Step 1).",
+            _TECHNIQUES["near_unique"],
+        )
+    if numeric:
+        kind = "measurement" if not whole else "number"
+        return Suggestion(
+            column,
+            Role.OTHER,
+            kind,
+            f"Numbers ({n_unique} distinct in {n} sampled values) with no identifying name; "
+            "if they describe the person (like age or height) treat them as an indirect "
+            "identifier, if they are what you study, as a target attribute (PDPC guide, Step 1).",
+            _TECHNIQUES["number"],
+        )
+    if n_unique <= 20 or ratio <= 0.5:
+        return Suggestion(
+            column,
+            Role.OTHER,
+            "category",
+            f"A category with {n_unique} distinct values in {n} sampled values and no "
+            "identifying name; if it describes the person, treat it as an indirect identifier "
+            "(PDPC guide, Step 1).",
+            _TECHNIQUES["category"],
+        )
+    return Suggestion(
+        column,
+        Role.OTHER,
+        "text",
+        f"Text with {n_unique} distinct values in {n} sampled values and no recognised "
+        "pattern; check whether it describes the person (PDPC guide, Step 1).",
+        _TECHNIQUES["text"],
+    )
+
+
+_ROLE_PHRASES = {
+    Role.DIRECT: "a direct identifier",
+    Role.INDIRECT: "an indirect identifier",
+    Role.TARGET: "a target attribute",
+    Role.OTHER: "neither an identifier nor a target",
+}
+_VALUE_ROLES = {
+    "nric": Role.DIRECT,
+    "identifier_like": Role.DIRECT,
+    "email": Role.DIRECT,
+    "phone": Role.DIRECT,
+    "money": Role.TARGET,
+}
+
+
+def _capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _suggest(column: Hashable, series: pd.Series, sample_size: int) -> Suggestion:
+    sample = _sample(series, sample_size)
+    if sample.empty:
+        return Suggestion(
+            column,
+            Role.OTHER,
+            "empty",
+            "The column has no values (all are missing), so it cannot identify anyone.",
+            _TECHNIQUES["empty"],
+        )
+    text = _as_text(sample)
+    hint = _name_hint(column)
+    evidence = _value_evidence(text, sample)
+
+    if evidence is not None and (evidence.kind in _STRONG_VALUE_KINDS or hint is None):
+        kind = evidence.kind
+        if kind == "date":
+            role = Role.INDIRECT
+            reason = (
+                f"{_capitalise(evidence.reason)}; dates of events can help re-identify a "
+                "person when combined with other data, so treat them as indirect identifiers "
+                "(PDPC guide, Step 1)."
+            )
+        else:
+            role = _VALUE_ROLES.get(kind, Role.INDIRECT)
+            reason = _capitalise(evidence.reason)
+        return Suggestion(column, role, kind, reason, _TECHNIQUES[kind])
+
+    if hint is not None:
+        kind, role, what = hint
+        if kind == "ip_address" and evidence is not None and evidence.kind in {"ipv4", "ipv6"}:
+            kind = evidence.kind
+        prefix = f"The column name '{column}' suggests {what}"
+        if evidence is not None and evidence.kind == kind:
+            reason = f"{prefix}, and {evidence.reason}"
+        elif evidence is not None and evidence.kind == "date" and kind == "date_of_birth":
+            reason = (
+                f"{prefix}, and {evidence.reason}; a date of birth is an indirect identifier "
+                "(PDPC guide, Step 1)."
+            )
+        elif kind == "identifier_like":
+            ratio = text.nunique() / len(text)
+            reason = (
+                f"{prefix} and {_pct(ratio)} of sampled values are distinct; an identifier "
+                "like this is a direct identifier (PDPC guide, Step 1)."
+            )
+        else:
+            reason = f"{prefix}, which the PDPC guide (Step 1) treats as {_ROLE_PHRASES[role]}."
+        return Suggestion(column, role, kind, reason, _TECHNIQUES[kind])
+
+    return _describe_other(column, sample, text)
+
+
+def suggest_roles(df: pd.DataFrame, *, sample_size: int = 5000) -> list[Suggestion]:
+    """Suggest a role for every column (PDPC guide, Step 1 "Know your data").
+
+    Returns one :class:`Suggestion` per column, in column order. Evidence comes from the
+    column name (English and Singapore terms such as NRIC, FIN, HP, IU, postal) and from a
+    reproducible sample of at most ``sample_size`` non-missing values: NRIC/FIN numbers with
+    a valid check letter, email addresses, Singapore phone numbers, IPv4/IPv6 addresses,
+    6-digit postal codes, vehicle plates, dollar amounts, dates, long free text and
+    near-unique values. A value pattern counts when at least 80% of sampled values match.
+    Strong value patterns (NRIC with checksum, email, IP address, vehicle plate) win over
+    the name; otherwise the name wins over ambiguous shapes (6 or 8 digits).
+
+    The suggestions are advice for the user to confirm; the data is never changed.
+    """
+    sample_size = require_int("sample_size", sample_size, minimum=1)
+    return [
+        _suggest(column, df.iloc[:, position], sample_size)
+        for position, column in enumerate(df.columns)
+    ]
