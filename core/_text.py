@@ -1,0 +1,29 @@
+"""Turning column values into text without surprises (private helpers of the techniques).
+
+Numbers read from a CSV come back as ``int64`` (or ``float64`` once a value is missing);
+their text form must be the one a person would type: ``39`` and not ``39.0``. Missing
+values stay missing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def format_number(value: float) -> str:
+    """``39.0`` -> ``"39"``, ``2.5`` -> ``"2.5"`` (shortest text that reads back the same)."""
+    return np.format_float_positional(float(value), trim="-")
+
+
+def as_text(series: pd.Series) -> pd.Series:
+    """The values of ``series`` as strings (``str`` dtype); missing values stay missing.
+
+    Whole numbers in a float column (a numeric column with gaps) lose their ``.0``.
+    Work is done once per distinct value, not once per row.
+    """
+    if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
+        return series.astype("str")
+    uniques = series.dropna().unique()
+    mapping = {value: format_number(value) for value in uniques}
+    return series.map(mapping).astype("str")
