@@ -1,0 +1,103 @@
+"""Attribute and record suppression (PDPC guide, Annex A: Attribute suppression, Record
+suppression; Annex C: k-anonymity).
+
+Suppression removes data for good: the returned table no longer contains the columns or
+rows (the guide warns that "hiding" a row in a spreadsheet is not suppression). Removed
+rows keep their original index labels in the remaining rows, so a report can say which
+records were dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from core.errors import ParameterError
+from core.privacy import equivalence_classes
+from core.validation import require_columns, require_int, require_numeric
+
+
+def remove_columns(df: pd.DataFrame, columns: str | Iterable[str]) -> pd.DataFrame:
+    """Delete whole columns (PDPC guide, Annex A: Attribute suppression).
+
+    Use it for direct identifiers (names, e-mail addresses: Annex B) and for any attribute
+    not needed for the purpose. Returns a new table; ``df`` is unchanged.
+    """
+    columns = require_columns(df, columns, parameter="columns")
+    return df.drop(columns=columns)
+
+
+def suppress_records(
+    df: pd.DataFrame,
+    *,
+    column: str,
+    equals: object = None,
+    isin: Iterable[object] | None = None,
+    less_than: float | None = None,
+    greater_than: float | None = None,
+) -> pd.DataFrame:
+    """Delete the records whose ``column`` meets exactly one condition (PDPC guide, Annex A:
+    Record suppression).
+
+    ``equals`` (one value), ``isin`` (a list of values), ``less_than`` / ``greater_than``
+    (strict comparisons; the column must be numeric). Records with a missing value never
+    meet a condition and are kept. Returns a new table with the remaining rows, original
+    index labels kept.
+    """
+    require_columns(df, column)
+    given = {
+        name: value
+        for name, value in {
+            "equals": equals,
+            "isin": isin,
+            "less_than": less_than,
+            "greater_than": greater_than,
+        }.items()
+        if value is not None
+    }
+    if len(given) != 1:
+        named = ", ".join(given) if given else "none"
+        raise ParameterError(
+            "suppress_records needs exactly one condition among 'equals', 'isin', "
+            f"'less_than' and 'greater_than' (given: {named})."
+        )
+    ((name, value),) = given.items()
+    series = df[column]
+    if name == "equals":
+        hit = series.eq(value)
+    elif name == "isin":
+        if isinstance(value, str) or not isinstance(value, Iterable):
+            raise ParameterError(
+                f"Parameter 'isin' must be a list of values, got {value!r}; "
+                "use 'equals' for a single value."
+            )
+        hit = series.isin(list(value))
+    else:
+        numbers = require_numeric(df, column, technique="Record suppression")
+        bound = _number(name, value)
+        hit = numbers < bound if name == "less_than" else numbers > bound
+    hit = hit.fillna(False).astype(bool).to_numpy()
+    return df.loc[~hit].copy()
+
+
+def suppress_below_k(df: pd.DataFrame, quasi_identifiers: Sequence[str], *, k: int) -> pd.DataFrame:
+    """Delete the records whose equivalence class has fewer than ``k`` records (PDPC guide,
+    Annex C: "Records in equivalence classes with less than k records should be considered
+    for suppression").
+
+    Classes are computed by :func:`core.privacy.equivalence_classes` (a missing value is a
+    value of its own). The result is k-anonymous on ``quasi_identifiers`` (or empty).
+    Generalise first: suppression alone may remove most of a detailed table.
+    """
+    k = require_int("k", k, minimum=1)
+    classes = equivalence_classes(df, quasi_identifiers)
+    below = np.asarray(classes.below(k), dtype=bool)
+    return df.loc[~below].copy()
+
+
+def _number(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number):
+        raise ParameterError(f"Parameter '{name}' must be a number, got {value!r}.")
+    return float(value)
