@@ -23,7 +23,7 @@ _LETTERS = {
     "G": _FOREIGNER_LETTERS,
     "M": _M_LETTERS,
 }
-NRIC_PATTERN = r"^[STFGM]\d{7}[A-Z]$"
+NRIC_PATTERN = r"^[STFGM][0-9]{7}[A-Z]$"  # [0-9], not \d: \d also accepts non-ASCII digits
 
 
 def nric_check_letter(prefix: str, digits: str) -> str:
