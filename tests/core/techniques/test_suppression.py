@@ -1,0 +1,190 @@
+"""Tests for core/techniques/suppression.py (PDPC guide, Annex A: suppression; Annex C)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pandas.testing as pdt
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.errors import ColumnNotFoundError, ParameterError
+from core.techniques.generalisation import generalise_edges, generalise_mapping
+from core.techniques.suppression import remove_columns, suppress_below_k, suppress_records
+
+# PDPC guide, Annex C example: people taking taxis (serial number as index)
+TAXI = pd.DataFrame(
+    {
+        "Age": [21, 38, 25, 34, 30, 29, 38, 32, 25, 23, 31],
+        "Gender": ["Female", "Male", "Female", "Male", "Female", "Female"]
+        + ["Male", "Male", "Female", "Female", "Male"],
+        "Occupation": [
+            "Assistant Data Protection Officer",
+            "Lead IT Consultant",
+            "Banker",
+            "Database Administrator",
+            "Chief Privacy Officer",
+            "Regional Data Protection Officer",
+            "Programmer",
+            "IT Analyst",
+            "Deputy Data Protection Officer",
+            "Manager, DPO Office",
+            "UX Designer",
+        ],
+        "Trips": [15, 2, 8, 3, 1, 5, 3, 4, 2, 11, 0],
+    },
+    index=pd.RangeIndex(1, 12, name="Serial number"),
+)
+
+# the guide's occupation groups
+OCCUPATION_GROUPS = {
+    "Assistant Data Protection Officer": "Data Protection Officer",
+    "Chief Privacy Officer": "Data Protection Officer",
+    "Regional Data Protection Officer": "Data Protection Officer",
+    "Deputy Data Protection Officer": "Data Protection Officer",
+    "Manager, DPO Office": "Data Protection Officer",
+    "Lead IT Consultant": "IT",
+    "Database Administrator": "IT",
+    "Programmer": "IT",
+    "IT Analyst": "IT",
+    "UX Designer": "IT",
+}
+
+
+def test_guide_annex_c_taxi_example_suppresses_only_the_banker():
+    generalised = generalise_edges(
+        TAXI, "Age", edges=[20, 30, 40], labels=["21 to 30", "31 to 40"], right=True
+    )
+    generalised = generalise_mapping(generalised, "Occupation", mapping=OCCUPATION_GROUPS)
+    # the guide's table after generalisation (before suppression)
+    assert generalised["Age"].tolist() == ["21 to 30", "31 to 40", "21 to 30", "31 to 40"] + [
+        "21 to 30",
+        "21 to 30",
+        "31 to 40",
+        "31 to 40",
+        "21 to 30",
+        "21 to 30",
+        "31 to 40",
+    ]
+    assert generalised.loc[3, "Occupation"] == "Banker"
+    out = suppress_below_k(generalised, ["Age", "Gender", "Occupation"], k=5)
+    assert out.index.tolist() == [1, 2, 4, 5, 6, 7, 8, 9, 10, 11]
+    pdt.assert_frame_equal(out, generalised.drop(index=3))
+    sizes = out.groupby(["Age", "Gender", "Occupation"]).size()
+    assert sorted(sizes.tolist()) == [5, 5]
+
+
+def test_suppress_below_k_of_one_keeps_everything():
+    pdt.assert_frame_equal(suppress_below_k(TAXI, ["Age"], k=1), TAXI)
+
+
+def test_suppress_below_k_rejects_bad_k():
+    with pytest.raises(ParameterError, match="'k'"):
+        suppress_below_k(TAXI, ["Age"], k=0)
+
+
+def test_remove_columns():
+    out = remove_columns(TAXI, ["Occupation", "Trips"])
+    assert out.columns.tolist() == ["Age", "Gender"]
+    assert remove_columns(TAXI, "Age").columns.tolist() == ["Gender", "Occupation", "Trips"]
+    with pytest.raises(ColumnNotFoundError, match="'Name'"):
+        remove_columns(TAXI, ["Name"])
+
+
+def test_suppress_records_conditions():
+    assert suppress_records(TAXI, column="Occupation", equals="Banker").index.tolist() == [
+        1,
+        2,
+        4,
+        5,
+        6,
+        7,
+        8,
+        9,
+        10,
+        11,
+    ]
+    assert suppress_records(TAXI, column="Age", isin=[38, 25]).index.tolist() == [
+        1,
+        4,
+        5,
+        6,
+        8,
+        10,
+        11,
+    ]
+    # Age < 25: rows 1 (21) and 10 (23); Age > 34: rows 2 and 7 (38)
+    assert suppress_records(TAXI, column="Age", less_than=25).index.tolist() == [
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        9,
+        11,
+    ]
+    assert 2 not in suppress_records(TAXI, column="Age", greater_than=34).index
+    assert len(suppress_records(TAXI, column="Age", greater_than=34)) == 9
+
+
+def test_suppress_records_keeps_missing_values():
+    df = pd.DataFrame({"a": [1.0, np.nan, 10.0]})
+    assert suppress_records(df, column="a", greater_than=5).index.tolist() == [0, 1]
+    assert suppress_records(df, column="a", less_than=5).index.tolist() == [1, 2]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"equals": 1, "isin": [1]},
+        {"less_than": 3, "greater_than": 5},
+        {"isin": "Banker"},
+        {"less_than": "3"},
+    ],
+)
+def test_suppress_records_needs_exactly_one_valid_condition(kwargs):
+    with pytest.raises(ParameterError):
+        suppress_records(TAXI, column="Age", **kwargs)
+
+
+def test_suppress_records_numeric_condition_on_text_names_row():
+    with pytest.raises(ParameterError, match="row 1"):
+        suppress_records(TAXI, column="Gender", less_than=3)
+
+
+small_tables = st.integers(0, 40).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.sampled_from(["a", "b", "c", None]), min_size=n, max_size=n),
+        st.lists(st.integers(0, 3), min_size=n, max_size=n),
+    )
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(table=small_tables, k=st.integers(1, 6))
+def test_property_suppress_below_k_leaves_classes_of_at_least_k(table, k):
+    letters, numbers = table
+    df = pd.DataFrame({"x": letters, "y": numbers, "z": range(len(numbers))})
+    before = df.copy()
+    out = suppress_below_k(df, ["x", "y"], k=k)
+    pdt.assert_frame_equal(df, before)  # input never mutated
+    sizes = out.groupby(["x", "y"], dropna=False).size()
+    assert (sizes >= k).all()
+    # nothing removed that was in a class of k or more (sizes computed independently)
+    full_sizes = df.groupby(["x", "y"], dropna=False)["z"].transform("size")
+    assert set(out["z"]) == set(df.loc[full_sizes >= k, "z"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(values=st.lists(st.one_of(st.none(), st.integers(-5, 5)), max_size=20))
+def test_property_suppress_records_never_mutates(values):
+    df = pd.DataFrame({"a": pd.array(values, dtype="Int64"), "b": range(len(values))})
+    before = df.copy()
+    suppress_records(df, column="a", less_than=0)
+    suppress_records(df, column="a", equals=1)
+    remove_columns(df, "b")
+    pdt.assert_frame_equal(df, before)
