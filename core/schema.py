@@ -575,7 +575,8 @@ def _suggest(column: Hashable, series: pd.Series, sample_size: int) -> Suggestio
             column,
             Role.OTHER,
             "empty",
-            "The column has no values (all are missing), so it cannot identify anyone.",
+            "The column has no values (all are missing), so it cannot identify anyone; remove "
+            "it (data minimisation, PDPC guide, Step 1).",
             _TECHNIQUES["empty"],
         )
     text = _as_text(sample)
@@ -615,7 +616,7 @@ def _suggest(column: Hashable, series: pd.Series, sample_size: int) -> Suggestio
                 "like this is a direct identifier (PDPC guide, Step 1)."
             )
         else:
-            reason = f"{prefix}, which the PDPC guide (Step 1) treats as {_ROLE_PHRASES[role]}."
+            reason = f"{prefix}, which is {_ROLE_PHRASES[role]} (PDPC guide, Step 1)."
         return Suggestion(column, role, kind, reason, _TECHNIQUES[kind])
 
     return _describe_other(column, sample, text)

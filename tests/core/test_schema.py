@@ -1,0 +1,340 @@
+"""Step 1 "Know your data": role suggestions, tested on the guide's own examples."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.pandas import column, data_frames
+
+from core.errors import ParameterError
+from core.identifiers import make_nrics
+from core.schema import ROLE_DESCRIPTIONS, Role, Suggestion, suggest_roles
+
+
+def by_column(df: pd.DataFrame) -> dict:
+    return {s.column: s for s in suggest_roles(df)}
+
+
+@pytest.fixture
+def employees() -> pd.DataFrame:
+    """PDPC guide, Step 1, Example 1 (employee data record)."""
+    return pd.DataFrame(
+        {
+            "Staff ID": [39192, 37030, 22722, 28760, 13902],
+            "Name": ["Sandy Thomas", "Paula Swenson", "Bosco Wood", "Stef Stone", "Jake Norma"],
+            "Department": [
+                "Research & Development",
+                "Engineering",
+                "Engineering",
+                "Engineering",
+                "Human Resource",
+            ],
+            "Gender": ["F", "F", "M", "F", "M"],
+            "Date of birth": ["08/01/1971", "15/05/1976", "31/12/1973", "24/12/1970", "15/07/1973"],
+            "Start date of service": [
+                "02/03/1997",
+                "08/03/2015",
+                "30/07/1991",
+                "18/03/2010",
+                "28/05/2012",
+            ],
+            "Employment type": ["Part-time", "Full-time", "Full-time", "Part-time", "Part-time"],
+        }
+    )
+
+
+@pytest.fixture
+def customers() -> pd.DataFrame:
+    """PDPC guide, Step 1, Example 2 (customer data record)."""
+    return pd.DataFrame(
+        {
+            "Customer ID": [56833, 50271, 53041, 17290, 52388],
+            "Name": ["Jenny Jefferson", "Peter G", "Tim Lake", "Remy Bay", "Walter Paul"],
+            "Gender": ["F", "M", "F", "M", "M"],
+            "Date of birth": ["05/08/1975", "14/12/1973", "02/03/1985", "27/03/1968", "25/06/1967"],
+            "Postal code": ["570150", "787589", "408600", "570150", "199588"],
+            "Occupation": [
+                "Data scientist",
+                "University lecturer",
+                "Researcher",
+                "Database administrator",
+                "Architect",
+            ],
+            "Income": ["$13,000", "$12,000", "$7,000", "$8,000", "$10,000"],
+            "Education": ["Masters", "Doctorate", "Doctorate", "Bachelor", "Masters"],
+            "Marital status": ["Widowed", "Married", "Divorced", "Married", "Single"],
+        }
+    )
+
+
+def test_role_values_and_descriptions():
+    assert [r.value for r in Role] == ["direct", "indirect", "target", "other"]
+    assert Role("direct") is Role.DIRECT and Role.DIRECT == "direct"
+    for role in Role:
+        assert role.description == ROLE_DESCRIPTIONS[role]
+        assert role.description.endswith(".")
+    assert "combined" in Role.INDIRECT.description
+
+
+def test_suggestion_is_frozen():
+    s = Suggestion("a", Role.OTHER, "category", "why", "what")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.role = Role.DIRECT  # type: ignore[misc]
+
+
+def test_guide_example_2_customer_record(customers):
+    got = by_column(customers)
+    assert [s.column for s in suggest_roles(customers)] == list(customers.columns)
+    expected = {
+        "Customer ID": Role.DIRECT,
+        "Name": Role.DIRECT,
+        "Gender": Role.INDIRECT,
+        "Date of birth": Role.INDIRECT,
+        "Postal code": Role.INDIRECT,
+        "Occupation": Role.INDIRECT,
+        "Income": Role.TARGET,
+        "Education": Role.INDIRECT,
+        "Marital status": Role.INDIRECT,
+    }
+    assert {c: s.role for c, s in got.items()} == expected
+    assert got["Name"].kind == "name"
+    assert got["Date of birth"].kind == "date_of_birth"
+    assert got["Postal code"].kind == "postal_code"
+    assert got["Income"].kind == "money"
+    # Annex B techniques
+    assert "11xxxx" in got["Postal code"].technique
+    assert "month and year" in got["Date of birth"].technique
+    assert "pseudonym" in got["Name"].technique
+
+
+def test_guide_example_1_employee_record(employees):
+    got = by_column(employees)
+    assert got["Staff ID"].role is Role.DIRECT
+    assert got["Name"].role is Role.DIRECT
+    for name in ["Department", "Gender", "Date of birth", "Start date of service"]:
+        assert got[name].role is Role.INDIRECT, name
+    assert got["Date of birth"].kind == "date_of_birth"
+    assert got["Start date of service"].kind == "date"
+    assert got["Gender"].kind == "gender"
+
+
+def test_every_suggestion_has_one_plain_sentence(customers, employees):
+    for df in (customers, employees):
+        for s in suggest_roles(df):
+            assert isinstance(s.role, Role)
+            assert s.reason[0].isupper() or s.reason[0].isdigit(), s.reason
+            assert s.reason.endswith("Step 1)."), s.reason
+            assert s.technique
+
+
+def test_valid_nrics_are_detected_with_the_checksum_reason():
+    nrics = make_nrics(np.random.default_rng(7), 200)
+    got = by_column(pd.DataFrame({"ref": nrics}))["ref"]
+    assert got.kind == "nric"
+    assert got.role is Role.DIRECT
+    assert got.reason.startswith("100% of sampled values are NRIC/FIN numbers with a valid check")
+
+
+def test_nric_shape_with_wrong_check_letters_is_not_called_nric():
+    nrics = make_nrics(np.random.default_rng(7), 200)
+    # Replace each check letter by the next letter of the alphabet: always wrong.
+    wrong = [n[:-1] + chr((ord(n[-1]) - ord("A") + 1) % 26 + ord("A")) for n in nrics]
+    for name in ("ref", "NRIC"):
+        got = by_column(pd.DataFrame({name: wrong}))[name]
+        assert got.kind != "nric"
+        assert "with a valid check letter" not in got.reason
+        assert "0% have a correct check letter" in got.reason
+        assert got.role is Role.DIRECT  # still treated with care
+
+
+def test_share_threshold_is_eighty_percent():
+    nrics = make_nrics(np.random.default_rng(3), 10)
+    eight = pd.DataFrame({"ref": nrics[:8] + ["hello", "world"]})
+    seven = pd.DataFrame({"ref": nrics[:7] + ["hello", "world", "again"]})
+    assert by_column(eight)["ref"].kind == "nric"
+    assert by_column(eight)["ref"].reason.startswith("80% ")
+    assert by_column(seven)["ref"].kind != "nric"
+
+
+@pytest.mark.parametrize(
+    ("values", "kind", "role"),
+    [
+        (["ann@example.com", "bob.tan@mail.sg", "c_d@x.org"], "email", Role.DIRECT),
+        (["+65 9123 4567", "81234567", "6123-4567"], "phone", Role.DIRECT),
+        (["12.120.210.88", "0.0.0.0", "255.255.255.255"], "ipv4", Role.INDIRECT),
+        (
+            ["2001:0db8:85a3:0000:0000:8a2e:0370:7334", "::1", "fe80::1ff:fe23:4567:890a"],
+            "ipv6",
+            Role.INDIRECT,
+        ),
+        (["117438", "828755", "208215"], "postal_code", Role.INDIRECT),
+        (["SMF1234A", "SBA123B", "SKL9Z"], "vehicle_plate", Role.INDIRECT),
+    ],
+)
+def test_value_patterns(values, kind, role):
+    got = by_column(pd.DataFrame({"col": values * 4}))["col"]
+    assert (got.kind, got.role) == (kind, role)
+    assert got.reason.startswith("100% of sampled values")
+
+
+def test_out_of_range_ipv4_octets_are_not_ipv4():
+    got = by_column(pd.DataFrame({"col": ["256.1.1.1", "1.2.3.999", "300.300.300.300"] * 4}))
+    assert got["col"].kind != "ipv4"
+
+
+def test_phone_needs_a_singapore_first_digit():
+    got = by_column(pd.DataFrame({"col": ["71234567", "51234567", "11234567"] * 4}))
+    assert got["col"].kind != "phone"
+
+
+def test_postal_code_reason_mentions_the_ambiguity():
+    got = by_column(pd.DataFrame({"col": [117438, 828755, 208215, 570150]}))["col"]
+    assert got.kind == "postal_code"
+    assert "other 6-digit codes look the same" in got.reason
+
+
+def test_name_wins_over_an_ambiguous_shape():
+    # 8 digits starting with 9 look like phone numbers, but the name says account number.
+    values = [f"9{i:07d}" for i in range(20)]
+    got = by_column(pd.DataFrame({"account_no": values, "HP": values}))
+    assert got["account_no"].kind == "account_number"
+    assert got["HP"].kind == "phone"
+    assert got["HP"].reason.startswith("The column name 'HP' suggests a phone number, and 100%")
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "role"),
+    [
+        ("NRIC", "nric", Role.DIRECT),
+        ("fin_no", "nric", Role.DIRECT),
+        ("financial_year", None, None),  # "fin" inside a word is not FIN
+        ("Email Address", "email", Role.DIRECT),
+        ("mobileNo", "phone", Role.DIRECT),
+        ("hp", "phone", Role.DIRECT),
+        ("zipcode", "postal_code", Role.INDIRECT),
+        ("DOB", "date_of_birth", Role.INDIRECT),
+        ("home_address", "address", Role.INDIRECT),
+        ("car_plate", "vehicle_plate", Role.INDIRECT),
+        ("IU number", "iu_number", Role.INDIRECT),
+        ("ip", "ip_address", Role.INDIRECT),
+        ("sex", "gender", Role.INDIRECT),
+        ("race", "group", Role.INDIRECT),
+        ("age", "measurement", Role.INDIRECT),
+        ("weight_kg", "measurement", Role.INDIRECT),
+        ("job_title", "job_title", Role.INDIRECT),
+        ("company_name", "company", Role.INDIRECT),
+        ("monthly_salary", "money", Role.TARGET),
+        ("diagnosis", "sensitive", Role.TARGET),
+        ("patient_id", "identifier_like", Role.DIRECT),
+    ],
+)
+def test_column_name_hints(name, kind, role):
+    # Values with no recognisable shape, so only the name can decide.
+    got = by_column(pd.DataFrame({name: ["a", "b", "a", "b"]}))[name]
+    if kind is None:
+        assert got.role is Role.OTHER
+    else:
+        assert (got.kind, got.role) == (kind, role)
+        assert got.reason.startswith(f"The column name '{name}' suggests")
+
+
+def test_numeric_measurements_by_name():
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(
+        {
+            "height_cm": rng.normal(165, 10, 50).round(1),
+            "Age": rng.integers(18, 90, 50),
+            "amount": rng.normal(50, 5, 50).round(2),
+        }
+    )
+    got = by_column(df)
+    assert (got["height_cm"].kind, got["height_cm"].role) == ("measurement", Role.INDIRECT)
+    assert got["Age"].role is Role.INDIRECT
+    assert "ranges of 5 or 10" in got["Age"].technique
+    assert got["amount"].role is Role.TARGET
+
+
+def test_near_unique_codes_are_direct_but_measurements_are_not():
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame(
+        {
+            "ref": [f"A{i:05d}X{i % 7}" for i in range(100)],
+            "code": rng.permutation(100) + 1000,
+            "reading": rng.normal(0, 1, 100),
+        }
+    )
+    got = by_column(df)
+    assert (got["ref"].kind, got["ref"].role) == ("near_unique", Role.DIRECT)
+    assert got["ref"].reason.startswith("100% of 100 sampled values are distinct")
+    assert got["code"].kind == "near_unique"
+    assert got["reading"].kind == "measurement"
+    assert got["reading"].role is Role.OTHER
+
+
+def test_free_text_is_flagged_for_removal_or_review():
+    notes = [
+        f"Customer {i} called about the delivery and asked us to call back later today"
+        for i in range(30)
+    ]
+    got = by_column(pd.DataFrame({"remarks": notes}))["remarks"]
+    assert (got.kind, got.role) == ("free_text", Role.DIRECT)
+    assert "remove" in got.technique and "review" in got.technique
+
+
+def test_dates_and_date_of_birth():
+    dates = pd.date_range("1960-01-01", periods=40, freq="97D")
+    df = pd.DataFrame(
+        {
+            "birthday": dates.strftime("%d %b %Y"),  # e.g. "1 Feb 2003" as in Annex B
+            "visited": dates,  # datetime dtype
+            "when": dates.strftime("%Y-%m-%d"),
+        }
+    )
+    got = by_column(df)
+    assert (got["birthday"].kind, got["birthday"].role) == ("date_of_birth", Role.INDIRECT)
+    assert got["visited"].kind == "date" and got["visited"].role is Role.INDIRECT
+    assert got["when"].kind == "date"
+
+
+def test_missing_values_empty_columns_and_empty_table():
+    df = pd.DataFrame({"email": [None, "a@b.com", "c@d.org", None], "nothing": [None] * 4})
+    got = by_column(df)
+    assert got["email"].reason.startswith("100% of sampled values")  # missing not counted
+    assert got["nothing"].kind == "empty"
+    assert suggest_roles(pd.DataFrame()) == []
+
+
+def test_sample_size_limits_the_values_looked_at():
+    # 3 emails then 97 other values: with all values the share is 3%, not an email column.
+    df = pd.DataFrame({"x": ["a@b.com"] * 3 + [f"v{i}" for i in range(97)]})
+    assert by_column(df)["x"].kind != "email"
+    with pytest.raises(ParameterError):
+        suggest_roles(df, sample_size=0)
+
+
+def test_suggestions_are_reproducible():
+    values = [f"user{i}@example.com" for i in range(3000)] + [f"x{i}" for i in range(3000)]
+    df = pd.DataFrame({"c": values})
+    assert suggest_roles(df, sample_size=500) == suggest_roles(df, sample_size=500)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    data_frames(
+        [
+            column("a", dtype=str, elements=st.text(max_size=12)),
+            column("b", dtype=float, elements=st.floats(allow_nan=True, allow_infinity=False)),
+            column("email", elements=st.one_of(st.none(), st.sampled_from(["a@b.co", "x@y.org"]))),
+        ]
+    )
+)
+def test_suggestions_never_change_the_data(df):
+    before = df.copy(deep=True)
+    result = suggest_roles(df)
+    pd.testing.assert_frame_equal(df, before)
+    assert [s.column for s in result] == list(df.columns)
