@@ -1,0 +1,208 @@
+"""Command line: ``python -m core COMMAND ...`` (machine-readable with ``--json``).
+
+Commands follow the guide's steps: ``classify`` (Step 1), ``apply`` (Steps 2-3 from a
+recipe), ``risk`` (Step 4, Annex C), ``reid-risk`` (Annex D), ``uniqueness`` (Gibbon &
+Aisbett). A user mistake prints one clear line on stderr and exits with status 2; a
+traceback means a bug.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from core.errors import AnonymisationError
+from core.io import read_table, write_table
+from core.recipe import Recipe, apply_recipe
+from core.report import USE_CASES, build_report, report_to_markdown
+from core.risk import CONTROL_LEVELS, MOTIVATION_LEVELS, annex_d_risk, risk_report, uniqueness
+from core.schema import suggest_roles
+
+EXIT_USER_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's own usage errors
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USER_ERROR, f"error: {message}\n")
+
+
+def _split(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _emit(data: object, as_json: bool, text: str) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text)
+
+
+def cmd_classify(args: argparse.Namespace) -> int:
+    df = read_table(args.data, sep=args.sep)
+    suggestions = suggest_roles(df)
+    rows = [
+        {
+            "column": str(s.column),
+            "role": s.role.value,
+            "kind": s.kind,
+            "reason": s.reason,
+            "technique": s.technique,
+        }
+        for s in suggestions
+    ]
+    width = max((len(r["column"]) for r in rows), default=6)
+    text = "\n".join(f"{r['column']:<{width}}  {r['role']:<8}  {r['reason']}" for r in rows)
+    _emit(rows, args.json, text)
+    return 0
+
+
+def cmd_risk(args: argparse.Namespace) -> int:
+    df = read_table(args.data, sep=args.sep)
+    report = risk_report(df, _split(args.qi), k_threshold=args.k, sensitive=args.sensitive)
+    data = report.to_dict()
+    text = "\n".join(f"{key}: {sentence}" for key, sentence in report.explanations().items())
+    _emit(data, args.json, text)
+    return 0
+
+
+def cmd_reid_risk(args: argparse.Namespace) -> int:
+    result = annex_d_risk(
+        args.k,
+        controls=args.controls,
+        motivation=args.motivation,
+        acquaintance=args.acquaintance,
+        breach=args.breach,
+        harm=args.harm,
+    )
+    data = {
+        "k": result.k,
+        "p_insider": result.p_insider,
+        "p_acquaintance": result.p_acquaintance,
+        "p_breach": result.p_breach,
+        "p_attempt": result.p_attempt,
+        "driving_scenario": result.driving_scenario,
+        "p_reid": result.p_reid,
+        "threshold": result.threshold,
+        "acceptable": result.acceptable,
+        "min_k": result.min_k,
+    }
+    _emit(data, args.json, result.explanation())
+    return 0
+
+
+def cmd_apply(args: argparse.Namespace) -> int:
+    df = read_table(args.data, sep=args.sep)
+    recipe = Recipe.load(args.recipe)
+    if args.seed is not None:
+        recipe = Recipe(recipe.steps, args.seed, recipe.meta)
+    result = apply_recipe(df, recipe, base_dir=Path(args.recipe).resolve().parent)
+    out = write_table(result.data, args.out)
+    print(f"Wrote {len(result.data)} records to {out} (seed {result.seed}).", file=sys.stderr)
+    for column, mapping in result.mappings.items():
+        path = Path(f"{out}.mapping-{column}.csv")
+        mapping.to_csv(path, index=False)
+        print(f"Identity mapping table for '{column}': {path}. Keep it secure and apart "
+              "from the data (PDPC guide, Annex A: Pseudonymisation).", file=sys.stderr)  # fmt: skip
+    for column, linking in result.linking.items():
+        path = Path(f"{out}.linking-{column}.csv")
+        linking.to_csv(path, index=False)
+        print(f"Linking table for '{column}': {path}. Give it to the trusted third party "
+              "only (double coding).", file=sys.stderr)  # fmt: skip
+    if args.report:
+        report = build_report(
+            df,
+            result,
+            recipe,
+            quasi_identifiers=_split(args.qi) if args.qi else None,
+            use_case=args.use_case,
+        )
+        report_path = Path(args.report)
+        if report_path.suffix.lower() in (".md", ".markdown"):
+            report_path.write_text(report_to_markdown(report), encoding="utf-8")
+        else:
+            report_path.write_text(
+                json.dumps(report.to_dict(), indent=2, ensure_ascii=False), encoding="utf-8"
+            )
+        print(f"Report: {report_path}", file=sys.stderr)
+    return 0
+
+
+def cmd_uniqueness(args: argparse.Namespace) -> int:
+    estimate = uniqueness(args.population, days=args.days)
+    data = {
+        "population": estimate.population,
+        "days": estimate.days,
+        "p_unique": estimate.p_unique,
+        "expected_unique_share": estimate.expected_unique_share,
+        "expected_uniques": estimate.expected_uniques,
+    }
+    _emit(data, args.json, estimate.explanation())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m core",
+        description="Anonymise tabular personal data following the PDPC Guide to Basic "
+        "Anonymisation.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def data_command(name: str, help_text: str) -> argparse.ArgumentParser:
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        command.add_argument("data", help="CSV, Excel (.xlsx) or Parquet file")
+        command.add_argument("--sep", help="CSV delimiter (detected when omitted)")
+        command.add_argument("--json", action="store_true", help="print JSON")
+        return command
+
+    classify = data_command("classify", "Step 1: suggest a role and reason for each column.")
+    classify.set_defaults(run=cmd_classify)
+
+    risk = data_command("risk", "Step 4: k-anonymity and re-identification risk figures.")
+    risk.add_argument("--qi", required=True, help="quasi-identifiers, comma-separated")
+    risk.add_argument("--sensitive", help="sensitive (target) column for l-diversity/t-closeness")
+    risk.add_argument("--k", type=int, default=5, help="target k (default 5)")
+    risk.set_defaults(run=cmd_risk)
+
+    reid = sub.add_parser("reid-risk", help="Annex D: probability of re-identification.")
+    reid.add_argument("--k", type=int, required=True, help="k of the anonymised table")
+    reid.add_argument("--controls", required=True, choices=CONTROL_LEVELS)
+    reid.add_argument("--motivation", required=True, choices=MOTIVATION_LEVELS)
+    reid.add_argument("--acquaintance", type=float, default=0.0,
+                      help="P(recipient knows a person in the data)")  # fmt: skip
+    reid.add_argument("--breach", type=float, default=0.0,
+                      help="P(data breach in the recipient's industry)")  # fmt: skip
+    reid.add_argument("--harm", default="medium",
+                      help="low (0.2), medium (0.1), high (0.01) or a threshold")  # fmt: skip
+    reid.add_argument("--json", action="store_true", help="print JSON")
+    reid.set_defaults(run=cmd_reid_risk)
+
+    apply = data_command("apply", "Steps 2-3: apply a recipe and write the anonymised table.")
+    apply.add_argument("--recipe", required=True, help="recipe YAML file")
+    apply.add_argument("--out", required=True, help="output file (.csv, .xlsx, .parquet)")
+    apply.add_argument("--report", help="write a report (.json or .md)")
+    apply.add_argument("--qi", help="quasi-identifiers for the report (default: recipe's)")
+    apply.add_argument("--use-case", default="external", choices=list(USE_CASES))
+    apply.add_argument("--seed", type=int, help="override the recipe's seed")
+    apply.set_defaults(run=cmd_apply)
+
+    unique = sub.add_parser("uniqueness", help="Chance of a unique birthday in a cell of N.")
+    unique.add_argument("--population", type=int, required=True, help="people in the cell")
+    unique.add_argument("--days", type=int, default=365, help="possible birthdays (365)")
+    unique.add_argument("--json", action="store_true", help="print JSON")
+    unique.set_defaults(run=cmd_uniqueness)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except AnonymisationError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except OSError as error:
+        print(f"error: {error.strerror or error}: {error.filename or ''}".rstrip(": "),
+              file=sys.stderr)  # fmt: skip
+        return EXIT_USER_ERROR

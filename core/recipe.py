@@ -1,0 +1,386 @@
+"""Recipes: the ordered steps that turn an original table into a released one.
+
+A recipe is the only way data changes (the dashboard records every action as a step),
+so any result can be replayed, undone and redone, reviewed, and exported as a runnable
+Python script. The guide asks for exactly this record: "the details of the
+anonymisation process, parameters used and controls should also be clearly recorded"
+(PDPC guide, Step 5) — and adds that the record must be kept securely, since the
+parameters may help re-identification.
+
+File format (YAML, read with ``yaml.safe_load``, so a recipe cannot run code)::
+
+    version: 1
+    name: hospital release 2026
+    seed: 2024            # seeds the random steps that have no seed of their own
+    quasi_identifiers: [age, sex, postal_code]
+    sensitive: diagnosis
+    k: 5
+    steps:
+      - {step: remove, columns: [name, email]}
+      - {step: pseudonymise, column: nric, method: hmac, key_env: PSEUDONYM_KEY}
+      - {step: generalise, column: age, width: 10}
+      - {step: mask, column: postal_code, preset: postal_code}
+      - {step: suppress_records, below_k: 5, quasi_identifiers: [age, sex, postal_code]}
+
+Secrets never appear in a recipe: HMAC keys are named by environment variable, and
+random pseudonyms are drawn from the operating system's secure generator (the guide
+warns that a pseudo-random generator's seed must be protected like a key), so their
+only record is the identity mapping table, which is kept apart from the data.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import yaml
+
+from core import techniques
+from core.errors import AnonymisationError, RecipeError
+from core.hierarchy import read_hierarchy
+from core.techniques.pseudonymisation import Pseudonymised, key_from_env
+from core.techniques.registry import STEPS, Call, Ref, resolve
+
+RECIPE_VERSION = 1
+_META_KEYS = ("name", "description", "quasi_identifiers", "sensitive", "k", "use_case")
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """An ordered list of steps plus what the release is about (immutable)."""
+
+    steps: tuple[dict[str, Any], ...] = ()
+    seed: int | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.seed is not None and (
+            isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0
+        ):
+            raise RecipeError(
+                f"The recipe's 'seed' must be a whole number >= 0, got {self.seed!r}."
+            )
+        for position, step in enumerate(self.steps, start=1):
+            resolve(step, position=position)
+
+    # -- editing (each returns a new recipe) --
+    def add(self, step: Mapping[str, Any]) -> Recipe:
+        """A new recipe with ``step`` appended (checked first)."""
+        step = dict(step)
+        resolve(step, position=len(self.steps) + 1)
+        return replace(self, steps=(*self.steps, step))
+
+    def remove_step(self, index: int) -> Recipe:
+        steps = list(self.steps)
+        del steps[index]
+        return replace(self, steps=tuple(steps))
+
+    def move_step(self, index: int, new_index: int) -> Recipe:
+        steps = list(self.steps)
+        steps.insert(new_index, steps.pop(index))
+        return replace(self, steps=tuple(steps))
+
+    def with_meta(self, **meta: Any) -> Recipe:
+        return replace(self, meta={**self.meta, **meta})
+
+    # -- serialisation --
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"version": RECIPE_VERSION}
+        data.update({k: self.meta[k] for k in _META_KEYS if k in self.meta})
+        if self.seed is not None:
+            data["seed"] = self.seed
+        data["steps"] = [dict(s) for s in self.steps]
+        return data
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Recipe:
+        if not isinstance(data, Mapping):
+            raise RecipeError("A recipe must be a YAML mapping with a 'steps' list.")
+        version = data.get("version", RECIPE_VERSION)
+        if version != RECIPE_VERSION:
+            raise RecipeError(f"Recipe version {version!r} is not supported; use version 1.")
+        unknown = set(data) - {"version", "seed", "steps", *_META_KEYS}
+        if unknown:
+            raise RecipeError(
+                f"Unknown recipe field(s) {', '.join(sorted(map(str, unknown)))}. Allowed: "
+                f"version, seed, steps, {', '.join(_META_KEYS)}."
+            )
+        steps = data.get("steps") or []
+        if not isinstance(steps, list):
+            raise RecipeError("The recipe's 'steps' must be a list of steps.")
+        meta = {k: data[k] for k in _META_KEYS if k in data}
+        return cls(steps=tuple(dict(s) if isinstance(s, Mapping) else s for s in steps),
+                   seed=data.get("seed"), meta=meta)  # fmt: skip
+
+    @classmethod
+    def from_yaml(cls, text: str) -> Recipe:
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as error:
+            raise RecipeError(f"The recipe is not valid YAML: {error}") from None
+        return cls.from_dict(data or {})
+
+    @classmethod
+    def load(cls, path: str | Path) -> Recipe:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as error:
+            raise RecipeError(f"Cannot read recipe file '{path}': {error.strerror}.") from None
+        return cls.from_yaml(text)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_yaml(), encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class StepLog:
+    """What one step did when it ran."""
+
+    position: int
+    step: dict[str, Any]
+    summary: str
+    rows_before: int
+    rows_after: int
+    columns_before: tuple[str, ...]
+    columns_after: tuple[str, ...]
+    seed: int | None
+
+
+@dataclass(frozen=True)
+class RecipeResult:
+    """The released table, the identity mapping tables (kept apart!), and the step log."""
+
+    data: pd.DataFrame
+    mappings: dict[str, pd.DataFrame]
+    linking: dict[str, pd.DataFrame]
+    log: tuple[StepLog, ...]
+    seed: int
+
+
+def step_seed(recipe_seed: int, position: int, step: Mapping[str, Any]) -> int:
+    """The seed a random step uses: its own, else derived from the recipe's seed."""
+    if "seed" in step:
+        return int(step["seed"])
+    return (recipe_seed * 1_000_003 + position) % (2**32)
+
+
+def _evaluate(value: Any, base_dir: Path | None) -> Any:
+    if isinstance(value, Ref):
+        if value.function == "read_hierarchy":
+            path = Path(value.argument)
+            if base_dir is not None and not path.is_absolute():
+                path = base_dir / path
+            return read_hierarchy(path)
+        if value.function == "key_from_env":
+            return key_from_env(value.argument)
+    return value
+
+
+def run_step(
+    df: pd.DataFrame,
+    step: Mapping[str, Any],
+    *,
+    seed: int | None = None,
+    base_dir: Path | None = None,
+) -> tuple[pd.DataFrame, Pseudonymised | None]:
+    """Apply one step to ``df`` (a new table is returned; ``df`` is untouched)."""
+    call = resolve(step)
+    function = getattr(techniques, call.function)
+    kwargs = {k: _evaluate(v, base_dir) for k, v in call.kwargs.items()}
+    if call.random:
+        kwargs["seed"] = seed
+    result = function(df, *call.args, **kwargs)
+    if isinstance(result, Pseudonymised):
+        return result.data, result
+    return result, None
+
+
+def apply_recipe(
+    df: pd.DataFrame,
+    recipe: Recipe,
+    *,
+    base_dir: str | Path | None = None,
+    progress: Any = None,
+) -> RecipeResult:
+    """Replay every step of ``recipe`` on ``df``; the same input and seed give the same output.
+
+    A recipe without a seed gets a fresh one, returned in the result so the run can be
+    recorded and replayed. ``progress(done, total, summary)`` is called after each step.
+    Errors name the step that failed.
+    """
+    seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
+    base = Path(base_dir) if base_dir is not None else None
+    data = df
+    mappings: dict[str, pd.DataFrame] = {}
+    linking: dict[str, pd.DataFrame] = {}
+    log = []
+    for position, step in enumerate(recipe.steps, start=1):
+        call = resolve(step, position=position)
+        used_seed = step_seed(seed, position, step) if call.random else None
+        try:
+            new, pseudonymised = run_step(data, step, seed=used_seed, base_dir=base)
+        except AnonymisationError as error:
+            raise type(error)(f"Step {position} ({step['step']}): {error}") from None
+        if pseudonymised is not None:
+            column = call.args[0]
+            if pseudonymised.mapping is not None:
+                mappings[column] = pseudonymised.mapping
+            if pseudonymised.linking is not None:
+                linking[column] = pseudonymised.linking
+        log.append(
+            StepLog(
+                position=position,
+                step=dict(step),
+                summary=describe_step(step),
+                rows_before=len(data),
+                rows_after=len(new),
+                columns_before=tuple(map(str, data.columns)),
+                columns_after=tuple(map(str, new.columns)),
+                seed=used_seed,
+            )
+        )
+        data = new
+        if progress is not None:
+            progress(position, len(recipe.steps), log[-1].summary)
+    return RecipeResult(data, mappings, linking, tuple(log), seed)
+
+
+def describe_step(step: Mapping[str, Any]) -> str:
+    """A one-line plain description of a step, for lists and reports."""
+    name = step.get("step", "?")
+    params = ", ".join(f"{k}={v}" for k, v in step.items() if k != "step")
+    spec = STEPS.get(name)
+    where = f" ({spec.guide})" if spec else ""
+    return f"{name}: {params}{where}"
+
+
+# --- export as a Python script ----------------------------------------------------------
+
+
+def _code(value: Any) -> str:
+    if isinstance(value, Ref):
+        return f"{value.function}({value.argument!r})"
+    return repr(value)
+
+
+def _call_code(call: Call, seed: int | None) -> str:
+    args = ["df", *(_code(a) for a in call.args)]
+    args += [f"{k}={_code(v)}" for k, v in call.kwargs.items()]
+    if call.random:
+        args.append(f"seed={seed}")
+    return f"t.{call.function}({', '.join(args)})"
+
+
+def to_python_script(recipe: Recipe) -> str:
+    """A runnable script that replays the recipe with explicit calls into ``core``.
+
+    Usage of the script: ``python script.py INPUT OUTPUT``. Identity mapping tables are
+    written next to OUTPUT as ``OUTPUT.mapping-<column>.csv``: keep them apart from the
+    data and secure (Annex A, Pseudonymisation). A recipe without a seed gets one now, so
+    the script is reproducible.
+    """
+    seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
+    lines = [
+        "#!/usr/bin/env python3",
+        f'"""Replays the anonymisation recipe {recipe.meta.get("name", "")!r} '
+        "(PDPC Guide to Basic Anonymisation).",
+        "",
+        "Usage: python this_script.py INPUT OUTPUT",
+        "Generated from a recipe; needs the 'core' package of this project on the path.",
+        "Keys are read from environment variables; none is written here.",
+        '"""',
+        "",
+        "import sys",
+        "from pathlib import Path",
+        "",
+        "from core import techniques as t",
+        "from core.hierarchy import read_hierarchy  # noqa: F401",
+        "from core.io import read_table, write_table",
+        "from core.techniques.pseudonymisation import key_from_env  # noqa: F401",
+        "",
+        "",
+        "def main(source: str, target: str) -> None:",
+        "    df = read_table(source)",
+        "    mappings = {}",
+    ]
+    for position, step in enumerate(recipe.steps, start=1):
+        call = resolve(step, position=position)
+        used_seed = step_seed(seed, position, step) if call.random else None
+        lines.append(f"    # Step {position}: {describe_step(step)}")
+        if call.produces_mapping:
+            lines.append(f"    result = {_call_code(call, used_seed)}")
+            lines.append(f"    mappings[{call.args[0]!r}] = result.mapping")
+            lines.append("    df = result.data")
+        else:
+            lines.append(f"    df = {_call_code(call, used_seed)}")
+    lines += [
+        "    write_table(df, target)",
+        "    for column, mapping in mappings.items():",
+        "        path = Path(f'{target}.mapping-{column}.csv')",
+        "        mapping.to_csv(path, index=False)",
+        "        print(f'Identity mapping table written to {path}: keep it secure.')",
+        "",
+        "",
+        'if __name__ == "__main__":',
+        "    if len(sys.argv) != 3:",
+        '        sys.exit("usage: python this_script.py INPUT OUTPUT")',
+        "    main(sys.argv[1], sys.argv[2])",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+class EditHistory:
+    """Undo/redo over recipes: every edit pushes a new immutable :class:`Recipe`."""
+
+    def __init__(self, recipe: Recipe | None = None) -> None:
+        self._states: list[Recipe] = [recipe or Recipe()]
+        self._position = 0
+
+    @property
+    def current(self) -> Recipe:
+        return self._states[self._position]
+
+    def push(self, recipe: Recipe) -> Recipe:
+        del self._states[self._position + 1 :]
+        self._states.append(recipe)
+        self._position += 1
+        return recipe
+
+    @property
+    def can_undo(self) -> bool:
+        return self._position > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self._position < len(self._states) - 1
+
+    def undo(self) -> Recipe:
+        if self.can_undo:
+            self._position -= 1
+        return self.current
+
+    def redo(self) -> Recipe:
+        if self.can_redo:
+            self._position += 1
+        return self.current
+
+
+__all__ = [
+    "EditHistory",
+    "Recipe",
+    "RecipeResult",
+    "StepLog",
+    "apply_recipe",
+    "describe_step",
+    "run_step",
+    "step_seed",
+    "to_python_script",
+]

@@ -1,0 +1,340 @@
+"""Step 5 report: what was done, the resulting risk, the utility cost, the controls.
+
+PDPC guide, Step 5 ("Manage your re-identification and disclosure risks"): the guide
+lists technical, process and legal controls per release use case, and asks that "the
+details of the anonymisation process, parameters used and controls" be recorded and
+kept securely. :func:`build_report` gathers those facts; :func:`report_to_markdown`
+writes them for people, :meth:`Report.to_dict` for machines. No key, salt or mapping
+table ever goes in a report.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from core import __version__
+from core.recipe import Recipe, RecipeResult
+from core.risk import AnnexDResult, RiskReport, risk_report
+from core.utility import UtilityReport, utility_report
+from core.validation import require_choice
+
+#: The guide's use cases (The anonymisation process, "Use cases").
+USE_CASES: dict[str, str] = {
+    "internal_deidentified": "Internal data sharing (de-identified data)",
+    "internal_anonymised": "Internal data sharing (anonymised data)",
+    "external": "External data sharing",
+    "long_term": "Long-term data retention",
+    "synthetic": "Synthetic data",
+}
+
+#: Applicable steps per use case (the guide's "Applicable steps").
+APPLICABLE_STEPS: dict[str, tuple[int, ...]] = {
+    "internal_deidentified": (1, 2, 5),
+    "internal_anonymised": (1, 2, 3, 4, 5),
+    "external": (1, 2, 3, 4, 5),
+    "long_term": (1, 2, 3, 4, 5),
+    "synthetic": (1, 2, 3),
+}
+
+#: Suggested k by use case (Step 4 note: 5 or more for external sharing, 3 internal).
+SUGGESTED_K: dict[str, int] = {
+    "internal_deidentified": 3,
+    "internal_anonymised": 3,
+    "external": 5,
+    "long_term": 3,
+    "synthetic": 5,
+}
+
+
+@dataclass(frozen=True)
+class Control:
+    """One recommended control of Step 5 and the use cases it applies to."""
+
+    kind: str  # technical, process, legal
+    area: str
+    text: str
+    applies_to: tuple[str, ...]
+    note: str = ""
+
+
+_ALL = ("internal_deidentified", "internal_anonymised", "external", "long_term")
+
+#: Step 5 tables of technical, process and legal controls ("Y" cells of the guide).
+CONTROLS: tuple[Control, ...] = (
+    Control("technical", "Access control and passwords",
+            "Restrict data access at the application level to a user level; passwords of at "
+            "least 12 characters mixing upper and lower case, digits and special characters.",
+            _ALL),
+    Control("technical", "Access control and passwords",
+            "Regularly review user accounts: remove leavers and keep rights to what each role "
+            "needs.", _ALL),
+    Control("technical", "Security for storage devices/databases",
+            "Protect computers with passwords (boot, operating system login, screen lock).",
+            _ALL),
+    Control("technical", "Security for storage devices/databases",
+            "Encrypt the dataset; review the algorithm and key length periodically.",
+            ("internal_deidentified",),
+            "Where the data is sensitive or shared with more than one department without "
+            "anonymisation."),
+    Control("technical", "Security for storage devices/databases",
+            "Encrypt the identity mapping tables; never share them.",
+            ("internal_deidentified", "internal_anonymised", "external")),
+    Control("technical", "Security for storage devices/databases",
+            "Securely destroy all identity mapping tables.", ("long_term",)),
+    Control("technical", "Security for storage devices/databases",
+            "Send the dataset's decryption key to the recipient separately from the data.",
+            ("internal_deidentified",)),
+    Control("process", "Incident management",
+            "Keep a data breach management plan covering loss of the data and of identity "
+            "mapping tables.", _ALL),
+    Control("process", "Internal governance",
+            "Keep a central registry of all shared de-identified/anonymised data, so that "
+            "combined releases do not allow re-identification.",
+            ("internal_deidentified", "internal_anonymised", "external")),
+    Control("process", "Internal governance",
+            "Periodically conduct re-identification reviews of the released data.", _ALL),
+    Control("process", "Internal governance",
+            "Have the recipient and the purpose approved by the relevant authorities within "
+            "the organisation.", ("internal_deidentified", "internal_anonymised")),
+    Control("process", "Internal governance",
+            "Prohibit the recipient from sharing the data onwards or attempting "
+            "re-identification without approval.",
+            ("internal_deidentified", "internal_anonymised")),
+    Control("process", "Internal governance",
+            "Purge the data when its purpose has been fulfilled.",
+            ("internal_deidentified", "internal_anonymised")),
+    Control("process", "Internal governance",
+            "Periodically conduct internal checks/audits of compliance with these processes.",
+            _ALL),
+    Control("legal", "Data sharing agreement",
+            "Ensure the data is only used for permitted purposes and allocate liability for "
+            "contract breaches.", ("external",)),
+    Control("legal", "Data sharing agreement",
+            "Prohibit third-party recipients from attempting to re-identify the data.",
+            ("external",)),
+    Control("legal", "Data sharing agreement",
+            "Require third-party recipients to protect the data as the organisation's internal "
+            "controls do.", ("external",)),
+)  # fmt: skip
+
+
+def controls_for(use_case: str) -> list[Control]:
+    """The Step 5 controls the guide recommends for ``use_case``.
+
+    For synthetic data the guide assumes minimal residual risk and lists no controls.
+    """
+    require_choice("use_case", use_case, USE_CASES)
+    return [c for c in CONTROLS if use_case in c.applies_to]
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything a reviewer needs to sign off a release."""
+
+    title: str
+    use_case: str
+    created: str
+    recipe: Recipe
+    step_log: tuple[dict[str, Any], ...]
+    quasi_identifiers: tuple[str, ...]
+    risk_before: RiskReport | None
+    risk_after: RiskReport | None
+    utility: UtilityReport | None
+    annex_d: AnnexDResult | None
+    controls: tuple[Control, ...]
+    seed: int | None
+    sign_off: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "tool_version": __version__,
+            "created": self.created,
+            "use_case": {"id": self.use_case, "name": USE_CASES[self.use_case]},
+            "applicable_steps": list(APPLICABLE_STEPS[self.use_case]),
+            "suggested_k": SUGGESTED_K[self.use_case],
+            "recipe": self.recipe.to_dict(),
+            "seed": self.seed,
+            "steps": list(self.step_log),
+            "quasi_identifiers": list(self.quasi_identifiers),
+            "risk_before": self.risk_before.to_dict() if self.risk_before else None,
+            "risk_after": self.risk_after.to_dict() if self.risk_after else None,
+            "utility": self.utility.to_dict() if self.utility else None,
+            "annex_d": self.annex_d.to_dict() if self.annex_d else None,
+            "controls": [
+                {"kind": c.kind, "area": c.area, "control": c.text, "note": c.note}
+                for c in self.controls
+            ],
+            "sign_off": dict(self.sign_off),
+        }
+
+
+def build_report(
+    original: pd.DataFrame,
+    result: RecipeResult,
+    recipe: Recipe,
+    *,
+    quasi_identifiers: list[str] | tuple[str, ...] | None = None,
+    sensitive: str | None = None,
+    k_threshold: int | None = None,
+    use_case: str = "external",
+    annex_d: AnnexDResult | None = None,
+    title: str = "Anonymisation report",
+    sign_off: dict[str, str] | None = None,
+) -> Report:
+    """Gather the facts of one release (quasi-identifiers default to the recipe's)."""
+    require_choice("use_case", use_case, USE_CASES)
+    qi = tuple(quasi_identifiers or recipe.meta.get("quasi_identifiers") or ())
+    sensitive = sensitive or recipe.meta.get("sensitive")
+    k_threshold = int(k_threshold or recipe.meta.get("k") or SUGGESTED_K[use_case])
+    released = result.data
+    risk_before = risk_after = None
+    if qi:
+        risk_before = risk_report(
+            original,
+            [c for c in qi if c in original.columns],
+            k_threshold=k_threshold,
+            sensitive=sensitive if sensitive in original.columns else None,
+        )
+        kept = [c for c in qi if c in released.columns]
+        if kept:
+            risk_after = risk_report(
+                released,
+                kept,
+                k_threshold=k_threshold,
+                sensitive=sensitive if sensitive in released.columns else None,
+            )
+    aggregated = any(s.get("step") == "aggregate" for s in recipe.steps)
+    utility = None if aggregated else utility_report(original, released)
+    log = tuple(
+        {
+            "position": entry.position,
+            "step": entry.step,
+            "summary": entry.summary,
+            "rows_before": entry.rows_before,
+            "rows_after": entry.rows_after,
+            "seed": entry.seed,
+        }
+        for entry in result.log
+    )
+    return Report(
+        title=title,
+        use_case=use_case,
+        created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        recipe=recipe,
+        step_log=log,
+        quasi_identifiers=qi,
+        risk_before=risk_before,
+        risk_after=risk_after,
+        utility=utility,
+        annex_d=annex_d,
+        controls=tuple(controls_for(use_case)),
+        seed=result.seed,
+        sign_off=dict(sign_off or {}),
+    )
+
+
+def _risk_rows(before: RiskReport | None, after: RiskReport | None) -> list[str]:
+    rows = ["| Figure | Before | After | What it means |", "|---|---|---|---|"]
+    source = after or before
+    explanations = source.explanations() if source else {}
+    for key, label in (
+        ("records", "Records"),
+        ("classes", "Equivalence classes"),
+        ("k", "k (smallest class)"),
+        ("uniques", "Unique records"),
+        ("records_below_k", "Records below target k"),
+        ("max_risk", "Max prosecutor risk"),
+        ("avg_risk", "Average prosecutor risk"),
+        ("l_distinct", "Distinct l-diversity"),
+        ("l_entropy", "Entropy l-diversity"),
+        ("t_closeness", "t-closeness"),
+    ):
+        b = getattr(before, key, None) if before else None
+        a = getattr(after, key, None) if after else None
+        if a is None and b is None:
+            continue
+        rows.append(f"| {label} | {_fmt(b)} | {_fmt(a)} | {explanations.get(key, '')} |")
+    return rows
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def report_to_markdown(report: Report) -> str:
+    """The report as Markdown, for reviewers and the audit file."""
+    lines = [
+        f"# {report.title}",
+        "",
+        f"Created {report.created} with the anonymisation tool version {__version__}, "
+        "following the PDPC Guide to Basic Anonymisation.",
+        "",
+        f"**Use case:** {USE_CASES[report.use_case]} (applicable steps: "
+        f"{', '.join(map(str, APPLICABLE_STEPS[report.use_case]))}; suggested k: "
+        f"{SUGGESTED_K[report.use_case]}).",
+        "",
+        "> Keep this report secure: the guide notes that releasing the parameters used may "
+        "facilitate re-identification (Step 5). It contains no key, salt or mapping table.",
+        "",
+        "## What was done (Steps 2 and 3)",
+        "",
+    ]
+    if report.step_log:
+        lines += ["| # | Step | Records before | Records after | Seed |", "|---|---|---|---|---|"]
+        for entry in report.step_log:
+            seed = "-" if entry["seed"] is None else str(entry["seed"])
+            lines.append(
+                f"| {entry['position']} | {entry['summary']} | {entry['rows_before']} | "
+                f"{entry['rows_after']} | {seed} |"
+            )
+    else:
+        lines.append("No step was applied.")
+    lines += ["", "## Re-identification risk (Step 4, Annex C and D)", ""]
+    if report.quasi_identifiers:
+        lines.append(
+            f"Quasi-identifiers (indirect identifiers): {', '.join(report.quasi_identifiers)}."
+        )
+        lines.append("")
+        lines += _risk_rows(report.risk_before, report.risk_after)
+    else:
+        lines.append("No quasi-identifiers were chosen, so no k-anonymity figure was computed.")
+    if report.annex_d is not None:
+        lines += ["", "### Annex D model", "", report.annex_d.explanation()]
+    lines += ["", "## Utility cost per column", ""]
+    if report.utility is not None:
+        lines.append(
+            f"{report.utility.records_suppressed} of {report.utility.records_before} records "
+            f"suppressed ({report.utility.share_suppressed:.1%})."
+        )
+        lines.append("")
+        lines += ["| Column | Status | Information lost | Explanation |", "|---|---|---|---|"]
+        for col in report.utility.columns:
+            lines.append(
+                f"| {col.column} | {col.status} | {col.entropy_loss:.0%} | {col.explanation()} |"
+            )
+    else:
+        lines.append("The release is aggregated, so record-level utility is not compared.")
+    lines += ["", f"## Controls for {USE_CASES[report.use_case]} (Step 5)", ""]
+    if report.controls:
+        for control in report.controls:
+            note = f" ({control.note})" if control.note else ""
+            lines.append(f"- [ ] **{control.kind.title()}, {control.area}:** {control.text}{note}")
+    else:
+        lines.append(
+            "The guide assumes minimal residual risk for heavily anonymised synthetic data "
+            "and lists no further controls."
+        )
+    if report.sign_off:
+        lines += ["", "## Sign-off", ""]
+        lines += [f"- **{k}:** {v}" for k, v in report.sign_off.items()]
+    lines += ["", "## Recipe", "", "```yaml", report.recipe.to_yaml().rstrip(), "```", ""]
+    return "\n".join(lines)

@@ -1,0 +1,295 @@
+"""The step vocabulary of recipes: one entry per step name, mapped onto a technique call.
+
+A recipe step is plain data (``{"step": "generalise", "column": "age", "width": 10}``).
+:func:`resolve` checks it and turns it into a :class:`Call`: the name of a function in
+:mod:`core.techniques` with its arguments. Applying a recipe and exporting it as a
+Python script both go through :func:`resolve`, so the two can never disagree.
+
+Objects that cannot be written in YAML are :class:`Ref` values: a hierarchy read from
+a file, or a key read from an environment variable. Keys, salts and passphrases
+themselves are refused: a recipe names the environment variable instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.errors import RecipeError
+
+#: Parameter names that would carry a secret; recipes must use ``key_env`` instead.
+SECRET_PARAMETERS = frozenset({"key", "salt", "passphrase", "password", "secret"})
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A value computed when the step runs: ``function(argument)``."""
+
+    function: str  # "read_hierarchy" or "key_from_env"
+    argument: str
+
+
+@dataclass(frozen=True)
+class Call:
+    """A resolved step: ``function(data, *args, **kwargs)`` from :mod:`core.techniques`."""
+
+    function: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    random: bool = False  # takes a seed
+    produces_mapping: bool = False  # returns a Pseudonymised (data + identity mapping)
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    """What a step is called, what it does, and how its parameters map to a call."""
+
+    name: str
+    summary: str
+    guide: str
+    required: tuple[str, ...]
+    optional: tuple[str, ...]
+    build: Callable[[dict[str, Any]], Call] = field(repr=False)
+
+    @property
+    def allowed(self) -> frozenset[str]:
+        return frozenset(self.required) | frozenset(self.optional)
+
+
+def _as_list(value: Any) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _pick(params: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    return {n: params[n] for n in names if n in params}
+
+
+def _remove(p: dict[str, Any]) -> Call:
+    return Call("remove_columns", (_as_list(p["columns"]),), {})
+
+
+_CONDITIONS = ("equals", "in", "less_than", "greater_than")
+
+
+def _suppress(p: dict[str, Any]) -> Call:
+    if ("where" in p) == ("below_k" in p):
+        raise RecipeError(
+            "Step 'suppress_records' needs exactly one of 'where' (a condition) or 'below_k' "
+            "(with 'quasi_identifiers')."
+        )
+    if "below_k" in p:
+        if "quasi_identifiers" not in p:
+            raise RecipeError("Step 'suppress_records' with 'below_k' needs 'quasi_identifiers'.")
+        return Call("suppress_below_k", (_as_list(p["quasi_identifiers"]),), {"k": p["below_k"]})
+    where = p["where"]
+    if not isinstance(where, Mapping) or "column" not in where:
+        raise RecipeError(
+            "Step 'suppress_records': 'where' must be a mapping with 'column' and one of "
+            f"{', '.join(_CONDITIONS)}."
+        )
+    unknown = set(where) - {"column", *_CONDITIONS}
+    conditions = [c for c in _CONDITIONS if c in where]
+    if unknown or len(conditions) != 1:
+        raise RecipeError(
+            "Step 'suppress_records': 'where' takes 'column' and exactly one of "
+            f"{', '.join(_CONDITIONS)}; got {sorted(where)}."
+        )
+    condition = conditions[0]
+    keyword = "isin" if condition == "in" else condition
+    return Call("suppress_records", (), {"column": where["column"], keyword: where[condition]})
+
+
+def _mask(p: dict[str, Any]) -> Call:
+    return Call(
+        "mask", (p["column"],), _pick(p, ("keep_first", "keep_last", "char", "keep", "preset"))
+    )
+
+
+def _pseudonymise(p: dict[str, Any]) -> Call:
+    method = p.get("method", "random")
+    if method == "random":
+        return Call(
+            "pseudonymise_random",
+            (p["column"],),
+            _pick(p, ("digits",)),
+            produces_mapping=True,
+        )
+    if method == "hmac":
+        if "key_env" not in p:
+            raise RecipeError(
+                "Step 'pseudonymise' with method 'hmac' needs 'key_env': the name of the "
+                "environment variable that holds the key (the key itself never goes in a recipe)."
+            )
+        kwargs = {"key": Ref("key_from_env", p["key_env"]), **_pick(p, ("length",))}
+        return Call("pseudonymise_hmac", (p["column"],), kwargs, produces_mapping=True)
+    if method == "double":
+        return Call("double_code", (p["column"],), {}, produces_mapping=True)
+    raise RecipeError(
+        f"Step 'pseudonymise': 'method' must be random, hmac or double, got {method!r}."
+    )
+
+
+_GENERALISE_FORMS = ("width", "edges", "top", "bottom", "mapping", "hierarchy", "date_unit")
+
+
+def _generalise(p: dict[str, Any]) -> Call:
+    column = (p["column"],)
+    if "width" in p:
+        return Call("generalise_bands", column, _pick(p, ("width", "start", "bottom", "top")))
+    if "edges" in p:
+        return Call("generalise_edges", column, _pick(p, ("edges", "labels", "right")))
+    if "mapping" in p:
+        return Call("generalise_mapping", column, _pick(p, ("mapping", "other")))
+    if "hierarchy" in p:
+        if "level" not in p:
+            raise RecipeError("Step 'generalise' with 'hierarchy' needs 'level' (1, 2, ...).")
+        return Call(
+            "generalise_hierarchy",
+            column,
+            {"hierarchy": Ref("read_hierarchy", p["hierarchy"]), "level": p["level"]},
+        )
+    if "date_unit" in p:
+        kwargs = {"unit": p["date_unit"], **_pick(p, ("dayfirst",))}
+        return Call("generalise_date", column, kwargs)
+    if "top" in p or "bottom" in p:
+        return Call("top_bottom_code", column, _pick(p, ("top", "bottom")))
+    raise RecipeError(
+        "Step 'generalise' needs one of: width (bands), edges, top/bottom (coding), "
+        "mapping, hierarchy + level, date_unit."
+    )
+
+
+def _swap(p: dict[str, Any]) -> Call:
+    return Call("swap", (_as_list(p["columns"]),), _pick(p, ("together",)), random=True)
+
+
+def _round(p: dict[str, Any]) -> Call:
+    return Call("round_to_base", (p["column"],), _pick(p, ("base", "mode")))
+
+
+def _noise(p: dict[str, Any]) -> Call:
+    return Call("add_noise", (p["column"],), _pick(p, ("distribution", "scale")), random=True)
+
+
+def _aggregate(p: dict[str, Any]) -> Call:
+    kwargs = {"values": _as_list(p["values"]), **_pick(p, ("stats", "min_cell", "bands"))}
+    return Call("aggregate", (_as_list(p["by"]),), kwargs)
+
+
+STEPS: dict[str, StepSpec] = {
+    spec.name: spec
+    for spec in (
+        StepSpec(
+            "remove",
+            "Remove columns (attribute suppression; direct identifiers in Step 2).",
+            "Step 2; Annex A: Attribute suppression",
+            ("columns",),
+            (),
+            _remove,
+        ),
+        StepSpec(
+            "suppress_records",
+            "Remove records matching a condition, or in equivalence classes smaller than k.",
+            "Annex A: Record suppression; Annex C",
+            (),
+            ("where", "below_k", "quasi_identifiers"),
+            _suppress,
+        ),
+        StepSpec(
+            "mask",
+            "Replace some characters with a symbol (keep first/last n, or an Annex B preset).",
+            "Annex A: Character masking; Annex B",
+            ("column",),
+            ("keep_first", "keep_last", "char", "keep", "preset"),
+            _mask,
+        ),
+        StepSpec(
+            "pseudonymise",
+            "Replace values with pseudonyms: random tokens (with an identity mapping table), "
+            "keyed HMAC-SHA256 tokens, or double coding.",
+            "Step 2; Annex A: Pseudonymisation",
+            ("column",),
+            ("method", "key_env", "digits", "length"),
+            _pseudonymise,
+        ),
+        StepSpec(
+            "generalise",
+            "Reduce precision: bands, custom edges, top/bottom coding, category mapping, "
+            "hierarchy level, or dates to week/month/quarter/year.",
+            "Annex A: Generalisation",
+            ("column",),
+            (*_GENERALISE_FORMS, "start", "labels", "right", "other", "level", "dayfirst"),
+            _generalise,
+        ),
+        StepSpec(
+            "swap",
+            "Shuffle values between records (seeded).",
+            "Annex A: Swapping",
+            ("columns",),
+            ("seed", "together"),
+            _swap,
+        ),
+        StepSpec(
+            "round",
+            "Base-x rounding to a multiple of x (nearest, down or up).",
+            "Annex A: Data perturbation",
+            ("column", "base"),
+            ("mode",),
+            _round,
+        ),
+        StepSpec(
+            "noise",
+            "Add random noise (uniform, normal or Laplace) of a given scale (seeded).",
+            "Annex A: Data perturbation",
+            ("column", "scale"),
+            ("distribution", "seed"),
+            _noise,
+        ),
+        StepSpec(
+            "aggregate",
+            "Replace records by group counts/sums/means, warning about small cells.",
+            "Annex A: Data aggregation",
+            ("by", "values"),
+            ("stats", "min_cell", "bands"),
+            _aggregate,
+        ),
+    )
+}
+
+
+def resolve(step: Mapping[str, Any], *, position: int | None = None) -> Call:
+    """Check one step's parameters and turn it into a :class:`Call`."""
+    where = f"Step {position}" if position is not None else "A step"
+    if not isinstance(step, Mapping) or "step" not in step:
+        raise RecipeError(
+            f"{where} must be a mapping with a 'step' key naming the technique, e.g. "
+            "{step: generalise, column: age, width: 10}."
+        )
+    name = step["step"]
+    spec = STEPS.get(name)
+    if spec is None:
+        raise RecipeError(
+            f"{where} names an unknown technique {name!r}. Known steps: {', '.join(STEPS)}."
+        )
+    params = {k: v for k, v in step.items() if k != "step"}
+    secrets = SECRET_PARAMETERS & set(params)
+    if secrets:
+        raise RecipeError(
+            f"{where} ({name}) contains {', '.join(sorted(secrets))}: a recipe must never hold a "
+            "key, salt or passphrase. Put it in an environment variable and name it with "
+            "'key_env'."
+        )
+    unknown = set(params) - spec.allowed
+    if unknown:
+        raise RecipeError(
+            f"{where} ({name}) has unknown parameter(s) {', '.join(sorted(unknown))}. "
+            f"Allowed: {', '.join(sorted(spec.allowed))}."
+        )
+    missing = [p for p in spec.required if p not in params]
+    if missing:
+        raise RecipeError(f"{where} ({name}) is missing parameter(s) {', '.join(missing)}.")
+    try:
+        return spec.build(params)
+    except RecipeError as error:
+        raise RecipeError(f"{where}: {error}") from None

@@ -1,0 +1,182 @@
+"""Tests of core.recipe: replay, seeds, secrets, validation, script export, undo/redo."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from core.errors import RecipeError, SecretError
+from core.io import read_table
+from core.privacy import k_anonymity
+from core.recipe import EditHistory, Recipe, apply_recipe, to_python_script
+
+ROOT = Path(__file__).resolve().parents[2]
+QI = ["Age", "Gender", "Occupation"]
+
+# The guide's Annex C taxi example as a recipe: 10-year age bands, occupations grouped,
+# records below k = 5 suppressed.
+TAXI_RECIPE = """
+name: taxi (PDPC guide, Annex C)
+seed: 11
+quasi_identifiers: [Age, Gender, Occupation]
+k: 5
+steps:
+  - {step: remove, columns: [Serial number]}
+  - {step: generalise, column: Age, edges: [21, 31, 41], labels: ["21 to 30", "31 to 40"]}
+  - step: generalise
+    column: Occupation
+    mapping:
+      Assistant Data Protection Officer: Data Protection Officer
+      Chief Privacy Officer: Data Protection Officer
+      Regional Data Protection Officer: Data Protection Officer
+      Deputy Data Protection Officer: Data Protection Officer
+      "Manager, DPO Office": Data Protection Officer
+      Lead IT Consultant: IT
+      Database Administrator: IT
+      Programmer: IT
+      IT Analyst: IT
+      UX Designer: IT
+  - {step: suppress_records, below_k: 5, quasi_identifiers: [Age, Gender, Occupation]}
+  - {step: swap, columns: [Average number of trips per week]}
+"""
+
+
+@pytest.fixture
+def taxi() -> pd.DataFrame:
+    return read_table(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
+
+
+def test_taxi_recipe_reproduces_annex_c(taxi):
+    original = taxi.copy()
+    result = apply_recipe(taxi, Recipe.from_yaml(TAXI_RECIPE))
+    pd.testing.assert_frame_equal(taxi, original)  # input untouched
+    assert len(result.data) == 10  # the banker (serial 3) is suppressed
+    assert "Banker" not in set(result.data["Occupation"])
+    assert k_anonymity(result.data, QI) == 5
+    assert [entry.rows_after for entry in result.log] == [11, 11, 11, 10, 10]
+    # swapping keeps the multiset of trips of the 10 kept records
+    kept_trips = original.drop(index=2)["Average number of trips per week"]
+    assert sorted(result.data["Average number of trips per week"]) == sorted(kept_trips)
+
+
+def test_same_seed_same_output_and_different_seed_differs(taxi):
+    recipe = Recipe.from_yaml(TAXI_RECIPE)
+    first = apply_recipe(taxi, recipe).data
+    again = apply_recipe(taxi, recipe).data
+    pd.testing.assert_frame_equal(first, again)
+    other = Recipe(recipe.steps, seed=12, meta=recipe.meta)
+    differs = [
+        not apply_recipe(taxi, Recipe(recipe.steps, seed=s, meta=recipe.meta)).data.equals(first)
+        for s in range(12, 17)
+    ]
+    assert any(differs)
+    assert apply_recipe(taxi, other).seed == 12
+
+
+def test_recipe_without_seed_records_the_one_it_drew(taxi):
+    recipe = Recipe.from_yaml(TAXI_RECIPE.replace("seed: 11\n", ""))
+    result = apply_recipe(taxi, recipe)
+    replay = apply_recipe(taxi, Recipe(recipe.steps, seed=result.seed, meta=recipe.meta))
+    pd.testing.assert_frame_equal(result.data, replay.data)
+
+
+def test_yaml_round_trip():
+    recipe = Recipe.from_yaml(TAXI_RECIPE)
+    assert Recipe.from_yaml(recipe.to_yaml()) == recipe
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("steps: [{step: explode, column: a}]", "unknown technique 'explode'"),
+        ("steps: [{step: mask}]", "missing parameter"),
+        ("steps: [{step: mask, column: a, colour: red}]", "unknown parameter"),
+        ("steps: [{step: pseudonymise, column: a, method: hmac, key: abc}]", "never hold a key"),
+        ("steps: [{step: pseudonymise, column: a, method: hmac}]", "key_env"),
+        ("steps: [{step: generalise, column: a}]", "needs one of"),
+        ("steps: [{step: suppress_records, where: {column: a, equals: 1, in: [2]}}]",
+         "exactly one"),
+        ("steps: {step: remove}", "must be a list"),
+        ("colour: red\nsteps: []", "Unknown recipe field"),
+        ("steps: [[", "not valid YAML"),
+    ],
+)  # fmt: skip
+def test_bad_recipes_are_refused_with_a_clear_message(text, message):
+    with pytest.raises(RecipeError, match=message):
+        Recipe.from_yaml(text)
+
+
+def test_yaml_cannot_execute_code():
+    with pytest.raises(RecipeError):
+        Recipe.from_yaml("!!python/object/apply:os.system ['echo pwned']")
+
+
+def test_failing_step_is_named(taxi):
+    recipe = Recipe.from_yaml("steps: [{step: generalise, column: Salary, width: 10}]")
+    with pytest.raises(Exception, match=r"Step 1 \(generalise\).*'Salary'"):
+        apply_recipe(taxi, recipe)
+
+
+def test_hmac_key_comes_from_environment_and_never_reaches_the_recipe(taxi, monkeypatch):
+    key = "correct horse battery staple 2026"
+    monkeypatch.setenv("TAXI_KEY", key)
+    recipe = Recipe.from_yaml(
+        "steps: [{step: pseudonymise, column: Occupation, method: hmac, key_env: TAXI_KEY}]"
+    )
+    result = apply_recipe(taxi, recipe)
+    assert result.data["Occupation"].str.len().eq(16).all()
+    assert key not in recipe.to_yaml()
+    assert key not in to_python_script(recipe)
+    assert "Occupation" in result.mappings
+    monkeypatch.delenv("TAXI_KEY")
+    with pytest.raises(SecretError, match="TAXI_KEY"):
+        apply_recipe(taxi, recipe)
+
+
+def test_random_pseudonyms_keep_a_mapping_table(taxi):
+    recipe = Recipe.from_yaml("steps: [{step: pseudonymise, column: Serial number}]")
+    result = apply_recipe(taxi, recipe)
+    mapping = result.mappings["Serial number"]
+    joined = result.data.merge(mapping, left_on="Serial number", right_on="pseudonym")
+    assert sorted(joined["Serial number_y"]) == sorted(taxi["Serial number"])
+
+
+def test_exported_script_replays_the_recipe(taxi, tmp_path):
+    recipe = Recipe.from_yaml(TAXI_RECIPE)
+    script = tmp_path / "replay.py"
+    script.write_text(to_python_script(recipe), encoding="utf-8")
+    out = tmp_path / "out.csv"
+    source = ROOT / "sample_data" / "guide_annex_c_taxi.csv"
+    subprocess.run(
+        [sys.executable, str(script), str(source), str(out)],
+        check=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT)},
+    )
+    expected = apply_recipe(taxi, recipe).data.reset_index(drop=True)
+    pd.testing.assert_frame_equal(read_table(out), expected, check_dtype=False)
+
+
+def test_edit_history_undo_redo():
+    history = EditHistory()
+    first = history.push(history.current.add({"step": "remove", "columns": ["a"]}))
+    history.push(first.add({"step": "round", "column": "b", "base": 5}))
+    assert len(history.current.steps) == 2
+    assert len(history.undo().steps) == 1
+    assert len(history.redo().steps) == 2
+    history.undo()
+    history.push(first.add({"step": "mask", "column": "c", "keep_first": 2}))
+    assert not history.can_redo  # a new edit drops the undone branch
+    assert history.current.steps[-1]["step"] == "mask"
+
+
+def test_reorder_and_remove_steps():
+    recipe = Recipe.from_yaml(TAXI_RECIPE)
+    moved = recipe.move_step(4, 0)
+    assert moved.steps[0]["step"] == "swap"
+    assert len(moved.remove_step(0).steps) == 4
+    assert recipe.steps[0]["step"] == "remove"  # the original is immutable
