@@ -1,0 +1,42 @@
+"""Dashboard entry point: ``streamlit run app.py``.
+
+Walks a privacy officer through the five steps of the PDPC Guide to Basic
+Anonymisation on their own data. Pages are thin: widgets -> ``core`` -> results;
+session state and caching live in :mod:`ui.state`.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import state
+
+st.set_page_config(page_title="Anonymisation workbench (PDPC guide)", layout="wide")
+
+PAGES = {
+    "Start": [
+        st.Page("pages/1_data.py", title="Data", icon=":material/upload_file:", default=True),
+    ],
+    "Step 1 · Know your data": [
+        st.Page("pages/2_classify.py", title="Classify", icon=":material/label:"),
+    ],
+    "Step 2 · De-identify": [
+        st.Page("pages/3_deidentify.py", title="De-identify", icon=":material/person_off:"),
+    ],
+    "Step 3 · Apply techniques": [
+        st.Page("pages/4_techniques.py", title="Techniques", icon=":material/tune:"),
+    ],
+    "Step 4 · Compute your risk": [
+        st.Page("pages/5_risk.py", title="Risk", icon=":material/monitoring:"),
+        st.Page("pages/6_uniqueness.py", title="Uniqueness", icon=":material/fingerprint:"),
+    ],
+    "Step 5 · Manage the risk": [
+        st.Page("pages/7_report.py", title="Report", icon=":material/assignment:"),
+    ],
+}
+
+navigation = st.navigation(PAGES)
+if not state.has_data():
+    state.load_sample(state.DEFAULT_SAMPLE)
+state.sidebar()
+navigation.run()

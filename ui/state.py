@@ -1,0 +1,343 @@
+"""Session state and caching for the dashboard: the only module that touches them.
+
+Pages stay thin: they read widgets, call these helpers and ``core``, and draw results.
+The original table is stored once and never modified; every change is a recipe step,
+and the current table is the recipe replayed on the original. Replays reuse the longest
+already-computed prefix of the recipe, so adding a step costs one technique call and
+undo costs nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.errors import AnonymisationError
+from core.io import read_table
+from core.recipe import EditHistory, Recipe, StepLog, describe_step, run_step, step_seed
+from core.risk import RiskReport, annex_d_risk, risk_report
+from core.schema import Role, Suggestion, suggest_roles
+from core.techniques.registry import resolve
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_DIR = ROOT / "sample_data"
+DEFAULT_SAMPLE = "singapore_people.csv"
+MAX_UPLOAD_MB = 200
+_PREFIX_CACHE_SIZE = 12
+
+
+def _state() -> Any:
+    return st.session_state
+
+
+# --- the loaded table ---------------------------------------------------------------
+
+
+def sample_files() -> list[str]:
+    """The CSV files shipped in sample_data/, the default one first."""
+    names = sorted(p.name for p in SAMPLE_DIR.glob("*.csv"))
+    return sorted(names, key=lambda n: n != DEFAULT_SAMPLE)
+
+
+@st.cache_data(show_spinner="Reading the sample table...")
+def _read_sample(name: str) -> pd.DataFrame:
+    return read_table(SAMPLE_DIR / name)
+
+
+def load_sample(name: str) -> None:
+    """Load a sample table (cached across sessions; each session gets its own copy)."""
+    set_original(_read_sample(name).copy(), name)
+
+
+def load_upload(data: bytes, name: str) -> None:
+    """Read an uploaded file; on failure raise and keep the previous table loaded."""
+    if len(data) > MAX_UPLOAD_MB * 1024 * 1024:
+        raise AnonymisationError(
+            f"'{name}' is larger than {MAX_UPLOAD_MB} MB. Use the command line "
+            "(python -m core) for files this large, or upload a sample of it."
+        )
+    df = read_table(data, name=name)  # raises DataReadError with a clear message
+    set_original(df, name)
+
+
+def set_original(df: pd.DataFrame, name: str) -> None:
+    """Make ``df`` the original table; start a new recipe and new role suggestions."""
+    state = _state()
+    state["original"] = df
+    state["source_name"] = name
+    state["history"] = EditHistory(Recipe(seed=secrets.randbelow(2**31)))
+    state["prefix_cache"] = {}
+    state["suggestions"] = {s.column: s for s in suggest_roles(df)}
+    state["roles"] = {}  # confirmed roles only: suggestions never apply themselves
+    state.setdefault("k_target", 5)
+
+
+def has_data() -> bool:
+    return _state().get("original") is not None
+
+
+def original() -> pd.DataFrame:
+    return _state()["original"]
+
+
+def source_name() -> str:
+    return _state().get("source_name", "")
+
+
+def require_data() -> bool:
+    """Show a pointer to the Data page when nothing is loaded; True when data is there."""
+    if has_data():
+        return True
+    st.info("No table is loaded yet. Open **Data** (Step 0) to upload a file or pick a sample.")
+    st.page_link("pages/1_data.py", label="Go to Data", icon=":material/upload_file:")
+    return False
+
+
+# --- roles (Step 1) ---------------------------------------------------------------------
+
+
+def suggestions() -> dict[str, Suggestion]:
+    return _state().get("suggestions", {})
+
+
+def roles() -> dict[str, Role]:
+    """Confirmed roles; a column without one is treated as non-identifying."""
+    return _state().get("roles", {})
+
+
+def set_roles(new_roles: dict[str, Role]) -> None:
+    _state()["roles"] = dict(new_roles)
+
+
+def columns_with_role(role: Role, data: pd.DataFrame | None = None) -> list[str]:
+    data = current_data() if data is None else data
+    return [c for c, r in roles().items() if r == role and c in data.columns]
+
+
+def quasi_identifiers(data: pd.DataFrame | None = None) -> list[str]:
+    return columns_with_role(Role.INDIRECT, data)
+
+
+def sensitive_column(data: pd.DataFrame | None = None) -> str | None:
+    chosen = _state().get("sensitive")
+    data = current_data() if data is None else data
+    if chosen in data.columns:
+        return chosen
+    targets = columns_with_role(Role.TARGET, data)
+    return targets[0] if targets else None
+
+
+def set_sensitive(column: str | None) -> None:
+    _state()["sensitive"] = column
+
+
+def k_target() -> int:
+    return int(_state().get("k_target", 5))
+
+
+def set_k_target(k: int) -> None:
+    _state()["k_target"] = int(k)
+
+
+# --- recipe and replay (Steps 2-3) ------------------------------------------------------
+
+
+def history() -> EditHistory:
+    return _state()["history"]
+
+
+def recipe() -> Recipe:
+    return history().current
+
+
+def add_step(step: dict[str, Any]) -> None:
+    """Append a step after checking it runs; raises AnonymisationError otherwise."""
+    new = recipe().add(step)
+    _replay(new)  # fails here, before the history changes, if the step cannot run
+    history().push(new)
+
+
+def replace_recipe(new: Recipe) -> None:
+    _replay(new)
+    history().push(new)
+
+
+@dataclass(frozen=True)
+class Replay:
+    data: pd.DataFrame
+    mappings: dict[str, pd.DataFrame]
+    linking: dict[str, pd.DataFrame]
+    log: tuple[StepLog, ...]
+
+
+def _replay(target: Recipe) -> Replay:
+    """Apply ``target`` to the original, reusing cached prefixes of earlier replays."""
+    state = _state()
+    cache: dict[tuple, Replay] = state.setdefault("prefix_cache", {})
+    steps = target.steps
+    seed = target.seed or 0
+    keys = [(seed, repr(steps[:i])) for i in range(len(steps) + 1)]
+    start = max((i for i, key in enumerate(keys) if key in cache), default=None)
+    if start is None:
+        current = Replay(original(), {}, {}, ())
+        start = 0
+        cache[keys[0]] = current
+    else:
+        current = cache[keys[start]]
+    for position in range(start + 1, len(steps) + 1):
+        step = steps[position - 1]
+        call = resolve(step, position=position)
+        used_seed = step_seed(seed, position, step) if call.random else None
+        try:
+            data, pseudonymised = run_step(current.data, step, seed=used_seed, base_dir=ROOT)
+        except AnonymisationError as error:
+            raise type(error)(f"Step {position} ({step['step']}): {error}") from None
+        mappings, linking = dict(current.mappings), dict(current.linking)
+        if pseudonymised is not None:
+            if pseudonymised.mapping is not None:
+                mappings[call.args[0]] = pseudonymised.mapping
+            if pseudonymised.linking is not None:
+                linking[call.args[0]] = pseudonymised.linking
+        log = StepLog(
+            position,
+            dict(step),
+            describe_step(step),
+            len(current.data),
+            len(data),
+            tuple(map(str, current.data.columns)),
+            tuple(map(str, data.columns)),
+            used_seed,
+        )
+        current = Replay(data, mappings, linking, (*current.log, log))
+        cache[keys[position]] = current
+    while len(cache) > _PREFIX_CACHE_SIZE:  # forget the oldest prefixes
+        cache.pop(next(iter(cache)))
+    return current
+
+
+def current() -> Replay:
+    """The recipe so far, replayed on the original table."""
+    return _replay(recipe())
+
+
+def current_data() -> pd.DataFrame:
+    return current().data
+
+
+def undo() -> None:
+    history().undo()
+
+
+def redo() -> None:
+    history().redo()
+
+
+# --- risk (Step 4) ---------------------------------------------------------------------
+
+
+def current_risk(data: pd.DataFrame | None = None) -> RiskReport | None:
+    """Step 4 figures of a table on the confirmed quasi-identifiers, cached per table."""
+    data = current_data() if data is None else data
+    qi = quasi_identifiers(data)
+    if not qi or data.empty:
+        return None
+    sensitive = sensitive_column(data)
+    key = (id(data), tuple(qi), k_target(), sensitive)
+    cache = _state().setdefault("risk_cache", {})
+    if key not in cache:
+        if len(cache) > 8:
+            cache.clear()
+        # The table is kept with its report so that its id cannot be reused meanwhile.
+        cache[key] = (data, risk_report(data, qi, k_threshold=k_target(), sensitive=sensitive))
+    return cache[key][1]
+
+
+ANNEX_D_DEFAULTS = {
+    "controls": "medium",
+    "motivation": "medium",
+    "acquaintance": 0.0,
+    "breach": 0.0,
+    "harm": "medium",
+}
+
+
+def annex_d_settings() -> dict[str, Any]:
+    return {**ANNEX_D_DEFAULTS, **_state().get("annex_d", {})}
+
+
+def set_annex_d_settings(**settings: Any) -> None:
+    _state()["annex_d"] = {**annex_d_settings(), **settings}
+
+
+def insider_table() -> dict[str, dict[str, float]] | None:
+    return _state().get("insider_table")
+
+
+def set_insider_table(table: dict[str, dict[str, float]] | None) -> None:
+    _state()["insider_table"] = table
+
+
+def current_annex_d():
+    report = current_risk()
+    if report is None or report.k == 0:
+        return None
+    settings = annex_d_settings()
+    return annex_d_risk(report.k, insider_table=insider_table(), **settings)
+
+
+# --- presentation ----------------------------------------------------------------------
+
+
+def training_mode() -> bool:
+    return bool(_state().get("training_mode", False))
+
+
+def explain(sentence: str, section: str, *, training: str | None = None) -> None:
+    """One plain sentence and its guide section under a figure; more in training mode."""
+    st.caption(f"{sentence} *Source: {section}.*")
+    if training and training_mode():
+        st.info(training, icon=":material/school:")
+
+
+def sidebar() -> None:
+    """The loaded table, the current risk and the recipe, shown on every page."""
+    with st.sidebar:
+        st.toggle(
+            "Training mode",
+            key="training_mode",
+            help="Longer explanations and the guide's worked examples, for workshops.",
+        )
+        if not has_data():
+            st.caption("No table loaded.")
+            return
+        data = current_data()
+        st.markdown(f"**Data:** `{source_name()}`  \n{len(data):,} records, "
+                    f"{len(data.columns)} columns")  # fmt: skip
+        report = current_risk(data)
+        if report is None:
+            st.caption("Mark indirect identifiers on **Classify** to see the risk.")
+        else:
+            verdict = current_annex_d()
+            st.metric("k (smallest group)", report.k, help="PDPC guide, Step 4")
+            if verdict is not None:
+                st.metric(
+                    "P(re-identification)",
+                    f"{verdict.p_reid:.3g}",
+                    delta=f"threshold {verdict.threshold:g}",
+                    delta_color="off",
+                    help="PDPC guide, Annex D: P(attempt) / k",
+                )
+                if verdict.acceptable:
+                    st.success("Within the Annex D threshold", icon=":material/check_circle:")
+                else:
+                    st.error(f"Above threshold: k of {verdict.min_k} needed",
+                             icon=":material/warning:")  # fmt: skip
+        steps = recipe().steps
+        st.markdown(f"**Recipe:** {len(steps)} step(s)")
+        for i, step in enumerate(steps, start=1):
+            st.caption(f"{i}. {describe_step(step)}")
