@@ -164,7 +164,7 @@ small_tables = st.integers(0, 40).flatmap(
 )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(table=small_tables, k=st.integers(1, 6))
 def test_property_suppress_below_k_leaves_classes_of_at_least_k(table, k):
     letters, numbers = table
