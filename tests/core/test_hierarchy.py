@@ -1,0 +1,111 @@
+"""Tests for core/hierarchy.py (ARX-format generalisation hierarchies)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import numpy as np
+import pandas as pd
+import pandas.testing as pdt
+import pytest
+
+from core.errors import DataReadError, ParameterError
+from core.hierarchy import Hierarchy, read_hierarchy, write_hierarchy
+from core.techniques.generalisation import generalise_hierarchy
+
+
+def _rows(path) -> dict[str, list[str]]:
+    """The file read independently with the csv module: value -> [level 0, 1, ...]."""
+    with open(path, newline="", encoding="utf-8") as handle:
+        return {row[0]: row for row in csv.reader(handle, delimiter=";") if row}
+
+
+def test_adult_age_hierarchy_matches_the_file(adult_hierarchies_dir):
+    path = adult_hierarchies_dir / "adult_hierarchy_age.csv"
+    rows = _rows(path)
+    h = read_hierarchy(path)
+    assert h.height == len(rows["39"]) - 1
+    ages = pd.Series([39, 39, 39, 39], name="age")
+    for level in range(h.height + 1):
+        assert h.generalise(ages, level).tolist() == [rows["39"][level]] * 4
+    assert h.generalise(ages, h.height).iloc[0] == "*"
+    assert len(h.values) == len(rows)
+
+
+def test_adult_table_generalises_completely(adult, adult_hierarchies_dir):
+    """Every age and education in adult.csv is in its hierarchy; compare with the csv map."""
+    for column in ("age", "education"):
+        path = adult_hierarchies_dir / f"adult_hierarchy_{column}.csv"
+        rows = _rows(path)
+        h = read_hierarchy(path)
+        sample = adult[column].iloc[:500]
+        out = generalise_hierarchy(adult.iloc[:500], column, hierarchy=h, level=1)[column]
+        assert out.tolist() == [rows[str(value)][1] for value in sample]
+
+
+def test_missing_value_names_value_and_row():
+    h = Hierarchy(pd.DataFrame([["a", "A", "*"], ["b", "A", "*"]]))
+    with pytest.raises(ParameterError, match=r"'zz' in column 'v' \(row 3\)"):
+        h.generalise(pd.Series(["a", "b", "zz", "yy"], name="v"), 1)
+
+
+def test_missing_values_stay_missing_and_numbers_match_as_text():
+    h = Hierarchy(pd.DataFrame([["39", "35-39", "*"], ["40", "40-44", "*"]]))
+    out = h.generalise(pd.Series([39.0, np.nan, 40.0]), 1)
+    assert out.tolist()[0] == "35-39"
+    assert pd.isna(out.iloc[1])
+    assert out.iloc[2] == "40-44"
+
+
+def test_level_out_of_range():
+    h = Hierarchy(pd.DataFrame([["a", "*"]]))
+    assert h.height == 1
+    with pytest.raises(ParameterError, match="between 0 and 1"):
+        h.generalise(pd.Series(["a"]), 2)
+    with pytest.raises(ParameterError, match="'level'"):
+        h.generalise(pd.Series(["a"]), -1)
+
+
+def test_round_trip(tmp_path, adult_hierarchies_dir):
+    original = read_hierarchy(adult_hierarchies_dir / "adult_hierarchy_education.csv")
+    target = tmp_path / "education.csv"
+    write_hierarchy(original, target)
+    again = read_hierarchy(target)
+    pdt.assert_frame_equal(again.levels, original.levels)
+    # the written file is byte-for-byte ARX-style: no header, no index
+    first = target.read_text(encoding="utf-8").splitlines()[0]
+    assert first == ";".join(original.levels.iloc[0])
+
+
+def test_round_trip_other_separator(tmp_path):
+    h = Hierarchy(pd.DataFrame([["NA", "Unknown", "*"], ["x;y", "Other", "*"]]))
+    write_hierarchy(h, tmp_path / "h.csv", sep=",")
+    again = read_hierarchy(tmp_path / "h.csv", sep=",")
+    pdt.assert_frame_equal(again.levels, h.levels)
+    assert again.values == ["NA", "x;y"]  # "NA" is text, not a missing value
+
+
+def test_read_from_buffer():
+    h = read_hierarchy(io.StringIO("Male;*\nFemale;*\n"))
+    assert h.generalise(pd.Series(["Female"]), 1).tolist() == ["*"]
+
+
+def test_bad_hierarchies(tmp_path):
+    with pytest.raises(ParameterError, match="'a' twice"):
+        Hierarchy(pd.DataFrame([["a", "*"], ["a", "*"]]))
+    with pytest.raises(ParameterError, match="row 2, level 1"):
+        read_hierarchy(io.StringIO("a;A;*\nb;;*\n"))
+    with pytest.raises(DataReadError, match="does not exist"):
+        read_hierarchy(tmp_path / "missing.csv")
+    empty = tmp_path / "empty.csv"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(DataReadError):
+        read_hierarchy(empty)
+
+
+def test_levels_are_copied_not_shared():
+    levels = pd.DataFrame([["a", "*"]])
+    h = Hierarchy(levels)
+    levels.iloc[0, 1] = "changed"
+    assert h.generalise(pd.Series(["a"]), 1).tolist() == ["*"]
