@@ -139,6 +139,11 @@ def _random_letters(rng: np.random.Generator, n: int, length: int = 6) -> np.nda
 
 def _check_column(df: pd.DataFrame, column: str, reserved: tuple[str, ...]) -> None:
     require_columns(df, column)
+    if int((df.columns == column).sum()) > 1:
+        raise ParameterError(
+            f"The table has more than one column named '{column}'; rename them so each name "
+            "is unique before pseudonymising."
+        )
     if column in reserved:
         raise ParameterError(
             f"Column '{column}' has the same name as a column of the mapping table "

@@ -115,6 +115,11 @@ def test_random_rejects_bad_parameters(licences):
         pseudonymise_random(licences, "Person", digits=0)
     with pytest.raises(ParameterError):
         pseudonymise_random(licences, "Person", seed=-1)
+    twice = pd.DataFrame([[1, 2]], columns=["a", "a"])
+    with pytest.raises(ParameterError, match="more than one column named 'a'"):
+        pseudonymise_random(twice, "a")
+    with pytest.raises(ParameterError, match="rename"):
+        pseudonymise_random(pd.DataFrame({"pseudonym": [1]}), "pseudonym")
 
 
 # ---------------------------------------------------------------- keyed (HMAC) pseudonyms
