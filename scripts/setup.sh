@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Set up everything the dashboard and the tests need on a fresh Debian machine (as root):
+# a virtual environment in .venv with requirements-test.txt, and Debian's Chromium for the
+# browser tests (Playwright drives /usr/bin/chromium; it never downloads a browser).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v python3 >/dev/null || need_apt+=(python3)
+python3 -c "import venv, ensurepip" 2>/dev/null || need_apt+=(python3-venv)
+if [ "${1:-}" = "--with-browser" ] && [ ! -x /usr/bin/chromium ]; then
+  need_apt+=(chromium fonts-dejavu-core)
+fi
+if [ ${#need_apt[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-test.txt

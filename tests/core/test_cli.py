@@ -1,0 +1,117 @@
+"""Tests of the command line, run as a user would: ``python -m core ...``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+STEP4 = ROOT / "sample_data" / "guide_step4_k_example.csv"
+TAXI = ROOT / "sample_data" / "guide_annex_c_taxi.csv"
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "core", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+
+
+def test_risk_json_on_the_step4_example():
+    columns = pd.read_csv(STEP4).columns
+    qi = ",".join(columns[:2])  # postal code and age, as in the guide
+    done = run("risk", str(STEP4), "--qi", qi, "--k", "3", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert (data["records"], data["classes"], data["k"]) == (9, 3, 2)
+    assert data["uniques"] == 0
+    assert data["records_below_k"] == 2
+    assert data["max_risk"] == pytest.approx(0.5)
+    assert data["avg_risk"] == pytest.approx(3 / 9)
+
+
+def test_risk_with_sensitive_attribute():
+    columns = pd.read_csv(STEP4).columns
+    done = run("risk", str(STEP4), "--qi", ",".join(columns[:2]), "--sensitive", columns[2],
+               "--json")  # fmt: skip
+    data = json.loads(done.stdout)
+    # each group watches one show only: 1 distinct value, entropy exp(0) = 1
+    assert data["l_distinct"] == 1
+    assert data["l_entropy"] == pytest.approx(1.0)
+    assert 0 <= data["t_closeness"] <= 1
+
+
+def test_reid_risk_json():
+    done = run("reid-risk", "--k", "5", "--controls", "medium", "--motivation", "high",
+               "--harm", "medium", "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["p_insider"] == 0.3
+    assert data["p_attempt"] == 0.3
+    assert data["p_reid"] == pytest.approx(0.06)
+    assert data["threshold"] == 0.1
+    assert data["acceptable"] is True
+    assert data["min_k"] == 3
+
+
+def test_uniqueness_json():
+    data = json.loads(run("uniqueness", "--population", "250", "--json").stdout)
+    assert data["p_unique"] == pytest.approx((364 / 365) ** 249)
+
+
+def test_classify_lists_every_column():
+    data = json.loads(run("classify", str(TAXI), "--json").stdout)
+    assert [row["column"] for row in data] == list(pd.read_csv(TAXI).columns)
+    assert all(row["reason"] for row in data)
+
+
+def test_apply_writes_data_and_report(tmp_path):
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(
+        "seed: 3\nquasi_identifiers: [Age, Gender]\nk: 5\nsteps:\n"
+        "  - {step: remove, columns: [Serial number, Occupation]}\n"
+        "  - {step: generalise, column: Age, width: 10}\n",
+        encoding="utf-8",
+    )
+    out, report = tmp_path / "out.csv", tmp_path / "report.json"
+    done = run("apply", str(TAXI), "--recipe", str(recipe), "--out", str(out),
+               "--report", str(report))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    released = pd.read_csv(out)
+    assert list(released.columns) == ["Age", "Gender", "Average number of trips per week"]
+    assert sorted(released["Age"].unique()) == ["20-29", "30-39"]
+    facts = json.loads(report.read_text())
+    # Ages 21-29 female (6 records) / 30-38: 5 records (4 male + the female 30) -> k by hand
+    expected_k = pd.read_csv(TAXI).assign(band=lambda d: d["Age"] // 10).groupby(
+        ["band", "Gender"]).size().min()  # fmt: skip
+    assert facts["risk_after"]["k"] == expected_k
+    assert facts["risk_before"]["k"] == 1
+    assert facts["use_case"]["name"] == "External data sharing"
+    assert any("re-identify" in c["control"] for c in facts["controls"])
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["risk", "missing.csv", "--qi", "a"], "missing.csv"),
+        (["risk", str(TAXI), "--qi", "Salary"], "'Salary'"),
+        (["reid-risk", "--k", "0", "--controls", "low", "--motivation", "low"], "'k'"),
+        (["reid-risk", "--k", "5", "--controls", "low", "--motivation", "low", "--harm", "x"],
+         "harm"),
+        (["apply", str(TAXI), "--recipe", "nope.yaml", "--out", "x.csv"], "nope.yaml"),
+        (["uniqueness", "--population", "0"], "population"),
+    ],
+)  # fmt: skip
+def test_user_mistakes_give_one_clear_line_and_no_traceback(args, message):
+    done = run(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
