@@ -1,0 +1,62 @@
+"""Tests of core.report: the Step 5 controls tables and the report contents."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.errors import ParameterError
+from core.io import read_table
+from core.recipe import Recipe, apply_recipe
+from core.report import build_report, controls_for, report_to_markdown
+from core.risk import annex_d_risk
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_controls_follow_the_guides_tables():
+    external = controls_for("external")
+    # Legal controls (data sharing agreement) are "Y" only for external data sharing.
+    assert sum(c.kind == "legal" for c in external) == 3
+    assert not any(c.kind == "legal" for c in controls_for("internal_anonymised"))
+    # Long-term retention: mapping tables destroyed, not encrypted and kept.
+    long_term = [c.text for c in controls_for("long_term")]
+    assert any("destroy" in text for text in long_term)
+    assert not any("Encrypt the identity mapping" in text for text in long_term)
+    # De-identified internal sharing: the decryption key goes separately.
+    assert any("separately" in c.text for c in controls_for("internal_deidentified"))
+    assert controls_for("synthetic") == []
+    with pytest.raises(ParameterError, match="use_case"):
+        controls_for("public")
+
+
+def test_report_contents(monkeypatch):
+    monkeypatch.setenv("REPORT_KEY", "a-long-secret-key-for-tests")
+    taxi = read_table(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
+    recipe = Recipe.from_yaml(
+        "seed: 5\nquasi_identifiers: [Age, Gender]\nk: 5\nsteps:\n"
+        "  - {step: pseudonymise, column: Serial number, method: hmac, key_env: REPORT_KEY}\n"
+        "  - {step: remove, columns: [Occupation]}\n"
+        "  - {step: generalise, column: Age, width: 10}\n"
+    )
+    result = apply_recipe(taxi, recipe)
+    verdict = annex_d_risk(5, controls="medium", motivation="low", harm="medium")
+    report = build_report(taxi, result, recipe, annex_d=verdict, sign_off={"Approved by": "DPO"})
+    data = report.to_dict()
+    assert data["risk_before"]["k"] == 1  # ages are unique before banding
+    # By hand: females aged 21,25,30,29,25,23 -> 20-29: 5 records, 30-39: 1 (the 30-year-old);
+    # males aged 38,34,38,32,31 -> 30-39: 5 records. So k = 1 with one record below 5.
+    assert data["risk_after"]["k"] == 1
+    assert data["risk_after"]["records_below_k"] == 1
+    assert [s["step"]["step"] for s in data["steps"]] == ["pseudonymise", "remove", "generalise"]
+    utility = {c["column"]: c for c in data["utility"]["columns"]}
+    assert utility["Occupation"]["status"] == "removed"
+    text = json.dumps(data) + report_to_markdown(report)
+    assert "a-long-secret-key-for-tests" not in text
+    markdown = report_to_markdown(report)
+    for heading in ("What was done", "Re-identification risk", "Utility cost", "Controls",
+                    "Sign-off", "Annex D"):  # fmt: skip
+        assert heading in markdown
+    assert "Prohibit third-party recipients from attempting to re-identify" in markdown
