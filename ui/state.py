@@ -10,6 +10,7 @@ undo costs nothing.
 from __future__ import annotations
 
 import secrets
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.errors import AnonymisationError
+from core.errors import AnonymisationError, AnonymisationWarning
 from core.io import read_table
 from core.recipe import EditHistory, Recipe, StepLog, describe_step, run_step, step_seed
 from core.risk import RiskReport, annex_d_risk, risk_report
@@ -229,6 +230,35 @@ def current_data() -> pd.DataFrame:
     return current().data
 
 
+@dataclass(frozen=True)
+class StepPreview:
+    """What one more step would do, without adding it to the recipe."""
+
+    data: pd.DataFrame
+    seed: int | None  # the seed it would get as the next step (random steps only)
+    warnings: tuple[str, ...]
+
+
+def next_step_seed(step: dict[str, Any]) -> int | None:
+    """The seed ``step`` gets if appended to the recipe (None if it is not random)."""
+    position = len(recipe().steps) + 1
+    if not resolve(step, position=position).random:
+        return None
+    return step_seed(recipe().seed or 0, position, step)
+
+
+def preview_step(step: dict[str, Any]) -> StepPreview:
+    """Run ``step`` on the current table as the next step would run; nothing is stored.
+
+    Raises AnonymisationError like :func:`add_step`; warnings (e.g. small cells) are returned.
+    """
+    seed = next_step_seed(step)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AnonymisationWarning)
+        data, _ = run_step(current_data(), step, seed=seed, base_dir=ROOT)
+    return StepPreview(data, seed, tuple(str(w.message) for w in caught))
+
+
 def undo() -> None:
     history().undo()
 
@@ -274,12 +304,16 @@ def set_annex_d_settings(**settings: Any) -> None:
     _state()["annex_d"] = {**annex_d_settings(), **settings}
 
 
+# Not "insider_table": that is the key of the Risk page's table editor widget.
+_INSIDER_TABLE_KEY = "annex_d_insider_table"
+
+
 def insider_table() -> dict[str, dict[str, float]] | None:
-    return _state().get("insider_table")
+    return _state().get(_INSIDER_TABLE_KEY)
 
 
 def set_insider_table(table: dict[str, dict[str, float]] | None) -> None:
-    _state()["insider_table"] = table
+    _state()[_INSIDER_TABLE_KEY] = table
 
 
 def current_annex_d():
