@@ -20,7 +20,15 @@ import streamlit as st
 
 from core.errors import AnonymisationError, AnonymisationWarning
 from core.io import read_table
-from core.recipe import EditHistory, Recipe, StepLog, describe_step, run_step, step_seed
+from core.recipe import (
+    EditHistory,
+    Recipe,
+    RecipeResult,
+    StepLog,
+    describe_step,
+    run_step,
+    step_seed,
+)
 from core.risk import RiskReport, annex_d_risk, risk_report
 from core.schema import Role, Suggestion, suggest_roles
 from core.techniques.registry import resolve
@@ -322,6 +330,35 @@ def current_annex_d():
         return None
     settings = annex_d_settings()
     return annex_d_risk(report.k, insider_table=insider_table(), **settings)
+
+
+# --- release (Step 5) -------------------------------------------------------------------
+
+
+def use_case() -> str:
+    """The release use case chosen on the Report page (a key of core.report.USE_CASES)."""
+    return _state().get("release_use_case") or recipe().meta.get("use_case") or "external"
+
+
+def set_use_case(name: str) -> None:
+    _state()["release_use_case"] = name
+
+
+def release_recipe() -> Recipe:
+    """The recipe with what the release is about: quasi-identifiers, sensitive, k, use case."""
+    meta: dict[str, Any] = {"quasi_identifiers": quasi_identifiers(original()),
+                            "k": k_target(), "use_case": use_case()}  # fmt: skip
+    sensitive = sensitive_column(original())
+    if sensitive is not None:
+        meta["sensitive"] = sensitive
+    return recipe().with_meta(**meta)
+
+
+def release_result() -> RecipeResult:
+    """The current replay as a core.recipe.RecipeResult, for core.report.build_report."""
+    replay = current()
+    return RecipeResult(replay.data, replay.mappings, replay.linking, replay.log,
+                        seed=recipe().seed)  # fmt: skip
 
 
 # --- presentation ----------------------------------------------------------------------
