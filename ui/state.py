@@ -83,7 +83,21 @@ def set_original(df: pd.DataFrame, name: str) -> None:
     state["prefix_cache"] = {}
     state["suggestions"] = {s.column: s for s in suggest_roles(df)}
     state["roles"] = {}  # confirmed roles only: suggestions never apply themselves
-    state.setdefault("k_target", 5)
+    state.setdefault(_K_TARGET_KEY, 5)
+
+
+def last_upload() -> tuple[str, str | None] | None:
+    """(token, error message or None) of the last upload handled, so it is read only once."""
+    return _state().get("last_upload")
+
+
+def set_last_upload(token: str, error: str | None) -> None:
+    _state()["last_upload"] = (token, error)
+
+
+def forget_widget(key: str) -> None:
+    """Drop a widget's stored value (e.g. a table editor's edits); call from a callback."""
+    _state().pop(key, None)
 
 
 def has_data() -> bool:
@@ -133,7 +147,7 @@ def quasi_identifiers(data: pd.DataFrame | None = None) -> list[str]:
 
 
 def sensitive_column(data: pd.DataFrame | None = None) -> str | None:
-    chosen = _state().get("sensitive")
+    chosen = sensitive_choice()
     data = current_data() if data is None else data
     if chosen in data.columns:
         return chosen
@@ -141,16 +155,27 @@ def sensitive_column(data: pd.DataFrame | None = None) -> str | None:
     return targets[0] if targets else None
 
 
+# Not "sensitive" / "k_target": those are the keys of the Classify page's widgets, and
+# Streamlit drops a widget's value from the session when another page is shown.
+_SENSITIVE_KEY = "sensitive_column"
+_K_TARGET_KEY = "k_target_value"
+
+
+def sensitive_choice() -> str | None:
+    """The column chosen on Classify, as stored (None: not chosen, use the first target)."""
+    return _state().get(_SENSITIVE_KEY)
+
+
 def set_sensitive(column: str | None) -> None:
-    _state()["sensitive"] = column
+    _state()[_SENSITIVE_KEY] = column
 
 
 def k_target() -> int:
-    return int(_state().get("k_target", 5))
+    return int(_state().get(_K_TARGET_KEY, 5))
 
 
 def set_k_target(k: int) -> None:
-    _state()["k_target"] = int(k)
+    _state()[_K_TARGET_KEY] = int(k)
 
 
 # --- recipe and replay (Steps 2-3) ------------------------------------------------------
