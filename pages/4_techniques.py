@@ -1,0 +1,133 @@
+"""Step 3 · Apply techniques: Annex A techniques as recipe steps, with a preview first."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core.errors import AnonymisationError
+from core.privacy import k_anonymity
+from core.recipe import describe_step
+from core.techniques.registry import STEPS
+from core.utility import column_loss
+from ui import state
+from ui.step_forms import TECHNIQUES, technique_form
+
+if not state.require_data():
+    st.stop()
+
+st.title("Step 3 · Apply techniques")
+state.explain(
+    "Apply techniques to the indirect identifiers, then check the risk (Step 4); repeat until "
+    "k reaches 3, 5 or more.",
+    "PDPC guide, Step 3",
+    training="Annex C's taxi example: generalise Age to 10-year bands (21 to 30, 31 to 40), "
+    "group occupations (database administrator and programmer become IT), then suppress the "
+    "records still in groups smaller than 5 (the banker).",
+)
+data = state.current_data()
+qi = state.quasi_identifiers(data)
+
+
+def show_preview(step: dict, column: str | None) -> None:
+    """Before/after of ``column`` and the change in k and information, without adding."""
+    with st.spinner("Running the step on the current table..."):
+        preview = state.preview_step(step)
+    after = preview.data
+    for message in preview.warnings:
+        st.warning(message)
+    if step["step"] == "aggregate":
+        st.dataframe(after.head(20))
+    elif column is not None and column in data.columns:
+        before = data[column].head(20)
+        shown = {f"{column} before": before.astype(str)}
+        if column in after.columns:
+            shown[f"{column} after"] = after[column].reindex(before.index).astype(str)
+        else:
+            shown[f"{column} after"] = "(column removed)"
+        shown["record kept"] = before.index.isin(after.index)
+        st.dataframe(pd.DataFrame(shown), hide_index=False)
+    left, middle, right = st.columns(3)
+    left.metric("Records after", f"{len(after):,}", delta=len(after) - len(data))
+    qi_after = [c for c in qi if c in after.columns]
+    report = state.current_risk()
+    if report is not None and qi_after and not after.empty and step["step"] != "aggregate":
+        k_after = k_anonymity(after, qi_after)
+        middle.metric("k after this step", k_after, delta=k_after - report.k)
+        with middle:
+            state.explain(
+                f"The smallest group on {', '.join(qi_after)} would have {k_after} record(s) "
+                f"(now {report.k}).",
+                "PDPC guide, Step 4",
+            )
+    if column is not None and column in data.columns and step["step"] != "aggregate":
+        loss = column_loss(data[column], after[column] if column in after.columns else None)
+        right.metric(f"Information lost in {column}", f"{loss.entropy_loss:.0%}")
+        with right:
+            state.explain(loss.explanation(), "entropy of the column; Step 3 on utility")
+    if preview.seed is not None:
+        st.caption(f"Random step: seed {preview.seed}, derived from the recipe's seed.")
+
+
+technique = st.selectbox(
+    "Technique", TECHNIQUES, key="technique", format_func=lambda n: f"{n}: {STEPS[n].summary}"
+)
+state.explain(STEPS[technique].summary, f"PDPC guide, {STEPS[technique].guide}")
+form = technique_form(technique, data)
+if form.action is not None:
+    column = form.column or (qi[0] if qi else None)
+    try:
+        step = form.build()
+        if form.action == "add":
+            state.add_step(step)
+            st.toast(f"Added: {describe_step(step)}")
+            st.rerun()
+        show_preview(step, column)
+    except AnonymisationError as error:
+        st.error(str(error), icon=":material/error:")
+
+st.subheader("Recipe")
+history = state.history()
+undo, redo = st.columns(2)
+if undo.button("Undo", key="undo", disabled=not history.can_undo, icon=":material/undo:"):
+    state.undo()
+    st.rerun()
+if redo.button("Redo", key="redo", disabled=not history.can_redo, icon=":material/redo:"):
+    state.redo()
+    st.rerun()
+
+steps = state.recipe().steps
+if not steps:
+    st.caption("No steps yet: preview a technique above, then add it.")
+change = None
+for i, step in enumerate(steps):
+    text, up, down, delete = st.columns([10, 1, 1, 1], vertical_alignment="center")
+    text.markdown(f"**{i + 1}.** {describe_step(step)}")
+    if up.button(":material/arrow_upward:", key=f"up_{i}", disabled=i == 0):
+        change = state.recipe().move_step(i, i - 1)
+    if down.button(":material/arrow_downward:", key=f"down_{i}", disabled=i == len(steps) - 1):
+        change = state.recipe().move_step(i, i + 1)
+    if delete.button(":material/delete:", key=f"delete_{i}"):
+        change = state.recipe().remove_step(i)
+if change is not None:
+    try:
+        state.replace_recipe(change)
+        st.rerun()
+    except AnonymisationError as error:
+        st.error(f"The recipe was not changed: {error}", icon=":material/error:")
+
+before, after = state.current_risk(state.original()), state.current_risk()
+if before is not None and after is not None:
+    left, right = st.columns(2)
+    left.metric("k of the original table", before.k)
+    right.metric("k after the recipe", after.k, delta=after.k - before.k)
+    state.explain(
+        f"The recipe takes the smallest group on {', '.join(after.quasi_identifiers)} from "
+        f"{before.k} to {after.k} record(s); the target is {state.k_target()}.",
+        "PDPC guide, Step 4 and Annex C",
+    )
+else:
+    st.caption("Confirm the indirect identifiers on **Classify** to see k before and after.")
+
+st.subheader("Current table (first 20 rows)")
+st.dataframe(data.head(20))
