@@ -1,0 +1,281 @@
+"""Step 4 · Compute your risk: k-anonymity, prosecutor risk and the Annex D model."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from core.privacy import equivalence_classes
+from core.risk import CONTROL_LEVELS, HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
+from ui import state
+
+if not state.require_data():
+    st.stop()
+
+st.title("Step 4 · Compute your risk")
+data = state.current_data()
+qi = state.quasi_identifiers(data)
+if not qi:
+    st.warning(
+        "No indirect identifiers (quasi-identifiers) are confirmed yet, so k cannot be computed "
+        "(PDPC guide, Step 4: only indirect identifiers count)."
+    )
+    st.page_link("pages/2_classify.py", label="Confirm them on Classify", icon=":material/label:")
+    st.stop()
+
+left, right = st.columns(2)
+k_target = int(left.number_input("Target k", 1, value=state.k_target(), key="risk_k_target"))
+others = [c for c in map(str, data.columns) if c not in qi]
+options = [None, *others]
+current_sensitive = state.sensitive_column(data)
+sensitive = right.selectbox(
+    "Sensitive (target) attribute, for l-diversity and t-closeness",
+    options,
+    index=options.index(current_sensitive) if current_sensitive in options else 0,
+    format_func=lambda c: "(none)" if c is None else c,
+    key="risk_sensitive",
+)
+if k_target != state.k_target() or sensitive != current_sensitive:
+    state.set_k_target(k_target)
+    state.set_sensitive(sensitive)
+    st.rerun()
+
+with st.spinner("Computing equivalence classes..."):
+    report = state.current_risk(data)
+text = report.explanations()
+st.caption(f"Quasi-identifiers: {', '.join(report.quasi_identifiers)}")
+figures = [
+    (
+        "k",
+        report.k,
+        "The smallest group of records alike on the quasi-identifiers; 1 means someone is unique.",
+        "PDPC guide, Step 4",
+        "k",
+    ),
+    (
+        "Classes",
+        f"{report.classes:,}",
+        "Groups of records sharing all quasi-identifier values (equivalence classes).",
+        "PDPC guide, Annex C",
+        None,
+    ),
+    (
+        "Unique records",
+        f"{report.uniques:,}",
+        "Records alone in their group: anyone who knows these attributes can single them out.",
+        "PDPC guide, Step 4",
+        "uniques",
+    ),
+    (
+        f"Records below k = {k_target}",
+        f"{report.records_below_k:,}",
+        "Records in groups smaller than the target: suppress them or generalise further.",
+        "PDPC guide, Annex C",
+        "records_below_k",
+    ),
+    (
+        "Max prosecutor risk",
+        f"{report.max_risk:.4g}",
+        "1/k: the chance that an attacker who knows a person is in the data picks their record.",
+        "PDPC guide, Annex D",
+        "max_risk",
+    ),
+    (
+        "Average prosecutor risk",
+        f"{report.avg_risk:.4g}",
+        "The same chance averaged over all records (classes / records).",
+        "PDPC guide, Annex D, footnote 14",
+        "avg_risk",
+    ),
+]
+for column, (label, value, sentence, section, key) in zip(st.columns(3) * 2, figures, strict=True):
+    with column:
+        st.metric(label, value)
+        state.explain(sentence, section, training=text.get(key))
+
+st.subheader("Class sizes")
+sizes = report.class_sizes
+bars = (
+    alt.Chart(sizes)
+    .mark_bar()
+    .encode(
+        x=alt.X("class_size:Q", title="Class size (records alike)"),
+        y=alt.Y("records:Q", title="Records"),
+        color=alt.condition(
+            alt.datum.class_size < k_target, alt.value("#d62728"), alt.value("#1f77b4")
+        ),
+        tooltip=["class_size", "classes", "records"],
+    )
+)
+rule = alt.Chart(pd.DataFrame({"target k": [k_target]})).mark_rule(color="black", strokeDash=[4, 4])
+st.altair_chart(bars + rule.encode(x="target k:Q"), width="stretch")
+state.explain(
+    f"How many records sit in groups of each size; red bars are left of the dashed target "
+    f"k = {k_target} and need more work.",
+    "PDPC guide, Step 4 and Annex C",
+)
+
+st.subheader("Records below the target k")
+size = equivalence_classes(data, qi).size_of_record
+only_below = st.checkbox("Show only records below the target k", value=True, key="only_below")
+table = data.assign(**{"class size": size})
+table = table[[*qi, "class size", *(c for c in table.columns if c not in {*qi, "class size"})]]
+table = table[size < k_target] if only_below else table
+styled = table.head(200).style.map(
+    lambda v: "background-color: #f8d7da" if v < k_target else "", subset=["class size"]
+)
+st.dataframe(styled)
+state.explain(
+    f"{report.records_below_k:,} record(s) are in groups smaller than {k_target} (first 200 "
+    "shown, class size highlighted); Annex C suppresses such records or generalises further.",
+    "PDPC guide, Annex C",
+)
+
+if report.sensitive is not None:
+    st.subheader(f"Attribute disclosure: '{report.sensitive}'")
+    ldiv, lent, tclose = st.columns(3)
+    ldiv.metric("Distinct l-diversity", report.l_distinct)
+    lent.metric("Entropy l-diversity", f"{report.l_entropy:.2f}")
+    tclose.metric("t-closeness", f"{report.t_closeness:.3f}")
+    for key in ("l_distinct", "l_entropy", "t_closeness"):
+        state.explain(text[key], "PDPC guide, Step 4 footnote 11; Annex C")
+
+if report.impact:
+    st.subheader("Which quasi-identifier drives the risk?")
+    impact = pd.DataFrame([asdict(i) for i in report.impact])
+    k_chart = (
+        alt.Chart(impact)
+        .mark_bar()
+        .encode(
+            x=alt.X("k_without:Q", title="k without it"), y=alt.Y("quasi_identifier:N", title=None)
+        )
+    )
+    u_chart = (
+        alt.Chart(impact)
+        .mark_bar(color="#ff7f0e")
+        .encode(
+            x=alt.X("uniques_without:Q", title="Unique records without it"),
+            y=alt.Y("quasi_identifier:N", title=None),
+        )
+    )
+    st.altair_chart(k_chart | u_chart)
+    top = impact.sort_values(["k_without", "uniques_without"], ascending=[False, True]).iloc[0]
+    state.explain(
+        f"Leaving out '{top.quasi_identifier}' would give k = {top.k_without} and "
+        f"{top.uniques_without:,} unique record(s) (now k = {report.k}, {report.uniques:,}); "
+        "the quasi-identifier with the longest k bar and shortest uniques bar drives the risk: "
+        "generalise it first.",
+        "PDPC guide, Step 3 and Annex C",
+    )
+
+st.subheader("Annex D: is the risk acceptable?")
+settings = state.annex_d_settings()
+saved = state.insider_table() or INSIDER_ATTACK_TABLE
+grid = pd.DataFrame(saved).T.reindex(index=list(CONTROL_LEVELS), columns=list(MOTIVATION_LEVELS))
+grid.index.name = "controls \\ motivation"
+edited = st.data_editor(
+    grid,
+    key="insider_table",
+    num_rows="fixed",
+    column_config={
+        m: st.column_config.NumberColumn(m, min_value=0.0, max_value=1.0, step=0.01)
+        for m in MOTIVATION_LEVELS
+    },
+)
+state.explain(
+    "P(deliberate insider attack) by the extent of mitigating controls (rows) and the "
+    "attacker's motivation and resources (columns); the guide's example values, yours to adjust.",
+    "PDPC guide, Annex D, Scenario #1",
+)
+
+
+def reset_insider_table() -> None:
+    state.set_insider_table(None)
+    state.forget_widget("insider_table")
+
+
+st.button("Back to the guide's values", key="insider_reset", on_click=reset_insider_table)
+values = edited.apply(pd.to_numeric, errors="coerce")
+bad = values.isna() | (values < 0) | (values > 1)
+if bad.to_numpy().any():
+    row, col = next((r, c) for r in bad.index for c in bad.columns if bad.loc[r, c])
+    st.error(f"Insider table cell (controls {row}, motivation {col}) must be between 0 and 1.")
+else:
+    table = {r: {c: float(values.loc[r, c]) for c in values.columns} for r in values.index}
+    if table != {r: {c: float(grid.loc[r, c]) for c in grid.columns} for r in grid.index}:
+        state.set_insider_table(table)
+        st.rerun()
+
+a, b, c, d, e = st.columns(5)
+controls = a.selectbox(
+    "Mitigating controls",
+    CONTROL_LEVELS,
+    key="controls",
+    index=CONTROL_LEVELS.index(settings["controls"]),
+)
+motivation = b.selectbox(
+    "Attacker motivation",
+    MOTIVATION_LEVELS,
+    key="motivation",
+    index=MOTIVATION_LEVELS.index(settings["motivation"]),
+)
+acquaintance = c.number_input(
+    "P(recipient knows someone in it)",
+    0.0,
+    1.0,
+    step=0.01,
+    value=float(settings["acquaintance"]),
+    key="acquaintance",
+)
+breach = d.number_input(
+    "P(data breach in the industry)",
+    0.0,
+    1.0,
+    step=0.01,
+    value=float(settings["breach"]),
+    key="breach",
+)
+harm_options = [*HARM_THRESHOLDS, "custom"]
+harm_now = settings["harm"] if settings["harm"] in HARM_THRESHOLDS else "custom"
+harm = e.selectbox(
+    "Potential harm",
+    harm_options,
+    index=harm_options.index(harm_now),
+    key="harm",
+    format_func=lambda h: f"{h} ({HARM_THRESHOLDS[h]})" if h != "custom" else h,
+)
+if harm == "custom":
+    default = float(settings["harm"]) if harm_now == "custom" else 0.05
+    harm = float(
+        e.number_input("Threshold", 0.0001, 1.0, value=default, format="%.4f", key="harm_custom")
+    )
+chosen = dict(
+    controls=controls,
+    motivation=motivation,
+    acquaintance=float(acquaintance),
+    breach=float(breach),
+    harm=harm,
+)
+if chosen != settings:
+    state.set_annex_d_settings(**chosen)
+    st.rerun()
+
+verdict = state.current_annex_d()
+if verdict is None:
+    st.info("The table is empty, so there is no risk to assess.")
+    st.stop()
+cols = st.columns(5)
+cols[0].metric("P(attempt)", f"{verdict.p_attempt:.4g}", help=verdict.driving_scenario)
+cols[1].metric("P(re-ID)", f"{verdict.p_reid:.4g}", help="P(attempt) / k")
+cols[2].metric("Threshold", f"{verdict.threshold:g}")
+cols[3].metric("Acceptable", "yes" if verdict.acceptable else "no")
+cols[4].metric("Minimum k", verdict.min_k)
+state.explain(
+    "P(re-ID) = P(attempt) / k, where P(attempt) is the largest of the insider attack, "
+    "recognition by an acquaintance and a data breach.",
+    "PDPC guide, Annex D",
+)
+(st.success if verdict.acceptable else st.error)(verdict.explanation())

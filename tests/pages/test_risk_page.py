@@ -1,0 +1,159 @@
+"""AppTest checks of the Risk page (PDPC guide, Step 4 and Annex D) on the Annex C taxi table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.schema import Role
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = "pages/5_risk.py"
+TAXI = "guide_annex_c_taxi.csv"
+TAXI_TABLE = pd.read_csv(ROOT / "sample_data" / TAXI)
+QI = ["Age", "Gender"]
+TRIPS = "Average number of trips per week"
+
+
+def load_taxi(roles: dict[str, Role]) -> AppTest:
+    """The app with the Annex C taxi table loaded through the Data page."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/1_data.py").run()
+    at.selectbox(key="sample").set_value(TAXI)
+    at.button(key="load_sample").click().run()
+    at.session_state["roles"] = roles
+    return at
+
+
+def generalise_age_on_techniques_page(at: AppTest) -> None:
+    """Annex C: Age into the guide's 10-year intervals, through the Techniques page widgets."""
+    at.switch_page("pages/4_techniques.py").run()
+    at.selectbox(key="technique").set_value("generalise").run()
+    at.selectbox(key="column").set_value("Age").run()
+    at.radio(key="gen_mode").set_value("edges").run()
+    at.text_input(key="edges").input("21, 31, 41")
+    at.text_input(key="labels").input("21 to 30, 31 to 40")
+    at.button(key="add_step").click().run()
+    assert not at.exception, at.exception
+
+
+def metric(at: AppTest, label: str) -> str:
+    values = [m.value for m in at.metric if m.label == label]
+    assert values, f"no metric {label!r} among {[m.label for m in at.metric]}"
+    return values[0]
+
+
+@pytest.fixture(scope="module")
+def generalised() -> pd.DataFrame:
+    """The guide's Annex C Age column by hand: 21-30 -> '21 to 30', 31-40 -> '31 to 40'."""
+    return TAXI_TABLE.assign(Age=np.where(TAXI_TABLE["Age"] <= 30, "21 to 30", "31 to 40"))
+
+
+@pytest.fixture
+def risk_page() -> AppTest:
+    at = load_taxi({c: Role.INDIRECT for c in QI})
+    generalise_age_on_techniques_page(at)
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_without_quasi_identifiers_the_page_points_to_classify():
+    at = load_taxi({})
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    assert "No indirect identifiers" in at.warning[0].value
+    assert not [m for m in at.metric if m.label == "k"]
+
+
+def test_renders_on_the_default_sample():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    qi = ["sex", "race", "postal_code"]
+    at.session_state["roles"] = {c: Role.INDIRECT for c in qi}
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    people = pd.read_csv(ROOT / "sample_data" / "singapore_people.csv", dtype=str)
+    sizes = people.groupby(qi).size()
+    assert metric(at, "k") == str(sizes.min())
+    assert metric(at, "Unique records") == f"{int((sizes == 1).sum()):,}"
+
+
+def test_figures_after_generalising_age(risk_page, generalised):
+    at = risk_page
+    sizes = generalised.groupby(QI).size()
+    k = int(sizes.min())
+    assert k == 5  # the guide: 21 to 30 / Female has 6 records, 31 to 40 / Male has 5
+    assert metric(at, "k") == str(k)
+    assert metric(at, "Classes") == str(len(sizes))
+    assert metric(at, "Unique records") == str(int((sizes == 1).sum()))
+    assert metric(at, "Records below k = 5") == str(int(sizes[sizes < 5].sum()))
+    assert float(metric(at, "Max prosecutor risk")) == pytest.approx(1 / k)
+    assert float(metric(at, "Average prosecutor risk")) == pytest.approx(len(sizes) / 11, 1e-3)
+
+    at.number_input(key="risk_k_target").set_value(6).run()
+    assert metric(at, "Records below k = 6") == "5"  # the 31 to 40 / Male class
+    below = at.dataframe[0].value
+    assert below["class size"].tolist() == [5] * 5
+    assert sorted(below["Serial number"]) == [2, 4, 7, 8, 11]
+
+
+def test_l_diversity_with_a_sensitive_column(risk_page, generalised):
+    at = risk_page
+    at.selectbox(key="risk_sensitive").set_value(TRIPS).run()
+    assert not at.exception, at.exception
+    distinct = generalised.groupby(QI)[TRIPS].nunique()
+    assert metric(at, "Distinct l-diversity") == str(distinct.min())  # 31 to 40: 2,3,3,4,0
+
+    def entropy(values: pd.Series) -> float:
+        share = values.value_counts(normalize=True).to_numpy()
+        return float(np.exp(-(share * np.log(share)).sum()))
+
+    assert (
+        metric(at, "Entropy l-diversity")
+        == f"{generalised.groupby(QI)[TRIPS].apply(entropy).min():.2f}"
+    )
+
+
+def test_annex_d_verdict_and_insider_table(risk_page, generalised):
+    at = risk_page
+    k = int(generalised.groupby(QI).size().min())
+    at.selectbox(key="controls").set_value("medium").run()
+    at.selectbox(key="motivation").set_value("high").run()
+    assert not at.exception, at.exception
+    # Annex D table: medium controls, high motivation -> P(insider attack) = 0.3.
+    assert float(metric(at, "P(attempt)")) == pytest.approx(0.3)
+    assert float(metric(at, "P(re-ID)")) == pytest.approx(0.3 / k)
+    assert float(metric(at, "Threshold")) == 0.1  # medium harm, Annex D
+    assert metric(at, "Acceptable") == "yes"  # 0.06 <= 0.1
+    assert metric(at, "Minimum k") == "3"  # smallest k with 0.3 / k <= 0.1
+
+    # Rows of the editor: none, low, medium, high; edit (medium, high) to 0.45.
+    at.session_state["insider_table"] = {
+        "edited_rows": {2: {"high": 0.45}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+    at.run()
+    assert not at.exception, at.exception
+    assert float(metric(at, "P(attempt)")) == pytest.approx(0.45)
+    assert float(metric(at, "P(re-ID)")) == pytest.approx(0.45 / k)
+
+    at.session_state["insider_table"] = {
+        "edited_rows": {2: {"high": 1.5}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+    at.run()
+    assert any("between 0 and 1" in e.value for e in at.error)
+    assert float(metric(at, "P(attempt)")) == pytest.approx(0.45)  # the bad value is not used
+
+    at.selectbox(key="harm").set_value("custom").run()
+    at.number_input(key="harm_custom").set_value(0.05).run()
+    assert metric(at, "Acceptable") == "no"  # 0.45 / 5 = 0.09 > 0.05
+    assert metric(at, "Minimum k") == "9"  # smallest k with 0.45 / k <= 0.05
