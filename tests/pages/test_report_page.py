@@ -1,0 +1,164 @@
+"""AppTest checks of the Report page (PDPC guide, Step 5) and of what its downloads hold."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path, PurePosixPath
+
+import pandas as pd
+import pytest
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.testing.v1 import AppTest
+
+from core.recipe import EditHistory, Recipe
+from core.schema import Role
+from core.techniques import decrypt_table
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = "pages/7_report.py"
+SAMPLE = ROOT / "sample_data" / "singapore_people.csv"
+PASSPHRASE = "Tr0ub4dor&3-horse"
+GUIDE_LEGAL = "Prohibit third-party recipients from attempting to re-identify"
+QI = ["date_of_birth", "sex"]
+STEPS = (
+    {"step": "pseudonymise", "column": "nric", "method": "random"},
+    {"step": "generalise", "column": "date_of_birth", "date_unit": "year"},
+)
+
+
+@pytest.fixture(scope="module")
+def files():
+    """Bytes of every file handed to st.download_button, by media file id."""
+    stored: dict[str, bytes] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def recording(self, path_or_data, mimetype, kind, filename=None):
+        file_id = original(self, path_or_data, mimetype, kind, filename)
+        stored[file_id] = path_or_data if isinstance(path_or_data, bytes) else b""
+        return file_id
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
+        yield stored
+
+
+@pytest.fixture(scope="module")
+def page(files) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.session_state["roles"] = {c: Role.INDIRECT for c in QI} | {"nric": Role.DIRECT}
+    at.session_state["history"] = EditHistory(Recipe(steps=STEPS, seed=7))
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def download(at: AppTest, files: dict[str, bytes], key: str) -> bytes:
+    button = at.download_button(key=key)
+    assert not button.proto.disabled, f"{key} is disabled"
+    return files[PurePosixPath(button.proto.url).stem]
+
+
+@pytest.fixture(scope="module")
+def expected_k() -> tuple[int, int]:
+    """k before and after on (date of birth, sex), counted with pandas."""
+    df = pd.read_csv(SAMPLE, dtype=str)
+    before = df.groupby(QI).size().min()
+    after = df.assign(date_of_birth=df["date_of_birth"].str[:4]).groupby(QI).size().min()
+    return int(before), int(after)
+
+
+def test_renders_with_external_default(page: AppTest) -> None:
+    assert page.selectbox(key="use_case").value == "external"
+    labels = [c.label for c in page.checkbox]
+    assert any(GUIDE_LEGAL in label for label in labels)
+    assert len(page.get("vega_lite_chart")) == 1
+
+
+def test_mapping_download_needs_a_long_passphrase(page: AppTest) -> None:
+    assert page.download_button(key="download_mapping_encrypted").proto.disabled
+    page.text_input(key="mapping_passphrase").input("short-pass1").run()  # 11 characters
+    assert page.download_button(key="download_mapping_encrypted").proto.disabled
+    assert page.warning
+
+
+def test_reports_list_step_k_and_controls(page: AppTest, files, expected_k) -> None:
+    legal = next(c for c in page.checkbox if GUIDE_LEGAL in c.label)
+    legal.check()
+    page.text_input(key="signoff_prepared_by").input("A. Officer")
+    page.text_input(key="signoff_purpose").input("Partner analysis")
+    page.run()
+    assert not page.exception
+    k_before, k_after = expected_k
+    assert k_after > k_before
+
+    markdown = download(page, files, "download_report_md").decode()
+    assert "generalise: column=date_of_birth, date_unit=year" in markdown
+    assert f"| k (smallest class) | {k_before} | {k_after} |" in markdown
+    assert f"- [x] **Legal, Data sharing agreement:** {GUIDE_LEGAL}" in markdown
+    assert "- [ ] **Legal, Data sharing agreement:** Ensure the data is only used" in markdown
+    assert "**Prepared by:** A. Officer" in markdown
+
+    report = json.loads(download(page, files, "download_report_json"))
+    assert report["use_case"]["name"] == "External data sharing"
+    assert [s["step"]["step"] for s in report["steps"]] == ["pseudonymise", "generalise"]
+    assert report["risk_before"]["k"] == k_before
+    assert report["risk_after"]["k"] == k_after
+    controls = {c["control"]: c["done"] for c in report["controls"]}
+    legal_text = next(t for t in controls if t.startswith(GUIDE_LEGAL))
+    assert controls[legal_text] is True
+    assert report["sign_off"] == {
+        "Prepared by": "A. Officer",
+        "Purpose of release": "Partner analysis",
+    }
+
+
+def test_recipe_and_script(page: AppTest, files) -> None:
+    recipe = Recipe.from_yaml(download(page, files, "download_recipe").decode())
+    assert recipe.steps == STEPS
+    assert recipe.seed == 7
+    assert recipe.meta["use_case"] == "external"
+    assert sorted(recipe.meta["quasi_identifiers"]) == sorted(QI)
+    assert recipe.meta["k"] == 5
+    script = download(page, files, "download_script").decode()
+    compile(script, "anonymise.py", "exec")
+    assert "generalise_date" in script
+
+
+def test_data_download_in_csv_and_xlsx(page: AppTest, files) -> None:
+    data = pd.read_csv(io.BytesIO(download(page, files, "download_data")), dtype=str)
+    original = pd.read_csv(SAMPLE, dtype=str)
+    assert len(data) == len(original)
+    assert set(data["date_of_birth"]) == set(original["date_of_birth"].str[:4])
+    assert not set(data["nric"]) & set(original["nric"])
+    page.radio(key="data_format").set_value("xlsx").run()
+    blob = download(page, files, "download_data")
+    assert blob[:2] == b"PK"
+    assert len(pd.read_excel(io.BytesIO(blob))) == len(original)
+    page.radio(key="data_format").set_value("csv").run()
+
+
+def test_encrypted_mapping_decrypts_with_the_typed_passphrase(page: AppTest, files) -> None:
+    page.text_input(key="mapping_passphrase").input(PASSPHRASE).run()
+    assert not page.exception
+    blob = download(page, files, "download_mapping_encrypted")
+    table = decrypt_table(blob, PASSPHRASE)
+    original = pd.read_csv(SAMPLE, dtype=str)
+    data = pd.read_csv(io.BytesIO(download(page, files, "download_data")), dtype=str)
+    assert set(table["column"]) == {"nric"}
+    assert set(table["original_value"]) == set(original["nric"])
+    # the mapping turns the original NRICs into the released pseudonyms, row by row
+    lookup = dict(zip(table["original_value"], table["pseudonym"].astype(str), strict=True))
+    assert original["nric"].map(lookup).tolist() == data["nric"].tolist()
+
+
+def test_no_passphrase_in_any_download(page: AppTest, files) -> None:
+    page.text_input(key="mapping_passphrase").input(PASSPHRASE).run()
+    assert files
+    for content in files.values():
+        assert PASSPHRASE.encode() not in content
+    markdown = download(page, files, "download_report_md").decode()
+    assert "passphrase" not in json.dumps(json.loads(download(page, files, "download_report_json")))
+    assert PASSPHRASE not in markdown
