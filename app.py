@@ -37,6 +37,6 @@ PAGES = {
 
 navigation = st.navigation(PAGES)
 if not state.has_data():
-    state.load_sample(state.DEFAULT_SAMPLE)
+    state.load_startup_table()
 state.sidebar()
 navigation.run()

@@ -9,6 +9,7 @@ undo costs nothing.
 
 from __future__ import annotations
 
+import os
 import secrets
 import warnings
 from dataclasses import dataclass
@@ -56,6 +57,23 @@ def sample_files() -> list[str]:
 @st.cache_data(show_spinner="Reading the sample table...")
 def _read_sample(name: str) -> pd.DataFrame:
     return read_table(SAMPLE_DIR / name)
+
+
+def load_startup_table() -> None:
+    """The table the dashboard opens with: $ANON_DATA if set, else the default sample.
+
+    ``ANON_DATA=/path/to/file.csv bash scripts/start.sh`` opens your own file directly.
+    """
+    path = os.environ.get("ANON_DATA")
+    if path:
+        set_original(_read_path(path), Path(path).name)
+    else:
+        load_sample(DEFAULT_SAMPLE)
+
+
+@st.cache_data(show_spinner="Reading the table...")
+def _read_path(path: str) -> pd.DataFrame:
+    return read_table(path)
 
 
 def load_sample(name: str) -> None:
