@@ -66,9 +66,12 @@ def load_startup_table() -> None:
     """
     path = os.environ.get("ANON_DATA")
     if path:
-        set_original(_read_path(path), Path(path).name)
-    else:
-        load_sample(DEFAULT_SAMPLE)
+        try:
+            set_original(_read_path(path), Path(path).name)
+            return
+        except AnonymisationError as error:
+            st.error(f"ANON_DATA could not be opened: {error} The sample table is shown instead.")
+    load_sample(DEFAULT_SAMPLE)
 
 
 @st.cache_data(show_spinner="Reading the table...")
