@@ -185,21 +185,28 @@ def build_report(
     annex_d: AnnexDResult | None = None,
     title: str = "Anonymisation report",
     sign_off: dict[str, str] | None = None,
+    risk_before: RiskReport | None = None,
+    risk_after: RiskReport | None = None,
+    utility: UtilityReport | None = None,
 ) -> Report:
-    """Gather the facts of one release (quasi-identifiers default to the recipe's)."""
+    """Gather the facts of one release (quasi-identifiers default to the recipe's).
+
+    ``risk_before``, ``risk_after`` and ``utility`` may be passed when already computed
+    (the dashboard caches them); otherwise they are computed here.
+    """
     require_choice("use_case", use_case, USE_CASES)
     qi = tuple(quasi_identifiers or recipe.meta.get("quasi_identifiers") or ())
     sensitive = sensitive or recipe.meta.get("sensitive")
     k_threshold = int(k_threshold or recipe.meta.get("k") or SUGGESTED_K[use_case])
     released = result.data
-    risk_before = risk_after = None
-    if qi:
+    if qi and risk_before is None:
         risk_before = risk_report(
             original,
             [c for c in qi if c in original.columns],
             k_threshold=k_threshold,
             sensitive=sensitive if sensitive in original.columns else None,
         )
+    if qi and risk_after is None:
         kept = [c for c in qi if c in released.columns]
         if kept:
             risk_after = risk_report(
@@ -209,7 +216,8 @@ def build_report(
                 sensitive=sensitive if sensitive in released.columns else None,
             )
     aggregated = any(s.get("step") == "aggregate" for s in recipe.steps)
-    utility = None if aggregated else utility_report(original, released)
+    if utility is None and not aggregated:
+        utility = utility_report(original, released)
     log = tuple(
         {
             "position": entry.position,

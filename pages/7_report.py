@@ -19,6 +19,7 @@ from core.recipe import to_python_script
 from core.release import SIGN_OFF_FIELDS, identity_table, report_json, report_markdown, sign_off
 from core.report import SUGGESTED_K, USE_CASES, build_report, controls_for
 from core.techniques import encrypt_table
+from core.utility import utility_report
 from ui import state
 
 MIN_PASSPHRASE = 12  # Step 5: passwords of at least 12 characters
@@ -72,9 +73,11 @@ try:
     before, after = state.current_risk(original), state.current_risk()
     verdict = state.current_annex_d()
     with st.spinner("Building the report..."):
+        utility = state.memo("utility", lambda: utility_report(original, result.data))
         report = build_report(original, result, release, use_case=use_case, annex_d=verdict,
                               sensitive=release.meta.get("sensitive"), k_threshold=state.k_target(),
-                              sign_off=signed)  # fmt: skip
+                              sign_off=signed, risk_before=before, risk_after=after,
+                              utility=utility)  # fmt: skip
 except AnonymisationError as error:
     st.error(str(error))
     st.stop()
@@ -129,7 +132,8 @@ st.subheader("Downloads")
 markdown = report_markdown(report, done)
 d1, d2 = st.columns(2)
 fmt = d1.radio("Data format", ["csv", "xlsx"], horizontal=True, key="data_format")
-d1.download_button("Anonymised data", table_to_bytes(result.data, fmt),
+data_bytes = state.memo("data_bytes", lambda: table_to_bytes(result.data, fmt), fmt)
+d1.download_button("Anonymised data", data_bytes,
                    file_name=f"{STEM}.{fmt}", key="download_data")  # fmt: skip
 d1.download_button("Recipe (YAML)", release.to_yaml(), file_name="recipe.yaml",
                    mime="application/x-yaml", key="download_recipe")  # fmt: skip

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 import warnings
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -405,6 +406,22 @@ def release_result() -> RecipeResult:
     replay = current()
     return RecipeResult(replay.data, replay.mappings, replay.linking, replay.log,
                         seed=recipe().seed)  # fmt: skip
+
+
+def memo(name: str, compute: Callable[[], Any], *extra: Hashable) -> Any:
+    """Compute something derived from the current recipe once per recipe (and ``extra``).
+
+    Reruns that do not change the recipe (ticking a checkbox, typing a name) then reuse
+    heavy results such as the utility report or the bytes of a download.
+    """
+    current_recipe = recipe()
+    key = (name, current_recipe.seed, repr(current_recipe.steps), *extra)
+    cache: dict = _state().setdefault("memo", {})
+    if key not in cache:
+        if len(cache) > 24:
+            cache.pop(next(iter(cache)))
+        cache[key] = compute()
+    return cache[key]
 
 
 # --- presentation ----------------------------------------------------------------------
