@@ -1,0 +1,91 @@
+"""Data: load a table (upload or sample), preview it and profile its columns (Step 1)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.profile import profile
+from ui import data_steps, state
+
+STEP1 = "PDPC guide, Step 1 (Know your data)"
+
+st.title("Data")
+state.explain(
+    "Load the personal data you want to anonymise; it stays on this computer and the "
+    "original is never changed: every change is a recorded step.",
+    STEP1,
+    training="Step 1 of the guide starts with knowing what each attribute of a record is. "
+    "Look at the preview and the column profile before classifying the columns.",
+)
+
+upload_col, sample_col = st.columns(2)
+with upload_col:
+    uploaded = st.file_uploader(
+        "Upload a table (CSV, TSV, Excel or Parquet)",
+        type=["csv", "tsv", "txt", "tab", "xlsx", "xlsm", "parquet", "pq"],
+        key="upload",
+        help=f"Up to {state.MAX_UPLOAD_MB} MB. Delimiter and encoding are detected.",
+    )
+    if uploaded is not None:
+        data_steps.receive_upload(uploaded.getvalue(), uploaded.name, uploaded.file_id)
+with sample_col:
+    samples = state.sample_files()
+    current_name = state.source_name()
+    sample = st.selectbox(
+        "…or pick a sample table",
+        samples,
+        index=samples.index(current_name) if current_name in samples else 0,
+        key="sample",
+        help="Synthetic Singapore people, and the guide's worked-example tables.",
+    )
+    if st.button("Load sample", key="load_sample", icon=":material/dataset:"):
+        data_steps.load_sample_or_error(sample)
+
+if not state.require_data():
+    st.stop()
+
+df = state.original()
+st.subheader(f"`{state.source_name()}`: {len(df):,} records, {df.shape[1]} columns")
+details = data_steps.source_details(df)
+if details:
+    st.caption(" · ".join(f"**{key}**: {value}" for key, value in details.items()))
+hint = data_steps.single_column_hint(df)
+if hint:
+    st.warning(hint, icon=":material/warning:")
+
+st.markdown("#### Preview (first 100 records)")
+st.dataframe(df.head(100), width="stretch")
+state.explain(
+    "These are the original records as read from the file; nothing has been changed yet.",
+    STEP1,
+)
+
+st.markdown("#### Column profile")
+with st.spinner("Profiling the columns..."):
+    table = profile(df)
+st.dataframe(
+    table,
+    hide_index=True,
+    width="stretch",
+    column_config={
+        "uniqueness": st.column_config.ProgressColumn(
+            "uniqueness", min_value=0.0, max_value=1.0, format="%.2f"
+        ),
+        "min": st.column_config.NumberColumn(format="%.4g"),
+        "max": st.column_config.NumberColumn(format="%.4g"),
+        "mean": st.column_config.NumberColumn(format="%.4g"),
+    },
+)
+state.explain(
+    "Uniqueness is distinct values divided by filled-in values: near 1 means almost every "
+    "record has its own value, the mark of a direct identifier; few distinct values "
+    "combined with others can still single people out (indirect identifiers).",
+    STEP1,
+    training="The guide's Step 1 table: direct identifiers (name, NRIC, email, mobile) are "
+    "unique to a person; indirect identifiers (age, gender, postal code, job title) are not "
+    "unique alone but may re-identify when combined; target attributes (salary, diagnosis) "
+    "hold the utility of the data. Columns you do not need should be removed (data "
+    "minimisation).",
+)
+st.page_link("pages/2_classify.py", label="Next: classify the columns (Step 1)",
+             icon=":material/arrow_forward:")  # fmt: skip

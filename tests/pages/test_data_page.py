@@ -1,0 +1,127 @@
+"""AppTest checks of pages/1_data.py (Data) and its upload handling in ui/data_steps.py."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.errors import AnonymisationError
+from ui import data_steps, state
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_data"
+
+
+def count_records(path: Path) -> int:
+    """Records of a sample counted with the csv module (independent of core.io)."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        return sum(1 for _ in csv.reader(handle)) - 1
+
+
+@pytest.fixture
+def at() -> AppTest:
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    app.run()
+    return app
+
+
+def test_renders_default_sample(at):
+    assert not at.exception
+    assert at.session_state["source_name"] == "singapore_people.csv"
+    n = count_records(SAMPLES / "singapore_people.csv")
+    assert n == 10_000
+    assert any(f"{n:,} records" in s.value for s in at.subheader)
+    preview, profile = at.dataframe[0].value, at.dataframe[1].value
+    assert len(preview) == 100
+    # the profile has one row per column of the file's header
+    with (SAMPLES / "singapore_people.csv").open(encoding="utf-8") as handle:
+        header = handle.readline().strip().split(",")
+    assert list(profile["column"]) == header
+    # source details from df.attrs["source"]
+    assert any("comma" in c.value and "utf-8" in c.value for c in at.caption)
+
+
+def test_loading_another_sample_changes_the_table(at):
+    at.selectbox(key="sample").set_value("guide_annex_c_taxi.csv")
+    at.button(key="load_sample").click().run()
+    assert not at.exception
+    expected = count_records(SAMPLES / "guide_annex_c_taxi.csv")
+    assert expected == 11
+    assert at.session_state["source_name"] == "guide_annex_c_taxi.csv"
+    assert len(at.session_state["original"]) == expected
+    assert any("11 records" in s.value for s in at.subheader)
+    assert len(at.dataframe[0].value) == expected
+
+
+# A tiny app that loads the default sample, then hands the page's upload handler the bytes
+# stored in the session (AppTest cannot drive st.file_uploader).
+UPLOAD_SCRIPT = """
+import streamlit as st
+from ui import data_steps, state
+
+if not state.has_data():
+    state.load_sample(state.DEFAULT_SAMPLE)
+data, name = st.session_state["_test_upload"]
+data_steps.receive_upload(data, name, token=name)
+"""
+
+
+def upload_app(data: bytes, name: str) -> AppTest:
+    app = AppTest.from_string(UPLOAD_SCRIPT, default_timeout=30)
+    app.session_state["_test_upload"] = (data, name)
+    app.run()
+    return app
+
+
+BAD_UPLOADS = {
+    "empty": (b"", "empty.csv", "empty"),
+    "header only": (b"nric,name,age\n", "header.csv", "no data rows"),
+    "ragged rows": (b"a,b,c\n1,2,3\n4,5,6,7,8\n", "ragged.csv", "ragged.csv"),
+    "not a table": (b"\x89PNG\r\n\x1a\n\x00\x00", "picture.png", "not supported"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_UPLOADS))
+def test_bad_upload_shows_error_and_keeps_previous_table(case):
+    data, name, words = BAD_UPLOADS[case]
+    app = upload_app(data, name)
+    assert not app.exception
+    assert len(app.error) == 1
+    message = app.error[0].value
+    assert words in message and "previous table is still loaded" in message
+    assert app.session_state["source_name"] == "singapore_people.csv"
+    assert len(app.session_state["original"]) == 10_000
+    app.run()  # the file stays in the uploader: the error is shown again, nothing reloaded
+    assert len(app.error) == 1 and app.session_state["source_name"] == "singapore_people.csv"
+
+
+def test_too_large_upload_is_refused(monkeypatch):
+    monkeypatch.setattr(state, "MAX_UPLOAD_MB", 0)
+    app = upload_app(b"a,b\n1,2\n", "big.csv")
+    assert "larger than 0 MB" in app.error[0].value
+    assert app.session_state["source_name"] == "singapore_people.csv"
+
+
+def test_good_upload_is_read_once_and_replaces_the_table():
+    app = upload_app(b"id;age\n1;30\n2;40\n3;50\n", "mine.csv")
+    assert not app.exception and not app.error
+    assert app.session_state["source_name"] == "mine.csv"
+    assert list(app.session_state["original"]["age"]) == [30, 40, 50]
+    assert app.session_state["original"].attrs["source"]["sep"] == ";"
+    assert app.session_state["last_upload"] == ("mine.csv", None)
+
+
+def test_load_upload_raises_directly():
+    with pytest.raises(AnonymisationError, match="empty"):
+        state.load_upload(b"", "empty.csv")
+
+
+def test_single_column_hint_for_space_delimited_text():
+    from core.io import read_table
+
+    df = read_table(b"a b c\n1 2 3\n", name="spaces.csv")
+    assert data_steps.single_column_hint(df) is not None
+    assert data_steps.single_column_hint(read_table(b"a,b\n1,2\n", name="ok.csv")) is None

@@ -1,0 +1,168 @@
+"""Glue for the Data, Classify and De-identify pages (PDPC guide, Steps 1 and 2).
+
+Small functions the pages call so that the pages stay thin and the behaviour can be
+tested without a browser: reading an upload once and reporting errors, the roles table
+for the editor, and the Step 2 recipe steps chosen per direct identifier.
+Session state is only touched through :mod:`ui.state`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.errors import AnonymisationError
+from core.schema import Role, Suggestion
+from ui import state
+
+ROLE_VALUES = [role.value for role in Role]
+
+# --- Data page --------------------------------------------------------------------------
+
+
+def handle_upload(data: bytes, name: str, token: str) -> tuple[bool, str | None]:
+    """Load an uploaded file once per ``token``: (loaded just now, error message or None).
+
+    On failure the previous table stays loaded and the error is remembered, so later
+    reruns with the same file in the uploader show it again without re-reading the file.
+    """
+    last = state.last_upload()
+    if last is not None and last[0] == token:
+        return False, last[1]
+    try:
+        state.load_upload(data, name)
+    except AnonymisationError as error:
+        state.set_last_upload(token, str(error))
+        return False, str(error)
+    state.set_last_upload(token, None)
+    return True, None
+
+
+def receive_upload(data: bytes, name: str, token: str) -> None:
+    """Page side of :func:`handle_upload`: show the error, or rerun with the new table."""
+    loaded, error = handle_upload(data, name, token)
+    if error is not None:
+        st.error(f"{error} The previous table is still loaded.", icon=":material/error:")
+    elif loaded:
+        st.rerun()  # redraw the sidebar and the preview with the new table
+
+
+def load_sample_or_error(name: str) -> None:
+    try:
+        state.load_sample(name)
+    except AnonymisationError as error:
+        st.error(f"{error} The previous table is still loaded.", icon=":material/error:")
+        return
+    st.rerun()
+
+
+def source_details(df: pd.DataFrame) -> dict[str, Any]:
+    """How the table was read (core.io records it in ``df.attrs["source"]``), without blanks."""
+    source = df.attrs.get("source") or {}
+    names = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe"}
+    details = {k: v for k, v in source.items() if v is not None}
+    if "sep" in details:
+        details["sep"] = f"{names.get(details['sep'], repr(details['sep']))} ({details['sep']!r})"
+    return details
+
+
+def single_column_hint(df: pd.DataFrame) -> str | None:
+    """A hint when a text table was read as one column: often the wrong delimiter."""
+    source = df.attrs.get("source") or {}
+    if df.shape[1] == 1 and source.get("format") not in ("excel", "parquet"):
+        return (
+            "Only one column was found. If the file uses another delimiter (e.g. spaces), "
+            "save it as CSV with commas, semicolons, tabs or pipes and upload it again."
+        )
+    return None
+
+
+# --- Classify page ----------------------------------------------------------------------
+
+
+def roles_table(suggestions: dict[str, Suggestion], roles: dict[str, Role]) -> pd.DataFrame:
+    """One row per column for the roles editor: the role shown is the confirmed one, or
+    the suggestion until the user saves or accepts (PDPC guide, Step 1)."""
+    rows = []
+    for column, suggestion in suggestions.items():
+        confirmed = roles.get(column)
+        rows.append(
+            {
+                "column": str(column),
+                "role": (confirmed or suggestion.role).value,
+                "confirmed": confirmed is not None,
+                "suggested": suggestion.role.value,
+                "reason": suggestion.reason,
+                "technique": suggestion.technique,
+            }
+        )
+    columns = ["column", "role", "confirmed", "suggested", "reason", "technique"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def roles_from_table(table: pd.DataFrame, columns: list[Any]) -> dict[Any, Role]:
+    """Roles from the edited table, keyed by the data's own column labels."""
+    by_name = {str(c): c for c in columns}
+    return {by_name[name]: Role(role) for name, role in zip(table["column"], table["role"], strict=True)
+            if name in by_name and role in ROLE_VALUES}  # fmt: skip
+
+
+def suggested_roles(suggestions: dict[Any, Suggestion]) -> dict[Any, Role]:
+    return {column: s.role for column, s in suggestions.items()}
+
+
+def accept_all_suggestions() -> None:
+    """Button callback: confirm every suggested role and reset the editor's edits."""
+    state.set_roles(suggested_roles(state.suggestions()))
+    state.forget_widget("roles_editor")
+
+
+# --- De-identify page -------------------------------------------------------------------
+
+METHODS = {
+    "keep": "Keep for now",
+    "remove": "Remove (attribute suppression)",
+    "random": "Pseudonymise: random tokens",
+    "hmac": "Pseudonymise: keyed HMAC (persistent)",
+    "double": "Double coding",
+}
+
+
+def deidentify_steps(choices: dict[Any, str], *, key_env: str) -> list[dict[str, Any]]:
+    """Recipe steps for Step 2: one 'remove' step for all removed columns, then one
+    'pseudonymise' step per pseudonymised column (the key itself never enters a step)."""
+    steps: list[dict[str, Any]] = []
+    removed = [column for column, method in choices.items() if method == "remove"]
+    if removed:
+        steps.append({"step": "remove", "columns": removed})
+    for column, method in choices.items():
+        if method in ("random", "double"):
+            steps.append({"step": "pseudonymise", "column": column, "method": method})
+        elif method == "hmac":
+            steps.append(
+                {"step": "pseudonymise", "column": column, "method": "hmac", "key_env": key_env}
+            )
+    return steps
+
+
+def add_steps(steps: list[dict[str, Any]]) -> str | None:
+    """Add all steps as one change (one undo), or none of them: the error message or None."""
+    new = state.recipe()
+    try:
+        for step in steps:
+            new = new.add(step)
+        state.replace_recipe(new)
+    except AnonymisationError as error:
+        return str(error)
+    return None
+
+
+def before_after(
+    before: pd.DataFrame, after: pd.DataFrame, columns: list[Any], *, rows: int = 10
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The first ``rows`` records of the affected columns, before and after (same records)."""
+    index = after.index[:rows]
+    shown_before = before.loc[before.index.intersection(index), [c for c in columns if c in before]]
+    return shown_before, after.loc[index, [c for c in columns if c in after]]
