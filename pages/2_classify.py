@@ -1,0 +1,139 @@
+"""Classify (Step 1): confirm the role of every column; pick the sensitive column and k."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core.schema import Role
+from ui import data_steps, state
+
+STEP1 = "PDPC guide, Step 1 (Know your data)"
+
+if not state.require_data():
+    st.stop()
+
+st.title("Classify the columns")
+state.explain(
+    "Decide for each column whether it is a direct identifier, an indirect identifier, a "
+    "target attribute or other; later steps treat each role differently.",
+    STEP1,
+)
+with st.expander("What the roles mean", expanded=state.training_mode()):
+    for role in Role:
+        st.markdown(f"- **{role.value}**: {role.description}")
+
+if state.training_mode():
+    st.info(
+        "The guide's Example 2 (customer data record): Customer ID and Name are direct "
+        "identifiers; Gender, Date of birth, Postal code, Occupation, Education and Marital "
+        "status are indirect identifiers; Income is the target attribute.",
+        icon=":material/school:",
+    )
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "attribute": [
+                    "Customer ID",
+                    "Name",
+                    "Gender",
+                    "Date of birth",
+                    "Postal code",
+                    "Occupation",
+                    "Income",
+                    "Education",
+                    "Marital status",
+                ],
+                "role": [
+                    "direct",
+                    "direct",
+                    "indirect",
+                    "indirect",
+                    "indirect",
+                    "indirect",
+                    "target",
+                    "indirect",
+                    "indirect",
+                ],
+            }
+        ),  # fmt: skip
+        hide_index=True,
+    )
+
+data = state.original()
+confirmed = state.roles()
+if confirmed:
+    st.success(f"Roles confirmed for {len(confirmed)} of {data.shape[1]} columns.",
+               icon=":material/check_circle:")  # fmt: skip
+else:
+    st.warning(
+        "No roles confirmed yet: the roles below are only suggestions until you save or "
+        "accept them.",
+        icon=":material/pending:",
+    )
+
+table = data_steps.roles_table(state.suggestions(), confirmed)
+edited = st.data_editor(
+    table,
+    key="roles_editor",
+    hide_index=True,
+    width="stretch",
+    disabled=["column", "confirmed", "suggested", "reason", "technique"],
+    column_config={
+        "role": st.column_config.SelectboxColumn(
+            "role", options=data_steps.ROLE_VALUES, required=True
+        ),
+        "confirmed": st.column_config.CheckboxColumn("confirmed"),
+    },
+)
+state.explain(
+    "Suggestions come from column names and sampled values, with the technique Annex B "
+    "of the guide suggests; change any role in the 'role' column before saving.",
+    f"{STEP1}; Annex B",
+)
+accept_col, save_col = st.columns(2)
+accept_col.button(
+    "Accept all suggestions",
+    key="accept_all",
+    on_click=data_steps.accept_all_suggestions,
+    icon=":material/done_all:",
+)
+if save_col.button("Save roles", key="save_roles", type="primary", icon=":material/save:"):
+    state.set_roles(data_steps.roles_from_table(edited, list(data.columns)))
+    st.rerun()
+
+st.markdown("#### Sensitive column and target k")
+options = [None, *data.columns]
+if state.sensitive_choice() not in options:
+    state.set_sensitive(None)
+sensitive = st.selectbox(
+    "Sensitive (target) column for l-diversity and t-closeness",
+    options,
+    index=options.index(state.sensitive_choice()),
+    format_func=lambda c: "(the first column marked target)" if c is None else str(c),
+    key="sensitive",
+)
+if sensitive != state.sensitive_choice():
+    state.set_sensitive(sensitive)
+    st.rerun()
+state.explain(
+    "The target attribute whose values should not be disclosed for a group of records.",
+    "PDPC guide, Annex A (l-diversity, t-closeness)",
+)
+k = st.number_input(
+    "Target k (smallest group size)",
+    min_value=2,
+    step=1,
+    value=max(2, state.k_target()),
+    key="k_target",
+)
+if k != state.k_target():
+    state.set_k_target(k)
+    st.rerun()
+state.explain(
+    "Generally the industry threshold for k-anonymity is 3 or 5: 5 or more for external "
+    "sharing, 3 may do for internal sharing or long-term retention.",
+    "PDPC guide, Step 4 (note)",
+)
+st.page_link("pages/3_deidentify.py", label="Next: remove or pseudonymise direct identifiers "
+             "(Step 2)", icon=":material/arrow_forward:")  # fmt: skip
