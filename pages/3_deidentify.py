@@ -1,0 +1,151 @@
+"""De-identify (Step 2): remove or pseudonymise the direct identifiers."""
+
+from __future__ import annotations
+
+import os
+from functools import partial
+
+import streamlit as st
+
+from core.io import table_to_bytes
+from core.schema import Role
+from core.techniques import encrypt_table
+from core.techniques.pseudonymisation import MIN_KEY_BYTES
+from ui import data_steps, state
+
+STEP2 = "PDPC guide, Step 2 (De-identify your data)"
+ANNEX_A = "PDPC guide, Annex A (Pseudonymisation)"
+
+if not state.require_data():
+    st.stop()
+
+st.title("De-identify: direct identifiers")
+state.explain(
+    "Remove every direct identifier; replace it with a pseudonym only if records must be "
+    "linked back to a person or to other data sets later.",
+    STEP2,
+    training="The guide's Step 2 example removes the names Alex, Bosco and Charlene; if "
+    "records must stay linkable, each name gets a unique token (1234, 5678, 5432) and the "
+    "identity mapping table Name -> Token is kept securely by the organisation.",
+)
+
+replay = state.current()
+direct = state.columns_with_role(Role.DIRECT, state.original())
+pending = [c for c in state.columns_with_role(Role.DIRECT, replay.data)
+           if c not in replay.mappings and c not in replay.linking]  # fmt: skip
+if not direct:
+    st.info("No column is confirmed as a direct identifier. Confirm the roles on **Classify**.")
+    st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
+    st.stop()
+done = [c for c in direct if c not in pending]
+if done:
+    st.caption("Already handled by the recipe: " + ", ".join(f"`{c}`" for c in done))
+
+if pending:
+    st.markdown("#### Choose what to do with each direct identifier")
+    methods = list(data_steps.METHODS)
+    choices = {
+        column: st.selectbox(
+            f"`{column}`",
+            methods,
+            index=methods.index("remove"),
+            format_func=data_steps.METHODS.get,
+            key=f"method_{column}",
+        )
+        for column in pending
+    }
+    state.explain(
+        "Random tokens and double coding keep an identity mapping table for reversal; HMAC "
+        "tokens are the same for the same value and key, so tables can be linked.",
+        ANNEX_A,
+    )
+    key_env = "ANON_PSEUDONYM_KEY"
+    if "hmac" in choices.values():
+        key_env = st.text_input("Environment variable holding the HMAC key",
+                                value="ANON_PSEUDONYM_KEY", key="key_env").strip()  # fmt: skip
+        if os.environ.get(key_env):
+            st.success(f"`{key_env}` is set. The recipe stores only its name, never the key.")
+        else:
+            st.warning(
+                f"`{key_env}` is not set. Start the app with, e.g., "
+                f'`export {key_env}=$(python -c "import secrets; print(secrets.token_hex(32))")`'
+                ", or type a key below for this session.",
+                icon=":material/key:",
+            )
+        with st.form("hmac_key_form", clear_on_submit=True):
+            typed = st.text_input(f"Key (at least {MIN_KEY_BYTES} characters)",
+                                  type="password", key="hmac_key")  # fmt: skip
+            if st.form_submit_button("Use this key for this session"):
+                if len(typed.encode("utf-8")) < MIN_KEY_BYTES:
+                    st.error(f"The key must be at least {MIN_KEY_BYTES} characters long.")
+                else:
+                    os.environ[key_env] = typed  # this server process only; never saved
+                    state.forget_widget("hmac_key")  # nor kept in the session
+                    st.rerun()
+        state.explain(
+            "The key is read from the environment of this app's process when the step runs; "
+            "it is never written to the recipe, the report or any file. Protect it like an "
+            "encryption key.",
+            ANNEX_A,
+        )
+    steps = data_steps.deidentify_steps(choices, key_env=key_env)
+    if st.button("Add to recipe", key="apply_deidentify", type="primary", disabled=not steps):
+        with st.spinner("Applying..."):
+            error = data_steps.add_steps(steps)
+        if error:
+            st.error(error, icon=":material/error:")
+        else:
+            st.rerun()
+else:
+    st.success("Every direct identifier has been removed or pseudonymised.",
+               icon=":material/check_circle:")  # fmt: skip
+
+st.markdown("#### Before and after (first 10 records)")
+before, after = data_steps.before_after(state.original(), replay.data, direct)
+left, right = st.columns(2)
+left.caption("Original")
+left.dataframe(before, width="stretch")
+right.caption("Current (recipe so far)")
+if after.shape[1]:
+    right.dataframe(after, width="stretch")
+else:
+    right.write("All direct identifier columns have been removed.")
+state.explain("The same records before and after the recipe so far.", STEP2)
+
+tables = [("mapping", c, t) for c, t in replay.mappings.items()]
+tables += [("linking", c, t) for c, t in replay.linking.items()]
+if tables:
+    st.markdown("#### Identity mapping tables")
+    st.warning(
+        "The identity mapping table permits re-identification: keep it securely and apart "
+        "from the de-identified data, never share it with the recipient, and destroy it "
+        "for long-term retention. Prefer the encrypted download.",
+        icon=":material/lock:",
+    )
+    state.explain(
+        "With double coding, the linking table goes to a trusted third party and the "
+        "mapping table stays with the organisation.",
+        f"{STEP2}; {ANNEX_A}",
+    )
+for kind, column, table in tables:
+    with st.expander(f"{kind.capitalize()} table of `{column}` ({len(table):,} rows)"):
+        st.dataframe(table.head(5), hide_index=True)
+        st.download_button(
+            "Download as plain CSV (unprotected!)",
+            data=partial(table_to_bytes, table, "csv"),
+            file_name=f"{column}_{kind}.csv",
+            mime="text/csv",
+            key=f"download_{kind}_{column}",
+        )
+        passphrase = st.text_input("Passphrase for the encrypted file", type="password",
+                                   key=f"passphrase_{kind}_{column}")  # fmt: skip
+        st.download_button(
+            "Download encrypted (AES-GCM, scrypt)",
+            data=partial(encrypt_table, table, passphrase) if passphrase else b"",
+            file_name=f"{column}_{kind}.enc",
+            mime="application/octet-stream",
+            key=f"download_{kind}_encrypted_{column}",
+            disabled=not passphrase,
+        )
+        st.caption("Decrypt with core.techniques.decrypt_table(blob, passphrase); give the "
+                   "passphrase separately from the file.")  # fmt: skip
