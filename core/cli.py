@@ -9,7 +9,9 @@ traceback means a bug.
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -94,6 +96,8 @@ def cmd_reid_risk(args: argparse.Namespace) -> int:
 def cmd_apply(args: argparse.Namespace) -> int:
     df = read_table(args.data, sep=args.sep)
     recipe = Recipe.load(args.recipe)
+    if args.ask_keys:
+        _prompt_for_keys(recipe)
     if args.seed is not None:
         recipe = Recipe(recipe.steps, args.seed, recipe.meta)
     result = apply_recipe(df, recipe, base_dir=Path(args.recipe).resolve().parent)
@@ -126,6 +130,19 @@ def cmd_apply(args: argparse.Namespace) -> int:
             )
         print(f"Report: {report_path}", file=sys.stderr)
     return 0
+
+
+def _prompt_for_keys(recipe: Recipe) -> None:
+    """Ask for each pseudonymisation key the recipe names but the environment lacks.
+
+    The key is typed without echo and put only in this process's environment: it is
+    never written to a file, the recipe, the report or the log (PDPC guide, Annex A:
+    "the encryption key ... must be securely protected").
+    """
+    for step in recipe.steps:
+        name = step.get("key_env")
+        if name and not os.environ.get(name):
+            os.environ[name] = getpass.getpass(f"Key for {name} (input hidden): ")
 
 
 def cmd_uniqueness(args: argparse.Namespace) -> int:
@@ -185,6 +202,9 @@ def build_parser() -> argparse.ArgumentParser:
     apply.add_argument("--qi", help="quasi-identifiers for the report (default: recipe's)")
     apply.add_argument("--use-case", default="external", choices=list(USE_CASES))
     apply.add_argument("--seed", type=int, help="override the recipe's seed")
+    apply.add_argument("--ask-keys", action="store_true",
+                       help="prompt (without echo) for pseudonymisation keys not set in the "
+                       "environment")  # fmt: skip
     apply.set_defaults(run=cmd_apply)
 
     unique = sub.add_parser("uniqueness", help="Chance of a unique birthday in a cell of N.")

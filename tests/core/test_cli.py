@@ -115,3 +115,32 @@ def test_user_mistakes_give_one_clear_line_and_no_traceback(args, message):
     assert done.returncode == 2
     assert message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_apply_prompts_for_a_missing_key_and_never_writes_it(tmp_path, monkeypatch, capsys):
+    from core import cli
+
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(
+        "steps:\n  - {step: pseudonymise, column: Occupation, method: hmac, key_env: CLI_TEST_KEY}\n",
+        encoding="utf-8",
+    )
+    key = "typed-at-the-prompt-0123456789"
+    monkeypatch.delenv("CLI_TEST_KEY", raising=False)
+    monkeypatch.setattr(cli.getpass, "getpass", lambda prompt: key)
+    out, report = tmp_path / "out.csv", tmp_path / "report.json"
+    code = cli.main(["apply", str(TAXI), "--recipe", str(recipe), "--out", str(out),
+                     "--report", str(report), "--ask-keys"])  # fmt: skip
+    assert code == 0
+    assert pd.read_csv(out)["Occupation"].str.len().eq(16).all()
+    written = out.read_text() + report.read_text() + recipe.read_text()
+    written += "".join(p.read_text() for p in tmp_path.glob("*.mapping-*"))
+    assert key not in written + capsys.readouterr().err
+    monkeypatch.delenv("CLI_TEST_KEY", raising=False)
+
+
+def test_apply_without_key_names_the_variable():
+    done = run("apply", str(TAXI), "--recipe", str(ROOT / "tests" / "data" / "hmac_recipe.yaml"),
+               "--out", "/tmp/never.csv")  # fmt: skip
+    assert done.returncode == 2
+    assert "ANON_TEST_MISSING_KEY" in done.stderr
