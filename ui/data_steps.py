@@ -8,6 +8,7 @@ Session state is only touched through :mod:`ui.state`.
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any
 
 import pandas as pd
@@ -63,6 +64,8 @@ def source_details(df: pd.DataFrame) -> dict[str, Any]:
     source = df.attrs.get("source") or {}
     names = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe"}
     details = {k: v for k, v in source.items() if v is not None}
+    if "name" in details:  # a sample's full path would show where the app is installed
+        details["name"] = PurePath(str(details["name"])).name
     if "sep" in details:
         details["sep"] = f"{names.get(details['sep'], repr(details['sep']))} ({details['sep']!r})"
     return details
