@@ -171,6 +171,11 @@ def step_seed(recipe_seed: int, position: int, step: Mapping[str, Any]) -> int:
     return (recipe_seed * 1_000_003 + position) % (2**32)
 
 
+def secret_step_seed(pseudonym_seed: int | None, position: int) -> int | None:
+    """The secret seed of a random pseudonymisation step (None: use OS entropy)."""
+    return None if pseudonym_seed is None else step_seed(pseudonym_seed, position, {})
+
+
 def _evaluate(value: Any, base_dir: Path | None) -> Any:
     if isinstance(value, Ref):
         if value.function == "read_hierarchy":
@@ -189,13 +194,21 @@ def run_step(
     *,
     seed: int | None = None,
     base_dir: Path | None = None,
+    secret_seed: int | None = None,
 ) -> tuple[pd.DataFrame, Pseudonymised | None]:
-    """Apply one step to ``df`` (a new table is returned; ``df`` is untouched)."""
+    """Apply one step to ``df`` (a new table is returned; ``df`` is untouched).
+
+    ``seed`` goes to random steps (swapping, noise) and is recorded; ``secret_seed`` goes
+    to random pseudonymisation, so that a session can replay its pseudonyms, and is never
+    recorded anywhere.
+    """
     call = resolve(step)
     function = getattr(techniques, call.function)
     kwargs = {k: _evaluate(v, base_dir) for k, v in call.kwargs.items()}
     if call.random:
         kwargs["seed"] = seed
+    if call.secret_seed and secret_seed is not None:
+        kwargs["seed"] = secret_seed
     result = function(df, *call.args, **kwargs)
     if isinstance(result, Pseudonymised):
         return result.data, result
@@ -208,12 +221,14 @@ def apply_recipe(
     *,
     base_dir: str | Path | None = None,
     progress: Any = None,
+    pseudonym_seed: int | None = None,
 ) -> RecipeResult:
     """Replay every step of ``recipe`` on ``df``; the same input and seed give the same output.
 
     A recipe without a seed gets a fresh one, returned in the result so the run can be
     recorded and replayed. ``progress(done, total, summary)`` is called after each step.
-    Errors name the step that failed.
+    Errors name the step that failed. Random pseudonyms use ``pseudonym_seed`` when given
+    (a secret the caller keeps, never recorded), else fresh operating-system entropy.
     """
     seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
     base = Path(base_dir) if base_dir is not None else None
@@ -225,7 +240,13 @@ def apply_recipe(
         call = resolve(step, position=position)
         used_seed = step_seed(seed, position, step) if call.random else None
         try:
-            new, pseudonymised = run_step(data, step, seed=used_seed, base_dir=base)
+            new, pseudonymised = run_step(
+                data,
+                step,
+                seed=used_seed,
+                base_dir=base,
+                secret_seed=secret_step_seed(pseudonym_seed, position),
+            )
         except AnonymisationError as error:
             raise type(error)(f"Step {position} ({step['step']}): {error}") from None
         if pseudonymised is not None:

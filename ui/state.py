@@ -29,6 +29,7 @@ from core.recipe import (
     StepLog,
     describe_step,
     run_step,
+    secret_step_seed,
     step_seed,
 )
 from core.risk import RiskReport, annex_d_risk, risk_report
@@ -103,6 +104,9 @@ def set_original(df: pd.DataFrame, name: str) -> None:
     state["source_name"] = name
     state["history"] = EditHistory(Recipe(seed=secrets.randbelow(2**31)))
     state["prefix_cache"] = {}
+    # Random pseudonyms replay identically within this session (so a downloaded mapping
+    # table always matches the data) from this secret, which is never written anywhere.
+    state["pseudonym_secret"] = secrets.randbelow(2**62)
     state["suggestions"] = {s.column: s for s in suggest_roles(df)}
     state["roles"] = {}  # confirmed roles only: suggestions never apply themselves
     state.setdefault(_K_TARGET_KEY, 5)
@@ -250,7 +254,13 @@ def _replay(target: Recipe) -> Replay:
         call = resolve(step, position=position)
         used_seed = step_seed(seed, position, step) if call.random else None
         try:
-            data, pseudonymised = run_step(current.data, step, seed=used_seed, base_dir=ROOT)
+            data, pseudonymised = run_step(
+                current.data,
+                step,
+                seed=used_seed,
+                base_dir=ROOT,
+                secret_seed=secret_step_seed(state["pseudonym_secret"], position),
+            )
         except AnonymisationError as error:
             raise type(error)(f"Step {position} ({step['step']}): {error}") from None
         mappings, linking = dict(current.mappings), dict(current.linking)

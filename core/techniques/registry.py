@@ -37,8 +37,11 @@ class Call:
     function: str
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
-    random: bool = False  # takes a seed
+    random: bool = False  # takes a seed, recorded in the recipe's log
     produces_mapping: bool = False  # returns a Pseudonymised (data + identity mapping)
+    # Takes a seed that must stay secret (random pseudonyms): never recorded; without one
+    # the operating system's entropy is used.
+    secret_seed: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,7 @@ def _pseudonymise(p: dict[str, Any]) -> Call:
             (p["column"],),
             _pick(p, ("digits",)),
             produces_mapping=True,
+            secret_seed=True,
         )
     if method == "hmac":
         if "key_env" not in p:
@@ -124,7 +128,7 @@ def _pseudonymise(p: dict[str, Any]) -> Call:
         kwargs = {"key": Ref("key_from_env", p["key_env"]), **_pick(p, ("length",))}
         return Call("pseudonymise_hmac", (p["column"],), kwargs, produces_mapping=True)
     if method == "double":
-        return Call("double_code", (p["column"],), {}, produces_mapping=True)
+        return Call("double_code", (p["column"],), {}, produces_mapping=True, secret_seed=True)
     raise RecipeError(
         f"Step 'pseudonymise': 'method' must be random, hmac or double, got {method!r}."
     )

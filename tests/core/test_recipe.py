@@ -180,3 +180,13 @@ def test_reorder_and_remove_steps():
     assert moved.steps[0]["step"] == "swap"
     assert len(moved.remove_step(0).steps) == 4
     assert recipe.steps[0]["step"] == "remove"  # the original is immutable
+
+
+def test_random_pseudonyms_replay_only_with_the_secret_seed(taxi):
+    recipe = Recipe.from_yaml("seed: 1\nsteps: [{step: pseudonymise, column: Occupation}]")
+    first = apply_recipe(taxi, recipe, pseudonym_seed=424242)
+    again = apply_recipe(taxi, recipe, pseudonym_seed=424242)
+    pd.testing.assert_frame_equal(first.data, again.data)
+    fresh = [apply_recipe(taxi, recipe).data["Occupation"].tolist() for _ in range(3)]
+    assert len({tuple(tokens) for tokens in fresh}) > 1  # OS entropy without the secret
+    assert "424242" not in recipe.to_yaml() + to_python_script(recipe)
