@@ -273,10 +273,20 @@ def apply_recipe(
     return RecipeResult(data, mappings, linking, tuple(log), seed)
 
 
+def _short(value: Any) -> str:
+    """A parameter as text, long mappings and lists summarised so a line stays readable."""
+    if isinstance(value, Mapping) and len(value) > 3:
+        first = ", ".join(f"{k}: {v}" for k, v in list(value.items())[:2])
+        return f"{{{first}, ... {len(value)} entries}}"
+    if isinstance(value, (list, tuple)) and len(value) > 6:
+        return f"[{', '.join(map(str, value[:4]))}, ... {len(value)} items]"
+    return str(value)
+
+
 def describe_step(step: Mapping[str, Any]) -> str:
     """A one-line plain description of a step, for lists and reports."""
     name = step.get("step", "?")
-    params = ", ".join(f"{k}={v}" for k, v in step.items() if k != "step")
+    params = ", ".join(f"{k}={_short(v)}" for k, v in step.items() if k != "step")
     spec = STEPS.get(name)
     where = f" ({spec.guide})" if spec else ""
     return f"{name}: {params}{where}"
