@@ -1,0 +1,548 @@
+"""Coordinates: rounding, grid snapping, random displacement in metres, and spatial k.
+
+GPS locations are indirect identifiers (PDPC guide, Step 1 and Annex B). Annex B rounds
+decimal degrees "to the nearest two decimal places (equivalent to accuracy of 1.11 km) or
+three decimal place (equivalent to accuracy of 111 m)", e.g. 1.27434, 103.79967 -> 1.274,
+103.800. NIST SP 800-188 (Sec. 4.3.5) adds that "identity may be shielded in an urban
+environment by adding +/-100 m, whereas a rural environment may require +/-5 km or more",
+and that some locations (a house in which a single person lives) are highly identifying.
+
+Distances are on a sphere of radius :data:`EARTH_RADIUS_M` (the IUGG mean radius): the
+error against the WGS84 ellipsoid is under 0.5 %, far below any displacement used here.
+Displacement uses the exact spherical destination formula, so the haversine distance
+between a point and its displaced copy equals the drawn distance at any latitude (metres
+per degree of longitude shrink with cos(latitude); no flat-earth approximation).
+
+Everything is vectorised with NumPy; randomness comes from :func:`core.validation.make_rng`.
+Missing coordinates stay missing.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from core.errors import AnonymisationWarning, ParameterError
+from core.privacy import equivalence_classes
+from core.validation import (
+    make_rng,
+    require_columns,
+    require_int,
+    require_numeric,
+    require_positive,
+)
+
+#: Mean Earth radius (IUGG), metres.
+EARTH_RADIUS_M = 6_371_008.8
+#: Metres in one degree of latitude (and of longitude at the equator) on that sphere.
+METRES_PER_DEGREE = EARTH_RADIUS_M * math.pi / 180.0
+#: NIST SP 800-188, Sec. 4.3.5: about 100 m in a city, 5 km or more in the countryside.
+NIST_RADII_M: dict[str, float] = {"urban": 100.0, "rural": 5000.0}
+#: Percentiles reported for displacement distances.
+PERCENTILES = (50, 90, 95, 99)
+SPATIAL_METHODS = ("exact", "grid", "decimals", "radius")
+
+
+# --- helpers ------------------------------------------------------------------------
+
+
+def _coordinates(df: pd.DataFrame, lat: str, lon: str, technique: str) -> tuple[np.ndarray, ...]:
+    """Latitude and longitude as float arrays, checked to lie on the globe."""
+    require_columns(df, [lat, lon], parameter="lat/lon")
+    la = require_numeric(df, lat, technique=technique).to_numpy(dtype=float)
+    lo = require_numeric(df, lon, technique=technique).to_numpy(dtype=float)
+    for name, values, bound in ((lat, la, 90.0), (lon, lo, 180.0)):
+        bad = np.abs(values) > bound
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise ParameterError(
+                f"{technique}: column '{name}' has {int(bad.sum())} value(s) outside "
+                f"-{bound:g}..{bound:g}, the first in row {row + 1} ({values[row]!r}). "
+                "Coordinates must be decimal degrees (latitude first); check the columns "
+                "are not swapped."
+            )
+    return la, lo
+
+
+def _with_coordinates(
+    df: pd.DataFrame, lat: str, lon: str, new_lat: np.ndarray, new_lon: np.ndarray
+) -> pd.DataFrame:
+    out = df.copy()
+    out[lat] = new_lat
+    out[lon] = new_lon
+    return out
+
+
+def haversine_m(
+    lat1: np.ndarray | float,
+    lon1: np.ndarray | float,
+    lat2: np.ndarray | float,
+    lon2: np.ndarray | float,
+) -> np.ndarray:
+    """Great-circle distance in metres between points given in decimal degrees."""
+    p1, p2 = np.radians(lat1), np.radians(lat2)
+    dp = p2 - p1
+    dl = np.radians(np.asarray(lon2, dtype=float) - np.asarray(lon1, dtype=float))
+    h = np.sin(dp / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS_M * np.arcsin(np.sqrt(np.clip(h, 0.0, 1.0)))
+
+
+def destination(
+    lat: np.ndarray, lon: np.ndarray, distance_m: np.ndarray, bearing_rad: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The point ``distance_m`` away from (lat, lon) along ``bearing_rad`` (0 = north)."""
+    phi1, lam1 = np.radians(lat), np.radians(lon)
+    delta = np.asarray(distance_m, dtype=float) / EARTH_RADIUS_M
+    sin_phi1, cos_phi1 = np.sin(phi1), np.cos(phi1)
+    sin_d, cos_d = np.sin(delta), np.cos(delta)
+    sin_phi2 = np.clip(sin_phi1 * cos_d + cos_phi1 * sin_d * np.cos(bearing_rad), -1.0, 1.0)
+    lam2 = lam1 + np.arctan2(np.sin(bearing_rad) * sin_d * cos_phi1, cos_d - sin_phi1 * sin_phi2)
+    lon2 = (np.degrees(lam2) + 540.0) % 360.0 - 180.0
+    return np.degrees(np.arcsin(sin_phi2)), lon2
+
+
+def rounding_accuracy_m(decimals: int, latitude: float = 0.0) -> tuple[float, float]:
+    """Size in metres of one step of the last kept decimal: (north-south, east-west).
+
+    PDPC guide, Annex B: 2 decimals ~ 1.11 km, 3 decimals ~ 111 m (north-south, and
+    east-west at the equator; east-west shrinks with cos(latitude): in Singapore,
+    latitude 1.3, it is 99.97 % of that). A rounded point is at most half a step away
+    in each direction.
+    """
+    decimals = require_int("decimals", decimals, minimum=0)
+    step = 10.0**-decimals * METRES_PER_DEGREE
+    return step, step * math.cos(math.radians(latitude))
+
+
+def describe_rounding(decimals: int, latitude: float = 0.0) -> str:
+    """One sentence on what rounding to ``decimals`` places means in metres."""
+    ns, ew = rounding_accuracy_m(decimals, latitude)
+    return (
+        f"Rounding to {decimals} decimal place(s) keeps the location to about {_metres(ns)} "
+        f"north-south and {_metres(ew)} east-west at latitude {latitude:.2f} (points move at "
+        f"most {_metres(math.hypot(ns, ew) / 2)}); PDPC guide, Annex B."
+    )
+
+
+def _metres(value: float) -> str:
+    return f"{value / 1000:.2f} km" if value >= 1000 else f"{value:.0f} m"
+
+
+# --- transformations ------------------------------------------------------------------
+
+
+def round_coordinates(df: pd.DataFrame, lat: str, lon: str, *, decimals: int = 3) -> pd.DataFrame:
+    """Round both coordinates to ``decimals`` places (PDPC guide, Annex B: GPS location).
+
+    2 decimals is about 1.11 km, 3 decimals about 111 m (see :func:`rounding_accuracy_m`).
+    """
+    decimals = require_int("decimals", decimals, minimum=0)
+    if decimals > 6:
+        raise ParameterError(
+            f"Parameter 'decimals' is {decimals}: 6 places is already about 0.1 m, more "
+            "changes nothing. Use 2 (about 1.11 km) or 3 (about 111 m) as Annex B suggests."
+        )
+    la, lo = _coordinates(df, lat, lon, "Rounding coordinates")
+    return _with_coordinates(df, lat, lon, np.round(la, decimals), np.round(lo, decimals))
+
+
+def _grid_cells(
+    la: np.ndarray, lo: np.ndarray, cell_m: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Row and column of an (about) cell_m x cell_m grid, and the cell centres.
+
+    Rows are bands of equal latitude height; within a row, columns are cell_m wide at the
+    row's central latitude, so cells keep their size in metres away from the equator.
+    """
+    dlat = cell_m / METRES_PER_DEGREE
+    row = np.floor((la + 90.0) / dlat)
+    centre_lat = np.clip(row * dlat - 90.0 + dlat / 2, -90.0, 90.0)
+    cos = np.maximum(np.cos(np.radians(centre_lat)), 1e-6)
+    dlon = np.minimum(cell_m / (METRES_PER_DEGREE * cos), 360.0)
+    col = np.floor((lo + 180.0) / dlon)
+    centre_lon = np.clip(col * dlon - 180.0 + dlon / 2, -180.0, 180.0)
+    return row, col, centre_lat, centre_lon
+
+
+def snap_to_grid(df: pd.DataFrame, lat: str, lon: str, *, cell_m: float) -> pd.DataFrame:
+    """Move every point to the centre of its cell in a grid of ``cell_m`` metres.
+
+    A generalisation (PDPC guide, Annex A; Annex B "GPS location") with the same size in
+    metres everywhere, unlike decimal rounding whose east-west size shrinks with latitude.
+    Every point in a cell gets the same coordinates, so spatial k is the cell count.
+    """
+    cell_m = require_positive("cell_m", cell_m)
+    la, lo = _coordinates(df, lat, lon, "Snapping to a grid")
+    _, _, centre_lat, centre_lon = _grid_cells(la, lo, cell_m)
+    return _with_coordinates(df, lat, lon, centre_lat, centre_lon)
+
+
+def _radii(
+    df: pd.DataFrame,
+    by: str | None,
+    radii: Mapping[str, float | Sequence[float]] | None,
+    min_m: float,
+    max_m: float | None,
+) -> tuple[np.ndarray | float, np.ndarray | float]:
+    if by is None:
+        if max_m is None:
+            raise ParameterError(
+                "Displacement needs 'max_m' (the largest distance in metres), or 'by' naming a "
+                "column such as urban/rural with 'radii' per value (NIST SP 800-188: ~100 m "
+                "urban, ~5 km rural)."
+            )
+        return min_m, max_m
+    require_columns(df, by, parameter="by")
+    radii = dict(NIST_RADII_M if radii is None else radii)
+    if not radii:
+        raise ParameterError("Parameter 'radii' is empty: give a distance for each value of 'by'.")
+    keys = df[by].astype("str").to_numpy(dtype=object)
+    lows = np.full(len(df), np.nan)
+    highs = np.full(len(df), np.nan)
+    for value, spec in radii.items():
+        low, high = (min_m, spec) if np.isscalar(spec) else tuple(spec)
+        low = require_positive(f"radii[{value!r}] minimum", low, allow_zero=True)
+        high = require_positive(f"radii[{value!r}]", high)
+        hit = keys == str(value)
+        lows[hit], highs[hit] = low, high
+    missing = np.isnan(highs)
+    if missing.any():
+        if max_m is None:
+            row = int(np.flatnonzero(missing)[0])
+            raise ParameterError(
+                f"Column '{by}' has value {df[by].iloc[row]!r} (row {row + 1}) with no radius in "
+                f"'radii' ({', '.join(map(str, radii))}). Add it to 'radii', or give 'max_m' as "
+                "the radius for all other values."
+            )
+        lows[missing], highs[missing] = min_m, max_m
+    return lows, highs
+
+
+def displace_points(
+    df: pd.DataFrame,
+    lat: str,
+    lon: str,
+    *,
+    max_m: float | None = None,
+    min_m: float = 0.0,
+    by: str | None = None,
+    radii: Mapping[str, float | Sequence[float]] | None = None,
+    seed: int | None = None,
+) -> pd.DataFrame:
+    """Move every point a random distance in a random direction (NIST SP 800-188 4.3.5).
+
+    The new point is uniform over the area of the disc of radius ``max_m`` around the
+    original, or of the ring ("donut") between ``min_m`` and ``max_m`` so that no point
+    stays almost where it was: distance ``sqrt(U (max^2 - min^2) + min^2)``, bearing uniform.
+    With ``by`` (e.g. a column holding "urban"/"rural") the radii come from ``radii``:
+    value -> max metres, or value -> [min, max]; by default NIST's 100 m urban and 5 km
+    rural. Data perturbation in the guide's terms (Annex A; Annex B "GPS location").
+    """
+    min_m = require_positive("min_m", min_m, allow_zero=True)
+    if max_m is not None:
+        max_m = require_positive("max_m", max_m)
+        if min_m >= max_m:
+            raise ParameterError(
+                f"Parameter 'min_m' ({min_m:g}) must be smaller than 'max_m' ({max_m:g})."
+            )
+    lows, highs = _radii(df, by, radii, min_m, max_m)
+    if np.any(np.asarray(lows) >= np.asarray(highs)):
+        raise ParameterError("Each minimum radius must be smaller than its maximum radius.")
+    la, lo = _coordinates(df, lat, lon, "Displacing points")
+    rng = make_rng(seed)
+    n = len(df)
+    u = rng.random(n)
+    bearing = rng.random(n) * (2 * math.pi)
+    lows2 = np.square(lows)
+    distance = np.sqrt(u * (np.square(highs) - lows2) + lows2)
+    new_lat, new_lon = destination(la, lo, distance, bearing)
+    return _with_coordinates(df, lat, lon, new_lat, new_lon)
+
+
+# --- what was done --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class DisplacementReport:
+    """How far points actually moved (haversine metres) and how many kept their cell."""
+
+    n_points: int
+    mean_m: float
+    max_m: float
+    min_m: float
+    percentiles_m: dict[int, float]
+    same_cell_share: float
+    cell_m: float
+    distances_m: np.ndarray  # per compared point, for histograms
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "n_points": self.n_points,
+            "mean_m": self.mean_m,
+            "max_m": self.max_m,
+            "min_m": self.min_m,
+            "percentiles_m": {f"p{p}": v for p, v in self.percentiles_m.items()},
+            "same_cell_share": self.same_cell_share,
+            "cell_m": self.cell_m,
+        }
+
+    def explanation(self) -> str:
+        if not self.n_points:
+            return "No point with coordinates before and after to compare."
+        return (
+            f"{self.n_points:,} points moved {self.mean_m:,.0f} m on average (median "
+            f"{self.percentiles_m[50]:,.0f} m, 95% within {self.percentiles_m[95]:,.0f} m, at "
+            f"most {self.max_m:,.0f} m); {self.same_cell_share:.0%} stayed in their "
+            f"{self.cell_m:g} m grid cell."
+        )
+
+
+def displacement_report(
+    before: pd.DataFrame,
+    after: pd.DataFrame,
+    lat: str,
+    lon: str,
+    *,
+    cell_m: float = 100.0,
+) -> DisplacementReport:
+    """Compare coordinates before and after a transformation, record by record.
+
+    Records are matched by index (records removed in between are skipped); points missing
+    on either side are left out. ``same_cell_share`` is the share of points still in the
+    same cell of a ``cell_m`` grid: a high share means the change hides little at that scale.
+    """
+    cell_m = require_positive("cell_m", cell_m)
+    if not after.index.isin(before.index).all():
+        raise ParameterError(
+            "The transformed table has records that are not in the original (its index "
+            "differs): compare tables that come from the same original."
+        )
+    before = before.loc[after.index]
+    la0, lo0 = _coordinates(before, lat, lon, "Displacement report")
+    la1, lo1 = _coordinates(after, lat, lon, "Displacement report")
+    ok = np.isfinite(la0) & np.isfinite(lo0) & np.isfinite(la1) & np.isfinite(lo1)
+    la0, lo0, la1, lo1 = la0[ok], lo0[ok], la1[ok], lo1[ok]
+    d = haversine_m(la0, lo0, la1, lo1)
+    if not d.size:
+        return DisplacementReport(0, 0.0, 0.0, 0.0, dict.fromkeys(PERCENTILES, 0.0), 0.0, cell_m, d)
+    r0, c0, _, _ = _grid_cells(la0, lo0, cell_m)
+    r1, c1, _, _ = _grid_cells(la1, lo1, cell_m)
+    same = float(np.mean((r0 == r1) & (c0 == c1)))
+    pct = np.percentile(d, PERCENTILES)
+    return DisplacementReport(
+        int(d.size),
+        float(d.mean()),
+        float(d.max()),
+        float(d.min()),
+        {p: float(v) for p, v in zip(PERCENTILES, pct, strict=True)},
+        same,
+        cell_m,
+        d,
+    )
+
+
+# --- spatial k ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class SpatialK:
+    """For each record, how many records share its location (NIST SP 800-188 4.3.5).
+
+    ``counts[i]`` includes record ``i`` itself, like an equivalence class size (PDPC guide,
+    Annex C), so 1 means the location alone singles the person out. ``location[i]`` is
+    the id of record ``i``'s location (its cell, or its exact coordinates for "radius").
+    Records with missing coordinates form one location of their own.
+    """
+
+    method: str
+    size: float | None  # cell_m, decimals or radius_m
+    k: int
+    counts: np.ndarray
+    location: np.ndarray
+
+    @property
+    def n_records(self) -> int:
+        return int(self.counts.size)
+
+    @property
+    def min_count(self) -> int:
+        return int(self.counts.min()) if self.counts.size else 0
+
+    def below(self, k: int | None = None) -> np.ndarray:
+        """Records whose location is shared by fewer than ``k`` records."""
+        return self.counts < (self.k if k is None else k)
+
+    @property
+    def records_below(self) -> int:
+        return int(self.below().sum())
+
+    @property
+    def n_locations(self) -> int:
+        return int(np.unique(self.location).size) if self.location.size else 0
+
+    @property
+    def locations_below(self) -> int:
+        """Distinct locations shared by fewer than k records."""
+        return int(np.unique(self.location[self.below()]).size)
+
+    @property
+    def unique_records(self) -> int:
+        return int((self.counts == 1).sum())
+
+    def describe_method(self) -> str:
+        if self.method == "grid":
+            return f"same {self.size:g} m grid cell"
+        if self.method == "decimals":
+            return f"same coordinates rounded to {self.size:g} decimals"
+        if self.method == "radius":
+            return f"within {self.size:g} m"
+        return "exactly the same coordinates"
+
+    @property
+    def warning(self) -> str | None:
+        """A plain warning when some locations (nearly) identify a person, else None."""
+        if not self.records_below:
+            return None
+        return (
+            f"{self.records_below:,} record(s) at {self.locations_below:,} location(s) share "
+            f"their location ({self.describe_method()}) with fewer than {self.k} records, "
+            f"{self.unique_records:,} with nobody: the location alone nearly identifies a "
+            "person (NIST SP 800-188 4.3.5, e.g. a house where one person lives). Use a "
+            "larger grid, fewer decimals or a larger displacement, or suppress those records."
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "method": self.method,
+            "size": self.size,
+            "k": self.k,
+            "n_records": self.n_records,
+            "n_locations": self.n_locations,
+            "min_count": self.min_count,
+            "records_below_k": self.records_below,
+            "locations_below_k": self.locations_below,
+            "unique_records": self.unique_records,
+            "warning": self.warning,
+        }
+
+
+def spatial_k(
+    df: pd.DataFrame,
+    lat: str,
+    lon: str,
+    *,
+    k: int = 5,
+    cell_m: float | None = None,
+    decimals: int | None = None,
+    radius_m: float | None = None,
+    warn: bool = True,
+) -> SpatialK:
+    """How many records share each record's location, and which fall below ``k``.
+
+    At most one of: ``cell_m`` (same cell of a grid of that size), ``decimals`` (same
+    rounded coordinates), ``radius_m`` (within that many metres, haversine, counted with a
+    grid of buckets so the cost grows with the number of close pairs, not n^2). With none,
+    records must share exactly the same coordinates (use this on already rounded or snapped
+    data). Emits an :class:`AnonymisationWarning` when locations fall below ``k``.
+    """
+    k = require_int("k", k, minimum=1)
+    chosen = [name for name, v in (("grid", cell_m), ("decimals", decimals),
+                                   ("radius", radius_m)) if v is not None]  # fmt: skip
+    if len(chosen) > 1:
+        raise ParameterError(
+            "Give at most one of 'cell_m', 'decimals' and 'radius_m' for spatial k."
+        )
+    method = chosen[0] if chosen else "exact"
+    la, lo = _coordinates(df, lat, lon, "Spatial k")
+    size: float | None = None
+    if method == "radius":
+        size = require_positive("radius_m", radius_m)
+        counts, location = _radius_counts(la, lo, size)
+    else:
+        if method == "grid":
+            size = require_positive("cell_m", cell_m)
+            row, col, _, _ = _grid_cells(la, lo, size)
+            keys = pd.DataFrame({"row": row, "col": col})
+        elif method == "decimals":
+            size = require_int("decimals", decimals, minimum=0)
+            keys = pd.DataFrame({"lat": np.round(la, int(size)), "lon": np.round(lo, int(size))})
+        else:
+            keys = pd.DataFrame({"lat": la, "lon": lo})
+        classes = equivalence_classes(keys, list(keys.columns))
+        counts, location = classes.size_of_record, classes.class_of_record
+    result = SpatialK(method, size, k, np.asarray(counts, dtype=np.int64), location)
+    if warn and result.warning:
+        warnings.warn(result.warning, AnonymisationWarning, stacklevel=2)
+    return result
+
+
+_PAIR_CHUNK = 4_000_000
+
+
+def _radius_counts(la: np.ndarray, lo: np.ndarray, radius_m: float) -> tuple[np.ndarray, ...]:
+    """Neighbours within ``radius_m`` (self included), via a grid of buckets >= radius wide.
+
+    Two points within r are at most one bucket apart in each direction: buckets are r / R
+    radians tall, and wide enough that hav(dlon) cos^2(max |lat|) >= hav(r / R) (from the
+    haversine formula), so only the 3 x 3 neighbouring buckets are searched, and candidates
+    are checked with the exact haversine distance. Points across the 180th meridian are not
+    counted as neighbours.
+    """
+    n = la.size
+    exact = equivalence_classes(pd.DataFrame({"lat": la, "lon": lo}), ["lat", "lon"])
+    location = exact.class_of_record
+    ok = np.isfinite(la) & np.isfinite(lo)
+    counts = np.zeros(n, dtype=np.int64)
+    if not ok.all():  # missing coordinates: one location of their own
+        counts[~ok] = int((~ok).sum())
+    idx = np.flatnonzero(ok)
+    if not idx.size:
+        return counts, location
+    a, b = la[idx], lo[idx]
+    dlat = radius_m / EARTH_RADIUS_M * 180.0 / math.pi
+    max_lat = min(float(np.abs(a).max()) + dlat, 90.0)
+    ratio = math.sin(radius_m / (2 * EARTH_RADIUS_M)) / max(math.cos(math.radians(max_lat)), 1e-12)
+    dlon = 360.0 if ratio >= 1 else math.degrees(2 * math.asin(ratio)) * (1 + 1e-9)
+    dlat *= 1 + 1e-9
+    row = np.floor((a + 90.0) / dlat).astype(np.int64)
+    col = np.floor((b + 180.0) / dlon).astype(np.int64) + 1  # +1: col - 1 stays >= 0
+    n_cols = int(col.max()) + 2
+    key = row * n_cols + col
+    order = np.argsort(key, kind="stable")
+    sorted_keys = key[order]
+    cell_keys, starts, sizes = np.unique(sorted_keys, return_index=True, return_counts=True)
+    found_counts = np.zeros(idx.size, dtype=np.int64)
+    for d_row in (-1, 0, 1):
+        for d_col in (-1, 0, 1):
+            target = key + d_row * n_cols + d_col
+            pos = np.searchsorted(cell_keys, target)
+            pos = np.minimum(pos, cell_keys.size - 1)
+            hit = cell_keys[pos] == target
+            who = np.flatnonzero(hit)
+            first, many = starts[pos[hit]], sizes[pos[hit]]
+            for lo_i, hi_i in _chunks(many):
+                q, f, m = who[lo_i:hi_i], first[lo_i:hi_i], many[lo_i:hi_i]
+                total = int(m.sum())
+                query = np.repeat(q, m)
+                offsets = np.arange(total) - np.repeat(np.cumsum(m) - m, m)
+                cand = order[np.repeat(f, m) + offsets]
+                near = haversine_m(a[query], b[query], a[cand], b[cand]) <= radius_m
+                found_counts += np.bincount(query[near], minlength=idx.size)
+    counts[idx] = found_counts
+    return counts, location
+
+
+def _chunks(sizes: np.ndarray) -> list[tuple[int, int]]:
+    """Split positions so that each chunk expands to at most ~_PAIR_CHUNK pairs."""
+    if not sizes.size:
+        return []
+    cum = np.cumsum(sizes)
+    bounds = np.searchsorted(cum, np.arange(_PAIR_CHUNK, int(cum[-1]), _PAIR_CHUNK))
+    edges = [0, *(int(x) + 1 for x in bounds), sizes.size]
+    edges = sorted(set(min(e, sizes.size) for e in edges))
+    return list(zip(edges[:-1], edges[1:], strict=False))
