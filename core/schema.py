@@ -232,7 +232,8 @@ _HINTS: list[tuple[str, Role, str, str]] = [
     (
         "identifier_like",
         Role.DIRECT,
-        r"id|uid|serial(_?(no|num|number))?|\w*_id|\w*_no|\w*_number",
+        # "_id"/"_no"/"_number" only as the last word: "number_of_trips" is a count.
+        r"id|uid|serial(_?(no|num|number))?|\w*_id$|\w*_no$|\w*_number$",
         "a record or person identifier",
     ),
     (

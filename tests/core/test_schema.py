@@ -338,3 +338,16 @@ def test_suggestions_never_change_the_data(df):
     result = suggest_roles(df)
     pd.testing.assert_frame_equal(df, before)
     assert [s.column for s in result] == list(df.columns)
+
+
+def test_a_count_named_number_of_is_not_an_identifier():
+    # PDPC guide, Annex C: "Average number of trips per week" is the target attribute.
+    df = pd.DataFrame(
+        {
+            "Serial number": range(1, 12),
+            "Average number of trips per week": [15, 2, 8, 3, 1, 5, 3, 4, 2, 11, 0],
+        }
+    )
+    roles = {s.column: s.role for s in suggest_roles(df)}
+    assert roles["Serial number"] == Role.DIRECT
+    assert roles["Average number of trips per week"] != Role.DIRECT
