@@ -181,6 +181,49 @@ def _aggregate(p: dict[str, Any]) -> Call:
     return Call("aggregate", (_as_list(p["by"]),), kwargs)
 
 
+# --- coordinates, dates and HIPAA Safe Harbor (core.geo, core.dates, core.safe_harbor) ---
+
+
+def _geo_round(p: dict[str, Any]) -> Call:
+    return Call("round_coordinates", (p["lat"], p["lon"]), _pick(p, ("decimals",)))
+
+
+def _geo_snap(p: dict[str, Any]) -> Call:
+    return Call("snap_to_grid", (p["lat"], p["lon"]), _pick(p, ("cell_m",)))
+
+
+def _geo_displace(p: dict[str, Any]) -> Call:
+    kwargs = _pick(p, ("max_m", "min_m", "by", "radii"))
+    return Call("displace_points", (p["lat"], p["lon"]), kwargs, random=True)
+
+
+def _date_shift(p: dict[str, Any]) -> Call:
+    kwargs = _pick(p, ("by", "max_days", "min_days", "keep_weekday"))
+    return Call("shift_dates", (_as_list(p["columns"]),), kwargs, random=True)
+
+
+def _date_intervals(p: dict[str, Any]) -> Call:
+    kwargs = _pick(p, ("by", "max_days"))
+    return Call("perturb_intervals", (_as_list(p["columns"]),), kwargs, random=True)
+
+
+def _age_from_dob(p: dict[str, Any]) -> Call:
+    kwargs = _pick(p, ("reference_date", "new_column", "top", "keep_dob"))
+    return Call("age_from_dob", (p["column"],), kwargs)
+
+
+def _age_perturb(p: dict[str, Any]) -> Call:
+    kwargs = _pick(p, ("max_years", "above", "milestones", "margin"))
+    return Call("perturb_ages", (p["column"],), kwargs, random=True)
+
+
+def _safe_harbor(p: dict[str, Any]) -> Call:
+    kwargs = _pick(p, ("reference_date", "postal", "free_text"))
+    if "exclude" in p:
+        kwargs["exclude"] = _as_list(p["exclude"])
+    return Call("safe_harbor", (), kwargs)
+
+
 STEPS: dict[str, StepSpec] = {
     spec.name: spec
     for spec in (
@@ -257,6 +300,75 @@ STEPS: dict[str, StepSpec] = {
             ("by", "values"),
             ("stats", "min_cell", "bands"),
             _aggregate,
+        ),
+        StepSpec(
+            "geo_round",
+            "Round GPS coordinates to 2 (about 1.11 km) or 3 (about 111 m) decimal places.",
+            "Annex B: GPS location (generalisation)",
+            ("lat", "lon"),
+            ("decimals",),
+            _geo_round,
+        ),
+        StepSpec(
+            "geo_snap",
+            "Move each point to the centre of its cell in a grid of N metres.",
+            "Annex A: Generalisation; Annex B: GPS location",
+            ("lat", "lon", "cell_m"),
+            (),
+            _geo_snap,
+        ),
+        StepSpec(
+            "geo_displace",
+            "Move each point a random distance (disc up to max_m, or ring min_m..max_m), "
+            "radii optionally by an urban/rural column (seeded).",
+            "Annex B: GPS location (perturbation); NIST SP 800-188 4.3.5",
+            ("lat", "lon"),
+            ("max_m", "min_m", "by", "radii", "seed"),
+            _geo_displace,
+        ),
+        StepSpec(
+            "date_shift",
+            "Shift all dates of one person by the same random number of days (intervals "
+            "kept; optionally whole weeks to keep the weekday) (seeded).",
+            "Annex B: dates (perturbation); NIST SP 800-188 4.3.4",
+            ("columns",),
+            ("by", "max_days", "min_days", "keep_weekday", "seed"),
+            _date_shift,
+        ),
+        StepSpec(
+            "date_perturb_intervals",
+            "Change the gaps between one person's dates by up to max_days, keeping their "
+            "order (seeded).",
+            "NIST SP 800-188 4.3.4",
+            ("columns",),
+            ("by", "max_days", "seed"),
+            _date_intervals,
+        ),
+        StepSpec(
+            "age_from_dob",
+            "Replace a date of birth by the age on a reference date, top-coded (90+).",
+            "Annex B: date of birth (generalisation); HIPAA Safe Harbor",
+            ("column",),
+            ("reference_date", "new_column", "top", "keep_dob"),
+            _age_from_dob,
+        ),
+        StepSpec(
+            "age_perturb",
+            "Add up to +/-2 years to ages over 25, leaving milestone ages (62, 65) and their "
+            "neighbours untouched (seeded).",
+            "NIST SP 800-188 4.3.4",
+            ("column",),
+            ("max_years", "above", "milestones", "margin", "seed"),
+            _age_perturb,
+        ),
+        StepSpec(
+            "safe_harbor",
+            "HIPAA Safe Harbor preset: remove the 18 identifier kinds it recognises, ZIP to 3 "
+            "digits (000 for small areas), dates to year, ages 90+ as one category.",
+            "HIPAA Safe Harbor, 45 CFR 164.514(b)(2)",
+            (),
+            ("reference_date", "postal", "free_text", "exclude"),
+            _safe_harbor,
         ),
     )
 }
