@@ -13,6 +13,11 @@ One module per family of techniques; each technique is a pure function
 - :mod:`.aggregation`: summaries per group with a small-cell warning
 """
 
+# Coordinates, dates and HIPAA Safe Harbor live in core/ (NIST SP 800-188); re-exported so
+# that recipe steps can name them. They import core.techniques lazily (no import cycle).
+from core.dates import age_from_dob, perturb_ages, perturb_intervals, shift_dates
+from core.geo import displace_points, round_coordinates, snap_to_grid
+from core.safe_harbor import safe_harbor
 from core.techniques.aggregation import STATS, aggregate
 from core.techniques.generalisation import (
     DATE_UNITS,
@@ -50,8 +55,10 @@ __all__ = [
     "STATS",
     "Pseudonymised",
     "add_noise",
+    "age_from_dob",
     "aggregate",
     "decrypt_table",
+    "displace_points",
     "double_code",
     "encrypt_table",
     "generalise_bands",
@@ -61,10 +68,16 @@ __all__ = [
     "generalise_mapping",
     "key_from_env",
     "mask",
+    "perturb_ages",
+    "perturb_intervals",
     "pseudonymise_hmac",
     "pseudonymise_random",
     "remove_columns",
+    "round_coordinates",
     "round_to_base",
+    "safe_harbor",
+    "shift_dates",
+    "snap_to_grid",
     "suppress_below_k",
     "suppress_records",
     "swap",
