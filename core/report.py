@@ -11,6 +11,7 @@ table ever goes in a report.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ import pandas as pd
 from core import __version__
 from core.recipe import Recipe, RecipeResult
 from core.risk import AnnexDResult, RiskReport, risk_report
-from core.utility import UtilityReport, utility_report
+from core.utility import UtilityReport, column_loss, utility_report
 from core.validation import require_choice
 
 #: The guide's use cases (The anonymisation process, "Use cases").
@@ -122,6 +123,28 @@ CONTROLS: tuple[Control, ...] = (
 )  # fmt: skip
 
 
+def direct_identifier_warnings(
+    original: pd.DataFrame, released: pd.DataFrame, direct_identifiers: Sequence[str]
+) -> list[str]:
+    """Direct identifiers that still reach the release with some original values.
+
+    PDPC guide, Step 2: "First, remove all direct identifiers" (or replace them with
+    pseudonyms). A column confirmed as a direct identifier that is still present and
+    not fully changed is named here, so a release cannot go out with it unnoticed.
+    """
+    warnings = []
+    for column in direct_identifiers:
+        if column not in released.columns or column not in original.columns:
+            continue
+        loss = column_loss(original[column], released[column])
+        if loss.changed < 1.0:
+            warnings.append(
+                f"'{column}' is a direct identifier and {1 - loss.changed:.0%} of its values "
+                "are still the original ones: remove or pseudonymise it (PDPC guide, Step 2)."
+            )
+    return warnings
+
+
 def controls_for(use_case: str) -> list[Control]:
     """The Step 5 controls the guide recommends for ``use_case``.
 
@@ -148,6 +171,7 @@ class Report:
     controls: tuple[Control, ...]
     seed: int | None
     sign_off: dict[str, str] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -170,6 +194,7 @@ class Report:
                 for c in self.controls
             ],
             "sign_off": dict(self.sign_off),
+            "warnings": list(self.warnings),
         }
 
 
@@ -188,11 +213,13 @@ def build_report(
     risk_before: RiskReport | None = None,
     risk_after: RiskReport | None = None,
     utility: UtilityReport | None = None,
+    direct_identifiers: Sequence[str] = (),
 ) -> Report:
     """Gather the facts of one release (quasi-identifiers default to the recipe's).
 
     ``risk_before``, ``risk_after`` and ``utility`` may be passed when already computed
-    (the dashboard caches them); otherwise they are computed here.
+    (the dashboard caches them); otherwise they are computed here. ``direct_identifiers``
+    are checked to be gone or replaced (:func:`direct_identifier_warnings`).
     """
     require_choice("use_case", use_case, USE_CASES)
     qi = tuple(quasi_identifiers or recipe.meta.get("quasi_identifiers") or ())
@@ -243,6 +270,7 @@ def build_report(
         controls=tuple(controls_for(use_case)),
         seed=result.seed,
         sign_off=dict(sign_off or {}),
+        warnings=tuple(direct_identifier_warnings(original, released, direct_identifiers)),
     )
 
 
@@ -293,6 +321,7 @@ def report_to_markdown(report: Report) -> str:
         "> Keep this report secure: the guide notes that releasing the parameters used may "
         "facilitate re-identification (Step 5). It contains no key, salt or mapping table.",
         "",
+        *[f"**Warning:** {w}\n" for w in report.warnings],
         "## What was done (Steps 2 and 3)",
         "",
     ]

@@ -18,6 +18,7 @@ from core.io import table_to_bytes
 from core.recipe import to_python_script
 from core.release import SIGN_OFF_FIELDS, identity_table, report_json, report_markdown, sign_off
 from core.report import SUGGESTED_K, USE_CASES, build_report, controls_for
+from core.schema import Role
 from core.techniques import encrypt_table
 from core.utility import utility_report
 from ui import state
@@ -77,11 +78,14 @@ try:
         report = build_report(original, result, release, use_case=use_case, annex_d=verdict,
                               sensitive=release.meta.get("sensitive"), k_threshold=state.k_target(),
                               sign_off=signed, risk_before=before, risk_after=after,
-                              utility=utility)  # fmt: skip
+                              utility=utility,
+                              direct_identifiers=state.columns_with_role(Role.DIRECT, original))  # fmt: skip
 except AnonymisationError as error:
     st.error(str(error))
     st.stop()
 
+for warning in report.warnings:
+    st.warning(warning, icon=":material/warning:")
 st.subheader("Risk before and after (Step 4)")
 if before is None:
     st.info("Mark indirect identifiers on **Classify** to compute the risk.")

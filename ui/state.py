@@ -479,7 +479,7 @@ def sidebar() -> None:
                 if verdict.acceptable:
                     st.success("Within the Annex D threshold", icon=":material/check_circle:")
                 else:
-                    st.error(f"Above threshold: k of {verdict.min_k} needed",
+                    st.error(f"Above the Annex D threshold: k of at least {verdict.min_k} would meet it",
                              icon=":material/warning:")  # fmt: skip
         steps = recipe().steps
         st.markdown(f"**Recipe:** {len(steps)} step(s)")

@@ -60,3 +60,17 @@ def test_report_contents(monkeypatch):
                     "Sign-off", "Annex D"):  # fmt: skip
         assert heading in markdown
     assert "Prohibit third-party recipients from attempting to re-identify" in markdown
+
+
+def test_direct_identifiers_left_in_the_release_are_named():
+    taxi = read_table(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
+    kept = Recipe.from_yaml("steps: [{step: generalise, column: Age, width: 10}]")
+    report = build_report(taxi, apply_recipe(taxi, kept), kept,
+                          direct_identifiers=["Serial number"])  # fmt: skip
+    assert len(report.warnings) == 1
+    assert "'Serial number'" in report.warnings[0] and "Step 2" in report.warnings[0]
+    assert "Warning" in report_to_markdown(report)
+    removed = kept.add({"step": "remove", "columns": ["Serial number"]})
+    clean = build_report(taxi, apply_recipe(taxi, removed), removed,
+                         direct_identifiers=["Serial number"])  # fmt: skip
+    assert clean.warnings == ()
