@@ -98,19 +98,25 @@ for column, (label, value, sentence, section, key) in zip(st.columns(3) * 2, fig
 
 st.subheader("Class sizes")
 sizes = report.class_sizes
+whole = alt.Axis(tickMinStep=1, format="d")
 bars = (
     alt.Chart(sizes)
-    .mark_bar()
+    .transform_calculate(left="datum.class_size - 0.4", right="datum.class_size + 0.4")
+    .mark_rect()
     .encode(
-        x=alt.X("class_size:Q", title="Class size (records alike)"),
-        y=alt.Y("records:Q", title="Records"),
+        x=alt.X("left:Q", title="Class size (records alike)", axis=whole),
+        x2="right:Q",
+        y=alt.Y("records:Q", title="Records", axis=whole),
+        y2=alt.datum(0),
         color=alt.condition(
             alt.datum.class_size < k_target, alt.value("#d62728"), alt.value("#1f77b4")
         ),
         tooltip=["class_size", "classes", "records"],
     )
 )
-rule = alt.Chart(pd.DataFrame({"target k": [k_target]})).mark_rule(color="black", strokeDash=[4, 4])
+# The dashed line sits between k-1 and k so it never hides the bar at the target itself.
+boundary = pd.DataFrame({"target k": [k_target - 0.5]})
+rule = alt.Chart(boundary).mark_rule(color="black", strokeDash=[4, 4])
 st.altair_chart(bars + rule.encode(x="target k:Q"), width="stretch")
 state.explain(
     f"How many records sit in groups of each size; red bars are left of the dashed target "
@@ -146,22 +152,26 @@ if report.sensitive is not None:
 if report.impact:
     st.subheader("Which quasi-identifier drives the risk?")
     impact = pd.DataFrame([asdict(i) for i in report.impact])
+    whole = alt.Axis(tickMinStep=1, format="d")
     k_chart = (
         alt.Chart(impact)
         .mark_bar()
         .encode(
-            x=alt.X("k_without:Q", title="k without it"), y=alt.Y("quasi_identifier:N", title=None)
+            x=alt.X("k_without:Q", title="k without it", axis=whole),
+            y=alt.Y("quasi_identifier:N", title=None),
         )
     )
     u_chart = (
         alt.Chart(impact)
         .mark_bar(color="#ff7f0e")
         .encode(
-            x=alt.X("uniques_without:Q", title="Unique records without it"),
+            x=alt.X("uniques_without:Q", title="Unique records without it", axis=whole),
             y=alt.Y("quasi_identifier:N", title=None),
         )
     )
-    st.altair_chart(k_chart | u_chart)
+    left, right = st.columns(2)
+    left.altair_chart(k_chart, width="stretch")
+    right.altair_chart(u_chart, width="stretch")
     top = impact.sort_values(["k_without", "uniques_without"], ascending=[False, True]).iloc[0]
     state.explain(
         f"Leaving out '{top.quasi_identifier}' would give k = {top.k_without} and "

@@ -117,7 +117,20 @@ else:
                f"records suppressed ({report.utility.share_suppressed:.1%}).")  # fmt: skip
     shown = ["column", "status", "distinct_before", "distinct_after", "entropy_loss", "changed",
              "explanation"]  # fmt: skip
-    st.dataframe(loss[shown], hide_index=True, width="stretch")
+    st.dataframe(
+        loss[shown],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "distinct_before": st.column_config.NumberColumn("distinct before"),
+            "distinct_after": st.column_config.NumberColumn("distinct after"),
+            "entropy_loss": st.column_config.ProgressColumn(
+                "information lost", format="percent", min_value=0.0, max_value=1.0
+            ),
+            "changed": st.column_config.NumberColumn("values changed", format="percent"),
+            "explanation": st.column_config.TextColumn("explanation", width="large"),
+        },
+    )
     state.explain("Per column: how many values changed and how much information (entropy) "
                   "was lost; the guide judges utility per attribute.",
                   "PDPC guide, Introduction section A; Step 3")  # fmt: skip
