@@ -1,0 +1,247 @@
+"""Tests of core.geo: PDPC guide Annex B (GPS rows) and NIST SP 800-188 4.3.5."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.errors import AnonymisationWarning, ParameterError
+from core.geo import (
+    displace_points,
+    displacement_report,
+    round_coordinates,
+    rounding_accuracy_m,
+    snap_to_grid,
+    spatial_k,
+)
+from core.recipe import Recipe, apply_recipe
+
+R = 6_371_008.8  # the same sphere as core.geo (IUGG mean radius), stated independently
+
+
+def distance_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Haversine in plain Python (math module, one pair at a time): independent of numpy."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    h = (
+        math.sin((p2 - p1) / 2) ** 2
+        + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    )
+    return 2 * R * math.asin(math.sqrt(min(1.0, h)))
+
+
+def points(lat: list[float], lon: list[float]) -> pd.DataFrame:
+    return pd.DataFrame({"lat": lat, "lon": lon, "id": range(len(lat))})
+
+
+# --- rounding ----------------------------------------------------------------------
+
+
+def test_rounding_matches_the_guide_example():
+    # PDPC guide, Annex B: 1.27434, 103.79967 -> 1.274, 103.800 (three decimal places).
+    out = round_coordinates(points([1.27434], [103.79967]), "lat", "lon", decimals=3)
+    assert out.loc[0, "lat"] == pytest.approx(1.274, abs=1e-12)
+    assert out.loc[0, "lon"] == pytest.approx(103.800, abs=1e-12)
+
+
+def test_rounding_accuracy_in_metres_matches_the_guide():
+    # Annex B: 2 decimals "equivalent to accuracy of 1.11 km", 3 decimals "111 m".
+    # 0.01 degree on a sphere of radius R: 2*pi*R/36000 metres.
+    assert rounding_accuracy_m(2)[0] == pytest.approx(2 * math.pi * R / 36_000)
+    assert round(rounding_accuracy_m(2)[0] / 1000, 2) == 1.11
+    assert round(rounding_accuracy_m(3)[0]) == 111
+    # East-west shrinks with cos(latitude): at 60 degrees it is half.
+    ns, ew = rounding_accuracy_m(3, latitude=60.0)
+    assert ew == pytest.approx(ns / 2)
+
+
+def test_rounding_never_mutates_and_keeps_missing():
+    df = points([1.27434, np.nan], [103.79967, 103.8])
+    before = df.copy()
+    out = round_coordinates(df, "lat", "lon", decimals=2)
+    pd.testing.assert_frame_equal(df, before)
+    assert np.isnan(out.loc[1, "lat"]) and out.loc[0, "lat"] == pytest.approx(1.27)
+
+
+def test_coordinates_off_the_globe_are_refused_with_the_row():
+    with pytest.raises(ParameterError, match="row 2"):
+        round_coordinates(points([1.0, 103.8], [103.8, 1.0]), "lat", "lon")
+
+
+# --- grid --------------------------------------------------------------------------
+
+
+def test_snapping_moves_points_at_most_half_a_cell_diagonal():
+    rng = np.random.default_rng(1)
+    lat, lon = rng.uniform(-60, 60, 300), rng.uniform(-179, 179, 300)
+    out = snap_to_grid(points(list(lat), list(lon)), "lat", "lon", cell_m=500)
+    for a, b, c, d in zip(lat, lon, out["lat"], out["lon"], strict=True):
+        # half the diagonal of a 500 m cell, plus 1 % for the cell's width varying with latitude
+        assert distance_m(a, b, c, d) <= 500 * math.sqrt(2) / 2 * 1.01
+
+
+def test_points_in_one_cell_share_the_centre():
+    # Two points 10 m apart near Singapore, far from a cell edge of a 1 km grid: same centre.
+    df = snap_to_grid(points([1.3000, 1.30009], [103.8, 103.8]), "lat", "lon", cell_m=100_000)
+    assert df.loc[0, "lat"] == df.loc[1, "lat"] and df.loc[0, "lon"] == df.loc[1, "lon"]
+
+
+# --- displacement ------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    lat=st.floats(-85, 85),
+    lon=st.floats(-180, 180),
+    radii=st.tuples(st.floats(0, 2000), st.floats(1, 8000)).filter(lambda r: r[0] + 1 < r[1]),
+)
+def test_displacement_stays_inside_the_ring(seed, lat, lon, radii):
+    low, high = radii
+    df = points([lat] * 25, [lon] * 25)
+    out = displace_points(df, "lat", "lon", min_m=low, max_m=high, seed=seed)
+    for a, b in zip(out["lat"], out["lon"], strict=True):
+        d = distance_m(lat, lon, a, b)
+        assert low - 1e-6 <= d <= high + 1e-6
+
+
+def test_displacement_is_uniform_over_the_area_of_the_disc():
+    # Uniform over area: P(distance <= r/2) = (r/2)^2 / r^2 = 1/4, not 1/2.
+    n = 20_000
+    df = points([1.3] * n, [103.8] * n)
+    out = displace_points(df, "lat", "lon", max_m=1000, seed=3)
+    d = np.array(
+        [distance_m(1.3, 103.8, a, b) for a, b in zip(out["lat"], out["lon"], strict=True)]
+    )
+    assert abs(np.mean(d <= 500) - 0.25) < 0.02
+    # Mean distance for a uniform disc: 2r/3.
+    assert d.mean() == pytest.approx(2000 / 3, rel=0.02)
+
+
+def test_displacement_corrects_for_latitude():
+    # At 60 degrees north a metre east is twice as many degrees of longitude as at the equator;
+    # east-west spread in degrees must double, north-south must not.
+    n = 20_000
+    eq = displace_points(points([0.0] * n, [10.0] * n), "lat", "lon", max_m=1000, seed=5)
+    north = displace_points(points([60.0] * n, [10.0] * n), "lat", "lon", max_m=1000, seed=5)
+    assert (north["lon"] - 10).abs().max() / (eq["lon"] - 10).abs().max() == pytest.approx(
+        2.0, rel=0.01
+    )
+    assert (north["lat"] - 60).abs().max() == pytest.approx((eq["lat"] - 0).abs().max(), rel=0.01)
+
+
+def test_urban_and_rural_radii_come_from_a_column():
+    n = 400
+    df = pd.DataFrame(
+        {"lat": [1.35] * n, "lon": [103.8] * n, "area": ["urban", "rural"] * (n // 2)}
+    )
+    out = displace_points(df, "lat", "lon", by="area", seed=11)  # NIST: 100 m / 5 km
+    d = np.array(
+        [distance_m(1.35, 103.8, a, b) for a, b in zip(out["lat"], out["lon"], strict=True)]
+    )
+    urban = df["area"].eq("urban").to_numpy()
+    assert d[urban].max() <= 100 + 1e-6
+    assert d[~urban].max() <= 5000 + 1e-6 and d[~urban].max() > 1000
+    with pytest.raises(ParameterError, match="suburb"):
+        displace_points(df.assign(area="suburb"), "lat", "lon", by="area", seed=1)
+
+
+def test_displacement_is_seeded_and_never_mutates():
+    df = points([1.3, 1.4], [103.8, 103.9])
+    before = df.copy()
+    a = displace_points(df, "lat", "lon", max_m=100, seed=42)
+    b = displace_points(df, "lat", "lon", max_m=100, seed=42)
+    pd.testing.assert_frame_equal(a, b)
+    pd.testing.assert_frame_equal(df, before)
+    with pytest.raises(ParameterError, match="min_m"):
+        displace_points(df, "lat", "lon", min_m=200, max_m=100)
+
+
+def test_displacement_report_against_hand_figures():
+    # Points moved due north by 100, 200 and 300 m: 1 m north = 180 / (pi R) degrees.
+    deg = 180 / (math.pi * R)
+    before = points([1.0, 1.0, 1.0], [103.0, 103.0, 103.0])
+    after = before.assign(lat=before["lat"] + np.array([100, 200, 300]) * deg)
+    report = displacement_report(before, after, "lat", "lon", cell_m=1_000_000)
+    assert report.mean_m == pytest.approx(200, abs=1e-3)
+    assert report.max_m == pytest.approx(300, abs=1e-3)
+    assert report.percentiles_m[50] == pytest.approx(200, abs=1e-3)
+    assert report.same_cell_share == 1.0  # a 1000 km cell holds them all
+
+
+# --- spatial k ---------------------------------------------------------------------
+
+
+def test_spatial_k_exact_counts_shared_coordinates():
+    df = points([1.0, 1.0, 1.0, 2.0], [3.0, 3.0, 3.0, 4.0])
+    with pytest.warns(AnonymisationWarning, match="nearly identifies"):
+        result = spatial_k(df, "lat", "lon", k=2)
+    assert result.counts.tolist() == [3, 3, 3, 1]
+    assert result.locations_below == 1 and result.records_below == 1 and result.unique_records == 1
+
+
+def test_spatial_k_by_decimals_matches_pandas_groupby():
+    rng = np.random.default_rng(4)
+    df = points(list(rng.uniform(1.25, 1.45, 2000)), list(rng.uniform(103.6, 104.0, 2000)))
+    result = spatial_k(df, "lat", "lon", k=5, decimals=2, warn=False)
+    expected = df.groupby([df["lat"].round(2), df["lon"].round(2)])["id"].transform("size")
+    assert result.counts.tolist() == expected.tolist()
+    small = expected[expected < 5]
+    assert result.records_below == len(small)
+
+
+def test_spatial_k_radius_matches_brute_force():
+    rng = np.random.default_rng(9)
+    lat, lon = rng.uniform(1.30, 1.32, 400), rng.uniform(103.80, 103.82, 400)
+    result = spatial_k(points(list(lat), list(lon)), "lat", "lon", radius_m=150, warn=False)
+    brute = [
+        sum(distance_m(lat[i], lon[i], lat[j], lon[j]) <= 150 for j in range(400))
+        for i in range(400)
+    ]
+    assert result.counts.tolist() == brute
+
+
+def test_spatial_k_radius_at_high_latitude_matches_brute_force():
+    # Near 70 degrees a metre east is ~3x more longitude: the buckets must widen.
+    rng = np.random.default_rng(2)
+    lat, lon = rng.uniform(69.99, 70.01, 300), rng.uniform(19.98, 20.02, 300)
+    result = spatial_k(points(list(lat), list(lon)), "lat", "lon", radius_m=300, warn=False)
+    brute = [
+        sum(distance_m(lat[i], lon[i], lat[j], lon[j]) <= 300 for j in range(300))
+        for i in range(300)
+    ]
+    assert result.counts.tolist() == brute
+
+
+def test_spatial_k_grid_after_snapping_equals_exact_on_snapped():
+    rng = np.random.default_rng(6)
+    df = points(list(rng.uniform(1.25, 1.45, 1000)), list(rng.uniform(103.6, 104.0, 1000)))
+    snapped = snap_to_grid(df, "lat", "lon", cell_m=1000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AnonymisationWarning)
+        by_grid = spatial_k(df, "lat", "lon", cell_m=1000)
+        exact = spatial_k(snapped, "lat", "lon")
+    assert by_grid.counts.tolist() == exact.counts.tolist()
+
+
+def test_spatial_k_refuses_two_methods():
+    with pytest.raises(ParameterError, match="at most one"):
+        spatial_k(points([1.0], [2.0]), "lat", "lon", cell_m=100, radius_m=100)
+
+
+def test_geo_steps_run_from_a_recipe():
+    df = points([1.27434, 1.26421], [103.79967, 103.80405])
+    recipe = Recipe(
+        steps=(
+            {"step": "geo_displace", "lat": "lat", "lon": "lon", "max_m": 50, "min_m": 10},
+            {"step": "geo_round", "lat": "lat", "lon": "lon", "decimals": 2},
+        ),
+        seed=1,
+    )
+    out = apply_recipe(df, recipe).data
+    assert out["lat"].tolist() == [1.27, 1.26]  # 50 m cannot cross a 0.005 degree boundary here

@@ -1,0 +1,130 @@
+"""Tests of the HIPAA Safe Harbor preset (45 CFR 164.514(b)(2), health-data seed article)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from core.errors import ParameterError
+from core.recipe import Recipe, apply_recipe
+from core.safe_harbor import RESTRICTED_ZIP3, apply_safe_harbor, safe_harbor, zip3
+
+# The 17 three-digit ZIP areas of 20,000 people or fewer, copied from the issue (HHS list).
+RESTRICTED = [
+    "036",
+    "059",
+    "102",
+    "203",
+    "205",
+    "369",
+    "556",
+    "692",
+    "753",
+    "772",
+    "821",
+    "823",
+    "878",
+    "879",
+    "884",
+    "890",
+    "893",
+]
+
+
+def patients() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "patient_name": ["Ann Lee", "Bob Tan", "Cy Ong", "Di Ng"],
+            "ssn": ["123-45-6789", "987-65-4321", "111-22-3333", "222-33-4444"],
+            "MRN": ["M001", "M002", "M003", "M004"],
+            "zip": ["03601", "94110", "89012", "10213-1234"],
+            "date_of_birth": ["1930-05-01", "1980-02-29", "1999-12-31", "1934-12-31"],
+            "admission_date": ["2024-03-05", "2024-07-19", "2024-11-30", "2024-01-02"],
+            "age": [94, 44, 25, 89],
+            "email": ["ann@example.org", "bob@example.org", "cy@example.org", "di@example.org"],
+            "website": [
+                "http://a.example",
+                "https://b.example",
+                "http://c.example",
+                "www.d.example",
+            ],
+            "notes": [
+                "Patient Ann Lee was admitted with chest pain and seen by Dr Smith on ward 4",
+                "Bob called on Tuesday about his results; follow up with the clinic next week",
+                "No complaints today, discharged home with his wife and two prescriptions",
+                "Referred by her GP in Boston after a fall at home, x-ray of the left wrist",
+            ],
+            "sex": ["F", "M", "M", "F"],
+            "diagnosis": ["I20", "E11", "J06", "S62"],
+        }
+    )
+
+
+def test_zip3_matches_the_restricted_list():
+    codes = pd.Series([f"{p}45" for p in RESTRICTED] + ["02138", "94110", "10001"])
+    out = zip3(codes)
+    assert out[: len(RESTRICTED)].eq("000").all()
+    assert out[len(RESTRICTED) :].tolist() == ["021", "941", "100"]
+    assert set(RESTRICTED) == RESTRICTED_ZIP3
+
+
+def test_every_three_digit_prefix_is_handled_as_the_list_says():
+    prefixes = [f"{i:03d}" for i in range(1000)]
+    out = zip3(pd.Series([p + "00" for p in prefixes]))
+    expected = ["000" if p in RESTRICTED else p for p in prefixes]
+    assert out.tolist() == expected
+
+
+def test_numeric_zip_codes_keep_their_leading_zero():
+    # 3601 is ZIP 03601 read as a number: prefix 036 is restricted.
+    assert zip3(pd.Series([3601, 2138, None], dtype="Float64")).tolist()[:2] == ["000", "021"]
+
+
+def test_safe_harbor_on_a_patient_table():
+    df = patients()
+    before = df.copy()
+    result = apply_safe_harbor(df, reference_date="2025-06-30")
+    pd.testing.assert_frame_equal(df, before)  # input untouched
+    out = result.data
+    removed = {"patient_name", "ssn", "MRN", "email", "website"}
+    assert removed.isdisjoint(out.columns)
+    assert out["zip"].tolist() == ["000", "941", "000", "000"]  # 036, 890 and 102 are restricted
+    # Dates to year; the year of birth of people aged 90+ (born 1930 and 1934, on 2025-06-30:
+    # 95 and 90) is suppressed; 1980 and 1999 stay.
+    assert out["date_of_birth"].isna().tolist() == [True, False, False, True]
+    assert out["date_of_birth"].iloc[1:3].tolist() == ["1980", "1999"]
+    assert out["admission_date"].tolist() == ["2024", "2024", "2024", "2024"]
+    assert out["age"].tolist() == ["90+", "44", "25", "89"]
+    report = result.to_frame().set_index("column")
+    assert report.loc["notes", "action"] == "not_checked"
+    assert result.unchecked == ("notes",)
+    assert "notes" in out.columns  # kept, flagged
+    assert report.loc["ssn", "identifier"].startswith("G")
+    assert report.loc["MRN", "identifier"].startswith("H")
+    assert report.loc["website", "identifier"].startswith("N")
+    assert report.loc["sex", "action"] == "kept" and report.loc["diagnosis", "action"] == "kept"
+    assert report.loc["age", "changed"] == 1
+    assert any("Free text" in note for note in result.notes())
+
+
+def test_free_text_can_be_removed_and_columns_excluded():
+    out = safe_harbor(patients(), reference_date="2025-06-30", free_text="remove", exclude=["MRN"])
+    assert "notes" not in out.columns
+    assert out["MRN"].tolist() == ["M001", "M002", "M003", "M004"]
+
+
+def test_non_us_postal_codes_are_removed_unless_told_they_are_zip_codes():
+    df = pd.DataFrame({"postal_code": ["117438", "078424", "556123"]})
+    assert "postal_code" not in safe_harbor(df).columns
+    assert safe_harbor(df, postal="zip3")["postal_code"].tolist() == ["117", "078", "000"]
+
+
+def test_bad_parameters_are_named():
+    with pytest.raises(ParameterError, match="postal"):
+        safe_harbor(patients(), postal="mask")
+
+
+def test_safe_harbor_step_in_a_recipe():
+    recipe = Recipe(steps=({"step": "safe_harbor", "reference_date": "2025-06-30"},))
+    out = apply_recipe(patients(), recipe).data
+    assert "ssn" not in out.columns and out["age"].iloc[0] == "90+"
