@@ -215,6 +215,51 @@ def run_step(
     return result, None
 
 
+def advance(
+    result: RecipeResult,
+    step: Mapping[str, Any],
+    position: int,
+    *,
+    base_dir: Path | None = None,
+    pseudonym_seed: int | None = None,
+) -> RecipeResult:
+    """Apply the step at ``position`` (1-based) to a partial result: one replay step.
+
+    The step's seed comes from ``result.seed`` (recorded in the log); random pseudonyms
+    use ``pseudonym_seed`` when given. Errors name the step that failed.
+    """
+    call = resolve(step, position=position)
+    used_seed = step_seed(result.seed, position, step) if call.random else None
+    try:
+        data, pseudonymised = run_step(
+            result.data,
+            step,
+            seed=used_seed,
+            base_dir=base_dir,
+            secret_seed=secret_step_seed(pseudonym_seed, position),
+        )
+    except AnonymisationError as error:
+        raise type(error)(f"Step {position} ({step['step']}): {error}") from None
+    mappings, linking = dict(result.mappings), dict(result.linking)
+    if pseudonymised is not None:
+        column = call.args[0]
+        if pseudonymised.mapping is not None:
+            mappings[column] = pseudonymised.mapping
+        if pseudonymised.linking is not None:
+            linking[column] = pseudonymised.linking
+    entry = StepLog(
+        position=position,
+        step=dict(step),
+        summary=describe_step(step),
+        rows_before=len(result.data),
+        rows_after=len(data),
+        columns_before=tuple(map(str, result.data.columns)),
+        columns_after=tuple(map(str, data.columns)),
+        seed=used_seed,
+    )
+    return RecipeResult(data, mappings, linking, (*result.log, entry), result.seed)
+
+
 def apply_recipe(
     df: pd.DataFrame,
     recipe: Recipe,
@@ -232,45 +277,12 @@ def apply_recipe(
     """
     seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
     base = Path(base_dir) if base_dir is not None else None
-    data = df
-    mappings: dict[str, pd.DataFrame] = {}
-    linking: dict[str, pd.DataFrame] = {}
-    log = []
+    result = RecipeResult(df, {}, {}, (), seed)
     for position, step in enumerate(recipe.steps, start=1):
-        call = resolve(step, position=position)
-        used_seed = step_seed(seed, position, step) if call.random else None
-        try:
-            new, pseudonymised = run_step(
-                data,
-                step,
-                seed=used_seed,
-                base_dir=base,
-                secret_seed=secret_step_seed(pseudonym_seed, position),
-            )
-        except AnonymisationError as error:
-            raise type(error)(f"Step {position} ({step['step']}): {error}") from None
-        if pseudonymised is not None:
-            column = call.args[0]
-            if pseudonymised.mapping is not None:
-                mappings[column] = pseudonymised.mapping
-            if pseudonymised.linking is not None:
-                linking[column] = pseudonymised.linking
-        log.append(
-            StepLog(
-                position=position,
-                step=dict(step),
-                summary=describe_step(step),
-                rows_before=len(data),
-                rows_after=len(new),
-                columns_before=tuple(map(str, data.columns)),
-                columns_after=tuple(map(str, new.columns)),
-                seed=used_seed,
-            )
-        )
-        data = new
+        result = advance(result, step, position, base_dir=base, pseudonym_seed=pseudonym_seed)
         if progress is not None:
-            progress(position, len(recipe.steps), log[-1].summary)
-    return RecipeResult(data, mappings, linking, tuple(log), seed)
+            progress(position, len(recipe.steps), result.log[-1].summary)
+    return result
 
 
 def _short(value: Any) -> str:
@@ -409,6 +421,7 @@ __all__ = [
     "Recipe",
     "RecipeResult",
     "StepLog",
+    "advance",
     "apply_recipe",
     "describe_step",
     "run_step",

@@ -26,10 +26,9 @@ from core.recipe import (
     EditHistory,
     Recipe,
     RecipeResult,
-    StepLog,
+    advance,
     describe_step,
     run_step,
-    secret_step_seed,
     step_seed,
 )
 from core.risk import RiskReport, annex_d_risk, risk_report
@@ -227,66 +226,30 @@ def replace_recipe(new: Recipe) -> None:
     history().push(new)
 
 
-@dataclass(frozen=True)
-class Replay:
-    data: pd.DataFrame
-    mappings: dict[str, pd.DataFrame]
-    linking: dict[str, pd.DataFrame]
-    log: tuple[StepLog, ...]
-
-
-def _replay(target: Recipe) -> Replay:
+def _replay(target: Recipe) -> RecipeResult:
     """Apply ``target`` to the original, reusing cached prefixes of earlier replays."""
     state = _state()
-    cache: dict[tuple, Replay] = state.setdefault("prefix_cache", {})
+    cache: dict[tuple, RecipeResult] = state.setdefault("prefix_cache", {})
     steps = target.steps
     seed = target.seed or 0
     keys = [(seed, repr(steps[:i])) for i in range(len(steps) + 1)]
-    start = max((i for i, key in enumerate(keys) if key in cache), default=None)
-    if start is None:
-        current = Replay(original(), {}, {}, ())
-        start = 0
-        cache[keys[0]] = current
-    else:
-        current = cache[keys[start]]
+    start = max((i for i, key in enumerate(keys) if key in cache), default=0)
+    current = cache.setdefault(keys[start], RecipeResult(original(), {}, {}, (), seed))
     for position in range(start + 1, len(steps) + 1):
-        step = steps[position - 1]
-        call = resolve(step, position=position)
-        used_seed = step_seed(seed, position, step) if call.random else None
-        try:
-            data, pseudonymised = run_step(
-                current.data,
-                step,
-                seed=used_seed,
-                base_dir=ROOT,
-                secret_seed=secret_step_seed(state["pseudonym_secret"], position),
-            )
-        except AnonymisationError as error:
-            raise type(error)(f"Step {position} ({step['step']}): {error}") from None
-        mappings, linking = dict(current.mappings), dict(current.linking)
-        if pseudonymised is not None:
-            if pseudonymised.mapping is not None:
-                mappings[call.args[0]] = pseudonymised.mapping
-            if pseudonymised.linking is not None:
-                linking[call.args[0]] = pseudonymised.linking
-        log = StepLog(
+        current = advance(
+            current,
+            steps[position - 1],
             position,
-            dict(step),
-            describe_step(step),
-            len(current.data),
-            len(data),
-            tuple(map(str, current.data.columns)),
-            tuple(map(str, data.columns)),
-            used_seed,
+            base_dir=ROOT,
+            pseudonym_seed=state["pseudonym_secret"],
         )
-        current = Replay(data, mappings, linking, (*current.log, log))
         cache[keys[position]] = current
     while len(cache) > _PREFIX_CACHE_SIZE:  # forget the oldest prefixes
         cache.pop(next(iter(cache)))
     return current
 
 
-def current() -> Replay:
+def current() -> RecipeResult:
     """The recipe so far, replayed on the original table."""
     return _replay(recipe())
 
@@ -413,9 +376,7 @@ def release_recipe() -> Recipe:
 
 def release_result() -> RecipeResult:
     """The current replay as a core.recipe.RecipeResult, for core.report.build_report."""
-    replay = current()
-    return RecipeResult(replay.data, replay.mappings, replay.linking, replay.log,
-                        seed=recipe().seed)  # fmt: skip
+    return current()
 
 
 def memo(name: str, compute: Callable[[], Any], *extra: Hashable) -> Any:
