@@ -2,8 +2,8 @@
 
 Commands follow the guide's steps: ``classify`` (Step 1), ``apply`` (Steps 2-3 from a
 recipe), ``risk`` (Step 4, Annex C), ``reid-risk`` (Annex D), ``uniqueness`` (Gibbon &
-Aisbett). A user mistake prints one clear line on stderr and exits with status 2; a
-traceback means a bug.
+Aisbett), ``spatial-k`` (locations, NIST SP 800-188) and ``safe-harbor`` (HIPAA). A user
+mistake prints one clear line on stderr and exits with status 2; a traceback means a bug.
 """
 
 from __future__ import annotations
@@ -158,6 +158,42 @@ def cmd_uniqueness(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_spatial_k(args: argparse.Namespace) -> int:
+    from core.geo import spatial_k
+
+    df = read_table(args.data, sep=args.sep)
+    result = spatial_k(df, args.lat, args.lon, k=args.k, cell_m=args.cell_m,
+                       decimals=args.decimals, radius_m=args.radius_m, warn=False)  # fmt: skip
+    text = (
+        f"{result.n_records:,} records at {result.n_locations:,} locations "
+        f"({result.describe_method()}); smallest count {result.min_count}; "
+        f"{result.records_below:,} records at {result.locations_below:,} locations below "
+        f"k = {result.k}."
+    )
+    _emit(result.to_dict(), args.json, text + (f"\n{result.warning}" if result.warning else ""))
+    return 0
+
+
+def cmd_safe_harbor(args: argparse.Namespace) -> int:
+    from core.safe_harbor import apply_safe_harbor
+
+    df = read_table(args.data, sep=args.sep)
+    result = apply_safe_harbor(df, reference_date=args.reference_date)
+    if args.out:
+        out = write_table(result.data, args.out)
+        print(f"Wrote {len(result.data)} records to {out}.", file=sys.stderr)
+    table = result.to_frame()
+    data = {"reference_date": result.reference_date, "columns": table.to_dict("records"),
+            "unchecked": list(result.unchecked), "notes": list(result.notes())}  # fmt: skip
+    text = (
+        "\n".join(f"{r.column}: {r.action}. {r.detail}" for r in table.itertuples(index=False))
+        + "\n"
+        + "\n".join(result.notes())
+    )
+    _emit(data, args.json, text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m core",
@@ -212,6 +248,21 @@ def build_parser() -> argparse.ArgumentParser:
     unique.add_argument("--days", type=int, default=365, help="possible birthdays (365)")
     unique.add_argument("--json", action="store_true", help="print JSON")
     unique.set_defaults(run=cmd_uniqueness)
+
+    spatial = data_command("spatial-k", "How many records share each location (NIST SP 800-188).")
+    spatial.add_argument("--lat", required=True, help="latitude column (decimal degrees)")
+    spatial.add_argument("--lon", required=True, help="longitude column (decimal degrees)")
+    spatial.add_argument("--k", type=int, default=5, help="target k (default 5)")
+    where = spatial.add_mutually_exclusive_group()
+    where.add_argument("--cell-m", type=float, help="same cell of a grid of this many metres")
+    where.add_argument("--decimals", type=int, help="same coordinates rounded to these places")
+    where.add_argument("--radius-m", type=float, help="within this many metres")
+    spatial.set_defaults(run=cmd_spatial_k)
+
+    harbor = data_command("safe-harbor", "HIPAA Safe Harbor preset: what it would change.")
+    harbor.add_argument("--reference-date", help="date for ages (default today)")
+    harbor.add_argument("--out", help="also write the transformed table here")
+    harbor.set_defaults(run=cmd_safe_harbor)
     return parser
 
 
