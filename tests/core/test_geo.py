@@ -245,3 +245,17 @@ def test_geo_steps_run_from_a_recipe():
     )
     out = apply_recipe(df, recipe).data
     assert out["lat"].tolist() == [1.27, 1.26]  # 50 m cannot cross a 0.005 degree boundary here
+
+
+def test_cli_spatial_k_json(tmp_path, capsys):
+    import json
+
+    from core.cli import main
+
+    path = tmp_path / "points.csv"
+    points([1.0, 1.0, 1.0, 2.0], [3.0, 3.0, 3.0, 4.0]).to_csv(path, index=False)
+    args = ["spatial-k", str(path), "--lat", "lat", "--lon", "lon", "--k", "3", "--json"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["records_below_k"] == 1 and data["locations_below_k"] == 1
+    assert main(["spatial-k", str(path), "--lat", "nope", "--lon", "lon"]) == 2

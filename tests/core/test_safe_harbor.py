@@ -128,3 +128,18 @@ def test_safe_harbor_step_in_a_recipe():
     recipe = Recipe(steps=({"step": "safe_harbor", "reference_date": "2025-06-30"},))
     out = apply_recipe(patients(), recipe).data
     assert "ssn" not in out.columns and out["age"].iloc[0] == "90+"
+
+
+def test_cli_safe_harbor_writes_the_table_and_reports(tmp_path, capsys):
+    import json
+
+    from core.cli import main
+
+    source, target = tmp_path / "patients.csv", tmp_path / "out.csv"
+    patients().to_csv(source, index=False)
+    args = ["safe-harbor", str(source), "--reference-date", "2025-06-30", "--out", str(target),
+            "--json"]  # fmt: skip
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["unchecked"] == ["notes"]
+    assert "ssn" not in pd.read_csv(target).columns
