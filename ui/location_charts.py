@@ -1,0 +1,174 @@
+"""Charts for the Locations and dates page: pydeck maps and Altair fallbacks.
+
+Nothing is fetched from the internet by default. Streamlit's pydeck component adds a
+Carto basemap (basemaps.cartocdn.com) whenever a deck has no map style, so the
+``map_style=None`` of the Streamlit docs is *not* offline; pydeck's own way to say "no
+basemap" is ``map_provider=None`` (the style then stays pydeck's sentinel, which the
+component drops). Users with tile access set ``ANON_MAP_STYLE`` (e.g. ``light``,
+``dark``, ``road`` or a style URL; ``mapbox://...`` styles use Mapbox and its token).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import pydeck as pdk
+
+MAP_STYLE_ENV = "ANON_MAP_STYLE"
+MAX_POINTS = 5000
+BLUE = [31, 119, 180, 170]
+ORANGE = [255, 127, 14, 170]
+RED = [214, 39, 40, 220]
+GREY = [120, 120, 120, 120]
+
+
+def map_points(df: pd.DataFrame, lat: str, lon: str, limit: int = MAX_POINTS) -> pd.DataFrame:
+    """The first ``limit`` points with coordinates, as plain lat/lon columns."""
+    points = pd.DataFrame({"lat": df[lat].to_numpy(dtype=float), "lon": df[lon].to_numpy(dtype=float)},
+                          index=df.index)  # fmt: skip
+    return points.dropna().head(limit)
+
+
+def _zoom(points: pd.DataFrame) -> float:
+    if points.empty:
+        return 1.0
+    span = max(float(points["lon"].max() - points["lon"].min()),
+               float(points["lat"].max() - points["lat"].min()), 1e-4)  # fmt: skip
+    return float(np.clip(math.log2(360.0 / span) - 0.3, 1, 16))
+
+
+def deck(points: pd.DataFrame, *, color: list[int] | str = BLUE, radius_m: float = 40) -> pdk.Deck:
+    """A pydeck scatter map of ``points`` (lat, lon[, color]); no basemap unless configured."""
+    view = pdk.ViewState(
+        latitude=float(points["lat"].mean()) if len(points) else 0.0,
+        longitude=float(points["lon"].mean()) if len(points) else 0.0,
+        zoom=_zoom(points),
+    )
+    layer = pdk.Layer(
+        "ScatterplotLayer",
+        data=points,
+        get_position="[lon, lat]",
+        get_fill_color=color if isinstance(color, list) else color,
+        get_radius=radius_m,
+        radius_min_pixels=1.5,
+    )
+    style = os.environ.get(MAP_STYLE_ENV, "").strip()
+    if style:
+        provider = "mapbox" if style.startswith("mapbox://") else "carto"
+        return pdk.Deck(layers=[layer], initial_view_state=view, map_provider=provider,
+                        map_style=style)  # fmt: skip
+    return pdk.Deck(layers=[layer], initial_view_state=view, map_provider=None)
+
+
+def basemap_note() -> str:
+    style = os.environ.get(MAP_STYLE_ENV, "").strip()
+    if style:
+        return f"Basemap '{style}' from {MAP_STYLE_ENV} (fetched from its tile server)."
+    return (f"No basemap: nothing is fetched from the internet. Set {MAP_STYLE_ENV} (e.g. "
+            "'light') to draw streets if you have tile access.")  # fmt: skip
+
+
+def _domain(*frames: pd.DataFrame) -> tuple[list[float], list[float]]:
+    both = pd.concat(frames)
+    pad_lat = max(float(both["lat"].max() - both["lat"].min()) * 0.03, 1e-4)
+    pad_lon = max(float(both["lon"].max() - both["lon"].min()) * 0.03, 1e-4)
+    return (
+        [float(both["lat"].min()) - pad_lat, float(both["lat"].max()) + pad_lat],
+        [float(both["lon"].min()) - pad_lon, float(both["lon"].max()) + pad_lon],
+    )
+
+
+def scatter(
+    points: pd.DataFrame,
+    title: str,
+    *,
+    domain: tuple[list[float], list[float]] | None = None,
+    color: str | alt.Color = "#1f77b4",
+) -> alt.Chart:
+    """Altair scatter of lat/lon (SVG; renders without WebGL or tiles)."""
+    lat_domain, lon_domain = domain or _domain(points)
+    base = alt.Chart(points, title=title).mark_circle(size=9, opacity=0.6)
+    encoded = base.encode(
+        x=alt.X("lon:Q", title="longitude", scale=alt.Scale(domain=lon_domain)),
+        y=alt.Y("lat:Q", title="latitude", scale=alt.Scale(domain=lat_domain)),
+    )
+    if isinstance(color, str):
+        return encoded.encode(color=alt.value(color)).properties(height=360)
+    return encoded.encode(color=color).properties(height=360)
+
+
+def scatter_pair(before: pd.DataFrame, after: pd.DataFrame) -> alt.HConcatChart:
+    domain = _domain(before, after)
+    return alt.hconcat(
+        scatter(before, "Original", domain=domain).properties(width=420),
+        scatter(after, "Transformed", domain=domain, color="#ff7f0e").properties(width=420),
+    )
+
+
+def spatial_k_chart(points: pd.DataFrame, k: int) -> alt.Chart:
+    """Points coloured by whether their location is shared by fewer than k records."""
+    shown = points.assign(status=np.where(points["count"] < k, f"fewer than {k}", f"{k} or more"))
+    color = alt.Color(
+        "status:N",
+        title="records sharing the location",
+        scale=alt.Scale(domain=[f"fewer than {k}", f"{k} or more"], range=["#d62728", "#9e9e9e"]),
+    )
+    return scatter(shown, "Spatial k", color=color).encode(tooltip=["lat", "lon", "count"])
+
+
+def histogram(distances_m: np.ndarray) -> alt.Chart:
+    frame = pd.DataFrame({"metres": distances_m})
+    return (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("metres:Q", bin=alt.Bin(maxbins=40), title="distance moved (m, haversine)"),
+            y=alt.Y("count():Q", title="points"),
+        )
+        .properties(height=220)
+    )
+
+
+def timeline(long: pd.DataFrame) -> alt.Chart:
+    """Original and shifted dates per person: columns person, column, version, date, weekday."""
+    base = alt.Chart(long).encode(
+        x=alt.X("date:T", title="date"), y=alt.Y("person:N", title="person")
+    )
+    lines = base.mark_line(color="#bbbbbb").encode(detail="pair:N")
+    dots = base.mark_point(filled=True, size=70).encode(
+        color=alt.Color(
+            "version:N",
+            title=None,
+            scale=alt.Scale(domain=["original", "shifted"], range=["#1f77b4", "#ff7f0e"]),
+        ),  # fmt: skip
+        shape=alt.Shape("column:N", title="date column"),
+        tooltip=["person", "column", "version", alt.Tooltip("date:T"), "weekday"],
+    )
+    return (lines + dots).properties(height=40 * max(long["person"].nunique(), 3))
+
+
+def timeline_frame(
+    before: pd.DataFrame, after: pd.DataFrame, columns: list[str], person: str | None, people: int
+) -> pd.DataFrame:
+    """Long table of the first ``people`` persons' dates before and after, for :func:`timeline`."""
+    ids = before[person] if person else pd.Series(before.index, index=before.index)
+    chosen = pd.unique(ids.dropna())[:people]
+    rows = before.index[ids.isin(chosen)]
+    frames = []
+    for column in columns:
+        for version, table in (("original", before), ("shifted", after)):
+            dates = pd.to_datetime(table.loc[rows, column], errors="coerce", format="mixed")
+            frames.append(pd.DataFrame({
+                "person": ids.loc[rows].astype(str).to_numpy(),
+                "column": column,
+                "version": version,
+                "date": dates.to_numpy(),
+                "pair": [f"{r}-{column}" for r in rows],
+            }))  # fmt: skip
+    long = pd.concat(frames, ignore_index=True).dropna(subset=["date"])
+    long["weekday"] = long["date"].dt.day_name()
+    return long
