@@ -25,6 +25,7 @@ PAGES = {
     ],
     "Step 3 · Apply techniques": [
         st.Page("pages/4_techniques.py", title="Techniques", icon=":material/tune:"),
+        st.Page("pages/8_locations_dates.py", title="Locations and dates", icon=":material/map:"),
     ],
     "Step 4 · Compute your risk": [
         st.Page("pages/5_risk.py", title="Risk", icon=":material/monitoring:"),
