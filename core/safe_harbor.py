@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,7 +30,7 @@ import pandas as pd
 
 from core.dates import _parse, _reference, ages_at
 from core.errors import ParameterError
-from core.schema import suggest_roles
+from core.schema import Suggestion, suggest_roles
 from core.validation import require_choice, require_columns
 
 #: The 18 identifier kinds, 45 CFR 164.514(b)(2)(i)(A)-(R).
@@ -168,10 +168,14 @@ class SafeHarborResult:
         return tuple(notes)
 
 
-def _classify(df: pd.DataFrame) -> dict[str, tuple[str, str]]:
+def _classify(
+    df: pd.DataFrame, known: Mapping[str, Suggestion] | None = None
+) -> dict[str, tuple[str, str]]:
     """column -> (letter or '', kind) from names, values and core.schema suggestions."""
     found: dict[str, tuple[str, str]] = {}
-    suggestions = {str(s.column): s for s in suggest_roles(df)}
+    known = {str(c): s for c, s in (known or {}).items() if c in df.columns}
+    rest = [c for c in df.columns if str(c) not in known]
+    suggestions = {**known, **{str(s.column): s for s in suggest_roles(df[rest])}}
     for column in map(str, df.columns):
         words = _words(column)
         kind = suggestions[column].kind if column in suggestions else ""
@@ -233,6 +237,7 @@ def apply_safe_harbor(
     postal: str = "auto",
     free_text: str = "flag",
     exclude: Sequence[str] = (),
+    suggestions: Mapping[str, Suggestion] | None = None,
 ) -> SafeHarborResult:
     """Apply the HIPAA Safe Harbor preset; returns the new table and a per-column report.
 
@@ -244,13 +249,15 @@ def apply_safe_harbor(
     - ``free_text``: "flag" keeps free-text columns and reports them as not checked;
       "remove" removes them;
     - ``exclude``: columns to keep as they are (you confirm they hold no identifier);
-      they are listed in the report.
+      they are listed in the report;
+    - ``suggestions``: column -> :class:`core.schema.Suggestion` already computed (e.g. by
+      the dashboard); other columns are classified here.
     """
     postal = require_choice("postal", postal, POSTAL_MODES)
     free_text = require_choice("free_text", free_text, FREE_TEXT_MODES)
     exclude = set(require_columns(df, list(exclude), parameter="exclude")) if exclude else set()
     ref = _reference(reference_date)
-    kinds = _classify(df)
+    kinds = _classify(df, suggestions)
     out = df.copy()
     report: list[SafeHarborColumn] = []
     removed: list[str] = []

@@ -143,3 +143,12 @@ def test_cli_safe_harbor_writes_the_table_and_reports(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["unchecked"] == ["notes"]
     assert "ssn" not in pd.read_csv(target).columns
+
+
+def test_precomputed_suggestions_are_used():
+    from core.schema import Role, Suggestion
+
+    df = pd.DataFrame({"col_a": ["x1", "x2"], "sex": ["F", "M"]})
+    told = {"col_a": Suggestion("col_a", Role.DIRECT, "name", "told so", "remove")}
+    assert "col_a" in safe_harbor(df).columns  # nothing in name or values says "name"
+    assert "col_a" not in apply_safe_harbor(df, suggestions=told).data.columns
