@@ -209,7 +209,8 @@ free_text = st.radio("Free text", ["flag", "remove"], horizontal=True, key="sh_f
                                   "remove": "remove"}.get)  # fmt: skip
 try:
     result = state.memo("safe_harbor", lambda: apply_safe_harbor(
-        data, reference_date=str(reference), free_text=free_text), str(reference), free_text)  # fmt: skip
+        data, reference_date=str(reference), free_text=free_text,
+        suggestions=state.suggestions()), str(reference), free_text)  # fmt: skip
     st.dataframe(result.to_frame(), hide_index=True)
     for note in result.notes():
         st.caption(note)

@@ -1,0 +1,125 @@
+"""AppTest checks of the Locations and dates page on the Singapore sample table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = "pages/8_locations_dates.py"
+SAMPLE = pd.read_csv(ROOT / "sample_data" / "singapore_people.csv", dtype={"postal_code": str})
+R = 6_371_008.8
+
+
+def haversine(lat1, lon1, lat2, lon2):
+    """Independent haversine (vectorised by hand here, not core.geo's)."""
+    p1, p2 = np.radians(lat1), np.radians(lat2)
+    h = (
+        np.sin((p2 - p1) / 2) ** 2
+        + np.cos(p1) * np.cos(p2) * np.sin(np.radians(lon2 - lon1) / 2) ** 2
+    )
+    return 2 * R * np.arcsin(np.sqrt(h))
+
+
+def metric(at: AppTest, label: str) -> str:
+    values = [m.value for m in at.metric if m.label == label]
+    assert values, f"no metric {label!r} among {[m.label for m in at.metric]}"
+    return values[0]
+
+
+def _current_dob(at: AppTest) -> pd.Series:
+    """The date of birth column after the recipe, replayed outside the dashboard."""
+    from core.io import read_table
+    from core.recipe import apply_recipe
+
+    table = read_table(ROOT / "sample_data" / "singapore_people.csv")
+    return apply_recipe(table, at.session_state["history"].current).data["date_of_birth"]
+
+
+@pytest.fixture
+def page() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_rounding_preview_and_spatial_k_match_pandas(page):
+    at = page
+    assert at.selectbox(key="geo_lat").value == "latitude"
+    assert at.selectbox(key="geo_lon").value == "longitude"
+    at.radio(key="geo_method").set_value("round").run()
+    at.radio(key="geo_decimals").set_value(2).run()
+    assert not at.exception
+    # Spatial k on the exact rounded points = group sizes of (round(lat, 2), round(lon, 2)).
+    sizes = SAMPLE.groupby([SAMPLE.latitude.round(2), SAMPLE.longitude.round(2)]).size()
+    assert metric(at, "Smallest count") == str(sizes.min())
+    assert metric(at, "Locations below k = 5") == f"{int((sizes < 5).sum()):,}"
+    assert metric(at, "Records below k = 5") == f"{int(sizes[sizes < 5].sum()):,}"
+    # Largest move by rounding, by hand with the independent haversine.
+    moved = haversine(SAMPLE.latitude, SAMPLE.longitude, SAMPLE.latitude.round(2),
+                      SAMPLE.longitude.round(2))  # fmt: skip
+    assert metric(at, "Max moved") == f"{moved.max():,.0f} m"
+    assert len(at.get("deck_gl_json_chart")) == 2  # original and transformed maps
+    deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
+    assert "mapStyle" not in deck or "cartocdn" not in str(deck.get("mapStyle"))
+
+
+def test_displacement_added_to_the_recipe_stays_in_the_ring(page):
+    at = page
+    at.radio(key="geo_method").set_value("displace").run()
+    # A ring with its minimum above its maximum: an error naming the parameter, no step.
+    at.number_input(key="geo_min").set_value(500.0).run()
+    assert not at.exception
+    assert any("min_m" in e.value for e in at.error)
+    assert at.session_state["history"].current.steps == ()
+    at.number_input(key="geo_min").set_value(50.0).run()
+    at.number_input(key="geo_max").set_value(150.0).run()
+    at.button(key="geo_add").click().run()
+    assert not at.exception, at.exception
+    steps = at.session_state["history"].current.steps
+    assert steps[-1]["step"] == "geo_displace" and steps[-1]["max_m"] == 150.0
+    # Replay the recipe as the dashboard does and check every distance independently.
+    from core.io import read_table
+    from core.recipe import apply_recipe
+
+    recipe = at.session_state["history"].current
+    data = apply_recipe(read_table(ROOT / "sample_data" / "singapore_people.csv"), recipe).data
+    d = haversine(SAMPLE.latitude, SAMPLE.longitude, data.latitude, data.longitude)
+    assert d.min() >= 50 - 1e-6 and d.max() <= 150 + 1e-6
+
+
+def test_dates_ages_and_safe_harbor(page):
+    at = page
+    assert at.multiselect(key="date_columns").value == ["date_of_birth"]
+    assert any("weekday kept for 100%" in c.value for c in at.caption)
+    at.date_input(key="age_reference").set_value(pd.Timestamp("2025-01-01").date()).run()
+    # Safe Harbor preview: the year of birth of people aged 90+ on 2025-01-01 is suppressed.
+    dob = pd.to_datetime(SAMPLE.date_of_birth)
+    cutoff = pd.Timestamp("1935-01-01")  # 90th birthday on or before the reference date
+    old = int((dob <= cutoff).sum())
+    detail = " ".join(str(v) for v in at.dataframe[0].value["detail"])
+    assert f"{old} person(s) aged 90 or over" in detail
+    at.button(key="date_add").click().run()
+    assert not at.exception
+    step = at.session_state["history"].current.steps[-1]
+    assert step["step"] == "date_shift" and step["keep_weekday"] is True
+    shifted = pd.to_datetime(_current_dob(at))
+    assert (shifted.dt.day_of_week == dob.dt.day_of_week).all()
+    at.button(key="age_add").click().run()
+    assert not at.exception
+    assert at.session_state["history"].current.steps[-1]["reference_date"] == "2025-01-01"
+    at.selectbox(key="age_column").set_value("age").run()
+    at.button(key="age_perturb_add").click().run()
+    assert not at.exception
+    assert at.session_state["history"].current.steps[-1]["milestones"] == [62, 65]
+    at.button(key="sh_add").click().run()
+    assert not at.exception
+    steps = [s["step"] for s in at.session_state["history"].current.steps]
+    assert steps == ["date_shift", "age_from_dob", "age_perturb", "safe_harbor"]
