@@ -163,13 +163,14 @@ else:
         try:
             shifted = state.preview_step(step).data
             long = charts.timeline_frame(data, shifted, chosen, person, people=8)
-            st.altair_chart(charts.timeline(long), width="stretch")
+            st.altair_chart(charts.timeline(long))
             pivot = long.pivot_table(index=["pair"], columns="version", values="weekday",
                                      aggfunc="first")  # fmt: skip
             kept = float((pivot["original"] == pivot["shifted"]).mean()) if len(pivot) else 1.0
             state.explain(
-                f"Original (blue) and shifted (orange) dates of 8 people; each person moves by "
-                f"one random offset, so intervals are kept; weekday kept for {kept:.0%} shown.",
+                f"Original (blue) and shifted (orange) dates of 8 people, weekday above each; each "
+                f"person moves by one random offset, so intervals are kept; weekday kept for "
+                f"{kept:.0%} shown.",
                 "NIST SP 800-188 4.3.4; PDPC guide, Annex B: dates",
             )
             if st.button("Add date shift to recipe", key="date_add", icon=":material/add:"):

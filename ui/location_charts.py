@@ -38,7 +38,7 @@ def _zoom(points: pd.DataFrame) -> float:
         return 1.0
     span = max(float(points["lon"].max() - points["lon"].min()),
                float(points["lat"].max() - points["lat"].min()), 1e-4)  # fmt: skip
-    return float(np.clip(math.log2(360.0 / span) - 0.3, 1, 16))
+    return float(np.clip(math.log2(360.0 / span) - 0.8, 1, 16))
 
 
 def deck(points: pd.DataFrame, *, color: list[int] | str = BLUE, radius_m: float = 40) -> pdk.Deck:
@@ -133,22 +133,27 @@ def histogram(distances_m: np.ndarray) -> alt.Chart:
     )
 
 
-def timeline(long: pd.DataFrame) -> alt.Chart:
-    """Original and shifted dates per person: columns person, column, version, date, weekday."""
-    base = alt.Chart(long).encode(
-        x=alt.X("date:T", title="date"), y=alt.Y("person:N", title="person")
-    )
+def timeline(long: pd.DataFrame) -> alt.FacetChart:
+    """Original and shifted dates, one row per person with its own time axis (a shift of
+    weeks would vanish on an axis spanning decades of birth dates). ``long`` has columns
+    person, column, version, date, weekday, pair."""
+    base = alt.Chart().encode(x=alt.X("date:T", title=None), y=alt.Y("column:N", title=None))
     lines = base.mark_line(color="#bbbbbb").encode(detail="pair:N")
-    dots = base.mark_point(filled=True, size=70).encode(
+    dots = base.mark_point(filled=True, size=80).encode(
         color=alt.Color(
             "version:N",
             title=None,
             scale=alt.Scale(domain=["original", "shifted"], range=["#1f77b4", "#ff7f0e"]),
         ),  # fmt: skip
-        shape=alt.Shape("column:N", title="date column"),
         tooltip=["person", "column", "version", alt.Tooltip("date:T"), "weekday"],
     )
-    return (lines + dots).properties(height=40 * max(long["person"].nunique(), 3))
+    labels = base.mark_text(dy=-11, fontSize=10).encode(text="weekday:N")
+    return (
+        alt.layer(lines, dots, labels, data=long)
+        .properties(width=700, height=alt.Step(26))
+        .facet(row=alt.Row("person:N", title=None, header=alt.Header(labelAngle=0)))
+        .resolve_scale(x="independent")
+    )
 
 
 def timeline_frame(
