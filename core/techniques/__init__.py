@@ -15,6 +15,7 @@ One module per family of techniques; each technique is a pure function
 
 # Coordinates, dates and HIPAA Safe Harbor live in core/ (NIST SP 800-188); re-exported so
 # that recipe steps can name them. They import core.techniques lazily (no import cycle).
+from core.contextual import recode_absolute, recode_percentile, suppress_contextual
 from core.dates import age_from_dob, perturb_ages, perturb_intervals, shift_dates
 from core.geo import displace_points, round_coordinates, snap_to_grid
 from core.safe_harbor import safe_harbor
@@ -72,6 +73,8 @@ __all__ = [
     "perturb_intervals",
     "pseudonymise_hmac",
     "pseudonymise_random",
+    "recode_absolute",
+    "recode_percentile",
     "remove_columns",
     "round_coordinates",
     "round_to_base",
@@ -79,6 +82,7 @@ __all__ = [
     "shift_dates",
     "snap_to_grid",
     "suppress_below_k",
+    "suppress_contextual",
     "suppress_records",
     "swap",
     "top_bottom_code",

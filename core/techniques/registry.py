@@ -224,6 +224,23 @@ def _safe_harbor(p: dict[str, Any]) -> Call:
     return Call("safe_harbor", (), kwargs)
 
 
+# --- contextual (area-level) measures (core.contextual, Witkowski 2007) ---
+
+
+def _contextual_absolute(p: dict[str, Any]) -> Call:
+    kwargs = {"width": p["width"], **_pick(p, ("scale", "bounds"))}
+    return Call("recode_absolute", (_as_list(p["columns"]),), kwargs)
+
+
+def _contextual_percentile(p: dict[str, Any]) -> Call:
+    return Call("recode_percentile", (_as_list(p["columns"]),), _pick(p, ("groups", "edges")))
+
+
+def _contextual_suppress(p: dict[str, Any]) -> Call:
+    kwargs = {"area_column": p["area_column"], "areas": list(p["areas"])}
+    return Call("suppress_contextual", (_as_list(p["columns"]),), kwargs)
+
+
 STEPS: dict[str, StepSpec] = {
     spec.name: spec
     for spec in (
@@ -369,6 +386,32 @@ STEPS: dict[str, StepSpec] = {
             (),
             ("reference_date", "postal", "free_text", "exclude"),
             _safe_harbor,
+        ),
+        StepSpec(
+            "contextual_absolute",
+            "Recode area-level measures into absolute categories (1%, 5%, 10%, 15%, 20% or "
+            "Top/Bottom-25%).",
+            "Witkowski 2007, Section 4.b (global recoding)",
+            ("columns", "width"),
+            ("scale", "bounds"),
+            _contextual_absolute,
+        ),
+        StepSpec(
+            "contextual_percentile",
+            "Recode area-level measures into percentile groups (e.g. deciles) with cut points "
+            "taken over all areas.",
+            "Witkowski 2007, endnote 2 (percentile recoding)",
+            ("columns", "groups"),
+            ("edges",),
+            _contextual_percentile,
+        ),
+        StepSpec(
+            "contextual_suppress",
+            "Empty the area-level measures of respondents in at-risk areas (local suppression).",
+            "Witkowski 2007, Section 2 (local suppression)",
+            ("columns", "area_column", "areas"),
+            (),
+            _contextual_suppress,
         ),
     )
 }
