@@ -166,6 +166,11 @@ def _preview_values(values: Sequence[object], limit: int = 5) -> str:
     return shown + (f", ... ({len(values) - limit} more)" if len(values) > limit else "")
 
 
+def _preview_rows(rows: Sequence[int], limit: int = 5) -> str:
+    shown = ", ".join(str(r) for r in rows[:limit])
+    return shown + (f", ... ({len(rows) - limit} more)" if len(rows) > limit else "")
+
+
 def _key_text(series: pd.Series) -> pd.Series:
     """Area keys compared as text, so 101 (number) and '101' (text) are the same area."""
     numbers = pd.to_numeric(series, errors="coerce")
@@ -195,7 +200,7 @@ def validate_area_table(
         rows = (np.flatnonzero(keys.isna().to_numpy()) + 1).tolist()
         raise ParameterError(
             f"The area table has {len(rows)} row(s) without an area key in column '{area_key}' "
-            f"(row(s) {_preview_values(rows)}). Fill in the key or remove those rows."
+            f"(row(s) {_preview_rows(rows)}). Fill in the key or remove those rows."
         )
     text = _key_text(keys)
     duplicated = text.duplicated(keep=False).to_numpy()
@@ -204,7 +209,7 @@ def validate_area_table(
         rows = (np.flatnonzero((text == first).to_numpy()) + 1).tolist()
         raise ParameterError(
             f"The area table has {int(text[duplicated].nunique())} duplicated area key(s) in "
-            f"column '{area_key}', e.g. {first!r} in rows {_preview_values(rows)}. It must have "
+            f"column '{area_key}', e.g. {first!r} in rows {_preview_rows(rows)}. It must have "
             "exactly one row per area: remove or merge the duplicates."
         )
     out = pd.DataFrame({area_key: text.to_numpy()})
