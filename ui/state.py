@@ -96,6 +96,23 @@ def load_upload(data: bytes, name: str) -> None:
     set_original(df, name)
 
 
+def side_table(name: str, data: bytes | None = None) -> pd.DataFrame:
+    """A second table next to the loaded data set, e.g. the area table of the Area-level
+    risk page: a sample by file name, or the bytes of an upload (cached; a fresh copy each
+    call; raises core.errors.DataReadError like the Data page). Never changes the data set.
+    """
+    if data is None:
+        return _read_sample(name).copy()
+    if len(data) > MAX_UPLOAD_MB * 1024 * 1024:
+        raise AnonymisationError(f"'{name}' is larger than {MAX_UPLOAD_MB} MB.")
+    return _read_side_upload(data, name).copy()
+
+
+@st.cache_data(show_spinner="Reading the table...", max_entries=4)
+def _read_side_upload(data: bytes, name: str) -> pd.DataFrame:
+    return read_table(data, name=name)
+
+
 def set_original(df: pd.DataFrame, name: str) -> None:
     """Make ``df`` the original table; start a new recipe and new role suggestions."""
     state = _state()
