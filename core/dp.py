@@ -48,7 +48,6 @@ import numpy as np
 import pandas as pd
 
 from core.errors import AnonymisationWarning, ParameterError
-from core.techniques.aggregation import aggregate
 from core.validation import (
     require_choice,
     require_columns,
@@ -775,6 +774,8 @@ def suppressed_cross_tab(
     the guide advises ("watch out for groups having too few records"). Column
     ``suppressed`` marks them. Returns the table and the guide's small-cell warning text.
     """
+    from core.techniques.aggregation import aggregate  # lazy: core.techniques imports core.dp
+
     by = require_columns(df, by, parameter="by")
     min_cell = require_int("min_cell", min_cell, minimum=0)
     sums, means = _as_columns(sums), _as_columns(means)
