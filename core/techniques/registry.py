@@ -181,6 +181,16 @@ def _aggregate(p: dict[str, Any]) -> Call:
     return Call("aggregate", (_as_list(p["by"]),), kwargs)
 
 
+_DP_OPTIONS = ("count", "sums", "means", "bounds", "mechanism", "delta")
+
+
+def _dp_aggregate(p: dict[str, Any]) -> Call:
+    # Not random=True: OpenDP's noise cannot be seeded, so no seed is recorded; each
+    # replay draws new noise and is a new release (core.dp).
+    kwargs = {"categories": p["categories"], "epsilon": p["epsilon"], **_pick(p, _DP_OPTIONS)}
+    return Call("dp_aggregate", (_as_list(p["by"]),), kwargs)
+
+
 # --- coordinates, dates and HIPAA Safe Harbor (core.geo, core.dates, core.safe_harbor) ---
 
 
@@ -317,6 +327,15 @@ STEPS: dict[str, StepSpec] = {
             ("by", "values"),
             ("stats", "min_cell", "bands"),
             _aggregate,
+        ),
+        StepSpec(
+            "dp_aggregate",
+            "Differentially private counts/sums/means per combination of listed categories "
+            "(OpenDP noise, clipping bounds, ε split over the queries; not seedable).",
+            "Annex A: Data aggregation; differential privacy (Laplace, b = Δf/ε)",
+            ("by", "categories", "epsilon"),
+            _DP_OPTIONS,
+            _dp_aggregate,
         ),
         StepSpec(
             "geo_round",
