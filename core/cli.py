@@ -194,6 +194,29 @@ def cmd_safe_harbor(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_dp_aggregate(args: argparse.Namespace) -> int:
+    from core import dp
+
+    df = read_table(args.data, sep=args.sep)
+    measured = [*args.sums, *args.means]
+    budget_delta = args.budget_delta if args.budget_delta is not None else args.delta
+    total = args.budget if args.budget is not None or Path(args.ledger).exists() else args.epsilon
+    budget = dp.open_ledger(args.ledger, epsilon=total, delta=budget_delta)
+    release = dp.dp_release(
+        df, _split(args.by), categories=dp.parse_categories(args.categories),
+        epsilon=args.epsilon, delta=args.delta, mechanism=args.mechanism,
+        count=args.count or not measured, sums=args.sums, means=args.means,
+        bounds=dp.parse_bounds(args.bounds, measured), budget=budget,
+    )  # fmt: skip
+    out = write_table(release.table, args.out)
+    dp.write_ledger(args.ledger, release, budget, data=str(args.data), out=str(out))
+    print(f"Wrote {len(release.table)} cells to {out}; ε spent {budget.spent_epsilon:g} of "
+          f"{budget.epsilon:g} (ledger {args.ledger}).", file=sys.stderr)  # fmt: skip
+    text = "\n".join([*(f.statement for f in release.figures), release.outside_statement])
+    _emit(release.ledger(), args.json, text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m core",
@@ -263,6 +286,26 @@ def build_parser() -> argparse.ArgumentParser:
     harbor.add_argument("--reference-date", help="date for ages (default today)")
     harbor.add_argument("--out", help="also write the transformed table here")
     harbor.set_defaults(run=cmd_safe_harbor)
+
+    dpa = data_command("dp-aggregate", "Differentially private counts/sums/means per listed "
+                       "category (OpenDP noise; writes the table and a privacy ledger).")  # fmt: skip
+    dpa.add_argument("--by", required=True, help="grouping columns, comma-separated")
+    dpa.add_argument("--categories", action="append", default=[],
+                     help="every category of each grouping column: a=x|y,b=p|q")  # fmt: skip
+    dpa.add_argument("--count", action="store_true", help="release counts (default if no sums)")
+    dpa.add_argument("--sum", action="append", default=[], dest="sums", help="column to sum")
+    dpa.add_argument("--mean", action="append", default=[], dest="means", help="column to average")
+    dpa.add_argument("--bounds", action="append", default=[],
+                     help="clipping bounds lo,hi or col=lo,hi (use --bounds=-5,5 if negative)")  # fmt: skip
+    dpa.add_argument("--epsilon", type=float, required=True, help="ε of this command's queries")
+    dpa.add_argument("--delta", type=float, default=0.0, help="δ (Gaussian mechanism only)")
+    dpa.add_argument("--mechanism", choices=("laplace", "gaussian"), default="laplace")
+    dpa.add_argument("--budget", type=float, help="total ε of the release (new ledger; "
+                     "default --epsilon)")  # fmt: skip
+    dpa.add_argument("--budget-delta", type=float, help="total δ (new ledger; default --delta)")
+    dpa.add_argument("--out", required=True, help="released table (.csv, .xlsx, .parquet)")
+    dpa.add_argument("--ledger", required=True, help="JSON record of ε spent (read if it exists)")
+    dpa.set_defaults(run=cmd_dp_aggregate)
     return parser
 
 

@@ -35,12 +35,14 @@ again: release once, keep the ledger.
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from numbers import Real
+from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
@@ -724,6 +726,88 @@ def dp_aggregate(
     ).table  # fmt: skip
 
 
+# --- command line helpers (python -m core dp-aggregate) -------------------------------------
+
+
+def parse_categories(items: Iterable[str]) -> dict[str, list[str]]:
+    """``["sex=F|M,race=Chinese|Malay"]`` -> ``{"sex": ["F", "M"], "race": [...]}``.
+
+    Columns are separated by commas (or given in separate ``--categories`` options),
+    categories by ``|``. Categories are compared with the data as text.
+    """
+    result: dict[str, list[str]] = {}
+    for item in items:
+        for part in item.split(","):
+            if not part.strip():
+                continue
+            column, sep, values = part.partition("=")
+            listed = [v.strip() for v in values.split("|") if v.strip()]
+            if not sep or not column.strip() or not listed:
+                raise ParameterError(
+                    f"Cannot read categories {part!r}: write column=value|value|..., e.g. "
+                    "--categories 'sex=F|M,race=Chinese|Malay|Indian|Others'."
+                )
+            result[column.strip()] = listed
+    return result
+
+
+def parse_bounds(items: Iterable[str], columns: Iterable[str]) -> dict[str, tuple[float, float]]:
+    """``["0,20000"]`` (every measured column) or ``["income=0,20000"]`` -> bounds."""
+    columns = list(columns)
+    result: dict[str, tuple[float, float]] = {}
+    for item in items:
+        column, sep, pair = item.rpartition("=")
+        try:
+            lo, hi = (float(x) for x in pair.split(","))
+        except ValueError:
+            raise ParameterError(
+                f"Cannot read bounds {item!r}: write lo,hi (e.g. --bounds=0,20000) or "
+                "column=lo,hi; use '--bounds=-10,10' (with '=') for a negative lower bound."
+            ) from None
+        for target in [column] if sep else columns:
+            result[target] = (lo, hi)
+    return result
+
+
+def open_ledger(path: str | Path, *, epsilon: float | None, delta: float = 0.0) -> PrivacyBudget:
+    """The budget recorded in the ledger file at ``path``, or a new one of ``epsilon``/``delta``.
+
+    A release made of several commands shares one ledger, so its total ε is enforced across
+    them. A budget given for an existing ledger must match the recorded one.
+    """
+    path = Path(path)
+    if not path.exists():
+        if epsilon is None:
+            raise ParameterError("A new ledger needs a budget: give --budget (total ε).")
+        return PrivacyBudget(epsilon, delta)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ParameterError(f"Cannot read the privacy ledger '{path}': {error}.") from None
+    budget = PrivacyBudget.from_dict(data)
+    if epsilon is not None and not math.isclose(epsilon, budget.epsilon):
+        raise ParameterError(
+            f"The ledger '{path}' records a budget of ε = {budget.epsilon:g}; a release's "
+            f"budget cannot change to {epsilon:g}. Omit --budget, or start a new ledger file."
+        )
+    return budget
+
+
+def write_ledger(
+    path: str | Path, release: DPRelease, budget: PrivacyBudget, **about: Any
+) -> dict[str, Any]:
+    """Add ``release`` (with ``about``, e.g. input and output files) to the ledger file."""
+    path = Path(path)
+    releases: list[Any] = []
+    if path.exists():
+        releases = json.loads(path.read_text(encoding="utf-8")).get("releases", [])
+    entry = {k: v for k, v in release.ledger().items() if k not in ("budget", "spent", "charges")}
+    entry.update(about)
+    data = {**budget.to_dict(), "source": SOURCE, "releases": [*releases, entry]}
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    return data
+
+
 # --- for comparison (not for release) -----------------------------------------------------
 
 
@@ -815,5 +899,9 @@ __all__ = [
     "dp_release",
     "exact_cross_tab",
     "noise_scale",
+    "open_ledger",
+    "parse_bounds",
+    "parse_categories",
     "suppressed_cross_tab",
+    "write_ledger",
 ]
