@@ -11,28 +11,31 @@ import streamlit as st
 
 from ui import state
 
-st.set_page_config(page_title="Anonymisation workbench (PDPC guide)", layout="wide")
+# Page icons are emoji, not ":material/...:" names: Streamlit turns a page's Material icon
+# into a favicon fetched from Google's servers, and nothing here may reach the internet.
+st.set_page_config(page_title="Anonymisation workbench (PDPC guide)", page_icon="🛡️", layout="wide")
 
 PAGES = {
     "Start": [
-        st.Page("pages/1_data.py", title="Data", icon=":material/upload_file:", default=True),
+        st.Page("pages/1_data.py", title="Data", icon="📂", default=True),
     ],
     "Step 1 · Know your data": [
-        st.Page("pages/2_classify.py", title="Classify", icon=":material/label:"),
+        st.Page("pages/2_classify.py", title="Classify", icon="🏷️"),
     ],
     "Step 2 · De-identify": [
-        st.Page("pages/3_deidentify.py", title="De-identify", icon=":material/person_off:"),
+        st.Page("pages/3_deidentify.py", title="De-identify", icon="🕶️"),
     ],
     "Step 3 · Apply techniques": [
-        st.Page("pages/4_techniques.py", title="Techniques", icon=":material/tune:"),
-        st.Page("pages/8_locations_dates.py", title="Locations and dates", icon=":material/map:"),
+        st.Page("pages/4_techniques.py", title="Techniques", icon="🛠️"),
+        st.Page("pages/8_locations_dates.py", title="Locations and dates", icon="🗺️"),
     ],
     "Step 4 · Compute your risk": [
-        st.Page("pages/5_risk.py", title="Risk", icon=":material/monitoring:"),
-        st.Page("pages/6_uniqueness.py", title="Uniqueness", icon=":material/fingerprint:"),
+        st.Page("pages/5_risk.py", title="Risk", icon="📊"),
+        st.Page("pages/6_uniqueness.py", title="Uniqueness", icon="🎂"),
+        st.Page("pages/10_contextual.py", title="Area-level risk", icon="🏘️"),
     ],
     "Step 5 · Manage the risk": [
-        st.Page("pages/7_report.py", title="Report", icon=":material/assignment:"),
+        st.Page("pages/7_report.py", title="Report", icon="📝"),
     ],
 }
 
