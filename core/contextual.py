@@ -951,3 +951,35 @@ def suppress_contextual(
             series = series.astype("float64")
         out[column] = series.mask(hide)
     return out
+
+
+def coarsening_step(
+    data: ContextualData, coarsening: Coarsening, columns: Sequence[str] | None = None
+) -> dict[str, object] | None:
+    """The recipe step that releases ``columns`` as ``coarsening`` assesses them.
+
+    Scales (absolute) and cut points (percentile) are taken from the area table and written
+    into the step, so the released records are recoded exactly as the intruder's master
+    file was in :func:`assess`. ``None`` for exact values (nothing to do).
+    """
+    columns = _check_subset(data, columns)
+    if coarsening.method == "exact":
+        return None
+    if coarsening.method == "absolute":
+        bounds = {}
+        for c in columns:
+            scale = infer_scale(data.areas[c])
+            bounds[c] = [float(scale.lower), float(scale.upper)]
+        return {"step": "contextual_absolute", "columns": list(columns),
+                "width": coarsening.width, "bounds": bounds}  # fmt: skip
+    edges = {c: percentile_edges(data.areas[c], coarsening.groups) for c in columns}
+    return {"step": "contextual_percentile", "columns": list(columns),
+            "groups": coarsening.groups, "edges": edges}  # fmt: skip
+
+
+def suppression_step(
+    areas: Sequence[str], columns: Sequence[str], area_column: str
+) -> dict[str, object]:
+    """The recipe step for local suppression of ``areas`` (Section 2)."""
+    return {"step": "contextual_suppress", "columns": list(columns),
+            "area_column": area_column, "areas": [str(a) for a in areas]}  # fmt: skip

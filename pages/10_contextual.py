@@ -1,0 +1,207 @@
+"""Step 4 · Area-level risk: can area characteristics pinpoint where a respondent lives?
+
+Witkowski (2007), locational disclosure risk of contextual data; logic in core.contextual.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import streamlit as st
+
+from core.contextual import (
+    ABSOLUTE_WIDTHS,
+    PERCENTILE_GROUPS,
+    TOP_BOTTOM,
+    Coarsening,
+    Thresholds,
+    assess,
+    coarsening_step,
+    combined_view,
+    prepare,
+    suppress_until_safe,
+    suppression_step,
+    sweep,
+)
+from core.errors import AnonymisationError
+from ui import state
+
+PAPER = "Witkowski 2007"
+SURVEY, AREAS = "survey_respondents.csv", "singapore_areas.csv"
+
+if not state.require_data():
+    st.stop()
+st.title("Area-level risk")
+state.explain(
+    "Releasing the characteristics of a respondent's area (poverty rate, median income...) "
+    "instead of its code can still pinpoint the area, and so the person.",
+    f"{PAPER}, Section 1",
+)
+if st.button(f"Use the sample survey ({SURVEY})", key="ctx_load_survey"):
+    state.load_sample(SURVEY)
+    for widget in ("ctx_record_key", "ctx_columns", "ctx_qi"):
+        state.forget_widget(widget)  # defaults follow the newly loaded table
+    st.rerun()
+data = state.current_data()
+
+st.subheader("Area table")
+source = st.radio("Area table", ["sample", "upload"], horizontal=True, key="ctx_area_source")
+try:
+    if source == "sample":
+        samples = state.sample_files()
+        name = st.selectbox("Sample", samples, index=samples.index(AREAS), key="ctx_area_sample")
+        areas = state.side_table(name)
+    else:
+        upload = st.file_uploader("One row per area", key="ctx_area_upload")
+        if upload is None:
+            st.info("Upload a table with one row per area: its key, population and measures.")
+            st.stop()
+        areas = state.side_table(upload.name, upload.getvalue())
+except AnonymisationError as error:
+    st.error(str(error))
+    st.stop()
+
+area_cols = [str(c) for c in areas.columns]
+numeric = [c for c in area_cols if areas[c].dtype.kind in "if"]
+shared = [c for c in area_cols if c in data.columns]
+left, middle, right = st.columns(3)
+area_key = left.selectbox("Area key (area table)", area_cols, key="ctx_area_key")
+pop_default = "population" if "population" in numeric else (numeric or area_cols)[0]
+population = middle.selectbox("Population column", numeric or area_cols,
+                              index=(numeric or area_cols).index(pop_default),
+                              key="ctx_population")  # fmt: skip
+no_key = "(none: values merged in the records)"
+record_options = [no_key, *map(str, data.columns)]
+record_key = right.selectbox("Area key (records)", record_options,
+                             index=record_options.index(area_key) if area_key in shared else 0,
+                             key="ctx_record_key")  # fmt: skip
+measures = [c for c in numeric if c not in (area_key, population)]
+contextual = st.multiselect("Contextual columns released", measures,
+                            default=[c for c in measures if c in shared] or measures[:3],
+                            key="ctx_columns")  # fmt: skip
+if not contextual:
+    st.info("Choose at least one contextual column.")
+    st.stop()
+t1, t3, t5 = st.columns(3)
+thresholds = Thresholds(
+    t1=int(t1.number_input("T1: look-alike areas needed", 1, value=20, key="ctx_t1")),
+    t3=int(t3.number_input("T3: respondents sharing values", 1, value=3, key="ctx_t3")),
+    t5=int(t5.number_input("T5: protective population", 0, value=100_000, key="ctx_t5")),
+)
+state.explain("Defaults are the paper's: p = 0.05 gives 20 look-alikes; 3 respondents is the "
+              "usual k; areas of 100,000+ people hide their residents.", f"{PAPER}, Section 3.d")  # fmt: skip
+method = st.radio("Release the values as", ["exact", "absolute", "percentile"], horizontal=True,
+                  key="ctx_method")  # fmt: skip
+grades = {"exact": [None], "absolute": [*ABSOLUTE_WIDTHS, TOP_BOTTOM],
+          "percentile": [*PERCENTILE_GROUPS, TOP_BOTTOM]}[method]  # fmt: skip
+grade = st.selectbox("Coarseness", grades, key=f"ctx_grade_{method}",
+                     format_func=lambda g: "-" if g is None else
+                     Coarsening(method, width=g, groups=g).label)  # fmt: skip
+coarsening = Coarsening(method, width=grade, groups=grade)
+
+try:
+    prepared = prepare(data, areas, contextual=contextual, area_key=area_key,
+                       population=population, record_key=None if record_key == no_key
+                       else record_key)  # fmt: skip
+    result = assess(prepared, coarsening=coarsening, thresholds=thresholds)
+except AnonymisationError as error:
+    st.error(str(error))
+    st.stop()
+
+figures = [
+    ("Locational risk LR", f"{result.lr:.1%}",
+     "Share of respondents living in an easily re-identified area: fewer than T3 respondents "
+     "share its values, or fewer than T1 areas do and it has under T5 people.",
+     f"{PAPER}, Section 3.b eq. 6-8 and 4.d"),
+    ("Pinpointed areas", f"{result.pinpointed_areas:,} of {result.n_areas:,}",
+     "Areas with fewer than T1 look-alikes among all areas (contextual matchsets).",
+     f"{PAPER}, Section 3.a (A_j)"),
+    ("Respondents in pinpointed areas", f"{result.respondents_in_pinpointed:.1%}",
+     "Respondents whose area has fewer than T1 look-alikes, before the other two rules.",
+     f"{PAPER}, Section 4.d"),
+    ("Contextual sample uniques", f"{result.respondents_sample_unique:.1%}",
+     "Respondents whose released area values fewer than T3 respondents share.",
+     f"{PAPER}, Section 3.b (C_-,j)"),
+    ("Protected by population", f"{result.respondents_protected:.1%}",
+     "Respondents in a pinpointed area of at least T5 people, not counted as at risk.",
+     f"{PAPER}, Section 3.d (E_-,j|J)"),
+]  # fmt: skip
+for column, (label, value, sentence, section) in zip(st.columns(5), figures, strict=True):
+    with column:
+        st.metric(label, value)
+        state.explain(sentence, section)
+
+st.subheader("Areas at risk")
+at_risk = result.areas[result.areas["at_risk"]].sort_values("respondents", ascending=False)
+st.dataframe(at_risk, hide_index=True)
+state.explain(f"{len(at_risk):,} areas whose respondents are at risk; matchset_size counts the "
+              "areas sharing the released values.", f"{PAPER}, Section 4.d")  # fmt: skip
+
+st.subheader("What if: coarseness and variables")
+with st.spinner("Computing LR for every option and subset..."):
+    table = sweep(prepared, thresholds=thresholds, subsets=len(contextual) <= 8)
+full = table[table["n_variables"] == len(contextual)]
+order = full.drop_duplicates("grade").sort_values("order")["grade"].tolist()
+chart = (
+    alt.Chart(full[full["method"] != "exact"])
+    .mark_line(point=True)
+    .encode(
+        x=alt.X("grade:N", sort=order, title="Coarseness (finer to coarser)"),
+        y=alt.Y("lr:Q", title="LR (share of respondents at risk)", axis=alt.Axis(format="%")),
+        color=alt.Color("method:N", title="Recoding"),
+        tooltip=["method", "grade", alt.Tooltip("lr:Q", format=".1%"), "pinpointed_areas"],
+    )
+)
+st.altair_chart(chart, width="stretch")
+exact_lr = float(full.loc[full["method"] == "exact", "lr"].iloc[0])
+state.explain(f"LR for each recoding of all {len(contextual)} columns (exact values: "
+              f"{exact_lr:.1%}); percentile recoding caps the look-alikes per group.",
+              f"{PAPER}, Section 4.b, Table A-3 and endnote 2")  # fmt: skip
+subset = table[table["grade"] == coarsening.label]
+if len(contextual) > 1 and len(subset):
+    bars = (
+        alt.Chart(subset[subset["method"] == method])
+        .mark_bar()
+        .encode(
+            x=alt.X("lr:Q", title="LR", axis=alt.Axis(format="%")),
+            y=alt.Y("variables:N", sort="-x", title=None),
+            tooltip=["variables", alt.Tooltip("lr:Q", format=".1%")],
+        )
+    )
+    st.altair_chart(bars, width="stretch")
+    state.explain(f"LR for each subset of the columns at {coarsening.label}: which variables "
+                  "drive the risk.", f"{PAPER}, Section 4.b (number of keys)")  # fmt: skip
+
+st.subheader("With personal identifiers")
+qi_options = [c for c in map(str, data.columns) if c not in contextual and c != record_key]
+qi_default = [c for c in state.quasi_identifiers(data) if c in qi_options]
+qi = st.multiselect("Personal quasi-identifiers", qi_options, default=qi_default, key="ctx_qi")
+if qi:
+    view = combined_view(prepared, data, qi, coarsening=coarsening, thresholds=thresholds)
+    a, b = st.columns(2)
+    a.metric("k within contextual matchsets", view.k)
+    b.metric("LR with personal identifiers", f"{view.lr:.1%}")
+    state.explain("Respondents alike on personal and area values; fewer than T3 makes them "
+                  "sample uniques (C_i,j).", f"{PAPER}, Section 3.a, eq. 3")  # fmt: skip
+
+st.subheader("Add to the recipe")
+merged = all(c in data.columns for c in contextual)
+if not merged:
+    st.warning("The records do not carry the contextual columns; merge them in before release.")
+one, two = st.columns(2)
+step = coarsening_step(prepared, coarsening)
+if one.button("Add this coarsening", key="ctx_add", disabled=step is None or not merged):
+    try:
+        state.add_step(step)
+        st.rerun()
+    except AnonymisationError as error:
+        st.error(str(error))
+if two.button("Suppress the remaining at-risk areas", key="ctx_suppress",
+              disabled=record_key == no_key or not merged):  # fmt: skip
+    suppressed, after = suppress_until_safe(prepared, coarsening=coarsening, thresholds=thresholds)
+    try:
+        state.add_step(suppression_step(suppressed, contextual, record_key))
+        st.rerun()
+    except AnonymisationError as error:
+        st.error(str(error))
+state.explain("Recoding is global (all areas); suppression empties the values of the areas "
+              "still at risk, and LR is then the suppression rate.", f"{PAPER}, Section 2 and 5")  # fmt: skip

@@ -1,0 +1,119 @@
+"""AppTest checks of the Area-level risk page (Witkowski 2007, locational disclosure risk).
+
+Expected figures are computed here with a plain pandas merge + group-by, not with
+core.contextual.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = "pages/10_contextual.py"
+AREAS = pd.read_csv(ROOT / "sample_data" / "singapore_areas.csv")
+SURVEY = pd.read_csv(ROOT / "sample_data" / "survey_respondents.csv")
+MEASURES = ["share_poverty", "median_income", "share_aged_65_plus",
+            "share_public_housing", "share_degree"]  # fmt: skip
+
+
+def pandas_lr(width: float | None) -> tuple[pd.Series, pd.DataFrame]:
+    """At-risk flag per respondent (T1=20, T3=3, T5=100,000) and the coded area table."""
+    coded = AREAS[["subzone", "population"]].copy()
+    for c in MEASURES:
+        v = AREAS[c].astype(float)
+        if width is None:
+            coded[c] = v
+        else:  # shares are percentages; median income spans its min..max range
+            lo, hi = (0.0, 100.0) if c != "median_income" else (v.min(), v.max())
+            pct = ((v - lo) / (hi - lo) * 100).round(9)
+            coded[c] = np.minimum(np.floor((pct / width).round(9)), np.ceil(100 / width) - 1)
+    coded["matches"] = coded.groupby(MEASURES)["subzone"].transform("size")
+    merged = SURVEY[["subzone"]].merge(coded, on="subzone", how="left")
+    merged["sample"] = merged.groupby(MEASURES)["subzone"].transform("size")
+    risk = (merged["sample"] < 3) | ((merged["matches"] < 20) & (merged["population"] < 100_000))
+    coded["at_risk"] = coded["subzone"].isin(merged.loc[risk, "subzone"])
+    return risk, coded
+
+
+def metric(at: AppTest, label: str) -> str:
+    values = [m.value for m in at.metric if m.label == label]
+    assert values, f"no metric {label!r} among {[m.label for m in at.metric]}"
+    return values[0]
+
+
+@pytest.fixture
+def page() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page(PAGE).run()
+    at.button(key="ctx_load_survey").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_exact_values_lr_and_pinpointed_areas(page):
+    risk, coded = pandas_lr(None)
+    assert page.multiselect(key="ctx_columns").value == MEASURES
+    assert page.selectbox(key="ctx_record_key").value == "subzone"
+    assert metric(page, "Locational risk LR") == f"{risk.mean():.1%}"
+    pinpointed = int((coded["matches"] < 20).sum())
+    assert metric(page, "Pinpointed areas") == f"{pinpointed:,} of {len(AREAS):,}"
+    charts = page.get("vega_lite_chart")
+    assert len(charts) == 2  # the sweep (one line per recoding) and LR per subset
+    assert '"method"' in charts[0].proto.spec
+
+
+def test_absolute_recoding_then_recipe_steps(page):
+    page.radio(key="ctx_method").set_value("absolute").run()
+    page.selectbox(key="ctx_grade_absolute").set_value(10).run()
+    assert not page.exception, page.exception
+    risk, coded = pandas_lr(10)
+    assert metric(page, "Locational risk LR") == f"{risk.mean():.1%}"
+    table = page.dataframe[0].value
+    assert set(table["subzone"]) == set(coded.loc[coded["at_risk"], "subzone"])
+
+    page.button(key="ctx_add").click().run()
+    assert not page.exception, page.exception
+    recipe = page.session_state["history"].current
+    assert [s["step"] for s in recipe.steps] == ["contextual_absolute"]
+    data = recipe_data(page)
+    # first respondent's poverty share in 10% categories, by hand: floor(v / 10) * 10
+    v = SURVEY["share_poverty"].iloc[0]
+    lo = int(v // 10) * 10
+    assert data["share_poverty"].iloc[0] == f"[{lo}, {lo + 10})"
+
+    page.button(key="ctx_suppress").click().run()
+    assert not page.exception, page.exception
+    data = recipe_data(page)
+    at_risk_areas = set(coded.loc[coded["at_risk"], "subzone"])
+    emptied = set(data.loc[data["share_degree"].isna(), "subzone"])
+    # every area at risk is emptied (later rounds may add look-alikes left with < 3 matches);
+    # areas with no risk stay released
+    assert at_risk_areas <= emptied
+    assert data["share_degree"].notna().any()
+    # the figures still describe the chosen option, before suppression
+    assert metric(page, "Locational risk LR") == f"{risk.mean():.1%}"
+
+
+def recipe_data(at: AppTest) -> pd.DataFrame:
+    from core.recipe import apply_recipe
+
+    recipe = at.session_state["history"].current
+    return apply_recipe(SURVEY, recipe).data
+
+
+def test_bad_inputs_show_the_core_error(page):
+    page.selectbox(key="ctx_area_key").set_value("planning_area").run()
+    assert not page.exception, page.exception
+    errors = [e.value for e in page.error]
+    assert errors and "duplicated area key" in errors[0] and "planning_area" in errors[0]
+    page.selectbox(key="ctx_area_key").set_value("subzone").run()
+    assert not page.error
+    page.selectbox(key="ctx_record_key").set_value("respondent_id").run()
+    errors = [e.value for e in page.error]
+    assert errors and "not in the area table" in errors[0] and "'R00001'" in errors[0]
