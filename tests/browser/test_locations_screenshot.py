@@ -3,8 +3,7 @@
 Opens the page on the default Singapore sample, picks random displacement (20-100 m),
 waits for the two pydeck maps (WebGL canvases) and the Altair charts, takes full-page
 and map screenshots into tests/screenshots/, and checks that no request left the machine
-(no basemap tiles: the maps have no basemap unless ANON_MAP_STYLE is set); the only
-exception tolerated is Streamlit's favicon for Material page icons (see the test).
+(no basemap tiles: the maps have no basemap unless ANON_MAP_STYLE is set).
 """
 
 from __future__ import annotations
@@ -54,8 +53,4 @@ def test_locations_page_maps(page, app_url, screenshot_dir):
     page.wait_for_timeout(1500)
     page.screenshot(path=str(screenshot_dir / "08_locations_dates.png"), full_page=True)
     page.set_viewport_size(viewport)
-    # Streamlit fetches the page's Material icon as the favicon from fonts.gstatic.com; that
-    # is app-wide (app.py page icons), not the maps. Everything else must stay local.
-    favicons = [u for u in outside if "/materialsymbolsrounded/" in u]
-    others = [u for u in outside if u not in favicons]
-    assert not others, f"requests left the machine: {others[:5]}"
+    assert not outside, f"requests left the machine: {outside[:5]}"
