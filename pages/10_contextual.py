@@ -38,10 +38,9 @@ state.explain(
 )
 if st.button(f"Use the sample survey ({SURVEY})", key="ctx_load_survey"):
     state.load_sample(SURVEY)
-    for widget in ("ctx_record_key", "ctx_columns", "ctx_qi"):
-        state.forget_widget(widget)  # defaults follow the newly loaded table
     st.rerun()
 data = state.current_data()
+suffix = f":{state.source_name()}"  # choices tied to the loaded table start from its defaults
 
 st.subheader("Area table")
 source = st.radio("Area table", ["sample", "upload"], horizontal=True, key="ctx_area_source")
@@ -73,11 +72,11 @@ no_key = "(none: values merged in the records)"
 record_options = [no_key, *map(str, data.columns)]
 record_key = right.selectbox("Area key (records)", record_options,
                              index=record_options.index(area_key) if area_key in shared else 0,
-                             key="ctx_record_key")  # fmt: skip
+                             key="ctx_record_key" + suffix)  # fmt: skip
 measures = [c for c in numeric if c not in (area_key, population)]
 contextual = st.multiselect("Contextual columns released", measures,
                             default=[c for c in measures if c in shared] or measures[:3],
-                            key="ctx_columns")  # fmt: skip
+                            key="ctx_columns" + suffix)  # fmt: skip
 if not contextual:
     st.info("Choose at least one contextual column.")
     st.stop()
@@ -140,17 +139,17 @@ st.subheader("What if: coarseness and variables")
 with st.spinner("Computing LR for every option and subset..."):
     table = sweep(prepared, thresholds=thresholds, subsets=len(contextual) <= 8)
 full = table[table["n_variables"] == len(contextual)]
-order = full.drop_duplicates("grade").sort_values("order")["grade"].tolist()
 chart = (
     alt.Chart(full[full["method"] != "exact"])
     .mark_line(point=True)
     .encode(
-        x=alt.X("grade:N", sort=order, title="Coarseness (finer to coarser)"),
+        x=alt.X("categories:O", sort="descending",
+                title="Categories per variable (finer to coarser; 3 = Top/Bottom-25%)"),
         y=alt.Y("lr:Q", title="LR (share of respondents at risk)", axis=alt.Axis(format="%")),
         color=alt.Color("method:N", title="Recoding"),
         tooltip=["method", "grade", alt.Tooltip("lr:Q", format=".1%"), "pinpointed_areas"],
     )
-)
+)  # fmt: skip
 st.altair_chart(chart, width="stretch")
 exact_lr = float(full.loc[full["method"] == "exact", "lr"].iloc[0])
 state.explain(f"LR for each recoding of all {len(contextual)} columns (exact values: "
@@ -174,7 +173,9 @@ if len(contextual) > 1 and len(subset):
 st.subheader("With personal identifiers")
 qi_options = [c for c in map(str, data.columns) if c not in contextual and c != record_key]
 qi_default = [c for c in state.quasi_identifiers(data) if c in qi_options]
-qi = st.multiselect("Personal quasi-identifiers", qi_options, default=qi_default, key="ctx_qi")
+qi = st.multiselect(
+    "Personal quasi-identifiers", qi_options, default=qi_default, key="ctx_qi" + suffix
+)
 if qi:
     view = combined_view(prepared, data, qi, coarsening=coarsening, thresholds=thresholds)
     a, b = st.columns(2)

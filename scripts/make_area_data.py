@@ -74,7 +74,7 @@ def make_areas(rng: np.random.Generator) -> pd.DataFrame:
             towns.append(town)
     n = len(keys)
     # population: mostly 2,000-40,000; some near-empty (industrial, islands); a few very large
-    population = np.round(np.clip(np.exp(rng.normal(9.3, 1.1, n)), 50, 90_000)).astype(int)
+    population = np.round(np.clip(np.exp(rng.normal(9.3, 0.9, n)), 50, 95_000)).astype(int)
     tiny = rng.random(n) < 0.08
     population[tiny] = rng.integers(0, 300, tiny.sum())
     large = rng.choice(n, size=6, replace=False)

@@ -58,8 +58,8 @@ def page() -> AppTest:
 
 def test_exact_values_lr_and_pinpointed_areas(page):
     risk, coded = pandas_lr(None)
-    assert page.multiselect(key="ctx_columns").value == MEASURES
-    assert page.selectbox(key="ctx_record_key").value == "subzone"
+    assert page.multiselect(key="ctx_columns:survey_respondents.csv").value == MEASURES
+    assert page.selectbox(key="ctx_record_key:survey_respondents.csv").value == "subzone"
     assert metric(page, "Locational risk LR") == f"{risk.mean():.1%}"
     pinpointed = int((coded["matches"] < 20).sum())
     assert metric(page, "Pinpointed areas") == f"{pinpointed:,} of {len(AREAS):,}"
@@ -114,6 +114,6 @@ def test_bad_inputs_show_the_core_error(page):
     assert errors and "duplicated area key" in errors[0] and "planning_area" in errors[0]
     page.selectbox(key="ctx_area_key").set_value("subzone").run()
     assert not page.error
-    page.selectbox(key="ctx_record_key").set_value("respondent_id").run()
+    page.selectbox(key="ctx_record_key:survey_respondents.csv").set_value("respondent_id").run()
     errors = [e.value for e in page.error]
     assert errors and "not in the area table" in errors[0] and "'R00001'" in errors[0]
