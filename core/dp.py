@@ -446,10 +446,10 @@ def _codes(series: pd.Series, values: list[Any]) -> np.ndarray:
     """Position of each record's value in ``values`` (-1 if absent or missing)."""
     numeric_lists = all(isinstance(v, Real) and not isinstance(v, bool) for v in values)
     if numeric_lists and pd.api.types.is_numeric_dtype(series):
-        codes = pd.Categorical(series, categories=pd.Index(values)).codes
+        codes = pd.Index(values).get_indexer(series)
     else:  # compare as text, so "1" on the command line matches the number 1
         text = series.astype("str").where(series.notna())
-        codes = pd.Categorical(text, categories=[str(v) for v in values]).codes
+        codes = pd.Index([str(v) for v in values]).get_indexer(text)
     return np.asarray(codes, dtype=np.int64)
 
 
