@@ -1,0 +1,64 @@
+"""``python -m core dp-aggregate``: the released table, the ledger and the budget across runs."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from core.cli import EXIT_USER_ERROR, main
+
+
+@pytest.fixture
+def data(tmp_path):
+    path = tmp_path / "people.csv"
+    df = pd.DataFrame(
+        {
+            "sex": ["F", "M"] * 500 + ["X"] * 7,
+            "race": ["A", "B", "C", "D"] * 250 + ["A"] * 7,
+            "income": [1000.0, 3000.0] * 500 + [1e9] * 7,
+        }
+    )
+    df.to_csv(path, index=False)
+    return path
+
+
+def run(data, tmp_path, *extra: str) -> int:
+    return main(["dp-aggregate", str(data), "--out", str(tmp_path / "out.csv"),
+                 "--ledger", str(tmp_path / "ledger.json"), *extra])  # fmt: skip
+
+
+def test_writes_listed_cells_and_a_ledger(data, tmp_path, capsys):
+    code = run(data, tmp_path, "--by", "sex,race", "--categories", "sex=F|M,race=A|B|Z",
+               "--count", "--sum", "income", "--bounds", "0,5000", "--epsilon", "1")  # fmt: skip
+    assert code == 0
+    out = pd.read_csv(tmp_path / "out.csv", keep_default_na=False)
+    cells = {(s, r) for s in "FM" for r in "ABZ"}
+    assert set(zip(out["sex"], out["race"], strict=True)) == cells  # no X, no C/D
+    # F/A: 250 records of 1000 -> sum 250,000; b = 5000 / 0.5 = 10,000; 95% within ±29,957
+    f_a = out[(out["sex"] == "F") & (out["race"] == "A")].iloc[0]
+    assert abs(f_a["income_sum"] - 250_000) < 200_000  # the 1e9 outliers are sex X anyway
+    ledger = json.loads((tmp_path / "ledger.json").read_text())
+    assert [c["epsilon"] for c in ledger["charges"]] == pytest.approx([0.5, 0.5])
+    assert ledger["spent"]["epsilon"] == pytest.approx(1.0)
+    assert "95% of the time" in capsys.readouterr().out
+
+
+def test_budget_is_enforced_across_commands(data, tmp_path, capsys):
+    common = ["--by", "sex", "--categories", "sex=F|M"]
+    assert run(data, tmp_path, *common, "--epsilon", "0.6", "--budget", "1") == 0
+    assert run(data, tmp_path, *common, "--epsilon", "0.6") == EXIT_USER_ERROR
+    err = capsys.readouterr().err
+    assert "needs ε = 0.6" in err and "only ε = 0.4" in err
+    ledger = json.loads((tmp_path / "ledger.json").read_text())
+    assert len(ledger["releases"]) == 1 and ledger["spent"]["epsilon"] == pytest.approx(0.6)
+
+
+def test_missing_bounds_and_categories_are_clear_errors(data, tmp_path, capsys):
+    assert run(data, tmp_path, "--by", "sex", "--categories", "sex=F|M", "--sum", "income",
+               "--epsilon", "1") == EXIT_USER_ERROR  # fmt: skip
+    assert "needs clipping bounds" in capsys.readouterr().err
+    assert run(data, tmp_path, "--by", "sex", "--epsilon", "1") == EXIT_USER_ERROR
+    assert "needs its list of categories" in capsys.readouterr().err
+    assert not (tmp_path / "out.csv").exists() and not (tmp_path / "ledger.json").exists()
