@@ -217,29 +217,31 @@ def noise_scale(
             "The Gaussian mechanism needs delta > 0 (e.g. 1e-6): it gives (ε, δ)-DP only. "
             "Use mechanism 'laplace' for pure ε-DP."
         )
-    return _gaussian_sigma(sensitivity, epsilon, delta)
+    return _gaussian_sigma(epsilon, delta) * sensitivity  # σ grows linearly with Δf
 
 
 @lru_cache(maxsize=256)
-def _gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
+def _gaussian_sigma(epsilon: float, delta: float) -> float:
+    """σ for sensitivity 1: bisection on OpenDP's own privacy check."""
     dp = _opendp()
-
-    def chain(sigma: float) -> Any:
-        space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float)
-        gaussian = dp.m.make_gaussian(*space, scale=sigma)
-        return dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(gaussian), delta)
+    space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float)
 
     def private(sigma: float) -> bool:
+        gaussian = dp.m.make_gaussian(*space, scale=sigma)
+        chain = dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(gaussian), delta)
         try:
-            return bool(chain(sigma).check(float(sensitivity), (epsilon, delta)))
+            return bool(chain.check(1.0, (epsilon, delta)))
         except dp.OpenDPException:  # overflow for a far too small σ
             return False
 
-    # bisection on log σ between a σ that is surely too small and one surely large enough
-    low, high = sensitivity * 1e-6, sensitivity * 1e6
+    # Between the textbook zCDP bound (ε = ρ + 2 sqrt(ρ ln 1/δ), ρ = 1/(2σ²)), which is
+    # always enough, and a tenth of it, which never is; then bisection on log σ.
+    root = math.sqrt(math.log(1 / delta) + epsilon) - math.sqrt(math.log(1 / delta))
+    high = 1 / (math.sqrt(2) * root) * 1.001
+    low = high / 10
     if not private(high):
         raise ParameterError(f"ε = {epsilon:g}, δ = {delta:g} need an unusably large noise.")
-    for _ in range(40):
+    for _ in range(24):
         middle = math.sqrt(low * high)
         low, high = (low, middle) if private(middle) else (middle, high)
     return high
@@ -726,6 +728,70 @@ def dp_aggregate(
     ).table  # fmt: skip
 
 
+# --- for the dashboard: accuracy against ε and error bands -----------------------------------
+
+
+def measures_of(
+    count: bool,
+    sums: Iterable[str] = (),
+    means: Iterable[str] = (),
+    bounds: Mapping[str, Sequence[float]] | None = None,
+) -> dict[str, tuple[float, bool]]:
+    """The noisy queries of a release: name -> (sensitivity, integer), as :func:`dp_release`."""
+    sums, means = list(sums), list(means)
+    result: dict[str, tuple[float, bool]] = {}
+    if count or means:
+        result["count"] = (1.0, True)
+    for column in dict.fromkeys([*sums, *means]):
+        lo, hi = _require_bounds(bounds, column)
+        result[f"{column}_sum"] = (max(abs(lo), abs(hi)), False)
+    return result
+
+
+def accuracy_curve(
+    epsilons: Iterable[float],
+    measures: Mapping[str, tuple[float, bool]],
+    *,
+    mechanism: str = "laplace",
+    delta: float = 0.0,
+) -> pd.DataFrame:
+    """95% error bound of each query for each total ε (split evenly, as a release does).
+
+    Computed analytically from the noise scale, without touching the data: the
+    accuracy/privacy trade-off of the source's b = Δf/ε. Columns: epsilon, measure,
+    error95, expected_error.
+    """
+    rows = []
+    n = max(len(measures), 1)
+    for epsilon in epsilons:
+        for name, (sensitivity, integer) in measures.items():
+            scale = noise_scale(sensitivity, epsilon / n, mechanism=mechanism, delta=delta / n)
+            acc = accuracy(scale, mechanism=mechanism, integer=integer)
+            rows.append((float(epsilon), name, acc.error95, acc.expected_error))
+    return pd.DataFrame(rows, columns=["epsilon", "measure", "error95", "expected_error"])
+
+
+def band_frame(
+    release: pd.DataFrame, exact: pd.DataFrame, by: Sequence[str], measure: str
+) -> pd.DataFrame:
+    """Long table for an error-band chart: cell, noisy value, its 95% band, exact value.
+
+    ``exact`` is NOT FOR RELEASE: the chart that uses it is for the data holder only.
+    """
+    cell = release[list(by)].astype(str).agg(" · ".join, axis=1)
+    noisy = release[measure].astype(float)
+    error = release[f"{measure}_error95"].astype(float)
+    return pd.DataFrame(
+        {
+            "cell": cell.to_numpy(),
+            "noisy": noisy.to_numpy(),
+            "low": (noisy - error).to_numpy(),
+            "high": (noisy + error).to_numpy(),
+            "exact": exact[measure].astype(float).to_numpy(),
+        }
+    )
+
+
 # --- command line helpers (python -m core dp-aggregate) -------------------------------------
 
 
@@ -894,10 +960,13 @@ __all__ = [
     "Figure",
     "PrivacyBudget",
     "accuracy",
+    "accuracy_curve",
     "add_dp_noise",
+    "band_frame",
     "dp_aggregate",
     "dp_release",
     "exact_cross_tab",
+    "measures_of",
     "noise_scale",
     "open_ledger",
     "parse_bounds",
