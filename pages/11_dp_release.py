@@ -1,0 +1,176 @@
+"""Step 3 · Aggregate release: differentially private counts, sums and means (OpenDP).
+
+Beside it, the same release done the guide's way (Annex A: Data aggregation with small
+cells suppressed). All computation is in core.dp; this page reads widgets and draws.
+"""
+
+from __future__ import annotations
+
+import json
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core import dp
+from core.errors import AnonymisationError
+from ui import state
+
+DP = "Health data privacy (HIPAA, GDPR, formal models): Differential Privacy"
+AGG = "PDPC guide, Annex A: Data aggregation"
+
+if not state.require_data():
+    st.stop()
+
+st.title("Aggregate release")
+state.explain(
+    "When only counts, sums or averages are needed, differential privacy adds noise of scale "
+    "b = Δf/ε so that no figure depends much on any one person, whatever the attacker knows.",
+    DP,
+    training="ε is the privacy loss: with ε = 1 the chance of any output changes by at most "
+    "e¹ ≈ 2.7 times whether or not you are in the data. A count changes by at most 1 when one "
+    "person is added or removed (Δf = 1), so its noise has scale 1/ε.",
+)
+data = state.current_data()
+groupable = [c for c in map(str, data.columns) if data[c].nunique() <= 50]
+numeric = [c for c in map(str, data.columns) if pd.api.types.is_numeric_dtype(data[c])]
+
+st.subheader("What to release")
+by = st.multiselect("Group by", groupable, default=groupable[:1], key="dp_by")
+if not by:
+    st.info("Choose at least one grouping column (columns with at most 50 values are offered).")
+    st.stop()
+categories = {}
+for column in by:
+    seen = sorted(map(str, data[column].dropna().unique()))
+    extra = [v.strip() for v in st.text_input(f"Other categories of {column} (comma-separated)",
+                                              key=f"dp_extra_{column}").split(",") if v.strip()]  # fmt: skip
+    options = list(dict.fromkeys([*seen, *extra]))
+    categories[column] = st.multiselect(
+        f"Categories of {column}", options, default=options, key=f"dp_cats_{column}"
+    )
+state.explain(
+    "Only the listed categories are released, each with noise even if empty; list every value "
+    "that may occur from a code list, not just those seen: a value read off the data reveals "
+    "that someone has it.",
+    DP,
+)
+left, right = st.columns(2)
+count = left.checkbox("Counts", value=True, key="dp_count")
+sums = left.multiselect("Sums of", numeric, key="dp_sums")
+means = left.multiselect("Averages of", numeric, key="dp_means")
+bounds = {}
+for column in dict.fromkeys([*sums, *means]):
+    lo = right.number_input(f"{column}: lowest plausible value", value=0.0, key=f"dp_lo_{column}")
+    hi = right.number_input(f"{column}: highest plausible value", value=10000.0,
+                            key=f"dp_hi_{column}")  # fmt: skip
+    bounds[column] = (lo, hi)
+if bounds:
+    with right:
+        state.explain("Values are clipped to these bounds; set them from what is plausible, "
+                      "never from the data's own min/max (that would leak).", DP)  # fmt: skip
+
+mechanism = st.radio("Noise", dp.MECHANISMS, horizontal=True, key="dp_mechanism",
+                     format_func=lambda m: {"laplace": "Laplace (pure ε)",
+                                            "gaussian": "Gaussian (ε, δ)"}[m])  # fmt: skip
+delta = 0.0
+if mechanism == "gaussian":
+    delta = st.number_input("δ", 0.0, 0.01, 1e-6, format="%.1e", key="dp_delta")
+budget_total = st.number_input("Privacy budget of this release (total ε)", 0.01, 20.0, 1.0,
+                               key="dp_budget")  # fmt: skip
+epsilon = st.slider("ε for these queries", 0.01, 5.0, 1.0, 0.01, key="dp_epsilon")
+state.explain(
+    "Smaller ε: stronger privacy, more noise. The ε is split evenly over the queries and "
+    "charged to the budget; a release over budget is refused.",
+    DP,
+)
+
+try:
+    with st.spinner("Drawing the noise..."):
+        budget = dp.PrivacyBudget(budget_total, delta)
+        release = dp.dp_release(data, by, categories=categories, epsilon=epsilon, count=count,
+                                sums=sums, means=means, bounds=bounds, mechanism=mechanism,
+                                delta=delta, budget=budget)  # fmt: skip
+        exact = dp.exact_cross_tab(data, by, categories=categories, sums=sums, means=means)
+except AnonymisationError as error:
+    st.error(str(error))
+    st.stop()
+
+spent, total, queries = st.columns(3)
+spent.metric("ε spent", f"{budget.spent_epsilon:.3g}")
+total.metric("Budget left", f"{budget.remaining_epsilon:.3g} of {budget.epsilon:g}")
+queries.metric("Noisy queries", len(budget.charges))
+state.explain("Each query's ε adds up (sequential composition); cells of one table share one "
+              "query because each person is in one cell only.", DP)  # fmt: skip
+st.dataframe(pd.DataFrame(release.ledger()["charges"]), hide_index=True)
+for figure in release.figures:
+    st.markdown(f"- {figure.statement}")
+st.markdown(f"- {release.outside_statement}")
+state.explain("Error bounds come from the noise scale alone, not the data, so they are safe "
+              "to publish with the table.", DP)  # fmt: skip
+
+noisy_side, exact_side = st.columns(2)
+with noisy_side:
+    st.subheader("Noisy table (for release)")
+    st.dataframe(release.table, hide_index=True)
+    state.explain("New noise is drawn at every change: publish one draw only, once.", DP)
+with exact_side:
+    st.subheader("Exact table")
+    st.warning("NOT FOR RELEASE — visible only to you, to judge the noise.", icon=":material/lock:")
+    st.dataframe(exact, hide_index=True)
+    state.explain("True figures on the same cells, without clipping or noise.", DP)
+
+st.subheader("Error bands")
+shown = [c for c in ("count", *(f"{c}_sum" for c in sums), *(f"{c}_mean" for c in means))
+         if c in release.table.columns]  # fmt: skip
+measure = st.selectbox("Measure", shown, key="dp_chart_measure")
+bands = dp.band_frame(release.table, exact, by, measure)
+base = alt.Chart(bands).encode(y=alt.Y("cell:N", title=", ".join(by)))
+chart = (
+    base.mark_rule(strokeWidth=6, opacity=0.35).encode(x=alt.X("low:Q", title=measure), x2="high:Q")
+    + base.mark_point(filled=True).encode(x="noisy:Q", tooltip=["cell", "noisy", "exact"])
+    + base.mark_tick(color="#d62728", thickness=2).encode(x="exact:Q")
+)
+st.altair_chart(chart, width="stretch")
+state.explain("Dot: released value; bar: its 95% noise band; red tick: the exact value (only "
+              "you see it). The tick falls inside the bar 95% of the time.", DP)  # fmt: skip
+
+st.subheader("Accuracy against privacy")
+grid = np.geomspace(0.05, 5, 12 if mechanism == "laplace" else 7)
+curve = dp.accuracy_curve(grid, dp.measures_of(count, sums, means, bounds),
+                          mechanism=mechanism, delta=delta)  # fmt: skip
+lines = (
+    alt.Chart(curve)
+    .mark_line(point=True)
+    .encode(
+        x=alt.X("epsilon:Q", scale=alt.Scale(type="log"), title="total ε of the release"),
+        y=alt.Y("error95:Q", scale=alt.Scale(type="log"), title="± error, 95% of the time"),
+        color="measure:N",
+        tooltip=["epsilon", "measure", "error95"],
+    )
+)
+now = alt.Chart(pd.DataFrame({"epsilon": [epsilon]})).mark_rule(strokeDash=[4, 4])
+st.altair_chart(lines + now.encode(x="epsilon:Q"), width="stretch")
+state.explain("The error falls as 1/ε: ten times more ε, ten times less noise and ten times "
+              "less privacy. The dashed line is the ε on the slider.", DP)  # fmt: skip
+
+st.subheader("The guide's way, for comparison")
+min_cell = int(st.number_input("Suppress cells with fewer records than", 1, 1000,
+                               value=state.k_target(), key="dp_min_cell"))  # fmt: skip
+guide, warning = dp.suppressed_cross_tab(data, by, categories=categories, sums=sums,
+                                         means=means, min_cell=min_cell)  # fmt: skip
+st.metric("Cells suppressed", f"{int(guide['suppressed'].sum())} of {len(guide)}")
+st.dataframe(guide, hide_index=True)
+state.explain(
+    "Exact figures with small cells blanked: no noise, but the blanks and totals can still "
+    "reveal small groups, and the protection depends on what the attacker already knows.",
+    AGG,
+    training=warning,
+)
+
+st.download_button("Download the noisy table (CSV)", release.table.to_csv(index=False),
+                   "dp_release.csv", "text/csv", key="dp_download")  # fmt: skip
+st.download_button("Download the privacy ledger (JSON)",
+                   json.dumps(release.ledger(), indent=2, ensure_ascii=False),
+                   "dp_ledger.json", "application/json", key="dp_ledger")  # fmt: skip

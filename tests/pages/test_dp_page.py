@@ -1,0 +1,92 @@
+"""AppTest checks of the Aggregate release page (differential privacy beside Annex A aggregation).
+
+Exact figures are recomputed here with pandas groupby on the sample file; noisy figures
+are checked against the listed categories and with tolerances far wider than the noise.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = "pages/11_dp_release.py"
+SAMPLE = pd.read_csv(ROOT / "sample_data" / "singapore_people.csv")
+
+
+def metric(at: AppTest, label: str) -> str:
+    values = [m.value for m in at.metric if m.label == label]
+    assert values, f"no metric {label!r} among {[m.label for m in at.metric]}"
+    return values[0]
+
+
+@pytest.fixture(scope="module")
+def page() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def tables(at: AppTest) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Noisy, exact and guide tables (after the ledger table)."""
+    frames = [d.value for d in at.dataframe]
+    return frames[1], frames[2], frames[3]
+
+
+def test_count_by_sex_on_the_default_sample(page):
+    noisy, exact, guide = tables(page)
+    truth = SAMPLE["sex"].value_counts()
+    assert dict(zip(exact["sex"], exact["count"], strict=True)) == truth.to_dict()
+    for sex, n in truth.items():  # b = 1/ε = 1: |noise| <= 15 with probability 1 - 3e-7
+        assert abs(int(noisy.loc[noisy["sex"] == sex, "count"].iloc[0]) - n) <= 15
+    assert metric(page, "ε spent") == "1"
+    assert any("NOT FOR RELEASE" in w.value for w in page.warning)
+    assert guide["count"].tolist() == exact["count"].astype(float).tolist()
+    assert any("95% of the time" in m.value for m in page.markdown)
+
+
+def test_cross_tab_with_income_and_a_category_left_out(page):
+    at = page
+    at.multiselect(key="dp_by").set_value(["sex", "race"]).run()
+    races = [r for r in SAMPLE["race"].unique() if r != "Others"]
+    at.multiselect(key="dp_cats_race").set_value(races).run()
+    at.multiselect(key="dp_sums").set_value(["income"]).run()
+    at.number_input(key="dp_hi_income").set_value(20000.0).run()
+    at.slider(key="dp_epsilon").set_value(0.5).run()
+    assert not at.exception, at.exception
+    noisy, exact, _ = tables(at)
+    assert "Others" not in set(noisy["race"]) and set(noisy["race"]) == set(races)
+    assert len(noisy) == 2 * len(races)
+    inside = SAMPLE[SAMPLE["race"].isin(races)]
+    truth = inside.groupby(["sex", "race"])["income"].sum()
+    got = exact.set_index(["sex", "race"])["income_sum"]
+    assert got.sort_index().tolist() == truth.sort_index().astype(float).tolist()
+    assert metric(at, "ε spent") == "0.5"
+    assert metric(at, "Noisy queries") == "2"  # count + sum of income, 0.25 each
+    # sum noise b = 20000 / 0.25 = 80,000; 95% within ±240,000; allow ±1,000,000
+    merged = noisy.merge(exact, on=["sex", "race"], suffixes=("", "_exact"))
+    assert (abs(merged["income_sum"] - merged["income_sum_exact"]) < 1_000_000).all()
+    outside = int((~SAMPLE["race"].isin(races)).sum())
+    said = [m.value for m in at.markdown if "outside the category lists" in m.value]
+    released = int(said[0].split("About ")[1].split(" record")[0].replace(",", ""))
+    assert abs(released - outside) <= 60  # count noise b = 4: P(|noise| > 60) ~ e^-15
+
+
+def test_gaussian_and_a_release_over_budget():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page(PAGE).run()
+    at.radio(key="dp_mechanism").set_value("gaussian").run()
+    assert not at.exception, at.exception
+    assert any("discrete Gaussian" in m.value for m in at.markdown)
+    assert metric(at, "ε spent") == "1"
+    at.number_input(key="dp_budget").set_value(0.5).run()
+    at.slider(key="dp_epsilon").set_value(2.0).run()
+    assert not at.exception, at.exception
+    assert at.error and "privacy budget has only ε = 0.5" in at.error[0].value
+    assert not at.dataframe  # nothing released
