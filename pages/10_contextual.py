@@ -103,7 +103,13 @@ try:
                        else record_key)  # fmt: skip
     result = assess(prepared, coarsening=coarsening, thresholds=thresholds)
 except AnonymisationError as error:
-    st.error(str(error))
+    shared = set(map(str, data.columns)) & set(area_cols)
+    if not shared:  # not a survey with area data at all: point the way, not an error
+        st.info(f"The loaded table `{state.source_name()}` shares no column with the area "
+                f"table. Load a survey with an area key or merged area measures, or click "
+                f"**Use the sample survey** above. ({error})")  # fmt: skip
+    else:
+        st.error(str(error))
     st.stop()
 
 figures = [

@@ -126,15 +126,28 @@ shown = [c for c in ("count", *(f"{c}_sum" for c in sums), *(f"{c}_mean" for c i
          if c in release.table.columns]  # fmt: skip
 measure = st.selectbox("Measure", shown, key="dp_chart_measure")
 bands = dp.band_frame(release.table, exact, by, measure)
-base = alt.Chart(bands).encode(y=alt.Y("cell:N", title=", ".join(by)))
+# Drawn relative to the exact value, so bands stay visible whatever the cells' sizes.
+base = (
+    alt.Chart(bands)
+    .transform_calculate(
+        low_gap="datum.low - datum.exact",
+        high_gap="datum.high - datum.exact",
+        noisy_gap="datum.noisy - datum.exact",
+    )
+    .encode(y=alt.Y("cell:N", title=", ".join(by)))
+)
+title = f"{measure}: released minus true value"
 chart = (
-    base.mark_rule(strokeWidth=6, opacity=0.35).encode(x=alt.X("low:Q", title=measure), x2="high:Q")
-    + base.mark_point(filled=True).encode(x="noisy:Q", tooltip=["cell", "noisy", "exact"])
-    + base.mark_tick(color="#d62728", thickness=2).encode(x="exact:Q")
+    base.mark_rule(strokeWidth=6, opacity=0.35).encode(
+        x=alt.X("low_gap:Q", title=title), x2="high_gap:Q"
+    )
+    + base.mark_point(filled=True).encode(x="noisy_gap:Q", tooltip=["cell", "noisy", "exact"])
+    + alt.Chart(pd.DataFrame({"zero": [0]})).mark_rule(color="#d62728").encode(x="zero:Q")
 )
 st.altair_chart(chart, width="stretch")
-state.explain("Dot: released value; bar: its 95% noise band; red tick: the exact value (only "
-              "you see it). The tick falls inside the bar 95% of the time.", DP)  # fmt: skip
+state.explain("Dot: how far each released value is from the truth; bar: its 95% noise band; "
+              "red line: the exact value (only you see it). The line falls inside the bar 95% "
+              "of the time.", DP)  # fmt: skip
 
 st.subheader("Accuracy against privacy")
 grid = np.geomspace(0.05, 5, 12 if mechanism == "laplace" else 7)

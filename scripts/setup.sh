@@ -8,8 +8,11 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v python3 >/dev/null || need_apt+=(python3)
 python3 -c "import venv, ensurepip" 2>/dev/null || need_apt+=(python3-venv)
-if [ "${1:-}" = "--with-browser" ] && [ ! -x /usr/bin/chromium ]; then
-  need_apt+=(chromium fonts-dejavu-core)
+if [ "${1:-}" = "--with-browser" ]; then
+  # The emoji font lets screenshots show the page icons instead of empty boxes.
+  for package in chromium fonts-dejavu-core fonts-noto-color-emoji; do
+    dpkg -s "$package" >/dev/null 2>&1 || need_apt+=("$package")
+  done
 fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
