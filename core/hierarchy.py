@@ -14,15 +14,20 @@ be reviewed, reused and replayed.
 
 from __future__ import annotations
 
+import hashlib
+import math
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
+import numpy as np
 import pandas as pd
 
-from core._text import as_text
+from core._text import as_text, format_number
 from core.errors import DataReadError, ParameterError
-from core.validation import require_int
+from core.validation import require_choice, require_int, require_positive
 
 
 @dataclass(frozen=True, eq=False)
@@ -132,6 +137,192 @@ def read_hierarchy(
 def write_hierarchy(h: Hierarchy, path: str | os.PathLike[str], *, sep: str = ";") -> None:
     """Write ``h`` in the ARX format read by :func:`read_hierarchy` (no header, no index)."""
     h.levels.to_csv(path, sep=sep, header=False, index=False)
+
+
+def store_hierarchy(h: Hierarchy, folder: str | os.PathLike[str], *, stem: str) -> Path:
+    """Write ``h`` once into ``folder`` under a name derived from its content; return the path.
+
+    The same hierarchy always gets the same file name (``<stem>-<hash>.csv``), so recipes
+    that refer to it stay valid and repeated saves do not pile up copies.
+    """
+    text = h.levels.to_csv(sep=";", header=False, index=False)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in stem) or "hierarchy"
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{safe}-{digest}.csv"
+    if not path.is_file():
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- builders ---------------------------------------------------------------------------
+#
+# Each builder takes the values of a column (a Series or any iterable) and returns a
+# Hierarchy covering every distinct value, ending in "*" (PDPC guide, Annex A:
+# Generalisation: "design appropriate data categories and rules for translating data").
+
+
+def _distinct_text(values: Iterable[object]) -> pd.Series:
+    series = values if isinstance(values, pd.Series) else pd.Series(list(values))
+    text = as_text(series).dropna().drop_duplicates()
+    if text.empty:
+        raise ParameterError("A hierarchy needs at least one (non-missing) value to cover.")
+    return text.reset_index(drop=True)
+
+
+def _from_columns(original: pd.Series, levels: Sequence[Sequence[str]], name: str | None):
+    table = pd.DataFrame({0: original.to_numpy()})
+    for i, level in enumerate(levels, start=1):
+        table[i] = list(level)
+    table[len(levels) + 1] = "*"
+    return Hierarchy(table, name=name)
+
+
+def _band_label(low: float, width: float) -> str:
+    high = low + width
+    if float(low).is_integer() and float(width).is_integer():
+        return f"{format_number(low)}-{format_number(high - 1)}"
+    return f"[{format_number(low)}, {format_number(high)})"
+
+
+def numeric_hierarchy(
+    values: Iterable[object],
+    widths: Sequence[float] = (5, 10, 20, 40),
+    *,
+    start: float | None = None,
+    name: str | None = None,
+) -> Hierarchy:
+    """Intervals of growing width, then ``*`` (PDPC guide, Annex A: Generalisation; Annex B:
+    "generalise the age ... to ranges of 5 or 10").
+
+    Level ``i`` puts a value in the band ``[start + j*w_i, start + (j+1)*w_i)`` of width
+    ``widths[i-1]``, written ``"35-39"`` for whole numbers (both ends included) and
+    ``"[2.5, 5)"`` otherwise. Each width must be a whole multiple of the one before, so the
+    bands nest (every band lies inside one band of the next level). ``start`` anchors all
+    grids; by default the largest multiple of the widest width not above the smallest value.
+    Example: 39 with widths (5, 10, 20, 40) -> 35-39; 30-39; 20-39; 0-39; *.
+    """
+    text = _distinct_text(values)
+    numbers = pd.to_numeric(text, errors="coerce")
+    if numbers.isna().any():
+        bad = text[numbers.isna()].iloc[0]
+        raise ParameterError(
+            f"A numeric hierarchy needs numbers; {bad!r} is not one. Use a grouping or "
+            "masking hierarchy for text columns."
+        )
+    widths = [require_positive("widths", w) for w in widths]
+    if not widths:
+        raise ParameterError("Parameter 'widths' needs at least one band width, e.g. (5, 10, 20).")
+    for narrow, wide in zip(widths, widths[1:], strict=False):
+        ratio = wide / narrow
+        if ratio <= 1 or abs(ratio - round(ratio)) > 1e-9:
+            raise ParameterError(
+                f"Each width must be a whole multiple of the one before so that bands nest; "
+                f"{format_number(wide)} after {format_number(narrow)} is not."
+            )
+    values_ = numbers.to_numpy(dtype=float)
+    if start is None:
+        start = math.floor(values_.min() / widths[-1]) * widths[-1]
+    start = float(start)
+    if values_.min() < start:
+        raise ParameterError(
+            f"Parameter 'start' ({format_number(start)}) is above the smallest value "
+            f"({format_number(values_.min())}); lower it."
+        )
+    levels = []
+    for width in widths:
+        lows = start + np.floor(np.round((values_ - start) / width, 9)) * width
+        labels = {low: _band_label(low, width) for low in np.unique(lows)}
+        levels.append([labels[low] for low in lows])
+    return _from_columns(text, levels, name)
+
+
+DATE_LEVELS = ("month", "quarter", "year", "decade")
+
+
+def date_hierarchy(
+    values: Iterable[object],
+    levels: Sequence[str] = ("month", "year"),
+    *,
+    dayfirst: bool = False,
+    name: str | None = None,
+) -> Hierarchy:
+    """Dates to coarser periods, then ``*`` (PDPC guide, Annex B: "date of birth ... to year
+    or month and year"; Annex A: Generalisation).
+
+    ``levels`` are chosen from month ("2003-02"), quarter ("2003-Q1"), year ("2003") and
+    decade ("2000s"), from fine to coarse; they nest, which the lattice search relies on
+    (weeks are left out: a week can straddle two months or years). Example: 2003-02-15 with the
+    default levels -> 2003-02; 2003; *. Text that is not a date raises ParameterError.
+    """
+    text = _distinct_text(values)
+    for level in levels:
+        require_choice("levels", level, DATE_LEVELS)
+    order = [DATE_LEVELS.index(level) for level in levels]
+    if not levels or order != sorted(set(order)):
+        raise ParameterError(
+            f"Parameter 'levels' must list periods from fine to coarse without repeats, "
+            f"chosen from {', '.join(DATE_LEVELS)}; got {list(levels)}."
+        )
+    dates = pd.to_datetime(text, errors="coerce", dayfirst=dayfirst, format="mixed")
+    if dates.isna().any():
+        bad = text[dates.isna()].iloc[0]
+        raise ParameterError(f"{bad!r} is not a date; clean the column before building dates.")
+    labels = {
+        "month": lambda d: d.dt.strftime("%Y-%m"),
+        "quarter": lambda d: d.dt.year.astype(str) + "-Q" + d.dt.quarter.astype(str),
+        "year": lambda d: d.dt.year.astype(str),
+        "decade": lambda d: (d.dt.year // 10 * 10).astype(str) + "s",
+    }
+    return _from_columns(text, [labels[level](dates).tolist() for level in levels], name)
+
+
+def masking_hierarchy(
+    values: Iterable[object], *, char: str = "*", name: str | None = None
+) -> Hierarchy:
+    """Mask one more character from the right at each level, then ``*`` (PDPC guide, Annex
+    A: Character masking; Annex B: postal code).
+
+    Example: 235546 -> 23554*; 2355**; 235***; 23****; 2*****; *. Shorter values are fully
+    masked earlier (``"12"`` is ``"**"`` from level 2); the last level is ``*`` for all.
+    """
+    text = _distinct_text(values)
+    if len(char) != 1:
+        raise ParameterError(f"Parameter 'char' must be one character, got {char!r}.")
+    longest = int(text.str.len().max())
+    levels = []
+    for masked in range(1, longest):
+        levels.append([v[: max(len(v) - masked, 0)] + char * min(masked, len(v)) for v in text])
+    return _from_columns(text, levels, name)
+
+
+def grouping_hierarchy(
+    values: Iterable[object],
+    mappings: Mapping[str, str] | Sequence[Mapping[str, str]],
+    *,
+    other: str | None = None,
+    name: str | None = None,
+) -> Hierarchy:
+    """Categories into groups from small mappings, then ``*`` (PDPC guide, Annex A:
+    Generalisation, e.g. an address into a zone).
+
+    ``mappings`` is one mapping ``value -> group`` or a list of them, each applied to the
+    previous level (``[{"Tamil": "Indian languages"}, {"Indian languages": "Asian"}]``).
+    A value a mapping does not list stays as it is, or becomes ``other`` when given.
+    """
+    text = _distinct_text(values)
+    if isinstance(mappings, Mapping):
+        mappings = [mappings]
+    if not mappings:
+        raise ParameterError("Parameter 'mappings' needs at least one value -> group mapping.")
+    levels = []
+    current = text.tolist()
+    for mapping in mappings:
+        mapping = {str(k): str(v) for k, v in mapping.items()}
+        current = [mapping.get(v, v if other is None else other) for v in current]
+        levels.append(current)
+    return _from_columns(text, levels, name)
 
 
 def _label(name: str | None) -> str:
