@@ -412,6 +412,28 @@ def memo(name: str, compute: Callable[[], Any], *extra: Hashable) -> Any:
     return cache[key]
 
 
+# --- trade-off explorer (Step 3) --------------------------------------------------------
+
+
+def tradeoff_result() -> Any:
+    """The last search of the Explore trade-offs page: (SearchResult, hierarchies) or None."""
+    return _state().get("tradeoff_result")
+
+
+def set_tradeoff_result(result: Any) -> None:
+    _state()["tradeoff_result"] = result
+
+
+def hierarchy_dir() -> Path:
+    """Where the dashboard writes hierarchy files that recipe steps refer to.
+
+    ``$ANON_HIERARCHY_DIR`` or the session's ``hierarchy_dir`` override the default
+    ``hierarchies/`` folder of the repository (tests point it at a temporary folder).
+    """
+    chosen = _state().get("hierarchy_dir") or os.environ.get("ANON_HIERARCHY_DIR")
+    return Path(chosen) if chosen else ROOT / "hierarchies"
+
+
 # --- presentation ----------------------------------------------------------------------
 
 
