@@ -325,6 +325,48 @@ def grouping_hierarchy(
     return _from_columns(text, levels, name)
 
 
+HIERARCHY_KINDS = ("numeric", "dates", "masking", "grouping", "suppress")
+
+
+def build_hierarchy(series: pd.Series, kind: str = "auto", **params: object) -> Hierarchy:
+    """Build a hierarchy for a column with one of the builders (``kind`` in
+    numeric, dates, masking, grouping, suppress; ``params`` go to the builder).
+
+    ``"auto"`` picks: numbers -> intervals of width 5, 10, 20, 40 times a power of ten
+    suited to the range (ages get 5, 10, 20, 40); digit codes of one length of 3 or more
+    (postal codes) -> masking; anything else -> ``suppress`` (the value or ``*``).
+    """
+    name = str(series.name) if series.name is not None else None
+    if kind == "auto":
+        kind = _auto_kind(series)
+        if kind == "numeric" and "widths" not in params:
+            numbers = pd.to_numeric(series, errors="coerce").dropna()
+            span = float(numbers.max() - numbers.min()) if len(numbers) else 0.0
+            base = 5 * 10 ** math.floor(math.log10(span / 20)) if span > 20 else 1
+            params = {**params, "widths": (base, 2 * base, 4 * base, 8 * base)}
+    require_choice("kind", kind, HIERARCHY_KINDS)
+    if kind == "numeric":
+        return numeric_hierarchy(series, name=name, **params)  # type: ignore[arg-type]
+    if kind == "dates":
+        return date_hierarchy(series, name=name, **params)  # type: ignore[arg-type]
+    if kind == "masking":
+        return masking_hierarchy(series, name=name, **params)  # type: ignore[arg-type]
+    if kind == "grouping":
+        return grouping_hierarchy(series, name=name, **params)  # type: ignore[arg-type]
+    return _from_columns(_distinct_text(series), [], name)
+
+
+def _auto_kind(series: pd.Series) -> str:
+    if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
+        return "numeric"
+    text = as_text(series).dropna()
+    lengths = text.str.len()
+    digits = len(text) and text.str.fullmatch(r"\d+").all()
+    if digits and lengths.nunique() == 1 and int(lengths.iloc[0]) >= 3:
+        return "masking"
+    return "suppress"
+
+
 def _label(name: str | None) -> str:
     return f" {name!r}" if name else ""
 

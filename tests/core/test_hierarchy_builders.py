@@ -7,6 +7,7 @@ import pytest
 
 from core.errors import ParameterError
 from core.hierarchy import (
+    build_hierarchy,
     date_hierarchy,
     grouping_hierarchy,
     masking_hierarchy,
@@ -72,3 +73,14 @@ def test_builders_round_trip_through_arx_files(tmp_path):
     first = store_hierarchy(h, tmp_path / "store", stem="age")
     again = store_hierarchy(h, tmp_path / "store", stem="age")
     assert first == again and read_hierarchy(first).levels.equals(h.levels)
+
+
+def test_build_hierarchy_auto_picks_a_builder():
+    ages = build_hierarchy(pd.Series([17, 39, 90], name="age"))
+    assert _row(ages, "39") == ["39", "35-39", "30-39", "20-39", "0-39", "*"]
+    codes = build_hierarchy(pd.Series(["235546", "123456"], name="postal"))
+    assert _row(codes, "235546")[1:3] == ["23554*", "2355**"]
+    sex = build_hierarchy(pd.Series(["M", "F"], name="sex"))
+    assert _row(sex, "F") == ["F", "*"]
+    with pytest.raises(ParameterError, match="kind"):
+        build_hierarchy(pd.Series(["M"]), "nope")
