@@ -29,6 +29,7 @@ PAGES = {
         st.Page("pages/4_techniques.py", title="Techniques", icon="🛠️"),
         st.Page("pages/8_locations_dates.py", title="Locations and dates", icon="🗺️"),
         st.Page("pages/11_dp_release.py", title="Aggregate release", icon="🎲"),
+        st.Page("pages/9_tradeoffs.py", title="Explore trade-offs", icon="⚖️"),
     ],
     "Step 4 · Compute your risk": [
         st.Page("pages/5_risk.py", title="Risk", icon="📊"),
