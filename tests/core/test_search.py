@@ -185,3 +185,15 @@ def test_recipe_steps_and_errors(adult8, tmp_path):
         search(df, {"c": split}, Target(k=1))
     with pytest.raises(ParameterError, match="measure"):
         search(df, {"c": good}, Target(k=1), measure="nope")
+
+
+def test_recipe_replays_the_candidate(_adult_table, hierarchies, adult8, tmp_path):
+    from core.hierarchy import store_hierarchy
+    from core.recipe import Recipe, apply_recipe
+
+    best = adult8.optimum
+    paths = {c: store_hierarchy(hierarchies[c], tmp_path, stem=c).name for c in QI8}
+    recipe = Recipe(steps=recipe_steps(best, paths, k=5), seed=1)
+    released = apply_recipe(_adult_table, recipe, base_dir=tmp_path).data
+    assert len(_adult_table) - len(released) == best.suppressed
+    assert released.groupby(QI8).size().min() >= 5
