@@ -255,13 +255,13 @@ def t_closeness(
         term = np.abs(share - overall[pair_value]) - overall[pair_value]
         per_class = 0.5 * (np.bincount(pair_class, weights=term, minlength=n_classes) + 1.0)
     else:
-        per_class = _ordered_emd(pair_class, pair_value, share, overall, n_classes, n_values)
+        per_class = ordered_emd(pair_class, pair_value, share, overall, n_classes, n_values)
     per_class = np.clip(per_class, 0.0, 1.0)
     present = classes.sizes > 0
     return TCloseness(sensitive, distance, float(per_class[present].max()), per_class)
 
 
-def _ordered_emd(
+def ordered_emd(
     pair_class: np.ndarray,
     pair_value: np.ndarray,
     share: np.ndarray,

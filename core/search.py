@@ -72,7 +72,7 @@ import pandas as pd
 from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
-from core.privacy import _ordered_emd, combined_codes, equivalence_classes
+from core.privacy import ordered_emd, combined_codes, equivalence_classes
 from core.risk import smallest_k
 from core.validation import require_choice, require_columns, require_int, require_probability
 
@@ -458,7 +458,7 @@ class _Lattice:
                                      minlength=n_classes))  # fmt: skip
         overall = self.s_overall
         if self.s_ordered:
-            emd = _ordered_emd(pair_class, pair_value, share, overall, n_classes, n_values)
+            emd = ordered_emd(pair_class, pair_value, share, overall, n_classes, n_values)
         else:
             term = np.abs(share - overall[pair_value]) - overall[pair_value]
             emd = 0.5 * (np.bincount(pair_class, weights=term, minlength=n_classes) + 1.0)
