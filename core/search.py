@@ -72,7 +72,7 @@ import pandas as pd
 from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
-from core.privacy import ordered_emd, combined_codes, equivalence_classes
+from core.privacy import combined_codes, equivalence_classes, ordered_emd
 from core.risk import smallest_k
 from core.validation import require_choice, require_columns, require_int, require_probability
 
