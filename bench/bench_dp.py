@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from timing import best_of  # noqa: E402
 
 from core.dp import dp_release  # noqa: E402
 
@@ -43,13 +44,8 @@ def make_table(rows: int, seed: int = 8) -> pd.DataFrame:
     )
 
 
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+def best(function, repeat: int) -> float:
+    return best_of(function, repeat)[0]
 
 
 def main() -> None:

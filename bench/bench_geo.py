@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -33,6 +32,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from timing import best_of  # noqa: E402
 
 from core.geo import (  # noqa: E402
     METRES_PER_DEGREE,
@@ -45,12 +46,7 @@ from core.geo import (  # noqa: E402
 
 
 def best(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+    return best_of(function, repeat)[0]
 
 
 def main() -> None:

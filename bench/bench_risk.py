@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -26,6 +25,8 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from timing import best_of  # noqa: E402
 
 from core.risk import risk_report  # noqa: E402
 
@@ -91,12 +92,7 @@ def core_report(df: pd.DataFrame) -> tuple[int, int]:
 
 
 def best_time(function, df: pd.DataFrame, repeat: int) -> tuple[float, tuple[int, int]]:
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function(df)
-        best = min(best, time.perf_counter() - start)
-    return best, result
+    return best_of(lambda: function(df), repeat)
 
 
 def main(argv: list[str] | None = None) -> int:
