@@ -88,10 +88,19 @@ state.explain(
 
 try:
     with st.spinner("Drawing the noise..."):
-        budget = dp.PrivacyBudget(budget_total, delta)
-        release = dp.dp_release(data, by, categories=categories, epsilon=epsilon, count=count,
-                                sums=sums, means=means, bounds=bounds, mechanism=mechanism,
-                                delta=delta, budget=budget)  # fmt: skip
+
+        def draw() -> tuple[dp.PrivacyBudget, dp.DPRelease]:
+            budget = dp.PrivacyBudget(budget_total, delta)
+            release = dp.dp_release(data, by, categories=categories, epsilon=epsilon,
+                                    count=count, sums=sums, means=means, bounds=bounds,
+                                    mechanism=mechanism, delta=delta, budget=budget)  # fmt: skip
+            return budget, release
+
+        # One draw per setting: reruns that change nothing else (a chart choice, a download)
+        # show the same noisy figures instead of handing out fresh, averageable draws.
+        settings = repr((by, categories, epsilon, count, sums, means, bounds, mechanism, delta,
+                         budget_total))  # fmt: skip
+        budget, release = state.memo("dp_release", draw, settings)
         exact = dp.exact_cross_tab(data, by, categories=categories, sums=sums, means=means)
 except AnonymisationError as error:
     st.error(str(error))
@@ -114,7 +123,10 @@ noisy_side, exact_side = st.columns(2)
 with noisy_side:
     st.subheader("Noisy table (for release)")
     st.dataframe(release.table, hide_index=True)
-    state.explain("New noise is drawn at every change: publish one draw only, once.", DP)
+    state.explain(
+        "Noise is drawn once per setting and a new setting draws anew: publish one draw only, once.",
+        DP,
+    )
 with exact_side:
     st.subheader("Exact table")
     st.warning("NOT FOR RELEASE — visible only to you, to judge the noise.", icon=":material/lock:")
