@@ -197,3 +197,32 @@ def test_recipe_replays_the_candidate(_adult_table, hierarchies, adult8, tmp_pat
     released = apply_recipe(_adult_table, recipe, base_dir=tmp_path).data
     assert len(_adult_table) - len(released) == best.suppressed
     assert released.groupby(QI8).size().min() >= 5
+
+
+def _entropy_l_and_t(released: pd.DataFrame) -> tuple[float, float]:
+    """Smallest exp(entropy) and largest equal-distance EMD of salary-class over classes."""
+    shares = released.groupby(SMALL)["salary-class"].value_counts(normalize=True)
+    entropy = (-shares * np.log(shares)).groupby(level=list(range(len(SMALL)))).sum()
+    overall = released["salary-class"].value_counts(normalize=True)
+    table = shares.unstack(fill_value=0.0).reindex(columns=overall.index, fill_value=0.0)
+    emd = 0.5 * (table - overall).abs().sum(axis=1)
+    return float(np.exp(entropy).min()), float(emd.max())
+
+
+def test_entropy_l_and_t_closeness_targets_hold_on_kept_classes(_adult_table, hierarchies):
+    df = _adult_table.sample(5000, random_state=7).reset_index(drop=True)
+    small_h = {c: hierarchies[c] for c in SMALL}
+    # Without l and t, the k-only optimum fails them: the targets really constrain.
+    k_only = search(df, small_h, Target(k=3, max_suppressed=0.02)).optimum
+    l_k_only, t_k_only = _entropy_l_and_t(apply_candidate(df, small_h, k_only, k=3))
+    assert l_k_only < 1.25 or t_k_only > 0.3
+    target = Target(k=3, max_suppressed=0.02, sensitive="salary-class", l=1.25,
+                    l_kind="entropy", t=0.3)  # fmt: skip
+    optimum = search(df, small_h, target).optimum
+    released = apply_candidate(df, small_h, optimum, k=3)
+    assert len(df) - len(released) <= 0.02 * len(df)
+    l_entropy, t_max = _entropy_l_and_t(released)
+    assert l_entropy >= 1.25 - 1e-9
+    assert t_max <= 0.3 + 1e-9
+    top = {c: small_h[c].height for c in SMALL}
+    assert dict(optimum.levels) != top  # not the trivial all-'*' node
