@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from apptest_helpers import metric
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,12 +39,6 @@ def pandas_lr(width: float | None) -> tuple[pd.Series, pd.DataFrame]:
     risk = (merged["sample"] < 3) | ((merged["matches"] < 20) & (merged["population"] < 100_000))
     coded["at_risk"] = coded["subzone"].isin(merged.loc[risk, "subzone"])
     return risk, coded
-
-
-def metric(at: AppTest, label: str) -> str:
-    values = [m.value for m in at.metric if m.label == label]
-    assert values, f"no metric {label!r} among {[m.label for m in at.metric]}"
-    return values[0]
 
 
 @pytest.fixture

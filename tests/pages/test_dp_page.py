@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from apptest_helpers import metric, open_app
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,19 +18,9 @@ PAGE = "pages/11_dp_release.py"
 SAMPLE = pd.read_csv(ROOT / "sample_data" / "singapore_people.csv")
 
 
-def metric(at: AppTest, label: str) -> str:
-    values = [m.value for m in at.metric if m.label == label]
-    assert values, f"no metric {label!r} among {[m.label for m in at.metric]}"
-    return values[0]
-
-
 @pytest.fixture(scope="module")
 def page() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, at.exception
-    return at
+    return open_app(PAGE)
 
 
 def tables(at: AppTest) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:

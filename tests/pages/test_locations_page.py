@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from apptest_helpers import metric, open_app
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,12 +27,6 @@ def haversine(lat1, lon1, lat2, lon2):
     return 2 * R * np.arcsin(np.sqrt(h))
 
 
-def metric(at: AppTest, label: str) -> str:
-    values = [m.value for m in at.metric if m.label == label]
-    assert values, f"no metric {label!r} among {[m.label for m in at.metric]}"
-    return values[0]
-
-
 def _current_dob(at: AppTest) -> pd.Series:
     """The date of birth column after the recipe, replayed outside the dashboard."""
     from core.io import read_table
@@ -43,11 +38,7 @@ def _current_dob(at: AppTest) -> pd.Series:
 
 @pytest.fixture
 def page() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, at.exception
-    return at
+    return open_app(PAGE)
 
 
 def test_rounding_preview_and_spatial_k_match_pandas(page):

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from apptest_helpers import metric
 from streamlit.testing.v1 import AppTest
 
 from core.schema import Role
@@ -40,12 +41,6 @@ def generalise_age_on_techniques_page(at: AppTest) -> None:
     at.text_input(key="labels").input("21 to 30, 31 to 40")
     at.button(key="add_step").click().run()
     assert not at.exception, at.exception
-
-
-def metric(at: AppTest, label: str) -> str:
-    values = [m.value for m in at.metric if m.label == label]
-    assert values, f"no metric {label!r} among {[m.label for m in at.metric]}"
-    return values[0]
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from apptest_helpers import metric
 from streamlit.testing.v1 import AppTest
 
 from core.schema import Role
@@ -48,12 +49,6 @@ def taxi_age_generalised() -> pd.DataFrame:
 
 def groupby_k(df: pd.DataFrame, columns: list[str]) -> int:
     return int(df.groupby(columns).size().min())
-
-
-def metric(at: AppTest, label: str) -> str:
-    values = [m.value for m in at.metric if m.label == label]
-    assert values, f"no metric {label!r} among {[m.label for m in at.metric]}"
-    return values[0]
 
 
 def current_table(at: AppTest) -> pd.DataFrame:
