@@ -44,10 +44,6 @@ def make_table(rows: int, seed: int = 8) -> pd.DataFrame:
     )
 
 
-def best(function, repeat: int) -> float:
-    return best_of(function, repeat)[0]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -64,8 +60,8 @@ def main() -> None:
         df.groupby(["sex", "region"])["income"].agg(["size", "sum", "mean"])
 
     core()  # warm up: OpenDP library load and measurement construction
-    t_core = best(core, args.repeat)
-    t_base = best(baseline, args.repeat)
+    t_core = best_of(core, args.repeat)[0]
+    t_base = best_of(baseline, args.repeat)[0]
     print(f"rows: {args.rows:,}; cells: {len(SEXES) * len(REGIONS)}")
     print(f"core.dp (DP counts + clipped sums + means): {t_core * 1000:8.1f} ms")
     print(f"pandas groupby baseline (exact):           {t_base * 1000:8.1f} ms")

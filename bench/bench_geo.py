@@ -45,10 +45,6 @@ from core.geo import (  # noqa: E402
 )
 
 
-def best(function, repeat: int) -> float:
-    return best_of(function, repeat)[0]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -116,11 +112,11 @@ def main() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, core, baseline in cases:
-            t_core = best(core, args.repeat)
+            t_core = best_of(core, args.repeat)[0]
             if baseline is None:
                 print(f"{name:32} {t_core:8.3f} {'-':>11} {'-':>7}")
                 continue
-            t_base = best(baseline, args.repeat)
+            t_base = best_of(baseline, args.repeat)[0]
             print(f"{name:32} {t_core:8.3f} {t_base:11.3f} {t_core / t_base:6.1f}x")
 
 
