@@ -137,6 +137,20 @@ def _random_letters(rng: np.random.Generator, n: int, length: int = 6) -> np.nda
     return words.astype(str).astype(object)
 
 
+def _mapping_table(
+    df: pd.DataFrame, column: str, tokens: np.ndarray, uniques: pd.Index, order: np.ndarray
+) -> pd.DataFrame:
+    """The identity mapping table (pseudonym -> original value) in the given row order."""
+    return pd.DataFrame(
+        {
+            "pseudonym": pd.Series(tokens[order], dtype="str"),
+            column: pd.Series(np.asarray(uniques, dtype=object)[order], dtype=df[column].dtype)
+            if len(uniques)
+            else pd.Series([], dtype=df[column].dtype),
+        }
+    )
+
+
 def _check_column(df: pd.DataFrame, column: str, reserved: tuple[str, ...]) -> None:
     require_columns(df, column)
     if int((df.columns == column).sum()) > 1:
@@ -175,14 +189,7 @@ def pseudonymise_random(
     codes, uniques = _distinct(df, column)
     tokens = _random_numbers(rng, len(uniques), digits, what="pseudonymise_random")
     order = rng.permutation(len(uniques))
-    mapping = pd.DataFrame(
-        {
-            "pseudonym": pd.Series(tokens[order], dtype="str"),
-            column: pd.Series(np.asarray(uniques, dtype=object)[order], dtype=df[column].dtype)
-            if len(uniques)
-            else pd.Series([], dtype=df[column].dtype),
-        }
-    )
+    mapping = _mapping_table(df, column, tokens, uniques, order)
     return Pseudonymised(_apply_tokens(df, column, codes, tokens), mapping, None)
 
 
@@ -252,14 +259,7 @@ def pseudonymise_hmac(
             f"{length}-character pseudonym; use a larger 'length' (up to 64)."
         )
     order = np.argsort(tokens, kind="stable") if len(tokens) else np.array([], dtype=int)
-    mapping = pd.DataFrame(
-        {
-            "pseudonym": pd.Series(tokens[order], dtype="str"),
-            column: pd.Series(np.asarray(uniques, dtype=object)[order], dtype=df[column].dtype)
-            if len(uniques)
-            else pd.Series([], dtype=df[column].dtype),
-        }
-    )
+    mapping = _mapping_table(df, column, tokens, uniques, order)
     return Pseudonymised(_apply_tokens(df, column, codes, tokens), mapping, None)
 
 
