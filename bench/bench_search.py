@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core.hierarchy import read_hierarchy  # noqa: E402
 from core.search import Target, search  # noqa: E402
 
-ADULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "adult"
+ADULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "adult"
 QI = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
       "occupation"]  # fmt: skip
 

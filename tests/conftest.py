@@ -7,23 +7,19 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-ADULT_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "adult"
+# Vendored from ARX (Apache-2.0) so that a fresh clone runs every test; see data/adult/README.md.
+ADULT_DIR = Path(__file__).resolve().parent / "data" / "adult"
 
 
 @pytest.fixture(scope="session")
 def adult_hierarchies_dir() -> Path:
     """Folder with adult.csv and its ARX hierarchies (adult_hierarchy_<column>.csv)."""
-    if not (ADULT_DIR / "adult_hierarchy_age.csv").is_file():
-        pytest.skip(f"adult data set not found in {ADULT_DIR}")
     return ADULT_DIR
 
 
 @pytest.fixture(scope="session")
 def _adult_table() -> pd.DataFrame:
-    path = ADULT_DIR / "adult.csv"
-    if not path.is_file():
-        pytest.skip(f"adult data set not found at {path}")
-    return pd.read_csv(path, sep=";")
+    return pd.read_csv(ADULT_DIR / "adult.csv", sep=";")
 
 
 @pytest.fixture
