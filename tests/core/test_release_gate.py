@@ -1,0 +1,82 @@
+"""The release gate (core/release_gate.py): what may leave the workbench as "anonymised"."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from core.errors import ColumnNotFoundError
+from core.release_gate import NOT_ANONYMISED_MARK, check_release, marked_name
+
+ORIGINAL = pd.DataFrame(
+    {
+        "name": ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"],
+        "age": [31, 32, 33, 41, 42, 43],
+        "sex": ["F", "M", "F", "M", "F", "M"],
+        "diagnosis": ["flu", "flu", "cold", "cold", "cold", "flu"],
+    }
+)
+# age -> decade, name removed: classes {30s: 3 records, 40s: 3 records}, so k = 3 by hand.
+RELEASED = ORIGINAL.drop(columns="name").assign(age=["30-39"] * 3 + ["40-49"] * 3)
+
+
+def test_untouched_table_is_never_a_passing_release():
+    check = check_release(ORIGINAL, ORIGINAL.copy(), steps=0, quasi_identifiers=["age"])
+    assert not check.passed
+    assert any("original data" in problem for problem in check.problems)
+
+
+def test_direct_identifier_left_in_blocks_release():
+    released = RELEASED.assign(name=ORIGINAL["name"])
+    check = check_release(
+        ORIGINAL, released, steps=1, quasi_identifiers=["age"], direct_identifiers=["name"]
+    )
+    assert not check.passed and "'name'" in check.problems[0]
+
+
+def test_generalised_table_passes_with_hand_computed_k():
+    check = check_release(
+        ORIGINAL, RELEASED, steps=2, quasi_identifiers=["age"], direct_identifiers=["name"],
+        k_target=3,
+    )  # fmt: skip
+    assert check.passed, check.problems
+    assert check.k == 3
+
+
+def test_k_below_target_and_annex_d_threshold_are_reported():
+    # age + sex: 30s-F (2), 30s-M (1), 40s-M (2), 40s-F (1) -> k = 1 by hand.
+    check = check_release(
+        ORIGINAL, RELEASED, steps=2, quasi_identifiers=["age", "sex"], k_target=2,
+        annex_d={"controls": "low", "motivation": "medium", "harm": "medium"},
+    )  # fmt: skip
+    assert check.k == 1
+    assert (
+        len(check.problems) == 2
+    )  # below k = 2, and P = 0.5 (low controls, medium motivation) / 1 > 0.1
+    assert check.p_reid == pytest.approx(0.5)
+
+
+def test_misspelt_quasi_identifier_is_refused_not_ignored():
+    with pytest.raises(ColumnNotFoundError, match="agee"):
+        check_release(ORIGINAL, RELEASED, steps=1, quasi_identifiers=["agee"])
+
+
+def test_l_target_uses_sensitive_values_per_class():
+    # 30s: flu, flu, cold -> 2 distinct; 40s: cold, cold, flu -> 2 distinct; l = 2 by hand.
+    check = check_release(
+        ORIGINAL, RELEASED, steps=2, quasi_identifiers=["age"], sensitive="diagnosis", l_target=3
+    )
+    assert check.l_distinct == 2 and not check.passed
+
+
+def test_acknowledged_release_is_releasable_and_says_so():
+    check = check_release(ORIGINAL, ORIGINAL.copy(), steps=0, quasi_identifiers=["age"])
+    assert not check.releasable
+    acknowledged = check.acknowledge()
+    assert acknowledged.releasable and NOT_ANONYMISED_MARK in acknowledged.statement()
+
+
+def test_marked_name_inserts_the_mark_once():
+    assert marked_name("out/released.csv") == f"out/released.{NOT_ANONYMISED_MARK}.csv"
+    assert marked_name(marked_name("released.csv")) == f"released.{NOT_ANONYMISED_MARK}.csv"
+    assert marked_name("released") == f"released.{NOT_ANONYMISED_MARK}"
