@@ -7,7 +7,9 @@ anonymisation process, parameters used and controls should also be clearly recor
 (PDPC guide, Step 5) — and adds that the record must be kept securely, since the
 parameters may help re-identification.
 
-File format (YAML, read with ``yaml.safe_load``, so a recipe cannot run code)::
+File format (YAML, read with a safe loader, so a recipe cannot run code; anchors and
+aliases (``&name`` / ``*name``) are refused, so a few hundred bytes cannot expand into
+gigabytes, the "billion laughs" attack)::
 
     version: 1
     name: hospital release 2026
@@ -47,6 +49,34 @@ from core.techniques.registry import STEPS, Call, Ref, resolve
 
 RECIPE_VERSION = 1
 _META_KEYS = ("name", "description", "quasi_identifiers", "sensitive", "k", "use_case")
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses anchors and aliases before anything is built.
+
+    A recipe never needs them, and nested aliases ("billion laughs") let a 500-byte file
+    expand into gigabytes of lists when the document is constructed.
+    """
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            mark = event.start_mark
+            raise RecipeError(
+                f"The recipe uses a YAML anchor or alias ('&' or '*') at line {mark.line + 1}, "
+                f"column {mark.column + 1}; recipes may not use them (they can expand a small "
+                "file into gigabytes). Write every value out in full."
+            )
+        return super().compose_node(parent, index)
+
+
+def _parse_yaml(text: str) -> Any:
+    """The YAML document in ``text``, parsed without anchors/aliases (see _NoAliasLoader)."""
+    loader = _NoAliasLoader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
 
 
 @dataclass(frozen=True)
@@ -122,7 +152,7 @@ class Recipe:
     @classmethod
     def from_yaml(cls, text: str) -> Recipe:
         try:
-            data = yaml.safe_load(text)
+            data = _parse_yaml(text)
         except yaml.YAMLError as error:
             raise RecipeError(f"The recipe is not valid YAML: {error}") from None
         return cls.from_dict(data or {})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -190,3 +191,35 @@ def test_random_pseudonyms_replay_only_with_the_secret_seed(taxi):
     fresh = [apply_recipe(taxi, recipe).data["Occupation"].tolist() for _ in range(3)]
     assert len({tuple(tokens) for tokens in fresh}) > 1  # OS entropy without the secret
     assert "424242" not in recipe.to_yaml() + to_python_script(recipe)
+
+
+# The classic "billion laughs", hidden in a field a recipe accepts: nine levels of nine
+# aliases each expand to 9**9 (387 million) strings once anything walks the value.
+BILLION_LAUGHS = """\
+name: laughs
+description:
+  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+  b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+  c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+  d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+  e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+  f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+  g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+  h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+  i: [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+steps:
+  - {step: remove, columns: [Favourite show]}
+"""
+
+
+def test_billion_laughs_recipe_is_refused_quickly():
+    started = time.perf_counter()
+    with pytest.raises(RecipeError, match=r"anchor or alias .* line 3, column 6"):
+        Recipe.from_yaml(BILLION_LAUGHS)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_a_single_alias_is_refused_too():
+    text = "steps:\n  - &s {step: remove, columns: [name]}\n  - *s\n"
+    with pytest.raises(RecipeError, match="line 2, column 5"):
+        Recipe.from_yaml(text)
