@@ -32,12 +32,16 @@ only record is the identity mapping table, which is kept apart from the data.
 
 from __future__ import annotations
 
+import datetime as dt
+import keyword
+import math
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import yaml
 
@@ -335,19 +339,59 @@ def describe_step(step: Mapping[str, Any]) -> str:
 
 
 # --- export as a Python script ----------------------------------------------------------
+#
+# The script is code built from data: column names, values, mapping labels, file names and
+# the recipe's name are all chosen by whoever made the data or the recipe. Each of them is
+# written as a Python literal built here from plain types (never ``str()`` of an object,
+# never inside a comment or a docstring), so no text can end a string or a line and run
+# as code when the script runs (issue 11, item 1).
+
+_REF_FUNCTIONS = frozenset({"read_hierarchy", "key_from_env"})
 
 
-def _code(value: Any) -> str:
+def _literal(value: Any) -> str:
+    """``value`` as Python source that evaluates to it, built only from literals.
+
+    Strings go through ``repr`` of a plain ``str`` (quotes, backslashes, newlines and every
+    other line break become escapes); containers are rebuilt element by element; anything
+    that is not plain data is refused rather than written with its own ``repr``.
+    """
     if isinstance(value, Ref):
-        return f"{value.function}({value.argument!r})"
-    return repr(value)
+        if value.function not in _REF_FUNCTIONS:
+            raise RecipeError(f"Unknown reference {value.function!r} in a recipe step.")
+        return f"{value.function}({_literal(value.argument)})"
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(int(value))
+    if isinstance(value, float):
+        number = float(value)
+        return repr(number) if math.isfinite(number) else f"float({str(number)!r})"
+    if isinstance(value, str):
+        return repr(str(value))
+    if isinstance(value, (dt.date, dt.datetime, pd.Timestamp)):
+        return repr(value.isoformat())
+    if isinstance(value, (list, tuple)):
+        items = ", ".join(_literal(v) for v in value)
+        return f"({items},)" if isinstance(value, tuple) else f"[{items}]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
+    raise RecipeError(
+        f"A recipe parameter of type {type(value).__name__} cannot be written in a Python "
+        "script; use text, numbers, lists or mappings."
+    )
 
 
 def _call_code(call: Call, seed: int | None) -> str:
-    args = ["df", *(_code(a) for a in call.args)]
-    args += [f"{k}={_code(v)}" for k, v in call.kwargs.items()]
+    args = ["df", *(_literal(a) for a in call.args)]
+    for name, value in call.kwargs.items():
+        if not name.isidentifier() or keyword.iskeyword(name):  # names come from the registry
+            raise RecipeError(f"Parameter name {name!r} cannot be written in a Python script.")
+        args.append(f"{name}={_literal(value)}")
     if call.random:
-        args.append(f"seed={seed}")
+        args.append(f"seed={_literal(seed)}")
     return f"t.{call.function}({', '.join(args)})"
 
 
@@ -357,13 +401,13 @@ def to_python_script(recipe: Recipe) -> str:
     Usage of the script: ``python script.py INPUT OUTPUT``. Identity mapping tables are
     written next to OUTPUT as ``OUTPUT.mapping-<column>.csv``: keep them apart from the
     data and secure (Annex A, Pseudonymisation). A recipe without a seed gets one now, so
-    the script is reproducible.
+    the script is reproducible. Every value from the recipe is a literal (see
+    :func:`_literal`); comments hold only the step number and the registry's own text.
     """
     seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
     lines = [
         "#!/usr/bin/env python3",
-        f'"""Replays the anonymisation recipe {recipe.meta.get("name", "")!r} '
-        "(PDPC Guide to Basic Anonymisation).",
+        '"""Replays an anonymisation recipe (PDPC Guide to Basic Anonymisation).',
         "",
         "Usage: python this_script.py INPUT OUTPUT",
         "Generated from a recipe; needs the 'core' package of this project on the path.",
@@ -378,6 +422,8 @@ def to_python_script(recipe: Recipe) -> str:
         "from core.io import read_table, write_table",
         "from core.techniques.pseudonymisation import key_from_env  # noqa: F401",
         "",
+        f"RECIPE_NAME = {_literal(str(recipe.meta.get('name', '')))}",
+        "",
         "",
         "def main(source: str, target: str) -> None:",
         "    df = read_table(source)",
@@ -385,11 +431,12 @@ def to_python_script(recipe: Recipe) -> str:
     ]
     for position, step in enumerate(recipe.steps, start=1):
         call = resolve(step, position=position)
+        spec = STEPS[step["step"]]
         used_seed = step_seed(seed, position, step) if call.random else None
-        lines.append(f"    # Step {position}: {describe_step(step)}")
+        lines.append(f"    # Step {position}: {spec.name} ({spec.guide})")
         if call.produces_mapping:
             lines.append(f"    result = {_call_code(call, used_seed)}")
-            lines.append(f"    mappings[{call.args[0]!r}] = result.mapping")
+            lines.append(f"    mappings[{_literal(call.args[0])}] = result.mapping")
             lines.append("    df = result.data")
         else:
             lines.append(f"    df = {_call_code(call, used_seed)}")
