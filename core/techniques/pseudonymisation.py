@@ -399,6 +399,15 @@ def _restore_type(series: pd.Series, dtype: str) -> pd.Series:
         return series
 
 
+def is_encrypted_table(blob: bytes) -> bool:
+    """Whether ``blob`` has the header of a table made by :func:`encrypt_table`.
+
+    A cheap guard for stores that must hold mapping tables encrypted only (no decryption).
+    """
+    blob = bytes(blob)
+    return len(blob) >= _HEADER.size + 16 and blob.startswith(_MAGIC)
+
+
 def decrypt_table(blob: bytes, passphrase: str) -> pd.DataFrame:
     """Decrypt a table made by :func:`encrypt_table`.
 
