@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import pandas as pd
 
+from core._text import as_text
 from core.errors import ParameterError
 from core.privacy import (
     EquivalenceClasses,
@@ -207,9 +208,14 @@ def journalist_class_population(
                 f"{row + 1} has {population[count_column].iloc[row]!r}."
             )
         weights = weights.to_numpy(dtype=float)
-    # Code both tables together so that equal values get equal codes.
+    # Code both tables together so that equal values get equal codes. Values are compared
+    # in core's one text form (as_text): an int 30 in the sample and a float 30.0 in a
+    # population column with a gap are the same age; astype(str) would give "30" / "30.0".
     both = pd.concat(
-        [sample[quasi_identifiers].astype(str), population[quasi_identifiers].astype(str)],
+        [
+            sample[quasi_identifiers].apply(as_text),
+            population[quasi_identifiers].apply(as_text),
+        ],
         ignore_index=True,
     )
     codes, n_groups = combined_codes(both, quasi_identifiers)

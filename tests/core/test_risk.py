@@ -198,3 +198,12 @@ def test_locality_share_with_equal_cells():
     assert share == pytest.approx((364 / 365) ** 79)
     with pytest.raises(ParameterError, match="add up to 1"):
         locality_unique_share(8000, [0.5, 0.2])
+
+
+def test_journalist_population_matches_int_sample_to_float_population_values():
+    # Issue 14: a population column with one gap is read as float (30.0); the sample's int
+    # 30 is the same age. By hand: (30, M) matches two population rows, (40, F) one.
+    sample = pd.DataFrame({"age": [30, 40], "sex": ["M", "F"]})
+    population = pd.DataFrame({"age": [30.0, 30.0, 40.0, np.nan], "sex": ["M", "M", "F", "F"]})
+    people = journalist_class_population(sample, population, ["age", "sex"])
+    assert people.tolist() == [2.0, 1.0]
