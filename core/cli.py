@@ -18,10 +18,11 @@ from pathlib import Path
 
 from core.errors import AnonymisationError
 from core.io import read_table, write_table
-from core.recipe import Recipe, apply_recipe
+from core.recipe import Recipe, apply_recipe, check_recipe_columns
 from core.report import USE_CASES, build_report, report_to_markdown
 from core.risk import CONTROL_LEVELS, MOTIVATION_LEVELS, annex_d_risk, risk_report, uniqueness
 from core.schema import suggest_roles
+from core.validation import require_columns
 
 EXIT_USER_ERROR = 2
 
@@ -96,6 +97,10 @@ def cmd_reid_risk(args: argparse.Namespace) -> int:
 def cmd_apply(args: argparse.Namespace) -> int:
     df = read_table(args.data, sep=args.sep)
     recipe = Recipe.load(args.recipe)
+    quasi_identifiers = _split(args.qi) if args.qi else None
+    if quasi_identifiers:  # before any work: a misspelt name would understate the risk
+        require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
+    check_recipe_columns(recipe, df)
     if args.ask_keys:
         _prompt_for_keys(recipe)
     if args.seed is not None:
@@ -118,7 +123,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
             df,
             result,
             recipe,
-            quasi_identifiers=_split(args.qi) if args.qi else None,
+            quasi_identifiers=quasi_identifiers,
             use_case=args.use_case,
         )
         report_path = Path(args.report)

@@ -50,6 +50,7 @@ from core.errors import AnonymisationError, RecipeError
 from core.hierarchy import read_hierarchy
 from core.techniques.pseudonymisation import Pseudonymised, key_from_env
 from core.techniques.registry import STEPS, Call, Ref, resolve
+from core.validation import require_columns
 
 RECIPE_VERSION = 1
 _META_KEYS = ("name", "description", "quasi_identifiers", "sensitive", "k", "use_case")
@@ -150,6 +151,7 @@ class Recipe:
         if not isinstance(steps, list):
             raise RecipeError("The recipe's 'steps' must be a list of steps.")
         meta = {k: data[k] for k in _META_KEYS if k in data}
+        _check_meta_types(meta)
         return cls(steps=tuple(dict(s) if isinstance(s, Mapping) else s for s in steps),
                    seed=data.get("seed"), meta=meta)  # fmt: skip
 
@@ -171,6 +173,35 @@ class Recipe:
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_yaml(), encoding="utf-8")
+
+
+def _check_meta_types(meta: Mapping[str, Any]) -> None:
+    """Column names in a recipe's header must be text (a list of texts for several)."""
+    sensitive = meta.get("sensitive")
+    if sensitive is not None and not isinstance(sensitive, str):
+        raise RecipeError(f"The recipe's 'sensitive' must be a column name, got {sensitive!r}.")
+    names = meta.get("quasi_identifiers")
+    if names is None or isinstance(names, str):
+        return
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise RecipeError(
+            f"The recipe's 'quasi_identifiers' must be a list of column names, got {names!r}."
+        )
+
+
+def check_recipe_columns(recipe: Recipe, df: pd.DataFrame) -> None:
+    """Refuse recipe-level ``quasi_identifiers`` or ``sensitive`` not in the input table.
+
+    A misspelt quasi-identifier would otherwise be left out of the risk figures and make
+    the release look safer than it is (PDPC guide, Step 4). Names are checked against the
+    table the recipe is applied to: a column a step later removes is still a valid name.
+    """
+    quasi_identifiers = recipe.meta.get("quasi_identifiers")
+    if quasi_identifiers:
+        require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
+    sensitive = recipe.meta.get("sensitive")
+    if sensitive:
+        require_columns(df, sensitive, parameter="sensitive")
 
 
 @dataclass(frozen=True)
@@ -309,6 +340,7 @@ def apply_recipe(
     Errors name the step that failed. Random pseudonyms use ``pseudonym_seed`` when given
     (a secret the caller keeps, never recorded), else fresh operating-system entropy.
     """
+    check_recipe_columns(recipe, df)
     seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
     base = Path(base_dir) if base_dir is not None else None
     result = RecipeResult(df, {}, {}, (), seed)
@@ -500,6 +532,7 @@ __all__ = [
     "StepLog",
     "advance",
     "apply_recipe",
+    "check_recipe_columns",
     "describe_step",
     "run_step",
     "step_seed",

@@ -21,7 +21,7 @@ from core import __version__
 from core.recipe import Recipe, RecipeResult
 from core.risk import AnnexDResult, RiskReport, risk_report
 from core.utility import UtilityReport, column_loss, utility_report
-from core.validation import require_choice
+from core.validation import require_choice, require_columns
 
 #: The guide's use cases (The anonymisation process, "Use cases").
 USE_CASES: dict[str, str] = {
@@ -222,17 +222,21 @@ def build_report(
     are checked to be gone or replaced (:func:`direct_identifier_warnings`).
     """
     require_choice("use_case", use_case, USE_CASES)
-    qi = tuple(quasi_identifiers or recipe.meta.get("quasi_identifiers") or ())
+    qi_names = quasi_identifiers or recipe.meta.get("quasi_identifiers")
+    # Names are checked against the original: a misspelt one must not silently drop out
+    # of the risk figures; one a step removed is legitimately absent from the release.
+    qi = (
+        tuple(require_columns(original, qi_names, parameter="quasi_identifiers"))
+        if qi_names
+        else ()
+    )
     sensitive = sensitive or recipe.meta.get("sensitive")
+    if sensitive:
+        require_columns(original, sensitive, parameter="sensitive")
     k_threshold = int(k_threshold or recipe.meta.get("k") or SUGGESTED_K[use_case])
     released = result.data
     if qi and risk_before is None:
-        risk_before = risk_report(
-            original,
-            [c for c in qi if c in original.columns],
-            k_threshold=k_threshold,
-            sensitive=sensitive if sensitive in original.columns else None,
-        )
+        risk_before = risk_report(original, qi, k_threshold=k_threshold, sensitive=sensitive)
     if qi and risk_after is None:
         kept = [c for c in qi if c in released.columns]
         if kept:

@@ -144,3 +144,75 @@ def test_apply_without_key_names_the_variable():
                "--out", "/tmp/never.csv")  # fmt: skip
     assert done.returncode == 2
     assert "ANON_TEST_MISSING_KEY" in done.stderr
+
+
+# sex + race alone: every pair twice (k = 2); with the date of birth every record is
+# unique (k = 1, by hand: six different dates).
+PEOPLE = pd.DataFrame(
+    {
+        "name": ["Ann", "Bea", "Cai", "Dan", "Eng", "Fay"],
+        "sex": ["F", "F", "M", "M", "F", "F"],
+        "race": ["Chinese", "Chinese", "Malay", "Malay", "Indian", "Indian"],
+        "date_of_birth": ["1980-01-0" + str(day) for day in range(1, 7)],
+    }
+)
+
+
+@pytest.fixture
+def people(tmp_path):
+    path = tmp_path / "people.csv"
+    PEOPLE.to_csv(path, index=False)
+    return path
+
+
+def _recipe(tmp_path, text: str) -> Path:
+    path = tmp_path / "recipe.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_misspelt_qi_on_apply_is_refused_not_reported_as_k_2(people, tmp_path, capsys):
+    from core import cli
+
+    recipe = _recipe(tmp_path, "steps:\n  - {step: remove, columns: [name]}\n")
+    out, report = tmp_path / "out.csv", tmp_path / "report.json"
+    code = cli.main(["apply", str(people), "--recipe", str(recipe), "--out", str(out),
+                     "--report", str(report), "--qi", "sex,race,date_of_brith"])  # fmt: skip
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "'date_of_brith'" in err and "'date_of_birth'" in err  # the name and the choices
+    assert not out.exists() and not report.exists()
+    # the same one-line error as `risk --qi`
+    assert cli.main(["risk", str(people), "--qi", "sex,race,date_of_brith"]) == 2
+    assert capsys.readouterr().err == err
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "quasi_identifiers: [sex, race, date_of_brith]\n",
+        "quasi_identifiers: [sex, race, date_of_birth]\nsensitive: diagnosys\n",
+    ],
+)
+def test_misspelt_recipe_columns_are_refused(people, tmp_path, capsys, header):
+    from core import cli
+
+    recipe = _recipe(tmp_path, header + "steps:\n  - {step: remove, columns: [name]}\n")
+    out = tmp_path / "out.csv"
+    code = cli.main(["apply", str(people), "--recipe", str(recipe), "--out", str(out),
+                     "--report", str(tmp_path / "report.json")])  # fmt: skip
+    assert code == 2
+    assert "do not exist in the table" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_misspelt_below_k_quasi_identifier_is_refused(people, tmp_path, capsys):
+    from core import cli
+
+    recipe = _recipe(tmp_path, "steps:\n  - {step: suppress_records, below_k: 2, "
+                     "quasi_identifiers: [sex, race, date_of_brith]}\n")  # fmt: skip
+    code = cli.main(["apply", str(people), "--recipe", str(recipe), "--out",
+                     str(tmp_path / "out.csv")])  # fmt: skip
+    assert code == 2
+    assert "'date_of_brith'" in capsys.readouterr().err
+    assert not (tmp_path / "out.csv").exists()

@@ -223,3 +223,20 @@ def test_a_single_alias_is_refused_too():
     text = "steps:\n  - &s {step: remove, columns: [name]}\n  - *s\n"
     with pytest.raises(RecipeError, match="line 2, column 5"):
         Recipe.from_yaml(text)
+
+
+def test_recipe_columns_are_checked_against_the_input_table(taxi):
+    from core.errors import ColumnNotFoundError
+
+    misspelt = Recipe.from_yaml("quasi_identifiers: [Age, Gendr]\nsteps: []\n")
+    with pytest.raises(ColumnNotFoundError, match="'Gendr'"):
+        apply_recipe(taxi, misspelt)
+    with pytest.raises(ColumnNotFoundError, match="'Trips'"):
+        apply_recipe(taxi, Recipe.from_yaml("sensitive: Trips\nsteps: []\n"))
+    # a quasi-identifier the recipe itself removes is a valid name of the input
+    removed = Recipe.from_yaml(
+        "quasi_identifiers: [Age]\nsteps:\n  - {step: remove, columns: [Age]}\n"
+    )
+    assert "Age" not in apply_recipe(taxi, removed).data.columns
+    with pytest.raises(RecipeError, match="quasi_identifiers"):
+        Recipe.from_yaml("quasi_identifiers: {Age: 1}\nsteps: []\n")

@@ -74,3 +74,18 @@ def test_direct_identifiers_left_in_the_release_are_named():
     clean = build_report(taxi, apply_recipe(taxi, removed), removed,
                          direct_identifiers=["Serial number"])  # fmt: skip
     assert clean.warnings == ()
+
+
+def test_misspelt_quasi_identifier_or_sensitive_is_refused_not_skipped():
+    from core.errors import ColumnNotFoundError
+
+    taxi = read_table(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
+    recipe = Recipe.from_yaml("steps:\n  - {step: remove, columns: [Serial number, Age]}\n")
+    result = apply_recipe(taxi, recipe)
+    with pytest.raises(ColumnNotFoundError, match="'Gendr'"):
+        build_report(taxi, result, recipe, quasi_identifiers=["Age", "Gendr"])
+    with pytest.raises(ColumnNotFoundError, match="'Trips'"):
+        build_report(taxi, result, recipe, quasi_identifiers=["Gender"], sensitive="Trips")
+    # Age was removed by a step: a valid name, no longer in the release (k on Gender only)
+    report = build_report(taxi, result, recipe, quasi_identifiers=["Age", "Gender"])
+    assert report.risk_after.quasi_identifiers == ("Gender",)
