@@ -19,7 +19,7 @@ gigabytes, the "billion laughs" attack)::
     k: 5
     steps:
       - {step: remove, columns: [name, email]}
-      - {step: pseudonymise, column: nric, method: hmac, key_env: PSEUDONYM_KEY}
+      - {step: pseudonymise, column: nric, method: hmac, key_env: ANON_PSEUDONYM_KEY}
       - {step: generalise, column: age, width: 10}
       - {step: mask, column: postal_code, preset: postal_code}
       - {step: suppress_records, below_k: 5, quasi_identifiers: [age, sex, postal_code]}
@@ -241,7 +241,7 @@ def secret_step_seed(pseudonym_seed: int | None, position: int) -> int | None:
     return None if pseudonym_seed is None else step_seed(pseudonym_seed, position, {})
 
 
-def _evaluate(value: Any, base_dir: Path | None) -> Any:
+def _evaluate(value: Any, base_dir: Path | None, keys: Mapping[str, bytes] | None) -> Any:
     if isinstance(value, Ref):
         if value.function == "read_hierarchy":
             path = Path(value.argument)
@@ -249,6 +249,8 @@ def _evaluate(value: Any, base_dir: Path | None) -> Any:
                 path = base_dir / path
             return read_hierarchy(path)
         if value.function == "key_from_env":
+            if keys is not None and value.argument in keys:
+                return keys[value.argument]  # checked (length) by the technique itself
             return key_from_env(value.argument)
     return value
 
@@ -260,16 +262,19 @@ def run_step(
     seed: int | None = None,
     base_dir: Path | None = None,
     secret_seed: int | None = None,
+    keys: Mapping[str, bytes] | None = None,
 ) -> tuple[pd.DataFrame, Pseudonymised | None]:
     """Apply one step to ``df`` (a new table is returned; ``df`` is untouched).
 
     ``seed`` goes to random steps (swapping, noise) and is recorded; ``secret_seed`` goes
     to random pseudonymisation, so that a session can replay its pseudonyms, and is never
-    recorded anywhere.
+    recorded anywhere. ``keys`` maps a step's ``key_env`` name to its key (bytes), for a
+    key held by the caller (e.g. typed in one dashboard session) instead of the process
+    environment; keys are never recorded anywhere either.
     """
     call = resolve(step)
     function = getattr(techniques, call.function)
-    kwargs = {k: _evaluate(v, base_dir) for k, v in call.kwargs.items()}
+    kwargs = {k: _evaluate(v, base_dir, keys) for k, v in call.kwargs.items()}
     if call.random:
         kwargs["seed"] = seed
     if call.secret_seed and secret_seed is not None:
@@ -287,11 +292,13 @@ def advance(
     *,
     base_dir: Path | None = None,
     pseudonym_seed: int | None = None,
+    keys: Mapping[str, bytes] | None = None,
 ) -> RecipeResult:
     """Apply the step at ``position`` (1-based) to a partial result: one replay step.
 
     The step's seed comes from ``result.seed`` (recorded in the log); random pseudonyms
-    use ``pseudonym_seed`` when given. Errors name the step that failed.
+    use ``pseudonym_seed`` when given; ``keys`` as in :func:`run_step`. Errors name the
+    step that failed.
     """
     call = resolve(step, position=position)
     used_seed = step_seed(result.seed, position, step) if call.random else None
@@ -302,6 +309,7 @@ def advance(
             seed=used_seed,
             base_dir=base_dir,
             secret_seed=secret_step_seed(pseudonym_seed, position),
+            keys=keys,
         )
     except AnonymisationError as error:
         raise type(error)(f"Step {position} ({step['step']}): {error}") from None
@@ -332,6 +340,7 @@ def apply_recipe(
     base_dir: str | Path | None = None,
     progress: Any = None,
     pseudonym_seed: int | None = None,
+    keys: Mapping[str, bytes] | None = None,
 ) -> RecipeResult:
     """Replay every step of ``recipe`` on ``df``; the same input and seed give the same output.
 
@@ -339,13 +348,17 @@ def apply_recipe(
     recorded and replayed. ``progress(done, total, summary)`` is called after each step.
     Errors name the step that failed. Random pseudonyms use ``pseudonym_seed`` when given
     (a secret the caller keeps, never recorded), else fresh operating-system entropy.
+    HMAC keys come from ``keys`` (``key_env`` name -> key bytes) when given there, else
+    from the environment variable the step names; they are never recorded.
     """
     check_recipe_columns(recipe, df)
     seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
     base = Path(base_dir) if base_dir is not None else None
     result = RecipeResult(df, {}, {}, (), seed)
     for position, step in enumerate(recipe.steps, start=1):
-        result = advance(result, step, position, base_dir=base, pseudonym_seed=pseudonym_seed)
+        result = advance(
+            result, step, position, base_dir=base, pseudonym_seed=pseudonym_seed, keys=keys
+        )
         if progress is not None:
             progress(position, len(recipe.steps), result.log[-1].summary)
     return result

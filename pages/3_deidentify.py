@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from functools import partial
 
 import streamlit as st
 
+from core.errors import SecretError
 from core.io import table_to_bytes
 from core.schema import Role
 from core.techniques import encrypt_table
@@ -61,11 +61,19 @@ if pending:
     )
     key_env = "ANON_PSEUDONYM_KEY"
     if "hmac" in choices.values():
-        key_env = st.text_input("Environment variable holding the HMAC key",
-                                value="ANON_PSEUDONYM_KEY", key="key_env").strip()  # fmt: skip
-        if os.environ.get(key_env):
+        key_env = st.text_input("Environment variable holding the HMAC key (its name starts "
+                                "with ANON_)", value=key_env, key="key_env").strip()  # fmt: skip
+        try:
+            source = state.key_source(key_env)
+        except SecretError as error:
+            st.error(str(error), icon=":material/error:")
+            source = "invalid"
+        if source == "session":
+            st.success(f"The key typed in this session is used for `{key_env}`. It stays in "
+                       "this browser session only; the recipe stores only the name.")  # fmt: skip
+        elif source == "environment":
             st.success(f"`{key_env}` is set. The recipe stores only its name, never the key.")
-        else:
+        elif source is None:
             st.warning(
                 f"`{key_env}` is not set. Start the app with, e.g., "
                 f'`export {key_env}=$(python -c "import secrets; print(secrets.token_hex(32))")`'
@@ -75,16 +83,18 @@ if pending:
         with st.form("hmac_key_form", clear_on_submit=True):
             typed = st.text_input(f"Key (at least {MIN_KEY_BYTES} characters)",
                                   type="password", key="hmac_key")  # fmt: skip
-            if st.form_submit_button("Use this key for this session"):
-                if len(typed.encode("utf-8")) < MIN_KEY_BYTES:
-                    st.error(f"The key must be at least {MIN_KEY_BYTES} characters long.")
+            if st.form_submit_button("Use this key for this session", disabled=source == "invalid"):
+                try:
+                    state.set_session_key(key_env, typed)  # this session only; never saved
+                except SecretError as error:
+                    st.error(str(error), icon=":material/error:")
                 else:
-                    os.environ[key_env] = typed  # this server process only; never saved
-                    state.forget_widget("hmac_key")  # nor kept in the session
+                    state.forget_widget("hmac_key")  # nor kept in the widget's state
                     st.rerun()
         state.explain(
-            "The key is read from the environment of this app's process when the step runs; "
-            "it is never written to the recipe, the report or any file. Protect it like an "
+            "A typed key is kept in this browser session only (other users of the app never "
+            "see it); a key in the app's environment is read when the step runs. Neither is "
+            "ever written to the recipe, the report or any file. Protect the key like an "
             "encryption key.",
             ANNEX_A,
         )

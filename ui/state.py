@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.errors import AnonymisationError, AnonymisationWarning
+from core.errors import AnonymisationError, AnonymisationWarning, SecretError
 from core.io import read_table
 from core.recipe import (
     EditHistory,
@@ -33,6 +33,7 @@ from core.recipe import (
 )
 from core.risk import RiskReport, annex_d_risk, risk_report
 from core.schema import Role, Suggestion, suggest_roles
+from core.techniques.pseudonymisation import MIN_KEY_BYTES, require_key_env_name
 from core.techniques.registry import resolve
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -220,6 +221,46 @@ def set_k_target(k: int) -> None:
     _state()[_K_TARGET_KEY] = int(k)
 
 
+# --- keys typed in this session (Step 2) -----------------------------------------------
+
+_SESSION_KEYS = "session_keys"
+
+
+def session_keys() -> dict[str, bytes]:
+    """HMAC keys typed in this session, by the ``key_env`` name the recipe records.
+
+    They live in this browser session's state only: never in ``os.environ`` (which every
+    session of the server shares), a recipe, a report or a cache shared across sessions.
+    """
+    return _state().get(_SESSION_KEYS, {})
+
+
+def set_session_key(key_env: str, key: str) -> None:
+    """Keep ``key`` for this session under ``key_env`` (raises SecretError if unusable)."""
+    name = require_key_env_name(key_env)
+    encoded = key.encode("utf-8")
+    if len(encoded) < MIN_KEY_BYTES:
+        raise SecretError(
+            f"The key is too short ({len(encoded)} bytes); type at least {MIN_KEY_BYTES}."
+        )
+    _state()[_SESSION_KEYS] = {**session_keys(), name: encoded}
+    # Replays and downloads made with another key (or none) must not be reused.
+    _state()["prefix_cache"] = {}
+    _state()["memo"] = {}
+
+
+def key_source(key_env: str) -> str | None:
+    """Where the key named ``key_env`` would come from: "session", "environment" or None.
+
+    Only for a valid key name (``ANON_...``, raises SecretError otherwise), so the page can
+    never be used to learn whether some other variable of the server (HOME, PATH) is set.
+    """
+    name = require_key_env_name(key_env)
+    if name in session_keys():
+        return "session"
+    return "environment" if os.environ.get(name) else None
+
+
 # --- recipe and replay (Steps 2-3) ------------------------------------------------------
 
 
@@ -259,6 +300,7 @@ def _replay(target: Recipe) -> RecipeResult:
             position,
             base_dir=ROOT,
             pseudonym_seed=state["pseudonym_secret"],
+            keys=session_keys(),
         )
         cache[keys[position]] = current
     while len(cache) > _PREFIX_CACHE_SIZE:  # forget the oldest prefixes
@@ -300,7 +342,7 @@ def preview_step(step: dict[str, Any]) -> StepPreview:
     seed = next_step_seed(step)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", AnonymisationWarning)
-        data, _ = run_step(current_data(), step, seed=seed, base_dir=ROOT)
+        data, _ = run_step(current_data(), step, seed=seed, base_dir=ROOT, keys=session_keys())
     return StepPreview(data, seed, tuple(str(w.message) for w in caught))
 
 

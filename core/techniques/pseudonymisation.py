@@ -25,6 +25,7 @@ import hmac
 import io
 import json
 import os
+import re
 import secrets
 import struct
 from dataclasses import dataclass
@@ -44,12 +45,18 @@ __all__ = [
     "decrypt_table",
     "double_code",
     "encrypt_table",
+    "KEY_ENV_PREFIX",
     "key_from_env",
     "pseudonymise_hmac",
+    "require_key_env_name",
     "pseudonymise_random",
 ]
 
 MIN_KEY_BYTES = 16
+#: Every environment variable that may hold a key starts with this (e.g. ANON_PSEUDONYM_KEY).
+KEY_ENV_PREFIX = "ANON_"
+# The workbench's own settings share the prefix but never hold a key.
+_SETTING_VARIABLES = frozenset({"ANON_DATA", "ANON_HIERARCHY_DIR", "ANON_MAP_STYLE"})
 _KEY_ADVICE = (
     "Create a long random key once, for example with "
     '`python -c "import secrets; print(secrets.token_hex(32))"`, keep it secret (never in '
@@ -304,6 +311,31 @@ def double_code(
     return Pseudonymised(_apply_tokens(df, column, codes, tokens), mapping, linking)
 
 
+def require_key_env_name(name: object) -> str:
+    """Check the name of an environment variable that holds a key (``key_env``).
+
+    Only names starting with ``ANON_`` (upper-case letters, digits and underscores) are
+    accepted, and not the workbench's own settings (ANON_DATA, ...): a recipe or a
+    dashboard user must not be able to read an arbitrary variable of the server, such as
+    PATH or HOME, as a key (PDPC guide, Annex A: protect keys like encryption keys).
+    Raises :class:`SecretError` otherwise.
+    """
+    advice = f"Name it e.g. {KEY_ENV_PREFIX}PSEUDONYM_KEY."
+    if not isinstance(name, str):
+        raise SecretError(
+            "'key_env' must be the name of one environment variable (text), got "
+            f"{type(name).__name__}. {advice}"
+        )
+    if not re.fullmatch(rf"{KEY_ENV_PREFIX}[A-Z0-9_]+", name):
+        raise SecretError(
+            f"'key_env' {name!r} is not accepted: a key must be in an environment variable "
+            f"whose name starts with {KEY_ENV_PREFIX} (capital letters, digits, _). {advice}"
+        )
+    if name in _SETTING_VARIABLES:
+        raise SecretError(f"'key_env' {name!r} is a setting of the workbench, not a key. {advice}")
+    return name
+
+
 def key_from_env(name: str) -> bytes:
     """Read a pseudonymisation key from the environment variable ``name``.
 
@@ -311,8 +343,9 @@ def key_from_env(name: str) -> bytes:
     ``secrets.token_hex(32)`` is a good key). Keeping the key in the environment keeps it
     out of code, recipes and output files (PDPC guide, Annex A: protect keys and salts).
     Raises :class:`SecretError` naming the variable if it is unset, empty or shorter than
-    16 bytes.
+    16 bytes, or if its name does not start with ``ANON_`` (:func:`require_key_env_name`).
     """
+    name = require_key_env_name(name)
     how = (
         f'Set it before starting, e.g. `export {name}=$(python -c "import secrets; '
         f"print(secrets.token_hex(32))\")` (PowerShell: `$env:{name} = '...'`), and keep the "

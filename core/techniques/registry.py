@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.errors import RecipeError
+from core.errors import RecipeError, SecretError
+from core.techniques.pseudonymisation import require_key_env_name
 
 #: Parameter names that would carry a secret; recipes must use ``key_env`` instead.
 SECRET_PARAMETERS = frozenset({"key", "salt", "passphrase", "password", "secret"})
@@ -125,7 +126,11 @@ def _pseudonymise(p: dict[str, Any]) -> Call:
                 "Step 'pseudonymise' with method 'hmac' needs 'key_env': the name of the "
                 "environment variable that holds the key (the key itself never goes in a recipe)."
             )
-        kwargs = {"key": Ref("key_from_env", p["key_env"]), **_pick(p, ("length",))}
+        try:
+            key_env = require_key_env_name(p["key_env"])
+        except SecretError as error:
+            raise RecipeError(str(error)) from None
+        kwargs = {"key": Ref("key_from_env", key_env), **_pick(p, ("length",))}
         return Call("pseudonymise_hmac", (p["column"],), kwargs, produces_mapping=True)
     if method == "double":
         return Call("double_code", (p["column"],), {}, produces_mapping=True, secret_seed=True)

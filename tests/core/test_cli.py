@@ -122,11 +122,11 @@ def test_apply_prompts_for_a_missing_key_and_never_writes_it(tmp_path, monkeypat
 
     recipe = tmp_path / "recipe.yaml"
     recipe.write_text(
-        "steps:\n  - {step: pseudonymise, column: Occupation, method: hmac, key_env: CLI_TEST_KEY}\n",
+        "steps:\n  - {step: pseudonymise, column: Occupation, method: hmac, key_env: ANON_CLI_TEST_KEY}\n",
         encoding="utf-8",
     )
     key = "typed-at-the-prompt-0123456789"
-    monkeypatch.delenv("CLI_TEST_KEY", raising=False)
+    monkeypatch.delenv("ANON_CLI_TEST_KEY", raising=False)
     monkeypatch.setattr(cli.getpass, "getpass", lambda prompt: key)
     out, report = tmp_path / "out.csv", tmp_path / "report.json"
     code = cli.main(["apply", str(TAXI), "--recipe", str(recipe), "--out", str(out),
@@ -136,7 +136,7 @@ def test_apply_prompts_for_a_missing_key_and_never_writes_it(tmp_path, monkeypat
     written = out.read_text() + report.read_text() + recipe.read_text()
     written += "".join(p.read_text() for p in tmp_path.glob("*.mapping-*"))
     assert key not in written + capsys.readouterr().err
-    monkeypatch.delenv("CLI_TEST_KEY", raising=False)
+    monkeypatch.delenv("ANON_CLI_TEST_KEY", raising=False)
 
 
 def test_apply_without_key_names_the_variable():

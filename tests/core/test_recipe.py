@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import os
 import subprocess
 import sys
 import time
@@ -124,18 +127,43 @@ def test_failing_step_is_named(taxi):
 
 def test_hmac_key_comes_from_environment_and_never_reaches_the_recipe(taxi, monkeypatch):
     key = "correct horse battery staple 2026"
-    monkeypatch.setenv("TAXI_KEY", key)
+    monkeypatch.setenv("ANON_TAXI_KEY", key)
     recipe = Recipe.from_yaml(
-        "steps: [{step: pseudonymise, column: Occupation, method: hmac, key_env: TAXI_KEY}]"
+        "steps: [{step: pseudonymise, column: Occupation, method: hmac, key_env: ANON_TAXI_KEY}]"
     )
     result = apply_recipe(taxi, recipe)
     assert result.data["Occupation"].str.len().eq(16).all()
     assert key not in recipe.to_yaml()
     assert key not in to_python_script(recipe)
     assert "Occupation" in result.mappings
-    monkeypatch.delenv("TAXI_KEY")
-    with pytest.raises(SecretError, match="TAXI_KEY"):
+    monkeypatch.delenv("ANON_TAXI_KEY")
+    with pytest.raises(SecretError, match="ANON_TAXI_KEY"):
         apply_recipe(taxi, recipe)
+
+
+@pytest.mark.parametrize("key_env", ["HOME", "PATH", "ANON_DATA", "[ANON_A, ANON_B]"])
+def test_hmac_key_env_outside_the_anon_prefix_is_refused(key_env):
+    text = f"steps: [{{step: pseudonymise, column: Occupation, method: hmac, key_env: {key_env}}}]"
+    with pytest.raises(RecipeError, match=r"Step 1: .key_env.*ANON_"):
+        Recipe.from_yaml(text)
+
+
+def test_keys_passed_explicitly_are_used_and_never_recorded(taxi, monkeypatch):
+    monkeypatch.delenv("ANON_TAXI_KEY", raising=False)
+    key = b"a key held by the caller only 42"
+    recipe = Recipe.from_yaml(
+        "seed: 3\nsteps: [{step: pseudonymise, column: Occupation, method: hmac, "
+        "key_env: ANON_TAXI_KEY}]"
+    )
+    result = apply_recipe(taxi, recipe, keys={"ANON_TAXI_KEY": key})
+    # Independent check: the pseudonym is the first 16 hex digits of HMAC-SHA256(key, value).
+    first = taxi["Occupation"].iloc[0]
+    expected = hmac.new(key, str(first).encode("utf-8"), hashlib.sha256).hexdigest()[:16]
+    assert result.data["Occupation"].iloc[0] == expected
+    assert "ANON_TAXI_KEY" not in os.environ
+    assert key.decode() not in recipe.to_yaml() + to_python_script(recipe) + repr(result.log)
+    with pytest.raises(SecretError, match="at least 16"):
+        apply_recipe(taxi, recipe, keys={"ANON_TAXI_KEY": b"too short"})
 
 
 def test_random_pseudonyms_keep_a_mapping_table(taxi):

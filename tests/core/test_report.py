@@ -33,11 +33,11 @@ def test_controls_follow_the_guides_tables():
 
 
 def test_report_contents(monkeypatch):
-    monkeypatch.setenv("REPORT_KEY", "a-long-secret-key-for-tests")
+    monkeypatch.setenv("ANON_REPORT_KEY", "a-long-secret-key-for-tests")
     taxi = read_table(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
     recipe = Recipe.from_yaml(
         "seed: 5\nquasi_identifiers: [Age, Gender]\nk: 5\nsteps:\n"
-        "  - {step: pseudonymise, column: Serial number, method: hmac, key_env: REPORT_KEY}\n"
+        "  - {step: pseudonymise, column: Serial number, method: hmac, key_env: ANON_REPORT_KEY}\n"
         "  - {step: remove, columns: [Occupation]}\n"
         "  - {step: generalise, column: Age, width: 10}\n"
     )

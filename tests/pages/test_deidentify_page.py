@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 from pathlib import Path
 
@@ -87,17 +89,22 @@ def test_remove_names_and_pseudonymise_nric():
     assert "method_nric" not in {s.key for s in at.selectbox}
 
 
-def test_hmac_key_typed_in_goes_only_to_the_environment(monkeypatch):
+def use_key_button(at: AppTest):
+    return at.button[[b.label for b in at.button].index("Use this key for this session")]
+
+
+def test_typed_hmac_key_stays_in_its_session(monkeypatch):
     monkeypatch.delenv(KEY_ENV, raising=False)
+    environment = dict(os.environ)
     at = open_page()
     at.selectbox(key="method_nric").set_value("hmac").run()
     assert any(KEY_ENV in w.value and "not set" in w.value for w in at.warning)
     secret = "a-typed-key-of-32-characters-xyz"
     at.text_input(key="hmac_key").input(secret)
-    at.button[[b.label for b in at.button].index("Use this key for this session")].click().run()
-    assert not at.exception
-    assert os.environ.get(KEY_ENV) == secret
+    use_key_button(at).click().run()
+    assert not at.exception and not at.error
     assert at.text_input(key="hmac_key").value == ""  # the form clears the typed key
+    assert any("typed in this session" in s.value for s in at.success)
     for key in ("method_name", "method_email", "method_mobile"):
         at.selectbox(key=key).set_value("keep")
     at.button(key="apply_deidentify").click().run()
@@ -107,6 +114,36 @@ def test_hmac_key_typed_in_goes_only_to_the_environment(monkeypatch):
         {"step": "pseudonymise", "column": "nric", "method": "hmac", "key_env": KEY_ENV}
     ]
     assert secret not in recipe.to_yaml()
+    # The replay used the typed key: HMAC-SHA256(key, NRIC), first 16 hex digits, by hand.
+    first = at.session_state["original"]["nric"].iloc[0]
+    expected = hmac.new(secret.encode(), first.encode(), hashlib.sha256).hexdigest()[:16]
+    assert session_replay(at).data["nric"].iloc[0] == expected
+    # The server's environment is unchanged, and another session knows nothing of the key.
+    assert dict(os.environ) == environment
+    other = open_page()
+    other.selectbox(key="method_nric").set_value("hmac").run()
+    assert not any("typed in this session" in s.value for s in other.success)
+    assert any(KEY_ENV in w.value and "not set" in w.value for w in other.warning)
+    other.button(key="apply_deidentify").click().run()
+    assert any(KEY_ENV in e.value and "not set" in e.value for e in other.error)
+    assert other.session_state["history"].current.steps == ()
+
+
+@pytest.mark.parametrize("name", ["HOME", "PATH", "ANON_DATA"])
+def test_key_variable_outside_the_anon_prefix_is_refused_without_saying_if_it_is_set(name):
+    assert name != "PATH" or os.environ.get("PATH")  # PATH is set on every server
+    at = open_page()
+    at.selectbox(key="method_nric").set_value("hmac").run()
+    at.text_input(key="key_env").input(name).run()
+    assert not at.exception
+    assert any("ANON_" in e.value for e in at.error)
+    shown = [m.value for m in (*at.success, *at.warning, *at.error)]
+    assert not any("is set" in text or "not set" in text for text in shown), shown
+    assert use_key_button(at).proto.disabled
+    for key in ("method_name", "method_email", "method_mobile"):
+        at.selectbox(key=key).set_value("keep")
+    at.button(key="apply_deidentify").click().run()
+    assert at.session_state["history"].current.steps == ()
 
 
 def test_too_short_typed_key_is_refused(monkeypatch):
@@ -114,9 +151,10 @@ def test_too_short_typed_key_is_refused(monkeypatch):
     at = open_page()
     at.selectbox(key="method_nric").set_value("hmac").run()
     at.text_input(key="hmac_key").input("short")
-    at.button[[b.label for b in at.button].index("Use this key for this session")].click().run()
+    use_key_button(at).click().run()
     assert any("at least" in e.value for e in at.error)
     assert KEY_ENV not in os.environ
+    assert "session_keys" not in at.session_state
 
 
 def test_hmac_without_key_shows_the_error_and_keeps_the_recipe(monkeypatch):

@@ -263,6 +263,16 @@ def test_key_from_env(monkeypatch):
         key_from_env("ANON_TEST_KEY")
 
 
+@pytest.mark.parametrize("name", ["HOME", "PATH", "anon_key", "ANON_", "ANON_DATA", "ANON KEY"])
+def test_key_from_env_refuses_names_outside_the_anon_prefix(monkeypatch, name):
+    # HOME and PATH exist on every server: reading them as a key must be refused, and the
+    # message must not say whether they are set.
+    monkeypatch.setenv("HOME", "/home/someone-with-a-long-path")
+    with pytest.raises(SecretError, match="ANON_") as caught:
+        key_from_env(name)
+    assert "not set" not in str(caught.value) and "/home" not in str(caught.value)
+
+
 def test_encryption_round_trip_keeps_text_and_types():
     df = pd.DataFrame(
         {
