@@ -16,12 +16,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import pandas as pd
+
 from core.errors import AnonymisationError
 from core.io import read_table, write_table
 from core.recipe import Recipe, apply_recipe, check_recipe_columns
 from core.report import USE_CASES, build_report, report_to_markdown
 from core.risk import CONTROL_LEVELS, MOTIVATION_LEVELS, annex_d_risk, risk_report, uniqueness
 from core.schema import suggest_roles
+from core.survey_risk import RISK_METHODS, survey_risk
 from core.validation import require_columns
 
 EXIT_USER_ERROR = 2
@@ -64,7 +67,28 @@ def cmd_risk(args: argparse.Namespace) -> int:
     df = read_table(args.data, sep=args.sep)
     report = risk_report(df, _split(args.qi), k_threshold=args.k, sensitive=args.sensitive)
     data = report.to_dict()
-    text = "\n".join(f"{key}: {sentence}" for key, sentence in report.explanations().items())
+    explanations = report.explanations()
+    if args.weights or args.household or args.per_record:
+        data_path = Path(args.data)
+        records = Path(args.per_record) if args.per_record else None
+        if records is not None and (records.exists() or records.resolve() == data_path.resolve()):
+            raise AnonymisationError(
+                f"--per-record file '{records}' already exists (or is the input): choose a new "
+                "file name; nothing was written."
+            )
+        survey = survey_risk(
+            df, report.quasi_identifiers, weights=args.weights, household=args.household,
+            method=args.risk_method, threshold=args.risk_threshold,
+        )  # fmt: skip
+        data.update(survey.to_dict())
+        explanations.update(survey.explanations())
+        if records is not None:
+            per_record = {"fk": survey.frequencies.fk, "Fk": survey.frequencies.Fk,
+                          "individual_risk": survey.individual}  # fmt: skip
+            if survey.household is not None:
+                per_record["household_risk"] = survey.household
+            write_table(pd.DataFrame(per_record), records)
+    text = "\n".join(f"{key}: {sentence}" for key, sentence in explanations.items())
     _emit(data, args.json, text)
     return 0
 
@@ -244,6 +268,15 @@ def build_parser() -> argparse.ArgumentParser:
     risk.add_argument("--qi", required=True, help="quasi-identifiers, comma-separated")
     risk.add_argument("--sensitive", help="sensitive (target) column for l-diversity/t-closeness")
     risk.add_argument("--k", type=int, default=5, help="target k (default 5)")
+    risk.add_argument("--weights", help="sampling-weight column: survey risk with F_k = sum of "
+                      "weights (Benedetti-Franconi individual risk, as sdcMicro)")  # fmt: skip
+    risk.add_argument("--household", help="household id column: hierarchical (household) risk")
+    risk.add_argument("--risk-method", choices=RISK_METHODS, default="approx",
+                      help="individual risk: sdcMicro's approx (default) or exact")  # fmt: skip
+    risk.add_argument("--risk-threshold", type=float,
+                      help="report the share of records with individual risk above this")  # fmt: skip
+    risk.add_argument("--per-record", help="write f_k, F_k and the individual risk per record "
+                      "to this new file (.csv, .xlsx, .parquet)")  # fmt: skip
     risk.set_defaults(run=cmd_risk)
 
     reid = sub.add_parser("reid-risk", help="Annex D: probability of re-identification.")
