@@ -61,3 +61,13 @@ def test_apply_refuses_an_xlsx_zip_bomb(tmp_path, capsys):
     out = tmp_path / "out.csv"
     argv = ["apply", str(bomb), "--recipe", str(_recipe(tmp_path)), "--out", str(out)]
     assert_refused(capsys, argv, out, "bomb.xlsx", "zip bomb")
+
+
+def test_apply_refuses_a_mask_that_keeps_every_nric_character(tmp_path, capsys):
+    data = tmp_path / "people.csv"
+    data.write_text("nric,age\nS1234567D,34\nT7654321J,51\n", encoding="utf-8")
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("steps: [{step: mask, column: nric, keep_first: 9}]\n", encoding="utf-8")
+    out = tmp_path / "out.csv"
+    argv = ["apply", str(data), "--recipe", str(recipe), "--out", str(out)]
+    assert_refused(capsys, argv, out, "Step 1 (mask)", "unmasked", "row 1")
