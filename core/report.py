@@ -19,6 +19,7 @@ import pandas as pd
 
 from core import __version__
 from core.recipe import Recipe, RecipeResult
+from core.release_gate import ReleaseCheck
 from core.risk import AnnexDResult, RiskReport, risk_report
 from core.utility import UtilityReport, column_loss, utility_report
 from core.validation import require_choice, require_columns
@@ -172,6 +173,8 @@ class Report:
     seed: int | None
     sign_off: dict[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    # The release gate's verdict (core.release_gate), when the release was checked.
+    release_check: ReleaseCheck | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -195,6 +198,7 @@ class Report:
             ],
             "sign_off": dict(self.sign_off),
             "warnings": list(self.warnings),
+            "release_check": self.release_check.to_dict() if self.release_check else None,
         }
 
 
@@ -214,12 +218,15 @@ def build_report(
     risk_after: RiskReport | None = None,
     utility: UtilityReport | None = None,
     direct_identifiers: Sequence[str] = (),
+    release_check: ReleaseCheck | None = None,
 ) -> Report:
     """Gather the facts of one release (quasi-identifiers default to the recipe's).
 
     ``risk_before``, ``risk_after`` and ``utility`` may be passed when already computed
     (the dashboard caches them); otherwise they are computed here. ``direct_identifiers``
     are checked to be gone or replaced (:func:`direct_identifier_warnings`).
+    ``release_check`` is the gate's verdict on the release (:mod:`core.release_gate`),
+    written at the top of the report, including a "released anyway" acknowledgement.
     """
     require_choice("use_case", use_case, USE_CASES)
     qi_names = quasi_identifiers or recipe.meta.get("quasi_identifiers")
@@ -275,7 +282,17 @@ def build_report(
         seed=result.seed,
         sign_off=dict(sign_off or {}),
         warnings=tuple(direct_identifier_warnings(original, released, direct_identifiers)),
+        release_check=release_check,
     )
+
+
+def _release_check_lines(check: ReleaseCheck | None) -> list[str]:
+    if check is None:
+        return []
+    lines = ["## Release check (Steps 4 and 5)", "", check.statement(), ""]
+    if not check.passed and not check.acknowledged:
+        lines += ["The data was not released as anonymised.", ""]
+    return lines
 
 
 def _risk_rows(before: RiskReport | None, after: RiskReport | None) -> list[str]:
@@ -325,6 +342,7 @@ def report_to_markdown(report: Report) -> str:
         "> Keep this report secure: the guide notes that releasing the parameters used may "
         "facilitate re-identification (Step 5). It contains no key, salt or mapping table.",
         "",
+        *_release_check_lines(report.release_check),
         *[f"**Warning:** {w}\n" for w in report.warnings],
         "## What was done (Steps 2 and 3)",
         "",
