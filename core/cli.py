@@ -1,8 +1,8 @@
 """Command line: ``python -m core COMMAND ...`` (machine-readable with ``--json``).
 
 Commands follow the guide's steps: ``classify`` (Step 1), ``apply`` (Steps 2-3 from a
-recipe), ``risk`` (Step 4, Annex C), ``suda`` (Step 4, SUDA2 special uniques),
-``reid-risk`` (Annex D), ``uniqueness`` (Gibbon & Aisbett), ``spatial-k`` (locations, NIST SP 800-188) and ``safe-harbor`` (HIPAA). A user
+recipe), ``risk`` (Step 4, Annex C), ``reid-risk`` (Annex D), ``uniqueness`` (Gibbon &
+Aisbett), ``spatial-k`` (locations, NIST SP 800-188) and ``safe-harbor`` (HIPAA). A user
 mistake prints one clear line on stderr and exits with status 2; a traceback means a bug.
 """
 
@@ -14,18 +14,26 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from core.errors import AnonymisationError
-from core.io import read_table, write_table
-from core.recipe import Recipe, apply_recipe, check_recipe_columns
+from core.io import output_format, read_table, table_to_bytes, write_table
+from core.outputs import Output, file_name_part, plan_outputs, write_outputs
+from core.recipe import Recipe, RecipeResult, apply_recipe, check_recipe_columns
 from core.report import USE_CASES, build_report, report_to_markdown
 from core.risk import CONTROL_LEVELS, MOTIVATION_LEVELS, annex_d_risk, risk_report, uniqueness
 from core.schema import suggest_roles
-from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import RISK_METHODS, survey_risk
+from core.techniques.pseudonymisation import (
+    decrypt_table,
+    encrypt_table,
+    key_from_env,
+    passphrase_from_env,
+)
+from core.techniques.registry import Ref, resolve
 from core.validation import require_columns
 
 EXIT_USER_ERROR = 2
@@ -94,34 +102,6 @@ def cmd_risk(args: argparse.Namespace) -> int:
     return 0
 
 
-def _new_output(path: str | None, data: str) -> Path | None:
-    if path is None:
-        return None
-    out = Path(path)
-    if out.exists() or out.resolve() == Path(data).resolve():
-        raise AnonymisationError(
-            f"--per-record file '{out}' already exists (or is the input): choose a new "
-            "file name; nothing was written."
-        )
-    return out
-
-
-def cmd_suda(args: argparse.Namespace) -> int:
-    df = read_table(args.data, sep=args.sep)
-    records = _new_output(args.per_record, args.data)
-    result = suda2(df, _split(args.qi), max_size=args.max_size, dis_fraction=args.dis_fraction)
-    if records is not None:
-        per_record = {"suda_score": result.score, "dis_suda_score": result.dis_score}
-        per_record.update(
-            {f"contribution_{qi}": result.contribution[:, i]
-             for i, qi in enumerate(result.quasi_identifiers)}
-        )  # fmt: skip
-        write_table(pd.DataFrame(per_record), records)
-    text = "\n".join(f"{key}: {sentence}" for key, sentence in result.explanations().items())
-    _emit(result.to_dict(), args.json, text)
-    return 0
-
-
 def cmd_reid_risk(args: argparse.Namespace) -> int:
     result = annex_d_risk(
         args.k,
@@ -147,60 +127,199 @@ def cmd_reid_risk(args: argparse.Namespace) -> int:
     return 0
 
 
+@dataclass(frozen=True)
+class _ApplyJob:
+    """What ``apply`` reads and will write, checked before any work is done."""
+
+    data: pd.DataFrame = field(repr=False)
+    recipe: Recipe
+    base_dir: Path
+    quasi_identifiers: list[str] | None
+    inputs: dict[str, Path]
+    out: Path
+    report: Path | None
+    # the passphrase that encrypts the identity mapping tables (None: --plaintext-mapping)
+    passphrase: str | None = field(default=None, repr=False)
+
+
 def cmd_apply(args: argparse.Namespace) -> int:
-    df = read_table(args.data, sep=args.sep)
-    recipe = Recipe.load(args.recipe)
-    quasi_identifiers = _split(args.qi) if args.qi else None
-    if quasi_identifiers:  # before any work: a misspelt name would understate the risk
-        require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
-    check_recipe_columns(recipe, df)
-    if args.ask_keys:
-        _prompt_for_keys(recipe)
-    if args.seed is not None:
-        recipe = Recipe(recipe.steps, args.seed, recipe.meta)
-    result = apply_recipe(df, recipe, base_dir=Path(args.recipe).resolve().parent)
-    out = write_table(result.data, args.out)
-    print(f"Wrote {len(result.data)} records to {out} (seed {result.seed}).", file=sys.stderr)
-    for column, mapping in result.mappings.items():
-        path = Path(f"{out}.mapping-{column}.csv")
-        mapping.to_csv(path, index=False)
-        print(f"Identity mapping table for '{column}': {path}. Keep it secure and apart "
-              "from the data (PDPC guide, Annex A: Pseudonymisation).", file=sys.stderr)  # fmt: skip
-    for column, linking in result.linking.items():
-        path = Path(f"{out}.linking-{column}.csv")
-        linking.to_csv(path, index=False)
-        print(f"Linking table for '{column}': {path}. Give it to the trusted third party "
-              "only (double coding).", file=sys.stderr)  # fmt: skip
-    if args.report:
-        report = build_report(
-            df,
-            result,
-            recipe,
-            quasi_identifiers=quasi_identifiers,
-            use_case=args.use_case,
-        )
-        report_path = Path(args.report)
-        if report_path.suffix.lower() in (".md", ".markdown"):
-            report_path.write_text(report_to_markdown(report), encoding="utf-8")
-        else:
-            report_path.write_text(
-                json.dumps(report.to_dict(), indent=2, ensure_ascii=False), encoding="utf-8"
-            )
-        print(f"Report: {report_path}", file=sys.stderr)
+    job = _plan_apply(args)
+    result = apply_recipe(job.data, job.recipe, base_dir=job.base_dir)
+    files = _release_files(args, job, result)
+    write_outputs(files, force=args.force)
+    _tell_what_was_written(files, result)
     return 0
 
 
-def _prompt_for_keys(recipe: Recipe) -> None:
-    """Ask for each pseudonymisation key the recipe names but the environment lacks.
+def _plan_apply(args: argparse.Namespace) -> _ApplyJob:
+    """Read the inputs and check every name and path, so a mistake costs no work."""
+    df = read_table(args.data, sep=args.sep)
+    recipe = Recipe.load(args.recipe)
+    quasi_identifiers = _split(args.qi) if args.qi else None
+    if quasi_identifiers:  # a misspelt name would understate the risk
+        require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
+    check_recipe_columns(recipe, df)
+    _require_keys(recipe, ask=args.ask_keys)
+    if args.seed is not None:
+        recipe = Recipe(recipe.steps, args.seed, recipe.meta)
+    base_dir = Path(args.recipe).resolve().parent
+    inputs = {"data": Path(args.data), "recipe": Path(args.recipe)}
+    inputs.update({f"hierarchy '{path}'": path for path in _hierarchy_files(recipe, base_dir)})
+    mapping, linking = _pseudonymised_columns(recipe)
+    job = _ApplyJob(
+        df, recipe, base_dir, quasi_identifiers, inputs, Path(args.out),
+        Path(args.report) if args.report else None, _mapping_passphrase(args, mapping),
+    )  # fmt: skip
+    plan_outputs(_apply_outputs(job, mapping, linking), inputs, force=args.force)
+    return job
 
-    The key is typed without echo and put only in this process's environment: it is
-    never written to a file, the recipe, the report or the log (PDPC guide, Annex A:
-    "the encryption key ... must be securely protected").
+
+def _hierarchy_files(recipe: Recipe, base_dir: Path) -> list[Path]:
+    """The hierarchy files the recipe reads (inputs too: never to be overwritten)."""
+    paths = []
+    for position, step in enumerate(recipe.steps, start=1):
+        for value in resolve(step, position=position).kwargs.values():
+            if isinstance(value, Ref) and value.function == "read_hierarchy":
+                path = Path(value.argument)
+                paths.append(path if path.is_absolute() else base_dir / path)
+    return paths
+
+
+def _pseudonymised_columns(recipe: Recipe) -> tuple[list[str], list[str]]:
+    """Columns whose identity mapping (and, for double coding, linking) table a run writes."""
+    mapping: list[str] = []
+    linking: list[str] = []
+    for position, step in enumerate(recipe.steps, start=1):
+        call = resolve(step, position=position)
+        if call.produces_mapping:
+            mapping.append(call.args[0])
+            if call.function == "double_code":
+                linking.append(call.args[0])
+    return mapping, linking
+
+
+def _mapping_passphrase(args: argparse.Namespace, columns: list[str]) -> str | None:
+    """The passphrase for the identity mapping tables, or None for --plaintext-mapping.
+
+    PDPC guide, Step 5: "Encrypt the identity mapping tables". Plain CSV only when the
+    user asks for it; a recipe that writes mapping tables needs one of the two options.
+    """
+    if args.mapping_passphrase_env:
+        return passphrase_from_env(args.mapping_passphrase_env)
+    if columns and not args.plaintext_mapping:
+        names = ", ".join(repr(column) for column in dict.fromkeys(columns))
+        raise AnonymisationError(
+            f"The recipe writes identity mapping tables (of {names}): give "
+            "--mapping-passphrase-env NAME to encrypt them with the passphrase held in the "
+            "environment variable NAME (recommended), or --plaintext-mapping to write them "
+            "as plain CSV."
+        )
+    return None
+
+
+def _mapping_path(out: Path, kind: str, column: str, *, encrypted: bool) -> Path:
+    # the column name is data: made safe before it becomes part of a path
+    suffix = "enc" if encrypted else "csv"
+    return out.with_name(f"{out.name}.{kind}-{file_name_part(column)}.{suffix}")
+
+
+def _apply_outputs(job: _ApplyJob, mapping: list[str], linking: list[str]) -> list[Output]:
+    outputs = [Output("--out", job.out)]
+    for kind, columns in (("mapping", mapping), ("linking", linking)):
+        outputs += [
+            Output(
+                f"identity {kind} table of {column!r}",
+                _mapping_path(job.out, kind, column, encrypted=job.passphrase is not None),
+                private=True,
+                keep_existing=True,
+            )
+            for column in dict.fromkeys(columns)
+        ]
+    if job.report is not None:
+        outputs.append(Output("--report", job.report))
+    return outputs
+
+
+def _release_files(
+    args: argparse.Namespace, job: _ApplyJob, result: RecipeResult
+) -> list[tuple[Output, bytes]]:
+    """Every file of the release as bytes, under paths checked again (all in memory)."""
+    outputs = plan_outputs(
+        _apply_outputs(job, list(result.mappings), list(result.linking)),
+        job.inputs,
+        force=args.force,
+    )
+    identities = [*result.mappings.values(), *result.linking.values()]
+    contents = [table_to_bytes(result.data, output_format(job.out))]
+    if job.passphrase is None:
+        contents += [table_to_bytes(table, "csv") for table in identities]
+    else:
+        contents += [encrypt_table(table, job.passphrase) for table in identities]
+    if job.report is not None:
+        identity_files = [
+            {"table": output.label, "file": output.path.name,
+             "encrypted": job.passphrase is not None}
+            for output in outputs[1 : 1 + len(identities)]
+        ]  # fmt: skip
+        report = build_report(
+            job.data, result, job.recipe, quasi_identifiers=job.quasi_identifiers,
+            use_case=args.use_case, identity_files=identity_files,
+        )  # fmt: skip
+        if job.report.suffix.lower() in (".md", ".markdown"):
+            text = report_to_markdown(report)
+        else:
+            text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
+        contents.append(text.encode("utf-8"))
+    return list(zip(outputs, contents, strict=True))
+
+
+def _tell_what_was_written(files: list[tuple[Output, bytes]], result: RecipeResult) -> None:
+    for output, _ in files:
+        if output.label == "--out":
+            print(f"Wrote {len(result.data)} records to {output.path} (seed {result.seed}).",
+                  file=sys.stderr)  # fmt: skip
+        elif output.label.startswith("identity mapping"):
+            how = ("encrypted; read it back with decrypt-mapping" if output.path.suffix == ".enc"
+                   else "PLAINTEXT (--plaintext-mapping)")  # fmt: skip
+            print(f"The {output.label}: {output.path} ({how}). Keep it secure and apart from "
+                  "the data (PDPC guide, Annex A: Pseudonymisation).", file=sys.stderr)  # fmt: skip
+        elif output.label.startswith("identity linking"):
+            print(f"The {output.label}: {output.path}. Give it to the trusted third party "
+                  "only (double coding).", file=sys.stderr)  # fmt: skip
+        else:
+            print(f"Report: {output.path}", file=sys.stderr)
+
+
+def _require_keys(recipe: Recipe, *, ask: bool) -> None:
+    """Check every pseudonymisation key the recipe names before any work is done.
+
+    With ``ask``, a key missing from the environment is typed without echo and put only
+    in this process's environment: it is never written to a file, the recipe, the report
+    or the log (PDPC guide, Annex A: "the encryption key ... must be securely protected").
     """
     for step in recipe.steps:
         name = step.get("key_env")
-        if name and not os.environ.get(name):
+        if not name:
+            continue
+        if ask and not os.environ.get(name):
             os.environ[name] = getpass.getpass(f"Key for {name} (input hidden): ")
+        key_from_env(name)  # names the variable if it is unset or too short
+
+
+def cmd_decrypt_mapping(args: argparse.Namespace) -> int:
+    """Read back an identity mapping table that ``apply`` encrypted (kept private: 0600)."""
+    passphrase = passphrase_from_env(args.passphrase_env)
+    (output,) = plan_outputs(
+        [Output("--out", Path(args.out), private=True, keep_existing=True)],
+        {"encrypted file": Path(args.file)},
+    )
+    fmt = output_format(output.path)
+    table = decrypt_table(Path(args.file).read_bytes(), passphrase)
+    write_outputs([(output, table_to_bytes(table, fmt))])
+    print(f"Wrote the decrypted table ({len(table)} rows) to {output.path}, readable by you "
+          "only. It re-identifies people: keep it secure, apart from the data, and delete it "
+          "when done (PDPC guide, Step 5).", file=sys.stderr)  # fmt: skip
+    return 0
 
 
 def cmd_uniqueness(args: argparse.Namespace) -> int:
@@ -236,10 +355,13 @@ def cmd_safe_harbor(args: argparse.Namespace) -> int:
     from core.safe_harbor import apply_safe_harbor
 
     df = read_table(args.data, sep=args.sep)
+    outputs = [Output("--out", Path(args.out))] if args.out else []
+    outputs = plan_outputs(outputs, {"data": Path(args.data)}, force=args.force)
     result = apply_safe_harbor(df, reference_date=args.reference_date)
-    if args.out:
-        out = write_table(result.data, args.out)
-        print(f"Wrote {len(result.data)} records to {out}.", file=sys.stderr)
+    for output in outputs:
+        data = table_to_bytes(result.data, output_format(output.path))
+        write_outputs([(output, data)], force=args.force)
+        print(f"Wrote {len(result.data)} records to {output.path}.", file=sys.stderr)
     table = result.to_frame()
     data = {"reference_date": result.reference_date, "columns": table.to_dict("records"),
             "unchecked": list(result.unchecked), "notes": list(result.notes())}  # fmt: skip
@@ -256,6 +378,11 @@ def cmd_dp_aggregate(args: argparse.Namespace) -> int:
     from core import dp
 
     df = read_table(args.data, sep=args.sep)
+    out, ledger = plan_outputs(
+        [Output("--out", Path(args.out)), Output("--ledger", Path(args.ledger), update=True)],
+        {"data": Path(args.data)},
+        force=args.force,
+    )
     measured = [*args.sums, *args.means]
     budget_delta = args.budget_delta if args.budget_delta is not None else args.delta
     total = args.budget if args.budget is not None or Path(args.ledger).exists() else args.epsilon
@@ -266,9 +393,11 @@ def cmd_dp_aggregate(args: argparse.Namespace) -> int:
         count=args.count or not measured, sums=args.sums, means=args.means,
         bounds=dp.parse_bounds(args.bounds, measured), budget=budget,
     )  # fmt: skip
-    out = write_table(release.table, args.out)
-    dp.write_ledger(args.ledger, release, budget, data=str(args.data), out=str(out))
-    print(f"Wrote {len(release.table)} cells to {out}; ε spent {budget.spent_epsilon:g} of "
+    # The ε record first, durably: a noisy table must never exist without its ledger entry.
+    dp.write_ledger(ledger.path, release, budget, data=str(args.data), out=str(out.path))
+    write_outputs([(out, table_to_bytes(release.table, output_format(out.path)))],
+                  force=args.force)  # fmt: skip
+    print(f"Wrote {len(release.table)} cells to {out.path}; ε spent {budget.spent_epsilon:g} of "
           f"{budget.epsilon:g} (ledger {args.ledger}).", file=sys.stderr)  # fmt: skip
     text = "\n".join([*(f.statement for f in release.figures), release.outside_statement])
     _emit(release.ledger(), args.json, text)
@@ -308,16 +437,6 @@ def build_parser() -> argparse.ArgumentParser:
                       "to this new file (.csv, .xlsx, .parquet)")  # fmt: skip
     risk.set_defaults(run=cmd_risk)
 
-    suda = data_command("suda", "Step 4: SUDA2 special uniques (minimal sample uniques, "
-                        "SUDA and DIS-SUDA scores, as sdcMicro).")  # fmt: skip
-    suda.add_argument("--qi", required=True, help="quasi-identifiers, comma-separated")
-    suda.add_argument("--max-size", type=int, help="largest MSU searched (default: all QIs)")
-    suda.add_argument("--dis-fraction", type=float, default=DEFAULT_DIS_FRACTION,
-                      help="sampling fraction for the DIS-SUDA score (sdcMicro's 0.01)")  # fmt: skip
-    suda.add_argument("--per-record", help="write the SUDA and DIS-SUDA score and each "
-                      "quasi-identifier's contribution per record to this new file")  # fmt: skip
-    suda.set_defaults(run=cmd_suda)
-
     reid = sub.add_parser("reid-risk", help="Annex D: probability of re-identification.")
     reid.add_argument("--k", type=int, required=True, help="k of the anonymised table")
     reid.add_argument("--controls", required=True, choices=CONTROL_LEVELS)
@@ -338,10 +457,27 @@ def build_parser() -> argparse.ArgumentParser:
     apply.add_argument("--qi", help="quasi-identifiers for the report (default: recipe's)")
     apply.add_argument("--use-case", default="external", choices=list(USE_CASES))
     apply.add_argument("--seed", type=int, help="override the recipe's seed")
+    apply.add_argument("--force", action="store_true",
+                       help="replace existing output files (never an identity mapping table)")  # fmt: skip
+    mapping = apply.add_mutually_exclusive_group()
+    mapping.add_argument("--mapping-passphrase-env", metavar="NAME",
+                         help="encrypt identity mapping tables with the passphrase in this "
+                         "environment variable (at least 12 characters)")  # fmt: skip
+    mapping.add_argument("--plaintext-mapping", action="store_true",
+                         help="write identity mapping tables as plain CSV (recorded in the "
+                         "report)")  # fmt: skip
     apply.add_argument("--ask-keys", action="store_true",
                        help="prompt (without echo) for pseudonymisation keys not set in the "
                        "environment")  # fmt: skip
     apply.set_defaults(run=cmd_apply)
+
+    decrypt = sub.add_parser("decrypt-mapping", help="Decrypt an identity mapping table "
+                             "written by apply (--mapping-passphrase-env).")  # fmt: skip
+    decrypt.add_argument("file", help="encrypted table (.enc)")
+    decrypt.add_argument("--passphrase-env", required=True, metavar="NAME",
+                         help="environment variable holding the passphrase")  # fmt: skip
+    decrypt.add_argument("--out", required=True, help="decrypted table (.csv, .xlsx, .parquet)")
+    decrypt.set_defaults(run=cmd_decrypt_mapping)
 
     unique = sub.add_parser("uniqueness", help="Chance of a unique birthday in a cell of N.")
     unique.add_argument("--population", type=int, required=True, help="people in the cell")
@@ -362,6 +498,7 @@ def build_parser() -> argparse.ArgumentParser:
     harbor = data_command("safe-harbor", "HIPAA Safe Harbor preset: what it would change.")
     harbor.add_argument("--reference-date", help="date for ages (default today)")
     harbor.add_argument("--out", help="also write the transformed table here")
+    harbor.add_argument("--force", action="store_true", help="replace an existing --out file")
     harbor.set_defaults(run=cmd_safe_harbor)
 
     dpa = data_command("dp-aggregate", "Differentially private counts/sums/means per listed "
@@ -382,6 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
     dpa.add_argument("--budget-delta", type=float, help="total δ (new ledger; default --delta)")
     dpa.add_argument("--out", required=True, help="released table (.csv, .xlsx, .parquet)")
     dpa.add_argument("--ledger", required=True, help="JSON record of ε spent (read if it exists)")
+    dpa.add_argument("--force", action="store_true", help="replace an existing --out file")
     dpa.set_defaults(run=cmd_dp_aggregate)
     return parser
 

@@ -50,6 +50,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import AnonymisationWarning, ParameterError
+from core.outputs import Output, write_outputs
 from core.validation import (
     require_choice,
     require_columns,
@@ -862,7 +863,13 @@ def open_ledger(path: str | Path, *, epsilon: float | None, delta: float = 0.0) 
 def write_ledger(
     path: str | Path, release: DPRelease, budget: PrivacyBudget, **about: Any
 ) -> dict[str, Any]:
-    """Add ``release`` (with ``about``, e.g. input and output files) to the ledger file."""
+    """Add ``release`` (with ``about``, e.g. input and output files) to the ledger file.
+
+    The file is replaced atomically and durably (temporary file, fsync, rename, fsync of
+    the folder: :func:`core.outputs.write_outputs`), so a crash leaves the old ledger or
+    the new one, never half of one. Call it *before* writing the noisy table: a release
+    must never exist without the record of the ε it spent.
+    """
     path = Path(path)
     releases: list[Any] = []
     if path.exists():
@@ -870,7 +877,8 @@ def write_ledger(
     entry = {k: v for k, v in release.ledger().items() if k not in ("budget", "spent", "charges")}
     entry.update(about)
     data = {**budget.to_dict(), "source": SOURCE, "releases": [*releases, entry]}
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    write_outputs([(Output("privacy ledger", path, update=True), text.encode("utf-8"))])
     return data
 
 

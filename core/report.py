@@ -11,7 +11,7 @@ table ever goes in a report.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +19,6 @@ import pandas as pd
 
 from core import __version__
 from core.recipe import Recipe, RecipeResult
-from core.release_gate import ReleaseCheck
 from core.risk import AnnexDResult, RiskReport, risk_report
 from core.utility import UtilityReport, column_loss, utility_report
 from core.validation import require_choice, require_columns
@@ -173,8 +172,8 @@ class Report:
     seed: int | None
     sign_off: dict[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
-    # The release gate's verdict (core.release_gate), when the release was checked.
-    release_check: ReleaseCheck | None = None
+    # Files holding identity mapping/linking tables: {"table", "file", "encrypted"}.
+    identity_files: tuple[dict[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -198,7 +197,8 @@ class Report:
             ],
             "sign_off": dict(self.sign_off),
             "warnings": list(self.warnings),
-            "release_check": self.release_check.to_dict() if self.release_check else None,
+            "identity_files": [dict(entry) for entry in self.identity_files],
+            "plaintext_mapping": any(not e["encrypted"] for e in self.identity_files),
         }
 
 
@@ -218,15 +218,15 @@ def build_report(
     risk_after: RiskReport | None = None,
     utility: UtilityReport | None = None,
     direct_identifiers: Sequence[str] = (),
-    release_check: ReleaseCheck | None = None,
+    identity_files: Sequence[Mapping[str, Any]] = (),
 ) -> Report:
     """Gather the facts of one release (quasi-identifiers default to the recipe's).
 
     ``risk_before``, ``risk_after`` and ``utility`` may be passed when already computed
     (the dashboard caches them); otherwise they are computed here. ``direct_identifiers``
     are checked to be gone or replaced (:func:`direct_identifier_warnings`).
-    ``release_check`` is the gate's verdict on the release (:mod:`core.release_gate`),
-    written at the top of the report, including a "released anyway" acknowledgement.
+    ``identity_files`` records where the identity mapping tables went and whether they
+    were encrypted (``{"table", "file", "encrypted"}``; a file name, never the contents).
     """
     require_choice("use_case", use_case, USE_CASES)
     qi_names = quasi_identifiers or recipe.meta.get("quasi_identifiers")
@@ -282,17 +282,8 @@ def build_report(
         seed=result.seed,
         sign_off=dict(sign_off or {}),
         warnings=tuple(direct_identifier_warnings(original, released, direct_identifiers)),
-        release_check=release_check,
+        identity_files=tuple(dict(entry) for entry in identity_files),
     )
-
-
-def _release_check_lines(check: ReleaseCheck | None) -> list[str]:
-    if check is None:
-        return []
-    lines = ["## Release check (Steps 4 and 5)", "", check.statement(), ""]
-    if not check.passed and not check.acknowledged:
-        lines += ["The data was not released as anonymised.", ""]
-    return lines
 
 
 def _risk_rows(before: RiskReport | None, after: RiskReport | None) -> list[str]:
@@ -327,6 +318,19 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def _identity_line(entry: Mapping[str, Any]) -> str:
+    name = str(entry["file"]).replace("`", "'")  # a file name, kept inside one code span
+    if entry["encrypted"]:
+        return (
+            f"- `{name}`: encrypted with a passphrase (scrypt + AES-256-GCM); read it back "
+            "with `python -m core decrypt-mapping FILE --passphrase-env NAME --out OUT.csv`."
+        )
+    return (
+        f"- `{name}`: **written as PLAINTEXT at the user's request (--plaintext-mapping)**. "
+        "Encrypt it or keep it offline, apart from the data, and never share it."
+    )
+
+
 def report_to_markdown(report: Report) -> str:
     """The report as Markdown, for reviewers and the audit file."""
     lines = [
@@ -342,7 +346,6 @@ def report_to_markdown(report: Report) -> str:
         "> Keep this report secure: the guide notes that releasing the parameters used may "
         "facilitate re-identification (Step 5). It contains no key, salt or mapping table.",
         "",
-        *_release_check_lines(report.release_check),
         *[f"**Warning:** {w}\n" for w in report.warnings],
         "## What was done (Steps 2 and 3)",
         "",
@@ -382,6 +385,9 @@ def report_to_markdown(report: Report) -> str:
             )
     else:
         lines.append("The release is aggregated, so record-level utility is not compared.")
+    if report.identity_files:
+        lines += ["", "## Identity mapping tables (Annex A, Step 5)", ""]
+        lines += [_identity_line(entry) for entry in report.identity_files]
     lines += ["", f"## Controls for {USE_CASES[report.use_case]} (Step 5)", ""]
     if report.controls:
         for control in report.controls:

@@ -41,12 +41,14 @@ from core.validation import make_rng, require_columns, require_int
 
 __all__ = [
     "MIN_KEY_BYTES",
+    "MIN_PASSPHRASE_CHARS",
     "Pseudonymised",
     "decrypt_table",
     "double_code",
     "encrypt_table",
     "KEY_ENV_PREFIX",
     "key_from_env",
+    "passphrase_from_env",
     "pseudonymise_hmac",
     "require_key_env_name",
     "pseudonymise_random",
@@ -365,6 +367,33 @@ def key_from_env(name: str) -> bytes:
             f"{MIN_KEY_BYTES}. {how}"
         )
     return key
+
+
+#: Step 5 of the guide: passwords of at least 12 characters (also the Report page's rule).
+MIN_PASSPHRASE_CHARS = 12
+
+
+def passphrase_from_env(name: str) -> str:
+    """The passphrase that encrypts identity mapping tables, read from variable ``name``.
+
+    Read from the environment so it never appears in a command line, shell history,
+    recipe, report or log. Raises :class:`SecretError` naming the variable (never its
+    value) if it is unset or shorter than :data:`MIN_PASSPHRASE_CHARS` characters.
+    """
+    how = (
+        f"Set it before running, e.g. `read -rs {name} && export {name}` (input hidden), "
+        f"to a passphrase of at least {MIN_PASSPHRASE_CHARS} characters mixing upper and "
+        "lower case, digits and symbols; keep it apart from the encrypted files."
+    )
+    value = os.environ.get(name)
+    if not value:
+        raise SecretError(f"Environment variable '{name}' is not set or empty. {how}")
+    if len(value) < MIN_PASSPHRASE_CHARS:
+        raise SecretError(
+            f"The passphrase in '{name}' has only {len(value)} characters; use at least "
+            f"{MIN_PASSPHRASE_CHARS}. {how}"
+        )
+    return value
 
 
 # --------------------------------------------------------------------------------------

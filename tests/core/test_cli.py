@@ -130,7 +130,7 @@ def test_apply_prompts_for_a_missing_key_and_never_writes_it(tmp_path, monkeypat
     monkeypatch.setattr(cli.getpass, "getpass", lambda prompt: key)
     out, report = tmp_path / "out.csv", tmp_path / "report.json"
     code = cli.main(["apply", str(TAXI), "--recipe", str(recipe), "--out", str(out),
-                     "--report", str(report), "--ask-keys"])  # fmt: skip
+                     "--report", str(report), "--ask-keys", "--plaintext-mapping"])  # fmt: skip
     assert code == 0
     assert pd.read_csv(out)["Occupation"].str.len().eq(16).all()
     written = out.read_text() + report.read_text() + recipe.read_text()
@@ -216,3 +216,198 @@ def test_misspelt_below_k_quasi_identifier_is_refused(people, tmp_path, capsys):
     assert code == 2
     assert "'date_of_brith'" in capsys.readouterr().err
     assert not (tmp_path / "out.csv").exists()
+
+
+# Passes the release check: direct identifier removed, k = 2 on sex + race by hand.
+SAFE_RECIPE = (
+    "quasi_identifiers: [sex, race]\nk: 2\nsteps:\n"
+    "  - {step: remove, columns: [name, date_of_birth]}\n"
+)
+
+
+def _apply(people, recipe, out, *extra):
+    from core import cli
+
+    return cli.main(["apply", str(people), "--recipe", str(recipe), "--out", str(out), *extra])
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+@pytest.mark.parametrize("clash", ["data", "symlink", "hardlink", "recipe", "report=out"])
+def test_outputs_never_overwrite_an_input_or_each_other(people, tmp_path, capsys, clash):
+    recipe = _recipe(tmp_path, SAFE_RECIPE)
+    out, extra = tmp_path / "out.csv", []
+    if clash == "data":
+        out = people
+    elif clash == "symlink":
+        out.symlink_to(people)
+    elif clash == "hardlink":
+        out.hardlink_to(people)
+    elif clash == "recipe":
+        extra = ["--report", str(recipe)]
+    else:
+        extra = ["--report", str(out)]
+    before = _files(tmp_path)
+    assert _apply(people, recipe, out, *extra, "--force") == 2
+    assert _files(tmp_path) == before  # input, recipe and links untouched, nothing new
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_existing_output_is_replaced_only_with_force(people, tmp_path, capsys):
+    recipe = _recipe(tmp_path, SAFE_RECIPE)
+    out, report = tmp_path / "out.csv", tmp_path / "report.json"
+    out.write_text("an earlier release\n")
+    assert _apply(people, recipe, out, "--report", str(report)) == 2
+    assert "--force" in capsys.readouterr().err
+    assert out.read_text() == "an earlier release\n" and not report.exists()
+    assert _apply(people, recipe, out, "--report", str(report), "--force") == 0
+    assert list(pd.read_csv(out).columns) == ["sex", "race"] and report.exists()
+
+
+def test_existing_mapping_table_is_never_replaced_even_with_force(people, tmp_path, capsys):
+    recipe = _recipe(tmp_path, SAFE_RECIPE.replace(
+        "columns: [name, date_of_birth]}", "columns: [date_of_birth]}\n"
+        "  - {step: pseudonymise, column: name, method: random}"))  # fmt: skip
+    out = tmp_path / "out.csv"
+    extra = ["--plaintext-mapping", "--force"]
+    assert _apply(people, recipe, out, *extra) == 0
+    mapping = tmp_path / "out.csv.mapping-name.csv"
+    earlier = mapping.read_bytes()
+    capsys.readouterr()
+    assert _apply(people, recipe, out, *extra) == 2
+    err = capsys.readouterr().err
+    assert "never replaced" in err and "out.csv.mapping-name.csv" in err
+    assert mapping.read_bytes() == earlier
+
+
+def test_missing_report_folder_is_found_before_anything_is_written(people, tmp_path, capsys):
+    recipe = _recipe(tmp_path, SAFE_RECIPE)
+    before = _files(tmp_path)
+    code = _apply(people, recipe, tmp_path / "out.csv", "--report",
+                  str(tmp_path / "no-such-folder" / "report.md"))  # fmt: skip
+    assert code == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert _files(tmp_path) == before
+
+
+def test_a_failed_report_write_removes_the_whole_release(people, tmp_path, monkeypatch):
+    from core import outputs
+
+    recipe = _recipe(tmp_path, SAFE_RECIPE.replace(
+        "columns: [name, date_of_birth]}", "columns: [date_of_birth]}\n"
+        "  - {step: pseudonymise, column: name, method: double}"))  # fmt: skip
+    write_temporary = outputs._write_temporary
+
+    def fail_on_report(output, data):
+        if output.label == "--report":
+            raise outputs._cannot_write(output, OSError(28, "No space left on device"))
+        return write_temporary(output, data)
+
+    monkeypatch.setattr(outputs, "_write_temporary", fail_on_report)
+    before = _files(tmp_path)
+    code = _apply(people, recipe, tmp_path / "out.csv", "--report", str(tmp_path / "r.md"),
+                  "--plaintext-mapping")  # fmt: skip
+    assert code == 2
+    assert _files(tmp_path) == before  # no table, no mapping or linking table, no temp file
+
+
+def test_hostile_column_name_cannot_steer_the_mapping_table_path(tmp_path):
+    column = "../../escaped\nname"
+    data = tmp_path / "in" / "data.csv"
+    data.parent.mkdir()
+    pd.DataFrame({column: ["a", "b", "c", "d"], "sex": ["F", "F", "M", "M"]}).to_csv(
+        data, index=False
+    )
+    recipe = _recipe(tmp_path, "quasi_identifiers: [sex]\nk: 2\nsteps:\n"
+                     f"  - {{step: pseudonymise, column: {json.dumps(column)}}}\n")  # fmt: skip
+    out = tmp_path / "in" / "out.csv"
+    assert _apply(data, recipe, out, "--plaintext-mapping") == 0
+    written = sorted(p.name for p in (tmp_path / "in").iterdir())
+    assert len(written) == 3 and not (tmp_path / "escaped").exists()
+    (mapping,) = (tmp_path / "in").glob("out.csv.mapping-*")
+    assert "/" not in mapping.name[len("out.csv") :] and "\n" not in mapping.name
+
+
+def test_safe_harbor_out_never_overwrites_the_data(people, tmp_path):
+    from core import cli
+
+    before = people.read_bytes()
+    assert cli.main(["safe-harbor", str(people), "--out", str(people), "--force"]) == 2
+    assert people.read_bytes() == before
+
+
+PSEUDONYM_RECIPE = SAFE_RECIPE.replace(
+    "columns: [name, date_of_birth]}",
+    "columns: [date_of_birth]}\n  - {step: pseudonymise, column: name, method: random}",
+)
+PASSPHRASE = "correct horse battery staple 42"
+
+
+def test_mapping_tables_need_an_explicit_choice(people, tmp_path, capsys):
+    recipe = _recipe(tmp_path, PSEUDONYM_RECIPE)
+    before = _files(tmp_path)
+    assert _apply(people, recipe, tmp_path / "out.csv") == 2
+    err = capsys.readouterr().err
+    assert "--mapping-passphrase-env" in err and "--plaintext-mapping" in err
+    assert _files(tmp_path) == before
+
+
+def test_mapping_tables_are_encrypted_private_and_readable_back(
+    people, tmp_path, capsys, monkeypatch
+):
+    import stat
+
+    from core import cli
+
+    monkeypatch.setenv("ANON_MAPPING_PASSPHRASE", PASSPHRASE)
+    recipe = _recipe(tmp_path, PSEUDONYM_RECIPE)
+    out, report = tmp_path / "out.csv", tmp_path / "report.json"
+    assert _apply(people, recipe, out, "--report", str(report),
+                  "--mapping-passphrase-env", "ANON_MAPPING_PASSPHRASE") == 0  # fmt: skip
+    encrypted = tmp_path / "out.csv.mapping-name.enc"
+    assert stat.S_IMODE(encrypted.stat().st_mode) == 0o600
+    blob = encrypted.read_bytes()
+    assert blob.startswith(b"PDPCTBL\x00") and b"Ann" not in blob
+    facts = json.loads(report.read_text())
+    assert facts["identity_files"] == [
+        {"table": "identity mapping table of 'name'", "file": encrypted.name, "encrypted": True}
+    ]
+    assert facts["plaintext_mapping"] is False
+    # the user reads it back; the result is private too and never overwritten
+    plain = tmp_path / "mapping.csv"
+    args = ["decrypt-mapping", str(encrypted), "--passphrase-env", "ANON_MAPPING_PASSPHRASE",
+            "--out", str(plain)]  # fmt: skip
+    assert cli.main(args) == 0
+    assert stat.S_IMODE(plain.stat().st_mode) == 0o600
+    table = pd.read_csv(plain)
+    released = pd.read_csv(out)
+    assert sorted(table["name"]) == sorted(PEOPLE["name"])
+    assert set(table["pseudonym"]) == set(released["name"])
+    assert cli.main(args) == 2 and "never replaced" in capsys.readouterr().err
+    written = "".join(p.read_text(errors="replace") for p in tmp_path.iterdir())
+    assert PASSPHRASE not in written + capsys.readouterr().err
+
+
+def test_short_or_missing_passphrase_is_refused_without_echo(people, tmp_path, capsys, monkeypatch):
+    recipe = _recipe(tmp_path, PSEUDONYM_RECIPE)
+    monkeypatch.setenv("ANON_MAPPING_PASSPHRASE", "elevenchars")
+    before = _files(tmp_path)
+    for variable in ("ANON_MAPPING_PASSPHRASE", "ANON_NOT_SET_ANYWHERE"):
+        code = _apply(people, recipe, tmp_path / "out.csv", "--mapping-passphrase-env", variable)
+        assert code == 2
+        err = capsys.readouterr().err
+        assert variable in err and "elevenchars" not in err and "12" in err
+    assert _files(tmp_path) == before
+
+
+def test_plaintext_mapping_is_recorded_in_the_report(people, tmp_path):
+    recipe = _recipe(tmp_path, PSEUDONYM_RECIPE)
+    report = tmp_path / "report.md"
+    assert _apply(people, recipe, tmp_path / "out.csv", "--report", str(report),
+                  "--plaintext-mapping") == 0  # fmt: skip
+    text = report.read_text()
+    assert "`out.csv.mapping-name.csv`" in text and "PLAINTEXT" in text
+    assert "--plaintext-mapping" in text

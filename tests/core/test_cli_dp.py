@@ -24,8 +24,8 @@ def data(tmp_path):
     return path
 
 
-def run(data, tmp_path, *extra: str) -> int:
-    return main(["dp-aggregate", str(data), "--out", str(tmp_path / "out.csv"),
+def run(data, tmp_path, *extra: str, out: str = "out.csv") -> int:
+    return main(["dp-aggregate", str(data), "--out", str(tmp_path / out),
                  "--ledger", str(tmp_path / "ledger.json"), *extra])  # fmt: skip
 
 
@@ -48,7 +48,8 @@ def test_writes_listed_cells_and_a_ledger(data, tmp_path, capsys):
 def test_budget_is_enforced_across_commands(data, tmp_path, capsys):
     common = ["--by", "sex", "--categories", "sex=F|M"]
     assert run(data, tmp_path, *common, "--epsilon", "0.6", "--budget", "1") == 0
-    assert run(data, tmp_path, *common, "--epsilon", "0.6") == EXIT_USER_ERROR
+    # each command is a release of its own, written to its own file
+    assert run(data, tmp_path, *common, "--epsilon", "0.6", out="out2.csv") == EXIT_USER_ERROR
     err = capsys.readouterr().err
     assert "needs ε = 0.6" in err and "only ε = 0.4" in err
     ledger = json.loads((tmp_path / "ledger.json").read_text())
@@ -62,3 +63,62 @@ def test_missing_bounds_and_categories_are_clear_errors(data, tmp_path, capsys):
     assert run(data, tmp_path, "--by", "sex", "--epsilon", "1") == EXIT_USER_ERROR
     assert "needs its list of categories" in capsys.readouterr().err
     assert not (tmp_path / "out.csv").exists() and not (tmp_path / "ledger.json").exists()
+
+
+def test_ledger_that_cannot_be_written_means_no_table(data, tmp_path, capsys):
+    # /proc refuses new files even to root: the ledger write fails after the noise is drawn
+    ledger = "/proc/anonymisation-ledger.json"
+    code = main(["dp-aggregate", str(data), "--out", str(tmp_path / "out.csv"), "--ledger",
+                 ledger, "--by", "sex", "--categories", "sex=F|M", "--epsilon", "1"])  # fmt: skip
+    assert code == EXIT_USER_ERROR
+    assert ledger in capsys.readouterr().err
+    assert not (tmp_path / "out.csv").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["people.csv"]
+
+
+def test_ledger_path_that_is_a_folder_is_refused_before_any_work(data, tmp_path, capsys):
+    (tmp_path / "ledger.json").mkdir()
+    assert run(data, tmp_path, "--by", "sex", "--categories", "sex=F|M", "--epsilon", "1") == 2
+    assert "is a folder" in capsys.readouterr().err
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_ledger_is_on_disk_before_the_table_is_written(data, tmp_path, monkeypatch):
+    import core.cli
+    import core.dp
+    from core.outputs import write_outputs
+
+    written = []
+
+    def record(files, **kwargs):
+        files = list(files)
+        written.extend(output.label for output, _ in files)
+        if files[0][0].label == "--out":  # the table comes second, after a durable ledger
+            assert json.loads((tmp_path / "ledger.json").read_text())["releases"]
+        return write_outputs(files, **kwargs)
+
+    monkeypatch.setattr(core.dp, "write_outputs", record)
+    monkeypatch.setattr(core.cli, "write_outputs", record)
+    assert run(data, tmp_path, "--by", "sex", "--categories", "sex=F|M", "--epsilon", "1") == 0
+    assert written == ["privacy ledger", "--out"]
+
+
+@pytest.mark.parametrize("clash", ["data", "ledger"])
+def test_out_and_ledger_never_overwrite_the_data_or_each_other(data, tmp_path, capsys, clash):
+    before = data.read_bytes()
+    target = data if clash == "data" else tmp_path / "out.csv"
+    code = main(["dp-aggregate", str(data), "--out", str(tmp_path / "out.csv"), "--ledger",
+                 str(target), "--by", "sex", "--categories", "sex=F|M", "--epsilon", "1"])  # fmt: skip
+    assert code == EXIT_USER_ERROR
+    assert data.read_bytes() == before and not (tmp_path / "out.csv").exists()
+    assert "its own path" in capsys.readouterr().err or clash == "data"
+
+
+def test_existing_table_needs_force(data, tmp_path):
+    common = ["--by", "sex", "--categories", "sex=F|M", "--epsilon", "0.2", "--budget", "1"]
+    (tmp_path / "out.csv").write_text("earlier release\n")
+    assert run(data, tmp_path, *common) == EXIT_USER_ERROR
+    assert (tmp_path / "out.csv").read_text() == "earlier release\n"
+    assert not (tmp_path / "ledger.json").exists()
+    assert run(data, tmp_path, *common, "--force") == 0
+    assert "count" in (tmp_path / "out.csv").read_text()

@@ -1,0 +1,222 @@
+"""The files a command writes: checked before any work, then written all or nothing.
+
+A release is several files (the table, its identity mapping tables, the report, a DP
+ledger). The PDPC guide asks that the original data and the records of a release be
+kept safe (Step 5: identity mapping tables kept securely and apart; the anonymisation
+details recorded), so the command line follows these rules, all in this module:
+
+- **Never onto an input.** An output may not be an input (the data, the recipe, a
+  hierarchy file, the file to decrypt) or another output of the same command, whether
+  the paths are equal, resolve to the same file through a symbolic link, or are hard
+  links of one file (same device and inode).
+- **No silent replacement.** An existing output file is replaced only with ``--force``.
+  An existing *identity mapping table* is never replaced, not even with ``--force``: it
+  may be the only re-identification record of an earlier release. Move it away first.
+  The DP ledger is the one file that is updated in place (it accumulates ε).
+- **Folders must exist**, and an output must not be a folder: checked before any work.
+- **All or nothing.** Every file is first written in full to a temporary file next to
+  its target (flushed and fsynced), and only when all were written are they renamed into
+  place; if anything fails, the temporary files and any file already placed are removed.
+  A file that must not be replaced is placed with a hard link, which fails if a file
+  appeared at that path in the meantime.
+- **Private files** (identity mapping tables) are created with mode 0600 from the start
+  (``os.open(..., 0o600)``), never made private after being written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.errors import AnonymisationError
+
+
+class OutputPathError(AnonymisationError):
+    """An output path would overwrite an input, another output or an earlier record."""
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file a command will write.
+
+    ``label`` names it for the user (``--out``, ``--report``, ``identity mapping table of
+    'nric'``). ``private``: created with mode 0600. ``keep_existing``: an existing file is
+    never replaced, even with ``--force`` (identity mapping tables). ``update``: an
+    existing file is expected and replaced by its updated version (the DP ledger).
+    """
+
+    label: str
+    path: Path
+    private: bool = False
+    keep_existing: bool = False
+    update: bool = False
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """True when ``a`` and ``b`` are, or would be, one file (symlinks and hard links too)."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return os.path.samefile(a, b)  # same st_dev and st_ino: hard links
+    except OSError:  # one of them does not exist yet
+        return False
+
+
+def plan_outputs(
+    outputs: Sequence[Output], inputs: Mapping[str, str | Path], *, force: bool = False
+) -> tuple[Output, ...]:
+    """Check every rule above for ``outputs`` before any work is done; return them.
+
+    ``inputs`` maps a label (``data``, ``--recipe``) to each file the command reads.
+    Raises :class:`OutputPathError` with one line naming the path and what to do.
+    """
+    planned = tuple(
+        Output(o.label, Path(o.path).expanduser(), o.private, o.keep_existing, o.update)
+        for o in outputs
+    )
+    for output in planned:
+        for label, source in inputs.items():
+            if _same_file(output.path, Path(source).expanduser()):
+                raise OutputPathError(
+                    f"The {output.label} path '{output.path}' is the input {label} "
+                    f"('{source}'): choose another path; inputs are never overwritten."
+                )
+    for position, output in enumerate(planned):
+        for other in planned[position + 1 :]:
+            if _same_file(output.path, other.path):
+                raise OutputPathError(
+                    f"The {output.label} and the {other.label} would both be written to "
+                    f"'{output.path}': give each output its own path."
+                )
+    for output in planned:
+        _check_target(output, force=force)
+    return planned
+
+
+def _check_target(output: Output, *, force: bool) -> None:
+    path = output.path
+    folder = path.parent
+    if not folder.is_dir():
+        raise OutputPathError(
+            f"The folder of the {output.label} '{path}' does not exist: create it first or "
+            "choose another path."
+        )
+    if path.is_dir():
+        raise OutputPathError(
+            f"The {output.label} '{path}' is a folder: give a file name inside it."
+        )
+    if not os.path.lexists(path) or output.update:
+        return
+    if output.keep_existing:
+        raise OutputPathError(
+            f"The {output.label} '{path}' already exists and is never replaced (it may be "
+            "the only re-identification record of an earlier release): move it somewhere "
+            "safe first, or choose another --out."
+        )
+    if not force:
+        raise OutputPathError(
+            f"The {output.label} '{path}' already exists: give --force to replace it, or "
+            "choose another path."
+        )
+
+
+def write_outputs(files: Iterable[tuple[Output, bytes]], *, force: bool = False) -> None:
+    """Write every file all or nothing (see the module docstring); paths already planned.
+
+    Raises :class:`AnonymisationError` naming the file that could not be written; then
+    no file of ``files`` is left behind.
+    """
+    files = list(files)
+    temporary: list[Path] = []
+    placed: list[Path] = []
+    try:
+        for output, data in files:
+            temporary.append(_write_temporary(output, data))
+        for (output, _), temp in zip(files, temporary, strict=True):
+            _place(temp, output, replace=output.update or (force and not output.keep_existing))
+            placed.append(output.path)
+        for folder in {output.path.parent for output, _ in files}:
+            _fsync_folder(folder)
+    except BaseException:
+        for path in (*temporary, *placed):
+            Path(path).unlink(missing_ok=True)
+        raise
+
+
+def _write_temporary(output: Output, data: bytes) -> Path:
+    temp = output.path.with_name(f".{output.path.name}.{secrets.token_hex(4)}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(temp, flags, 0o600 if output.private else 0o666)
+    except OSError as error:
+        raise _cannot_write(output, error) from error
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as error:
+        temp.unlink(missing_ok=True)
+        raise _cannot_write(output, error) from error
+    return temp
+
+
+def _place(temp: Path, output: Output, *, replace: bool) -> None:
+    try:
+        if replace:
+            os.replace(temp, output.path)
+            return
+        try:
+            os.link(temp, output.path)  # fails if a file appeared there meanwhile
+        except FileExistsError:
+            raise OutputPathError(
+                f"The {output.label} '{output.path}' appeared while the release was being "
+                "written; nothing was replaced. Run the command again."
+            ) from None
+        except OSError:  # a file system without hard links
+            if os.path.lexists(output.path):
+                raise
+            os.replace(temp, output.path)
+            return
+        temp.unlink()
+    except OSError as error:
+        raise _cannot_write(output, error) from error
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the renames durable (a no-op where folders cannot be opened, e.g. Windows)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def _cannot_write(output: Output, error: OSError) -> AnonymisationError:
+    return AnonymisationError(
+        f"Cannot write the {output.label} '{output.path}' ({error.strerror or error}); "
+        "nothing was written. Check that the folder exists and that you may write in it."
+    )
+
+
+def file_name_part(name: object) -> str:
+    """A column name made safe for use inside a file name (no folders, no hidden files).
+
+    Anything but ASCII letters, digits, ``-``, ``_`` and ``.`` becomes ``_``; a changed
+    name gets 8 hex digits of its SHA-256 so two columns never share a file name.
+    """
+    text = str(name)
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in text)
+    safe = safe.lstrip(".") or "_"
+    if safe != text:
+        safe = f"{safe[:60]}-{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}"
+    return safe
