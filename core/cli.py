@@ -1,8 +1,8 @@
 """Command line: ``python -m core COMMAND ...`` (machine-readable with ``--json``).
 
 Commands follow the guide's steps: ``classify`` (Step 1), ``apply`` (Steps 2-3 from a
-recipe), ``risk`` (Step 4, Annex C), ``reid-risk`` (Annex D), ``uniqueness`` (Gibbon &
-Aisbett), ``spatial-k`` (locations, NIST SP 800-188) and ``safe-harbor`` (HIPAA). A user
+recipe), ``risk`` (Step 4, Annex C), ``suda`` (Step 4, SUDA2 special uniques),
+``reid-risk`` (Annex D), ``uniqueness`` (Gibbon & Aisbett), ``spatial-k`` (locations, NIST SP 800-188) and ``safe-harbor`` (HIPAA). A user
 mistake prints one clear line on stderr and exits with status 2; a traceback means a bug.
 """
 
@@ -26,6 +26,7 @@ from core.recipe import Recipe, RecipeResult, apply_recipe, check_recipe_columns
 from core.report import USE_CASES, build_report, report_to_markdown
 from core.risk import CONTROL_LEVELS, MOTIVATION_LEVELS, annex_d_risk, risk_report, uniqueness
 from core.schema import suggest_roles
+from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import RISK_METHODS, survey_risk
 from core.techniques.pseudonymisation import (
     decrypt_table,
@@ -99,6 +100,34 @@ def cmd_risk(args: argparse.Namespace) -> int:
             write_table(pd.DataFrame(per_record), records)
     text = "\n".join(f"{key}: {sentence}" for key, sentence in explanations.items())
     _emit(data, args.json, text)
+    return 0
+
+
+def _new_output(path: str | None, data: str) -> Path | None:
+    if path is None:
+        return None
+    out = Path(path)
+    if out.exists() or out.resolve() == Path(data).resolve():
+        raise AnonymisationError(
+            f"--per-record file '{out}' already exists (or is the input): choose a new "
+            "file name; nothing was written."
+        )
+    return out
+
+
+def cmd_suda(args: argparse.Namespace) -> int:
+    df = read_table(args.data, sep=args.sep)
+    records = _new_output(args.per_record, args.data)
+    result = suda2(df, _split(args.qi), max_size=args.max_size, dis_fraction=args.dis_fraction)
+    if records is not None:
+        per_record = {"suda_score": result.score, "dis_suda_score": result.dis_score}
+        per_record.update(
+            {f"contribution_{qi}": result.contribution[:, i]
+             for i, qi in enumerate(result.quasi_identifiers)}
+        )  # fmt: skip
+        write_table(pd.DataFrame(per_record), records)
+    text = "\n".join(f"{key}: {sentence}" for key, sentence in result.explanations().items())
+    _emit(result.to_dict(), args.json, text)
     return 0
 
 
@@ -436,6 +465,16 @@ def build_parser() -> argparse.ArgumentParser:
     risk.add_argument("--per-record", help="write f_k, F_k and the individual risk per record "
                       "to this new file (.csv, .xlsx, .parquet)")  # fmt: skip
     risk.set_defaults(run=cmd_risk)
+
+    suda = data_command("suda", "Step 4: SUDA2 special uniques (minimal sample uniques, "
+                        "SUDA and DIS-SUDA scores, as sdcMicro).")  # fmt: skip
+    suda.add_argument("--qi", required=True, help="quasi-identifiers, comma-separated")
+    suda.add_argument("--max-size", type=int, help="largest MSU searched (default: all QIs)")
+    suda.add_argument("--dis-fraction", type=float, default=DEFAULT_DIS_FRACTION,
+                      help="sampling fraction for the DIS-SUDA score (sdcMicro's 0.01)")  # fmt: skip
+    suda.add_argument("--per-record", help="write the SUDA and DIS-SUDA score and each "
+                      "quasi-identifier's contribution per record to this new file")  # fmt: skip
+    suda.set_defaults(run=cmd_suda)
 
     reid = sub.add_parser("reid-risk", help="Annex D: probability of re-identification.")
     reid.add_argument("--k", type=int, required=True, help="k of the anonymised table")

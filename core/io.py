@@ -67,6 +67,15 @@ READ_FORMATS = {
 }
 WRITE_FORMATS = ("csv", "tsv", "xlsx", "parquet")
 
+#: Limits on what a workbook may unpack to (a .xlsx file is a zip archive of XML parts):
+#: the sum of the parts' sizes, the compression ratio of any part larger than 1 MiB (real
+#: sheets compress about 5-20 to 1; a zip bomb thousands to 1), and the cells of the sheet
+#: read (rows x widest row, as the table would hold them). Larger tables: CSV or Parquet.
+MAX_XLSX_UNCOMPRESSED_BYTES = 256 * 2**20
+MAX_XLSX_COMPRESSION_RATIO = 100
+MAX_XLSX_CELLS = 5_000_000
+_RATIO_CHECK_FROM_BYTES = 2**20
+
 _SAMPLE_CHARS = 64_000
 _SAMPLE_LINES = 200
 _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
@@ -442,17 +451,94 @@ def _infer_numbers(df: pd.DataFrame) -> pd.DataFrame:
 # ------------------------------------------------------------------------------ Excel
 
 
-def _read_excel(data: bytes, display: str, sheet_name: int | str) -> tuple[pd.DataFrame, str]:
+def _check_xlsx_archive(data: bytes, display: str) -> None:
+    """Refuse a workbook whose zip members would decompress to too much (a zip bomb).
+
+    Only the zip's directory is read: each member's declared size (Python's zipfile never
+    inflates a member beyond it) and its compressed size. Nothing is decompressed here.
+    """
     try:
-        book = pd.ExcelFile(io.BytesIO(data), engine="openpyxl")
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError) as exc:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
         raise DataReadError(
             f"File '{display}' is not a readable Excel .xlsx workbook (it may be damaged or "
             f"in another format: {exc}). Open it in Excel or LibreOffice and save it again "
             "as .xlsx or CSV."
         ) from exc
-    with book:
-        sheets = list(book.sheet_names)
+    total = sum(member.file_size for member in members)
+    if total > MAX_XLSX_UNCOMPRESSED_BYTES:
+        raise DataReadError(
+            f"File '{display}' would unpack to {total / 2**20:,.0f} MiB, more than the "
+            f"{MAX_XLSX_UNCOMPRESSED_BYTES // 2**20} MiB this tool reads from a workbook. Save "
+            "the sheet as CSV or Parquet, or split it."
+        )
+    for member in members:
+        ratio = member.file_size / max(member.compress_size, 1)
+        if member.file_size > _RATIO_CHECK_FROM_BYTES and ratio > MAX_XLSX_COMPRESSION_RATIO:
+            raise DataReadError(
+                f"File '{display}': part {member.filename!r} is compressed {ratio:,.0f} to 1, "
+                f"more than the {MAX_XLSX_COMPRESSION_RATIO} to 1 of a real workbook (it looks "
+                "like a zip bomb). Open it in Excel or LibreOffice and save it again, or save "
+                "the sheet as CSV."
+            )
+
+
+def _excel_cell(cell: Any) -> Any:
+    """A cell's value as pandas' openpyxl reader gives it ('' when empty, NaN for errors)."""
+    value = cell.value
+    if value is None:
+        return ""
+    if cell.data_type == "e":
+        return np.nan
+    if cell.data_type == "n":
+        whole = int(value)
+        return whole if whole == value else float(value)
+    return value
+
+
+def _sheet_rows(sheet: Any, where: str) -> list[list[Any]]:
+    """The sheet's cell values row by row, refused beyond :data:`MAX_XLSX_CELLS`.
+
+    The sheet's declared dimension is ignored (it may be wrong, or claim millions of rows):
+    the extent is counted while reading. Rows are padded to the widest row afterwards, so
+    the grid that counts is rows x widest row, checked after every row.
+    """
+    sheet.reset_dimensions()
+    rows: list[list[Any]] = []
+    width = 1
+    last_with_data = -1
+    for number, row in enumerate(sheet.rows, start=1):
+        values = [_excel_cell(cell) for cell in row]
+        while values and values[-1] == "":
+            values.pop()
+        if values:
+            last_with_data = number - 1
+            width = max(width, len(values))
+        if number * width > MAX_XLSX_CELLS:
+            raise DataReadError(
+                f"Sheet '{where}' has more than {MAX_XLSX_CELLS:,} cells (row {number:,} x "
+                f"{width:,} columns so far), the most this tool reads from a workbook. Save "
+                "the sheet as CSV or Parquet, or delete the unused rows and columns."
+            )
+        rows.append(values)
+    return rows[: last_with_data + 1]
+
+
+def _read_excel(data: bytes, display: str, sheet_name: int | str) -> tuple[pd.DataFrame, str]:
+    _check_xlsx_archive(data, display)
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True, keep_links=False)
+    except Exception as exc:  # openpyxl raises many types on damaged content
+        raise DataReadError(
+            f"File '{display}' is not a readable Excel .xlsx workbook (it may be damaged or "
+            f"in another format: {exc}). Open it in Excel or LibreOffice and save it again "
+            "as .xlsx or CSV."
+        ) from exc
+    try:
+        sheets = [worksheet.title for worksheet in book.worksheets]
         if isinstance(sheet_name, bool) or not isinstance(sheet_name, (int, str)):
             raise DataReadError(
                 f"Sheet {sheet_name!r} for file '{display}' must be a sheet name or a position "
@@ -474,14 +560,18 @@ def _read_excel(data: bytes, display: str, sheet_name: int | str) -> tuple[pd.Da
                 )
             sheet = sheet_name
         try:
-            raw = pd.read_excel(
-                book, sheet_name=sheet, header=None, dtype=object, keep_default_na=False
-            )
+            rows = _sheet_rows(book[sheet], f"{sheet}' of file '{display}")
+        except DataReadError:
+            raise
         except Exception as exc:  # openpyxl raises many types on damaged content
             raise DataReadError(
                 f"Sheet '{sheet}' of file '{display}' could not be read ({exc}). The workbook "
                 "may be damaged: open it in Excel or LibreOffice and save it again."
             ) from exc
+    finally:
+        book.close()
+    width = max((len(row) for row in rows), default=0)
+    raw = pd.DataFrame([row + [""] * (width - len(row)) for row in rows], dtype=object)
     raw = raw.replace("", np.nan)
     raw = raw.dropna(how="all").dropna(axis=1, how="all")
     if raw.empty:

@@ -446,7 +446,8 @@ def to_python_script(recipe: Recipe) -> str:
     Usage of the script: ``python script.py INPUT OUTPUT``. Identity mapping tables are
     written next to OUTPUT as ``OUTPUT.mapping-<column>.csv``: keep them apart from the
     data and secure (Annex A, Pseudonymisation). A recipe without a seed gets one now, so
-    the script is reproducible. Every value from the recipe is a literal (see
+    the script is reproducible. Relative hierarchy paths are read next to the script (so a
+    release bundle works in any folder). Every value from the recipe is a literal (see
     :func:`_literal`); comments hold only the step number and the registry's own text.
     """
     seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
@@ -463,9 +464,14 @@ def to_python_script(recipe: Recipe) -> str:
         "from pathlib import Path",
         "",
         "from core import techniques as t",
-        "from core.hierarchy import read_hierarchy  # noqa: F401",
+        "from core.hierarchy import read_hierarchy as _read_hierarchy",
         "from core.io import read_table, write_table",
         "from core.techniques.pseudonymisation import key_from_env  # noqa: F401",
+        "",
+        "",
+        "def read_hierarchy(path):",
+        '    """Relative hierarchy paths are found next to this script, wherever it runs."""',
+        "    return _read_hierarchy(Path(__file__).resolve().parent / path)",
         "",
         f"RECIPE_NAME = {_literal(str(recipe.meta.get('name', '')))}",
         "",

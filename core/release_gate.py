@@ -24,14 +24,22 @@ from core.validation import require_columns, require_int, require_positive
 #: Inserted into the file name of a release made despite the gate's objections.
 NOT_ANONYMISED_MARK = "NOT-ANONYMISED"
 
+#: The kinds of problem the gate reports (:attr:`ReleaseCheck.kinds`): roles not
+#: confirmed, untouched data, direct identifiers left, no quasi-identifiers, k below
+#: target, Annex D threshold exceeded, l-diversity or t-closeness target missed.
+PROBLEM_KINDS = ("roles", "untouched", "direct_identifiers", "no_quasi_identifiers", "k",
+                 "annex_d", "l_diversity", "t_closeness")  # fmt: skip
+
 
 @dataclass(frozen=True)
 class ReleaseCheck:
     """The gate's verdict on one released table.
 
     ``problems`` lists, in plain sentences, every reason the table is not safe to call
-    anonymised (empty when it is). ``acknowledged`` is True when the user chose to release
-    it anyway; the release must then carry :data:`NOT_ANONYMISED_MARK`.
+    anonymised (empty when it is); ``kinds`` names each problem's kind, in the same order
+    (one of :data:`PROBLEM_KINDS`), so a user interface can point to where it is fixed.
+    ``acknowledged`` is True when the user chose to release it anyway; the release must
+    then carry :data:`NOT_ANONYMISED_MARK`.
     """
 
     problems: tuple[str, ...]
@@ -43,6 +51,7 @@ class ReleaseCheck:
     l_distinct: int | None = None
     t_closeness: float | None = None
     acknowledged: bool = False
+    kinds: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -105,24 +114,38 @@ def check_release(
     """
     steps = require_int("steps", steps, minimum=0)
     problems: list[str] = []
+    kinds: list[str] = []
+
+    def problem(kind: str, text: str) -> None:
+        kinds.append(kind)
+        problems.append(text)
+
     if not roles_confirmed:
-        problems.append(
+        problem(
+            "roles",
             "The Step 1 roles have not been confirmed: confirm which columns are direct "
-            "identifiers, quasi-identifiers and target attributes first."
+            "identifiers, quasi-identifiers and target attributes first.",
         )
     if steps == 0 or released.equals(original):
-        problems.append(
+        problem(
+            "untouched",
             "No technique has changed the table: it is the original data, not an "
-            "anonymised release."
+            "anonymised release.",
         )
     if direct_identifiers:
         direct = require_columns(original, direct_identifiers, parameter="direct_identifiers")
-        kept = [column for column in direct if column in released.columns]
+        kept = [
+            column
+            for column in direct
+            if column in released.columns
+            and _original_values_left(original[column], released[column])
+        ]
         if kept:
             names = ", ".join(repr(str(column)) for column in kept)
-            problems.append(
-                f"Column(s) {names} classified as direct identifiers are still in the table: "
-                "remove or pseudonymise them (PDPC guide, Step 2)."
+            problem(
+                "direct_identifiers",
+                f"Column(s) {names} classified as direct identifiers still hold original "
+                "values: remove or pseudonymise them (PDPC guide, Step 2).",
             )
     if k_target is not None:
         k_target = require_int("k_target", k_target, minimum=1)
@@ -131,9 +154,10 @@ def check_release(
     l_distinct: int | None = None
     t_value: float | None = None
     if not quasi_identifiers:
-        problems.append(
+        problem(
+            "no_quasi_identifiers",
             "No quasi-identifiers are named, so the re-identification risk of the release "
-            "cannot be computed: classify the indirect identifiers (Step 1)."
+            "cannot be computed: classify the indirect identifiers (Step 1).",
         )
     else:
         require_columns(original, quasi_identifiers, parameter="quasi_identifiers")
@@ -153,27 +177,31 @@ def check_release(
             k = report.k
             l_distinct, t_value = report.l_distinct, report.t_closeness
         if k_target is not None and k < k_target:
-            problems.append(f"k = {k} is below the target k = {k_target} (PDPC guide, Step 4).")
+            problem("k", f"k = {k} is below the target k = {k_target} (PDPC guide, Step 4).")
     p_reid = threshold = None
     if annex_d is not None and k:
         verdict = annex_d_risk(k, **dict(annex_d))
         p_reid, threshold = verdict.p_reid, verdict.threshold
         if not verdict.acceptable:
-            problems.append(
+            problem(
+                "annex_d",
                 f"P(re-identification) = {p_reid:.4g} is above the Annex D threshold of "
-                f"{threshold:g}; k of at least {verdict.min_k} would meet it."
+                f"{threshold:g}; k of at least {verdict.min_k} would meet it.",
             )
     if l_target is not None and l_distinct is not None:
         l_target = require_int("l_target", l_target, minimum=1)
         if l_distinct < l_target:
-            problems.append(
+            problem(
+                "l_diversity",
                 f"l-diversity = {l_distinct} is below the target l = {l_target}: some group "
-                f"has fewer than {l_target} different values of {sensitive!r}."
+                f"has fewer than {l_target} different values of {sensitive!r}.",
             )
     if t_target is not None and t_value is not None:
         t_target = require_positive("t_target", t_target)
         if t_value > t_target:
-            problems.append(f"t-closeness = {t_value:.4g} is above the target t = {t_target:g}.")
+            problem(
+                "t_closeness", f"t-closeness = {t_value:.4g} is above the target t = {t_target:g}."
+            )
     return ReleaseCheck(
         problems=tuple(problems),
         quasi_identifiers=qis,
@@ -183,7 +211,21 @@ def check_release(
         threshold=threshold,
         l_distinct=l_distinct,
         t_closeness=t_value,
+        kinds=tuple(kinds),
     )
+
+
+def _original_values_left(before: pd.Series, after: pd.Series) -> bool:
+    """True when some record still shows its original (non-missing) value in ``after``.
+
+    A direct identifier replaced by pseudonyms in every record is handled (PDPC guide,
+    Step 2: remove *or* pseudonymise); one left as it was, or only partly replaced, is not.
+    Records are matched by index label, so suppressed records do not count.
+    """
+    common = before.index.intersection(after.index)
+    kept, aligned = before.loc[common], after.loc[common]
+    same = kept.astype(str).to_numpy() == aligned.astype(str).to_numpy()
+    return bool((same & kept.notna().to_numpy()).any())
 
 
 def marked_name(name: str | PurePath) -> str:

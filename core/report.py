@@ -19,6 +19,7 @@ import pandas as pd
 
 from core import __version__
 from core.recipe import Recipe, RecipeResult
+from core.release_gate import ReleaseCheck
 from core.risk import AnnexDResult, RiskReport, risk_report
 from core.utility import UtilityReport, column_loss, utility_report
 from core.validation import require_choice, require_columns
@@ -174,6 +175,8 @@ class Report:
     warnings: tuple[str, ...] = ()
     # Files holding identity mapping/linking tables: {"table", "file", "encrypted"}.
     identity_files: tuple[dict[str, Any], ...] = ()
+    # The release gate's verdict (core.release_gate), when the release was checked.
+    release_check: ReleaseCheck | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -199,6 +202,7 @@ class Report:
             "warnings": list(self.warnings),
             "identity_files": [dict(entry) for entry in self.identity_files],
             "plaintext_mapping": any(not e["encrypted"] for e in self.identity_files),
+            "release_check": self.release_check.to_dict() if self.release_check else None,
         }
 
 
@@ -219,6 +223,7 @@ def build_report(
     utility: UtilityReport | None = None,
     direct_identifiers: Sequence[str] = (),
     identity_files: Sequence[Mapping[str, Any]] = (),
+    release_check: ReleaseCheck | None = None,
 ) -> Report:
     """Gather the facts of one release (quasi-identifiers default to the recipe's).
 
@@ -227,6 +232,8 @@ def build_report(
     are checked to be gone or replaced (:func:`direct_identifier_warnings`).
     ``identity_files`` records where the identity mapping tables went and whether they
     were encrypted (``{"table", "file", "encrypted"}``; a file name, never the contents).
+    ``release_check`` is the gate's verdict on the release (:mod:`core.release_gate`),
+    written at the top of the report, including a "released anyway" acknowledgement.
     """
     require_choice("use_case", use_case, USE_CASES)
     qi_names = quasi_identifiers or recipe.meta.get("quasi_identifiers")
@@ -283,7 +290,17 @@ def build_report(
         sign_off=dict(sign_off or {}),
         warnings=tuple(direct_identifier_warnings(original, released, direct_identifiers)),
         identity_files=tuple(dict(entry) for entry in identity_files),
+        release_check=release_check,
     )
+
+
+def _release_check_lines(check: ReleaseCheck | None) -> list[str]:
+    if check is None:
+        return []
+    lines = ["## Release check (Steps 4 and 5)", "", check.statement(), ""]
+    if not check.passed and not check.acknowledged:
+        lines += ["The data was not released as anonymised.", ""]
+    return lines
 
 
 def _risk_rows(before: RiskReport | None, after: RiskReport | None) -> list[str]:
@@ -346,6 +363,7 @@ def report_to_markdown(report: Report) -> str:
         "> Keep this report secure: the guide notes that releasing the parameters used may "
         "facilitate re-identification (Step 5). It contains no key, salt or mapping table.",
         "",
+        *_release_check_lines(report.release_check),
         *[f"**Warning:** {w}\n" for w in report.warnings],
         "## What was done (Steps 2 and 3)",
         "",

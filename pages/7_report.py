@@ -7,6 +7,7 @@ tables encrypted and apart from the data. Logic lives in core.report and core.re
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import altair as alt
@@ -17,6 +18,7 @@ from core.errors import AnonymisationError
 from core.io import table_to_bytes
 from core.recipe import to_python_script
 from core.release import SIGN_OFF_FIELDS, identity_table, report_json, report_markdown, sign_off
+from core.release_gate import NOT_ANONYMISED_MARK, marked_name
 from core.report import SUGGESTED_K, USE_CASES, build_report, controls_for
 from core.schema import Role
 from core.techniques import encrypt_table
@@ -25,6 +27,33 @@ from ui import state
 
 MIN_PASSPHRASE = 12  # Step 5: passwords of at least 12 characters
 STEM = "anonymised"
+CLASSIFY, DEIDENTIFY = "pages/2_classify.py", "pages/3_deidentify.py"
+TECHNIQUES, RISK = "pages/4_techniques.py", "pages/5_risk.py"
+#: Per kind of release-check problem (core.release_gate): a short name, what to do, and
+#: the pages where it is done.
+FIXES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "roles": ("roles not confirmed",
+              "Open Classify (Step 1) and save or accept the roles.", (CLASSIFY,)),
+    "untouched": ("original data",
+                  "Open De-identify (Step 2) and Techniques (Step 3) and add steps to the recipe.",
+                  (DEIDENTIFY, TECHNIQUES)),
+    "direct_identifiers": ("direct identifiers left",
+                           "Open De-identify (Step 2) and remove or pseudonymise them.",
+                           (DEIDENTIFY,)),
+    "no_quasi_identifiers": ("no quasi-identifiers",
+                             "Open Classify (Step 1) and mark the indirect identifiers.",
+                             (CLASSIFY,)),
+    "k": ("k below target", "Open Techniques (Step 3): generalise the quasi-identifiers or "
+          "suppress the records below k.", (TECHNIQUES,)),
+    "annex_d": ("above the Annex D threshold", "Open Techniques (Step 3) to raise k, or Risk "
+                "(Step 4) to review the Annex D settings.", (TECHNIQUES, RISK)),
+    "l_diversity": ("l-diversity below target", "Open Techniques (Step 3) and generalise or "
+                    "suppress further.", (TECHNIQUES,)),
+    "t_closeness": ("t-closeness above target", "Open Techniques (Step 3) and generalise or "
+                    "suppress further.", (TECHNIQUES,)),
+}  # fmt: skip
+PAGE_TITLES = {CLASSIFY: "Classify", DEIDENTIFY: "De-identify", TECHNIQUES: "Techniques",
+               RISK: "Risk"}  # fmt: skip
 
 st.title("Report and release")
 if not state.require_data():
@@ -73,12 +102,13 @@ try:
     release = state.release_recipe()
     before, after = state.current_risk(original), state.current_risk()
     verdict = state.current_annex_d()
+    check = state.release_check()
     with st.spinner("Building the report..."):
         utility = state.memo("utility", lambda: utility_report(original, result.data))
         report = build_report(original, result, release, use_case=use_case, annex_d=verdict,
                               sensitive=release.meta.get("sensitive"), k_threshold=state.k_target(),
                               sign_off=signed, risk_before=before, risk_after=after,
-                              utility=utility,
+                              utility=utility, release_check=check,
                               direct_identifiers=state.columns_with_role(Role.DIRECT, original))  # fmt: skip
 except AnonymisationError as error:
     st.error(str(error))
@@ -144,14 +174,51 @@ else:
     state.explain("0% means the column keeps all its detail, 100% that it says nothing any "
                   "more (removed or one value).", "PDPC guide, Step 3")  # fmt: skip
 
+# --- release check (Steps 4 and 5) ------------------------------------------------------
+st.subheader("Release check")
+if check.passed:
+    st.success(check.statement(), icon=":material/verified:")
+else:
+    st.error("This table is not ready to be released as anonymised. The data download stays "
+             "locked until every problem below is fixed.", icon=":material/block:")  # fmt: skip
+    # A table, not Markdown: the problems quote column names, which come from the data.
+    st.dataframe(
+        pd.DataFrame({"problem": check.problems,
+                      "what to do": [FIXES[kind][1] for kind in check.kinds]}),
+        hide_index=True, width="stretch",
+        column_config={"problem": st.column_config.TextColumn(width="large"),
+                       "what to do": st.column_config.TextColumn(width="large")},
+    )  # fmt: skip
+    pages = dict.fromkeys(page for kind in check.kinds for page in FIXES[kind][2])
+    for column, page in zip(st.columns(len(pages)), pages, strict=True):
+        with column:
+            st.page_link(page, label=f"Go to {PAGE_TITLES[page]}", icon=":material/arrow_forward:")
+    names = "; ".join(dict.fromkeys(FIXES[kind][0] for kind in check.kinds))
+    if st.checkbox(f"Release anyway, knowing the data is NOT anonymised ({names}). The report "
+                   f"and the file name will say so ({NOT_ANONYMISED_MARK}).", value=False,
+                   key="release_anyway"):  # fmt: skip
+        check = check.acknowledge()
+        report = dataclasses.replace(report, release_check=check)
+        st.warning("You release this table although it is not anonymised: the report says so "
+                   f"and the file name carries {NOT_ANONYMISED_MARK}.", icon=":material/warning:")  # fmt: skip
+state.explain("A table leaves the workbench as anonymised only when the roles are confirmed, "
+              "the direct identifiers are handled and the risk of the released table meets "
+              "the target k and the Annex D threshold.",
+              "PDPC guide, Step 4 and Step 5; Annex D")  # fmt: skip
+
 # --- downloads -------------------------------------------------------------------------
 st.subheader("Downloads")
 markdown = report_markdown(report, done)
 d1, d2 = st.columns(2)
 fmt = d1.radio("Data format", ["csv", "xlsx"], horizontal=True, key="data_format")
-data_bytes = state.memo("data_bytes", lambda: table_to_bytes(result.data, fmt), fmt)
-d1.download_button("Anonymised data", data_bytes,
-                   file_name=f"{STEM}.{fmt}", key="download_data")  # fmt: skip
+if check.releasable:
+    data_bytes = state.memo("data_bytes", lambda: table_to_bytes(result.data, fmt), fmt)
+    name = f"{STEM}.{fmt}" if check.passed else marked_name(f"released.{fmt}")
+    label = "Anonymised data" if check.passed else "Data (NOT anonymised, released anyway)"
+    d1.download_button(label, data_bytes, file_name=name, key="download_data")
+else:
+    d1.download_button("Anonymised data (locked: see the release check)", b"",
+                       file_name=f"{STEM}.{fmt}", key="download_data", disabled=True)  # fmt: skip
 d1.download_button("Recipe (YAML)", release.to_yaml(), file_name="recipe.yaml",
                    mime="application/x-yaml", key="download_recipe")  # fmt: skip
 d1.download_button("Python script", to_python_script(release), file_name="anonymise.py",

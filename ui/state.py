@@ -31,6 +31,7 @@ from core.recipe import (
     run_step,
     step_seed,
 )
+from core.release_gate import ReleaseCheck, check_release
 from core.risk import RiskReport, annex_d_risk, risk_report
 from core.schema import Role, Suggestion, suggest_roles
 from core.techniques.pseudonymisation import MIN_KEY_BYTES, require_key_env_name
@@ -178,6 +179,11 @@ def roles() -> dict[str, Role]:
 
 def set_roles(new_roles: dict[str, Role]) -> None:
     _state()["roles"] = dict(new_roles)
+
+
+def roles_confirmed() -> bool:
+    """True once the Classify page's roles were saved or accepted (suggestions are not)."""
+    return bool(roles())
 
 
 def columns_with_role(role: Role, data: pd.DataFrame | None = None) -> list[str]:
@@ -436,6 +442,34 @@ def release_recipe() -> Recipe:
 def release_result() -> RecipeResult:
     """The current replay as a core.recipe.RecipeResult, for core.report.build_report."""
     return current()
+
+
+def release_check() -> ReleaseCheck:
+    """The release gate (core.release_gate) on the current replay, with this session's
+    roles, sensitive column, target k and Annex D settings (cached per recipe and settings).
+    """
+    table = original()
+    quasi = quasi_identifiers(table)
+    direct = columns_with_role(Role.DIRECT, table)
+    sensitive = sensitive_column(table)
+    annex_d = {**annex_d_settings(), "insider_table": insider_table()}
+    confirmed = roles_confirmed()
+
+    def compute() -> ReleaseCheck:
+        return check_release(
+            table,
+            current_data(),
+            steps=len(recipe().steps),
+            quasi_identifiers=quasi,
+            direct_identifiers=direct,
+            sensitive=sensitive,
+            k_target=k_target(),
+            annex_d=annex_d,
+            roles_confirmed=confirmed,
+        )
+
+    settings = (tuple(quasi), tuple(direct), sensitive, k_target(), repr(annex_d), confirmed)
+    return memo("release_check", compute, *settings)
 
 
 def memo(name: str, compute: Callable[[], Any], *extra: Hashable) -> Any:

@@ -92,9 +92,19 @@ def mask(
     Without a preset, the first ``keep_first`` and the last ``keep_last`` characters are kept
     and every other character is replaced by ``char``, except separators listed in ``keep``
     (so ``"a.b@c.com"`` keeps its dots and ``@``). ``keep_last`` only counts characters after
-    the first ``keep_first`` ones: a value shorter than ``keep_first + keep_last`` keeps
-    whatever is left. The length of each value is preserved; the guide warns that length
-    itself may identify, in which case suppress the column instead.
+    the first ``keep_first`` ones. The length of each value is preserved; the guide warns
+    that length itself may identify, in which case suppress the column instead.
+
+    Annex A defines masking as replacing "the appropriate characters" with a symbol, so a
+    masking step must hide something in every value it touches. A value is *left in clear*
+    when it has characters to mask but none of them lies between the first ``keep_first``
+    and the last ``keep_last`` characters, i.e. when ``keep_first + keep_last`` reaches its
+    length (or only separators remain in between). If any value would be left in clear,
+    :class:`ParameterError` is raised naming the first such row and its length, rather than
+    masking some values and silently releasing others (e.g. ``keep_first=9`` on 9-character
+    NRICs would release every NRIC unchanged while the step appears to have run). Lower
+    ``keep_first``/``keep_last`` below the length of the shortest value, or suppress the
+    column. Values with nothing to mask (only separators, or empty) are left as they are.
 
     With ``preset`` (a key of :data:`MASK_PRESETS`, Annex B), the preset's rule is used and
     ``keep_first``/``keep_last``/``keep`` must be left at their defaults. Values that do not
@@ -120,13 +130,15 @@ def mask(
             )
         masked = _mask_preset(series, column, preset, char)
     else:
-        masked = _mask_positions(as_text(series), keep_first, keep_last, char, keep)
+        masked = _mask_positions(as_text(series), column, keep_first, keep_last, char, keep)
     out = df.copy()
     out[column] = masked
     return out
 
 
-def _mask_positions(text: pd.Series, keep_first: int, keep_last: int, char: str, keep: str):
+def _mask_positions(
+    text: pd.Series, column: str, keep_first: int, keep_last: int, char: str, keep: str
+) -> pd.Series:
     head = text.str.slice(0, keep_first)
     rest = text.str.slice(keep_first)
     if keep_last:
@@ -135,6 +147,15 @@ def _mask_positions(text: pd.Series, keep_first: int, keep_last: int, char: str,
     else:
         middle, tail = rest, rest.str.slice(0, 0)
     maskable = re.compile(f"[^{re.escape(keep)}]" if keep else ".", flags=re.DOTALL)
+    in_clear = (text.str.count(maskable) > 0) & (middle.str.count(maskable) == 0)
+    if in_clear.any():
+        row = int(in_clear.to_numpy().nonzero()[0][0])
+        raise ParameterError(
+            f"Masking column '{column}' with keep_first={keep_first} and keep_last={keep_last} "
+            f"would leave {int(in_clear.sum())} value(s) unmasked, the first in row {row + 1} "
+            f"({len(text.iloc[row])} characters): keep_first + keep_last must be less than the "
+            "length of every value. Keep fewer characters, or suppress the column."
+        )
     middle = middle.str.replace(maskable, char.replace("\\", "\\\\"), regex=True)
     return (head + middle + tail).astype("str")
 

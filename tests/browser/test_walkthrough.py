@@ -4,7 +4,8 @@ Data (load the guide's Annex C taxi table) -> Classify (accept the suggested rol
 Gender and Occupation are indirect identifiers) -> De-identify -> Techniques (generalise
 Age into 10-year bands, then group the occupations as Annex C does) -> Risk (k, classes,
 unique records and records below k checked against pandas) -> Uniqueness -> Report
-(download buttons; the anonymised CSV downloaded and compared with pandas). Every page
+(download buttons; the release check locks the data until "release anyway" is ticked;
+the CSV downloaded and compared with pandas). Every page
 gets a full-page screenshot in tests/screenshots/ and must show no Streamlit exception box.
 """
 
@@ -200,7 +201,13 @@ def test_main_path_in_chromium(page, app_url: str, screenshot_dir: Path) -> None
     for key in DOWNLOADS:
         assert page.locator(f".st-key-{key} button").count() == 1, f"'{key}' missing on Report"
     check_page(page, screenshot_dir, "07_report")
+    # k = 1 and the serial numbers are left in clear: the release check locks the data
+    # until the user ticks "release anyway"; the file name then says NOT-ANONYMISED.
+    assert page.locator(".st-key-download_data button").is_disabled()
+    page.locator(".st-key-release_anyway label").click()
+    wait_idle(page)
     with page.expect_download() as download:
         page.locator(".st-key-download_data button").click()
+    assert download.value.suggested_filename == "released.NOT-ANONYMISED.csv"
     released = pd.read_csv(download.value.path())
     pd.testing.assert_frame_equal(released, expected, check_dtype=False)

@@ -5,6 +5,7 @@ Each refusal must exit with status 2, print exactly one line on stderr, and writ
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,31 @@ def test_apply_refuses_a_billion_laughs_recipe(tmp_path, capsys):
     out = tmp_path / "out.csv"
     argv = ["apply", str(SAMPLE), "--recipe", str(recipe), "--out", str(out)]
     assert_refused(capsys, argv, out, "anchor or alias")
+
+
+def _recipe(tmp_path: Path) -> Path:
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("steps: [{step: remove, columns: [Favourite show]}]\n", encoding="utf-8")
+    return recipe
+
+
+def test_apply_refuses_an_xlsx_zip_bomb(tmp_path, capsys):
+    bomb = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as book:
+        sheet = book.open("xl/worksheets/sheet1.xml", "w", force_zip64=True)
+        for _ in range(40):
+            sheet.write(b" " * 2**20)  # 40 MiB that compress about 1000 to 1
+        sheet.close()
+    out = tmp_path / "out.csv"
+    argv = ["apply", str(bomb), "--recipe", str(_recipe(tmp_path)), "--out", str(out)]
+    assert_refused(capsys, argv, out, "bomb.xlsx", "zip bomb")
+
+
+def test_apply_refuses_a_mask_that_keeps_every_nric_character(tmp_path, capsys):
+    data = tmp_path / "people.csv"
+    data.write_text("nric,age\nS1234567D,34\nT7654321J,51\n", encoding="utf-8")
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("steps: [{step: mask, column: nric, keep_first: 9}]\n", encoding="utf-8")
+    out = tmp_path / "out.csv"
+    argv = ["apply", str(data), "--recipe", str(recipe), "--out", str(out)]
+    assert_refused(capsys, argv, out, "Step 1 (mask)", "unmasked", "row 1")

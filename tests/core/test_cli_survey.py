@@ -44,3 +44,36 @@ def test_per_record_never_overwrites(tmp_path, capsys):
     pd.DataFrame({"a": ["x"], "w": [2]}).to_csv(data, index=False)
     assert main(["risk", str(data), "--qi", "a", "--weights", "w", "--per-record", str(data)]) == 2
     assert pd.read_csv(data).columns.tolist() == ["a", "w"]
+
+
+def test_suda_command_prints_scores_and_writes_per_record(tmp_path, capsys):
+    # sdcMicro's test_suda2.R "book example": scores of rows 5-8 are 4, 2, 6, 8.
+    data = tmp_path / "book.csv"
+    pd.DataFrame(
+        {
+            "age": ["20s"] * 7 + ["60s"],
+            "gender": ["male"] * 4 + ["female"] * 3 + ["male"],
+            "income": ["50k+", "50k+"] + ["50k-"] * 6,
+            "education": ["hs"] * 4 + ["uni", "hs", "ms", "uni"],
+        }
+    ).to_csv(data, index=False)
+    per_record = tmp_path / "suda.csv"
+    code = main(["suda", str(data), "--qi", "age,gender,income,education", "--per-record",
+                 str(per_record), "--json"])  # fmt: skip
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["records_with_msu"] == 4 and out["suda_score_max"] == 8
+    records = pd.read_csv(per_record)
+    assert records["suda_score"].tolist() == [0, 0, 0, 0, 4, 2, 6, 8]
+    assert records["contribution_age"].tolist()[-1] == pytest.approx(6 / 8)
+    assert main(["suda", str(data), "--qi", "age,gender"]) == 0
+    assert "minimal sample unique" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("size", ["0", "3"])
+def test_suda_max_size_out_of_range_is_one_line_error(tmp_path, capsys, size):
+    data = tmp_path / "t.csv"
+    pd.DataFrame({"a": [1, 2], "b": [1, 1]}).to_csv(data, index=False)
+    assert main(["suda", str(data), "--qi", "a,b", "--max-size", size]) == 2
+    err = capsys.readouterr().err
+    assert "max_size" in err and err.count("\n") == 1

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import codecs
 import io
+import time
+import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import core.io
 from core.errors import AnonymisationError, DataReadError, ParameterError
 from core.io import read_table, table_to_bytes, write_table
 
@@ -450,3 +454,85 @@ def test_reading_never_changes_the_written_frame(tmp_path):
     write_table(original, tmp_path / "o.parquet")
     table_to_bytes(original, "xlsx")
     pd.testing.assert_frame_equal(original, before)
+
+
+# --- hostile workbooks: zip bombs and sheets that claim or reach millions of cells ------
+
+
+def _workbook_with_sheet(sheet_xml: Iterable[bytes]) -> bytes:
+    """A real two-column workbook whose first sheet's XML is replaced by ``sheet_xml``."""
+    template = zipfile.ZipFile(io.BytesIO(table_to_bytes(pd.DataFrame({"a": [1]}), "xlsx")))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as book:
+        for member in template.infolist():
+            if member.filename != "xl/worksheets/sheet1.xml":
+                book.writestr(member, template.read(member))
+                continue
+            with book.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as sheet:
+                for chunk in sheet_xml:
+                    sheet.write(chunk)
+    return out.getvalue()
+
+
+_SHEET_HEAD = (
+    b'<?xml version="1.0" encoding="UTF-8"?>'
+    b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+)
+
+
+def _sheet(dimension: str, rows: bytes, padding: Iterable[bytes] = ()) -> Iterable[bytes]:
+    yield _SHEET_HEAD + f'<dimension ref="{dimension}"/>'.encode() + b"<sheetData>"
+    yield from padding
+    yield rows + b"</sheetData></worksheet>"
+
+
+HEADER_ROW = b'<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c></row>'
+
+
+def test_xlsx_zip_bomb_is_refused_before_it_is_unpacked():
+    # 40 MiB of one repeated space (legal XML whitespace) compress to about 40 KiB: a ratio
+    # of about 1000 to 1, where real sheets compress 5-20 to 1.
+    spaces = (b" " * 2**20 for _ in range(40))
+    bomb = _workbook_with_sheet(_sheet("A1", HEADER_ROW, spaces))
+    assert len(bomb) < 200_000
+    started = time.perf_counter()
+    with pytest.raises(DataReadError, match=r"'xl/worksheets/sheet1\.xml' is compressed .* zip"):
+        read_table(bomb, name="bomb.xlsx")
+    assert time.perf_counter() - started < 2
+
+
+def test_xlsx_total_unpacked_size_is_capped(monkeypatch):
+    book = table_to_bytes(pd.DataFrame({"a": range(1000)}), "xlsx")
+    unpacked = sum(m.file_size for m in zipfile.ZipFile(io.BytesIO(book)).infolist())
+    monkeypatch.setattr(core.io, "MAX_XLSX_UNCOMPRESSED_BYTES", unpacked - 1)
+    with pytest.raises(DataReadError, match=r"would unpack to .* MiB, more than"):
+        read_table(book, name="big.xlsx")
+
+
+def test_xlsx_sparse_cells_spanning_millions_of_cells_are_refused_quickly():
+    # Two cells, A1 and XFD1048576: read as a table that is 1,048,576 rows x 16,384
+    # columns = 17 billion cells (pandas pads every row to the widest).
+    far = b'<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>'
+    sheet = _sheet("A1:XFD1048576", HEADER_ROW + far)
+    started = time.perf_counter()
+    with pytest.raises(DataReadError, match=r"more than 5,000,000 cells \(row 1,048,576 x 16,384"):
+        read_table(_workbook_with_sheet(sheet), name="sparse.xlsx")
+    assert time.perf_counter() - started < 10
+
+
+def test_xlsx_dimension_claiming_millions_of_rows_is_not_trusted():
+    # The declared dimension claims 3 million rows x 26 columns; the sheet holds 2 rows.
+    rows = HEADER_ROW + b'<row r="2"><c r="A2"><v>7</v></c></row>'
+    started = time.perf_counter()
+    df = read_table(_workbook_with_sheet(_sheet("A1:Z3000000", rows)), name="claims.xlsx")
+    assert time.perf_counter() - started < 5
+    assert df["a"].tolist() == [7]
+
+
+def test_xlsx_cell_cap_counts_rows_times_widest_row(monkeypatch):
+    monkeypatch.setattr(core.io, "MAX_XLSX_CELLS", 5)
+    book = table_to_bytes(pd.DataFrame({"a": [1, 2], "b": [3, 4]}), "xlsx")  # 3 x 2 = 6
+    with pytest.raises(DataReadError, match=r"more than 5 cells \(row 3 x 2 columns"):
+        read_table(book, name="t.xlsx")
+    monkeypatch.setattr(core.io, "MAX_XLSX_CELLS", 6)
+    assert read_table(book, name="t.xlsx")["b"].tolist() == [3, 4]

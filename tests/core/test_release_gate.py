@@ -34,6 +34,29 @@ def test_direct_identifier_left_in_blocks_release():
     assert not check.passed and "'name'" in check.problems[0]
 
 
+def test_pseudonymised_direct_identifier_is_handled_but_a_partial_one_is_not():
+    tokens = ["p1", "p2", "p3", "p4", "p5", "p6"]
+    pseudonymised = RELEASED.assign(name=tokens)
+    check = check_release(
+        ORIGINAL, pseudonymised, steps=2, quasi_identifiers=["age"], direct_identifiers=["name"]
+    )
+    assert check.passed, check.problems
+    partly = RELEASED.assign(name=tokens[:5] + ["Fay"])  # Fay's own name is left in clear
+    check = check_release(
+        ORIGINAL, partly, steps=2, quasi_identifiers=["age"], direct_identifiers=["name"]
+    )
+    assert check.kinds == ("direct_identifiers",) and "'name'" in check.problems[0]
+
+
+def test_each_problem_has_a_kind():
+    check = check_release(
+        ORIGINAL, ORIGINAL.copy(), steps=0, quasi_identifiers=None, direct_identifiers=["name"],
+        roles_confirmed=False,
+    )  # fmt: skip
+    assert check.kinds == ("roles", "untouched", "direct_identifiers", "no_quasi_identifiers")
+    assert len(check.kinds) == len(check.problems)
+
+
 def test_generalised_table_passes_with_hand_computed_k():
     check = check_release(
         ORIGINAL, RELEASED, steps=2, quasi_identifiers=["age"], direct_identifiers=["name"],

@@ -10,6 +10,7 @@ import pytest
 from core.errors import ParameterError
 from core.io import read_table
 from core.recipe import Recipe, apply_recipe
+from core.release_gate import NOT_ANONYMISED_MARK, check_release
 from core.report import build_report, controls_for, report_to_markdown
 from core.risk import annex_d_risk
 
@@ -89,3 +90,18 @@ def test_misspelt_quasi_identifier_or_sensitive_is_refused_not_skipped():
     # Age was removed by a step: a valid name, no longer in the release (k on Gender only)
     report = build_report(taxi, result, recipe, quasi_identifiers=["Age", "Gender"])
     assert report.risk_after.quasi_identifiers == ("Gender",)
+
+
+def test_release_check_is_written_into_the_report():
+    taxi = read_table(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
+    recipe = Recipe.from_yaml("quasi_identifiers: [Age, Gender]\nsteps: []\n")
+    result = apply_recipe(taxi, recipe)
+    check = check_release(taxi, result.data, steps=0, quasi_identifiers=["Age", "Gender"])
+    failed = build_report(taxi, result, recipe, release_check=check)
+    assert failed.to_dict()["release_check"]["passed"] is False
+    assert "Release check failed" in report_to_markdown(failed)
+    assert "not released as anonymised" in report_to_markdown(failed)
+    released = build_report(taxi, result, recipe, release_check=check.acknowledge())
+    assert released.to_dict()["release_check"]["acknowledged"] is True
+    assert NOT_ANONYMISED_MARK in report_to_markdown(released)
+    assert build_report(taxi, result, recipe).to_dict()["release_check"] is None

@@ -12,6 +12,7 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from core.recipe import EditHistory, Recipe
+from core.release_gate import NOT_ANONYMISED_MARK
 from core.schema import Role
 from core.techniques import decrypt_table
 
@@ -27,6 +28,10 @@ STEPS = (
 )
 
 
+#: The file name given to each file handed to st.download_button, by media file id.
+FILE_NAMES: dict[str, str | None] = {}
+
+
 @pytest.fixture(scope="module")
 def files():
     """Bytes of every file handed to st.download_button, by media file id."""
@@ -36,6 +41,7 @@ def files():
     def recording(self, path_or_data, mimetype, kind, filename=None):
         file_id = original(self, path_or_data, mimetype, kind, filename)
         stored[file_id] = path_or_data if isinstance(path_or_data, bytes) else b""
+        FILE_NAMES[file_id] = filename
         return file_id
 
     with pytest.MonkeyPatch.context() as patch:
@@ -59,6 +65,26 @@ def download(at: AppTest, files: dict[str, bytes], key: str) -> bytes:
     button = at.download_button(key=key)
     assert not button.proto.disabled, f"{key} is disabled"
     return files[PurePosixPath(button.proto.url).stem]
+
+
+def file_name(at: AppTest, key: str) -> str | None:
+    return FILE_NAMES.get(PurePosixPath(at.download_button(key=key).proto.url).stem)
+
+
+def open_report(roles: dict[str, Role], steps: tuple[dict, ...]) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.session_state["roles"] = roles
+    at.session_state["history"] = EditHistory(Recipe(steps=steps, seed=7))
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def problems_shown(at: AppTest) -> list[str]:
+    tables = [t.value for t in at.dataframe if "problem" in t.value.columns]
+    return list(tables[0]["problem"]) if tables else []
 
 
 @pytest.fixture(scope="module")
@@ -162,3 +188,64 @@ def test_no_passphrase_in_any_download(page: AppTest, files) -> None:
     markdown = download(page, files, "download_report_md").decode()
     assert "passphrase" not in json.dumps(json.loads(download(page, files, "download_report_json")))
     assert PASSPHRASE not in markdown
+
+
+# --- the release gate (issue 11, item 4) ------------------------------------------------
+
+
+def test_passing_release_is_named_anonymised_and_says_so(page: AppTest, files) -> None:
+    assert not problems_shown(page)
+    assert "release_anyway" not in {c.key for c in page.checkbox}
+    assert file_name(page, "download_data") == "anonymised.csv"
+    report = json.loads(download(page, files, "download_report_json"))
+    assert report["release_check"]["passed"] is True
+    assert "Release check passed" in download(page, files, "download_report_md").decode()
+
+
+def test_untouched_table_cannot_be_downloaded_as_anonymised(files) -> None:
+    roles = {c: Role.INDIRECT for c in QI} | {"nric": Role.DIRECT}
+    at = open_report(roles, ())
+    button = at.download_button(key="download_data")
+    assert button.proto.disabled
+    problems = problems_shown(at)
+    assert any("original data" in p for p in problems)
+    assert any("'nric'" in p for p in problems)  # the direct identifier is still there
+    todo = list(next(t.value for t in at.dataframe if "problem" in t.value.columns)["what to do"])
+    assert any("De-identify" in t for t in todo) and any("Techniques" in t for t in todo)
+    assert not at.checkbox(key="release_anyway").value  # unticked by default
+    # The recipe and the report stay available and say that the check failed.
+    markdown = download(at, files, "download_report_md").decode()
+    assert "Release check failed" in markdown and "not released as anonymised" in markdown
+    report = json.loads(download(at, files, "download_report_json"))
+    assert report["release_check"]["passed"] is False
+    assert report["release_check"]["acknowledged"] is False
+
+
+def test_unconfirmed_roles_block_the_release(files) -> None:
+    at = open_report({}, STEPS)
+    assert at.download_button(key="download_data").proto.disabled
+    problems = problems_shown(at)
+    assert any("roles have not been confirmed" in p for p in problems)
+    assert any("No quasi-identifiers" in p for p in problems)
+
+
+def test_release_anyway_marks_the_file_and_the_report(files) -> None:
+    # nric left in clear: a direct identifier with its original values.
+    roles = {c: Role.INDIRECT for c in QI} | {"nric": Role.DIRECT}
+    at = open_report(roles, STEPS[1:])
+    assert at.download_button(key="download_data").proto.disabled
+    assert any("'nric'" in p for p in problems_shown(at))
+    box = at.checkbox(key="release_anyway")
+    assert "direct identifiers left" in box.label
+    box.check().run()
+    assert not at.exception
+    assert file_name(at, "download_data") == f"released.{NOT_ANONYMISED_MARK}.csv"
+    data = pd.read_csv(io.BytesIO(download(at, files, "download_data")), dtype=str)
+    assert set(data["nric"]) == set(pd.read_csv(SAMPLE, dtype=str)["nric"])
+    markdown = download(at, files, "download_report_md").decode()
+    assert f"RELEASED ANYWAY BY THE USER, NOT ANONYMISED (file marked {NOT_ANONYMISED_MARK})" in (
+        markdown
+    )
+    report = json.loads(download(at, files, "download_report_json"))
+    assert report["release_check"]["acknowledged"] is True
+    assert report["release_check"]["passed"] is False

@@ -94,9 +94,32 @@ def test_empty_keep_masks_separators_too():
     assert out["a"].iloc[0] == "xxx"
 
 
-def test_short_values_keep_first_takes_priority():
-    out = mask(pd.DataFrame({"a": ["ab", "abcdef"]}), "a", keep_first=1, keep_last=2)
-    assert out["a"].tolist() == ["ab", "axxxef"]
+NRICS = pd.DataFrame({"nric": ["S1234567D", "T7654321J", "F0000001X"]})
+
+
+@pytest.mark.parametrize(("keep_first", "keep_last"), [(9, 0), (0, 9), (5, 4), (12, 0), (9, 9)])
+def test_keeping_a_whole_nric_is_refused(keep_first, keep_last):
+    # 9-character NRICs: keeping 9 characters would release every NRIC in clear.
+    with pytest.raises(ParameterError, match=r"leave 3 value\(s\) unmasked, the first in row 1 "
+                       r"\(9 characters\)") as error:  # fmt: skip
+        mask(NRICS, "nric", keep_first=keep_first, keep_last=keep_last)
+    assert "S1234567D" not in str(error.value)  # the message never shows the data
+
+
+def test_keeping_all_but_one_nric_character_masks_one():
+    out = mask(NRICS, "nric", keep_first=5, keep_last=3)
+    assert out["nric"].tolist() == ["S1234x67D", "T7654x21J", "F0000x01X"]
+
+
+def test_a_short_value_that_would_stay_in_clear_is_named_by_row():
+    df = pd.DataFrame({"code": ["S1234567D", None, "", "AB", "--", "XYZ1"]})
+    with pytest.raises(ParameterError, match=r"leave 1 value\(s\) unmasked, the first in row 4 "
+                       r"\(2 characters\)"):  # fmt: skip
+        mask(df, "code", keep_first=2)
+    # separators alone have nothing to mask; missing and empty values stay as they are
+    out = mask(df, "code", keep_first=1)
+    assert out["code"].tolist()[2:] == ["", "Ax", "--", "Xxxx"]
+    assert pd.isna(out["code"].iloc[1])
 
 
 def test_missing_values_stay_missing():
@@ -144,6 +167,18 @@ def test_unknown_column():
 def test_property_never_mutates_and_preserves_shape(values, keep_first, keep_last):
     df = pd.DataFrame({"a": values, "b": range(len(values))})
     before = df.copy()
+    # hand-computed rule: a value with a maskable character none of which is in the middle
+    in_clear = [
+        v is not None
+        and any(c not in ".-@:/ " for c in v)
+        and all(c in ".-@:/ " for c in v[keep_first : max(len(v) - keep_last, keep_first)])
+        for v in values
+    ]
+    if any(in_clear):
+        with pytest.raises(ParameterError, match="unmasked"):
+            mask(df, "a", keep_first=keep_first, keep_last=keep_last)
+        pdt.assert_frame_equal(df, before)
+        return
     out = mask(df, "a", keep_first=keep_first, keep_last=keep_last)
     pdt.assert_frame_equal(df, before)
     for original, masked in zip(values, out["a"], strict=True):
