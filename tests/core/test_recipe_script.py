@@ -106,18 +106,16 @@ def test_recipe_name_cannot_close_the_docstring(tmp_path):
     )
 
 
-def test_hierarchy_file_name_and_key_variable_are_literals():
+def test_hierarchy_file_name_is_a_literal_and_hostile_key_variable_is_refused():
     evil = f"h.csv')\n{PAYLOAD}\n('"
-    recipe = Recipe(
-        steps=(
-            {"step": "generalise", "column": "a", "hierarchy": evil, "level": 1},
-            {"step": "pseudonymise", "column": "b", "method": "hmac", "key_env": evil},
-        )
-    )
+    recipe = Recipe(steps=({"step": "generalise", "column": "a", "hierarchy": evil, "level": 1},))
     calls = [n for n in ast.walk(ast.parse(to_python_script(recipe))) if isinstance(n, ast.Call)]
-    refs = [c for c in calls if getattr(c.func, "id", "") in ("read_hierarchy", "key_from_env")]
-    assert [ast.literal_eval(c.args[0]) for c in refs] == [evil, evil]
+    refs = [c for c in calls if getattr(c.func, "id", "") == "read_hierarchy"]
+    assert [ast.literal_eval(c.args[0]) for c in refs] == [evil]
     assert not any(getattr(c.func, "attr", "") == "system" for c in calls)
+    # A key variable name can never carry code: only ANON_ names are accepted at all.
+    with pytest.raises(RecipeError, match="ANON_"):
+        Recipe(steps=({"step": "pseudonymise", "column": "b", "method": "hmac", "key_env": evil},))
 
 
 def test_numpy_and_date_parameters_become_plain_literals():
