@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import state
+from ui.page_errors import friendly_errors
 
 # Page icons are emoji, not ":material/...:" names: Streamlit turns a page's Material icon
 # into a favicon fetched from Google's servers, and nothing here may reach the internet.
@@ -44,5 +45,8 @@ PAGES = {
 navigation = st.navigation(PAGES)
 if not state.has_data():
     state.load_startup_table()
-state.sidebar()
-navigation.run()
+# A failing page (or sidebar) shows a short message, never a traceback with server paths.
+with friendly_errors():
+    state.sidebar()
+with friendly_errors():
+    navigation.run()
