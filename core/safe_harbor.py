@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from core.dates import _parse, _reference, ages_at
+from core.detect.patterns import BUILTIN_KINDS, PATTERNS
 from core.errors import ParameterError
 from core.schema import Suggestion, suggest_roles
 from core.validation import require_choice, require_columns
@@ -76,10 +77,14 @@ _KIND_LETTER = {
     "phone": "D",
     "email": "F",
     "nric": "G",
+    "ssn": "G",
+    "nino": "G",
     "account_number": "J",
     "id_number": "K",
     "vehicle_plate": "L",
     "iu_number": "M",
+    "mac": "M",
+    "url": "N",
     "ipv4": "O",
     "ipv6": "O",
     "ip_address": "O",
@@ -87,6 +92,7 @@ _KIND_LETTER = {
     "username": "R",
     "identifier_like": "R",
     "near_unique": "R",
+    "mixed": "R",
 }
 # Names Safe Harbor adds to the schema's hints (checked first, on lower-case words).
 _NAME_HINTS: list[tuple[str, str]] = [
@@ -104,10 +110,6 @@ _NAME_HINTS: list[tuple[str, str]] = [
 _NAME_PATTERNS = [(letter, re.compile(rf"(?:^|_)(?:{rx})(?:_|$)")) for letter, rx in _NAME_HINTS]
 _ZIP_NAME = re.compile(r"(?:^|_)(?:zip\w*|zip_?code\w*)(?:_|$)")
 _AGE_NAME = re.compile(r"(?:^|_)(?:age|age_\w+|\w+_age|years?_old)(?:_|$)")
-_VALUE_HINTS = [
-    ("G", re.compile(r"\d{3}-\d{2}-\d{4}")),
-    ("N", re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)),
-]
 _US_ZIP = re.compile(r"\d{5}(?:-\d{4})?")
 
 
@@ -180,12 +182,6 @@ def _classify(
         words = _words(column)
         kind = suggestions[column].kind if column in suggestions else ""
         letter = next((ltr for ltr, rx in _NAME_PATTERNS if rx.search(words)), "")
-        if not letter and kind != "free_text":
-            sample = df[column].dropna().astype("str").head(200)
-            for ltr, rx in _VALUE_HINTS:
-                if len(sample) and sample.str.fullmatch(rx.pattern).mean() >= 0.8:
-                    letter = ltr
-                    break
         if kind != "postal_code" and _ZIP_NAME.search(words):
             kind = "postal_code"
         if letter:
@@ -196,6 +192,8 @@ def _classify(
             found[column] = ("", "free_text")
         elif kind in _KIND_LETTER:
             found[column] = (_KIND_LETTER[kind], kind)
+        elif kind in PATTERNS and kind not in BUILTIN_KINDS:  # a registered identifier
+            found[column] = ("R", kind)
         elif pd.api.types.is_datetime64_any_dtype(df[column]):
             found[column] = ("C", "date")
         else:

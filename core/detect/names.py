@@ -1,0 +1,264 @@
+"""Person names: in a whole cell (a column of names) and inside free text.
+
+The PDPC guide (Step 1) lists a person's name as the first direct identifier; HIPAA Safe
+Harbor calls it identifier A. Names are recognised from two kinds of evidence:
+
+* **known names**: the curated list ``data/names.txt`` (given and family names of English,
+  Chinese (romanised Hokkien, Cantonese, Teochew, Hakka and Mandarin spellings such as
+  Tan, Lim, Ng, Yeo, Goh), Malay (with the patronymic particles bin/binte/binti) and
+  Indian (with s/o, d/o) origin; about 2,000 entries, written for this project);
+* **shape**: 2-4 capitalised tokens (``Yeo Jia Hui``), allowing the particles inside,
+  with no word that never belongs to a name (street, place, organisation and sentence
+  words, also in ``data/names.txt``).
+
+Names that are everyday English words ("May", "Rose", "Tan", "Brown") count only inside a
+longer name, never alone, so a column of months or colours is not taken for names. Names
+written in Chinese characters (2-4 characters starting with a common surname character)
+are recognised in whole cells; other scripts (Tamil, Jawi...) are not (the column is
+reported as such by :func:`non_latin_script`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import pandas as pd
+
+__all__ = [
+    "NameLists",
+    "find_names",
+    "name_lists",
+    "name_shares",
+    "non_latin_script",
+]
+
+
+@dataclass(frozen=True)
+class NameLists:
+    """The curated lists, lower-case."""
+
+    given: frozenset[str]
+    family: frozenset[str]
+    particles: frozenset[str]
+    ambiguous: frozenset[str]
+    not_name: frozenset[str]
+
+    @property
+    def known(self) -> frozenset[str]:
+        return self.given | self.family
+
+
+@cache
+def name_lists() -> NameLists:
+    """Read ``data/names.txt`` once (shipped with the package; nothing is downloaded)."""
+    text = resources.files("core.detect").joinpath("data/names.txt").read_text("utf-8")
+    sections: dict[str, set[str]] = {}
+    current = None
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            current = line.strip("[]").split()[0]
+            sections.setdefault(current, set())
+            continue
+        if current is not None:
+            sections[current].update(word.lower() for word in line.split())
+    return NameLists(
+        given=frozenset(sections.get("given", ())),
+        family=frozenset(sections.get("family", ())),
+        particles=frozenset(sections.get("particle", ())),
+        ambiguous=frozenset(sections.get("ambiguous", ())),
+        not_name=frozenset(sections.get("not_name", ())),
+    )
+
+
+# A name token: capitalised word (Tan, O'Brien, McDonald, Jean-Luc), ALL CAPS (TAN), or an
+# initial (G, G.). Particles are matched separately, case-insensitively.
+_WORD = r"[A-Z](?:['’][A-Z])?[a-z'’-]*[a-z](?:[A-Z][a-z'’-]*)?|[A-Z](?:[A-Z'’-]*[A-Z])?\.?"
+_TOKEN = re.compile(_WORD)
+_PARTICLE = r"bin|binte|binti|bte|bt|s/o|d/o|a/l|a/p|van|von|de|da|del|della|di|du|al|el"
+# Chinese characters: 2-4 of them starting with one of the commonest surname characters.
+_HAN_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
+    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
+    "龚邵万钱严覃武戴莫孔向汤陳黃張劉楊趙吳鄭謝許馮鄧蕭葉蘇呂盧姜鍾譚陸範賈韋鄒"
+)
+_HAN_NAME = re.compile(rf"[{_HAN_SURNAMES}][\u4e00-\u9fff]{{1,3}}")
+_SCRIPTS = {
+    "Chinese characters": r"[\u4e00-\u9fff\u3400-\u4dbf]",
+    "Tamil": r"[\u0b80-\u0bff]",
+    "Devanagari (Hindi)": r"[\u0900-\u097f]",
+    "Arabic/Jawi": r"[\u0600-\u06ff]",
+    "Thai": r"[\u0e00-\u0e7f]",
+    "Korean": r"[\uac00-\ud7af]",
+    "Japanese kana": r"[\u3040-\u30ff]",
+    "Cyrillic": r"[\u0400-\u04ff]",
+}
+
+
+def _is_name_token(token: str, lists: NameLists) -> bool:
+    return token.rstrip(".").lower() not in lists.not_name
+
+
+def _cell_verdict(value: str, lists: NameLists) -> str:
+    """'known', 'shape' or '' for one whole cell."""
+    if _HAN_NAME.fullmatch(value):
+        return "known"
+    words = value.replace(",", " ").split()
+    if not 1 <= len(words) <= 6:
+        return ""
+    tokens = []
+    for position, word in enumerate(words):
+        lower = word.lower()
+        if lower in lists.particles and 0 < position < len(words) - 1:
+            continue
+        if not _TOKEN.fullmatch(word) or lower.rstrip(".") in lists.not_name:
+            return ""
+        tokens.append(lower.rstrip("."))
+    if not 1 <= len(tokens) <= 4:
+        return ""
+    known = [t for t in tokens if t in lists.known]
+    if len(tokens) == 1:
+        only = tokens[0]
+        return "known" if only in lists.known and only not in lists.ambiguous else ""
+    if known:
+        return "known"
+    # Shape alone: at least two tokens of two letters or more (not only initials).
+    return "shape" if sum(len(t) > 2 for t in tokens) >= 2 else ""
+
+
+def name_shares(values: pd.Series, counts: pd.Series | None = None) -> tuple[float, float]:
+    """Shares of ``values`` (stripped strings) that are names: (known names, shape only).
+
+    *known*: one to four capitalised tokens (particles such as bin, s/o allowed inside)
+    with at least one given or family name of the curated list (a lone name that is also
+    an English word, such as "May" or "Tan", does not count); *shape only*: 2-4 capitalised
+    tokens, none of them a known name nor a word that never belongs to a name.
+    Work is done once per distinct value: pass distinct ``values`` with their ``counts``
+    (aligned), or all values and no counts.
+    """
+    if counts is None:
+        counts = values.value_counts(sort=False)
+        values = pd.Series(counts.index, dtype=object)
+        counts = pd.Series(counts.to_numpy(), index=values.index)
+    n = float(counts.sum())
+    if n == 0:
+        return 0.0, 0.0
+    lists = name_lists()
+    verdicts = [_cell_verdict(str(v), lists) for v in values]
+    weights = counts.to_numpy()
+    known = sum(w for v, w in zip(verdicts, weights, strict=True) if v == "known") / n
+    shape = sum(w for v, w in zip(verdicts, weights, strict=True) if v == "shape") / n
+    return float(known), float(shape)
+
+
+# ---------------------------------------------------------------------------------------
+# Names inside free text
+# ---------------------------------------------------------------------------------------
+_RUN = re.compile(
+    rf"(?:{_WORD})(?:[ \t]+(?:(?:{_PARTICLE})[ \t]+)?(?:{_WORD}))*",
+)
+# Words that, just before a capitalised run, say a person is named.
+_CUES = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "mdm",
+        "miss",
+        "madam",
+        "dr",
+        "prof",
+        "patient",
+        "client",
+        "customer",
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "mother",
+        "father",
+        "brother",
+        "sister",
+        "named",
+        "called",
+        "caregiver",
+        "nok",
+    ]
+)
+
+
+def find_names(text: str) -> list[tuple[int, int]]:
+    """Spans ``(start, end)`` of person names inside ``text``.
+
+    A run of capitalised words (with bin/binte/s/o/d/o... inside) is cut at words that
+    never belong to a name ("Patient", "Clementi", "Avenue"); what is left is a name when
+    it holds a known given or family name (a lone ambiguous one such as "May" only after
+    a title or cue word: Mr, Mdm, Dr, patient...), or when it is 2-4 capitalised words
+    right after such a cue.
+    """
+    lists = name_lists()
+    spans: list[tuple[int, int]] = []
+    for run in _RUN.finditer(text):
+        for start, end, tokens in _split_run(run.group(), run.start(), lists):
+            cue = _previous_word(text, start)
+            known = [t for t in tokens if t in lists.known]
+            if len(tokens) > 4:
+                continue
+            if len(tokens) == 1:
+                only = tokens[0]
+                if only in lists.known and (only not in lists.ambiguous or cue in _CUES):
+                    spans.append((start, end))
+            elif known or cue in _CUES:
+                spans.append((start, end))
+    return spans
+
+
+def _split_run(run: str, offset: int, lists: NameLists):
+    """Pieces ``(start, end, tokens)`` of a capitalised run without the words never in names.
+
+    Particles (bin, s/o...) are kept inside a piece but never start or end one.
+    """
+    start = end = 0
+    tokens: list[str] = []
+    for match in re.finditer(r"\S+", run):
+        word = match.group()
+        lower = word.lower()
+        if lower in lists.particles:
+            continue
+        if not _is_name_token(word, lists):
+            if tokens:
+                yield offset + start, offset + end, tokens
+            tokens = []
+            continue
+        if not tokens:
+            start = match.start()
+        tokens.append(lower.rstrip("."))
+        end = match.end()
+    if tokens:
+        yield offset + start, offset + end, tokens
+
+
+_PREVIOUS = re.compile(r"([A-Za-z]+)\.?[ \t:,]*$")
+
+
+def _previous_word(text: str, start: int) -> str:
+    match = _PREVIOUS.search(text[max(0, start - 24) : start])
+    return match.group(1).lower() if match else ""
+
+
+def non_latin_script(values: pd.Series) -> tuple[str, float] | None:
+    """The non-Latin script most sampled values are written in, and its share, if any."""
+    n = len(values)
+    if n == 0:
+        return None
+    best = None
+    for script, pattern in _SCRIPTS.items():
+        share = float(values.str.contains(pattern, regex=True).sum()) / n
+        if share > 0 and (best is None or share > best[1]):
+            best = (script, share)
+    return best

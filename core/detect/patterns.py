@@ -1,0 +1,322 @@
+"""Identifiers with a regular shape: one :class:`Pattern` per kind, in one registry.
+
+Each pattern is a compiled regular expression, optionally with a validator that checks
+what the shape cannot (a check letter, an unallocated range). The same pattern serves a
+whole cell (``fullmatch``: is this column a column of emails?) and free text
+(``finditer``: where are the emails in this note?). Built in:
+
+===============  ==============================================================  ========
+kind             shape and checks                                                label
+===============  ==============================================================  ========
+email            local@domain.tld                                                EMAIL
+url              http(s)://... or www....                                        URL
+ipv4             four numbers 0-255                                              IP
+ipv6             eight groups of hex digits, or a compressed form with ``::``   IP
+mac              six pairs of hex digits with ``:`` or ``-``                     MAC
+nric             Singapore NRIC/FIN, S/T/F/G/M + 7 digits + correct check letter ID
+ssn              US social security number AAA-GG-SSSS, not 000/666/9xx, 00, 0000 ID
+nino             UK National Insurance number, allocated prefixes, suffix A-D    ID
+record_code      letters and digits with a prefix word (MRN, A/C, licence no...) ID
+vehicle_plate    1-3 letters, up to 4 digits, a check letter (SMF1234A)          PLATE
+date             2024-01-31, 31/01/2024, 31 Jan 2024, January 31, 2024          DATE
+postal_code      6-digit Singapore postal code (whole cells only)                POSTAL
+money            $13,000, SGD 200 (whole cells only; not an identifier)          -
+===============  ==============================================================  ========
+
+:func:`register_pattern` adds a kind (e.g. a passport or staff-number format of your own);
+it is then used by column classification (Step 1), the free-text scanner, the
+``redact_text`` recipe step and the Safe Harbor preset alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from core.errors import ParameterError
+from core.identifiers import nric_check_letter
+
+__all__ = [
+    "PATTERNS",
+    "Pattern",
+    "full_match_share",
+    "register_pattern",
+    "unregister_pattern",
+]
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One kind of identifier with a regular shape.
+
+    ``regex`` matches one value; ``validator`` (optional) takes the matched text and says
+    whether it is real (e.g. a check letter); ``label`` is the redaction label
+    (``[EMAIL]``); ``in_text`` says whether the pattern is searched inside free text (a bare
+    6-digit number is a postal code only when it fills a cell); ``identifying`` is False
+    for shapes that are not identifiers (amounts of money).
+    """
+
+    kind: str
+    regex: re.Pattern[str]
+    label: str
+    description: str
+    validator: Callable[[str], bool] | None = None
+    in_text: bool = True
+    identifying: bool = True
+
+    def accepts(self, text: str) -> bool:
+        return self.validator is None or bool(self.validator(text))
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Where the pattern occurs in ``text`` (the ``value`` group when it has one, so
+        "MRN: A1234567" reports only the number and redaction keeps the word MRN)."""
+        found = []
+        for match in self.regex.finditer(text):
+            group = "value" if "value" in self.regex.groupindex else 0
+            if self.accepts(match.group(group)):
+                found.append(match.span(group))
+        return found
+
+
+# --- validators ------------------------------------------------------------------------
+
+
+def valid_nric(text: str) -> bool:
+    """A Singapore NRIC/FIN whose check letter is right (core.identifiers)."""
+    value = text.strip().upper()
+    return value[0] in "STFGM" and nric_check_letter(value[0], value[1:8]) == value[8]
+
+
+def valid_ssn(text: str) -> bool:
+    """US SSN rules: area not 000, 666 or 900-999; group not 00; serial not 0000."""
+    digits = re.sub(r"\D", "", text)
+    area, group, serial = digits[:3], digits[3:5], digits[5:]
+    return area not in {"000", "666"} and area[0] != "9" and group != "00" and serial != "0000"
+
+
+_NINO_BAD_PREFIXES = frozenset({"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"})
+
+
+def valid_nino(text: str) -> bool:
+    """UK NINO rules: first letter not D F I Q U V, second not D F I O Q U V, and not one
+    of the unallocated prefixes BG, GB, KN, NK, NT, TN, ZZ (HMRC NIM39110)."""
+    prefix = text.strip().upper()[:2]
+    return (
+        prefix[0] not in "DFIQUV"
+        and prefix[1] not in "DFIOQUV"
+        and prefix not in _NINO_BAD_PREFIXES
+    )
+
+
+# --- shapes ----------------------------------------------------------------------------
+_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
+_HEX = r"[0-9A-Fa-f]{1,4}"
+_IPV6 = (
+    rf"(?:{_HEX}:){{7}}{_HEX}"
+    rf"|(?:{_HEX}:){{1,6}}(?::{_HEX}){{1,6}}"
+    rf"|(?:{_HEX}:){{1,7}}:"
+    rf"|::(?:{_HEX}:){{0,6}}{_HEX}"
+)
+_MONTHS = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_DATE = (
+    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[ T][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)?"
+    r"|[0-9]{1,2}[/.-][0-9]{1,2}[/.-](?:[0-9]{4}|[0-9]{2})"
+    r"|[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}"
+    rf"|[0-9]{{1,2}}(?:st|nd|rd|th)?[ -]{_MONTHS}\.?,?[ -][0-9]{{4}}"
+    rf"|{_MONTHS}\.? [0-9]{{1,2}}(?:st|nd|rd|th)?,? [0-9]{{4}}"
+)
+_RECORD_PREFIX = (
+    r"(?:MRN|MR\s?No\.?|Medical\s+Record(?:\s+(?:No\.?|Number))?|A/C(?:\s+No\.?)?|"
+    r"Acc(?:oun)?t\.?(?:\s+(?:No\.?|Number))?|Account(?:\s+(?:No\.?|Number))?|"
+    r"Licen[cs]e(?:\s+(?:No\.?|Number))?|Policy(?:\s+(?:No\.?|Number))?|"
+    r"Member(?:ship)?(?:\s+(?:ID|No\.?|Number))?|Passport(?:\s+(?:No\.?|Number))?|"
+    r"Case(?:\s+(?:No\.?|Number))|Ref(?:erence)?(?:\s+(?:No\.?|Number))?|ID(?:\s+No\.?)?)"
+)
+
+
+def _compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    return re.compile(pattern, flags)
+
+
+def _bounded(core: str) -> str:
+    """``core`` not glued to letters, digits or the same punctuation on either side."""
+    return rf"(?<![\w@.+/-])(?:{core})(?![\w@]|[.-]\w)"
+
+
+_BUILTIN = (
+    Pattern(
+        "email",
+        _compile(_bounded(r"[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
+        "EMAIL",
+        "an email address",
+    ),
+    Pattern(
+        "url",
+        _compile(r"(?<![\w@])(?:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)]", re.IGNORECASE),
+        "URL",
+        "a web address (URL)",
+    ),
+    Pattern("ipv4", _compile(_bounded(rf"{_OCTET}(?:\.{_OCTET}){{3}}")), "IP", "an IPv4 address"),
+    Pattern(
+        "ipv6",
+        _compile(rf"(?<![\w:])(?:{_IPV6})(?![\w:])"),
+        "IP",
+        "an IPv6 address",
+        validator=lambda text: text.count(":") >= 2,
+    ),
+    Pattern(
+        "mac",
+        _compile(_bounded(r"[0-9A-Fa-f]{2}(?:([:-])[0-9A-Fa-f]{2})(?:\1[0-9A-Fa-f]{2}){4}")),
+        "MAC",
+        "a MAC (device) address",
+    ),
+    Pattern(
+        "nric",
+        _compile(_bounded(r"[STFGMstfgm][0-9]{7}[A-Za-z]")),
+        "ID",
+        "a Singapore NRIC/FIN number with a valid check letter",
+        validator=valid_nric,
+    ),
+    Pattern(
+        "ssn",
+        _compile(_bounded(r"[0-9]{3}([- ])[0-9]{2}\1[0-9]{4}")),
+        "ID",
+        "a US social security number (valid area, group and serial)",
+        validator=valid_ssn,
+    ),
+    Pattern(
+        "nino",
+        _compile(_bounded(r"[A-Za-z]{2} ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-Da-d]")),
+        "ID",
+        "a UK National Insurance number (allocated prefix)",
+        validator=valid_nino,
+    ),
+    Pattern(
+        "record_code",
+        _compile(
+            rf"(?<![\w]){_RECORD_PREFIX}\s*[:#.]?\s*"
+            r"(?P<value>(?=[A-Z0-9/-]*[0-9])[A-Z0-9][A-Z0-9/-]{3,}[A-Z0-9])"
+            r"(?![\w])",
+            re.IGNORECASE,
+        ),
+        "ID",
+        "a medical record, account, licence, policy or member number after its name",
+    ),
+    Pattern(
+        "vehicle_plate",
+        _compile(_bounded(r"[A-Z]{1,3}[0-9]{1,4}[A-Z]")),
+        "PLATE",
+        "a vehicle plate number (letters, up to 4 digits, a check letter, e.g. SMF1234A)",
+    ),
+    Pattern("date", _compile(_bounded(_DATE), re.IGNORECASE), "DATE", "a date"),
+    Pattern(
+        "postal_code",
+        _compile(r"[0-9]{6}"),
+        "POSTAL",
+        "a 6-digit Singapore postal code",
+        in_text=False,
+    ),
+    Pattern(
+        "money",
+        _compile(r"-?(?:S?\$|SGD ?)[0-9]{1,3}(?:,?[0-9]{3})*(?:\.[0-9]+)?"),
+        "",
+        "an amount of money",
+        in_text=False,
+        identifying=False,
+    ),
+)
+
+#: The registry, in priority order (earlier kinds win when two match the same text).
+PATTERNS: dict[str, Pattern] = {p.kind: p for p in _BUILTIN}
+BUILTIN_KINDS = frozenset(PATTERNS)
+#: Kinds that are not regular patterns (core.detect.names, .phones, .addresses).
+OTHER_KINDS = ("name", "phone", "address")
+_LABEL_RE = re.compile(r"[A-Z][A-Z0-9_]{0,19}")
+
+
+def register_pattern(
+    kind: str,
+    regex: str | re.Pattern[str],
+    validator: Callable[[str], bool] | None = None,
+    *,
+    label: str = "ID",
+    description: str = "",
+    in_text: bool = True,
+) -> Pattern:
+    """Add (or replace) an identifier pattern; every detector uses it from then on.
+
+    ``kind`` is a new lower-case name (e.g. ``"passport_sg"``); ``regex`` matches one
+    value (write it without ``^``/``$``: it is used both on whole cells and inside text;
+    it is wrapped so it does not match inside a longer word); ``validator(text) -> bool``
+    rejects shapes that are not real; ``label`` is what ``redact_text`` writes (``[ID]``
+    by default). Example::
+
+        register_pattern("passport_sg", r"[EK][0-9]{7}[A-Z]", label="ID",
+                         description="a Singapore passport number")
+
+    Built-in kinds and ``name``/``phone``/``address`` cannot be replaced.
+    """
+    if not isinstance(kind, str) or not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", kind):
+        raise ParameterError(
+            f"register_pattern: kind must be a lower-case name (letters, digits, _), got {kind!r}."
+        )
+    if kind in BUILTIN_KINDS or kind in OTHER_KINDS:
+        raise ParameterError(f"register_pattern: {kind!r} is built in; choose another name.")
+    if not isinstance(label, str) or not _LABEL_RE.fullmatch(label):
+        raise ParameterError(
+            f"register_pattern: label must be upper-case letters (e.g. 'ID'), got {label!r}."
+        )
+    if validator is not None and not callable(validator):
+        raise ParameterError("register_pattern: validator must be a function text -> bool.")
+    source = regex.pattern if isinstance(regex, re.Pattern) else regex
+    flags = regex.flags if isinstance(regex, re.Pattern) else 0
+    try:
+        compiled = re.compile(_bounded(source), flags)
+    except (re.error, TypeError) as error:
+        raise ParameterError(
+            f"register_pattern: the regex for {kind!r} is invalid: {error}."
+        ) from None
+    if compiled.fullmatch(""):
+        raise ParameterError(f"register_pattern: the regex for {kind!r} matches empty text.")
+    pattern = Pattern(
+        kind, compiled, label, description or f"a {kind.replace('_', ' ')}", validator, in_text
+    )
+    PATTERNS[kind] = pattern
+    return pattern
+
+
+def unregister_pattern(kind: str) -> None:
+    """Remove a pattern added with :func:`register_pattern` (built-in kinds stay)."""
+    if kind in BUILTIN_KINDS:
+        raise ParameterError(f"unregister_pattern: {kind!r} is built in and cannot be removed.")
+    PATTERNS.pop(kind, None)
+
+
+def full_match_mask(values: pd.Series, kind: str) -> pd.Series:
+    """Which values (stripped strings) are, as a whole, a ``kind`` (with its validator)."""
+    pattern = PATTERNS[kind]
+    shaped = values.str.fullmatch(pattern.regex).fillna(False).astype(bool)
+    if pattern.validator is None or not shaped.any():
+        return shaped
+    checked = {v: pattern.accepts(v) for v in values[shaped].unique()}
+    shaped[shaped] = values[shaped].map(checked).astype(bool)
+    return shaped
+
+
+def full_match_share(values: pd.Series, counts: pd.Series | None, kind: str) -> float:
+    """Share of rows whose value is a whole ``kind``.
+
+    ``values`` are distinct stripped strings and ``counts`` how often each occurs (None
+    when each occurs once), so the work is done once per distinct value.
+    """
+    mask = full_match_mask(values, kind)
+    if counts is None:
+        return float(mask.mean()) if len(mask) else 0.0
+    total = float(counts.sum())
+    return float(counts[mask.to_numpy()].sum()) / total if total else 0.0
