@@ -2,7 +2,9 @@
 
 Commands follow the guide's steps: ``classify`` (Step 1), ``apply`` (Steps 2-3 from a
 recipe), ``risk`` (Step 4, Annex C), ``suda`` (Step 4, SUDA2 special uniques),
-``reid-risk`` (Annex D), ``uniqueness`` (Gibbon & Aisbett), ``spatial-k`` (locations, NIST SP 800-188) and ``safe-harbor`` (HIPAA). A user
+``reid-risk`` (Annex D), ``uniqueness`` (Gibbon & Aisbett), ``spatial-k`` (locations, NIST
+SP 800-188), ``safe-harbor`` (HIPAA), and ``log`` and ``verify`` (a workspace's audit
+trail, Step 5). A user
 mistake prints one clear line on stderr and exits with status 2; a traceback means a bug.
 """
 
@@ -16,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -23,7 +26,7 @@ from core.errors import AnonymisationError
 from core.io import output_format, read_table, table_to_bytes, write_table
 from core.outputs import Output, file_name_part, plan_outputs, write_outputs
 from core.recipe import Recipe, RecipeResult, apply_recipe, check_recipe_columns
-from core.report import USE_CASES, build_report, report_to_markdown
+from core.report import USE_CASES, Report, build_report, report_to_markdown
 from core.risk import CONTROL_LEVELS, MOTIVATION_LEVELS, annex_d_risk, risk_report, uniqueness
 from core.schema import suggest_roles
 from core.suda import DEFAULT_DIS_FRACTION, suda2
@@ -36,6 +39,9 @@ from core.techniques.pseudonymisation import (
 )
 from core.techniques.registry import Ref, resolve
 from core.validation import require_columns
+from core.workspace import ENV_VAR as WORKSPACE_ENV
+from core.workspace import Workspace
+from core.workspace import default_path as default_workspace_path
 
 EXIT_USER_ERROR = 2
 
@@ -173,10 +179,122 @@ class _ApplyJob:
 
 def cmd_apply(args: argparse.Namespace) -> int:
     job = _plan_apply(args)
+    workspace, bundle = _plan_record(args, job)
     result = apply_recipe(job.data, job.recipe, base_dir=job.base_dir)
     files = _release_files(args, job, result)
     write_outputs(files, force=args.force)
     _tell_what_was_written(files, result)
+    if workspace or bundle:
+        _record_and_bundle(args, job, result, files, workspace, bundle)
+    return 0
+
+
+def _plan_record(args: argparse.Namespace, job: _ApplyJob) -> tuple[str | None, Output | None]:
+    """The workspace to record in (--workspace, else $ANON_WORKSPACE) and the bundle to
+    write, both checked before any work is done."""
+    workspace = args.workspace or os.environ.get(WORKSPACE_ENV) or None
+    if workspace:
+        Workspace(workspace).close()  # refuses a bad file (not SQLite, too new, read-only)
+    bundle = None
+    if args.bundle:
+        if Path(args.bundle).suffix.lower() != ".zip":
+            raise AnonymisationError(f"--bundle '{args.bundle}' must end in .zip.")
+        (bundle,) = plan_outputs([Output("--bundle", Path(args.bundle))], job.inputs,
+                                 force=args.force)  # fmt: skip
+    return workspace, bundle
+
+
+def _record_and_bundle(
+    args: argparse.Namespace,
+    job: _ApplyJob,
+    result: RecipeResult,
+    files: list[tuple[Output, bytes]],
+    workspace: str | None,
+    bundle: Output | None,
+) -> None:
+    """Record the release in the workspace and/or write its bundle (core.audit, core.bundle).
+
+    Identity mapping tables go into either only when encrypted (--mapping-passphrase-env).
+    """
+    from core.audit import record_release
+    from core.bundle import build_bundle, portable_recipe
+
+    output = files[0][1]  # the released table, as written to --out
+    identities = [*((c, "mapping") for c in result.mappings),
+                  *((c, "linking") for c in result.linking)]  # fmt: skip
+    encrypted = {}
+    if job.passphrase is not None:
+        encrypted = {key: blob for key, (_, blob) in zip(identities, files[1:], strict=False)}
+    report: Report = build_report(job.data, result, job.recipe,
+                                  quasi_identifiers=job.quasi_identifiers,
+                                  use_case=args.use_case)  # fmt: skip
+    if workspace:
+        with Workspace(workspace) as ws:
+            recorded = record_release(
+                ws, original=job.data, data_path=args.data, recipe=job.recipe, result=result,
+                output=output, output_name=job.out.name, base_dir=job.base_dir,
+                quasi_identifiers=job.quasi_identifiers, report=report.to_dict(),
+                encrypted_mappings=encrypted, author=getpass.getuser(),
+            )  # fmt: skip
+        portable, hierarchies = recorded.recipe, recorded.hierarchies
+        print(f"Recorded release {recorded.release_id} in workspace {workspace} (k = "
+              f"{recorded.k}, P(re-ID) = {recorded.p_reid}).", file=sys.stderr)  # fmt: skip
+    else:
+        portable, hierarchies = portable_recipe(job.recipe, base_dir=job.base_dir)
+        portable = Recipe(portable.steps, result.seed, portable.meta)
+    if bundle is not None:
+        archive = build_bundle(
+            released=output, released_name=job.out.name, recipe=portable,
+            hierarchies=hierarchies, report=report,
+            encrypted_mappings={f"{c}.{kind}": blob for (c, kind), blob in encrypted.items()},
+        ).to_zip()  # fmt: skip
+        write_outputs([(bundle, archive)], force=args.force)
+        left_out = bool(identities) and not encrypted
+        note = " Plaintext identity tables are not in it: keep them apart." if left_out else ""
+        print(f"Release bundle: {bundle.path}.{note}", file=sys.stderr)
+
+
+def _open_existing_workspace(path: str | None) -> Workspace:
+    chosen = Path(path) if path else default_workspace_path()
+    if not chosen.is_file():
+        raise AnonymisationError(
+            f"No workspace at '{chosen}'. Give --workspace FILE or set {WORKSPACE_ENV}."
+        )
+    return Workspace(chosen)
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    with _open_existing_workspace(args.workspace) as ws:
+        entries = ws.audit_entries()
+    if args.json:
+        print(json.dumps(entries, indent=2, ensure_ascii=False))
+        return 0
+    for e in entries:
+        figures = "  ".join(
+            f"{name}={str(e[name])[:12] if name.endswith('sha256') else e[name]}"
+            for name in ("data_sha256", "recipe_sha256", "output_sha256", "k", "p_reid")
+            if e[name] is not None
+        )
+        print(f"{e['id']:>5}  {e['time']}  {e['action']:<13} {e['object']!r}  {figures}")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Exit 0 if the audit chain holds and every checkable release reproduces, else 1."""
+    from core.audit import verify_releases
+
+    with _open_existing_workspace(args.workspace) as ws:
+        chain = ws.verify_chain()
+        print(chain.explanation())
+        if not chain.ok:
+            return 1
+        checks = verify_releases(ws)
+    for check in checks:
+        print(check.line())
+    mismatch = next((c for c in checks if c.status == "mismatch"), None)
+    if mismatch is not None:
+        print(f"error: release {mismatch.release_id} does not reproduce.", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -407,6 +525,7 @@ def cmd_dp_aggregate(args: argparse.Namespace) -> int:
     from core import dp
 
     df = read_table(args.data, sep=args.sep)
+    in_workspace = Path(args.ledger).suffix.lower() == ".db"  # the ledger of a workspace
     out, ledger = plan_outputs(
         [Output("--out", Path(args.out)), Output("--ledger", Path(args.ledger), update=True)],
         {"data": Path(args.data)},
@@ -414,8 +533,14 @@ def cmd_dp_aggregate(args: argparse.Namespace) -> int:
     )
     measured = [*args.sums, *args.means]
     budget_delta = args.budget_delta if args.budget_delta is not None else args.delta
-    total = args.budget if args.budget is not None or Path(args.ledger).exists() else args.epsilon
-    budget = dp.open_ledger(args.ledger, epsilon=total, delta=budget_delta)
+    if in_workspace:
+        budget = _workspace_budget(args.ledger, args.budget, args.epsilon, budget_delta)
+        charged_before = len(budget.charges)
+    else:
+        total = (
+            args.budget if args.budget is not None or Path(args.ledger).exists() else args.epsilon
+        )
+        budget = dp.open_ledger(args.ledger, epsilon=total, delta=budget_delta)
     release = dp.dp_release(
         df, _split(args.by), categories=dp.parse_categories(args.categories),
         epsilon=args.epsilon, delta=args.delta, mechanism=args.mechanism,
@@ -423,7 +548,14 @@ def cmd_dp_aggregate(args: argparse.Namespace) -> int:
         bounds=dp.parse_bounds(args.bounds, measured), budget=budget,
     )  # fmt: skip
     # The ε record first, durably: a noisy table must never exist without its ledger entry.
-    dp.write_ledger(ledger.path, release, budget, data=str(args.data), out=str(out.path))
+    if in_workspace:
+        with Workspace(ledger.path) as ws, ws.transaction():
+            ws.set_dp_budget(budget.epsilon, budget.delta)
+            new = budget.charges[charged_before:]
+            ws.add_dp_charges([(c.query, c.epsilon, c.delta) for c in new],
+                              about={"data": str(args.data), "out": str(out.path)})  # fmt: skip
+    else:
+        dp.write_ledger(ledger.path, release, budget, data=str(args.data), out=str(out.path))
     write_outputs([(out, table_to_bytes(release.table, output_format(out.path)))],
                   force=args.force)  # fmt: skip
     print(f"Wrote {len(release.table)} cells to {out.path}; ε spent {budget.spent_epsilon:g} of "
@@ -431,6 +563,24 @@ def cmd_dp_aggregate(args: argparse.Namespace) -> int:
     text = "\n".join([*(f.statement for f in release.figures), release.outside_statement])
     _emit(release.ledger(), args.json, text)
     return 0
+
+
+def _workspace_budget(path: str, total: float | None, epsilon: float, delta: float) -> Any:
+    """The workspace's privacy budget with its charges so far, or a new one (``total``, else
+    this command's ``epsilon``). A recorded budget cannot change."""
+    from core.dp import PrivacyBudget
+
+    with Workspace(path) as ws:
+        ledger = ws.dp_budget()
+    if ledger is None:
+        return PrivacyBudget(total if total is not None else epsilon, delta)
+    budget = PrivacyBudget.from_dict(ledger)
+    if total is not None and abs(total - budget.epsilon) > 1e-12 * max(1.0, total):
+        raise AnonymisationError(
+            f"The workspace '{path}' records a privacy budget of ε = {budget.epsilon:g}; a "
+            f"release's budget cannot change to {total:g}. Omit --budget."
+        )
+    return budget
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -508,7 +658,22 @@ def build_parser() -> argparse.ArgumentParser:
     apply.add_argument("--ask-keys", action="store_true",
                        help="prompt (without echo) for pseudonymisation keys not set in the "
                        "environment")  # fmt: skip
+    apply.add_argument("--workspace", help=f"record the release in this workspace file "
+                       f"(default ${WORKSPACE_ENV} if set)")  # fmt: skip
+    apply.add_argument("--bundle", help="also write the self-contained release bundle (.zip)")
     apply.set_defaults(run=cmd_apply)
+
+    log = sub.add_parser("log", help="Print a workspace's audit log.")
+    log.add_argument("--workspace", help=f"workspace file (default ${WORKSPACE_ENV} or "
+                     "workspace.anon.db)")  # fmt: skip
+    log.add_argument("--json", action="store_true", help="print JSON")
+    log.set_defaults(run=cmd_log)
+
+    verify = sub.add_parser("verify", help="Check a workspace's audit chain and re-run every "
+                            "recorded release whose input file is present.")  # fmt: skip
+    verify.add_argument("--workspace", help=f"workspace file (default ${WORKSPACE_ENV} or "
+                        "workspace.anon.db)")  # fmt: skip
+    verify.set_defaults(run=cmd_verify)
 
     decrypt = sub.add_parser("decrypt-mapping", help="Decrypt an identity mapping table "
                              "written by apply (--mapping-passphrase-env).")  # fmt: skip
@@ -557,7 +722,12 @@ def build_parser() -> argparse.ArgumentParser:
                      "default --epsilon)")  # fmt: skip
     dpa.add_argument("--budget-delta", type=float, help="total δ (new ledger; default --delta)")
     dpa.add_argument("--out", required=True, help="released table (.csv, .xlsx, .parquet)")
-    dpa.add_argument("--ledger", required=True, help="JSON record of ε spent (read if it exists)")
+    dpa.add_argument(
+        "--ledger",
+        required=True,
+        help="JSON record of ε spent (read if it exists); a "
+        "file ending in .db is a workspace, whose ledger is kept across sessions",
+    )
     dpa.add_argument("--force", action="store_true", help="replace an existing --out file")
     dpa.set_defaults(run=cmd_dp_aggregate)
     return parser

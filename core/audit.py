@@ -1,0 +1,171 @@
+"""Record a release in a workspace, and check later that every recorded release still holds.
+
+PDPC guide, Step 5 and the accountability obligation: an organisation must be able to
+show which data was released, with which decisions and what residual risk. A release is
+recorded with everything needed to make it again (the input's sha256 and path, the full
+recipe with its hierarchies as content and its seed); :func:`verify_releases` re-runs
+each one whose input file is still present and compares the output's sha256.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from core.bundle import portable_recipe, replay, uses_random_pseudonyms
+from core.errors import AnonymisationError
+from core.io import read_table, table_to_bytes
+from core.recipe import Recipe, RecipeResult
+from core.risk import risk_report
+from core.workspace import Workspace, sha256_bytes, sha256_file
+
+
+@dataclass(frozen=True)
+class RecordedRelease:
+    """What :func:`record_release` stored: ids and hashes for messages and bundles."""
+
+    release_id: int
+    recipe: Recipe  # portable (hierarchies by content name), with the seed used
+    hierarchies: dict[str, str]
+    data_sha256: str
+    output_sha256: str
+    k: int | None
+    p_reid: float | None
+
+
+def release_risk(
+    released: pd.DataFrame, recipe: Recipe, quasi_identifiers: Sequence[str] | None = None
+) -> tuple[list[str], int | None, float | None, dict[str, Any]]:
+    """(QIs kept, k, P(re-ID), l/t figures) of a released table (Step 4, Annex C).
+
+    P(re-ID) is the prosecutor risk of the most exposed record, 1 / (smallest class).
+    Quasi-identifiers a step removed are no longer a risk and are left out.
+    """
+    names = list(quasi_identifiers or recipe.meta.get("quasi_identifiers") or [])
+    kept = [name for name in names if name in released.columns]
+    if not kept or released.empty:
+        return kept, None, None, {}
+    sensitive = recipe.meta.get("sensitive")
+    sensitive = sensitive if sensitive in released.columns else None
+    report = risk_report(released, kept, k_threshold=int(recipe.meta.get("k") or 5),
+                         sensitive=sensitive)  # fmt: skip
+    extra = {"sensitive": sensitive, "l": report.l_distinct, "t": report.t_closeness}
+    return kept, int(report.k), float(report.max_risk), extra
+
+
+def record_release(
+    workspace: Workspace,
+    *,
+    original: pd.DataFrame,
+    data_path: str | os.PathLike[str] | None,
+    recipe: Recipe,
+    result: RecipeResult,
+    output: bytes,
+    output_name: str,
+    base_dir: str | Path | None = None,
+    quasi_identifiers: Sequence[str] | None = None,
+    report: Mapping[str, Any] | None = None,
+    encrypted_mappings: Mapping[tuple[str, str], bytes] | None = None,
+    author: str = "",
+    annex_d: Mapping[str, Any] | None = None,
+) -> RecordedRelease:
+    """Record data set, recipe version, hierarchies, risk and release in one transaction."""
+    portable, hierarchies = portable_recipe(
+        recipe, base_dir=base_dir, known=workspace.hierarchies()
+    )
+    portable = Recipe(portable.steps, result.seed, portable.meta)
+    data_sha = sha256_file(data_path) if data_path is not None else None
+    kept, k, p_reid, extra = release_risk(result.data, recipe, quasi_identifiers)
+    output_sha = sha256_bytes(output)
+    with workspace.transaction():
+        data_sha = workspace.add_dataset(
+            original,
+            name=Path(data_path).name if data_path is not None else "table",
+            source_path=str(Path(data_path).resolve()) if data_path is not None else None,
+            sha256=data_sha,
+        )
+        for name, text in hierarchies.items():
+            column = name.split("/", 1)[1].rsplit("-", 1)[0]
+            workspace.put_hierarchy(name, text, column=column)
+        version = workspace.add_recipe_version(
+            portable.to_yaml(), message=f"applied to {Path(output_name).name}", author=author
+        )
+        risk_id = workspace.add_risk(
+            data_sha256=sha256_bytes(output),
+            recipe_version_id=version.id,
+            quasi_identifiers=kept,
+            sensitive=extra.get("sensitive"),
+            k=k,
+            p_reid=p_reid,
+            l_diversity=extra.get("l"),
+            t_closeness=extra.get("t"),
+            annex_d=annex_d,
+        )
+        release_id = workspace.add_release(
+            data_sha256=data_sha,
+            data_path=str(Path(data_path).resolve()) if data_path is not None else None,
+            recipe_version_id=version.id,
+            seed=result.seed,
+            output_sha256=output_sha,
+            output_name=str(output_name),
+            risk_id=risk_id,
+            report=report,
+            mapping_tables=encrypted_mappings,
+        )
+    return RecordedRelease(release_id, portable, hierarchies, data_sha, output_sha, k, p_reid)
+
+
+@dataclass(frozen=True)
+class ReleaseCheck:
+    """The outcome of re-running one recorded release."""
+
+    release_id: int
+    status: str  # "reproduced", "mismatch" or "not checked"
+    detail: str
+
+    def line(self) -> str:
+        return f"release {self.release_id}: {self.status}. {self.detail}"
+
+
+def check_release(workspace: Workspace, release: Mapping[str, Any]) -> ReleaseCheck:
+    """Re-run one recorded release from its recorded inputs and compare the output sha256."""
+    release_id = int(release["id"])
+    path = release.get("data_path")
+    recipe = Recipe.from_yaml(workspace.recipe_version(release["recipe_version_id"]).yaml)
+    recipe = Recipe(recipe.steps, int(release["seed"]), recipe.meta)
+    suffix = Path(release["output_name"]).suffix.lower().lstrip(".") or "csv"
+
+    def skip(reason: str) -> ReleaseCheck:
+        return ReleaseCheck(release_id, "not checked", reason)
+
+    if not path or not Path(path).is_file():
+        return skip(f"the original data is not at '{path}' (put it back to check).")
+    if sha256_file(path) != release["data_sha256"]:
+        return skip(f"the file at '{path}' is not the recorded original (its sha256 differs).")
+    if uses_random_pseudonyms(recipe):
+        return skip("random pseudonyms are drawn from secret entropy on every run.")
+    if suffix in ("xlsx", "xls", "excel"):
+        return skip("Excel files carry their creation time, so their bytes differ on each run.")
+    try:
+        result = replay(read_table(path), recipe, workspace.hierarchies())
+        output = table_to_bytes(result.data, "parquet" if suffix == "pq" else suffix)
+    except AnonymisationError as error:  # e.g. a key not in the environment
+        return skip(f"the recipe cannot run here: {error}")
+    if sha256_bytes(output) != release["output_sha256"]:
+        return ReleaseCheck(
+            release_id,
+            "mismatch",
+            f"re-running recipe version {release['recipe_version_id']} on '{path}' gives "
+            f"sha256 {sha256_bytes(output)}, but {release['output_sha256']} was released.",
+        )
+    return ReleaseCheck(release_id, "reproduced", f"output sha256 {release['output_sha256']}.")
+
+
+def verify_releases(workspace: Workspace) -> list[ReleaseCheck]:
+    """Check every recorded release, oldest first."""
+    return [check_release(workspace, release) for release in workspace.releases()]
