@@ -240,7 +240,7 @@ def build_bundle(
         ).encode("utf-8")
     mapping_names = []
     for column, blob in (encrypted_mappings or {}).items():
-        entry = f"mapping/{_safe_stem(column, 'column')}.mapping.enc"
+        entry = f"mapping/{_safe_stem(column, 'table')}.enc"
         files[entry] = bytes(blob)
         mapping_names.append(entry)
     released_sha = hashlib.sha256(bytes(released)).hexdigest()

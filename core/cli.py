@@ -246,7 +246,7 @@ def _record_and_bundle(
         archive = build_bundle(
             released=output, released_name=job.out.name, recipe=portable,
             hierarchies=hierarchies, report=report,
-            encrypted_mappings={f"{c}.{kind}": blob for (c, kind), blob in encrypted.items()},
+            encrypted_mappings={f"{c}-{kind}": blob for (c, kind), blob in encrypted.items()},
         ).to_zip()  # fmt: skip
         write_outputs([(bundle, archive)], force=args.force)
         left_out = bool(identities) and not encrypted

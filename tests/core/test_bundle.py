@@ -136,7 +136,7 @@ def test_bundle_holds_mapping_tables_encrypted_only() -> None:
                           hierarchies={}, encrypted_mappings={"nric": blob})  # fmt: skip
     archive = bundle.to_zip()
     with zipfile.ZipFile(io.BytesIO(archive)) as zipped:
-        stored = zipped.read("mapping/nric.mapping.enc")
+        stored = zipped.read("mapping/nric.enc")
         everything = b"".join(zipped.read(n) for n in zipped.namelist())
     pd.testing.assert_frame_equal(decrypt_table(stored, "a long passphrase"), mapping)
     assert b"S1234567D" not in everything and b"a long passphrase" not in everything

@@ -144,7 +144,7 @@ def test_dp_ledger_in_a_workspace_persists_across_commands(tmp_path: Path, capsy
 
     def run(*extra: str) -> int:
         return main(["dp-aggregate", str(data), "--out", str(tmp_path / "o.csv"), "--by", "sex",
-                     "--categories", "sex=F|M", "--ledger", str(ws), *extra])  # fmt: skip
+                     "--categories", "sex=F|M", "--ledger", str(ws), "--force", *extra])  # fmt: skip
 
     assert run("--epsilon", "0.6", "--budget", "1") == 0
     assert run("--epsilon", "0.6") == EXIT_USER_ERROR
@@ -159,3 +159,29 @@ def test_dp_ledger_in_a_workspace_persists_across_commands(tmp_path: Path, capsy
 def test_bundle_must_be_a_zip(project: Path, capsys) -> None:
     assert _apply(project, "--bundle", str(project / "release.tar")) == EXIT_USER_ERROR
     assert ".zip" in capsys.readouterr().err
+
+
+def test_mapping_tables_are_recorded_and_bundled_encrypted(
+    project: Path, monkeypatch, capsys
+) -> None:
+    (project / "recipe.yaml").write_text(
+        "seed: 3\nsteps:\n  - {step: pseudonymise, column: occupation, method: random}\n"
+    )
+    monkeypatch.setenv("ANON_MAPPING_PASSPHRASE", "a long enough passphrase for the test")
+    ws = project / "w.anon.db"
+    code = _apply(project, "--workspace", str(ws), "--bundle", str(project / "b.zip"),
+                  "--mapping-passphrase-env", "ANON_MAPPING_PASSPHRASE")  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    with sqlite3.connect(ws) as conn:
+        [(column, kind, blob)] = conn.execute(
+            "SELECT column_name, kind, encrypted FROM mapping_tables"
+        ).fetchall()
+    assert (column, kind) == ("occupation", "mapping") and blob.startswith(b"PDPCTBL\x00")
+    with zipfile.ZipFile(project / "b.zip") as archive:
+        assert archive.read("mapping/occupation-mapping.enc") == blob
+        assert b"passphrase for the test" not in b"".join(
+            archive.read(n) for n in archive.namelist()
+        )
+    capsys.readouterr()
+    assert main(["verify", "--workspace", str(ws)]) == 0  # random pseudonyms: by design
+    assert "not checked. random pseudonyms" in capsys.readouterr().out
