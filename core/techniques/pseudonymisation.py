@@ -58,7 +58,9 @@ MIN_KEY_BYTES = 16
 #: Every environment variable that may hold a key starts with this (e.g. ANON_PSEUDONYM_KEY).
 KEY_ENV_PREFIX = "ANON_"
 # The workbench's own settings share the prefix but never hold a key.
-_SETTING_VARIABLES = frozenset({"ANON_DATA", "ANON_HIERARCHY_DIR", "ANON_MAP_STYLE"})
+_SETTING_VARIABLES = frozenset(
+    {"ANON_DATA", "ANON_HIERARCHY_DIR", "ANON_MAP_STYLE", "ANON_WORKSPACE"}
+)
 _KEY_ADVICE = (
     "Create a long random key once, for example with "
     '`python -c "import secrets; print(secrets.token_hex(32))"`, keep it secret (never in '
