@@ -240,4 +240,6 @@ def redact_series(
         return values.copy(), changed
     out = values.astype(object).copy()
     out[changed] = text[changed].map(new_text)
+    if values.dtype != object and pd.api.types.is_string_dtype(values.dtype):
+        out = out.astype(values.dtype)  # a text column stays a text column
     return out, changed

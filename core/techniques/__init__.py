@@ -6,6 +6,7 @@ One module per family of techniques; each technique is a pure function
 - :mod:`.suppression`: attribute and record suppression, suppression below k (Annex C)
 - :mod:`.masking`: character masking and the Annex B presets
 - :mod:`.pseudonymisation`: random and keyed pseudonyms, double coding
+- :mod:`.redaction`: identifiers inside free text replaced by labels or keyed pseudonyms
 - :mod:`.generalisation`: bands, custom ranges, top/bottom coding, mappings,
   hierarchies, dates
 - :mod:`.swapping`: shuffling values between records
@@ -46,6 +47,7 @@ from core.techniques.pseudonymisation import (
     pseudonymise_hmac,
     pseudonymise_random,
 )
+from core.techniques.redaction import REDACTION_MODES, redact_text
 from core.techniques.suppression import remove_columns, suppress_below_k, suppress_records
 from core.techniques.swapping import swap
 
@@ -53,6 +55,7 @@ __all__ = [
     "DATE_UNITS",
     "MASK_PRESETS",
     "NOISE_DISTRIBUTIONS",
+    "REDACTION_MODES",
     "ROUNDING_MODES",
     "STATS",
     "Pseudonymised",
@@ -77,6 +80,7 @@ __all__ = [
     "pseudonymise_random",
     "recode_absolute",
     "recode_percentile",
+    "redact_text",
     "remove_columns",
     "round_coordinates",
     "round_to_base",

@@ -121,22 +121,38 @@ def _pseudonymise(p: dict[str, Any]) -> Call:
             secret_seed=True,
         )
     if method == "hmac":
-        if "key_env" not in p:
-            raise RecipeError(
-                "Step 'pseudonymise' with method 'hmac' needs 'key_env': the name of the "
-                "environment variable that holds the key (the key itself never goes in a recipe)."
-            )
-        try:
-            key_env = require_key_env_name(p["key_env"])
-        except SecretError as error:
-            raise RecipeError(str(error)) from None
-        kwargs = {"key": Ref("key_from_env", key_env), **_pick(p, ("length",))}
+        kwargs = {"key": _key_ref(p, "'pseudonymise' with method 'hmac'"), **_pick(p, ("length",))}
         return Call("pseudonymise_hmac", (p["column"],), kwargs, produces_mapping=True)
     if method == "double":
         return Call("double_code", (p["column"],), {}, produces_mapping=True, secret_seed=True)
     raise RecipeError(
         f"Step 'pseudonymise': 'method' must be random, hmac or double, got {method!r}."
     )
+
+
+def _key_ref(p: dict[str, Any], what: str) -> Ref:
+    """The key of a keyed step: a checked ``key_env`` name, read when the step runs."""
+    if "key_env" not in p:
+        raise RecipeError(
+            f"Step {what} needs 'key_env': the name of the environment variable that holds "
+            "the key (the key itself never goes in a recipe)."
+        )
+    try:
+        return Ref("key_from_env", require_key_env_name(p["key_env"]))
+    except SecretError as error:
+        raise RecipeError(str(error)) from None
+
+
+def _redact_text(p: dict[str, Any]) -> Call:
+    mode = p.get("mode", "label")
+    kwargs: dict[str, Any] = {"mode": mode, **_pick(p, ("length",))}
+    if "kinds" in p:
+        kwargs["kinds"] = _as_list(p["kinds"])
+    if mode == "pseudonym":
+        kwargs["key"] = _key_ref(p, "'redact_text' with mode 'pseudonym'")
+    elif "key_env" in p:
+        raise RecipeError("Step 'redact_text': 'key_env' is only used with mode 'pseudonym'.")
+    return Call("redact_text", (_as_list(p["columns"]),), kwargs)
 
 
 _GENERALISE_FORMS = ("width", "edges", "top", "bottom", "mapping", "hierarchy", "date_unit")
@@ -291,6 +307,16 @@ STEPS: dict[str, StepSpec] = {
             ("column",),
             ("method", "key_env", "digits", "length"),
             _pseudonymise,
+        ),
+        StepSpec(
+            "redact_text",
+            "Replace names, emails, phone numbers, IDs, addresses, dates... found inside "
+            "free-text columns by a label ([NAME]) or a keyed pseudonym per entity; cells "
+            "without one are unchanged.",
+            "Step 2 (De-identify); Annex A: Pseudonymisation",
+            ("columns",),
+            ("kinds", "mode", "key_env", "length"),
+            _redact_text,
         ),
         StepSpec(
             "generalise",

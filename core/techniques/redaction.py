@@ -1,0 +1,96 @@
+"""Redaction of identifiers inside free text (PDPC guide, Step 2 "De-identify your data").
+
+Step 2 removes direct identifiers; a free-text column (notes, comments, letters) holds
+them *inside* the text: a name, an email, a phone number, an NRIC number, an address.
+:func:`redact_text` finds them with the scanner of :mod:`core.detect.text` and replaces
+each one in place:
+
+* ``mode="label"``: by its kind in brackets, ``[NAME]``, ``[EMAIL]``, ``[PHONE]``,
+  ``[ID]``, ``[ADDRESS]``, ``[DATE]``, ``[URL]``, ``[IP]``, ``[MAC]``, ``[PLATE]``;
+* ``mode="pseudonym"``: by a consistent keyed pseudonym per entity, ``[NAME-3f2a9c1b]``,
+  the HMAC-SHA256 of the kind and the entity's text under a secret key (the same person
+  gets the same pseudonym in every cell and every run with the same key, so notes about
+  one person stay linkable; Annex A "Pseudonymisation", persistent pseudonyms). The key is
+  handled as for :func:`core.techniques.pseudonymise_hmac`: at least 16 bytes, read from
+  an environment variable by recipes (``key_env``), never stored.
+
+A cell in which nothing is found is left exactly as it was. Detection is not perfect
+(see the benchmark in the README): review a sample of the result before release.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from collections.abc import Iterable, Sequence
+
+import pandas as pd
+
+from core.detect.text import Entity, redact_series, resolve_kinds
+from core.errors import ParameterError
+from core.techniques.pseudonymisation import _require_key
+from core.validation import require_choice, require_columns, require_int
+
+__all__ = ["REDACTION_MODES", "redact_text"]
+
+REDACTION_MODES = ("label", "pseudonym")
+
+
+def _normalised(entity: Entity) -> str:
+    """The text that identifies the entity: case, spacing and phone punctuation ignored."""
+    if entity.kind == "phone":
+        return re.sub(r"\D", "", entity.text)
+    return " ".join(entity.text.casefold().split())
+
+
+def redact_text(
+    df: pd.DataFrame,
+    columns: Sequence[str] | str,
+    *,
+    kinds: Iterable[str] | str | None = None,
+    mode: str = "label",
+    key: bytes | None = None,
+    length: int = 8,
+) -> pd.DataFrame:
+    """Replace the names, emails, phones, IDs, addresses, dates... inside text columns.
+
+    ``columns``: the text columns to redact; ``kinds``: what to redact (default every
+    kind of :func:`core.detect.entity_kinds`; a label such as ``"id"`` stands for all ID
+    kinds); ``mode``: ``"label"`` or ``"pseudonym"`` (needs ``key``, bytes of at least 16,
+    and writes ``length`` hex characters of the HMAC, 6 to 64). Cells without a detected
+    entity and missing values are unchanged; the input table is never modified.
+    """
+    columns = [columns] if isinstance(columns, str) else list(columns)
+    require_columns(df, columns)
+    chosen = resolve_kinds(kinds)
+    mode = require_choice("mode", mode, REDACTION_MODES)
+    if mode == "pseudonym":
+        if key is None:
+            raise ParameterError(
+                "redact_text with mode 'pseudonym' needs a key (in a recipe: 'key_env', the "
+                "name of the environment variable holding it)."
+            )
+        keyed = hmac.new(_require_key(key), digestmod=hashlib.sha256)
+        length = require_int("length", length, minimum=6)
+        if length > 64:
+            raise ParameterError(f"Parameter 'length' must be at most 64, got {length}.")
+
+        def replace(entity: Entity) -> str:
+            h = keyed.copy()
+            h.update(f"{entity.kind}\x00{_normalised(entity)}".encode())
+            return f"[{entity.label}-{h.hexdigest()[:length]}]"
+
+    else:
+        if key is not None:
+            raise ParameterError("redact_text: 'key' is only used with mode 'pseudonym'.")
+
+        def replace(entity: Entity) -> str:
+            return f"[{entity.label}]"
+
+    out = df.copy()
+    for column in columns:
+        new, changed = redact_series(df[column], replace, kinds=chosen)
+        if changed.any():
+            out[column] = new
+    return out
