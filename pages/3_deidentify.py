@@ -10,7 +10,11 @@ from core.errors import SecretError
 from core.io import table_to_bytes
 from core.schema import Role
 from core.techniques import encrypt_table
-from core.techniques.pseudonymisation import MIN_KEY_BYTES
+from core.techniques.pseudonymisation import (
+    MIN_KEY_BYTES,
+    MIN_PASSPHRASE_CHARS,
+    passphrase_problem,
+)
 from ui import data_steps, state
 
 STEP2 = "PDPC guide, Step 2 (De-identify your data)"
@@ -148,14 +152,18 @@ for kind, column, table in tables:
             key=f"download_{kind}_{column}",
         )
         passphrase = st.text_input("Passphrase for the encrypted file", type="password",
-                                   key=f"passphrase_{kind}_{column}")  # fmt: skip
+                                   key=f"passphrase_{kind}_{column}",
+                                   help=f"At least {MIN_PASSPHRASE_CHARS} characters (Step 5).")  # fmt: skip
+        weak = passphrase_problem(passphrase)
+        if passphrase and weak:
+            st.warning(weak)
         st.download_button(
             "Download encrypted (AES-GCM, scrypt)",
-            data=partial(encrypt_table, table, passphrase) if passphrase else b"",
+            data=partial(encrypt_table, table, passphrase) if not weak else b"",
             file_name=f"{column}_{kind}.enc",
             mime="application/octet-stream",
             key=f"download_{kind}_encrypted_{column}",
-            disabled=not passphrase,
+            disabled=weak is not None,
         )
         st.caption("Decrypt with core.techniques.decrypt_table(blob, passphrase); give the "
                    "passphrase separately from the file.")  # fmt: skip

@@ -22,10 +22,10 @@ from core.release_gate import NOT_ANONYMISED_MARK, marked_name
 from core.report import SUGGESTED_K, USE_CASES, build_report, controls_for
 from core.schema import Role
 from core.techniques import encrypt_table
+from core.techniques.pseudonymisation import MIN_PASSPHRASE_CHARS, passphrase_problem
 from core.utility import utility_report
 from ui import state
 
-MIN_PASSPHRASE = 12  # Step 5: passwords of at least 12 characters
 STEM = "anonymised"
 CLASSIFY, DEIDENTIFY = "pages/2_classify.py", "pages/3_deidentify.py"
 TECHNIQUES, RISK = "pages/4_techniques.py", "pages/5_risk.py"
@@ -237,11 +237,12 @@ if identities.empty:
     st.caption("No pseudonymisation step made an identity mapping table.")
 passphrase = st.text_input("Passphrase for the mapping tables", type="password",
                            key="mapping_passphrase", disabled=identities.empty,
-                           help=f"At least {MIN_PASSPHRASE} characters, mixing upper and lower "
+                           help=f"At least {MIN_PASSPHRASE_CHARS} characters, mixing upper and lower "
                                 "case, digits and symbols (Step 5).")  # fmt: skip
-ready = not identities.empty and len(passphrase) >= MIN_PASSPHRASE
-if passphrase and not ready:
-    st.warning(f"Type at least {MIN_PASSPHRASE} characters to enable the download.")
+weak = passphrase_problem(passphrase)
+ready = not identities.empty and weak is None
+if passphrase and weak:
+    st.warning(weak)
 blob = encrypt_table(identities, passphrase) if ready else b""
 st.download_button("Identity mapping tables (encrypted)", blob, file_name="mapping.enc",
                    mime="application/octet-stream", disabled=not ready,

@@ -40,6 +40,8 @@ from core.errors import ParameterError, SecretError
 from core.validation import make_rng, require_columns, require_int
 
 __all__ = [
+    "MAX_SCRYPT_MEMORY_BYTES",
+    "MAX_SCRYPT_P",
     "MIN_KEY_BYTES",
     "MIN_PASSPHRASE_CHARS",
     "Pseudonymised",
@@ -49,6 +51,7 @@ __all__ = [
     "KEY_ENV_PREFIX",
     "key_from_env",
     "passphrase_from_env",
+    "passphrase_problem",
     "pseudonymise_hmac",
     "require_key_env_name",
     "pseudonymise_random",
@@ -371,7 +374,8 @@ def key_from_env(name: str) -> bytes:
     return key
 
 
-#: Step 5 of the guide: passwords of at least 12 characters (also the Report page's rule).
+#: Shortest passphrase that may encrypt a table (PDPC guide, Step 5: passwords of at least
+#: 12 characters): encrypt_table, passphrase_from_env and every page use this one rule.
 MIN_PASSPHRASE_CHARS = 12
 
 
@@ -403,9 +407,16 @@ def passphrase_from_env(name: str) -> str:
 # --------------------------------------------------------------------------------------
 _MAGIC = b"PDPCTBL\x00"
 _VERSION = 1
-_SCRYPT_LOG2_N = 15  # n = 2**15, r = 8, p = 1: about 32 MiB and 0.1 s per derivation
+# scrypt for new files: n = 2**17, r = 8, p = 1 (OWASP's minimum recommendation for scrypt):
+# 128 MiB of memory and about a second per derivation. Older files (n = 2**15) still decrypt.
+_SCRYPT_LOG2_N = 17
 _SCRYPT_R = 8
 _SCRYPT_P = 1
+#: The most a file's header may ask of scrypt when decrypting: 128 * r * n bytes of memory
+#: (twice what encrypt_table uses) and p sequential passes. A header asking for more (up
+#: to 16 GiB were accepted before) is refused before any key is derived.
+MAX_SCRYPT_MEMORY_BYTES = 256 * 2**20
+MAX_SCRYPT_P = 4
 _HEADER = struct.Struct(">8sBBBB16s12s")  # magic, version, log2 n, r, p, salt, nonce
 _CORRUPT = "Cannot decrypt the table: wrong passphrase or corrupted file."
 
@@ -414,26 +425,45 @@ def _derive(passphrase: str, salt: bytes, log2_n: int, r: int, p: int) -> bytes:
     return Scrypt(salt=salt, length=32, n=2**log2_n, r=r, p=p).derive(passphrase.encode("utf-8"))
 
 
-def _require_passphrase(passphrase: object) -> str:
+def _require_passphrase(passphrase: object, *, minimum: int = 1) -> str:
     if not isinstance(passphrase, str) or not passphrase:
         raise SecretError(
             "A non-empty passphrase (text) is needed to encrypt or decrypt a table. Use a long "
             "passphrase and keep it apart from the encrypted file."
         )
+    if len(passphrase) < minimum:
+        raise SecretError(passphrase_problem(passphrase))
     return passphrase
+
+
+def passphrase_problem(passphrase: str) -> str | None:
+    """Why ``passphrase`` is too weak to encrypt a table, or ``None`` if it may be used.
+
+    The one rule for every page and command: at least :data:`MIN_PASSPHRASE_CHARS`
+    characters (PDPC guide, Step 5).
+    """
+    if len(passphrase) >= MIN_PASSPHRASE_CHARS:
+        return None
+    return (
+        f"The passphrase has {len(passphrase)} characters; use at least "
+        f"{MIN_PASSPHRASE_CHARS}, mixing upper and lower case, digits and symbols, and give it "
+        "to the recipient apart from the file (PDPC guide, Step 5)."
+    )
 
 
 def encrypt_table(df: pd.DataFrame, passphrase: str) -> bytes:
     """Encrypt a table (e.g. an identity mapping table) with a passphrase.
 
-    The PDPC guide (Annex A) asks that identity mapping tables be kept securely. The blob is
-    self-describing: an 8-byte magic header ``PDPCTBL\\0``, a version byte, the scrypt
-    parameters (n = 2**15, r = 8, p = 1), a random 16-byte salt and a random 12-byte nonce,
-    then the AES-256-GCM ciphertext (header authenticated too) of a small JSON line with the
-    column types followed by the table as UTF-8 CSV. The index is not kept; column names
-    become text; empty strings come back as missing values.
+    The PDPC guide (Annex A) asks that identity mapping tables be kept securely. The
+    passphrase must have at least :data:`MIN_PASSPHRASE_CHARS` characters, otherwise
+    :class:`SecretError`. The blob is self-describing: an 8-byte magic header
+    ``PDPCTBL\\0``, a version byte, the scrypt parameters (n = 2**17, r = 8, p = 1), a random
+    16-byte salt and a random 12-byte nonce, then the AES-256-GCM ciphertext (header
+    authenticated too) of a small JSON line with the column types followed by the table as
+    UTF-8 CSV. The index is not kept; column names become text; empty strings come back as
+    missing values.
     """
-    passphrase = _require_passphrase(passphrase)
+    passphrase = _require_passphrase(passphrase, minimum=MIN_PASSPHRASE_CHARS)
     dtypes = {str(c): str(t) for c, t in df.dtypes.items()}
     plain = (
         json.dumps({"columns": [str(c) for c in df.columns], "dtypes": dtypes}).encode("utf-8")
@@ -476,7 +506,10 @@ def decrypt_table(blob: bytes, passphrase: str) -> pd.DataFrame:
     """Decrypt a table made by :func:`encrypt_table`.
 
     Raises :class:`SecretError` ("wrong passphrase or corrupted file") if the passphrase is
-    wrong or the blob was changed, and when the blob is not an encrypted table at all.
+    wrong or the blob was changed, and when the blob is not an encrypted table at all. A
+    header asking scrypt for more than :data:`MAX_SCRYPT_MEMORY_BYTES` of memory or more than
+    :data:`MAX_SCRYPT_P` passes is refused before any key is derived. Any non-empty
+    passphrase is accepted here, so files made before the 12-character rule still open.
     Text columns come back as text exactly (leading zeros kept); numeric, boolean and date
     columns get their original type back.
     """
@@ -488,8 +521,15 @@ def decrypt_table(blob: bytes, passphrase: str) -> pd.DataFrame:
             "(made by encrypt_table)."
         )
     magic, version, log2_n, r, p, salt, nonce = _HEADER.unpack_from(blob)
-    if version != _VERSION or not (10 <= log2_n <= 22) or not (1 <= r <= 32) or not (1 <= p <= 16):
+    if version != _VERSION or not (10 <= log2_n <= 30) or r < 1 or p < 1:
         raise SecretError(f"{_CORRUPT} Unknown format version or parameters in the header.")
+    memory = 128 * r * 2**log2_n
+    if memory > MAX_SCRYPT_MEMORY_BYTES or p > MAX_SCRYPT_P:
+        raise SecretError(
+            f"{_CORRUPT} Its header asks scrypt for {memory / 2**20:,.0f} MiB of memory and "
+            f"{p} pass(es), more than the {MAX_SCRYPT_MEMORY_BYTES // 2**20} MiB and "
+            f"{MAX_SCRYPT_P} passes this tool allows; it was not made by encrypt_table."
+        )
     header = blob[: _HEADER.size]
     key = _derive(passphrase, salt, log2_n, r, p)
     try:

@@ -8,9 +8,11 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from core.cli import main
+from core.techniques.pseudonymisation import encrypt_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data" / "guide_step4_k_example.csv"
@@ -71,3 +73,15 @@ def test_apply_refuses_a_mask_that_keeps_every_nric_character(tmp_path, capsys):
     out = tmp_path / "out.csv"
     argv = ["apply", str(data), "--recipe", str(recipe), "--out", str(out)]
     assert_refused(capsys, argv, out, "Step 1 (mask)", "unmasked", "row 1")
+
+
+def test_decrypt_refuses_a_header_asking_scrypt_for_16_gib(tmp_path, capsys, monkeypatch):
+    passphrase = "a long passphrase"
+    blob = bytearray(encrypt_table(pd.DataFrame({"pseudonym": ["416765"]}), passphrase))
+    blob[9:12] = bytes([22, 32, 16])  # log2 n, r, p: 128 * 32 * 2**22 bytes = 16 GiB
+    crafted = tmp_path / "mapping.enc"
+    crafted.write_bytes(bytes(blob))
+    monkeypatch.setenv("ANON_MAPPING_PASSPHRASE", passphrase)
+    out = tmp_path / "mapping.csv"
+    argv = ["decrypt-mapping", str(crafted), "--passphrase-env", "ANON_MAPPING_PASSPHRASE"]
+    assert_refused(capsys, [*argv, "--out", str(out)], out, "16,384 MiB")

@@ -181,3 +181,18 @@ def test_hmac_without_key_shows_the_error_and_keeps_the_recipe(monkeypatch):
 )
 def test_deidentify_steps(choices, expected):
     assert data_steps.deidentify_steps(choices, key_env="K") == expected
+
+
+def test_encrypted_mapping_download_needs_the_same_12_character_passphrase_as_the_report():
+    at = open_page()
+    at.selectbox(key="method_nric").set_value("random")
+    for key in ("method_name", "method_email", "method_mobile"):
+        at.selectbox(key=key).set_value("keep")
+    at.button(key="apply_deidentify").click().run()
+    at.text_input(key="passphrase_mapping_nric").input("short-pass1").run()  # 11 characters
+    assert not at.exception
+    assert at.download_button(key="download_mapping_encrypted_nric").proto.disabled
+    assert any("has 11 characters; use at least 12" in w.value for w in at.warning)
+    at.text_input(key="passphrase_mapping_nric").input("long-passphrase").run()
+    assert not at.download_button(key="download_mapping_encrypted_nric").proto.disabled
+    assert not any("use at least 12" in w.value for w in at.warning)

@@ -13,12 +13,14 @@ from hypothesis import strategies as st
 from hypothesis.extra.pandas import column, data_frames
 
 from core.errors import ColumnNotFoundError, ParameterError, SecretError
+from core.techniques import pseudonymisation
 from core.techniques.pseudonymisation import (
     Pseudonymised,
     decrypt_table,
     double_code,
     encrypt_table,
     key_from_env,
+    passphrase_problem,
     pseudonymise_hmac,
     pseudonymise_random,
 )
@@ -289,20 +291,78 @@ def test_encryption_round_trip_keeps_text_and_types():
     pd.testing.assert_frame_equal(back, df)
 
 
+RIGHT = "the right passphrase"
+
+
 def test_wrong_passphrase_or_tampering_fails_cleanly():
-    blob = encrypt_table(pd.DataFrame({"a": ["x"]}), "right")
+    blob = encrypt_table(pd.DataFrame({"a": ["x"]}), RIGHT)
     with pytest.raises(SecretError, match="wrong passphrase or corrupted file"):
-        decrypt_table(blob, "wrong")
+        decrypt_table(blob, "the wrong passphrase")
     tampered = bytearray(blob)
     tampered[-1] ^= 1
     with pytest.raises(SecretError, match="wrong passphrase or corrupted file"):
-        decrypt_table(bytes(tampered), "right")
+        decrypt_table(bytes(tampered), RIGHT)
     with pytest.raises(SecretError, match="wrong passphrase or corrupted file"):
-        decrypt_table(b"not an encrypted table at all, just some text", "right")
+        decrypt_table(b"not an encrypted table at all, just some text", RIGHT)
     with pytest.raises(SecretError):
         encrypt_table(pd.DataFrame({"a": [1]}), "")
 
 
 def test_each_encryption_uses_a_fresh_salt_and_nonce():
     df = pd.DataFrame({"a": ["x"]})
-    assert encrypt_table(df, "p") != encrypt_table(df, "p")
+    assert encrypt_table(df, RIGHT) != encrypt_table(df, RIGHT)
+
+
+def test_new_files_use_scrypt_n_2_17_at_least():
+    # header: 8-byte magic, version, log2 n, r, p (OWASP: scrypt n >= 2**17, r = 8, p = 1)
+    blob = encrypt_table(pd.DataFrame({"a": ["x"]}), RIGHT)
+    assert blob[9] >= 17 and blob[10] == 8 and blob[11] == 1
+
+
+def test_encryption_needs_a_passphrase_of_12_characters():
+    df = pd.DataFrame({"a": ["x"]})
+    with pytest.raises(SecretError, match="has 11 characters; use at least 12"):
+        encrypt_table(df, "elevenchars")
+    assert decrypt_table(encrypt_table(df, "twelve chars"), "twelve chars")["a"].tolist() == ["x"]
+    assert passphrase_problem("twelve chars") is None
+    assert "at least 12" in passphrase_problem("short")
+
+
+# Made by the previous version (scrypt n = 2**15, r = 8, p = 1) with the 8-character
+# passphrase "old pass", which the De-identify page then accepted: it must still open.
+OLD_BLOB = bytes.fromhex(
+    "5044504354424c00010f0801e729c56f506b76b6ce8dfbb0bb60b48414e68336984d6b7afbb9f5d1"
+    "f6a09f78c762db1db4c9449f7ccceeae1bde51af6f679eee2d0d2690daaed6a37b81bf0c7421a1fc"
+    "b782516f33b8c23d24605c566a8525cc416846bf6c9b7ae8be553ecd6b43ba98fb1db9a93bc1a494"
+    "51ad8eb1f52e29f7a97a6e7e5b112d79157ed2e5f2f077a04f22e8a54c07ddb653f5004768a701b2"
+    "fd4122ea9b60cf611b2822d5a7510c5dc5ef840a07fccf10e99a79"
+)
+
+
+def test_files_made_with_the_old_scrypt_parameters_still_decrypt():
+    assert OLD_BLOB[9] == 15
+    back = decrypt_table(OLD_BLOB, "old pass")
+    assert back.to_dict("list") == {
+        "pseudonym": ["416765", "373666"],
+        "nric": ["S1234567D", "T7654321J"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("log2_n", "r", "p", "mib"),
+    [(22, 32, 16, 16384), (19, 8, 1, 512), (18, 9, 1, 288), (15, 8, 5, 32)],
+)
+def test_a_header_asking_scrypt_for_too_much_is_refused_before_deriving(
+    monkeypatch, log2_n, r, p, mib
+):
+    # 128 * r * n bytes: log2 n = 22, r = 32 asks for 16 GiB (the old limits allowed it)
+    assert 128 * r * 2**log2_n == mib * 2**20
+    crafted = bytearray(OLD_BLOB)
+    crafted[9:12] = bytes([log2_n, r, p])
+
+    def no_derivation(*args, **kwargs):
+        raise AssertionError("a key was derived from a hostile header")
+
+    monkeypatch.setattr(pseudonymisation, "_derive", no_derivation)
+    with pytest.raises(SecretError, match=rf"asks scrypt for {mib:,} MiB of memory and {p} pass"):
+        decrypt_table(bytes(crafted), "old pass")
