@@ -25,7 +25,13 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
-from core.validation import require_choice, require_columns
+from core.validation import (
+    require_choice,
+    require_columns,
+    require_int,
+    require_positive,
+    require_probability,
+)
 
 # Combined keys are built in mixed radix; past this we re-compress with factorize.
 _KEY_LIMIT = 2**62
@@ -327,3 +333,288 @@ def quasi_identifier_impact(
             )
         )
     return impacts
+
+
+# --- per-class privacy models (ARX semantics) ---------------------------------------------
+
+L_KINDS = ("distinct", "entropy", "recursive")
+T_DISTANCES = ("auto", "equal", "ordered")
+
+
+def sensitive_codes(
+    series: pd.Series, *, ordered: bool | None = None
+) -> tuple[np.ndarray, int, bool]:
+    """Integer codes of a sensitive column, sorted by value when it is ordered.
+
+    ``ordered=None`` treats numeric columns as ordered (t-closeness with ordered distance)
+    and everything else as categories. Returns ``(codes, n_values, ordered)``.
+    """
+    if ordered is None:
+        ordered = pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
+    if ordered:
+        codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=False)
+        return codes.astype(np.int64, copy=False), max(len(uniques), 1), True
+    codes, n_values = _codes(series)
+    return codes, n_values, False
+
+
+@dataclass(frozen=True)
+class ClassDistribution:
+    """How a sensitive attribute is spread over equivalence classes, as sparse
+    (class, value, records) triples, with its share in the reference (whole) table.
+
+    Every per-class model below reads these arrays, so a node of the lattice search and a
+    released table are judged by the same code. ``weights`` lets the search count groups
+    of identical records once.
+    """
+
+    sizes: np.ndarray  # records per class
+    pair_class: np.ndarray
+    pair_value: np.ndarray
+    pair_count: np.ndarray
+    overall: np.ndarray  # share of each value in the reference table
+    ordered: bool
+
+    @classmethod
+    def of(
+        cls,
+        class_codes: np.ndarray,
+        value_codes: np.ndarray,
+        overall: np.ndarray,
+        *,
+        n_classes: int,
+        ordered: bool = False,
+        weights: np.ndarray | None = None,
+    ) -> ClassDistribution:
+        n_values = overall.size
+        key = class_codes * n_values + value_codes
+        if n_classes * n_values <= 4 * key.size + 1024:  # dense count, then the non-zeros
+            counts = np.bincount(key, weights=weights, minlength=n_classes * n_values)
+            pairs = np.flatnonzero(counts)
+            pair_count = counts[pairs]
+        else:
+            pairs, inverse = np.unique(key, return_inverse=True)
+            pair_count = np.bincount(inverse, weights=weights, minlength=pairs.size)
+        pair_class = pairs // n_values
+        sizes = np.bincount(pair_class, weights=pair_count, minlength=n_classes)
+        return cls(sizes, pair_class, pairs % n_values, pair_count.astype(float), overall, ordered)
+
+    @property
+    def n_classes(self) -> int:
+        return int(self.sizes.size)
+
+    @property
+    def share(self) -> np.ndarray:
+        """Share of each pair's value within its class."""
+        return self.pair_count / self.sizes[self.pair_class]
+
+    def _per_class(self, weights: np.ndarray) -> np.ndarray:
+        return np.bincount(self.pair_class, weights=weights, minlength=self.n_classes)
+
+    def _max_per_class(self, values: np.ndarray, empty: float = 0.0) -> np.ndarray:
+        out = np.full(self.n_classes, empty)
+        np.maximum.at(out, self.pair_class, values)
+        return out
+
+    def distinct(self) -> np.ndarray:
+        """Distinct sensitive values per class (distinct l-diversity)."""
+        return np.bincount(self.pair_class, minlength=self.n_classes)
+
+    def entropy_l(self) -> np.ndarray:
+        """exp(Shannon entropy in nats) per class: entropy l-diversity holds for l <= it."""
+        share = self.share
+        return np.exp(self._per_class(-share * np.log(share)))
+
+    def recursive_ratio(self, l: int) -> np.ndarray:  # noqa: E741
+        """r1 / (r_l + ... + r_m) per class (counts sorted from the most frequent); recursive
+        (c,l)-diversity holds when it is below c (infinite with fewer than l values)."""
+        order = np.lexsort((-self.pair_count, self.pair_class))
+        cls, count = self.pair_class[order], self.pair_count[order]
+        first = np.r_[0, np.flatnonzero(np.diff(cls)) + 1]
+        rank = np.arange(cls.size) - np.repeat(first, np.diff(np.r_[first, cls.size]))
+        top = np.zeros(self.n_classes)
+        top[cls[first]] = count[first]
+        tail = np.bincount(cls, weights=np.where(rank >= l - 1, count, 0.0),
+                           minlength=self.n_classes)  # fmt: skip
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(tail > 0, top / tail, np.inf)
+
+    def emd(self, distance: str = "auto") -> np.ndarray:
+        """Earth Mover's Distance of each class from the reference table (t-closeness):
+        ordered distance (values sorted, Li et al. 2007) or equal distance."""
+        ordered = self.ordered if distance == "auto" else distance == "ordered"
+        share, overall = self.share, self.overall
+        if ordered:
+            emd = ordered_emd(self.pair_class, self.pair_value, share, overall, self.n_classes,
+                              overall.size)  # fmt: skip
+        else:
+            term = np.abs(share - overall[self.pair_value]) - overall[self.pair_value]
+            emd = 0.5 * (self._per_class(term) + 1.0)
+        return np.clip(emd, 0.0, 1.0)
+
+    def delta(self) -> np.ndarray:
+        """max |ln(share in class / share in table)| over the values present in each class
+        (delta-disclosure privacy, Brickell and Shmatikov 2008; values absent from a class
+        are not counted, as in ARX and pycanon; ARX states delta in log2 units)."""
+        ratio = self.share / self.overall[self.pair_value]
+        return self._max_per_class(np.abs(np.log(ratio)))
+
+    def beta(self) -> np.ndarray:
+        """max (share in class - share in table) / share in table per class (basic
+        beta-likeness, Cao and Karras 2012): the largest relative gain of confidence."""
+        p = self.overall[self.pair_value]
+        return self._max_per_class((self.share - p) / p)
+
+    def beta_enhanced_ok(self, beta: float) -> np.ndarray:
+        """Enhanced beta-likeness per class: every gain (q - p) / p <= min(beta, -ln p)."""
+        p = self.overall[self.pair_value]
+        over = (self.share - p) / p > np.minimum(beta, -np.log(p)) + 1e-12
+        return self._per_class(over.astype(float)) == 0
+
+    def alpha(self) -> np.ndarray:
+        """Largest share of one sensitive value per class ((alpha,k)-anonymity, Wong et al.
+        2006: no value makes up more than alpha of a class)."""
+        return self._max_per_class(self.share)
+
+
+@dataclass(frozen=True)
+class ClassModels:
+    """The privacy models every kept equivalence class must meet (ARX's semantics: a class
+    that fails *any* of them is suppressed, and the suppression limit bounds the records in
+    those classes). PDPC guide, Annex C (k) and Step 4 (attribute disclosure).
+
+    - ``k``: at least k records (Annex C).
+    - ``l`` with ``l_kind``: ``distinct`` (at least l values), ``entropy`` (exp(H) >= l) or
+      ``recursive`` with ``c`` (r1 < c (r_l + ... + r_m), Machanavajjhala et al. 2007).
+    - ``t``: EMD from the whole table at most t (``t_distance`` equal/ordered/auto).
+    - ``delta``: delta-disclosure privacy, |ln(q / p)| < delta for every value present.
+    - ``beta``: beta-likeness, (q - p) / p <= beta (``enhanced_beta``: <= min(beta, -ln p)).
+    - ``alpha``: (alpha,k)-anonymity, no value above a share alpha of its class.
+
+    Which of them keep the lattice search's pruning exact (``monotone_with_suppression``,
+    ``monotone_with_generalisation``) follows ARX's criteria classes; see :mod:`core.search`.
+    """
+
+    k: int = 1
+    sensitive: str | None = None
+    l: float | None = None  # noqa: E741
+    l_kind: str = "distinct"
+    c: float | None = None
+    t: float | None = None
+    t_distance: str = "auto"
+    delta: float | None = None
+    beta: float | None = None
+    enhanced_beta: bool = False
+    alpha: float | None = None
+
+    def __post_init__(self) -> None:
+        require_int("k", self.k, minimum=1)
+        require_choice("l_kind", self.l_kind, L_KINDS)
+        require_choice("t_distance", self.t_distance, T_DISTANCES)
+        if self.uses_sensitive and self.sensitive is None:
+            raise ParameterError(
+                "l-diversity, t-closeness, delta-disclosure, beta-likeness and "
+                "(alpha,k)-anonymity need a 'sensitive' column."
+            )
+        if self.l is not None and self.l < 1:
+            raise ParameterError(f"Parameter 'l' must be at least 1, got {self.l}.")
+        if self.l_kind == "recursive" and self.l is not None:
+            if self.c is None or self.c <= 0:
+                raise ParameterError("Recursive (c,l)-diversity needs 'c' greater than 0.")
+            if self.l != int(self.l) or self.l < 2:
+                raise ParameterError(
+                    f"Recursive (c,l)-diversity needs a whole 'l' of at least 2, got {self.l}."
+                )
+        if self.t is not None:
+            require_probability("t", self.t)
+        if self.delta is not None:
+            require_positive("delta", self.delta)
+        if self.beta is not None:
+            require_positive("beta", self.beta)
+        if self.alpha is not None and require_probability("alpha", self.alpha) == 0:
+            raise ParameterError("Parameter 'alpha' must be greater than 0.")
+
+    @property
+    def uses_sensitive(self) -> bool:
+        return any(v is not None for v in (self.l, self.t, self.delta, self.beta, self.alpha))
+
+    @property
+    def monotone_with_suppression(self) -> bool:
+        """True when a class that contains a passing class always passes (k, distinct l):
+        then generalising can only shrink the set of suppressed records."""
+        return self.t is None and self.delta is None and self.beta is None and (
+            self.alpha is None) and (self.l is None or self.l_kind == "distinct")  # fmt: skip
+
+    @property
+    def monotone_with_generalisation(self) -> bool:
+        """True when merging passing classes always gives a passing class (all but delta)."""
+        return self.delta is None
+
+    def only_monotone_with_suppression(self) -> ClassModels:
+        """The part of these models that is monotone with suppression (k, distinct l)."""
+        keep_l = self.l if self.l_kind == "distinct" else None
+        return ClassModels(k=self.k, sensitive=self.sensitive if keep_l else None, l=keep_l)
+
+    def without_delta(self) -> ClassModels:
+        return ClassModels(**{**self.__dict__, "delta": None})
+
+    def failing(self, sizes: np.ndarray, dist: ClassDistribution | None) -> np.ndarray:
+        """Boolean per class: the class fails at least one model (ARX: it is suppressed)."""
+        fail = sizes < self.k
+        if not self.uses_sensitive:
+            return fail
+        if dist is None:
+            raise ParameterError("These privacy models need the sensitive attribute's values.")
+        if self.l is not None:
+            if self.l_kind == "distinct":
+                fail |= dist.distinct() < self.l
+            elif self.l_kind == "entropy":
+                fail |= dist.entropy_l() < self.l - 1e-9
+            else:
+                fail |= ~(dist.recursive_ratio(int(self.l)) < self.c)
+        if self.t is not None:
+            fail |= dist.emd(self.t_distance) > self.t + 1e-12
+        if self.delta is not None:
+            fail |= dist.delta() >= self.delta
+        if self.beta is not None:
+            fail |= ~dist.beta_enhanced_ok(self.beta) if self.enhanced_beta else (
+                dist.beta() > self.beta + 1e-12)  # fmt: skip
+        if self.alpha is not None:
+            fail |= dist.alpha() > self.alpha + 1e-12
+        return fail
+
+    def describe(self) -> str:
+        parts = [f"k = {self.k}"] if self.k > 1 else []
+        s = f"on '{self.sensitive}'"
+        if self.l is not None:
+            if self.l_kind == "recursive":
+                parts.append(f"recursive (c,l)-diversity c = {self.c:g}, l = {self.l:g} {s}")
+            else:
+                parts.append(f"{self.l_kind} l-diversity l = {self.l:g} {s}")
+        if self.t is not None:
+            parts.append(f"t-closeness t = {self.t:g} {s}")
+        if self.delta is not None:
+            parts.append(f"delta-disclosure privacy delta = {self.delta:g} {s}")
+        if self.beta is not None:
+            kind = "enhanced" if self.enhanced_beta else "basic"
+            parts.append(f"{kind} beta-likeness beta = {self.beta:g} {s}")
+        if self.alpha is not None:
+            parts.append(f"(alpha,k)-anonymity alpha = {self.alpha:g} {s}")
+        return ", ".join(parts) or "k = 1"
+
+
+def failing_records(
+    df: pd.DataFrame, quasi_identifiers: Sequence[str], models: ClassModels
+) -> np.ndarray:
+    """Boolean per row: the record is in an equivalence class that fails ``models`` (what
+    ARX suppresses). The reference distribution of t, delta and beta is ``df`` itself."""
+    classes = equivalence_classes(df, quasi_identifiers)
+    dist = None
+    if models.uses_sensitive:
+        require_columns(df, models.sensitive, parameter="sensitive")
+        ordered = None if models.t_distance == "auto" else models.t_distance == "ordered"
+        codes, n_values, is_ordered = sensitive_codes(df[models.sensitive], ordered=ordered)
+        overall = np.bincount(codes, minlength=n_values) / max(len(df), 1)
+        dist = ClassDistribution.of(classes.class_of_record, codes, overall,
+                                    n_classes=classes.sizes.size, ordered=is_ordered)  # fmt: skip
+    return models.failing(classes.sizes, dist)[classes.class_of_record]

@@ -4,26 +4,30 @@ PDPC guide, Step 3 (apply anonymisation techniques) and Annex C (k-anonymity): t
 privacy officer's question is "what is the least damage to the data that meets my risk
 target?". Each quasi-identifier has a generalisation hierarchy (:mod:`core.hierarchy`);
 choosing one level per quasi-identifier gives a *node* of the generalisation lattice.
-A node is a *solution* when, after removing the records in equivalence classes smaller
-than k (record suppression, Annex A), at most the allowed share of records is removed and
-the target holds on the records kept:
+A node is a *solution* when, after removing the records of every equivalence class that
+fails a privacy model (record suppression, Annex A; ARX's semantics: a class failing *any*
+model is suppressed), at most the allowed share of records is removed. The models
+(:class:`core.privacy.ClassModels`):
 
 - k-anonymity (Annex C); an Annex D threshold on P(re-ID) = P(attempt) / k is the same
   as k-anonymity with k = the smallest k meeting it (:func:`core.risk.smallest_k`);
-- optionally distinct or entropy l-diversity, or t-closeness (Earth Mover's Distance
-  against the whole table's distribution), of a sensitive attribute on the kept classes.
+- optionally, on a sensitive attribute (Step 4, attribute disclosure): distinct, entropy
+  or recursive (c,l)-diversity, t-closeness (Earth Mover's Distance against the whole
+  table, equal or ordered distance), delta-disclosure privacy, basic or enhanced
+  beta-likeness, (alpha,k)-anonymity.
 
 What the search relies on (monotonicity, as in ARX/Flash and Incognito). Generalising a
 node merges its equivalence classes (hierarchies must nest: each level a function of the
-one before; :func:`search` checks it). A record in a class of at least k records is in a
-class of at least k records at every generalisation, so the records to suppress can only
-shrink: "k-anonymity with at most s suppressed records" holds at every generalisation of a
-solution, and fails at every specialisation of a non-solution. Both prunings are used.
-With no suppression allowed, l-diversity (distinct and entropy: the entropy of a merged
-class is at least the smallest entropy of its parts) and t-closeness (EMD is convex in
-the class distribution) are monotone too. With suppression allowed they are not (five
-suppressed singletons with the same sensitive value can merge into one kept class that
-is not diverse), so then only the k part prunes and every k-solution is checked for them.
+one before; :func:`search` checks it). For k and distinct l, a class that contains a
+passing class passes, so a failing merged class is made of failing classes only: the
+suppressed records can only shrink, "at most s suppressed" holds at every generalisation
+of a solution and fails at every specialisation of a non-solution, and both prunings are
+used. The other sensitive models are not monotone with suppression (ARX says the same:
+entropy of a merge can fall below log l when a passing class meets a failing one), so
+with suppression allowed only k and distinct l prune and every node meeting them is
+checked for the rest. Without suppression every class must pass, and merging passing
+classes keeps them passing for every model but delta-disclosure (entropy is concave, EMD
+and shares are convex): then all but delta prune, and delta is checked.
 
 Speed: each quasi-identifier's values are factorised once and its integer codes at every
 level are computed once (hierarchy lookup on the distinct values). A node is then one
@@ -33,20 +37,29 @@ specialisations of a non-solution as non-solutions (predictive tagging), until e
 is known. The optimum is found by branch and bound over the solutions, with lower bounds
 that only grow with generalisation.
 
-Measures (all "lower is better"; the result states which one was optimised):
+Measures (all "lower is better"; the result states which one was optimised). Figures
+named ``arx_*`` are ARX 3.9's definitions, so they can be compared with ARX; the others
+are this project's and keep their own names:
 
-- ``loss``: ARX's / Iyengar's loss metric: a value generalised to g loses
+- ``loss``: average loss. Iyengar's loss per value: a value generalised to g loses
   (leaves under g - 1) / (leaves in the hierarchy - 1), leaves counted in the whole
-  hierarchy (its domain, as ARX does), not only the values present in the data; averaged over records and quasi-identifiers; 0 = unchanged, 1 = all ``*``.
+  hierarchy (its domain, as ARX does); suppressed records lose 1. Averaged over records
+  per column, then the columns' figures averaged arithmetically (0 = unchanged, 1 = all
+  ``*``).
+- ``arx_loss``: ARX's "Loss": the same per-column figures combined geometrically,
+  (prod(1 + v_i))^(1/n) - 1 (ARX's default aggregate). Always <= ``loss``.
 - ``precision``: Sweeney's precision loss (1 - Prec): level / height, averaged likewise.
-- ``entropy``: non-uniform entropy: -log2 P(original value | generalised value), in bits
-  per record summed over the quasi-identifiers.
+- ``entropy``: non-uniform entropy per record: -log2 P(original value | generalised
+  value), in bits, summed over the quasi-identifiers and averaged over records; a
+  suppressed record is charged as if generalised to ``*`` in the whole table.
+- ``arx_entropy``: ARX's "Non-uniform entropy" (non-monotonic variant, SUM): the same
+  -log2 P over every record at the node's levels, in bits, in total (not per record),
+  plus, for suppressed records, -log2 of the share of their generalised value within the
+  suppressed set.
 - ``discernibility``: sum over kept classes of size squared, plus n per suppressed record.
 - ``avg_class_size``: records per equivalence class (suppressed records form one class).
 - ``height``: sum of the chosen levels.
 - ``suppressed``: records removed (ties broken by ``loss``).
-
-Suppressed records count as fully generalised (``*``) in loss, precision and entropy.
 
 Limits: the exact search enumerates the lattice (product of hierarchy heights + 1); up to
 ``max_nodes`` (default 200,000 nodes, about 10 quasi-identifiers with 3-4 levels each)
@@ -72,31 +85,44 @@ import pandas as pd
 from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
-from core.privacy import combined_codes, equivalence_classes, ordered_emd
+from core.privacy import (
+    T_DISTANCES,
+    ClassDistribution,
+    ClassModels,
+    combined_codes,
+    failing_records,
+    sensitive_codes,
+)
 from core.risk import smallest_k
 from core.validation import require_choice, require_columns, require_int, require_probability
 
 MEASURES: dict[str, str] = {
-    "loss": "loss metric (ARX/Iyengar), 0 = unchanged, 1 = all suppressed",
+    "loss": "average loss: Iyengar's loss per column, arithmetic mean over columns (0-1)",
+    "arx_loss": "ARX loss: Iyengar's loss per column, combined geometrically as ARX 3.9 does (0-1)",
     "precision": "precision loss (1 - Sweeney's Prec): level / height",
-    "entropy": "non-uniform entropy, bits per record",
+    "entropy": "non-uniform entropy, bits per record, suppressed records charged as '*'",
+    "arx_entropy": "ARX non-uniform entropy, bits in total, suppressed records charged within the "
+    "suppressed set",
     "discernibility": "discernibility: sum of squared class sizes, n per suppressed record",
     "avg_class_size": "average equivalence class size (records per class)",
     "height": "generalisation height (sum of levels)",
     "suppressed": "records suppressed (ties broken by loss)",
 }
-L_KINDS = ("distinct", "entropy")
+L_KINDS = ("distinct", "entropy", "recursive")
 METHODS = ("auto", "exact", "greedy", "exhaustive")
 ProgressFn = Callable[[float, str], None]
 
 
 @dataclass(frozen=True)
 class Target:
-    """What a solution must meet (PDPC guide, Annex C k-anonymity; Annex D threshold).
+    """What a solution must meet (PDPC guide, Annex C k-anonymity; Annex D threshold; Step 4
+    attribute disclosure).
 
     ``max_suppressed`` is the largest share of records that may be removed (0.01 = 1%).
-    ``p_reid_threshold`` with ``p_attempt`` (Annex D) raises k to the smallest k with
-    p_attempt / k <= threshold. ``l`` (with ``l_kind`` distinct/entropy) and ``t`` need
+    As in ARX, a class is suppressed when it fails *any* of the models (k, l, t, delta,
+    beta, alpha: see :class:`core.privacy.ClassModels`), and the suppressed records must
+    stay within ``max_suppressed``. ``p_reid_threshold`` with ``p_attempt`` (Annex D) raises
+    k to the smallest k with p_attempt / k <= threshold. The sensitive models need
     ``sensitive``.
     """
 
@@ -105,7 +131,13 @@ class Target:
     sensitive: str | None = None
     l: float | None = None  # noqa: E741
     l_kind: str = "distinct"
+    c: float | None = None  # recursive (c,l)-diversity
     t: float | None = None
+    t_distance: str = "auto"
+    delta: float | None = None
+    beta: float | None = None
+    enhanced_beta: bool = False
+    alpha: float | None = None
     p_reid_threshold: float | None = None
     p_attempt: float = 1.0
 
@@ -113,16 +145,12 @@ class Target:
         require_int("k", self.k, minimum=1)
         require_probability("max_suppressed", self.max_suppressed)
         require_choice("l_kind", self.l_kind, L_KINDS)
-        if (self.l is not None or self.t is not None) and self.sensitive is None:
-            raise ParameterError("l-diversity and t-closeness need a 'sensitive' column.")
-        if self.l is not None and self.l < 1:
-            raise ParameterError(f"Parameter 'l' must be at least 1, got {self.l}.")
-        if self.t is not None:
-            require_probability("t", self.t)
+        require_choice("t_distance", self.t_distance, T_DISTANCES)
         if self.p_reid_threshold is not None:
             if require_probability("p_reid_threshold", self.p_reid_threshold) == 0:
                 raise ParameterError("Parameter 'p_reid_threshold' must be greater than 0.")
             require_probability("p_attempt", self.p_attempt)
+        self.models  # noqa: B018 - validates the privacy models
 
     @property
     def required_k(self) -> int:
@@ -131,14 +159,22 @@ class Target:
             return self.k
         return max(self.k, smallest_k(self.p_attempt, self.p_reid_threshold))
 
+    @property
+    def models(self) -> ClassModels:
+        """The per-class privacy models (k raised for Annex D)."""
+        return ClassModels(
+            k=self.required_k, sensitive=self.sensitive, l=self.l, l_kind=self.l_kind,
+            c=self.c, t=self.t, t_distance=self.t_distance, delta=self.delta, beta=self.beta,
+            enhanced_beta=self.enhanced_beta, alpha=self.alpha,
+        )  # fmt: skip
+
     def describe(self) -> str:
         parts = [f"k = {self.required_k}"]
         if self.p_reid_threshold is not None:
             parts.append(f"P(re-ID) <= {self.p_reid_threshold:g} (P(attempt) {self.p_attempt:g})")
-        if self.l is not None:
-            parts.append(f"{self.l_kind} l-diversity l = {self.l:g} on '{self.sensitive}'")
-        if self.t is not None:
-            parts.append(f"t-closeness t = {self.t:g} on '{self.sensitive}'")
+        sensitive = ClassModels(**{**self.models.__dict__, "k": 1}).describe()
+        if self.models.uses_sensitive:
+            parts.append(sensitive)
         parts.append(f"at most {self.max_suppressed:.2%} of records suppressed")
         return ", ".join(parts)
 
@@ -156,9 +192,9 @@ class Candidate:
     p_reid: float | None
     measures: Mapping[str, float]
     column_loss: Mapping[str, float]  # loss metric per quasi-identifier
-    l_distinct: int | None = None
-    l_entropy: float | None = None
-    t_closeness: float | None = None
+    # On the kept classes: smallest distinct l and exp(entropy), largest EMD (t), delta,
+    # beta and alpha of the sensitive attribute (empty without one).
+    sensitive_figures: Mapping[str, float] = field(default_factory=dict)
 
     def label(self) -> str:
         return " ".join(f"{c}:{lvl}" for c, lvl in self.levels.items())
@@ -286,20 +322,17 @@ def _check_nested(previous, group, distinct, hierarchy, level, column) -> None:
 
 @dataclass(frozen=True)
 class _Eval:
-    """What one node evaluation found: the target's verdict and every measure."""
+    """What one node evaluation found: the target's verdict and the figures measures need."""
 
-    k_ok: bool
-    ok: bool
+    prune_ok: bool  # the part of the target that prunes (all of it when monotone) holds
+    ok: bool  # the whole target holds
     suppressed: int
     k: int  # smallest kept class
     classes: int  # kept classes
     all_classes: int  # classes before suppression
     sum_squares: float  # sum of squared class sizes before suppression
     kept_squares: float  # sum of squared sizes of the kept classes
-    suppressed_units: np.ndarray | None  # units suppressed (kept for solutions only)
-    l_distinct: int | None
-    l_entropy: float | None
-    t: float | None
+    suppressed_units: np.ndarray | None  # units suppressed (when prune_ok)
 
 
 class _Lattice:
@@ -329,9 +362,11 @@ class _Lattice:
             self.strides[i] = self.strides[i + 1] * (self.heights[i + 1] + 1)
         self.size = int(np.prod(self.heights + 1))
         self.evaluated = 0
+        self.models = target.models
+        self.prune_models = self._pruning_models()
         self.sensitive = None
         record_codes = [c.value_codes for c in columns]
-        if target.sensitive is not None:
+        if self.models.uses_sensitive:
             s_codes = self._prepare_sensitive(df[target.sensitive])
             record_codes.append(s_codes)
         unit_df = pd.DataFrame({i: codes for i, codes in enumerate(record_codes)})
@@ -348,19 +383,33 @@ class _Lattice:
         self._cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def _prepare_sensitive(self, column: pd.Series) -> np.ndarray:
-        numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
-        codes, uniques = pd.factorize(column, sort=numeric, use_na_sentinel=False)
-        self.s_codes = codes.astype(np.int64)
-        self.s_values = max(len(uniques), 1)
-        self.s_ordered = numeric
+        distance = self.models.t_distance
+        ordered = None if distance == "auto" else distance == "ordered"
+        self.s_codes, self.s_values, self.s_ordered = sensitive_codes(column, ordered=ordered)
         self.s_overall = np.bincount(self.s_codes, minlength=self.s_values) / max(self.n, 1)
         self.sensitive = column.name
         return self.s_codes
 
+    def _pruning_models(self) -> ClassModels:
+        """The part of the target whose verdict carries up and down the lattice.
+
+        With suppression allowed, only k and distinct l: a class containing a passing class
+        passes, so generalising never adds suppressed records (ARX: monotonic with
+        suppression). Without suppression every class must pass, and every model but
+        delta-disclosure survives merging passing classes (ARX: monotonic with
+        generalisation). The rest of the target is checked on every node that meets this.
+        """
+        models = self.models
+        if self.limit > 0:
+            return models.only_monotone_with_suppression()
+        return models if models.monotone_with_generalisation else models.without_delta()
+
     @property
     def monotone(self) -> bool:
-        t = self.target
-        return (t.l is None and t.t is None) or self.limit == 0
+        """Whether the whole target prunes in both directions (no node needs a re-check)."""
+        if self.limit > 0:
+            return self.models.monotone_with_suppression
+        return self.models.monotone_with_generalisation
 
     def grid(self) -> np.ndarray:
         """Every node as a row of levels, row i = node with index i (mixed radix)."""
@@ -410,60 +459,63 @@ class _Lattice:
         self._cache[int((node * self.strides).sum())] = (node.copy(), cls, rep)
         return cls, n_classes
 
+    def _distribution(self, cls: np.ndarray, n_classes: int) -> ClassDistribution:
+        return ClassDistribution.of(cls, self.s_codes, self.s_overall, n_classes=n_classes,
+                                    ordered=self.s_ordered, weights=self.weights)  # fmt: skip
+
     def evaluate(self, levels: Sequence[int]) -> _Eval:
         self.evaluated += 1
         cls, n_classes = self.classes(levels)
-        sizes = np.bincount(cls, weights=self.weights, minlength=n_classes).astype(np.int64)
-        small = sizes[cls] < self.k
-        suppressed = int(self.weights[small].sum())
-        k_ok = suppressed <= self.limit and suppressed < self.n
-        l_distinct = l_entropy = t = None
-        ok = k_ok
-        if k_ok and self.sensitive is not None:
-            l_distinct, l_entropy, t = self._sensitive(cls, sizes, ~small)
-            target = self.target
-            if target.l is not None:
-                l_value = l_distinct if target.l_kind == "distinct" else l_entropy
-                ok = ok and l_value >= target.l - 1e-9
-            if target.t is not None:
-                ok = ok and t <= target.t + 1e-12
-        kept = sizes[sizes >= self.k]
+        dist = None
+        if self.sensitive is not None:
+            dist = self._distribution(cls, n_classes)
+            sizes = dist.sizes
+        else:
+            sizes = np.bincount(cls, weights=self.weights, minlength=n_classes)
+        fail = self.prune_models.failing(sizes, dist)
+        suppressed = int(round(sizes[fail].sum()))
+        prune_ok = ok = suppressed <= self.limit and suppressed < self.n
+        if prune_ok and not self.monotone:
+            fail = self.models.failing(sizes, dist)
+            suppressed = int(round(sizes[fail].sum()))
+            ok = suppressed <= self.limit and suppressed < self.n
+        kept = sizes[~fail & (sizes > 0)]
         return _Eval(
-            k_ok=k_ok,
+            prune_ok=prune_ok,
             ok=ok,
             suppressed=suppressed,
             k=int(kept.min()) if kept.size else 0,
             classes=int(kept.size),
             all_classes=int(np.count_nonzero(sizes)),
-            sum_squares=float((sizes.astype(float) ** 2).sum()),
-            kept_squares=float((kept.astype(float) ** 2).sum()),
-            suppressed_units=np.flatnonzero(small) if k_ok else None,
-            l_distinct=l_distinct,
-            l_entropy=l_entropy,
-            t=t,
+            sum_squares=float((sizes**2).sum()),
+            kept_squares=float((kept**2).sum()),
+            suppressed_units=np.flatnonzero(fail[cls]) if prune_ok else None,
         )
 
-    def _sensitive(self, cls, sizes, kept) -> tuple[int, float, float]:
-        n_values = self.s_values
-        pair = cls[kept] * n_values + self.s_codes[kept]
-        pairs, inverse = np.unique(pair, return_inverse=True)
-        counts = np.bincount(inverse, weights=self.weights[kept])
-        pair_class, pair_value = pairs // n_values, pairs % n_values
-        n_classes = sizes.size
-        present = np.zeros(n_classes, dtype=bool)
-        present[pair_class] = True
-        distinct = np.bincount(pair_class, minlength=n_classes)
-        share = counts / sizes[pair_class]
-        entropy = np.exp(np.bincount(pair_class, weights=-share * np.log(share),
-                                     minlength=n_classes))  # fmt: skip
-        overall = self.s_overall
-        if self.s_ordered:
-            emd = ordered_emd(pair_class, pair_value, share, overall, n_classes, n_values)
-        else:
-            term = np.abs(share - overall[pair_value]) - overall[pair_value]
-            emd = 0.5 * (np.bincount(pair_class, weights=term, minlength=n_classes) + 1.0)
-        return (int(distinct[present].min()), float(entropy[present].min()),
-                float(np.clip(emd[present], 0, 1).max()))  # fmt: skip
+    def sensitive_figures(self, levels: Sequence[int], ev: _Eval) -> dict[str, float]:
+        """Privacy figures of the sensitive attribute on the kept classes of a node."""
+        if self.sensitive is None:
+            return {}
+        cls, n_classes = self.classes(levels)
+        kept_units = np.ones(cls.size, dtype=bool)
+        kept_units[ev.suppressed_units] = False
+        dist = ClassDistribution.of(cls[kept_units], self.s_codes[kept_units], self.s_overall,
+                                    n_classes=n_classes, ordered=self.s_ordered,
+                                    weights=self.weights[kept_units])  # fmt: skip
+        present = dist.sizes > 0
+        if not present.any():
+            return {}
+        figures = {
+            "l_distinct": float(dist.distinct()[present].min()),
+            "l_entropy": float(dist.entropy_l()[present].min()),
+            "t": float(dist.emd(self.models.t_distance)[present].max()),
+            "delta": float(dist.delta()[present].max()),
+            "beta": float(dist.beta()[present].max()),
+            "alpha": float(dist.alpha()[present].max()),
+        }
+        if self.models.l_kind == "recursive" and self.models.l is not None:
+            figures["recursive_c"] = float(dist.recursive_ratio(int(self.models.l))[present].max())
+        return figures
 
     # --- measures ---------------------------------------------------------------------
 
@@ -476,6 +528,12 @@ class _Lattice:
             for i, column in enumerate(self.columns):
                 total += column.level_totals[measure][grid[:, i]]
             return total / self._normaliser(measure)
+        if measure == "arx_entropy":  # generalisation part over every record; suppression adds
+            return sum(c.level_totals["entropy"][grid[:, i]] for i, c in enumerate(self.columns))
+        if measure == "arx_loss":  # each column's generalisation loss; suppression only adds
+            per_column = [c.level_totals["loss"][grid[:, i]] / max(self.n, 1)
+                          for i, c in enumerate(self.columns)]  # fmt: skip
+            return arx_geometric_loss(np.stack(per_column, axis=1))
         return np.zeros(len(grid))
 
     def _normaliser(self, measure: str) -> float:
@@ -504,11 +562,28 @@ class _Lattice:
                 if measure == "loss":
                     per_column[column.name] = float((gen + fix) / max(n, 1))
             out[measure] = float(total / self._normaliser(measure))
+        out["arx_loss"] = float(arx_geometric_loss(np.array(list(per_column.values()))))
+        out["arx_entropy"] = self._arx_entropy(levels, small, suppressed)
         out["discernibility"] = float(ev.kept_squares + suppressed * n)
         out["avg_class_size"] = float(n / max(ev.classes + (suppressed > 0), 1))
         out["height"] = float(sum(levels))
         out["suppressed"] = float(suppressed)
         return out, per_column
+
+    def _arx_entropy(self, levels, small: np.ndarray, suppressed: int) -> float:
+        """ARX's non-uniform entropy (MetricMDNUNMEntropy, SUM): for every record and column
+        -log2 P(original value | generalised value), counted over the whole table; plus, for
+        the suppressed records, -log2 of the share of their generalised value among the
+        suppressed records (so suppression is charged within the suppressed set)."""
+        total = 0.0
+        weights = self.weights[small]
+        for column, level in zip(self.columns, levels, strict=True):
+            total += column.level_totals["entropy"][level]
+            if suppressed:
+                counts = np.bincount(column.codes[level][small], weights=weights)
+                counts = counts[counts > 0]
+                total += float(-(counts * np.log2(counts / suppressed)).sum())
+        return float(total)
 
     def dynamic_bound(self, ev: _Eval, measure: str) -> float:
         """Lower bound of ``measure`` for every generalisation of an evaluated node."""
@@ -534,10 +609,16 @@ class _Lattice:
             p_reid=p_reid,
             measures=measures,
             column_loss=per_column,
-            l_distinct=ev.l_distinct,
-            l_entropy=ev.l_entropy,
-            t_closeness=ev.t,
+            sensitive_figures=self.sensitive_figures(levels, ev),
         )
+
+
+def arx_geometric_loss(per_column: np.ndarray) -> np.ndarray:
+    """ARX 3.9's aggregate of per-column losses v (its default for the loss metric,
+    ILMultiDimensionalGeometricMean with equal weights): (prod(1 + v_i))^(1/n) - 1, along
+    the last axis. ARX truncates each v_i to 10 decimals first; so do we."""
+    truncated = np.floor(np.asarray(per_column, dtype=float) * 1e10) / 1e10
+    return np.exp(np.log1p(truncated).mean(axis=-1)) - 1.0
 
 
 def _dense(key: np.ndarray) -> tuple[np.ndarray, int]:
@@ -597,8 +678,9 @@ def search(
     else:
         optimum, frontier, solutions = _exact(lattice, measure, report, method == "exhaustive")
         note = "" if lattice.monotone else (
-            "l-diversity / t-closeness with suppression are not monotone: only the k part "
-            "was used to prune; every k-solution was checked."
+            "Part of the target is not monotone (ARX: entropy/recursive l, t, delta, beta "
+            "and alpha with suppression; delta always): only k and distinct l pruned, and "
+            "every node meeting them was checked against the rest."
         )  # fmt: skip
     report(1.0, "done")
     return SearchResult(
@@ -626,7 +708,7 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
     if exhaustive:
         for idx in range(size):
             ev = evals[idx] = lattice.evaluate(grid[idx])
-            status[idx] = 1 if (ev.ok if lattice.monotone else ev.k_ok) else -1
+            status[idx] = 1 if ev.prune_ok else -1
             if idx % 256 == 0:
                 report(0.8 * idx / size, f"{idx:,} of {size:,} nodes evaluated")
     rng = np.random.default_rng(0)  # fixed: the same search visits the same nodes
@@ -634,7 +716,7 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
         idx = _chain_middle(int(rng.choice(unknown)), status, grid, lattice, rng)
         ev = evals[idx] = lattice.evaluate(grid[idx])
         node = grid[idx]
-        if ev.ok if lattice.monotone else ev.k_ok:
+        if ev.prune_ok:
             status[unknown[(grid[unknown] >= node).all(axis=1)]] = 1
         else:
             status[unknown[(grid[unknown] <= node).all(axis=1)]] = -1
@@ -646,7 +728,7 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
         return evals[idx]
 
     feasible = status == 1
-    if not lattice.monotone:  # the l / t part is checked on every k-solution
+    if not lattice.monotone:  # the rest of the target is checked on every pruning solution
         for idx in np.flatnonzero(feasible):
             feasible[idx] = get(int(idx)).ok
     report(0.85, "finding the minimal solutions")
@@ -698,7 +780,7 @@ def _branch_and_bound(lattice, grid, feasible, measure, get) -> Candidate | None
     order = nodes[np.lexsort((grid[nodes].sum(axis=1), static[nodes]))]
     dynamic = np.zeros(len(grid))
     best: Candidate | None = None
-    sorted_bound = measure in ("loss", "precision", "entropy", "height")
+    sorted_bound = measure in ("loss", "arx_loss", "precision", "entropy", "arx_entropy", "height")
     for idx in order:
         if best is not None:
             value = best.measures[measure]
@@ -760,31 +842,63 @@ def _greedy(lattice: _Lattice, measure: str, report: ProgressFn):
 # --- from a candidate to data and recipe steps -------------------------------------------
 
 
+def _models(k: int | None, models: ClassModels | None) -> ClassModels:
+    if (k is None) == (models is None):
+        raise ParameterError("Give either 'k' or the target's 'models' (Target.models).")
+    return models if models is not None else ClassModels(k=k)
+
+
 def apply_candidate(
     df: pd.DataFrame,
     hierarchies: Mapping[str, Hierarchy],
     candidate: Candidate,
     *,
-    k: int,
+    k: int | None = None,
+    models: ClassModels | None = None,
 ) -> pd.DataFrame:
-    """The table generalised to the candidate's levels, records in classes below ``k``
-    removed (what the recipe steps of :func:`recipe_steps` produce)."""
+    """The table generalised to the candidate's levels, records in classes that fail the
+    privacy ``models`` (or, with ``k`` alone, classes below k) removed: what the recipe
+    steps of :func:`recipe_steps` produce."""
+    models = _models(k, models)
     out = df.copy()
     for column, level in candidate.levels.items():
         if level > 0:
             out[column] = hierarchies[column].generalise(df[column], level)
-    below = equivalence_classes(out, list(candidate.levels)).below(k)
-    return out.loc[~below]
+    return out.loc[~failing_records(out, list(candidate.levels), models)]
+
+
+def suppression_step(models: ClassModels, quasi_identifiers: Sequence[str]) -> dict[str, Any]:
+    """The recipe step that suppresses the classes failing ``models`` (ARX semantics)."""
+    step: dict[str, Any] = {"step": "suppress_records", "below_k": int(models.k),
+                            "quasi_identifiers": list(quasi_identifiers)}  # fmt: skip
+    sensitive = {"sensitive": models.sensitive}
+    if models.l is not None:
+        step["l_diversity"] = {**sensitive, "l": models.l, "kind": models.l_kind}
+        if models.l_kind == "recursive":
+            step["l_diversity"]["c"] = models.c
+    if models.t is not None:
+        step["t_closeness"] = {**sensitive, "t": models.t, "distance": models.t_distance}
+    if models.delta is not None:
+        step["delta_disclosure"] = {**sensitive, "delta": models.delta}
+    if models.beta is not None:
+        step["beta_likeness"] = {**sensitive, "beta": models.beta,
+                                 "enhanced": models.enhanced_beta}  # fmt: skip
+    if models.alpha is not None:
+        step["alpha_k"] = {**sensitive, "alpha": models.alpha}
+    return step
 
 
 def recipe_steps(
     candidate: Candidate,
     hierarchy_paths: Mapping[str, str | Path],
     *,
-    k: int,
+    k: int | None = None,
+    models: ClassModels | None = None,
 ) -> list[dict[str, Any]]:
     """Recipe steps for a candidate: one ``generalise`` (hierarchy + level) per generalised
-    quasi-identifier, then ``suppress_records`` below k if any record is suppressed."""
+    quasi-identifier, then one ``suppress_records`` with the privacy models (below k, and
+    l, t, delta, beta, alpha when the target has them) if any record is suppressed."""
+    models = _models(k, models)
     steps: list[dict[str, Any]] = []
     for column, level in candidate.levels.items():
         if level > 0:
@@ -793,6 +907,5 @@ def recipe_steps(
             steps.append({"step": "generalise", "column": column,
                           "hierarchy": str(hierarchy_paths[column]), "level": int(level)})  # fmt: skip
     if candidate.suppressed:
-        steps.append({"step": "suppress_records", "below_k": int(k),
-                      "quasi_identifiers": list(candidate.levels)})  # fmt: skip
+        steps.append(suppression_step(models, list(candidate.levels)))
     return steps

@@ -158,7 +158,7 @@ state.explain(
     "(ARX loss metric).",
     "PDPC guide, Introduction A (judge utility per attribute)",
 )
-released = apply_candidate(data, hierarchies, candidate, k=result.target.required_k)
+released = apply_candidate(data, hierarchies, candidate, models=result.target.models)
 st.dataframe(released.head(20), key="to_preview")
 
 if st.button("Apply: add these steps to the recipe", key="to_apply"):
@@ -171,7 +171,7 @@ if st.button("Apply: add these steps to the recipe", key="to_apply"):
                 paths[column] = str(path.relative_to(state.ROOT))
             except ValueError:
                 paths[column] = str(path)
-    steps = recipe_steps(candidate, paths, k=result.target.required_k)
+    steps = recipe_steps(candidate, paths, models=result.target.models)
     new = state.recipe()
     for step in steps:
         new = new.add(step)

@@ -48,7 +48,12 @@ from core.techniques.pseudonymisation import (
     pseudonymise_random,
 )
 from core.techniques.redaction import REDACTION_MODES, redact_text
-from core.techniques.suppression import remove_columns, suppress_below_k, suppress_records
+from core.techniques.suppression import (
+    remove_columns,
+    suppress_below_k,
+    suppress_failing_classes,
+    suppress_records,
+)
 from core.techniques.swapping import swap
 
 __all__ = [
@@ -88,6 +93,7 @@ __all__ = [
     "shift_dates",
     "snap_to_grid",
     "suppress_below_k",
+    "suppress_failing_classes",
     "suppress_contextual",
     "suppress_records",
     "swap",

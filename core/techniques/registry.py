@@ -18,6 +18,7 @@ from typing import Any
 
 from core.errors import RecipeError, SecretError
 from core.techniques.pseudonymisation import require_key_env_name
+from core.techniques.suppression import CLASS_MODELS
 
 #: Parameter names that would carry a secret; recipes must use ``key_env`` instead.
 SECRET_PARAMETERS = frozenset({"key", "salt", "passphrase", "password", "secret"})
@@ -85,7 +86,16 @@ def _suppress(p: dict[str, Any]) -> Call:
     if "below_k" in p:
         if "quasi_identifiers" not in p:
             raise RecipeError("Step 'suppress_records' with 'below_k' needs 'quasi_identifiers'.")
+        models = _pick(p, tuple(CLASS_MODELS))
+        if models:  # ARX semantics: classes failing any model are removed
+            return Call("suppress_failing_classes", (_as_list(p["quasi_identifiers"]),),
+                        {"k": p["below_k"], **models})  # fmt: skip
         return Call("suppress_below_k", (_as_list(p["quasi_identifiers"]),), {"k": p["below_k"]})
+    if any(name in p for name in CLASS_MODELS):
+        raise RecipeError(
+            "Step 'suppress_records': privacy models (l_diversity, t_closeness, ...) go with "
+            "'below_k' and 'quasi_identifiers', not with 'where'."
+        )
     where = p["where"]
     if not isinstance(where, Mapping) or "column" not in where:
         raise RecipeError(
@@ -285,10 +295,11 @@ STEPS: dict[str, StepSpec] = {
         ),
         StepSpec(
             "suppress_records",
-            "Remove records matching a condition, or in equivalence classes smaller than k.",
+            "Remove records matching a condition, or in equivalence classes smaller than k or "
+            "failing l-diversity, t-closeness, delta, beta or (alpha,k) (ARX semantics).",
             "Annex A: Record suppression; Annex C",
             (),
-            ("where", "below_k", "quasi_identifiers"),
+            ("where", "below_k", "quasi_identifiers", *CLASS_MODELS),
             _suppress,
         ),
         StepSpec(

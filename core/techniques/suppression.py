@@ -9,13 +9,13 @@ records were dropped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
-from core.privacy import equivalence_classes
+from core.privacy import ClassModels, equivalence_classes, failing_records
 from core.validation import require_columns, require_int, require_numeric
 
 
@@ -95,6 +95,72 @@ def suppress_below_k(df: pd.DataFrame, quasi_identifiers: Sequence[str], *, k: i
     classes = equivalence_classes(df, quasi_identifiers)
     below = np.asarray(classes.below(k), dtype=bool)
     return df.loc[~below].copy()
+
+
+#: The privacy models a ``suppress_failing_classes`` step can name, with their parameters
+#: (each takes a ``sensitive`` column) and the ClassModels fields they set.
+CLASS_MODELS: dict[str, dict[str, str]] = {
+    "l_diversity": {"l": "l", "kind": "l_kind", "c": "c"},
+    "t_closeness": {"t": "t", "distance": "t_distance"},
+    "delta_disclosure": {"delta": "delta"},
+    "beta_likeness": {"beta": "beta", "enhanced": "enhanced_beta"},
+    "alpha_k": {"alpha": "alpha"},
+}
+
+
+def _class_models(name: str, spec: object) -> ClassModels:
+    fields = CLASS_MODELS[name]
+    if not isinstance(spec, Mapping) or "sensitive" not in spec:
+        raise ParameterError(
+            f"Parameter '{name}' must be a mapping with 'sensitive' and "
+            f"{', '.join(repr(f) for f in fields)}."
+        )
+    unknown = sorted(set(map(str, spec)) - {"sensitive", *fields})
+    if unknown:
+        raise ParameterError(
+            f"Parameter '{name}' does not take {', '.join(map(repr, unknown))}; it takes "
+            f"'sensitive', {', '.join(repr(f) for f in fields)}."
+        )
+    main = next(iter(fields))
+    if main not in spec:
+        raise ParameterError(f"Parameter '{name}' needs '{main}'.")
+    values = {fields[key]: value for key, value in spec.items() if key != "sensitive"}
+    return ClassModels(sensitive=spec["sensitive"], **values)
+
+
+def suppress_failing_classes(
+    df: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    *,
+    k: int = 1,
+    l_diversity: Mapping[str, object] | None = None,
+    t_closeness: Mapping[str, object] | None = None,
+    delta_disclosure: Mapping[str, object] | None = None,
+    beta_likeness: Mapping[str, object] | None = None,
+    alpha_k: Mapping[str, object] | None = None,
+) -> pd.DataFrame:
+    """Delete the records of every equivalence class that fails a privacy model: fewer than
+    ``k`` records, or a sensitive attribute not l-diverse, not t-close, ... (PDPC guide,
+    Annex A: Record suppression; Annex C; Step 4). This is ARX's record suppression: a class
+    failing *any* model is removed, which is what :func:`core.search.search` counts.
+
+    Each model is a mapping with its ``sensitive`` column and parameters, e.g.
+    ``l_diversity={"sensitive": "salary", "l": 2, "kind": "distinct"}`` (kinds distinct,
+    entropy, recursive with ``c``), ``t_closeness={"sensitive": ..., "t": 0.2,
+    "distance": "auto"|"equal"|"ordered"}``, ``delta_disclosure={..., "delta": 1.5}``,
+    ``beta_likeness={..., "beta": 1, "enhanced": False}``, ``alpha_k={..., "alpha": 0.8}``.
+    Distributions are compared with the table given (see :class:`core.privacy.ClassModels`).
+    """
+    k = require_int("k", k, minimum=1)
+    quasi_identifiers = require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
+    fail = failing_records(df, quasi_identifiers, ClassModels(k=k))
+    given = {"l_diversity": l_diversity, "t_closeness": t_closeness,
+             "delta_disclosure": delta_disclosure, "beta_likeness": beta_likeness,
+             "alpha_k": alpha_k}  # fmt: skip
+    for name, spec in given.items():
+        if spec is not None:
+            fail |= failing_records(df, quasi_identifiers, _class_models(name, spec))
+    return df.loc[~fail].copy()
 
 
 def _number(name: str, value: object) -> float:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import ColumnNotFoundError, ParameterError
+from core.errors import ColumnNotFoundError, ParameterError, RecipeError
 from core.techniques.generalisation import generalise_edges, generalise_mapping
 from core.techniques.suppression import remove_columns, suppress_below_k, suppress_records
 
@@ -188,3 +188,68 @@ def test_property_suppress_records_never_mutates(values):
     suppress_records(df, column="a", equals=1)
     remove_columns(df, "b")
     pdt.assert_frame_equal(df, before)
+
+
+# --- classes failing privacy models (ARX semantics) ----------------------------------------
+
+# Hand-made: class A (3 records, one disease), class B (4 records, two diseases, 3:1),
+# class C (2 records, two diseases). Whole table: flu 6/9, cold 3/9.
+MODELS = pd.DataFrame({
+    "zip": ["A"] * 3 + ["B"] * 4 + ["C"] * 2,
+    "disease": ["flu"] * 3 + ["flu", "flu", "flu", "cold"] + ["cold", "cold"],
+})  # fmt: skip
+
+
+def test_suppress_failing_classes_by_hand():
+    from core.techniques.suppression import suppress_failing_classes
+
+    def kept(**models):
+        return sorted(set(suppress_failing_classes(MODELS, ["zip"], **models)["zip"]))
+
+    l2 = {"sensitive": "disease", "l": 2}
+    assert kept(l_diversity=l2) == ["B"]  # A has one value; C has one value (cold, cold)
+    assert kept(k=3) == ["A", "B"]
+    assert kept(k=3, l_diversity=l2) == ["B"]  # failing either model removes the class
+    # Equal-distance EMD: A = 0.5 (|1 - 6/9| + |0 - 3/9|) = 1/3; B: 0.5 (|3/4 - 2/3| +
+    # |1/4 - 1/3|) = 1/12; C = 2/3. t = 0.34 keeps A and B.
+    assert kept(t_closeness={"sensitive": "disease", "t": 0.34}) == ["A", "B"]
+    # alpha: largest share A 1, B 3/4, C 1.
+    assert kept(alpha_k={"sensitive": "disease", "alpha": 0.8}) == ["B"]
+    # beta (basic): gain of flu in A (1 - 2/3) / (2/3) = 0.5; cold in C (1 - 1/3) / (1/3) = 2.
+    assert kept(beta_likeness={"sensitive": "disease", "beta": 1}) == ["A", "B"]
+    # delta: A |ln(1 / (2/3))| = 0.405; B max(|ln(0.75 / (2/3))|, |ln(0.25 / (1/3))|) =
+    # 0.288; C |ln(1 / (1/3))| = 1.099.
+    assert kept(delta_disclosure={"sensitive": "disease", "delta": 0.9}) == ["A", "B"]
+    assert kept(delta_disclosure={"sensitive": "disease", "delta": 0.4}) == ["B"]
+    # recursive (c,2): r1 < c * r2; B: 3 < c * 1 needs c > 3.
+    rec = {"sensitive": "disease", "l": 2, "kind": "recursive", "c": 3.5}
+    assert kept(l_diversity=rec) == ["B"]
+    assert kept(l_diversity={**rec, "c": 3}) == []
+    pdt.assert_frame_equal(MODELS, MODELS.copy())  # input unchanged
+
+
+def test_suppress_failing_classes_rejects_bad_models():
+    from core.techniques.suppression import suppress_failing_classes
+
+    with pytest.raises(ParameterError, match="l_diversity.*sensitive"):
+        suppress_failing_classes(MODELS, ["zip"], l_diversity={"l": 2})
+    with pytest.raises(ParameterError, match="does not take 'x'"):
+        suppress_failing_classes(MODELS, ["zip"], t_closeness={"sensitive": "disease", "x": 1})
+    with pytest.raises(ParameterError, match="needs 't'"):
+        suppress_failing_classes(MODELS, ["zip"], t_closeness={"sensitive": "disease"})
+    with pytest.raises(ParameterError, match="'c'"):
+        suppress_failing_classes(
+            MODELS, ["zip"], l_diversity={"sensitive": "disease", "l": 2, "kind": "recursive"}
+        )
+
+
+def test_recipe_step_with_models_resolves_to_failing_classes():
+    from core.techniques.registry import resolve
+
+    call = resolve({"step": "suppress_records", "below_k": 2, "quasi_identifiers": ["zip"],
+                    "l_diversity": {"sensitive": "disease", "l": 2}})  # fmt: skip
+    assert call.function == "suppress_failing_classes"
+    assert call.kwargs == {"k": 2, "l_diversity": {"sensitive": "disease", "l": 2}}
+    with pytest.raises(RecipeError, match="go with 'below_k'"):
+        resolve({"step": "suppress_records", "where": {"column": "zip", "equals": "A"},
+                 "alpha_k": {"sensitive": "disease", "alpha": 0.5}})  # fmt: skip
