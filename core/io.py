@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import datetime as dt
 import io
 import re
 import zipfile
@@ -42,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import AnonymisationError, DataReadError, ParameterError
+from core.spreadsheet_safety import formula_like, neutralise_for_csv, text_only
 
 __all__ = [
     "DELIMITERS",
@@ -642,7 +644,10 @@ def table_to_bytes(df: pd.DataFrame, fmt: str) -> bytes:
     """The table as a file's bytes for a download: ``fmt`` in csv, tsv, xlsx, parquet.
 
     CSV/TSV are UTF-8 without byte-order mark, without the index. Text columns stay text in
-    xlsx and parquet, so identifiers with leading zeros survive the round trip.
+    xlsx and parquet, so identifiers with leading zeros survive the round trip. No cell or
+    column name is written as a live formula (:mod:`core.spreadsheet_safety`): in CSV/TSV a
+    text cell such as ``=1+1`` becomes ``'=1+1``; in xlsx it is a text cell. The same table
+    always gives the same bytes (xlsx carries fixed timestamps).
     """
     fmt = str(fmt).lower().lstrip(".")
     if fmt in ("excel", "xls"):
@@ -654,20 +659,110 @@ def table_to_bytes(df: pd.DataFrame, fmt: str) -> bytes:
     plain = df.copy()
     plain.attrs = {}
     if fmt in ("csv", "tsv"):
-        text = plain.to_csv(index=False, sep="," if fmt == "csv" else "\t", lineterminator="\n")
+        safe = neutralise_for_csv(plain)
+        # Python < 3.12 leaves a field holding a lone carriage return unquoted, and a
+        # spreadsheet then starts a new row there (where "=..." would be a live formula);
+        # such a table is written with every text field quoted.
+        quoting = csv.QUOTE_NONNUMERIC if _has_carriage_return(safe) else csv.QUOTE_MINIMAL
+        sep = "," if fmt == "csv" else "\t"
+        text = safe.to_csv(index=False, sep=sep, lineterminator="\n", quoting=quoting)
         return text.encode("utf-8")
+    if fmt == "xlsx":
+        return _xlsx_bytes(plain)
     buffer = io.BytesIO()
     try:
-        if fmt == "xlsx":
-            plain.to_excel(buffer, index=False, engine="openpyxl")
-        else:
-            plain.columns = [str(c) for c in plain.columns]
-            plain.to_parquet(buffer, index=False, engine="pyarrow")
+        plain.columns = [str(c) for c in plain.columns]
+        plain.to_parquet(buffer, index=False, engine="pyarrow")
     except (ValueError, TypeError, ImportError) as exc:
         raise AnonymisationError(
             f"The table cannot be saved as {fmt} ({exc}). Choose another format, e.g. csv."
         ) from exc
     return buffer.getvalue()
+
+
+def _has_carriage_return(df: pd.DataFrame) -> bool:
+    if any(isinstance(name, str) and "\r" in name for name in df.columns):
+        return True
+    return any(
+        text_only(df.iloc[:, i]).str.contains("\r", regex=False).fillna(False).any()
+        for i in range(df.shape[1])
+    )
+
+
+# Fixed so that the same table always gives the same .xlsx bytes (issue 11): the
+# workbook's created/modified properties and the date of every zip entry.
+_XLSX_TIMESTAMP = dt.datetime(2000, 1, 1)
+_ZIP_TIMESTAMP = (1980, 1, 1, 0, 0, 0)
+
+
+def _xlsx_cells(sheet: Any, values: pd.Series) -> list[Any]:
+    """One column's cells for openpyxl. Text is always a text cell: openpyxl would store
+    ``=...`` as a formula and ``#N/A`` as an error value, so those become explicit text
+    cells, and formula-like text (:mod:`core.spreadsheet_safety`) carries Excel's quote
+    prefix so that it stays text even when edited."""
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
+
+    if isinstance(values.dtype, pd.DatetimeTZDtype):
+        raise AnonymisationError(
+            f"Column '{values.name}' holds dates with a time zone, which .xlsx cannot store. "
+            "Choose csv or parquet, or convert the dates to local time first."
+        )
+    cells = values.astype(object).where(values.notna(), None).tolist()
+    formula = formula_like(values).to_numpy()
+    text = text_only(values)
+    illegal = text.str.contains(ILLEGAL_CHARACTERS_RE.pattern).fillna(False).to_numpy(bool)
+    if illegal.any():
+        raise AnonymisationError(
+            f"Column '{values.name}' holds a control character that .xlsx cannot store "
+            f"(row {int(illegal.argmax()) + 1}). Choose csv or parquet, or remove it."
+        )
+    special = formula | text.isin(ERROR_CODES).to_numpy(bool)
+    for index in np.flatnonzero(special):
+        cell = WriteOnlyCell(sheet, value=cells[index])
+        cell.data_type = "s"
+        cell.quotePrefix = bool(formula[index])
+        cells[index] = cell
+    return cells
+
+
+def _xlsx_bytes(df: pd.DataFrame) -> bytes:
+    from openpyxl import Workbook
+
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet("Sheet1")
+    header = pd.Series(list(df.columns), dtype=object, name="(column names)")
+    columns = [_xlsx_cells(sheet, df.iloc[:, i].rename(df.columns[i])) for i in range(df.shape[1])]
+    buffer = io.BytesIO()
+    try:
+        sheet.append(_xlsx_cells(sheet, header))
+        for row in zip(*columns, strict=True):
+            sheet.append(row)
+        book.save(buffer)
+    except (ValueError, TypeError) as exc:
+        raise AnonymisationError(
+            f"The table cannot be saved as xlsx ({exc}). Choose another format, e.g. csv."
+        ) from exc
+    return _fixed_zip_dates(buffer.getvalue())
+
+
+def _fixed_zip_dates(data: bytes) -> bytes:
+    """The same workbook with every zip entry dated :data:`_ZIP_TIMESTAMP` and the document
+    properties (openpyxl stamps the time of saving) dated :data:`_XLSX_TIMESTAMP`."""
+    from openpyxl.packaging.core import DocumentProperties
+    from openpyxl.xml.constants import ARC_CORE
+    from openpyxl.xml.functions import tostring
+
+    properties = DocumentProperties(created=_XLSX_TIMESTAMP, modified=_XLSX_TIMESTAMP)
+    fixed = {ARC_CORE: tostring(properties.to_tree())}
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:
+        for entry in source.infolist():
+            info = zipfile.ZipInfo(entry.filename, date_time=_ZIP_TIMESTAMP)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o600 << 16
+            target.writestr(info, fixed.get(entry.filename) or source.read(entry.filename))
+    return out.getvalue()
 
 
 def output_format(path: str | Path) -> str:

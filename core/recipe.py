@@ -495,7 +495,7 @@ def to_python_script(recipe: Recipe) -> str:
         "    write_table(df, target)",
         "    for column, mapping in mappings.items():",
         "        path = Path(f'{target}.mapping-{column}.csv')",
-        "        mapping.to_csv(path, index=False)",
+        "        write_table(mapping, path)",
         "        print(f'Identity mapping table written to {path}: keep it secure.')",
         "",
         "",

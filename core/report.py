@@ -21,6 +21,7 @@ from core import __version__
 from core.recipe import Recipe, RecipeResult
 from core.release_gate import ReleaseCheck
 from core.risk import AnnexDResult, RiskReport, risk_report
+from core.spreadsheet_safety import CSV_PREFIX, formula_like_counts, formula_like_summary
 from core.utility import UtilityReport, column_loss, utility_report
 from core.validation import require_choice, require_columns
 
@@ -177,6 +178,9 @@ class Report:
     identity_files: tuple[dict[str, Any], ...] = ()
     # The release gate's verdict (core.release_gate), when the release was checked.
     release_check: ReleaseCheck | None = None
+    #: Per column: text cells (and the name) that look like spreadsheet formulas, which
+    #: CSV output prefixes with a quote and .xlsx stores as text (core.spreadsheet_safety).
+    formula_like_cells: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -203,6 +207,11 @@ class Report:
             "identity_files": [dict(entry) for entry in self.identity_files],
             "plaintext_mapping": any(not e["encrypted"] for e in self.identity_files),
             "release_check": self.release_check.to_dict() if self.release_check else None,
+            "spreadsheet_safety": {
+                "formula_like_cells": dict(self.formula_like_cells),
+                "csv_prefix": CSV_PREFIX,
+                "summary": formula_like_summary(self.formula_like_cells),
+            },
         }
 
 
@@ -291,6 +300,7 @@ def build_report(
         warnings=tuple(direct_identifier_warnings(original, released, direct_identifiers)),
         identity_files=tuple(dict(entry) for entry in identity_files),
         release_check=release_check,
+        formula_like_cells=formula_like_counts(released),
     )
 
 
@@ -406,6 +416,8 @@ def report_to_markdown(report: Report) -> str:
     if report.identity_files:
         lines += ["", "## Identity mapping tables (Annex A, Step 5)", ""]
         lines += [_identity_line(entry) for entry in report.identity_files]
+    lines += ["", "## Spreadsheet safety of the released files", ""]
+    lines.append(formula_like_summary(report.formula_like_cells))
     lines += ["", f"## Controls for {USE_CASES[report.use_case]} (Step 5)", ""]
     if report.controls:
         for control in report.controls:

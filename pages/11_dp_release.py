@@ -15,6 +15,7 @@ import streamlit as st
 
 from core import dp
 from core.errors import AnonymisationError
+from core.io import table_to_bytes
 from ui import state
 
 DP = "Health data privacy (HIPAA, GDPR, formal models): Differential Privacy"
@@ -194,7 +195,7 @@ state.explain(
     training=warning,
 )
 
-st.download_button("Download the noisy table (CSV)", release.table.to_csv(index=False),
+st.download_button("Download the noisy table (CSV)", table_to_bytes(release.table, "csv"),
                    "dp_release.csv", "text/csv", key="dp_download")  # fmt: skip
 st.download_button("Download the privacy ledger (JSON)",
                    json.dumps(release.ledger(), indent=2, ensure_ascii=False),

