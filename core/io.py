@@ -78,6 +78,12 @@ MAX_XLSX_COMPRESSION_RATIO = 100
 MAX_XLSX_CELLS = 5_000_000
 _RATIO_CHECK_FROM_BYTES = 2**20
 
+#: Longest text cell read from a delimited file or Parquet. The csv module's own limit
+#: (131,072 characters) is lifted, so long free-text notes load; beyond this, an error
+#: names the row and column.
+MAX_CELL_CHARS = 10 * 2**20
+_CSV_FIELD_LIMIT = 2**31 - 1  # the csv module's limit is a C long; ours is checked after
+
 _SAMPLE_CHARS = 64_000
 _SAMPLE_LINES = 200
 _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
@@ -322,6 +328,8 @@ def _read_text(
     data: bytes, display: str, sep: str | None, encoding: str | None
 ) -> tuple[pd.DataFrame, str, str]:
     text, used_encoding = _decode(data, display, encoding)
+    if csv.field_size_limit() < _CSV_FIELD_LIMIT:
+        csv.field_size_limit(_CSV_FIELD_LIMIT)  # process-wide; MAX_CELL_CHARS is ours
     if "\x00" in text:
         raise DataReadError(
             f"File '{display}' contains binary data (NUL bytes), so it is not a text table. "
@@ -378,8 +386,31 @@ def _read_text(
             f"({exc}). Check the delimiter and the quotes in the file."
         ) from exc
     df = _apply_header(df, names, display)
+    if len(text) > MAX_CELL_CHARS:  # otherwise no cell can be longer
+        _check_cell_lengths(df, display)
     df = _infer_numbers(df)
     return df, used_sep, used_encoding
+
+
+def _check_cell_lengths(df: pd.DataFrame, display: str) -> None:
+    """Refuse a text cell longer than :data:`MAX_CELL_CHARS`, naming its row and column."""
+    for column in df.columns:
+        series = df[column]
+        if not (pd.api.types.is_string_dtype(series) or series.dtype == object):
+            continue
+        try:
+            lengths = series.str.len()
+        except AttributeError:  # an object column that holds no text
+            continue
+        too_long = (lengths > MAX_CELL_CHARS).to_numpy(dtype=bool, na_value=False)
+        if too_long.any():
+            row = int(too_long.nonzero()[0][0])
+            raise DataReadError(
+                f"File '{display}': the cell in row {row + 1}, column {str(column)!r} holds "
+                f"{int(lengths.iloc[row]):,} characters, more than the {MAX_CELL_CHARS:,} this "
+                "tool reads in one cell. Shorten or remove that text (free text rarely belongs "
+                "in an anonymised release), or split it over several columns."
+            )
 
 
 # ---------------------------------------------------------------------- header, types

@@ -85,3 +85,20 @@ def test_decrypt_refuses_a_header_asking_scrypt_for_16_gib(tmp_path, capsys, mon
     out = tmp_path / "mapping.csv"
     argv = ["decrypt-mapping", str(crafted), "--passphrase-env", "ANON_MAPPING_PASSPHRASE"]
     assert_refused(capsys, [*argv, "--out", str(out)], out, "16,384 MiB")
+
+
+def test_apply_refuses_a_cell_beyond_the_maximum_naming_row_and_column(tmp_path, capsys):
+    data = tmp_path / "notes.csv"
+    data.write_text(f"Favourite show,note\nx,short\ny,{'z' * (10 * 2**20 + 1)}\n")
+    out = tmp_path / "out.csv"
+    argv = ["apply", str(data), "--recipe", str(_recipe(tmp_path)), "--out", str(out)]
+    assert_refused(capsys, argv, out, "row 2, column 'note'", "10,485,761 characters")
+
+
+def test_a_200_kb_note_loads_through_the_command_line(tmp_path, capsys):
+    data = tmp_path / "notes.csv"
+    data.write_text(f"Favourite show,note\nx,{'z' * 200_000}\n")
+    out = tmp_path / "out.csv"
+    argv = ["apply", str(data), "--recipe", str(_recipe(tmp_path)), "--out", str(out)]
+    assert main(argv) == 0, capsys.readouterr().err
+    assert pd.read_csv(out)["note"].str.len().tolist() == [200_000]

@@ -536,3 +536,25 @@ def test_xlsx_cell_cap_counts_rows_times_widest_row(monkeypatch):
         read_table(book, name="t.xlsx")
     monkeypatch.setattr(core.io, "MAX_XLSX_CELLS", 6)
     assert read_table(book, name="t.xlsx")["b"].tolist() == [3, 4]
+
+
+# --- very long cells ----------------------------------------------------------------------
+
+
+def test_a_cell_longer_than_the_csv_modules_default_limit_loads(tmp_path):
+    note = "patient reports " * 12_500  # 200,000 characters; the csv module stops at 131,072
+    path = write(tmp_path, "notes.csv", f'id;note\n1;"{note}"\n2;short\n'.encode())
+    df = read_table(path)
+    assert df["note"].tolist() == [note, "short"]
+    assert df.attrs["source"]["sep"] == ";"
+
+
+def test_a_cell_beyond_the_documented_maximum_names_its_row_and_column(tmp_path):
+    assert core.io.MAX_CELL_CHARS == 10 * 2**20
+    huge = "x" * (10 * 2**20 + 1)
+    path = write(tmp_path, "huge.csv", f"id,note\n1,short\n2,{huge}\n".encode())
+    with pytest.raises(DataReadError, match=r"row 2, column 'note' holds 10,485,761 characters"):
+        read_table(path)
+    # exactly at the maximum is fine
+    path = write(tmp_path, "max.csv", f"id,note\n1,{huge[:-1]}\n".encode())
+    assert len(read_table(path)["note"].iloc[0]) == 10 * 2**20
