@@ -16,19 +16,27 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from core.errors import AnonymisationError
+from core.errors import AnonymisationError, ReleaseRefusedError
 from core.io import output_format, read_table, table_to_bytes, write_table
 from core.outputs import Output, file_name_part, plan_outputs, write_outputs
 from core.recipe import Recipe, RecipeResult, apply_recipe, check_recipe_columns
-from core.report import USE_CASES, Report, build_report, report_to_markdown
-from core.risk import CONTROL_LEVELS, MOTIVATION_LEVELS, annex_d_risk, risk_report, uniqueness
-from core.schema import suggest_roles
+from core.release_gate import NOT_ANONYMISED_MARK, ReleaseCheck, check_release, marked_name
+from core.report import SUGGESTED_K, USE_CASES, Report, build_report, report_to_markdown
+from core.risk import (
+    CONTROL_LEVELS,
+    MOTIVATION_LEVELS,
+    AnnexDResult,
+    annex_d_risk,
+    risk_report,
+    uniqueness,
+)
+from core.schema import Role, suggest_roles
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import RISK_METHODS, survey_risk
 from core.techniques.pseudonymisation import (
@@ -173,6 +181,7 @@ class _ApplyJob:
     inputs: dict[str, Path]
     out: Path
     report: Path | None
+    direct_identifiers: list[str]
     # the passphrase that encrypts the identity mapping tables (None: --plaintext-mapping)
     passphrase: str | None = field(default=None, repr=False)
 
@@ -181,11 +190,18 @@ def cmd_apply(args: argparse.Namespace) -> int:
     job = _plan_apply(args)
     workspace, bundle = _plan_record(args, job)
     result = apply_recipe(job.data, job.recipe, base_dir=job.base_dir)
-    files = _release_files(args, job, result)
+    check = _gate(args, job, result)
+    if check.acknowledged:  # every file of the release says so in its name
+        job = replace(job, out=Path(marked_name(job.out)),
+                      report=Path(marked_name(job.report)) if job.report else None)  # fmt: skip
+    files = _release_files(args, job, result, check)
     write_outputs(files, force=args.force)
-    _tell_what_was_written(files, result)
+    _tell_what_was_written(files, result, check)
     if workspace or bundle:
-        _record_and_bundle(args, job, result, files, workspace, bundle)
+        if bundle is not None and check.acknowledged:
+            (bundle,) = plan_outputs([replace(bundle, path=Path(marked_name(bundle.path)))],
+                                     job.inputs, force=args.force)  # fmt: skip
+        _record_and_bundle(args, job, result, files, workspace, bundle, check)
     return 0
 
 
@@ -211,6 +227,7 @@ def _record_and_bundle(
     files: list[tuple[Output, bytes]],
     workspace: str | None,
     bundle: Output | None,
+    check: ReleaseCheck,
 ) -> None:
     """Record the release in the workspace and/or write its bundle (core.audit, core.bundle).
 
@@ -227,7 +244,7 @@ def _record_and_bundle(
         encrypted = {key: blob for key, (_, blob) in zip(identities, files[1:], strict=False)}
     report: Report = build_report(job.data, result, job.recipe,
                                   quasi_identifiers=job.quasi_identifiers,
-                                  use_case=args.use_case)  # fmt: skip
+                                  use_case=args.use_case, release_check=check)  # fmt: skip
     if workspace:
         with Workspace(workspace) as ws:
             recorded = record_release(
@@ -315,10 +332,43 @@ def _plan_apply(args: argparse.Namespace) -> _ApplyJob:
     mapping, linking = _pseudonymised_columns(recipe)
     job = _ApplyJob(
         df, recipe, base_dir, quasi_identifiers, inputs, Path(args.out),
-        Path(args.report) if args.report else None, _mapping_passphrase(args, mapping),
+        Path(args.report) if args.report else None, _direct_identifiers(df, recipe),
+        _mapping_passphrase(args, mapping),
     )  # fmt: skip
     plan_outputs(_apply_outputs(job, mapping, linking), inputs, force=args.force)
     return job
+
+
+def _direct_identifiers(df: pd.DataFrame, recipe: Recipe) -> list[str]:
+    """The recipe's ``direct_identifiers``, else the columns Step 1 classifies as direct."""
+    if "direct_identifiers" in recipe.meta:
+        names = recipe.meta["direct_identifiers"] or []
+        return [names] if isinstance(names, str) else list(names)
+    return [s.column for s in suggest_roles(df) if s.role is Role.DIRECT]
+
+
+def _gate(args: argparse.Namespace, job: _ApplyJob, result: RecipeResult) -> ReleaseCheck:
+    """The release check of the table as released (PDPC guide, Steps 4 and 5).
+
+    A failing table is refused (exit 2, nothing written) unless ``--release-anyway``, in
+    which case the acknowledgement goes into the report and every file name.
+    """
+    meta = job.recipe.meta
+    check = check_release(
+        job.data, result.data, steps=len(job.recipe.steps),
+        quasi_identifiers=job.quasi_identifiers or meta.get("quasi_identifiers"),
+        direct_identifiers=job.direct_identifiers, sensitive=meta.get("sensitive"),
+        k_target=meta.get("k") or SUGGESTED_K[args.use_case], annex_d=meta.get("annex_d"),
+    )  # fmt: skip
+    if check.passed:
+        return check
+    if not args.release_anyway:
+        raise ReleaseRefusedError(
+            "The release check failed, so nothing was written: " + " ".join(check.problems)
+            + f" Fix the recipe, or give --release-anyway to write the files marked "
+            f"{NOT_ANONYMISED_MARK}."
+        )  # fmt: skip
+    return check.acknowledge()
 
 
 def _hierarchy_files(recipe: Recipe, base_dir: Path) -> list[Path]:
@@ -388,7 +438,7 @@ def _apply_outputs(job: _ApplyJob, mapping: list[str], linking: list[str]) -> li
 
 
 def _release_files(
-    args: argparse.Namespace, job: _ApplyJob, result: RecipeResult
+    args: argparse.Namespace, job: _ApplyJob, result: RecipeResult, check: ReleaseCheck
 ) -> list[tuple[Output, bytes]]:
     """Every file of the release as bytes, under paths checked again (all in memory)."""
     outputs = plan_outputs(
@@ -410,7 +460,8 @@ def _release_files(
         ]  # fmt: skip
         report = build_report(
             job.data, result, job.recipe, quasi_identifiers=job.quasi_identifiers,
-            use_case=args.use_case, identity_files=identity_files,
+            use_case=args.use_case, identity_files=identity_files, release_check=check,
+            annex_d=_annex_d(job.recipe, check), direct_identifiers=job.direct_identifiers,
         )  # fmt: skip
         if job.report.suffix.lower() in (".md", ".markdown"):
             text = report_to_markdown(report)
@@ -420,7 +471,19 @@ def _release_files(
     return list(zip(outputs, contents, strict=True))
 
 
-def _tell_what_was_written(files: list[tuple[Output, bytes]], result: RecipeResult) -> None:
+def _annex_d(recipe: Recipe, check: ReleaseCheck) -> AnnexDResult | None:
+    """The Annex D figures for the report, when the recipe gives the model's settings."""
+    settings = recipe.meta.get("annex_d")
+    return annex_d_risk(check.k, **settings) if settings and check.k else None
+
+
+def _tell_what_was_written(
+    files: list[tuple[Output, bytes]], result: RecipeResult, check: ReleaseCheck
+) -> None:
+    if check.acknowledged:
+        print(f"warning: released anyway at your request; this is NOT an anonymised release "
+              f"and every file is marked {NOT_ANONYMISED_MARK}. {' '.join(check.problems)}",
+              file=sys.stderr)  # fmt: skip
     for output, _ in files:
         if output.label == "--out":
             print(f"Wrote {len(result.data)} records to {output.path} (seed {result.seed}).",
@@ -655,6 +718,9 @@ def build_parser() -> argparse.ArgumentParser:
     mapping.add_argument("--plaintext-mapping", action="store_true",
                          help="write identity mapping tables as plain CSV (recorded in the "
                          "report)")  # fmt: skip
+    apply.add_argument("--release-anyway", action="store_true",
+                       help="write a release that fails the release check, every file "
+                       f"marked {NOT_ANONYMISED_MARK} and the report saying so")  # fmt: skip
     apply.add_argument("--ask-keys", action="store_true",
                        help="prompt (without echo) for pseudonymisation keys not set in the "
                        "environment")  # fmt: skip

@@ -36,5 +36,9 @@ class SecretError(AnonymisationError):
     """A pseudonymisation key or salt is missing or unusable."""
 
 
+class ReleaseRefusedError(AnonymisationError):
+    """The release gate (core.release_gate) found the table unsafe to call anonymised."""
+
+
 class AnonymisationWarning(UserWarning):
     """A result is valid but deserves the user's attention (e.g. a small aggregate cell)."""

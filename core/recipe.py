@@ -17,6 +17,8 @@ gigabytes, the "billion laughs" attack)::
     quasi_identifiers: [age, sex, postal_code]
     sensitive: diagnosis
     k: 5
+    direct_identifiers: [name, email, nric]   # optional: default, the Step 1 suggestions
+    annex_d: {controls: medium, motivation: low, harm: medium}   # optional (Annex D)
     steps:
       - {step: remove, columns: [name, email]}
       - {step: pseudonymise, column: nric, method: hmac, key_env: ANON_PSEUDONYM_KEY}
@@ -53,7 +55,18 @@ from core.techniques.registry import STEPS, Call, Ref, resolve
 from core.validation import require_columns
 
 RECIPE_VERSION = 1
-_META_KEYS = ("name", "description", "quasi_identifiers", "sensitive", "k", "use_case")
+_META_KEYS = (
+    "name",
+    "description",
+    "quasi_identifiers",
+    "sensitive",
+    "k",
+    "use_case",
+    "direct_identifiers",
+    "annex_d",
+)
+#: Settings of the Annex D model a recipe may give (core.risk.annex_d_risk's keywords).
+ANNEX_D_KEYS = ("controls", "motivation", "acquaintance", "breach", "harm")
 
 
 class _NoAliasLoader(yaml.SafeLoader):
@@ -180,17 +193,28 @@ def _check_meta_types(meta: Mapping[str, Any]) -> None:
     sensitive = meta.get("sensitive")
     if sensitive is not None and not isinstance(sensitive, str):
         raise RecipeError(f"The recipe's 'sensitive' must be a column name, got {sensitive!r}.")
-    names = meta.get("quasi_identifiers")
-    if names is None or isinstance(names, str):
-        return
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise RecipeError(
-            f"The recipe's 'quasi_identifiers' must be a list of column names, got {names!r}."
-        )
+    for key in ("quasi_identifiers", "direct_identifiers"):
+        names = meta.get(key)
+        if names is None or isinstance(names, str):
+            continue
+        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+            raise RecipeError(
+                f"The recipe's '{key}' must be a list of column names, got {names!r}."
+            )
+    annex_d = meta.get("annex_d")
+    if annex_d is not None:
+        unknown = set(annex_d) - set(ANNEX_D_KEYS) if isinstance(annex_d, Mapping) else None
+        if unknown is None or unknown or not {"controls", "motivation"} <= set(annex_d):
+            raise RecipeError(
+                "The recipe's 'annex_d' must be a mapping with 'controls' and 'motivation' "
+                f"and optionally 'acquaintance', 'breach', 'harm' (PDPC guide, Annex D), got "
+                f"{annex_d!r}."
+            )
 
 
 def check_recipe_columns(recipe: Recipe, df: pd.DataFrame) -> None:
-    """Refuse recipe-level ``quasi_identifiers`` or ``sensitive`` not in the input table.
+    """Refuse recipe-level column names (``quasi_identifiers``, ``sensitive``,
+    ``direct_identifiers``) that are not in the input table.
 
     A misspelt quasi-identifier would otherwise be left out of the risk figures and make
     the release look safer than it is (PDPC guide, Step 4). Names are checked against the
@@ -202,6 +226,9 @@ def check_recipe_columns(recipe: Recipe, df: pd.DataFrame) -> None:
     sensitive = recipe.meta.get("sensitive")
     if sensitive:
         require_columns(df, sensitive, parameter="sensitive")
+    direct = recipe.meta.get("direct_identifiers")
+    if direct:
+        require_columns(df, direct, parameter="direct_identifiers")
 
 
 @dataclass(frozen=True)

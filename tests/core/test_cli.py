@@ -78,7 +78,8 @@ def test_apply_writes_data_and_report(tmp_path):
     recipe.write_text(
         "seed: 3\nquasi_identifiers: [Age, Gender]\nk: 5\nsteps:\n"
         "  - {step: remove, columns: [Serial number, Occupation]}\n"
-        "  - {step: generalise, column: Age, width: 10}\n",
+        "  - {step: generalise, column: Age, width: 10}\n"
+        "  - {step: suppress_records, below_k: 5, quasi_identifiers: [Age, Gender]}\n",
         encoding="utf-8",
     )
     out, report = tmp_path / "out.csv", tmp_path / "report.json"
@@ -89,11 +90,11 @@ def test_apply_writes_data_and_report(tmp_path):
     assert list(released.columns) == ["Age", "Gender", "Average number of trips per week"]
     assert sorted(released["Age"].unique()) == ["20-29", "30-39"]
     facts = json.loads(report.read_text())
-    # Ages 21-29 female (6 records) / 30-38: 5 records (4 male + the female 30) -> k by hand
-    expected_k = pd.read_csv(TAXI).assign(band=lambda d: d["Age"] // 10).groupby(
-        ["band", "Gender"]).size().min()  # fmt: skip
-    assert facts["risk_after"]["k"] == expected_k
+    # By hand: women 21, 25, 29, 25, 23 (20-29: 5 records) and 30 (30-39: 1 record,
+    # suppressed); men 38, 34, 38, 32, 31 (30-39: 5 records) -> 10 records, k = 5.
+    assert (facts["risk_after"]["records"], facts["risk_after"]["k"]) == (10, 5)
     assert facts["risk_before"]["k"] == 1
+    assert facts["release_check"]["passed"] and facts["release_check"]["k"] == 5
     assert facts["use_case"]["name"] == "External data sharing"
     assert any("re-identify" in c["control"] for c in facts["controls"])
 
@@ -121,8 +122,9 @@ def test_apply_prompts_for_a_missing_key_and_never_writes_it(tmp_path, monkeypat
     from core import cli
 
     recipe = tmp_path / "recipe.yaml"
-    recipe.write_text(
-        "steps:\n  - {step: pseudonymise, column: Occupation, method: hmac, key_env: ANON_CLI_TEST_KEY}\n",
+    recipe.write_text(  # Gender alone: 6 women, 5 men, so k = 5 (the suggested k)
+        "quasi_identifiers: [Gender]\nsteps:\n  - {step: remove, columns: [Serial number, Age]}\n"
+        "  - {step: pseudonymise, column: Occupation, method: hmac, key_env: ANON_CLI_TEST_KEY}\n",
         encoding="utf-8",
     )
     key = "typed-at-the-prompt-0123456789"
@@ -411,3 +413,79 @@ def test_plaintext_mapping_is_recorded_in_the_report(people, tmp_path):
     text = report.read_text()
     assert "`out.csv.mapping-name.csv`" in text and "PLAINTEXT" in text
     assert "--plaintext-mapping" in text
+
+
+def test_risky_release_is_refused_with_its_reasons_and_nothing_written(tmp_path, capsys):
+    from core import cli
+
+    recipe = _recipe(tmp_path, "quasi_identifiers: [Age, Gender]\nk: 5\nsteps:\n"
+                     "  - {step: remove, columns: [Serial number, Occupation]}\n"
+                     "  - {step: generalise, column: Age, width: 10}\n")  # fmt: skip
+    out, report = tmp_path / "out.csv", tmp_path / "report.md"
+    code = cli.main(["apply", str(TAXI), "--recipe", str(recipe), "--out", str(out),
+                     "--report", str(report)])  # fmt: skip
+    assert code == 2
+    err = capsys.readouterr().err
+    # the 30-year-old woman is alone in her class: k = 1 by hand (see above)
+    assert err.count("\n") == 1 and "k = 1 is below the target k = 5" in err
+    assert "--release-anyway" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["recipe.yaml"]
+
+
+@pytest.mark.parametrize(
+    "recipe_text, reason",
+    [
+        ("quasi_identifiers: [sex, race]\nk: 2\nsteps: []\n", "original data"),
+        ("quasi_identifiers: [sex, race]\nk: 2\nsteps:\n"
+         "  - {step: remove, columns: [date_of_birth]}\n", "'name'"),
+        ("quasi_identifiers: [sex, race]\nk: 2\ndirect_identifiers: [race]\nsteps:\n"
+         "  - {step: remove, columns: [name, date_of_birth]}\n", "'race'"),
+        ("steps:\n  - {step: remove, columns: [name, date_of_birth]}\n", "No quasi-identifiers"),
+        # k = 2 by hand; low controls, medium motivation: P = 0.5 / 2 = 0.25 > 0.1
+        (SAFE_RECIPE.replace("k: 2\n", "k: 2\nannex_d: {controls: low, motivation: medium}\n"),
+         "0.25 is above the Annex D threshold of 0.1"),
+    ],
+)  # fmt: skip
+def test_release_gate_reasons(people, tmp_path, capsys, recipe_text, reason):
+    recipe = _recipe(tmp_path, recipe_text)
+    assert _apply(people, recipe, tmp_path / "out.csv") == 2
+    assert reason in capsys.readouterr().err
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_release_anyway_marks_every_file_and_the_report(people, tmp_path, capsys):
+    recipe = _recipe(tmp_path, PSEUDONYM_RECIPE.replace("k: 2", "k: 3"))  # k = 2 by hand
+    out, report = tmp_path / "out.csv", tmp_path / "report.md"
+    extra = ["--report", str(report), "--plaintext-mapping", "--release-anyway"]
+    assert _apply(people, recipe, out, *extra) == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["out.NOT-ANONYMISED.csv", "out.NOT-ANONYMISED.csv.mapping-name.csv",
+                     "people.csv", "recipe.yaml", "report.NOT-ANONYMISED.md"]  # fmt: skip
+    text = (tmp_path / "report.NOT-ANONYMISED.md").read_text()
+    assert "RELEASED ANYWAY BY THE USER, NOT ANONYMISED" in text and "k = 2 is below" in text
+    err = capsys.readouterr().err
+    assert "NOT an anonymised release" in err
+    # JSON reports carry the acknowledgement too
+    json_report = tmp_path / "r.json"
+    assert _apply(people, recipe, tmp_path / "o.csv", "--report", str(json_report),
+                  "--plaintext-mapping", "--release-anyway") == 0  # fmt: skip
+    check = json.loads((tmp_path / "r.NOT-ANONYMISED.json").read_text())["release_check"]
+    assert check["acknowledged"] and not check["passed"] and check["k"] == 2
+
+
+def test_release_anyway_changes_nothing_for_a_passing_release(people, tmp_path):
+    recipe = _recipe(tmp_path, SAFE_RECIPE)
+    assert _apply(people, recipe, tmp_path / "out.csv", "--release-anyway") == 0
+    assert (tmp_path / "out.csv").exists()
+
+
+def test_release_anyway_marks_the_bundle_and_its_report(people, tmp_path):
+    import zipfile
+
+    recipe = _recipe(tmp_path, SAFE_RECIPE.replace("k: 2", "k: 3"))  # k = 2 by hand
+    bundle = tmp_path / "b.zip"
+    assert _apply(people, recipe, tmp_path / "out.csv", "--bundle", str(bundle),
+                  "--release-anyway") == 0  # fmt: skip
+    assert not bundle.exists()
+    with zipfile.ZipFile(tmp_path / "b.NOT-ANONYMISED.zip") as archive:
+        assert "RELEASED ANYWAY" in archive.read("report.md").decode()
