@@ -567,14 +567,15 @@ def cmd_safe_harbor(args: argparse.Namespace) -> int:
     df = read_table(args.data, sep=args.sep)
     outputs = [Output("--out", Path(args.out))] if args.out else []
     outputs = plan_outputs(outputs, {"data": Path(args.data)}, force=args.force)
-    result = apply_safe_harbor(df, reference_date=args.reference_date)
+    result = apply_safe_harbor(df, reference_date=args.reference_date, free_text=args.free_text)
     for output in outputs:
         data = table_to_bytes(result.data, output_format(output.path))
         write_outputs([(output, data)], force=args.force)
         print(f"Wrote {len(result.data)} records to {output.path}.", file=sys.stderr)
     table = result.to_frame()
     data = {"reference_date": result.reference_date, "columns": table.to_dict("records"),
-            "unchecked": list(result.unchecked), "notes": list(result.notes())}  # fmt: skip
+            "unchecked": list(result.unchecked), "redacted": list(result.redacted),
+            "notes": list(result.notes())}  # fmt: skip
     text = (
         "\n".join(f"{r.column}: {r.action}. {r.detail}" for r in table.itertuples(index=False))
         + "\n"
@@ -767,6 +768,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     harbor = data_command("safe-harbor", "HIPAA Safe Harbor preset: what it would change.")
     harbor.add_argument("--reference-date", help="date for ages (default today)")
+    harbor.add_argument(
+        "--free-text",
+        choices=("redact", "remove", "flag"),
+        default="redact",
+        help="free-text columns: redact the identifiers found inside them (default), remove "
+        "the columns, or keep them flagged as not checked",
+    )
     harbor.add_argument("--out", help="also write the transformed table here")
     harbor.add_argument("--force", action="store_true", help="replace an existing --out file")
     harbor.set_defaults(run=cmd_safe_harbor)

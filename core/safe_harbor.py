@@ -11,10 +11,15 @@ identifiers (A-R below), with three transformations allowed instead of removal:
 - ages: 90 and over become one category, "90+".
 
 Columns are recognised from their names and values, reusing the evidence of
-:func:`core.schema.suggest_roles` plus names Safe Harbor adds (SSN, medical record, health
-plan, fax, URL, licence, device, biometric, photo). A tool cannot prove compliance: free
-text may hold any identifier and is reported as *not checked*; every other column is
-listed with what was done, so a person can review the result. Safe Harbor also requires
+:func:`core.schema.suggest_roles` (whose value detectors in :mod:`core.detect` find names,
+phone numbers, addresses, emails, SSNs, URLs... whatever the header says, so a column
+``c1`` of names is removed like a column ``patient_name``) plus names Safe Harbor adds
+(SSN, medical record, health plan, fax, URL, licence, device, biometric, photo). Free
+text is *redacted* by default: the scanner of :mod:`core.detect.text` replaces the names,
+emails, phone numbers, IDs, addresses, dates, URLs and IP addresses inside it with
+``[NAME]``, ``[EMAIL]``... (``free_text="remove"`` drops the column, ``"flag"`` keeps it
+unchecked). A tool cannot prove compliance: detection is not perfect, so every column is
+listed with what was done, and a person reviews the result. Safe Harbor also requires
 that the covered entity has no actual knowledge that the rest could identify someone.
 """
 
@@ -30,6 +35,7 @@ import pandas as pd
 
 from core.dates import _parse, _reference, ages_at
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS
+from core.detect.text import redact_series, scan_values
 from core.errors import ParameterError
 from core.schema import Suggestion, suggest_roles
 from core.validation import require_choice, require_columns
@@ -64,7 +70,7 @@ RESTRICTED_ZIP3 = frozenset(
 TOP_AGE = 90
 AGE_LABEL = "90+"
 POSTAL_MODES = ("auto", "zip3", "remove")
-FREE_TEXT_MODES = ("flag", "remove")
+FREE_TEXT_MODES = ("redact", "remove", "flag")
 
 # Kinds found by core.schema.suggest_roles -> Safe Harbor identifier letter.
 _KIND_LETTER = {
@@ -142,6 +148,11 @@ class SafeHarborResult:
         """Columns the preset could not check (free text): review them by hand."""
         return tuple(c.column for c in self.columns if c.action == "not_checked")
 
+    @property
+    def redacted(self) -> tuple[str, ...]:
+        """Text columns whose identifiers were replaced by labels ([NAME], [EMAIL]...)."""
+        return tuple(c.column for c in self.columns if c.action == "redacted")
+
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame(
             {
@@ -161,6 +172,14 @@ class SafeHarborResult:
             "Columns marked 'kept' were not recognised as one of the 18 identifiers: check "
             "that none of them is a unique number, code or characteristic (identifier R).",
         ]
+        if self.redacted:
+            notes.insert(
+                0,
+                f"Free text in {', '.join(map(repr, self.redacted))} was redacted: names, "
+                "emails, phone numbers, IDs, addresses, dates, URLs and IP addresses found by "
+                "the scanner became [NAME], [EMAIL]... Detection is not perfect: review a "
+                "sample of the text before release, or remove the column.",
+            )
         if self.unchecked:
             notes.insert(
                 0,
@@ -233,7 +252,7 @@ def apply_safe_harbor(
     *,
     reference_date: str | dt.date | None = None,
     postal: str = "auto",
-    free_text: str = "flag",
+    free_text: str = "redact",
     exclude: Sequence[str] = (),
     suggestions: Mapping[str, Suggestion] | None = None,
 ) -> SafeHarborResult:
@@ -244,8 +263,10 @@ def apply_safe_harbor(
     - ``postal``: "auto" keeps 3 digits of US ZIP codes (5 digits or ZIP+4) and removes
       other postal codes (Safe Harbor's population rule only exists for US ZIP areas);
       "zip3" treats every postal code column as US ZIP; "remove" removes them all;
-    - ``free_text``: "flag" keeps free-text columns and reports them as not checked;
-      "remove" removes them;
+    - ``free_text``: "redact" (default) replaces the identifiers found inside free-text
+      columns (and inside other text columns where the scanner finds any) by labels such
+      as [NAME]; "remove" removes free-text columns; "flag" keeps them as they are and
+      reports them as not checked;
     - ``exclude``: columns to keep as they are (you confirm they hold no identifier);
       they are listed in the report;
     - ``suggestions``: column -> :class:`core.schema.Suggestion` already computed (e.g. by
@@ -272,6 +293,15 @@ def apply_safe_harbor(
         if column in exclude:
             report.append(SafeHarborColumn(column, _label(letter), "excluded", 0,
                                            "Kept as it is at your request."))  # fmt: skip
+        elif kind in _TEXT_KINDS and free_text == "redact":
+            new, changed, detail = _redact(values)
+            if changed or kind == "free_text":
+                out[column] = new
+                report.append(SafeHarborColumn(column, "", "redacted", changed, detail))
+            else:
+                report.append(SafeHarborColumn(column, "", "kept", 0,
+                    "Not recognised as one of the 18 identifiers and the scanner found none "
+                    "inside it; check it by hand."))  # fmt: skip
         elif kind == "free_text":
             if free_text == "remove":
                 remove(column, "", "Free text may hold any identifier; removed as asked.")
@@ -307,12 +337,34 @@ def apply_safe_harbor(
     return SafeHarborResult(out.drop(columns=removed), tuple(report), str(ref.date()))
 
 
+# Text columns the scanner reads in "redact" mode: free text, and text with no recognised
+# pattern (a short note per record is "text", not "free_text", but may still name people).
+_TEXT_KINDS = ("free_text", "text")
+
+
+def _redact(values: pd.Series) -> tuple[pd.Series, int, str]:
+    """Identifiers inside a text column replaced by labels, cells changed, what was found."""
+    found = scan_values(values)
+    redacted, changed = redact_series(values, lambda entity: f"[{entity.label}]")
+    if found.empty:
+        return redacted, 0, "The scanner found no identifier inside the text; check it by hand."
+    counts = ", ".join(f"{row.entities} {row.kind.replace('_', ' ')}" for row in found.itertuples())
+    return (
+        redacted,
+        int(changed.sum()),
+        (
+            f"Identifiers inside the text replaced by labels ([NAME], [EMAIL]...): {counts}. "
+            "Review a sample: detection is not perfect."
+        ),
+    )
+
+
 def safe_harbor(
     df: pd.DataFrame,
     *,
     reference_date: str | dt.date | None = None,
     postal: str = "auto",
-    free_text: str = "flag",
+    free_text: str = "redact",
     exclude: Sequence[str] = (),
 ) -> pd.DataFrame:
     """The table of :func:`apply_safe_harbor` (the recipe step ``safe_harbor``)."""

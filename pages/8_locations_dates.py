@@ -205,8 +205,10 @@ state.explain("NIST allows +/-2 years over age 25 but not near benefit milestone
 
 # --- HIPAA Safe Harbor ------------------------------------------------------------------
 st.header("HIPAA Safe Harbor preset")
-free_text = st.radio("Free text", ["flag", "remove"], horizontal=True, key="sh_free_text",
-                     format_func={"flag": "keep and flag as not checked",
+free_text = st.radio("Free text", ["redact", "remove", "flag"], horizontal=True,
+                     key="sh_free_text",
+                     format_func={"redact": "redact names, emails, phones, IDs... inside it",
+                                  "flag": "keep and flag as not checked",
                                   "remove": "remove"}.get)  # fmt: skip
 try:
     result = state.memo("safe_harbor", lambda: apply_safe_harbor(

@@ -162,6 +162,10 @@ def name_shares(values: pd.Series, counts: pd.Series | None = None) -> tuple[flo
 _RUN = re.compile(
     rf"(?:{_WORD})(?:[ \t]+(?:(?:{_PARTICLE})[ \t]+)?(?:{_WORD}))*",
 )
+# "X bin Y", "X s/o Y": a patronymic between two capitalised words marks a person's name.
+_PARTICLE_INSIDE = re.compile(r"[A-Za-z][ \t]+(?:bin|binte|binti|bte|s/o|d/o|a/l|a/p)[ \t]+[A-Z]")
+# A capitalised word of two letters or more, not an acronym (shape-only names need two).
+_PROPER = re.compile(r"\b[A-Z](?:['’][A-Z])?[a-z]+")
 # Words that, just before a capitalised run, say a person is named.
 _CUES = frozenset(
     [
@@ -198,8 +202,10 @@ def find_names(text: str) -> list[tuple[int, int]]:
     A run of capitalised words (with bin/binte/s/o/d/o... inside) is cut at words that
     never belong to a name ("Patient", "Clementi", "Avenue"); what is left is a name when
     it holds a known given or family name (a lone ambiguous one such as "May" only after
-    a title or cue word: Mr, Mdm, Dr, patient...), or when it is 2-4 capitalised words
-    right after such a cue.
+    a title or cue word: Mr, Mdm, Dr, patient...), when it follows such a cue, when a
+    patronymic joins two of its words ("X bin Y"), or when it has the shape of a name:
+    2-4 capitalised words (not acronyms), none of them a street, place, organisation or
+    sentence word.
     """
     lists = name_lists()
     spans: list[tuple[int, int]] = []
@@ -209,11 +215,17 @@ def find_names(text: str) -> list[tuple[int, int]]:
             known = [t for t in tokens if t in lists.known]
             if len(tokens) > 4:
                 continue
+            piece = text[start:end]
             if len(tokens) == 1:
                 only = tokens[0]
-                if only in lists.known and (only not in lists.ambiguous or cue in _CUES):
+                if cue in _CUES or (only in lists.known and only not in lists.ambiguous):
                     spans.append((start, end))
-            elif known or cue in _CUES:
+            elif (
+                known
+                or cue in _CUES
+                or _PARTICLE_INSIDE.search(piece)
+                or len(_PROPER.findall(piece)) >= 2
+            ):
                 spans.append((start, end))
     return spans
 

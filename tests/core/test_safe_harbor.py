@@ -96,9 +96,18 @@ def test_safe_harbor_on_a_patient_table():
     assert out["admission_date"].tolist() == ["2024", "2024", "2024", "2024"]
     assert out["age"].tolist() == ["90+", "44", "25", "89"]
     report = result.to_frame().set_index("column")
-    assert report.loc["notes", "action"] == "not_checked"
-    assert result.unchecked == ("notes",)
-    assert "notes" in out.columns  # kept, flagged
+    # Free text is redacted by default (issue 16): the names inside it become [NAME].
+    assert report.loc["notes", "action"] == "redacted"
+    assert result.redacted == ("notes",) and result.unchecked == ()
+    assert out["notes"].tolist()[:2] == [
+        "Patient [NAME] was admitted with chest pain and seen by Dr [NAME] on ward 4",
+        "[NAME] called on Tuesday about his results; follow up with the clinic next week",
+    ]
+    assert out["notes"].tolist()[2:] == df["notes"].tolist()[2:]  # nothing found: unchanged
+    assert report.loc["notes", "changed"] == 2
+    flagged = apply_safe_harbor(df, reference_date="2025-06-30", free_text="flag")
+    assert flagged.unchecked == ("notes",)
+    assert flagged.data["notes"].tolist() == df["notes"].tolist()
     assert report.loc["ssn", "identifier"].startswith("G")
     assert report.loc["MRN", "identifier"].startswith("H")
     assert report.loc["website", "identifier"].startswith("N")
@@ -141,7 +150,9 @@ def test_cli_safe_harbor_writes_the_table_and_reports(tmp_path, capsys):
             "--json"]  # fmt: skip
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["unchecked"] == ["notes"]
+    assert data["unchecked"] == [] and data["redacted"] == ["notes"]
+    assert main([*args[:-1], "--free-text", "flag", "--force", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["unchecked"] == ["notes"]
     assert "ssn" not in pd.read_csv(target).columns
 
 
@@ -152,3 +163,38 @@ def test_precomputed_suggestions_are_used():
     told = {"col_a": Suggestion("col_a", Role.DIRECT, "name", "told so", "remove")}
     assert "col_a" in safe_harbor(df).columns  # nothing in name or values says "name"
     assert "col_a" not in apply_safe_harbor(df, suggestions=told).data.columns
+
+
+def _pii_generator():
+    """scripts/make_pii_data.py (seeded; held-out names, not the detector's list)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "make_pii_data.py"
+    spec = importlib.util.spec_from_file_location("make_pii_data", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["make_pii_data"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_issue_16_headers_c1_to_c9_release_no_name_email_or_phone():
+    generator = _pii_generator()
+    df = generator.patients_table(600, seed=16)
+    notes = generator.labelled_notes(600, seed=17)  # the notes in c9, with their entities
+    assert df["c9"].tolist() == [note.text for note in notes]
+    result = apply_safe_harbor(df, reference_date="2025-12-31")
+    report = result.to_frame().set_index("column")
+    for column in ["c1", "c2", "c3", "c4", "c8"]:  # names, phones, addresses, NRIC, emails
+        assert report.loc[column, "action"] == "removed", column
+    assert report.loc["c1", "identifier"].startswith("A")
+    assert report.loc["c2", "identifier"].startswith("D")
+    assert report.loc["c3", "identifier"].startswith("B")
+    assert report.loc["c9", "action"] == "redacted" and result.redacted == ("c9",)
+    released = "\n".join(result.data.astype("str").stack().tolist())
+    secrets = set(df["c1"]) | set(df["c2"]) | set(df["c8"])
+    secrets |= {text for note in notes for kind, text in note.entities
+                if kind in {"name", "email", "phone"}}  # fmt: skip
+    leaked = sorted(s for s in secrets if s in released)
+    assert leaked == []
