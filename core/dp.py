@@ -65,6 +65,18 @@ COVERAGE = 0.95
 MAX_CELLS = 200_000
 _TOLERANCE = 1e-9  # relative slack when adding up floating-point ε
 
+#: The ε accepted for a release and for each of its queries (checked by
+#: :func:`require_epsilon`). Measured with OpenDP 0.x as used here (count: sensitivity 1):
+#: above about 745 per query the discrete Laplace noise is exp(-ε) = 0 (no noise at all)
+#: and OpenDP's Gaussian cannot be calibrated below σ of about 0.001; below about 1e-9 the
+#: integer noise of a count saturates at ±2**31 (OpenDP samples 32-bit integers), and at
+#: 1e-16 and below the Gaussian calibration divides by zero. Within [1e-6, 100] every
+#: mechanism works; beyond ε of about 10 the guarantee is already void in practice
+#: (exp(10) is about 22,000), so 100 is a generous ceiling, and 1e-6 gives a count noise of
+#: about ±3 million, more than any table here needs.
+MIN_EPSILON = 1e-6
+MAX_EPSILON = 100.0
+
 
 class BudgetExceededError(ParameterError):
     """A query would spend more ε (or δ) than is left in the privacy budget."""
@@ -177,6 +189,18 @@ class PrivacyBudget:
         )
 
 
+def require_epsilon(name: str, value: object) -> float:
+    """The one check of an ε (a release's or one query's): a number in [MIN_EPSILON, MAX_EPSILON]."""
+    epsilon = require_positive(name, value)
+    if not MIN_EPSILON <= epsilon <= MAX_EPSILON:
+        raise ParameterError(
+            f"Parameter '{name}' is {epsilon:g}, outside the range {MIN_EPSILON:g} to "
+            f"{MAX_EPSILON:g} that this tool releases with (OpenDP's noise is meaningless "
+            "beyond it). Typical values are 0.1 to 5."
+        )
+    return epsilon
+
+
 def _require_delta(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value < 1:
         raise ParameterError(
@@ -208,7 +232,7 @@ def noise_scale(
     zCDP-to-(ε, δ) conversion meets (ε, δ), found by bisection on OpenDP's privacy check.
     """
     sensitivity = require_positive("sensitivity", sensitivity)
-    epsilon = require_positive("epsilon", epsilon)
+    epsilon = require_epsilon("epsilon", epsilon)
     mechanism = require_choice("mechanism", mechanism, MECHANISMS)
     if mechanism == "laplace":
         return sensitivity / epsilon
@@ -275,6 +299,11 @@ def accuracy(scale: float, *, mechanism: str = "laplace", integer: bool = False)
 
 @lru_cache(maxsize=256)
 def _discrete_gaussian_accuracy(sigma: float) -> Accuracy:
+    if sigma > _DISCRETE_AS_CONTINUOUS_SIGMA:  # the sum below would need 14σ numbers
+        z = NormalDist().inv_cdf(0.5 + COVERAGE / 2)
+        # P(|X| <= n) of the discrete Gaussian is P(|Y| <= n + 1/2) of the continuous one
+        bound = float(math.ceil(z * sigma - 0.5))
+        return Accuracy("discrete Gaussian", sigma, sigma * math.sqrt(2 / math.pi), bound)
     reach = int(math.ceil(14 * sigma)) + 10
     k = np.arange(0, reach + 1, dtype=float)
     weight = np.exp(-(k**2) / (2 * sigma**2))
@@ -283,6 +312,12 @@ def _discrete_gaussian_accuracy(sigma: float) -> Accuracy:
     expected = float((k * p).sum())
     n = int(np.searchsorted(np.cumsum(p), COVERAGE - 1e-12))
     return Accuracy("discrete Gaussian", sigma, expected, float(n))
+
+
+# Above this σ the discrete Gaussian's E|X| and 95% bound are the continuous Gaussian's
+# (E|X| to a relative 1e-7; the bound with a continuity correction): no need to sum 14σ
+# probabilities, which for σ = 1e7 (ε = 1e-6) would take gigabytes.
+_DISCRETE_AS_CONTINUOUS_SIGMA = 1_000.0
 
 
 def _opendp() -> Any:
@@ -530,7 +565,7 @@ def dp_release(
             f"Column(s) {overlap} are both grouped ('by') and summed; choose one role each."
         )
     mechanism = require_choice("mechanism", mechanism, MECHANISMS)
-    epsilon = require_positive("epsilon", epsilon)
+    epsilon = require_epsilon("epsilon", epsilon)
     delta = _require_delta("delta", delta)
     if mechanism == "gaussian" and delta == 0:
         noise_scale(1.0, epsilon, mechanism=mechanism, delta=delta)  # raises the clear message
@@ -540,7 +575,7 @@ def dp_release(
     limits = {column: _require_bounds(bounds, column) for column in measured}
     grid = _grid(df, by, categories)
     n_queries = int(count) + len(measured)
-    eps_each = epsilon / n_queries
+    eps_each = require_epsilon(f"epsilon / {n_queries} queries", epsilon / n_queries)
     delta_each = delta / n_queries if mechanism == "gaussian" else 0.0
     budget = PrivacyBudget(epsilon, delta) if budget is None else budget
     queries = f"{n_queries} quer{'y' if n_queries == 1 else 'ies'}"

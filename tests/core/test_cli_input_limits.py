@@ -102,3 +102,12 @@ def test_a_200_kb_note_loads_through_the_command_line(tmp_path, capsys):
     argv = ["apply", str(data), "--recipe", str(_recipe(tmp_path)), "--out", str(out)]
     assert main(argv) == 0, capsys.readouterr().err
     assert pd.read_csv(out)["note"].str.len().tolist() == [200_000]
+
+
+@pytest.mark.parametrize("epsilon", ["1000", "1e-17"])
+def test_dp_aggregate_refuses_an_epsilon_outside_the_usable_range(tmp_path, capsys, epsilon):
+    out, ledger = tmp_path / "noisy.csv", tmp_path / "ledger.json"
+    argv = ["dp-aggregate", str(SAMPLE), "--by", "Age", "--categories", "Age=21 to 25|41 to 45",
+            "--epsilon", epsilon, "--out", str(out), "--ledger", str(ledger)]  # fmt: skip
+    assert_refused(capsys, argv, out, "outside the range 1e-06 to 100")
+    assert not ledger.exists()

@@ -18,6 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.dp import (
+    MAX_EPSILON,
+    MIN_EPSILON,
     BudgetExceededError,
     PrivacyBudget,
     accuracy,
@@ -318,3 +320,41 @@ def test_parsing_of_command_line_values():
         parse_categories(["sex"])
     with pytest.raises(ParameterError, match="lo,hi"):
         parse_bounds(["10"], ["x"])
+
+
+# --- the range of ε (issue 11: 1000 and 1e-17 gave tracebacks) -----------------------------
+
+TWO_CELLS = pd.DataFrame({"sex": ["F", "M", "F"], "income": [10.0, 20.0, 30.0]})
+
+
+@pytest.mark.parametrize("epsilon", [1000.0, 745.5, 100.01, 9.9e-7, 1e-17, 1e-300])
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_epsilon_outside_the_usable_range_is_one_clear_error(epsilon, mechanism):
+    with pytest.raises(ParameterError, match=r"'epsilon' is .* outside the range 1e-06 to 100"):
+        dp_release(TWO_CELLS, ["sex"], categories={"sex": ["F", "M"]}, epsilon=epsilon,
+                   mechanism=mechanism, delta=1e-6 if mechanism == "gaussian" else 0.0)  # fmt: skip
+
+
+def test_epsilon_per_query_is_checked_before_any_budget_is_charged():
+    budget = PrivacyBudget(1.0)
+    with pytest.raises(ParameterError, match=r"'epsilon / 2 queries' is 5e-07"):
+        dp_release(TWO_CELLS, ["sex"], categories={"sex": ["F", "M"]}, epsilon=1e-6,
+                   sums=["income"], bounds={"income": (0, 50)}, budget=budget)  # fmt: skip
+    assert budget.spent_epsilon == 0
+
+
+@pytest.mark.parametrize("epsilon", [MIN_EPSILON, MAX_EPSILON])
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_the_ends_of_the_range_release(epsilon, mechanism):
+    release = dp_release(TWO_CELLS, ["sex"], categories={"sex": ["F", "M"]}, epsilon=epsilon,
+                         mechanism=mechanism, delta=1e-6 if mechanism == "gaussian" else 0.0)  # fmt: skip
+    assert len(release.table) == 2
+
+
+def test_discrete_gaussian_accuracy_of_a_huge_sigma_needs_no_huge_sum():
+    # σ = 1e7 (ε = 1e-6): the sum over 14σ probabilities would take gigabytes. Continuous
+    # Gaussian by hand: E|X| = σ sqrt(2/π) = 7,978,845.6; 95% bound z σ - 1/2 rounded up,
+    # z = 1.959964 -> 19,599,640.
+    acc = accuracy(1e7, mechanism="gaussian", integer=True)
+    assert acc.expected_error == pytest.approx(7_978_845.608, rel=1e-9)
+    assert acc.error95 == 19_599_640
