@@ -97,28 +97,31 @@ def _wildcard_frequencies(
     """sdcMicro's rule: two records match when they agree wherever both have a value.
 
     Records are grouped by which quasi-identifiers they have (their missingness pattern);
-    for every pair of patterns, records of one are looked up among the others on the
-    columns both have. Cost: one group-by per pair of patterns, not per record.
+    for every pair of patterns, records of one are counted among the others on the
+    columns both have. The codes of each such set of shared columns are computed once
+    (one group-by per distinct set), so a pair costs one ``np.bincount``.
     """
     present = df[list(qis)].notna().to_numpy()
     pattern_ids, patterns = pd.factorize(pd.Series([row.tobytes() for row in present]))
     masks = [np.frombuffer(p, dtype=bool) for p in patterns]
+    rows = [np.flatnonzero(pattern_ids == i) for i in range(len(masks))]
     fk = np.zeros(len(df))
     Fk = np.zeros(len(df))
+    shared_codes: dict[bytes, tuple[np.ndarray, int]] = {}
     for i, mask_i in enumerate(masks):
-        rows_i = np.flatnonzero(pattern_ids == i)
         for j, mask_j in enumerate(masks):
-            rows_j = np.flatnonzero(pattern_ids == j)
-            shared = [qis[c] for c in np.flatnonzero(mask_i & mask_j)]
-            if not shared:  # nothing in common: every record of j matches
-                fk[rows_i] += len(rows_j)
-                Fk[rows_i] += w[rows_j].sum()
+            shared = mask_i & mask_j
+            if not shared.any():  # nothing in common: every record of j matches
+                fk[rows[i]] += len(rows[j])
+                Fk[rows[i]] += w[rows[j]].sum()
                 continue
-            both = pd.concat([df.iloc[rows_i][shared], df.iloc[rows_j][shared]])
-            codes, n = combined_codes(both, shared)
-            codes_i, codes_j = codes[: len(rows_i)], codes[len(rows_i) :]
-            fk[rows_i] += np.bincount(codes_j, minlength=n)[codes_i]
-            Fk[rows_i] += np.bincount(codes_j, weights=w[rows_j], minlength=n)[codes_i]
+            key = shared.tobytes()
+            if key not in shared_codes:
+                shared_codes[key] = combined_codes(df, [qis[c] for c in np.flatnonzero(shared)])
+            codes, n = shared_codes[key]
+            codes_i, codes_j = codes[rows[i]], codes[rows[j]]
+            fk[rows[i]] += np.bincount(codes_j, minlength=n)[codes_i]
+            Fk[rows[i]] += np.bincount(codes_j, weights=w[rows[j]], minlength=n)[codes_i]
     return fk, Fk
 
 

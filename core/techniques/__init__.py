@@ -12,6 +12,7 @@ One module per family of techniques; each technique is a pure function
 - :mod:`.swapping`: shuffling values between records
 - :mod:`.perturbation`: base-x rounding and random noise
 - :mod:`.aggregation`: summaries per group with a small-cell warning
+- :mod:`.local_suppression`: blank single cells to reach k (sdcMicro ``localSuppression``)
 """
 
 # Coordinates, dates and HIPAA Safe Harbor live in core/ (NIST SP 800-188); re-exported so
@@ -31,6 +32,7 @@ from core.techniques.generalisation import (
     generalise_mapping,
     top_bottom_code,
 )
+from core.techniques.local_suppression import local_suppression
 from core.techniques.masking import MASK_PRESETS, mask
 from core.techniques.perturbation import (
     NOISE_DISTRIBUTIONS,
@@ -78,6 +80,7 @@ __all__ = [
     "generalise_hierarchy",
     "generalise_mapping",
     "key_from_env",
+    "local_suppression",
     "mask",
     "perturb_ages",
     "perturb_intervals",

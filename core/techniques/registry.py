@@ -222,6 +222,16 @@ def _dp_aggregate(p: dict[str, Any]) -> Call:
     return Call("dp_aggregate", (_as_list(p["by"]),), kwargs)
 
 
+# --- survey microdata methods (sdcMicro) ---
+
+
+def _local_suppression(p: dict[str, Any]) -> Call:
+    kwargs = {"k": p["k"]}
+    if "importance" in p:
+        kwargs["importance"] = _as_list(p["importance"])
+    return Call("local_suppression", (_as_list(p["quasi_identifiers"]),), kwargs)
+
+
 # --- coordinates, dates and HIPAA Safe Harbor (core.geo, core.dates, core.safe_harbor) ---
 
 
@@ -378,6 +388,15 @@ STEPS: dict[str, StepSpec] = {
             ("by", "categories", "epsilon"),
             _DP_OPTIONS,
             _dp_aggregate,
+        ),
+        StepSpec(
+            "local_suppression",
+            "Blank as few quasi-identifier cells as possible (least important first) until "
+            "every record shares its key with k - 1 others, a blank matching anything.",
+            "Annex A: Suppression; Annex C; sdcMicro localSuppression",
+            ("quasi_identifiers", "k"),
+            ("importance",),
+            _local_suppression,
         ),
         StepSpec(
             "geo_round",

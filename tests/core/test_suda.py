@@ -10,6 +10,7 @@ from math import factorial
 import numpy as np
 import pandas as pd
 import pytest
+from r_random import RRandom
 
 from core.errors import ColumnNotFoundError, ParameterError
 from core.suda import dis_suda, msu_weights, suda2
@@ -194,3 +195,30 @@ def test_bad_dis_fraction_and_columns_are_refused():
         suda2(BOOK, ["age", "gender"], dis_fraction=0)
     with pytest.raises(ColumnNotFoundError, match="quasi_identifiers"):
         suda2(BOOK, ["age", "nope"])
+
+
+def test_sdcmicro_random_table_scores_and_contributions():
+    # test_suda2.R "sdc without missing, DisFraction = default": set.seed(3), then
+    # runif(30, 1, 100) (numeric columns, unused) and three rounded key variables.
+    rng = RRandom(3)
+    rng.runif(30, 1, 100)
+    keys = pd.DataFrame(
+        {
+            "Var4": np.round(rng.runif(10, 1, 4)),
+            "Var5": np.round(rng.runif(10, 1, 6)),
+            "Var6": np.round(rng.runif(10, 1, 3)),
+        }
+    )
+    result = suda2(keys, ["Var4", "Var5", "Var6"])
+    assert result.score.tolist() == [0, 1, 0, 2, 2, 0, 4, 0, 3, 2]
+    assert result.contribution[:, 0] == pytest.approx(
+        [0, 0, 0, 0, 0.5, 0, 0.5, 0, 0.666666666666667, 0.5]
+    )
+
+
+def test_r_random_numbers_are_those_printed_in_sdcmicro_tests():
+    # test_suda2.R: set.seed(3); runif(30, 1, 100) as a 10 x 3 array, column 3.
+    expected = [23.5919862471055, 2.51765935891308, 13.7691743019968, 10.2448109227698,
+                24.4516157396138, 79.3235935377888, 60.3734250029083, 91.1046233826783,
+                56.4820308389608, 75.8147721474525]  # fmt: skip
+    assert RRandom(3).runif(30, 1, 100)[20:] == pytest.approx(expected, rel=1e-12)
