@@ -28,7 +28,7 @@ from ui import state
 PAPER = "Witkowski 2007"
 SURVEY, AREAS = "survey_respondents.csv", "singapore_areas.csv"
 
-if not state.require_data():
+if not state.require_data() or not state.require_known_columns():
     st.stop()
 st.title("Area-level risk")
 state.explain(
@@ -182,6 +182,8 @@ qi_default = [c for c in state.quasi_identifiers(data) if c in qi_options]
 qi = st.multiselect(
     "Personal quasi-identifiers", qi_options, default=qi_default, key="ctx_qi" + suffix
 )
+if note := state.removed_note():
+    st.caption(note)
 if qi:
     view = combined_view(prepared, data, qi, coarsening=coarsening, thresholds=thresholds)
     a, b = st.columns(2)

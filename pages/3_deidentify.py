@@ -20,7 +20,7 @@ from ui import data_steps, state
 STEP2 = "PDPC guide, Step 2 (De-identify your data)"
 ANNEX_A = "PDPC guide, Annex A (Pseudonymisation)"
 
-if not state.require_data():
+if not state.require_data() or not state.require_known_columns():
     st.stop()
 
 st.title("De-identify: direct identifiers")

@@ -13,7 +13,7 @@ from core.utility import column_loss
 from ui import state
 from ui.step_forms import TECHNIQUES, technique_form
 
-if not state.require_data():
+if not state.require_data() or not state.require_known_columns():
     st.stop()
 
 st.title("Step 3 · Apply techniques")
@@ -126,6 +126,8 @@ if before is not None and after is not None:
         f"{before.k} to {after.k} record(s); the target is {state.k_target()}.",
         "PDPC guide, Step 4 and Annex C",
     )
+    if note := state.removed_note():
+        st.caption(note)
 else:
     st.caption("Confirm the indirect identifiers on **Classify** to see k before and after.")
 

@@ -12,7 +12,7 @@ from core.privacy import equivalence_classes
 from core.risk import CONTROL_LEVELS, HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
 from ui import state
 
-if not state.require_data():
+if not state.require_data() or not state.require_known_columns():
     st.stop()
 
 st.title("Step 4 · Compute your risk")
@@ -47,6 +47,8 @@ with st.spinner("Computing equivalence classes..."):
     report = state.current_risk(data)
 text = report.explanations()
 st.caption(f"Quasi-identifiers: {', '.join(report.quasi_identifiers)}")
+if note := state.removed_note():
+    st.caption(note)
 figures = [
     (
         "k",

@@ -56,7 +56,7 @@ PAGE_TITLES = {CLASSIFY: "Classify", DEIDENTIFY: "De-identify", TECHNIQUES: "Tec
                RISK: "Risk"}  # fmt: skip
 
 st.title("Report and release")
-if not state.require_data():
+if not state.require_data() or not state.require_known_columns():
     st.stop()
 
 # --- use case and controls --------------------------------------------------------------
@@ -132,6 +132,8 @@ else:
     )  # fmt: skip
     state.explain("The same figures on the original and on the released table.",
                   "PDPC guide, Step 4 and Annex C")  # fmt: skip
+    if note := state.removed_note():
+        st.caption(note)
 if verdict is not None:
     (st.success if verdict.acceptable else st.error)(verdict.explanation())
     state.explain("The chance of re-identification against the threshold for the harm.",

@@ -12,7 +12,7 @@ from core.risk import annex_d_risk
 from core.search import MEASURES, Target, apply_candidate, recipe_steps, search
 from ui import state
 
-if not state.require_data():
+if not state.require_data() or not state.require_known_columns():
     st.stop()
 
 st.title("Explore trade-offs")
@@ -29,6 +29,8 @@ data = state.current_data()
 columns = [str(c) for c in data.columns]
 default_qi = [c for c in state.quasi_identifiers(data) if c in columns]
 qi = st.multiselect("Quasi-identifiers", columns, default=default_qi, key="to_qi")
+if note := state.removed_note():
+    st.caption(note)
 if not qi:
     st.info("Pick the quasi-identifiers (indirect identifiers) to generalise.")
     st.stop()

@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.errors import AnonymisationError, AnonymisationWarning, SecretError
+from core.errors import AnonymisationError, AnonymisationWarning, ColumnNotFoundError, SecretError
 from core.io import read_table
 from core.recipe import (
     EditHistory,
@@ -127,6 +127,7 @@ def set_original(df: pd.DataFrame, name: str) -> None:
     state["pseudonym_secret"] = secrets.randbelow(2**62)
     state["suggestions"] = {s.column: s for s in suggest_roles(df)}
     state["roles"] = {}  # confirmed roles only: suggestions never apply themselves
+    state[_SENSITIVE_KEY] = None  # it named a column of the previous table
     state.setdefault(_K_TARGET_KEY, 5)
 
 
@@ -186,7 +187,49 @@ def roles_confirmed() -> bool:
     return bool(roles())
 
 
+def role_problem() -> str | None:
+    """Why the confirmed roles or the sensitive column do not fit the loaded table, or None.
+
+    A role or a sensitive column naming a column the original table does not have (a
+    setting kept from another table, a misspelling) must never be dropped silently:
+    k would then be computed on fewer quasi-identifiers than the user chose.
+    """
+    columns = original().columns
+    unknown = [str(c) for c in roles() if c not in columns]
+    if unknown:
+        return (f"The confirmed roles name column(s) {', '.join(map(repr, unknown))} that the "
+                f"loaded table '{source_name()}' does not have: confirm the roles again on "
+                "Classify (Step 1).")  # fmt: skip
+    chosen = sensitive_choice()
+    if chosen is not None and chosen not in columns:
+        return (f"The sensitive column {str(chosen)!r} is not a column of the loaded table "
+                f"'{source_name()}': choose it again on Classify (Step 1).")  # fmt: skip
+    return None
+
+
+def require_known_columns() -> bool:
+    """Show what to fix when the roles do not fit the table (:func:`role_problem`)."""
+    problem = role_problem()
+    if problem is None:
+        return True
+    st.error(problem, icon=":material/error:")
+    st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
+    return False
+
+
+def _check_roles() -> None:
+    problem = role_problem()
+    if problem is not None:
+        raise ColumnNotFoundError(problem)
+
+
 def columns_with_role(role: Role, data: pd.DataFrame | None = None) -> list[str]:
+    """Confirmed columns with ``role`` that ``data`` (default: the current table) still has.
+
+    Raises ColumnNotFoundError when a role names a column the original table does not
+    have; a column the recipe removed is legitimately absent (:func:`removed_by_recipe`).
+    """
+    _check_roles()
     data = current_data() if data is None else data
     return [c for c, r in roles().items() if r == role and c in data.columns]
 
@@ -196,12 +239,47 @@ def quasi_identifiers(data: pd.DataFrame | None = None) -> list[str]:
 
 
 def sensitive_column(data: pd.DataFrame | None = None) -> str | None:
+    """The sensitive column: the one chosen, else the first target, if ``data`` has it.
+
+    A chosen column the recipe removed gives None (no l-diversity or t-closeness), never
+    silently another column; one the original table lacks raises ColumnNotFoundError.
+    """
+    _check_roles()
     chosen = sensitive_choice()
     data = current_data() if data is None else data
-    if chosen in data.columns:
-        return chosen
+    if chosen is not None:
+        return chosen if chosen in data.columns else None
     targets = columns_with_role(Role.TARGET, data)
     return targets[0] if targets else None
+
+
+def removed_by_recipe(columns: list[str] | None = None) -> dict[str, str]:
+    """Confirmed quasi-identifiers and sensitive column (or ``columns``) that the recipe
+    removed or renamed, each with the step that did it, e.g. {"date_of_birth": "step 1
+    (remove)"}."""
+    if columns is None:
+        columns = [*quasi_identifiers(original())]
+        sensitive = sensitive_column(original())
+        if sensitive is not None:
+            columns.append(sensitive)
+    log = current().log
+    removed = {}
+    for column in columns:
+        name = str(column)
+        step = next((entry for entry in log if name in entry.columns_before
+                     and name not in entry.columns_after), None)  # fmt: skip
+        if step is not None:
+            removed[name] = f"step {step.position}, {step.step['step']}"
+    return removed
+
+
+def removed_note() -> str | None:
+    """In words, which quasi-identifiers (or sensitive column) the recipe removed."""
+    removed = removed_by_recipe()
+    if not removed:
+        return None
+    parts = [f"{column} was removed by the recipe ({step})" for column, step in removed.items()]
+    return "; ".join(parts) + ": it no longer counts in the risk of the released table."
 
 
 # Not "sensitive" / "k_target": those are the keys of the Classify page's widgets, and
@@ -538,8 +616,11 @@ def sidebar() -> None:
         data = current_data()
         st.markdown(f"**Data:** `{source_name()}`  \n{len(data):,} records, "
                     f"{len(data.columns)} columns")  # fmt: skip
-        report = current_risk(data)
-        if report is None:
+        report = None if role_problem() else current_risk(data)
+        if role_problem():
+            st.caption("The confirmed roles do not fit this table: confirm them again on "
+                       "**Classify**.")  # fmt: skip
+        elif report is None:
             st.caption("Mark indirect identifiers on **Classify** to see the risk.")
         else:
             verdict = current_annex_d()

@@ -250,3 +250,10 @@ def test_release_anyway_marks_the_file_and_the_report(files) -> None:
     report = json.loads(download(at, files, "download_report_json"))
     assert report["release_check"]["acknowledged"] is True
     assert report["release_check"]["passed"] is False
+
+
+def test_quasi_identifier_unknown_to_the_table_stops_the_report(files) -> None:
+    roles = {c: Role.INDIRECT for c in QI} | {"postcode": Role.INDIRECT}  # no such column
+    at = open_report(roles, STEPS)
+    assert any("'postcode'" in e.value and "Classify" in e.value for e in at.error)
+    assert not at.download_button  # nothing is offered on fewer quasi-identifiers

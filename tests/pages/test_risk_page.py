@@ -10,6 +10,7 @@ import pytest
 from apptest_helpers import metric
 from streamlit.testing.v1 import AppTest
 
+from core.recipe import EditHistory, Recipe
 from core.schema import Role
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -152,3 +153,38 @@ def test_annex_d_verdict_and_insider_table(risk_page, generalised):
     at.number_input(key="harm_custom").set_value(0.05).run()
     assert metric(at, "Acceptable") == "no"  # 0.45 / 5 = 0.09 > 0.05
     assert metric(at, "Minimum k") == "9"  # smallest k with 0.45 / k <= 0.05
+
+
+# --- names that do not fit the table (issue 11, item 3) ----------------------------------
+
+
+def test_quasi_identifier_unknown_to_the_table_is_an_error_not_dropped() -> None:
+    # A misspelt (or stale) role must not let k be computed on Age and Gender alone.
+    at = load_taxi({"Age": Role.INDIRECT, "Gender": Role.INDIRECT, "Occupaton": Role.INDIRECT})
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert any("'Occupaton'" in e.value and "Classify" in e.value for e in at.error)
+    assert not [m for m in at.metric if m.label == "k"]
+
+
+def test_sensitive_column_unknown_to_the_table_is_an_error() -> None:
+    at = load_taxi({"Age": Role.INDIRECT, "Gender": Role.INDIRECT})
+    at.session_state["sensitive_column"] = "Salary"  # e.g. kept from another table
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert any("'Salary'" in e.value and "Classify" in e.value for e in at.error)
+    assert not [m for m in at.metric if m.label == "k"]
+
+
+def test_quasi_identifier_removed_by_the_recipe_is_named() -> None:
+    roles = {"Age": Role.INDIRECT, "Gender": Role.INDIRECT, "Occupation": Role.INDIRECT}
+    at = load_taxi(roles)
+    remove = {"step": "remove", "columns": ["Occupation"]}
+    at.session_state["history"] = EditHistory(Recipe(steps=(remove,), seed=1))
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert not any("Occupation" in e.value for e in at.error)  # removed is not an error
+    captions = [c.value for c in at.caption]
+    assert any("Occupation was removed by the recipe (step 1, remove)" in c for c in captions)
+    expected = TAXI_TABLE.groupby(QI).size().min()  # k on Age and Gender, by pandas
+    assert metric(at, "k") == str(expected)
