@@ -78,7 +78,7 @@ edited = st.data_editor(
     key="roles_editor",
     hide_index=True,
     width="stretch",
-    disabled=["column", "confirmed", "suggested", "reason", "technique"],
+    disabled=["column", "confirmed", "suggested", "found", "reason", "technique"],
     column_config={
         "role": st.column_config.SelectboxColumn(
             "role", options=data_steps.ROLE_VALUES, required=True
@@ -87,8 +87,10 @@ edited = st.data_editor(
     },
 )
 state.explain(
-    "Suggestions come from column names and sampled values, with the technique Annex B "
-    "of the guide suggests; change any role in the 'role' column before saving.",
+    "Suggestions come from column names and sampled values ('found': what the values look "
+    "like, e.g. person names, phone numbers, addresses, whatever the header says), with the "
+    "technique Annex B of the guide suggests; change any role in the 'role' column before "
+    "saving.",
     f"{STEP1}; Annex B",
 )
 accept_col, save_col = st.columns(2)

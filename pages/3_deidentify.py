@@ -15,7 +15,7 @@ from core.techniques.pseudonymisation import (
     MIN_PASSPHRASE_CHARS,
     passphrase_problem,
 )
-from ui import data_steps, state
+from ui import data_steps, free_text, state
 
 STEP2 = "PDPC guide, Step 2 (De-identify your data)"
 ANNEX_A = "PDPC guide, Annex A (Pseudonymisation)"
@@ -40,6 +40,7 @@ pending = [c for c in state.columns_with_role(Role.DIRECT, replay.data)
 if not direct:
     st.info("No column is confirmed as a direct identifier. Confirm the roles on **Classify**.")
     st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
+    free_text.section()
     st.stop()
 done = [c for c in direct if c not in pending]
 if done:
@@ -113,6 +114,8 @@ if pending:
 else:
     st.success("Every direct identifier has been removed or pseudonymised.",
                icon=":material/check_circle:")  # fmt: skip
+
+free_text.section()
 
 st.markdown("#### Before and after (first 10 records)")
 before, after = data_steps.before_after(state.original(), replay.data, direct)

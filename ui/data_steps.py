@@ -97,11 +97,12 @@ def roles_table(suggestions: dict[str, Suggestion], roles: dict[str, Role]) -> p
                 "role": (confirmed or suggestion.role).value,
                 "confirmed": confirmed is not None,
                 "suggested": suggestion.role.value,
+                "found": suggestion.kind.replace("_", " "),
                 "reason": suggestion.reason,
                 "technique": suggestion.technique,
             }
         )
-    columns = ["column", "role", "confirmed", "suggested", "reason", "technique"]
+    columns = ["column", "role", "confirmed", "suggested", "found", "reason", "technique"]
     return pd.DataFrame(rows, columns=columns)
 
 

@@ -1,0 +1,109 @@
+"""Free text on the De-identify page (PDPC guide, Step 2): scan text columns, offer redaction.
+
+The scan and the step come from the library (:mod:`core.detect.text`, the ``redact_text``
+recipe step); this module only picks the columns, caches the scan per recipe and draws
+the section, so the page stays thin and the same detectors serve every page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.detect import entity_kinds, label_of, scan_table
+from core.errors import SecretError
+from core.techniques.redaction import REDACTION_MODES
+from ui import data_steps, state
+
+STEP2 = "PDPC guide, Step 2 (De-identify your data)"
+_TEXT_KINDS = ("free_text", "text")
+
+
+def text_columns(data: pd.DataFrame) -> list[str]:
+    """Columns of the current table that Step 1 found to be free text or unpatterned text."""
+    suggestions = state.suggestions()
+    return [c for c in data.columns if c in suggestions and suggestions[c].kind in _TEXT_KINDS]
+
+
+def _is_text(values: pd.Series) -> bool:
+    return pd.api.types.is_string_dtype(values) or pd.api.types.is_object_dtype(values)
+
+
+def counts_table(data: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """Entities per column (rows) and kind (columns), from one scan cached per recipe."""
+    if not columns:
+        return pd.DataFrame()
+    found = state.memo(
+        "free_text_scan", lambda: scan_table(data, columns), tuple(map(str, columns))
+    )
+    if found.empty:
+        return pd.DataFrame(index=pd.Index(columns, name="column"))
+    table = found.pivot_table(
+        index="column", columns="kind", values="cells", aggfunc="sum", fill_value=0
+    )
+    return table.reindex(columns, fill_value=0).astype(int)
+
+
+def redact_step(columns: list[str], kinds: list[str], mode: str, key_env: str) -> dict[str, Any]:
+    """The ``redact_text`` recipe step for the choices made on the page."""
+    step: dict[str, Any] = {"step": "redact_text", "columns": list(columns), "mode": mode}
+    if kinds and set(kinds) != set(entity_kinds()):
+        step["kinds"] = list(kinds)
+    if mode == "pseudonym":
+        step["key_env"] = key_env
+    return step
+
+
+def section() -> None:
+    """The free-text section of the De-identify page."""
+    data = state.current_data()
+    st.markdown("#### Free text: identifiers inside text cells")
+    candidates = text_columns(data)
+    others = [c for c in data.columns if c not in candidates and _is_text(data[c])]
+    columns = st.multiselect(
+        "Text columns to scan", [*candidates, *others], default=candidates, key="ft_columns"
+    )
+    if not columns:
+        st.info("No free-text column in the current table (Step 1 found none); pick a text "
+                "column above to scan it anyway.")  # fmt: skip
+        return
+    counts = counts_table(data, columns)
+    st.dataframe(counts, width="stretch")
+    state.explain(
+        "Cells holding at least one name, email, phone number, ID, address, date... found by "
+        "the scanner, per column and kind. Detection is not perfect: read a sample too.",
+        STEP2,
+    )
+    found = [k for k in counts.columns if counts[k].sum() > 0] if not counts.empty else []
+    if not found:
+        st.success("The scanner found no identifier inside these columns.")
+        return
+    kinds = st.multiselect("Kinds to redact", list(entity_kinds()), default=found,
+                           format_func=lambda k: f"{k} -> [{label_of(k)}]",
+                           key="ft_kinds")  # fmt: skip
+    mode = st.radio("Replace each one by", list(REDACTION_MODES), horizontal=True,
+                    key="ft_mode", format_func={"label": "its label, e.g. [NAME]",
+                    "pseudonym": "a keyed pseudonym per entity, e.g. [NAME-3f2a9c1b]"}.get)  # fmt: skip
+    key_env = "ANON_PSEUDONYM_KEY"
+    if mode == "pseudonym":
+        key_env = st.text_input("Environment variable holding the key (its name starts with "
+                                "ANON_)", value=key_env, key="ft_key_env").strip()  # fmt: skip
+        try:
+            source = state.key_source(key_env)
+        except SecretError as error:
+            st.error(str(error), icon=":material/error:")
+            return
+        if source is None:
+            st.warning(f"`{key_env}` is not set: set it in the app's environment before "
+                       "starting, or type a key for this session where the keyed HMAC method "
+                       "is chosen above.", icon=":material/key:")  # fmt: skip
+    step = redact_step(columns, kinds, mode, key_env)
+    if st.button("Add redact_text to recipe", key="ft_add", icon=":material/add:",
+                 disabled=not kinds):  # fmt: skip
+        error = data_steps.add_steps([step])
+        if error:
+            st.error(error, icon=":material/error:")
+        else:
+            st.rerun()
