@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 
 from core.errors import AnonymisationError, ReleaseRefusedError
-from core.io import output_format, read_table, table_to_bytes, write_table
+from core.io import output_format, read_table, table_to_bytes
 from core.outputs import Output, file_name_part, plan_outputs, write_outputs
 from core.recipe import Recipe, RecipeResult, apply_recipe, check_recipe_columns
 from core.release_gate import NOT_ANONYMISED_MARK, ReleaseCheck, check_release, marked_name
@@ -93,13 +93,7 @@ def cmd_risk(args: argparse.Namespace) -> int:
     data = report.to_dict()
     explanations = report.explanations()
     if args.weights or args.household or args.per_record:
-        data_path = Path(args.data)
-        records = Path(args.per_record) if args.per_record else None
-        if records is not None and (records.exists() or records.resolve() == data_path.resolve()):
-            raise AnonymisationError(
-                f"--per-record file '{records}' already exists (or is the input): choose a new "
-                "file name; nothing was written."
-            )
+        records = _new_output(args)
         survey = survey_risk(
             df, report.quasi_identifiers, weights=args.weights, household=args.household,
             method=args.risk_method, threshold=args.risk_threshold,
@@ -111,27 +105,28 @@ def cmd_risk(args: argparse.Namespace) -> int:
                           "individual_risk": survey.individual}  # fmt: skip
             if survey.household is not None:
                 per_record["household_risk"] = survey.household
-            write_table(pd.DataFrame(per_record), records)
+            _write_table_output(records, pd.DataFrame(per_record), force=args.force)
     text = "\n".join(f"{key}: {sentence}" for key, sentence in explanations.items())
     _emit(data, args.json, text)
     return 0
 
 
-def _new_output(path: str | None, data: str) -> Path | None:
-    if path is None:
+def _new_output(args: argparse.Namespace) -> Output | None:
+    """The --per-record file, checked by the output rules (core.outputs) before any work."""
+    if args.per_record is None:
         return None
-    out = Path(path)
-    if out.exists() or out.resolve() == Path(data).resolve():
-        raise AnonymisationError(
-            f"--per-record file '{out}' already exists (or is the input): choose a new "
-            "file name; nothing was written."
-        )
-    return out
+    (output,) = plan_outputs([Output("--per-record", Path(args.per_record))],
+                             {"data": Path(args.data)}, force=args.force)  # fmt: skip
+    return output
+
+
+def _write_table_output(output: Output, table: pd.DataFrame, *, force: bool) -> None:
+    write_outputs([(output, table_to_bytes(table, output_format(output.path)))], force=force)
 
 
 def cmd_suda(args: argparse.Namespace) -> int:
     df = read_table(args.data, sep=args.sep)
-    records = _new_output(args.per_record, args.data)
+    records = _new_output(args)
     result = suda2(df, _split(args.qi), max_size=args.max_size, dis_fraction=args.dis_fraction)
     if records is not None:
         per_record = {"suda_score": result.score, "dis_suda_score": result.dis_score}
@@ -139,7 +134,7 @@ def cmd_suda(args: argparse.Namespace) -> int:
             {f"contribution_{qi}": result.contribution[:, i]
              for i, qi in enumerate(result.quasi_identifiers)}
         )  # fmt: skip
-        write_table(pd.DataFrame(per_record), records)
+        _write_table_output(records, pd.DataFrame(per_record), force=args.force)
     text = "\n".join(f"{key}: {sentence}" for key, sentence in result.explanations().items())
     _emit(result.to_dict(), args.json, text)
     return 0
@@ -569,8 +564,7 @@ def cmd_safe_harbor(args: argparse.Namespace) -> int:
     outputs = plan_outputs(outputs, {"data": Path(args.data)}, force=args.force)
     result = apply_safe_harbor(df, reference_date=args.reference_date, free_text=args.free_text)
     for output in outputs:
-        data = table_to_bytes(result.data, output_format(output.path))
-        write_outputs([(output, data)], force=args.force)
+        _write_table_output(output, result.data, force=args.force)
         print(f"Wrote {len(result.data)} records to {output.path}.", file=sys.stderr)
     table = result.to_frame()
     data = {"reference_date": result.reference_date, "columns": table.to_dict("records"),
@@ -620,8 +614,7 @@ def cmd_dp_aggregate(args: argparse.Namespace) -> int:
                               about={"data": str(args.data), "out": str(out.path)})  # fmt: skip
     else:
         dp.write_ledger(ledger.path, release, budget, data=str(args.data), out=str(out.path))
-    write_outputs([(out, table_to_bytes(release.table, output_format(out.path)))],
-                  force=args.force)  # fmt: skip
+    _write_table_output(out, release.table, force=args.force)
     print(f"Wrote {len(release.table)} cells to {out.path}; ε spent {budget.spent_epsilon:g} of "
           f"{budget.epsilon:g} (ledger {args.ledger}).", file=sys.stderr)  # fmt: skip
     text = "\n".join([*(f.statement for f in release.figures), release.outside_statement])
@@ -678,6 +671,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="report the share of records with individual risk above this")  # fmt: skip
     risk.add_argument("--per-record", help="write f_k, F_k and the individual risk per record "
                       "to this new file (.csv, .xlsx, .parquet)")  # fmt: skip
+    risk.add_argument("--force", action="store_true", help="replace an existing --per-record")
     risk.set_defaults(run=cmd_risk)
 
     suda = data_command("suda", "Step 4: SUDA2 special uniques (minimal sample uniques, "
@@ -688,6 +682,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="sampling fraction for the DIS-SUDA score (sdcMicro's 0.01)")  # fmt: skip
     suda.add_argument("--per-record", help="write the SUDA and DIS-SUDA score and each "
                       "quasi-identifier's contribution per record to this new file")  # fmt: skip
+    suda.add_argument("--force", action="store_true", help="replace an existing --per-record")
     suda.set_defaults(run=cmd_suda)
 
     reid = sub.add_parser("reid-risk", help="Annex D: probability of re-identification.")

@@ -489,3 +489,20 @@ def test_release_anyway_marks_the_bundle_and_its_report(people, tmp_path):
     assert not bundle.exists()
     with zipfile.ZipFile(tmp_path / "b.NOT-ANONYMISED.zip") as archive:
         assert "RELEASED ANYWAY" in archive.read("report.md").decode()
+
+
+@pytest.mark.parametrize("command", ["risk", "suda"])
+def test_per_record_files_never_overwrite_the_data_through_a_hard_link(people, tmp_path, command):
+    from core import cli
+
+    link = tmp_path / "scores.csv"
+    link.hardlink_to(people)  # the same file under another name
+    before = people.read_bytes()
+    args = [command, str(people), "--qi", "sex,race", "--per-record", str(link), "--force"]
+    assert cli.main(args) == 2
+    assert people.read_bytes() == before
+    fresh = tmp_path / "fresh.csv"
+    assert cli.main([command, str(people), "--qi", "sex,race", "--per-record", str(fresh)]) == 0
+    assert cli.main([command, str(people), "--qi", "sex,race", "--per-record", str(fresh)]) == 2
+    assert cli.main([command, str(people), "--qi", "sex,race", "--per-record", str(fresh),
+                     "--force"]) == 0  # fmt: skip
