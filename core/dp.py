@@ -190,7 +190,7 @@ class PrivacyBudget:
 
 
 def require_epsilon(name: str, value: object) -> float:
-    """The one check of an ε (a release's or one query's): a number in [MIN_EPSILON, MAX_EPSILON]."""
+    """The one check of an ε (a release's or one query's): in [MIN_EPSILON, MAX_EPSILON]."""
     epsilon = require_positive(name, value)
     if not MIN_EPSILON <= epsilon <= MAX_EPSILON:
         raise ParameterError(

@@ -38,6 +38,7 @@ import datetime as dt
 import keyword
 import math
 import secrets
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -55,6 +56,8 @@ from core.techniques.registry import STEPS, Call, Ref, resolve
 from core.validation import require_columns
 
 RECIPE_VERSION = 1
+#: Largest recipe file read (a recipe is a short list of steps; mappings can be long).
+MAX_RECIPE_BYTES = 2**20
 _META_KEYS = (
     "name",
     "description",
@@ -97,6 +100,20 @@ def _parse_yaml(text: str) -> Any:
         loader.dispose()
 
 
+def _check_seed(value: Any, what: str) -> int:
+    """A seed must be a whole number >= 0 (it is recorded and replayed exactly)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise RecipeError(f"{what} must be a whole number >= 0, got {value!r}.")
+    return value
+
+
+def _check_step(step: Any, position: int) -> None:
+    """Check one step's technique and parameters, and its own seed if it has one."""
+    resolve(step, position=position)
+    if "seed" in step:
+        _check_seed(step["seed"], f"Step {position} ({step['step']}): 'seed'")
+
+
 @dataclass(frozen=True)
 class Recipe:
     """An ordered list of steps plus what the release is about (immutable)."""
@@ -106,20 +123,16 @@ class Recipe:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.seed is not None and (
-            isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0
-        ):
-            raise RecipeError(
-                f"The recipe's 'seed' must be a whole number >= 0, got {self.seed!r}."
-            )
+        if self.seed is not None:
+            _check_seed(self.seed, "The recipe's 'seed'")
         for position, step in enumerate(self.steps, start=1):
-            resolve(step, position=position)
+            _check_step(step, position)
 
     # -- editing (each returns a new recipe) --
     def add(self, step: Mapping[str, Any]) -> Recipe:
         """A new recipe with ``step`` appended (checked first)."""
         step = dict(step)
-        resolve(step, position=len(self.steps) + 1)
+        _check_step(step, len(self.steps) + 1)
         return replace(self, steps=(*self.steps, step))
 
     def remove_step(self, index: int) -> Recipe:
@@ -178,10 +191,33 @@ class Recipe:
 
     @classmethod
     def load(cls, path: str | Path) -> Recipe:
+        """Read a recipe file: UTF-8 YAML, a regular file of at most MAX_RECIPE_BYTES."""
+        path = Path(path)
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            if not stat.S_ISREG(path.stat().st_mode):  # before open: a FIFO would block
+                raise RecipeError(
+                    f"Recipe '{path}' is not a regular file (a folder, device, pipe or "
+                    "socket): give the path of a .yaml file."
+                )
+            with path.open("rb") as file:
+                data = file.read(MAX_RECIPE_BYTES + 1)
         except OSError as error:
-            raise RecipeError(f"Cannot read recipe file '{path}': {error.strerror}.") from None
+            raise RecipeError(
+                f"Cannot read recipe file '{path}': {error.strerror or error}."
+            ) from None
+        if len(data) > MAX_RECIPE_BYTES:
+            raise RecipeError(
+                f"Recipe file '{path}' is larger than {MAX_RECIPE_BYTES // 2**20} MiB; a recipe "
+                "is a short list of steps. Check that this is the right file."
+            )
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            raise RecipeError(
+                f"Recipe file '{path}' is not UTF-8 text: byte 0x{data[error.start]:02x} on line "
+                f"{line} is not valid UTF-8. Save the recipe as UTF-8 (any editor can)."
+            ) from None
         return cls.from_yaml(text)
 
     def save(self, path: str | Path) -> None:
@@ -259,7 +295,7 @@ class RecipeResult:
 def step_seed(recipe_seed: int, position: int, step: Mapping[str, Any]) -> int:
     """The seed a random step uses: its own, else derived from the recipe's seed."""
     if "seed" in step:
-        return int(step["seed"])
+        return _check_seed(step["seed"], f"Step {position} ({step.get('step')}): 'seed'")
     return (recipe_seed * 1_000_003 + position) % (2**32)
 
 

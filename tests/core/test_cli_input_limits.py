@@ -114,3 +114,21 @@ def test_dp_aggregate_refuses_an_epsilon_outside_the_usable_range(tmp_path, caps
             "--epsilon", epsilon, "--out", str(out), "--ledger", str(ledger)]  # fmt: skip
     assert_refused(capsys, argv, out, "outside the range 1e-06 to 100")
     assert not ledger.exists()
+
+
+@pytest.mark.parametrize(
+    ("recipe_bytes", "words"),
+    [
+        (b"steps: [{step: swap, columns: [Age], seed: abc}]\n", "Step 1 (swap): 'seed'"),
+        (b"seed: abc\nsteps: [{step: swap, columns: [Age]}]\n", "The recipe's 'seed'"),
+        (b"name: caf\xe9\nsteps: [{step: swap, columns: [Age]}]\n", "not UTF-8 text"),
+        (b"steps: [{step: pseudonymise, column: Age, method: hmac, key_env: [A, B]}]\n",
+         "'key_env'"),
+    ],
+)  # fmt: skip
+def test_apply_refuses_malformed_recipe_values(tmp_path, capsys, recipe_bytes, words):
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_bytes(recipe_bytes)
+    out = tmp_path / "out.csv"
+    argv = ["apply", str(SAMPLE), "--recipe", str(recipe), "--out", str(out)]
+    assert_refused(capsys, argv, out, words)

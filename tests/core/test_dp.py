@@ -346,8 +346,9 @@ def test_epsilon_per_query_is_checked_before_any_budget_is_charged():
 @pytest.mark.parametrize("epsilon", [MIN_EPSILON, MAX_EPSILON])
 @pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
 def test_the_ends_of_the_range_release(epsilon, mechanism):
+    delta = 1e-6 if mechanism == "gaussian" else 0.0
     release = dp_release(TWO_CELLS, ["sex"], categories={"sex": ["F", "M"]}, epsilon=epsilon,
-                         mechanism=mechanism, delta=1e-6 if mechanism == "gaussian" else 0.0)  # fmt: skip
+                         mechanism=mechanism, delta=delta)  # fmt: skip
     assert len(release.table) == 2
 
 

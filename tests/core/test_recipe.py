@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import hmac
 import os
@@ -268,3 +269,39 @@ def test_recipe_columns_are_checked_against_the_input_table(taxi):
     assert "Age" not in apply_recipe(taxi, removed).data.columns
     with pytest.raises(RecipeError, match="quasi_identifiers"):
         Recipe.from_yaml("quasi_identifiers: {Age: 1}\nsteps: []\n")
+
+
+@pytest.mark.parametrize("seed", ["abc", 1.5, -3, True, [1]])
+def test_a_step_seed_that_is_not_a_whole_number_is_refused_at_load(seed):
+    step = {"step": "swap", "columns": ["sex"], "seed": seed}
+    with pytest.raises(RecipeError, match=r"Step 2 \(swap\): 'seed' must be a whole number >= 0"):
+        Recipe(steps=({"step": "remove", "columns": ["name"]}, step))
+    with pytest.raises(RecipeError, match=r"Step 1 \(swap\): 'seed' must be a whole number"):
+        Recipe().add(step)
+
+
+def test_a_recipe_seed_that_is_not_a_whole_number_is_refused():
+    with pytest.raises(RecipeError, match=r"The recipe's 'seed' must be a whole number >= 0"):
+        Recipe.from_yaml("seed: abc\nsteps: [{step: swap, columns: [sex]}]\n")
+
+
+def test_a_recipe_file_that_is_not_utf8_names_the_line(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("steps:\n  - {step: remove, columns: [café]}\n".encode("latin-1"))
+    with pytest.raises(RecipeError, match=r"not UTF-8 text: byte 0xe9 on line 2"):
+        Recipe.load(path)
+    path.write_bytes(codecs.BOM_UTF8 + "steps:\n  - {step: remove, columns: [café]}\n".encode())
+    assert Recipe.load(path).steps == ({"step": "remove", "columns": ["café"]},)
+
+
+def test_a_recipe_path_that_is_not_a_regular_file_is_refused(tmp_path):
+    with pytest.raises(RecipeError, match="not a regular file"):
+        Recipe.load("/dev/zero")
+    fifo = tmp_path / "recipe.yaml"
+    os.mkfifo(fifo)  # no writer: opening it would block forever
+    with pytest.raises(RecipeError, match="not a regular file"):
+        Recipe.load(fifo)
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"#" * (2**20 + 1))
+    with pytest.raises(RecipeError, match="larger than 1 MiB"):
+        Recipe.load(big)
