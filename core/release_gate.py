@@ -160,7 +160,9 @@ def check_release(
             "cannot be computed: classify the indirect identifiers (Step 1).",
         )
     else:
-        require_columns(original, quasi_identifiers, parameter="quasi_identifiers")
+        quasi_identifiers = require_columns(
+            original, quasi_identifiers, parameter="quasi_identifiers"
+        )
         qis = tuple(column for column in quasi_identifiers if column in released.columns)
         kept_sensitive = None
         if sensitive is not None:

@@ -506,3 +506,11 @@ def test_per_record_files_never_overwrite_the_data_through_a_hard_link(people, t
     assert cli.main([command, str(people), "--qi", "sex,race", "--per-record", str(fresh)]) == 2
     assert cli.main([command, str(people), "--qi", "sex,race", "--per-record", str(fresh),
                      "--force"]) == 0  # fmt: skip
+
+
+def test_a_single_quasi_identifier_may_be_given_as_text(people, tmp_path):
+    # sex alone: 4 women, 2 men -> k = 2 by hand
+    recipe = _recipe(tmp_path, SAFE_RECIPE.replace("[sex, race]", "sex"))
+    assert _apply(people, recipe, tmp_path / "out.csv", "--report", str(tmp_path / "r.json")) == 0
+    check = json.loads((tmp_path / "r.json").read_text())["release_check"]
+    assert check["quasi_identifiers"] == ["sex"] and check["k"] == 2

@@ -103,3 +103,8 @@ def test_marked_name_inserts_the_mark_once():
     assert marked_name("out/released.csv") == f"out/released.{NOT_ANONYMISED_MARK}.csv"
     assert marked_name(marked_name("released.csv")) == f"released.{NOT_ANONYMISED_MARK}.csv"
     assert marked_name("released") == f"released.{NOT_ANONYMISED_MARK}"
+
+
+def test_a_single_quasi_identifier_given_as_text_is_one_column_not_its_letters():
+    check = check_release(ORIGINAL, RELEASED, steps=2, quasi_identifiers="age", k_target=3)
+    assert check.quasi_identifiers == ("age",) and check.k == 3  # k = 3 by hand (see above)
