@@ -39,6 +39,7 @@ PAGES = {
     ],
     "Step 5 · Manage the risk": [
         st.Page("pages/7_report.py", title="Report", icon="📝"),
+        st.Page("pages/12_history.py", title="History", icon="🗂️"),
     ],
 }
 

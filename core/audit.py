@@ -73,13 +73,20 @@ def record_release(
     encrypted_mappings: Mapping[tuple[str, str], bytes] | None = None,
     author: str = "",
     annex_d: Mapping[str, Any] | None = None,
+    data_sha256: str | None = None,
 ) -> RecordedRelease:
-    """Record data set, recipe version, hierarchies, risk and release in one transaction."""
+    """Record data set, recipe version, hierarchies, risk and release in one transaction.
+
+    The data set is known by its file's sha256: ``data_sha256`` (e.g. of an upload's
+    bytes), else that of the file at ``data_path``, else a fingerprint of the table.
+    """
     portable, hierarchies = portable_recipe(
         recipe, base_dir=base_dir, known=workspace.hierarchies()
     )
     portable = Recipe(portable.steps, result.seed, portable.meta)
-    data_sha = sha256_file(data_path) if data_path is not None else None
+    if data_sha256 is None and data_path is not None:
+        data_sha256 = sha256_file(data_path)
+    data_sha = data_sha256
     kept, k, p_reid, extra = release_risk(result.data, recipe, quasi_identifiers)
     output_sha = sha256_bytes(output)
     with workspace.transaction():
@@ -132,8 +139,15 @@ class ReleaseCheck:
         return f"release {self.release_id}: {self.status}. {self.detail}"
 
 
-def check_release(workspace: Workspace, release: Mapping[str, Any]) -> ReleaseCheck:
-    """Re-run one recorded release from its recorded inputs and compare the output sha256."""
+def check_release(
+    workspace: Workspace, release: Mapping[str, Any], original: pd.DataFrame | None = None
+) -> ReleaseCheck:
+    """Re-run one recorded release from its recorded inputs and compare the output sha256.
+
+    ``original`` is the release's input table when the caller already holds it (the
+    dashboard, whose data set has the release's sha256); otherwise it is read from the
+    recorded path, if that file is still there with the recorded sha256.
+    """
     release_id = int(release["id"])
     path = release.get("data_path")
     recipe = Recipe.from_yaml(workspace.recipe_version(release["recipe_version_id"]).yaml)
@@ -143,16 +157,18 @@ def check_release(workspace: Workspace, release: Mapping[str, Any]) -> ReleaseCh
     def skip(reason: str) -> ReleaseCheck:
         return ReleaseCheck(release_id, "not checked", reason)
 
-    if not path or not Path(path).is_file():
-        return skip(f"the original data is not at '{path}' (put it back to check).")
-    if sha256_file(path) != release["data_sha256"]:
-        return skip(f"the file at '{path}' is not the recorded original (its sha256 differs).")
+    if original is None:
+        if not path or not Path(path).is_file():
+            return skip(f"the original data is not at '{path}' (put it back to check).")
+        if sha256_file(path) != release["data_sha256"]:
+            return skip(f"the file at '{path}' is not the recorded original (its sha256 differs).")
     if uses_random_pseudonyms(recipe):
         return skip("random pseudonyms are drawn from secret entropy on every run.")
     if suffix in ("xlsx", "xls", "excel"):
         return skip("Excel files carry their creation time, so their bytes differ on each run.")
     try:
-        result = replay(read_table(path), recipe, workspace.hierarchies())
+        table = original if original is not None else read_table(path)
+        result = replay(table, recipe, workspace.hierarchies())
         output = table_to_bytes(result.data, "parquet" if suffix == "pq" else suffix)
     except AnonymisationError as error:  # e.g. a key not in the environment
         return skip(f"the recipe cannot run here: {error}")
@@ -160,7 +176,8 @@ def check_release(workspace: Workspace, release: Mapping[str, Any]) -> ReleaseCh
         return ReleaseCheck(
             release_id,
             "mismatch",
-            f"re-running recipe version {release['recipe_version_id']} on '{path}' gives "
+            f"re-running recipe version {release['recipe_version_id']} on "
+            f"{'the loaded data' if original is not None else repr(path)} gives "
             f"sha256 {sha256_bytes(output)}, but {release['output_sha256']} was released.",
         )
     return ReleaseCheck(release_id, "reproduced", f"output sha256 {release['output_sha256']}.")

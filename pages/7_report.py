@@ -217,10 +217,20 @@ if check.releasable:
     data_bytes = state.memo("data_bytes", lambda: table_to_bytes(result.data, fmt), fmt)
     name = f"{STEM}.{fmt}" if check.passed else marked_name(f"released.{fmt}")
     label = "Anonymised data" if check.passed else "Data (NOT anonymised, released anyway)"
-    d1.download_button(label, data_bytes, file_name=name, key="download_data")
+    # Each download of the data (or the bundle) is recorded as a release in the workspace.
+    recorded = (report.to_dict(), data_bytes, fmt)
+    d1.download_button(label, data_bytes, file_name=name, key="download_data",
+                       on_click=state.record_release, args=recorded)  # fmt: skip
+    bundle = state.release_bundle(report, data_bytes, fmt)
+    bundle_name = "release-bundle.zip" if check.passed else marked_name("release-bundle.zip")
+    d1.download_button("Release bundle (zip: data, recipe, hierarchies, script, report, "
+                       "manifest)", bundle, file_name=bundle_name, mime="application/zip",
+                       key="download_bundle", on_click=state.record_release, args=recorded)  # fmt: skip
 else:
     d1.download_button("Anonymised data (locked: see the release check)", b"",
                        file_name=f"{STEM}.{fmt}", key="download_data", disabled=True)  # fmt: skip
+    d1.download_button("Release bundle (locked: see the release check)", b"",
+                       file_name="release-bundle.zip", key="download_bundle", disabled=True)  # fmt: skip
 d1.download_button("Recipe (YAML)", release.to_yaml(), file_name="recipe.yaml",
                    mime="application/x-yaml", key="download_recipe")  # fmt: skip
 d1.download_button("Python script", to_python_script(release), file_name="anonymise.py",
@@ -230,7 +240,8 @@ d2.download_button("Report (Markdown)", markdown, file_name="report.md",
 d2.download_button("Report (JSON)", report_json(report, done), file_name="report.json",
                    mime="application/json", key="download_report_json")  # fmt: skip
 state.explain("Keep the report and recipe secure: releasing the parameters may help "
-              "re-identification. None of these files contains a key or passphrase.",
+              "re-identification. None of these files contains a key or passphrase. The "
+              "bundle's README.txt says how to reproduce the release byte for byte.",
               "PDPC guide, Step 5")  # fmt: skip
 
 identities = identity_table(result.mappings, result.linking)

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
-from core.hierarchy import build_hierarchy, read_hierarchy, store_hierarchy
+from core.hierarchy import build_hierarchy
 from core.risk import annex_d_risk
 from core.search import MEASURES, Target, apply_candidate, recipe_steps, search
 from ui import state
@@ -25,7 +25,18 @@ state.explain(
     "records after removing at most the allowed share of records, like the guide's Annex C "
     "example, and ranks them by how much detail they remove.",
 )
-data = state.current_data()
+flash = st.session_state.pop("to_flash", None)
+if flash:
+    st.success(flash)
+# The search runs on the original unless the user chooses the table the recipe makes:
+# generalising an already generalised table would stack the two without saying so.
+BASES = {"original": "the original table"}
+if state.recipe().steps:
+    BASES["current"] = state.recipe_label()
+basis = st.radio("Search on", list(BASES), format_func=BASES.get, horizontal=True,
+                 key="to_basis")  # fmt: skip
+data = state.original() if basis == "original" else state.current_data()
+st.caption(f"Works on {BASES[basis]} ({len(data):,} records).")
 columns = [str(c) for c in data.columns]
 default_qi = [c for c in state.quasi_identifiers(data) if c in columns]
 qi = st.multiselect("Quasi-identifiers", columns, default=default_qi, key="to_qi")
@@ -38,17 +49,32 @@ if not qi:
 KINDS = ["auto", "numeric", "dates", "masking", "grouping", "suppress", "upload"]
 with st.expander("Hierarchies", expanded=False):
     specs = {}
+    saved = state.hierarchy_choices()  # kept in the workspace: across pages and restarts
     for column in qi:
         left, right = st.columns([1, 2])
-        kind = left.selectbox(column, KINDS, key=f"to_kind_{column}")
+        before = saved.get(column, {})
+        kind = left.selectbox(column, KINDS, key=f"to_kind_{column}",
+                              index=KINDS.index(before.get("kind", "auto")))  # fmt: skip
         spec: dict = {"kind": kind}
         if kind == "numeric":
-            spec["widths"] = right.text_input("Band widths", "5, 10, 20, 40", key=f"to_w_{column}")
+            spec["widths"] = right.text_input("Band widths", before.get("widths", "5, 10, 20, 40"),
+                                              key=f"to_w_{column}")  # fmt: skip
         elif kind == "grouping":
-            spec["mapping"] = right.text_area("value: group, one a line", key=f"to_map_{column}")
+            spec["mapping"] = right.text_area("value: group, one a line",
+                                              before.get("mapping", ""), key=f"to_map_{column}")  # fmt: skip
         elif kind == "upload":
-            spec["file"] = right.file_uploader("ARX hierarchy (CSV, ';')", key=f"to_up_{column}")
+            upload = right.file_uploader("ARX hierarchy (CSV, ';')", key=f"to_up_{column}")
+            spec["name"] = before.get("name")
+            if upload is not None:
+                try:
+                    spec["name"] = state.keep_uploaded_hierarchy(column, upload.getvalue())
+                except AnonymisationError as error:
+                    right.error(str(error))
+            if spec["name"]:
+                right.caption(f"Using the uploaded hierarchy {spec['name']!r}, kept in the "
+                              "workspace.")  # fmt: skip
         specs[column] = spec
+        state.set_hierarchy_choice(column, spec)
     state.explain("ARX format: one line per value, 'value;level 1;...;*'.",
                   "PDPC guide, Annex A: Generalisation")  # fmt: skip
 
@@ -63,9 +89,9 @@ def hierarchy_for(column: str, spec: dict):
         return build_hierarchy(series, "grouping",
                                mappings={a.strip(): b.strip() for a, b in pairs})  # fmt: skip
     if spec["kind"] == "upload":
-        if spec["file"] is None:
+        if not spec.get("name"):
             raise AnonymisationError(f"Upload a hierarchy file for '{column}'.")
-        return read_hierarchy(spec["file"])
+        return state.stored_hierarchy(spec["name"])
     return build_hierarchy(series, spec["kind"])
 
 
@@ -96,15 +122,15 @@ if st.button("Search", key="to_run", type="primary"):
                         l=(l_value or None) if sensitive else None, **extra)  # fmt: skip
         result = search(data, hierarchies, target, measure=measure,
                         progress=lambda f, text: bar.progress(min(f, 1.0), text=text))  # fmt: skip
-        state.set_tradeoff_result((result, hierarchies))
+        state.set_tradeoff_result((result, hierarchies, basis))
     except (AnonymisationError, ValueError) as error:
         st.error(str(error))
     bar.empty()
 
 stored = state.tradeoff_result()
-if stored is None or set(stored[0].quasi_identifiers) - set(columns):
+if stored is None or stored[2] != basis or set(stored[0].quasi_identifiers) - set(columns):
     st.stop()
-result, hierarchies = stored
+result, hierarchies = stored[:2]
 st.success(result.explanation())
 state.explain(
     f"{result.evaluated:,} of {result.lattice_size:,} combinations were evaluated in "
@@ -163,22 +189,23 @@ state.explain(
 released = apply_candidate(data, hierarchies, candidate, models=result.target.models)
 st.dataframe(released.head(20), key="to_preview")
 
+if basis == "original" and state.recipe().steps:
+    st.caption(f"Apply adds these steps after the recipe's {len(state.recipe().steps)} "
+               "step(s), which already change the table: review them on Techniques.")  # fmt: skip
 if st.button("Apply: add these steps to the recipe", key="to_apply"):
-    folder = state.hierarchy_dir()
-    paths = {}
-    for column, level in candidate.levels.items():
-        if level > 0:
-            path = store_hierarchy(hierarchies[column], folder, stem=column)
-            try:
-                paths[column] = str(path.relative_to(state.ROOT))
-            except ValueError:
-                paths[column] = str(path)
+    paths = {column: state.save_hierarchy(column, hierarchies[column])
+             for column, level in candidate.levels.items() if level > 0}  # fmt: skip
     steps = recipe_steps(candidate, paths, models=result.target.models)
     new = state.recipe()
     for step in steps:
         new = new.add(step)
     try:
-        state.replace_recipe(new)  # all steps or none
-        st.success(f"Added {len(steps)} step(s) to the recipe; see Techniques to review them.")
+        state.replace_recipe(new, f"Explore trade-offs: {candidate.label()}")  # all or none
     except AnonymisationError as error:
         st.error(str(error))
+    else:
+        # Rerun so the sidebar (drawn before this page) shows the new recipe and k at once.
+        st.session_state["to_flash"] = (
+            f"Added {len(steps)} step(s) to the recipe; see Techniques to review them."
+        )
+        st.rerun()

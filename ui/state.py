@@ -9,6 +9,8 @@ undo costs nothing.
 
 from __future__ import annotations
 
+import getpass
+import io
 import os
 import secrets
 import warnings
@@ -20,7 +22,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from core.audit import record_release as record_release_in
+from core.bundle import build_bundle, portable_recipe
 from core.errors import AnonymisationError, AnonymisationWarning, ColumnNotFoundError, SecretError
+from core.hierarchy import read_hierarchy, store_hierarchy
 from core.io import read_table
 from core.recipe import (
     EditHistory,
@@ -36,6 +41,8 @@ from core.risk import RiskReport, annex_d_risk, risk_report
 from core.schema import Role, Suggestion, suggest_roles
 from core.techniques.pseudonymisation import MIN_KEY_BYTES, require_key_env_name
 from core.techniques.registry import resolve
+from core.workspace import Workspace, WorkspaceError, sha256_bytes, sha256_file
+from core.workspace import default_path as default_workspace_path
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_DIR = ROOT / "sample_data"
@@ -67,10 +74,12 @@ def load_startup_table() -> None:
 
     ``ANON_DATA=/path/to/file.csv bash scripts/start.sh`` opens your own file directly.
     """
+    if restore_from_workspace():
+        return
     path = os.environ.get("ANON_DATA")
     if path:
         try:
-            set_original(_read_path(path), Path(path).name)
+            set_original(_read_path(path), Path(path).name, source_path=path)
             return
         except AnonymisationError as error:
             st.error(f"ANON_DATA could not be opened: {error} The sample table is shown instead.")
@@ -84,7 +93,7 @@ def _read_path(path: str) -> pd.DataFrame:
 
 def load_sample(name: str) -> None:
     """Load a sample table (cached across sessions; each session gets its own copy)."""
-    set_original(_read_sample(name).copy(), name)
+    set_original(_read_sample(name).copy(), name, source_path=str(SAMPLE_DIR / name))
 
 
 def load_upload(data: bytes, name: str) -> None:
@@ -95,7 +104,7 @@ def load_upload(data: bytes, name: str) -> None:
             "(python -m core) for files this large, or upload a sample of it."
         )
     df = read_table(data, name=name)  # raises DataReadError with a clear message
-    set_original(df, name)
+    set_original(df, name, sha256=sha256_bytes(data))
 
 
 def side_table(name: str, data: bytes | None = None) -> pd.DataFrame:
@@ -115,8 +124,31 @@ def _read_side_upload(data: bytes, name: str) -> pd.DataFrame:
     return read_table(data, name=name)
 
 
-def set_original(df: pd.DataFrame, name: str) -> None:
-    """Make ``df`` the original table; start a new recipe and new role suggestions."""
+def set_original(
+    df: pd.DataFrame, name: str, *, source_path: str | None = None, sha256: str | None = None
+) -> None:
+    """Make ``df`` the original table; start a new recipe and new role suggestions.
+
+    The workspace records the data set (its fingerprint and where it came from; the rows
+    only if the user keeps a copy) and the new empty recipe; earlier ones stay in history.
+    """
+    _install_original(df, name)
+    keep_rows = bool(_state().get(KEEP_ROWS_KEY))
+
+    def record(ws: Workspace) -> None:
+        with ws.transaction():
+            file_sha = sha256 or (sha256_file(source_path) if source_path else None)
+            sha = ws.add_dataset(df, name=name, source_path=source_path, sha256=file_sha,
+                                 store_data=keep_rows)  # fmt: skip
+            ws.set_setting("current_data", {"sha256": sha, "name": name,
+                                            "source_path": source_path})  # fmt: skip
+        _state()["data_sha256"] = sha
+
+    _write(record)
+    _record_recipe(f"new data set {name!r}")
+
+
+def _install_original(df: pd.DataFrame, name: str) -> None:
     state = _state()
     state["original"] = df
     state["source_name"] = name
@@ -180,6 +212,10 @@ def roles() -> dict[str, Role]:
 
 def set_roles(new_roles: dict[str, Role]) -> None:
     _state()["roles"] = dict(new_roles)
+    sha = _state().get("data_sha256")
+    if sha:
+        by_name = {str(c): r.value for c, r in new_roles.items()}
+        _write(lambda ws: ws.set_roles(sha, by_name, author=_author()))
 
 
 def roles_confirmed() -> bool:
@@ -294,7 +330,10 @@ def sensitive_choice() -> str | None:
 
 
 def set_sensitive(column: str | None) -> None:
+    if _state().get(_SENSITIVE_KEY, "unset") == column:
+        return
     _state()[_SENSITIVE_KEY] = column
+    _write(lambda ws: ws.set_setting("sensitive", column))
 
 
 def k_target() -> int:
@@ -302,7 +341,10 @@ def k_target() -> int:
 
 
 def set_k_target(k: int) -> None:
+    if _state().get(_K_TARGET_KEY) == int(k):
+        return
     _state()[_K_TARGET_KEY] = int(k)
+    _write(lambda ws: ws.set_setting("k", int(k)))
 
 
 # --- keys typed in this session (Step 2) -----------------------------------------------
@@ -361,11 +403,13 @@ def add_step(step: dict[str, Any]) -> None:
     new = recipe().add(step)
     _replay(new)  # fails here, before the history changes, if the step cannot run
     history().push(new)
+    _record_recipe(f"add step {len(new.steps)}: {new.steps[-1].get('step', '?')}")
 
 
-def replace_recipe(new: Recipe) -> None:
+def replace_recipe(new: Recipe, message: str = "recipe replaced") -> None:
     _replay(new)
     history().push(new)
+    _record_recipe(message)
 
 
 def _replay(target: Recipe) -> RecipeResult:
@@ -432,10 +476,12 @@ def preview_step(step: dict[str, Any]) -> StepPreview:
 
 def undo() -> None:
     history().undo()
+    _record_recipe("undo")
 
 
 def redo() -> None:
     history().redo()
+    _record_recipe("redo")
 
 
 # --- risk (Step 4) ---------------------------------------------------------------------
@@ -472,7 +518,11 @@ def annex_d_settings() -> dict[str, Any]:
 
 
 def set_annex_d_settings(**settings: Any) -> None:
-    _state()["annex_d"] = {**annex_d_settings(), **settings}
+    new = {**annex_d_settings(), **settings}
+    if _state().get("annex_d") == new:
+        return
+    _state()["annex_d"] = new
+    _write(lambda ws: ws.set_setting("annex_d", _state()["annex_d"]))
 
 
 # Not "insider_table": that is the key of the Risk page's table editor widget.
@@ -504,7 +554,10 @@ def use_case() -> str:
 
 
 def set_use_case(name: str) -> None:
+    if _state().get("release_use_case") == name:
+        return
     _state()["release_use_case"] = name
+    _write(lambda ws: ws.set_setting("use_case", name))
 
 
 def release_recipe() -> Recipe:
@@ -588,6 +641,212 @@ def hierarchy_dir() -> Path:
     return Path(chosen) if chosen else ROOT / "hierarchies"
 
 
+def save_hierarchy(column: str, hierarchy: Any) -> str:
+    """Write a hierarchy file that a recipe step refers to, and keep its content in the
+    workspace; return the path the step records (relative to the project when possible)."""
+    path = store_hierarchy(hierarchy, hierarchy_dir(), stem=column)
+    try:
+        name = str(path.relative_to(ROOT))
+    except ValueError:
+        name = str(path)
+    text = path.read_text(encoding="utf-8")
+    _write(lambda ws: ws.put_hierarchy(name, text, column=column))
+    return name
+
+
+_CHOICES = "tradeoff_hierarchies"
+
+
+def hierarchy_choices() -> dict[str, dict[str, Any]]:
+    """Per column, the hierarchy chosen on Explore trade-offs (kind, parameters, and the
+    name of an uploaded one in the workspace): they survive page changes and restarts."""
+    return dict(_state().get(_CHOICES) or {})
+
+
+def set_hierarchy_choice(column: str, choice: dict[str, Any]) -> None:
+    choices = {**hierarchy_choices(), column: choice}
+    if choices == hierarchy_choices():
+        return
+    _state()[_CHOICES] = choices
+    _write(lambda ws: ws.set_setting(_CHOICES, choices))
+
+
+def keep_uploaded_hierarchy(column: str, data: bytes) -> str:
+    """Keep an uploaded ARX hierarchy (its text) in the workspace; return its name."""
+    hierarchy = read_hierarchy(io.BytesIO(data))  # raises DataReadError if unreadable
+    return save_hierarchy(column, hierarchy)
+
+
+def stored_hierarchy(name: str) -> Any:
+    """A hierarchy kept in the workspace (or its file), read back."""
+    text = None
+    with open_workspace() as ws:
+        text = ws.hierarchies().get(name)
+    if text is None:
+        return read_hierarchy(ROOT / name)
+    return read_hierarchy(io.StringIO(text))
+
+
+# --- the workspace ------------------------------------------------------------------------
+#
+# One SQLite file (core.workspace) is the project's record: every change of data, roles,
+# recipe and settings is written through to it, and a new session (a restart) starts from
+# it. The session keeps working copies only (the table, the replay cache).
+
+KEEP_ROWS_KEY = "keep_rows_in_workspace"
+
+
+def workspace_path() -> Path:
+    """The session's workspace: the one opened on History, else $ANON_WORKSPACE, else
+    ``workspace.anon.db`` in the working folder."""
+    return Path(_state().get("workspace_path") or default_workspace_path())
+
+
+def open_workspace() -> Workspace:
+    """The workspace, opened for one use (``with state.open_workspace() as ws:``)."""
+    return Workspace(workspace_path())
+
+
+def _author() -> str:
+    """Who acted: the dashboard has no log-in, so the account running it."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+def _write(action: Callable[[Workspace], Any]) -> Any:
+    """Write through to the workspace. If it cannot be written, say so in the sidebar;
+    the session's work goes on (and nothing half-written is left: one transaction)."""
+    try:
+        with open_workspace() as ws:
+            result = action(ws)
+    except WorkspaceError as error:
+        _state()["workspace_error"] = str(error)
+        return None
+    _state().pop("workspace_error", None)
+    return result
+
+
+def _record_recipe(message: str) -> None:
+    text = recipe().to_yaml()
+
+    def record(ws: Workspace) -> None:
+        with ws.transaction():
+            version = ws.add_recipe_version(text, message=message, author=_author())
+            ws.set_setting("current_recipe", version.id)
+
+    _write(record)
+
+
+def switch_workspace(path: str) -> None:
+    """Open (or create) the workspace at ``path`` and continue from what it holds."""
+    Workspace(path).close()  # raises WorkspaceError with a clear message; nothing changes
+    state = _state()
+    for key in ("original", "history", "roles", "data_sha256", _CHOICES, "tradeoff_result",
+                "memo", "risk_cache", "prefix_cache"):  # fmt: skip
+        state.pop(key, None)
+    state["workspace_path"] = str(path)
+    if not restore_from_workspace():
+        load_sample(DEFAULT_SAMPLE)
+
+
+def restore_from_workspace() -> bool:
+    """Continue where the workspace left off: its data set, recipe, roles and settings.
+
+    False if it holds no data set yet, or its rows are neither stored nor at the recorded
+    path with the same content (then the user loads the data again).
+    """
+    try:
+        with open_workspace() as ws:
+            settings = ws.settings()
+            current = settings.get("current_data")
+            if not current:
+                return False
+            df = ws.dataset_table(current["sha256"])
+            if df is None and current.get("source_path"):
+                path = Path(current["source_path"])
+                if path.is_file() and sha256_file(path) == current["sha256"]:
+                    df = read_table(path)
+            if df is None:
+                _state()["workspace_error"] = (
+                    f"The workspace remembers the data set {current['name']!r}, but its rows "
+                    "are not stored and its file was not found: load it again on Data."
+                )
+                return False
+            version = settings.get("current_recipe")
+            recipe_text = ws.recipe_version(version).yaml if version else None
+            roles_saved = ws.roles(current["sha256"])
+            hierarchies = ws.hierarchies()
+    except (WorkspaceError, AnonymisationError) as error:
+        _state()["workspace_error"] = str(error)
+        return False
+    _install_original(df, current["name"])
+    state = _state()
+    state["data_sha256"] = current["sha256"]
+    if recipe_text:
+        state["history"] = EditHistory(Recipe.from_yaml(recipe_text))
+    for name, text in hierarchies.items():  # files the recipe's steps read
+        path = Path(name) if Path(name).is_absolute() else ROOT / name
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    state["roles"] = {c: Role(r) for c, r in roles_saved.items() if c in df.columns}
+    if "k" in settings:
+        state[_K_TARGET_KEY] = int(settings["k"])
+    if "sensitive" in settings:
+        state[_SENSITIVE_KEY] = settings["sensitive"]
+    if "annex_d" in settings:
+        state["annex_d"] = settings["annex_d"]
+    if "use_case" in settings:
+        state["release_use_case"] = settings["use_case"]
+    state[_CHOICES] = settings.get(_CHOICES, {})
+    return True
+
+
+def _portable_release() -> tuple[Recipe, dict[str, str]]:
+    """The release recipe with its hierarchies by content (see core.bundle), seed fixed."""
+    release = release_recipe()
+    with open_workspace() as ws:
+        known = ws.hierarchies()
+    portable, hierarchies = portable_recipe(release, base_dir=ROOT, known=known)
+    seed = release.seed if release.seed is not None else current().seed
+    return Recipe(portable.steps, seed, portable.meta), hierarchies
+
+
+def release_bundle(report: Any, data_bytes: bytes, fmt: str) -> bytes:
+    """The self-contained release bundle (core.bundle) of the current release, as a zip."""
+    portable, hierarchies = _portable_release()
+    return build_bundle(released=data_bytes, released_name=f"released.{fmt}", recipe=portable,
+                        hierarchies=hierarchies, report=report).to_zip()  # fmt: skip
+
+
+def record_release(report: dict[str, Any], data_bytes: bytes, fmt: str) -> None:
+    """Record a download of the released data as a release (download buttons' callback)."""
+    sha = _state().get("data_sha256")
+    if not sha:
+        return
+    with open_workspace() as ws:
+        current_data_set = ws.settings().get("current_data") or {}
+    source = current_data_set.get("source_path")
+    source = source if source and Path(source).is_file() else None
+    _write(lambda ws: record_release_in(
+        ws, original=original(), data_path=source, recipe=release_recipe(), result=current(),
+        output=data_bytes, output_name=f"released.{fmt}", base_dir=ROOT,
+        quasi_identifiers=quasi_identifiers(original()), report=report, author=_author(),
+        annex_d=annex_d_settings(), data_sha256=sha,
+    ))  # fmt: skip
+
+
+def recipe_label() -> str:
+    """Which table a page works on, in words: "the original table" or "the table after
+    7 recipe steps"."""
+    steps = len(recipe().steps)
+    if steps == 0:
+        return "the original table"
+    return f"the table after {steps} recipe step{'s' if steps != 1 else ''}"
+
+
 # --- presentation ----------------------------------------------------------------------
 
 
@@ -610,6 +869,9 @@ def sidebar() -> None:
             key="training_mode",
             help="Longer explanations and the guide's worked examples, for workshops.",
         )
+        st.caption(f"Workspace: {workspace_path().name.replace('`', '')} (History to switch)")
+        if _state().get("workspace_error"):
+            st.warning(_state()["workspace_error"], icon=":material/warning:")
         if not has_data():
             st.caption("No table loaded.")
             return

@@ -69,7 +69,12 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        # its own workspace file: never workspace.anon.db in the repository
+        env={
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "ANON_WORKSPACE": str(log_path.with_name("browser.anon.db")),
+        },  # fmt: skip
     )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -18,3 +18,21 @@ def full_error_details():
     config.set_option("client.showErrorDetails", "full")
     yield
     config.set_option("client.showErrorDetails", before)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def module_workspace(tmp_path_factory):
+    """Module-scoped apps get a workspace of their module (never workspace.anon.db in the
+    repository, and nothing restored from another test module)."""
+    with pytest.MonkeyPatch.context() as patch:
+        path = tmp_path_factory.mktemp("workspace") / "module.anon.db"
+        patch.setenv("ANON_WORKSPACE", str(path))
+        yield path
+
+
+@pytest.fixture(autouse=True)
+def own_workspace(tmp_path, monkeypatch, module_workspace):
+    """Each test's own apps get a fresh workspace file of their own."""
+    path = tmp_path / "test.anon.db"
+    monkeypatch.setenv("ANON_WORKSPACE", str(path))
+    return path

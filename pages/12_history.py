@@ -1,0 +1,100 @@
+"""History: the workspace's audit log, recipe versions side by side, and past releases.
+
+PDPC guide, Step 5: record "the details of the anonymisation process, parameters used and
+controls", and keep the record securely. The workspace (core.workspace) holds that record;
+this page shows it, checks its hash chain and re-runs a past release to compare its output.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+import pandas as pd
+import streamlit as st
+
+from core.audit import check_release
+from core.errors import AnonymisationError
+from ui import state
+
+st.title("History")
+state.explain(
+    "Everything done in this project is kept in one workspace file: data sets, roles, every "
+    "recipe version, settings, risk figures and releases, with an audit log that cannot be "
+    "changed without it showing.",
+    "PDPC guide, Step 5",
+)
+
+# --- which workspace ----------------------------------------------------------------------
+left, right = st.columns([3, 1])
+path = left.text_input("Workspace file", str(state.workspace_path()), key="hist_path",
+                       help="Opened if it exists, created otherwise (e.g. project.anon.db).")  # fmt: skip
+if right.button("Open or create", key="hist_open"):
+    try:
+        state.switch_workspace(path)
+        st.rerun()
+    except AnonymisationError as error:
+        st.error(str(error))
+
+try:
+    with state.open_workspace() as ws:
+        chain = ws.verify_chain()
+        entries = ws.audit_entries()
+        versions = ws.recipe_versions()
+        releases = ws.releases()
+except AnonymisationError as error:
+    st.error(str(error))
+    st.stop()
+
+# --- audit log ----------------------------------------------------------------------------
+st.subheader("Audit log")
+(st.success if chain.ok else st.error)(chain.explanation())
+state.explain("Each entry stores the fingerprint (sha256) of the one before, so an entry "
+              "changed or removed afterwards breaks the chain from that entry on.",
+              "PDPC guide, Step 5 (keep the record securely)")  # fmt: skip
+if entries:
+    log = pd.DataFrame(entries)[["id", "time", "action", "object", "k", "p_reid"]]
+    st.dataframe(log.iloc[::-1], hide_index=True, width="stretch", key="hist_log")
+
+# --- recipe versions ----------------------------------------------------------------------
+st.subheader("Recipe versions")
+if not versions:
+    st.info("No recipe version yet.")
+else:
+    labels = {v.id: f"v{v.id} · {v.created_at[:19]} · {v.message}" for v in versions}
+    ids = list(labels)
+    a, b = st.columns(2)
+    older = a.selectbox("Version", ids, index=max(len(ids) - 2, 0), format_func=labels.get,
+                        key="hist_v_old")  # fmt: skip
+    newer = b.selectbox("Compared with", ids, index=len(ids) - 1, format_func=labels.get,
+                        key="hist_v_new")  # fmt: skip
+    by_id = {v.id: v for v in versions}
+    a.code(by_id[older].yaml, language="yaml")
+    b.code(by_id[newer].yaml, language="yaml")
+    diff = "\n".join(difflib.unified_diff(
+        by_id[older].yaml.splitlines(), by_id[newer].yaml.splitlines(),
+        f"v{older}", f"v{newer}", lineterm=""))  # fmt: skip
+    st.code(diff or "(the two versions are the same)", language="diff")
+
+# --- releases -----------------------------------------------------------------------------
+st.subheader("Releases")
+if not releases:
+    st.info("No release yet: downloading the data or the release bundle on Report records one.")
+    st.stop()
+table = pd.DataFrame(releases)
+table["recipe version"] = table["recipe_version_id"]
+st.dataframe(
+    table[["id", "created_at", "output_name", "k", "p_reid", "seed", "recipe version",
+           "output_sha256"]],
+    hide_index=True, width="stretch", key="hist_releases",
+)  # fmt: skip
+state.explain("Each release keeps its input's and output's sha256, the recipe version and "
+              "the seed, so it can be made again and compared byte for byte.",
+              "PDPC guide, Step 5")  # fmt: skip
+chosen = st.selectbox("Release", list(table["id"]), index=len(table) - 1, key="hist_release")
+if st.button("Re-run this release", key="hist_rerun"):
+    release = next(r for r in releases if r["id"] == chosen)
+    # The loaded data set is used when it is the release's input (same sha256).
+    same = state.has_data() and st.session_state.get("data_sha256") == release["data_sha256"]
+    with st.spinner("Re-running the recorded recipe..."), state.open_workspace() as ws:
+        outcome = check_release(ws, release, state.original() if same else None)
+    {"reproduced": st.success, "mismatch": st.error}.get(outcome.status, st.info)(outcome.line())
