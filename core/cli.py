@@ -4,8 +4,11 @@ Commands follow the guide's steps: ``classify`` (Step 1), ``apply`` (Steps 2-3 f
 recipe), ``risk`` (Step 4, Annex C), ``suda`` (Step 4, SUDA2 special uniques),
 ``reid-risk`` (Annex D), ``uniqueness`` (Gibbon & Aisbett), ``spatial-k`` (locations, NIST
 SP 800-188), ``safe-harbor`` (HIPAA), and ``log`` and ``verify`` (a workspace's audit
-trail, Step 5). A user
-mistake prints one clear line on stderr and exits with status 2; a traceback means a bug.
+trail, Step 5), and ``decrypt-mapping`` (read back an encrypted identity mapping table).
+A user mistake prints one clear line on stderr and exits with status 2; a traceback means
+a bug. Every file a command writes follows :mod:`core.outputs`: never onto an input or
+another output, never over an existing file without ``--force``, never over an identity
+mapping table, all files of a command or none.
 """
 
 from __future__ import annotations
@@ -519,7 +522,12 @@ def cmd_decrypt_mapping(args: argparse.Namespace) -> int:
         {"encrypted file": Path(args.file)},
     )
     fmt = output_format(output.path)
-    table = decrypt_table(Path(args.file).read_bytes(), passphrase)
+    source = Path(args.file)
+    if not source.is_file():  # checked before reading: a pipe or device would block
+        raise AnonymisationError(
+            f"'{source}' is not a regular file: give the .enc file that apply wrote."
+        )
+    table = decrypt_table(source.read_bytes(), passphrase)
     write_outputs([(output, table_to_bytes(table, fmt))])
     print(f"Wrote the decrypted table ({len(table)} rows) to {output.path}, readable by you "
           "only. It re-identifies people: keep it secure, apart from the data, and delete it "

@@ -514,3 +514,20 @@ def test_a_single_quasi_identifier_may_be_given_as_text(people, tmp_path):
     assert _apply(people, recipe, tmp_path / "out.csv", "--report", str(tmp_path / "r.json")) == 0
     check = json.loads((tmp_path / "r.json").read_text())["release_check"]
     assert check["quasi_identifiers"] == ["sex"] and check["k"] == 2
+
+
+def test_decrypt_mapping_refuses_a_wrong_passphrase_or_a_non_file(tmp_path, capsys, monkeypatch):
+    from core import cli
+    from core.techniques.pseudonymisation import encrypt_table
+
+    encrypted = tmp_path / "m.enc"
+    encrypted.write_bytes(encrypt_table(pd.DataFrame({"name": ["Ann"]}), PASSPHRASE))
+    monkeypatch.setenv("ANON_WRONG_PASSPHRASE", "not the passphrase at all")
+    out = tmp_path / "m.csv"
+    for source in (encrypted, tmp_path):
+        args = ["decrypt-mapping", str(source), "--passphrase-env", "ANON_WRONG_PASSPHRASE",
+                "--out", str(out)]  # fmt: skip
+        assert cli.main(args) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and "not the passphrase" not in err
+    assert not out.exists()
