@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from core import __version__
+from core.markup import code_fence, code_span, escape_markdown, table_cell
 from core.recipe import Recipe, RecipeResult
 from core.release_gate import ReleaseCheck
 from core.risk import AnnexDResult, RiskReport, risk_report
@@ -307,7 +308,7 @@ def build_report(
 def _release_check_lines(check: ReleaseCheck | None) -> list[str]:
     if check is None:
         return []
-    lines = ["## Release check (Steps 4 and 5)", "", check.statement(), ""]
+    lines = ["## Release check (Steps 4 and 5)", "", escape_markdown(check.statement()), ""]
     if not check.passed and not check.acknowledged:
         lines += ["The data was not released as anonymised.", ""]
     return lines
@@ -333,7 +334,8 @@ def _risk_rows(before: RiskReport | None, after: RiskReport | None) -> list[str]
         a = getattr(after, key, None) if after else None
         if a is None and b is None:
             continue
-        rows.append(f"| {label} | {_fmt(b)} | {_fmt(a)} | {explanations.get(key, '')} |")
+        explanation = table_cell(explanations.get(key, ""))
+        rows.append(f"| {label} | {table_cell(_fmt(b))} | {table_cell(_fmt(a))} | {explanation} |")
     return rows
 
 
@@ -346,22 +348,27 @@ def _fmt(value: Any) -> str:
 
 
 def _identity_line(entry: Mapping[str, Any]) -> str:
-    name = str(entry["file"]).replace("`", "'")  # a file name, kept inside one code span
+    name = code_span(entry["file"])  # a file name: verbatim, never markup
     if entry["encrypted"]:
         return (
-            f"- `{name}`: encrypted with a passphrase (scrypt + AES-256-GCM); read it back "
+            f"- {name}: encrypted with a passphrase (scrypt + AES-256-GCM); read it back "
             "with `python -m core decrypt-mapping FILE --passphrase-env NAME --out OUT.csv`."
         )
     return (
-        f"- `{name}`: **written as PLAINTEXT at the user's request (--plaintext-mapping)**. "
+        f"- {name}: **written as PLAINTEXT at the user's request (--plaintext-mapping)**. "
         "Encrypt it or keep it offline, apart from the data, and never share it."
     )
 
 
 def report_to_markdown(report: Report) -> str:
-    """The report as Markdown, for reviewers and the audit file."""
+    """The report as Markdown, for reviewers and the audit file.
+
+    Every text that may come from data or from a user (title, column names, values, step
+    summaries, file names, sign-off) is escaped with :mod:`core.markup`, so it shows as
+    text and can neither fetch an image nor break a table (issue 11, item 8).
+    """
     lines = [
-        f"# {report.title}",
+        f"# {escape_markdown(report.title)}",
         "",
         f"Created {report.created} with the anonymisation tool version {__version__}, "
         "following the PDPC Guide to Basic Anonymisation.",
@@ -374,7 +381,7 @@ def report_to_markdown(report: Report) -> str:
         "facilitate re-identification (Step 5). It contains no key, salt or mapping table.",
         "",
         *_release_check_lines(report.release_check),
-        *[f"**Warning:** {w}\n" for w in report.warnings],
+        *[f"**Warning:** {escape_markdown(w)}\n" for w in report.warnings],
         "## What was done (Steps 2 and 3)",
         "",
     ]
@@ -383,7 +390,7 @@ def report_to_markdown(report: Report) -> str:
         for entry in report.step_log:
             seed = "-" if entry["seed"] is None else str(entry["seed"])
             lines.append(
-                f"| {entry['position']} | {entry['summary']} | {entry['rows_before']} | "
+                f"| {entry['position']} | {table_cell(entry['summary'])} | {entry['rows_before']} | "
                 f"{entry['rows_after']} | {seed} |"
             )
     else:
@@ -391,14 +398,15 @@ def report_to_markdown(report: Report) -> str:
     lines += ["", "## Re-identification risk (Step 4, Annex C and D)", ""]
     if report.quasi_identifiers:
         lines.append(
-            f"Quasi-identifiers (indirect identifiers): {', '.join(report.quasi_identifiers)}."
+            "Quasi-identifiers (indirect identifiers): "
+            f"{', '.join(map(escape_markdown, report.quasi_identifiers))}."
         )
         lines.append("")
         lines += _risk_rows(report.risk_before, report.risk_after)
     else:
         lines.append("No quasi-identifiers were chosen, so no k-anonymity figure was computed.")
     if report.annex_d is not None:
-        lines += ["", "### Annex D model", "", report.annex_d.explanation()]
+        lines += ["", "### Annex D model", "", escape_markdown(report.annex_d.explanation())]
     lines += ["", "## Utility cost per column", ""]
     if report.utility is not None:
         lines.append(
@@ -408,16 +416,15 @@ def report_to_markdown(report: Report) -> str:
         lines.append("")
         lines += ["| Column | Status | Information lost | Explanation |", "|---|---|---|---|"]
         for col in report.utility.columns:
-            lines.append(
-                f"| {col.column} | {col.status} | {col.entropy_loss:.0%} | {col.explanation()} |"
-            )
+            cells = (col.column, col.status, f"{col.entropy_loss:.0%}", col.explanation())
+            lines.append("| " + " | ".join(map(table_cell, cells)) + " |")
     else:
         lines.append("The release is aggregated, so record-level utility is not compared.")
     if report.identity_files:
         lines += ["", "## Identity mapping tables (Annex A, Step 5)", ""]
         lines += [_identity_line(entry) for entry in report.identity_files]
     lines += ["", "## Spreadsheet safety of the released files", ""]
-    lines.append(formula_like_summary(report.formula_like_cells))
+    lines.append(escape_markdown(formula_like_summary(report.formula_like_cells)))
     lines += ["", f"## Controls for {USE_CASES[report.use_case]} (Step 5)", ""]
     if report.controls:
         for control in report.controls:
@@ -430,6 +437,8 @@ def report_to_markdown(report: Report) -> str:
         )
     if report.sign_off:
         lines += ["", "## Sign-off", ""]
-        lines += [f"- **{k}:** {v}" for k, v in report.sign_off.items()]
-    lines += ["", "## Recipe", "", "```yaml", report.recipe.to_yaml().rstrip(), "```", ""]
+        lines += [
+            f"- **{escape_markdown(k)}:** {escape_markdown(v)}" for k, v in report.sign_off.items()
+        ]
+    lines += ["", "## Recipe", "", *code_fence(report.recipe.to_yaml().rstrip(), "yaml"), ""]
     return "\n".join(lines)

@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 
 from core.io import read_table, table_to_bytes, write_table
+from core.markup import escape_markdown
 from core.recipe import Recipe, RecipeResult
 from core.report import build_report, report_to_markdown
 from core.spreadsheet_safety import (
@@ -144,8 +145,9 @@ def test_report_says_which_cells_were_neutralised():
     assert safety["formula_like_cells"] == {EVIL_HEADER: 4, "note": 2, "mixed": 2, "category": 2}
     assert safety["csv_prefix"] == "'"
     markdown = report_to_markdown(report)
-    assert "10 text cell(s) or column name(s) begin with =, +, -, @" in markdown
-    assert "'note' (2)" in markdown
+    assert escape_markdown(safety["summary"]) in markdown
+    assert safety["summary"].startswith("10 text cell(s) or column name(s) begin with =, +, -, @")
+    assert "'note' (2)" in safety["summary"]
 
 
 def test_summary_when_nothing_looks_like_a_formula():
