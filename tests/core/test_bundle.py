@@ -146,7 +146,7 @@ def test_hostile_names_do_not_escape_the_bundle() -> None:
     bundle = build_bundle(released=b"a\n", released_name="../../etc/passwd", recipe=Recipe(seed=1),
                           hierarchies={},
                           encrypted_mappings={"../x": encrypt_table(pd.DataFrame({"a": [1]}),
-                                                                     "pw")})  # fmt: skip
+                                                                     "a long passphrase")})  # fmt: skip
     assert all(".." not in name and not name.startswith("/") for name in bundle.files)
     with pytest.raises(RecipeError, match="not a bundle file name"):
         build_bundle(released=b"", released_name="x.csv", recipe=Recipe(seed=1),
