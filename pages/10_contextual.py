@@ -36,9 +36,16 @@ state.explain(
     "instead of its code can still pinpoint the area, and so the person.",
     f"{PAPER}, Section 1",
 )
-if st.button(f"Use the sample survey ({SURVEY})", key="ctx_load_survey"):
+
+
+def use_sample_survey() -> None:
     state.load_sample(SURVEY)
     st.rerun()
+
+
+state.ask_before_replacing(
+    "ctx_load_survey", f"Use the sample survey ({SURVEY})", use_sample_survey
+)
 data = state.current_data()
 suffix = f":{state.source_name()}"  # choices tied to the loaded table start from its defaults
 

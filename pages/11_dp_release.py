@@ -78,8 +78,14 @@ mechanism = st.radio("Noise", dp.MECHANISMS, horizontal=True, key="dp_mechanism"
 delta = 0.0
 if mechanism == "gaussian":
     delta = st.number_input("δ", 0.0, 0.01, 1e-6, format="%.1e", key="dp_delta")
+recorded = state.dp_ledger()  # the workspace keeps the budget across sessions and restarts
 budget_total = st.number_input("Privacy budget of this release (total ε)", 0.01, 20.0, 1.0,
-                               key="dp_budget")  # fmt: skip
+                               key="dp_budget", disabled=recorded is not None)  # fmt: skip
+if recorded is not None:
+    budget_total = float(recorded["budget"]["epsilon"])
+    used = sum(c["epsilon"] for c in recorded["charges"])
+    st.caption(f"This workspace's privacy budget is ε = {budget_total:g}; ε = {used:g} was "
+               f"spent by {len(recorded['charges'])} released query(ies). It cannot change.")  # fmt: skip
 epsilon = st.slider("ε for these queries", 0.01, 5.0, 1.0, 0.01, key="dp_epsilon")
 state.explain(
     "Smaller ε: stronger privacy, more noise. The ε is split evenly over the queries and "
@@ -91,7 +97,8 @@ try:
     with st.spinner("Drawing the noise..."):
 
         def draw() -> tuple[dp.PrivacyBudget, dp.DPRelease]:
-            budget = dp.PrivacyBudget(budget_total, delta)
+            budget = (dp.PrivacyBudget.from_dict(recorded) if recorded is not None
+                      else dp.PrivacyBudget(budget_total, delta))  # fmt: skip
             release = dp.dp_release(data, by, categories=categories, epsilon=epsilon,
                                     count=count, sums=sums, means=means, bounds=bounds,
                                     mechanism=mechanism, delta=delta, budget=budget)  # fmt: skip
@@ -100,7 +107,7 @@ try:
         # One draw per setting: reruns that change nothing else (a chart choice, a download)
         # show the same noisy figures instead of handing out fresh, averageable draws.
         settings = repr((by, categories, epsilon, count, sums, means, bounds, mechanism, delta,
-                         budget_total))  # fmt: skip
+                         budget_total, recorded))  # fmt: skip
         budget, release = state.memo("dp_release", draw, settings)
         exact = dp.exact_cross_tab(data, by, categories=categories, sums=sums, means=means)
 except AnonymisationError as error:
@@ -195,8 +202,15 @@ state.explain(
     training=warning,
 )
 
+already = len(recorded["charges"]) if recorded is not None else 0
+new_charges = [(c.query, c.epsilon, c.delta) for c in budget.charges[already:]]
 st.download_button("Download the noisy table (CSV)", table_to_bytes(release.table, "csv"),
-                   "dp_release.csv", "text/csv", key="dp_download")  # fmt: skip
+                   "dp_release.csv", "text/csv", key="dp_download",
+                   on_click=state.record_dp_release,
+                   args=(budget.epsilon, budget.delta, new_charges,
+                         {"data": state.source_name(), "by": list(by)}))  # fmt: skip
+state.explain("Downloading the noisy table spends its ε from the workspace's budget, for "
+              "good: later releases of the same data only get what is left.", DP)  # fmt: skip
 st.download_button("Download the privacy ledger (JSON)",
                    json.dumps(release.ledger(), indent=2, ensure_ascii=False),
                    "dp_ledger.json", "application/json", key="dp_ledger")  # fmt: skip

@@ -38,8 +38,8 @@ with sample_col:
         key="sample",
         help="Synthetic Singapore people, and the guide's worked-example tables.",
     )
-    if st.button("Load sample", key="load_sample", icon=":material/dataset:"):
-        data_steps.load_sample_or_error(sample)
+    state.ask_before_replacing("load_sample", "Load sample",
+                               lambda: data_steps.load_sample_or_error(sample))  # fmt: skip
 
 if not state.require_data():
     st.stop()

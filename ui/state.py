@@ -838,6 +838,72 @@ def record_release(report: dict[str, Any], data_bytes: bytes, fmt: str) -> None:
     ))  # fmt: skip
 
 
+def dp_ledger() -> dict[str, Any] | None:
+    """The workspace's differential-privacy budget and the charges released so far."""
+    try:
+        with open_workspace() as ws:
+            return ws.dp_budget()
+    except WorkspaceError as error:
+        _state()["workspace_error"] = str(error)
+        return None
+
+
+def record_dp_release(
+    epsilon: float, delta: float, charges: list[tuple[str, float, float]], about: dict[str, Any]
+) -> None:
+    """Charge a released noisy table's queries to the workspace's budget (download callback);
+    the budget is then spent for every later session too (sequential composition)."""
+
+    def record(ws: Workspace) -> None:
+        with ws.transaction():
+            ws.set_dp_budget(epsilon, delta)
+            if charges:
+                ws.add_dp_charges(charges, about=about)
+
+    try:
+        with open_workspace() as ws:
+            record(ws)
+    except AnonymisationError as error:  # e.g. the budget was spent meanwhile elsewhere
+        _state()["workspace_error"] = str(error)
+
+
+def work_at_stake() -> str | None:
+    """What replacing the data set would set aside, in words (None: nothing worth asking)."""
+    if not has_data():
+        return None
+    steps, confirmed = len(recipe().steps), len(roles())
+    if not steps and not confirmed:
+        return None
+    return (f"the data set '{source_name()}' with its recipe ({steps} step(s)) and "
+            f"{confirmed} confirmed role(s)")  # fmt: skip
+
+
+def ask_before_replacing(key: str, label: str, action: Callable[[], None]) -> None:
+    """A button whose ``action`` replaces the data set or recipe: if work would be set
+    aside, it asks first (the old state stays in the workspace's history either way)."""
+    asking = f"{key}_confirm"
+    if st.button(label, key=key):
+        if work_at_stake() is None:
+            action()
+            return
+        _state()[asking] = True
+    if not _state().get(asking):
+        return
+    stake = work_at_stake()
+    if stake is None:  # nothing at stake any more (e.g. the data was replaced meanwhile)
+        _state().pop(asking, None)
+        return
+    st.warning(f"This replaces {stake}. They stay in the workspace's history (History page). "
+               "Continue?", icon=":material/help:")  # fmt: skip
+    yes, no = st.columns(2)
+    if yes.button("Yes, replace", key=f"{key}_yes", type="primary"):
+        _state().pop(asking, None)
+        action()
+    if no.button("Cancel", key=f"{key}_no"):
+        _state().pop(asking, None)
+        st.rerun()
+
+
 def recipe_label() -> str:
     """Which table a page works on, in words: "the original table" or "the table after
     7 recipe steps"."""

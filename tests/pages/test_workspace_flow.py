@@ -5,6 +5,7 @@ bundle -> it reproduces the released data byte for byte in an empty folder."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import shutil
@@ -166,3 +167,65 @@ def test_a_bad_workspace_file_is_shown_and_left_unchanged(tmp_path, monkeypatch)
     at = _new_session()  # the session still works on the sample
     assert any("not an SQLite database" in w.value for w in at.sidebar.warning)
     assert bad.read_text() == "not a database"
+
+
+def test_dp_budget_persists_across_sessions(own_workspace):
+    at = _new_session()
+    at.switch_page("pages/11_dp_release.py").run()
+    at.number_input(key="dp_budget").set_value(1.5).run()
+    at.slider(key="dp_epsilon").set_value(1.0).run()
+    at.download_button(key="dp_download").click().run()  # the release spends ε = 1
+    assert not at.exception, at.exception
+    again = _new_session()
+    again.switch_page("pages/11_dp_release.py").run()
+    assert again.number_input(key="dp_budget").proto.disabled
+    assert any("spent by 1 released" in c.value for c in again.caption)
+    # Only ε = 0.5 is left: a second release of ε = 1 is refused.
+    assert any("only ε = 0.5" in e.value for e in again.error)
+    with Workspace(own_workspace) as ws:
+        assert ws.dp_budget()["budget"]["epsilon"] == 1.5
+
+
+def test_a_report_download_is_recorded_and_reproduces(own_workspace):
+    at = _new_session()
+    at.switch_page("pages/1_data.py").run()
+    at.selectbox(key="sample").set_value(TAXI)
+    at.button(key="load_sample").click().run()
+    at.session_state["roles"] = ROLES
+    at.switch_page("pages/7_report.py").run()
+    if at.download_button(key="download_data").proto.disabled:
+        at.checkbox(key="release_anyway").check().run()
+    at.download_button(key="download_data").click().run()
+    assert not at.exception, at.exception
+    with Workspace(own_workspace) as ws:
+        [release] = ws.releases()
+    assert (
+        release["data_sha256"]
+        == hashlib.sha256((ROOT / "sample_data" / TAXI).read_bytes()).hexdigest()
+    )
+    at.switch_page("pages/12_history.py").run()
+    at.button(key="hist_rerun").click().run()
+    assert any("reproduced" in s.value for s in at.success), [e.value for e in at.error]
+
+
+def test_replacing_the_data_asks_first_and_keeps_the_old_data_set(own_workspace):
+    at = _new_session()
+    at.session_state["history"].push(  # a recipe worth keeping
+        at.session_state["history"].current.add({"step": "remove", "columns": ["name"]})
+    )
+    at.switch_page("pages/10_contextual.py").run()
+    before = at.session_state["source_name"]
+    at.button(key="ctx_load_survey").click().run()
+    assert any("This replaces the data set" in w.value for w in at.warning)
+    assert at.session_state["source_name"] == before  # nothing replaced yet
+    at.button(key="ctx_load_survey_no").click().run()
+    assert at.session_state["source_name"] == before
+    assert not any("This replaces" in w.value for w in at.warning)
+    at.button(key="ctx_load_survey").click().run()
+    at.button(key="ctx_load_survey_yes").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["source_name"] == "survey_respondents.csv"
+    assert at.session_state["history"].current.steps == ()
+    with Workspace(own_workspace) as ws:
+        names = [d["name"] for d in ws.datasets()]
+    assert names[0] == before and names[-1] == "survey_respondents.csv"
