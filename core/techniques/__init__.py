@@ -13,6 +13,7 @@ One module per family of techniques; each technique is a pure function
 - :mod:`.perturbation`: base-x rounding and random noise
 - :mod:`.aggregation`: summaries per group with a small-cell warning
 - :mod:`.local_suppression`: blank single cells to reach k (sdcMicro ``localSuppression``)
+- :mod:`.microaggregation`: MDAV and individual ranking (sdcMicro ``microaggregation``)
 """
 
 # Coordinates, dates and HIPAA Safe Harbor live in core/ (NIST SP 800-188); re-exported so
@@ -34,6 +35,7 @@ from core.techniques.generalisation import (
 )
 from core.techniques.local_suppression import local_suppression
 from core.techniques.masking import MASK_PRESETS, mask
+from core.techniques.microaggregation import MICROAGGREGATION_METHODS, microaggregate
 from core.techniques.perturbation import (
     NOISE_DISTRIBUTIONS,
     ROUNDING_MODES,
@@ -61,6 +63,7 @@ from core.techniques.swapping import swap
 __all__ = [
     "DATE_UNITS",
     "MASK_PRESETS",
+    "MICROAGGREGATION_METHODS",
     "NOISE_DISTRIBUTIONS",
     "REDACTION_MODES",
     "ROUNDING_MODES",
@@ -82,6 +85,7 @@ __all__ = [
     "key_from_env",
     "local_suppression",
     "mask",
+    "microaggregate",
     "perturb_ages",
     "perturb_intervals",
     "pseudonymise_hmac",

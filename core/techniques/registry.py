@@ -232,6 +232,10 @@ def _local_suppression(p: dict[str, Any]) -> Call:
     return Call("local_suppression", (_as_list(p["quasi_identifiers"]),), kwargs)
 
 
+def _microaggregate(p: dict[str, Any]) -> Call:
+    return Call("microaggregate", (_as_list(p["columns"]),), _pick(p, ("k", "method")))
+
+
 # --- coordinates, dates and HIPAA Safe Harbor (core.geo, core.dates, core.safe_harbor) ---
 
 
@@ -397,6 +401,15 @@ STEPS: dict[str, StepSpec] = {
             ("quasi_identifiers", "k"),
             ("importance",),
             _local_suppression,
+        ),
+        StepSpec(
+            "microaggregate",
+            "Replace numeric values by the mean of groups of at least k similar records "
+            "(MDAV on the columns together, or individual ranking column by column).",
+            "Annex A: Data aggregation; sdcMicro microaggregation",
+            ("columns",),
+            ("k", "method"),
+            _microaggregate,
         ),
         StepSpec(
             "geo_round",

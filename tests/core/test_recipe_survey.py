@@ -58,3 +58,13 @@ def test_recipe_replays_and_exports(tmp_path):
 def test_bad_steps_are_refused(step, message):
     with pytest.raises(RecipeError, match=message):
         apply_recipe(TABLE, Recipe.from_yaml(f"steps:\n  - {step}\n"))
+
+
+def test_microaggregate_step():
+    recipe = Recipe.from_yaml(
+        "steps:\n  - {step: microaggregate, columns: [income], k: 3, method: mdav}\n"
+    )
+    out = apply_recipe(TABLE, recipe).data
+    # income 10 12 30 31 50 80: centroid 35.5, farthest 80 takes {80, 50, 31}; the rest
+    # {10, 12, 30} is the last group.
+    assert out["income"].tolist() == pytest.approx([52 / 3] * 3 + [161 / 3] * 3)
