@@ -34,7 +34,10 @@ import codecs
 import csv
 import datetime as dt
 import io
+import os
 import re
+import select
+import stat
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -68,6 +71,11 @@ READ_FORMATS = {
     ".pq": "parquet",
 }
 WRITE_FORMATS = ("csv", "tsv", "xlsx", "parquet")
+
+#: Largest file read (a path, upload or bytes); a FIFO that sends nothing for
+#: FIFO_IDLE_TIMEOUT_S seconds is abandoned. Devices such as /dev/zero are refused.
+MAX_FILE_BYTES = 2**30
+FIFO_IDLE_TIMEOUT_S = 5.0
 
 #: Limits on what a workbook may unpack to (a .xlsx file is a zip archive of XML parts):
 #: the sum of the parts' sizes, the compression ratio of any part larger than 1 MiB (real
@@ -157,29 +165,21 @@ def _load(source: Any, name: str | None) -> tuple[bytes, str, str]:
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         display = name or str(source)
-        if not path.exists():
-            raise DataReadError(
-                f"File '{display}' not found. Check the path and the spelling of the file name."
-            )
-        if path.is_dir():
-            raise DataReadError(f"'{display}' is a folder, not a file. Choose a file inside it.")
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise DataReadError(
-                f"File '{display}' could not be opened ({exc.strerror or exc}). Check that you "
-                "may read it and that no other program locks it."
-            ) from exc
+        data = _read_path(path, display)
         suffix = path.suffix or Path(name or "").suffix
         return data, display, suffix.lower()
     if isinstance(source, (bytes, bytearray, memoryview)):
         display = name or "uploaded data"
-        return bytes(source), display, Path(name or "").suffix.lower()
+        return _within_size(bytes(source), display), display, Path(name or "").suffix.lower()
     if hasattr(source, "getvalue") or hasattr(source, "read"):
         own_name = getattr(source, "name", None)
         display = name or (str(own_name) if isinstance(own_name, (str, Path)) else "uploaded file")
         try:
-            raw = source.getvalue() if hasattr(source, "getvalue") else source.read()
+            raw = (
+                source.getvalue()
+                if hasattr(source, "getvalue")
+                else source.read(MAX_FILE_BYTES + 1)
+            )
         except (OSError, ValueError) as exc:
             raise DataReadError(
                 f"File '{display}' could not be read ({exc}). Upload or open it again."
@@ -187,11 +187,88 @@ def _load(source: Any, name: str | None) -> tuple[bytes, str, str]:
         if isinstance(raw, str):  # a text-mode stream: treat its text as UTF-8
             raw = raw.encode("utf-8")
         suffix = Path(str(own_name or "")).suffix or Path(name or "").suffix
-        return bytes(raw), display, suffix.lower()
+        return _within_size(bytes(raw), display), display, suffix.lower()
     raise DataReadError(
         f"Cannot read a table from a {type(source).__name__}: give a file path, the file's "
         "bytes, or an uploaded file."
     )
+
+
+def _within_size(data: bytes, display: str) -> bytes:
+    if len(data) > MAX_FILE_BYTES:
+        raise DataReadError(
+            f"File '{display}' is larger than {MAX_FILE_BYTES // 2**20:,} MiB, the most this tool "
+            "reads. Take a sample or split the table, or remove columns you do not release."
+        )
+    return data
+
+
+def _read_path(path: Path, display: str) -> bytes:
+    """A file's bytes: regular files up to MAX_FILE_BYTES, FIFOs with an idle time-out.
+
+    Devices (``/dev/zero`` would never end), sockets and folders are refused. The type is
+    checked before opening, because opening a FIFO without a writer blocks forever.
+    """
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise DataReadError(
+            f"File '{display}' not found. Check the path and the spelling of the file name."
+        ) from None
+    except OSError as exc:
+        raise DataReadError(
+            f"File '{display}' could not be opened ({exc.strerror or exc}). Check that you "
+            "may read it and that no other program locks it."
+        ) from exc
+    if stat.S_ISDIR(mode):
+        raise DataReadError(f"'{display}' is a folder, not a file. Choose a file inside it.")
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        raise DataReadError(
+            f"'{display}' is not a regular file (it is a device or a socket, which may never "
+            "end). Save the table to a file and give that file's path."
+        )
+    try:
+        if stat.S_ISFIFO(mode):
+            return _within_size(_read_fifo(path, display), display)
+        with path.open("rb") as file:
+            return _within_size(file.read(MAX_FILE_BYTES + 1), display)
+    except OSError as exc:
+        raise DataReadError(
+            f"File '{display}' could not be opened ({exc.strerror or exc}). Check that you "
+            "may read it and that no other program locks it."
+        ) from exc
+
+
+def _read_fifo(path: Path, display: str) -> bytes:
+    """Read a named pipe (or ``<(command)``) until its writer closes it.
+
+    Opened without blocking; if no data arrives for FIFO_IDLE_TIMEOUT_S seconds (no writer,
+    or a stalled one), a clear error is raised instead of waiting forever.
+    """
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        while True:
+            ready, _, _ = select.select([descriptor], [], [], FIFO_IDLE_TIMEOUT_S)
+            if not ready:
+                raise DataReadError(
+                    f"'{display}' is a named pipe (FIFO) and nothing was written to it for "
+                    f"{FIFO_IDLE_TIMEOUT_S:g} seconds. Start the program that writes to it "
+                    "first, or save the table to a file and give that file's path."
+                )
+            try:
+                chunk = os.read(descriptor, 2**20)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > MAX_FILE_BYTES:
+                return b"".join(chunks) + chunk  # _within_size names the limit
+            chunks.append(chunk)
+    finally:
+        os.close(descriptor)
 
 
 def _detect_format(data: bytes, suffix: str, display: str) -> str:
@@ -647,9 +724,25 @@ def _excel_column(values: pd.Series) -> pd.Series:
 
 
 def _read_parquet(data: bytes, display: str) -> pd.DataFrame:
-    try:
-        import pyarrow.parquet as pq
+    import pyarrow.parquet as pq
+    import pyarrow.types as pa_types
 
+    try:
+        schema = pq.read_schema(io.BytesIO(data))
+    except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... on damaged files
+        raise DataReadError(
+            f"File '{display}' is not a readable Parquet file (it may be damaged or in another "
+            f"format: {exc}). Export the table again."
+        ) from exc
+    nested = [str(f.name) for f in schema if pa_types.is_nested(f.type)]
+    if nested:  # checked on the schema, before the data is read
+        listed = ", ".join(repr(n) for n in nested)
+        raise DataReadError(
+            f"File '{display}': column(s) {listed} hold nested values (lists, structs or "
+            "maps), which a table of one value per cell cannot hold. Flatten them into plain "
+            "columns first (e.g. one column per struct field), or drop them."
+        )
+    try:
         table = pq.read_table(io.BytesIO(data))
     except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... on damaged files
         raise DataReadError(

@@ -5,12 +5,14 @@ Each refusal must exit with status 2, print exactly one line on stderr, and writ
 
 from __future__ import annotations
 
+import os
 import zipfile
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+import core.io
 from core.cli import main
 from core.techniques.pseudonymisation import encrypt_table
 
@@ -132,3 +134,28 @@ def test_apply_refuses_malformed_recipe_values(tmp_path, capsys, recipe_bytes, w
     out = tmp_path / "out.csv"
     argv = ["apply", str(SAMPLE), "--recipe", str(recipe), "--out", str(out)]
     assert_refused(capsys, argv, out, words)
+
+
+def test_risk_refuses_nested_parquet_columns_by_name(tmp_path, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    data = tmp_path / "nested.parquet"
+    pq.write_table(pa.table({"Age": [30, 40], "visits": [[1, 2], [3]]}), data)
+    assert_refused(capsys, ["risk", str(data), "--qi", "Age,visits"], tmp_path / "none",
+                   "'visits' hold nested values", "Flatten")  # fmt: skip
+
+
+def test_apply_refuses_dev_zero(tmp_path, capsys):
+    out = tmp_path / "out.csv"
+    argv = ["apply", "/dev/zero", "--recipe", str(_recipe(tmp_path)), "--out", str(out)]
+    assert_refused(capsys, argv, out, "'/dev/zero' is not a regular file")
+
+
+def test_apply_times_out_on_a_fifo_without_a_writer(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(core.io, "FIFO_IDLE_TIMEOUT_S", 0.5)
+    fifo = tmp_path / "data.csv"
+    os.mkfifo(fifo)
+    out = tmp_path / "out.csv"
+    argv = ["apply", str(fifo), "--recipe", str(_recipe(tmp_path)), "--out", str(out)]
+    assert_refused(capsys, argv, out, "named pipe (FIFO)", "0.5 seconds")

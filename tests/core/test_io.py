@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import codecs
 import io
+import os
+import threading
 import time
 import zipfile
 from collections.abc import Iterable
@@ -558,3 +560,68 @@ def test_a_cell_beyond_the_documented_maximum_names_its_row_and_column(tmp_path)
     # exactly at the maximum is fine
     path = write(tmp_path, "max.csv", f"id,note\n1,{huge[:-1]}\n".encode())
     assert len(read_table(path)["note"].iloc[0]) == 10 * 2**20
+
+
+# --- paths that are not regular files, and the size cap ------------------------------------
+
+
+def test_a_device_is_refused_at_once():
+    started = time.perf_counter()
+    with pytest.raises(DataReadError, match=r"'/dev/zero' is not a regular file"):
+        read_table("/dev/zero")
+    assert time.perf_counter() - started < 1
+
+
+def test_a_fifo_without_a_writer_times_out(tmp_path, monkeypatch):
+    monkeypatch.setattr(core.io, "FIFO_IDLE_TIMEOUT_S", 0.5)
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    started = time.perf_counter()
+    with pytest.raises(DataReadError, match=r"named pipe \(FIFO\) .* for 0.5 seconds"):
+        read_table(fifo)
+    assert time.perf_counter() - started < 3
+
+
+def test_a_fifo_with_a_writer_is_read(tmp_path):
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+
+    def write_into_pipe() -> None:
+        with open(fifo, "wb") as pipe:  # blocks until read_table opens the other end
+            pipe.write(b"postal,age\n018956,34\n")
+
+    writer = threading.Thread(target=write_into_pipe, daemon=True)
+    writer.start()
+    df = read_table(fifo)
+    writer.join(timeout=5)
+    assert df.to_dict("list") == {"postal": ["018956"], "age": [34]}
+
+
+def test_files_beyond_the_size_cap_are_refused(tmp_path, monkeypatch):
+    assert core.io.MAX_FILE_BYTES == 2**30
+    data = b"a,b\n1,2\n3,4\n"  # 12 bytes
+    monkeypatch.setattr(core.io, "MAX_FILE_BYTES", 11)
+    for source in (write(tmp_path, "t.csv", data), data, Upload(data, "t.csv")):
+        with pytest.raises(DataReadError, match=r"larger than 0 MiB, the most this tool reads"):
+            read_table(source, name="t.csv")
+    monkeypatch.setattr(core.io, "MAX_FILE_BYTES", 12)
+    assert read_table(data, name="t.csv")["b"].tolist() == [2, 4]
+
+
+def test_nested_parquet_columns_are_refused_by_name(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table(
+        {
+            "id": [1, 2],
+            "address": [{"street": "a", "zip": "1"}, {"street": "b", "zip": "2"}],
+            "visits": [[1, 2], []],
+        }
+    )
+    path = tmp_path / "nested.parquet"
+    pq.write_table(table, path)
+    with pytest.raises(DataReadError, match=r"'address', 'visits' hold nested values.*Flatten"):
+        read_table(path)
+    pq.write_table(table.select(["id"]), path)
+    assert read_table(path)["id"].tolist() == [1, 2]

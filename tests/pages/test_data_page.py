@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import io
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -76,8 +78,26 @@ def upload_app(data: bytes, name: str) -> AppTest:
     return app
 
 
+def _nested_parquet() -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    buffer = io.BytesIO()
+    pq.write_table(pa.table({"age": [30, 40], "visits": [[1, 2], [3]]}), buffer)
+    return buffer.getvalue()
+
+
+def _xlsx_bomb() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as book:
+        book.writestr("xl/worksheets/sheet1.xml", b" " * 4 * 2**20)  # about 1000 to 1
+    return buffer.getvalue()
+
+
 BAD_UPLOADS = {
     "empty": (b"", "empty.csv", "empty"),
+    "nested parquet": (_nested_parquet(), "nested.parquet", "'visits' hold nested values"),
+    "xlsx zip bomb": (_xlsx_bomb(), "bomb.xlsx", "zip bomb"),
     "header only": (b"nric,name,age\n", "header.csv", "no data rows"),
     "ragged rows": (b"a,b,c\n1,2,3\n4,5,6,7,8\n", "ragged.csv", "ragged.csv"),
     "not a table": (b"\x89PNG\r\n\x1a\n\x00\x00", "picture.png", "not supported"),
