@@ -192,13 +192,14 @@ def cmd_apply(args: argparse.Namespace) -> int:
     if check.acknowledged:  # every file of the release says so in its name
         job = replace(job, out=Path(marked_name(job.out)),
                       report=Path(marked_name(job.report)) if job.report else None)  # fmt: skip
+        if bundle is not None:
+            bundle = replace(bundle, path=Path(marked_name(bundle.path)))
     files = _release_files(args, job, result, check)
+    if bundle is not None:  # the bundle may not take the path of another output either
+        plan_outputs([*(output for output, _ in files), bundle], job.inputs, force=args.force)
     write_outputs(files, force=args.force)
     _tell_what_was_written(files, result, check)
     if workspace or bundle:
-        if bundle is not None and check.acknowledged:
-            (bundle,) = plan_outputs([replace(bundle, path=Path(marked_name(bundle.path)))],
-                                     job.inputs, force=args.force)  # fmt: skip
         _record_and_bundle(args, job, result, files, workspace, bundle, check)
     return 0
 

@@ -531,3 +531,12 @@ def test_decrypt_mapping_refuses_a_wrong_passphrase_or_a_non_file(tmp_path, caps
         err = capsys.readouterr().err
         assert err.startswith("error: ") and "not the passphrase" not in err
     assert not out.exists()
+
+
+def test_bundle_may_not_take_the_report_path(people, tmp_path, capsys):
+    recipe = _recipe(tmp_path, SAFE_RECIPE)
+    before = _files(tmp_path)
+    same = str(tmp_path / "release.zip")
+    assert _apply(people, recipe, tmp_path / "out.csv", "--report", same, "--bundle", same) == 2
+    assert "its own path" in capsys.readouterr().err
+    assert _files(tmp_path) == before
