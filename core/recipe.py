@@ -91,6 +91,15 @@ class _NoAliasLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+class _NoAliasDumper(yaml.SafeDumper):
+    """``yaml.SafeDumper`` that writes a value used twice (e.g. one quasi-identifier list in
+    the recipe and in a step) out in full, never as an anchor and alias, which
+    :class:`_NoAliasLoader` would refuse when the recipe is read back."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 def _parse_yaml(text: str) -> Any:
     """The YAML document in ``text``, parsed without anchors/aliases (see _NoAliasLoader)."""
     loader = _NoAliasLoader(text)
@@ -158,7 +167,7 @@ class Recipe:
         return data
 
     def to_yaml(self) -> str:
-        return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
+        return yaml.dump(self.to_dict(), Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True)
 
     @classmethod
     def from_dict(cls, data: Any) -> Recipe:

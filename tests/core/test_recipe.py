@@ -305,3 +305,16 @@ def test_a_recipe_path_that_is_not_a_regular_file_is_refused(tmp_path):
     big.write_bytes(b"#" * (2**20 + 1))
     with pytest.raises(RecipeError, match="larger than 1 MiB"):
         Recipe.load(big)
+
+
+def test_a_list_used_twice_is_saved_in_full_and_reads_back():
+    # one Python list in the recipe's fields and in a step: safe_dump would write &id001
+    # and *id001, which the loader refuses
+    qi = ["Age", "Gender"]
+    recipe = Recipe(
+        steps=({"step": "suppress_records", "below_k": 2, "quasi_identifiers": qi},),
+        meta={"quasi_identifiers": qi},
+    )
+    text = recipe.to_yaml()
+    assert "&" not in text and "*" not in text
+    assert Recipe.from_yaml(text) == recipe
