@@ -1,7 +1,7 @@
 """Locational disclosure risk of area-level (contextual) variables.
 
 Source: Witkowski (2007), *Disclosure risk of contextual data: the locational risk of survey
-respondents* (text at ``/work/shared/seeds/contextual-data-locational-disclosure-risk.txt``).
+respondents*, Section 3.b.
 Data producers often attach the characteristics of the area a respondent lives in (share in
 poverty, median income of the subzone...) instead of the area code. The paper shows that
 these contextual values can pinpoint the area, and so the person. Its limited hierarchical
