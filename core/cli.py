@@ -43,10 +43,12 @@ from core.schema import Role, suggest_roles
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import RISK_METHODS, survey_risk
 from core.techniques.pseudonymisation import (
+    _require_key,
     decrypt_table,
     encrypt_table,
     key_from_env,
     passphrase_from_env,
+    require_key_env_name,
 )
 from core.techniques.registry import Ref, resolve
 from core.validation import require_columns
@@ -182,12 +184,14 @@ class _ApplyJob:
     direct_identifiers: list[str]
     # the passphrase that encrypts the identity mapping tables (None: --plaintext-mapping)
     passphrase: str | None = field(default=None, repr=False)
+    # keys typed at --ask-keys, by key_env name: held in memory only, never in os.environ
+    keys: dict[str, bytes] = field(default_factory=dict, repr=False)
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
     job = _plan_apply(args)
     workspace, bundle = _plan_record(args, job)
-    result = apply_recipe(job.data, job.recipe, base_dir=job.base_dir)
+    result = apply_recipe(job.data, job.recipe, base_dir=job.base_dir, keys=job.keys)
     check = _gate(args, job, result)
     if check.acknowledged:  # every file of the release says so in its name
         job = replace(job, out=Path(marked_name(job.out)),
@@ -322,7 +326,7 @@ def _plan_apply(args: argparse.Namespace) -> _ApplyJob:
     if quasi_identifiers:  # a misspelt name would understate the risk
         require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
     check_recipe_columns(recipe, df)
-    _require_keys(recipe, ask=args.ask_keys)
+    keys = _require_keys(recipe, ask=args.ask_keys)
     if args.seed is not None:
         recipe = Recipe(recipe.steps, args.seed, recipe.meta)
     base_dir = Path(args.recipe).resolve().parent
@@ -332,7 +336,7 @@ def _plan_apply(args: argparse.Namespace) -> _ApplyJob:
     job = _ApplyJob(
         df, recipe, base_dir, quasi_identifiers, inputs, Path(args.out),
         Path(args.report) if args.report else None, _direct_identifiers(df, recipe),
-        _mapping_passphrase(args, mapping),
+        _mapping_passphrase(args, mapping), keys,
     )  # fmt: skip
     plan_outputs(_apply_outputs(job, mapping, linking), inputs, force=args.force)
     return job
@@ -499,20 +503,26 @@ def _tell_what_was_written(
             print(f"Report: {output.path}", file=sys.stderr)
 
 
-def _require_keys(recipe: Recipe, *, ask: bool) -> None:
+def _require_keys(recipe: Recipe, *, ask: bool) -> dict[str, bytes]:
     """Check every pseudonymisation key the recipe names before any work is done.
 
-    With ``ask``, a key missing from the environment is typed without echo and put only
-    in this process's environment: it is never written to a file, the recipe, the report
-    or the log (PDPC guide, Annex A: "the encryption key ... must be securely protected").
+    With ``ask``, a key missing from the environment is typed without echo and returned
+    (by its ``key_env`` name) to be passed to the replay; it is never put in the process
+    environment, a file, the recipe, the report or the log (PDPC guide, Annex A: "the
+    encryption key ... must be securely protected").
     """
+    typed: dict[str, bytes] = {}
     for step in recipe.steps:
         name = step.get("key_env")
-        if not name:
+        if not name or name in typed:
             continue
-        if ask and not os.environ.get(name):
-            os.environ[name] = getpass.getpass(f"Key for {name} (input hidden): ")
-        key_from_env(name)  # names the variable if it is unset or too short
+        if ask and not os.environ.get(require_key_env_name(name)):
+            typed[name] = _require_key(
+                getpass.getpass(f"Key for {name} (input hidden): ").encode("utf-8")
+            )
+        else:
+            key_from_env(name)  # names the variable if it is unset or too short
+    return typed
 
 
 def cmd_decrypt_mapping(args: argparse.Namespace) -> int:
