@@ -269,29 +269,53 @@ class _Column:
     level_totals: dict[str, np.ndarray] = field(default_factory=dict)
 
 
+def _distinct_text(series: pd.Series) -> tuple[np.ndarray, pd.Series]:
+    """Code of each record's value and the distinct values as text (``39`` and ``39.0``
+    are one value), factorising the raw column first so text is made per distinct value."""
+    raw_codes, raw_uniques = pd.factorize(series, use_na_sentinel=False)
+    text = as_text(pd.Series(raw_uniques, name=series.name, dtype=series.dtype))
+    text_codes, uniques = pd.factorize(text, use_na_sentinel=False)
+    value_codes = np.asarray(text_codes, dtype=np.int64)[raw_codes]
+    return value_codes, pd.Series(uniques, name=series.name, dtype="str")
+
+
+def _hierarchy_rows(distinct: pd.Series, hierarchy: Hierarchy) -> np.ndarray | None:
+    """Row of the hierarchy table for each distinct value (None if one is not covered)."""
+    rows = pd.Index(hierarchy.levels[0].to_numpy()).get_indexer(distinct.to_numpy())
+    return None if (rows < 0).any() else rows
+
+
 def _prepare_column(series: pd.Series, hierarchy: Hierarchy) -> _Column:
-    text = as_text(series)
-    value_codes, uniques = pd.factorize(text, use_na_sentinel=False)
-    value_codes = value_codes.astype(np.int64, copy=False)
-    distinct = pd.Series(uniques, name=series.name, dtype="str")
+    value_codes, distinct = _distinct_text(series)
     counts = np.bincount(value_codes, minlength=len(distinct)).astype(float)
     n, d = float(counts.sum()), len(distinct)
     codes, cards, losses, entropies = [], [], [], []
     domain = len(hierarchy.levels)
+    rows = _hierarchy_rows(distinct, hierarchy)
+    table = hierarchy.levels.to_numpy(dtype=object)
     previous = None
     for level in range(hierarchy.height + 1):
-        labels = hierarchy.generalise(distinct, level)  # raises on values not covered
+        if rows is None:  # a value not covered (raises, naming it) or missing
+            labels = hierarchy.generalise(distinct, level).to_numpy(dtype=object)
+        else:
+            labels = table[rows, level]
         group, group_labels = pd.factorize(labels, use_na_sentinel=False)
+        group = group.astype(np.int64, copy=False)
         if previous is not None:
-            _check_nested(previous, group, distinct, hierarchy, level, series.name)
+            pairs = np.unique(previous * (len(group_labels) + 1) + group).size
+            if pairs != np.unique(previous).size:
+                _check_nested(previous, group, distinct, hierarchy, level, series.name)
         previous = group
         # Leaves under each generalised value, counted in the hierarchy's whole domain (ARX).
-        domain_labels = hierarchy.levels[level]
-        leaves = domain_labels.map(domain_labels.value_counts()).to_numpy()
-        leaves = pd.Series(leaves, index=hierarchy.levels[0].to_numpy())
-        value_leaves = leaves.reindex(distinct.to_numpy()).fillna(1).to_numpy(dtype=float)
+        _, inverse, leaf_counts = np.unique(table[:, level].astype(str), return_inverse=True,
+                                            return_counts=True)  # fmt: skip
+        leaves = leaf_counts[inverse.ravel()]
+        value_leaves = (leaves[rows] if rows is not None else np.ones(d)).astype(float)
+        if rows is None:
+            known = pd.Series(leaves, index=table[:, 0])
+            value_leaves = known.reindex(distinct.to_numpy()).fillna(1).to_numpy(dtype=float)
         group_count = np.bincount(group, weights=counts)
-        codes.append(group[value_codes].astype(np.int64))
+        codes.append(group[value_codes])
         cards.append(max(len(group_labels), 1))
         losses.append((value_leaves - 1) / (domain - 1) if domain > 1 else np.zeros(d))
         entropies.append(-np.log2(counts / group_count[group]))
@@ -332,7 +356,7 @@ class _Eval:
     all_classes: int  # classes before suppression
     sum_squares: float  # sum of squared class sizes before suppression
     kept_squares: float  # sum of squared sizes of the kept classes
-    suppressed_units: np.ndarray | None  # units suppressed (when prune_ok)
+    failing_classes: np.ndarray | None  # per class: suppressed (when prune_ok)
 
 
 class _Lattice:
@@ -346,7 +370,7 @@ class _Lattice:
     per class of the specialisation needs a key.
     """
 
-    _CACHE = 48
+    _CACHE_ELEMENTS = 16_000_000  # unit-to-class arrays kept for roll-up (int32: 64 MB)
 
     def __init__(self, df: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], target: Target):
         self.qis = tuple(hierarchies)
@@ -380,7 +404,10 @@ class _Lattice:
             column.value_codes = column.value_codes[first]
         if self.sensitive is not None:
             self.s_codes = self.s_codes[first]
-        self._cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        capacity = int(min(4096, max(48, self._CACHE_ELEMENTS // max(n_units, 1))))
+        self._cache_nodes = np.full((capacity, len(self.qis)), np.iinfo(np.int64).max)
+        self._cache_classes = np.full(capacity, np.iinfo(np.int64).max)
+        self._cache_arrays: list[tuple[np.ndarray, np.ndarray] | None] = [None] * capacity
 
     def _prepare_sensitive(self, column: pd.Series) -> np.ndarray:
         distance = self.models.t_distance
@@ -437,26 +464,27 @@ class _Lattice:
         return remap[key], int(present.sum())
 
     def classes(self, levels: Sequence[int]) -> tuple[np.ndarray, int]:
-        """Class of each unit at the node ``levels``, by roll-up when possible."""
-        node = np.asarray(levels)
-        source = None
-        if self._cache:
-            entries = list(self._cache.values())
-            below = (np.stack([e[0] for e in entries]) <= node).all(axis=1)
-            if below.any():
-                sizes = np.array([e[2].size for e in entries])
-                source = entries[int(np.flatnonzero(below)[np.argmin(sizes[below])])]
-        if source is None:
-            cls, n_classes = self._key(levels, None)
-        else:
-            _, src_cls, src_rep = source
+        """Class of each unit at the node ``levels``, by roll-up from the evaluated
+        specialisation with the fewest classes (only its representatives need a key)."""
+        node = np.asarray(levels, dtype=np.int64)
+        below = (self._cache_nodes <= node).all(axis=1)
+        if below.any():
+            slot = int(np.flatnonzero(below)[np.argmin(self._cache_classes[below])])
+            src_cls, src_rep = self._cache_arrays[slot]
+            if (self._cache_nodes[slot] == node).all():
+                return src_cls, int(src_rep.size)
             merged, n_classes = self._key(levels, src_rep)
             cls = merged[src_cls]
-        if len(self._cache) >= self._CACHE:
-            self._cache.pop(next(iter(self._cache)))
+        else:
+            cls, n_classes = self._key(levels, None)
+        cls = cls.astype(np.int32 if n_classes < 2**31 else np.int64, copy=False)
         rep = np.empty(n_classes, dtype=np.int64)
         rep[cls[::-1]] = np.arange(cls.size - 1, -1, -1)
-        self._cache[int((node * self.strides).sum())] = (node.copy(), cls, rep)
+        slot = int(np.argmax(self._cache_classes))  # an empty slot, or the least useful
+        if n_classes < self._cache_classes[slot]:
+            self._cache_nodes[slot] = node
+            self._cache_classes[slot] = n_classes
+            self._cache_arrays[slot] = (cls, rep)
         return cls, n_classes
 
     def _distribution(self, cls: np.ndarray, n_classes: int) -> ClassDistribution:
@@ -489,8 +517,15 @@ class _Lattice:
             all_classes=int(np.count_nonzero(sizes)),
             sum_squares=float((sizes**2).sum()),
             kept_squares=float((kept**2).sum()),
-            suppressed_units=np.flatnonzero(fail[cls]) if prune_ok else None,
+            failing_classes=fail if prune_ok else None,
         )
+
+    def suppressed_units(self, levels: Sequence[int], ev: _Eval) -> np.ndarray:
+        """The units of a node's failing classes (computed when a candidate needs them)."""
+        if not ev.suppressed:
+            return np.zeros(0, dtype=np.int64)
+        cls, _ = self.classes(levels)
+        return np.flatnonzero(ev.failing_classes[cls])
 
     def sensitive_figures(self, levels: Sequence[int], ev: _Eval) -> dict[str, float]:
         """Privacy figures of the sensitive attribute on the kept classes of a node."""
@@ -498,7 +533,7 @@ class _Lattice:
             return {}
         cls, n_classes = self.classes(levels)
         kept_units = np.ones(cls.size, dtype=bool)
-        kept_units[ev.suppressed_units] = False
+        kept_units[self.suppressed_units(levels, ev)] = False
         dist = ClassDistribution.of(cls[kept_units], self.s_codes[kept_units], self.s_overall,
                                     n_classes=n_classes, ordered=self.s_ordered,
                                     weights=self.weights[kept_units])  # fmt: skip
@@ -542,26 +577,22 @@ class _Lattice:
         return float(max(self.n * len(self.columns), 1))
 
     def _measures(self, levels, ev: _Eval) -> tuple[dict, dict]:
-        n, suppressed, small = self.n, ev.suppressed, ev.suppressed_units
+        n, suppressed, small = self.n, ev.suppressed, self.suppressed_units(levels, ev)
         weights = self.weights[small]
-        supp_codes = [c.value_codes[small] for c in self.columns]
-        out: dict[str, float] = {}
+        totals = {"loss": 0.0, "precision": 0.0, "entropy": 0.0}
         per_column = {}
-        for measure in ("loss", "precision", "entropy"):
-            total = 0.0
-            for column, level, codes in zip(self.columns, levels, supp_codes, strict=True):
-                gen = column.level_totals[measure][level]
-                if measure == "loss":
-                    fix = suppressed - (column.value_loss[level][codes] * weights).sum()
-                elif measure == "precision":
-                    fix = suppressed * (1 - level / max(column.height, 1))
-                else:
-                    top = column.value_max_entropy[codes]
-                    fix = ((top - column.value_entropy[level][codes]) * weights).sum()
-                total += gen + fix
-                if measure == "loss":
-                    per_column[column.name] = float((gen + fix) / max(n, 1))
-            out[measure] = float(total / self._normaliser(measure))
+        for column, level in zip(self.columns, levels, strict=True):
+            gen = {m: column.level_totals[m][level] for m in totals}
+            if suppressed:  # suppressed records count as '*' in every column
+                codes = column.value_codes[small]
+                gen["loss"] += suppressed - np.dot(column.value_loss[level][codes], weights)
+                gen["precision"] += suppressed * (1 - level / max(column.height, 1))
+                top = column.value_max_entropy[codes] - column.value_entropy[level][codes]
+                gen["entropy"] += np.dot(top, weights)
+            for m in totals:
+                totals[m] += gen[m]
+            per_column[column.name] = float(gen["loss"] / max(n, 1))
+        out = {m: float(totals[m] / self._normaliser(m)) for m in totals}
         out["arx_loss"] = float(arx_geometric_loss(np.array(list(per_column.values()))))
         out["arx_entropy"] = self._arx_entropy(levels, small, suppressed)
         out["discernibility"] = float(ev.kept_squares + suppressed * n)
@@ -594,7 +625,7 @@ class _Lattice:
         return 0.0
 
     def candidate(self, levels: Sequence[int], ev: _Eval) -> Candidate:
-        if ev.suppressed_units is None:
+        if ev.failing_classes is None:
             raise ParameterError("Only nodes that meet the k part have measures.")
         measures, per_column = self._measures(levels, ev)
         t = self.target
@@ -712,14 +743,18 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
             if idx % 256 == 0:
                 report(0.8 * idx / size, f"{idx:,} of {size:,} nodes evaluated")
     rng = np.random.default_rng(0)  # fixed: the same search visits the same nodes
+    # at_least[i][v] / at_most[i][v]: nodes whose level i is >= v / <= v (for tagging).
+    at_least = [[grid[:, i] >= v for v in range(h + 1)] for i, h in enumerate(lattice.heights)]
+    at_most = [[grid[:, i] <= v for v in range(h + 1)] for i, h in enumerate(lattice.heights)]
+    rows = grid.tolist()
     while not exhaustive and (unknown := np.flatnonzero(status == 0)).size:
-        idx = _chain_middle(int(rng.choice(unknown)), status, grid, lattice, rng)
+        idx = _chain_middle(int(rng.choice(unknown)), status.tolist(), rows, lattice, rng)
         ev = evals[idx] = lattice.evaluate(grid[idx])
-        node = grid[idx]
-        if ev.prune_ok:
-            status[unknown[(grid[unknown] >= node).all(axis=1)]] = 1
-        else:
-            status[unknown[(grid[unknown] <= node).all(axis=1)]] = -1
+        masks = at_least if ev.prune_ok else at_most
+        tagged = status == 0
+        for i, level in enumerate(rows[idx]):
+            tagged &= masks[i][level]
+        status[tagged] = 1 if ev.prune_ok else -1
         report(0.8 * (1 - unknown.size / size), f"{lattice.evaluated:,} nodes evaluated")
 
     def get(idx: int) -> _Eval:
@@ -747,19 +782,21 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
     return optimum, frontier, int(feasible.sum())
 
 
-def _chain_middle(start: int, status, grid, lattice: _Lattice, rng) -> int:
+def _chain_middle(start: int, status: list, rows: list, lattice: _Lattice, rng) -> int:
     """Binary search on a chain (Flash-like): walk from ``start`` through unknown nodes up
     to a maximal and down to a minimal one, one random step at a time, and return the
-    middle of that chain. Its verdict then settles about half of the chain."""
+    middle of that chain. Its verdict then settles about half of the chain.
+    (Plain lists: this walk is many tiny steps, where numpy scalars are slow.)"""
     path = [start]
+    strides, heights = lattice.strides.tolist(), lattice.heights.tolist()
     for direction in (1, -1):
         current = start
         while True:
-            steps = [current + direction * int(stride)
-                     for i, stride in enumerate(lattice.strides)
-                     if (grid[current, i] < lattice.heights[i] if direction > 0
-                         else grid[current, i] > 0)
-                     and status[current + direction * int(stride)] == 0]  # fmt: skip
+            levels = rows[current]
+            steps = [current + direction * stride
+                     for i, stride in enumerate(strides)
+                     if (levels[i] < heights[i] if direction > 0 else levels[i] > 0)
+                     and status[current + direction * stride] == 0]  # fmt: skip
             if not steps:
                 break
             current = steps[int(rng.integers(len(steps)))]
