@@ -249,6 +249,13 @@ NOTE_TEMPLATES = (
     ("BP stable, continue Metformin 500mg twice daily", ()),
     ("Review in 2 weeks; X-ray of the left wrist shows no fracture", ()),
     ("Patient education given on a diabetic diet", ()),
+    # Capitalised words that are not people: drugs, hospitals, insurers, programmes, places.
+    ("Prescribed Panadol Extra and Augmentin Duo for five days", ()),
+    ("Transferred to Tan Tock Seng Hospital for imaging", ()),
+    ("Claim via Great Eastern Life approved in March", ()),
+    ("Attended the Healthy Heart Programme talk at Ang Mo Kio Hub", ()),
+    ("Uses a Blood Glucose Monitor at home; HbA1c 7.2 in May", ()),
+    ("Version 2 of the consent form signed; 3 copies filed", ()),
 )
 
 
@@ -318,6 +325,11 @@ COLOURS = ("Tan", "Red", "Blue", "Green", "Rose", "Brown", "White", "Olive", "Am
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")  # fmt: skip
 PRODUCTS = ("Silver Plan", "Gold Plan", "Basic Cover", "Family Shield", "Travel Plus")
+DRUGS = ("Panadol Extra", "Augmentin Duo", "Metformin XR", "Ventolin Inhaler", "Lipitor",
+         "Zyrtec", "Nexium Control", "Voltaren Gel")  # fmt: skip
+HOSPITALS = ("Tan Tock Seng Hospital", "Singapore General Hospital", "Changi General Hospital",
+             "Khoo Teck Puat Hospital", "Ng Teng Fong General Hospital", "Raffles Medical")  # fmt: skip
+SKUS = ("SKU-1001", "SKU-1002", "SKU-2040", "BX-77", "A4-PAPER")
 
 
 def labelled_columns(rows: int, seed: int, copies: int = 3) -> list[tuple[str, pd.Series]]:
@@ -349,6 +361,9 @@ def labelled_columns(rows: int, seed: int, copies: int = 3) -> list[tuple[str, p
             ("other", pd.Series(_pick(rng, MONTHS, rows))),
             ("other", pd.Series(_pick(rng, DIAGNOSES, rows))),
             ("other", pd.Series(_pick(rng, PRODUCTS, rows))),
+            ("other", pd.Series(_pick(rng, DRUGS, rows))),
+            ("other", pd.Series(_pick(rng, HOSPITALS, rows))),
+            ("other", pd.Series(_pick(rng, SKUS, rows))),
             ("other", pd.Series(rng.normal(170, 10, rows).round(1))),
             ("other", pd.Series(rng.integers(18, 90, rows))),
             ("other", pd.Series(_pick(rng, ("F", "M"), rows))),

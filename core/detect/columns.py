@@ -22,7 +22,7 @@ import pandas as pd
 
 from core.detect.addresses import ADDRESS
 from core.detect.names import name_shares, non_latin_script
-from core.detect.patterns import PATTERNS, full_match_share
+from core.detect.patterns import PATTERNS, fast_fullmatch, full_match_share
 from core.detect.phones import phone_share
 from core.detect.text import scan_values
 from core.identifiers import NRIC_PATTERN
@@ -34,7 +34,8 @@ THRESHOLD = 0.8
 _MIXED_PART = 0.2
 # Cells longer than this are cut for classification (whole-cell shapes are short).
 _CLASSIFY_CHARS = 2_000
-_CODE = r"(?=[A-Z0-9/-]*[0-9])(?=[A-Z0-9/-]*[A-Z])[A-Z0-9][A-Z0-9/-]{3,18}[A-Z0-9]"
+# A code of letters and digits (both required, checked apart: RE2 has no lookaheads).
+_CODE = r"[A-Z0-9][A-Z0-9/-]{3,18}[A-Z0-9]"
 _DATE_SHAPES = (
     r"[0-9]{1,4}[-/.][0-9]{1,2}[-/.][0-9]{1,4}(?:[ T][0-9:.]+)?"
     r"|[0-9]{1,2} [A-Za-z]{3,9},? [0-9]{4}"
@@ -55,6 +56,15 @@ class Evidence:
     kind: str
     share: float
     reason: str
+
+
+def _code_mask(upper: pd.Series) -> pd.Series:
+    """Codes of letters *and* digits (MRN1234567A, AC-20391): near-unique ones are IDs."""
+    return (
+        fast_fullmatch(upper, _CODE)
+        & upper.str.contains("[0-9]", regex=True)
+        & upper.str.contains("[A-Z]", regex=True)
+    )
 
 
 def _pct(share: float) -> str:
@@ -170,7 +180,7 @@ def _simple(kind: str, what: str):
 
 
 def _nric(s: _Sample) -> Evidence | None:
-    shaped = s.measure(lambda x: x.share(x.upper.str.fullmatch(NRIC_PATTERN)))
+    shaped = s.measure(lambda x: x.share(fast_fullmatch(x.upper, NRIC_PATTERN.strip("^$"))))
     if shaped < THRESHOLD:
         return None
     valid = s.kind("nric", s.upper)
@@ -222,7 +232,7 @@ def _plate(s: _Sample) -> Evidence | None:
     if plate < THRESHOLD:
         return None
     compact = compact(s)
-    sg = s.share(compact.str.fullmatch(r"S[A-Z]{1,2}[0-9]{1,4}[A-Z]"))
+    sg = s.share(fast_fullmatch(compact, r"S[A-Z]{1,2}[0-9]{1,4}[A-Z]"))
     where = (
         f"Singapore vehicle plate numbers ({_pct(sg)} start with S)"
         if sg >= THRESHOLD
@@ -261,7 +271,9 @@ def _phone(s: _Sample) -> Evidence | None:
 def _parses_as_date(values: pd.Series) -> pd.Series:
     """Which values parse as dates: common formats first (fast), then any format."""
     parsed = pd.Series(False, index=values.index)
-    for fmt in ("%Y-%m-%d", "%d/%m/%Y", "%Y-%m-%d %H:%M:%S", "%d-%m-%Y", "%m/%d/%Y"):
+    formats = ("%Y-%m-%d", "%d/%m/%Y", "%Y-%m-%d %H:%M:%S", "%d-%m-%Y", "%m/%d/%Y", "%d %b %Y",
+               "%d %B %Y", "%b %d, %Y", "%B %d, %Y", "%Y/%m/%d", "%d.%m.%Y")  # fmt: skip
+    for fmt in formats:
         rest = values[~parsed]
         if rest.empty:
             return parsed
@@ -277,7 +289,7 @@ def _parses_as_date(values: pd.Series) -> pd.Series:
 
 def _date(s: _Sample) -> Evidence | None:
     def shaped(x: _Sample) -> pd.Series:
-        return x.values.str.fullmatch(_DATE_SHAPES).fillna(False).astype(bool)
+        return fast_fullmatch(x.values, _DATE_SHAPES)
 
     if s.measure(lambda x: x.share(shaped(x))) < THRESHOLD:
         return None
@@ -328,7 +340,7 @@ def _name(s: _Sample) -> Evidence | None:
 
 
 def _code(s: _Sample) -> Evidence | None:
-    share = s.measure(lambda x: x.share(x.upper.str.fullmatch(_CODE)))
+    share = s.measure(lambda x: x.share(_code_mask(x.upper)))
     distinct = len(s.values) / s.n if s.n else 0.0
     if share >= THRESHOLD and distinct >= 0.9:
         return Evidence(
@@ -350,7 +362,7 @@ def _mixed(s: _Sample) -> Evidence | None:
         "emails": x.kind("email"),
         "phone numbers": phone_share(x.values, x.counts),
         "NRIC/FIN numbers": x.kind("nric", x.upper),
-        "letter-and-digit codes": x.share(x.upper.str.fullmatch(_CODE)),
+        "letter-and-digit codes": x.share(_code_mask(x.upper)),
     }
     big = {what: share for what, share in parts.items() if share >= _MIXED_PART}
     total = sum(big.values())

@@ -45,10 +45,10 @@ class NameLists:
     particles: frozenset[str]
     ambiguous: frozenset[str]
     not_name: frozenset[str]
+    known: frozenset[str] = frozenset()  # given | family, computed once
 
-    @property
-    def known(self) -> frozenset[str]:
-        return self.given | self.family
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "known", self.given | self.family)
 
 
 @cache
@@ -200,34 +200,65 @@ def find_names(text: str) -> list[tuple[int, int]]:
     """Spans ``(start, end)`` of person names inside ``text``.
 
     A run of capitalised words (with bin/binte/s/o/d/o... inside) is cut at words that
-    never belong to a name ("Patient", "Clementi", "Avenue"); what is left is a name when
-    it holds a known given or family name (a lone ambiguous one such as "May" only after
-    a title or cue word: Mr, Mdm, Dr, patient...), when it follows such a cue, when a
-    patronymic joins two of its words ("X bin Y"), or when it has the shape of a name:
-    2-4 capitalised words (not acronyms), none of them a street, place, organisation or
-    sentence word.
+    never belong to a name ("Patient", "Clementi", "Avenue"); a piece right before an
+    organisation word ("Tan Tock Seng Hospital", "Great Eastern Life") is not a person.
+    What is left is a name when
+
+    * it follows a title or cue word (Mr, Mdm, Dr, patient, son, wife...);
+    * it holds a known given or family name (a lone one that is also an English word,
+      such as "May" or "Tan", only after a cue);
+    * a patronymic joins two of its words ("X bin Y", "X s/o Y");
+    * it has the shape of a name, 2-4 capitalised words (not acronyms), and stands where
+      people are named: after "to", "with", "by", "from", "of kin:"... or before "attended",
+      "called", "reports"....
     """
     lists = name_lists()
     spans: list[tuple[int, int]] = []
     for run in _RUN.finditer(text):
         for start, end, tokens in _split_run(run.group(), run.start(), lists):
-            cue = _previous_word(text, start)
-            known = [t for t in tokens if t in lists.known]
-            if len(tokens) > 4:
+            if len(tokens) > 4 or _next_word(text, end) in _ORGANISATION_WORDS:
                 continue
+            cue = _previous_word(text, start)
             piece = text[start:end]
-            if len(tokens) == 1:
+            if cue in _CUES:
+                spans.append((start, end))
+            elif len(tokens) == 1:
                 only = tokens[0]
-                if cue in _CUES or (only in lists.known and only not in lists.ambiguous):
+                if only in lists.known and only not in lists.ambiguous:
                     spans.append((start, end))
             elif (
-                known
-                or cue in _CUES
+                any(t in lists.known for t in tokens)
                 or _PARTICLE_INSIDE.search(piece)
                 or len(_PROPER.findall(piece)) >= 2
+                and (cue in _WEAK_CUES or _next_word(text, end) in _PERSON_VERBS)
             ):
                 spans.append((start, end))
     return spans
+
+
+# Words around a run of capitalised words that say it names a person, or an organisation.
+_WEAK_CUES = frozenset(
+    ["to", "with", "by", "from", "kin", "contact", "cc", "attn", "for", "informed", "told"]
+)
+_PERSON_VERBS = frozenset(
+    ["attended", "called", "reports", "reported", "said", "says", "was", "is", "has", "had",
+     "visited", "came", "phoned", "emailed", "presented", "complained", "declined", "agreed",
+     "requested", "asked", "lives", "lived", "died", "consented", "refused", "wants", "will",
+     "who", "herself", "himself"]
+)  # fmt: skip
+_ORGANISATION_WORDS = frozenset(
+    ["hospital", "clinic", "polyclinic", "centre", "center", "programme", "program", "life",
+     "holdings", "bank", "school", "university", "college", "institute", "foundation",
+     "trust", "group", "ltd", "pte", "inc", "corp", "hub", "mall", "plaza", "building",
+     "tower", "park", "road", "street", "avenue", "drive", "monitor", "insurance",
+     "pharmacy", "medical", "healthcare", "health", "station", "airport", "library"]
+)  # fmt: skip
+_NEXT = re.compile(r"[ \t]*([A-Za-z]+)")
+
+
+def _next_word(text: str, end: int) -> str:
+    match = _NEXT.match(text, end)
+    return match.group(1).lower() if match else ""
 
 
 def _split_run(run: str, offset: int, lists: NameLists):
@@ -266,8 +297,8 @@ def _previous_word(text: str, start: int) -> str:
 def non_latin_script(values: pd.Series) -> tuple[str, float] | None:
     """The non-Latin script most sampled values are written in, and its share, if any."""
     n = len(values)
-    if n == 0:
-        return None
+    if n == 0 or not values.str.contains(r"[^\x00-\x7f]", regex=True).any():
+        return None  # plain ASCII (the usual case): one vectorised check
     best = None
     for script, pattern in _SCRIPTS.items():
         share = float(values.str.contains(pattern, regex=True).sum()) / n

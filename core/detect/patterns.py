@@ -35,6 +35,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from core.errors import ParameterError
 from core.identifiers import nric_check_letter
@@ -66,6 +68,9 @@ class Pattern:
     validator: Callable[[str], bool] | None = None
     in_text: bool = True
     identifying: bool = True
+    # The bare expression for whole cells (no word-boundary guards), so pandas can hand it
+    # to pyarrow's regular-expression engine instead of Python's, one value at a time.
+    cell: str | None = None
 
     def accepts(self, text: str) -> bool:
         return self.validator is None or bool(self.validator(text))
@@ -155,26 +160,36 @@ _BUILTIN = (
         _compile(_bounded(r"[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
         "EMAIL",
         "an email address",
+        cell=r"[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}",
     ),
     Pattern(
         "url",
         _compile(r"(?<![\w@])(?:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)]", re.IGNORECASE),
         "URL",
         "a web address (URL)",
+        cell=r"(?i:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)]",
     ),
-    Pattern("ipv4", _compile(_bounded(rf"{_OCTET}(?:\.{_OCTET}){{3}}")), "IP", "an IPv4 address"),
+    Pattern(
+        "ipv4",
+        _compile(_bounded(rf"{_OCTET}(?:\.{_OCTET}){{3}}")),
+        "IP",
+        "an IPv4 address",
+        cell=rf"{_OCTET}(?:\.{_OCTET}){{3}}",
+    ),
     Pattern(
         "ipv6",
         _compile(rf"(?<![\w:])(?:{_IPV6})(?![\w:])"),
         "IP",
         "an IPv6 address",
         validator=lambda text: text.count(":") >= 2,
+        cell=_IPV6,
     ),
     Pattern(
         "mac",
         _compile(_bounded(r"[0-9A-Fa-f]{2}(?:([:-])[0-9A-Fa-f]{2})(?:\1[0-9A-Fa-f]{2}){4}")),
         "MAC",
         "a MAC (device) address",
+        cell=r"[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{2}(?:-[0-9A-Fa-f]{2}){5}",
     ),
     Pattern(
         "nric",
@@ -182,6 +197,7 @@ _BUILTIN = (
         "ID",
         "a Singapore NRIC/FIN number with a valid check letter",
         validator=valid_nric,
+        cell=r"[STFGMstfgm][0-9]{7}[A-Za-z]",
     ),
     Pattern(
         "ssn",
@@ -189,6 +205,7 @@ _BUILTIN = (
         "ID",
         "a US social security number (valid area, group and serial)",
         validator=valid_ssn,
+        cell=r"[0-9]{3}-[0-9]{2}-[0-9]{4}|[0-9]{3} [0-9]{2} [0-9]{4}",
     ),
     Pattern(
         "nino",
@@ -196,6 +213,7 @@ _BUILTIN = (
         "ID",
         "a UK National Insurance number (allocated prefix)",
         validator=valid_nino,
+        cell=r"[A-Za-z]{2} ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-Da-d]",
     ),
     Pattern(
         "record_code",
@@ -213,8 +231,11 @@ _BUILTIN = (
         _compile(_bounded(r"[A-Z]{1,3}[0-9]{1,4}[A-Z]")),
         "PLATE",
         "a vehicle plate number (letters, up to 4 digits, a check letter, e.g. SMF1234A)",
+        cell=r"[A-Z]{1,3}[0-9]{1,4}[A-Z]",
     ),
-    Pattern("date", _compile(_bounded(_DATE), re.IGNORECASE), "DATE", "a date"),
+    Pattern(
+        "date", _compile(_bounded(_DATE), re.IGNORECASE), "DATE", "a date", cell=f"(?i:{_DATE})"
+    ),
     Pattern(
         "postal_code",
         _compile(r"[0-9]{6}"),
@@ -285,7 +306,13 @@ def register_pattern(
     if compiled.fullmatch(""):
         raise ParameterError(f"register_pattern: the regex for {kind!r} matches empty text.")
     pattern = Pattern(
-        kind, compiled, label, description or f"a {kind.replace('_', ' ')}", validator, in_text
+        kind,
+        compiled,
+        label,
+        description or f"a {kind.replace('_', ' ')}",
+        validator,
+        in_text,
+        cell=source if not flags & ~re.UNICODE else None,
     )
     PATTERNS[kind] = pattern
     return pattern
@@ -298,10 +325,29 @@ def unregister_pattern(kind: str) -> None:
     PATTERNS.pop(kind, None)
 
 
+def fast_fullmatch(values: pd.Series, source: str | re.Pattern[str]) -> pd.Series:
+    """``values.str.fullmatch(source)`` as booleans, in pyarrow's regular-expression engine
+    (RE2, one C call over the column) when the expression allows it, else in Python's
+    (lookarounds and back-references need Python)."""
+    if isinstance(source, str) and len(values):
+        try:
+            array = pa.array(values.to_numpy(dtype=object), type=pa.string(), from_pandas=True)
+            matched = pc.match_substring_regex(array, f"^(?:{source})$")
+            return pd.Series(matched.fill_null(False).to_numpy(zero_copy_only=False),
+                             index=values.index, dtype=bool)  # fmt: skip
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+            pass
+    return values.str.fullmatch(source).fillna(False).astype(bool)
+
+
+def _fullmatch(values: pd.Series, pattern: Pattern) -> pd.Series:
+    return fast_fullmatch(values, pattern.cell if pattern.cell is not None else pattern.regex)
+
+
 def full_match_mask(values: pd.Series, kind: str) -> pd.Series:
     """Which values (stripped strings) are, as a whole, a ``kind`` (with its validator)."""
     pattern = PATTERNS[kind]
-    shaped = values.str.fullmatch(pattern.regex).fillna(False).astype(bool)
+    shaped = _fullmatch(values, pattern)
     if pattern.validator is None or not shaped.any():
         return shaped
     checked = {v: pattern.accepts(v) for v in values[shaped].unique()}

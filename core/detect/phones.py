@@ -18,12 +18,16 @@ import pandas as pd
 import phonenumbers
 from phonenumbers import Leniency, PhoneNumberMatcher
 
+from core.detect.patterns import fast_fullmatch
+
 __all__ = ["DEFAULT_REGION", "find_phones", "is_phone", "phone_share"]
 
 DEFAULT_REGION = "SG"
 # A cell that could be a phone number: digits with spaces, dots, dashes, brackets, an
 # optional leading + or 00, 7 to 15 digits.
-_CELL_SHAPE = re.compile(r"(?:\+|00)?[0-9 ().-]{7,22}(?:\s*(?:ext\.?|x)\s*[0-9]{1,5})?", re.I)
+_CELL_SHAPE = re.compile(r"(?:\+|00)?[0-9 ().-]{7,22}(?:\s*(?:[Ee][Xx][Tt]\.?|[Xx])\s*[0-9]{1,5})?")
+# Dates are written with the same characters: never parsed as phone numbers.
+_DATE_LIKE = r"[0-9]{1,4}[-/. ][0-9]{1,2}[-/. ][0-9]{1,4}"
 # A run of at least 7 digits inside text (separators allowed): only such texts are parsed.
 _DIGIT_RUN = re.compile(r"\+?[0-9](?:[ ().-]{0,2}[0-9]){6,}")
 
@@ -64,7 +68,7 @@ def phone_share(values: pd.Series, counts: pd.Series | None, region: str = DEFAU
     strings and ``counts`` their frequencies (None: each once)."""
     if len(values) == 0:
         return 0.0
-    shaped = values.str.fullmatch(_CELL_SHAPE).fillna(False).astype(bool)
+    shaped = fast_fullmatch(values, _CELL_SHAPE.pattern) & ~fast_fullmatch(values, _DATE_LIKE)
     mask = pd.Series(False, index=values.index)
     if shaped.any():
         mask[shaped] = [is_phone(v, region) for v in values[shaped]]
