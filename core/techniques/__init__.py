@@ -14,6 +14,7 @@ One module per family of techniques; each technique is a pure function
 - :mod:`.aggregation`: summaries per group with a small-cell warning
 - :mod:`.local_suppression`: blank single cells to reach k (sdcMicro ``localSuppression``)
 - :mod:`.microaggregation`: MDAV and individual ranking (sdcMicro ``microaggregation``)
+- :mod:`.pram`: post-randomisation of categories (sdcMicro ``pram``)
 """
 
 # Coordinates, dates and HIPAA Safe Harbor live in core/ (NIST SP 800-188); re-exported so
@@ -42,6 +43,7 @@ from core.techniques.perturbation import (
     add_noise,
     round_to_base,
 )
+from core.techniques.pram import pram
 from core.techniques.pseudonymisation import (
     Pseudonymised,
     decrypt_table,
@@ -88,6 +90,7 @@ __all__ = [
     "microaggregate",
     "perturb_ages",
     "perturb_intervals",
+    "pram",
     "pseudonymise_hmac",
     "pseudonymise_random",
     "recode_absolute",

@@ -236,6 +236,11 @@ def _microaggregate(p: dict[str, Any]) -> Call:
     return Call("microaggregate", (_as_list(p["columns"]),), _pick(p, ("k", "method")))
 
 
+def _pram(p: dict[str, Any]) -> Call:
+    kwargs = _pick(p, ("matrix", "pd_min", "alpha"))
+    return Call("pram", (_as_list(p["columns"]),), kwargs, random=True)
+
+
 # --- coordinates, dates and HIPAA Safe Harbor (core.geo, core.dates, core.safe_harbor) ---
 
 
@@ -410,6 +415,16 @@ STEPS: dict[str, StepSpec] = {
             ("columns",),
             ("k", "method"),
             _microaggregate,
+        ),
+        StepSpec(
+            "pram",
+            "Post-randomise categories: each value may change to another following a "
+            "transition matrix (given, or sdcMicro's invariant one keeping frequencies) "
+            "(seeded).",
+            "Annex A: Data perturbation; sdcMicro pram",
+            ("columns",),
+            ("matrix", "pd_min", "alpha", "seed"),
+            _pram,
         ),
         StepSpec(
             "geo_round",

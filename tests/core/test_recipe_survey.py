@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from core.errors import RecipeError
+from core.errors import ParameterError, RecipeError
 from core.io import read_table
 from core.recipe import Recipe, apply_recipe, to_python_script
 
@@ -68,3 +68,22 @@ def test_microaggregate_step():
     # income 10 12 30 31 50 80: centroid 35.5, farthest 80 takes {80, 50, 31}; the rest
     # {10, 12, 30} is the last group.
     assert out["income"].tolist() == pytest.approx([52 / 3] * 3 + [161 / 3] * 3)
+
+
+PRAM_RECIPE = """
+seed: 9
+steps:
+  - step: pram
+    columns: [sex]
+    matrix: {M: {M: 0.5, F: 0.5}, F: {F: 1.0}}
+"""
+
+
+def test_pram_step_is_seeded_and_checks_the_matrix():
+    recipe = Recipe.from_yaml(PRAM_RECIPE)
+    first = apply_recipe(TABLE, recipe).data
+    pd.testing.assert_frame_equal(first, apply_recipe(TABLE, recipe).data)
+    assert (first["sex"][TABLE["sex"] == "F"] == "F").all()  # F always stays F
+    bad = PRAM_RECIPE.replace("F: 0.5}", "F: 0.4}")
+    with pytest.raises(ParameterError, match="Step 1 \\(pram\\).*row 'M' sums to 0.9"):
+        apply_recipe(TABLE, Recipe.from_yaml(bad))
