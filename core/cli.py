@@ -94,7 +94,8 @@ def cmd_classify(args: argparse.Namespace) -> int:
 
 def cmd_risk(args: argparse.Namespace) -> int:
     df = read_table(args.data, sep=args.sep)
-    report = risk_report(df, _split(args.qi), k_threshold=args.k, sensitive=args.sensitive)
+    report = risk_report(df, _split(args.qi), k_threshold=args.k, sensitive=args.sensitive,
+                         impact=not args.no_impact)  # fmt: skip
     data = report.to_dict()
     explanations = report.explanations()
     if args.weights or args.household or args.per_record:
@@ -681,6 +682,8 @@ def build_parser() -> argparse.ArgumentParser:
     risk.add_argument("--qi", required=True, help="quasi-identifiers, comma-separated")
     risk.add_argument("--sensitive", help="sensitive (target) column for l-diversity/t-closeness")
     risk.add_argument("--k", type=int, default=5, help="target k (default 5)")
+    risk.add_argument("--no-impact", action="store_true",
+                      help="skip the k and uniques without each quasi-identifier (faster)")  # fmt: skip
     risk.add_argument("--weights", help="sampling-weight column: survey risk with F_k = sum of "
                       "weights (Benedetti-Franconi individual risk, as sdcMicro)")  # fmt: skip
     risk.add_argument("--household", help="household id column: hierarchical (household) risk")

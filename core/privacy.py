@@ -55,18 +55,22 @@ def combined_codes(df: pd.DataFrame, columns: Sequence[str]) -> tuple[np.ndarray
 
     Returns dense codes ``0..n_groups-1`` in order of first appearance, and ``n_groups``.
     """
-    n = len(df)
-    if not columns:
+    return combine_codes([_codes(df[column]) for column in columns], len(df))
+
+
+def combine_codes(coded: Sequence[tuple[np.ndarray, int]], n: int) -> tuple[np.ndarray, int]:
+    """Combine per-column ``(codes, cardinality)`` (as :func:`_codes` gives) into one key,
+    dense ``0..n_groups-1`` in order of first appearance, like :func:`combined_codes`."""
+    if not coded:
         return np.zeros(n, dtype=np.int64), 1 if n else 0
     key = np.zeros(n, dtype=np.int64)
     radix = 1
-    for column in columns:
-        codes, cardinality = _codes(df[column])
+    for codes, cardinality in coded:
         if radix * cardinality >= _KEY_LIMIT:
             key, radix = _compress(key)
         key = key * cardinality + codes
         radix *= cardinality
-    if len(columns) == 1:
+    if len(coded) == 1:
         return key, radix if n else 0
     return _compress(key)
 
@@ -81,16 +85,18 @@ class EquivalenceClasses:
     """Records grouped by their values on the quasi-identifiers (PDPC guide, Annex C).
 
     ``class_of_record[i]`` is the class of row ``i`` (by position); ``sizes[c]`` is the
-    number of records in class ``c``.
+    number of records in class ``c``. On a frequency table (each row standing for
+    ``counts[i]`` identical records) ``records`` is the number of records, not rows.
     """
 
     quasi_identifiers: tuple[str, ...]
     class_of_record: np.ndarray
     sizes: np.ndarray
+    records: int | None = None
 
     @property
     def n_records(self) -> int:
-        return int(self.class_of_record.size)
+        return int(self.class_of_record.size if self.records is None else self.records)
 
     @property
     def n_classes(self) -> int:
@@ -125,17 +131,23 @@ class EquivalenceClasses:
         )
 
 
-def equivalence_classes(df: pd.DataFrame, quasi_identifiers: Sequence[str]) -> EquivalenceClasses:
+def equivalence_classes(
+    df: pd.DataFrame, quasi_identifiers: Sequence[str], *, counts: np.ndarray | None = None
+) -> EquivalenceClasses:
     """Group records that share all their quasi-identifier values (PDPC guide, Annex C).
 
     Missing values count as a value of their own (two records both missing an age are
     alike on age). Pseudonyms and direct identifiers should not be passed here: every
-    record would be unique (Step 4, footnote 12).
+    record would be unique (Step 4, footnote 12). ``counts`` makes ``df`` a frequency
+    table: row ``i`` stands for ``counts[i]`` records (see :mod:`core.engines`).
     """
     quasi_identifiers = tuple(require_columns(df, quasi_identifiers, parameter="quasi_identifiers"))
     class_of_record, n_classes = combined_codes(df, quasi_identifiers)
-    sizes = np.bincount(class_of_record, minlength=n_classes)
-    return EquivalenceClasses(quasi_identifiers, class_of_record, sizes)
+    if counts is None:
+        sizes = np.bincount(class_of_record, minlength=n_classes)
+        return EquivalenceClasses(quasi_identifiers, class_of_record, sizes)
+    sizes = np.bincount(class_of_record, weights=counts, minlength=n_classes).astype(np.int64)
+    return EquivalenceClasses(quasi_identifiers, class_of_record, sizes, int(sizes.sum()))
 
 
 def k_anonymity(df: pd.DataFrame, quasi_identifiers: Sequence[str]) -> int:
@@ -159,21 +171,12 @@ class LDiversity:
     per_class_entropy: np.ndarray
 
 
-def _sensitive_pairs(
-    classes: EquivalenceClasses, sensitive_codes: np.ndarray, n_values: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct (class, sensitive value) pairs and how many records each has."""
-    pair_key = classes.class_of_record * n_values + sensitive_codes
-    pairs, counts = np.unique(pair_key, return_counts=True)
-    return pairs // n_values, pairs % n_values, counts
-
-
 def _resolve_classes(
     df: pd.DataFrame, quasi_identifiers: Sequence[str], classes: EquivalenceClasses | None
 ) -> EquivalenceClasses:
     if classes is None:
         return equivalence_classes(df, quasi_identifiers)
-    if classes.n_records != len(df):
+    if classes.class_of_record.size != len(df):
         raise ParameterError(
             "The equivalence classes given were computed on a table with a different number "
             "of rows; compute them again on this table."
@@ -191,16 +194,29 @@ def l_diversity(
     """Distinct and entropy l-diversity of ``sensitive`` (guide Step 4, footnote 11)."""
     require_columns(df, sensitive, parameter="sensitive")
     classes = _resolve_classes(df, quasi_identifiers, classes)
-    n_classes = classes.sizes.size
+    return _l_from(sensitive, classes, _distribution(df[sensitive], classes, ordered=None))
+
+
+def _distribution(
+    column: pd.Series,
+    classes: EquivalenceClasses,
+    *,
+    ordered: bool | None,
+    counts: np.ndarray | None = None,
+) -> ClassDistribution:
+    """The (class, sensitive value) pairs counted once; l and t both read them."""
+    codes, n_values, is_ordered = sensitive_codes(column, ordered=ordered)
+    overall = np.bincount(codes, weights=counts, minlength=n_values) / max(classes.n_records, 1)
+    return ClassDistribution.of(classes.class_of_record, codes, overall, ordered=is_ordered,
+                                n_classes=classes.sizes.size, weights=counts)  # fmt: skip
+
+
+def _l_from(sensitive: str, classes: EquivalenceClasses, dist: ClassDistribution) -> LDiversity:
     if classes.n_records == 0:
         empty = np.zeros(0)
         return LDiversity(sensitive, 0, 0.0, empty.astype(int), empty)
-    codes, n_values = _codes(df[sensitive])
-    pair_class, _, counts = _sensitive_pairs(classes, codes, n_values)
-    distinct = np.bincount(pair_class, minlength=n_classes)
-    share = counts / classes.sizes[pair_class]
-    entropy = np.bincount(pair_class, weights=-share * np.log(share), minlength=n_classes)
-    l_entropy = np.exp(entropy)
+    distinct = dist.distinct()
+    l_entropy = dist.entropy_l()
     present = classes.sizes > 0
     return LDiversity(
         sensitive=sensitive,
@@ -209,6 +225,34 @@ def l_diversity(
         per_class_distinct=distinct,
         per_class_entropy=l_entropy,
     )
+
+
+def _t_from(sensitive: str, classes: EquivalenceClasses, dist: ClassDistribution) -> TCloseness:
+    distance = "ordered" if dist.ordered else "equal"
+    if classes.n_records == 0:
+        return TCloseness(sensitive, distance, 0.0, np.zeros(0))
+    per_class = dist.emd(distance)
+    present = classes.sizes > 0
+    return TCloseness(sensitive, distance, float(per_class[present].max()), per_class)
+
+
+def l_and_t(
+    df: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    sensitive: str,
+    *,
+    classes: EquivalenceClasses | None = None,
+    counts: np.ndarray | None = None,
+) -> tuple[LDiversity, TCloseness]:
+    """:func:`l_diversity` and :func:`t_closeness` (distance ``auto``) from one count of
+    the (class, sensitive value) pairs. ``counts``: records per row of a frequency table
+    (then ``classes`` must be computed with the same ``counts``)."""
+    require_columns(df, sensitive, parameter="sensitive")
+    if classes is None:
+        classes = equivalence_classes(df, quasi_identifiers, counts=counts)
+    classes = _resolve_classes(df, quasi_identifiers, classes)
+    dist = _distribution(df[sensitive], classes, ordered=None, counts=counts)
+    return _l_from(sensitive, classes, dist), _t_from(sensitive, classes, dist)
 
 
 @dataclass(frozen=True)
@@ -239,32 +283,8 @@ def t_closeness(
     require_columns(df, sensitive, parameter="sensitive")
     require_choice("distance", distance, ["auto", "ordered", "equal"])
     classes = _resolve_classes(df, quasi_identifiers, classes)
-    column = df[sensitive]
-    if distance == "auto":
-        numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
-        distance = "ordered" if numeric else "equal"
-    n_classes = classes.sizes.size
-    if classes.n_records == 0:
-        return TCloseness(sensitive, distance, 0.0, np.zeros(0))
-    if distance == "ordered":
-        # Codes in sorted order of value so cumulative sums follow the order.
-        codes, uniques = pd.factorize(column, sort=True, use_na_sentinel=False)
-        n_values = max(len(uniques), 1)
-    else:
-        codes, n_values = _codes(column)
-    codes = codes.astype(np.int64, copy=False)
-    overall = np.bincount(codes, minlength=n_values) / classes.n_records
-    pair_class, pair_value, counts = _sensitive_pairs(classes, codes, n_values)
-    share = counts / classes.sizes[pair_class]
-    if distance == "equal":
-        # 0.5 * (sum over present values |p - q| + sum over absent values q)
-        term = np.abs(share - overall[pair_value]) - overall[pair_value]
-        per_class = 0.5 * (np.bincount(pair_class, weights=term, minlength=n_classes) + 1.0)
-    else:
-        per_class = ordered_emd(pair_class, pair_value, share, overall, n_classes, n_values)
-    per_class = np.clip(per_class, 0.0, 1.0)
-    present = classes.sizes > 0
-    return TCloseness(sensitive, distance, float(per_class[present].max()), per_class)
+    ordered = None if distance == "auto" else distance == "ordered"
+    return _t_from(sensitive, classes, _distribution(df[sensitive], classes, ordered=ordered))
 
 
 def ordered_emd(
@@ -291,6 +311,38 @@ def ordered_emd(
     return result
 
 
+def _radix_key(coded: Sequence[tuple[np.ndarray, int]], n: int) -> np.ndarray:
+    """A mixed-radix key equal exactly when the codes agree (not dense; sorted-unique
+    re-compression only when the radix would overflow)."""
+    key = np.zeros(n, dtype=np.int64)
+    radix = 1
+    for codes, cardinality in coded:
+        if radix * cardinality >= _KEY_LIMIT:
+            uniques, key = np.unique(key, return_inverse=True)
+            radix = uniques.size
+        key = key * cardinality + codes
+        radix *= cardinality
+    return key
+
+
+def _group_sums(key: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Sum of the non-negative integer ``weights`` per distinct ``key``, by sorting (faster
+    than hashing when most keys are distinct, as value combinations are). When key and
+    weight fit together in 63 bits they are sorted as one number (NumPy's sort is several
+    times faster than an argsort)."""
+    if key.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    bits = max(int(weights.max()).bit_length(), 1)
+    if int(key.max()) < 2 ** (62 - bits):
+        packed = np.sort((key << bits) | weights)
+        ordered, ordered_weights = packed >> bits, packed & ((1 << bits) - 1)
+    else:
+        order = np.argsort(key)
+        ordered, ordered_weights = key[order], weights[order]
+    starts = np.r_[0, np.flatnonzero(ordered[1:] != ordered[:-1]) + 1]
+    return np.add.reduceat(ordered_weights, starts)
+
+
 @dataclass(frozen=True)
 class QuasiIdentifierImpact:
     """What happens to k and the uniques when one quasi-identifier is left out."""
@@ -303,36 +355,74 @@ class QuasiIdentifierImpact:
 
 
 def quasi_identifier_impact(
-    df: pd.DataFrame, quasi_identifiers: Sequence[str], *, k: int = 5
+    df: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    *,
+    k: int = 5,
+    counts: np.ndarray | None = None,
 ) -> list[QuasiIdentifierImpact]:
     """For each quasi-identifier, the k and uniques of the table without it.
 
     The quasi-identifier whose removal raises k (or removes most uniques) drives the
     risk: it is the first candidate for generalisation (PDPC guide, Step 3 and Annex C).
+
+    Each column is coded once; the classes without a column are then counted on the
+    distinct value combinations (usually far fewer than the rows), weighted by how many
+    records share each. ``counts`` says how many records each row of ``df`` stands for
+    (a frequency table); ``None`` means one each.
     """
+    return classes_and_impact(df, quasi_identifiers, k=k, counts=counts)[1]
+
+
+def classes_and_impact(
+    df: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    *,
+    k: int = 5,
+    counts: np.ndarray | None = None,
+    impact: bool = True,
+) -> tuple[EquivalenceClasses, list[QuasiIdentifierImpact]]:
+    """:func:`equivalence_classes` and (``impact=True``) :func:`quasi_identifier_impact`
+    from one coding of each column: what the risk report needs."""
     quasi_identifiers = require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
+    coded = [_codes(df[column]) for column in quasi_identifiers]
+    combination, n_combinations = combine_codes(coded, len(df))
+    records = np.bincount(combination, weights=counts, minlength=n_combinations)
+    records = records.astype(np.int64)
+    classes = EquivalenceClasses(
+        tuple(quasi_identifiers),
+        combination,
+        records,
+        None if counts is None else int(records.sum()),
+    )
+    if not impact:
+        return classes, []
+    # Any row of a combination represents it: all its rows have the same codes.
+    representative = np.zeros(n_combinations, dtype=np.int64)
+    representative[combination] = np.arange(len(df), dtype=np.int64)
+    combination_codes = [(codes[representative], size) for codes, size in coded]
+    n = int(records.sum())
     impacts = []
-    for column in quasi_identifiers:
-        rest = [c for c in quasi_identifiers if c != column]
-        classes = equivalence_classes(df, rest) if rest else None
-        if classes is None:
-            n = len(df)
-            k_without, uniques, below = n, int(n == 1), int(0 < n < k)
+    for index, column in enumerate(quasi_identifiers):
+        rest = combination_codes[:index] + combination_codes[index + 1 :]
+        if rest:
+            sizes = _group_sums(_radix_key(rest, n_combinations), records)
+            k_without = int(sizes.min()) if sizes.size else 0
+            uniques = int(np.count_nonzero(sizes == 1))
+            below = int(sizes[sizes < k].sum())
         else:
-            size = classes.size_of_record
-            k_without = classes.k
-            uniques = int(np.count_nonzero(size == 1))
-            below = int(np.count_nonzero(size < k))
+            k_without, uniques, below = n, int(n == 1), int(0 < n < k)
+        codes, size = combination_codes[index]
         impacts.append(
             QuasiIdentifierImpact(
                 quasi_identifier=column,
                 k_without=k_without,
                 uniques_without=uniques,
                 records_below_k_without=below,
-                distinct_values=int(df[column].nunique(dropna=False)),
+                distinct_values=int(np.count_nonzero(np.bincount(codes, minlength=size))),
             )
         )
-    return impacts
+    return classes, impacts
 
 
 # --- per-class privacy models (ARX semantics) ---------------------------------------------
@@ -392,9 +482,11 @@ class ClassDistribution:
             counts = np.bincount(key, weights=weights, minlength=n_classes * n_values)
             pairs = np.flatnonzero(counts)
             pair_count = counts[pairs]
-        else:
-            pairs, inverse = np.unique(key, return_inverse=True)
+        else:  # hash the rows' keys (linear), sort only the distinct pairs
+            inverse, pairs = pd.factorize(key)
             pair_count = np.bincount(inverse, weights=weights, minlength=pairs.size)
+            order = np.argsort(pairs, kind="stable")
+            pairs, pair_count = pairs[order], pair_count[order]
         pair_class = pairs // n_values
         sizes = np.bincount(pair_class, weights=pair_count, minlength=n_classes)
         return cls(sizes, pair_class, pairs % n_values, pair_count.astype(float), overall, ordered)

@@ -27,11 +27,10 @@ from core.errors import ParameterError
 from core.privacy import (
     EquivalenceClasses,
     QuasiIdentifierImpact,
+    classes_and_impact,
     combined_codes,
-    equivalence_classes,
-    l_diversity,
+    l_and_t,
     quasi_identifier_impact,
-    t_closeness,
 )
 from core.validation import (
     require_choice,
@@ -341,39 +340,55 @@ def risk_report(
     population_count_column: str | None = None,
     impact: bool = True,
     classes: EquivalenceClasses | None = None,
+    counts: np.ndarray | None = None,
 ) -> RiskReport:
     """All Step 4 figures from one computation of the equivalence classes.
 
     ``k_threshold`` is the target k (the guide: 3 or 5, Step 4); ``sensitive`` adds
-    l-diversity and t-closeness; ``population`` adds journalist risk.
+    l-diversity and t-closeness; ``population`` adds journalist risk; ``impact=False``
+    skips the per-quasi-identifier impact (one more pass over the value combinations).
+    ``counts`` makes ``df`` a frequency table whose row ``i`` stands for ``counts[i]``
+    identical records (what the DuckDB and Spark engines compute, :mod:`core.engines`):
+    every figure is then the one the full table would give.
     """
     k_threshold = require_int("k_threshold", k_threshold, minimum=1)
+    if counts is not None:
+        counts = np.asarray(counts, dtype=np.int64)
+        if population is not None:
+            raise ParameterError("Journalist risk needs the records themselves, not counts.")
+    impacts: list[QuasiIdentifierImpact] = []
     if classes is None:
-        classes = equivalence_classes(df, quasi_identifiers)
-    size = classes.size_of_record
+        classes, impacts = classes_and_impact(
+            df, quasi_identifiers, k=k_threshold, counts=counts, impact=impact
+        )
+    elif impact and len(classes.quasi_identifiers) > 1:
+        impacts = quasi_identifier_impact(
+            df, classes.quasi_identifiers, k=k_threshold, counts=counts
+        )
+    sizes = classes.sizes[classes.sizes > 0]
     n = classes.n_records
     k = classes.k
+    below = int(sizes[sizes < k_threshold].sum())
     report = dict(
         quasi_identifiers=classes.quasi_identifiers,
         k_threshold=k_threshold,
         records=n,
         classes=classes.n_classes,
         k=k,
-        uniques=int(np.count_nonzero(size == 1)),
-        records_below_k=int(np.count_nonzero(size < k_threshold)),
-        share_below_k=float(np.count_nonzero(size < k_threshold) / n) if n else 0.0,
+        uniques=int(np.count_nonzero(sizes == 1)),
+        records_below_k=below,
+        share_below_k=float(below / n) if n else 0.0,
         max_risk=1.0 / k if k else 0.0,
         avg_risk=classes.n_classes / n if n else 0.0,
-        records_at_max_risk=int(np.count_nonzero(size == k)) if n else 0,
+        records_at_max_risk=int(sizes[sizes == k].sum()) if n else 0,
         class_sizes=classes.size_distribution(),
     )
-    if impact and len(classes.quasi_identifiers) > 1:
-        report["impact"] = tuple(
-            quasi_identifier_impact(df, classes.quasi_identifiers, k=k_threshold)
-        )
+    if impacts and len(classes.quasi_identifiers) > 1:
+        report["impact"] = tuple(impacts)
     if sensitive is not None:
-        ldiv = l_diversity(df, classes.quasi_identifiers, sensitive, classes=classes)
-        tclose = t_closeness(df, classes.quasi_identifiers, sensitive, classes=classes)
+        ldiv, tclose = l_and_t(
+            df, classes.quasi_identifiers, sensitive, classes=classes, counts=counts
+        )
         report.update(
             sensitive=sensitive,
             l_distinct=ldiv.distinct,

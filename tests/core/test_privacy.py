@@ -14,6 +14,7 @@ from core.errors import ColumnNotFoundError
 from core.privacy import (
     equivalence_classes,
     k_anonymity,
+    l_and_t,
     l_diversity,
     quasi_identifier_impact,
     t_closeness,
@@ -168,3 +169,52 @@ def test_l_distinct_matches_pandas_nunique(data):
 def test_merging_classes_never_lowers_k(data):
     df = pd.DataFrame(data, columns=["a", "b", "c"])
     assert k_anonymity(df, ["a"]) >= k_anonymity(df, ["a", "b"])
+
+
+def _seeded_table(rows: int = 5000, seed: int = 11) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "age": rng.integers(17, 40, size=rows),
+            "sex": rng.choice(["F", "M"], size=rows),
+            "town": pd.Series(rng.choice(["a", "b", "c", None], size=rows), dtype=object),
+            "band": pd.Categorical(rng.choice(["x", "y", "z"], size=rows), ["x", "y", "z", "w"]),
+            "score": np.where(rng.random(rows) < 0.05, np.nan, rng.integers(0, 6, size=rows)),
+        }
+    )
+
+
+def test_quasi_identifier_impact_matches_a_pandas_groupby_without_each_column():
+    df = _seeded_table()
+    qis = ["age", "sex", "town", "band", "score"]
+    for k in (2, 5):
+        impact = {i.quasi_identifier: i for i in quasi_identifier_impact(df, qis, k=k)}
+        for column in qis:
+            rest = [c for c in qis if c != column]
+            # independent method: pandas groups on the other columns, NaN a value of its own
+            size = df.groupby(rest, dropna=False, observed=True)[column].transform("size")
+            assert impact[column].k_without == size.min()
+            assert impact[column].uniques_without == (size == 1).sum()
+            assert impact[column].records_below_k_without == (size < k).sum()
+            assert impact[column].distinct_values == df[column].nunique(dropna=False)
+
+
+def test_frequency_table_gives_the_figures_of_the_records():
+    """A frequency table (one row per combination, with how many records have it) gives
+    the same classes, impact, l and t as the records themselves."""
+    df = _seeded_table()
+    qis = ["age", "sex", "town", "band"]
+    freq = df.groupby(qis + ["score"], dropna=False, observed=True).size().reset_index()
+    counts = freq.pop(0).to_numpy()
+    on_records = equivalence_classes(df, qis)
+    on_freq = equivalence_classes(freq, qis, counts=counts)
+    assert on_freq.n_records == len(df)
+    assert sorted(on_freq.sizes[on_freq.sizes > 0]) == sorted(on_records.sizes)
+    assert quasi_identifier_impact(freq, qis, k=5, counts=counts) == quasi_identifier_impact(
+        df, qis, k=5
+    )
+    l_rec, t_rec = l_diversity(df, qis, "score"), t_closeness(df, qis, "score")
+    l_freq, t_freq = l_and_t(freq, qis, "score", counts=counts)
+    assert (l_freq.distinct, t_freq.distance) == (l_rec.distinct, t_rec.distance)
+    assert l_freq.entropy == pytest.approx(l_rec.entropy, rel=1e-12)
+    assert t_freq.t == pytest.approx(t_rec.t, rel=1e-12)
