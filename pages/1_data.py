@@ -41,6 +41,17 @@ with sample_col:
     state.ask_before_replacing("load_sample", "Load sample",
                                lambda: data_steps.load_sample_or_error(sample))  # fmt: skip
 
+keep = st.checkbox(
+    "Keep a copy of the rows in the workspace",
+    value=state.keep_rows(),
+    key="data_keep_rows",
+    help="Off: the workspace records only the data set's fingerprint (sha256), columns and "
+    "where it was read from, and a restart reads the file again. On: the rows are stored "
+    "too (compressed), so an uploaded table survives a restart; keep the workspace file as "
+    "securely as the data then.",
+)
+state.set_keep_rows(keep)
+
 if not state.require_data():
     st.stop()
 

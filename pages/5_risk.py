@@ -17,6 +17,7 @@ if not state.require_data() or not state.require_known_columns():
 
 st.title("Step 4 · Compute your risk")
 data = state.current_data()
+st.caption(f"Measured on {state.recipe_label()} ({len(data):,} records).")
 qi = state.quasi_identifiers(data)
 if not qi:
     st.warning(

@@ -70,7 +70,8 @@ def _read_sample(name: str) -> pd.DataFrame:
 
 
 def load_startup_table() -> None:
-    """The table the dashboard opens with: $ANON_DATA if set, else the default sample.
+    """The table the dashboard opens with: where the workspace left off (its data set,
+    recipe, roles and settings), else $ANON_DATA if set, else the default sample.
 
     ``ANON_DATA=/path/to/file.csv bash scripts/start.sh`` opens your own file directly.
     """
@@ -83,7 +84,10 @@ def load_startup_table() -> None:
             return
         except AnonymisationError as error:
             st.error(f"ANON_DATA could not be opened: {error} The sample table is shown instead.")
+    note = _state().get("restore_note")
     load_sample(DEFAULT_SAMPLE)
+    if note:  # say why the sample is shown instead of the workspace's data set
+        _state()["restore_note"] = note
 
 
 @st.cache_data(show_spinner="Reading the table...")
@@ -133,6 +137,7 @@ def set_original(
     only if the user keeps a copy) and the new empty recipe; earlier ones stay in history.
     """
     _install_original(df, name)
+    _state().pop("restore_note", None)  # the user chose a data set
     keep_rows = bool(_state().get(KEEP_ROWS_KEY))
 
     def record(ws: Workspace) -> None:
@@ -696,6 +701,24 @@ def stored_hierarchy(name: str) -> Any:
 KEEP_ROWS_KEY = "keep_rows_in_workspace"
 
 
+def keep_rows() -> bool:
+    """Whether the workspace keeps a copy of the data set's rows (compressed Parquet)."""
+    return bool(_state().get(KEEP_ROWS_KEY))
+
+
+def set_keep_rows(keep: bool) -> None:
+    """Keep (or not) the rows of data sets loaded from now on; when turned on, the loaded
+    data set's rows are stored at once, so an uploaded table survives a restart."""
+    if keep == keep_rows():
+        return
+    _state()[KEEP_ROWS_KEY] = keep
+    _write(lambda ws: ws.set_setting("keep_rows", keep))
+    sha = _state().get("data_sha256")
+    if keep and sha and has_data():
+        _write(lambda ws: ws.add_dataset(original(), name=source_name(), sha256=sha,
+                                         store_data=True))  # fmt: skip
+
+
 def workspace_path() -> Path:
     """The session's workspace: the one opened on History, else $ANON_WORKSPACE, else
     ``workspace.anon.db`` in the working folder."""
@@ -769,7 +792,7 @@ def restore_from_workspace() -> bool:
                 if path.is_file() and sha256_file(path) == current["sha256"]:
                     df = read_table(path)
             if df is None:
-                _state()["workspace_error"] = (
+                _state()["restore_note"] = (
                     f"The workspace remembers the data set {current['name']!r}, but its rows "
                     "are not stored and its file was not found: load it again on Data."
                 )
@@ -783,6 +806,7 @@ def restore_from_workspace() -> bool:
         return False
     _install_original(df, current["name"])
     state = _state()
+    state.pop("restore_note", None)
     state["data_sha256"] = current["sha256"]
     if recipe_text:
         state["history"] = EditHistory(Recipe.from_yaml(recipe_text))
@@ -801,6 +825,7 @@ def restore_from_workspace() -> bool:
     if "use_case" in settings:
         state["release_use_case"] = settings["use_case"]
     state[_CHOICES] = settings.get(_CHOICES, {})
+    state[KEEP_ROWS_KEY] = bool(settings.get("keep_rows"))
     return True
 
 
@@ -938,6 +963,8 @@ def sidebar() -> None:
         st.caption(f"Workspace: {workspace_path().name.replace('`', '')} (History to switch)")
         if _state().get("workspace_error"):
             st.warning(_state()["workspace_error"], icon=":material/warning:")
+        if _state().get("restore_note"):
+            st.warning(_state()["restore_note"], icon=":material/history:")
         if not has_data():
             st.caption("No table loaded.")
             return

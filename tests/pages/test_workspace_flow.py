@@ -229,3 +229,28 @@ def test_replacing_the_data_asks_first_and_keeps_the_old_data_set(own_workspace)
     with Workspace(own_workspace) as ws:
         names = [d["name"] for d in ws.datasets()]
     assert names[0] == before and names[-1] == "survey_respondents.csv"
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_an_upload_survives_a_restart_only_if_its_rows_are_kept(own_workspace, keep):
+    upload = b"id,age,town\n1,31,Bedok\n2,45,Yishun\n3,45,Bedok\n"
+    at = _new_session()
+    at.switch_page("pages/1_data.py").run()
+    if keep:
+        at.checkbox(key="data_keep_rows").check().run()
+    at.file_uploader(key="upload").set_value(("mine.csv", upload, "text/csv")).run()
+    assert not at.exception, at.exception
+    assert at.session_state["source_name"] == "mine.csv"
+    again = _new_session()
+    if keep:
+        assert again.session_state["source_name"] == "mine.csv"
+        assert again.session_state["original"]["town"].tolist() == ["Bedok", "Yishun", "Bedok"]
+    else:
+        assert again.session_state["source_name"] != "mine.csv"
+        assert any("rows are not stored" in w.value for w in again.sidebar.warning)
+    assert (b"Yishun" in own_workspace.read_bytes() + _wal(own_workspace)) is keep
+
+
+def _wal(path: Path) -> bytes:
+    wal = Path(f"{path}-wal")
+    return wal.read_bytes() if wal.exists() else b""
