@@ -38,8 +38,10 @@ from core.techniques.local_suppression import local_suppression
 from core.techniques.masking import MASK_PRESETS, mask
 from core.techniques.microaggregation import MICROAGGREGATION_METHODS, microaggregate
 from core.techniques.perturbation import (
+    CORRELATED_NOISE_METHODS,
     NOISE_DISTRIBUTIONS,
     ROUNDING_MODES,
+    add_correlated_noise,
     add_noise,
     round_to_base,
 )
@@ -63,6 +65,7 @@ from core.techniques.suppression import (
 from core.techniques.swapping import swap
 
 __all__ = [
+    "CORRELATED_NOISE_METHODS",
     "DATE_UNITS",
     "MASK_PRESETS",
     "MICROAGGREGATION_METHODS",
@@ -71,6 +74,7 @@ __all__ = [
     "ROUNDING_MODES",
     "STATS",
     "Pseudonymised",
+    "add_correlated_noise",
     "add_noise",
     "age_from_dob",
     "aggregate",

@@ -207,6 +207,11 @@ def _noise(p: dict[str, Any]) -> Call:
     return Call("add_noise", (p["column"],), _pick(p, ("distribution", "scale")), random=True)
 
 
+def _correlated_noise(p: dict[str, Any]) -> Call:
+    kwargs = _pick(p, ("method", "delta", "noise"))
+    return Call("add_correlated_noise", (_as_list(p["columns"]),), kwargs, random=True)
+
+
 def _aggregate(p: dict[str, Any]) -> Call:
     kwargs = {"values": _as_list(p["values"]), **_pick(p, ("stats", "min_cell", "bands"))}
     return Call("aggregate", (_as_list(p["by"]),), kwargs)
@@ -380,6 +385,15 @@ STEPS: dict[str, StepSpec] = {
             ("column", "scale"),
             ("distribution", "seed"),
             _noise,
+        ),
+        StepSpec(
+            "correlated_noise",
+            "Add noise that keeps each column's mean and variance (correlated2, delta) or "
+            "the columns' correlations (correlated, noise %), as sdcMicro's addNoise (seeded).",
+            "Annex A: Data perturbation; sdcMicro addNoise",
+            ("columns",),
+            ("method", "delta", "noise", "seed"),
+            _correlated_noise,
         ),
         StepSpec(
             "aggregate",

@@ -87,3 +87,12 @@ def test_pram_step_is_seeded_and_checks_the_matrix():
     bad = PRAM_RECIPE.replace("F: 0.5}", "F: 0.4}")
     with pytest.raises(ParameterError, match="Step 1 \\(pram\\).*row 'M' sums to 0.9"):
         apply_recipe(TABLE, Recipe.from_yaml(bad))
+
+
+def test_correlated_noise_step_is_seeded():
+    recipe = Recipe.from_yaml(
+        "seed: 3\nsteps:\n  - {step: correlated_noise, columns: [income], delta: 0.2}\n"
+    )
+    first = apply_recipe(TABLE, recipe).data
+    pd.testing.assert_frame_equal(first, apply_recipe(TABLE, recipe).data)
+    assert not first["income"].equals(TABLE["income"])

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.errors import ParameterError
-from core.techniques.perturbation import add_noise, round_to_base
+from core.techniques.perturbation import add_correlated_noise, add_noise, round_to_base
 
 # PDPC guide, Annex A, Data perturbation example
 HEALTH = pd.DataFrame(
@@ -149,3 +149,48 @@ def test_property_rounding_gives_multiples_close_to_the_value(values, base):
         assert abs(n - value) <= base / 2 + tolerance
         assert value - base - tolerance <= d <= value + tolerance
         assert value - tolerance <= u <= value + base + tolerance
+
+
+# --- correlated noise (sdcMicro addNoise "correlated2" / "correlated") ---
+
+
+def _survey_numbers(n: int = 20000) -> pd.DataFrame:
+    rng = np.random.default_rng(11)
+    income = rng.lognormal(8, 0.5, n)
+    return pd.DataFrame({"income": income, "spend": 0.6 * income + rng.normal(0, 500, n)})
+
+
+def test_correlated2_keeps_means_and_variances():
+    # E[x'] = d mu + delta * (1 - d) / delta * mu = mu; Var = d^2 s^2 + delta^2 s^2 = s^2,
+    # with d = sqrt(1 - delta^2) (sdcMicro R/addNoise.r, addNoise_correlated2).
+    df = _survey_numbers()
+    out = add_correlated_noise(df, ["income", "spend"], delta=0.3, seed=1)
+    assert out.mean().tolist() == pytest.approx(df.mean().tolist(), rel=0.01)
+    assert out.std().tolist() == pytest.approx(df.std().tolist(), rel=0.02)
+    assert not np.allclose(out["income"], df["income"])
+    # Each value moves by about delta * sd: small delta, small change.
+    small = add_correlated_noise(df, "income", delta=0.01, seed=1)
+    assert (small["income"] - df["income"]).abs().mean() < 0.02 * df["income"].std()
+
+
+def test_correlated_keeps_correlation_and_is_seeded():
+    df = _survey_numbers()
+    out = add_correlated_noise(df, ["income", "spend"], method="correlated", noise=50, seed=2)
+    before = df.corr().loc["income", "spend"]
+    assert out.corr().loc["income", "spend"] == pytest.approx(before, abs=0.01)
+    # Covariance grows by 1 + noise/100 = 1.5.
+    assert out["income"].var() == pytest.approx(1.5 * df["income"].var(), rel=0.03)
+    again = add_correlated_noise(df, ["income", "spend"], method="correlated", noise=50, seed=2)
+    pd.testing.assert_frame_equal(out, again)
+
+
+def test_correlated_noise_keeps_gaps_and_refuses_bad_input():
+    df = pd.DataFrame({"x": [1.0, np.nan, 3.0, 4.0], "y": [2.0, 1.0, 0.0, 5.0], "t": list("abcd")})
+    out = add_correlated_noise(df, ["x", "y"], seed=1)
+    assert np.isnan(out["x"].iloc[1]) and df["x"].iloc[0] == 1.0
+    with pytest.raises(ParameterError, match="delta"):
+        add_correlated_noise(df, "x", delta=1.5)
+    with pytest.raises(ParameterError, match="two columns"):
+        add_correlated_noise(df, "x", method="correlated")
+    with pytest.raises(ParameterError, match="needs numbers"):
+        add_correlated_noise(df, "t")
