@@ -7,10 +7,19 @@ so every figure here is per column, plus the share of records suppressed:
 - ``entropy_loss``: 1 - H(after) / H(before), with H the Shannon entropy of the
   column's values. Generalisation and masking merge values and lower H; 0 means no
   detail lost, 1 means the column says nothing any more (removed or all one value).
-- ``changed``: share of the kept records whose value is different after the step.
+- ``changed``: share of the kept records whose value is different after the step (for a
+  categorical column after PRAM, sdcMicro's ``percChanges``/100; a blank left by local
+  suppression counts as a change).
 - ``mean_abs_change`` / ``mean_shift`` / ``sd_ratio`` for columns numeric before and
   after (perturbation): how far values moved, whether the average moved, and how the
   spread changed.
+- ``il1s`` for columns numeric before and after (noise, microaggregation): sdcMicro's
+  ``dUtility(method="IL1s")`` (Mateo-Sanz, Sebe and Domingo-Ferrer 2004), the sum over
+  records of |x - x'| / (sqrt(2) * sd(x)), sd the original column's sample standard
+  deviation, over records with a value before and after; ``il1s_mean`` divides it by that
+  number of records (the original, per-value form: 0 = unchanged, about 1 = values moved
+  as far as two independent draws of the column would differ). The table's IL1s is the
+  sum over columns, as sdcMicro.
 """
 
 from __future__ import annotations
@@ -45,6 +54,8 @@ class ColumnLoss:
     mean_abs_change: float | None = None
     mean_shift: float | None = None
     sd_ratio: float | None = None
+    il1s: float | None = None
+    il1s_mean: float | None = None
 
     def explanation(self) -> str:
         if self.status == "removed":
@@ -58,6 +69,11 @@ class ColumnLoss:
         )
         if self.mean_abs_change is not None:
             text += f" Values moved by {self.mean_abs_change:.3g} on average."
+        if self.il1s_mean is not None:
+            text += (
+                f" IL1s {self.il1s:.4g} (sdcMicro): {self.il1s_mean:.3g} per value, in units "
+                "of the column's spread (0 = unchanged)."
+            )
         return text
 
 
@@ -77,6 +93,12 @@ class UtilityReport:
     def share_suppressed(self) -> float:
         return self.records_suppressed / self.records_before if self.records_before else 0.0
 
+    @property
+    def il1s(self) -> float | None:
+        """sdcMicro's IL1s of the table: the sum over numeric columns (None if none)."""
+        values = [c.il1s for c in self.columns if c.il1s is not None]
+        return float(sum(values)) if values else None
+
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame([asdict(c) for c in self.columns])
 
@@ -86,12 +108,24 @@ class UtilityReport:
             "records_after": self.records_after,
             "records_suppressed": self.records_suppressed,
             "share_suppressed": self.share_suppressed,
+            "il1s": self.il1s,
             "columns": [asdict(c) for c in self.columns],
         }
 
 
 def _numeric(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
+
+
+def _il1s(original: np.ndarray, diff: np.ndarray) -> dict[str, float | None]:
+    """sdcMicro's IL1s of one column (see the module docstring)."""
+    present = ~np.isnan(original)
+    sd = float(np.std(original[present], ddof=1)) if present.sum() > 1 else 0.0
+    both = ~np.isnan(diff)
+    if sd <= 0 or not both.any():
+        return {}
+    total = float(np.abs(diff[both]).sum() / (np.sqrt(2) * sd))
+    return {"il1s": total, "il1s_mean": total / int(both.sum())}
 
 
 def column_loss(before: pd.Series, after: pd.Series | None) -> ColumnLoss:
@@ -113,12 +147,16 @@ def column_loss(before: pd.Series, after: pd.Series | None) -> ColumnLoss:
     loss = 1 - h_after / h_before if h_before > 0 else 0.0
     numeric = {}
     if _numeric(kept) and _numeric(aligned_after) and len(kept):
-        diff = aligned_after.to_numpy(dtype=float) - kept.to_numpy(dtype=float)
-        sd_before = float(np.nanstd(kept.to_numpy(dtype=float)))
-        numeric = dict(
+        original = kept.to_numpy(dtype=float, na_value=np.nan)
+        diff = aligned_after.to_numpy(dtype=float, na_value=np.nan) - original
+        sd_before = float(np.nanstd(original))
+        numeric = _il1s(before.to_numpy(dtype=float, na_value=np.nan), diff)
+        numeric.update(
             mean_abs_change=float(np.nanmean(np.abs(diff))),
             mean_shift=float(np.nanmean(diff)),
-            sd_ratio=float(np.nanstd(aligned_after.to_numpy(dtype=float)) / sd_before)
+            sd_ratio=float(
+                np.nanstd(aligned_after.to_numpy(dtype=float, na_value=np.nan)) / sd_before
+            )
             if sd_before > 0
             else None,
         )

@@ -54,3 +54,28 @@ def test_removed_column_loses_everything():
     assert by_column["age"].status == "unchanged"
     assert math.isclose(by_column["age"].entropy_loss, 0.0)
     assert "removed" in by_column["name"].explanation()
+
+
+def test_il1s_by_hand_as_sdcmicro():
+    # sdcMicro dUtility(method="IL1s"): sum |x - x'| / (sqrt(2) * sd(x)), sd with n - 1.
+    # x = 1, 2, 3, 4 (sd = sqrt(5/3)); only the last moves, by 2.
+    before = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "y": [10.0, 10.0, 20.0, 20.0]})
+    after = pd.DataFrame({"x": [1.0, 2.0, 3.0, 6.0], "y": [10.0, 10.0, 20.0, 20.0]})
+    report = utility_report(before, after)
+    x = report.columns[0]
+    expected = 2 / (math.sqrt(2) * math.sqrt(5 / 3))
+    assert x.il1s == pytest.approx(expected)
+    assert x.il1s_mean == pytest.approx(expected / 4)
+    assert report.columns[1].il1s == 0
+    assert report.il1s == pytest.approx(expected)
+    assert "IL1s" in x.explanation()
+
+
+def test_blanks_from_local_suppression_count_as_changed():
+    before = pd.DataFrame({"age": [30, 30, 40, 41], "sex": ["M", "M", "F", "F"]})
+    after = before.assign(age=pd.array([30, 30, 40, None], dtype="Int64"))
+    report = utility_report(before, after)
+    age = report.columns[0]
+    assert age.changed == pytest.approx(0.25)
+    assert age.il1s == 0  # the blank has no value to compare: left out, as sdcMicro
+    assert report.columns[1].changed == 0
