@@ -265,5 +265,11 @@ def survey_risk(
     hh = None
     if household is not None:
         require_columns(df, household, parameter="household")
+        if len(df) > 1 and df[household].nunique(dropna=False) == 1:
+            raise ParameterError(
+                f"Parameter 'household': column '{household}' has one value for all "
+                f"{len(df):,} records, so it splits them into no households; name the "
+                "household id column (or leave it out)."
+            )
         hh = household_risk(risk, df[household])
     return SurveyRisk(frequencies, risk, method, threshold, hh)

@@ -146,3 +146,10 @@ def test_bad_weights_and_columns_are_named():
         survey_risk(df, ["a"], weights="w")
     with pytest.raises(ColumnNotFoundError, match="wieght"):
         survey_risk(df, ["a"], weights="wieght")
+
+
+def test_household_id_that_splits_nothing_is_refused():
+    df = pd.DataFrame({"k": [1, 1, 2], "hh": ["x", "x", "x"]})
+    with pytest.raises(ParameterError, match="'household'.*one value") as error:
+        survey_risk(df, ["k"], weights=None, household="hh")
+    assert "\n" not in str(error.value)
