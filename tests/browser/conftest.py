@@ -6,16 +6,11 @@ Playwright drives /usr/bin/chromium; it never downloads a browser. Run with
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from dashboard_server import run_dashboard
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "tests" / "screenshots"
@@ -30,74 +25,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 VIEWPORT = {"width": 1400, "height": 1000}
-STARTUP_TIMEOUT_S = 60
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return response.read().decode().strip() == "ok"
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start ``streamlit run app.py`` on a free port; stop it when the session ends."""
-    streamlit = Path(sys.executable).with_name("streamlit")
-    port = _free_port()
-    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
-    log = log_path.open("wb")
-    process = subprocess.Popen(
-        [
-            str(streamlit),
-            "run",
-            "app.py",
-            "--server.port",
-            str(port),
-            "--server.headless",
-            "true",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        # its own workspace file: never workspace.anon.db in the repository
-        env={
-            **os.environ,
-            "PYTHONUNBUFFERED": "1",
-            "ANON_WORKSPACE": str(log_path.with_name("browser.anon.db")),
-        },  # fmt: skip
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while not _healthy(f"{url}/_stcore/health"):
-            if process.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                output = log_path.read_text(errors="replace")[-3000:]
-                pytest.fail(
-                    f"The dashboard did not answer on {url}/_stcore/health within "
-                    f"{STARTUP_TIMEOUT_S} s (exit code {process.poll()}). Server output:\n"
-                    f"{output}"
-                )
-            time.sleep(0.25)
+    """The dashboard for the whole session (see :func:`run_dashboard`)."""
+    folder = tmp_path_factory.mktemp("streamlit")
+    with run_dashboard(folder, folder / "browser.anon.db") as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-        log.close()
 
 
 @pytest.fixture(scope="session")
