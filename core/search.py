@@ -474,12 +474,14 @@ class _Lattice:
             if (self._cache_nodes[slot] == node).all():
                 return src_cls, int(src_rep.size)
             merged, n_classes = self._key(levels, src_rep)
-            cls = merged[src_cls]
+            cls = merged.astype(src_cls.dtype, copy=False)[src_cls]
+            rep = np.empty(n_classes, dtype=np.int64)  # first unit of each merged class
+            rep[merged[::-1]] = src_rep[::-1]
         else:
             cls, n_classes = self._key(levels, None)
-        cls = cls.astype(np.int32 if n_classes < 2**31 else np.int64, copy=False)
-        rep = np.empty(n_classes, dtype=np.int64)
-        rep[cls[::-1]] = np.arange(cls.size - 1, -1, -1)
+            cls = cls.astype(np.int32 if n_classes < 2**31 else np.int64, copy=False)
+            rep = np.empty(n_classes, dtype=np.int64)
+            rep[cls[::-1]] = np.arange(cls.size - 1, -1, -1)
         slot = int(np.argmax(self._cache_classes))  # an empty slot, or the least useful
         if n_classes < self._cache_classes[slot]:
             self._cache_nodes[slot] = node
