@@ -710,3 +710,73 @@ def failing_records(
         dist = ClassDistribution.of(classes.class_of_record, codes, overall,
                                     n_classes=classes.sizes.size, ordered=is_ordered)  # fmt: skip
     return models.failing(classes.sizes, dist)[classes.class_of_record]
+
+
+# --- Step 4 measures of the models above, pycanon's signature: f(df, quasi_identifiers, s) --
+
+
+def class_distribution(
+    df: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    sensitive: str,
+    *,
+    classes: EquivalenceClasses | None = None,
+    ordered: bool | None = None,
+) -> ClassDistribution:
+    """The sensitive attribute's spread over the equivalence classes of ``df`` (the whole
+    table is the reference distribution)."""
+    require_columns(df, sensitive, parameter="sensitive")
+    classes = _resolve_classes(df, quasi_identifiers, classes)
+    codes, n_values, is_ordered = sensitive_codes(df[sensitive], ordered=ordered)
+    overall = np.bincount(codes, minlength=n_values) / max(len(df), 1)
+    return ClassDistribution.of(classes.class_of_record, codes, overall,
+                                n_classes=classes.sizes.size, ordered=is_ordered)  # fmt: skip
+
+
+def _worst(values: np.ndarray, dist: ClassDistribution) -> float:
+    present = dist.sizes > 0
+    return float(values[present].max()) if present.any() else 0.0
+
+
+def delta_disclosure(df: pd.DataFrame, quasi_identifiers: Sequence[str], sensitive: str) -> float:
+    """The smallest delta for which the table is delta-disclosure private (Brickell and
+    Shmatikov 2008): the largest |ln(share in class / share in table)| over the values
+    present in each class (natural log, as pycanon; ARX states delta in log2 units).
+    PDPC guide, Step 4 (attribute disclosure)."""
+    dist = class_distribution(df, quasi_identifiers, sensitive)
+    return _worst(dist.delta(), dist)
+
+
+def beta_likeness(df: pd.DataFrame, quasi_identifiers: Sequence[str], sensitive: str) -> float:
+    """The smallest beta for which the table has basic beta-likeness (Cao and Karras 2012):
+    the largest relative gain (share in class - share in table) / share in table.
+    PDPC guide, Step 4 (attribute disclosure)."""
+    dist = class_distribution(df, quasi_identifiers, sensitive)
+    return _worst(dist.beta(), dist)
+
+
+def alpha_k_anonymity(
+    df: pd.DataFrame, quasi_identifiers: Sequence[str], sensitive: str
+) -> tuple[float, int]:
+    """(alpha, k) of the table (Wong et al. 2006): the largest share one sensitive value
+    takes in a class, and the smallest class. PDPC guide, Annex C and Step 4."""
+    classes = equivalence_classes(df, quasi_identifiers)
+    dist = class_distribution(df, quasi_identifiers, sensitive, classes=classes)
+    return _worst(dist.alpha(), dist), classes.k
+
+
+def recursive_cl_diversity(
+    df: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    sensitive: str,
+    *,
+    l: int,  # noqa: E741
+) -> float:
+    """The bound c of recursive (c,l)-diversity (Machanavajjhala et al. 2007): the table
+    is (c,l)-diverse for every c above the returned value, the largest r1 / (r_l + ... +
+    r_m) over classes (counts sorted from the most frequent value; infinite when a class
+    has fewer than l values). PDPC guide, Step 4."""
+    if isinstance(l, bool) or not isinstance(l, int | np.integer) or l < 2:
+        raise ParameterError(f"Parameter 'l' must be a whole number of at least 2, got {l!r}.")
+    dist = class_distribution(df, quasi_identifiers, sensitive)
+    return _worst(dist.recursive_ratio(int(l)), dist)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import ColumnNotFoundError
+from core.errors import ColumnNotFoundError, ParameterError
 from core.privacy import (
     equivalence_classes,
     k_anonymity,
@@ -218,3 +219,45 @@ def test_frequency_table_gives_the_figures_of_the_records():
     assert (l_freq.distinct, t_freq.distance) == (l_rec.distinct, t_rec.distance)
     assert l_freq.entropy == pytest.approx(l_rec.entropy, rel=1e-12)
     assert t_freq.t == pytest.approx(t_rec.t, rel=1e-12)
+
+
+# --- delta-disclosure, beta-likeness, (alpha,k), recursive (c,l): pycanon's figures ---------
+
+PYCANON = Path(__file__).resolve().parents[1] / "data" / "pycanon"
+MATH_QI = ["Teacher", "Gender", "Ethnic", "Freeredu", "wesson"]
+
+
+@pytest.fixture(scope="module")
+def math_scores():
+    """pycanon's StudentsMath_Score tables (raw and its k = 5 version)."""
+    return (pd.read_csv(PYCANON / "StudentsMath_Score.csv"),
+            pd.read_csv(PYCANON / "StudentsMath_Score_k5.csv"))  # fmt: skip
+
+
+def test_measures_match_pycanon_published_figures(math_scores):
+    """Figures from pycanon's tests/test_anonymity.py (TestMathScores), commit 3561f35:
+    delta 4.276666119016055, basic beta 71.0, t 0.4165919952210274 (ordered distance on
+    the numeric Score), (alpha, k) = (1, 1) on the raw table and (0.5, 5) on the k = 5 one."""
+    from core.privacy import alpha_k_anonymity, beta_likeness, delta_disclosure
+
+    raw, k5 = math_scores
+    assert delta_disclosure(raw, MATH_QI, "Score") == pytest.approx(4.276666119016055)
+    assert beta_likeness(raw, MATH_QI, "Score") == pytest.approx(71.0)
+    assert t_closeness(raw, MATH_QI, "Score").t == pytest.approx(0.4165919952210274)
+    assert alpha_k_anonymity(raw, MATH_QI, "Score") == (pytest.approx(1.0), 1)
+    assert alpha_k_anonymity(k5, MATH_QI, "Score") == (pytest.approx(0.5), 5)
+
+
+def test_recursive_cl_diversity_by_hand():
+    """Class x: counts 5, 3, 2 -> r1 / (r2 + r3) = 5 / 5 = 1 for l = 2, 5 / 2 for l = 3;
+    class y: counts 4, 4 -> 4 / 4 = 1 for l = 2, and fewer than 3 values for l = 3.
+    (pycanon sorts counts from the least frequent, so its c is not this definition's.)"""
+    from core.privacy import recursive_cl_diversity
+
+    df = pd.DataFrame({"q": ["x"] * 10 + ["y"] * 8,
+                       "s": list("aaaaabbbcc") + list("ddddeeee")})  # fmt: skip
+    assert recursive_cl_diversity(df, ["q"], "s", l=2) == pytest.approx(1.0)
+    assert recursive_cl_diversity(df, ["q"], "s", l=3) == float("inf")
+    assert recursive_cl_diversity(df[df["q"] == "x"], ["q"], "s", l=3) == pytest.approx(2.5)
+    with pytest.raises(ParameterError, match="'l'"):
+        recursive_cl_diversity(df, ["q"], "s", l=1)
