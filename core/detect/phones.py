@@ -28,8 +28,9 @@ DEFAULT_REGION = "SG"
 _CELL_SHAPE = re.compile(r"(?:\+|00)?[0-9 ().-]{7,22}(?:\s*(?:[Ee][Xx][Tt]\.?|[Xx])\s*[0-9]{1,5})?")
 # Dates are written with the same characters: never parsed as phone numbers.
 _DATE_LIKE = r"[0-9]{1,4}[-/. ][0-9]{1,2}[-/. ][0-9]{1,4}"
-# A run of at least 7 digits inside text (separators allowed): only such texts are parsed.
-_DIGIT_RUN = re.compile(r"\+?[0-9](?:[ ().-]{0,2}[0-9]){6,}")
+# A run of at least 7 digits inside text (separators allowed), not glued to letters or
+# other digits: the phone-number candidates.
+_DIGIT_RUN = re.compile(r"(?<![\w+])(?:\+|00)?[0-9](?:[ ().-]{0,2}[0-9]){6,}(?![\w])")
 
 
 def _valid(text: str, region: str) -> bool:
@@ -77,27 +78,38 @@ def phone_share(values: pd.Series, counts: pd.Series | None, region: str = DEFAU
     return float(counts[mask.to_numpy()].sum()) / float(counts.sum())
 
 
-def find_phones(text: str, region: str = DEFAULT_REGION) -> list[tuple[int, int]]:
+def find_phones(
+    text: str, region: str = DEFAULT_REGION, *, skip: list[tuple[int, int]] | None = None
+) -> list[tuple[int, int]]:
     """Spans ``(start, end)`` of valid phone numbers inside ``text``.
 
-    libphonenumber's matcher finds numbers in the default region's format and numbers with
-    a ``+`` country code; digit runs of 10 or more digits that are valid once a ``+`` is
-    put in front are found too. Texts without a run of 7 digits are skipped at once.
+    Each run of 7 or more digits (spaces, dots, dashes and brackets allowed between them)
+    is parsed by libphonenumber: as written (the default region's national format, or a
+    ``+``/``00`` country code), then, for runs of 10-15 digits written with separators,
+    with a ``+`` put in front. A run that is not one valid number as a whole (two numbers
+    side by side, a date glued to a number) goes to libphonenumber's matcher. Runs inside
+    ``skip`` spans (dates, IDs, IP addresses already found) are left alone; a text without
+    a run of 7 digits costs one regular-expression search.
     """
-    runs = list(_DIGIT_RUN.finditer(text))
-    if not runs:
-        return []
-    spans = [(m.start, m.end) for m in PhoneNumberMatcher(text, region, leniency=Leniency.VALID)]
-    for run in runs:
+    spans: list[tuple[int, int]] = []
+    for run in _DIGIT_RUN.finditer(text):
         start, end = run.span()
-        if any(s < end and start < e for s, e in spans):
+        if skip and any(s <= start and end <= e for s, e in skip):
             continue
         candidate = run.group()
+        if start > 0 and text[start - 1] == "(":  # "(617) 555-0100"
+            start, candidate = start - 1, "(" + candidate
         digits = re.sub(r"\D", "", candidate)
-        if candidate.startswith("+") or not 10 <= len(digits) <= 15:
-            continue
-        if not re.search(r"[0-9][ .-][0-9]", candidate):
-            continue  # a bare digit run is more often an account number
-        if _valid("+" + digits, region):
+        if _valid(candidate, region) or (
+            not candidate.startswith("+")
+            and 10 <= len(digits) <= 15
+            and re.search(r"[0-9][ .-][0-9]", candidate)  # a bare run: an account number
+            and _valid("+" + digits, region)
+        ):
             spans.append((start, end))
-    return sorted(spans)
+        elif len(digits) > 12:
+            spans += [
+                (start + m.start, start + m.end)
+                for m in PhoneNumberMatcher(candidate, region, leniency=Leniency.VALID)
+            ]
+    return spans

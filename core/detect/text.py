@@ -46,6 +46,7 @@ LONG_CELL = 100_000
 # Priority of the kinds that are not regular patterns, relative to the patterns.
 _BEFORE_PHONE = ("email", "url", "nric", "ssn", "nino", "record_code", "mac", "ipv4", "ipv6")
 _LABELS_OTHER = {"name": "NAME", "phone": "PHONE", "address": "ADDRESS"}
+_NOT_PATTERNS = ("phone", "address", "name")
 _MAYBE_ENTITY = re.compile(r"[0-9@A-Z]|www\.|https?:", re.IGNORECASE)
 
 
@@ -105,9 +106,12 @@ class Entity:
 
 def _candidates(text: str, kinds: tuple[str, ...], region: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
-    for kind in kinds:
+    # Patterns first: digit runs they explain (dates, IDs, IPs) are not parsed as phones.
+    ordered = sorted(kinds, key=lambda k: k in _NOT_PATTERNS)
+    for kind in ordered:
         if kind == "phone":
-            found += [(s, e, kind) for s, e in find_phones(text, region)]
+            skip = [(s, e) for s, e, k in found if k in PATTERNS]
+            found += [(s, e, kind) for s, e in find_phones(text, region, skip=skip)]
         elif kind == "address":
             found += [(s, e, kind) for s, e in find_addresses(text)]
         elif kind == "name":
