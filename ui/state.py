@@ -855,12 +855,27 @@ def record_release(report: dict[str, Any], data_bytes: bytes, fmt: str) -> None:
         current_data_set = ws.settings().get("current_data") or {}
     source = current_data_set.get("source_path")
     source = source if source and Path(source).is_file() else None
-    _write(lambda ws: record_release_in(
-        ws, original=original(), data_path=source, recipe=release_recipe(), result=current(),
-        output=data_bytes, output_name=f"released.{fmt}", base_dir=ROOT,
-        quasi_identifiers=quasi_identifiers(original()), report=report, author=_author(),
-        annex_d=annex_d_settings(), data_sha256=sha,
-    ))  # fmt: skip
+    signers = {role: name for role, name in (report.get("sign_off") or {}).items()
+               if role in ("Prepared by", "Reviewed by", "Approved by")}  # fmt: skip
+    purpose = (report.get("sign_off") or {}).get("Purpose of release", "")
+
+    def record(ws: Workspace) -> None:
+        with ws.transaction():
+            recorded = record_release_in(
+                ws, original=original(), data_path=source, recipe=release_recipe(),
+                result=current(), output=data_bytes, output_name=f"released.{fmt}",
+                base_dir=ROOT, quasi_identifiers=quasi_identifiers(original()), report=report,
+                author=_author(), annex_d=annex_d_settings(), data_sha256=sha,
+            )  # fmt: skip
+            # The Report page's sign-off, as typed, kept with the release (Step 5).
+            for role, name in signers.items():
+                statement = f"{role} release {recorded.release_id}" + (
+                    f" for: {purpose}" if purpose else ""
+                )
+                ws.sign_off(name=name, role=role, statement=statement,
+                            release_id=recorded.release_id)  # fmt: skip
+
+    _write(record)
 
 
 def dp_ledger() -> dict[str, Any] | None:

@@ -195,10 +195,14 @@ def test_a_report_download_is_recorded_and_reproduces(own_workspace):
     at.switch_page("pages/7_report.py").run()
     if at.download_button(key="download_data").proto.disabled:
         at.checkbox(key="release_anyway").check().run()
+    at.text_input(key="signoff_prepared_by").set_value("Ann Tan").run()
     at.download_button(key="download_data").click().run()
     assert not at.exception, at.exception
     with Workspace(own_workspace) as ws:
         [release] = ws.releases()
+        [signed] = ws.signoffs()
+    assert (signed["name"], signed["role"], signed["release_id"]) == (
+        "Ann Tan", "Prepared by", release["id"])  # fmt: skip
     assert (
         release["data_sha256"]
         == hashlib.sha256((ROOT / "sample_data" / TAXI).read_bytes()).hexdigest()
@@ -254,3 +258,25 @@ def test_an_upload_survives_a_restart_only_if_its_rows_are_kept(own_workspace, k
 def _wal(path: Path) -> bytes:
     wal = Path(f"{path}-wal")
     return wal.read_bytes() if wal.exists() else b""
+
+
+def test_switching_workspaces_on_history(own_workspace, tmp_path):
+    at = _new_session()
+    at.switch_page("pages/1_data.py").run()
+    at.selectbox(key="sample").set_value(TAXI)
+    at.button(key="load_sample").click().run()
+    at.switch_page("pages/12_history.py").run()
+    other = tmp_path / "other.anon.db"
+    at.text_input(key="hist_path").set_value(str(other)).run()
+    at.button(key="hist_open").click().run()
+    assert not at.exception, at.exception
+    assert other.is_file() and at.session_state["source_name"] == "singapore_people.csv"
+    at.text_input(key="hist_path").set_value(str(own_workspace)).run()
+    at.button(key="hist_open").click().run()
+    assert at.session_state["source_name"] == TAXI  # back where that workspace left off
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a workspace")
+    at.text_input(key="hist_path").set_value(str(bad)).run()
+    at.button(key="hist_open").click().run()
+    assert any("not an SQLite database" in e.value for e in at.error)
+    assert at.session_state["source_name"] == TAXI and bad.read_text() == "not a workspace"
