@@ -35,6 +35,7 @@ PAGES = {
     "Step 4 · Compute your risk": [
         st.Page("pages/5_risk.py", title="Risk", icon="📊"),
         st.Page("pages/6_uniqueness.py", title="Uniqueness", icon="🎂"),
+        st.Page("pages/15_survey_risk.py", title="Survey risk", icon="🧮"),
         st.Page("pages/10_contextual.py", title="Area-level risk", icon="🏘️"),
     ],
     "Step 5 · Manage the risk": [

@@ -1,0 +1,173 @@
+"""Step 4 · Survey risk: sampling weights, individual and household risk, SUDA2.
+
+For a *sample* (survey microdata) a record unique in the file may share its
+quasi-identifiers with many people outside it; sdcMicro's measures estimate that from the
+sampling weights (core.survey_risk) and find the special uniques (core.suda).
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from core.errors import AnonymisationError
+from core.suda import DEFAULT_DIS_FRACTION, suda2
+from core.survey_risk import RISK_METHODS, sample_frequencies, survey_risk
+from ui import state
+
+SOURCE = "PDPC guide, Step 4; sdcMicro measure_risk"
+MISSING_RULES = {
+    "own_value": "a blank is a value of its own",
+    "sdcmicro": "a blank could be any value (sdcMicro)",
+}
+
+if not state.require_data() or not state.require_known_columns():
+    st.stop()
+
+st.title("Step 4 · Survey risk")
+data = state.current_data()
+st.caption(f"Measured on {state.recipe_label()} ({len(data):,} records).")
+qi = state.quasi_identifiers(data)
+if not qi:
+    st.warning("Confirm the indirect identifiers (quasi-identifiers) on Classify first.")
+    st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
+    st.stop()
+st.caption(f"Quasi-identifiers: {', '.join(qi)}")
+
+st.subheader("A sample of a population: sampling weights")
+others = [c for c in map(str, data.columns) if c not in qi]
+numeric = [c for c in others if pd.api.types.is_numeric_dtype(data[c])]
+left, middle, right = st.columns(3)
+weights = left.selectbox(
+    "Sampling weight column", [None, *numeric], key="survey_weights",
+    format_func=lambda c: "(none: each record stands for itself)" if c is None else c,
+)  # fmt: skip
+household = middle.selectbox(
+    "Household id column", [None, *others], key="survey_household",
+    format_func=lambda c: "(none)" if c is None else c,
+)  # fmt: skip
+method = right.selectbox("Individual risk", RISK_METHODS, key="survey_method")
+left, right = st.columns(2)
+threshold = float(
+    left.number_input("Risk threshold", 0.0001, 1.0, value=0.05, format="%.4f", key="survey_th")
+)
+missing = right.radio(
+    "Missing values", list(MISSING_RULES), key="survey_missing",
+    format_func=MISSING_RULES.get, horizontal=True,
+)  # fmt: skip
+
+try:
+    risk = state.memo(
+        "survey_risk",
+        lambda: survey_risk(data, qi, weights=weights, household=household, method=method,
+                            threshold=threshold, missing=missing),  # fmt: skip
+        tuple(qi), weights, household, method, threshold, missing,
+    )  # fmt: skip
+except AnonymisationError as error:
+    st.error(str(error), icon=":material/error:")
+    st.stop()
+
+text = risk.explanations()
+figures = [
+    ("Global risk", f"{risk.global_risk:.4g}", text["global_risk"]),
+    ("Expected re-identifications", f"{risk.expected_reidentifications:.1f}",
+     f"The sum of the individual risks: about {risk.expected_reidentifications:.1f} of "
+     f"{len(data):,} records could be re-identified."),
+    ("Highest individual risk", f"{risk.individual.max(initial=0.0):.4g}",
+     text["individual_risk_max"]),
+    (f"Records above {threshold:g}", f"{risk.share_above_threshold:.1%}",
+     text["share_above_threshold"]),
+]  # fmt: skip
+if risk.household is not None:
+    figures.append(
+        ("Expected re-identifications, by household", f"{risk.household.sum():.1f}",
+         text["household_risk"])
+    )  # fmt: skip
+for column, (label, value, sentence) in zip(
+    st.columns(len(figures)), figures, strict=True
+):  # fmt: skip
+    with column:
+        st.metric(label, value)
+        state.explain(sentence, SOURCE)
+
+if data[qi].isna().to_numpy().any():
+    wildcard = sample_frequencies(data, qi, missing="sdcmicro").fk
+    st.metric("Smallest group, a blank matching any value", int(wildcard.min()))
+    state.explain(
+        "Blank cells (e.g. from local suppression) could hide any value, so a record with a "
+        "blank is counted in every group it could belong to; this is the k local suppression "
+        "reaches (the Risk page counts a blank as a value of its own).",
+        "PDPC guide, Annex C; sdcMicro freqCalc",
+    )
+
+per_record = pd.DataFrame(
+    {"f_k (records)": risk.frequencies.fk.astype(int), "F_k (people)": risk.frequencies.Fk,
+     "individual risk": risk.individual}, index=data.index,
+)  # fmt: skip
+if risk.household is not None:
+    per_record["household risk"] = risk.household
+riskiest = np.argsort(-risk.individual, kind="stable")[:20]
+st.dataframe(pd.concat([data[qi].iloc[riskiest], per_record.iloc[riskiest]], axis=1))
+state.explain(
+    "The 20 riskiest records: f_k records of the sample share their quasi-identifiers, "
+    "standing for about F_k people (the sum of their weights); the fewer people, the higher "
+    "the risk (Benedetti-Franconi).",
+    SOURCE,
+)
+
+st.subheader("Special uniques (SUDA2)")
+left, right = st.columns(2)
+max_size = int(
+    left.number_input("Largest combination searched", 1, len(qi), value=len(qi), key="suda_max")
+)
+fraction = float(
+    right.number_input(
+        "Sampling fraction (for DIS-SUDA)", 0.0001, 0.9999, value=DEFAULT_DIS_FRACTION,
+        format="%.4f", key="suda_fraction",
+    )
+)  # fmt: skip
+try:
+    special = state.memo(
+        "suda2",
+        lambda: suda2(data, qi, max_size=max_size, dis_fraction=fraction),
+        tuple(qi), max_size, fraction,
+    )  # fmt: skip
+except AnonymisationError as error:
+    st.error(str(error), icon=":material/error:")
+    st.stop()
+sentences = special.explanations()
+summary = special.to_dict()
+cols = st.columns(3)
+cols[0].metric("Records with a minimal sample unique", f"{special.records_with_msu:,}")
+with cols[0]:
+    state.explain(sentences["records_with_msu"], "PDPC guide, Step 4; sdcMicro suda2")
+cols[1].metric("Highest SUDA score", f"{summary['suda_score_max']:g}")
+with cols[1]:
+    state.explain(
+        "A record's SUDA score adds a weight for each minimal sample unique, larger for smaller "
+        "ones: the higher, the easier to single out.",
+        "Elliot et al., SUDA; sdcMicro suda2",
+    )
+cols[2].metric("Highest DIS-SUDA score", f"{summary['dis_suda_score_max']:.4g}")
+with cols[2]:
+    state.explain(sentences["dis_suda_score_max"], "Skinner and Elliot 2002; sdcMicro suda2")
+
+contribution = pd.DataFrame(
+    {"quasi-identifier": list(special.attribute_contribution),
+     "contribution (%)": list(special.attribute_contribution.values())}
+)  # fmt: skip
+chart = (
+    alt.Chart(contribution)
+    .mark_bar()
+    .encode(x=alt.X("contribution (%):Q"), y=alt.Y("quasi-identifier:N", sort="-x", title=None))
+)
+st.altair_chart(chart, width="stretch")
+state.explain(
+    sentences.get(
+        "attribute_contribution",
+        "No record is a sample unique on these quasi-identifiers: none contributes.",
+    ),
+    "sdcMicro suda2, attribute contributions",
+)

@@ -1,0 +1,83 @@
+"""AppTest checks of the Survey risk page (issue 14) on sample_data/survey_households.csv.
+
+Expected figures are computed here with a plain pandas group-by and the Benedetti-
+Franconi formulas written out, not with core.survey_risk or core.suda.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from apptest_helpers import metric
+from streamlit.testing.v1 import AppTest
+
+from core.schema import Role
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = "pages/15_survey_risk.py"
+SAMPLE = "survey_households.csv"
+TABLE = pd.read_csv(ROOT / "sample_data" / SAMPLE)
+QI = ["region", "sex", "age_band", "education"]
+
+
+def approx_risk(f: int, big_f: float) -> float:
+    """sdcMicro indivRisk, method "approx", by hand."""
+    if f >= big_f:
+        return 1 / f
+    p = f / big_f
+    if f == 1:
+        return p / (1 - p) * math.log(1 / p)
+    if f == 2:
+        return p / (1 - p) - (p / (1 - p)) ** 2 * math.log(1 / p)
+    return p / (f - (1 - p))
+
+
+@pytest.fixture
+def page() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.run()
+    at.switch_page("pages/1_data.py").run()
+    at.selectbox(key="sample").set_value(SAMPLE)
+    at.button(key="load_sample").click().run()
+    at.session_state["roles"] = {c: Role.INDIRECT for c in QI}
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_weighted_risk_and_special_uniques(page):
+    page.selectbox(key="survey_weights").set_value("weight").run()
+    assert not page.exception, page.exception
+    groups = TABLE.groupby(QI)
+    f = groups["weight"].transform("size")
+    big_f = groups["weight"].transform("sum")
+    risks = [approx_risk(int(a), float(b)) for a, b in zip(f, big_f, strict=True)]
+    assert float(metric(page, "Expected re-identifications")) == pytest.approx(sum(risks), abs=0.05)
+    assert float(metric(page, "Global risk")) == pytest.approx(sum(risks) / len(TABLE), rel=1e-3)
+    # SUDA2: exactly the records unique on all quasi-identifiers have an MSU.
+    uniques = int((f == 1).sum())
+    assert metric(page, "Records with a minimal sample unique") == f"{uniques:,}"
+    captions = " ".join(c.value for c in page.caption)
+    assert "sdcMicro" in captions and "Source: PDPC guide, Step 4" in captions
+
+
+def test_household_risk_and_bad_household(page):
+    page.selectbox(key="survey_weights").set_value("weight").run()
+    page.selectbox(key="survey_household").set_value("household_id").run()
+    assert not page.exception, page.exception
+    household = float(metric(page, "Expected re-identifications, by household"))
+    assert household >= float(metric(page, "Expected re-identifications"))
+    # SUDA2 up to triples: records alone on some triple of quasi-identifiers (no record is
+    # alone on a single value or a pair here, so every MSU found is a triple).
+    page.number_input(key="suda_max").set_value(3).run()
+    assert not page.exception, page.exception
+    alone = pd.concat(
+        [TABLE.groupby(list(pair))["sex"].transform("size") == 1 for pair in combinations(QI, 3)],
+        axis=1,
+    ).any(axis=1)
+    assert 0 < alone.sum() < len(TABLE)
+    assert metric(page, "Records with a minimal sample unique") == f"{int(alone.sum()):,}"
