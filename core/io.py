@@ -412,7 +412,7 @@ def _read_text(
             f"File '{display}' contains binary data (NUL bytes), so it is not a text table. "
             "If it is an Excel or Parquet file, give it the right extension (.xlsx, .parquet)."
         )
-    if not text.strip():
+    if not text or text.isspace():  # without copying the text
         raise DataReadError(
             f"File '{display}' contains only blank lines: there is no header and no data. "
             "Choose the file that contains the data."
@@ -434,39 +434,80 @@ def _read_text(
                 "the right delimiter, or leave it empty to detect it."
             )
 
-    header_reader = csv.reader(io.StringIO(text, newline=""), delimiter=used_sep)
-    header = next((row for row in header_reader if row), [])
+    header = next((row for row in csv.reader(_lines(text), delimiter=used_sep) if row), [])
     names = [h.strip() for h in header]
-    problem = _first_bad_line(text, used_sep, len(header))
-    if problem is not None:
-        line, found = problem
-        raise DataReadError(
-            f"File '{display}': line {line} has {found} field(s) but the header has "
-            f"{len(header)} (delimiter {used_sep!r}). Check that line for a missing or extra "
-            f"delimiter or an unclosed quote, or choose another delimiter."
-        )
+    utf8 = data if used_encoding in ("utf-8", "utf-8-sig") else text.encode("utf-8")
+    del text  # the parser reads the bytes; the decoded text is not needed any more
+    if utf8.startswith(codecs.BOM_UTF8):
+        utf8 = utf8[len(codecs.BOM_UTF8) :]
+    import pyarrow as pa
+
+    table = _parse_csv(utf8, display, used_sep, header)
+    columns = [_numbers_or_none(column) or column for column in table.columns]
+    df = pa.table(columns, names=table.column_names).to_pandas(split_blocks=True)
+    df = _apply_header(df, names, display)
+    if len(utf8) > MAX_CELL_CHARS:  # otherwise no cell can be longer
+        _check_cell_lengths(df, display)
+    return df, used_sep, used_encoding
+
+
+def _lines(text: str):
+    """The lines of ``text`` one at a time, without copying the whole text (the header may
+    follow blank lines and hold quoted line breaks, so the csv module reads the lines)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end + 1
+        yield text[start:end]
+        start = end
+
+
+def _parse_csv(utf8: bytes, display: str, sep: str, header: list[str]) -> Any:
+    """Every field as text (pyarrow's multi-threaded parser; only "" is missing). A record
+    whose field count differs from the header's is refused with its line number."""
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+
+    bad: list[Any] = []
+
+    def refuse(row: Any) -> str:
+        bad.append(row)
+        return "error"
+
+    placeholders = [f"_c{i}" for i in range(len(header))]
     try:
-        df = pd.read_csv(
-            io.StringIO(text, newline=""),
-            sep=used_sep,
-            dtype=str,
-            keep_default_na=False,
-            na_values=[""],
-            header=0,
-            names=[f"_c{i}" for i in range(len(names))],
-            skip_blank_lines=True,
-            engine="c",
-        )
-    except (pd.errors.ParserError, ValueError) as exc:
+        return pa_csv.read_csv(
+            io.BytesIO(utf8),
+            read_options=pa_csv.ReadOptions(
+                # the header is read by the csv module; a block holds the longest cell
+                skip_rows=0,
+                column_names=placeholders,
+                block_size=max(1 << 20, min(len(utf8) + 1, 64 << 20)),
+            ),
+            parse_options=pa_csv.ParseOptions(
+                delimiter=sep, newlines_in_values=True, invalid_row_handler=refuse
+            ),
+            convert_options=pa_csv.ConvertOptions(
+                column_types=dict.fromkeys(placeholders, pa.string()),
+                null_values=[""],
+                strings_can_be_null=True,
+                quoted_strings_can_be_null=True,
+            ),
+        ).slice(1)  # the header row
+    except (pa.ArrowInvalid, pa.ArrowException) as exc:
+        if bad:
+            problem = _first_bad_line(utf8.decode("utf-8"), sep, len(header))
+            if problem is not None:
+                line, found = problem
+                raise DataReadError(
+                    f"File '{display}': line {line} has {found} field(s) but the header has "
+                    f"{len(header)} (delimiter {sep!r}). Check that line for a missing or extra "
+                    f"delimiter or an unclosed quote, or choose another delimiter."
+                ) from exc
         raise DataReadError(
-            f"File '{display}' could not be parsed as a table with delimiter {used_sep!r} "
+            f"File '{display}' could not be parsed as a table with delimiter {sep!r} "
             f"({exc}). Check the delimiter and the quotes in the file."
         ) from exc
-    df = _apply_header(df, names, display)
-    if len(text) > MAX_CELL_CHARS:  # otherwise no cell can be longer
-        _check_cell_lengths(df, display)
-    df = _infer_numbers(df)
-    return df, used_sep, used_encoding
 
 
 def _check_cell_lengths(df: pd.DataFrame, display: str) -> None:
@@ -524,38 +565,83 @@ def _apply_header(df: pd.DataFrame, names: list[str], display: str) -> pd.DataFr
             f"File '{display}' has a header row ({len(names)} column(s)) but no data rows. "
             "Choose the file that contains the records."
         )
-    df = df.copy()
+    df = df.copy(deep=False)  # renaming needs no copy of the data
     df.columns = names
     return df.reset_index(drop=True)
 
 
 def _to_number_or_text(values: pd.Series) -> pd.Series:
     """Convert a text column to numbers when it is entirely numeric (see module doc)."""
-    present = values.dropna()
-    if present.empty:
+    import pyarrow as pa
+
+    array = pa.array(values.astype(object).where(values.notna(), None), type=pa.string())
+    numbers = _numbers_or_none(array)
+    if numbers is None:
         return values
-    stripped = present.astype(str).str.strip()
-    if not stripped.str.fullmatch(_NUMBER.pattern).all():
-        return values
-    if stripped.str.contains(_KEEP_AS_TEXT.pattern).any():
-        return values
-    if (stripped.str.count(r"\d") > _MAX_DIGITS).any():
-        return values
-    numbers = pd.to_numeric(values.astype(object).where(values.notna(), None), errors="coerce")
+    return pd.Series(numbers.to_pandas(), index=values.index, name=values.name)
+
+
+def _numbers_or_none(array: Any) -> Any:
+    """The pyarrow text ``array`` as int64 (no missing values) or float64 numbers when
+    every present value is a plain decimal number with no leading zero, no ``+`` and at
+    most 15 digits (module doc); ``None`` when it stays text. Vectorised in pyarrow."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if array.null_count == len(array):
+        return None
+    # Judge a sample first: text columns and identifiers with leading zeros fail at once.
+    if not _plain_numbers(pc.utf8_trim_whitespace(array.slice(0, 1000).drop_null())):
+        return None
+    whole = _canonical_integers(array)
+    if whole is not None:
+        return whole if array.null_count == 0 else pc.cast(whole, pa.float64())
+    if not _plain_numbers(pc.utf8_trim_whitespace(pc.unique(array.drop_null()))):
+        return None
+    trimmed = pc.utf8_trim_whitespace(array)
+    if array.null_count == 0:
+        try:
+            return pc.cast(trimmed, pa.int64())
+        except pa.ArrowInvalid:
+            pass  # decimals or exponents: floats, as pandas.to_numeric gives
+    return pc.cast(trimmed, pa.float64())
+
+
+def _plain_numbers(stripped: Any) -> bool:
+    """Every value of the pyarrow text array is a number that the rules let be a number."""
+    import pyarrow.compute as pc
+
+    if len(stripped) == 0:
+        return True
+    return bool(
+        pc.all(pc.match_substring_regex(stripped, _NUMBER.pattern)).as_py()
+        and not pc.any(pc.match_substring_regex(stripped, _KEEP_AS_TEXT.pattern)).as_py()
+        and pc.max(pc.count_substring_regex(stripped, r"\d")).as_py() <= _MAX_DIGITS
+    )
+
+
+_POWERS_OF_TEN = 10 ** np.arange(1, 19, dtype=np.int64)
+
+
+def _canonical_integers(array: Any) -> Any:
+    """The array as int64 when every present value is written exactly as Python writes
+    the integer (optional '-', no leading zero, no '+', no spaces, at most 15 digits): the
+    common case, checked by one cast and a length comparison instead of regexes."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        numbers = pc.cast(array, pa.int64())
+    except pa.ArrowInvalid:
+        return None
+    values = numbers.drop_null().to_numpy()
+    digits = np.searchsorted(_POWERS_OF_TEN, np.abs(values), side="right") + 1
+    if digits.size and digits.max() > _MAX_DIGITS:
+        return None
+    written = pc.binary_length(array.drop_null()).to_numpy()
+    if not np.array_equal(written, digits + (values < 0)):
+        return None
     return numbers
-
-
-def _infer_numbers(df: pd.DataFrame) -> pd.DataFrame:
-    columns = {}
-    for column in df.columns:
-        series = df[column]
-        if pd.api.types.is_string_dtype(series) or series.dtype == object:
-            columns[column] = _to_number_or_text(series)
-        else:
-            columns[column] = series
-    out = pd.DataFrame(columns, index=df.index)
-    out.columns = df.columns
-    return out
 
 
 # ------------------------------------------------------------------------------ Excel
