@@ -8,6 +8,7 @@ import streamlit as st
 from core.errors import AnonymisationError
 from core.privacy import k_anonymity
 from core.recipe import describe_step
+from core.survey_risk import sample_frequencies
 from core.techniques.registry import STEPS
 from core.utility import column_loss
 from ui import state
@@ -60,6 +61,17 @@ def show_preview(step: dict, column: str | None) -> None:
                 f"(now {report.k}).",
                 "PDPC guide, Step 4",
             )
+    if step["step"] == "local_suppression" and qi_after and not after.empty:
+        blanks = after[qi_after].isna().sum() - data[qi_after].isna().sum()
+        wildcard_k = int(sample_frequencies(after, qi_after, missing="sdcmicro").fk.min())
+        st.metric("k, a blank matching any value", wildcard_k)
+        state.explain(
+            f"{int(blanks.sum()):,} cell(s) blanked ("
+            + ", ".join(f"{c}: {int(n):,}" for c, n in blanks.items() if n)
+            + f"); counting a blank as any value, the smallest group is {wildcard_k}. The k "
+            "above counts a blank as a value of its own, so it stays low.",
+            "PDPC guide, Annex A (suppression) and Annex C; sdcMicro localSuppression",
+        )
     if column is not None and column in data.columns and step["step"] != "aggregate":
         loss = column_loss(data[column], after[column] if column in after.columns else None)
         right.metric(f"Information lost in {column}", f"{loss.entropy_loss:.0%}")

@@ -18,6 +18,8 @@ import streamlit as st
 from core.errors import ParameterError
 from core.techniques.aggregation import STATS
 from core.techniques.masking import MASK_PRESETS
+from core.techniques.microaggregation import MICROAGGREGATION_METHODS
+from core.techniques.perturbation import CORRELATED_NOISE_METHODS
 from ui import state
 
 #: Annex A techniques offered on the Techniques page (pseudonymisation is on De-identify).
@@ -30,6 +32,10 @@ TECHNIQUES = (
     "round",
     "noise",
     "aggregate",
+    "local_suppression",
+    "microaggregate",
+    "pram",
+    "correlated_noise",
 )
 HIERARCHY_DIR = state.ROOT / "sample_data" / "hierarchies"
 GENERALISE_MODES = {
@@ -78,6 +84,33 @@ def parse_list(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
 
 
+def parse_matrix(text: str) -> dict[str, dict[str, float]]:
+    """'north: north=0.9, south=0.1' per line -> a PRAM transition matrix (rows by text)."""
+    matrix: dict[str, dict[str, float]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        source, colon, targets = line.partition(":")
+        if not colon or not source.strip():
+            raise ParameterError(
+                f"'matrix' line {number}: write 'value: other=probability, ...', e.g. "
+                "'north: north=0.9, south=0.1'."
+            )
+        row: dict[str, float] = {}
+        for part in parse_list(targets):
+            target, equals, probability = part.partition("=")
+            if not equals or not target.strip():
+                raise ParameterError(
+                    f"'matrix' line {number}: {part!r} is not 'value=probability'."
+                )
+            row[target.strip()] = _number(probability, f"matrix line {number}")
+        matrix[source.strip()] = row
+    if not matrix:
+        raise ParameterError("'matrix' is empty: give one line per value, or leave PRAM's "
+                             "invariant matrix on.")  # fmt: skip
+    return matrix
+
+
 def typed(text: str, series: pd.Series, field: str) -> Any:
     """A typed-in value as the column holds it: a number for a numeric column."""
     if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
@@ -117,8 +150,10 @@ def hierarchy_files() -> list[str]:
 
 def _select_columns(technique: str, columns: list[str]) -> dict[str, Any]:
     """Widgets outside the form (they change which parameters the form shows)."""
-    if technique in ("remove", "swap"):
+    if technique in ("remove", "swap", "microaggregate", "correlated_noise"):
         return {"columns": st.multiselect("Columns", columns, key="columns")}
+    if technique == "local_suppression":
+        return {}
     if technique == "aggregate":
         by = st.multiselect("Group by", columns, key="agg_by")
         rest = [c for c in columns if c not in by]
@@ -201,6 +236,8 @@ def _parameters(technique: str, choice: dict[str, Any], data: pd.DataFrame) -> C
             return {**step, "where": {"column": column, condition: value}}
 
         return where
+    if technique in ("local_suppression", "microaggregate", "pram", "correlated_noise"):
+        return _survey_method(technique, step, choice, data)
     step["column"] = column
     if technique == "mask":
         if choice["mode"] == "preset":
@@ -231,6 +268,57 @@ def _parameters(technique: str, choice: dict[str, Any], data: pd.DataFrame) -> C
         )
         return lambda: {**step, "distribution": distribution, "scale": float(scale)}
     return _generalise(choice["mode"], step, series)
+
+
+def _survey_method(
+    technique: str, step: dict[str, Any], choice: dict[str, Any], data: pd.DataFrame
+) -> Callable:
+    """sdcMicro's methods for survey microdata (issue 14)."""
+    if technique == "local_suppression":
+        qi = state.quasi_identifiers(data)
+        k = st.number_input("k", 1, value=state.k_target(), key="ls_k")
+        importance = st.multiselect(
+            "Most important quasi-identifiers first (blanked last; default: fewer values = "
+            "more important)", qi, key="ls_importance",
+        )  # fmt: skip
+        st.caption(f"Quasi-identifiers: {', '.join(qi) or 'none confirmed (see Classify)'}")
+
+        def suppress() -> dict[str, Any]:
+            if not qi:
+                raise ParameterError("No quasi-identifiers confirmed: mark them on Classify.")
+            out = {**step, "quasi_identifiers": qi, "k": int(k)}
+            return {**out, "importance": list(importance)} if importance else out
+
+        return suppress
+    if technique == "microaggregate":
+        k = st.number_input("Group size k", 1, value=3, key="micro_k")
+        method = st.selectbox("Method", MICROAGGREGATION_METHODS, key="micro_method")
+        return lambda: {**step, "columns": choice["columns"], "k": int(k), "method": method}
+    if technique == "correlated_noise":
+        method = st.selectbox("Method", CORRELATED_NOISE_METHODS, key="cnoise_method")
+        delta = st.number_input("delta (correlated2)", 0.001, 1.0, value=0.1, key="cnoise_delta")
+        noise = st.number_input("noise % (correlated)", 0.1, value=150.0, key="cnoise_noise")
+        return lambda: {
+            **step,
+            "columns": choice["columns"],
+            "method": method,
+            **({"delta": float(delta)} if method == "correlated2" else {"noise": float(noise)}),
+        }
+    pd_min = st.number_input("Smallest chance of keeping a value (pd)", 0.01, 1.0, value=0.8,
+                             key="pram_pd")  # fmt: skip
+    alpha = st.number_input("alpha", 0.0, 1.0, value=0.5, key="pram_alpha")
+    text = st.text_area(
+        "Transition matrix (optional), one line per value: 'value: other=probability, ...'",
+        key="pram_matrix", placeholder="north: north=0.9, south=0.1\nsouth: south=1",
+    )  # fmt: skip
+
+    def pram_step() -> dict[str, Any]:
+        out = {**step, "columns": [choice["column"]]}
+        if text.strip():
+            return {**out, "matrix": parse_matrix(text)}
+        return {**out, "pd_min": float(pd_min), "alpha": float(alpha)}
+
+    return pram_step
 
 
 def _generalise(mode: str, step: dict[str, Any], series: pd.Series) -> Callable:
