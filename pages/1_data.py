@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.markup import escape_markdown
 from core.profile import profile
 from ui import data_steps, state
 
@@ -26,8 +27,22 @@ with upload_col:
         key="upload",
         help=f"Up to {state.MAX_UPLOAD_MB} MB. Delimiter and encoding are detected.",
     )
+    last = state.last_upload()
     if uploaded is not None:
-        data_steps.receive_upload(uploaded.getvalue(), uploaded.name, uploaded.file_id)
+        handled = last is not None and last[0] == uploaded.file_id
+        stake = None if handled else state.work_at_stake()  # ask before setting work aside
+        if stake is None:
+            data_steps.receive_upload(uploaded.getvalue(), uploaded.name, uploaded.file_id)
+        else:
+            st.warning(f"Loading '{escape_markdown(uploaded.name)}' replaces {stake}. They stay "
+                       "in the workspace's history (History page). Continue?",
+                       icon=":material/help:")  # fmt: skip
+            yes, no = st.columns(2)
+            if yes.button("Yes, load it", key="upload_yes", type="primary"):
+                data_steps.receive_upload(uploaded.getvalue(), uploaded.name, uploaded.file_id)
+            if no.button("Cancel", key="upload_no"):
+                state.set_last_upload(uploaded.file_id, None)  # handled: keep the current data
+                st.rerun()
 with sample_col:
     samples = state.sample_files()
     current_name = state.source_name()

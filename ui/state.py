@@ -27,6 +27,7 @@ from core.bundle import build_bundle, portable_recipe
 from core.errors import AnonymisationError, AnonymisationWarning, ColumnNotFoundError, SecretError
 from core.hierarchy import read_hierarchy, store_hierarchy
 from core.io import read_table
+from core.markup import escape_markdown
 from core.recipe import (
     EditHistory,
     Recipe,
@@ -914,8 +915,9 @@ def work_at_stake() -> str | None:
     steps, confirmed = len(recipe().steps), len(roles())
     if not steps and not confirmed:
         return None
-    return (f"the data set '{source_name()}' with its recipe ({steps} step(s)) and "
-            f"{confirmed} confirmed role(s)")  # fmt: skip
+    # The name comes from the data's owner: escaped, as it is shown in Markdown.
+    return (f"the data set '{escape_markdown(source_name())}' with its recipe ({steps} "
+            f"step(s)) and {confirmed} confirmed role(s)")  # fmt: skip
 
 
 def ask_before_replacing(key: str, label: str, action: Callable[[], None]) -> None:

@@ -280,3 +280,21 @@ def test_switching_workspaces_on_history(own_workspace, tmp_path):
     at.button(key="hist_open").click().run()
     assert any("not an SQLite database" in e.value for e in at.error)
     assert at.session_state["source_name"] == TAXI and bad.read_text() == "not a workspace"
+
+
+def test_an_upload_asks_before_replacing_work(own_workspace):
+    at = _new_session()
+    at.session_state["roles"] = {"name": Role.DIRECT}  # work that would be set aside
+    at.switch_page("pages/1_data.py").run()
+    upload = ("mine.csv", b"a,b\n1,2\n3,4\n", "text/csv")
+    at.file_uploader(key="upload").set_value(upload).run()
+    assert any("Loading 'mine.csv' replaces" in w.value for w in at.warning)
+    assert at.session_state["source_name"] == "singapore_people.csv"
+    at.button(key="upload_no").click().run()
+    assert at.session_state["source_name"] == "singapore_people.csv"
+    assert not any("replaces" in w.value for w in at.warning)
+    at.file_uploader(key="upload").set_value(None).run()
+    at.file_uploader(key="upload").set_value(upload).run()
+    at.button(key="upload_yes").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["source_name"] == "mine.csv"
