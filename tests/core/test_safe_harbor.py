@@ -203,3 +203,24 @@ def test_issue_16_headers_c1_to_c9_release_no_name_email_or_phone():
         if kind in {"name", "email", "phone"} and text in redacted
     ]
     assert leaked == []
+
+
+def test_cli_safe_harbor_on_the_issue_table(tmp_path, capsys):
+    import json
+
+    from core.cli import main
+
+    source, target = tmp_path / "patients.csv", tmp_path / "out.csv"
+    _pii_generator().patients_table(120, seed=16).to_csv(source, index=False)
+    args = ["safe-harbor", str(source), "--reference-date", "2025-12-31", "--out", str(target),
+            "--json"]  # fmt: skip
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["redacted"] == ["c9"] and data["unchecked"] == []
+    actions = {c["column"]: c["action"] for c in data["columns"]}
+    assert {c: actions[c] for c in ["c1", "c2", "c3", "c8"]} == dict.fromkeys(
+        ["c1", "c2", "c3", "c8"], "removed"
+    )
+    released = pd.read_csv(target)
+    assert not {"c1", "c2", "c3", "c8"} & set(released.columns)
+    assert not released["c9"].str.contains("@").any()

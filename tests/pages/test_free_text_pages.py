@@ -68,3 +68,14 @@ def test_deidentify_scans_free_text_and_adds_redact_text(patients):
     for before, after in zip(read_table(patients)["c9"], out["c9"], strict=True):
         assert (after == before) == (not find_entities(before))
     assert not any("@" in text for text in out["c9"])
+
+
+def test_safe_harbor_page_redacts_free_text_by_default(patients):
+    at = open_app("pages/8_locations_dates.py")
+    assert at.radio(key="sh_free_text").value == "redact"
+    reports = [d.value for d in at.dataframe if "action" in getattr(d.value, "columns", [])]
+    assert reports, "the Safe Harbor report table is shown"
+    actions = reports[-1].set_index("column")["action"]
+    assert actions["c1"] == "removed" and actions["c2"] == "removed"
+    assert actions["c9"] == "redacted"
+    assert any("was redacted" in c.value for c in at.caption)
