@@ -11,6 +11,7 @@ from core.hierarchy import build_hierarchy
 from core.risk import annex_d_risk
 from core.search import MEASURES, Target, apply_candidate, recipe_steps, search
 from ui import state
+from ui.tradeoffs import MEASURE_NAMES, describe_level, frontier_frame, solutions_table, summary
 
 if not state.require_data() or not state.require_known_columns():
     st.stop()
@@ -97,16 +98,48 @@ def hierarchy_for(column: str, spec: dict):
 
 c1, c2, c3 = st.columns(3)
 k = int(c1.number_input("Target k", 1, value=state.k_target(), key="to_k"))
-suppression = c2.number_input("Records suppressed at most (%)", 0.0, 100.0, 1.0, 0.5,
+suppression = c2.number_input("Records removed at most (%)", 0.0, 100.0, 1.0, 0.5,
                               key="to_supp")  # fmt: skip
-measure = c3.selectbox("Optimise", list(MEASURES), format_func=MEASURES.get, key="to_measure")
+measures = list(MEASURES)
+measure = c3.selectbox("Least", measures, index=measures.index("arx_loss"),
+                       format_func=lambda m: MEASURE_NAMES[m], key="to_measure",
+                       help="; ".join(f"{MEASURE_NAMES[m]}: {MEASURES[m]}" for m in measures))  # fmt: skip
 others = [c for c in columns if c not in qi]
-c4, c5, c6 = st.columns(3)
-sensitive = c4.selectbox("Sensitive attribute (optional)", [None, *others],
+chosen = state.sensitive_column(data)
+sensitive = st.selectbox("Sensitive attribute (for the models below)", [None, *others],
+                         index=others.index(chosen) + 1 if chosen in others else 0,
                          format_func=lambda c: "(none)" if c is None else c,
                          key="to_sensitive")  # fmt: skip
-l_value = c5.number_input("Distinct l-diversity l (0 = off)", 0, value=0, key="to_l")
-use_annex_d = c6.checkbox("Meet the Annex D threshold (settings of the Risk page)",
+models: dict = {}
+with st.expander("Attribute disclosure models (0 = off)", expanded=sensitive is not None):
+    m1, m2, m3 = st.columns(3)
+    l_kind = m1.selectbox("l-diversity", ["distinct", "entropy", "recursive"], key="to_l_kind")
+    l_value = m2.number_input("l", 0.0, value=0.0, step=1.0, key="to_l")
+    c_value = m3.number_input("c (recursive only)", 0.0, value=3.0, key="to_c")
+    m4, m5, m6 = st.columns(3)
+    t_value = m4.number_input("t-closeness t", 0.0, 1.0, 0.0, 0.05, key="to_t")
+    t_distance = m5.selectbox("t distance", ["auto", "equal", "ordered"], key="to_t_distance")
+    alpha = m6.number_input("(alpha,k) alpha", 0.0, 1.0, 0.0, 0.05, key="to_alpha")
+    m7, m8, m9 = st.columns(3)
+    delta = m7.number_input("delta-disclosure delta", 0.0, value=0.0, key="to_delta")
+    beta = m8.number_input("beta-likeness beta", 0.0, value=0.0, key="to_beta")
+    enhanced = m9.checkbox("enhanced beta-likeness", key="to_beta_enhanced")
+    if l_value:
+        models.update(l=l_value, l_kind=l_kind, c=c_value if l_kind == "recursive" else None)
+    if t_value:
+        models.update(t=t_value, t_distance=t_distance)
+    models.update({name: value for name, value in
+                   (("alpha", alpha), ("delta", delta), ("beta", beta)) if value})  # fmt: skip
+    if beta:
+        models["enhanced_beta"] = enhanced
+    state.explain(
+        "A group that fails any model is removed, within the limit above (as ARX does): "
+        "l-diversity needs l different sensitive values per group, t-closeness a distribution "
+        "within t of the whole table's, delta and beta bound how much a group raises the "
+        "chance of a value, alpha caps the share of one value.",
+        "PDPC guide, Step 4 (attribute disclosure) and Annex C",
+    )
+use_annex_d = st.checkbox("Meet the Annex D threshold (settings of the Risk page)",
                           key="to_annexd")  # fmt: skip
 
 if st.button("Search", key="to_run", type="primary"):
@@ -118,20 +151,22 @@ if st.button("Search", key="to_run", type="primary"):
             verdict = annex_d_risk(1, insider_table=state.insider_table(),
                                    **state.annex_d_settings())  # fmt: skip
             extra = {"p_reid_threshold": verdict.threshold, "p_attempt": verdict.p_attempt}
+        if models and sensitive is None:
+            raise AnonymisationError("Choose the sensitive attribute for the models you set.")
         target = Target(k=k, max_suppressed=suppression / 100, sensitive=sensitive,
-                        l=(l_value or None) if sensitive else None, **extra)  # fmt: skip
+                        **(models if sensitive else {}), **extra)  # fmt: skip
         result = search(data, hierarchies, target, measure=measure,
                         progress=lambda f, text: bar.progress(min(f, 1.0), text=text))  # fmt: skip
-        state.set_tradeoff_result((result, hierarchies, basis))
+        state.set_tradeoff_result((result, hierarchies))
     except (AnonymisationError, ValueError) as error:
         st.error(str(error))
     bar.empty()
 
 stored = state.tradeoff_result()
-if stored is None or stored[2] != basis or set(stored[0].quasi_identifiers) - set(columns):
+if stored is None or set(stored[0].quasi_identifiers) - set(columns):
     st.stop()
-result, hierarchies = stored[:2]
-st.success(result.explanation())
+result, hierarchies = stored
+st.success(summary(result, hierarchies))
 state.explain(
     f"{result.evaluated:,} of {result.lattice_size:,} combinations were evaluated in "
     f"{result.seconds:.2f} s ({result.method} search); {result.note or 'pruning is exact.'}",
@@ -140,36 +175,64 @@ state.explain(
 if result.optimum is None:
     st.stop()
 
-frame = result.to_frame()
-risk = "p_reid" if "p_reid" in frame else "max_risk"
+name = MEASURE_NAMES[result.measure]
+st.subheader("Minimal options")
+st.dataframe(
+    solutions_table(result, hierarchies), key="to_table", hide_index=True,
+    column_config={"P(re-ID)": st.column_config.NumberColumn(format="percent"),
+                   name: st.column_config.NumberColumn(format="%.4g")},
+)  # fmt: skip
+state.explain(
+    "Each row is a minimal option: no column can keep more detail without breaking the "
+    f"target. Click a header to sort; {name}: {MEASURES[result.measure]}.",
+    "PDPC guide, Step 3 and Annex C",
+)
+points = frontier_frame(result)
 chart = (
-    alt.Chart(frame)
-    .mark_circle(size=90)
+    alt.Chart(points)
+    .mark_point(filled=True)
     .encode(
-        x=alt.X(f"{result.measure}:Q", title=f"Information loss ({result.measure})"),
-        y=alt.Y(f"{risk}:Q", title="P(re-ID)" if risk == "p_reid" else "Max risk = 1/k"),
-        color=alt.Color("optimum:N", title="Optimum"),
-        tooltip=["candidate", "k", "suppressed", result.measure, risk],
+        x=alt.X("loss:Q", title=name, scale=alt.Scale(zero=False)),
+        y=alt.Y("removed (jittered):Q", title="Records removed"),
+        color=alt.Color("k:O", title="Smallest group (k)"),
+        shape=alt.Shape("optimum:N", title="Optimum"),
+        size=alt.condition("datum.optimum", alt.value(200), alt.value(70)),
+        tooltip=["levels", "loss", "records removed", "k"],
     )
 )
 st.altair_chart(chart, width="stretch")
 state.explain(
-    f"Each dot is a minimal solution: lower is safer, further left keeps more detail "
-    f"(measure: {MEASURES[result.measure]}).",
-    "PDPC guide, Annex C (k-anonymity) and Annex D (P(re-ID) = P(attempt)/k)",
+    "Lower-left keeps the most: less detail lost and fewer records removed. Options with "
+    "the same figures are spread slightly so that each stays visible.",
+    "PDPC guide, Step 3; Annex A: Record suppression",
 )
 
 labels = [c.label() for c in result.candidates]
-pick = st.selectbox("Candidate", labels, index=labels.index(result.optimum.label()),
-                    key="to_candidate")  # fmt: skip
+words = {
+    c.label(): "; ".join(
+        f"{col} {describe_level(col, hierarchies[col], lvl)}" for col, lvl in c.levels.items()
+    )  # fmt: skip
+    + f"; {c.suppressed:,} removed"
+    for c in result.candidates
+}
+pick = st.selectbox("Option", labels, index=labels.index(result.optimum.label()),
+                    format_func=words.get, key="to_candidate")  # fmt: skip
 candidate = result.candidates[labels.index(pick)]
 m1, m2, m3 = st.columns(3)
 m1.metric("k after suppression", candidate.k)
 m2.metric("Records suppressed", f"{candidate.suppressed:,}")
-m3.metric(f"Loss ({result.measure})", f"{candidate.measures[result.measure]:.4g}")
+m3.metric(name.capitalize(), f"{candidate.measures[result.measure]:.4g}")
+if candidate.sensitive_figures:
+    figures = candidate.sensitive_figures
+    st.caption(
+        f"On '{result.target.sensitive}' in the kept groups: at least "
+        f"{figures['l_distinct']:.0f} distinct values (entropy l {figures['l_entropy']:.3g}); "
+        f"largest distance t {figures['t']:.3g}; delta {figures['delta']:.3g}; beta "
+        f"{figures['beta']:.3g}; largest share of one value (alpha) {figures['alpha']:.0%}."
+    )
 state.explain(
-    f"Records in groups smaller than k = {result.target.required_k} are removed; "
-    "the rest form groups of at least k.",
+    f"Groups smaller than k = {result.target.required_k} (or failing a model above) are "
+    "removed; the rest form groups of at least k.",
     "PDPC guide, Annex A: Record suppression; Annex C",
 )
 loss = pd.DataFrame({"column": list(candidate.column_loss),
@@ -177,13 +240,14 @@ loss = pd.DataFrame({"column": list(candidate.column_loss),
                      "level": [candidate.levels[c] for c in candidate.column_loss]})  # fmt: skip
 st.altair_chart(
     alt.Chart(loss).mark_bar().encode(
-        x=alt.X("loss:Q", scale=alt.Scale(domain=[0, 1]), title="Loss metric (0-1)"),
+        x=alt.X("loss:Q", scale=alt.Scale(domain=[0, 1]), title="Loss per column (0-1)"),
         y=alt.Y("column:N", sort=None), tooltip=["column", "level", "loss"]),
     width="stretch",
 )  # fmt: skip
 state.explain(
-    "Per quasi-identifier loss: 0 = unchanged, 1 = fully generalised to '*' or suppressed "
-    "(ARX loss metric).",
+    "Per quasi-identifier loss (Iyengar's loss metric, as in ARX): 0 = unchanged, 1 = fully "
+    "generalised to '*' or removed; ARX loss combines these geometrically, average loss "
+    "arithmetically.",
     "PDPC guide, Introduction A (judge utility per attribute)",
 )
 released = apply_candidate(data, hierarchies, candidate, models=result.target.models)

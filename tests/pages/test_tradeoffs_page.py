@@ -9,6 +9,7 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from core.hierarchy import read_hierarchy
+from core.recipe import apply_recipe
 from core.schema import Role
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +61,7 @@ def test_search_chart_and_apply(tmp_path):
     assert age + gender == lowest and _k_by_hand(age, gender) >= 2
     assert [m.value for m in at.metric if m.label == "Records suppressed"] == ["0"]
     charts = at.get("vega_lite_chart")
-    assert len(charts) == 2 and "max_risk" in charts[0].proto.spec  # Pareto, per-column loss
+    assert len(charts) == 2 and "records removed" in charts[0].proto.spec  # frontier, columns
     assert any("Annex C" in c.value for c in at.caption)
     at.button(key="to_apply").click().run()
     assert not at.exception, at.exception
@@ -79,3 +80,69 @@ def test_missing_upload_shows_error(tmp_path):
     at.button(key="to_run").click().run()
     assert not at.exception, at.exception
     assert any("Upload a hierarchy" in e.value for e in at.error)
+
+
+def _failing_by_hand(width: int | None) -> int:
+    """Records in classes of Age bands (None = '*') with fewer than 2 records or one
+    Gender only: what k = 2 + distinct 2-diversity removes (ARX semantics), by pandas."""
+    table = TAXI_TABLE.copy()
+    table["Age"] = "*" if width is None else table["Age"] // width
+    stats = table.groupby("Age")["Gender"].agg(["size", "nunique"])
+    return int(stats["size"][(stats["size"] < 2) | (stats["nunique"] < 2)].sum())
+
+
+def test_sensitive_models_results_in_words_and_replayable_recipe(tmp_path):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/1_data.py").run()
+    at.selectbox(key="sample").set_value(TAXI)
+    at.button(key="load_sample").click().run()
+    at.session_state["roles"] = {"Age": Role.INDIRECT, "Gender": Role.TARGET}
+    at.session_state["sensitive_column"] = "Gender"  # chosen on Classify
+    at.session_state["hierarchy_dir"] = str(tmp_path)
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="to_sensitive").value == "Gender"  # Classify's choice
+    at.selectbox(key="to_kind_Age").set_value("numeric").run()
+    at.text_input(key="to_w_Age").set_value("10, 20, 40").run()
+    at.number_input(key="to_k").set_value(2)
+    at.number_input(key="to_supp").set_value(50.0)
+    at.selectbox(key="to_measure").set_value("height")
+    at.number_input(key="to_l").set_value(2.0)
+    at.button(key="to_run").click().run()
+    assert not at.exception, at.exception
+    text = at.success[0].value
+    assert "Age:" not in text and "distinct l-diversity l = 2 on 'Gender'" in text
+    table = next(d.value for d in at.dataframe if "records removed" in d.value.columns)
+    assert {"Age", "records removed", "% removed", "k", "P(re-ID)"} <= set(table.columns)
+    assert list(table["generalisation height"]) == sorted(table["generalisation height"])
+    best = table[table["optimum"]].iloc[0]
+    # Bands of 10, 20, 40 years, then '*': the lowest level within 50% (5 of 11 records):
+    # bands of 10 remove 5 records (classes of one record or one gender).
+    removed = {level: _failing_by_hand(w) for level, w in enumerate([1, 10, 20, 40, None])}
+    level = min(lvl for lvl, n in removed.items() if n <= 5)
+    assert (level, removed[level]) == (1, 5)
+    assert best["records removed"] == 5 and best["levels"] == "Age:1"
+    at.button(key="to_apply").click().run()
+    assert not at.exception, at.exception
+    steps = at.session_state["history"].current.steps
+    assert steps[-1]["l_diversity"] == {"sensitive": "Gender", "l": 2.0, "kind": "distinct"}
+    recipe = at.session_state["history"].current  # the recipe replays the same removal
+    out = apply_recipe(TAXI_TABLE, recipe, base_dir=ROOT).data
+    assert len(TAXI_TABLE) - len(out) == 5
+
+
+def test_level_words_and_frontier_points(adult_hierarchies_dir):
+    from core.hierarchy import Hierarchy
+    from ui.tradeoffs import describe_level
+
+    age = read_hierarchy(adult_hierarchies_dir / "adult_hierarchy_age.csv")
+    assert [describe_level("age", age, lvl) for lvl in range(5)] == [
+        "unchanged", "→ bands of 5 (e.g. 0-4)", "→ bands of 10 (e.g. 0-9)",
+        "→ bands of 20 (e.g. 0-19)", "→ * (removed)",
+    ]  # fmt: skip
+    half_open = Hierarchy(pd.DataFrame({0: ["1", "7", "12"], 1: ["[0, 5[", "[5, 10[", "[10, 15["],
+                                        2: ["*"] * 3}))  # fmt: skip
+    assert describe_level("x", half_open, 1) == "→ bands of 5 (e.g. [0, 5[)"
+    groups = Hierarchy(pd.DataFrame({0: ["a", "b", "c"], 1: ["ab", "ab", "c"], 2: ["*"] * 3}))
+    assert describe_level("x", groups, 1) == "→ 2 groups (e.g. ab)"

@@ -1,0 +1,147 @@
+"""Words and tables for the Explore trade-offs page (PDPC guide, Step 3 and Annex C).
+
+Pure functions of a :class:`core.search.SearchResult` and its hierarchies, so the page
+stays thin and the wording is tested without a browser. Nothing here imports streamlit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from core.hierarchy import Hierarchy
+from core.search import MEASURES, Candidate, SearchResult
+
+_BAND = re.compile(
+    r"^\s*[\[(]?\s*(-?\d+(?:\.\d+)?)\s*(?:-|,|;|\.\.)\s*(-?\d+(?:\.\d+)?)\s*([\])[]?)\s*$"
+)
+
+#: Short names of the measures for table headers and sentences.
+MEASURE_NAMES: dict[str, str] = {
+    "loss": "average loss",
+    "arx_loss": "ARX loss",
+    "precision": "precision loss",
+    "entropy": "entropy per record",
+    "arx_entropy": "ARX non-uniform entropy",
+    "discernibility": "discernibility",
+    "avg_class_size": "average group size",
+    "height": "generalisation height",
+    "suppressed": "records removed",
+}
+
+
+def _band_width(labels: list[str]) -> float | None:
+    """The usual width of numeric band labels such as '20-39' or '[20, 40[' (or None).
+
+    Bands at the ends of a range are often cut short, so the most common width is taken
+    when at least half of the bands have it."""
+    widths = []
+    for label in labels:
+        match = _BAND.match(label)
+        if match is None:
+            return None
+        low, high, close = float(match.group(1)), float(match.group(2)), match.group(3)
+        closed = close == "]" or (close == "" and "[" not in label and "(" not in label)
+        whole = low.is_integer() and high.is_integer()
+        widths.append(high - low + (1 if closed and whole else 0))
+    values, counts = np.unique(widths, return_counts=True)
+    best = int(np.argmax(counts))
+    return float(values[best]) if counts[best] * 2 >= len(widths) else None
+
+
+def describe_level(column: str, hierarchy: Hierarchy, level: int) -> str:
+    """A level in words: 'unchanged', 'age → bands of 20 (e.g. 20-39)', 'sex → *'."""
+    if level == 0:
+        return "unchanged"
+    labels = hierarchy.levels[level].astype(str)
+    distinct = list(dict.fromkeys(labels))
+    if len(distinct) == 1:
+        return f"→ {distinct[0]} (removed)"
+    example = labels.mode().iloc[0]
+    width = _band_width(distinct)
+    if width is not None:
+        size = int(width) if float(width).is_integer() else width
+        return f"→ bands of {size} (e.g. {example})"
+    return f"→ {len(distinct)} groups (e.g. {example})"
+
+
+def _share(value: float) -> str:
+    return f"{value:.1%}" if value >= 0.001 or value == 0 else f"{value:.2%}"
+
+
+def solutions_table(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> pd.DataFrame:
+    """One row per minimal solution (and the optimum): each quasi-identifier in words,
+    records removed (count and share), the loss under the chosen measure, k and P(re-ID)."""
+    rows = []
+    for candidate in result.candidates:
+        row: dict[str, object] = {"optimum": candidate.levels == _levels(result.optimum)}
+        for column, level in candidate.levels.items():
+            row[column] = describe_level(column, hierarchies[column], level)
+        row["records removed"] = candidate.suppressed
+        row["% removed"] = round(100 * candidate.share_suppressed, 2)
+        row[MEASURE_NAMES[result.measure]] = candidate.measures[result.measure]
+        row["k"] = candidate.k
+        row["P(re-ID)"] = candidate.p_reid if candidate.p_reid is not None else candidate.max_risk
+        row["levels"] = candidate.label()
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    if table.empty:
+        return table
+    return table.sort_values([MEASURE_NAMES[result.measure], "records removed"],
+                             kind="stable").reset_index(drop=True)  # fmt: skip
+
+
+def _levels(candidate: Candidate | None) -> Mapping[str, int] | None:
+    return None if candidate is None else candidate.levels
+
+
+def summary(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> str:
+    """The search's answer in plain words (no level codes)."""
+    if result.optimum is None:
+        return (
+            f"No combination of generalisation levels meets {result.target.describe()}. "
+            "Allow more records to be removed, lower the target, or add coarser levels to "
+            "the hierarchies."
+        )
+    best = result.optimum
+    kept = [c for c, lvl in best.levels.items() if lvl == 0]
+    changed = [f"{c} {describe_level(c, hierarchies[c], lvl)}"
+               for c, lvl in best.levels.items() if lvl > 0]  # fmt: skip
+    parts = []
+    if kept:
+        parts.append(f"keep {', '.join(kept)} unchanged")
+    if changed:
+        parts.append(f"generalise {'; '.join(changed)}")
+    removed = (f"remove {best.suppressed:,} record(s) ({_share(best.share_suppressed)})"
+               if best.suppressed else "remove no records")  # fmt: skip
+    risk = best.p_reid if best.p_reid is not None else best.max_risk
+    value = best.measures[result.measure]
+    return (
+        f"To meet {result.target.describe()} with the least {MEASURE_NAMES[result.measure]}: "
+        f"{' and '.join(parts)}, and {removed}. Every remaining group then has at least "
+        f"{best.k} records (P(re-ID) at most {risk:.1%}); {MEASURE_NAMES[result.measure]} "
+        f"{value:,.4g} ({MEASURES[result.measure]}). {len(result.frontier)} other minimal "
+        "option(s) are in the table below."
+    )
+
+
+def frontier_frame(result: SearchResult, *, seed: int = 0) -> pd.DataFrame:
+    """Points of the frontier chart: loss against records removed, with a small vertical
+    jitter (at most 2% of the range) so that options with equal figures stay visible."""
+    table = pd.DataFrame(
+        {
+            "levels": [c.label() for c in result.candidates],
+            "loss": [c.measures[result.measure] for c in result.candidates],
+            "records removed": [c.suppressed for c in result.candidates],
+            "k": [c.k for c in result.candidates],
+            "optimum": [c.levels == _levels(result.optimum) for c in result.candidates],
+        }
+    )
+    spread = max(float(table["records removed"].max() - table["records removed"].min()), 1.0)
+    jitter = np.random.default_rng(seed).uniform(-0.02, 0.02, len(table)) * spread
+    duplicated = table.duplicated(["loss", "records removed"], keep="first").to_numpy()
+    table["removed (jittered)"] = table["records removed"] + np.where(duplicated, jitter, 0.0)
+    return table
