@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.detect import entity_kinds, find_entities, resolve_kinds, scan_table
 from core.errors import ParameterError
@@ -64,3 +66,19 @@ def test_kinds_and_labels():
         resolve_kinds(["face"])
     # Words that name a record but hold no number are not record codes.
     assert find_entities("see the ref letter and the account of events", kinds="id") == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=300),
+        # Characters the detectors care about, so phones, dates and names get exercised.
+        st.text(alphabet="0123456789 +-()./:@#SsTtMr DrLimTanbin", max_size=120),
+    )
+)
+def test_any_text_gives_ordered_non_overlapping_spans(text):
+    found = find_entities(text)
+    for entity in found:
+        assert 0 <= entity.start < entity.end <= len(text)
+        assert text[entity.start : entity.end] == entity.text
+    assert all(a.end <= b.start for a, b in zip(found, found[1:], strict=False))
