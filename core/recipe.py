@@ -51,6 +51,7 @@ import yaml
 from core import techniques
 from core.errors import AnonymisationError, RecipeError
 from core.hierarchy import read_hierarchy
+from core.step_words import describe_step_plain
 from core.techniques.pseudonymisation import Pseudonymised, key_from_env
 from core.techniques.registry import STEPS, Call, Ref, resolve
 from core.validation import require_columns
@@ -436,23 +437,13 @@ def apply_recipe(
     return result
 
 
-def _short(value: Any) -> str:
-    """A parameter as text, long mappings and lists summarised so a line stays readable."""
-    if isinstance(value, Mapping) and len(value) > 3:
-        first = ", ".join(f"{k}: {v}" for k, v in list(value.items())[:2])
-        return f"{{{first}, ... {len(value)} entries}}"
-    if isinstance(value, (list, tuple)) and len(value) > 6:
-        return f"[{', '.join(map(str, value[:4]))}, ... {len(value)} items]"
-    return str(value)
-
-
 def describe_step(step: Mapping[str, Any]) -> str:
-    """A one-line plain description of a step, for lists and reports."""
-    name = step.get("step", "?")
-    params = ", ".join(f"{k}={_short(v)}" for k, v in step.items() if k != "step")
-    spec = STEPS.get(name)
-    where = f" ({spec.guide})" if spec else ""
-    return f"{name}: {params}{where}"
+    """A step in plain words, for lists, progress and reports ("removed: name, email").
+
+    One describer for the dashboard and the report (:mod:`core.step_words`); the recipe
+    keeps the exact parameters.
+    """
+    return describe_step_plain(step)
 
 
 # --- export as a Python script ----------------------------------------------------------

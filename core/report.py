@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from core import __version__
+from core.formatting import fmt_count, fmt_percent, fmt_value
 from core.markup import code_fence, code_span, escape_markdown, table_cell
 from core.recipe import Recipe, RecipeResult
 from core.release_gate import ReleaseCheck
@@ -298,7 +299,10 @@ def build_report(
         controls=tuple(controls_for(use_case)),
         seed=result.seed,
         sign_off=dict(sign_off or {}),
-        warnings=tuple(direct_identifier_warnings(original, released, direct_identifiers)),
+        warnings=(
+            *direct_identifier_warnings(original, released, direct_identifiers),
+            *_disclosure_warnings(risk_after),
+        ),
         identity_files=tuple(dict(entry) for entry in identity_files),
         release_check=release_check,
         formula_like_cells=formula_like_counts(released),
@@ -339,12 +343,14 @@ def _risk_rows(before: RiskReport | None, after: RiskReport | None) -> list[str]
     return rows
 
 
+def _disclosure_warnings(risk: RiskReport | None) -> list[str]:
+    """The released table's attribute disclosure (l-diversity = 1), if any."""
+    warning = risk.attribute_disclosure() if risk is not None else None
+    return [warning] if warning else []
+
+
 def _fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value)
+    return fmt_value(value)
 
 
 def _identity_line(entry: Mapping[str, Any]) -> str:
@@ -410,13 +416,14 @@ def report_to_markdown(report: Report) -> str:
     lines += ["", "## Utility cost per column", ""]
     if report.utility is not None:
         lines.append(
-            f"{report.utility.records_suppressed} of {report.utility.records_before} records "
-            f"suppressed ({report.utility.share_suppressed:.1%})."
+            f"{fmt_count(report.utility.records_suppressed)} of "
+            f"{fmt_count(report.utility.records_before)} records suppressed "
+            f"({fmt_percent(report.utility.share_suppressed)})."
         )
         lines.append("")
         lines += ["| Column | Status | Information lost | Explanation |", "|---|---|---|---|"]
         for col in report.utility.columns:
-            cells = (col.column, col.status, f"{col.entropy_loss:.0%}", col.explanation())
+            cells = (col.column, col.status, fmt_percent(col.entropy_loss), col.explanation())
             lines.append("| " + " | ".join(map(table_cell, cells)) + " |")
     else:
         lines.append("The release is aggregated, so record-level utility is not compared.")

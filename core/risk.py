@@ -24,6 +24,7 @@ import pandas as pd
 
 from core._text import as_text
 from core.errors import ParameterError
+from core.formatting import fmt_count, fmt_percent, fmt_probability
 from core.privacy import (
     EquivalenceClasses,
     QuasiIdentifierImpact,
@@ -280,20 +281,39 @@ class RiskReport:
             )
         return _plain(data)
 
+    def attribute_disclosure(self) -> str | None:
+        """A warning when some group reveals its sensitive value (distinct l-diversity = 1).
+
+        k-anonymity alone does not stop this: if every record of a group has the same
+        value of the sensitive attribute, knowing someone is in the group tells it (the
+        homogeneity attack, PDPC guide, Step 4 footnote 11). None when no sensitive
+        attribute was chosen or every group has at least two values.
+        """
+        if self.sensitive is None or self.l_distinct is None or self.l_distinct > 1:
+            return None
+        return (
+            f"l-diversity = 1: at least one group of look-alike records has a single value of "
+            f"'{self.sensitive}', so anyone who can place a person in that group learns it, "
+            "whatever k is (homogeneity attack, PDPC guide, Step 4 footnote 11). Generalise "
+            "further or suppress those groups (Techniques, suppression with l-diversity)."
+        )
+
     def explanations(self) -> dict[str, str]:
         """One plain-language sentence per figure, naming the guide section."""
         text = {
             "k": f"The smallest group of records that look alike on "
             f"{', '.join(self.quasi_identifiers)} has {self.k} record(s); the table is "
             f"{self.k}-anonymous (PDPC guide, Step 4).",
-            "uniques": f"{self.uniques} record(s) are one of a kind on these attributes and "
+            "uniques": f"{fmt_count(self.uniques)} record(s) are one of a kind on these attributes and "
             "could be singled out by anyone who knows them (Step 4: k = 1 means unique).",
-            "records_below_k": f"{self.records_below_k} record(s) ({self.share_below_k:.1%}) "
+            "records_below_k": f"{fmt_count(self.records_below_k)} record(s) "
+            f"({fmt_percent(self.share_below_k)}) "
             f"sit in groups smaller than the target k = {self.k_threshold}; suppress them or "
             "generalise further (Annex C).",
             "max_risk": f"An attacker who knows a person is in the data picks the right record "
-            f"with probability up to {self.max_risk:.3g} = 1/k (prosecutor risk, Annex D).",
-            "avg_risk": f"On average over all records that chance is {self.avg_risk:.3g} "
+            f"with probability up to {fmt_probability(self.max_risk)} = 1/k (prosecutor risk, Annex D).",
+            "avg_risk": f"On average over all records that chance is "
+            f"{fmt_probability(self.avg_risk)} "
             "(Annex D, footnote 14 mentions average risk as an alternative).",
         }
         if self.sensitive is not None:

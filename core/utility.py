@@ -29,6 +29,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
+from core.formatting import fmt_count, fmt_number, fmt_percent
+
 
 def entropy(series: pd.Series) -> float:
     """Shannon entropy (bits) of a column's values; missing values count as a value."""
@@ -61,14 +63,22 @@ class ColumnLoss:
         if self.status == "removed":
             return f"'{self.column}' was removed: all of its information is gone."
         if self.status == "unchanged":
+            if self.entropy_loss > 0:
+                # No kept value changed: what was lost went with the suppressed records.
+                return (
+                    f"'{self.column}' is unchanged in the records kept; the "
+                    f"{fmt_percent(self.entropy_loss)} of its information lost is from the "
+                    "suppressed records."
+                )
             return f"'{self.column}' is unchanged."
         text = (
-            f"'{self.column}': {self.changed:.0%} of values changed; {self.distinct_before} "
-            f"distinct values became {self.distinct_after}, losing {self.entropy_loss:.0%} of "
+            f"'{self.column}': {fmt_percent(self.changed)} of values changed; "
+            f"{fmt_count(self.distinct_before)} distinct values became "
+            f"{fmt_count(self.distinct_after)}, losing {fmt_percent(self.entropy_loss)} of "
             "its information (entropy)."
         )
         if self.mean_abs_change is not None:
-            text += f" Values moved by {self.mean_abs_change:.3g} on average."
+            text += f" Values moved by {fmt_number(self.mean_abs_change)} on average."
         if self.il1s_mean is not None:
             text += (
                 f" IL1s {self.il1s:.4g} (sdcMicro): {self.il1s_mean:.3g} per value, in units "

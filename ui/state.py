@@ -25,6 +25,7 @@ import streamlit as st
 from core.audit import record_release as record_release_in
 from core.bundle import build_bundle, portable_recipe
 from core.errors import AnonymisationError, AnonymisationWarning, ColumnNotFoundError, SecretError
+from core.formatting import fmt_count, fmt_probability
 from core.hierarchy import read_hierarchy, store_hierarchy
 from core.io import read_table
 from core.markup import escape_markdown
@@ -969,6 +970,19 @@ def explain(sentence: str, section: str, *, training: str | None = None) -> None
         st.info(training, icon=":material/school:")
 
 
+#: Recipe steps listed in the sidebar (the latest ones); Techniques lists them all.
+SIDEBAR_STEPS = 4
+K_HELP = (
+    "The number of records in the smallest group of records that look alike on the "
+    "quasi-identifiers: each of them could be any of k people (PDPC guide, Step 4)."
+)
+P_REID_HELP = (
+    "The chance that someone re-identifies a record: the chance of an attempt (from the "
+    "controls and motivation set on Risk) divided by k. Below the threshold for the harm "
+    "a disclosure would do, the risk is acceptable (PDPC guide, Annex D)."
+)
+
+
 def sidebar() -> None:
     """The loaded table, the current risk and the recipe, shown on every page."""
     with st.sidebar:
@@ -996,21 +1010,32 @@ def sidebar() -> None:
             st.caption("Mark indirect identifiers on **Classify** to see the risk.")
         else:
             verdict = current_annex_d()
-            st.metric("k (smallest group)", report.k, help="PDPC guide, Step 4")
+            st.metric("k (smallest group)", fmt_count(report.k), help=K_HELP)
             if verdict is not None:
+                # The arrow points up when P(re-ID) is above the threshold (red), down below.
+                margin = verdict.p_reid - verdict.threshold
                 st.metric(
                     "P(re-identification)",
-                    f"{verdict.p_reid:.3g}",
-                    delta=f"threshold {verdict.threshold:g}",
-                    delta_color="off",
-                    help="PDPC guide, Annex D: P(attempt) / k",
+                    fmt_probability(verdict.p_reid),
+                    delta=f"{fmt_probability(margin)} against the threshold "
+                    f"{fmt_probability(verdict.threshold)}",
+                    delta_color="inverse",
+                    help=P_REID_HELP,
                 )
                 if verdict.acceptable:
                     st.success("Within the Annex D threshold", icon=":material/check_circle:")
                 else:
                     st.error(f"Above the Annex D threshold: k of at least {verdict.min_k} would meet it",
                              icon=":material/warning:")  # fmt: skip
+            disclosure = report.attribute_disclosure()
+            if disclosure is not None:
+                st.warning("l-diversity = 1: a group reveals its "
+                           f"{escape_markdown(report.sensitive)} value (see Risk).",
+                           icon=":material/visibility:")  # fmt: skip
         steps = recipe().steps
         st.markdown(f"**Recipe:** {len(steps)} step(s)")
-        for i, step in enumerate(steps, start=1):
-            st.caption(f"{i}. {describe_step(step)}")
+        shown = steps[-SIDEBAR_STEPS:]
+        if len(steps) > len(shown):
+            st.caption(f"... {len(steps) - len(shown)} earlier (all on Techniques)")
+        for i, step in enumerate(shown, start=len(steps) - len(shown) + 1):
+            st.caption(f"{i}\\. {escape_markdown(describe_step(step))}")

@@ -9,6 +9,7 @@ import pytest
 
 from core.errors import ParameterError
 from core.io import read_table
+from core.markup import escape_markdown
 from core.recipe import Recipe, apply_recipe
 from core.release_gate import NOT_ANONYMISED_MARK, check_release
 from core.report import build_report, controls_for, report_to_markdown
@@ -105,3 +106,18 @@ def test_release_check_is_written_into_the_report():
     assert released.to_dict()["release_check"]["acknowledged"] is True
     assert NOT_ANONYMISED_MARK in report_to_markdown(released)
     assert build_report(taxi, result, recipe).to_dict()["release_check"] is None
+
+
+def test_report_warns_when_a_group_reveals_its_sensitive_value():
+    # The taxi table on Gender alone: two groups (6 women, 5 men). Occupation is different
+    # for every record (l = 6 and 5); a made-up sensitive column equal within Gender gives l = 1.
+    taxi = read_table(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
+    taxi["Flag"] = taxi["Gender"].map({"Female": "a", "Male": "b"})
+    recipe = Recipe.from_yaml("steps:\n  - {step: remove, columns: [Serial number]}\n")
+    result = apply_recipe(taxi, recipe)
+    flagged = build_report(taxi, result, recipe, quasi_identifiers=["Gender"], sensitive="Flag")
+    assert any(w.startswith("l-diversity = 1") for w in flagged.warnings)
+    assert escape_markdown(flagged.warnings[0]) in report_to_markdown(flagged)
+    diverse = build_report(taxi, result, recipe, quasi_identifiers=["Gender"],
+                           sensitive="Occupation")  # fmt: skip
+    assert not any("l-diversity" in w for w in diverse.warnings)

@@ -207,3 +207,17 @@ def test_journalist_population_matches_int_sample_to_float_population_values():
     population = pd.DataFrame({"age": [30.0, 30.0, 40.0, np.nan], "sex": ["M", "M", "F", "F"]})
     people = journalist_class_population(sample, population, ["age", "sex"])
     assert people.tolist() == [2.0, 1.0]
+
+
+def test_attribute_disclosure_flags_a_group_with_one_sensitive_value():
+    # Group (30, M) has disease flu twice: l = 1 although k = 2 (Step 4 footnote 11).
+    df = pd.DataFrame(
+        {"age": [30, 30, 40, 40], "sex": ["M", "M", "F", "F"],
+         "disease": ["flu", "flu", "flu", "cold"]}
+    )  # fmt: skip
+    report = risk_report(df, ["age", "sex"], sensitive="disease")
+    assert report.k == 2 and report.l_distinct == 1
+    assert report.attribute_disclosure().startswith("l-diversity = 1: at least one group")
+    diverse = df.assign(disease=["flu", "cold", "flu", "cold"])
+    assert risk_report(diverse, ["age", "sex"], sensitive="disease").attribute_disclosure() is None
+    assert risk_report(df, ["age", "sex"]).attribute_disclosure() is None

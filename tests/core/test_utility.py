@@ -79,3 +79,15 @@ def test_blanks_from_local_suppression_count_as_changed():
     assert age.changed == pytest.approx(0.25)
     assert age.il1s == 0  # the blank has no value to compare: left out, as sdcMicro
     assert report.columns[1].changed == 0
+
+
+def test_unchanged_column_explains_loss_from_suppressed_records():
+    # a: x, x, y, z (H = 1.5 bits); record 3 (z) suppressed leaves x, x, y:
+    # H = -(2/3 log2 2/3 + 1/3 log2 1/3) = 0.9183, loss = 1 - 0.9183 / 1.5 = 38.8%.
+    before = pd.DataFrame({"a": ["x", "x", "y", "z"]})
+    loss = utility_report(before, before.drop(index=3)).columns[0]
+    assert loss.status == "unchanged"
+    assert loss.explanation() == (
+        "'a' is unchanged in the records kept; the 38.8% of its information lost is from "
+        "the suppressed records."
+    )

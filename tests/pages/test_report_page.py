@@ -122,7 +122,7 @@ def test_reports_list_step_k_and_controls(page: AppTest, files, expected_k) -> N
     assert k_after > k_before
 
     markdown = download(page, files, "download_report_md").decode()
-    assert "generalise: column=date_of_birth, date_unit=year" in markdown
+    assert "date_of_birth → year (e.g. 2003)" in markdown
     assert f"| k (smallest class) | {k_before} | {k_after} |" in markdown
     assert f"- [x] **Legal, Data sharing agreement:** {GUIDE_LEGAL}" in markdown
     assert "- [ ] **Legal, Data sharing agreement:** Ensure the data is only used" in markdown

@@ -120,7 +120,10 @@ def test_recipe_step_replays_describes_and_exports(tmp_path, monkeypatch):
     result = apply_recipe(notes(), recipe)
     assert result.data["notes"].iloc[0] == "Referral letter emailed to [EMAIL]"
     assert result.data["notes"].iloc[5].startswith("[NAME] seen again, NRIC [ID-")
-    assert "redact_text: columns=['notes']" in describe_step(recipe.steps[0])
+    assert (
+        describe_step(recipe.steps[0])
+        == "name, email, phone found in notes replaced by labels such as [NAME]"
+    )
     script = to_python_script(recipe)
     assert "t.redact_text(df, ['notes'], mode='label', kinds=['name', 'email', 'phone'])" in script
     assert "key=key_from_env('ANON_NOTES_KEY')" in script

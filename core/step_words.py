@@ -1,0 +1,295 @@
+"""A recipe step in plain words: "age → 10-wide bands", "removed: name, email".
+
+One describer for every place a step is shown to a person (the dashboard's sidebar and
+Techniques page, the release report, progress messages), so a step reads the same
+everywhere (issue 17, "Words"). The recipe itself (YAML) keeps the exact parameters;
+these words are for reading, not for replaying. Keys, salts and passphrases are never in
+a step (core.techniques.registry refuses them), so none can appear here.
+
+The text is plain (not Markdown): callers that render Markdown escape it with
+:func:`core.markup.escape_markdown`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import PurePath
+from typing import Any
+
+from core.formatting import fmt_number
+
+__all__ = ["describe_step_plain"]
+
+_LIST_SHOWN = 4  # names listed before "and N more"
+
+
+def _num(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return fmt_number(value, 6)
+
+
+def _names(value: Any) -> str:
+    """Column names or values as "a, b, c and 2 more"."""
+    items = [value] if isinstance(value, str) else list(value or [])
+    shown = ", ".join(map(str, items[:_LIST_SHOWN]))
+    hidden = len(items) - _LIST_SHOWN
+    return f"{shown} and {hidden} more" if hidden > 0 else shown
+
+
+def _remove(p: Mapping[str, Any]) -> str:
+    return f"removed: {_names(p.get('columns'))}"
+
+
+_CONDITION_WORDS = {"equals": "=", "less_than": "<", "greater_than": ">"}
+_MODEL_WORDS = {
+    "l_diversity": ("l-diversity", "l"),
+    "t_closeness": ("t-closeness", "t"),
+    "delta_disclosure": ("δ-disclosure privacy", "delta"),
+    "beta_likeness": ("β-likeness", "beta"),
+    "alpha_k": ("(α,k)-anonymity", "alpha"),
+}
+
+
+def _model(name: str, spec: Any) -> str:
+    """A privacy model of a suppression step: "l-diversity 2 on disease"."""
+    words, field = _MODEL_WORDS.get(name, (name, ""))
+    if not isinstance(spec, Mapping):
+        return words
+    value = f" {_num(spec[field])}" if field in spec else ""
+    return f"{words}{value} on {spec.get('sensitive', '?')}"
+
+
+def _suppress(p: Mapping[str, Any]) -> str:
+    if "below_k" in p:
+        text = (
+            f"records removed in groups of fewer than {_num(p['below_k'])} on "
+            f"{_names(p.get('quasi_identifiers'))}"
+        )
+        models = [_model(name, p[name]) for name in _MODEL_WORDS if name in p]
+        return text + (f" or failing {', '.join(models)}" if models else "")
+    where = p.get("where")
+    if not isinstance(where, Mapping):
+        return "records removed by a condition"
+    column = where.get("column", "?")
+    for condition, sign in _CONDITION_WORDS.items():
+        if condition in where:
+            return f"records removed where {column} {sign} {_num(where[condition])}"
+    if "in" in where:
+        return f"records removed where {column} is one of {_names(where['in'])}"
+    return f"records removed by a condition on {column}"
+
+
+def _mask(p: Mapping[str, Any]) -> str:
+    column = p.get("column", "?")
+    if "preset" in p:
+        return f"{column} masked ({p['preset']} pattern, Annex B)"
+    kept = []
+    if p.get("keep_first"):
+        kept.append(f"first {_num(p['keep_first'])}")
+    if p.get("keep_last"):
+        kept.append(f"last {_num(p['keep_last'])}")
+    char = p.get("char", "*")
+    if kept:
+        return f"{column} masked with {char} (keeps the {' and '.join(kept)} characters)"
+    return f"{column} masked with {char}"
+
+
+_PSEUDONYM_WORDS = {
+    "random": "random pseudonyms (identity mapping table kept apart)",
+    "hmac": "keyed pseudonyms (HMAC; key from the environment variable {key_env})",
+    "double": "double-coded pseudonyms (two mapping tables kept apart)",
+}
+
+
+def _pseudonymise(p: Mapping[str, Any]) -> str:
+    words = _PSEUDONYM_WORDS.get(p.get("method", "random"), "pseudonyms")
+    return f"{p.get('column', '?')} → {words.format(key_env=p.get('key_env', '?'))}"
+
+
+def _redact(p: Mapping[str, Any]) -> str:
+    kinds = _names(p["kinds"]) if p.get("kinds") else "names, e-mails, phone numbers, IDs..."
+    how = "keyed pseudonyms" if p.get("mode") == "pseudonym" else "labels such as [NAME]"
+    return f"{kinds} found in {_names(p.get('columns'))} replaced by {how}"
+
+
+_DATE_EXAMPLES = {"week": "2003-W05", "month": "2003-02", "quarter": "2003-Q1", "year": "2003"}
+
+
+def _generalise(p: Mapping[str, Any]) -> str:
+    column = p.get("column", "?")
+    coding = []
+    if "bottom" in p:
+        coding.append(f"bottom-coded at {_num(p['bottom'])}")
+    if "top" in p:
+        coding.append(f"top-coded at {_num(p['top'])}")
+    if "width" in p:
+        start = f" from {_num(p['start'])}" if "start" in p else ""
+        extra = f", {' and '.join(coding)}" if coding else ""
+        return f"{column} → bands {_num(p['width'])} wide{start}{extra}"
+    if "edges" in p:
+        edges = list(p["edges"])
+        return f"{column} → {max(len(edges) - 1, 0)} ranges cut at {_names(map(_num, edges))}"
+    if "mapping" in p:
+        mapping = p["mapping"] if isinstance(p["mapping"], Mapping) else {}
+        groups = len(set(map(str, mapping.values())))
+        other = f", others → {p['other']}" if "other" in p else ""
+        return f"{column} → {len(mapping)} values grouped into {groups}{other}"
+    if "hierarchy" in p:
+        name = PurePath(str(p["hierarchy"])).name
+        return f"{column} → hierarchy level {_num(p.get('level', '?'))} ({name})"
+    if "date_unit" in p:
+        example = _DATE_EXAMPLES.get(str(p["date_unit"]), "")
+        return f"{column} → {p['date_unit']}{f' (e.g. {example})' if example else ''}"
+    if coding:
+        return f"{column} {' and '.join(coding)}"
+    return f"{column} generalised"
+
+
+def _swap(p: Mapping[str, Any]) -> str:
+    together = " (kept together)" if p.get("together") else ""
+    return f"values of {_names(p.get('columns'))} swapped between records{together}"
+
+
+def _round(p: Mapping[str, Any]) -> str:
+    mode = {"down": "down", "up": "up"}.get(p.get("mode", "nearest"), "")
+    how = f"rounded {mode} to a multiple of" if mode else "rounded to the nearest"
+    return f"{p.get('column', '?')} {how} {_num(p.get('base', '?'))}"
+
+
+def _noise(p: Mapping[str, Any]) -> str:
+    kind = str(p.get("distribution", "uniform"))
+    return f"{p.get('column', '?')} + random {kind} noise (scale {_num(p.get('scale', '?'))})"
+
+
+def _aggregate(p: Mapping[str, Any]) -> str:
+    stats = _names(p.get("stats", ["count", "sum"]))
+    return f"records → {stats} of {_names(p.get('values'))} per {_names(p.get('by'))}"
+
+
+def _dp_aggregate(p: Mapping[str, Any]) -> str:
+    return (
+        f"differentially private counts per {_names(p.get('by'))} "
+        f"(privacy budget ε = {_num(p.get('epsilon', '?'))})"
+    )
+
+
+def _local_suppression(p: Mapping[str, Any]) -> str:
+    return (
+        f"fewest cells of {_names(p.get('quasi_identifiers'))} blanked until every group "
+        f"has at least {_num(p.get('k', '?'))} records"
+    )
+
+
+def _microaggregate(p: Mapping[str, Any]) -> str:
+    method = "MDAV" if p.get("method", "mdav") == "mdav" else "individual ranking"
+    return (
+        f"{_names(p.get('columns'))} → means of groups of at least {_num(p.get('k', 3))} "
+        f"similar records ({method})"
+    )
+
+
+def _points(p: Mapping[str, Any]) -> str:
+    return f"{p.get('lat', '?')}/{p.get('lon', '?')}"
+
+
+def _geo_round(p: Mapping[str, Any]) -> str:
+    decimals = p.get("decimals", 3)
+    size = {2: " (about 1.1 km)", 3: " (about 110 m)", 4: " (about 11 m)"}.get(decimals, "")
+    return f"{_points(p)} rounded to {_num(decimals)} decimals{size}"
+
+
+def _geo_snap(p: Mapping[str, Any]) -> str:
+    return f"{_points(p)} moved to the centre of a {_num(p.get('cell_m', '?'))} m grid cell"
+
+
+def _geo_displace(p: Mapping[str, Any]) -> str:
+    if "radii" in p:
+        return f"{_points(p)} moved randomly, distance set by {p.get('by', '?')}"
+    low = f"{_num(p['min_m'])}–" if p.get("min_m") else "up to "
+    return f"{_points(p)} moved randomly by {low}{_num(p.get('max_m', '?'))} m"
+
+
+def _date_shift(p: Mapping[str, Any]) -> str:
+    who = f" (same shift per {p['by']})" if p.get("by") else ""
+    weekday = ", weekday kept" if p.get("keep_weekday") else ""
+    return (
+        f"{_names(p.get('columns'))} shifted by up to {_num(p.get('max_days', 365))} days"
+        f"{who}{weekday}"
+    )
+
+
+def _date_intervals(p: Mapping[str, Any]) -> str:
+    return (
+        f"gaps between {_names(p.get('columns'))} changed by up to "
+        f"{_num(p.get('max_days', '?'))} days, order kept"
+    )
+
+
+def _age_from_dob(p: Mapping[str, Any]) -> str:
+    top = f", {_num(p['top'])}+ as one group" if "top" in p else ""
+    return f"{p.get('column', '?')} → age{top}"
+
+
+def _age_perturb(p: Mapping[str, Any]) -> str:
+    return (
+        f"{p.get('column', '?')} ± up to {_num(p.get('max_years', 2))} years "
+        f"above {_num(p.get('above', 25))}, milestone ages kept"
+    )
+
+
+def _safe_harbor(p: Mapping[str, Any]) -> str:
+    kept = f" (kept: {_names(p['exclude'])})" if p.get("exclude") else ""
+    return f"HIPAA Safe Harbor preset applied{kept}"
+
+
+def _contextual_absolute(p: Mapping[str, Any]) -> str:
+    return f"{_names(p.get('columns'))} → categories {_num(p.get('width', '?'))} wide"
+
+
+def _contextual_percentile(p: Mapping[str, Any]) -> str:
+    return f"{_names(p.get('columns'))} → {_num(p.get('groups', '?'))} percentile groups"
+
+
+def _contextual_suppress(p: Mapping[str, Any]) -> str:
+    areas = p.get("areas") or []
+    return f"{_names(p.get('columns'))} emptied in {len(areas):,} at-risk area(s)"
+
+
+_DESCRIBERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "remove": _remove,
+    "suppress_records": _suppress,
+    "mask": _mask,
+    "pseudonymise": _pseudonymise,
+    "redact_text": _redact,
+    "generalise": _generalise,
+    "swap": _swap,
+    "round": _round,
+    "noise": _noise,
+    "aggregate": _aggregate,
+    "dp_aggregate": _dp_aggregate,
+    "local_suppression": _local_suppression,
+    "microaggregate": _microaggregate,
+    "geo_round": _geo_round,
+    "geo_snap": _geo_snap,
+    "geo_displace": _geo_displace,
+    "date_shift": _date_shift,
+    "date_perturb_intervals": _date_intervals,
+    "age_from_dob": _age_from_dob,
+    "age_perturb": _age_perturb,
+    "safe_harbor": _safe_harbor,
+    "contextual_absolute": _contextual_absolute,
+    "contextual_percentile": _contextual_percentile,
+    "contextual_suppress": _contextual_suppress,
+}
+
+
+def describe_step_plain(step: Mapping[str, Any]) -> str:
+    """One line of plain words saying what ``step`` does to the table."""
+    describer = _DESCRIBERS.get(str(step.get("step")))
+    if describer is None:
+        return f"{step.get('step', '?')} step"
+    try:
+        return describer(step)
+    except (KeyError, TypeError, ValueError):  # a malformed step still gets a line
+        return f"{step.get('step', '?')} step"
