@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
+from core.markup import escape_markdown
 from core.privacy import k_anonymity
 from core.recipe import describe_step
 from core.survey_risk import sample_frequencies
@@ -92,7 +93,7 @@ if form.action is not None:
         step = form.build()
         if form.action == "add":
             state.add_step(step)
-            st.toast(f"Added: {describe_step(step)}")
+            st.toast(f"Added: {escape_markdown(describe_step(step))}")
             st.rerun()
         show_preview(step, column)
     except AnonymisationError as error:
@@ -114,7 +115,7 @@ if not steps:
 change = None
 for i, step in enumerate(steps):
     text, up, down, delete = st.columns([10, 1, 1, 1], vertical_alignment="center")
-    text.markdown(f"**{i + 1}.** {describe_step(step)}")
+    text.markdown(f"**{i + 1}.** {escape_markdown(describe_step(step))}")
     if up.button(":material/arrow_upward:", key=f"up_{i}", disabled=i == 0):
         change = state.recipe().move_step(i, i - 1)
     if down.button(":material/arrow_downward:", key=f"down_{i}", disabled=i == len(steps) - 1):

@@ -10,6 +10,7 @@ import streamlit as st
 
 from core.errors import AnonymisationError
 from core.geo import describe_rounding, displacement_report, spatial_k
+from core.markup import escape_markdown
 from core.recipe import describe_step
 from core.safe_harbor import apply_safe_harbor
 from ui import location_charts as charts
@@ -28,7 +29,7 @@ def add(step: dict) -> None:
     """Add ``step`` to the recipe; show the error and keep the data if it cannot run."""
     try:
         state.add_step(step)
-        st.toast(f"Added: {describe_step(step)}")
+        st.toast(f"Added: {escape_markdown(describe_step(step))}")
         st.rerun()
     except AnonymisationError as error:
         st.error(str(error), icon=":material/error:")
