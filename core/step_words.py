@@ -162,6 +162,16 @@ def _noise(p: Mapping[str, Any]) -> str:
     return f"{p.get('column', '?')} + random {kind} noise (scale {_num(p.get('scale', '?'))})"
 
 
+def _correlated_noise(p: Mapping[str, Any]) -> str:
+    keeps = "correlations kept" if p.get("method") == "correlated" else "means and variances kept"
+    return f"{_names(p.get('columns'))} + random noise ({keeps})"
+
+
+def _pram(p: Mapping[str, Any]) -> str:
+    how = "a given transition matrix" if p.get("matrix") else "frequencies kept"
+    return f"{_names(p.get('columns'))} post-randomised: some values changed ({how})"
+
+
 def _aggregate(p: Mapping[str, Any]) -> str:
     stats = _names(p.get("stats", ["count", "sum"]))
     return f"records → {stats} of {_names(p.get('values'))} per {_names(p.get('by'))}"
@@ -266,6 +276,8 @@ _DESCRIBERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "swap": _swap,
     "round": _round,
     "noise": _noise,
+    "correlated_noise": _correlated_noise,
+    "pram": _pram,
     "aggregate": _aggregate,
     "dp_aggregate": _dp_aggregate,
     "local_suppression": _local_suppression,
