@@ -35,7 +35,7 @@ import pandas as pd
 
 from core.dates import _parse, _reference, ages_at
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS
-from core.detect.text import redact_series, scan_values
+from core.detect.text import redact_and_count
 from core.errors import ParameterError
 from core.schema import Suggestion, suggest_roles
 from core.validation import require_choice, require_columns
@@ -344,11 +344,10 @@ _TEXT_KINDS = ("free_text", "text")
 
 def _redact(values: pd.Series) -> tuple[pd.Series, int, str]:
     """Identifiers inside a text column replaced by labels, cells changed, what was found."""
-    found = scan_values(values)
-    redacted, changed = redact_series(values, lambda entity: f"[{entity.label}]")
-    if found.empty:
+    redacted, changed, found = redact_and_count(values, lambda entity: f"[{entity.label}]")
+    if not found:
         return redacted, 0, "The scanner found no identifier inside the text; check it by hand."
-    counts = ", ".join(f"{row.entities} {row.kind.replace('_', ' ')}" for row in found.itertuples())
+    counts = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in found.items())
     return (
         redacted,
         int(changed.sum()),

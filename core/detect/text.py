@@ -35,6 +35,7 @@ __all__ = [
     "entity_kinds",
     "find_entities",
     "label_of",
+    "redact_and_count",
     "redact_series",
     "resolve_kinds",
     "scan_table",
@@ -226,10 +227,24 @@ def redact_series(
     keeps its dtype unless a cell changed, then changed cells are text. Work is done once
     per distinct value.
     """
+    out, changed, _ = redact_and_count(values, replace, kinds=kinds, region=region)
+    return out, changed
+
+
+def redact_and_count(
+    values: pd.Series,
+    replace: Callable[[Entity], str],
+    *,
+    kinds: Iterable[str] | str | None = None,
+    region: str = DEFAULT_REGION,
+) -> tuple[pd.Series, pd.Series, dict[str, int]]:
+    """:func:`redact_series`, plus the number of entities of each kind replaced (one
+    pass: the scan that finds them is the one that replaces them)."""
     chosen = resolve_kinds(kinds)
     text, counts = _distinct_text(values)
     new_text: dict[str, str] = {}
-    for value in counts.index:
+    found_per_kind = dict.fromkeys(chosen, 0)
+    for value, count in counts.items():
         found = _find(value, chosen, region)
         if not found:
             continue
@@ -237,13 +252,15 @@ def redact_series(
         for entity in found:
             pieces += [value[position : entity.start], replace(entity)]
             position = entity.end
+            found_per_kind[entity.kind] += int(count)
         pieces.append(value[position:])
         new_text[value] = "".join(pieces)
+    found_per_kind = {k: n for k, n in found_per_kind.items() if n}
     changed = text.isin(list(new_text)) & values.notna()
     if not changed.any():
-        return values.copy(), changed
+        return values.copy(), changed, found_per_kind
     out = values.astype(object).copy()
     out[changed] = text[changed].map(new_text)
     if values.dtype != object and pd.api.types.is_string_dtype(values.dtype):
         out = out.astype(values.dtype)  # a text column stays a text column
-    return out, changed
+    return out, changed, found_per_kind
