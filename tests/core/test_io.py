@@ -532,12 +532,33 @@ def test_xlsx_dimension_claiming_millions_of_rows_is_not_trusted():
 
 
 def test_xlsx_cell_cap_counts_rows_times_widest_row(monkeypatch):
+    # three cells, A1, B1 and B3: read as a table of 3 rows x 2 columns = 6 cells
+    rows = (
+        b'<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c>'
+        b'<c r="B1" t="inlineStr"><is><t>b</t></is></c></row>'
+        b'<row r="3"><c r="B3"><v>4</v></c></row>'
+    )
+    book = _workbook_with_sheet(_sheet("A1:B3", rows))
     monkeypatch.setattr(core.io, "MAX_XLSX_CELLS", 5)
-    book = table_to_bytes(pd.DataFrame({"a": [1, 2], "b": [3, 4]}), "xlsx")  # 3 x 2 = 6
     with pytest.raises(DataReadError, match=r"more than 5 cells \(row 3 x 2 columns"):
         read_table(book, name="t.xlsx")
     monkeypatch.setattr(core.io, "MAX_XLSX_CELLS", 6)
-    assert read_table(book, name="t.xlsx")["b"].tolist() == [3, 4]
+    assert read_table(book, name="t.xlsx")["b"].tolist() == [4]
+
+
+def test_xlsx_with_too_many_cells_is_refused_before_any_is_parsed(monkeypatch):
+    book = table_to_bytes(pd.DataFrame({"a": range(600), "b": range(600)}), "xlsx")  # 1202
+    monkeypatch.setattr(core.io, "MAX_XLSX_CELLS", 1201)
+
+    parsed = []
+    monkeypatch.setattr(core.io, "_sheet_rows", lambda sheet, where: parsed.append(where) or [])
+    with pytest.raises(DataReadError, match=r"'t.xlsx' holds more than 1,201 cells, the most"):
+        read_table(book, name="t.xlsx")
+    assert parsed == []  # refused on the count, before openpyxl opened the workbook
+    monkeypatch.setattr(core.io, "MAX_XLSX_CELLS", 1202)
+    with pytest.raises(DataReadError, match="is empty"):  # 1202 cells pass the count
+        read_table(book, name="t.xlsx")
+    assert len(parsed) == 1
 
 
 # --- very long cells ----------------------------------------------------------------------
@@ -625,3 +646,21 @@ def test_nested_parquet_columns_are_refused_by_name(tmp_path):
         read_table(path)
     pq.write_table(table.select(["id"]), path)
     assert read_table(path)["id"].tolist() == [1, 2]
+
+
+@pytest.mark.parametrize("prefix", ["", "x:"])
+def test_cell_elements_are_counted_across_chunks_with_any_prefix(prefix):
+    # 70,000 rows of 3 cells (about 3 MiB, so tags straddle the 1 MiB chunk ends), plus
+    # elements that only look similar (<cols>, <col>, <v>)
+    p = prefix
+    row = f'<{p}row><{p}c r="A1"><{p}v>1</{p}v></{p}c><{p}c/><{p}c\tt="n"></{p}c></{p}row>'
+    xml = (
+        f'<?xml version="1.0"?><{p}worksheet xmlns:x="urn:x"><{p}cols><{p}col min="1"/>'
+        f"</{p}cols><{p}sheetData>{row * 70_000}</{p}sheetData></{p}worksheet>"
+    ).encode()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/worksheets/sheet1.xml", xml)
+    with zipfile.ZipFile(buffer) as archive:
+        info = archive.getinfo("xl/worksheets/sheet1.xml")
+        assert core.io._count_cell_elements(archive, info) == 3 * 70_000
