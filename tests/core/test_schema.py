@@ -389,6 +389,11 @@ def test_months_and_colours_are_not_names():
     )
     got = by_column(df)
     assert got["c1"].kind != "name" and got["c2"].kind != "name"
+    # "Tan" among surnames: the column is a column of names (Tan alone is not counted, the
+    # other 9 of 10 are known surnames: 90%).
+    surnames = ["Tan", "Lim", "Ng", "Yeo", "Goh", "Lee", "Wong", "Teo", "Ong", "Chua"]
+    (s,) = suggest_roles(pd.DataFrame({"c3": surnames}))
+    assert s.kind == "name" and "90% of sampled values look like person names" in s.reason
 
 
 def test_mixed_empty_long_and_non_latin_columns_have_reasons():
