@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
+from core.model_risk import model_risk
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import RISK_METHODS, sample_frequencies, survey_risk
 from ui import state
@@ -101,6 +102,14 @@ if data[qi].isna().to_numpy().any():
         "reaches (the Risk page counts a blank as a value of its own).",
         "PDPC guide, Annex C; sdcMicro freqCalc",
     )
+
+model = state.memo("model_risk", lambda: model_risk(data, qi, weights=weights), tuple(qi), weights)
+left, right = st.columns(2)
+left.metric(
+    "Sample uniques expected unique in the population", f"{model.expected_population_uniques:.1f}"
+)
+right.metric("Expected correct matches", f"{model.expected_correct_matches:.1f}")
+state.explain(model.explanations()["model_risk"], "PDPC guide, Step 4; sdcMicro modRisk")
 
 per_record = pd.DataFrame(
     {"f_k (records)": risk.frequencies.fk.astype(int), "F_k (people)": risk.frequencies.Fk,

@@ -77,3 +77,14 @@ def test_suda_max_size_out_of_range_is_one_line_error(tmp_path, capsys, size):
     assert main(["suda", str(data), "--qi", "a,b", "--max-size", size]) == 2
     err = capsys.readouterr().err
     assert "max_size" in err and err.count("\n") == 1
+
+
+def test_risk_model_risk_flag(tmp_path, capsys):
+    # One key per record, weights 4: every record a sample unique with lambda = 1 * ...
+    # a: x, y (n = 2, each value once): lambda = 2 * (1/2) = 1, pi = 1/4, v = 3/4.
+    data = tmp_path / "s.csv"
+    pd.DataFrame({"a": ["x", "y"], "w": [4, 4]}).to_csv(data, index=False)
+    assert main(["risk", str(data), "--qi", "a", "--weights", "w", "--model-risk", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["model_expected_population_uniques"] == pytest.approx(2 * math.exp(-0.75))
+    assert out["model_risk_1"] == pytest.approx(math.exp(-0.75))  # per key present (2)

@@ -10,6 +10,7 @@ import math
 from itertools import combinations
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from apptest_helpers import metric
@@ -81,3 +82,16 @@ def test_household_risk_and_bad_household(page):
     ).any(axis=1)
     assert 0 < alone.sum() < len(TABLE)
     assert metric(page, "Records with a minimal sample unique") == f"{int(alone.sum()):,}"
+
+
+def test_model_risk_figures(page):
+    page.selectbox(key="survey_weights").set_value("weight").run()
+    assert not page.exception, page.exception
+    # Main-effects log-linear model by hand: lambda = n * prod_j (n_j / n) per key, and for
+    # each sample unique exp(-(1 - 1/weight) * lambda).
+    n = len(TABLE)
+    lam = n * np.prod([TABLE[c].map(TABLE[c].value_counts()) / n for c in QI], axis=0)
+    unique = TABLE.groupby(QI)["sex"].transform("size") == 1
+    expected = np.exp(-(1 - 1 / TABLE["weight"]) * lam)[unique].sum()
+    shown = float(metric(page, "Sample uniques expected unique in the population"))
+    assert shown == pytest.approx(expected, abs=0.05)
