@@ -95,3 +95,11 @@ def test_model_risk_figures(page):
     expected = np.exp(-(1 - 1 / TABLE["weight"]) * lam)[unique].sum()
     shown = float(metric(page, "Sample uniques expected unique in the population"))
     assert shown == pytest.approx(expected, abs=0.05)
+
+
+def test_bad_weights_are_one_clear_error(page):
+    # Children have an income of 0: not a sampling weight (each record stands for >= 1).
+    page.selectbox(key="survey_weights").set_value("monthly_income").run()
+    assert not page.exception, page.exception
+    errors = [e.value for e in page.error]
+    assert errors and "monthly_income" in errors[0] and "at least 1" in errors[0]
