@@ -578,45 +578,69 @@ class _Lattice:
             return float(max(self.n, 1))
         return float(max(self.n * len(self.columns), 1))
 
+    def _measure_tables(self) -> None:
+        """Per (column, level) tables flattened once, so a candidate's measures are a few
+        gathers over its suppressed units instead of a loop of small numpy calls."""
+        q, top = len(self.columns), int(self.heights.max()) + 1
+        self._unit_values = np.stack([c.value_codes for c in self.columns], axis=1)
+        self._table_start = np.zeros((q, top), dtype=np.int64)
+        self._code_row = np.zeros((q, top), dtype=np.int64)
+        self._totals = {m: np.zeros((q, top)) for m in ("loss", "precision", "entropy")}
+        self._cards = np.zeros((q, top), dtype=np.int64)
+        loss, gap, rows, start = [], [], [], 0
+        for i, column in enumerate(self.columns):
+            for level in range(column.height + 1):
+                self._table_start[i, level] = start
+                self._code_row[i, level] = len(rows)
+                self._cards[i, level] = column.cards[level]
+                loss.append(column.value_loss[level])
+                gap.append(column.value_max_entropy - column.value_entropy[level])
+                rows.append(column.codes[level])
+                start += len(column.value_loss[level])
+                for m in self._totals:
+                    self._totals[m][i, level] = column.level_totals[m][level]
+        self._loss_flat, self._gap_flat = np.concatenate(loss), np.concatenate(gap)
+        self._codes_by_row = np.stack(rows)
+
     def _measures(self, levels, ev: _Eval) -> tuple[dict, dict]:
         n, suppressed, small = self.n, ev.suppressed, self.suppressed_units(levels, ev)
-        weights = self.weights[small]
-        totals = {"loss": 0.0, "precision": 0.0, "entropy": 0.0}
-        per_column = {}
-        for column, level in zip(self.columns, levels, strict=True):
-            gen = {m: column.level_totals[m][level] for m in totals}
-            if suppressed:  # suppressed records count as '*' in every column
-                codes = column.value_codes[small]
-                gen["loss"] += suppressed - np.dot(column.value_loss[level][codes], weights)
-                gen["precision"] += suppressed * (1 - level / max(column.height, 1))
-                top = column.value_max_entropy[codes] - column.value_entropy[level][codes]
-                gen["entropy"] += np.dot(top, weights)
-            for m in totals:
-                totals[m] += gen[m]
-            per_column[column.name] = float(gen["loss"] / max(n, 1))
-        out = {m: float(totals[m] / self._normaliser(m)) for m in totals}
-        out["arx_loss"] = float(arx_geometric_loss(np.array(list(per_column.values()))))
-        out["arx_entropy"] = self._arx_entropy(levels, small, suppressed)
+        if not hasattr(self, "_loss_flat"):
+            self._measure_tables()
+        columns = np.arange(len(self.columns))
+        level = np.asarray(levels, dtype=np.int64)
+        totals = {m: table[columns, level].copy() for m, table in self._totals.items()}
+        if suppressed:  # suppressed records count as '*' in every column
+            weights = self.weights[small].astype(float)
+            cells = self._unit_values[small] + self._table_start[columns, level]
+            totals["loss"] += suppressed - weights @ self._loss_flat[cells]
+            totals["precision"] += suppressed * (1 - level / np.maximum(self.heights, 1))
+            totals["entropy"] += weights @ self._gap_flat[cells]
+        per_column = dict(zip((c.name for c in self.columns),
+                              (totals["loss"] / max(n, 1)).tolist(), strict=True))  # fmt: skip
+        out = {m: float(totals[m].sum() / self._normaliser(m)) for m in totals}
+        out["arx_loss"] = float(arx_geometric_loss(totals["loss"] / max(n, 1)))
+        out["arx_entropy"] = self._arx_entropy(columns, level, small, suppressed)
         out["discernibility"] = float(ev.kept_squares + suppressed * n)
         out["avg_class_size"] = float(n / max(ev.classes + (suppressed > 0), 1))
         out["height"] = float(sum(levels))
         out["suppressed"] = float(suppressed)
         return out, per_column
 
-    def _arx_entropy(self, levels, small: np.ndarray, suppressed: int) -> float:
+    def _arx_entropy(self, columns, level, small: np.ndarray, suppressed: int) -> float:
         """ARX's non-uniform entropy (MetricMDNUNMEntropy, SUM): for every record and column
         -log2 P(original value | generalised value), counted over the whole table; plus, for
         the suppressed records, -log2 of the share of their generalised value among the
         suppressed records (so suppression is charged within the suppressed set)."""
-        total = 0.0
-        weights = self.weights[small]
-        for column, level in zip(self.columns, levels, strict=True):
-            total += column.level_totals["entropy"][level]
-            if suppressed:
-                counts = np.bincount(column.codes[level][small], weights=weights)
-                counts = counts[counts > 0]
-                total += float(-(counts * np.log2(counts / suppressed)).sum())
-        return float(total)
+        total = float(self._totals["entropy"][columns, level].sum())
+        if suppressed:
+            codes = self._codes_by_row[self._code_row[columns, level][:, None], small[None, :]]
+            cards = self._cards[columns, level]
+            offsets = np.concatenate([[0], np.cumsum(cards)[:-1]])
+            counts = np.bincount((codes + offsets[:, None]).ravel(),
+                                 weights=np.tile(self.weights[small], len(columns)))  # fmt: skip
+            counts = counts[counts > 0]
+            total += float(-(counts * np.log2(counts / suppressed)).sum())
+        return total
 
     def dynamic_bound(self, ev: _Eval, measure: str) -> float:
         """Lower bound of ``measure`` for every generalisation of an evaluated node."""
@@ -750,7 +774,7 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
     at_most = [[grid[:, i] <= v for v in range(h + 1)] for i, h in enumerate(lattice.heights)]
     rows = grid.tolist()
     while not exhaustive and (unknown := np.flatnonzero(status == 0)).size:
-        idx = _chain_middle(int(rng.choice(unknown)), status.tolist(), rows, lattice, rng)
+        idx = _chain_middle(int(rng.choice(unknown)), status, rows, lattice, rng)
         ev = evals[idx] = lattice.evaluate(grid[idx])
         masks = at_least if ev.prune_ok else at_most
         tagged = status == 0
@@ -784,11 +808,11 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
     return optimum, frontier, int(feasible.sum())
 
 
-def _chain_middle(start: int, status: list, rows: list, lattice: _Lattice, rng) -> int:
+def _chain_middle(start: int, status: np.ndarray, rows: list, lattice: _Lattice, rng) -> int:
     """Binary search on a chain (Flash-like): walk from ``start`` through unknown nodes up
     to a maximal and down to a minimal one, one random step at a time, and return the
     middle of that chain. Its verdict then settles about half of the chain.
-    (Plain lists: this walk is many tiny steps, where numpy scalars are slow.)"""
+    (Levels as plain lists: this walk is many tiny steps, where numpy rows are slow.)"""
     path = [start]
     strides, heights = lattice.strides.tolist(), lattice.heights.tolist()
     for direction in (1, -1):
