@@ -27,7 +27,9 @@ quasi-identifiers:
 
 ``max_size`` bounds the size of the MSUs searched (at most M, the default, as sdcMicro
 which always searches all sizes); the weights stay those of M attributes, so the scores
-are sdcMicro's restricted to the MSUs found. A missing value is never part of an MSU
+are sdcMicro's restricted to the MSUs found. (With fewer than 3 quasi-identifiers
+sdcMicro pads the table with constant columns, which changes M and so the weights;
+here M is always the number of quasi-identifiers given.) A missing value is never part of an MSU
 (sdcMicro ignores missing items) but still tells records apart on the full key.
 
 Computation: every subset of quasi-identifiers up to ``max_size`` is visited depth-first;
