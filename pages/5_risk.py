@@ -8,16 +8,22 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from core.formatting import fmt_count, fmt_probability
+from core.markup import escape_markdown
 from core.privacy import equivalence_classes
 from core.risk import CONTROL_LEVELS, HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
-from ui import state
+from ui import guide_examples, state
+from ui.charts import class_size_chart, driving_advice
+from ui.guide_examples import GUIDE_CONTROL_ORDER
 
 if not state.require_data() or not state.require_known_columns():
     st.stop()
 
-st.title("Step 4 · Compute your risk")
+st.title("Risk")
 data = state.current_data()
-st.caption(f"Measured on {state.recipe_label()} ({len(data):,} records).")
+st.caption(f"Step 4 · Compute your risk. Measured on {state.recipe_label()} "
+           f"({fmt_count(len(data))} records).")  # fmt: skip
+guide_examples.show_step4_k_example()
 qi = state.quasi_identifiers(data)
 if not qi:
     st.warning(
@@ -53,42 +59,42 @@ if note := state.removed_note():
 figures = [
     (
         "k",
-        report.k,
+        fmt_count(report.k),
         "The smallest group of records alike on the quasi-identifiers; 1 means someone is unique.",
         "PDPC guide, Step 4",
         "k",
     ),
     (
         "Classes",
-        f"{report.classes:,}",
+        fmt_count(report.classes),
         "Groups of records sharing all quasi-identifier values (equivalence classes).",
         "PDPC guide, Annex C",
         None,
     ),
     (
         "Unique records",
-        f"{report.uniques:,}",
+        fmt_count(report.uniques),
         "Records alone in their group: anyone who knows these attributes can single them out.",
         "PDPC guide, Step 4",
         "uniques",
     ),
     (
         f"Records below k = {k_target}",
-        f"{report.records_below_k:,}",
+        fmt_count(report.records_below_k),
         "Records in groups smaller than the target: suppress them or generalise further.",
         "PDPC guide, Annex C",
         "records_below_k",
     ),
     (
         "Max prosecutor risk",
-        f"{report.max_risk:.4g}",
+        fmt_probability(report.max_risk),
         "1/k: the chance that an attacker who knows a person is in the data picks their record.",
         "PDPC guide, Annex D",
         "max_risk",
     ),
     (
         "Average prosecutor risk",
-        f"{report.avg_risk:.4g}",
+        fmt_probability(report.avg_risk),
         "The same chance averaged over all records (classes / records).",
         "PDPC guide, Annex D, footnote 14",
         "avg_risk",
@@ -100,27 +106,7 @@ for column, (label, value, sentence, section, key) in zip(st.columns(3) * 2, fig
         state.explain(sentence, section, training=text.get(key))
 
 st.subheader("Class sizes")
-sizes = report.class_sizes
-whole = alt.Axis(tickMinStep=1, format="d")
-bars = (
-    alt.Chart(sizes)
-    .transform_calculate(left="datum.class_size - 0.4", right="datum.class_size + 0.4")
-    .mark_rect()
-    .encode(
-        x=alt.X("left:Q", title="Class size (records alike)", axis=whole),
-        x2="right:Q",
-        y=alt.Y("records:Q", title="Records", axis=whole),
-        y2=alt.datum(0),
-        color=alt.condition(
-            alt.datum.class_size < k_target, alt.value("#d62728"), alt.value("#1f77b4")
-        ),
-        tooltip=["class_size", "classes", "records"],
-    )
-)
-# The dashed line sits between k-1 and k so it never hides the bar at the target itself.
-boundary = pd.DataFrame({"target k": [k_target - 0.5]})
-rule = alt.Chart(boundary).mark_rule(color="black", strokeDash=[4, 4])
-st.altair_chart(bars + rule.encode(x="target k:Q"), width="stretch")
+st.altair_chart(class_size_chart(report.class_sizes, k_target), width="stretch")
 state.explain(
     f"How many records sit in groups of each size; red bars are left of the dashed target "
     f"k = {k_target} and need more work.",
@@ -146,9 +132,11 @@ state.explain(
 if report.sensitive is not None:
     st.subheader(f"Attribute disclosure: '{report.sensitive}'")
     ldiv, lent, tclose = st.columns(3)
-    ldiv.metric("Distinct l-diversity", report.l_distinct)
+    ldiv.metric("Distinct l-diversity", fmt_count(report.l_distinct))
     lent.metric("Entropy l-diversity", f"{report.l_entropy:.2f}")
     tclose.metric("t-closeness", f"{report.t_closeness:.3f}")
+    if disclosure := report.attribute_disclosure():
+        st.error(escape_markdown(disclosure), icon=":material/visibility:")
     for key in ("l_distinct", "l_entropy", "t_closeness"):
         state.explain(text[key], "PDPC guide, Step 4 footnote 11; Annex C")
 
@@ -175,19 +163,17 @@ if report.impact:
     left, right = st.columns(2)
     left.altair_chart(k_chart, width="stretch")
     right.altair_chart(u_chart, width="stretch")
-    top = impact.sort_values(["k_without", "uniques_without"], ascending=[False, True]).iloc[0]
-    state.explain(
-        f"Leaving out '{top.quasi_identifier}' would give k = {top.k_without} and "
-        f"{top.uniques_without:,} unique record(s) (now k = {report.k}, {report.uniques:,}); "
-        "the quasi-identifier with the longest k bar and shortest uniques bar drives the risk: "
-        "generalise it first.",
-        "PDPC guide, Step 3 and Annex C",
-    )
+    state.explain(driving_advice(impact, report.k, report.uniques),
+                  "PDPC guide, Step 3 and Annex C")  # fmt: skip
 
 st.subheader("Annex D: is the risk acceptable?")
+guide_examples.show_annex_d_tables()
 settings = state.annex_d_settings()
 saved = state.insider_table() or INSIDER_ATTACK_TABLE
-grid = pd.DataFrame(saved).T.reindex(index=list(CONTROL_LEVELS), columns=list(MOTIVATION_LEVELS))
+# Rows in the guide's order (controls high to none), as Annex D prints the table.
+grid = pd.DataFrame(saved).T.reindex(
+    index=list(GUIDE_CONTROL_ORDER), columns=list(MOTIVATION_LEVELS)
+)
 grid.index.name = "controls \\ motivation"
 edited = st.data_editor(
     grid,
@@ -281,9 +267,11 @@ if verdict is None:
     st.info("The table is empty, so there is no risk to assess.")
     st.stop()
 cols = st.columns(5)
-cols[0].metric("P(attempt)", f"{verdict.p_attempt:.4g}", help=verdict.driving_scenario)
-cols[1].metric("P(re-ID)", f"{verdict.p_reid:.4g}", help="P(attempt) / k")
-cols[2].metric("Threshold", f"{verdict.threshold:g}")
+cols[0].metric("P(attempt)", fmt_probability(verdict.p_attempt), help=verdict.driving_scenario)
+cols[1].metric("P(re-ID)", fmt_probability(verdict.p_reid),
+               help="The chance of re-identification: P(attempt) divided by k, the size of "
+               "the smallest group a person could be hidden in.")  # fmt: skip
+cols[2].metric("Threshold", fmt_probability(verdict.threshold))
 cols[3].metric("Acceptable", "yes" if verdict.acceptable else "no")
 cols[4].metric("Minimum k", verdict.min_k)
 state.explain(

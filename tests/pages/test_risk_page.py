@@ -90,7 +90,8 @@ def test_figures_after_generalising_age(risk_page, generalised):
     assert metric(at, "Unique records") == str(int((sizes == 1).sum()))
     assert metric(at, "Records below k = 5") == str(int(sizes[sizes < 5].sum()))
     assert float(metric(at, "Max prosecutor risk")) == pytest.approx(1 / k)
-    assert float(metric(at, "Average prosecutor risk")) == pytest.approx(len(sizes) / 11, 1e-3)
+    # shown to three significant digits (core.formatting): 2/11 reads 0.182
+    assert metric(at, "Average prosecutor risk") == f"{len(sizes) / 11:.3g}"
 
     at.number_input(key="risk_k_target").set_value(6).run()
     assert metric(at, "Records below k = 6") == "5"  # the 31 to 40 / Male class
@@ -129,9 +130,9 @@ def test_annex_d_verdict_and_insider_table(risk_page, generalised):
     assert metric(at, "Acceptable") == "yes"  # 0.06 <= 0.1
     assert metric(at, "Minimum k") == "3"  # smallest k with 0.3 / k <= 0.1
 
-    # Rows of the editor: none, low, medium, high; edit (medium, high) to 0.45.
+    # Rows of the editor in the guide's order: high, medium, low, none; edit (medium, high).
     at.session_state["insider_table"] = {
-        "edited_rows": {2: {"high": 0.45}},
+        "edited_rows": {1: {"high": 0.45}},
         "added_rows": [],
         "deleted_rows": [],
     }
@@ -141,7 +142,7 @@ def test_annex_d_verdict_and_insider_table(risk_page, generalised):
     assert float(metric(at, "P(re-ID)")) == pytest.approx(0.45 / k)
 
     at.session_state["insider_table"] = {
-        "edited_rows": {2: {"high": 1.5}},
+        "edited_rows": {1: {"high": 1.5}},
         "added_rows": [],
         "deleted_rows": [],
     }
@@ -188,3 +189,37 @@ def test_quasi_identifier_removed_by_the_recipe_is_named() -> None:
     assert any("Occupation was removed by the recipe (step 1, remove)" in c for c in captions)
     expected = TAXI_TABLE.groupby(QI).size().min()  # k on Age and Gender, by pandas
     assert metric(at, "k") == str(expected)
+
+
+def test_title_l_diversity_flag_tie_and_training_tables(risk_page, generalised):
+    at = risk_page
+    assert at.title[0].value == "Risk"  # as in the menu
+    # Leaving out Age leaves Gender (6 women, 5 men); leaving out Gender leaves the age
+    # bands (6 aged 21 to 30, 5 aged 31 to 40): k = 5 and no unique record either way.
+    advice = next(c.value for c in at.caption if c.value.startswith("Leaving out"))
+    assert advice.startswith("Leaving out any one of 'Age', 'Gender' gives the same figures")
+    # Occupation as the sensitive column: each group has several occupations, no flag.
+    at.selectbox(key="risk_sensitive").set_value("Occupation").run()
+    assert not [e for e in at.error if "l-diversity = 1" in e.value]
+    at.session_state["training_mode"] = True  # the sidebar toggle (not drawn by AppTest here)
+    at.run()
+    example = next(d.value for d in at.dataframe if "k of its group" in d.value.columns)
+    # The guide's Step 4 example: groups of 2, 4 and 3 identical records, overall k = 2.
+    assert example["k of its group"].tolist() == [2, 2, 4, 4, 4, 4, 3, 3, 3]
+    insider = next(d.value for d in at.dataframe if "Medium" in d.value.columns)
+    assert insider.index.tolist() == ["High", "Medium", "Low", "None"]  # the guide's order
+    assert insider.loc["High"].tolist() == [0.03, 0.05, 0.1]
+    harm = next(d.value for d in at.dataframe if "Risk threshold" in d.value.columns)
+    assert harm.values.tolist() == [["Low", 0.2], ["Medium", 0.1], ["High", 0.01]]
+
+
+def test_a_group_with_one_sensitive_value_is_flagged_on_the_page():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    # Date of birth and sex make most records unique: a group of one has one diagnosis.
+    at.session_state["roles"] = {"date_of_birth": Role.INDIRECT, "sex": Role.INDIRECT}
+    at.switch_page(PAGE).run()
+    at.selectbox(key="risk_sensitive").set_value("diagnosis").run()
+    assert not at.exception, at.exception
+    assert metric(at, "Distinct l-diversity") == "1"
+    assert any("l-diversity = 1" in e.value and "diagnosis" in e.value for e in at.error)

@@ -1,0 +1,51 @@
+"""ui.charts: class-size bands and the "which quasi-identifier drives the risk" words."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ui.charts import class_size_bands, class_size_chart, driving_advice
+
+
+def test_class_sizes_fall_in_readable_bands_split_at_k():
+    # Classes of 1, 2, 4, 5, 12, 13 and 4,400 records (the issue's hair-thin case).
+    sizes = pd.DataFrame({"class_size": [1, 2, 4, 5, 12, 13, 4400],
+                          "classes": [3, 1, 1, 2, 1, 1, 1]})  # fmt: skip
+    sizes["records"] = sizes["class_size"] * sizes["classes"]
+    bands = class_size_bands(sizes, k=5)
+    # 1..4 one by one, then from k = 5: 5-9, 10-19, 20-49, ..., 2,000-4,999 would pass the
+    # largest, so the last band is "2,000+".
+    assert bands["band"].tolist() == ["1", "2", "3", "4", "5–9", "10–19", "20–49", "50–99",
+                                      "100–199", "200–499", "500–999", "1,000–1,999",
+                                      "2,000+"]  # fmt: skip
+    assert bands["records"].tolist() == [3, 2, 0, 4, 10, 25, 0, 0, 0, 0, 0, 0, 4400]
+    assert bands["below_k"].tolist() == [True] * 4 + [False] * 9
+    assert bands["records"].sum() == sizes["records"].sum()
+    spec = class_size_chart(sizes, 5).to_dict()
+    rule = spec["layer"][1]
+    assert rule["mark"]["type"] == "rule" and rule["encoding"]["x"]["bandPosition"] == 0
+    assert spec["layer"][0]["encoding"]["y"]["title"] == "Records"
+
+
+def test_every_class_below_k_still_shows_where_k_is():
+    # Classes of 1 and 2 records, k = 5: an empty "5+" band carries the dashed k line.
+    sizes = pd.DataFrame({"class_size": [1, 2], "classes": [2, 1], "records": [2, 2]})
+    bands = class_size_bands(sizes, k=5)
+    assert bands["band"].tolist() == ["1", "2", "3", "4", "5+"]
+    assert bands["records"].tolist() == [2, 2, 0, 0, 0]
+    assert len(class_size_chart(sizes, 5).to_dict()["layer"]) == 3
+
+
+def _impact(rows):
+    return pd.DataFrame(rows, columns=["quasi_identifier", "k_without", "uniques_without"])
+
+
+def test_driving_advice_names_one_column_or_says_they_tie():
+    one = _impact([("age", 5, 0), ("sex", 1, 7), ("race", 2, 3)])
+    assert driving_advice(one, 1, 9).startswith("Leaving out 'age' would give k = 5 and 0")
+    tie = _impact([("age", 1, 7), ("sex", 1, 7), ("race", 1, 7)])
+    text = driving_advice(tie, 1, 9)
+    assert text.startswith("Leaving out any one of 'age', 'sex', 'race' gives the same")
+    assert "they tie" in text
+    two = _impact([("age", 3, 1), ("sex", 3, 1), ("race", 1, 7)])
+    assert driving_advice(two, 1, 9).startswith("Leaving out 'age' or 'sex' (a tie)")
