@@ -27,7 +27,7 @@ import pandas as pd
 
 from core.errors import AnonymisationError, ReleaseRefusedError
 from core.io import output_format, read_table, table_to_bytes
-from core.model_risk import model_risk
+from core.model_risk import MODEL_METHODS, model_risk
 from core.outputs import Output, file_name_part, plan_outputs, write_outputs
 from core.recipe import Recipe, RecipeResult, apply_recipe, check_recipe_columns
 from core.release_gate import NOT_ANONYMISED_MARK, ReleaseCheck, check_release, marked_name
@@ -114,7 +114,8 @@ def cmd_risk(args: argparse.Namespace) -> int:
                 per_record["household_risk"] = survey.household
             _write_table_output(records, pd.DataFrame(per_record), force=args.force)
     if args.model_risk:
-        model = model_risk(df, report.quasi_identifiers, weights=args.weights)
+        model = model_risk(df, report.quasi_identifiers, weights=args.weights,
+                           method=args.model_method)  # fmt: skip
         data.update(model.to_dict())
         explanations.update(model.explanations())
     text = "\n".join(f"{key}: {sentence}" for key, sentence in explanations.items())
@@ -701,6 +702,8 @@ def build_parser() -> argparse.ArgumentParser:
     risk.add_argument("--force", action="store_true", help="replace an existing --per-record")
     risk.add_argument("--model-risk", action="store_true",
                       help="add sdcMicro's log-linear model risk (modRisk, main effects)")  # fmt: skip
+    risk.add_argument("--model-method", choices=MODEL_METHODS, default="default",
+                      help="modRisk's model: default, CE, PML or weightedLLM")  # fmt: skip
     risk.set_defaults(run=cmd_risk)
 
     suda = data_command("suda", "Step 4: SUDA2 special uniques (minimal sample uniques, "

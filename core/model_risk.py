@@ -14,6 +14,12 @@ probabilities (1 / weight) of the key's records, for every key seen only once:
 - risk 2 = (1 - exp(-v)) / v with v = (1 - pi_k) * lambda_k: the chance that a match on
   the key is the right person.
 
+Other models of sdcMicro (``method``): "CE" (Clogg-Eliason: an offset log(f/F + 0.1) per
+cell), "PML" (pseudo maximum likelihood: the model fitted to the sum of weights scaled to
+the sample size, rounded) and "weightedLLM" (the cells' sum of weights as a covariate).
+They are fitted on every combination of the values seen (R's ``expand.grid``) by
+iteratively reweighted least squares, as R's ``glm(family = poisson)``.
+
 Their sums are the expected number of sample uniques that are population uniques and
 of correct matches. sdcMicro's global figures (``gr1``, ``gr2``) divide those sums by the
 number of keys present in the sample (with at most ``bound`` records), which is what
@@ -32,7 +38,11 @@ import pandas as pd
 from core.errors import ParameterError
 from core.privacy import _codes, combined_codes
 from core.survey_risk import _weights
-from core.validation import require_columns
+from core.validation import require_choice, require_columns
+
+MODEL_METHODS = ("default", "CE", "PML", "weightedLLM")
+#: Cells of the full cross-classification that the iterative models may fit.
+MAX_MODEL_CELLS = 200_000
 
 
 @dataclass(frozen=True)
@@ -77,32 +87,99 @@ class ModelRisk:
         }
 
 
+def _poisson_fit(
+    y: np.ndarray, design: np.ndarray, offset: np.ndarray, *, iterations: int = 50
+) -> np.ndarray:
+    """Fitted means of a Poisson log-linear model, by IRLS as R's ``glm`` (start y + 0.1,
+    stop when the deviance changes by less than 1e-8 relative)."""
+    mu = y + 0.1
+    eta = np.log(mu)
+    deviance_old = np.inf
+    for _ in range(iterations):
+        z = eta - offset + (y - mu) / mu
+        root = np.sqrt(mu)
+        beta = np.linalg.lstsq(design * root[:, None], z * root, rcond=None)[0]
+        eta = design @ beta + offset
+        mu = np.exp(eta)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = np.where(y > 0, y * np.log(y / mu), 0.0) - (y - mu)
+        deviance = 2 * float(terms.sum())
+        if abs(deviance - deviance_old) / (abs(deviance) + 0.1) < 1e-8:
+            break
+        deviance_old = deviance
+    return mu
+
+
+def _cell_means(
+    df: pd.DataFrame, qis: tuple[str, ...], w: np.ndarray, method: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per record: its cell; per cell of the full grid: count, inclusion, fitted mean."""
+    codes, cards = zip(*(_codes(df[c]) for c in qis), strict=True)
+    cells = int(np.prod(cards, dtype=float))
+    if cells > MAX_MODEL_CELLS:
+        raise ParameterError(
+            f"Parameter 'method' {method!r} fits every combination of values: {cells:,} "
+            f"cells here, more than {MAX_MODEL_CELLS:,}. Use method 'default' or fewer, "
+            "coarser quasi-identifiers."
+        )
+    cell = np.ravel_multi_index(codes, cards)
+    counts = np.bincount(cell, minlength=cells).astype(float)
+    weight_sum = np.bincount(cell, weights=w, minlength=cells)
+    inclusion = np.bincount(cell, weights=1.0 / w, minlength=cells)
+    levels = np.unravel_index(np.arange(cells), cards)
+    columns = [np.ones(cells)]
+    for level, card in zip(levels, cards, strict=True):
+        columns.extend((level == value).astype(float) for value in range(1, card))
+    offset = np.zeros(cells)
+    y = counts
+    if method == "CE":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(weight_sum > 0, counts / weight_sum, 0.0)
+        offset = np.log(ratio + 0.1)
+    elif method == "PML":
+        y = _round_half_even(weight_sum * counts.sum() / weight_sum.sum())
+    elif method == "weightedLLM":
+        columns.append(weight_sum)
+    fitted = _poisson_fit(y, np.column_stack(columns), offset)
+    return cell, counts, inclusion, fitted
+
+
+def _round_half_even(values: np.ndarray) -> np.ndarray:
+    return np.round(values)  # NumPy rounds halves to even, as R's round
+
+
 def model_risk(
     df: pd.DataFrame,
     quasi_identifiers: Sequence[str],
     *,
     weights: str | None = None,
     bound: float = np.inf,
+    method: str = "default",
 ) -> ModelRisk:
-    """sdcMicro ``modRisk(method="default", formulaM = ~ qi_1 + ... + qi_m)``."""
+    """sdcMicro ``modRisk(method, formulaM = ~ qi_1 + ... + qi_m, bound)``."""
     qis = tuple(require_columns(df, quasi_identifiers, parameter="quasi_identifiers"))
+    method = require_choice("method", method, MODEL_METHODS)
     if not isinstance(bound, int | float) or isinstance(bound, bool) or not bound > 0:
         raise ParameterError(f"Parameter 'bound' must be a number above 0, got {bound!r}.")
     w = _weights(df, weights)
     n = len(df)
     if n == 0:
         return ModelRisk(qis, 0, 0, 0.0, 0.0, np.zeros(0))
-    # lambda of each record's key: n * prod_j (n_j / n), n_j the count of its value of qi j
-    log_lambda = np.full(n, np.log(n))
-    for column in qis:
-        codes, cardinality = _codes(df[column])
-        log_lambda += np.log(np.bincount(codes, minlength=cardinality)[codes] / n)
-    key, n_keys = combined_codes(df, qis)
-    counts = np.bincount(key, minlength=n_keys)
-    inclusion = np.bincount(key, weights=1.0 / w, minlength=n_keys)
-    lam = np.zeros(n_keys)
-    lam[key] = np.exp(log_lambda)
-    kept = (counts > 0) & (counts <= bound)
+    if method == "default":
+        # lambda of each key: n * prod_j (n_j / n), n_j the count of its value of qi j
+        log_lambda = np.full(n, np.log(n))
+        for column in qis:
+            codes, cardinality = _codes(df[column])
+            log_lambda += np.log(np.bincount(codes, minlength=cardinality)[codes] / n)
+        key, n_keys = combined_codes(df, qis)
+        counts = np.bincount(key, minlength=n_keys)
+        inclusion = np.bincount(key, weights=1.0 / w, minlength=n_keys)
+        lam = np.zeros(n_keys)
+        lam[key] = np.exp(log_lambda)
+    else:
+        key, counts, inclusion, lam = _cell_means(df, qis, w, method)
+    # sdcMicro keeps the cells seen at most ``bound`` times and with a positive fit
+    kept = (counts > 0) & (counts <= bound) & (lam > 0)
     v = (1.0 - inclusion) * lam
     risk1 = np.exp(-v)
     with np.errstate(divide="ignore", invalid="ignore"):

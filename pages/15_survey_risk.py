@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
-from core.model_risk import model_risk
+from core.model_risk import MODEL_METHODS, model_risk
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import RISK_METHODS, sample_frequencies, survey_risk
 from ui import state
@@ -105,7 +105,20 @@ if data[qi].isna().to_numpy().any():
         "PDPC guide, Annex C; sdcMicro freqCalc",
     )
 
-model = state.memo("model_risk", lambda: model_risk(data, qi, weights=weights), tuple(qi), weights)
+model_method = st.selectbox(
+    "Log-linear model (sdcMicro modRisk)", MODEL_METHODS, key="survey_model",
+    help="default: main effects of the quasi-identifiers; CE, PML and weightedLLM use the "
+    "sampling weights in the model as well.",
+)  # fmt: skip
+try:
+    model = state.memo(
+        "model_risk",
+        lambda: model_risk(data, qi, weights=weights, method=model_method),
+        tuple(qi), weights, model_method,
+    )  # fmt: skip
+except AnonymisationError as error:
+    st.error(str(error), icon=":material/error:")
+    st.stop()
 left, right = st.columns(2)
 left.metric(
     "Sample uniques expected unique in the population", f"{model.expected_population_uniques:.1f}"

@@ -62,3 +62,33 @@ def test_bad_bound_and_weights_are_refused():
         model_risk(df, ["Var1"], weights="weights", bound=0)
     with pytest.raises(ParameterError, match="weights"):
         model_risk(df.assign(weights=0), ["Var1"], weights="weights")
+
+
+@pytest.mark.parametrize(
+    ("method", "bound", "gr1", "gr2"),
+    [
+        # test_modRisks.R, data without missing values, "bound = no" and "bound = yes".
+        ("CE", np.inf, 0.542, 0.699),
+        ("PML", np.inf, 0.553, 0.705),
+        ("weightedLLM", np.inf, 0.408, 0.613),
+        ("CE", 1.5, 0.609, 0.786),
+        ("PML", 1.5, 0.622, 0.794),
+        ("weightedLLM", 1.5, 0.459, 0.69),
+    ],
+)
+def test_other_models_match_sdcmicro(method, bound, gr1, gr2):
+    result = model_risk(_sdcmicro_sample(), ["Var1", "Var2", "Var3"], weights="weights",
+                        method=method, bound=bound)  # fmt: skip
+    assert round(result.global_risk_1, 3) == gr1
+    assert round(result.global_risk_2, 3) == gr2
+
+
+def test_iterative_default_agrees_with_closed_form():
+    # The main-effects fit by IRLS (PML with equal weights is the count model itself)
+    # equals the closed form n * prod(n_j / n).
+    df = _sdcmicro_sample()
+    closed = model_risk(df, ["Var1", "Var2", "Var3"], weights="weights")
+    fitted = model_risk(df, ["Var1", "Var2", "Var3"], weights="weights", method="PML")
+    assert fitted.expected_population_uniques == pytest.approx(
+        closed.expected_population_uniques, rel=1e-6
+    )
