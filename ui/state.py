@@ -197,12 +197,46 @@ def source_name() -> str:
 
 
 def require_data() -> bool:
-    """Show a pointer to the Data page when nothing is loaded; True when data is there."""
-    if has_data():
-        return True
-    st.info("No table is loaded yet. Open **Data** (Step 0) to upload a file or pick a sample.")
-    st.page_link("pages/1_data.py", label="Go to Data", icon=":material/upload_file:")
-    return False
+    """True when a table is loaded and its recipe can be replayed in this session.
+
+    Otherwise show what is missing: a pointer to the Data page, or a form for a key the
+    recipe needs that this session does not have (a recipe restored from the workspace
+    keeps only the *name* of a typed key, never the key itself).
+    """
+    if not has_data():
+        st.info("No table is loaded yet. Open **Data** (Step 0) to upload a file or pick a "
+                "sample.")  # fmt: skip
+        st.page_link("pages/1_data.py", label="Go to Data", icon=":material/upload_file:")
+        return False
+    missing = missing_keys()
+    if missing:
+        _ask_for_key(missing[0])
+        return False
+    return True
+
+
+def missing_keys() -> list[str]:
+    """The ``key_env`` names of the recipe with no key in this session or the environment."""
+    names = dict.fromkeys(step["key_env"] for step in recipe().steps if step.get("key_env"))
+    return [name for name in names if key_source(name) is None]
+
+
+def _ask_for_key(name: str) -> None:
+    st.error(
+        f"The recipe pseudonymises with the HMAC key `{name}`, which is not set in this "
+        "session: keys are never stored in the workspace. Type it again (or set the "
+        "environment variable before starting) to continue.",
+        icon=":material/key:",
+    )
+    with st.form("missing_key_form"):
+        typed = st.text_input(f"Key for `{name}`", type="password", key="missing_key")
+        if st.form_submit_button("Use this key in this session"):
+            try:
+                set_session_key(name, typed)
+            except SecretError as error:
+                st.error(str(error))
+            else:
+                st.rerun()
 
 
 # --- roles (Step 1) ---------------------------------------------------------------------
@@ -998,6 +1032,10 @@ def sidebar() -> None:
             st.warning(_state()["restore_note"], icon=":material/history:")
         if not has_data():
             st.caption("No table loaded.")
+            return
+        if missing_keys():
+            st.caption("The recipe needs an HMAC key this session does not have: type it on "
+                       "the page to see the data and its risk.")  # fmt: skip
             return
         data = current_data()
         st.markdown(f"**Data:** `{source_name()}`  \n{len(data):,} records, "
