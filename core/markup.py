@@ -26,8 +26,11 @@ __all__ = ["code_fence", "code_span", "escape_markdown", "table_cell"]
 # Line breaks of every kind Python, browsers or Markdown renderers know, and the other
 # control characters: one line of text stays one line.
 _BREAKS = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
-# Characters that open inline markup wherever they stand.
-_INLINE = re.compile(r"([\\`*\[\]<>|~$:@&!{}#])")
+# Characters that open inline markup wherever they stand ("!" and "(" only matter after
+# "[", which is escaped; "$" is Streamlit's maths; "@" makes e-mail autolinks).
+_INLINE = re.compile(r"([\\`*\[\]<|~$@&])")
+# "scheme://" is autolinked by GitHub-flavoured Markdown.
+_SCHEME = re.compile(r":(?=//)")
 # An underscore opens or closes emphasis unless it stands between two letters or digits.
 _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 # "www." is autolinked by GitHub-flavoured Markdown even without "http:".
@@ -40,16 +43,17 @@ def escape_markdown(text: object) -> str:
     escaped = _INLINE.sub(r"\\\1", escaped)
     escaped = _UNDERSCORE.sub(r"\\_", escaped)
     escaped = _WWW.sub(r"\1\\.", escaped)
+    escaped = _SCHEME.sub(r"\\:", escaped)
     return _escape_block_start(escaped)
 
 
 def _escape_block_start(text: str) -> str:
-    """Escape a leading ``-``, ``+`` or ``=`` (list, setext heading) or the ``.``/``)`` of
-    a leading ``12.`` (ordered list); ``#`` and ``>`` are escaped everywhere already."""
+    """Escape a leading ``-``, ``+``, ``=``, ``#`` or ``>`` (list, heading, quote) or the
+    ``.``/``)`` of a leading ``12.`` (ordered list)."""
     # Leading spaces are dropped: four of them would start a code block, and a rendered
     # line does not show them anyway.
     stripped = text.lstrip(" ")
-    if stripped[:1] in ("-", "+", "="):
+    if stripped[:1] in ("-", "+", "=", "#", ">"):
         return f"\\{stripped}"
     number = re.match(r"\d+([.)])", stripped)
     if number:

@@ -23,6 +23,7 @@ from core.contextual import (
     sweep,
 )
 from core.errors import AnonymisationError
+from core.markup import code_span, escape_markdown
 from ui import state
 
 PAPER = "Witkowski 2007"
@@ -63,7 +64,7 @@ try:
             st.stop()
         areas = state.side_table(upload.name, upload.getvalue())
 except AnonymisationError as error:
-    st.error(str(error))
+    st.error(escape_markdown(error))
     st.stop()
 
 area_cols = [str(c) for c in areas.columns]
@@ -112,11 +113,11 @@ try:
 except AnonymisationError as error:
     shared = set(map(str, data.columns)) & set(area_cols)
     if not shared:  # not a survey with area data at all: point the way, not an error
-        st.info(f"The loaded table `{state.source_name()}` shares no column with the area "
+        st.info(f"The loaded table {code_span(state.source_name())} shares no column with the area "
                 f"table. Load a survey with an area key or merged area measures, or click "
-                f"**Use the sample survey** above. ({error})")  # fmt: skip
+                f"**Use the sample survey** above. ({escape_markdown(error)})")  # fmt: skip
     else:
-        st.error(str(error))
+        st.error(escape_markdown(error))
     st.stop()
 
 figures = [
@@ -210,7 +211,7 @@ if one.button("Add this coarsening", key="ctx_add", disabled=step is None or not
         state.add_step(step)
         st.rerun()
     except AnonymisationError as error:
-        st.error(str(error))
+        st.error(escape_markdown(error))
 if two.button("Suppress the remaining at-risk areas", key="ctx_suppress",
               disabled=record_key == no_key or not merged):  # fmt: skip
     suppressed, after = suppress_until_safe(prepared, coarsening=coarsening, thresholds=thresholds)
@@ -218,6 +219,6 @@ if two.button("Suppress the remaining at-risk areas", key="ctx_suppress",
         state.add_step(suppression_step(suppressed, contextual, record_key))
         st.rerun()
     except AnonymisationError as error:
-        st.error(str(error))
+        st.error(escape_markdown(error))
 state.explain("Recoding is global (all areas); suppression empties the values of the areas "
               "still at risk, and LR is then the suppression rate.", f"{PAPER}, Section 2 and 5")  # fmt: skip

@@ -16,6 +16,7 @@ import streamlit as st
 from core import dp
 from core.errors import AnonymisationError
 from core.io import table_to_bytes
+from core.markup import escape_markdown
 from ui import state
 
 DP = "Health data privacy (HIPAA, GDPR, formal models): Differential Privacy"
@@ -45,7 +46,8 @@ if not by:
 categories = {}
 for column in by:
     seen = sorted(map(str, data[column].dropna().unique()))
-    extra = [v.strip() for v in st.text_input(f"Other categories of {column} (comma-separated)",
+    label = f"Other categories of {escape_markdown(column)} (comma-separated)"
+    extra = [v.strip() for v in st.text_input(label,
                                               key=f"dp_extra_{column}").split(",") if v.strip()]  # fmt: skip
     options = list(dict.fromkeys([*seen, *extra]))
     categories[column] = st.multiselect(
@@ -111,7 +113,7 @@ try:
         budget, release = state.memo("dp_release", draw, settings)
         exact = dp.exact_cross_tab(data, by, categories=categories, sums=sums, means=means)
 except AnonymisationError as error:
-    st.error(str(error))
+    st.error(escape_markdown(error))
     st.stop()
 
 spent, total, queries = st.columns(3)
@@ -122,8 +124,8 @@ state.explain("Each query's ε adds up (sequential composition); cells of one ta
               "query because each person is in one cell only.", DP)  # fmt: skip
 st.dataframe(pd.DataFrame(release.ledger()["charges"]), hide_index=True)
 for figure in release.figures:
-    st.markdown(f"- {figure.statement}")
-st.markdown(f"- {release.outside_statement}")
+    st.markdown(f"- {escape_markdown(figure.statement)}")
+st.markdown(f"- {escape_markdown(release.outside_statement)}")
 state.explain("Error bounds come from the noise scale alone, not the data, so they are safe "
               "to publish with the table.", DP)  # fmt: skip
 

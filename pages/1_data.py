@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.markup import escape_markdown
+from core.markup import code_span, escape_markdown
 from core.profile import profile
 from ui import data_steps, state
 
@@ -71,13 +71,13 @@ if not state.require_data():
     st.stop()
 
 df = state.original()
-st.subheader(f"`{state.source_name()}`: {len(df):,} records, {df.shape[1]} columns")
+st.subheader(f"{code_span(state.source_name())}: {len(df):,} records, {df.shape[1]} columns")
 details = data_steps.source_details(df)
 if details:
-    st.caption(" · ".join(f"**{key}**: {value}" for key, value in details.items()))
+    st.caption(" · ".join(f"**{key}**: {escape_markdown(value)}" for key, value in details.items()))
 hint = data_steps.single_column_hint(df)
 if hint:
-    st.warning(hint, icon=":material/warning:")
+    st.warning(escape_markdown(hint), icon=":material/warning:")
 
 st.markdown("#### Preview (first 100 records)")
 st.dataframe(df.head(100), width="stretch")

@@ -8,6 +8,7 @@ import streamlit as st
 
 from core.errors import SecretError
 from core.io import table_to_bytes
+from core.markup import code_span, escape_markdown
 from core.schema import Role
 from core.techniques import encrypt_table
 from core.techniques.pseudonymisation import (
@@ -44,7 +45,7 @@ if not direct:
     st.stop()
 done = [c for c in direct if c not in pending]
 if done:
-    st.caption("Already handled by the recipe: " + ", ".join(f"`{c}`" for c in done))
+    st.caption("Already handled by the recipe: " + ", ".join(map(code_span, done)))
 
 if pending:
     st.markdown("#### Choose what to do with each direct identifier")
@@ -71,7 +72,7 @@ if pending:
         try:
             source = state.key_source(key_env)
         except SecretError as error:
-            st.error(str(error), icon=":material/error:")
+            st.error(escape_markdown(error), icon=":material/error:")
             source = "invalid"
         if source == "session":
             st.success(f"The key typed in this session is used for `{key_env}`. It stays in "
@@ -92,7 +93,7 @@ if pending:
                 try:
                     state.set_session_key(key_env, typed)  # this session only; never saved
                 except SecretError as error:
-                    st.error(str(error), icon=":material/error:")
+                    st.error(escape_markdown(error), icon=":material/error:")
                 else:
                     state.forget_widget("hmac_key")  # nor kept in the widget's state
                     st.rerun()
@@ -108,7 +109,7 @@ if pending:
         with st.spinner("Applying..."):
             error = data_steps.add_steps(steps)
         if error:
-            st.error(error, icon=":material/error:")
+            st.error(escape_markdown(error), icon=":material/error:")
         else:
             st.rerun()
 else:
@@ -145,7 +146,7 @@ if tables:
         f"{STEP2}; {ANNEX_A}",
     )
 for kind, column, table in tables:
-    with st.expander(f"{kind.capitalize()} table of `{column}` ({len(table):,} rows)"):
+    with st.expander(f"{kind.capitalize()} table of {code_span(column)} ({len(table):,} rows)"):
         st.dataframe(table.head(5), hide_index=True)
         st.download_button(
             "Download as plain CSV (unprotected!)",

@@ -37,7 +37,7 @@ def show_preview(step: dict, column: str | None) -> None:
         preview = state.preview_step(step)
     after = preview.data
     for message in preview.warnings:
-        st.warning(message)
+        st.warning(escape_markdown(message))
     if step["step"] == "aggregate":
         st.dataframe(after.head(20))
     elif column is not None and column in data.columns:
@@ -58,7 +58,8 @@ def show_preview(step: dict, column: str | None) -> None:
         middle.metric("k after this step", k_after, delta=k_after - report.k)
         with middle:
             state.explain(
-                f"The smallest group on {', '.join(qi_after)} would have {k_after} record(s) "
+                f"The smallest group on {', '.join(map(escape_markdown, qi_after))} would have "
+                f"{k_after} record(s) "
                 f"(now {report.k}).",
                 "PDPC guide, Step 4",
             )
@@ -75,7 +76,7 @@ def show_preview(step: dict, column: str | None) -> None:
         )
     if column is not None and column in data.columns and step["step"] != "aggregate":
         loss = column_loss(data[column], after[column] if column in after.columns else None)
-        right.metric(f"Information lost in {column}", f"{loss.entropy_loss:.0%}")
+        right.metric(f"Information lost in {escape_markdown(column)}", f"{loss.entropy_loss:.0%}")
         with right:
             state.explain(loss.explanation(), "entropy of the column; Step 3 on utility")
     if preview.seed is not None:
@@ -97,7 +98,7 @@ if form.action is not None:
             st.rerun()
         show_preview(step, column)
     except AnonymisationError as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(escape_markdown(error), icon=":material/error:")
 
 st.subheader("Recipe")
 history = state.history()
@@ -127,7 +128,7 @@ if change is not None:
         state.replace_recipe(change)
         st.rerun()
     except AnonymisationError as error:
-        st.error(f"The recipe was not changed: {error}", icon=":material/error:")
+        st.error(f"The recipe was not changed: {escape_markdown(error)}", icon=":material/error:")
 
 before, after = state.current_risk(state.original()), state.current_risk()
 if before is not None and after is not None:
@@ -135,7 +136,8 @@ if before is not None and after is not None:
     left.metric("k of the original table", before.k)
     right.metric("k after the recipe", after.k, delta=after.k - before.k)
     state.explain(
-        f"The recipe takes the smallest group on {', '.join(after.quasi_identifiers)} from "
+        f"The recipe takes the smallest group on "
+        f"{', '.join(map(escape_markdown, after.quasi_identifiers))} from "
         f"{before.k} to {after.k} record(s); the target is {state.k_target()}.",
         "PDPC guide, Step 4 and Annex C",
     )

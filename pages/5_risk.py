@@ -53,7 +53,7 @@ if k_target != state.k_target() or sensitive != current_sensitive:
 with st.spinner("Computing equivalence classes..."):
     report = state.current_risk(data)
 text = report.explanations()
-st.caption(f"Quasi-identifiers: {', '.join(report.quasi_identifiers)}")
+st.caption(f"Quasi-identifiers: {', '.join(map(escape_markdown, report.quasi_identifiers))}")
 if note := state.removed_note():
     st.caption(note)
 figures = [
@@ -130,7 +130,7 @@ state.explain(
 )
 
 if report.sensitive is not None:
-    st.subheader(f"Attribute disclosure: '{report.sensitive}'")
+    st.subheader(f"Attribute disclosure: '{escape_markdown(report.sensitive)}'")
     ldiv, lent, tclose = st.columns(3)
     ldiv.metric("Distinct l-diversity", fmt_count(report.l_distinct))
     lent.metric("Entropy l-diversity", f"{report.l_entropy:.2f}")

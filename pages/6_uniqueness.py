@@ -20,6 +20,7 @@ from core.birthdate import (
 )
 from core.errors import AnonymisationError
 from core.io import read_table
+from core.markup import escape_markdown
 from core.risk import locality_unique_share, unique_count_distribution, uniqueness
 from ui import state
 
@@ -133,7 +134,7 @@ else:
         try:
             cells = read_table(upload.getvalue(), name=upload.name)
         except AnonymisationError as error:
-            st.error(str(error))
+            st.error(escape_markdown(error))
 try:
     if cells is not None:
         shares = cell_shares_from_table(cells)
@@ -149,7 +150,7 @@ try:
             f"{PAPER}, Section 3, eq. 3 and Section 4",
         )
 except AnonymisationError as error:
-    st.error(str(error))
+    st.error(escape_markdown(error))
 
 # --- the loaded table: Section 3, Fig. 4 --------------------------------------------------
 st.subheader("Your table: records unique on date of birth, sex and locality")
@@ -184,7 +185,7 @@ try:
         seen = observed_uniqueness(data, date_of_birth=dob, sex=sex, locality=locality,
                                    locality_prefix=prefix or None, days=days)  # fmt: skip
 except AnonymisationError as error:
-    st.error(str(error))
+    st.error(escape_markdown(error))
     st.stop()
 o1, o2, o3 = st.columns(3)
 o1.metric("Unique in the data", f"{seen.observed_share:.1%}")

@@ -16,6 +16,7 @@ import streamlit as st
 
 from core.errors import AnonymisationError
 from core.io import table_to_bytes
+from core.markup import escape_markdown
 from core.recipe import to_python_script
 from core.release import SIGN_OFF_FIELDS, identity_table, report_json, report_markdown, sign_off
 from core.release_gate import NOT_ANONYMISED_MARK, marked_name
@@ -111,11 +112,11 @@ try:
                               utility=utility, release_check=check,
                               direct_identifiers=state.columns_with_role(Role.DIRECT, original))  # fmt: skip
 except AnonymisationError as error:
-    st.error(str(error))
+    st.error(escape_markdown(error))
     st.stop()
 
 for warning in report.warnings:
-    st.warning(warning, icon=":material/warning:")
+    st.warning(escape_markdown(warning), icon=":material/warning:")
 st.subheader("Risk before and after (Step 4)")
 if before is None:
     st.info("Mark indirect identifiers on **Classify** to compute the risk.")

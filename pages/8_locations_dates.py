@@ -32,7 +32,7 @@ def add(step: dict) -> None:
         st.toast(f"Added: {escape_markdown(describe_step(step))}")
         st.rerun()
     except AnonymisationError as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(escape_markdown(error), icon=":material/error:")
 
 
 def pick(label: str, options: list, guess: str | None, key: str):
@@ -81,7 +81,7 @@ else:
         with st.spinner("Transforming the coordinates..."):
             after = state.preview_step(step).data
     except AnonymisationError as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(escape_markdown(error), icon=":material/error:")
         after = None
     if after is not None:
         before_pts, after_pts = (
@@ -140,7 +140,7 @@ else:
             "NIST SP 800-188 4.3.5; PDPC guide, Annex C (k)",
         )
         if sk.warning:
-            st.warning(sk.warning, icon=":material/warning:")
+            st.warning(escape_markdown(sk.warning), icon=":material/warning:")
 
 # --- dates ------------------------------------------------------------------------------
 st.header("Dates")
@@ -177,7 +177,7 @@ else:
             if st.button("Add date shift to recipe", key="date_add", icon=":material/add:"):
                 add(step)
         except AnonymisationError as error:
-            st.error(str(error), icon=":material/error:")
+            st.error(escape_markdown(error), icon=":material/error:")
 
 st.subheader("Ages")
 reference = st.date_input("Reference date (ages are computed on this day)", dt.date.today(),
@@ -226,4 +226,4 @@ try:
     if st.button("Add Safe Harbor to recipe", key="sh_add", icon=":material/add:"):
         add({"step": "safe_harbor", "reference_date": str(reference), "free_text": free_text})
 except AnonymisationError as error:
-    st.error(str(error), icon=":material/error:")
+    st.error(escape_markdown(error), icon=":material/error:")

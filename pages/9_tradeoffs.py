@@ -8,6 +8,7 @@ import streamlit as st
 
 from core.errors import AnonymisationError
 from core.hierarchy import build_hierarchy
+from core.markup import escape_markdown
 from core.risk import annex_d_risk
 from core.search import MEASURES, Target, apply_candidate, recipe_steps, search
 from ui import state
@@ -159,7 +160,7 @@ if st.button("Search", key="to_run", type="primary"):
                         progress=lambda f, text: bar.progress(min(f, 1.0), text=text))  # fmt: skip
         state.set_tradeoff_result((result, hierarchies))
     except (AnonymisationError, ValueError) as error:
-        st.error(str(error))
+        st.error(escape_markdown(error))
     bar.empty()
 
 stored = state.tradeoff_result()
@@ -266,7 +267,7 @@ if st.button("Apply: add these steps to the recipe", key="to_apply"):
     try:
         state.replace_recipe(new, f"Explore trade-offs: {candidate.label()}")  # all or none
     except AnonymisationError as error:
-        st.error(str(error))
+        st.error(escape_markdown(error))
     else:
         # Rerun so the sidebar (drawn before this page) shows the new recipe and k at once.
         st.session_state["to_flash"] = (

@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
+from core.markup import escape_markdown
 from core.schema import Role, Suggestion
 from ui import state
 
@@ -45,7 +46,10 @@ def receive_upload(data: bytes, name: str, token: str) -> None:
     """Page side of :func:`handle_upload`: show the error, or rerun with the new table."""
     loaded, error = handle_upload(data, name, token)
     if error is not None:
-        st.error(f"{error} The previous table is still loaded.", icon=":material/error:")
+        st.error(
+            f"{escape_markdown(error)} The previous table is still loaded.",
+            icon=":material/error:",
+        )
     elif loaded:
         st.rerun()  # redraw the sidebar and the preview with the new table
 
@@ -54,7 +58,10 @@ def load_sample_or_error(name: str) -> None:
     try:
         state.load_sample(name)
     except AnonymisationError as error:
-        st.error(f"{error} The previous table is still loaded.", icon=":material/error:")
+        st.error(
+            f"{escape_markdown(error)} The previous table is still loaded.",
+            icon=":material/error:",
+        )
         return
     st.rerun()
 

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 import streamlit as st
 
 from core.errors import AnonymisationError
+from core.markup import escape_markdown
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ def friendly_errors() -> Iterator[None]:
     except AnonymisationError as error:
         if _show_details():
             raise
-        st.error(str(error), icon=":material/error:")
+        st.error(escape_markdown(error), icon=":material/error:")
     except Exception as error:
         if _show_details():
             raise

@@ -28,7 +28,7 @@ from core.errors import AnonymisationError, AnonymisationWarning, ColumnNotFound
 from core.formatting import fmt_count, fmt_probability
 from core.hierarchy import read_hierarchy, store_hierarchy
 from core.io import read_table
-from core.markup import escape_markdown
+from core.markup import code_span, escape_markdown
 from core.recipe import (
     EditHistory,
     Recipe,
@@ -85,7 +85,10 @@ def load_startup_table() -> None:
             set_original(_read_path(path), Path(path).name, source_path=path)
             return
         except AnonymisationError as error:
-            st.error(f"ANON_DATA could not be opened: {error} The sample table is shown instead.")
+            st.error(
+                f"ANON_DATA could not be opened: {escape_markdown(error)} "
+                "The sample table is shown instead."
+            )
     note = _state().get("restore_note")
     load_sample(DEFAULT_SAMPLE)
     if note:  # say why the sample is shown instead of the workspace's data set
@@ -1038,7 +1041,7 @@ def sidebar() -> None:
                        "the page to see the data and its risk.")  # fmt: skip
             return
         data = current_data()
-        st.markdown(f"**Data:** `{source_name()}`  \n{len(data):,} records, "
+        st.markdown(f"**Data:** {code_span(source_name())}  \n{len(data):,} records, "
                     f"{len(data.columns)} columns")  # fmt: skip
         report = None if role_problem() else current_risk(data)
         if role_problem():

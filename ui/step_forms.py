@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import ParameterError
+from core.markup import escape_markdown
 from core.techniques.aggregation import STATS
 from core.techniques.masking import MASK_PRESETS
 from core.techniques.microaggregation import MICROAGGREGATION_METHODS
@@ -213,7 +214,8 @@ def _parameters(technique: str, choice: dict[str, Any], data: pd.DataFrame) -> C
         if choice["mode"] == "below_k":
             qi = state.quasi_identifiers(data)
             k = st.number_input("k", 1, value=state.k_target(), key="below_k")
-            st.caption(f"Quasi-identifiers: {', '.join(qi) or 'none confirmed (see Classify)'}")
+            shown = ", ".join(map(escape_markdown, qi)) or "none confirmed (see Classify)"
+            st.caption(f"Quasi-identifiers: {shown}")
 
             def below_k() -> dict[str, Any]:
                 if not qi:

@@ -78,15 +78,16 @@ def test_any_text_renders_as_itself(text):
 
 def test_streamlit_and_autolink_syntax_is_broken_up():
     # Streamlit's own colour/icon/maths syntax, and GitHub's "www." links, need these.
-    assert escape_markdown(":red[x]") == "\\:red\\[x\\]"
+    assert escape_markdown(":red[x]") == ":red\\[x\\]"
+    assert escape_markdown("see http://evil.example") == "see http\\://evil.example"
     assert escape_markdown("$x$") == "\\$x\\$"
     assert escape_markdown("see www.evil.example") == "see www\\.evil.example"
 
 
 def test_ordinary_text_stays_readable():
     assert escape_markdown("date_of_birth") == "date_of_birth"
-    assert escape_markdown("Postal code (3 digits), 50% kept.") == (
-        "Postal code (3 digits), 50% kept."
+    assert escape_markdown("Postal code (3 digits), 50% kept: k >= 5!") == (
+        "Postal code (3 digits), 50% kept: k >= 5!"
     )
     assert escape_markdown("_x_") == "\\_x\\_"
 

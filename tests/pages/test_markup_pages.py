@@ -1,0 +1,84 @@
+"""Column names and file names from the data are shown as text on the dashboard, never as
+Markdown (issue 11, item 8): an image in a column name must not make the browser fetch it.
+
+The table is opened through ANON_DATA (as a user would start the dashboard on a file);
+its file name and a column name are Markdown images, another column name holds a pipe.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+from apptest_helpers import open_app
+
+from core.markup import code_span, escape_markdown
+from core.recipe import EditHistory, Recipe, describe_step
+from core.schema import Role
+
+IMAGE = "![b](http://evil.example/x.png)"
+PIPED = "sex|gender"
+FILE = "release ![f](http:x.png) `tick`.csv"
+
+
+def _markdown_shown(at) -> list[str]:
+    """The text of every element Streamlit renders as Markdown, the sidebar included."""
+    kinds = ("markdown", "caption", "subheader", "title", "header", "info", "warning", "error",
+             "success")  # fmt: skip
+    return [element.value for kind in kinds for element in getattr(at, kind)] + [
+        element.value for element in at.sidebar.markdown
+    ]
+
+
+def _raw_image_shown(texts: list[str]) -> list[str]:
+    """Texts in which an image would render (code spans show their content verbatim)."""
+    outside_code = [re.sub(r"(`+).+?\1", "", text) for text in texts]
+    return [text for text in outside_code if "![b](" in text or "![f](" in text]
+
+
+@pytest.fixture
+def evil_table(tmp_path, monkeypatch):
+    table = pd.DataFrame(
+        {
+            IMAGE: ["a", "a", "b", "b", "c", "c"],
+            PIPED: ["F", "F", "M", "M", "F", "F"],
+            "age": [31, 32, 45, 46, 58, 59],
+        }
+    )
+    path = tmp_path / FILE
+    table.to_csv(path, index=False)
+    monkeypatch.setenv("ANON_DATA", str(path))
+    return path
+
+
+def test_data_page_shows_the_file_name_as_text(evil_table):
+    at = open_app("pages/1_data.py")
+    assert at.subheader[0].value.startswith(code_span(FILE))
+    assert not _raw_image_shown(_markdown_shown(at))
+
+
+def test_risk_page_shows_column_names_escaped(evil_table):
+    at = open_app()
+    at.session_state["roles"] = {IMAGE: Role.INDIRECT, PIPED: Role.INDIRECT}
+    at.switch_page("pages/5_risk.py").run()
+    assert not at.exception, at.exception
+    shown = _markdown_shown(at)
+    expected = f"Quasi-identifiers: {escape_markdown(IMAGE)}, {escape_markdown(PIPED)}"
+    assert expected in shown
+    assert "\\!\\[b\\]" not in expected  # "!" needs no escape once "[" is escaped
+    assert not _raw_image_shown(shown)
+    assert not any(PIPED in text for text in shown)  # the pipe is always escaped
+
+
+def test_techniques_page_and_sidebar_show_recipe_steps_escaped(evil_table):
+    at = open_app()
+    at.session_state["roles"] = {IMAGE: Role.INDIRECT, PIPED: Role.INDIRECT}
+    step = {"step": "generalise", "column": IMAGE, "mapping": {"a": "<b>x</b>"}}
+    at.session_state["history"] = EditHistory(Recipe(steps=(step,), seed=1))
+    at.switch_page("pages/4_techniques.py").run()
+    assert not at.exception, at.exception
+    shown = _markdown_shown(at)
+    assert f"**1.** {escape_markdown(describe_step(step))}" in shown
+    assert not _raw_image_shown(shown)
+    assert not any(re.search(r"(?<!\\)<b>", text) for text in shown)  # only as \<b>
