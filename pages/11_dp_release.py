@@ -65,8 +65,9 @@ sums = left.multiselect("Sums of", numeric, key="dp_sums")
 means = left.multiselect("Averages of", numeric, key="dp_means")
 bounds = {}
 for column in dict.fromkeys([*sums, *means]):
-    lo = right.number_input(f"{column}: lowest plausible value", value=0.0, key=f"dp_lo_{column}")
-    hi = right.number_input(f"{column}: highest plausible value", value=10000.0,
+    shown = escape_markdown(column)
+    lo = right.number_input(f"{shown}: lowest plausible value", value=0.0, key=f"dp_lo_{column}")
+    hi = right.number_input(f"{shown}: highest plausible value", value=10000.0,
                             key=f"dp_hi_{column}")  # fmt: skip
     bounds[column] = (lo, hi)
 if bounds:

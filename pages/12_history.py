@@ -14,6 +14,7 @@ import streamlit as st
 
 from core.audit import check_release
 from core.errors import AnonymisationError
+from core.markup import escape_markdown
 from ui import state
 
 st.title("History")
@@ -33,7 +34,7 @@ if right.button("Open or create", key="hist_open"):
         state.switch_workspace(path)
         st.rerun()
     except AnonymisationError as error:
-        st.error(str(error))
+        st.error(escape_markdown(error))
 
 try:
     with state.open_workspace() as ws:
@@ -42,7 +43,7 @@ try:
         versions = ws.recipe_versions()
         releases = ws.releases()
 except AnonymisationError as error:
-    st.error(str(error))
+    st.error(escape_markdown(error))
     st.stop()
 
 # --- audit log ----------------------------------------------------------------------------

@@ -52,7 +52,7 @@ if pending:
     methods = list(data_steps.METHODS)
     choices = {
         column: st.selectbox(
-            f"`{column}`",
+            code_span(column),
             methods,
             index=methods.index("remove"),
             format_func=data_steps.METHODS.get,

@@ -78,7 +78,9 @@ def show_preview(step: dict, column: str | None) -> None:
         loss = column_loss(data[column], after[column] if column in after.columns else None)
         right.metric(f"Information lost in {escape_markdown(column)}", f"{loss.entropy_loss:.0%}")
         with right:
-            state.explain(loss.explanation(), "entropy of the column; Step 3 on utility")
+            state.explain(
+                escape_markdown(loss.explanation()), "entropy of the column; Step 3 on utility"
+            )
     if preview.seed is not None:
         st.caption(f"Random step: seed {preview.seed}, derived from the recipe's seed.")
 

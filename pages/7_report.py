@@ -180,7 +180,7 @@ else:
 # --- release check (Steps 4 and 5) ------------------------------------------------------
 st.subheader("Release check")
 if check.passed:
-    st.success(check.statement(), icon=":material/verified:")
+    st.success(escape_markdown(check.statement()), icon=":material/verified:")
 else:
     st.error("This table is not ready to be released as anonymised. The data download stays "
              "locked until every problem below is fixed.", icon=":material/block:")  # fmt: skip

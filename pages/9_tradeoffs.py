@@ -55,7 +55,7 @@ with st.expander("Hierarchies", expanded=False):
     for column in qi:
         left, right = st.columns([1, 2])
         before = saved.get(column, {})
-        kind = left.selectbox(column, KINDS, key=f"to_kind_{column}",
+        kind = left.selectbox(escape_markdown(column), KINDS, key=f"to_kind_{column}",
                               index=KINDS.index(before.get("kind", "auto")))  # fmt: skip
         spec: dict = {"kind": kind}
         if kind == "numeric":
@@ -71,9 +71,9 @@ with st.expander("Hierarchies", expanded=False):
                 try:
                     spec["name"] = state.keep_uploaded_hierarchy(column, upload.getvalue())
                 except AnonymisationError as error:
-                    right.error(str(error))
+                    right.error(escape_markdown(error))
             if spec["name"]:
-                right.caption(f"Using the uploaded hierarchy {spec['name']!r}, kept in the "
+                right.caption(f"Using the uploaded hierarchy {escape_markdown(repr(spec['name']))}, kept in the "
                               "workspace.")  # fmt: skip
         specs[column] = spec
         state.set_hierarchy_choice(column, spec)

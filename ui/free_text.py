@@ -14,6 +14,7 @@ import streamlit as st
 
 from core.detect import entity_kinds, label_of, scan_table
 from core.errors import SecretError
+from core.markup import escape_markdown
 from core.techniques.redaction import REDACTION_MODES
 from ui import data_steps, state
 
@@ -93,7 +94,7 @@ def section() -> None:
         try:
             source = state.key_source(key_env)
         except SecretError as error:
-            st.error(str(error), icon=":material/error:")
+            st.error(escape_markdown(error), icon=":material/error:")
             return
         if source is None:
             st.warning(f"`{key_env}` is not set: set it in the app's environment before "
@@ -104,6 +105,6 @@ def section() -> None:
                  disabled=not kinds):  # fmt: skip
         error = data_steps.add_steps([step])
         if error:
-            st.error(error, icon=":material/error:")
+            st.error(escape_markdown(error), icon=":material/error:")
         else:
             st.rerun()

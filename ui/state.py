@@ -292,7 +292,7 @@ def require_known_columns() -> bool:
     problem = role_problem()
     if problem is None:
         return True
-    st.error(problem, icon=":material/error:")
+    st.error(escape_markdown(problem), icon=":material/error:")
     st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
     return False
 
@@ -354,11 +354,15 @@ def removed_by_recipe(columns: list[str] | None = None) -> dict[str, str]:
 
 
 def removed_note() -> str | None:
-    """In words, which quasi-identifiers (or sensitive column) the recipe removed."""
+    """In words (Markdown, names escaped), which quasi-identifiers (or sensitive column)
+    the recipe removed."""
     removed = removed_by_recipe()
     if not removed:
         return None
-    parts = [f"{column} was removed by the recipe ({step})" for column, step in removed.items()]
+    parts = [
+        f"{escape_markdown(column)} was removed by the recipe ({step})"
+        for column, step in removed.items()
+    ]
     return "; ".join(parts) + ": it no longer counts in the risk of the released table."
 
 
@@ -1030,9 +1034,9 @@ def sidebar() -> None:
         )
         st.caption(f"Workspace: {workspace_path().name.replace('`', '')} (History to switch)")
         if _state().get("workspace_error"):
-            st.warning(_state()["workspace_error"], icon=":material/warning:")
+            st.warning(escape_markdown(_state()["workspace_error"]), icon=":material/warning:")
         if _state().get("restore_note"):
-            st.warning(_state()["restore_note"], icon=":material/history:")
+            st.warning(escape_markdown(_state()["restore_note"]), icon=":material/history:")
         if not has_data():
             st.caption("No table loaded.")
             return
