@@ -536,7 +536,8 @@ def to_python_script(recipe: Recipe) -> str:
         '    """Relative hierarchy paths are found next to this script, wherever it runs."""',
         "    return _read_hierarchy(Path(__file__).resolve().parent / path)",
         "",
-        f"RECIPE_NAME = {_literal(str(recipe.meta.get('name', '')))}",
+        # An unnamed recipe gets None, not an empty name ('').
+        f"RECIPE_NAME = {_literal(str(name)) if (name := recipe.meta.get('name')) else None}",
         "",
         "",
         "def main(source: str, target: str) -> None:",

@@ -36,6 +36,10 @@ USE_CASES: dict[str, str] = {
     "synthetic": "Synthetic data",
 }
 
+#: How a user reads back an encrypted identity mapping table (the passphrase is read from
+#: the environment variable NAME, never typed on the command line).
+DECRYPT_COMMAND = "python -m core decrypt-mapping FILE --passphrase-env NAME --out OUT.csv"
+
 #: Applicable steps per use case (the guide's "Applicable steps").
 APPLICABLE_STEPS: dict[str, tuple[int, ...]] = {
     "internal_deidentified": (1, 2, 5),
@@ -358,7 +362,7 @@ def _identity_line(entry: Mapping[str, Any]) -> str:
     if entry["encrypted"]:
         return (
             f"- {name}: encrypted with a passphrase (scrypt + AES-256-GCM); read it back "
-            "with `python -m core decrypt-mapping FILE --passphrase-env NAME --out OUT.csv`."
+            f"with `{DECRYPT_COMMAND}`."
         )
     return (
         f"- {name}: **written as PLAINTEXT at the user's request (--plaintext-mapping)**. "

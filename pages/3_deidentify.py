@@ -9,6 +9,7 @@ import streamlit as st
 from core.errors import SecretError
 from core.io import table_to_bytes
 from core.markup import code_span, escape_markdown
+from core.report import DECRYPT_COMMAND
 from core.schema import Role
 from core.techniques import encrypt_table
 from core.techniques.pseudonymisation import (
@@ -169,5 +170,5 @@ for kind, column, table in tables:
             key=f"download_{kind}_encrypted_{column}",
             disabled=weak is not None,
         )
-        st.caption("Decrypt with core.techniques.decrypt_table(blob, passphrase); give the "
-                   "passphrase separately from the file.")  # fmt: skip
+        st.caption("To read it back, put the passphrase in an environment variable NAME and "
+                   f"run `{DECRYPT_COMMAND}`; give the passphrase separately from the file.")  # fmt: skip

@@ -20,7 +20,7 @@ from core.markup import escape_markdown
 from core.recipe import to_python_script
 from core.release import SIGN_OFF_FIELDS, identity_table, report_json, report_markdown, sign_off
 from core.release_gate import NOT_ANONYMISED_MARK, marked_name
-from core.report import SUGGESTED_K, USE_CASES, build_report, controls_for
+from core.report import DECRYPT_COMMAND, SUGGESTED_K, USE_CASES, build_report, controls_for
 from core.schema import Role
 from core.techniques import encrypt_table
 from core.techniques.pseudonymisation import MIN_PASSPHRASE_CHARS, passphrase_problem
@@ -56,7 +56,7 @@ FIXES: dict[str, tuple[str, str, tuple[str, ...]]] = {
 PAGE_TITLES = {CLASSIFY: "Classify", DEIDENTIFY: "De-identify", TECHNIQUES: "Techniques",
                RISK: "Risk"}  # fmt: skip
 
-st.title("Report and release")
+st.title("Report")
 if not state.require_data() or not state.require_known_columns():
     st.stop()
 
@@ -247,23 +247,24 @@ state.explain("Keep the report and recipe secure: releasing the parameters may h
 
 identities = identity_table(result.mappings, result.linking)
 st.markdown("**Identity mapping tables (encrypted)**")
-if identities.empty:
+if identities.empty:  # nothing to encrypt: no passphrase or download to show
     st.caption("No pseudonymisation step made an identity mapping table.")
-passphrase = st.text_input("Passphrase for the mapping tables", type="password",
-                           key="mapping_passphrase", disabled=identities.empty,
-                           help=f"At least {MIN_PASSPHRASE_CHARS} characters, mixing upper and lower "
-                                "case, digits and symbols (Step 5).")  # fmt: skip
-weak = passphrase_problem(passphrase)
-ready = not identities.empty and weak is None
-if passphrase and weak:
-    st.warning(weak)
-blob = encrypt_table(identities, passphrase) if ready else b""
-st.download_button("Identity mapping tables (encrypted)", blob, file_name="mapping.enc",
-                   mime="application/octet-stream", disabled=not ready,
-                   key="download_mapping_encrypted")  # fmt: skip
-state.explain("Keep the mapping tables apart from the data and never share them; send the "
-              "passphrase separately. Decrypt with core.techniques.decrypt_table.",
-              "PDPC guide, Step 5 and Annex A: Pseudonymisation")  # fmt: skip
+else:
+    passphrase = st.text_input("Passphrase for the mapping tables", type="password",
+                               key="mapping_passphrase",
+                               help=f"At least {MIN_PASSPHRASE_CHARS} characters, mixing upper and "
+                                    "lower case, digits and symbols (Step 5).")  # fmt: skip
+    weak = passphrase_problem(passphrase)
+    if passphrase and weak:
+        st.warning(weak)
+    blob = encrypt_table(identities, passphrase) if weak is None else b""
+    st.download_button("Identity mapping tables (encrypted)", blob, file_name="mapping.enc",
+                       mime="application/octet-stream", disabled=weak is not None,
+                       key="download_mapping_encrypted")  # fmt: skip
+    state.explain("Keep the mapping tables apart from the data and never share them; send the "
+                  "passphrase separately. To read them back, put the passphrase in an "
+                  f"environment variable NAME and run `{DECRYPT_COMMAND}`.",
+                  "PDPC guide, Step 5 and Annex A: Pseudonymisation")  # fmt: skip
 
 with st.expander("Report preview", expanded=False):
     st.markdown(markdown)

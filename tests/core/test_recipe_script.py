@@ -170,3 +170,11 @@ def test_any_column_name_appears_only_as_string_literals(name):
     namespace: dict[str, object] = {"__name__": "not_main"}
     exec(compile(code, "replay.py", "exec"), namespace)
     assert namespace["RECIPE_NAME"] == name
+
+
+def test_an_unnamed_recipe_has_no_empty_name_in_its_script():
+    code = to_python_script(Recipe(steps=[{"step": "remove", "columns": ["a"]}]))
+    assert "''" not in code and "RECIPE_NAME = None" in code
+    namespace: dict[str, object] = {"__name__": "not_main"}
+    exec(compile(code, "replay.py", "exec"), namespace)
+    assert namespace["RECIPE_NAME"] is None

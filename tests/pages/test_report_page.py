@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path, PurePosixPath
 
 import pandas as pd
@@ -257,3 +260,32 @@ def test_quasi_identifier_unknown_to_the_table_stops_the_report(files) -> None:
     at = open_report(roles, STEPS)
     assert any("'postcode'" in e.value and "Classify" in e.value for e in at.error)
     assert not at.download_button  # nothing is offered on fewer quasi-identifiers
+
+
+def test_the_decrypt_command_shown_reads_the_mapping_back(page: AppTest, files, tmp_path):
+    page.text_input(key="mapping_passphrase").input(PASSPHRASE).run()
+    shown = " ".join(c.value for c in page.caption)
+    command = "python -m core decrypt-mapping FILE --passphrase-env NAME --out OUT.csv"
+    assert command in shown and "decrypt_table" not in shown
+    blob = tmp_path / "mapping.enc"
+    blob.write_bytes(download(page, files, "download_mapping_encrypted"))
+    out = tmp_path / "mapping.csv"
+    args = command.replace("python", sys.executable, 1).split()
+    args = [str(blob) if a == "FILE" else "MY_PASS" if a == "NAME" else
+            str(out) if a == "OUT.csv" else a for a in args]  # fmt: skip
+    env = {**os.environ, "MY_PASS": PASSPHRASE}
+    subprocess.run(args, check=True, cwd=ROOT, env=env, capture_output=True)
+    assert set(pd.read_csv(out, dtype=str)["column"]) == {"nric"}
+
+
+def test_without_a_mapping_table_no_passphrase_is_asked():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.session_state["roles"] = {c: Role.INDIRECT for c in QI} | {"nric": Role.DIRECT}
+    at.session_state["history"] = EditHistory(Recipe(steps=STEPS[1:], seed=7))
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Report"  # as in the menu
+    assert "mapping_passphrase" not in {t.key for t in at.text_input}
+    assert "download_mapping_encrypted" not in {b.key for b in at.get("download_button")}
+    assert any("No pseudonymisation step" in c.value for c in at.caption)
