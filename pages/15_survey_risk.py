@@ -29,7 +29,7 @@ MISSING_RULES = {
 if not state.require_data() or not state.require_known_columns():
     st.stop()
 
-st.title("Step 4 · Survey risk")
+st.title("Survey risk")
 data = state.current_data()
 st.caption(f"Measured on {state.recipe_label()} ({len(data):,} records).")
 qi = state.quasi_identifiers(data)

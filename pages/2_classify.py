@@ -13,7 +13,7 @@ STEP1 = "PDPC guide, Step 1 (Know your data)"
 if not state.require_data():
     st.stop()
 
-st.title("Classify the columns")
+st.title("Classify")
 state.explain(
     "Decide for each column whether it is a direct identifier, an indirect identifier, a "
     "target attribute or other; later steps treat each role differently.",

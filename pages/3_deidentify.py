@@ -25,7 +25,7 @@ ANNEX_A = "PDPC guide, Annex A (Pseudonymisation)"
 if not state.require_data() or not state.require_known_columns():
     st.stop()
 
-st.title("De-identify: direct identifiers")
+st.title("De-identify")
 state.explain(
     "Remove every direct identifier; replace it with a pseudonym only if records must be "
     "linked back to a person or to other data sets later.",

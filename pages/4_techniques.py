@@ -18,7 +18,7 @@ from ui.step_forms import TECHNIQUES, technique_form
 if not state.require_data() or not state.require_known_columns():
     st.stop()
 
-st.title("Step 3 · Apply techniques")
+st.title("Techniques")
 state.explain(
     "Apply techniques to the indirect identifiers, then check the risk (Step 4); repeat until "
     "k reaches 3, 5 or more.",

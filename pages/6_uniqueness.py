@@ -27,7 +27,7 @@ from ui import state
 PAPER = "Gibbon & Aisbett, Matching records on birthdate, sex and locality"
 MAX_DISTRIBUTION_N = 1000
 
-st.title("Uniqueness of date of birth, sex and locality")
+st.title("Uniqueness")
 if not state.require_data():
     st.stop()
 st.write(
