@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
+from core.markup import escape_markdown
 from core.model_risk import MODEL_METHODS, model_risk
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import RISK_METHODS, sample_frequencies, survey_risk
@@ -37,7 +38,7 @@ if not qi:
     st.warning("Confirm the indirect identifiers (quasi-identifiers) on Classify first.")
     st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
     st.stop()
-st.caption(f"Quasi-identifiers: {', '.join(qi)}")
+st.caption(f"Quasi-identifiers: {', '.join(map(escape_markdown, qi))}")
 
 st.subheader("A sample of a population: sampling weights")
 others = [c for c in map(str, data.columns) if c not in qi]
@@ -69,7 +70,7 @@ try:
         tuple(qi), weights, household, method, threshold, missing,
     )  # fmt: skip
 except AnonymisationError as error:
-    st.error(str(error), icon=":material/error:")
+    st.error(escape_markdown(error), icon=":material/error:")
     st.stop()
 
 text = risk.explanations()
@@ -93,7 +94,7 @@ for column, (label, value, sentence) in zip(
 ):  # fmt: skip
     with column:
         st.metric(label, value)
-        state.explain(sentence, SOURCE)
+        state.explain(escape_markdown(sentence), SOURCE)
 
 if data[qi].isna().to_numpy().any():
     wildcard = sample_frequencies(data, qi, missing="sdcmicro").fk
@@ -117,14 +118,16 @@ try:
         tuple(qi), weights, model_method,
     )  # fmt: skip
 except AnonymisationError as error:
-    st.error(str(error), icon=":material/error:")
+    st.error(escape_markdown(error), icon=":material/error:")
     st.stop()
 left, right = st.columns(2)
 left.metric(
     "Sample uniques expected unique in the population", f"{model.expected_population_uniques:.1f}"
 )
 right.metric("Expected correct matches", f"{model.expected_correct_matches:.1f}")
-state.explain(model.explanations()["model_risk"], "PDPC guide, Step 4; sdcMicro modRisk")
+state.explain(
+    escape_markdown(model.explanations()["model_risk"]), "PDPC guide, Step 4; sdcMicro modRisk"
+)
 
 per_record = pd.DataFrame(
     {"f_k (records)": risk.frequencies.fk.astype(int), "F_k (people)": risk.frequencies.Fk,
@@ -170,14 +173,16 @@ try:
         tuple(qi), max_size, fraction,
     )  # fmt: skip
 except AnonymisationError as error:
-    st.error(str(error), icon=":material/error:")
+    st.error(escape_markdown(error), icon=":material/error:")
     st.stop()
 sentences = special.explanations()
 summary = special.to_dict()
 cols = st.columns(3)
 cols[0].metric("Records with a minimal sample unique", f"{special.records_with_msu:,}")
 with cols[0]:
-    state.explain(sentences["records_with_msu"], "PDPC guide, Step 4; sdcMicro suda2")
+    state.explain(
+        escape_markdown(sentences["records_with_msu"]), "PDPC guide, Step 4; sdcMicro suda2"
+    )
 cols[1].metric("Highest SUDA score", f"{summary['suda_score_max']:g}")
 with cols[1]:
     state.explain(
@@ -187,7 +192,9 @@ with cols[1]:
     )
 cols[2].metric("Highest DIS-SUDA score", f"{summary['dis_suda_score_max']:.4g}")
 with cols[2]:
-    state.explain(sentences["dis_suda_score_max"], "Skinner and Elliot 2002; sdcMicro suda2")
+    state.explain(
+        escape_markdown(sentences["dis_suda_score_max"]), "Skinner and Elliot 2002; sdcMicro suda2"
+    )
 
 contribution = pd.DataFrame(
     {"quasi-identifier": list(special.attribute_contribution),
@@ -200,9 +207,11 @@ chart = (
 )
 st.altair_chart(chart, width="stretch")
 state.explain(
-    sentences.get(
-        "attribute_contribution",
-        "No record is a sample unique on these quasi-identifiers: none contributes.",
+    escape_markdown(
+        sentences.get(
+            "attribute_contribution",
+            "No record is a sample unique on these quasi-identifiers: none contributes.",
+        )
     ),
     "sdcMicro suda2, attribute contributions",
 )

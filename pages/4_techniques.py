@@ -69,7 +69,7 @@ def show_preview(step: dict, column: str | None) -> None:
         st.metric("k, a blank matching any value", wildcard_k)
         state.explain(
             f"{int(blanks.sum()):,} cell(s) blanked ("
-            + ", ".join(f"{c}: {int(n):,}" for c, n in blanks.items() if n)
+            + ", ".join(f"{escape_markdown(c)}: {int(n):,}" for c, n in blanks.items() if n)
             + f"); counting a blank as any value, the smallest group is {wildcard_k}. The k "
             "above counts a blank as a value of its own, so it stays low.",
             "PDPC guide, Annex A (suppression) and Annex C; sdcMicro localSuppression",

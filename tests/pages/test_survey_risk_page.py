@@ -103,3 +103,22 @@ def test_bad_weights_are_one_clear_error(page):
     assert not page.exception, page.exception
     errors = [e.value for e in page.error]
     assert errors and "monthly_income" in errors[0] and "at least 1" in errors[0]
+
+
+def test_column_names_from_the_data_are_escaped(tmp_path, monkeypatch):
+    # A column named as a Markdown image must show as text (issue 11, item 8), also in
+    # the sentences that name the quasi-identifier driving the special uniques.
+    image = "![b](http://evil.example/x.png)"
+    path = tmp_path / "evil.csv"
+    pd.DataFrame({image: list("abcdef"), "sex": list("FFMMFM"), "w": [2] * 6}).to_csv(
+        path, index=False
+    )
+    monkeypatch.setenv("ANON_DATA", str(path))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.run()
+    at.session_state["roles"] = {image: Role.INDIRECT, "sex": Role.INDIRECT}
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    shown = [e.value for kind in ("markdown", "caption", "error") for e in getattr(at, kind)]
+    assert any("contributes most" in text for text in shown)
+    assert not [text for text in shown if "![b](" in text]
