@@ -356,7 +356,9 @@ class _Eval:
     all_classes: int  # classes before suppression
     sum_squares: float  # sum of squared class sizes before suppression
     kept_squares: float  # sum of squared sizes of the kept classes
-    failing_classes: np.ndarray | None  # per class: suppressed (when prune_ok)
+    # Per unit, packed bits: in a failing class (when prune_ok). Units, not class numbers:
+    # a node keyed again later may number its classes differently.
+    failing_units: np.ndarray | None
 
 
 class _Lattice:
@@ -519,15 +521,14 @@ class _Lattice:
             all_classes=int(np.count_nonzero(sizes)),
             sum_squares=float((sizes**2).sum()),
             kept_squares=float((kept**2).sum()),
-            failing_classes=fail if prune_ok else None,
+            failing_units=np.packbits(fail[cls]) if prune_ok else None,
         )
 
     def suppressed_units(self, levels: Sequence[int], ev: _Eval) -> np.ndarray:
         """The units of a node's failing classes (computed when a candidate needs them)."""
         if not ev.suppressed:
             return np.zeros(0, dtype=np.int64)
-        cls, _ = self.classes(levels)
-        return np.flatnonzero(ev.failing_classes[cls])
+        return np.flatnonzero(np.unpackbits(ev.failing_units, count=self.n_units))
 
     def sensitive_figures(self, levels: Sequence[int], ev: _Eval) -> dict[str, float]:
         """Privacy figures of the sensitive attribute on the kept classes of a node."""
@@ -651,7 +652,7 @@ class _Lattice:
         return 0.0
 
     def candidate(self, levels: Sequence[int], ev: _Eval) -> Candidate:
-        if ev.failing_classes is None:
+        if ev.failing_units is None:
             raise ParameterError("Only nodes that meet the k part have measures.")
         measures, per_column = self._measures(levels, ev)
         t = self.target
