@@ -507,7 +507,9 @@ def to_python_script(recipe: Recipe) -> str:
     """A runnable script that replays the recipe with explicit calls into ``core``.
 
     Usage of the script: ``python script.py INPUT OUTPUT``. Identity mapping tables are
-    written next to OUTPUT as ``OUTPUT.mapping-<column>.csv``: keep them apart from the
+    written next to OUTPUT as ``OUTPUT.mapping-<column>.csv`` (the column name made safe
+    for a file name, :func:`core.outputs.file_name_part`; an existing one is never
+    replaced): keep them apart from the
     data and secure (Annex A, Pseudonymisation). A recipe without a seed gets one now, so
     the script is reproducible. Relative hierarchy paths are read next to the script (so a
     release bundle works in any folder). Every value from the recipe is a literal (see
@@ -529,6 +531,7 @@ def to_python_script(recipe: Recipe) -> str:
         "from core import techniques as t",
         "from core.hierarchy import read_hierarchy as _read_hierarchy",
         "from core.io import read_table, write_table",
+        "from core.outputs import file_name_part",
         "from core.techniques.pseudonymisation import key_from_env  # noqa: F401",
         "",
         "",
@@ -556,10 +559,17 @@ def to_python_script(recipe: Recipe) -> str:
         else:
             lines.append(f"    df = {_call_code(call, used_seed)}")
     lines += [
+        "    paths = {}",
+        "    for column in mappings:",
+        "        # The column name is data: made safe before it becomes part of a file name.",
+        "        path = Path(target)",
+        "        path = path.with_name(f'{path.name}.mapping-{file_name_part(column)}.csv')",
+        "        if path.exists():  # it may be the only record of an earlier release",
+        "            sys.exit(f'{path} exists: an identity mapping table is never replaced.')",
+        "        paths[column] = path",
         "    write_table(df, target)",
-        "    for column, mapping in mappings.items():",
-        "        path = Path(f'{target}.mapping-{column}.csv')",
-        "        write_table(mapping, path)",
+        "    for column, path in paths.items():",
+        "        write_table(mappings[column], path)",
         "        print(f'Identity mapping table written to {path}: keep it secure.')",
         "",
         "",

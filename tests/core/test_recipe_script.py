@@ -178,3 +178,34 @@ def test_an_unnamed_recipe_has_no_empty_name_in_its_script():
     namespace: dict[str, object] = {"__name__": "not_main"}
     exec(compile(code, "replay.py", "exec"), namespace)
     assert namespace["RECIPE_NAME"] is None
+
+
+def test_mapping_file_name_stays_next_to_the_output_and_is_never_replaced(tmp_path):
+    name = "../../outside"
+    table = pd.DataFrame({name: ["S1", "S2", "S3"], "other": [1, 2, 3]})
+    source = write_table(table, tmp_path / "input.parquet")
+    out_dir = tmp_path / "a" / "b"
+    out_dir.mkdir(parents=True)
+    recipe = Recipe(steps=({"step": "pseudonymise", "column": name},), seed=1)
+    script = tmp_path / "replay.py"
+    script.write_text(to_python_script(recipe), encoding="utf-8")
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, str(script), str(source), str(out_dir / "out.csv")],
+            cwd=tmp_path,
+            env={"PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+        )
+
+    first = run()
+    assert first.returncode == 0, first.stderr
+    written = sorted(p.name for p in out_dir.iterdir())
+    assert written[0] == "out.csv" and written[1].startswith("out.csv.mapping-")
+    assert len(written) == 2 and "/" not in written[1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "input.parquet", "replay.py"]
+    mapping = (out_dir / written[1]).read_bytes()
+    second = run()  # random pseudonyms: a second run would make a new, different mapping
+    assert second.returncode != 0 and "never replaced" in second.stderr
+    assert (out_dir / written[1]).read_bytes() == mapping
