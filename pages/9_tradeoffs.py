@@ -167,7 +167,7 @@ stored = state.tradeoff_result()
 if stored is None or set(stored[0].quasi_identifiers) - set(columns):
     st.stop()
 result, hierarchies = stored
-st.success(summary(result, hierarchies))
+st.success(escape_markdown(summary(result, hierarchies)))
 state.explain(
     f"{result.evaluated:,} of {result.lattice_size:,} combinations were evaluated in "
     f"{result.seconds:.2f} s ({result.method} search); {result.note or 'pruning is exact.'}",
@@ -226,7 +226,7 @@ m3.metric(name.capitalize(), f"{candidate.measures[result.measure]:.4g}")
 if candidate.sensitive_figures:
     figures = candidate.sensitive_figures
     st.caption(
-        f"On '{result.target.sensitive}' in the kept groups: at least "
+        f"On '{escape_markdown(result.target.sensitive)}' in the kept groups: at least "
         f"{figures['l_distinct']:.0f} distinct values (entropy l {figures['l_entropy']:.3g}); "
         f"largest distance t {figures['t']:.3g}; delta {figures['delta']:.3g}; beta "
         f"{figures['beta']:.3g}; largest share of one value (alpha) {figures['alpha']:.0%}."

@@ -237,7 +237,7 @@ def _ask_for_key(name: str) -> None:
             try:
                 set_session_key(name, typed)
             except SecretError as error:
-                st.error(str(error))
+                st.error(escape_markdown(error))
             else:
                 st.rerun()
 

@@ -283,7 +283,8 @@ def _survey_method(
             "Most important quasi-identifiers first (blanked last; default: fewer values = "
             "more important)", qi, key="ls_importance",
         )  # fmt: skip
-        st.caption(f"Quasi-identifiers: {', '.join(qi) or 'none confirmed (see Classify)'}")
+        shown = ", ".join(map(escape_markdown, qi)) or "none confirmed (see Classify)"
+        st.caption(f"Quasi-identifiers: {shown}")
 
         def suppress() -> dict[str, Any]:
             if not qi:
