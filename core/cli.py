@@ -42,7 +42,7 @@ from core.risk import (
 )
 from core.schema import Role, suggest_roles
 from core.suda import DEFAULT_DIS_FRACTION, suda2
-from core.survey_risk import RISK_METHODS, survey_risk
+from core.survey_risk import MISSING_RULES, RISK_METHODS, sample_frequencies, survey_risk
 from core.techniques.pseudonymisation import (
     _require_key,
     decrypt_table,
@@ -99,11 +99,20 @@ def cmd_risk(args: argparse.Namespace) -> int:
                          impact=not args.no_impact)  # fmt: skip
     data = report.to_dict()
     explanations = report.explanations()
+    if args.missing == "sdcmicro":
+        # sdcMicro's rule: a blank matches any value (what local suppression relies on)
+        wildcard = sample_frequencies(df, report.quasi_identifiers, missing="sdcmicro").fk
+        data["k_missing_as_wildcard"] = int(wildcard.min()) if len(wildcard) else 0
+        explanations["k_missing_as_wildcard"] = (
+            f"Counting a blank as any value (sdcMicro), the smallest group has "
+            f"{data['k_missing_as_wildcard']} record(s); counting it as a value of its own, "
+            f"{report.k}."
+        )
     if args.weights or args.household or args.per_record:
         records = _new_output(args)
         survey = survey_risk(
             df, report.quasi_identifiers, weights=args.weights, household=args.household,
-            method=args.risk_method, threshold=args.risk_threshold,
+            method=args.risk_method, threshold=args.risk_threshold, missing=args.missing,
         )  # fmt: skip
         data.update(survey.to_dict())
         explanations.update(survey.explanations())
@@ -700,6 +709,9 @@ def build_parser() -> argparse.ArgumentParser:
     risk.add_argument("--per-record", help="write f_k, F_k and the individual risk per record "
                       "to this new file (.csv, .xlsx, .parquet)")  # fmt: skip
     risk.add_argument("--force", action="store_true", help="replace an existing --per-record")
+    risk.add_argument("--missing", choices=MISSING_RULES, default="own_value",
+                      help="own_value: a blank is a value of its own (default); sdcmicro: a "
+                      "blank matches any value (adds k_missing_as_wildcard)")  # fmt: skip
     risk.add_argument("--model-risk", action="store_true",
                       help="add sdcMicro's log-linear model risk (modRisk, main effects)")  # fmt: skip
     risk.add_argument("--model-method", choices=MODEL_METHODS, default="default",

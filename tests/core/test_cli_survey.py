@@ -113,3 +113,15 @@ def test_apply_runs_survey_methods_from_a_recipe(tmp_path):
     assert released["age"].isna().tolist() == [False, False, False, False, True, True]
     assert released["income"].tolist() == pytest.approx([52 / 3] * 3 + [161 / 3] * 3)
     assert released["sex"].tolist() == ["M", "M", "F", "F", "F", "M"]
+
+
+def test_risk_missing_as_wildcard(tmp_path, capsys):
+    # (F, blank) matches both F records under sdcMicro's rule: classes of 2, 3, 3 -> k 2;
+    # as a value of its own it is alone -> k 1.
+    data = tmp_path / "s.csv"
+    pd.DataFrame({"sex": ["M", "M", "F", "F", "F"], "age": [30, 30, 40, 40, None]}).to_csv(
+        data, index=False
+    )
+    assert main(["risk", str(data), "--qi", "sex,age", "--missing", "sdcmicro", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["k"] == 1 and out["k_missing_as_wildcard"] == 2
