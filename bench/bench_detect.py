@@ -131,10 +131,14 @@ def text_scores(n: int = 3000, seed: int = 7) -> pd.DataFrame:
     return score_notes([(note.text, list(note.entities)) for note in notes])
 
 
-def handwritten_scores() -> pd.DataFrame:
-    """In-text scores on the hand-written notes of bench/detect_notes.py."""
+def handwritten_scores(held_out: bool = False) -> pd.DataFrame:
+    """In-text scores on the hand-written notes of bench/detect_notes.py, or (``held_out``)
+    on the second set of bench/detect_notes_heldout.py, never used to change a detector."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from detect_notes import NOTES
+    if held_out:
+        from detect_notes_heldout import NOTES
+    else:
+        from detect_notes import NOTES
 
     return score_notes(NOTES)
 
@@ -222,6 +226,8 @@ def main() -> None:
     print(_markdown(text_scores(notes)))
     print("\nIn-text detection, hand-written notes (bench/detect_notes.py):")
     print(_markdown(handwritten_scores()))
+    print("\nIn-text detection, held-out hand-written notes (bench/detect_notes_heldout.py):")
+    print(_markdown(handwritten_scores(held_out=True)))
     classify, redact = speed(rows=rows)
     print(f"\nClassify {rows:,} rows x 50 columns: {classify:.2f} s (sample of 5,000 values "
           "per column; +/-1.9 points at 95%, Hoeffding).")  # fmt: skip

@@ -192,6 +192,21 @@ _CUES = frozenset(
         "called",
         "caregiver",
         "nok",
+        "nephew",
+        "niece",
+        "aunt",
+        "aunty",
+        "auntie",
+        "uncle",
+        "cousin",
+        "grandson",
+        "granddaughter",
+        "grandmother",
+        "grandfather",
+        "carer",
+        "guardian",
+        "friend",
+        "neighbour",
     ]
 )
 
@@ -233,7 +248,99 @@ def find_names(text: str) -> list[tuple[int, int]]:
                 and (cue in _WEAK_CUES or _next_word(text, end) in _PERSON_VERBS)
             ):
                 spans.append((start, end))
+    spans += _cued_names(text, lists)
+    # The two passes may find the same name: keep each span not inside another one.
+    return sorted(
+        {
+            (s, e)
+            for s, e in spans
+            if not any(a <= s and e <= b and (a, b) != (s, e) for a, b in spans)
+        }
+    )
+
+
+# Titles: whatever word follows is a name, even in lower case ("mdm rosnah", "mr tan").
+_TITLES = frozenset(["mr", "mrs", "ms", "mdm", "miss", "madam", "mister", "prof", "encik", "puan"])
+# Relations and roles, and the verbs of reaching someone: a following capitalised word, or a
+# lower-case known name, is the person ("spoke to siti", "Contact Bernadette on...").
+_RELATIONS = (
+    "patient|client|customer|son|daughter|wife|husband|mother|father|brother|sister|nephew|"
+    "niece|aunt|aunty|auntie|uncle|cousin|grandson|granddaughter|grandmother|grandfather|"
+    "grandma|grandpa|friend|neighbour|neighbor|caregiver|carer|guardian|nok|named|called|"
+    "nurse|pharmacist|interpreter|colleague|dr|doctor"
+)
+_REACH_VERBS = (
+    r"contact|contacted|call|called|calling|ring|rang|phone|phoned|email|emailed|text|texted|"
+    r"message|messaged|tell|told|ask|asked|inform|informed|remind|reminded|meet|met|reached|"
+    r"(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with)"
+)
+_CUED = re.compile(
+    rf"(?<![\w/])(?P<cue>{'|'.join(sorted(_TITLES))}|{_RELATIONS}|{_REACH_VERBS})\.?[ \t]*:?[ \t]+"
+    r"(?P<words>[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*){0,3})",
+    re.IGNORECASE,
+)
+# Lower-case words a title may be followed by that are not a name ("the dr said").
+_NOT_AFTER_TITLE = frozenset(
+    ["and", "or", "is", "was", "has", "had", "will", "would", "said", "says", "to", "of", "in",
+     "on", "at", "for", "with", "from", "by", "not", "also", "then", "who", "as", "are", "the",
+     "a", "an", "his", "her", "their", "this", "that", "be", "been", "did", "does", "can"]
+)  # fmt: skip
+
+
+def _cued_names(text: str, lists: NameLists) -> list[tuple[int, int]]:
+    """Names right after a title, a relation or a verb of reaching someone.
+
+    After the cue, words are taken while they can be a name: a capitalised word that is no
+    street, place, organisation, sentence or medicine word (an everyday word such as "May"
+    only inside a longer name or after a title); a lower-case word only when it is a known
+    given or family name that is no everyday word ("spoke to siti"), or, after a title
+    (Mr, Mdm...), any word that is not a function word ("mdm rosnah"). Particles (bin,
+    s/o) are kept inside. Up to four words.
+    """
+    if not _CUED_PREFILTER.search(text):
+        return []
+    spans: list[tuple[int, int]] = []
+    for match in _CUED.finditer(text):
+        cue = match.group("cue").lower()
+        title = cue in _TITLES
+        taken: list[tuple[int, int, str, str]] = []  # (start, end, word, case)
+        for word in re.finditer(r"\S+", match.group("words")):
+            token = word.group()
+            lower = token.lower()
+            if taken and lower in lists.particles:
+                taken.append((word.start(), word.end(), "particle", ""))
+                continue
+            capital = bool(_TOKEN.fullmatch(token)) and token[0].isupper()
+            if lower.rstrip(".") in lists.not_name:
+                break
+            if capital and len(token.rstrip(".")) >= 2:
+                taken.append((word.start(), word.end(), lower, "capital"))
+            elif (
+                token.islower()
+                and not any(t[3] == "capital" for t in taken)  # "Wong Ah Lian came"
+                and (
+                    (lower in lists.known and (title or lower not in lists.ambiguous))
+                    or (title and lower.isalpha() and lower not in _NOT_AFTER_TITLE)
+                )
+            ):
+                taken.append((word.start(), word.end(), lower, "lower"))
+            else:
+                break
+        while taken and taken[-1][2] == "particle":
+            taken.pop()
+        if not taken:
+            continue
+        names = [t for _, _, t, _ in taken if t != "particle"]
+        if len(names) == 1 and not title and names[0] in lists.ambiguous:
+            continue  # "call May", "ask Will": an everyday word alone
+        offset = match.start("words")
+        spans.append((offset + taken[0][0], offset + taken[-1][1]))
     return spans
+
+
+_CUED_PREFILTER = re.compile(
+    rf"\b(?:{'|'.join(sorted(_TITLES))}|{_RELATIONS}|{_REACH_VERBS})\b", re.IGNORECASE
+)
 
 
 # Words around a run of capitalised words that say it names a person, or an organisation.

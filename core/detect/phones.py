@@ -13,6 +13,7 @@ mobile number as a direct identifier; HIPAA Safe Harbor lists telephone and fax 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import pandas as pd
 import phonenumbers
@@ -33,11 +34,51 @@ _DATE_LIKE = r"[0-9]{1,4}[-/. ][0-9]{1,2}[-/. ][0-9]{1,4}"
 _DIGIT_RUN = re.compile(r"(?<![\w+])(?:\+|00)?[0-9](?:[ ().-]{0,2}[0-9]){6,}(?![\w])")
 
 
+@lru_cache(maxsize=65536)
 def _valid(text: str, region: str) -> bool:
+    # Cached: a column repeats the same numbers, and parsing is the costly step.
     try:
         return phonenumbers.is_valid_number(phonenumbers.parse(text, region))
     except phonenumbers.NumberParseException:
         return False
+
+
+@lru_cache(maxsize=65536)
+def _possible_international(text: str) -> bool:
+    """A number written with its country code (``+`` or ``00``) of a possible length for
+    that country, though libphonenumber does not know the range as in use (the UK's
+    ``+44 7700 900xxx`` drama range, a newly opened block)."""
+    if text.startswith("00"):
+        text = "+" + text[2:]
+    try:
+        number = phonenumbers.parse(text, None)
+    except phonenumbers.NumberParseException:
+        return False
+    return phonenumbers.is_possible_number(number) and bool(
+        phonenumbers.region_code_for_country_code(number.country_code) != "ZZ"
+    )
+
+
+# Numbers set aside for drama and examples, in national format: the UK's Ofcom ranges
+# (mobile 07700 900000-900999, London 020 7946 0000-0999, the 0113-0191 city ranges
+# xxx 496 0000-0999, 01632 960000-960999) and the US 555-0100 to 555-0199. libphonenumber
+# rejects them as not in use, but they stand for a real person's number in a note.
+_FICTIONAL = re.compile(
+    r"07700[ .-]?900[ .-]?[0-9]{3}|\(?020\)?[ .-]?7946[ .-]?0[0-9]{3}"
+    r"|\(?01[1-9]1\)?[ .-]?496[ .-]?0[0-9]{3}|\(?011[3-8]\)?[ .-]?496[ .-]?0[0-9]{3}"
+    r"|\(?01632\)?[ .-]?960[ .-]?[0-9]{3}"
+    r"|(?:\+?1[ .-]?)?\(?[2-9][0-9]{2}\)?[ .-]?555[ .-]?01[0-9]{2}"
+)
+# Words that announce a phone number just before it ("tel", "mobile", "call me on").
+_PHONE_CUE = re.compile(
+    r"\b(?:tel|telephone|phone|mobile|mob|hp|h/p|handphone|cell|cellphone|fax|landline|"
+    r"whatsapp|sms|call|ring|reach|reached|contact)\b[^\n0-9]{0,24}$",
+    re.IGNORECASE,
+)
+# With a cue, a national number of one of these countries is read too (the countries of
+# the sample's and the users' relatives: Malaysia, the UK, the US, Australia, India,
+# China, Indonesia, the Philippines, Hong Kong).
+_CUED_REGIONS = ("MY", "GB", "US", "AU", "IN", "CN", "ID", "PH", "HK")
 
 
 def is_phone(value: str, region: str = DEFAULT_REGION) -> bool:
@@ -100,11 +141,15 @@ def find_phones(
         if start > 0 and text[start - 1] == "(":  # "(617) 555-0100"
             start, candidate = start - 1, "(" + candidate
         digits = re.sub(r"\D", "", candidate)
-        if _valid(candidate, region) or (
-            not candidate.startswith("+")
-            and 10 <= len(digits) <= 15
-            and re.search(r"[0-9][ .-][0-9]", candidate)  # a bare run: an account number
-            and _valid("+" + digits, region)
+        if (
+            _valid(candidate, region)
+            or (
+                not candidate.startswith("+")
+                and 10 <= len(digits) <= 15
+                and re.search(r"[0-9][ .-][0-9]", candidate)  # a bare run: an account number
+                and _valid("+" + digits, region)
+            )
+            or _unlisted_phone(text, start, candidate, region)
         ):
             spans.append((start, end))
         elif len(digits) > 12:
@@ -113,3 +158,17 @@ def find_phones(
                 for m in PhoneNumberMatcher(candidate, region, leniency=Leniency.VALID)
             ]
     return spans
+
+
+def _unlisted_phone(text: str, start: int, candidate: str, region: str) -> bool:
+    """A run that is not a valid number of ``region`` but is still a phone number: written
+    with a country code and of a possible length for it, a fictional (drama) number, or,
+    after a cue word such as "tel" or "mobile", a valid national number of another country
+    of :data:`_CUED_REGIONS`."""
+    if candidate.startswith(("+", "00")):
+        return _possible_international(candidate)
+    if _FICTIONAL.fullmatch(candidate):
+        return True
+    if not _PHONE_CUE.search(text, max(0, start - 40), start):
+        return False
+    return any(_valid(candidate, other) for other in _CUED_REGIONS if other != region)
