@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import time
 import zipfile
 
@@ -16,6 +17,9 @@ import numpy as np
 import openpyxl
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from core.io import read_table, table_to_bytes, write_table
 from core.markup import escape_markdown
@@ -163,3 +167,51 @@ def test_a_carriage_return_inside_a_value_cannot_start_a_new_csv_row():
     rows = list(csv.reader(io.StringIO(text, newline="")))
     assert rows == [["a", "n"], ["ok\r=HYPERLINK(1)", "1"], ["x", "2"]]
     assert read_table(text.encode("utf-8"), name="t.csv")["a"].tolist() == table["a"].tolist()
+
+
+def test_cli_apply_writes_no_formula_into_the_release_or_the_mapping_table(tmp_path, capsys):
+    from core import cli
+
+    data = tmp_path / "people.csv"
+    pd.DataFrame(
+        {"name": ["=cmd|' /C calc'!A0", "@SUM(1+1)", "Tan"], "note": ["-2+3", "ok", "+x"]}
+    ).to_csv(data, index=False)
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("seed: 1\nsteps:\n  - {step: pseudonymise, column: name}\n")
+    for out in (tmp_path / "out.csv", tmp_path / "out.xlsx"):
+        code = cli.main(["apply", str(data), "--recipe", str(recipe), "--out", str(out),
+                         "--plaintext-mapping", "--release-anyway"])  # fmt: skip
+        assert code == 0, capsys.readouterr().err
+    released = list(tmp_path.glob("out*.csv"))
+    mappings = [p for p in released if ".mapping-" in p.name]
+    assert len(mappings) == 2  # one per release, each next to its output
+    for mapping in mappings:
+        rows = list(csv.reader(io.StringIO(mapping.read_text(encoding="utf-8"), newline="")))
+        originals = sorted(cell for row in rows[1:] for cell in row if cell[:1] in "'T")
+        assert originals == ["'=cmd|' /C calc'!A0", "'@SUM(1+1)", "Tan"]
+    table = next(p for p in released if ".mapping-" not in p.name)
+    rows = list(csv.reader(io.StringIO(table.read_text(encoding="utf-8"), newline="")))
+    assert [row[1] for row in rows[1:]] == ["'-2+3", "ok", "'+x"]
+    workbook = next(tmp_path.glob("out*.xlsx"))
+    cells = [c for row in openpyxl.load_workbook(workbook).active.iter_rows() for c in row]
+    assert "f" not in {cell.data_type for cell in cells}
+    assert [c.value for c in cells if c.column == 2] == ["note", "-2+3", "ok", "+x"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.text(max_size=12), min_size=1, max_size=6))
+def test_any_text_is_stored_as_text_and_comes_back(values):
+    values = [re.sub(ILLEGAL_CHARACTERS_RE, "", v).replace("\r", "") for v in values]
+    table = pd.DataFrame({"=h": values})
+    sheet = openpyxl.load_workbook(io.BytesIO(table_to_bytes(table, "xlsx"))).active
+    cells = [cell for row in sheet.iter_rows() for cell in row]
+    assert "f" not in {cell.data_type for cell in cells}
+    assert [cell.value for cell in cells] == ["=h"] + [v if v != "" else None for v in values]
+    text = table_to_bytes(table, "csv").decode("utf-8")
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    back = [row[0] if row else "" for row in rows[1:]]
+    # OWASP by hand: a quote goes in front of text starting with = + - @ tab CR that is not
+    # a plain (ASCII) number; nothing else changes.
+    number = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
+    risky = [v[:1] in ("=", "+", "-", "@", "\t") and not number.fullmatch(v) for v in values]
+    assert back == ["'" + v if r else v for v, r in zip(values, risky, strict=True)]
