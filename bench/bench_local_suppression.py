@@ -3,7 +3,7 @@
 Usage: ``python bench/bench_local_suppression.py [--qis 4,6,8]``
 
 For the first 4..8 quasi-identifiers of adult, with age as recorded and with age in
-10-year bands, times :func:`core.techniques.local_suppression.plan_local_suppression`
+10-year bands, times :func:`core.techniques.cell_suppression.plan_local_suppression`
 and prints the cells it blanks, next to the baseline it replaces: record suppression
 (``suppress_below_k``: delete every record below k, i.e. all its quasi-identifier cells).
 """
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from timing import best_of  # noqa: E402
 
-from core.techniques.local_suppression import plan_local_suppression  # noqa: E402
+from core.techniques.cell_suppression import plan_local_suppression  # noqa: E402
 from core.techniques.suppression import suppress_below_k  # noqa: E402
 
 ADULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "adult"

@@ -12,9 +12,9 @@ One module per family of techniques; each technique is a pure function
 - :mod:`.swapping`: shuffling values between records
 - :mod:`.perturbation`: base-x rounding and random noise
 - :mod:`.aggregation`: summaries per group with a small-cell warning
-- :mod:`.local_suppression`: blank single cells to reach k (sdcMicro ``localSuppression``)
+- :mod:`.cell_suppression`: blank single cells to reach k (sdcMicro ``localSuppression``)
 - :mod:`.microaggregation`: MDAV and individual ranking (sdcMicro ``microaggregation``)
-- :mod:`.pram`: post-randomisation of categories (sdcMicro ``pram``)
+- :mod:`.post_randomisation`: post-randomisation of categories (sdcMicro ``pram``)
 """
 
 # Coordinates, dates and HIPAA Safe Harbor live in core/ (NIST SP 800-188); re-exported so
@@ -25,6 +25,7 @@ from core.dp import dp_aggregate
 from core.geo import displace_points, round_coordinates, snap_to_grid
 from core.safe_harbor import safe_harbor
 from core.techniques.aggregation import STATS, aggregate
+from core.techniques.cell_suppression import local_suppression
 from core.techniques.generalisation import (
     DATE_UNITS,
     generalise_bands,
@@ -34,7 +35,6 @@ from core.techniques.generalisation import (
     generalise_mapping,
     top_bottom_code,
 )
-from core.techniques.local_suppression import local_suppression
 from core.techniques.masking import MASK_PRESETS, mask
 from core.techniques.microaggregation import MICROAGGREGATION_METHODS, microaggregate
 from core.techniques.perturbation import (
@@ -45,7 +45,7 @@ from core.techniques.perturbation import (
     add_noise,
     round_to_base,
 )
-from core.techniques.pram import pram
+from core.techniques.post_randomisation import pram
 from core.techniques.pseudonymisation import (
     Pseudonymised,
     decrypt_table,

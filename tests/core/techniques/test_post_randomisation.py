@@ -9,7 +9,7 @@ import pytest
 
 from core.errors import ParameterError
 from core.techniques import pram
-from core.techniques.pram import invariant_matrix
+from core.techniques.post_randomisation import invariant_matrix
 
 TABLE = pd.DataFrame(
     {

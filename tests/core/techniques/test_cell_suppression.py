@@ -14,7 +14,7 @@ from core.errors import ColumnNotFoundError, ParameterError
 from core.privacy import k_anonymity
 from core.survey_risk import sample_frequencies
 from core.techniques import local_suppression
-from core.techniques.local_suppression import plan_local_suppression, suppression_order
+from core.techniques.cell_suppression import plan_local_suppression, suppression_order
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from r_random import RRandom  # noqa: E402
