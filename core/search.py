@@ -56,7 +56,10 @@ are this project's and keep their own names:
   -log2 P over every record at the node's levels, in bits, in total (not per record),
   plus, for suppressed records, -log2 of the share of their generalised value within the
   suppressed set.
-- ``discernibility``: sum over kept classes of size squared, plus n per suppressed record.
+- ``discernibility``: sum over kept classes of size squared, plus n per suppressed record
+  (ARX's non-monotonic discernibility, ``createDiscernabilityMetric(false)``).
+- ``arx_dm_star``: ARX's monotonic discernibility DM* (``createDiscernabilityMetric(true)``):
+  sum of squared class sizes over every class, suppressed ones included.
 - ``avg_class_size``: records per equivalence class (suppressed records form one class).
 - ``height``: sum of the chosen levels.
 - ``suppressed``: records removed (ties broken by ``loss``).
@@ -104,6 +107,8 @@ MEASURES: dict[str, str] = {
     "arx_entropy": "ARX non-uniform entropy, bits in total, suppressed records charged within the "
     "suppressed set",
     "discernibility": "discernibility: sum of squared class sizes, n per suppressed record",
+    "arx_dm_star": "ARX monotonic discernibility (DM*): sum of squared class sizes, suppressed "
+    "classes included",
     "avg_class_size": "average equivalence class size (records per class)",
     "height": "generalisation height (sum of levels)",
     "suppressed": "records suppressed (ties broken by loss)",
@@ -622,6 +627,7 @@ class _Lattice:
         out["arx_loss"] = float(arx_geometric_loss(totals["loss"] / max(n, 1)))
         out["arx_entropy"] = self._arx_entropy(columns, level, small, suppressed)
         out["discernibility"] = float(ev.kept_squares + suppressed * n)
+        out["arx_dm_star"] = float(ev.sum_squares)
         out["avg_class_size"] = float(n / max(ev.classes + (suppressed > 0), 1))
         out["height"] = float(sum(levels))
         out["suppressed"] = float(suppressed)
@@ -645,7 +651,7 @@ class _Lattice:
 
     def dynamic_bound(self, ev: _Eval, measure: str) -> float:
         """Lower bound of ``measure`` for every generalisation of an evaluated node."""
-        if measure == "discernibility":
+        if measure in ("discernibility", "arx_dm_star"):
             return ev.sum_squares
         if measure == "avg_class_size":
             return float(self.n / (ev.all_classes + 1))

@@ -27,6 +27,7 @@ MEASURE_NAMES: dict[str, str] = {
     "entropy": "entropy per record",
     "arx_entropy": "ARX non-uniform entropy",
     "discernibility": "discernibility",
+    "arx_dm_star": "ARX discernibility (DM*)",
     "avg_class_size": "average group size",
     "height": "generalisation height",
     "suppressed": "records removed",

@@ -504,9 +504,15 @@ QI_WITH_SALARY = ["sex", "age", "race", "marital-status", "education", "native-c
         ({"l": 5, "l_kind": "entropy"}, "arx_entropy", 324620.5269918692,
          [1, 1, 1, 1, 3, 2, 2, 1]),
         # TestAnonymizationTCloseness: EqualDistanceTCloseness("occupation", 0.2) + k = 5,
-        # 0%, discernibility
-        ({"k": 5, "t": 0.2, "t_distance": "equal"}, "discernibility", 4.56853172e8,
+        # 0% and 4%, monotonic discernibility (DM*)
+        ({"k": 5, "t": 0.2, "t_distance": "equal"}, "arx_dm_star", 4.56853172e8,
          [1, 4, 1, 1, 3, 2, 2, 1]),
+        ({"k": 5, "t": 0.2, "t_distance": "equal", "max_suppressed": 0.04}, "arx_dm_star",
+         3.11880088e8, [1, 4, 1, 0, 3, 2, 2, 1]),
+        # TestAnonymizationOrderedDistanceTCloseness: OrderedDistanceTCloseness("occupation",
+        # 0.2) + k = 5, 4%, DM* (values ordered as text, as ARX's string type does)
+        ({"k": 5, "t": 0.2, "t_distance": "ordered", "max_suppressed": 0.04}, "arx_dm_star",
+         2712340.0, [0, 0, 1, 1, 2, 2, 2, 0]),
     ],
 )  # fmt: skip
 def test_arx_published_test_cases(_adult_table, adult_hierarchies_dir, models, measure,
@@ -515,7 +521,7 @@ def test_arx_published_test_cases(_adult_table, adult_hierarchies_dir, models, m
     occupation is sensitive, the other eight columns are quasi-identifiers."""
     hier = {c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv")
             for c in QI_WITH_SALARY}  # fmt: skip
-    target = Target(**{"k": 1, **models}, max_suppressed=0.0, sensitive="occupation")
+    target = Target(**{"k": 1, "max_suppressed": 0.0, **models}, sensitive="occupation")
     best = search(_adult_table, hier, target, measure=measure).optimum
     assert [best.levels[c] for c in QI_WITH_SALARY] == arx_node
     assert best.measures[measure] == pytest.approx(arx_score, rel=1e-12)
