@@ -36,6 +36,12 @@ state.explain(
     "Releasing the characteristics of a respondent's area (poverty rate, median income...) "
     "instead of its code can still pinpoint the area, and so the person.",
     f"{PAPER}, Section 1",
+    training="Witkowski's example: 'Context A' is the tracts where 80 to 85% of people live "
+    "in poverty. If only a few tracts fit, a respondent shown with that figure lives in one "
+    "of them. Even a measure not released can be rebuilt: 3 of the 20 respondents of those "
+    "tracts are 65 or over, so an intruder looks for tracts with 15% aged 65+. A respondent "
+    "is safe when enough areas share the released figures and enough people in them share "
+    "the personal traits (Sections 2 and 4).",
 )
 
 

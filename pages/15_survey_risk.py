@@ -19,7 +19,7 @@ from core.markup import escape_markdown
 from core.model_risk import MODEL_METHODS, model_risk
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import RISK_METHODS, sample_frequencies, survey_risk
-from ui import state
+from ui import guide_examples, state
 
 SOURCE = "PDPC guide, Step 4; sdcMicro measure_risk"
 MISSING_RULES = {
@@ -39,6 +39,13 @@ if not qi:
     st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
     st.stop()
 st.caption(f"Quasi-identifiers: {', '.join(map(escape_markdown, qi))}")
+guide_examples.show_training(
+    "A survey holds a sample of the population: a record unique in the sample may share its "
+    "quasi-identifiers with many people who were not sampled. The sampling weight says how "
+    "many people each record stands for, so the risk of a record depends on the estimated "
+    "size of its group in the population, not only in the file. People of one household "
+    "can be recognised together, so the household risk adds up its members' risks."
+)
 
 st.subheader("A sample of a population: sampling weights")
 others = [c for c in map(str, data.columns) if c not in qi]

@@ -12,7 +12,7 @@ from core.recipe import describe_step
 from core.survey_risk import sample_frequencies
 from core.techniques.registry import STEPS
 from core.utility import column_loss
-from ui import state
+from ui import guide_examples, state
 from ui.step_forms import TECHNIQUES, technique_form
 
 if not state.require_data() or not state.require_known_columns():
@@ -27,6 +27,7 @@ state.explain(
     "group occupations (database administrator and programmer become IT), then suppress the "
     "records still in groups smaller than 5 (the banker).",
 )
+guide_examples.show_annex_c_taxi()
 data = state.current_data()
 qi = state.quasi_identifiers(data)
 

@@ -69,6 +69,11 @@ state.explain(
     f"The use case sets which controls the guide recommends; it suggests k of at least "
     f"{SUGGESTED_K[use_case]} here (your target is k = {state.k_target()}).",
     "PDPC guide, Use cases and Step 5",
+    training="Step 5 of the guide: anonymised data can still be re-identified as other data "
+    "sets appear, so the release comes with controls. For external sharing: a contract that "
+    "forbids re-identification and onward sharing, access limited to those who need it, "
+    "the mapping tables kept apart and encrypted, and a record of what was done (this "
+    "report). Tick each control you have in place: the report lists the ones you have not.",
 )
 st.subheader("Controls checklist")
 controls = controls_for(use_case)

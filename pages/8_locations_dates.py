@@ -13,13 +13,20 @@ from core.geo import describe_rounding, displacement_report, spatial_k
 from core.markup import escape_markdown
 from core.recipe import describe_step
 from core.safe_harbor import apply_safe_harbor
+from ui import guide_examples, state
 from ui import location_charts as charts
-from ui import state
 
 if not state.require_data():
     st.stop()
 
 st.title("Locations and dates")
+state.explain(
+    "Coordinates and dates pinpoint people as surely as a name: generalise them (round, snap "
+    "to a grid, keep the month) or perturb them (move points, shift dates).",
+    "PDPC guide, Annex B; NIST SP 800-188, 4.3.4 and 4.3.5",
+    training=guide_examples.ANNEX_B_TRAINING,
+)
+guide_examples.show_annex_b_examples()
 data = state.current_data()
 columns = list(map(str, data.columns))
 kinds = {str(c): s.kind for c, s in state.suggestions().items()}

@@ -10,13 +10,21 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.geo import round_coordinates
 from core.io import read_table
 from core.privacy import equivalence_classes
 from core.risk import HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
+from core.techniques import generalise_date
 from ui import state
 
 #: Annex D lists the levels of mitigating controls from high to none.
 GUIDE_CONTROL_ORDER = ("high", "medium", "low", "none")
+
+
+def show_training(text: str) -> None:
+    """A training-mode box on its own (state.explain adds one under a caption)."""
+    if state.training_mode():
+        st.info(text, icon=":material/school:")
 
 
 def _sample(name: str) -> pd.DataFrame:
@@ -93,3 +101,46 @@ def show_annex_c_taxi() -> None:
         after.caption("After: 10-year age bands, occupations grouped, the banker suppressed")
         after.dataframe(_sample("guide_annex_c_taxi_after.csv"), hide_index=True)
         st.caption("Source: PDPC guide, Annex C. Load this table on Data to try it yourself.")
+
+
+ANNEX_B_TRAINING = (
+    "Annex B of the guide: round GPS coordinates to 2 decimal places (about 1.11 km) or 3 "
+    "(about 111 m), or swap them between records; generalise a date of birth to month and "
+    "year, or to year. NIST SP 800-188 adds perturbation: move each point a random distance, "
+    "and shift all dates of one person by the same random number of days, so intervals "
+    "(length of stay, age at visit) stay true."
+)
+
+
+def annex_b_examples() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Annex B's GPS and date-of-birth examples: the guide's before and after, and what
+    this tool gives (core.geo.round_coordinates, generalise_date), which must agree."""
+    gps = pd.DataFrame({"latitude": [1.27434], "longitude": [103.79967]})
+    rounded = round_coordinates(gps, "latitude", "longitude", decimals=3)
+    gps_table = pd.DataFrame(
+        {"Before (guide)": ["1.27434, 103.79967"], "After (guide, 3 decimals)": ["1.274, 103.800"],
+         "After (this tool)": [f"{rounded['latitude'][0]:.3f}, {rounded['longitude'][0]:.3f}"]}
+    )  # fmt: skip
+    births = pd.DataFrame({"date_of_birth": ["2003-02-01", "1990-08-15", "1998-12-30"]})
+    months = generalise_date(births, "date_of_birth", unit="month")["date_of_birth"]
+    dob_table = pd.DataFrame(
+        {"Before (guide)": ["1 Feb 2003", "15 Aug 1990", "30 Dec 1998"],
+         "After (guide, month and year)": ["Feb 2003", "Aug 1990", "Dec 1998"],
+         "After (this tool)": list(months)}
+    )  # fmt: skip
+    return gps_table, dob_table
+
+
+def show_annex_b_examples() -> None:
+    """Training mode: Annex B's GPS location and date of birth examples."""
+    if not state.training_mode():
+        return
+    with st.container(border=True):
+        st.markdown("**The guide's Annex B examples**")
+        gps, dob = st.columns(2)
+        gps_table, dob_table = annex_b_examples()
+        gps.caption("GPS location, generalised")
+        gps.dataframe(gps_table, hide_index=True)
+        dob.caption("Date of birth, generalised")
+        dob.dataframe(dob_table, hide_index=True)
+        st.caption("Source: PDPC guide, Annex B.")
