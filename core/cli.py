@@ -25,6 +25,7 @@ from typing import Any
 
 import pandas as pd
 
+from core.engines import ENGINES, choose_engine, frequency_table
 from core.errors import AnonymisationError, ReleaseRefusedError
 from core.io import output_format, read_table, table_to_bytes
 from core.model_risk import MODEL_METHODS, model_risk
@@ -94,6 +95,9 @@ def cmd_classify(args: argparse.Namespace) -> int:
 
 
 def cmd_risk(args: argparse.Namespace) -> int:
+    engine = choose_engine(args.data, args.engine)
+    if engine != "pandas":
+        return _risk_on_engine(args, engine)
     df = read_table(args.data, sep=args.sep)
     report = risk_report(df, _split(args.qi), k_threshold=args.k, sensitive=args.sensitive,
                          impact=not args.no_impact)  # fmt: skip
@@ -129,6 +133,24 @@ def cmd_risk(args: argparse.Namespace) -> int:
         explanations.update(model.explanations())
     text = "\n".join(f"{key}: {sentence}" for key, sentence in explanations.items())
     _emit(data, args.json, text)
+    return 0
+
+
+def _risk_on_engine(args: argparse.Namespace, engine: str) -> int:
+    """Step 4 figures from the frequency table an engine computes (core.engines)."""
+    if args.weights or args.household or args.per_record:
+        raise AnonymisationError(
+            "--weights, --household and --per-record need the records themselves: use "
+            "--engine pandas with them."
+        )
+    qis = _split(args.qi)
+    wanted = qis + ([args.sensitive] if args.sensitive else [])
+    freq = frequency_table(args.data, wanted, engine=engine, sep=args.sep,
+                           spark_master=args.spark_master)  # fmt: skip
+    report = risk_report(freq.table, qis, k_threshold=args.k, sensitive=args.sensitive,
+                         impact=not args.no_impact, counts=freq.counts)  # fmt: skip
+    text = "\n".join(f"{key}: {sentence}" for key, sentence in report.explanations().items())
+    _emit({**report.to_dict(), "engine": engine}, args.json, text)
     return 0
 
 
@@ -697,6 +719,13 @@ def build_parser() -> argparse.ArgumentParser:
     risk.add_argument("--qi", required=True, help="quasi-identifiers, comma-separated")
     risk.add_argument("--sensitive", help="sensitive (target) column for l-diversity/t-closeness")
     risk.add_argument("--k", type=int, default=5, help="target k (default 5)")
+    risk.add_argument("--engine", choices=("auto", *ENGINES), default="auto",
+                      help="where the classes are counted: pandas (in memory), duckdb (files "
+                      "larger than memory, globs, folders of Parquet) or spark; auto: duckdb "
+                      "for globs, folders and files over 1 GiB, else pandas")  # fmt: skip
+    risk.add_argument("--spark-master",
+                      help="Spark master URL for --engine spark (default: spark-submit's "
+                      "--master, else local[*])")  # fmt: skip
     risk.add_argument("--no-impact", action="store_true",
                       help="skip the k and uniques without each quasi-identifier (faster)")  # fmt: skip
     risk.add_argument("--weights", help="sampling-weight column: survey risk with F_k = sum of "

@@ -26,3 +26,21 @@ def _adult_table() -> pd.DataFrame:
 def adult(_adult_table: pd.DataFrame) -> pd.DataFrame:
     """The adult census table (30,162 rows); a fresh copy for each test."""
     return _adult_table.copy()
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local Spark session for every Spark test (starting Java takes seconds)."""
+    pytest.importorskip("pyspark")
+    from core.engines.spark_engine import spark_session
+
+    # short jobs on small tables: quick JIT and no code generation start faster
+    quick_start = {
+        "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+        "spark.sql.codegen.wholeStage": "false",
+        "spark.sql.shuffle.partitions": "2",
+    }
+    session = spark_session("local[2]", quick_start)
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

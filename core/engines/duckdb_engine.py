@@ -1,0 +1,88 @@
+"""The frequency table by one GROUP BY in DuckDB (embedded, out of core: it spills to a
+temporary folder when the groups exceed its memory limit)."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+
+import pandas as pd
+
+from core.engines.sources import Sources
+from core.errors import AnonymisationError, DataReadError
+
+#: DuckDB's memory limit; above it the GROUP BY spills to disk.
+MEMORY_LIMIT = "3GB"
+
+
+def connect():
+    """A new in-memory DuckDB connection, or a one-line error saying what to install."""
+    try:
+        import duckdb
+    except ImportError:
+        raise AnonymisationError(
+            "The duckdb engine needs the duckdb package: pip install duckdb "
+            "(or use --engine pandas)."
+        ) from None
+    return duckdb.connect(config={"memory_limit": MEMORY_LIMIT})
+
+
+def quote(name: str) -> str:
+    """A column name as a DuckDB identifier (any text is safe inside double quotes)."""
+    return '"' + str(name).replace('"', '""') + '"'
+
+
+def relation_sql(sources: Sources) -> tuple[str, list]:
+    """``FROM`` clause reading ``sources`` and its parameters (file names are parameters,
+    never pasted into the SQL). CSV columns are named ``c0, c1, ...`` and read as text."""
+    files = list(sources.files)
+    if sources.format == "parquet":
+        return "read_parquet(?)", [files]
+    columns = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(sources.names)))
+    return (
+        "read_csv(?, delim = ?, header = true, quote = '\"', escape = '\"', "
+        f"auto_detect = false, columns = {{{columns}}}, strict_mode = true, "
+        "null_padding = false)",
+        [files, sources.sep],
+    )
+
+
+def _select_names(sources: Sources, stored: list[str]) -> list[str]:
+    if sources.format == "parquet":
+        return [quote(name) for name in stored]
+    return [f"c{sources.stored.index(name)}" for name in stored]
+
+
+def group_counts(sources: Sources, stored: list[str]) -> pd.DataFrame:
+    """One row per distinct combination of ``stored`` columns, with ``__records__``."""
+    from core.engines import COUNT
+
+    con = connect()
+    spill = tempfile.mkdtemp(prefix="anon-duckdb-")
+    try:
+        con.execute("SET temp_directory = ?", [spill])
+        relation, parameters = relation_sql(sources)
+        selected = _select_names(sources, stored)
+        names = [f"g{i}" for i in range(len(selected))]
+        select = ", ".join(f"{s} AS {n}" for s, n in zip(selected, names, strict=True))
+        sql = f"SELECT {select}, count(*) AS {COUNT} FROM {relation} GROUP BY ALL"
+        import duckdb
+
+        try:
+            result = con.sql(sql, params=parameters)
+            fetch = getattr(result, "to_arrow_table", None) or result.fetch_arrow_table
+            table = fetch()
+        except duckdb.Error as exc:
+            raise DataReadError(
+                f"DuckDB could not read {_describe(sources)}: {str(exc).splitlines()[0]}"
+            ) from exc
+        return table.to_pandas()
+    finally:
+        con.close()
+        shutil.rmtree(spill, ignore_errors=True)
+
+
+def _describe(sources: Sources) -> str:
+    first = sources.files[0]
+    more = f" and {len(sources.files) - 1} more file(s)" if len(sources.files) > 1 else ""
+    return f"'{first}'{more}"

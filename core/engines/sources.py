@@ -1,0 +1,164 @@
+"""The files an engine reads: one file, a glob, or a folder of Parquet files, checked
+before any engine starts (same format, same columns and types in every file), and the
+CSV dialect detected as :mod:`core.io` does (delimiter among ``, ; tab |``, UTF-8)."""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import glob
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from core.errors import DataReadError
+from core.io import READ_FORMATS, _decode, _detect_sep, _normalise_sep
+from core.validation import require_columns
+
+_HEAD_BYTES = 64_000
+
+
+@dataclass(frozen=True)
+class Sources:
+    """Files of one format with the same columns; ``names`` as the user sees them
+    (stripped, as :func:`core.io.read_table` gives them) and ``stored`` as in the files."""
+
+    files: tuple[str, ...]
+    format: str  # "csv" or "parquet"
+    names: tuple[str, ...]
+    stored: tuple[str, ...]
+    sep: str | None = None
+    encoding: str | None = None
+
+    def stored_names(self, columns: Sequence[str]) -> list[str]:
+        """The files' names of ``columns``; a name not in the files is an error."""
+        require_columns(pd.DataFrame(columns=list(self.names)), columns, parameter="columns")
+        return [self.stored[self.names.index(c)] for c in columns]
+
+
+def resolve_sources(source: str, *, sep: str | None = None) -> Sources:
+    """The files named by ``source`` (file, glob or folder), checked to hold one table."""
+    files = _files(str(source))
+    kinds = {READ_FORMATS.get(Path(f).suffix.lower()) for f in files}
+    if kinds - {"csv", "parquet"}:
+        odd = next(f for f in files if READ_FORMATS.get(Path(f).suffix.lower()) not in
+                   ("csv", "parquet"))  # fmt: skip
+        raise DataReadError(
+            f"File '{odd}' is not CSV or Parquet; the duckdb and spark engines read only "
+            "those (use --engine pandas for Excel, or save the sheet as CSV or Parquet)."
+        )
+    if len(kinds) > 1:
+        raise DataReadError(
+            f"'{source}' matches both CSV and Parquet files; give files of one format."
+        )
+    if kinds == {"parquet"}:
+        return _parquet_sources(files)
+    return _csv_sources(files, sep)
+
+
+def _files(source: str) -> list[str]:
+    path = Path(source).expanduser()
+    if path.is_dir():
+        files = sorted(str(p) for p in path.rglob("*") if p.suffix.lower() in (".parquet", ".pq"))
+        if not files:
+            raise DataReadError(
+                f"Folder '{source}' holds no Parquet files (.parquet, .pq); give a file, a "
+                "glob such as 'data/*.csv', or a folder of Parquet files."
+            )
+        return files
+    if any(ch in source for ch in "*?["):
+        files = sorted(f for f in glob.glob(str(path), recursive=True) if Path(f).is_file())
+        if not files:
+            raise DataReadError(
+                f"The pattern '{source}' matches no files. Check the folder and the pattern; "
+                "nothing was read or written."
+            )
+        return files
+    if not path.is_file():
+        raise DataReadError(
+            f"File '{source}' not found. Check the path and the spelling of the file name."
+        )
+    return [str(path)]
+
+
+def _parquet_sources(files: list[str]) -> Sources:
+    import pyarrow.parquet as pq
+
+    schemas = []
+    for file in files:
+        try:
+            schemas.append(pq.read_schema(file))
+        except Exception as exc:  # pyarrow raises several types on damaged files
+            raise DataReadError(
+                f"File '{file}' is not a readable Parquet file ({exc}). Export it again."
+            ) from exc
+    first = schemas[0]
+    for file, schema in zip(files[1:], schemas[1:], strict=True):
+        if schema.names != first.names:
+            missing = [n for n in first.names if n not in schema.names]
+            extra = [n for n in schema.names if n not in first.names]
+            detail = (
+                f"it lacks column(s) {', '.join(repr(m) for m in missing)}"
+                if missing
+                else f"it has extra column(s) {', '.join(repr(e) for e in extra)}"
+                if extra
+                else "its columns are in another order"
+            )
+            raise DataReadError(
+                f"Parquet files differ: '{file}' does not have the columns of '{files[0]}' "
+                f"({detail}). Give files of one table; nothing was written."
+            )
+        for field, other in zip(first, schema, strict=True):
+            if field.type != other.type:
+                raise DataReadError(
+                    f"Parquet files differ: column {field.name!r} is {field.type} in "
+                    f"'{files[0]}' but {other.type} in '{file}'. Give files of one table; "
+                    "nothing was written."
+                )
+    names = tuple(str(n).strip() for n in first.names)
+    return Sources(tuple(files), "parquet", names, tuple(first.names))
+
+
+def _csv_sources(files: list[str], sep: str | None) -> Sources:
+    header, used_sep, encoding = _csv_header(files[0], sep)
+    for file in files[1:]:
+        other, _, _ = _csv_header(file, used_sep)
+        if other != header:
+            raise DataReadError(
+                f"CSV files differ: the header of '{file}' is not the header of '{files[0]}'. "
+                "Give files of one table; nothing was written."
+            )
+    names = tuple(h.strip() for h in header)
+    if len(set(names)) != len(names) or "" in names:
+        raise DataReadError(
+            f"File '{files[0]}': every column needs a unique name in the header row."
+        )
+    return Sources(tuple(files), "csv", names, names, used_sep, encoding)
+
+
+def _csv_header(file: str, sep: str | None) -> tuple[list[str], str, str]:
+    with open(file, "rb") as handle:
+        head = handle.read(_HEAD_BYTES)
+    if not head.strip():
+        raise DataReadError(f"File '{file}' is empty: there is no header and no data.")
+    if not (head.startswith(codecs.BOM_UTF8) or _is_utf8(head)):
+        raise DataReadError(
+            f"File '{file}' is not UTF-8; the duckdb and spark engines read UTF-8 CSV. "
+            "Convert it (e.g. iconv -f cp1252 -t utf-8), or use --engine pandas."
+        )
+    cut = head.rfind(b"\n") if len(head) == _HEAD_BYTES else len(head)
+    text, encoding = _decode(head[: cut if cut > 0 else len(head)], file, None)
+    used_sep = _detect_sep(text) if sep is None else _normalise_sep(sep, file)
+    header = next((row for row in csv.reader(io.StringIO(text), delimiter=used_sep) if row), [])
+    return header, used_sep, encoding
+
+
+def _is_utf8(head: bytes) -> bool:
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(head) - 3  # a character cut at the end of the sample
+    return True

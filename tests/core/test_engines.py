@@ -1,0 +1,221 @@
+"""core.engines: the frequency table computed by DuckDB and by Spark gives exactly the
+figures of the in-memory (pandas) path, on adult and on a seeded table."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core import cli
+from core.engines import choose_engine, frequency_table
+from core.errors import AnonymisationError, DataReadError
+from core.io import read_table
+from core.risk import risk_report
+
+ADULT_QIS = ["age", "sex", "race", "marital-status", "education"]
+
+
+def _seeded(rows: int = 20_000, seed: int = 5) -> pd.DataFrame:
+    """Text with blanks, 'NA' as a value, postal codes with leading zeros, numbers."""
+    rng = np.random.default_rng(seed)
+    town = rng.choice(["north", "south", "east", "west", "NA", ""], size=rows)
+    return pd.DataFrame(
+        {
+            "postal": [f"{v:06d}" for v in rng.integers(0, 3000, size=rows) * 37],
+            "age": rng.integers(18, 80, size=rows),
+            "town": town,
+            "sex": rng.choice(["F", "M"], size=rows),
+            "income": rng.integers(0, 12, size=rows) * 1000,
+            "diagnosis": rng.choice(["flu", "cold", "asthma", "none"], size=rows),
+        }
+    )
+
+
+def _same_figures(expected: dict, got: dict) -> None:
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        if isinstance(value, float):
+            assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-15), key
+        else:
+            assert got[key] == value, key
+
+
+def _figures(df: pd.DataFrame, qis, sensitive) -> dict:
+    return risk_report(df, qis, sensitive=sensitive).to_dict()
+
+
+def _engine_figures(source, qis, sensitive, engine, **options) -> dict:
+    freq = frequency_table(str(source), [*qis, sensitive], engine=engine, **options)
+    return risk_report(freq.table, qis, sensitive=sensitive, counts=freq.counts).to_dict()
+
+
+@pytest.fixture(scope="module")
+def seeded_files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("seeded")
+    df = _seeded()
+    csv = folder / "people.csv"
+    df.to_csv(csv, index=False)
+    parts = folder / "parts"
+    parts.mkdir()
+    for i, part in enumerate(np.array_split(np.arange(len(df)), 3)):
+        read_table(csv).iloc[part].to_parquet(parts / f"part-{i}.parquet", index=False)
+    return csv, parts
+
+
+# --- DuckDB ------------------------------------------------------------------------
+
+
+def test_duckdb_gives_the_pandas_figures_on_adult(adult_hierarchies_dir):
+    pytest.importorskip("duckdb")
+    path = adult_hierarchies_dir / "adult.csv"
+    expected = _figures(read_table(path), ADULT_QIS, "occupation")
+    _same_figures(expected, _engine_figures(path, ADULT_QIS, "occupation", "duckdb"))
+
+
+@pytest.mark.parametrize("sensitive", ["income", "diagnosis"])  # ordered and equal t
+def test_duckdb_gives_the_pandas_figures_on_a_seeded_csv(seeded_files, sensitive):
+    pytest.importorskip("duckdb")
+    csv, _ = seeded_files
+    qis = ["postal", "age", "town", "sex"]
+    expected = _figures(read_table(csv), qis, sensitive)
+    got = _engine_figures(csv, qis, sensitive, "duckdb")
+    _same_figures(expected, got)
+    assert got["t_distance"] == ("ordered" if sensitive == "income" else "equal")
+
+
+def test_duckdb_reads_text_as_the_reader_does(seeded_files):
+    pytest.importorskip("duckdb")
+    csv, _ = seeded_files
+    freq = frequency_table(str(csv), ["postal", "town", "age"], engine="duckdb")
+    assert freq.table["postal"].str.startswith("0").any()  # leading zeros kept as text
+    assert "NA" in set(freq.table["town"])  # a value, not missing
+    assert freq.table["town"].isna().any()  # only the empty field is missing
+    assert freq.table["age"].dtype == np.int64
+    assert freq.records == 20_000
+
+
+@pytest.mark.parametrize("form", ["folder", "glob"])
+def test_duckdb_reads_a_folder_or_glob_of_parquet(seeded_files, form):
+    pytest.importorskip("duckdb")
+    csv, parts = seeded_files
+    source = parts if form == "folder" else parts / "part-*.parquet"
+    qis = ["postal", "age", "town"]
+    _same_figures(_figures(read_table(csv), qis, "diagnosis"),
+                  _engine_figures(source, qis, "diagnosis", "duckdb"))  # fmt: skip
+
+
+def test_cli_risk_engine_duckdb_matches_pandas(seeded_files, capsys):
+    pytest.importorskip("duckdb")
+    csv, _ = seeded_files
+    args = ["risk", str(csv), "--qi", "postal,age,town", "--sensitive", "income", "--json"]
+    assert cli.main(args) == 0
+    pandas_figures = json.loads(capsys.readouterr().out)
+    assert cli.main([*args, "--engine", "duckdb"]) == 0
+    duck = json.loads(capsys.readouterr().out)
+    assert duck.pop("engine") == "duckdb"
+    _same_figures(pandas_figures, duck)
+
+
+# --- bad input -----------------------------------------------------------------------
+
+
+def _cli_error(capsys, *args: str) -> str:
+    assert cli.main(["risk", *args, "--qi", "age", "--engine", "duckdb"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    return err
+
+
+def test_a_glob_matching_no_files_is_a_clear_error(tmp_path, capsys):
+    assert "matches no files" in _cli_error(capsys, str(tmp_path / "none-*.parquet"))
+
+
+def test_parquet_files_with_different_types_or_columns_are_refused(tmp_path, capsys):
+    pd.DataFrame({"age": [1, 2], "sex": ["F", "M"]}).to_parquet(tmp_path / "a.parquet")
+    pd.DataFrame({"age": ["1", "2"], "sex": ["F", "M"]}).to_parquet(tmp_path / "b.parquet")
+    err = _cli_error(capsys, str(tmp_path))
+    assert "column 'age' is int64" in err and "b.parquet" in err
+    (tmp_path / "b.parquet").unlink()
+    pd.DataFrame({"age": [3]}).to_parquet(tmp_path / "c.parquet")
+    err = _cli_error(capsys, str(tmp_path / "*.parquet"))
+    assert "lacks column(s) 'sex'" in err and "c.parquet" in err
+
+
+def test_csv_files_with_different_headers_are_refused(tmp_path, capsys):
+    (tmp_path / "a.csv").write_text("age,sex\n1,F\n")
+    (tmp_path / "b.csv").write_text("age,town\n1,x\n")
+    assert "header of" in _cli_error(capsys, str(tmp_path / "*.csv"))
+
+
+def test_a_ragged_csv_row_is_a_clear_error(tmp_path, capsys):
+    pytest.importorskip("duckdb")
+    (tmp_path / "a.csv").write_text("age,sex\n1,F\n2\n")
+    assert "DuckDB could not read" in _cli_error(capsys, str(tmp_path / "a.csv"))
+
+
+def test_missing_engine_names_the_package_to_install(monkeypatch, tmp_path, capsys):
+    (tmp_path / "a.csv").write_text("age,sex\n1,F\n")
+    monkeypatch.setitem(sys.modules, "duckdb", None)  # import duckdb now fails
+    assert "pip install duckdb" in _cli_error(capsys, str(tmp_path / "a.csv"))
+
+
+def test_missing_java_names_the_package_to_install(monkeypatch):
+    pytest.importorskip("pyspark")
+    from pyspark.sql import SparkSession
+
+    from core.engines import spark_engine
+
+    monkeypatch.setattr(SparkSession, "getActiveSession", staticmethod(lambda: None))
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setattr(spark_engine.shutil, "which", lambda name: None)
+    with pytest.raises(AnonymisationError, match="default-jre-headless"):
+        spark_engine.spark_session()
+
+
+def test_auto_engine_uses_duckdb_for_folders_and_globs(tmp_path):
+    (tmp_path / "a.csv").write_text("age\n1\n")
+    assert choose_engine(str(tmp_path / "a.csv")) == "pandas"
+    assert choose_engine(str(tmp_path)) == "duckdb"
+    assert choose_engine(str(tmp_path / "*.csv")) == "duckdb"
+    assert choose_engine(str(tmp_path / "a.csv"), "spark") == "spark"
+
+
+def test_unknown_column_or_format_is_named(seeded_files, tmp_path):
+    csv, _ = seeded_files
+    with pytest.raises(AnonymisationError, match="'postcode'"):
+        frequency_table(str(csv), ["postcode"], engine="duckdb")
+    (tmp_path / "book.xlsx").write_bytes(b"PK")
+    with pytest.raises(DataReadError, match="not CSV or Parquet"):
+        frequency_table(str(tmp_path / "book.xlsx"), ["age"], engine="duckdb")
+
+
+# --- Spark (real, local mode; one session for all) ------------------------------------
+
+
+def test_spark_gives_the_pandas_figures_on_adult(spark, adult_hierarchies_dir):
+    path = adult_hierarchies_dir / "adult.csv"
+    expected = _figures(read_table(path), ADULT_QIS, "occupation")
+    _same_figures(expected, _engine_figures(path, ADULT_QIS, "occupation", "spark"))
+
+
+def test_spark_gives_the_pandas_figures_on_a_folder_of_seeded_parquet(spark, seeded_files):
+    csv, parts = seeded_files
+    qis = ["postal", "age", "town", "sex"]
+    expected = _figures(read_table(csv), qis, "income")
+    _same_figures(expected, _engine_figures(parts, qis, "income", "spark"))
+
+
+def test_spark_frequency_table_of_a_loaded_dataframe(spark, adult):
+    from core.engines.spark_engine import spark_frequency_table
+
+    # a name with a dot would be a struct field in a Spark expression: read by position
+    adult = adult.rename(columns={"marital-status": "marital.status"})
+    qis = ["age", "sex", "marital.status"]
+    frame = spark.createDataFrame(adult[[*qis, "occupation"]].astype({"age": "int64"}))
+    freq = spark_frequency_table(frame, [*qis, "occupation"])
+    got = risk_report(freq.table, qis, sensitive="occupation", counts=freq.counts).to_dict()
+    _same_figures(_figures(adult, qis, "occupation"), got)
