@@ -222,3 +222,24 @@ state.explain(
     ),
     "sdcMicro suda2, attribute contributions",
 )
+
+if special.records_with_msu:
+    top = np.argsort(-special.dis_score, kind="stable")[: min(20, special.records_with_msu)]
+    smallest = special.smallest_msu_size()
+    st.dataframe(
+        data[qi]
+        .iloc[top]
+        .assign(
+            **{
+                "SUDA score": special.score[top],
+                "DIS-SUDA score": special.dis_score[top],
+                "smallest MSU": smallest[top],
+            }
+        )
+    )
+    state.explain(
+        "The records most at risk of being unique in the population too: the smaller their "
+        "smallest minimal sample unique (the number of quasi-identifiers that single them "
+        "out), the higher their scores; generalise or suppress those values first.",
+        "PDPC guide, Step 3 and Step 4; sdcMicro suda2",
+    )

@@ -64,6 +64,12 @@ def test_weighted_risk_and_special_uniques(page):
     assert metric(page, "Records with a minimal sample unique") == f"{uniques:,}"
     captions = " ".join(c.value for c in page.caption)
     assert "sdcMicro" in captions and "Source: PDPC guide, Step 4" in captions
+    # The table of special uniques: the first has the highest DIS-SUDA score, and its
+    # record is unique on all quasi-identifiers.
+    table = page.dataframe[-1].value
+    assert table["DIS-SUDA score"].is_monotonic_decreasing
+    first = table.iloc[0]
+    assert int((TABLE[QI] == first[QI]).all(axis=1).sum()) == 1
 
 
 def test_household_risk_and_bad_household(page):
