@@ -181,9 +181,19 @@ lines = (
     .mark_line(point=True)
     .encode(
         x=alt.X("epsilon:Q", scale=alt.Scale(type="log"), title="total ε of the release"),
-        y=alt.Y("error95:Q", scale=alt.Scale(type="log"), title="± error, 95% of the time"),
-        color="measure:N",
-        tooltip=["epsilon", "measure", "error95"],
+        # symlog, not log: a rounded count's error can be 0 at a large ε, and a log scale
+        # cannot hold 0 (Vega warns and drops the axis).
+        y=alt.Y(
+            "error95:Q",
+            scale=alt.Scale(type="symlog"),
+            title="± error, 95% of the time (in the measure's units)",
+        ),
+        color=alt.Color("measure:N", title="Query"),
+        tooltip=[
+            alt.Tooltip("epsilon:Q", title="ε", format=".3g"),
+            "measure:N",
+            alt.Tooltip("error95:Q", title="± error", format=",.3g"),
+        ],
     )
 )
 now = alt.Chart(pd.DataFrame({"epsilon": [epsilon]})).mark_rule(strokeDash=[4, 4])
