@@ -31,7 +31,13 @@ from core.io import output_format, read_table, table_to_bytes
 from core.model_risk import MODEL_METHODS, model_risk
 from core.outputs import Output, file_name_part, plan_outputs, write_outputs
 from core.recipe import Recipe, RecipeResult, apply_recipe, check_recipe_columns
-from core.release_gate import NOT_ANONYMISED_MARK, ReleaseCheck, check_release, marked_name
+from core.release_gate import (
+    NOT_ANONYMISED_MARK,
+    ReleaseCheck,
+    check_release,
+    marked_name,
+    missing_rule,
+)
 from core.report import SUGGESTED_K, USE_CASES, Report, build_report, report_to_markdown
 from core.risk import (
     CONTROL_LEVELS,
@@ -400,6 +406,7 @@ def _gate(args: argparse.Namespace, job: _ApplyJob, result: RecipeResult) -> Rel
         quasi_identifiers=job.quasi_identifiers or meta.get("quasi_identifiers"),
         direct_identifiers=job.direct_identifiers, sensitive=meta.get("sensitive"),
         k_target=meta.get("k") or SUGGESTED_K[args.use_case], annex_d=meta.get("annex_d"),
+        missing=missing_rule(job.recipe.steps),
     )  # fmt: skip
     if check.passed:
         return check

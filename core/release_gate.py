@@ -11,7 +11,7 @@ acknowledging it: the acknowledgement is written into the report and into the fi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import PurePath
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from core.risk import annex_d_risk, risk_report
+from core.survey_risk import sample_frequencies
 from core.validation import require_columns, require_int, require_positive
 
 #: Inserted into the file name of a release made despite the gate's objections.
@@ -52,6 +53,7 @@ class ReleaseCheck:
     t_closeness: float | None = None
     acknowledged: bool = False
     kinds: tuple[str, ...] = ()
+    missing: str = "own_value"  # how a blank quasi-identifier cell counted for k
 
     @property
     def passed(self) -> bool:
@@ -71,6 +73,8 @@ class ReleaseCheck:
         """One paragraph for the report: the verdict and, if any, the reasons."""
         if self.passed:
             figures = f"k = {self.k}" if self.k is not None else "no quasi-identifiers"
+            if self.missing == "sdcmicro":
+                figures += " counting a blanked cell as any value (sdcMicro's rule)"
             if self.p_reid is not None:
                 figures += f", P(re-identification) = {self.p_reid:.4g} <= {self.threshold:g}"
             return f"Release check passed ({figures})."
@@ -102,6 +106,7 @@ def check_release(
     l_target: int | None = None,
     t_target: float | None = None,
     roles_confirmed: bool = True,
+    missing: str = "own_value",
 ) -> ReleaseCheck:
     """Judge ``released`` (made from ``original`` by ``steps`` recipe steps).
 
@@ -110,7 +115,10 @@ def check_release(
     risk be understated); those the recipe removed no longer count. ``annex_d`` holds the
     keyword settings of :func:`core.risk.annex_d_risk` (controls, motivation, ...); when
     given, P(re-ID) for the released k must be within its threshold. ``direct_identifiers``
-    are the columns classified as direct identifiers in Step 1.
+    are the columns classified as direct identifiers in Step 1. ``missing="sdcmicro"``
+    counts a blank quasi-identifier cell as matching any value when computing k (the rule
+    under which local suppression reaches its k, as sdcMicro counts it); by default a blank
+    is a value of its own, as everywhere else in ``core``.
     """
     steps = require_int("steps", steps, minimum=0)
     problems: list[str] = []
@@ -178,6 +186,8 @@ def check_release(
             )
             k = report.k
             l_distinct, t_value = report.l_distinct, report.t_closeness
+            if missing != "own_value":
+                k = int(sample_frequencies(released, qis, missing=missing).fk.min())
         if k_target is not None and k < k_target:
             problem("k", f"k = {k} is below the target k = {k_target} (PDPC guide, Step 4).")
     p_reid = threshold = None
@@ -214,6 +224,7 @@ def check_release(
         l_distinct=l_distinct,
         t_closeness=t_value,
         kinds=tuple(kinds),
+        missing=missing,
     )
 
 
@@ -241,3 +252,18 @@ def marked_name(name: str | PurePath) -> str:
     suffix = path.suffix
     stem = path.name[: -len(suffix)] if suffix else path.name
     return str(path.with_name(f"{stem}.{NOT_ANONYMISED_MARK}{suffix}"))
+
+
+def missing_rule(steps: Iterable[Mapping[str, Any]]) -> str:
+    """How the gate counts a blank quasi-identifier cell for a recipe's release.
+
+    Local suppression blanks cells so that each record matches at least k others *when a
+    blank matches any value* (sdcMicro's ``localSuppression`` and ``freqCalc``); judged with
+    a blank as a value of its own, every blanked record would look unique. Other recipes
+    keep core's default.
+    """
+    return (
+        "sdcmicro"
+        if any(step.get("step") == "local_suppression" for step in steps)
+        else ("own_value")
+    )

@@ -38,7 +38,7 @@ from core.recipe import (
     run_step,
     step_seed,
 )
-from core.release_gate import ReleaseCheck, check_release
+from core.release_gate import ReleaseCheck, check_release, missing_rule
 from core.risk import RiskReport, annex_d_risk, risk_report
 from core.schema import Role, Suggestion, suggest_roles
 from core.techniques.pseudonymisation import MIN_KEY_BYTES, require_key_env_name
@@ -645,6 +645,7 @@ def release_check() -> ReleaseCheck:
             k_target=k_target(),
             annex_d=annex_d,
             roles_confirmed=confirmed,
+            missing=missing_rule(recipe().steps),
         )
 
     settings = (tuple(quasi), tuple(direct), sensitive, k_target(), repr(annex_d), confirmed)

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from core.errors import ColumnNotFoundError
-from core.release_gate import NOT_ANONYMISED_MARK, check_release, marked_name
+from core.release_gate import NOT_ANONYMISED_MARK, check_release, marked_name, missing_rule
 
 ORIGINAL = pd.DataFrame(
     {
@@ -108,3 +108,18 @@ def test_marked_name_inserts_the_mark_once():
 def test_a_single_quasi_identifier_given_as_text_is_one_column_not_its_letters():
     check = check_release(ORIGINAL, RELEASED, steps=2, quasi_identifiers="age", k_target=3)
     assert check.quasi_identifiers == ("age",) and check.k == 3  # k = 3 by hand (see above)
+
+
+def test_blank_cells_count_as_any_value_after_local_suppression():
+    # (F, blank) matches both (F, 40) records: 3 records by hand; with a blank as a value of
+    # its own it is alone (k = 1).
+    original = pd.DataFrame({"sex": ["F", "F", "F", "M", "M"], "age": [40, 40, 50, 30, 30]})
+    released = original.assign(age=[40, 40, None, 30, 30])
+    steps = [{"step": "local_suppression", "quasi_identifiers": ["sex", "age"], "k": 2}]
+    assert missing_rule(steps) == "sdcmicro" and missing_rule([{"step": "remove"}]) == "own_value"
+    strict = check_release(original, released, steps=1, quasi_identifiers=["sex", "age"])
+    sdc = check_release(
+        original, released, steps=1, quasi_identifiers=["sex", "age"], missing="sdcmicro"
+    )
+    assert (strict.k, sdc.k) == (1, 2)  # (M, 30) x2 has no blank partner: k = 2
+    assert "any value" in sdc.statement()
