@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 
 __all__ = [
@@ -59,13 +60,23 @@ def formula_like_name(name: object) -> bool:
 
 
 def text_only(values: pd.Series) -> pd.Series:
-    """The text cells of ``values`` as an object Series; every other cell is missing."""
+    """The text cells of ``values`` (every other cell missing), ready for ``.str`` methods.
+
+    Text columns (string dtype, or object columns holding only text) are returned as they
+    are; only a column mixing text with other values is looked at cell by cell.
+    """
     if isinstance(values.dtype, pd.CategoricalDtype):
         values = values.astype(object)
-    if not (pd.api.types.is_object_dtype(values.dtype) or pd.api.types.is_string_dtype(values)):
-        return pd.Series(None, index=values.index, dtype=object)
-    is_text = values.map(_is_text, na_action="ignore").fillna(False).astype(bool)
-    return values.astype(object).where(is_text, None)
+    if isinstance(values.dtype, pd.StringDtype):
+        return values
+    if pd.api.types.is_object_dtype(values.dtype):
+        kind = pd.api.types.infer_dtype(values, skipna=True)
+        if kind in ("string", "empty"):
+            return values
+        if kind in ("mixed", "mixed-integer"):
+            is_text = values.map(_is_text, na_action="ignore").fillna(False).astype(bool)
+            return values.where(is_text, None)
+    return pd.Series(None, index=values.index, dtype=object)
 
 
 def _is_text(value: object) -> bool:
@@ -78,12 +89,13 @@ def formula_like(values: pd.Series) -> pd.Series:
     Only text is ever flagged: numbers, dates, booleans and missing values are False, and
     so is text that is a plain number such as ``-5`` or ``+3.2``.
     """
-    text = text_only(values).str
-    starts = text.match(_STARTS).fillna(False).to_numpy(dtype=bool)
-    if not starts.any():
-        return pd.Series(starts, index=values.index)
-    number = text.fullmatch(_PLAIN_NUMBER).fillna(False).to_numpy(dtype=bool)
-    return pd.Series(starts & ~number, index=values.index)
+    text = text_only(values)
+    starts = text.str.startswith(FORMULA_STARTS).fillna(False).to_numpy(dtype=bool, copy=True)
+    candidates = np.flatnonzero(starts)
+    if candidates.size:  # the number test only on the few cells that start like a formula
+        number = text.iloc[candidates].str.fullmatch(_PLAIN_NUMBER).fillna(False)
+        starts[candidates[number.to_numpy(dtype=bool)]] = False
+    return pd.Series(starts, index=values.index)
 
 
 def formula_like_counts(df: pd.DataFrame) -> dict[str, int]:
@@ -107,11 +119,13 @@ def neutralise_for_csv(df: pd.DataFrame) -> pd.DataFrame:
     out = df.copy()
     for position in range(df.shape[1]):
         values = df.iloc[:, position]
-        mask = formula_like(values).to_numpy()
-        if mask.any():
-            text = values.astype(object).to_numpy(copy=True)
-            text[mask] = [CSV_PREFIX + value for value in text[mask]]
-            out.isetitem(position, pd.Series(text, index=df.index, dtype=object))
+        rows = np.flatnonzero(formula_like(values).to_numpy())
+        if rows.size:
+            if isinstance(values.dtype, pd.CategoricalDtype):
+                values = values.astype(object)
+            changed = values.copy()
+            changed.iloc[rows] = (CSV_PREFIX + values.iloc[rows].astype(str)).to_numpy()
+            out.isetitem(position, changed)
     out.columns = [CSV_PREFIX + c if formula_like_name(c) else c for c in df.columns]
     return out
 

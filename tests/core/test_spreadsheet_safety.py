@@ -215,3 +215,11 @@ def test_any_text_is_stored_as_text_and_comes_back(values):
     number = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
     risky = [v[:1] in ("=", "+", "-", "@", "\t") and not number.fullmatch(v) for v in values]
     assert back == ["'" + v if r else v for v, r in zip(values, risky, strict=True)]
+
+
+@pytest.mark.parametrize("dtype", ["str", "string", object, "category"])
+def test_rule_is_the_same_for_every_text_dtype(dtype):
+    values = pd.Series(["=1", "-5", "ok", None, "@a"], dtype=dtype)
+    assert formula_like(values).tolist() == [True, False, False, False, True]
+    out = neutralise_for_csv(pd.DataFrame({"a": values}))["a"]
+    assert out.iloc[[0, 1, 2, 4]].tolist() == ["'=1", "-5", "ok", "'@a"] and pd.isna(out.iloc[3])
