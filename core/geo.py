@@ -513,28 +513,60 @@ def _radius_counts(la: np.ndarray, lo: np.ndarray, radius_m: float) -> tuple[np.
     col = np.floor((b + 180.0) / dlon).astype(np.int64) + 1  # +1: col - 1 stays >= 0
     n_cols = int(col.max()) + 2
     key = row * n_cols + col
-    order = np.argsort(key, kind="stable")
-    sorted_keys = key[order]
-    cell_keys, starts, sizes = np.unique(sorted_keys, return_index=True, return_counts=True)
-    found_counts = np.zeros(idx.size, dtype=np.int64)
-    for d_row in (-1, 0, 1):
-        for d_col in (-1, 0, 1):
-            target = key + d_row * n_cols + d_col
-            pos = np.searchsorted(cell_keys, target)
-            pos = np.minimum(pos, cell_keys.size - 1)
-            hit = cell_keys[pos] == target
-            who = np.flatnonzero(hit)
-            first, many = starts[pos[hit]], sizes[pos[hit]]
-            for lo_i, hi_i in _chunks(many):
-                q, f, m = who[lo_i:hi_i], first[lo_i:hi_i], many[lo_i:hi_i]
-                total = int(m.sum())
-                query = np.repeat(q, m)
-                offsets = np.arange(total) - np.repeat(np.cumsum(m) - m, m)
-                cand = order[np.repeat(f, m) + offsets]
-                near = haversine_m(a[query], b[query], a[cand], b[cand]) <= radius_m
-                found_counts += np.bincount(query[near], minlength=idx.size)
-    counts[idx] = found_counts
+    order = np.argsort(key, kind="stable")  # points of one bucket are contiguous
+    cell_keys, starts, sizes = np.unique(key[order], return_index=True, return_counts=True)
+    lat_r, lon_r = np.radians(a[order]), np.radians(b[order])
+    unit = (np.cos(lat_r) * np.cos(lon_r), np.cos(lat_r) * np.sin(lon_r), np.sin(lat_r))
+    limit = 4 * math.sin(radius_m / (2 * EARTH_RADIUS_M)) ** 2  # chord^2 = 4 hav(d / R)
+    found = np.ones(idx.size, dtype=np.int64)  # each point is within r of itself
+    # Each pair once: same bucket (j after i), then 4 of the 8 neighbouring buckets.
+    for d_row, d_col in ((0, 0), (0, 1), (1, -1), (1, 0), (1, 1)):
+        if d_row == d_col == 0:
+            cells = other = np.arange(cell_keys.size)
+        else:
+            pos = np.minimum(np.searchsorted(cell_keys, cell_keys + d_row * n_cols + d_col),
+                             cell_keys.size - 1)  # fmt: skip
+            cells = np.flatnonzero(cell_keys[pos] == cell_keys + d_row * n_cols + d_col)
+            other = pos[cells]
+        # one row per point of the first bucket: where its partners start and how many
+        first = np.repeat(starts[other], sizes[cells])
+        point = _ranges(starts[cells], sizes[cells])
+        many = np.repeat(sizes[other], sizes[cells])
+        if d_row == d_col == 0:  # partners after the point in its own bucket
+            many = first + many - point - 1
+            first = point + 1
+        for lo_i, hi_i in _chunks(many):
+            i = np.repeat(point[lo_i:hi_i], many[lo_i:hi_i])
+            j = _ranges(first[lo_i:hi_i], many[lo_i:hi_i])
+            chord = _squared_chord(unit, i, j)
+            near = chord <= limit
+            # where the two formulas could round differently, decide with the haversine
+            close = np.flatnonzero(np.abs(chord - limit) <= 1e-9 * limit)
+            if close.size:
+                near[close] = haversine_m(a[order[i[close]]], b[order[i[close]]],
+                                          a[order[j[close]]], b[order[j[close]]]) <= radius_m  # fmt: skip
+            found += np.bincount(i[near], minlength=idx.size)
+            found += np.bincount(j[near], minlength=idx.size)
+    counts[idx[order]] = found
     return counts, location
+
+
+def _squared_chord(unit: tuple[np.ndarray, ...], i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """|u_i - u_j|^2 for unit vectors given as (x, y, z) arrays, computed in place."""
+    chord = np.zeros(i.size)
+    step = np.empty(i.size)
+    for axis in unit:
+        np.subtract(axis[i], axis[j], out=step)
+        np.multiply(step, step, out=step)
+        chord += step
+    return chord
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Concatenated ``arange(s, s + n)`` for each start ``s`` and length ``n``."""
+    total = int(lengths.sum())
+    offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.repeat(starts, lengths) + offsets
 
 
 def _chunks(sizes: np.ndarray) -> list[tuple[int, int]]:

@@ -259,3 +259,19 @@ def test_cli_spatial_k_json(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["records_below_k"] == 1 and data["locations_below_k"] == 1
     assert main(["spatial-k", str(path), "--lat", "nope", "--lon", "lon"]) == 2
+
+
+def test_spatial_k_radius_matches_all_pairs_even_on_the_boundary():
+    """The bucketed count (chord test, haversine near the limit) decides every pair as the
+    haversine of every pair does: duplicates, and partners placed exactly r away."""
+    from core.geo import destination, haversine_m
+
+    rng = np.random.default_rng(21)
+    lat, lon = rng.uniform(1.30, 1.31, 1500), rng.uniform(103.80, 103.81, 1500)
+    lat[:100], lon[:100] = lat[100:200], lon[100:200]  # duplicated coordinates
+    bearing = rng.uniform(0, 2 * np.pi, 300)
+    far_lat, far_lon = destination(lat[200:500], lon[200:500], 120.0, bearing)
+    lat, lon = np.r_[lat, far_lat], np.r_[lon, far_lon]
+    result = spatial_k(points(list(lat), list(lon)), "lat", "lon", radius_m=120, warn=False)
+    all_pairs = haversine_m(lat[:, None], lon[:, None], lat[None, :], lon[None, :]) <= 120
+    assert result.counts.tolist() == all_pairs.sum(axis=1).tolist()
