@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.markup import code_span, escape_markdown
 from core.schema import Role
 from ui import data_steps, state
 
@@ -73,26 +74,27 @@ else:
     )
 
 table = data_steps.roles_table(state.suggestions(), confirmed)
-edited = st.data_editor(
-    table,
-    key="roles_editor",
-    hide_index=True,
-    width="stretch",
-    disabled=["column", "confirmed", "suggested", "found", "reason", "technique"],
-    column_config={
-        "role": st.column_config.SelectboxColumn(
-            "role", options=data_steps.ROLE_VALUES, required=True
-        ),
-        "confirmed": st.column_config.CheckboxColumn("confirmed"),
-    },
-)
-state.explain(
-    "Suggestions come from column names and sampled values ('found': what the values look "
-    "like, e.g. person names, phone numbers, addresses, whatever the header says), with the "
-    "technique Annex B of the guide suggests; change any role in the 'role' column before "
-    "saving.",
-    f"{STEP1}; Annex B",
-)
+# One click picks a role: a segmented control per column (a table cell needed a
+# double-click and often a retry). Widget keys go by position, never by column name.
+header = st.columns([3, 5, 6])
+header[0].markdown("**Column** (what its values look like)")
+header[1].markdown("**Role**")
+header[2].markdown("**Why this suggestion** (and the Annex B technique)")
+picked = []
+for position, row in table.iterrows():
+    name, role, reason = st.columns([3, 5, 6], vertical_alignment="center")
+    name.markdown(f"{code_span(row['column'])}  \n:gray[{escape_markdown(row['found'])}]")
+    choice = role.segmented_control(
+        f"Role of {row['column']}",
+        data_steps.ROLE_VALUES,
+        default=row["role"],
+        required=True,
+        key=data_steps.role_widget_key(position),
+        label_visibility="collapsed",
+    )
+    picked.append(choice or row["role"])
+    reason.caption(f"{escape_markdown(row['reason'])} *{escape_markdown(row['technique'])}*")
+edited = table.assign(role=picked)
 accept_col, save_col = st.columns(2)
 accept_col.button(
     "Accept all suggestions",
@@ -103,6 +105,15 @@ accept_col.button(
 if save_col.button("Save roles", key="save_roles", type="primary", icon=":material/save:"):
     state.set_roles(data_steps.roles_from_table(edited, list(data.columns)))
     st.rerun()
+state.explain(
+    "Suggestions come from column names and sampled values ('found': what the values look "
+    "like, e.g. person names, phone numbers, addresses, whatever the header says), with the "
+    "technique Annex B of the guide suggests; click a role to change it, then save.",
+    f"{STEP1}; Annex B",
+)
+with st.expander("All columns as a table (roles as picked above)"):
+    # read-only (the pickers above set the roles); a keyed editor so tests can find it
+    st.data_editor(edited, key="roles_editor", disabled=True, hide_index=True, width="stretch")
 
 st.markdown("#### Sensitive column and target k")
 options = [None, *data.columns]

@@ -124,10 +124,18 @@ def suggested_roles(suggestions: dict[Any, Suggestion]) -> dict[Any, Role]:
     return {column: s.role for column, s in suggestions.items()}
 
 
+def role_widget_key(position: int) -> str:
+    """The key of the Classify page's role picker of the column at ``position``; it names
+    the data set too, so a picker never keeps a choice made for another table."""
+    return f"role_pick_{state.data_set_id()[:16]}_{position}"
+
+
 def accept_all_suggestions() -> None:
-    """Button callback: confirm every suggested role and reset the editor's edits."""
-    state.set_roles(suggested_roles(state.suggestions()))
-    state.forget_widget("roles_editor")
+    """Button callback: confirm every suggested role and reset the pickers' choices."""
+    suggestions = state.suggestions()
+    state.set_roles(suggested_roles(suggestions))
+    for position in range(len(suggestions)):
+        state.forget_widget(role_widget_key(position))
 
 
 # --- De-identify page -------------------------------------------------------------------

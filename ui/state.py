@@ -199,6 +199,11 @@ def source_name() -> str:
     return _state().get("source_name", "")
 
 
+def data_set_id() -> str:
+    """Which data set is loaded: its fingerprint (else its name), e.g. for widget keys."""
+    return str(_state().get("data_sha256") or source_name())
+
+
 def require_data() -> bool:
     """True when a table is loaded and its recipe can be replayed in this session.
 

@@ -97,3 +97,20 @@ def test_training_mode_shows_the_guides_example_2(at):
     assert any("Example 2" in i.value for i in at.info)
     example = at.dataframe[0].value.set_index("attribute")["role"]
     assert example["Income"] == "target" and example["Customer ID"] == "direct"
+
+
+def test_one_click_on_a_role_then_save_under_the_pickers(at):
+    columns = list(at.session_state["original"].columns)
+    position = columns.index("income")  # suggested: target (guide, Step 1)
+    picker = at.segmented_control[position]
+    assert picker.value == "target" and len(at.segmented_control) == len(columns)
+    picker.set_value("indirect").run()  # a single click on "indirect"
+    assert not at.exception, at.exception
+    assert at.session_state["roles"] == {}  # nothing is confirmed before saving
+    at.button(key="save_roles").click().run()
+    roles = at.session_state["roles"]
+    assert roles["income"] == Role.INDIRECT and roles["nric"] == Role.DIRECT
+    # Accept all puts the suggestion back, in the picker too.
+    at.button(key="accept_all").click().run()
+    assert at.session_state["roles"]["income"] == Role.TARGET
+    assert at.segmented_control[position].value == "target"
