@@ -137,6 +137,7 @@ class Target:
     l: float | None = None  # noqa: E741
     l_kind: str = "distinct"
     c: float | None = None  # recursive (c,l)-diversity
+    entropy_estimator: str = "shannon"  # or "grassberger" (entropy l-diversity)
     t: float | None = None
     t_distance: str = "auto"
     delta: float | None = None
@@ -169,7 +170,7 @@ class Target:
         """The per-class privacy models (k raised for Annex D)."""
         return ClassModels(
             k=self.required_k, sensitive=self.sensitive, l=self.l, l_kind=self.l_kind,
-            c=self.c, t=self.t, t_distance=self.t_distance, delta=self.delta, beta=self.beta,
+            c=self.c, entropy_estimator=self.entropy_estimator, t=self.t, t_distance=self.t_distance, delta=self.delta, beta=self.beta,
             enhanced_beta=self.enhanced_beta, alpha=self.alpha,
         )  # fmt: skip
 
@@ -946,6 +947,8 @@ def suppression_step(models: ClassModels, quasi_identifiers: Sequence[str]) -> d
         step["l_diversity"] = {**sensitive, "l": models.l, "kind": models.l_kind}
         if models.l_kind == "recursive":
             step["l_diversity"]["c"] = models.c
+        if models.l_kind == "entropy" and models.entropy_estimator != "shannon":
+            step["l_diversity"]["estimator"] = models.entropy_estimator
     if models.t is not None:
         step["t_closeness"] = {**sensitive, "t": models.t, "distance": models.t_distance}
     if models.delta is not None:

@@ -114,7 +114,8 @@ sensitive = st.selectbox("Sensitive attribute (for the models below)", [None, *o
 models: dict = {}
 with st.expander("Attribute disclosure models (0 = off)", expanded=sensitive is not None):
     m1, m2, m3 = st.columns(3)
-    l_kind = m1.selectbox("l-diversity", ["distinct", "entropy", "recursive"], key="to_l_kind")
+    l_kind = m1.selectbox("l-diversity", ["distinct", "entropy", "entropy (Grassberger)",
+                                          "recursive"], key="to_l_kind")  # fmt: skip
     l_value = m2.number_input("l", 0.0, value=0.0, step=1.0, key="to_l")
     c_value = m3.number_input("c (recursive only)", 0.0, value=3.0, key="to_c")
     m4, m5, m6 = st.columns(3)
@@ -126,7 +127,10 @@ with st.expander("Attribute disclosure models (0 = off)", expanded=sensitive is 
     beta = m8.number_input("beta-likeness beta", 0.0, value=0.0, key="to_beta")
     enhanced = m9.checkbox("enhanced beta-likeness", key="to_beta_enhanced")
     if l_value:
-        models.update(l=l_value, l_kind=l_kind, c=c_value if l_kind == "recursive" else None)
+        grassberger = l_kind == "entropy (Grassberger)"
+        models.update(l=l_value, l_kind="entropy" if grassberger else l_kind,
+                      c=c_value if l_kind == "recursive" else None,
+                      entropy_estimator="grassberger" if grassberger else "shannon")  # fmt: skip
     if t_value:
         models.update(t=t_value, t_distance=t_distance)
     models.update({name: value for name, value in

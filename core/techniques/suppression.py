@@ -100,7 +100,7 @@ def suppress_below_k(df: pd.DataFrame, quasi_identifiers: Sequence[str], *, k: i
 #: The privacy models a ``suppress_failing_classes`` step can name, with their parameters
 #: (each takes a ``sensitive`` column) and the ClassModels fields they set.
 CLASS_MODELS: dict[str, dict[str, str]] = {
-    "l_diversity": {"l": "l", "kind": "l_kind", "c": "c"},
+    "l_diversity": {"l": "l", "kind": "l_kind", "c": "c", "estimator": "entropy_estimator"},
     "t_closeness": {"t": "t", "distance": "t_distance"},
     "delta_disclosure": {"delta": "delta"},
     "beta_likeness": {"beta": "beta", "enhanced": "enhanced_beta"},

@@ -261,3 +261,39 @@ def test_recursive_cl_diversity_by_hand():
     assert recursive_cl_diversity(df[df["q"] == "x"], ["q"], "s", l=3) == pytest.approx(2.5)
     with pytest.raises(ParameterError, match="'l'"):
         recursive_cl_diversity(df, ["q"], "s", l=1)
+
+
+def test_grassberger_g_matches_arx_table():
+    """G(n) of Grassberger's entropy estimator: ARX tabulates G_1, G_2, G_4, ..., G_100
+    (EntropyLDiversity.EntropyEstimator.G_PRECOMPUTED, commit aacd487) and uses G(n - 1)
+    for odd n; above 100 ln n + m (1/24 - m (7/960 - m 31/8064)) with m = 1 / (n/2)^2."""
+    from core.privacy import grassberger_g
+
+    g = grassberger_g(300)
+    arx = {1: -1.2703628454614782, 2: 0.7296371545385218, 4: 1.3963038212051886,
+           10: 2.3042403291416966, 50: 3.912089653443865, 100: 4.605186851488337}  # fmt: skip
+    for n, value in arx.items():
+        assert g[n] == pytest.approx(value, abs=1e-12)
+    assert g[3] == g[2] and g[51] == g[50]
+    for n in (150, 300):
+        m = 1 / (n / 2) ** 2
+        assert g[n] == pytest.approx(math.log(n) + m * (1 / 24 - m * (7 / 960 - m * 31 / 8064)))
+
+
+def test_grassberger_entropy_l_by_hand():
+    """One class of 6 records with counts 2, 1, 1, 1, 1. Shannon: H = (2/6) ln 3 +
+    (4/6) ln 6 = 1.5607, exp(H) = 4.76 < 5. Grassberger: H = G(6) - (2 G(2) + 4 G(1)) / 6 =
+    1.7963 - (1.4593 - 5.0815) / 6 = 2.3999, exp(H) = 11.02 >= 5."""
+    from core.privacy import ClassModels, class_distribution, failing_records
+
+    df = pd.DataFrame({"q": ["a"] * 6, "s": ["x", "x", "y", "z", "v", "w"]})
+    shannon = ClassModels(sensitive="s", l=5, l_kind="entropy")
+    grassberger = ClassModels(sensitive="s", l=5, l_kind="entropy",
+                              entropy_estimator="grassberger")  # fmt: skip
+    assert failing_records(df, ["q"], shannon).all()
+    assert not failing_records(df, ["q"], grassberger).any()
+    g6 = 1.7963038212051885
+    h = g6 - (2 * 0.7296371545385218 + 4 * -1.2703628454614782) / 6
+    dist = class_distribution(df, ["q"], "s")
+    assert dist.entropy_l("grassberger")[0] == pytest.approx(math.exp(h))
+    assert dist.entropy_l()[0] == pytest.approx(math.exp(2 / 6 * math.log(3) + 4 / 6 * math.log(6)))

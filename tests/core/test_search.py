@@ -503,6 +503,10 @@ QI_WITH_SALARY = ["sex", "age", "race", "marital-status", "education", "native-c
         # precomputed entropy
         ({"l": 5, "l_kind": "entropy"}, "arx_entropy", 324620.5269918692,
          [1, 1, 1, 1, 3, 2, 2, 1]),
+        # TestAnonymizationEntropyLDiversity: EntropyLDiversity("occupation", 5,
+        # GRASSBERGER), 0%
+        ({"l": 5, "l_kind": "entropy", "entropy_estimator": "grassberger"}, "arx_entropy",
+         324620.5269918692, [1, 1, 1, 1, 3, 2, 2, 1]),
         # TestAnonymizationTCloseness: EqualDistanceTCloseness("occupation", 0.2) + k = 5,
         # 0% and 4%, monotonic discernibility (DM*)
         ({"k": 5, "t": 0.2, "t_distance": "equal"}, "arx_dm_star", 4.56853172e8,
