@@ -40,8 +40,13 @@ direct = state.columns_with_role(Role.DIRECT, state.original())
 pending = [c for c in state.columns_with_role(Role.DIRECT, replay.data)
            if c not in replay.mappings and c not in replay.linking]  # fmt: skip
 if not direct:
-    st.info("No column is confirmed as a direct identifier. Confirm the roles on **Classify**.")
-    st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
+    if state.roles_confirmed():  # the roles were confirmed: there is simply none
+        st.info("This table has no column classified as a direct identifier, so there is "
+                "nothing to remove or pseudonymise here (change a role on **Classify**).")  # fmt: skip
+        st.page_link("pages/2_classify.py", label="Review the roles", icon=":material/label:")
+    else:
+        st.info("No roles are confirmed yet: confirm them on **Classify** first.")
+        st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
     free_text.section()
     st.stop()
 done = [c for c in direct if c not in pending]

@@ -39,6 +39,18 @@ def test_without_confirmed_roles_points_to_classify():
     assert any("Classify" in i.value for i in at.info)
 
 
+def test_confirmed_roles_without_direct_identifiers_say_there_are_none():
+    from core.schema import Role
+
+    at = open_page(accept=False)
+    at.session_state["roles"] = {"sex": Role.INDIRECT, "race": Role.INDIRECT}
+    at.run()
+    assert not at.exception, at.exception
+    shown = " ".join(i.value for i in at.info)
+    assert "This table has no column classified as a direct identifier" in shown
+    assert "No roles are confirmed" not in shown
+
+
 def test_lists_the_direct_identifiers():
     at = open_page()
     assert not at.exception
