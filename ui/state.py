@@ -1010,9 +1010,20 @@ def training_mode() -> bool:
     return bool(_state().get("training_mode", False))
 
 
+_LAST_SOURCE = "explain_last_source"
+
+
 def explain(sentence: str, section: str, *, training: str | None = None) -> None:
-    """One plain sentence and its guide section under a figure; more in training mode."""
-    st.caption(f"{sentence} *Source: {section}.*")
+    """One plain sentence and its guide section under a figure; more in training mode.
+
+    A source is named once for a run of captions citing it, not under every one of them
+    (the sidebar, drawn first on every run, starts the count afresh).
+    """
+    if _state().get(_LAST_SOURCE) == section:
+        st.caption(sentence)
+    else:
+        st.caption(f"{sentence} *Source: {section}.*")
+        _state()[_LAST_SOURCE] = section
     if training and training_mode():
         st.info(training, icon=":material/school:")
 
@@ -1032,6 +1043,7 @@ P_REID_HELP = (
 
 def sidebar() -> None:
     """The loaded table, the current risk and the recipe, shown on every page."""
+    _state().pop(_LAST_SOURCE, None)  # each run names its sources afresh (see explain)
     with st.sidebar:
         st.toggle(
             "Training mode",

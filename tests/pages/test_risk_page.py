@@ -106,6 +106,9 @@ def test_l_diversity_with_a_sensitive_column(risk_page, generalised):
     assert not at.exception, at.exception
     distinct = generalised.groupby(QI)[TRIPS].nunique()
     assert metric(at, "Distinct l-diversity") == str(distinct.min())  # 31 to 40: 2,3,3,4,0
+    # three captions explain l, entropy l and t from the same source: it is named once
+    sources = [c.value for c in at.caption if "Step 4 footnote 11; Annex C" in c.value]
+    assert len(sources) == 1
 
     def entropy(values: pd.Series) -> float:
         share = values.value_counts(normalize=True).to_numpy()
