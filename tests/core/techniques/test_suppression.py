@@ -237,6 +237,10 @@ def test_suppress_failing_classes_rejects_bad_models():
         suppress_failing_classes(MODELS, ["zip"], t_closeness={"sensitive": "disease", "x": 1})
     with pytest.raises(ParameterError, match="needs 't'"):
         suppress_failing_classes(MODELS, ["zip"], t_closeness={"sensitive": "disease"})
+    with pytest.raises(ColumnNotFoundError, match="zipp"):
+        suppress_failing_classes(MODELS, ["zipp"], k=2)
+    with pytest.raises(ColumnNotFoundError, match="diseas"):
+        suppress_failing_classes(MODELS, ["zip"], alpha_k={"sensitive": "diseas", "alpha": 0.5})
     with pytest.raises(ParameterError, match="'c'"):
         suppress_failing_classes(
             MODELS, ["zip"], l_diversity={"sensitive": "disease", "l": 2, "kind": "recursive"}
