@@ -425,6 +425,11 @@ class Workspace:
             )
         return entry_id
 
+    def revision(self) -> int:
+        """The id of the last audit entry: every change to the workspace logs one, so a
+        reader that cached what it saw at revision N knows nothing changed while it is N."""
+        return int(self._conn.execute("SELECT coalesce(max(id), 0) FROM audit_log").fetchone()[0])
+
     def audit_entries(self) -> list[dict[str, Any]]:
         """Every audit entry, oldest first, with the common summary fields at top level."""
         entries = []

@@ -175,6 +175,18 @@ def test_failed_write_changes_nothing(ws_path: Path) -> None:
         assert ws.settings() == {}
 
 
+def test_revision_moves_with_every_change_seen_by_another_connection(ws_path: Path) -> None:
+    with Workspace(ws_path) as reader, Workspace(ws_path) as writer:
+        assert reader.revision() == 0  # nothing logged yet
+        writer.set_setting("k", 5)
+        assert reader.revision() == 1  # one audit entry: the setting
+        writer.set_setting("k", 5)  # the same value is not a change: nothing logged
+        assert reader.revision() == 1
+        writer.add_recipe_version("steps: []\n", message="empty")
+        writer.set_setting("current_recipe", 1)
+        assert reader.revision() == 3
+
+
 # --- bad files ---------------------------------------------------------------------------
 
 
