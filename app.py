@@ -45,8 +45,9 @@ PAGES = {
 }
 
 navigation = st.navigation(PAGES)
-if not state.has_data():
-    state.load_startup_table()
+# The workspace is the single source of truth: load where it left off, or take over what
+# another session (a tab, the CLI) changed in it since the last rerun.
+state.sync_with_workspace()
 # A failing page (or sidebar) shows a short message, never a traceback with server paths.
 with friendly_errors():
     state.sidebar()

@@ -13,7 +13,9 @@ import getpass
 import io
 import os
 import secrets
+import threading
 import warnings
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,11 +80,13 @@ def load_startup_table() -> None:
     ``ANON_DATA=/path/to/file.csv bash scripts/start.sh`` opens your own file directly.
     """
     if restore_from_workspace():
+        _mark_seen()
         return
     path = os.environ.get("ANON_DATA")
     if path:
         try:
             set_original(_read_path(path), Path(path).name, source_path=path)
+            _mark_seen()
             return
         except AnonymisationError as error:
             st.error(
@@ -93,6 +97,7 @@ def load_startup_table() -> None:
     load_sample(DEFAULT_SAMPLE)
     if note:  # say why the sample is shown instead of the workspace's data set
         _state()["restore_note"] = note
+    _mark_seen()
 
 
 @st.cache_data(show_spinner="Reading the table...")
@@ -153,6 +158,8 @@ def set_original(
             ws.set_setting("current_data", {"sha256": sha, "name": name,
                                             "source_path": source_path})  # fmt: skip
         _state()["data_sha256"] = sha
+        if keep_rows or source_path:  # other sessions could read it back anyway
+            _remember_table(sha, df)
 
     _write(record)
     _record_recipe(f"new data set {name!r}")
@@ -766,6 +773,7 @@ def set_keep_rows(keep: bool) -> None:
     if keep and sha and has_data():
         _write(lambda ws: ws.add_dataset(original(), name=source_name(), sha256=sha,
                                          store_data=True))  # fmt: skip
+        _remember_table(sha, original())
 
 
 def workspace_path() -> Path:
@@ -790,12 +798,20 @@ def _author() -> str:
 def _write(action: Callable[[Workspace], Any]) -> Any:
     """Write through to the workspace. If it cannot be written, say so in the sidebar;
     the session's work goes on (and nothing half-written is left: one transaction)."""
+    seen = None
     try:
-        with open_workspace() as ws:
+        with open_workspace() as ws, ws.transaction():
+            # If nothing else wrote since this session last looked, what it sees now is
+            # its own write: remember it, so the next rerun does not reload it.
+            up_to_date = _state().get(_SEEN_AT) == _revision_key(ws)
             result = action(ws)
+            if up_to_date:
+                seen = (_snapshot(ws), _revision_key(ws))
     except WorkspaceError as error:
         _state()["workspace_error"] = str(error)
         return None
+    if seen is not None:
+        _state()[_SEEN], _state()[_SEEN_AT] = seen
     _state().pop("workspace_error", None)
     return result
 
@@ -819,8 +835,10 @@ def switch_workspace(path: str) -> None:
                 "memo", "risk_cache", "prefix_cache"):  # fmt: skip
         state.pop(key, None)
     state["workspace_path"] = str(path)
+    state.pop(_SEEN_AT, None)
     if not restore_from_workspace():
         load_sample(DEFAULT_SAMPLE)
+    _mark_seen()
 
 
 def restore_from_workspace() -> bool:
@@ -835,11 +853,7 @@ def restore_from_workspace() -> bool:
             current = settings.get("current_data")
             if not current:
                 return False
-            df = ws.dataset_table(current["sha256"])
-            if df is None and current.get("source_path"):
-                path = Path(current["source_path"])
-                if path.is_file() and sha256_file(path) == current["sha256"]:
-                    df = read_table(path)
+            df = _rows_of(ws, current)
             if df is None:
                 _state()["restore_note"] = (
                     f"The workspace remembers the data set {current['name']!r}, but its rows "
@@ -859,23 +873,208 @@ def restore_from_workspace() -> bool:
     state["data_sha256"] = current["sha256"]
     if recipe_text:
         state["history"] = EditHistory(Recipe.from_yaml(recipe_text))
-    for name, text in hierarchies.items():  # files the recipe's steps read
+    _write_hierarchy_files(hierarchies)
+    _set_roles_from(roles_saved)
+    _apply_settings(settings, set(_FOLLOWED_SETTINGS))
+    state[_CHOICES] = settings.get(_CHOICES, {})
+    state[KEEP_ROWS_KEY] = bool(settings.get("keep_rows"))
+    return True
+
+
+def _rows_of(ws: Workspace, data_set: dict[str, Any]) -> pd.DataFrame | None:
+    """The rows of a data set the workspace points at: already in memory (by sha256), else
+    stored in the workspace, else its recorded file if that still has the same content."""
+    sha = data_set["sha256"]
+    path = Path(data_set["source_path"]) if data_set.get("source_path") else None
+    on_disk = path is not None and path.is_file() and sha256_file(path) == sha
+    stored = any(known["sha256"] == sha and known["stored"] for known in ws.datasets())
+    if not (stored or on_disk):
+        return None  # also when this server still has it in memory: not this workspace's
+    df = _remembered_table(sha)
+    if df is None:
+        df = ws.dataset_table(sha) if stored else read_table(path)
+    if df is not None:
+        _remember_table(sha, df)
+        df = df.copy()  # each session its own copy
+    return df
+
+
+def _write_hierarchy_files(hierarchies: dict[str, str]) -> None:
+    """Write the stored hierarchies the recipe's steps read, where a file is missing."""
+    for name, text in hierarchies.items():
         path = Path(name) if Path(name).is_absolute() else ROOT / name
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-    state["roles"] = {c: Role(r) for c, r in roles_saved.items() if c in df.columns}
-    if "k" in settings:
-        state[_K_TARGET_KEY] = int(settings["k"])
-    if "sensitive" in settings:
-        state[_SENSITIVE_KEY] = settings["sensitive"]
-    if "annex_d" in settings:
-        state["annex_d"] = settings["annex_d"]
-    if "use_case" in settings:
-        state["release_use_case"] = settings["use_case"]
-    state[_CHOICES] = settings.get(_CHOICES, {})
-    state[KEEP_ROWS_KEY] = bool(settings.get("keep_rows"))
-    return True
+
+
+def _set_roles_from(saved: dict[str, str]) -> None:
+    columns = original().columns
+    _state()["roles"] = {c: Role(r) for c, r in saved.items() if c in columns}
+
+
+#: Workspace settings a session follows, and the session key each is kept under.
+_FOLLOWED_SETTINGS = {
+    "k": _K_TARGET_KEY,
+    "sensitive": _SENSITIVE_KEY,
+    "annex_d": "annex_d",
+    "use_case": "release_use_case",
+    _CHOICES: _CHOICES,
+    "keep_rows": KEEP_ROWS_KEY,
+}
+
+
+# The pages' widgets that show a followed setting: a widget keeps its own value across
+# reruns and the page writes it back, so when another session changed the setting they are
+# dropped, to be drawn again from the new value instead of writing the old one back.
+_WIDGETS_SHOWING = {
+    "k": ("k_target", "risk_k_target"),
+    "sensitive": ("sensitive", "risk_sensitive"),
+    "annex_d": ("controls", "motivation", "acquaintance", "breach", "harm", "harm_custom"),
+    "use_case": ("use_case",),
+    "keep_rows": ("data_keep_rows",),
+}
+
+
+def _apply_settings(settings: dict[str, Any], keys: set[str]) -> None:
+    """Copy the workspace's ``settings`` named in ``keys`` (those it has) into the session."""
+    for key in keys & settings.keys():
+        value = settings[key]
+        if key == "k":
+            value = int(value)
+        elif key == "keep_rows":
+            value = bool(value)
+        _state()[_FOLLOWED_SETTINGS[key]] = value
+
+
+# --- following the workspace on every rerun --------------------------------------------
+#
+# The workspace is the single source of truth of the state (data set pointer, recipe
+# version, roles, settings, hierarchies). Every rerun compares the workspace's revision
+# (the id of its last audit entry) with the one this session last saw; only when it moved
+# does the session read the state again, and it takes over what changed *there* since
+# (another tab, another session or the CLI): last writer wins, and the session is told.
+# What is expensive stays cached: tables by sha256 (never re-read on a rerun), replays by
+# recipe content (the prefix cache). HMAC keys typed in a session are never in the
+# workspace: a recipe taken over that needs one asks for it (require_data).
+
+_SEEN = "workspace_seen"  # the followed state as this session last saw it
+_SEEN_AT = "workspace_seen_at"  # (workspace file, revision) it was seen at
+_SYNC_NOTE = "workspace_sync_note"
+
+# Tables by the sha256 the workspace knows them by, shared by the sessions of this server
+# (each gets a copy), so a session following another one's data set does not re-read it.
+# Only tables the workspace could give back (rows kept, or a file on disk): the rows of an
+# upload the user chose not to keep stay in the session that uploaded them.
+_TABLES: OrderedDict[str, pd.DataFrame] = OrderedDict()
+_TABLES_LOCK = threading.Lock()
+_TABLES_KEPT = 4
+
+
+def _remember_table(sha: str, df: pd.DataFrame) -> None:
+    with _TABLES_LOCK:
+        _TABLES[sha] = df
+        _TABLES.move_to_end(sha)
+        while len(_TABLES) > _TABLES_KEPT:
+            _TABLES.popitem(last=False)
+
+
+def _remembered_table(sha: str) -> pd.DataFrame | None:
+    with _TABLES_LOCK:
+        return _TABLES.get(sha)
+
+
+def _revision_key(ws: Workspace) -> tuple[str, int]:
+    return (str(ws.path), ws.revision())
+
+
+def _snapshot(ws: Workspace) -> dict[str, Any]:
+    """The followed state as the workspace holds it now (a few small queries)."""
+    settings = ws.settings()
+    data_set = settings.get("current_data") or {}
+    version = settings.get("current_recipe")
+    return {
+        "settings": settings,
+        "roles": ws.roles(data_set["sha256"]) if data_set else None,
+        "recipe": ws.recipe_version(version).yaml if version else None,
+        "hierarchies": sorted(ws.hierarchy_columns()),
+    }
+
+
+def _mark_seen() -> None:
+    """Remember the workspace's state as this session's starting point."""
+    try:
+        with open_workspace() as ws:
+            _state()[_SEEN], _state()[_SEEN_AT] = _snapshot(ws), _revision_key(ws)
+    except WorkspaceError as error:
+        _state()["workspace_error"] = str(error)
+
+
+def sync_with_workspace() -> None:
+    """Run first on every rerun: open the startup table if none is loaded, else take over
+    what changed in the workspace since this session last looked (cheap when nothing did).
+    """
+    if not has_data():
+        load_startup_table()
+        return
+    state = _state()
+    try:
+        with open_workspace() as ws:
+            at = _revision_key(ws)
+            if state.get(_SEEN_AT) == at:
+                return
+            snapshot = _snapshot(ws)
+            notes = _follow(ws, snapshot, state.get(_SEEN) or {})
+    except (WorkspaceError, AnonymisationError) as error:
+        state["workspace_error"] = str(error)
+        return
+    state[_SEEN], state[_SEEN_AT] = snapshot, at
+    if notes:
+        state[_SYNC_NOTE] = " ".join(notes)
+
+
+def _follow(ws: Workspace, now: dict[str, Any], seen: dict[str, Any]) -> list[str]:
+    """Take over into the session what differs between the workspace's state ``now`` and
+    the state this session ``seen`` last; return what to tell the user."""
+    state = _state()
+    settings, before = now["settings"], seen.get("settings", {})
+    data_set = settings.get("current_data")
+    sha = data_set["sha256"] if data_set else None
+    seen_sha = (before.get("current_data") or {}).get("sha256")
+    notes = []
+    data_changed = False
+    if now["hierarchies"] != seen.get("hierarchies"):
+        _write_hierarchy_files(ws.hierarchies())
+    if data_set and sha != seen_sha and sha != state.get("data_sha256"):
+        df = _rows_of(ws, data_set)
+        if df is None:
+            return [f"Another session opened the data set '{data_set['name']}', whose rows "
+                    "are neither stored in the workspace nor found at their recorded path: "
+                    f"this session keeps working on '{source_name()}'."]  # fmt: skip
+        _install_original(df, data_set["name"])
+        state["data_sha256"] = sha
+        state.pop("restore_note", None)
+        notes.append(f"The data set changed in another session: now '{data_set['name']}'.")
+        data_changed = True
+        seen = {}  # everything below belongs to the new data set: take it all
+        before = {}
+    if sha != state.get("data_sha256"):
+        return notes  # the workspace's roles and recipe are about another data set
+    if now["recipe"] is not None and now["recipe"] != seen.get("recipe"):
+        theirs = Recipe.from_yaml(now["recipe"])
+        if theirs.to_yaml() != recipe().to_yaml():
+            history().push(theirs)  # undo goes back to this session's recipe
+            if not data_changed:  # a new data set comes with its recipe: said once
+                notes.append("The recipe changed in another session: now version "
+                             f"{settings['current_recipe']}.")  # fmt: skip
+    if now["roles"] is not None and now["roles"] != seen.get("roles"):
+        _set_roles_from(now["roles"])
+    changed = {key for key in _FOLLOWED_SETTINGS if settings.get(key) != before.get(key)}
+    _apply_settings(settings, changed)
+    for key in changed & settings.keys():
+        for widget in _WIDGETS_SHOWING.get(key, ()):
+            state.pop(widget, None)
+    return notes
 
 
 def _portable_release() -> tuple[Recipe, dict[str, str]]:
@@ -1055,6 +1254,9 @@ def sidebar() -> None:
             st.warning(escape_markdown(_state()["workspace_error"]), icon=":material/warning:")
         if _state().get("restore_note"):
             st.warning(escape_markdown(_state()["restore_note"]), icon=":material/history:")
+        note = _state().pop(_SYNC_NOTE, None)
+        if note:  # shown once, on the rerun that took the change over
+            st.info(escape_markdown(note), icon=":material/sync:")
         if not has_data():
             st.caption("No table loaded.")
             return

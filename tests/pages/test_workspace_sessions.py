@@ -1,0 +1,176 @@
+"""Two sessions (two browser tabs) on one workspace file (issue 12): the workspace is the
+single source of truth of the state, every rerun takes over what another session or the
+CLI changed, and the session is told. The rule: each write replaces the workspace's
+pointer (last writer wins); the other session takes it over on its next rerun, before its
+page acts, so its next change builds on the latest version."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from core.recipe import Recipe
+from core.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+TAXI = "guide_annex_c_taxi.csv"
+TECHNIQUES = "pages/4_techniques.py"
+CLASSIFY = "pages/2_classify.py"
+
+
+def _session() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _rerun(at: AppTest) -> AppTest:
+    """A rerun as the server makes it: app.py first (it takes the workspace's changes over
+    and draws the sidebar), then the page. This AppTest runs only the page's file on runs
+    after the first (pages/ is a pages folder), so the run starts from app.py again; the
+    default page (Data) is shown."""
+    at._page_hash = at._finished_page_script_hash = ""
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _sidebar_text(at: AppTest) -> str:
+    return "\n".join(m.value for m in (*at.sidebar.markdown, *at.sidebar.info))
+
+
+def _steps(at: AppTest) -> tuple:
+    return at.session_state["history"].current.steps
+
+
+def _current_recipe(path: Path) -> int:
+    with Workspace(path) as ws:
+        return ws.settings()["current_recipe"]
+
+
+def _add_mask_step(at: AppTest, column: str, keep_first: int) -> None:
+    at.switch_page(TECHNIQUES).run()
+    at.selectbox(key="technique").set_value("mask").run()
+    at.selectbox(key="column").set_value(column).run()
+    at.radio(key="mask_mode").set_value("keep").run()
+    at.number_input(key="keep_first").set_value(keep_first)
+    at.button(key="add_step").click().run()
+    assert not at.exception, at.exception
+
+
+def test_a_recipe_change_in_one_tab_shows_in_the_other_on_its_next_rerun(own_workspace):
+    first = _session()
+    first.switch_page("pages/1_data.py").run()
+    first.selectbox(key="sample").set_value(TAXI)
+    first.button(key="load_sample").click().run()
+    second = _session()  # a second tab: it opens where the workspace is
+    assert second.session_state["source_name"] == TAXI and _steps(second) == ()
+
+    _add_mask_step(first, "Occupation", 2)
+    mask_occupation = _steps(first)
+    assert len(mask_occupation) == 1
+    _rerun(second)  # its next rerun: the new version is taken over, and it is told so
+    assert _steps(second) == mask_occupation
+    version = _current_recipe(own_workspace)
+    assert f"The recipe changed in another session: now version {version}." in [
+        i.value for i in second.sidebar.info
+    ]
+    assert "**Recipe:** 1 step(s)" in _sidebar_text(second)
+    _rerun(second)  # told once: nothing changed since
+    assert not second.sidebar.info
+
+    # The second tab's own change builds on the version it took over; the first follows.
+    _add_mask_step(second, "Gender", 1)
+    both = _steps(second)
+    assert both[:1] == mask_occupation and len(both) == 2
+    _rerun(first)
+    assert _steps(first) == both
+    with Workspace(own_workspace) as ws:
+        assert Recipe.from_yaml(ws.recipe_version(_current_recipe(own_workspace)).yaml).steps == (
+            both
+        )
+    # Undo in the first tab is a change like any other: the second takes it over.
+    first.switch_page(TECHNIQUES).run()
+    first.button(key="undo").click().run()
+    assert _steps(first) == mask_occupation
+    _rerun(second)
+    assert _steps(second) == mask_occupation
+
+
+def test_a_setting_changed_elsewhere_is_taken_over_not_written_back(own_workspace):
+    first = _session()
+    first.switch_page(CLASSIFY).run()
+    second = _session()
+    second.switch_page(CLASSIFY).run()
+    assert first.number_input(key="k_target").value == 5
+    second.number_input(key="k_target").set_value(7).run()
+    with Workspace(own_workspace) as ws:
+        assert ws.settings()["k"] == 7
+    _rerun(first)
+    assert first.session_state["k_target_value"] == 7
+    first.switch_page(CLASSIFY).run()
+    assert first.number_input(key="k_target").value == 7
+    with Workspace(own_workspace) as ws:
+        assert ws.settings()["k"] == 7  # the first tab did not write its old 5 back
+
+
+def test_roles_written_by_another_program_show_on_the_next_rerun(own_workspace):
+    at = _session()
+    assert not at.sidebar.metric  # no quasi-identifiers yet: no k
+    with Workspace(own_workspace) as ws:  # e.g. another session, or a script on the file
+        sha = ws.settings()["current_data"]["sha256"]
+        ws.set_roles(sha, {"sex": "indirect", "race": "indirect"}, author="other")
+    _rerun(at)
+    assert {c: r.value for c, r in at.session_state["roles"].items()} == {
+        "sex": "indirect",
+        "race": "indirect",
+    }
+    table = at.session_state["original"]
+    smallest = int(table.groupby(["sex", "race"]).size().min())  # k by hand
+    assert next(m.value for m in at.sidebar.metric if m.label == "k (smallest group)") == str(
+        smallest
+    )
+
+
+def test_a_data_set_opened_in_another_tab_is_followed(own_workspace):
+    first = _session()
+    second = _session()
+    first.switch_page("pages/1_data.py").run()
+    first.selectbox(key="sample").set_value(TAXI)
+    first.button(key="load_sample").click().run()
+    _rerun(second)
+    assert second.session_state["source_name"] == TAXI
+    assert second.session_state["original"].equals(first.session_state["original"])
+    assert f"The data set changed in another session: now '{TAXI}'." in [
+        i.value.replace("\\", "") for i in second.sidebar.info
+    ]
+
+
+def test_an_unkept_upload_in_another_tab_is_not_followed(own_workspace):
+    first = _session()
+    second = _session()
+    before = second.session_state["source_name"]
+    first.switch_page("pages/1_data.py").run()
+    upload = ("mine.csv", b"id,town\n1,Bedok\n2,Yishun\n", "text/csv")
+    first.file_uploader(key="upload").set_value(upload).run()
+    assert first.session_state["source_name"] == "mine.csv"
+    _rerun(second)  # the rows live only in the first tab: the second keeps its table
+    assert second.session_state["source_name"] == before
+    assert any("rows are neither stored" in i.value for i in second.sidebar.info)
+
+
+def test_a_recipe_taken_over_asks_for_a_key_this_session_lacks(own_workspace, monkeypatch):
+    monkeypatch.delenv("ANON_TAB_KEY", raising=False)
+    at = _session()
+    step = {"step": "pseudonymise", "column": "nric", "method": "hmac", "key_env": "ANON_TAB_KEY"}
+    with Workspace(own_workspace) as ws:  # another tab, which has the key, added the step
+        seed = Recipe.from_yaml(ws.recipe_version(ws.settings()["current_recipe"]).yaml).seed
+        version = ws.add_recipe_version(Recipe([step], seed).to_yaml(), message="add step 1")
+        ws.set_setting("current_recipe", version.id)
+    _rerun(at).switch_page(TECHNIQUES).run()
+    assert not at.exception, at.exception
+    assert _steps(at) == (step,)
+    assert any("ANON_TAB_KEY" in e.value and "not set in this session" in e.value
+               for e in at.error)  # fmt: skip
