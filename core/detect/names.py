@@ -31,6 +31,7 @@ __all__ = [
     "NameLists",
     "find_names",
     "name_lists",
+    "names_from_matches",
     "name_shares",
     "non_latin_script",
 ]
@@ -228,9 +229,23 @@ def find_names(text: str) -> list[tuple[int, int]]:
       "called", "reports"....
     """
     lists = name_lists()
+    runs = [run.span() for run in _RUN.finditer(text)]
+    cued = [span for m in _CUED.finditer(text) if (span := _cued_span(m, lists))]
+    return names_from_matches(text, runs, cued, lists)
+
+
+def names_from_matches(
+    text: str,
+    runs: list[tuple[int, int]],
+    cued: list[tuple[int, int]],
+    lists: NameLists,
+) -> list[tuple[int, int]]:
+    """:func:`find_names` from the spans of the capitalised runs (``_RUN``) and of the
+    names after a cue (:func:`_cued_span`) already found in ``text``; the free-text
+    scanner finds both for a whole column in one pass."""
     spans: list[tuple[int, int]] = []
-    for run in _RUN.finditer(text):
-        for start, end, tokens in _split_run(run.group(), run.start(), lists):
+    for run_start, run_end in runs:
+        for start, end, tokens in _split_run(text[run_start:run_end], run_start, lists):
             if len(tokens) > 4 or _next_word(text, end) in _ORGANISATION_WORDS:
                 continue
             cue = _previous_word(text, start)
@@ -248,7 +263,7 @@ def find_names(text: str) -> list[tuple[int, int]]:
                 and (cue in _WEAK_CUES or _next_word(text, end) in _PERSON_VERBS)
             ):
                 spans.append((start, end))
-    spans += _cued_names(text, lists)
+    spans += cued
     # The two passes may find the same name: keep each span not inside another one.
     return sorted(
         {
@@ -274,8 +289,9 @@ _REACH_VERBS = (
     r"message|messaged|tell|told|ask|asked|inform|informed|remind|reminded|meet|met|reached|"
     r"(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with)"
 )
+_CUE_WORDS = rf"{'|'.join(sorted(_TITLES))}|{_RELATIONS}|{_REACH_VERBS}"
 _CUED = re.compile(
-    rf"(?<![\w/])(?P<cue>{'|'.join(sorted(_TITLES))}|{_RELATIONS}|{_REACH_VERBS})\.?[ \t]*:?[ \t]+"
+    rf"(?<![\w/])(?P<cue>{_CUE_WORDS})\.?[ \t]*:?[ \t]+"
     r"(?P<words>[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*){0,3})",
     re.IGNORECASE,
 )
@@ -287,8 +303,8 @@ _NOT_AFTER_TITLE = frozenset(
 )  # fmt: skip
 
 
-def _cued_names(text: str, lists: NameLists) -> list[tuple[int, int]]:
-    """Names right after a title, a relation or a verb of reaching someone.
+def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
+    """The name right after a title, a relation or a verb of reaching someone.
 
     After the cue, words are taken while they can be a name: a capitalised word that is no
     street, place, organisation, sentence or medicine word (an everyday word such as "May"
@@ -297,50 +313,40 @@ def _cued_names(text: str, lists: NameLists) -> list[tuple[int, int]]:
     (Mr, Mdm...), any word that is not a function word ("mdm rosnah"). Particles (bin,
     s/o) are kept inside. Up to four words.
     """
-    if not _CUED_PREFILTER.search(text):
-        return []
-    spans: list[tuple[int, int]] = []
-    for match in _CUED.finditer(text):
-        cue = match.group("cue").lower()
-        title = cue in _TITLES
-        taken: list[tuple[int, int, str, str]] = []  # (start, end, word, case)
-        for word in re.finditer(r"\S+", match.group("words")):
-            token = word.group()
-            lower = token.lower()
-            if taken and lower in lists.particles:
-                taken.append((word.start(), word.end(), "particle", ""))
-                continue
-            capital = bool(_TOKEN.fullmatch(token)) and token[0].isupper()
-            if lower.rstrip(".") in lists.not_name:
-                break
-            if capital and len(token.rstrip(".")) >= 2:
-                taken.append((word.start(), word.end(), lower, "capital"))
-            elif (
-                token.islower()
-                and not any(t[3] == "capital" for t in taken)  # "Wong Ah Lian came"
-                and (
-                    (lower in lists.known and (title or lower not in lists.ambiguous))
-                    or (title and lower.isalpha() and lower not in _NOT_AFTER_TITLE)
-                )
-            ):
-                taken.append((word.start(), word.end(), lower, "lower"))
-            else:
-                break
-        while taken and taken[-1][2] == "particle":
-            taken.pop()
-        if not taken:
+    cue = match.group("cue").lower()
+    title = cue in _TITLES
+    taken: list[tuple[int, int, str, str]] = []  # (start, end, word, case)
+    for word in re.finditer(r"\S+", match.group("words")):
+        token = word.group()
+        lower = token.lower()
+        if taken and lower in lists.particles:
+            taken.append((word.start(), word.end(), "particle", ""))
             continue
-        names = [t for _, _, t, _ in taken if t != "particle"]
-        if len(names) == 1 and not title and names[0] in lists.ambiguous:
-            continue  # "call May", "ask Will": an everyday word alone
-        offset = match.start("words")
-        spans.append((offset + taken[0][0], offset + taken[-1][1]))
-    return spans
-
-
-_CUED_PREFILTER = re.compile(
-    rf"\b(?:{'|'.join(sorted(_TITLES))}|{_RELATIONS}|{_REACH_VERBS})\b", re.IGNORECASE
-)
+        capital = bool(_TOKEN.fullmatch(token)) and token[0].isupper()
+        if lower.rstrip(".") in lists.not_name:
+            break
+        if capital and len(token.rstrip(".")) >= 2:
+            taken.append((word.start(), word.end(), lower, "capital"))
+        elif (
+            token.islower()
+            and not any(t[3] == "capital" for t in taken)  # "Wong Ah Lian came"
+            and (
+                (lower in lists.known and (title or lower not in lists.ambiguous))
+                or (title and lower.isalpha() and lower not in _NOT_AFTER_TITLE)
+            )
+        ):
+            taken.append((word.start(), word.end(), lower, "lower"))
+        else:
+            break
+    while taken and taken[-1][2] == "particle":
+        taken.pop()
+    if not taken:
+        return None
+    names = [t for _, _, t, _ in taken if t != "particle"]
+    if len(names) == 1 and not title and names[0] in lists.ambiguous:
+        return None  # "call May", "ask Will": an everyday word alone
+    offset = match.start("words")
+    return offset + taken[0][0], offset + taken[-1][1]
 
 
 # Words around a run of capitalised words that say it names a person, or an organisation.

@@ -21,7 +21,14 @@ from phonenumbers import Leniency, PhoneNumberMatcher
 
 from core.detect.patterns import fast_fullmatch
 
-__all__ = ["DEFAULT_REGION", "find_phones", "is_phone", "phone_share"]
+__all__ = [
+    "DEFAULT_REGION",
+    "DIGIT_RUN",
+    "find_phones",
+    "is_phone",
+    "phone_share",
+    "phones_in_runs",
+]
 
 DEFAULT_REGION = "SG"
 # A cell that could be a phone number: digits with spaces, dots, dashes, brackets, an
@@ -31,7 +38,7 @@ _CELL_SHAPE = re.compile(r"(?:\+|00)?[0-9 ().-]{7,22}(?:\s*(?:[Ee][Xx][Tt]\.?|[X
 _DATE_LIKE = r"[0-9]{1,4}[-/. ][0-9]{1,2}[-/. ][0-9]{1,4}"
 # A run of at least 7 digits inside text (separators allowed), not glued to letters or
 # other digits: the phone-number candidates.
-_DIGIT_RUN = re.compile(r"(?<![\w+])(?:\+|00)?[0-9](?:[ ().-]{0,2}[0-9]){6,}(?![\w])")
+DIGIT_RUN = re.compile(r"(?<![\w+])(?:\+|00)?[0-9](?:[ ().-]{0,2}[0-9]){6,}(?![\w])")
 
 
 @lru_cache(maxsize=65536)
@@ -132,12 +139,24 @@ def find_phones(
     ``skip`` spans (dates, IDs, IP addresses already found) are left alone; a text without
     a run of 7 digits costs one regular-expression search.
     """
+    runs = [run.span() for run in DIGIT_RUN.finditer(text)]
+    return phones_in_runs(text, runs, region, skip=skip)
+
+
+def phones_in_runs(
+    text: str,
+    runs: list[tuple[int, int]],
+    region: str = DEFAULT_REGION,
+    *,
+    skip: list[tuple[int, int]] | None = None,
+) -> list[tuple[int, int]]:
+    """:func:`find_phones` from the spans of the digit runs (``DIGIT_RUN``) already found
+    in ``text``; the free-text scanner finds them for a whole column in one pass."""
     spans: list[tuple[int, int]] = []
-    for run in _DIGIT_RUN.finditer(text):
-        start, end = run.span()
+    for start, end in runs:
         if skip and any(s <= start and end <= e for s, e in skip):
             continue
-        candidate = run.group()
+        candidate = text[start:end]
         if start > 0 and text[start - 1] == "(":  # "(617) 555-0100"
             start, candidate = start - 1, "(" + candidate
         digits = re.sub(r"\D", "", candidate)

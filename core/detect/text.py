@@ -17,16 +17,28 @@ compiled expression run over the whole text.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from core._text import as_text
-from core.detect.addresses import find_addresses
-from core.detect.names import find_names
-from core.detect.patterns import BUILTIN_KINDS, PATTERNS
-from core.detect.phones import DEFAULT_REGION, find_phones
+from core.detect.addresses import ADDRESS, find_addresses
+from core.detect.names import (
+    _CUE_WORDS,
+    _CUED,
+    _RUN,
+    _cued_span,
+    find_names,
+    name_lists,
+    names_from_matches,
+)
+from core.detect.patterns import _RECORD_PREFIX, BUILTIN_KINDS, PATTERNS
+from core.detect.phones import DEFAULT_REGION, DIGIT_RUN, find_phones, phones_in_runs
 from core.errors import ParameterError
 
 __all__ = [
@@ -137,7 +149,13 @@ def _find(text: str, chosen: tuple[str, ...], region: str) -> list[Entity]:
     if not isinstance(text, str) or not _MAYBE_ENTITY.search(text):
         return []
     priority = {k: i for i, k in enumerate(chosen)}
-    candidates = _candidates(text, chosen, region)
+    return _resolve(text, _candidates(text, chosen, region), priority)
+
+
+def _resolve(
+    text: str, candidates: list[tuple[int, int, str]], priority: dict[str, int]
+) -> list[Entity]:
+    """Overlapping findings: the longer wins, then the kind earlier in ``priority``."""
     candidates.sort(key=lambda c: (-(c[1] - c[0]), priority[c[2]], c[0]))
     taken: list[tuple[int, int, str]] = []
     for start, end, kind in candidates:
@@ -145,6 +163,189 @@ def _find(text: str, chosen: tuple[str, ...], region: str) -> list[Entity]:
             taken.append((start, end, kind))
     taken.sort()
     return [Entity(kind, s, e, text[s:e]) for s, e, kind in taken]
+
+
+# ---------------------------------------------------------------------------------------
+# Many texts at once
+# ---------------------------------------------------------------------------------------
+# Texts are joined by this character and each expression runs once over the joined text
+# (one C-level scan per kind instead of one per kind and text). It is no character the
+# built-in expressions can start a match with, and their look-arounds read it as they read
+# the start or end of a text (a single-character class without white space); a match that
+# runs over it anyway is detected by its offsets and its texts are scanned one by one.
+_JOIN = "\n"
+
+
+# For each expression run over many texts, a looser one that every text it can match also
+# matches (no look-arounds, fewer conditions), in RE2 syntax: pyarrow checks it over the
+# whole column at C speed and only the texts it keeps are searched by Python's engine.
+# Texts with any non-ASCII character are always kept (Unicode case folding and word
+# characters differ between the two engines).
+_LOOSER = {
+    "email": "@",
+    "url": r"(?i)https?://|www\.",
+    "ipv4": r"[0-9]\.[0-9]+\.[0-9]+\.[0-9]",
+    "ipv6": ":",
+    "mac": r"[0-9A-Fa-f]{2}[:-][0-9A-Fa-f]{2}",
+    "nric": r"[STFGMstfgm][0-9]{7}[A-Za-z]",
+    "ssn": r"[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}",
+    "nino": r"[A-Za-z]{2} ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-Da-d]",
+    "record_code": rf"(?i)(?:{_RECORD_PREFIX})\s*[:#.]?\s*[A-Z0-9]",
+    "vehicle_plate": r"[A-Z]{1,3}[0-9]{1,4}[A-Z]",
+    "date": "[0-9]",
+    "phone": r"[0-9](?:[ ().-]{0,2}[0-9]){6}",
+    "address": r"[0-9]|Jalan|Jln|Lorong|Lor",
+    "name": "[A-Z]",
+    "cued_name": rf"(?i)(?:{_CUE_WORDS})\.?[ \t]*:?[ \t]+\S",
+}
+_NON_ASCII = r"[^\x00-\x7f]"
+
+
+class _Joined:
+    """Texts joined by :data:`_JOIN`, with the offset of each; spans found in the joined
+    text are reported as ``(index, start, end)`` with ``index`` into ``positions`` (the
+    texts' places in the caller's list)."""
+
+    def __init__(self, texts: list[str], positions: np.ndarray, crossed: set[int]) -> None:
+        self.texts = texts
+        self.positions = positions
+        lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+        self.starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
+        self.ends = self.starts + lengths
+        self.joined = _JOIN.join(texts)
+        self.crossed = crossed  # texts a match ran out of (caller's places): read one by one
+
+    def locate(self, spans: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+        """``(place, start, end)`` inside its text for spans of the joined text; a span
+        leaving its text marks every text it touches as crossed and is dropped."""
+        if not spans:
+            return []
+        bounds = np.asarray(spans, dtype=np.int64)
+        first = np.searchsorted(self.starts, bounds[:, 0], side="right") - 1
+        tail = np.maximum(bounds[:, 1] - 1, bounds[:, 0])
+        last = np.searchsorted(self.starts, tail, side="right") - 1
+        inside = (first == last) & (bounds[:, 1] <= self.ends[first])
+        for a, b in zip(first[~inside].tolist(), last[~inside].tolist(), strict=True):
+            self.crossed.update(self.positions[a : b + 1].tolist())
+        local = bounds - self.starts[first][:, None]
+        places = self.positions[first[inside]]
+        return list(
+            zip(places.tolist(), local[inside, 0].tolist(), local[inside, 1].tolist(),
+                strict=True)
+        )  # fmt: skip
+
+    def search(
+        self, regex: re.Pattern[str], keep: Callable[[re.Match[str]], tuple[int, int] | None]
+    ) -> list[tuple[int, int, int]]:
+        """``keep(match)`` (a span or None) for each match of ``regex`` in the joined text,
+        located; a match leaving its text marks it crossed even when ``keep`` drops it."""
+        whole, kept = [], []
+        for match in regex.finditer(self.joined):
+            whole.append(match.span())
+            kept.append(keep(match))
+        if not whole:
+            return []
+        located = self.locate(whole)
+        starts = dict(zip(self.positions.tolist(), self.starts.tolist(), strict=True))
+        inside = {(starts[i] + s, starts[i] + e) for i, s, e in located}
+        return self.locate([k for w, k in zip(whole, kept, strict=True) if k and w in inside])
+
+
+class _Column:
+    """The texts of one scan, and for each expression the joined texts it can match."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+        self.array = pa.array(texts, type=pa.large_string())
+        self.non_ascii = pc.match_substring_regex(self.array, _NON_ASCII)
+        self.crossed: set[int] = set()
+
+    def joined(self, looser: str) -> _Joined:
+        keep = pc.or_(pc.match_substring_regex(self.array, looser), self.non_ascii)
+        positions = np.flatnonzero(keep.to_numpy(zero_copy_only=False))
+        return _Joined([self.texts[i] for i in positions.tolist()], positions, self.crossed)
+
+
+def _whole(match: re.Match[str]) -> tuple[int, int]:
+    return match.span()
+
+
+def _pattern_keep(kind: str) -> Callable[[re.Match[str]], tuple[int, int] | None]:
+    """What :meth:`Pattern.spans` keeps of a match: its ``value`` group if validated."""
+    pattern = PATTERNS[kind]
+    group = "value" if "value" in pattern.regex.groupindex else 0
+
+    def keep(match: re.Match[str]) -> tuple[int, int] | None:
+        return match.span(group) if pattern.accepts(match.group(group)) else None
+
+    return keep
+
+
+def _runs_with_a_name_word(
+    texts: list[str], runs: list[tuple[int, int, int]], lists
+) -> list[tuple[int, int, int]]:
+    """The capitalised runs holding a word that may be part of a name, found for all runs at
+    once (a run made only of particles and words never in names, such as "Call" or "Blood
+    Pressure", yields no name in :func:`names_from_matches`, so it is dropped before the
+    per-text work)."""
+    if not runs:
+        return runs
+    words = pd.Series([texts[i][s:e] for i, s, e in runs], dtype=object).str.split().explode()
+    lower = words.str.lower()
+    never = lower.isin(lists.particles) | lower.str.rstrip(".").isin(lists.not_name)
+    keep = ~never.groupby(level=0).all().to_numpy()
+    return [run for run, kept in zip(runs, keep.tolist(), strict=True) if kept]
+
+
+def _find_many(texts: list[str], chosen: tuple[str, ...], region: str) -> list[list[Entity]]:
+    """``[_find(t, chosen, region) for t in texts]``, with each expression run once over
+    all the texts it can match (see :class:`_Joined` and :data:`_LOOSER`); equal results,
+    checked by the tests."""
+    out: list[list[Entity]] = [[] for _ in texts]
+    maybe = [i for i, t in enumerate(texts) if _MAYBE_ENTITY.search(t)]
+    if not maybe:
+        return out
+    column = _Column([texts[i] for i in maybe])
+    candidates: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for kind in chosen:
+        if kind in PATTERNS and kind in BUILTIN_KINDS:
+            joined = column.joined(_LOOSER[kind])
+            for i, start, end in joined.search(PATTERNS[kind].regex, _pattern_keep(kind)):
+                candidates[i].append((start, end, kind))
+        elif kind in PATTERNS:  # an expression of the user's own: read each text alone
+            for i, text in enumerate(column.texts):
+                candidates[i] += [(s, e, kind) for s, e in PATTERNS[kind].spans(text)]
+    if "phone" in chosen:
+        runs: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for i, start, end in column.joined(_LOOSER["phone"]).search(DIGIT_RUN, _whole):
+            runs[i].append((start, end))
+        for i, spans in runs.items():
+            skip = [(s, e) for s, e, k in candidates[i] if k in PATTERNS]
+            phones = phones_in_runs(column.texts[i], spans, region, skip=skip)
+            candidates[i] += [(s, e, "phone") for s, e in phones]
+    if "address" in chosen:
+        for i, start, end in column.joined(_LOOSER["address"]).search(ADDRESS, _whole):
+            candidates[i].append((start, end, "address"))
+    if "name" in chosen:
+        lists = name_lists()
+        name_runs: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        found_runs = column.joined(_LOOSER["name"]).search(_RUN, _whole)
+        for i, start, end in _runs_with_a_name_word(column.texts, found_runs, lists):
+            name_runs[i].append((start, end))
+        cued: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        joined = column.joined(_LOOSER["cued_name"])
+        for i, start, end in joined.search(_CUED, lambda m: _cued_span(m, lists)):
+            cued[i].append((start, end))
+        for i in set(name_runs) | set(cued):
+            spans = names_from_matches(column.texts[i], name_runs[i], cued[i], lists)
+            candidates[i] += [(s, e, "name") for s, e in spans]
+    priority = {k: i for i, k in enumerate(chosen)}
+    for i, found in candidates.items():
+        if i not in column.crossed and found:
+            out[maybe[i]] = _resolve(column.texts[i], found, priority)
+    for i in column.crossed:  # rare: a match ran from one text into the next
+        out[maybe[i]] = _find(column.texts[i], chosen, region)
+    return out
 
 
 def _distinct_text(values: pd.Series) -> tuple[pd.Series, pd.Series]:
@@ -167,8 +368,8 @@ def scan_values(
     _, counts = _distinct_text(values)
     entities = dict.fromkeys(chosen, 0)
     cells = dict.fromkeys(chosen, 0)
-    for value, count in counts.items():
-        found = _find(value, chosen, region)
+    found_per_value = _find_many(counts.index.tolist(), chosen, region)
+    for count, found in zip(counts.tolist(), found_per_value, strict=True):
         for kind in {e.kind for e in found}:
             cells[kind] += int(count)
         for entity in found:
@@ -244,8 +445,10 @@ def redact_and_count(
     text, counts = _distinct_text(values)
     new_text: dict[str, str] = {}
     found_per_kind = dict.fromkeys(chosen, 0)
-    for value, count in counts.items():
-        found = _find(value, chosen, region)
+    values_list = counts.index.tolist()
+    for value, count, found in zip(
+        values_list, counts.tolist(), _find_many(values_list, chosen, region), strict=True
+    ):
         if not found:
             continue
         pieces, position = [], 0

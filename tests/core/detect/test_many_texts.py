@@ -1,0 +1,103 @@
+"""The column-wide scan (one search per expression over all the texts) finds exactly what
+the scanner finds one text at a time (core.detect.text._find_many against _find)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from core.detect import register_pattern, unregister_pattern
+from core.detect.text import _find, _find_many, entity_kinds, redact_series, resolve_kinds
+
+ROOT = Path(__file__).resolve().parents[3]
+
+# Texts where a match could run from one text into the next once they are joined by a
+# newline (the record-code and address expressions allow white space), texts in other
+# scripts, empty texts and texts with no possible entity.
+EDGE_TEXTS = [
+    "MRN",
+    "A1234567 seen today",
+    "MRN\nA1234567",
+    "Blk 5",
+    "Jalan Besar",
+    "Blk 5\nJalan Besar Singapore 208787",
+    "Call",
+    "Siti",
+    "Call\nSiti",
+    "spoke to",
+    "siti on the phone",
+    "a@b.co\nTan Ah Kow",
+    "tel\n07911 123456",
+    "",
+    " ",
+    "nothing here at all",
+    "患者 陈伟 电话 +65 9123 4567",
+    "Ｍr Ｔan",  # full-width letters
+    "ſpoke to siti",  # long s: Python folds it to "s" under IGNORECASE
+    "Seen by Dr Lim\non 2024-03-05",
+    "+65 9123\n4567",
+]
+
+
+def _notes(n: int, seed: int) -> list[str]:
+    path = ROOT / "scripts" / "make_pii_data.py"
+    spec = importlib.util.spec_from_file_location("make_pii_data", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["make_pii_data"] = module
+    spec.loader.exec_module(module)
+    return [note.text for note in module.labelled_notes(n, seed)]
+
+
+def _hand_written() -> list[str]:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from detect_notes import NOTES as FIRST
+    from detect_notes_heldout import NOTES as HELD_OUT
+
+    return [text for text, _ in (*FIRST, *HELD_OUT)]
+
+
+@pytest.mark.parametrize("kinds", [None, "name", ("phone", "date"), ("address", "id")])
+def test_the_column_scan_equals_the_scan_of_each_text(kinds):
+    texts = _notes(1500, seed=404) + _hand_written() + EDGE_TEXTS
+    chosen = resolve_kinds(kinds)
+    one_by_one = [_find(text, chosen, "SG") for text in texts]
+    assert _find_many(texts, chosen, "SG") == one_by_one
+    assert sum(map(len, one_by_one)) > 100  # the texts do hold entities of these kinds
+
+
+def test_a_match_running_into_the_next_text_is_read_text_by_text():
+    # Joined by a newline, "MRN" and "A1234567" would read as one record number.
+    texts = ["MRN", "A1234567 seen"]
+    assert _find_many(texts, entity_kinds(), "SG") == [[], []]
+    assert [e.text for e in _find_many(["MRN: A1234567"], entity_kinds(), "SG")[0]] == ["A1234567"]
+
+
+def test_registered_patterns_are_read_text_by_text():
+    register_pattern("staff_no", r"STF-[0-9]{5}", label="ID")
+    try:
+        texts = ["staff STF-12345 on duty", "STF-", "-99999", "no staff number"]
+        chosen = entity_kinds()
+        assert _find_many(texts, chosen, "SG") == [_find(t, chosen, "SG") for t in texts]
+        assert [e.kind for e in _find_many(texts, chosen, "SG")[0]] == ["staff_no"]
+    finally:
+        unregister_pattern("staff_no")
+
+
+def test_redaction_of_a_column_is_the_redaction_of_each_cell():
+    texts = _notes(300, seed=405) + EDGE_TEXTS
+    column = pd.Series(texts + [None, texts[0]], dtype=object)
+    out, changed = redact_series(column, lambda e: f"[{e.label}]")
+    for before, after, was_changed in zip(column, out, changed, strict=True):
+        if before is None:
+            assert after is None and not was_changed
+            continue
+        pieces, position = [], 0
+        for entity in _find(before, entity_kinds(), "SG"):
+            pieces += [before[position : entity.start], f"[{entity.label}]"]
+            position = entity.end
+        expected = "".join(pieces) + before[position:]
+        assert after == expected and was_changed == bool(pieces)
