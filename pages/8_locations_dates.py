@@ -105,9 +105,13 @@ else:
             + charts.basemap_note(),
             "PDPC guide, Annex B: GPS location; NIST SP 800-188 4.3.5",
         )
-        st.altair_chart(charts.scatter_pair(before_pts, after_pts))
-        state.explain("The same points as a plain chart, drawn without WebGL or map tiles.",
-                      "PDPC guide, Annex B: GPS location")  # fmt: skip
+        st.markdown("**Close up: where points moved**")
+        moved = charts.displacement_frame(before_pts, after_pts)
+        st.altair_chart(charts.displacement_detail(moved))
+        state.explain(f"The {len(moved):,} points nearest the middle of the data, each with a "
+                      "grey line from where it was (blue) to where it is now (orange), drawn "
+                      "to scale in metres: at the zoom of the maps above a move of tens of "
+                      "metres is invisible.", "PDPC guide, Annex B: GPS location")  # fmt: skip
         cell_m = st.number_input("Cell for 'stayed in the same cell' (m)", 10.0, 100_000.0, 100.0,
                                  key="geo_report_cell")  # fmt: skip
         report = displacement_report(data, after, lat, lon, cell_m=float(cell_m))

@@ -101,14 +101,6 @@ def scatter(
     return encoded.encode(color=color).properties(height=360)
 
 
-def scatter_pair(before: pd.DataFrame, after: pd.DataFrame) -> alt.HConcatChart:
-    domain = _domain(before, after)
-    return alt.hconcat(
-        scatter(before, "Original", domain=domain).properties(width=420),
-        scatter(after, "Transformed", domain=domain, color="#ff7f0e").properties(width=420),
-    )
-
-
 def spatial_k_chart(points: pd.DataFrame, k: int) -> alt.Chart:
     """Points coloured by whether their location is shared by fewer than k records."""
     shown = points.assign(status=np.where(points["count"] < k, f"fewer than {k}", f"{k} or more"))
@@ -177,3 +169,62 @@ def timeline_frame(
     long = pd.concat(frames, ignore_index=True).dropna(subset=["date"])
     long["weekday"] = long["date"].dt.day_name()
     return long
+
+
+#: Metres per degree of latitude, and of longitude at the equator (WGS84, mean values):
+#: a local flat view of a window a few hundred metres wide is accurate to well under 1%.
+M_PER_DEG_LAT = 110_574.0
+M_PER_DEG_LON = 111_320.0
+SCALE_BARS_M = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000)
+
+
+def displacement_frame(before: pd.DataFrame, after: pd.DataFrame, sample: int = 30) -> pd.DataFrame:
+    """The ``sample`` original points nearest the middle of the data and where each went,
+    in metres east and north of that middle (a local flat view, so a move of 20 m shows as
+    20 m). Columns: x, y (before), x2, y2 (after), moved_m."""
+    both = before.add_suffix("_0").join(after.add_suffix("_1"), how="inner").dropna()
+    if both.empty:
+        return pd.DataFrame(columns=["x", "y", "x2", "y2", "moved_m"])
+    lat0, lon0 = float(both["lat_0"].median()), float(both["lon_0"].median())
+    per_lon = M_PER_DEG_LON * math.cos(math.radians(lat0))
+    frame = pd.DataFrame(
+        {"x": (both["lon_0"] - lon0) * per_lon, "y": (both["lat_0"] - lat0) * M_PER_DEG_LAT,
+         "x2": (both["lon_1"] - lon0) * per_lon, "y2": (both["lat_1"] - lat0) * M_PER_DEG_LAT}
+    )  # fmt: skip
+    nearest = np.hypot(frame["x"], frame["y"]).nsmallest(sample).index
+    frame = frame.loc[nearest]
+    return frame.assign(moved_m=np.hypot(frame["x2"] - frame["x"], frame["y2"] - frame["y"]))
+
+
+def displacement_detail(frame: pd.DataFrame, height: int = 380) -> alt.LayerChart:
+    """Before (blue) -> after (orange) segments of :func:`displacement_frame`, axes in
+    metres on one scale, with a labelled scale bar: a 20-100 m move is visible here."""
+    extent = max(float(frame[["x", "y", "x2", "y2"]].abs().to_numpy().max()), 10.0) * 1.1
+    domain = [-extent, extent]
+    bar = max((b for b in SCALE_BARS_M if b <= extent * 0.8), default=SCALE_BARS_M[0])
+    axis = {"scale": alt.Scale(domain=domain, nice=False)}
+    x = alt.X("x:Q", title="metres east of the middle of the sample", **axis)
+    y = alt.Y("y:Q", title="metres north", **axis)
+    base = alt.Chart(frame)
+    moves = base.mark_rule(color="#888888").encode(
+        x=x, y=y, x2="x2:Q", y2="y2:Q",
+        tooltip=[alt.Tooltip("moved_m:Q", title="moved (m)", format=",.0f")],
+    )  # fmt: skip
+    start = base.mark_circle(size=40, color="#1f77b4").encode(x=x, y=y)
+    end = base.mark_circle(size=40, color="#ff7f0e").encode(
+        x=alt.X("x2:Q", **axis), y=alt.Y("y2:Q", **axis)
+    )
+    left, bottom = -extent * 0.95, -extent * 0.92
+    scale_bar = pd.DataFrame({"x": [left], "x2": [left + bar], "y": [bottom],
+                              "label": [f"{bar:,} m"]})  # fmt: skip
+    bar_rule = (
+        alt.Chart(scale_bar)
+        .mark_rule(color="black", size=3)
+        .encode(x=alt.X("x:Q", **axis), x2="x2:Q", y=alt.Y("y:Q", **axis))
+    )
+    bar_text = (
+        alt.Chart(scale_bar)
+        .mark_text(align="left", dy=-8)
+        .encode(x=alt.X("x:Q", **axis), y=alt.Y("y:Q", **axis), text="label:N")
+    )
+    return alt.layer(moves, start, end, bar_rule, bar_text).properties(height=height, width=height)

@@ -49,3 +49,27 @@ def test_driving_advice_names_one_column_or_says_they_tie():
     assert "they tie" in text
     two = _impact([("age", 3, 1), ("sex", 3, 1), ("race", 1, 7)])
     assert driving_advice(two, 1, 9).startswith("Leaving out 'age' or 'sex' (a tie)")
+
+
+def test_displacement_close_up_is_to_scale_in_metres():
+    import numpy as np
+
+    from core.geo import displace_points, haversine_m
+    from ui.location_charts import displacement_detail, displacement_frame
+
+    rng = np.random.default_rng(3)
+    points = pd.DataFrame({"lat": 1.35 + rng.normal(0, 0.02, 200),
+                           "lon": 103.8 + rng.normal(0, 0.03, 200)})  # fmt: skip
+    moved = displace_points(points, "lat", "lon", min_m=20, max_m=100, seed=5)
+    frame = displacement_frame(points, moved, sample=30)
+    assert len(frame) == 30
+    # Each segment's length in the flat local view matches the great-circle distance
+    # (core.geo.haversine_m, an independent formula) to within 1%.
+    rows = frame.index
+    truth = haversine_m(points.loc[rows, "lat"], points.loc[rows, "lon"],
+                        moved.loc[rows, "lat"], moved.loc[rows, "lon"])  # fmt: skip
+    np.testing.assert_allclose(frame["moved_m"], truth, rtol=0.01)
+    assert frame["moved_m"].between(19.5, 100.5).all()
+    spec = displacement_detail(frame).to_dict()
+    labels = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"]
+    assert labels and spec["layer"][0]["encoding"]["x"]["title"].startswith("metres east")
