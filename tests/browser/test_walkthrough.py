@@ -32,7 +32,6 @@ DOWNLOADS = (
     "download_script",
     "download_report_md",
     "download_report_json",
-    "download_mapping_encrypted",
 )
 #: PDPC guide, Annex C: "both 'database administrator' and 'programmer' are generalised to
 #: 'IT'"; the data protection roles become "Data Protection Officer"; the banker stays.
@@ -200,6 +199,8 @@ def test_main_path_in_chromium(page, app_url: str, screenshot_dir: Path) -> None
     go_to(page, "Report", "Report")
     for key in DOWNLOADS:
         assert page.locator(f".st-key-{key} button").count() == 1, f"'{key}' missing on Report"
+    # no pseudonymisation step, so no mapping table: no passphrase or mapping download
+    assert page.locator(".st-key-download_mapping_encrypted").count() == 0
     check_page(page, screenshot_dir, "07_report")
     # k = 1 and the serial numbers are left in clear: the release check locks the data
     # until the user ticks "release anyway"; the file name then says NOT-ANONYMISED.

@@ -1,0 +1,59 @@
+"""Every page of the menu in Chromium, after the roles are accepted on the default sample:
+no console warning or error (Vega's "Dropping fit-y", a log scale over zero...), no serious
+or critical axe-core accessibility violation, and a full-page screenshot of each in
+tests/screenshots/ (issue 17, "Checks"). axe-core comes inside axe-playwright-python:
+nothing is fetched."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from test_walkthrough import full_screenshot, go_to, wait_idle
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+MENU = re.findall(r'st\.Page\("([^"]+)", title="([^"]+)"', (ROOT / "app.py").read_text())
+SERIOUS = {"serious", "critical"}
+
+
+def _axe_problems(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} [{len(v['nodes'])} element(s)]"
+        for v in results.response["violations"]
+        if v.get("impact") in SERIOUS
+    ]
+
+
+def test_every_page_is_quiet_and_accessible(page, app_url: str, screenshot_dir: Path) -> None:
+    console: list[str] = []
+    page.on(
+        "console",
+        lambda m: console.append(f"{m.type}: {m.text[:300]}") if m.type in ("warning", "error")
+        else None,
+    )  # fmt: skip
+    page.goto(app_url)
+    page.get_by_role("heading", name="Data", exact=True).first.wait_for()
+    wait_idle(page)
+    go_to(page, "Classify", "Classify")
+    page.locator(".st-key-accept_all button").click()
+    wait_idle(page)
+    problems: dict[str, list[str]] = {}
+    for number, (_, title) in enumerate(MENU, start=1):
+        console.clear()
+        go_to(page, title, title)
+        page.wait_for_timeout(1500)  # charts render after the script finishes
+        slug = re.sub(r"\W+", "_", title.lower()).strip("_")
+        full_screenshot(page, screenshot_dir / f"page_{number:02d}_{slug}.png")
+        found = [f"console {line}" for line in console]
+        if page.locator('[data-testid="stException"]').count():
+            found.append("Streamlit exception box")
+        found += [f"axe {line}" for line in _axe_problems(page)]
+        if found:
+            problems[title] = found
+    assert not problems, "\n".join(f"{t}:\n  " + "\n  ".join(p) for t, p in problems.items())
