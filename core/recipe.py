@@ -507,15 +507,21 @@ def to_python_script(recipe: Recipe) -> str:
     """A runnable script that replays the recipe with explicit calls into ``core``.
 
     Usage of the script: ``python script.py INPUT OUTPUT``. Identity mapping tables are
-    written next to OUTPUT as ``OUTPUT.mapping-<column>.csv`` (the column name made safe
-    for a file name, :func:`core.outputs.file_name_part`; an existing one is never
-    replaced): keep them apart from the
-    data and secure (Annex A, Pseudonymisation). A recipe without a seed gets one now, so
+    written next to OUTPUT as ``OUTPUT.mapping-<column>.enc``, encrypted with the
+    passphrase in ``$ANON_MAPPING_PASSPHRASE`` and readable by the owner only (0600), like
+    the command line's (the column name is made safe for a file name,
+    :func:`core.outputs.file_name_part`); the script checks the passphrase before any work,
+    never writes OUTPUT onto INPUT, and never replaces an existing file: keep mapping
+    tables apart from the data (Annex A, Pseudonymisation). A recipe without a seed gets one now, so
     the script is reproducible. Relative hierarchy paths are read next to the script (so a
     release bundle works in any folder). Every value from the recipe is a literal (see
     :func:`_literal`); comments hold only the step number and the registry's own text.
     """
     seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
+    makes_mappings = any(
+        resolve(step, position=position).produces_mapping
+        for position, step in enumerate(recipe.steps, start=1)
+    )
     lines = [
         "#!/usr/bin/env python3",
         '"""Replays an anonymisation recipe (PDPC Guide to Basic Anonymisation).',
@@ -529,10 +535,15 @@ def to_python_script(recipe: Recipe) -> str:
         "from pathlib import Path",
         "",
         "from core import techniques as t",
+        "from core.errors import AnonymisationError",
         "from core.hierarchy import read_hierarchy as _read_hierarchy",
-        "from core.io import read_table, write_table",
-        "from core.outputs import file_name_part",
-        "from core.techniques.pseudonymisation import key_from_env  # noqa: F401",
+        "from core.io import output_format, read_table, table_to_bytes",
+        "from core.outputs import Output, file_name_part, plan_outputs, write_outputs",
+        "from core.techniques.pseudonymisation import (  # noqa: F401",
+        "    encrypt_table,",
+        "    key_from_env,",
+        "    passphrase_from_env,",
+        ")",
         "",
         "",
         "def read_hierarchy(path):",
@@ -543,7 +554,15 @@ def to_python_script(recipe: Recipe) -> str:
         f"RECIPE_NAME = {_literal(str(name)) if (name := recipe.meta.get('name')) else None}",
         "",
         "",
+        "MAPPING_PASSPHRASE_ENV = 'ANON_MAPPING_PASSPHRASE'",
+        "",
+        "",
         "def main(source: str, target: str) -> None:",
+        "    # Checked before any work: identity mapping tables are only written encrypted.",
+        f"    makes_mappings = {makes_mappings!r}",
+        "    passphrase = passphrase_from_env(MAPPING_PASSPHRASE_ENV) if makes_mappings else None",
+        "    # OUTPUT may replace an earlier output, never INPUT; mapping tables are never replaced.",
+        "    plan_outputs([Output('OUTPUT', Path(target))], {'INPUT': Path(source)}, force=True)",
         "    df = read_table(source)",
         "    mappings = {}",
     ]
@@ -559,24 +578,28 @@ def to_python_script(recipe: Recipe) -> str:
         else:
             lines.append(f"    df = {_call_code(call, used_seed)}")
     lines += [
-        "    paths = {}",
-        "    for column in mappings:",
+        "    files = [(Output('OUTPUT', Path(target)), table_to_bytes(df, output_format(target)))]",
+        "    for column, mapping in mappings.items():",
         "        # The column name is data: made safe before it becomes part of a file name.",
         "        path = Path(target)",
-        "        path = path.with_name(f'{path.name}.mapping-{file_name_part(column)}.csv')",
-        "        if path.exists():  # it may be the only record of an earlier release",
-        "            sys.exit(f'{path} exists: an identity mapping table is never replaced.')",
-        "        paths[column] = path",
-        "    write_table(df, target)",
-        "    for column, path in paths.items():",
-        "        write_table(mappings[column], path)",
-        "        print(f'Identity mapping table written to {path}: keep it secure.')",
+        "        path = path.with_name(f'{path.name}.mapping-{file_name_part(column)}.enc')",
+        "        # private: 0600; keep_existing: an earlier mapping table is never replaced",
+        "        output = Output('identity mapping table', path, private=True, keep_existing=True)",
+        "        files.append((output, encrypt_table(mapping, passphrase)))",
+        "    plan_outputs([output for output, _ in files], {'INPUT': Path(source)}, force=True)",
+        "    write_outputs(files, force=True)  # all or nothing",
+        "    for output, _ in files[1:]:",
+        "        print(f'Identity mapping table written to {output.path} (encrypted): keep it '",
+        "              'secure and apart from the data.')",
         "",
         "",
         'if __name__ == "__main__":',
         "    if len(sys.argv) != 3:",
         '        sys.exit("usage: python this_script.py INPUT OUTPUT")',
-        "    main(sys.argv[1], sys.argv[2])",
+        "    try:",
+        "        main(sys.argv[1], sys.argv[2])",
+        "    except AnonymisationError as error:  # a user's mistake: one line, no traceback",
+        "        sys.exit(f'error: {error}')",
         "",
     ]
     return "\n".join(lines)

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from core.errors import RecipeError
 from core.io import write_table
 from core.recipe import Recipe, apply_recipe, to_python_script
+from core.techniques.pseudonymisation import decrypt_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -190,22 +191,31 @@ def test_mapping_file_name_stays_next_to_the_output_and_is_never_replaced(tmp_pa
     script = tmp_path / "replay.py"
     script.write_text(to_python_script(recipe), encoding="utf-8")
 
-    def run() -> subprocess.CompletedProcess:
+    passphrase = "a-mapping-passphrase-1234"
+
+    def run(**env: str) -> subprocess.CompletedProcess:
         return subprocess.run(
             [sys.executable, str(script), str(source), str(out_dir / "out.csv")],
             cwd=tmp_path,
-            env={"PYTHONPATH": str(ROOT)},
+            env={"PYTHONPATH": str(ROOT), **env},
             capture_output=True,
             text=True,
         )
 
-    first = run()
+    # Without the passphrase nothing is written: mapping tables are only written encrypted.
+    refused = run()
+    assert refused.returncode != 0 and "ANON_MAPPING_PASSPHRASE" in refused.stderr
+    assert "Traceback" not in refused.stderr and not any(out_dir.iterdir())
+    first = run(ANON_MAPPING_PASSPHRASE=passphrase)
     assert first.returncode == 0, first.stderr
     written = sorted(p.name for p in out_dir.iterdir())
     assert written[0] == "out.csv" and written[1].startswith("out.csv.mapping-")
     assert len(written) == 2 and "/" not in written[1]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "input.parquet", "replay.py"]
+    assert written[1].endswith(".enc") and (out_dir / written[1]).stat().st_mode & 0o777 == 0o600
     mapping = (out_dir / written[1]).read_bytes()
-    second = run()  # random pseudonyms: a second run would make a new, different mapping
+    table = decrypt_table(mapping, passphrase)
+    assert sorted(table[name]) == ["S1", "S2", "S3"]  # the identities, readable with the key
+    second = run(ANON_MAPPING_PASSPHRASE=passphrase)  # random pseudonyms: a new mapping
     assert second.returncode != 0 and "never replaced" in second.stderr
     assert (out_dir / written[1]).read_bytes() == mapping
