@@ -751,8 +751,9 @@ def stored_hierarchy(name: str) -> Any:
 # --- the workspace ------------------------------------------------------------------------
 #
 # One SQLite file (core.workspace) is the project's record: every change of data, roles,
-# recipe and settings is written through to it, and a new session (a restart) starts from
-# it. The session keeps working copies only (the table, the replay cache).
+# recipe and settings is written through to it, a new session (a restart) starts from it,
+# and every rerun takes over what changed in it (see "following the workspace" below).
+# The session keeps working copies only (the table, the replay cache).
 
 KEEP_ROWS_KEY = "keep_rows_in_workspace"
 
@@ -934,6 +935,8 @@ _WIDGETS_SHOWING = {
     "use_case": ("use_case",),
     "keep_rows": ("data_keep_rows",),
 }
+# ... and those named by a prefix and the column (Explore trade-offs' hierarchy choices).
+_WIDGET_PREFIXES_SHOWING = {_CHOICES: ("to_kind_", "to_w_", "to_map_")}
 
 
 def _apply_settings(settings: dict[str, Any], keys: set[str]) -> None:
@@ -1074,6 +1077,10 @@ def _follow(ws: Workspace, now: dict[str, Any], seen: dict[str, Any]) -> list[st
     for key in changed & settings.keys():
         for widget in _WIDGETS_SHOWING.get(key, ()):
             state.pop(widget, None)
+        prefixes = _WIDGET_PREFIXES_SHOWING.get(key)
+        if prefixes:
+            for widget in [name for name in state if str(name).startswith(prefixes)]:
+                state.pop(widget, None)
     return notes
 
 
