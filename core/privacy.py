@@ -18,6 +18,7 @@ measure then reads the same arrays, so a full risk report costs about one group-
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -679,17 +680,37 @@ class ClassModels:
             self.alpha is None) and (self.l is None or self.l_kind == "distinct")  # fmt: skip
 
     @property
+    def grassberger(self) -> bool:
+        return self.l is not None and self.l_kind == "entropy" and (
+            self.entropy_estimator == "grassberger")  # fmt: skip
+
+    @property
     def monotone_with_generalisation(self) -> bool:
-        """True when merging passing classes always gives a passing class (all but delta)."""
-        return self.delta is None
+        """True when merging passing classes always gives a passing class: every model but
+        delta (shares and EMD are convex, Shannon entropy concave) and Grassberger's
+        entropy estimate (no such argument; ARX assumes it, we check instead)."""
+        return self.delta is None and not self.grassberger
+
+    def _distinct_part(self) -> dict:
+        """Every l-diversity kind needs at least ceil(l) values in a class (Shannon:
+        exp(H) <= values; recursive and Grassberger: required, as in ARX): a monotone
+        necessary condition that can prune when the l model itself cannot."""
+        if self.l is None:
+            return {}
+        return {"sensitive": self.sensitive, "l": float(math.ceil(self.l - 1e-9))}
 
     def only_monotone_with_suppression(self) -> ClassModels:
-        """The part of these models that is monotone with suppression (k, distinct l)."""
-        keep_l = self.l if self.l_kind == "distinct" else None
-        return ClassModels(k=self.k, sensitive=self.sensitive if keep_l else None, l=keep_l)
+        """A monotone-with-suppression necessary part of these models: k, and at least
+        ceil(l) sensitive values (exactly the l model when it is distinct l)."""
+        return ClassModels(k=self.k, **self._distinct_part())
 
-    def without_delta(self) -> ClassModels:
-        return ClassModels(**{**self.__dict__, "delta": None})
+    def only_monotone_with_generalisation(self) -> ClassModels:
+        """These models without delta, and with Grassberger's l replaced by its necessary
+        distinct part: monotone with generalisation when nothing may be suppressed."""
+        models = {**self.__dict__, "delta": None}
+        if self.grassberger:
+            models.update(l_kind="distinct", entropy_estimator="shannon", **self._distinct_part())
+        return ClassModels(**models)
 
     def failing(self, sizes: np.ndarray, dist: ClassDistribution | None) -> np.ndarray:
         """Boolean per class: the class fails at least one model (ARX: it is suppressed)."""
@@ -705,7 +726,7 @@ class ClassModels:
                 # At least l values as well (ARX): Grassberger's estimate of a small class
                 # can exceed the log of its number of values.
                 fail |= dist.entropy_l(self.entropy_estimator) < self.l - 1e-9
-                fail |= dist.distinct() < int(self.l)
+                fail |= dist.distinct() < math.ceil(self.l - 1e-9)
             else:
                 fail |= ~(dist.recursive_ratio(int(self.l)) < self.c)
         if self.t is not None:

@@ -428,16 +428,17 @@ class _Lattice:
     def _pruning_models(self) -> ClassModels:
         """The part of the target whose verdict carries up and down the lattice.
 
-        With suppression allowed, only k and distinct l: a class containing a passing class
-        passes, so generalising never adds suppressed records (ARX: monotonic with
-        suppression). Without suppression every class must pass, and every model but
-        delta-disclosure survives merging passing classes (ARX: monotonic with
+        With suppression allowed, only k and distinct l (for every l kind, its necessary
+        part: at least ceil(l) values): a class containing a passing class passes, so
+        generalising never adds suppressed records (ARX: monotonic with suppression).
+        Without suppression every class must pass, and every model but delta-disclosure and
+        Grassberger's l survives merging passing classes (ARX: monotonic with
         generalisation). The rest of the target is checked on every node that meets this.
         """
         models = self.models
         if self.limit > 0:
             return models.only_monotone_with_suppression()
-        return models if models.monotone_with_generalisation else models.without_delta()
+        return models.only_monotone_with_generalisation()
 
     @property
     def monotone(self) -> bool:
@@ -744,8 +745,8 @@ def search(
         optimum, frontier, solutions = _exact(lattice, measure, report, method == "exhaustive")
         note = "" if lattice.monotone else (
             "Part of the target is not monotone (ARX: entropy/recursive l, t, delta, beta "
-            "and alpha with suppression; delta always): only k and distinct l pruned, and "
-            "every node meeting them was checked against the rest."
+            "and alpha with suppression; delta and Grassberger's l always): k and at least l "
+            "sensitive values pruned, and every node meeting them was checked against the rest."
         )  # fmt: skip
     report(1.0, "done")
     return SearchResult(
