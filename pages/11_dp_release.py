@@ -185,7 +185,10 @@ lines = (
         # cannot hold 0 (Vega warns and drops the axis).
         y=alt.Y(
             "error95:Q",
-            scale=alt.Scale(type="symlog"),
+            # an explicit domain: Vega's "nice" symlog domain can cut off the top point
+            scale=alt.Scale(
+                type="symlog", nice=False, domain=[0, float(curve["error95"].max()) * 1.05]
+            ),
             title="± error, 95% of the time (in the measure's units)",
         ),
         color=alt.Color("measure:N", title="Query"),
