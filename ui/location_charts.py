@@ -6,12 +6,17 @@ Carto basemap (basemaps.cartocdn.com) whenever a deck has no map style, so the
 basemap" is ``map_provider=None`` (the style then stays pydeck's sentinel, which the
 component drops). Users with tile access set ``ANON_MAP_STYLE`` (e.g. ``light``,
 ``dark``, ``road`` or a style URL; ``mapbox://...`` styles use Mapbox and its token).
+Without it the maps draw an offline basemap: Natural Earth's coastline and national
+boundaries around Singapore, stored in ui/basemap/ (see its README for provenance).
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import os
+from pathlib import Path
 
 import altair as alt
 import numpy as np
@@ -19,6 +24,7 @@ import pandas as pd
 import pydeck as pdk
 
 MAP_STYLE_ENV = "ANON_MAP_STYLE"
+BASEMAP = Path(__file__).resolve().parent / "basemap" / "singapore_region.geojson"
 MAX_POINTS = 5000
 BLUE = [31, 119, 180, 170]
 ORANGE = [255, 127, 14, 170]
@@ -61,14 +67,31 @@ def deck(points: pd.DataFrame, *, color: list[int] | str = BLUE, radius_m: float
         provider = "mapbox" if style.startswith("mapbox://") else "carto"
         return pdk.Deck(layers=[layer], initial_view_state=view, map_provider=provider,
                         map_style=style)  # fmt: skip
-    return pdk.Deck(layers=[layer], initial_view_state=view, map_provider=None)
+    land = pdk.Layer(
+        "GeoJsonLayer",
+        data=offline_basemap(),
+        stroked=True,
+        filled=True,
+        get_fill_color=[236, 236, 230, 255],
+        get_line_color=[150, 150, 150, 255],
+        line_width_min_pixels=1,
+    )
+    return pdk.Deck(layers=[land, layer], initial_view_state=view, map_provider=None)
+
+
+@functools.cache
+def offline_basemap() -> dict:
+    """The coastline and national boundaries around Singapore (Natural Earth 1:10m, public
+    domain, vendored in ui/basemap/): drawn under the points, nothing fetched."""
+    return json.loads(BASEMAP.read_text(encoding="utf-8"))
 
 
 def basemap_note() -> str:
     style = os.environ.get(MAP_STYLE_ENV, "").strip()
     if style:
         return f"Basemap '{style}' from {MAP_STYLE_ENV} (fetched from its tile server)."
-    return (f"No basemap: nothing is fetched from the internet. Set {MAP_STYLE_ENV} (e.g. "
+    return (f"Grey land: the coastline and national boundaries around Singapore (Natural "
+            f"Earth, stored with the tool, nothing is fetched). Set {MAP_STYLE_ENV} (e.g. "
             "'light') to draw streets if you have tile access.")  # fmt: skip
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ui.charts import class_size_bands, class_size_chart, driving_advice
@@ -52,8 +53,6 @@ def test_driving_advice_names_one_column_or_says_they_tie():
 
 
 def test_displacement_close_up_is_to_scale_in_metres():
-    import numpy as np
-
     from core.geo import displace_points, haversine_m
     from ui.location_charts import displacement_detail, displacement_frame
 
@@ -73,3 +72,31 @@ def test_displacement_close_up_is_to_scale_in_metres():
     spec = displacement_detail(frame).to_dict()
     labels = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"]
     assert labels and spec["layer"][0]["encoding"]["x"]["title"].startswith("metres east")
+
+
+def _inside(lon, lat, ring) -> np.ndarray:
+    """Ray casting (even-odd rule), written here independently of any map library."""
+    xs, ys = np.array([p[0] for p in ring]), np.array([p[1] for p in ring])
+    inside = np.zeros(len(lon), dtype=bool)
+    for i in range(len(ring) - 1):
+        x1, y1, x2, y2 = xs[i], ys[i], xs[i + 1], ys[i + 1]
+        crosses = (y1 > lat) != (y2 > lat)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            at = x1 + (lat - y1) * (x2 - x1) / (y2 - y1)
+        inside ^= crosses & (lon < at)
+    return inside
+
+
+def test_offline_basemap_is_small_and_holds_the_sample_points():
+    from ui.location_charts import BASEMAP, deck, map_points, offline_basemap
+
+    assert BASEMAP.stat().st_size < 200_000  # vendored: a few tens of KB, not MB
+    features = {f["properties"]["iso_a3"]: f for f in offline_basemap()["features"]}
+    assert set(features) == {"SGP", "MYS", "IDN"}
+    people = pd.read_csv(BASEMAP.parents[2] / "sample_data" / "singapore_people.csv")
+    points = map_points(people, "latitude", "longitude")
+    (ring,) = features["SGP"]["geometry"]["coordinates"][0]
+    share = _inside(points["lon"].to_numpy(), points["lat"].to_numpy(), ring).mean()
+    assert share > 0.9  # the coarse 1:10m outline still holds nearly every sample point
+    layers = [layer.type for layer in deck(points).layers]
+    assert layers == ["GeoJsonLayer", "ScatterplotLayer"]  # land under the points
