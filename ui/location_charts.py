@@ -148,11 +148,20 @@ def histogram(distances_m: np.ndarray) -> alt.Chart:
     )
 
 
-def timeline(long: pd.DataFrame) -> alt.FacetChart:
-    """Original and shifted dates, one row per person with its own time axis (a shift of
-    weeks would vanish on an axis spanning decades of birth dates). ``long`` has columns
-    person, column, version, date, weekday, pair."""
-    base = alt.Chart().encode(x=alt.X("date:T", title=None), y=alt.Y("column:N", title=None))
+def timeline(long: pd.DataFrame) -> alt.LayerChart:
+    """Original and shifted dates on one shared axis: days from each person's first
+    original date (a shift of weeks would vanish on an axis spanning decades of birth
+    dates, and one axis per person cannot be compared). One row per person and column;
+    ``long`` has columns person, column, version, date, weekday, pair."""
+    first = long[long["version"] == "original"].groupby("person")["date"].min()
+    shown = long.assign(
+        days=(long["date"] - long["person"].map(first)).dt.days,
+        row=long["person"].astype(str) + " · " + long["column"].astype(str),
+    )
+    base = alt.Chart(shown).encode(
+        x=alt.X("days:Q", title="days from the person's first original date"),
+        y=alt.Y("row:N", title="person · date column", sort=None),
+    )
     lines = base.mark_line(color="#bbbbbb").encode(detail="pair:N")
     dots = base.mark_point(filled=True, size=80).encode(
         color=alt.Color(
@@ -163,12 +172,7 @@ def timeline(long: pd.DataFrame) -> alt.FacetChart:
         tooltip=["person", "column", "version", alt.Tooltip("date:T"), "weekday"],
     )
     labels = base.mark_text(dy=-11, fontSize=10).encode(text="weekday:N")
-    return (
-        alt.layer(lines, dots, labels, data=long)
-        .properties(width=700, height=alt.Step(26))
-        .facet(row=alt.Row("person:N", title=None, header=alt.Header(labelAngle=0)))
-        .resolve_scale(x="independent")
-    )
+    return alt.layer(lines, dots, labels).properties(height=alt.Step(30))
 
 
 def timeline_frame(

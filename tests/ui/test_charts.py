@@ -100,3 +100,22 @@ def test_offline_basemap_is_small_and_holds_the_sample_points():
     assert share > 0.9  # the coarse 1:10m outline still holds nearly every sample point
     layers = [layer.type for layer in deck(points).layers]
     assert layers == ["GeoJsonLayer", "ScatterplotLayer"]  # land under the points
+
+
+def test_date_shift_chart_has_one_shared_axis_in_days():
+    from ui.location_charts import timeline, timeline_frame
+
+    before = pd.DataFrame({"pid": ["a", "a", "b"],
+                           "visit": ["2020-01-01", "2020-01-11", "1990-06-01"]})  # fmt: skip
+    after = before.assign(visit=["2020-01-06", "2020-01-16", "1990-05-25"])  # +5 and -7 days
+    long = timeline_frame(before, after, ["visit"], "pid", people=8)
+    spec = timeline(long).to_dict()
+    assert "facet" not in spec and "layer" in spec  # one view: no per-person axes
+    rows = next(iter(spec["datasets"].values()))
+    days = sorted((r["person"], r["version"], r["days"]) for r in rows)
+    # a: first original date 2020-01-01 -> 0 and 10 before, 5 and 15 after; b: 0 and -7.
+    assert days == [("a", "original", 0), ("a", "original", 10), ("a", "shifted", 5),
+                    ("a", "shifted", 15), ("b", "original", 0), ("b", "shifted", -7)]  # fmt: skip
+    assert (
+        spec["layer"][0]["encoding"]["x"]["title"] == "days from the person's first original date"
+    )
