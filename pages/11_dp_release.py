@@ -167,7 +167,8 @@ chart = (
     + base.mark_point(filled=True).encode(x="noisy_gap:Q", tooltip=["cell", "noisy", "exact"])
     + alt.Chart(pd.DataFrame({"zero": [0]})).mark_rule(color="#d62728").encode(x="zero:Q")
 )
-st.altair_chart(chart, width="stretch")
+# A fixed height (not one step per cell): Vega drops "fit-y" with a warning otherwise.
+st.altair_chart(chart.properties(height=min(24 * len(bands) + 60, 600)), width="stretch")
 state.explain("Dot: how far each released value is from the truth; bar: its 95% noise band; "
               "red line: the exact value (only you see it). The line falls inside the bar 95% "
               "of the time.", DP)  # fmt: skip

@@ -212,7 +212,8 @@ chart = (
     .mark_bar()
     .encode(x=alt.X("contribution (%):Q"), y=alt.Y("quasi-identifier:N", sort="-x", title=None))
 )
-st.altair_chart(chart, width="stretch")
+# A fixed height (not one step per bar): Vega drops "fit-y" with a warning otherwise.
+st.altair_chart(chart.properties(height=24 * len(contribution) + 50), width="stretch")
 state.explain(
     escape_markdown(
         sentences.get(

@@ -160,9 +160,11 @@ if report.impact:
             y=alt.Y("quasi_identifier:N", title=None),
         )
     )
+    # A fixed height (not one step per bar): Vega drops "fit-y" with a warning otherwise.
+    tall = 28 * len(impact) + 50
     left, right = st.columns(2)
-    left.altair_chart(k_chart, width="stretch")
-    right.altair_chart(u_chart, width="stretch")
+    left.altair_chart(k_chart.properties(height=tall), width="stretch")
+    right.altair_chart(u_chart.properties(height=tall), width="stretch")
     state.explain(driving_advice(impact, report.k, report.uniques),
                   "PDPC guide, Step 3 and Annex C")  # fmt: skip
 

@@ -178,7 +178,8 @@ else:
         y=alt.Y("column:N", sort="-x", title=None),
         tooltip=["column", "status", alt.Tooltip("entropy_loss:Q", format=".0%")],
     )  # fmt: skip
-    st.altair_chart(bars, width="stretch")
+    # A fixed height (not one step per bar): Vega drops "fit-y" with a warning otherwise.
+    st.altair_chart(bars.properties(height=24 * len(loss) + 50), width="stretch")
     state.explain("0% means the column keeps all its detail, 100% that it says nothing any "
                   "more (removed or one value).", "PDPC guide, Step 3")  # fmt: skip
 

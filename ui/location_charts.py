@@ -172,7 +172,9 @@ def timeline(long: pd.DataFrame) -> alt.LayerChart:
         tooltip=["person", "column", "version", alt.Tooltip("date:T"), "weekday"],
     )
     labels = base.mark_text(dy=-11, fontSize=10).encode(text="weekday:N")
-    return alt.layer(lines, dots, labels).properties(height=alt.Step(30))
+    # A fixed height (not a step per row): Vega drops "fit-y" with a warning otherwise.
+    rows = max(int(shown["row"].nunique()), 1)
+    return alt.layer(lines, dots, labels).properties(height=32 * rows + 40)
 
 
 def timeline_frame(

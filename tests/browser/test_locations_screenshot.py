@@ -3,7 +3,7 @@
 Opens the page on the default Singapore sample, picks random displacement (20-100 m),
 waits for the two pydeck maps (WebGL canvases) and the Altair charts, takes full-page
 and map screenshots into tests/screenshots/, and checks that no request left the machine
-(no basemap tiles: the maps have no basemap unless ANON_MAP_STYLE is set).
+(no map tiles: the maps draw the vendored Natural Earth basemap unless ANON_MAP_STYLE is set).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def test_locations_page_maps(page, app_url, screenshot_dir):
     # The two maps side by side, then the whole page.
     row = page.locator('[data-testid="stHorizontalBlock"]:has([data-testid="stDeckGlJsonChart"])')
     row.first.screenshot(path=str(screenshot_dir / "08_locations_maps.png"))
-    assert page.locator(f"{MAIN} .vega-embed").count() >= 4  # scatter pair, histogram, k, dates
+    assert page.locator(f"{MAIN} .vega-embed").count() >= 4  # close-up, histogram, k, dates
     viewport = page.viewport_size
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({**viewport, "height": min(max(height, viewport["height"]), 12000)})
