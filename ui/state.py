@@ -935,8 +935,16 @@ _WIDGETS_SHOWING = {
     "use_case": ("use_case",),
     "keep_rows": ("data_keep_rows",),
 }
-# ... and those named by a prefix and the column (Explore trade-offs' hierarchy choices).
+# ... and those named by a prefix and the column (Explore trade-offs' hierarchy choices,
+# Classify's role pickers).
 _WIDGET_PREFIXES_SHOWING = {_CHOICES: ("to_kind_", "to_w_", "to_map_")}
+_ROLE_PICKERS = ("role_pick_",)
+
+
+def _forget_widgets_starting(prefixes: tuple[str, ...]) -> None:
+    state = _state()
+    for widget in [name for name in state if str(name).startswith(prefixes)]:
+        state.pop(widget, None)
 
 
 def _apply_settings(settings: dict[str, Any], keys: set[str]) -> None:
@@ -1072,15 +1080,13 @@ def _follow(ws: Workspace, now: dict[str, Any], seen: dict[str, Any]) -> list[st
                              f"{settings['current_recipe']}.")  # fmt: skip
     if now["roles"] is not None and now["roles"] != seen.get("roles"):
         _set_roles_from(now["roles"])
+        _forget_widgets_starting(_ROLE_PICKERS)
     changed = {key for key in _FOLLOWED_SETTINGS if settings.get(key) != before.get(key)}
     _apply_settings(settings, changed)
     for key in changed & settings.keys():
         for widget in _WIDGETS_SHOWING.get(key, ()):
             state.pop(widget, None)
-        prefixes = _WIDGET_PREFIXES_SHOWING.get(key)
-        if prefixes:
-            for widget in [name for name in state if str(name).startswith(prefixes)]:
-                state.pop(widget, None)
+        _forget_widgets_starting(_WIDGET_PREFIXES_SHOWING.get(key, ()))
     return notes
 
 

@@ -200,3 +200,17 @@ def test_a_hierarchy_choice_changed_elsewhere_redraws_the_trade_off_widgets(own_
     assert at.selectbox(key="to_kind_Age").value == "suppress"
     with Workspace(own_workspace) as ws:  # not overwritten by this tab's old "auto"
         assert ws.settings()["tradeoff_hierarchies"]["Age"] == {"kind": "suppress"}
+
+
+def test_roles_saved_elsewhere_redraw_the_role_pickers(own_workspace):
+    at = _session()
+    at.switch_page(CLASSIFY).run()
+    columns = list(at.session_state["original"].columns)
+    sex = columns.index("sex")
+    at.segmented_control[sex].set_value("other").run()  # picked here, not saved
+    with Workspace(own_workspace) as ws:  # another tab saved roles
+        sha = ws.settings()["current_data"]["sha256"]
+        ws.set_roles(sha, {"sex": "indirect", "race": "indirect"}, author="other")
+    _rerun(at)
+    assert at.segmented_control[sex].value == "indirect"
+    assert any("Roles confirmed for 2 of" in s.value for s in at.success)
