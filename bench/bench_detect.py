@@ -196,10 +196,19 @@ def speed(rows: int = 100_000, width: int = 50, seed: int = 11) -> tuple[float, 
     suggest_roles(table)
     classify = time.perf_counter() - start
     notes = pd.DataFrame({"notes": [n.text for n in generator().labelled_notes(rows, seed)]})
+    _cold_caches()
     start = time.perf_counter()
     redact_text(notes, ["notes"])
     redact = time.perf_counter() - start
     return classify, redact, notes["notes"]
+
+
+def _cold_caches() -> None:
+    """Forget the phone numbers already parsed, so each timed scan starts alike."""
+    from core.detect import phones
+
+    phones._valid.cache_clear()
+    phones._possible_international.cache_clear()
 
 
 def scanner_expressions() -> list:
@@ -235,6 +244,7 @@ def one_by_one(notes: pd.Series) -> float:
     from core.detect.text import _find, entity_kinds
 
     kinds = entity_kinds()
+    _cold_caches()
     start = time.perf_counter()
     for text in notes.drop_duplicates().tolist():
         _find(text, kinds, "SG")
@@ -257,6 +267,7 @@ def _markdown(table: pd.DataFrame) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller tables")
+    parser.add_argument("--repeats", type=int, default=2, help="timings taken (fastest kept)")
     args = parser.parse_args()
     copies, notes, rows = (3, 500, 20_000) if args.quick else (10, 3000, 100_000)
     print("Column classification (Step 1), held-out generated columns + guide + sample:")
@@ -270,9 +281,22 @@ def main() -> None:
     classify, redact, notes = speed(rows=rows)
     baseline = finditer_baseline(notes)
     single = one_by_one(notes)
+    # The machine is shared: the three timings are taken again, interleaved, and the
+    # fastest of each is kept (load only ever adds time).
+    from core.techniques import redact_text
+
+    frame = pd.DataFrame({"notes": notes})
+    for _ in range(args.repeats - 1):
+        _cold_caches()
+        start = time.perf_counter()
+        redact_text(frame, ["notes"])
+        redact = min(redact, time.perf_counter() - start)
+        baseline = min(baseline, finditer_baseline(notes))
+        single = min(single, one_by_one(notes))
     print(f"\nClassify {rows:,} rows x 50 columns: {classify:.2f} s (sample of 5,000 values "
           "per column; +/-1.9 points at 95%, Hoeffding).")  # fmt: skip
-    print(f"Redact {rows:,} generated notes (every kind, labels): {redact:.2f} s; a plain "
+    print(f"Redact {rows:,} generated notes (every kind, labels, fastest of {args.repeats}): "
+          f"{redact:.2f} s; a plain "
           f"re.finditer loop over the notes with the scanner's {len(scanner_expressions())} "
           f"expressions: {baseline:.2f} s; ratio {redact / baseline:.2f}. The scanner one "
           f"distinct note at a time (before): {single:.2f} s, ratio "
