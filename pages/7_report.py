@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
+from core.formatting import fmt_count, fmt_percent, fmt_value
 from core.io import table_to_bytes
 from core.markup import escape_markdown
 from core.recipe import to_python_script
@@ -131,8 +132,9 @@ else:
                ("max_risk", "Max prosecutor risk"), ("avg_risk", "Average prosecutor risk")]  # fmt: skip
     notes = (after or before).explanations()
     st.dataframe(
-        pd.DataFrame([{"figure": label, "before": getattr(before, key),
-                       "after": getattr(after, key) if after else None,
+        # the same texts as report.md (core.formatting): 10,000 and 0.00492 on both
+        pd.DataFrame([{"figure": label, "before": fmt_value(getattr(before, key)),
+                       "after": fmt_value(getattr(after, key) if after else None),
                        "what it means": notes.get(key, "")} for key, label in figures]),
         hide_index=True, width="stretch",
     )  # fmt: skip
@@ -151,8 +153,9 @@ if report.utility is None:
 else:
     loss = report.utility.to_frame()
     loss["explanation"] = [c.explanation() for c in report.utility.columns]
-    st.caption(f"{report.utility.records_suppressed:,} of {report.utility.records_before:,} "
-               f"records suppressed ({report.utility.share_suppressed:.1%}).")  # fmt: skip
+    st.caption(f"{fmt_count(report.utility.records_suppressed)} of "
+               f"{fmt_count(report.utility.records_before)} records suppressed "
+               f"({fmt_percent(report.utility.share_suppressed)}).")  # fmt: skip
     shown = ["column", "status", "distinct_before", "distinct_after", "entropy_loss", "changed",
              "explanation"]  # fmt: skip
     st.dataframe(
@@ -160,8 +163,8 @@ else:
         hide_index=True,
         width="stretch",
         column_config={
-            "distinct_before": st.column_config.NumberColumn("distinct before"),
-            "distinct_after": st.column_config.NumberColumn("distinct after"),
+            "distinct_before": st.column_config.NumberColumn("distinct before", format="localized"),
+            "distinct_after": st.column_config.NumberColumn("distinct after", format="localized"),
             "entropy_loss": st.column_config.ProgressColumn(
                 "information lost", format="percent", min_value=0.0, max_value=1.0
             ),
