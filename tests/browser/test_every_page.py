@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from dashboard_server import run_dashboard
 from test_walkthrough import full_screenshot, wait_idle
 
 pytestmark = pytest.mark.browser
@@ -17,6 +18,7 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 MENU = re.findall(r'st\.Page\("([^"]+)", title="([^"]+)"', (ROOT / "app.py").read_text())
 SERIOUS = {"serious", "critical"}
+VIEWPORT = {"width": 1400, "height": 1000}
 #: axe findings seen on every page in Streamlit's own markup, not the pages': the sidebar
 #: menu's <ul> holds non-<li> children ("list", "listitem"), and Streamlit's faded grey
 #: (captions, menu section headers) is below 4.5:1 ("color-contrast"). Logged in
@@ -50,14 +52,26 @@ def open_page(page, title: str) -> None:
     wait_idle(page)
 
 
-def test_every_page_is_quiet_and_accessible(page, app_url: str, screenshot_dir: Path) -> None:
+def test_every_page_is_quiet_and_accessible(browser, tmp_path: Path, screenshot_dir: Path) -> None:
+    # Its own server and workspace: the roles accepted here never reach the other tests.
+    with run_dashboard(tmp_path / "every", tmp_path / "every.anon.db") as url:
+        context = browser.new_context(viewport=VIEWPORT)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(30_000)
+            _walk_every_page(page, url, screenshot_dir)
+        finally:
+            context.close()
+
+
+def _walk_every_page(page, url: str, screenshot_dir: Path) -> None:
     console: list[str] = []
     page.on(
         "console",
         lambda m: console.append(f"{m.type}: {m.text[:300]}") if m.type in ("warning", "error")
         else None,
     )  # fmt: skip
-    page.goto(app_url)
+    page.goto(url)
     page.get_by_role("heading", name="Data", exact=True).first.wait_for()
     wait_idle(page)
     open_page(page, "Classify")
