@@ -203,6 +203,7 @@ _LOOSER = {
     "cued_name": rf"(?i)(?:{_CUE_WORDS})\.?[ \t]*:?[ \t]+\S",
 }
 _NON_ASCII = r"[^\x00-\x7f]"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _Joined:
@@ -307,6 +308,11 @@ def _find_many(texts: list[str], chosen: tuple[str, ...], region: str) -> list[l
     checked by the tests."""
     out: list[list[Entity]] = [[] for _ in texts]
     maybe = [i for i, t in enumerate(texts) if _MAYBE_ENTITY.search(t)]
+    # Lone surrogates (broken UTF-16 read as text) cannot go to pyarrow: read those alone.
+    broken = {i for i in maybe if _SURROGATE.search(texts[i])}
+    for i in broken:
+        out[i] = _find(texts[i], chosen, region)
+    maybe = [i for i in maybe if i not in broken]
     if not maybe:
         return out
     column = _Column([texts[i] for i in maybe])

@@ -101,3 +101,12 @@ def test_redaction_of_a_column_is_the_redaction_of_each_cell():
             position = entity.end
         expected = "".join(pieces) + before[position:]
         assert after == expected and was_changed == bool(pieces)
+
+
+def test_a_text_with_a_lone_surrogate_is_scanned_alone_not_a_crash():
+    # Broken UTF-16 read as text cannot go to pyarrow; it is read alone, the others together.
+    texts = ["Call Tan Ah Kow on 9123 4567", "bad \ud800 Mr Lim"]
+    chosen = entity_kinds()
+    found = _find_many(texts, chosen, "SG")
+    assert found == [_find(t, chosen, "SG") for t in texts]
+    assert [e.text for e in found[1]] == ["Lim"]
