@@ -334,7 +334,11 @@ class Workspace:
             )
 
     def _migrate(self) -> None:
-        with self.transaction():
+        # A current file needs no write lock: opening it to read (e.g. the dashboard's
+        # check on every rerun) must not wait behind another program's long write.
+        if self._conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            return
+        with self.transaction():  # the version is read again under the lock
             version = self._conn.execute("PRAGMA user_version").fetchone()[0]
             for step in range(version, SCHEMA_VERSION):
                 for statement in _split_sql(MIGRATIONS[step]):

@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pandas as pd
@@ -185,6 +186,24 @@ def test_revision_moves_with_every_change_seen_by_another_connection(ws_path: Pa
         writer.add_recipe_version("steps: []\n", message="empty")
         writer.set_setting("current_recipe", 1)
         assert reader.revision() == 3
+
+
+def test_opening_to_read_does_not_wait_for_another_writer(ws_path: Path) -> None:
+    Workspace(ws_path).close()
+    opened: list[int] = []
+
+    def read() -> None:
+        with Workspace(ws_path) as ws:
+            opened.append(ws.revision())
+
+    with Workspace(ws_path) as writer, writer.transaction():  # a long write holds the lock
+        writer.set_setting("k", 7)
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join(timeout=3)  # waiting for the lock would take the 5 s busy timeout
+        assert opened == [0]  # it read the last committed state, without the pending write
+    with Workspace(ws_path) as ws:
+        assert ws.revision() == 1
 
 
 # --- bad files ---------------------------------------------------------------------------
