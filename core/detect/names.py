@@ -289,6 +289,7 @@ _REACH_VERBS = (
     r"message|messaged|tell|told|ask|asked|inform|informed|remind|reminded|meet|met|reached|"
     r"(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with)"
 )
+_RELATION_WORDS = frozenset(_RELATIONS.split("|"))
 _CUE_WORDS = rf"{'|'.join(sorted(_TITLES))}|{_RELATIONS}|{_REACH_VERBS}"
 _CUED = re.compile(
     rf"(?<![\w/])(?P<cue>{_CUE_WORDS})\.?[ \t]*:?[ \t]+"
@@ -315,6 +316,7 @@ def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None
     """
     cue = match.group("cue").lower()
     title = cue in _TITLES
+    reach = not title and cue not in _RELATION_WORDS  # "call", "spoke to"...
     taken: list[tuple[int, int, str, str]] = []  # (start, end, word, case)
     for word in re.finditer(r"\S+", match.group("words")):
         token = word.group()
@@ -325,6 +327,8 @@ def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None
         capital = bool(_TOKEN.fullmatch(token)) and token[0].isupper()
         if lower.rstrip(".") in lists.not_name:
             break
+        if capital and reach and token.rstrip(".").isupper():
+            break  # "spoke to GP", "called AIC": after a verb, capitals are an acronym
         if capital and len(token.rstrip(".")) >= 2:
             taken.append((word.start(), word.end(), lower, "capital"))
         elif (
@@ -346,7 +350,10 @@ def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None
     if len(names) == 1 and not title and names[0] in lists.ambiguous:
         return None  # "call May", "ask Will": an everyday word alone
     offset = match.start("words")
-    return offset + taken[0][0], offset + taken[-1][1]
+    end = offset + taken[-1][1]
+    if _next_word(match.string, end) in _SERVICE_WORDS:
+        return None  # "told Grab driver", "emailed Medisave team": a company or service
+    return offset + taken[0][0], end
 
 
 # Words around a run of capitalised words that say it names a person, or an organisation.
@@ -365,6 +372,13 @@ _ORGANISATION_WORDS = frozenset(
      "trust", "group", "ltd", "pte", "inc", "corp", "hub", "mall", "plaza", "building",
      "tower", "park", "road", "street", "avenue", "drive", "monitor", "insurance",
      "pharmacy", "medical", "healthcare", "health", "station", "airport", "library"]
+)  # fmt: skip
+# After a name-like word, these say it names a company, a service or a team, not a person.
+_SERVICE_WORDS = _ORGANISATION_WORDS | frozenset(
+    ["driver", "agent", "team", "staff", "officer", "hotline", "helpline", "desk", "counter",
+     "branch", "department", "dept", "service", "services", "rep", "representative", "app",
+     "website", "office", "support", "account", "customer", "ward", "unit", "lab",
+     "laboratory", "company", "shop", "store", "counsellor", "worker"]
 )  # fmt: skip
 _NEXT = re.compile(r"[ \t]*([A-Za-z]+)")
 

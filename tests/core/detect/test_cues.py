@@ -31,6 +31,8 @@ def _phones(text: str) -> list[str]:
         ("mr tan said yes", "tan"),  # an everyday word after a title
         ("Her nephew Bartholomew drove her in", "Bartholomew"),
         ("Uncle Ah Seng will pick her up", "Ah Seng"),
+        ("patient TAN AH KOW admitted", "TAN AH KOW"),  # capitals after a relation word
+        ("Contact Thaddeus about the scan", "Thaddeus"),
     ],
 )
 def test_a_cue_word_marks_the_name_after_it(text, name):
@@ -62,6 +64,12 @@ def test_a_capitalised_name_stops_before_the_lower_case_words_after_it():
         "the dr said rest",  # "dr" in lower case is a doctor, not a title before a name
         "emailed them the form",
         "called back later",
+        "told Grab driver to wait",  # a company before a service word
+        "emailed Medisave team the form",
+        "spoke to Income agent",
+        "spoke to GP about it",  # capitals after a verb are an acronym
+        "met Social Worker today",  # roles
+        "contact Ambulance if worse",
     ],
 )
 def test_cue_words_do_not_turn_common_words_into_names(text):
