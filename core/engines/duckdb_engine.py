@@ -40,10 +40,10 @@ def relation_sql(sources: Sources) -> tuple[str, list]:
         return "read_parquet(?)", [files]
     columns = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(sources.names)))
     return (
-        "read_csv(?, delim = ?, header = true, quote = '\"', escape = '\"', "
+        "read_csv(?, delim = ?, skip = ?, header = true, quote = '\"', escape = '\"', "
         f"auto_detect = false, columns = {{{columns}}}, strict_mode = true, "
         "null_padding = false)",
-        [files, sources.sep],
+        [files, sources.sep, sources.skip],
     )
 
 

@@ -32,6 +32,7 @@ class Sources:
     stored: tuple[str, ...]
     sep: str | None = None
     encoding: str | None = None
+    skip: int = 0  # empty lines before a CSV header
 
     def stored_names(self, columns: Sequence[str]) -> list[str]:
         """The files' names of ``columns``; a name not in the files is an error."""
@@ -123,10 +124,10 @@ def _parquet_sources(files: list[str]) -> Sources:
 
 
 def _csv_sources(files: list[str], sep: str | None) -> Sources:
-    header, used_sep, encoding = _csv_header(files[0], sep)
+    header, used_sep, encoding, skip = _csv_header(files[0], sep)
     for file in files[1:]:
-        other, _, _ = _csv_header(file, used_sep)
-        if other != header:
+        other, _, _, other_skip = _csv_header(file, used_sep)
+        if other != header or other_skip != skip:
             raise DataReadError(
                 f"CSV files differ: the header of '{file}' is not the header of '{files[0]}'. "
                 "Give files of one table; nothing was written."
@@ -136,10 +137,10 @@ def _csv_sources(files: list[str], sep: str | None) -> Sources:
         raise DataReadError(
             f"File '{files[0]}': every column needs a unique name in the header row."
         )
-    return Sources(tuple(files), "csv", names, names, used_sep, encoding)
+    return Sources(tuple(files), "csv", names, names, used_sep, encoding, skip)
 
 
-def _csv_header(file: str, sep: str | None) -> tuple[list[str], str, str]:
+def _csv_header(file: str, sep: str | None) -> tuple[list[str], str, str, int]:
     with open(file, "rb") as handle:
         head = handle.read(_HEAD_BYTES)
     if not head.strip():
@@ -153,7 +154,9 @@ def _csv_header(file: str, sep: str | None) -> tuple[list[str], str, str]:
     text, encoding = _decode(head[: cut if cut > 0 else len(head)], file, None)
     used_sep = _detect_sep(text) if sep is None else _normalise_sep(sep, file)
     header = next((row for row in csv.reader(io.StringIO(text), delimiter=used_sep) if row), [])
-    return header, used_sep, encoding
+    lines = text.lstrip("\ufeff").split("\n")
+    skip = next((i for i, line in enumerate(lines) if line.strip("\r")), len(lines))
+    return header, used_sep, encoding, skip
 
 
 def _is_utf8(head: bytes) -> bool:

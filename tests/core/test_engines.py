@@ -98,6 +98,20 @@ def test_duckdb_reads_text_as_the_reader_does(seeded_files):
     assert freq.records == 20_000
 
 
+def test_duckdb_skips_blank_lines_as_the_reader_does(tmp_path):
+    pytest.importorskip("duckdb")
+    path = tmp_path / "blank.csv"
+    path.write_text('\n\nage,sex\n1,F\n\n2,M\n"",\n1,F\n')
+    freq = frequency_table(str(path), ["age", "sex"], engine="duckdb")
+    expected = read_table(path).groupby(["age", "sex"], dropna=False).size().reset_index()
+    got = freq.table.assign(n=freq.counts)
+    # NaN != NaN: compare the rows as text
+    assert sorted(map(str, got.to_numpy().tolist())) == sorted(
+        map(str, expected.to_numpy().tolist())
+    )
+    assert freq.records == 4  # the header is not a record
+
+
 @pytest.mark.parametrize("form", ["folder", "glob"])
 def test_duckdb_reads_a_folder_or_glob_of_parquet(seeded_files, form):
     pytest.importorskip("duckdb")
