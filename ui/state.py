@@ -824,8 +824,23 @@ def _record_recipe(message: str) -> None:
         with ws.transaction():
             version = ws.add_recipe_version(text, message=message, author=_author())
             ws.set_setting("current_recipe", version.id)
+            _point_at_own_data_set(ws)
 
     _write(record)
+
+
+def _point_at_own_data_set(ws: Workspace) -> None:
+    """Point the workspace at this session's data set too: the recipe pointer belongs to
+    the data set pointer, so the last writer sets both and no session ever takes over a
+    recipe made for another table (e.g. after it kept its own table when another tab
+    opened one whose rows it could not read)."""
+    sha = _state().get("data_sha256")
+    if not sha or (ws.settings().get("current_data") or {}).get("sha256") == sha:
+        return
+    known = next((d for d in ws.datasets() if d["sha256"] == sha), None)
+    if known is not None:
+        ws.set_setting("current_data", {"sha256": sha, "name": known["name"],
+                                        "source_path": known["source_path"]})  # fmt: skip
 
 
 def switch_workspace(path: str) -> None:

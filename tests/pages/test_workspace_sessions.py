@@ -214,3 +214,19 @@ def test_roles_saved_elsewhere_redraw_the_role_pickers(own_workspace):
     _rerun(at)
     assert at.segmented_control[sex].value == "indirect"
     assert any("Roles confirmed for 2 of" in s.value for s in at.success)
+
+
+def test_a_tab_that_kept_its_table_never_takes_over_a_recipe_for_another(own_workspace):
+    uploader = _session()
+    other = _session()  # on the sample, like the uploader before its upload
+    uploader.switch_page("pages/1_data.py").run()
+    upload = ("mine.csv", b"id,town\n1,Bedok\n2,Yishun\n", "text/csv")
+    uploader.file_uploader(key="upload").set_value(upload).run()
+    _rerun(other)  # it cannot read the upload's rows: it keeps the sample
+    _add_mask_step(other, "occupation", 2)  # a step on the sample's occupation column
+    with Workspace(own_workspace) as ws:  # the last writer set the data set with the recipe
+        assert ws.settings()["current_data"]["name"] == "singapore_people.csv"
+    _rerun(uploader)  # it follows both, never the sample's recipe on its own upload
+    assert uploader.session_state["source_name"] == "singapore_people.csv"
+    assert _steps(uploader) == _steps(other)
+    assert any("now 'singapore" in i.value.replace("\\", "") for i in uploader.sidebar.info)
