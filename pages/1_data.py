@@ -6,7 +6,7 @@ import streamlit as st
 
 from core.markup import code_span, escape_markdown
 from core.profile import profile
-from ui import data_steps, state
+from ui import data_steps, guide_examples, state
 
 STEP1 = "PDPC guide, Step 1 (Know your data)"
 
@@ -55,6 +55,20 @@ with sample_col:
     )
     state.ask_before_replacing("load_sample", "Load sample",
                                lambda: data_steps.load_sample_or_error(sample))  # fmt: skip
+
+
+state.ask_before_replacing(
+    "workshop_start",
+    "Start the workshop (30 minutes)",
+    lambda: data_steps.load_sample_or_error(guide_examples.WORKSHOP_TABLE),
+    on_click=state.start_training_mode,  # the guide's tables and longer explanations
+)
+if state.training_mode():
+    with st.expander("The 30-minute workshop", expanded=state.source_name() ==
+                     guide_examples.WORKSHOP_TABLE):  # fmt: skip
+        st.dataframe(guide_examples.workshop_tasks(), hide_index=True, width="stretch")
+        st.caption("The guide's Annex C example, one task per page in the order of its five "
+                   "steps; training mode adds the guide's worked examples on each page.")  # fmt: skip
 
 keep = st.checkbox(
     "Keep a copy of the rows in the workspace",

@@ -144,3 +144,28 @@ def show_annex_b_examples() -> None:
         dob.caption("Date of birth, generalised")
         dob.dataframe(dob_table, hide_index=True)
         st.caption("Source: PDPC guide, Annex B.")
+
+
+#: The 30-minute workshop on the guide's Annex C taxi table: one short task per page, in
+#: the order of the guide's five steps.
+WORKSHOP_TABLE = "guide_annex_c_taxi.csv"
+WORKSHOP_TASKS = (
+    ("Classify", "Accept the suggestions: Serial number is a direct identifier; Age, Gender "
+     "and Occupation are indirect identifiers (Step 1). Save."),
+    ("De-identify", "Remove the Serial number (Step 2)."),
+    ("Risk", "Note k = 1: every age is unique (Step 4)."),
+    ("Techniques", "Generalise Age into the guide's bands (edges 21, 31, 41), group the "
+     "occupations (Data Protection Officer, IT), then suppress records in groups smaller "
+     "than 5: the banker (Step 3, Annex C)."),
+    ("Risk", "Check k again, and P(re-ID) against the Annex D threshold (Step 4)."),
+    ("Report", "Tick the controls you would put in place and download the report (Step 5)."),
+)  # fmt: skip
+
+
+def workshop_tasks() -> pd.DataFrame:
+    """The workshop's tasks as a numbered table (page, task)."""
+    return pd.DataFrame(
+        {"#": range(1, len(WORKSHOP_TASKS) + 1),
+         "page": [page for page, _ in WORKSHOP_TASKS],
+         "task": [task for _, task in WORKSHOP_TASKS]}
+    )  # fmt: skip

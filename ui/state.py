@@ -1195,11 +1195,14 @@ def work_at_stake() -> str | None:
             f"step(s)) and {confirmed} confirmed role(s)")  # fmt: skip
 
 
-def ask_before_replacing(key: str, label: str, action: Callable[[], None]) -> None:
+def ask_before_replacing(
+    key: str, label: str, action: Callable[[], None], on_click: Callable[[], None] | None = None
+) -> None:
     """A button whose ``action`` replaces the data set or recipe: if work would be set
-    aside, it asks first (the old state stays in the workspace's history either way)."""
+    aside, it asks first (the old state stays in the workspace's history either way).
+    ``on_click`` runs as the button's callback, before the script (e.g. to set a widget)."""
     asking = f"{key}_confirm"
-    if st.button(label, key=key):
+    if st.button(label, key=key, on_click=on_click):
         if work_at_stake() is None:
             action()
             return
@@ -1231,6 +1234,12 @@ def recipe_label() -> str:
 
 
 # --- presentation ----------------------------------------------------------------------
+
+
+def start_training_mode() -> None:
+    """Button callback: turn training mode on (callbacks run before the sidebar's toggle
+    is drawn, so its value may still change)."""
+    _state()["training_mode"] = True
 
 
 def training_mode() -> bool:

@@ -58,3 +58,14 @@ def test_techniques_page_shows_the_annex_c_taxi_before_and_after():
     before, after = taxi[0], taxi[1]
     assert before["Age"].astype(str).tolist()[:3] == ["21", "38", "25"]
     assert after["Age"].tolist()[:3] == ["21 to 30", "31 to 40", "21 to 30"]
+
+
+def test_start_the_workshop_loads_the_taxi_table_and_lists_the_tasks():
+    at = open_app()  # the Data page is the default one
+    at.button(key="workshop_start").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["source_name"] == "guide_annex_c_taxi.csv"
+    # the task table is shown in training mode only: the button turned it on
+    tasks = next(f for f in _frames(at) if "task" in f.columns)
+    assert tasks["page"].tolist() == ["Classify", "De-identify", "Risk", "Techniques", "Risk",
+                                      "Report"]  # the guide's steps 1, 2, 4, 3, 4, 5  # fmt: skip
