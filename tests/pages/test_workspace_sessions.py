@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.recipe import Recipe
 from core.workspace import Workspace
+from ui import state
 
 ROOT = Path(__file__).resolve().parents[2]
 TAXI = "guide_annex_c_taxi.csv"
@@ -230,3 +231,18 @@ def test_a_tab_that_kept_its_table_never_takes_over_a_recipe_for_another(own_wor
     assert uploader.session_state["source_name"] == "singapore_people.csv"
     assert _steps(uploader) == _steps(other)
     assert any("now 'singapore" in i.value.replace("\\", "") for i in uploader.sidebar.info)
+
+
+def test_a_rerun_never_reads_the_data_file_again(own_workspace, monkeypatch):
+    at = _session()
+    at.switch_page(CLASSIFY).run()
+    reads: list[str] = []
+    monkeypatch.setattr(state, "read_table", lambda *a, **k: reads.append("read_table"))
+    monkeypatch.setattr(state, "sha256_file", lambda *a, **k: reads.append("sha256_file"))
+    monkeypatch.setattr(Workspace, "dataset_table", lambda *a, **k: reads.append("stored"))
+    _rerun(at)  # nothing changed
+    with Workspace(own_workspace) as ws:  # another tab changed the settings and the roles
+        ws.set_setting("k", 9)
+        ws.set_roles(ws.settings()["current_data"]["sha256"], {"sex": "indirect"}, author="x")
+    _rerun(at)
+    assert at.session_state["k_target_value"] == 9 and reads == []
