@@ -7,6 +7,7 @@ import os
 
 from streamlit.testing.v1 import AppTest
 
+from core.markup import escape_markdown
 from core.recipe import Recipe
 from core.schema import Role
 from core.workspace import Workspace
@@ -46,9 +47,10 @@ def test_sidebar_lists_the_latest_steps_in_plain_words_and_the_delta_direction()
     captions = [c.value for c in at.sidebar.caption]
     # 6 steps: the last 4 in words, numbered 3 to 6, and a line for the 2 before them.
     assert "... 2 earlier (all on Techniques)" in captions
-    # (Markdown-escaped: the colon cannot start a Streamlit ":emoji:" or ":red[...]")
-    assert "3\\. removed\\: mobile" in captions and "6\\. removed\\: occupation" in captions
-    assert not any("removed\\: name" in c or "remove:" in c for c in captions)
+    # (the words Markdown-escaped by core.markup, the number's dot escaped too)
+    assert f"3\\. {escape_markdown('removed: mobile')}" in captions
+    assert f"6\\. {escape_markdown('removed: occupation')}" in captions
+    assert not any("name" in c or "remove:" in c for c in captions)
     # On sex alone k is in the hundreds: P(re-ID) is far below the threshold, so the
     # delta is negative (arrow down), shown as good with the inverse colouring.
     metric = _p_reid(at)
