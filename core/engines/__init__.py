@@ -28,10 +28,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from core.engines.sources import Sources, resolve_sources
 from core.errors import ParameterError
-from core.io import MAX_FILE_BYTES, _to_number_or_text
+from core.io import MAX_FILE_BYTES, _numbers_or_none
 
 ENGINES = ("pandas", "duckdb", "spark")
 COUNT = "__records__"
@@ -94,12 +95,20 @@ def frequency_table(
         from core.engines.spark_engine import group_counts_spark as group_counts
 
         group_counts = _with_master(group_counts, spark_master)
-    table = group_counts(sources, stored)
-    counts = table.pop(COUNT).to_numpy(dtype=np.int64)
-    table.columns = columns
+    counted = group_counts(sources, stored)  # a pyarrow Table
+    counts = counted.column(COUNT).to_numpy().astype(np.int64)
+    arrays = [counted.column(i) for i in range(len(columns))]
     if sources.format == "csv":  # the reader's text/number rule, on the distinct values
-        table = pd.DataFrame({c: _to_number_or_text(table[c]) for c in columns})
-    return FrequencyTable(table.reset_index(drop=True), counts, sources)
+        arrays = [_as_read(array) for array in arrays]
+    names = [f"g{i}" for i in range(len(columns))]
+    table = pa.table(arrays, names=names).to_pandas(split_blocks=True)
+    table.columns = columns
+    return FrequencyTable(table, counts, sources)
+
+
+def _as_read(array):
+    numbers = _numbers_or_none(array)
+    return array if numbers is None else numbers
 
 
 def _with_master(function, master: str | None):

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-
-import pandas as pd
+from typing import Any
 
 from core.engines.sources import Sources
 from core.errors import AnonymisationError, DataReadError
@@ -53,8 +52,9 @@ def _select_names(sources: Sources, stored: list[str]) -> list[str]:
     return [f"c{sources.stored.index(name)}" for name in stored]
 
 
-def group_counts(sources: Sources, stored: list[str]) -> pd.DataFrame:
-    """One row per distinct combination of ``stored`` columns, with ``__records__``."""
+def group_counts(sources: Sources, stored: list[str]) -> Any:
+    """One row per distinct combination of ``stored`` columns, with ``__records__`` (a
+    pyarrow Table)."""
     from core.engines import COUNT
 
     con = connect()
@@ -76,7 +76,7 @@ def group_counts(sources: Sources, stored: list[str]) -> pd.DataFrame:
             raise DataReadError(
                 f"DuckDB could not read {_describe(sources)}: {str(exc).splitlines()[0]}"
             ) from exc
-        return table.to_pandas()
+        return table
     finally:
         con.close()
         shutil.rmtree(spill, ignore_errors=True)

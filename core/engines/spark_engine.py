@@ -83,16 +83,17 @@ def _count(frame, positions: list[int]) -> pd.DataFrame:
     return grouped.toPandas()
 
 
-def group_counts_spark(
-    sources: Sources, stored: list[str], *, master: str | None = None
-) -> pd.DataFrame:
-    """One row per distinct combination of ``stored`` columns, with ``__records__``."""
+def group_counts_spark(sources: Sources, stored: list[str], *, master: str | None = None):
+    """One row per distinct combination of ``stored`` columns, with ``__records__`` (a
+    pyarrow Table)."""
+    import pyarrow as pa
     from pyspark.errors import PySparkException
 
     spark = spark_session(master)
     try:
         frame = read_sources(spark, sources)
-        return _count(frame, [sources.stored.index(name) for name in stored])
+        counted = _count(frame, [sources.stored.index(name) for name in stored])
+        return pa.Table.from_pandas(counted, preserve_index=False)
     except PySparkException as exc:
         first = sources.files[0]
         raise DataReadError(f"Spark could not read '{first}': {str(exc).splitlines()[0]}") from exc
