@@ -181,8 +181,10 @@ def model_risk(
     # sdcMicro keeps the cells seen at most ``bound`` times and with a positive fit
     kept = (counts > 0) & (counts <= bound) & (lam > 0)
     v = (1.0 - inclusion) * lam
-    risk1 = np.exp(-v)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    # v < 0 only in cells seen more than once (their inclusion sum exceeds 1); exp(-v) may
+    # overflow there, but only sample-unique cells (v >= 0) are read below.
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        risk1 = np.exp(-v)
         risk2 = np.where(v > 0, (1.0 - np.exp(-v)) / v, 1.0)
     unique = kept & (counts == 1)
     per_record = np.where(unique[key], risk1[key], 0.0)
