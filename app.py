@@ -44,7 +44,8 @@ PAGES = {
     ],
 }
 
-navigation = st.navigation(PAGES)
+# expanded: every page stays listed (Streamlit otherwise folds all but ten behind "View more").
+navigation = st.navigation(PAGES, expanded=True)
 # The workspace is the single source of truth: load where it left off, or take over what
 # another session (a tab, the CLI) changed in it since the last rerun.
 state.sync_with_workspace()
