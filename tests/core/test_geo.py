@@ -275,3 +275,33 @@ def test_spatial_k_radius_matches_all_pairs_even_on_the_boundary():
     result = spatial_k(points(list(lat), list(lon)), "lat", "lon", radius_m=120, warn=False)
     all_pairs = haversine_m(lat[:, None], lon[:, None], lat[None, :], lon[None, :]) <= 120
     assert result.counts.tolist() == all_pairs.sum(axis=1).tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_spatial_k_radius_by_cell_runs_matches_every_pair_and_the_bucket_search(seed, monkeypatch):
+    """The cell-run count (issue 15) against the haversine of every pair and against the
+    bucket search it replaces on compact data: Singapore latitudes, clusters of duplicates,
+    partners exactly r away, a missing coordinate, random radii from 5 m to 2 km."""
+    import core.geo
+    from core.geo import _radius_counts_by_buckets, destination, haversine_m
+
+    rng = np.random.default_rng(seed)
+    radius = float(rng.choice([5.0, 37.5, 100.0, 250.0, 2000.0]))
+    n = 2500
+    span = radius / 20_000  # degrees: a few radii across, so most points have neighbours
+    lat = rng.uniform(1.22, 1.22 + span * 10, n)
+    lon = rng.uniform(103.6, 103.6 + span * 10, n)
+    hubs = rng.integers(0, n, 20)
+    dup = rng.integers(0, n, 400)
+    lat[dup], lon[dup] = lat[hubs[dup % 20]], lon[hubs[dup % 20]]  # clusters of duplicates
+    bearing = rng.uniform(0, 2 * np.pi, 300)
+    far_lat, far_lon = destination(lat[:300], lon[:300], radius, bearing)  # exactly r away
+    lat, lon = np.r_[lat, far_lat, np.nan], np.r_[lon, far_lon, 103.7]
+    with monkeypatch.context() as patched:  # the cell runs must do it alone
+        patched.setattr(core.geo, "_radius_counts_by_buckets", None)
+        result = spatial_k(points(list(lat), list(lon)), "lat", "lon", radius_m=radius, warn=False)
+    ok = np.isfinite(lat)
+    pairs = haversine_m(lat[ok, None], lon[ok, None], lat[None, ok], lon[None, ok]) <= radius
+    assert result.counts[ok].tolist() == pairs.sum(axis=1).tolist()
+    assert result.counts[~ok].tolist() == [1]
+    assert result.counts.tolist() == _radius_counts_by_buckets(lat, lon, radius)[0].tolist()
