@@ -594,8 +594,18 @@ def _radius_counts(la: np.ndarray, lo: np.ndarray, radius_m: float) -> tuple[np.
     counts[np.flatnonzero(ok)[order]] = found
     if not ok.all():  # missing coordinates: one location of their own
         counts[~ok] = int((~ok).sum())
-    location = equivalence_classes(pd.DataFrame({"lat": la, "lon": lo}), ["lat", "lon"])
-    return counts, location.class_of_record
+    return counts, _location_codes(la, lo)
+
+
+def _location_codes(la: np.ndarray, lo: np.ndarray) -> np.ndarray:
+    """Dense codes of the exact (lat, lon) pairs in order of first appearance, as
+    :func:`core.privacy.equivalence_classes` numbers them, in one hashing pass instead of
+    three: each pair as one complex number (pandas hashes NaN parts as equal; adding 0.0
+    turns -0.0 into 0.0, which the classes also treat as equal)."""
+    pair = np.empty(la.size, dtype=np.complex128)
+    pair.real, pair.imag = la + 0.0, lo + 0.0
+    codes, _ = pd.factorize(pair, use_na_sentinel=False)
+    return codes.astype(np.int64, copy=False)
 
 
 def _pair_is_near(

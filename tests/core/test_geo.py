@@ -305,3 +305,17 @@ def test_spatial_k_radius_by_cell_runs_matches_every_pair_and_the_bucket_search(
     assert result.counts[ok].tolist() == pairs.sum(axis=1).tolist()
     assert result.counts[~ok].tolist() == [1]
     assert result.counts.tolist() == _radius_counts_by_buckets(lat, lon, radius)[0].tolist()
+
+
+def test_location_codes_number_pairs_as_the_equivalence_classes_do():
+    from core.geo import _location_codes
+    from core.privacy import equivalence_classes
+
+    rng = np.random.default_rng(4)
+    lat, lon = rng.uniform(1.2, 1.5, 3000).round(3), rng.uniform(103.6, 104.0, 3000).round(3)
+    lat[:50], lon[50:100] = np.nan, np.nan  # missing either or (rows 50..) both
+    lat[60:70] = np.nan
+    lat[200], lat[201], lon[200], lon[201] = 0.0, -0.0, 5.0, 5.0  # -0.0 equals 0.0
+    expected = equivalence_classes(pd.DataFrame({"lat": lat, "lon": lon}), ["lat", "lon"])
+    assert _location_codes(lat, lon).tolist() == expected.class_of_record.tolist()
+    assert _location_codes(lat, lon)[200] == _location_codes(lat, lon)[201]
