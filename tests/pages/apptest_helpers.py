@@ -19,6 +19,22 @@ def open_app(page: str | None = None) -> AppTest:
     return at
 
 
+def open_sample(sample: str, indirect: list[str], page: str) -> AppTest:
+    """The dashboard with a sample_data table loaded, ``indirect`` marked as indirect
+    identifiers (the Step 1 roles), on ``page``."""
+    from core.schema import Role
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.run()
+    at.switch_page("pages/1_data.py").run()
+    at.selectbox(key="sample").set_value(sample)
+    at.button(key="load_sample").click().run()
+    at.session_state["roles"] = {c: Role.INDIRECT for c in indirect}
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+    return at
+
+
 def metric(at: AppTest, label: str) -> str:
     """The value of the metric labelled ``label`` (fails naming the labels shown)."""
     values = [m.value for m in at.metric if m.label == label]

@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from apptest_helpers import metric
+from apptest_helpers import metric, open_sample
 from streamlit.testing.v1 import AppTest
-
-from core.schema import Role
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/4_techniques.py"
@@ -21,15 +19,7 @@ QI = ["region", "sex", "age_band", "education"]
 
 @pytest.fixture
 def page() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.run()
-    at.switch_page("pages/1_data.py").run()
-    at.selectbox(key="sample").set_value(SAMPLE)
-    at.button(key="load_sample").click().run()
-    at.session_state["roles"] = {c: Role.INDIRECT for c in QI}
-    at.switch_page(PAGE).run()
-    assert not at.exception, at.exception
-    return at
+    return open_sample(SAMPLE, QI, PAGE)
 
 
 def _steps(at: AppTest) -> list[dict]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_helpers import metric
+from apptest_helpers import metric, open_sample
 from streamlit.testing.v1 import AppTest
 
 from core.schema import Role
@@ -39,15 +39,7 @@ def approx_risk(f: int, big_f: float) -> float:
 
 @pytest.fixture
 def page() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.run()
-    at.switch_page("pages/1_data.py").run()
-    at.selectbox(key="sample").set_value(SAMPLE)
-    at.button(key="load_sample").click().run()
-    at.session_state["roles"] = {c: Role.INDIRECT for c in QI}
-    at.switch_page(PAGE).run()
-    assert not at.exception, at.exception
-    return at
+    return open_sample(SAMPLE, QI, PAGE)
 
 
 def test_weighted_risk_and_special_uniques(page):
