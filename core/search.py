@@ -291,9 +291,12 @@ def _hierarchy_rows(distinct: pd.Series, hierarchy: Hierarchy) -> np.ndarray | N
     return None if (rows < 0).any() else rows
 
 
-def _prepare_column(series: pd.Series, hierarchy: Hierarchy) -> _Column:
+def _prepare_column(
+    series: pd.Series, hierarchy: Hierarchy, records: np.ndarray | None = None
+) -> _Column:
+    """``records``: how many records each row stands for (None: one each)."""
     value_codes, distinct = _distinct_text(series)
-    counts = np.bincount(value_codes, minlength=len(distinct)).astype(float)
+    counts = np.bincount(value_codes, weights=records, minlength=len(distinct)).astype(float)
     n, d = float(counts.sum()), len(distinct)
     codes, cards, losses, entropies = [], [], [], []
     domain = len(hierarchy.levels)
@@ -380,13 +383,19 @@ class _Lattice:
 
     _CACHE_ELEMENTS = 16_000_000  # unit-to-class arrays kept for roll-up (int32: 64 MB)
 
-    def __init__(self, df: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], target: Target):
+    def __init__(
+        self,
+        df: pd.DataFrame,
+        hierarchies: Mapping[str, Hierarchy],
+        target: Target,
+        counts: np.ndarray | None = None,
+    ):
         self.qis = tuple(hierarchies)
-        self.n = len(df)
+        self.n = len(df) if counts is None else int(counts.sum())
         self.target = target
         self.k = target.required_k
         self.limit = int(np.floor(target.max_suppressed * self.n + 1e-9))
-        columns = [_prepare_column(df[c], hierarchies[c]) for c in self.qis]
+        columns = [_prepare_column(df[c], hierarchies[c], counts) for c in self.qis]
         self.columns = columns
         self.heights = np.array([c.height for c in columns], dtype=np.int64)
         self.strides = np.ones(len(self.qis), dtype=np.int64)
@@ -399,13 +408,15 @@ class _Lattice:
         self.sensitive = None
         record_codes = [c.value_codes for c in columns]
         if self.models.uses_sensitive:
-            s_codes = self._prepare_sensitive(df[target.sensitive])
+            s_codes = self._prepare_sensitive(df[target.sensitive], counts)
             record_codes.append(s_codes)
         unit_df = pd.DataFrame({i: codes for i, codes in enumerate(record_codes)})
         unit_of_record, n_units = combined_codes(unit_df, list(unit_df.columns))
         first = np.full(n_units, -1, dtype=np.int64)
-        first[unit_of_record[::-1]] = np.arange(self.n - 1, -1, -1)
-        self.weights = np.bincount(unit_of_record, minlength=n_units).astype(np.int64)
+        first[unit_of_record[::-1]] = np.arange(len(df) - 1, -1, -1)
+        self.weights = np.bincount(unit_of_record, weights=counts, minlength=n_units).astype(
+            np.int64
+        )
         self.n_units = n_units
         for column in columns:  # from here on, codes are per unit
             column.codes = [codes[first] for codes in column.codes]
@@ -417,11 +428,12 @@ class _Lattice:
         self._cache_classes = np.full(capacity, np.iinfo(np.int64).max)
         self._cache_arrays: list[tuple[np.ndarray, np.ndarray] | None] = [None] * capacity
 
-    def _prepare_sensitive(self, column: pd.Series) -> np.ndarray:
+    def _prepare_sensitive(self, column: pd.Series, counts: np.ndarray | None) -> np.ndarray:
         distance = self.models.t_distance
         ordered = None if distance == "auto" else distance == "ordered"
         self.s_codes, self.s_values, self.s_ordered = sensitive_codes(column, ordered=ordered)
-        self.s_overall = np.bincount(self.s_codes, minlength=self.s_values) / max(self.n, 1)
+        overall = np.bincount(self.s_codes, weights=counts, minlength=self.s_values)
+        self.s_overall = overall / max(self.n, 1)
         self.sensitive = column.name
         return self.s_codes
 
@@ -704,6 +716,7 @@ def search(
     method: str = "auto",
     max_nodes: int = 200_000,
     progress: ProgressFn | None = None,
+    counts: np.ndarray | None = None,
 ) -> SearchResult:
     """Find the generalisation levels that meet ``target`` with the least ``measure``.
 
@@ -711,8 +724,10 @@ def search(
     per quasi-identifier). ``method``: ``"exact"`` (pruned lattice search), ``"greedy"``
     (fallback, see the module docstring), ``"exhaustive"`` (every node evaluated, no
     pruning; for checks and benchmarks) or ``"auto"`` (exact up to ``max_nodes`` nodes).
-    ``progress(fraction, message)`` is called as the search goes.
-    PDPC guide, Step 3 and Annex C.
+    ``progress(fraction, message)`` is called as the search goes. ``counts``: ``df`` is a
+    frequency table (:mod:`core.engines`), one row per distinct combination of the
+    quasi-identifiers and the sensitive attribute, and ``counts[i]`` records have row i's
+    values; the result is the search on those records. PDPC guide, Step 3 and Annex C.
     """
     started = time.perf_counter()
     require_choice("measure", measure, MEASURES)
@@ -726,9 +741,15 @@ def search(
             raise ParameterError(
                 f"'{target.sensitive}' cannot be both a quasi-identifier and the sensitive column."
             )
-    if len(df) == 0:
+    if counts is not None:
+        counts = np.asarray(counts, dtype=np.int64)
+        if counts.shape != (len(df),) or (counts < 0).any():
+            raise ParameterError(
+                "Parameter 'counts' must give a record count >= 0 for every row of the table."
+            )
+    if len(df) == 0 or (counts is not None and counts.sum() == 0):
         raise ParameterError("The table is empty: there is nothing to search.")
-    lattice = _Lattice(df, hierarchies, target)
+    lattice = _Lattice(df, hierarchies, target, counts)
     if method == "auto":
         method = "exact" if lattice.size <= max_nodes else "greedy"
     elif method in ("exact", "exhaustive") and lattice.size > max_nodes:

@@ -532,3 +532,30 @@ def test_arx_published_test_cases(_adult_table, adult_hierarchies_dir, models, m
     best = search(_adult_table, hier, target, measure=measure).optimum
     assert [best.levels[c] for c in QI_WITH_SALARY] == arx_node
     assert best.measures[measure] == pytest.approx(arx_score, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        Target(k=5, max_suppressed=0.01),
+        Target(k=3, max_suppressed=0.02, sensitive="salary-class", l=2, t=0.3),
+    ],
+)
+def test_search_on_a_frequency_table_is_the_search_on_the_records(_adult_table, hierarchies,
+                                                                  target):  # fmt: skip
+    """core.engines hands the search one row per distinct combination with its count; the
+    records are those rows repeated, so every figure must be the search on the records."""
+    qis = QI8[:5]
+    wanted = qis + ([target.sensitive] if target.sensitive else [])
+    grouped = _adult_table.groupby(wanted, dropna=False, sort=False).size().reset_index()
+    table, counts = grouped[wanted], grouped[0].to_numpy()
+    assert len(table) < len(_adult_table) and counts.sum() == len(_adult_table)
+    chosen = {c: hierarchies[c] for c in qis}
+    expected = search(_adult_table, chosen, target, measure="loss")
+    got = search(table, chosen, target, measure="loss", counts=counts)
+    assert got.optimum.levels == expected.optimum.levels
+    pd.testing.assert_frame_equal(got.to_frame(), expected.to_frame(), rtol=1e-12)
+    for mine, theirs in zip(got.candidates, expected.candidates, strict=True):
+        assert mine.sensitive_figures == pytest.approx(theirs.sensitive_figures, rel=1e-12)
+    with pytest.raises(ParameterError, match="'counts'"):
+        search(table, chosen, target, counts=counts[:-1])
