@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 import pandas as pd
@@ -704,10 +704,15 @@ class ClassModels:
         ceil(l) sensitive values (exactly the l model when it is distinct l)."""
         return ClassModels(k=self.k, **self._distinct_part())
 
+    def model_fields(self) -> dict:
+        """The privacy-model fields of these models (a subclass such as
+        :class:`core.search.Target` adds fields that are not privacy models)."""
+        return {f.name: getattr(self, f.name) for f in fields(ClassModels)}
+
     def only_monotone_with_generalisation(self) -> ClassModels:
         """These models without delta, and with Grassberger's l replaced by its necessary
         distinct part: monotone with generalisation when nothing may be suppressed."""
-        models = {**self.__dict__, "delta": None}
+        models = {**self.model_fields(), "delta": None}
         if self.grassberger:
             models.update(l_kind="distinct", entropy_estimator="shannon", **self._distinct_part())
         return ClassModels(**models)

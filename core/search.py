@@ -89,7 +89,6 @@ from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
 from core.privacy import (
-    T_DISTANCES,
     ClassDistribution,
     ClassModels,
     combined_codes,
@@ -97,7 +96,7 @@ from core.privacy import (
     sensitive_codes,
 )
 from core.risk import smallest_k
-from core.validation import require_choice, require_columns, require_int, require_probability
+from core.validation import require_choice, require_columns, require_probability
 
 MEASURES: dict[str, str] = {
     "loss": "average loss: Iyengar's loss per column, arithmetic mean over columns (0-1)",
@@ -113,50 +112,37 @@ MEASURES: dict[str, str] = {
     "height": "generalisation height (sum of levels)",
     "suppressed": "records suppressed (ties broken by loss)",
 }
-L_KINDS = ("distinct", "entropy", "recursive")
 METHODS = ("auto", "exact", "greedy", "exhaustive")
 ProgressFn = Callable[[float, str], None]
 
 
 @dataclass(frozen=True)
-class Target:
+class Target(ClassModels):
     """What a solution must meet (PDPC guide, Annex C k-anonymity; Annex D threshold; Step 4
     attribute disclosure).
 
-    ``max_suppressed`` is the largest share of records that may be removed (0.01 = 1%).
-    As in ARX, a class is suppressed when it fails *any* of the models (k, l, t, delta,
-    beta, alpha: see :class:`core.privacy.ClassModels`), and the suppressed records must
-    stay within ``max_suppressed``. ``p_reid_threshold`` with ``p_attempt`` (Annex D) raises
-    k to the smallest k with p_attempt / k <= threshold. The sensitive models need
-    ``sensitive``.
+    The privacy-model fields (k, sensitive, l, l_kind, c, entropy_estimator, t, t_distance,
+    delta, beta, enhanced_beta, alpha) are those of :class:`core.privacy.ClassModels`, which
+    defines and validates them; a target adds what the search needs besides (k defaults to
+    5 here). ``max_suppressed`` is the largest share of records that may be removed
+    (0.01 = 1%). As in ARX, a class is suppressed when it fails *any* of the models, and the
+    suppressed records must stay within ``max_suppressed``. ``p_reid_threshold`` with
+    ``p_attempt`` (Annex D) raises k to the smallest k with p_attempt / k <= threshold:
+    :attr:`models` holds the models with that k, and :meth:`failing` uses them.
     """
 
     k: int = 5
     max_suppressed: float = 0.0
-    sensitive: str | None = None
-    l: float | None = None  # noqa: E741
-    l_kind: str = "distinct"
-    c: float | None = None  # recursive (c,l)-diversity
-    entropy_estimator: str = "shannon"  # or "grassberger" (entropy l-diversity)
-    t: float | None = None
-    t_distance: str = "auto"
-    delta: float | None = None
-    beta: float | None = None
-    enhanced_beta: bool = False
-    alpha: float | None = None
     p_reid_threshold: float | None = None
     p_attempt: float = 1.0
 
     def __post_init__(self) -> None:
-        require_int("k", self.k, minimum=1)
+        super().__post_init__()
         require_probability("max_suppressed", self.max_suppressed)
-        require_choice("l_kind", self.l_kind, L_KINDS)
-        require_choice("t_distance", self.t_distance, T_DISTANCES)
         if self.p_reid_threshold is not None:
             if require_probability("p_reid_threshold", self.p_reid_threshold) == 0:
                 raise ParameterError("Parameter 'p_reid_threshold' must be greater than 0.")
             require_probability("p_attempt", self.p_attempt)
-        self.models  # noqa: B018 - validates the privacy models
 
     @property
     def required_k(self) -> int:
@@ -168,19 +154,18 @@ class Target:
     @property
     def models(self) -> ClassModels:
         """The per-class privacy models (k raised for Annex D)."""
-        return ClassModels(
-            k=self.required_k, sensitive=self.sensitive, l=self.l, l_kind=self.l_kind,
-            c=self.c, entropy_estimator=self.entropy_estimator, t=self.t, t_distance=self.t_distance, delta=self.delta, beta=self.beta,
-            enhanced_beta=self.enhanced_beta, alpha=self.alpha,
-        )  # fmt: skip
+        return ClassModels(**{**self.model_fields(), "k": self.required_k})
+
+    def failing(self, sizes: np.ndarray, dist: ClassDistribution | None) -> np.ndarray:
+        """As :meth:`ClassModels.failing`, with k raised for Annex D."""
+        return self.models.failing(sizes, dist)
 
     def describe(self) -> str:
         parts = [f"k = {self.required_k}"]
         if self.p_reid_threshold is not None:
             parts.append(f"P(re-ID) <= {self.p_reid_threshold:g} (P(attempt) {self.p_attempt:g})")
-        sensitive = ClassModels(**{**self.models.__dict__, "k": 1}).describe()
-        if self.models.uses_sensitive:
-            parts.append(sensitive)
+        if self.uses_sensitive:
+            parts.append(ClassModels(**{**self.model_fields(), "k": 1}).describe())
         parts.append(f"at most {self.max_suppressed:.2%} of records suppressed")
         return ", ".join(parts)
 

@@ -167,6 +167,26 @@ def test_l_diversity_target_holds_on_kept_classes(_adult_table, hierarchies):
 def test_annex_d_threshold_raises_k():
     target = Target(k=2, p_reid_threshold=0.1, p_attempt=0.5)
     assert target.required_k == 5  # 0.5 / 5 = 0.1, the guide's medium-harm threshold
+    # A class of 3 records meets k = 2 but not the raised k = 5: the target's own check
+    # (inherited from ClassModels) must use the raised k.
+    assert target.failing(np.array([3, 5]), None).tolist() == [True, False]
+    assert target.models.k == 5
+
+
+def test_target_models_are_class_models_fields_defined_once():
+    """The privacy-model fields live in ClassModels only; Target adds the search's own."""
+    import dataclasses
+
+    from core.privacy import ClassModels
+
+    model_fields = [f.name for f in dataclasses.fields(ClassModels)]
+    target_fields = [f.name for f in dataclasses.fields(Target)]
+    assert target_fields[: len(model_fields)] == model_fields
+    assert issubclass(Target, ClassModels)
+    target = Target(k=5, max_suppressed=0.01, sensitive="s", l=2)
+    assert target.models == ClassModels(k=5, sensitive="s", l=2)
+    with pytest.raises(ParameterError, match="'l_kind'"):
+        Target(l_kind="nonsense")
 
 
 def test_recipe_steps_and_errors(adult8, tmp_path):
