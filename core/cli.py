@@ -48,6 +48,7 @@ from core.risk import (
     uniqueness,
 )
 from core.schema import Role, suggest_roles
+from core.search import L_KINDS, MEASURES
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import MISSING_RULES, RISK_METHODS, sample_frequencies, survey_risk
 from core.techniques.pseudonymisation import (
@@ -158,6 +159,57 @@ def _risk_on_engine(args: argparse.Namespace, engine: str) -> int:
     text = "\n".join(f"{key}: {sentence}" for key, sentence in report.explanations().items())
     _emit({**report.to_dict(), "engine": engine}, args.json, text)
     return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """Step 3: the least damaging generalisation levels meeting a target (core.search),
+    on the records (pandas) or on the frequency table an engine counts (core.engines)."""
+    from core.hierarchy import read_hierarchy
+    from core.search import Target, search
+
+    hierarchies = {}
+    for given in args.hierarchy:
+        column, sep, path = given.partition("=")
+        if not sep or not column.strip() or not path.strip():
+            raise AnonymisationError(
+                f"--hierarchy {given!r} must be COLUMN=FILE, e.g. --hierarchy age=age.csv."
+            )
+        hierarchies[column.strip()] = read_hierarchy(path.strip())
+    target = Target(k=args.k, max_suppressed=args.max_suppressed, sensitive=args.sensitive,
+                    l=args.l, l_kind=args.l_kind, t=args.t)  # fmt: skip
+    engine = choose_engine(args.data, args.engine)
+    wanted = [*hierarchies, *([args.sensitive] if args.sensitive else [])]
+    if engine == "pandas":
+        df, counts = read_table(args.data, sep=args.sep), None
+    else:
+        freq = frequency_table(args.data, wanted, engine=engine, sep=args.sep,
+                               spark_master=args.spark_master)  # fmt: skip
+        df, counts = freq.table, freq.counts
+    result = search(df, hierarchies, target, measure=args.measure, counts=counts)
+    data = {
+        "engine": engine,
+        "target": target.describe(),
+        "measure": result.measure,
+        "method": result.method,
+        "optimum": _candidate_dict(result.optimum) if result.optimum else None,
+        "frontier": [_candidate_dict(c) for c in result.frontier],
+        "explanation": result.explanation(),
+    }
+    _emit(data, args.json, result.explanation())
+    return 0
+
+
+def _candidate_dict(candidate: Any) -> dict[str, Any]:
+    return {
+        "levels": dict(candidate.levels),
+        "k": candidate.k,
+        "classes": candidate.classes,
+        "suppressed": candidate.suppressed,
+        "share_suppressed": candidate.share_suppressed,
+        "max_risk": candidate.max_risk,
+        "measures": dict(candidate.measures),
+        "sensitive_figures": dict(candidate.sensitive_figures),
+    }
 
 
 def _new_output(args: argparse.Namespace) -> Output | None:
@@ -704,6 +756,16 @@ def _workspace_budget(path: str, total: float | None, epsilon: float, delta: flo
     return budget
 
 
+def _engine_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--engine", choices=("auto", *ENGINES), default="auto",
+                         help="where the classes are counted: pandas (in memory), duckdb (files "
+                         "larger than memory, globs, folders of Parquet) or spark; auto: duckdb "
+                         "for globs, folders and files over 1 GiB, else pandas")  # fmt: skip
+    command.add_argument("--spark-master",
+                         help="Spark master URL for --engine spark (default: spark-submit's "
+                         "--master, else local[*])")  # fmt: skip
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m core",
@@ -726,13 +788,7 @@ def build_parser() -> argparse.ArgumentParser:
     risk.add_argument("--qi", required=True, help="quasi-identifiers, comma-separated")
     risk.add_argument("--sensitive", help="sensitive (target) column for l-diversity/t-closeness")
     risk.add_argument("--k", type=int, default=5, help="target k (default 5)")
-    risk.add_argument("--engine", choices=("auto", *ENGINES), default="auto",
-                      help="where the classes are counted: pandas (in memory), duckdb (files "
-                      "larger than memory, globs, folders of Parquet) or spark; auto: duckdb "
-                      "for globs, folders and files over 1 GiB, else pandas")  # fmt: skip
-    risk.add_argument("--spark-master",
-                      help="Spark master URL for --engine spark (default: spark-submit's "
-                      "--master, else local[*])")  # fmt: skip
+    _engine_options(risk)
     risk.add_argument("--no-impact", action="store_true",
                       help="skip the k and uniques without each quasi-identifier (faster)")  # fmt: skip
     risk.add_argument("--weights", help="sampling-weight column: survey risk with F_k = sum of "
@@ -753,6 +809,22 @@ def build_parser() -> argparse.ArgumentParser:
     risk.add_argument("--model-method", choices=MODEL_METHODS, default="default",
                       help="modRisk's model: default, CE, PML or weightedLLM")  # fmt: skip
     risk.set_defaults(run=cmd_risk)
+
+    find = data_command("search", "Step 3: the least damaging generalisation levels that "
+                        "meet a k (and l, t) target, from hierarchies (lattice search).")  # fmt: skip
+    find.add_argument("--hierarchy", action="append", required=True, metavar="COLUMN=FILE",
+                      help="a quasi-identifier and its hierarchy file (ARX format); repeat")  # fmt: skip
+    find.add_argument("--k", type=int, default=5, help="target k (default 5)")
+    find.add_argument("--max-suppressed", type=float, default=0.0,
+                      help="largest share of records that may be suppressed (0.01 = 1%%)")  # fmt: skip
+    find.add_argument("--sensitive", help="sensitive column for --l and --t")
+    find.add_argument("--l", type=float, help="l-diversity of the sensitive column")
+    find.add_argument("--l-kind", choices=L_KINDS, default="distinct", help="kind of l")
+    find.add_argument("--t", type=float, help="t-closeness of the sensitive column")
+    find.add_argument("--measure", choices=list(MEASURES), default="loss",
+                      help="what the optimum minimises (default loss)")  # fmt: skip
+    _engine_options(find)
+    find.set_defaults(run=cmd_search)
 
     suda = data_command("suda", "Step 4: SUDA2 special uniques (minimal sample uniques, "
                         "SUDA and DIS-SUDA scores, as sdcMicro).")  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pandas as pd
+import pytest
 
 from core import cli
 
@@ -27,3 +28,53 @@ def test_no_impact_skips_only_the_impact(tmp_path, capsys):
     assert quick["quasi_identifier_impact"] == []
     full.pop("quasi_identifier_impact"), quick.pop("quasi_identifier_impact")
     assert quick == full
+
+
+def _search(capsys, *args: str) -> dict:
+    assert cli.main(["search", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _adult_search_args(adult_hierarchies_dir) -> list[str]:
+    folder = adult_hierarchies_dir
+    hierarchies = [f"--hierarchy={c}={folder / f'adult_hierarchy_{c}.csv'}"
+                   for c in ("age", "sex", "race", "marital-status", "education")]  # fmt: skip
+    return [str(folder / "adult.csv"), *hierarchies, "--k", "3", "--max-suppressed", "0.02",
+            "--sensitive", "salary-class", "--l", "2", "--t", "0.3"]  # fmt: skip
+
+
+def test_search_on_duckdb_and_spark_finds_the_pandas_optimum(adult_hierarchies_dir, spark,
+                                                             capsys):  # fmt: skip
+    """The engines hand the search a frequency table (one row per distinct combination);
+    the optimum, the frontier and every figure are those of the search on the records."""
+    pytest.importorskip("duckdb")
+    args = _adult_search_args(adult_hierarchies_dir)
+    expected = _search(capsys, *args, "--engine", "pandas")
+    assert expected["optimum"]["suppressed"] > 0 and expected["optimum"]["sensitive_figures"]
+    for engine in ("duckdb", "spark"):
+        got = _search(capsys, *args, "--engine", engine)
+        assert got.pop("engine") == engine
+        expected_rest = {key: value for key, value in expected.items() if key != "engine"}
+        assert _close(got, expected_rest)
+
+
+def _close(got, expected) -> bool:
+    """Equal structures, floats equal to 12 significant digits."""
+    if isinstance(expected, dict):
+        assert got.keys() == expected.keys()
+        return all(_close(got[key], value) for key, value in expected.items())
+    if isinstance(expected, list):
+        assert len(got) == len(expected)
+        return all(_close(g, e) for g, e in zip(got, expected, strict=True))
+    if isinstance(expected, float):
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-15)
+        return True
+    assert got == expected
+    return True
+
+
+def test_search_hierarchy_option_must_name_a_column(adult_hierarchies_dir, capsys):
+    data = str(adult_hierarchies_dir / "adult.csv")
+    assert cli.main(["search", data, "--hierarchy", "age.csv"]) == 2
+    err = capsys.readouterr().err
+    assert "must be COLUMN=FILE" in err and err.count("\n") == 1
