@@ -543,10 +543,16 @@ class ClassDistribution:
     def entropy_l(self, estimator: str = "shannon") -> np.ndarray:
         """exp(entropy in nats) per class: entropy l-diversity holds for l <= it. Shannon's
         plug-in entropy, or Grassberger's estimator H = G(N) - sum n_i G(n_i) / N (less
-        biased on small classes; ARX's EntropyEstimator.GRASSBERGER). Caution: with
-        suppression allowed, ARX 3.9 removed more classes on adult than this formula (and
-        ARX's source as read) does, e.g. 6 records with counts 2, 1, 1, 1, 1 at l = 5;
-        without suppression the two agree (tests/core/test_search.py)."""
+        biased on small classes; ARX's EntropyEstimator.GRASSBERGER), over the whole class.
+        ARX 3.9 can reject more classes (seen with suppression on adult): its
+        EntropyLDiversity.isAnonymous adds n_i G(n_i) bucket by bucket and gives up as soon
+        as the partial sum exceeds N (G(N) - ln l), an early exit that is exact for Shannon
+        (n ln n >= 0) but not here, as G(1) = -1.27 < 0: counts 2, 1, 1, 1, 1 at l = 5 fail
+        in ARX when the 2 is read first (2 G(2) = 1.46 > 6 (G(6) - ln 5) = 1.12) though the
+        whole sum passes (exp(H) = 11.02). Which bucket comes first follows ARX's hash table
+        (value code & capacity - 1), so that result depends on ARX's dictionary codes, not
+        on the data; we keep the estimator (tests/core/test_privacy.py reproduces ARX's
+        figure on adult)."""
         if estimator == "grassberger":
             sizes = np.rint(self.sizes).astype(np.int64)
             counts = np.rint(self.pair_count).astype(np.int64)
