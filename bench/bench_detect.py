@@ -30,7 +30,6 @@ Run: ``.venv/bin/python bench/bench_detect.py`` (add ``--quick`` for a smaller r
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -43,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from core.detect import find_entities  # noqa: E402
 from core.schema import suggest_roles  # noqa: E402
+from scripts import make_pii_data  # noqa: E402
 
 KINDS = ("name", "email", "phone", "id", "address", "date", "ip", "mac", "url", "vehicle_plate")
 # Step 1 kinds -> the entity kind they count as (anything else is "other").
@@ -70,16 +70,6 @@ _TEXT_GROUP = {"nric": "id", "ssn": "id", "nino": "id", "record_code": "id", "ip
                "ipv6": "ip"}  # fmt: skip
 
 
-def generator():
-    """scripts/make_pii_data.py, imported by path (it is a script, not a package)."""
-    path = ROOT / "scripts" / "make_pii_data.py"
-    spec = importlib.util.spec_from_file_location("make_pii_data", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["make_pii_data"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def _scores(pairs: list[tuple[str, str]], kinds=KINDS) -> pd.DataFrame:
     """Precision and recall per kind from (true, predicted) pairs."""
     rows = []
@@ -105,7 +95,7 @@ def _scores(pairs: list[tuple[str, str]], kinds=KINDS) -> pd.DataFrame:
 def labelled_tables(rows: int, seed: int, copies: int) -> list[tuple[pd.DataFrame, dict]]:
     """(table, {column: true kind}) pairs: the generated columns under c0, c1... headers,
     the guide's Step 1 customers and the Singapore sample with their own headers."""
-    gen = generator()
+    gen = make_pii_data
     columns = gen.labelled_columns(rows, seed, copies=copies)
     table = pd.DataFrame({f"c{i}": values for i, (_, values) in enumerate(columns)})
     truth = {f"c{i}": kind for i, (kind, _) in enumerate(columns)}
@@ -131,18 +121,17 @@ def column_scores(rows: int = 1000, seed: int = 2026, copies: int = 10) -> pd.Da
 
 def text_scores(n: int = 3000, seed: int = 7) -> pd.DataFrame:
     """In-text scores on ``n`` generated notes (held-out names)."""
-    notes = generator().labelled_notes(n, seed)
+    notes = make_pii_data.labelled_notes(n, seed)
     return score_notes([(note.text, list(note.entities)) for note in notes])
 
 
 def handwritten_scores(held_out: bool = False) -> pd.DataFrame:
     """In-text scores on the hand-written notes of bench/detect_notes.py, or (``held_out``)
     on the second set of bench/detect_notes_heldout.py, never used to change a detector."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     if held_out:
-        from detect_notes_heldout import NOTES
+        from bench.detect_notes_heldout import NOTES
     else:
-        from detect_notes import NOTES
+        from bench.detect_notes import NOTES
 
     return score_notes(NOTES)
 
@@ -189,7 +178,7 @@ def speed(rows: int = 100_000, width: int = 50, seed: int = 11) -> tuple[float, 
     """Seconds to classify a ``rows`` x ``width`` table, and to scan+redact 100k notes."""
     from core.techniques import redact_text
 
-    columns = generator().labelled_columns(2000, seed, copies=3)
+    columns = make_pii_data.labelled_columns(2000, seed, copies=3)
     rng = np.random.default_rng(seed)
     data = {}
     for i in range(width):
@@ -199,7 +188,7 @@ def speed(rows: int = 100_000, width: int = 50, seed: int = 11) -> tuple[float, 
     start = time.perf_counter()
     suggest_roles(table)
     classify = time.perf_counter() - start
-    notes = pd.DataFrame({"notes": [n.text for n in generator().labelled_notes(rows, seed)]})
+    notes = pd.DataFrame({"notes": [n.text for n in make_pii_data.labelled_notes(rows, seed)]})
     _cold_caches()
     start = time.perf_counter()
     redact_text(notes, ["notes"])

@@ -52,11 +52,11 @@ from core.search import L_KINDS, MEASURES
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import MISSING_RULES, RISK_METHODS, sample_frequencies, survey_risk
 from core.techniques.pseudonymisation import (
-    _require_key,
     decrypt_table,
     encrypt_table,
     key_from_env,
     passphrase_from_env,
+    require_key,
     require_key_env_name,
 )
 from core.techniques.registry import Ref, resolve
@@ -614,7 +614,7 @@ def _require_keys(recipe: Recipe, *, ask: bool) -> dict[str, bytes]:
         if not name or name in typed:
             continue
         if ask and not os.environ.get(require_key_env_name(name)):
-            typed[name] = _require_key(
+            typed[name] = require_key(
                 getpass.getpass(f"Key for {name} (input hidden): ").encode("utf-8")
             )
         else:

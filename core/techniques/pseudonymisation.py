@@ -207,7 +207,10 @@ def pseudonymise_random(
     return Pseudonymised(_apply_tokens(df, column, codes, tokens), mapping, None)
 
 
-def _require_key(key: object) -> bytes:
+def require_key(key: object) -> bytes:
+    """The key as bytes, or :class:`SecretError` saying how to supply a usable one (bytes,
+    at least ``MIN_KEY_BYTES`` long). Every keyed technique (HMAC pseudonyms, keyed
+    redaction) checks its key here."""
     if isinstance(key, str):
         raise SecretError(
             "The pseudonymisation key must be bytes, not text. Encode it (key.encode()) or "
@@ -244,7 +247,7 @@ def pseudonymise_hmac(
     (use a larger ``length``).
     """
     _check_column(df, column, ("pseudonym",))
-    key = _require_key(key)
+    key = require_key(key)
     length = require_int("length", length, minimum=8)
     if length > 64:
         raise ParameterError(

@@ -29,7 +29,7 @@ import pandas as pd
 
 from core.detect.text import Entity, redact_series, resolve_kinds
 from core.errors import ParameterError
-from core.techniques.pseudonymisation import _require_key
+from core.techniques.pseudonymisation import require_key
 from core.validation import require_choice, require_columns, require_int
 
 __all__ = ["REDACTION_MODES", "redact_text"]
@@ -71,7 +71,7 @@ def redact_text(
                 "redact_text with mode 'pseudonym' needs a key (in a recipe: 'key_env', the "
                 "name of the environment variable holding it)."
             )
-        keyed = hmac.new(_require_key(key), digestmod=hashlib.sha256)
+        keyed = hmac.new(require_key(key), digestmod=hashlib.sha256)
         length = require_int("length", length, minimum=6)
         if length > 64:
             raise ParameterError(f"Parameter 'length' must be at most 64, got {length}.")

@@ -167,16 +167,9 @@ def test_precomputed_suggestions_are_used():
 
 def _pii_generator():
     """scripts/make_pii_data.py (seeded; held-out names, not the detector's list)."""
-    import importlib.util
-    import sys
-    from pathlib import Path
+    from scripts import make_pii_data
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "make_pii_data.py"
-    spec = importlib.util.spec_from_file_location("make_pii_data", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["make_pii_data"] = module
-    spec.loader.exec_module(module)
-    return module
+    return make_pii_data
 
 
 def test_issue_16_headers_c1_to_c9_release_no_name_email_or_phone():

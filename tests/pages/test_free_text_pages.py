@@ -3,8 +3,6 @@ free text and adds a redact_text step (the issue's c1..c9 patients table, via AN
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,23 +10,13 @@ from apptest_helpers import open_app
 
 from core.detect import find_entities
 from core.io import read_table
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _generator():
-    path = ROOT / "scripts" / "make_pii_data.py"
-    spec = importlib.util.spec_from_file_location("make_pii_data", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["make_pii_data"] = module
-    spec.loader.exec_module(module)
-    return module
+from scripts import make_pii_data
 
 
 @pytest.fixture
 def patients(tmp_path, monkeypatch) -> Path:
     path = tmp_path / "patients.csv"
-    _generator().patients_table(200, seed=16).to_csv(path, index=False)
+    make_pii_data.patients_table(200, seed=16).to_csv(path, index=False)
     monkeypatch.setenv("ANON_DATA", str(path))
     return path
 
@@ -54,7 +42,7 @@ def test_deidentify_scans_free_text_and_adds_redact_text(patients):
     counts = at.dataframe[0].value
     # Independent count: cells of c9 with at least one email, by a plain substring test
     # on the generator's own record of what it wrote into each note.
-    notes = _generator().labelled_notes(200, seed=17)
+    notes = make_pii_data.labelled_notes(200, seed=17)
     with_email = sum(any(kind == "email" for kind, _ in note.entities) for note in notes)
     assert counts.loc["c9", "email"] == with_email
     at.button(key="ft_add").click().run()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -11,14 +10,11 @@ import pytest
 
 from core.identifiers import valid_nric_mask
 from core.io import read_table
+from scripts import make_sample_data as msd
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "make_sample_data.py"
 COMMITTED = ROOT / "sample_data" / "singapore_people.csv"
 
-_spec = importlib.util.spec_from_file_location("make_sample_data", SCRIPT)
-msd = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(msd)
 
 COLUMNS = [
     "nric",

@@ -3,17 +3,12 @@ the scanner finds one text at a time (core.detect.text._find_many against _find)
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pandas as pd
 import pytest
 
 from core.detect import register_pattern, unregister_pattern
 from core.detect.text import _find, _find_many, entity_kinds, redact_series, resolve_kinds
-
-ROOT = Path(__file__).resolve().parents[3]
+from scripts import make_pii_data
 
 # Texts where a match could run from one text into the next once they are joined by a
 # newline (the record-code and address expressions allow white space), texts in other
@@ -44,18 +39,12 @@ EDGE_TEXTS = [
 
 
 def _notes(n: int, seed: int) -> list[str]:
-    path = ROOT / "scripts" / "make_pii_data.py"
-    spec = importlib.util.spec_from_file_location("make_pii_data", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["make_pii_data"] = module
-    spec.loader.exec_module(module)
-    return [note.text for note in module.labelled_notes(n, seed)]
+    return [note.text for note in make_pii_data.labelled_notes(n, seed)]
 
 
 def _hand_written() -> list[str]:
-    sys.path.insert(0, str(ROOT / "bench"))
-    from detect_notes import NOTES as FIRST
-    from detect_notes_heldout import NOTES as HELD_OUT
+    from bench.detect_notes import NOTES as FIRST
+    from bench.detect_notes_heldout import NOTES as HELD_OUT
 
     return [text for text, _ in (*FIRST, *HELD_OUT)]
 
