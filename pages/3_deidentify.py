@@ -81,13 +81,15 @@ if pending:
             st.error(escape_markdown(error), icon=":material/error:")
             source = "invalid"
         if source == "session":
-            st.success(f"The key typed in this session is used for `{key_env}`. It stays in "
+            st.success(f"The key typed in this session is used for {code_span(key_env)}. It stays in "
                        "this browser session only; the recipe stores only the name.")  # fmt: skip
         elif source == "environment":
-            st.success(f"`{key_env}` is set. The recipe stores only its name, never the key.")
+            st.success(
+                f"{code_span(key_env)} is set. The recipe stores only its name, never the key."
+            )
         elif source is None:
             st.warning(
-                f"`{key_env}` is not set. Start the app with, e.g., "
+                f"{code_span(key_env)} is not set. Start the app with, e.g., "
                 f'`export {key_env}=$(python -c "import secrets; print(secrets.token_hex(32))")`'
                 ", or type a key below for this session.",
                 icon=":material/key:",

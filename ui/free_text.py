@@ -14,7 +14,7 @@ import streamlit as st
 
 from core.detect import entity_kinds, label_of, scan_table
 from core.errors import SecretError
-from core.markup import escape_markdown
+from core.markup import code_span, escape_markdown
 from core.techniques.redaction import REDACTION_MODES
 from ui import data_steps, state
 
@@ -97,7 +97,7 @@ def section() -> None:
             st.error(escape_markdown(error), icon=":material/error:")
             return
         if source is None:
-            st.warning(f"`{key_env}` is not set: set it in the app's environment before "
+            st.warning(f"{code_span(key_env)} is not set: set it in the app's environment before "
                        "starting, or type a key for this session where the keyed HMAC method "
                        "is chosen above.", icon=":material/key:")  # fmt: skip
     step = redact_step(columns, kinds, mode, key_env)

@@ -238,13 +238,13 @@ def missing_keys() -> list[str]:
 
 def _ask_for_key(name: str) -> None:
     st.error(
-        f"The recipe pseudonymises with the HMAC key `{name}`, which is not set in this "
+        f"The recipe pseudonymises with the HMAC key {code_span(name)}, which is not set in this "
         "session: keys are never stored in the workspace. Type it again (or set the "
         "environment variable before starting) to continue.",
         icon=":material/key:",
     )
     with st.form("missing_key_form"):
-        typed = st.text_input(f"Key for `{name}`", type="password", key="missing_key")
+        typed = st.text_input(f"Key for {code_span(name)}", type="password", key="missing_key")
         if st.form_submit_button("Use this key in this session"):
             try:
                 set_session_key(name, typed)
