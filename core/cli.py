@@ -30,6 +30,7 @@ from core.errors import AnonymisationError, ReleaseRefusedError
 from core.io import output_format, read_table, table_to_bytes
 from core.model_risk import MODEL_METHODS, model_risk
 from core.outputs import Output, file_name_part, plan_outputs, write_outputs
+from core.privacy import L_KINDS
 from core.recipe import Recipe, RecipeResult, apply_recipe, check_recipe_columns
 from core.release_gate import (
     NOT_ANONYMISED_MARK,
@@ -48,7 +49,7 @@ from core.risk import (
     uniqueness,
 )
 from core.schema import Role, suggest_roles
-from core.search import L_KINDS, MEASURES
+from core.search import MEASURES
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import MISSING_RULES, RISK_METHODS, sample_frequencies, survey_risk
 from core.techniques.pseudonymisation import (
