@@ -1,0 +1,517 @@
+"""Population-based re-identification risk: population uniqueness, k-map, average risk.
+
+A released table is usually a *sample* of a larger population (PDPC guide, Annex D:
+re-identification needs the attacker to single a person out of the population the data
+comes from, not only out of the table). These measures estimate, from the table's own
+frequency table of equivalence-class sizes and a population size N (the sampling fraction
+is f = n / N for n records), how many combinations of quasi-identifier values are unique
+in the *population*, or how large a class is in the population. Every function reads only
+the class-size histogram (``sizes`` -> how many classes of each size), so a 1M-row table
+costs one ``np.unique`` over its class sizes; nothing loops over rows.
+
+The definitions follow ARX 3.9 (``org.deidentifier.arx.risk`` and
+``org.deidentifier.arx.criteria``), so figures can be compared with ARX's; where ARX's code
+differs from the paper it cites, both are named below and ARX's is what is computed.
+
+- **Pitman** (Hoshino 2001, "Applying Pitman's sampling formula to microdata disclosure
+  risk assessment", J. Official Statistics 17(4)); ARX ``ModelPitman``: the maximum
+  likelihood estimates of Pitman's (theta, alpha) from the sample's class sizes, solved by
+  Newton-Raphson from ARX's initial guess; population uniques =
+  Gamma(theta + 1) / Gamma(theta + alpha) * N^alpha (accepted only within [0, N]).
+- **Zayatz** (Zayatz 1991, "Estimation of the percent of unique population elements on a
+  microdata file using the sample", US Census Bureau SRD report 91/08); ARX ``ModelZayatz``:
+  the share of sample uniques that are population uniques, with the sample's class sizes
+  standing for the population's: P = (c1 / u) h(1; N, 1, n) / sum_i (c_i / u) h(1; N, i, n),
+  h the hypergeometric probability of drawing exactly one member of a class of size i;
+  population uniques = c1 P / f. As in ARX, N is capped at 2^31 - 1 in h (ARX's own code
+  says so: "This is an error: overflow").
+- **SNB**, slide negative binomial (Chen & Keller-McNulty 1998, "Estimation of
+  identification disclosure risk in microdata", J. Official Statistics 14(1)); ARX
+  ``ModelSNB``: the number of non-empty population cells K from Haas & Stokes / Shlosser's
+  estimator, then (alpha, beta) solving the SNB equations for c1 and c2 by Newton-Raphson
+  from (1, 1); population uniques = K beta^alpha. ARX's Shlosser term subtracts 1 from every
+  summand of its denominator (``var2 += ... - 1``), not once: we compute ARX's form.
+- **Dankar** (Dankar, El Emam, Neisa & Roffey 2012, "Estimating the re-identification risk
+  of clinical data sets", BMC Med. Inform. Decis. Mak. 12:66): the decision rule picks
+  Pitman when f <= 0.1 (Zayatz if Pitman does not converge, for the risk report; ARX's
+  *criterion* does not fall back), else the smaller of Zayatz and SNB (Zayatz if SNB does
+  not converge).
+- **k-map** (Sweeney; estimators from El Emam & Dankar 2008, "Protecting privacy using
+  k-anonymity", JAMIA 15(5), and Pannekoek 1999): every class of the sample stands for at
+  least k people in the population. Without a population table, ARX estimates it as
+  k'-anonymity of the sample: k' is the smallest class size such that a Poisson (``D3``)
+  or zero-truncated Poisson (``D4``) cell of mean f k reaches 1 - significance, capped at k
+  and at n (``KMap.calculateKPoisson`` / ``calculateKZeroPoisson``). With a population
+  table that contains the sample, a class passes when the population holds at least k
+  records with its values (ARX ``KMap(k, DataSubset)``).
+- **Average re-identification risk** (ARX ``AverageReidentificationRisk``; El Emam's
+  average risk): classes / records of the released table, i.e. 1 / average class size.
+
+How ARX uses population uniqueness and average risk as search targets (``RiskBasedCriterion``,
+a *sample-based* criterion): after the classes failing per-class models are suppressed, the
+remaining classes, smallest first, are suppressed by a binary search over how many to remove
+until the criterion holds; the node passes when the records suppressed stay within the
+limit. The class made of ``*`` only counts as suppressed for the risk model (it is excluded
+from the histogram) but not against the limit. See :func:`sample_based_suppression`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.errors import ParameterError
+from core.validation import require_choice, require_int, require_probability
+
+POPULATION_MODELS = ("dankar", "pitman", "zayatz", "snb")
+KMAP_ESTIMATORS = ("poisson", "zero_truncated_poisson")
+_INT_MAX = 2**31 - 1
+_ACCURACY = 1e-6  # ARXSolverConfiguration's default accuracy on the object function
+_ITERATIONS_PER_TRY = 1000  # ARX's default iterations per start value
+# ARX's deterministic start values after the first try fails (ARXSolverConfiguration).
+_RESTARTS = [(a * 0.33, b * 0.33) for a in range(4) for b in range(4)]
+
+
+# --- the class-size histogram ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SizeHistogram:
+    """How many equivalence classes there are of each size: ``counts[i]`` classes of
+    ``sizes[i]`` records (sizes ascending). ARX's ``RiskModelHistogram``."""
+
+    sizes: np.ndarray
+    counts: np.ndarray
+
+    @classmethod
+    def of(cls, class_sizes: np.ndarray) -> SizeHistogram:
+        class_sizes = np.asarray(class_sizes, dtype=np.int64)
+        sizes, counts = np.unique(class_sizes[class_sizes > 0], return_counts=True)
+        return cls(sizes.astype(np.int64), counts.astype(np.int64))
+
+    @property
+    def n_records(self) -> int:
+        return int((self.sizes * self.counts).sum())
+
+    @property
+    def n_classes(self) -> int:
+        return int(self.counts.sum())
+
+    def classes_of_size(self, size: int) -> int:
+        hit = self.sizes == size
+        return int(self.counts[hit].sum())
+
+
+def _check_population(population: float, n_records: int) -> float:
+    if not isinstance(population, (int, float)) or isinstance(population, bool):
+        raise ParameterError(f"Parameter 'population' must be a number, got {population!r}.")
+    if not math.isfinite(population) or population < n_records or population <= 0:
+        raise ParameterError(
+            f"Parameter 'population' must be at least the number of records ({n_records:,}), "
+            f"got {population:g}: give the size of the population the table was drawn from."
+        )
+    return float(population)
+
+
+# --- special functions (vectorised; no scipy) -----------------------------------------
+
+
+def digamma(x: np.ndarray | float) -> np.ndarray:
+    """psi(x) for x > 0: recurrence up to x >= 12, then the asymptotic series."""
+    x = np.array(x, dtype=float, copy=True)
+    result = np.zeros_like(x)
+    for _ in range(12):
+        small = x < 12
+        result[small] -= 1 / x[small]
+        x[small] += 1
+    r = 1 / (x * x)
+    series = r * (1 / 12 - r * (1 / 120 - r * (1 / 252 - r * (1 / 240 - r / 132))))
+    return result + np.log(x) - 0.5 / x - series
+
+
+def trigamma(x: np.ndarray | float) -> np.ndarray:
+    """psi'(x) for x > 0: recurrence up to x >= 12, then the asymptotic series."""
+    x = np.array(x, dtype=float, copy=True)
+    result = np.zeros_like(x)
+    for _ in range(12):
+        small = x < 12
+        result[small] += 1 / (x[small] * x[small])
+        x[small] += 1
+    r = 1 / (x * x)
+    tail = (1 + r * (1 / 6 - r * (1 / 30 - r * (1 / 42 - r * (1 / 30 - r * 5 / 66))))) / x
+    return result + 0.5 * r + tail
+
+
+def _newton(
+    function: Callable[[float, float], tuple[np.ndarray, np.ndarray]],
+    start: tuple[float, float],
+    valid: Callable[[float, float], bool] = lambda x, y: True,
+) -> tuple[float, float]:
+    """ARX's NewtonRaphson2D: x <- x - J^-1 F until |F| <= 1e-6 in both components; on
+    failure (no convergence in 1000 steps, NaN, or a constraint broken) it restarts from
+    ARX's 16 deterministic start values. (nan, nan) when no start converges."""
+    for x0 in (start, *_RESTARTS):
+        x = np.array(x0, dtype=float)
+        for _ in range(_ITERATIONS_PER_TRY):
+            with np.errstate(all="ignore"):
+                f, jac = function(x[0], x[1])
+                if not np.all(np.isfinite(f)) or not valid(x[0], x[1]):
+                    break
+                if abs(f[0]) <= _ACCURACY and abs(f[1]) <= _ACCURACY:
+                    return float(x[0]), float(x[1])
+                det = jac[0, 0] * jac[1, 1] - jac[0, 1] * jac[1, 0]
+                if not np.isfinite(det) or det == 0:
+                    break
+                step = np.array([jac[1, 1] * f[0] - jac[0, 1] * f[1],
+                                 jac[0, 0] * f[1] - jac[1, 0] * f[0]]) / det  # fmt: skip
+                x = x - step
+    return math.nan, math.nan
+
+
+# --- the three models -----------------------------------------------------------------
+
+
+def pitman_uniques(hist: SizeHistogram, population: float) -> float:
+    """Population uniques under Pitman's sampling formula (ARX ``ModelPitman``); nan when
+    the solver does not converge or the estimate falls outside [0, N]."""
+    c1 = hist.classes_of_size(1)
+    c2 = hist.classes_of_size(2) or 1  # ARX: "Overestimate"
+    u, n = float(hist.n_classes), float(hist.n_records)
+    c = c1 * (c1 - 1) / c2
+    theta0 = (n * u * c - c1 * (n - 1) * (2 * u + c)) / (2 * c1 * u + c1 * c - n * c)
+    alpha0 = (theta0 * (c1 - n) + (n - 1) * c1) / (n * u)
+    keep = hist.sizes != 1
+    sizes, counts = hist.sizes[keep].astype(float), hist.counts[keep].astype(float)
+
+    def equations(t: float, a: float):
+        # d log L / d theta and d log L / d alpha, and their derivatives (ARX's closed forms)
+        v0 = u - 1
+        psi_u, psi_1 = digamma(v0 + t / a + 1), digamma(t / a + 1)
+        tri_u, tri_1 = trigamma(v0 + t / a + 1), trigamma(t / a + 1)
+        o1 = (psi_u - psi_1) / a
+        o2 = digamma(n + t) - digamma(t + 1)
+        o3 = (-t * psi_u + a * v0 + t * psi_1) / (a * a)
+        o4 = (counts * (digamma(sizes - a) - digamma(1 - a))).sum()
+        d1 = (tri_1 - tri_u) / (a * a)
+        d2 = trigamma(t + 1) - trigamma(n + t)
+        d5 = (a * psi_u + t * tri_u - a * psi_1 - t * tri_1) / a**3
+        d3 = (a * a * v0 - t * t * tri_u + t * t * tri_1 - 2 * a * t * psi_u
+              + 2 * a * t * psi_1) / a**4  # fmt: skip
+        d4 = (counts * (trigamma(1 - a) - trigamma(sizes - a))).sum()
+        f = np.array([o1 - o2, o3 - o4], dtype=float)
+        jac = np.array([[d2 - d1, -d5], [-d5, -d3 - d4]], dtype=float)
+        return f, jac
+
+    t, a = _newton(equations, (theta0, alpha0), valid=lambda t, a: t >= 0 and a < 1)
+    if math.isnan(t) or math.isnan(a) or a == 0:
+        return math.nan
+    try:
+        value = math.exp(math.lgamma(t + 1) - math.lgamma(t + a) + a * math.log(population))
+    except (ValueError, OverflowError):
+        return math.nan
+    return value if 0 <= value <= population else math.nan
+
+
+def _hypergeometric_one(sizes: np.ndarray, population: float, n: int) -> np.ndarray:
+    """P(exactly one of a class of each size in a sample of n from N), exactly:
+    (K n / N) prod_{j=0}^{K-2} (N - n - j) / (N - 1 - j), summed in logs (no lgamma
+    cancellation at N = 10^8)."""
+    big_n = float(min(int(population), _INT_MAX))  # ARX casts N to int, capped
+    largest = int(sizes.max())
+    j = np.arange(max(largest - 1, 0), dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.log1p(-(n - 1) / (big_n - 1 - j))
+    log_prod = np.concatenate([[0.0], np.cumsum(terms)])  # log_prod[m] = sum of m terms
+    log_p = np.log(sizes * n / big_n) + log_prod[sizes - 1]
+    return np.where(sizes > big_n - n + 1, 0.0, np.exp(log_p))
+
+
+def zayatz_uniques(hist: SizeHistogram, population: float) -> float:
+    """Population uniques under Zayatz's model (ARX ``ModelZayatz``)."""
+    c1 = hist.classes_of_size(1)
+    n = hist.n_records
+    u = hist.n_classes
+    h = _hypergeometric_one(hist.sizes, population, n)
+    denominator = ((hist.counts / u) * h).sum()
+    numerator = c1 / u * _hypergeometric_one(np.array([1]), population, n)[0]
+    return c1 * (numerator / denominator) / (n / population)
+
+
+def snb_uniques(hist: SizeHistogram, population: float) -> float:
+    """Population uniques under the slide negative binomial model (ARX ``ModelSNB``)."""
+    c1 = float(hist.classes_of_size(1))
+    c2 = float(hist.classes_of_size(2))
+    f = hist.n_records / population
+    i, ci = hist.sizes.astype(float), hist.counts.astype(float)
+    var1 = (i * f * f * (1 - f * f) ** (i - 1) * ci).sum()
+    var2 = ((1 - f) ** i * ci * (1 + f) ** i - 1).sum()  # ARX: "- 1" in every summand
+    var3 = ((1 - f) ** i * ci).sum()
+    var4 = (i * f * (1 - f) ** (i - 1) * ci).sum()
+    k = hist.n_classes + c1 * (var1 / var2) * (var3 / var4) ** 2
+
+    def equations(a: float, b: float):
+        d = (1 - f) * (1 - b)
+        fx = k * f * (b / (1 - d)) ** a * (a * d / (1 - d) + 1) - c1
+        fy = k * a * b**a * f * f * (1 - b) / 2 * (1 - d) ** (a + 2) * (2 - (1 - a) * d) - c2
+        # ARX's derivatives (obtained with Matlab, copied from ModelSNB.getDerivatives)
+        v0 = (b - 1) * (f - 1)
+        v1, v2 = v0 - 1, 1 - v0
+        v3 = a * v0 / v1 - 1
+        v4 = (-b / v1) ** a
+        v6, v7 = f * f, b**a
+        v9 = a * v7 * v6 * k
+        v10 = 2 * v2 ** (a + 2)
+        v11, v13, v14, v15, v16 = v1 * v1, f * k, f - 1, a - 1, b - 1
+        v17 = v15 * v0
+        v18 = v6 * k
+        v19 = v17 + 2
+        v20 = v18 * v19
+        x1 = -v13 * np.log(-b / v1) * v3 * v4 - v13 * v4 * v0 / v1
+        x2 = a * v13 * (1 / v1 - b * v14 / v11) * v3 * (-b / v1) ** v15 - v13 * v4 * (
+            a * v14 / v1 - a * v16 * v14**2 / v11)  # fmt: skip
+        y1 = (v9 * np.log(v2) * v19 * v16 / v10 - v9 * v16**2 * v14 / v10
+              - v7 * v20 * v16 / v10 - a * v7 * v18 * np.log(b) * v19 * v16 / v10)  # fmt: skip
+        y2 = (-(v9 * v19) / v10 - a * a * b**v15 * v20 * v16 / v10 - a * v7 * v18 * v17 / v10
+              - a * v7 * v20 * (a + 2) * v0 / (2 * v2 ** (a + 3)))  # fmt: skip
+        return np.array([fx, fy]), np.array([[x1, x2], [y1, y2]])
+
+    a, b = _newton(equations, (1.0, 1.0))
+    return k * b**a
+
+
+# --- population uniqueness ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PopulationUniqueness:
+    """Estimated share of the population that is unique on the quasi-identifiers.
+
+    ``share`` is the estimate of the chosen ``model`` (population uniques / N); for
+    ``dankar``, ``chosen`` names the model the decision rule picked. ``estimates`` holds
+    every model's share (nan when its solver did not converge)."""
+
+    model: str
+    share: float
+    chosen: str
+    population: float
+    sampling_fraction: float
+    sample_uniques: int
+    estimates: dict[str, float]
+
+    @property
+    def uniques(self) -> float:
+        return self.share * self.population
+
+
+def _dankar(estimates: dict[str, float], f: float, zayatz_fallback: bool) -> tuple[float, str]:
+    def ok(v: float) -> bool:
+        return not math.isnan(v) and v != 0
+
+    if f <= 0.1:
+        if ok(estimates["pitman"]):
+            return estimates["pitman"], "pitman"
+        return (estimates["zayatz"], "zayatz") if zayatz_fallback else (math.nan, "none")
+    if ok(estimates["snb"]) and not estimates["zayatz"] < estimates["snb"]:
+        return estimates["snb"], "snb"
+    return estimates["zayatz"], "zayatz"
+
+
+def population_uniqueness(
+    class_sizes: np.ndarray,
+    population: float,
+    *,
+    model: str = "dankar",
+    zayatz_fallback: bool = True,
+) -> PopulationUniqueness:
+    """The estimated share of population uniques from the sample's class sizes
+    (ARX ``RiskModelPopulationUniqueness.getFractionOfUniqueTuples``). ``population`` is N,
+    the size of the population the records were drawn from (at least the record count).
+    ``zayatz_fallback``: Dankar's rule falls back to Zayatz when Pitman does not converge
+    (ARX's risk report does; its search criterion does not, see :func:`meets_population_uniqueness`).
+    A table without sample uniques has no population uniques (every estimate 0)."""
+    require_choice("model", model, POPULATION_MODELS)
+    hist = SizeHistogram.of(class_sizes)
+    n = hist.n_records
+    population = _check_population(population, n)
+    f = n / population if population else 0.0
+    c1 = hist.classes_of_size(1)
+    if c1 == 0:
+        zero = dict.fromkeys(POPULATION_MODELS[1:], 0.0)
+        return PopulationUniqueness(model, 0.0, "dankar" if model == "dankar" else model,
+                                    population, f, 0, {**zero, "dankar": 0.0})  # fmt: skip
+    needed = {"dankar": ("pitman", "zayatz", "snb")}.get(model, (model,))
+    compute = {"pitman": pitman_uniques, "zayatz": zayatz_uniques, "snb": snb_uniques}
+    estimates = {m: compute[m](hist, population) / population for m in needed}
+    if model == "dankar":
+        share, chosen = _dankar(estimates, f, zayatz_fallback)
+        estimates["dankar"] = share
+    else:
+        share, chosen = estimates[model], model
+    return PopulationUniqueness(model, share, chosen, population, f, c1, estimates)
+
+
+def meets_population_uniqueness(
+    class_sizes: np.ndarray, population: float, threshold: float, *, model: str = "dankar"
+) -> bool:
+    """ARX ``PopulationUniqueness.isFulfilled``: the estimate is > 0 and <= threshold, or it
+    is 0 (no model converged) and the table has no sample uniques. An empty table passes."""
+    sizes = np.asarray(class_sizes)
+    if sizes.sum() == 0:
+        return True
+    result = population_uniqueness(sizes, population, model=model, zayatz_fallback=False)
+    share = 0.0 if math.isnan(result.share) else result.share
+    if 0 < share <= threshold:
+        return True
+    return share == 0 and result.sample_uniques == 0
+
+
+# --- average risk ---------------------------------------------------------------------
+
+
+def average_risk(class_sizes: np.ndarray) -> float:
+    """Average re-identification risk: classes / records = 1 / average class size
+    (ARX ``AverageReidentificationRisk``, El Emam's average prosecutor risk); 0 for an
+    empty table."""
+    sizes = np.asarray(class_sizes)
+    sizes = sizes[sizes > 0]
+    records = int(sizes.sum())
+    return sizes.size / records if records else 0.0
+
+
+def meets_average_risk(class_sizes: np.ndarray, threshold: float) -> bool:
+    """ARX ``AverageReidentificationRisk.isFulfilled``: 1 / average class size <= threshold
+    (an empty table passes)."""
+    return average_risk(class_sizes) <= threshold + 1e-12
+
+
+# --- k-map ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KMapEstimate:
+    """k-map estimated as k'-anonymity of the sample: ``derived_k`` and the type I error
+    (the probability that a class of ``derived_k`` sample records stands for fewer than k
+    people) of ARX's ``KMap`` with an estimator."""
+
+    k: int
+    derived_k: int
+    type1_error: float
+    estimator: str
+    significance: float
+    population: float
+
+
+def _poisson_pmf(lam: float, m: int) -> float:
+    if lam == 0:
+        return 1.0 if m == 0 else 0.0
+    return math.exp(m * math.log(lam) - lam - math.lgamma(m + 1))
+
+
+def kmap_derived_k(
+    k: int,
+    n_records: int,
+    population: float,
+    *,
+    estimator: str = "zero_truncated_poisson",
+    significance: float = 0.01,
+) -> KMapEstimate:
+    """The k' of ARX ``KMap(k, significance, population, estimator)``: lambda = f k with
+    f = n / N; Poisson (Pannekoek's D3): the smallest m with P(X <= m - 2) >= 1 - significance
+    ... as ARX counts it (``calculateKPoisson`` returns counter + 1); zero-truncated Poisson
+    (El Emam & Dankar's D4, ``calculateKZeroPoisson``). Both stop at k (then the type I
+    error is 0), and k' is capped at n and at k."""
+    require_int("k", k, minimum=1)
+    require_choice("estimator", estimator, KMAP_ESTIMATORS)
+    require_probability("significance", significance)
+    population = _check_population(population, n_records)
+    lam = n_records / population * k
+    threshold = 1 - significance
+    if estimator == "poisson":
+        counter, value, cdf = 0, 0.0, 0.0
+        while value < threshold:
+            cdf += _poisson_pmf(lam, counter)
+            value = cdf
+            counter += 1
+            if counter >= k:
+                value = 1.0
+                break
+        derived = counter + 1
+    else:
+        v2 = 1 - _poisson_pmf(lam, 0)
+        counter, value = 1, 0.0
+        while value < threshold:
+            value += _poisson_pmf(lam, counter) / v2
+            counter += 1
+            if counter >= k:
+                value = 1.0
+                break
+        derived = counter
+    derived = min(k, min(derived, n_records))
+    return KMapEstimate(k, derived, 1 - value, estimator, significance, population)
+
+
+def kmap_population_counts(sample_keys: np.ndarray, population_keys: np.ndarray) -> np.ndarray:
+    """For each sample record, how many population records share its class key (ARX
+    ``KMap(k, DataSubset)``: the population table contains the sample). Keys are any
+    comparable codes of the generalised quasi-identifiers (e.g. one string per row)."""
+    uniques, counts = np.unique(population_keys, return_counts=True)
+    where = np.searchsorted(uniques, sample_keys)
+    where = np.clip(where, 0, max(uniques.size - 1, 0))
+    found = uniques.size > 0 and True
+    hit = (uniques[where] == sample_keys) if found else np.zeros(len(sample_keys), bool)
+    return np.where(hit, counts[where] if found else 0, 0)
+
+
+# --- ARX's suppression for sample-based criteria --------------------------------------
+
+
+def _java_half(value: int) -> int:
+    """Java's int division by 2 (truncates toward zero: (-1) / 2 == 0)."""
+    return int(value / 2)
+
+
+def sample_based_suppression(
+    class_sizes: np.ndarray, fulfilled: Callable[[np.ndarray], bool], limit: int | None = None
+) -> np.ndarray:
+    """Which classes ARX suppresses to meet a sample-based criterion, as a boolean mask
+    (``HashGroupifyDistribution.suppressWhileNotFulfilledBinary``, step by step): the
+    classes must come sorted as ARX sorts them (by size, smallest first); it suppresses the
+    first half, then binary-searches the number of leading classes removed, and, if the
+    last state still fails, removes one class more. ``fulfilled`` gets the kept sizes.
+    ``limit``: the records that may still be suppressed; a failing state beyond it aborts
+    (ARX's early abort while searching). The criterion may still fail at the end when it is
+    not monotone (ARX then accepts the node if the suppressed records are within the
+    limit)."""
+    sizes = np.asarray(class_sizes)
+    mask = np.zeros(sizes.size, dtype=bool)
+    if fulfilled(sizes) or sizes.size == 0:
+        return mask
+    low, high = 0, sizes.size - 1
+    mid = _java_half(low + high)
+    mask[low : mid + 1] = True
+    state = "abort"
+    while low <= high:
+        ok = fulfilled(sizes[~mask])
+        if not ok and limit is not None and int(sizes[mask].sum()) > limit:
+            state = "abort"
+            break
+        state = "fulfilled" if ok else "not"
+        if ok:
+            high = mid - 1
+            mid = _java_half(low + high)
+            i = mid + 1  # un-suppress the run of suppressed classes from mid + 1
+            run = mask[i:]
+            stop = i + (int(np.argmin(run)) if not run.all() else run.size)
+            mask[i:stop] = False
+        else:
+            low = mid + 1
+            mid = _java_half(low + high)
+            mask[low : mid + 1] = True
+    if state != "abort" and not fulfilled(sizes[~mask]):
+        over = limit is not None and int(sizes[mask].sum()) > limit  # ARX: ABORT, no change
+        if not over and mid + 1 < sizes.size and not mask[mid + 1]:
+            mask[mid + 1] = True
+    return mask
