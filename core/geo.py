@@ -482,6 +482,9 @@ def spatial_k(
 
 
 _PAIR_CHUNK = 4_000_000
+#: Pairs per chunk in :func:`_count_near_in_runs`: small enough that its arrays stay in
+#: the processor's cache (2 MB each), large enough that the Python overhead is small.
+_CACHED_PAIR_CHUNK = 1 << 18
 
 
 #: Grid cells per radius each way: smaller cells leave fewer pairs near the boundary to
@@ -526,7 +529,7 @@ def _radius_counts(la: np.ndarray, lo: np.ndarray, radius_m: float) -> tuple[np.
     and each row of cells within r, the cells wholly within r of any point of its cell form
     one run of sorted points (counted with two look-ups in the running count of points per
     cell), and the cells that may hold neighbours two short runs on either side: only the
-    pairs in those are checked one by one, with :func:`_pair_is_near` exactly as
+    pairs in those are checked one by one, with :func:`_count_near_in_runs` exactly as
     :func:`_radius_counts_by_buckets` does (same counts). Data spread too thinly (grid too
     big), radii under 1 m or data near the poles use that function.
     """
@@ -555,16 +558,15 @@ def _radius_counts(la: np.ndarray, lo: np.ndarray, radius_m: float) -> tuple[np.
     if n_rows * n_cols > _MAX_CELLS_PER_POINT * a.size + 1_000_000:
         return _radius_counts_by_buckets(la, lo, radius_m)
     cell = (row + cells) * n_cols + col + cells + 2
-    order = np.argsort(cell, kind="stable")
-    cell = cell[order]
+    order, cell = _sort_by_cell(cell, n_rows * n_cols)
     # before[c]: points in cells before c, so cells c1..c2 hold points before[c1]..before[c2+1]
     before = np.zeros(n_rows * n_cols + 1, dtype=np.int64)
     np.cumsum(np.bincount(cell, minlength=n_rows * n_cols), out=before[1:])
     lat_s, lon_s = a[order], b[order]
     lat_r, lon_r = np.radians(lat_s), np.radians(lon_s)
-    unit = (np.cos(lat_r) * np.cos(lon_r), np.cos(lat_r) * np.sin(lon_r), np.sin(lat_r))
+    cos_lat = np.cos(lat_r)
+    unit = (cos_lat * np.cos(lon_r), cos_lat * np.sin(lon_r), np.sin(lat_r))
     found = np.zeros(a.size, dtype=np.int64)
-    points = np.arange(a.size)
     for d_row in range(-cells, cells + 1):
         inner, outer = _column_reach(angle, d_row, height, width, cos_lo, cos_hi)
         if outer < 0:
@@ -583,13 +585,9 @@ def _radius_counts(la: np.ndarray, lo: np.ndarray, radius_m: float) -> tuple[np.
                 runs.append((centre - outer, centre - inner))
         for first_cell, end_cell in runs:
             first = before[first_cell]
-            many = before[end_cell] - first
-            for lo_i, hi_i in _chunks(many):
-                i = np.repeat(points[lo_i:hi_i], many[lo_i:hi_i])
-                j = _ranges(first[lo_i:hi_i], many[lo_i:hi_i])
-                near = _pair_is_near(unit, lat_s, lon_s, i, j, radius_m)
-                found += np.bincount(i[near], minlength=a.size)
-                found += np.bincount(j[near], minlength=a.size)
+            _count_near_in_runs(
+                unit, lat_s, lon_s, first, before[end_cell] - first, radius_m, found
+            )
     counts = np.zeros(la.size, dtype=np.int64)
     counts[np.flatnonzero(ok)[order]] = found
     if not ok.all():  # missing coordinates: one location of their own
@@ -597,35 +595,104 @@ def _radius_counts(la: np.ndarray, lo: np.ndarray, radius_m: float) -> tuple[np.
     return counts, _location_codes(la, lo)
 
 
+def _sort_by_cell(cell: np.ndarray, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of the points in cell order (ties in their original order) and the sorted
+    cells: one plain sort of ``cell * 2^bits + position``, several times faster than a
+    stable argsort of the cells (NumPy sorts integers with SIMD, arg-sorts them without)."""
+    bits = max(int(cell.size - 1).bit_length(), 1)
+    if int(n_cells).bit_length() + bits > 63:
+        order = np.argsort(cell, kind="stable")
+        return order, cell[order]
+    key = cell << bits
+    key |= np.arange(cell.size, dtype=np.int64)
+    key.sort()
+    return key & ((1 << bits) - 1), key >> bits
+
+
+def _count_near_in_runs(
+    unit: tuple[np.ndarray, ...],
+    lat: np.ndarray,
+    lon: np.ndarray,
+    first: np.ndarray,
+    many: np.ndarray,
+    radius_m: float,
+    found: np.ndarray,
+) -> None:
+    """Test each point p against points ``first[p]`` .. ``first[p] + many[p] - 1`` (points in
+    sorted order) and add every pair within ``radius_m`` to both points' counts in ``found``.
+
+    Squared chord of the unit vectors against chord^2 = 4 hav(r / R); where the chord and
+    the haversine could round differently, the haversine decides. Point p's own pairs are
+    summed with a running count read at the ends of its run, so only the partners' side
+    needs a ``bincount``.
+    """
+    limit = 4 * math.sin(radius_m / (2 * EARTH_RADIUS_M)) ** 2
+    for lo_i, hi_i in _chunks(many, _CACHED_PAIR_CHUNK):
+        sizes = many[lo_i:hi_i]
+        ends = np.cumsum(sizes)
+        total = int(ends[-1])
+        # pair -> its point (local): one step up at the end of each run (np.repeat is slower)
+        owner = np.cumsum(np.bincount(ends[:-1], minlength=total + 1)[:total])
+        j = np.arange(total, dtype=np.int64)
+        j += (first[lo_i:hi_i] - (ends - sizes))[owner]
+        chord = np.zeros(total)
+        step = np.empty(total)
+        for axis in unit:
+            np.subtract(axis[lo_i:hi_i][owner], axis[j], out=step)
+            np.multiply(step, step, out=step)
+            chord += step
+        near = chord <= limit
+        close = np.flatnonzero(
+            np.abs(np.subtract(chord, limit, out=step), out=step) <= 1e-9 * limit
+        )
+        if close.size:
+            i = lo_i + owner[close]
+            near[close] = haversine_m(lat[i], lon[i], lat[j[close]], lon[j[close]]) <= radius_m
+        running = np.zeros(total + 1, dtype=np.int64)
+        np.cumsum(near, out=running[1:])
+        found[lo_i:hi_i] += running[ends] - running[ends - sizes]
+        # partners of a chunk lie between its first run's start and its last run's end
+        # (runs start and end in cell order), so count them in that span only
+        low, high = int(first[lo_i]), int(first[hi_i - 1] + many[hi_i - 1])
+        found[low:high] += np.bincount(j[near] - low, minlength=high - low)
+
+
+#: Odd 64-bit multipliers (from SplitMix64) that spread both coordinates over all bits.
+_MIX_LAT, _MIX_LON = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9)
+
+
 def _location_codes(la: np.ndarray, lo: np.ndarray) -> np.ndarray:
     """Dense codes of the exact (lat, lon) pairs in order of first appearance, as
-    :func:`core.privacy.equivalence_classes` numbers them, in one hashing pass instead of
-    three: each pair as one complex number (pandas hashes NaN parts as equal; adding 0.0
-    turns -0.0 into 0.0, which the classes also treat as equal)."""
+    :func:`core.privacy.equivalence_classes` numbers them (NaN equals NaN, -0.0 equals 0.0).
+
+    Each pair is mixed into one 64-bit number, which pandas numbers in one fast hashing
+    pass; every record is then checked against the first record of its code, and only if
+    two different pairs happened to mix to the same number are the pairs hashed whole (as
+    complex numbers, about twice as slow)."""
+    lat_bits, lon_bits = _canonical_bits(la), _canonical_bits(lo)
+    mixed = lat_bits * _MIX_LAT
+    mixed ^= (lon_bits + _MIX_LAT) * _MIX_LON
+    codes, _ = pd.factorize(mixed)
+    codes = codes.astype(np.int64, copy=False)
+    if codes.size:
+        # codes count up in order of first appearance: a new code exceeds all before it
+        is_new = np.empty(codes.size, dtype=bool)
+        is_new[0] = True
+        np.greater(codes[1:], np.maximum.accumulate(codes)[:-1], out=is_new[1:])
+        first = np.flatnonzero(is_new)[codes]
+        if (lat_bits[first] == lat_bits).all() and (lon_bits[first] == lon_bits).all():
+            return codes
     pair = np.empty(la.size, dtype=np.complex128)
     pair.real, pair.imag = la + 0.0, lo + 0.0
     codes, _ = pd.factorize(pair, use_na_sentinel=False)
     return codes.astype(np.int64, copy=False)
 
 
-def _pair_is_near(
-    unit: tuple[np.ndarray, ...],
-    lat: np.ndarray,
-    lon: np.ndarray,
-    i: np.ndarray,
-    j: np.ndarray,
-    radius_m: float,
-) -> np.ndarray:
-    """Whether points i and j are within ``radius_m``: squared chord, haversine when close."""
-    limit = 4 * math.sin(radius_m / (2 * EARTH_RADIUS_M)) ** 2  # chord^2 = 4 hav(d / R)
-    chord = _squared_chord(unit, i, j)
-    near = chord <= limit
-    # where the two formulas could round differently, decide with the haversine
-    close = np.flatnonzero(np.abs(chord - limit) <= 1e-9 * limit)
-    if close.size:
-        ci, cj = i[close], j[close]
-        near[close] = haversine_m(lat[ci], lon[ci], lat[cj], lon[cj]) <= radius_m
-    return near
+def _canonical_bits(values: np.ndarray) -> np.ndarray:
+    """The bits of each float, with every NaN the same and -0.0 as 0.0 (equal values, equal
+    bits)."""
+    canonical = np.where(np.isnan(values), np.nan, values + 0.0)
+    return canonical.view(np.uint64)
 
 
 def _radius_counts_by_buckets(
@@ -710,17 +777,17 @@ def _squared_chord(unit: tuple[np.ndarray, ...], i: np.ndarray, j: np.ndarray) -
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Concatenated ``arange(s, s + n)`` for each start ``s`` and length ``n``."""
-    total = int(lengths.sum())
-    offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    return np.repeat(starts, lengths) + offsets
+    out = np.arange(int(lengths.sum()), dtype=np.int64)
+    out += np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return out
 
 
-def _chunks(sizes: np.ndarray) -> list[tuple[int, int]]:
-    """Split positions so that each chunk expands to at most ~_PAIR_CHUNK pairs."""
+def _chunks(sizes: np.ndarray, chunk: int = _PAIR_CHUNK) -> list[tuple[int, int]]:
+    """Split positions so that each chunk expands to at most ~``chunk`` pairs."""
     if not sizes.size:
         return []
     cum = np.cumsum(sizes)
-    bounds = np.searchsorted(cum, np.arange(_PAIR_CHUNK, int(cum[-1]), _PAIR_CHUNK))
+    bounds = np.searchsorted(cum, np.arange(chunk, int(cum[-1]), chunk))
     edges = [0, *(int(x) + 1 for x in bounds), sizes.size]
     edges = sorted(set(min(e, sizes.size) for e in edges))
     return list(zip(edges[:-1], edges[1:], strict=False))

@@ -319,3 +319,51 @@ def test_location_codes_number_pairs_as_the_equivalence_classes_do():
     expected = equivalence_classes(pd.DataFrame({"lat": lat, "lon": lon}), ["lat", "lon"])
     assert _location_codes(lat, lon).tolist() == expected.class_of_record.tolist()
     assert _location_codes(lat, lon)[200] == _location_codes(lat, lon)[201]
+
+
+def test_spatial_k_radius_on_cell_edges_in_small_chunks_matches_every_pair(monkeypatch):
+    """Points on the edges of the cell-run grid (cells r / 5 tall and about r / 5 wide,
+    measured from the southernmost and westernmost points), duplicates among them, and
+    pairs tested a few hundred at a time so that runs straddle chunk ends: every count
+    equals the haversine of every pair."""
+    import core.geo
+    from core.geo import haversine_m
+
+    radius = 80.0
+    step = math.degrees(radius / R) / 5  # one cell in degrees of latitude
+    rng = np.random.default_rng(17)
+    rows, cols = rng.integers(0, 40, 1200), rng.integers(0, 40, 1200)
+    lat = 1.30 + rows * step + rng.choice([0.0, 1e-12, -1e-12], 1200)
+    lon = 103.80 + cols * step + rng.choice([0.0, 1e-12, -1e-12], 1200)
+    lat[0], lon[0] = 1.30, 103.80  # the grid starts here
+    monkeypatch.setattr(core.geo, "_radius_counts_by_buckets", None)  # cell runs alone
+    monkeypatch.setattr(core.geo, "_CACHED_PAIR_CHUNK", 300)
+    result = spatial_k(points(list(lat), list(lon)), "lat", "lon", radius_m=radius, warn=False)
+    all_pairs = haversine_m(lat[:, None], lon[:, None], lat[None, :], lon[None, :]) <= radius
+    assert result.counts.tolist() == all_pairs.sum(axis=1).tolist()
+    brute = [sum(distance_m(lat[i], lon[i], lat[j], lon[j]) <= radius for j in range(1200))
+             for i in range(0, 1200, 97)]  # fmt: skip
+    assert result.counts[::97].tolist() == brute
+
+
+def test_sort_by_cell_is_a_stable_sort():
+    from core.geo import _sort_by_cell
+
+    cells = np.random.default_rng(3).integers(0, 50, 5000)
+    order, sorted_cells = _sort_by_cell(cells, 50)
+    assert order.tolist() == np.argsort(cells, kind="stable").tolist()
+    assert sorted_cells.tolist() == sorted(cells.tolist())
+
+
+def test_location_codes_when_every_pair_mixes_to_the_same_number(monkeypatch):
+    """Mixing both coordinates into one number may collide: the codes are then computed
+    from the whole pairs, still as the equivalence classes number them."""
+    import core.geo
+    from core.privacy import equivalence_classes
+
+    monkeypatch.setattr(core.geo, "_MIX_LAT", np.uint64(0))
+    monkeypatch.setattr(core.geo, "_MIX_LON", np.uint64(0))
+    rng = np.random.default_rng(5)
+    lat, lon = rng.uniform(1.2, 1.5, 500).round(2), rng.uniform(103.6, 104.0, 500).round(2)
+    expected = equivalence_classes(pd.DataFrame({"lat": lat, "lon": lon}), ["lat", "lon"])
+    assert core.geo._location_codes(lat, lon).tolist() == expected.class_of_record.tolist()
