@@ -62,12 +62,9 @@ def portable_recipe(
     """
     known = dict(known or {})
     files: dict[str, str] = {}
-    steps = []
-    for position, step in enumerate(recipe.steps, start=1):
-        if "hierarchy" not in step:
-            steps.append(dict(step))
-            continue
-        source = str(step["hierarchy"])
+
+    def portable(position: int, column: Any, source: Any) -> str:
+        source = str(source)
         if source in known:
             text = known[source]
         else:
@@ -78,7 +75,7 @@ def portable_recipe(
                 text = path.read_bytes().decode("utf-8")
             except OSError as error:
                 raise RecipeError(
-                    f"Step {position} (generalise '{step.get('column')}'): cannot read "
+                    f"Step {position} (generalise '{column}'): cannot read "
                     f"hierarchy file '{source}' ({error.strerror}). Put it next to the recipe "
                     "or give its full path."
                 ) from None
@@ -87,9 +84,18 @@ def portable_recipe(
                     f"Step {position}: hierarchy file '{source}' is not UTF-8 text."
                 ) from None
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
-        name = f"{HIERARCHY_FOLDER}/{_safe_stem(step.get('column', ''), 'hierarchy')}-{digest}.csv"
+        name = f"{HIERARCHY_FOLDER}/{_safe_stem(column or '', 'hierarchy')}-{digest}.csv"
         files[name] = text
-        steps.append({**step, "hierarchy": name})
+        return name
+
+    steps = []
+    for position, step in enumerate(recipe.steps, start=1):
+        if "hierarchy" in step:
+            step = {**step, "hierarchy": portable(position, step.get("column"), step["hierarchy"])}
+        if isinstance(step.get("hierarchies"), Mapping):  # recode_locally: one per column
+            step = {**step, "hierarchies": {column: portable(position, column, source)
+                                            for column, source in step["hierarchies"].items()}}  # fmt: skip
+        steps.append(dict(step))
     return Recipe(tuple(steps), recipe.seed, dict(recipe.meta)), files
 
 
@@ -229,8 +235,15 @@ def build_bundle(
     for hierarchy, text in hierarchies.items():
         files[_check_portable_name(hierarchy)] = text.encode("utf-8")
     for step in recipe.steps:
-        if "hierarchy" in step and step["hierarchy"] not in files:
-            raise RecipeError(f"Hierarchy '{step['hierarchy']}' is missing from the bundle.")
+        used = (
+            list(step["hierarchies"].values())
+            if isinstance(step.get("hierarchies"), Mapping)
+            else []
+        )
+        used += [step["hierarchy"]] if "hierarchy" in step else []
+        for hierarchy in used:
+            if hierarchy not in files:
+                raise RecipeError(f"Hierarchy '{hierarchy}' is missing from the bundle.")
     if report is not None:
         import json
 

@@ -476,7 +476,10 @@ def _hierarchy_files(recipe: Recipe, base_dir: Path) -> list[Path]:
     """The hierarchy files the recipe reads (inputs too: never to be overwritten)."""
     paths = []
     for position, step in enumerate(recipe.steps, start=1):
-        for value in resolve(step, position=position).kwargs.values():
+        values = list(resolve(step, position=position).kwargs.values())
+        for nested in [v for v in values if isinstance(v, dict)]:  # recode_locally's
+            values.extend(nested.values())
+        for value in values:
             if isinstance(value, Ref) and value.function == "read_hierarchy":
                 path = Path(value.argument)
                 paths.append(path if path.is_absolute() else base_dir / path)

@@ -415,3 +415,48 @@ def recode_suppressed(
         models=models,
         note=note,
     )
+
+
+# --- the recipe step's technique ----------------------------------------------------------
+
+
+def recode_locally(
+    df: pd.DataFrame,
+    *,
+    hierarchies: Mapping[str, Hierarchy],
+    rounds: Sequence[Sequence[int]],
+    k: int = 1,
+    l_diversity: Mapping[str, object] | None = None,
+    t_closeness: Mapping[str, object] | None = None,
+    delta_disclosure: Mapping[str, object] | None = None,
+    beta_likeness: Mapping[str, object] | None = None,
+    alpha_k: Mapping[str, object] | None = None,
+) -> pd.DataFrame:
+    """Local recoding replayed (recipe step ``recode_locally``; PDPC guide, Annex A:
+    Generalisation and Record suppression; Annex C). ``hierarchies`` maps each
+    quasi-identifier to its hierarchy, in order; ``rounds`` lists one level per
+    quasi-identifier for each round, the global levels first. The models are given as in
+    :func:`core.techniques.suppression.suppress_failing_classes`. Returns
+    :func:`release_locally`'s table (semantics in this module's docstring); ``df`` is
+    unchanged."""
+    from core.techniques.suppression import class_models
+
+    models = class_models(k=k, l_diversity=l_diversity, t_closeness=t_closeness,
+                          delta_disclosure=delta_disclosure, beta_likeness=beta_likeness,
+                          alpha_k=alpha_k)  # fmt: skip
+    qis = list(hierarchies)
+    if isinstance(rounds, str | bytes) or not isinstance(rounds, Sequence) or not rounds:
+        raise ParameterError("Parameter 'rounds' must be a list of level lists, global first.")
+    level_rounds = []
+    for position, levels in enumerate(rounds):
+        if (
+            isinstance(levels, str | bytes)
+            or not isinstance(levels, Sequence)
+            or (len(levels) != len(qis))
+        ):
+            raise ParameterError(
+                f"Round {position} of 'rounds' must list {len(qis)} levels, one for each of "
+                f"{qis}; got {levels!r}."
+            )
+        level_rounds.append(dict(zip(qis, levels, strict=True)))
+    return release_locally(df, hierarchies, level_rounds, models=models)

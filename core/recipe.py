@@ -325,6 +325,8 @@ def _evaluate(value: Any, base_dir: Path | None, keys: Mapping[str, bytes] | Non
             if keys is not None and value.argument in keys:
                 return keys[value.argument]  # checked (length) by the technique itself
             return key_from_env(value.argument)
+    if isinstance(value, Mapping):  # e.g. recode_locally's hierarchies, one per column
+        return {k: _evaluate(v, base_dir, keys) for k, v in value.items()}
     return value
 
 

@@ -146,6 +146,21 @@ def _generalise(p: Mapping[str, Any]) -> str:
     return f"{column} generalised"
 
 
+def _recode_locally(p: Mapping[str, Any]) -> str:
+    hierarchies = p.get("hierarchies") if isinstance(p.get("hierarchies"), Mapping) else {}
+    rounds = list(p.get("rounds") or [])
+    first = rounds[0] if rounds else []
+    levels = ", ".join(f"{c} level {_num(v)}" for c, v in zip(hierarchies, first, strict=False))
+    models = [_model(name, p[name]) for name in _MODEL_WORDS if name in p]
+    failing = f"fewer than {_num(p.get('k', 1))} alike" + (f" or {', '.join(models)} not met"
+                                                           if models else "")  # fmt: skip
+    return (
+        f"{levels or _names(list(hierarchies))}; records in groups with {failing} "
+        f"generalised again in {max(len(rounds) - 1, 0)} more round(s) (local recoding), "
+        "the rest removed"
+    )
+
+
 def _swap(p: Mapping[str, Any]) -> str:
     together = " (kept together)" if p.get("together") else ""
     return f"values of {_names(p.get('columns'))} swapped between records{together}"
@@ -273,6 +288,7 @@ _DESCRIBERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "pseudonymise": _pseudonymise,
     "redact_text": _redact,
     "generalise": _generalise,
+    "recode_locally": _recode_locally,
     "swap": _swap,
     "round": _round,
     "noise": _noise,

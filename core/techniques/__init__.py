@@ -15,6 +15,7 @@ One module per family of techniques; each technique is a pure function
 - :mod:`.cell_suppression`: blank single cells to reach k (sdcMicro ``localSuppression``)
 - :mod:`.microaggregation`: MDAV and individual ranking (sdcMicro ``microaggregation``)
 - :mod:`.post_randomisation`: post-randomisation of categories (sdcMicro ``pram``)
+- :mod:`core.local_recoding`: local recoding of records a global generalisation suppresses
 """
 
 # Coordinates, dates and HIPAA Safe Harbor live in core/ (NIST SP 800-188); re-exported so
@@ -23,6 +24,7 @@ from core.contextual import recode_absolute, recode_percentile, suppress_context
 from core.dates import age_from_dob, perturb_ages, perturb_intervals, shift_dates
 from core.dp import dp_aggregate
 from core.geo import displace_points, round_coordinates, snap_to_grid
+from core.local_recoding import recode_locally
 from core.safe_harbor import safe_harbor
 from core.techniques.aggregation import STATS, aggregate
 from core.techniques.cell_suppression import local_suppression
@@ -98,6 +100,7 @@ __all__ = [
     "pseudonymise_hmac",
     "pseudonymise_random",
     "recode_absolute",
+    "recode_locally",
     "recode_percentile",
     "redact_text",
     "remove_columns",

@@ -227,6 +227,43 @@ def _dp_aggregate(p: dict[str, Any]) -> Call:
     return Call("dp_aggregate", (_as_list(p["by"]),), kwargs)
 
 
+def _recode_locally(p: dict[str, Any]) -> Call:
+    hierarchies = p["hierarchies"]
+    if (
+        not isinstance(hierarchies, Mapping)
+        or not hierarchies
+        or not all(
+            isinstance(column, str) and isinstance(path, str)
+            for column, path in hierarchies.items()
+        )
+    ):
+        raise RecipeError(
+            "Step 'recode_locally': 'hierarchies' must map each quasi-identifier to its "
+            "hierarchy file, e.g. {age: age.csv, sex: sex.csv}."
+        )
+    rounds = p["rounds"]
+    if (
+        not isinstance(rounds, list)
+        or not rounds
+        or not all(
+            isinstance(levels, list)
+            and len(levels) == len(hierarchies)
+            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in levels)
+            for levels in rounds
+        )
+    ):
+        raise RecipeError(
+            "Step 'recode_locally': 'rounds' must be a list of level lists (whole numbers "
+            f">= 0), one level for each of the {len(hierarchies)} hierarchies, global first."
+        )
+    kwargs: dict[str, Any] = {
+        "hierarchies": {c: Ref("read_hierarchy", path) for c, path in hierarchies.items()},
+        "rounds": rounds,
+        **_pick(p, ("k", *CLASS_MODELS)),
+    }
+    return Call("recode_locally", (), kwargs)
+
+
 # --- survey microdata methods (sdcMicro) ---
 
 
@@ -325,6 +362,16 @@ STEPS: dict[str, StepSpec] = {
             (),
             ("where", "below_k", "quasi_identifiers", *CLASS_MODELS),
             _suppress,
+        ),
+        StepSpec(
+            "recode_locally",
+            "Generalise with hierarchies in rounds: every record at the first levels, then "
+            "the records whose classes fail the privacy models at each next round's levels; "
+            "records failing every round are removed (local recoding).",
+            "Annex A: Generalisation, Record suppression; Annex C",
+            ("hierarchies", "rounds"),
+            ("k", *CLASS_MODELS),
+            _recode_locally,
         ),
         StepSpec(
             "mask",

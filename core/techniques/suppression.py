@@ -128,6 +128,26 @@ def _class_models(name: str, spec: object) -> ClassModels:
     return ClassModels(sensitive=spec["sensitive"], **values)
 
 
+def class_models(*, k: int = 1, **specs: Mapping[str, object] | None) -> ClassModels:
+    """One :class:`core.privacy.ClassModels` from a step's ``k`` and model mappings (as
+    :func:`suppress_failing_classes` takes them); the models share one sensitive column."""
+    values: dict[str, object] = {}
+    sensitive = None
+    for name, spec in specs.items():
+        if spec is None:
+            continue
+        one = _class_models(name, spec)  # checks the mapping
+        if sensitive is not None and one.sensitive != sensitive:
+            raise ParameterError(
+                f"Parameter '{name}' names sensitive column {one.sensitive!r}, another model "
+                f"names {sensitive!r}: give the models one sensitive column."
+            )
+        sensitive = one.sensitive
+        fields = CLASS_MODELS[name]
+        values.update({fields[key]: value for key, value in spec.items() if key != "sensitive"})
+    return ClassModels(k=require_int("k", k, minimum=1), sensitive=sensitive, **values)
+
+
 def suppress_failing_classes(
     df: pd.DataFrame,
     quasi_identifiers: Sequence[str],
