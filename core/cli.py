@@ -166,9 +166,10 @@ def cmd_search(args: argparse.Namespace) -> int:
     """Step 3: the least damaging generalisation levels meeting a target (core.search),
     on the records (pandas) or on the frequency table an engine counts (core.engines)."""
     from core.hierarchy import read_hierarchy
-    from core.search import Target, search
+    from core.local_recoding import LOCAL_MEASURES, recode_suppressed
+    from core.search import Target, recipe_steps, search
 
-    hierarchies = {}
+    hierarchies, hierarchy_paths = {}, {}
     for given in args.hierarchy:
         column, sep, path = given.partition("=")
         if not sep or not column.strip() or not path.strip():
@@ -176,9 +177,26 @@ def cmd_search(args: argparse.Namespace) -> int:
                 f"--hierarchy {given!r} must be COLUMN=FILE, e.g. --hierarchy age=age.csv."
             )
         hierarchies[column.strip()] = read_hierarchy(path.strip())
+        hierarchy_paths[column.strip()] = str(Path(path.strip()).resolve())  # for --recipe-out
     target = Target(k=args.k, max_suppressed=args.max_suppressed, sensitive=args.sensitive,
                     l=args.l, l_kind=args.l_kind, t=args.t)  # fmt: skip
     engine = choose_engine(args.data, args.engine)
+    if args.recode_locally and engine != "pandas":
+        raise AnonymisationError(
+            "--recode-locally releases suppressed records one by one, so it needs the "
+            "records themselves: use --engine pandas with it."
+        )
+    if args.recode_step_share is not None and not args.recode_locally:
+        raise AnonymisationError("--recode-step-share goes with --recode-locally.")
+    if args.recode_locally and args.measure not in LOCAL_MEASURES:
+        raise AnonymisationError(
+            f"--recode-locally measures the released table with one of "
+            f"{', '.join(LOCAL_MEASURES)}; --measure {args.measure} cannot be used with it."
+        )
+    recipe_out = None
+    if args.recipe_out:
+        (recipe_out,) = plan_outputs([Output("--recipe-out", Path(args.recipe_out))],
+                                     {"data": Path(args.data)}, force=args.force)  # fmt: skip
     wanted = [*hierarchies, *([args.sensitive] if args.sensitive else [])]
     if engine == "pandas":
         df, counts = read_table(args.data, sep=args.sep), None
@@ -196,7 +214,38 @@ def cmd_search(args: argparse.Namespace) -> int:
         "frontier": [_candidate_dict(c) for c in result.frontier],
         "explanation": result.explanation(),
     }
-    _emit(data, args.json, result.explanation())
+    text = result.explanation()
+    steps = None
+    if result.optimum is not None:
+        steps = recipe_steps(result.optimum, hierarchy_paths, models=target.models)
+    if args.recode_locally and result.optimum is not None:
+        local = recode_suppressed(df, hierarchies, target, result.optimum, measure=args.measure,
+                                  step_share=args.recode_step_share)  # fmt: skip
+        if local.rounds:
+            steps = [local.recipe_step(hierarchy_paths)]
+        data["local_recoding"] = {
+            "rounds": [dict(levels) for levels in local.rounds],
+            "released_per_round": list(local.released_per_round),
+            "suppressed_before": local.suppressed_before,
+            "suppressed_after": local.suppressed_after,
+            "records_kept": local.kept,
+            "loss_before": local.loss_before,
+            "loss_after": local.loss_after,
+            "explanation": local.explanation(),
+        }
+        text += "\n" + local.explanation()
+    if recipe_out is not None:
+        if steps is None:
+            raise AnonymisationError(
+                "No solution was found, so no recipe was written to --recipe-out."
+            )
+        meta = {"quasi_identifiers": list(hierarchies), "k": target.required_k}
+        if target.sensitive:
+            meta["sensitive"] = target.sensitive
+        recipe = Recipe(steps=tuple(steps), meta=meta)
+        write_outputs([(recipe_out, recipe.to_yaml().encode("utf-8"))], force=args.force)
+        text += f"\nRecipe written to {recipe_out.path} (replay it with 'apply')."
+    _emit(data, args.json, text)
     return 0
 
 
@@ -827,6 +876,17 @@ def build_parser() -> argparse.ArgumentParser:
     find.add_argument("--t", type=float, help="t-closeness of the sensitive column")
     find.add_argument("--measure", choices=list(MEASURES), default="loss",
                       help="what the optimum minimises (default loss)")  # fmt: skip
+    find.add_argument("--recode-locally", action="store_true",
+                      help="search the records the optimum suppresses again and keep those "
+                      "whose classes then meet the target at other levels (local recoding; "
+                      "measures loss, arx_loss, precision, entropy, discernibility)")  # fmt: skip
+    find.add_argument("--recode-step-share", type=float,
+                      help="with --recode-locally: each round releases at least this share "
+                      "of all records (ARX optimizeIterativeFast); default: each round keeps "
+                      "--max-suppressed")  # fmt: skip
+    find.add_argument("--recipe-out", help="write the optimum's recipe steps to this new YAML "
+                      "file (replay with 'apply')")  # fmt: skip
+    find.add_argument("--force", action="store_true", help="replace an existing --recipe-out")
     _engine_options(find)
     find.set_defaults(run=cmd_search)
 
