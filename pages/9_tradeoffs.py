@@ -8,6 +8,7 @@ import streamlit as st
 
 from core.errors import AnonymisationError
 from core.hierarchy import build_hierarchy
+from core.local_recoding import LOCAL_MEASURES, recode_suppressed
 from core.markup import escape_markdown
 from core.risk import annex_d_risk
 from core.search import MEASURES, Target, apply_candidate, recipe_steps, search
@@ -255,16 +256,59 @@ state.explain(
     "arithmetically.",
     "PDPC guide, Introduction A (judge utility per attribute)",
 )
-released = apply_candidate(data, hierarchies, candidate, models=result.target.models)
+local = None
+if candidate.suppressed:
+    recode = st.checkbox(
+        "Recode suppressed records locally", key="to_local",
+        help="Search the removed records again on their own: those whose groups then meet "
+        "the target at other levels are kept, generalised further, instead of removed.",
+    )  # fmt: skip
+    if recode:
+        local_measure = result.measure if result.measure in LOCAL_MEASURES else "loss"
+        local_key = (basis, len(data), result.target, result.quasi_identifiers, result.seconds,
+                     candidate.label(), local_measure)  # fmt: skip
+        local = state.local_recoding_result(local_key)
+        if local is None:
+            with st.spinner("Searching the suppressed records again..."):
+                try:
+                    local = recode_suppressed(data, hierarchies, result.target, candidate,
+                                              measure=local_measure)  # fmt: skip
+                except (AnonymisationError, ValueError) as error:
+                    st.error(escape_markdown(error))
+                else:
+                    state.set_local_recoding_result(local_key, local)
+    if local is not None:
+        st.info(escape_markdown(local.explanation()))
+        r1, r2 = st.columns(2)
+        r1.metric("Records kept instead of suppressed", f"{local.kept:,}")
+        r2.metric(f"{LOCAL_MEASURES[local.measure].split(':')[0].capitalize()}",
+                  f"{local.loss_after:.4g}", delta=f"{local.loss_after - local.loss_before:+.4g}",
+                  delta_color="inverse")  # fmt: skip
+        state.explain(
+            "Local recoding: the records this option removes are searched again on their "
+            "own, round after round (as ARX's local recoding does); those whose groups then "
+            "meet every model keep their row at coarser levels. Every group of the released "
+            "table is checked again, so the target still holds.",
+            "PDPC guide, Annex A: Generalisation and Record suppression; Annex C",
+        )
+if local is not None and local.rounds:
+    released = local.data
+else:
+    released = apply_candidate(data, hierarchies, candidate, models=result.target.models)
 st.dataframe(released.head(20), key="to_preview")
 
 if basis == "original" and state.recipe().steps:
     st.caption(f"Apply adds these steps after the recipe's {len(state.recipe().steps)} "
                "step(s), which already change the table: review them on Techniques.")  # fmt: skip
 if st.button("Apply: add these steps to the recipe", key="to_apply"):
-    paths = {column: state.save_hierarchy(column, hierarchies[column])
-             for column, level in candidate.levels.items() if level > 0}  # fmt: skip
-    steps = recipe_steps(candidate, paths, models=result.target.models)
+    if local is not None and local.rounds:  # every column's hierarchy: rounds differ
+        paths = {column: state.save_hierarchy(column, hierarchies[column])
+                 for column in candidate.levels}  # fmt: skip
+        steps = [local.recipe_step(paths)]
+    else:
+        paths = {column: state.save_hierarchy(column, hierarchies[column])
+                 for column, level in candidate.levels.items() if level > 0}  # fmt: skip
+        steps = recipe_steps(candidate, paths, models=result.target.models)
     new = state.recipe()
     for step in steps:
         new = new.add(step)

@@ -690,6 +690,18 @@ def tradeoff_result() -> Any:
 
 def set_tradeoff_result(result: Any) -> None:
     _state()["tradeoff_result"] = result
+    _state().pop("local_recoding", None)  # it belonged to the previous search
+
+
+def local_recoding_result(key: Any) -> Any:
+    """The Explore trade-offs page's local recoding of one option (``key`` names the search
+    and the option), or None when it was made for another or not yet."""
+    stored = _state().get("local_recoding")
+    return stored[1] if stored is not None and stored[0] == key else None
+
+
+def set_local_recoding_result(key: Any, result: Any) -> None:
+    _state()["local_recoding"] = (key, result)
 
 
 def hierarchy_dir() -> Path:
@@ -848,7 +860,7 @@ def switch_workspace(path: str) -> None:
     Workspace(path).close()  # raises WorkspaceError with a clear message; nothing changes
     state = _state()
     for key in ("original", "history", "roles", "data_sha256", _CHOICES, "tradeoff_result",
-                "memo", "risk_cache", "prefix_cache"):  # fmt: skip
+                "local_recoding", "memo", "risk_cache", "prefix_cache"):  # fmt: skip
         state.pop(key, None)
     state["workspace_path"] = str(path)
     state.pop(_SEEN_AT, None)
