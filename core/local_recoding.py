@@ -204,17 +204,28 @@ def release_rounds(
 ) -> np.ndarray:
     """Round in which each record is released (-1: suppressed), steps 1-4 of the module
     docstring. One pass per round over the remaining records (vectorised within)."""
-    qis = _check_rounds(df, hierarchies, level_rounds)
-    n = len(df)
-    round_of = np.full(n, -1, dtype=np.int64)
-    remaining = np.arange(n)
+    _check_rounds(df, hierarchies, level_rounds)
+    before_check = np.full(len(df), -1, dtype=np.int64)
     for position, levels in enumerate(level_rounds):
-        if not remaining.size:
-            break
+        before_check = _release_round(df, hierarchies, levels, position, before_check, models)
+    return _checked(df, hierarchies, level_rounds, before_check, models)
+
+
+def _release_round(df, hierarchies, levels, position: int, round_of, models) -> np.ndarray:
+    """Steps 1-2 for one round: the records still at -1 whose classes among themselves
+    meet the models at ``levels`` get ``position`` (a new array)."""
+    round_of = round_of.copy()
+    remaining = np.flatnonzero(round_of < 0)
+    if remaining.size:
         subset = _generalised(df.iloc[remaining], hierarchies, levels)
-        passing = ~failing_records(subset, qis, models)
+        passing = ~failing_records(subset, list(levels), models)
         round_of[remaining[passing]] = position
-        remaining = remaining[~passing]
+    return round_of
+
+
+def _checked(df, hierarchies, level_rounds, round_of, models) -> np.ndarray:
+    """Step 4, the release check, on the rounds' result (a new array)."""
+    round_of = round_of.copy()
     if len(level_rounds) > 1:
         round_of[_failing_after_merge(df, hierarchies, level_rounds, round_of, models)] = -1
     return round_of
@@ -369,8 +380,11 @@ def recode_suppressed(
     round_of = release_rounds(df, hierarchies, level_rounds, models)
     n, suppressed_before = len(df), int((round_of < 0).sum())
     note = ""
+    # Rounds go on from the records no round released (step 3); the release check (step 4)
+    # is applied to the whole result after each round, as a replay would.
+    before_check = round_of
     while len(level_rounds) <= max_rounds:
-        remaining = np.flatnonzero(round_of < 0)
+        remaining = np.flatnonzero(before_check < 0)
         if remaining.size < max(_minimal_group(models), 1):
             note = note or (f"fewer records remain than the smallest class allowed "
                             f"({_minimal_group(models)}).")  # fmt: skip
@@ -385,20 +399,21 @@ def recode_suppressed(
         if found is None:
             note = "no generalisation of the remaining records met the target."
             break
-        trial = [*level_rounds, {c: int(found.levels[c]) for c in global_levels}]
-        trial_round_of = release_rounds(df, hierarchies, trial, models)
-        if (trial_round_of < 0).sum() >= remaining.size:
+        levels = {c: int(found.levels[c]) for c in global_levels}
+        trial = [*level_rounds, levels]
+        trial_before = _release_round(df, hierarchies, levels, len(level_rounds), before_check,
+                                      models)  # fmt: skip
+        trial_round_of = _checked(df, hierarchies, trial, trial_before, models)
+        if (trial_round_of < 0).sum() >= (round_of < 0).sum():
             note = "the last search released no record."
             break
-        level_rounds, round_of = trial, trial_round_of
-    loss_before = local_loss(df, hierarchies, [global_levels],
-                             release_rounds(df, hierarchies, [global_levels], models), measure)  # fmt: skip
+        level_rounds, before_check, round_of = trial, trial_before, trial_round_of
+    global_round_of = release_rounds(df, hierarchies, [global_levels], models)
+    loss_before = local_loss(df, hierarchies, [global_levels], global_round_of, measure)
     loss_after = local_loss(df, hierarchies, level_rounds, round_of, measure)
     if len(level_rounds) > 1 and loss_after >= loss_before:
         note = f"recoding would not lower the {measure} ({loss_before:.4g} -> {loss_after:.4g})."
-        level_rounds = [global_levels]
-        round_of = release_rounds(df, hierarchies, level_rounds, models)
-        loss_after = loss_before
+        level_rounds, round_of, loss_after = [global_levels], global_round_of, loss_before
     report(1.0, "done")
     released = np.bincount(round_of[round_of >= 0], minlength=len(level_rounds))
     return LocalRecodingResult(
