@@ -335,6 +335,9 @@ class _ApplyJob:
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
+    engine = choose_engine(args.data, args.engine)
+    if engine != "pandas":
+        return _apply_on_engine(args, engine)
     job = _plan_apply(args)
     workspace, bundle = _plan_record(args, job)
     result = apply_recipe(job.data, job.recipe, base_dir=job.base_dir, keys=job.keys)
@@ -352,6 +355,115 @@ def cmd_apply(args: argparse.Namespace) -> int:
     if workspace or bundle:
         _record_and_bundle(args, job, result, files, workspace, bundle, check)
     return 0
+
+
+def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
+    """``apply`` on a table larger than memory: the recipe runs batch by batch and the
+    output is streamed to a temporary file, placed only when the release check passes
+    (core.engines.streaming)."""
+    import secrets
+
+    from core.engines.sources import resolve_sources
+    from core.engines.streaming import BatchWriter, stream_recipe, streamable_steps
+    from core.outputs import staging_file
+
+    for option, given in (("--report", args.report), ("--workspace", args.workspace),
+                          ("--bundle", args.bundle)):  # fmt: skip
+        if given:
+            raise AnonymisationError(
+                f"{option} needs the whole table in memory; leave it out with --engine "
+                f"{engine}, or use --engine pandas."
+            )
+    sources = resolve_sources(args.data, sep=args.sep)
+    columns = pd.DataFrame(columns=list(sources.names))
+    recipe = Recipe.load(args.recipe)
+    quasi_identifiers = _split(args.qi) if args.qi else None
+    if quasi_identifiers:
+        require_columns(columns, quasi_identifiers, parameter="quasi_identifiers")
+    check_recipe_columns(recipe, columns)
+    keys = _require_keys(recipe, ask=args.ask_keys)
+    seed = args.seed if args.seed is not None else recipe.seed
+    seed = seed if seed is not None else secrets.randbelow(2**31)
+    recipe = Recipe(recipe.steps, seed, recipe.meta)
+    steps = streamable_steps(recipe, seed, engine)
+    batches = _engine_batches(sources, engine, args.spark_master)
+    first = next(batches(), None)
+    if first is None:
+        raise AnonymisationError(f"'{args.data}' holds no records; nothing was written.")
+    base_dir = Path(args.recipe).resolve().parent
+    inputs = {f"data '{file}'": Path(file) for file in sources.files}
+    inputs.update({"recipe": Path(args.recipe)})
+    inputs.update({f"hierarchy '{path}'": path for path in _hierarchy_files(recipe, base_dir)})
+    mapping, linking = _pseudonymised_columns(recipe)
+    job = _ApplyJob(
+        columns, recipe, base_dir, quasi_identifiers, inputs, Path(args.out), None,
+        _direct_identifiers(first, recipe), _mapping_passphrase(args, mapping), keys,
+    )  # fmt: skip
+    (out, *_) = plan_outputs(_apply_outputs(job, mapping, linking), inputs, force=args.force)
+    meta = recipe.meta
+    qis = job.quasi_identifiers or meta.get("quasi_identifiers") or []
+    sensitive = meta.get("sensitive")
+    staged = staging_file(out)
+    try:
+        writer = BatchWriter(staged, output_format(out.path))
+        try:
+            result = stream_recipe(
+                batches, steps, writer, seed=seed,
+                gate_columns=list(dict.fromkeys([*qis, *([sensitive] if sensitive else [])])),
+                direct_identifiers=job.direct_identifiers, base_dir=base_dir, keys=keys,
+            )  # fmt: skip
+        finally:
+            writer.close()
+        check = check_release(
+            columns, result.frequency, steps=len(recipe.steps), quasi_identifiers=qis or None,
+            direct_identifiers=job.direct_identifiers, sensitive=sensitive,
+            k_target=meta.get("k") or SUGGESTED_K[args.use_case], annex_d=meta.get("annex_d"),
+            counts=result.counts, changed=result.changed,
+            identifiers_left=result.identifiers_left,
+        )  # fmt: skip
+        if not check.passed:
+            if not args.release_anyway:
+                raise ReleaseRefusedError(
+                    "The release check failed, so nothing was written: "
+                    + " ".join(check.problems) + " Fix the recipe, or give --release-anyway "
+                    f"to write the files marked {NOT_ANONYMISED_MARK}."
+                )  # fmt: skip
+            check = check.acknowledge()
+            job = replace(job, out=Path(marked_name(job.out)))
+        outputs = plan_outputs(_apply_outputs(job, list(result.mappings), []), inputs,
+                               force=args.force)  # fmt: skip
+        tables = list(result.mappings.values())
+        if job.passphrase is None:
+            contents = [table_to_bytes(table, "csv") for table in tables]
+        else:
+            contents = [encrypt_table(table, job.passphrase) for table in tables]
+        files: list[tuple[Output, Any]] = [(outputs[0], staged)]
+        files += list(zip(outputs[1:], contents, strict=True))
+    except BaseException:
+        staged.unlink(missing_ok=True)
+        raise
+    write_outputs(files, force=args.force)
+    if check.acknowledged:
+        print(f"warning: released anyway at your request; this is NOT an anonymised release "
+              f"and every file is marked {NOT_ANONYMISED_MARK}. {' '.join(check.problems)}",
+              file=sys.stderr)  # fmt: skip
+    print(f"Wrote {result.records} records to {outputs[0].path} (engine {engine}, seed "
+          f"{seed}; release check: {check.statement()})", file=sys.stderr)  # fmt: skip
+    for output in outputs[1:]:
+        print(f"The {output.label}: {output.path}. Keep it secure and apart from the data "
+              "(PDPC guide, Annex A: Pseudonymisation).", file=sys.stderr)  # fmt: skip
+    return 0
+
+
+def _engine_batches(sources: Any, engine: str, spark_master: str | None) -> Any:
+    if engine == "duckdb":
+        from core.engines.streaming import duckdb_batches
+
+        return duckdb_batches(sources)
+    raise AnonymisationError(
+        "apply on the spark engine is not available yet; use --engine duckdb (larger than "
+        "memory, on one machine) or --engine pandas."
+    )
 
 
 def _plan_record(args: argparse.Namespace, job: _ApplyJob) -> tuple[str | None, Output | None]:
@@ -939,6 +1051,7 @@ def build_parser() -> argparse.ArgumentParser:
     apply.add_argument("--workspace", help=f"record the release in this workspace file "
                        f"(default ${WORKSPACE_ENV} if set)")  # fmt: skip
     apply.add_argument("--bundle", help="also write the self-contained release bundle (.zip)")
+    _engine_options(apply)
     apply.set_defaults(run=cmd_apply)
 
     log = sub.add_parser("log", help="Print a workspace's audit log.")

@@ -887,14 +887,15 @@ def _read_parquet(data: bytes, display: str) -> pd.DataFrame:
 # ---------------------------------------------------------------------------- writing
 
 
-def table_to_bytes(df: pd.DataFrame, fmt: str) -> bytes:
+def table_to_bytes(df: pd.DataFrame, fmt: str, *, header: bool = True) -> bytes:
     """The table as a file's bytes for a download: ``fmt`` in csv, tsv, xlsx, parquet.
 
     CSV/TSV are UTF-8 without byte-order mark, without the index. Text columns stay text in
     xlsx and parquet, so identifiers with leading zeros survive the round trip. No cell or
     column name is written as a live formula (:mod:`core.spreadsheet_safety`): in CSV/TSV a
     text cell such as ``=1+1`` becomes ``'=1+1``; in xlsx it is a text cell. The same table
-    always gives the same bytes (xlsx carries fixed timestamps).
+    always gives the same bytes (xlsx carries fixed timestamps). ``header=False`` leaves
+    out the CSV/TSV header row (a later batch of a table written batch by batch).
     """
     fmt = str(fmt).lower().lstrip(".")
     if fmt in ("excel", "xls"):
@@ -912,7 +913,8 @@ def table_to_bytes(df: pd.DataFrame, fmt: str) -> bytes:
         # such a table is written with every text field quoted.
         quoting = csv.QUOTE_NONNUMERIC if _has_carriage_return(safe) else csv.QUOTE_MINIMAL
         sep = "," if fmt == "csv" else "\t"
-        text = safe.to_csv(index=False, sep=sep, lineterminator="\n", quoting=quoting)
+        text = safe.to_csv(index=False, sep=sep, lineterminator="\n", quoting=quoting,
+                           header=header)  # fmt: skip
         return text.encode("utf-8")
     if fmt == "xlsx":
         return _xlsx_bytes(plain)

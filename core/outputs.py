@@ -124,27 +124,37 @@ def _check_target(output: Output, *, force: bool) -> None:
         )
 
 
-def write_outputs(files: Iterable[tuple[Output, bytes]], *, force: bool = False) -> None:
+def write_outputs(files: Iterable[tuple[Output, bytes | Path]], *, force: bool = False) -> None:
     """Write every file all or nothing (see the module docstring); paths already planned.
 
-    Raises :class:`AnonymisationError` naming the file that could not be written; then
-    no file of ``files`` is left behind.
+    A file's content is its bytes, or a temporary file from :func:`staging_file` that the
+    caller has written in full and fsynced (a table streamed batch by batch, never held in
+    memory). Raises :class:`AnonymisationError` naming the file that could not be written;
+    then no file of ``files`` is left behind (staged files included).
     """
     files = list(files)
+    staged = [data for _, data in files if isinstance(data, Path)]
     temporary: list[Path] = []
     placed: list[Path] = []
     try:
         for output, data in files:
-            temporary.append(_write_temporary(output, data))
+            temporary.append(data if isinstance(data, Path) else _write_temporary(output, data))
         for (output, _), temp in zip(files, temporary, strict=True):
             _place(temp, output, replace=output.update or (force and not output.keep_existing))
             placed.append(output.path)
         for folder in {output.path.parent for output, _ in files}:
             _fsync_folder(folder)
     except BaseException:
-        for path in (*temporary, *placed):
+        for path in (*staged, *temporary, *placed):
             Path(path).unlink(missing_ok=True)
         raise
+
+
+def staging_file(output: Output) -> Path:
+    """A new empty temporary file next to ``output`` (hidden, mode as :func:`write_outputs`
+    gives), for content streamed into it; hand it to :func:`write_outputs` to place it, or
+    delete it if the work fails."""
+    return _write_temporary(output, b"")
 
 
 def _write_temporary(output: Output, data: bytes) -> Path:

@@ -774,19 +774,27 @@ class ClassModels:
 
 
 def failing_records(
-    df: pd.DataFrame, quasi_identifiers: Sequence[str], models: ClassModels
+    df: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    models: ClassModels,
+    *,
+    counts: np.ndarray | None = None,
 ) -> np.ndarray:
     """Boolean per row: the record is in an equivalence class that fails ``models`` (what
-    ARX suppresses). The reference distribution of t, delta and beta is ``df`` itself."""
-    classes = equivalence_classes(df, quasi_identifiers)
+    ARX suppresses). The reference distribution of t, delta and beta is ``df`` itself.
+    ``counts``: ``df`` is a frequency table and row i stands for ``counts[i]`` records."""
+    classes = equivalence_classes(df, quasi_identifiers, counts=counts)
     dist = None
     if models.uses_sensitive:
         require_columns(df, models.sensitive, parameter="sensitive")
         ordered = None if models.t_distance == "auto" else models.t_distance == "ordered"
         codes, n_values, is_ordered = sensitive_codes(df[models.sensitive], ordered=ordered)
-        overall = np.bincount(codes, minlength=n_values) / max(len(df), 1)
+        overall = np.bincount(codes, weights=counts, minlength=n_values) / max(
+            int(classes.sizes.sum()), 1
+        )
         dist = ClassDistribution.of(classes.class_of_record, codes, overall,
-                                    n_classes=classes.sizes.size, ordered=is_ordered)  # fmt: skip
+                                    n_classes=classes.sizes.size, ordered=is_ordered,
+                                    weights=counts)  # fmt: skip
     return models.failing(classes.sizes, dist)[classes.class_of_record]
 
 

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import PurePath
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from core.risk import annex_d_risk, risk_report
@@ -107,6 +108,9 @@ def check_release(
     t_target: float | None = None,
     roles_confirmed: bool = True,
     missing: str = "own_value",
+    counts: np.ndarray | None = None,
+    changed: bool | None = None,
+    identifiers_left: Sequence[str] | None = None,
 ) -> ReleaseCheck:
     """Judge ``released`` (made from ``original`` by ``steps`` recipe steps).
 
@@ -119,6 +123,13 @@ def check_release(
     counts a blank quasi-identifier cell as matching any value when computing k (the rule
     under which local suppression reaches its k, as sdcMicro counts it); by default a blank
     is a value of its own, as everywhere else in ``core``.
+
+    A table too large for memory (:mod:`core.engines.streaming`) is judged from what was
+    counted while it was written: ``released`` is then the frequency table of its
+    quasi-identifiers (and sensitive column) with ``counts`` records per row, ``original``
+    needs only its columns, ``changed`` says whether any record or column differs from the
+    original, and ``identifiers_left`` names the direct identifiers that still hold an
+    original value.
     """
     steps = require_int("steps", steps, minimum=0)
     problems: list[str] = []
@@ -134,7 +145,8 @@ def check_release(
             "The Step 1 roles have not been confirmed: confirm which columns are direct "
             "identifiers, quasi-identifiers and target attributes first.",
         )
-    if steps == 0 or released.equals(original):
+    untouched = released.equals(original) if changed is None else not changed
+    if steps == 0 or untouched:
         problem(
             "untouched",
             "No technique has changed the table: it is the original data, not an "
@@ -142,12 +154,16 @@ def check_release(
         )
     if direct_identifiers:
         direct = require_columns(original, direct_identifiers, parameter="direct_identifiers")
-        kept = [
-            column
-            for column in direct
-            if column in released.columns
-            and _original_values_left(original[column], released[column])
-        ]
+        kept = (
+            [column for column in direct if column in identifiers_left]
+            if identifiers_left is not None
+            else [
+                column
+                for column in direct
+                if column in released.columns
+                and _original_values_left(original[column], released[column])
+            ]
+        )
         if kept:
             names = ", ".join(repr(str(column)) for column in kept)
             problem(
@@ -176,14 +192,16 @@ def check_release(
         if sensitive is not None:
             require_columns(original, sensitive, parameter="sensitive")
             kept_sensitive = sensitive if sensitive in released.columns else None
-        if not len(released):
+        records = len(released) if counts is None else int(np.sum(counts))
+        if not records:
             k = 0
         elif not qis:  # every quasi-identifier removed: all records look alike
-            k = len(released)
+            k = records
         else:
             report = risk_report(
-                released, qis, k_threshold=k_target or 1, sensitive=kept_sensitive, impact=False
-            )
+                released, qis, k_threshold=k_target or 1, sensitive=kept_sensitive,
+                impact=False, counts=counts,
+            )  # fmt: skip
             k = report.k
             l_distinct, t_value = report.l_distinct, report.t_closeness
             if missing != "own_value":

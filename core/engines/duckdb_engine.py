@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Iterator
 from typing import Any
 
 from core.engines.sources import Sources
@@ -86,3 +87,41 @@ def _describe(sources: Sources) -> str:
     first = sources.files[0]
     more = f" and {len(sources.files) - 1} more file(s)" if len(sources.files) > 1 else ""
     return f"'{first}'{more}"
+
+
+def arrow_batches(sources: Sources, rows: int) -> Iterator[Any]:
+    """Every row of ``sources`` in file order, as pyarrow record batches of ``rows`` rows
+    (the last may be shorter); columns ``c0, c1, ...`` by position, CSV fields as text."""
+    import duckdb
+    import pyarrow as pa
+
+    con = connect()
+    spill = tempfile.mkdtemp(prefix="anon-duckdb-")
+    try:
+        con.execute("SET temp_directory = ?", [spill])
+        con.execute("SET preserve_insertion_order = true")  # rows leave in file order
+        relation, parameters = relation_sql(sources)
+        selected = _select_names(sources, list(sources.stored))
+        select = ", ".join(f"{s} AS c{i}" for i, s in enumerate(selected))
+        pending: list[Any] = []
+        held = 0
+        try:
+            result = con.sql(f"SELECT {select} FROM {relation}", params=parameters)
+            reader = getattr(result, "to_arrow_reader", None) or result.fetch_record_batch
+            for batch in reader(rows):
+                pending.append(batch)
+                held += batch.num_rows
+                while held >= rows:  # exactly ``rows`` per batch: seeded draws are per block
+                    table = pa.Table.from_batches(pending)
+                    yield from table.slice(0, rows).combine_chunks().to_batches()
+                    rest = table.slice(rows)
+                    pending, held = rest.to_batches(), rest.num_rows
+        except duckdb.Error as exc:
+            raise DataReadError(
+                f"DuckDB could not read {_describe(sources)}: {str(exc).splitlines()[0]}"
+            ) from exc
+        if held:
+            yield from pa.Table.from_batches(pending).combine_chunks().to_batches()
+    finally:
+        con.close()
+        shutil.rmtree(spill, ignore_errors=True)

@@ -1,0 +1,430 @@
+"""``apply`` on an engine: a recipe run batch by batch over a table larger than memory.
+
+The engine reads the files (CSV or Parquet; a file, a glob or a folder of Parquet files)
+and hands the rows over in batches, in file order; every recipe step runs on each batch
+with the same :mod:`core.techniques` function as on a table in memory (one
+implementation), and each batch is appended to the output file as soon as it is done, so
+the table is never held whole.
+
+- **Row-wise steps** (:data:`ROW_WISE`: remove, mask, keyed pseudonyms, generalise,
+  round, seeded noise, redact, record suppression by a condition, ...) give each row what
+  they would give it in the whole table.
+- **Class steps** (``suppress_records`` with ``below_k`` and the privacy models: PDPC
+  guide, Annex A record suppression, Annex C) need the size of each record's equivalence
+  class over the whole table. A counting pass runs the steps before them over every batch
+  and keeps only the frequency table of the quasi-identifiers (and the sensitive
+  attribute); the classes that fail are decided on it with :func:`core.privacy.failing_records`
+  and their records are dropped from each batch of the writing pass.
+- Other steps (swapping, microaggregation, aggregation, local suppression, PRAM, random
+  pseudonyms, ...) need the whole table at once and are refused with a one-line error
+  naming the step: use ``--engine pandas`` for them.
+
+**Seeded noise** (and the other seeded row-wise steps) is drawn per block of
+:data:`BATCH_ROWS` rows of the input: block 0 uses the step's seed exactly as the
+in-memory path does, block ``b`` a seed derived from it and ``b``. So the output is the
+same on every run and every engine; a table of at most :data:`BATCH_ROWS` rows gets the
+very noise of ``--engine pandas``; a larger one gets other (equally random) draws than
+pandas, which draws the whole column at once.
+
+The release gate (:func:`core.release_gate.check_release`) judges the frequency table of
+the output's quasi-identifiers, counted while the output is written to a temporary file;
+a refused release leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from core.engines.sources import Sources
+from core.errors import AnonymisationError, DataReadError
+from core.privacy import ClassModels, failing_records
+from core.recipe import Recipe, run_step, step_seed
+from core.techniques.registry import Call, resolve
+from core.techniques.suppression import CLASS_MODELS, _class_models
+
+#: Rows per batch, and per block of seeded draws (the same on every engine).
+BATCH_ROWS = 65_536
+
+#: Technique functions whose output row depends only on the same input row.
+ROW_WISE = frozenset({
+    "remove_columns", "suppress_records", "mask", "pseudonymise_hmac", "redact_text",
+    "generalise_bands", "generalise_edges", "generalise_mapping", "generalise_hierarchy",
+    "generalise_date", "top_bottom_code", "round_to_base", "add_noise", "round_coordinates",
+    "snap_to_grid",
+})  # fmt: skip
+#: Steps that drop the records of equivalence classes failing k (and l, t, ...).
+CLASS_STEPS = frozenset({"suppress_below_k", "suppress_failing_classes"})
+
+Batches = Callable[[], Iterator[pd.DataFrame]]  # starts a new pass over the input
+
+
+@dataclass(frozen=True)
+class _Step:
+    position: int
+    step: Mapping[str, Any]
+    call: Call
+    seed: int | None
+
+
+@dataclass
+class StreamResult:
+    """What a streamed run wrote and counted (the table itself went to the file)."""
+
+    records: int  # rows written
+    columns: list[str]
+    seed: int
+    frequency: pd.DataFrame  # released quasi-identifiers (+ sensitive), one row per value mix
+    counts: np.ndarray
+    changed: bool
+    identifiers_left: list[str]
+    mappings: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+
+def streamable_steps(recipe: Recipe, seed: int, engine: str) -> list[_Step]:
+    """The recipe's steps, each with its seed; a step that needs the whole table is refused
+    with a one-line error naming it."""
+    steps = []
+    for position, step in enumerate(recipe.steps, start=1):
+        call = resolve(step, position=position)
+        if call.function not in ROW_WISE | CLASS_STEPS:
+            raise AnonymisationError(
+                f"Step {position} ({step['step']}, {call.function}) needs the whole table at "
+                f"once and cannot run batch by batch on the {engine} engine; use --engine "
+                "pandas (the table must then fit in memory)."
+            )
+        used = step_seed(seed, position, step) if call.random else None
+        steps.append(_Step(position, step, call, used))
+    return steps
+
+
+def _block_seed(seed: int | None, block: int) -> int | None:
+    """Block 0: the step's own seed (what pandas uses); block b: one derived from it."""
+    if seed is None or block == 0:
+        return seed
+    return int(np.random.SeedSequence([seed, block]).generate_state(1)[0])
+
+
+def _plain(df: pd.DataFrame) -> pd.DataFrame:
+    """Categorical columns as their values, so batches with different categories agree."""
+    cats = [c for c in df.columns if isinstance(df[c].dtype, pd.CategoricalDtype)]
+    if not cats:
+        return df
+    return df.assign(**{c: df[c].astype(df[c].cat.categories.dtype) for c in cats})
+
+
+def row_keys(df: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
+    """A 64-bit hash of each row's values in ``columns`` (missing is a value of its own)."""
+    return pd.util.hash_pandas_object(_plain(df[list(columns)]), index=False).to_numpy()
+
+
+class _Counter:
+    """The frequency table of some columns, accumulated batch by batch (only the distinct
+    value combinations are kept, compacted as they grow)."""
+
+    def __init__(self, columns: Sequence[str]):
+        self.columns = list(columns)
+        self.parts: list[pd.DataFrame] = []
+        self.rows = 0
+
+    def add(self, df: pd.DataFrame) -> None:
+        if not self.columns or not len(df):
+            if len(df):
+                self.parts.append(pd.DataFrame({"__n": [len(df)]}))
+            return
+        part = _plain(df[self.columns]).value_counts(dropna=False, sort=False)
+        self.parts.append(part.rename("__n").reset_index())
+        self.rows += len(self.parts[-1])
+        if self.rows > 4 * BATCH_ROWS and len(self.parts) > 1:
+            self.parts = [self._table()]
+            self.rows = len(self.parts[0])
+
+    def _table(self) -> pd.DataFrame:
+        if not self.parts:
+            return pd.DataFrame({**{c: [] for c in self.columns}, "__n": []})
+        whole = pd.concat(self.parts, ignore_index=True)
+        if not self.columns:
+            return pd.DataFrame({"__n": [int(whole["__n"].sum())]})
+        return whole.groupby(self.columns, dropna=False, sort=False)["__n"].sum().reset_index()
+
+    def result(self) -> tuple[pd.DataFrame, np.ndarray]:
+        table = self._table()
+        return table[self.columns], table["__n"].to_numpy(dtype=np.int64)
+
+
+def _class_step_models(step: _Step) -> tuple[list[str], list[ClassModels]]:
+    kwargs = dict(step.call.kwargs)
+    qis = list(step.call.args[0])
+    models = [ClassModels(k=int(kwargs.get("k", 1)))]
+    models += [_class_models(name, kwargs[name]) for name in CLASS_MODELS if kwargs.get(name)]
+    return qis, models
+
+
+def _failing_keys(step: _Step, table: pd.DataFrame, counts: np.ndarray) -> np.ndarray:
+    """Hashes of the quasi-identifier values of every class the step suppresses."""
+    qis, models = _class_step_models(step)
+    fail = np.zeros(len(table), dtype=bool)
+    for model in models:
+        fail |= failing_records(table, qis, model, counts=counts)
+    return np.unique(row_keys(table.loc[fail], qis))
+
+
+def _run_batch(
+    batch: pd.DataFrame,
+    steps: Sequence[_Step],
+    failing: Mapping[int, np.ndarray],
+    block: int,
+    *,
+    base_dir: Path | None,
+    keys: Mapping[str, bytes] | None,
+    mappings: dict[str, list[pd.DataFrame]] | None = None,
+) -> pd.DataFrame:
+    for step in steps:
+        try:
+            if step.call.function in CLASS_STEPS:
+                qis = step.call.args[0]
+                missing = [c for c in qis if c not in batch.columns]
+                if missing:
+                    raise DataReadError(f"Column {missing[0]!r} is not in the table.")
+                batch = batch.loc[~np.isin(row_keys(batch, qis), failing[step.position])]
+                continue
+            batch, pseudonymised = run_step(batch, step.step, seed=_block_seed(step.seed, block),
+                                            base_dir=base_dir, keys=keys)  # fmt: skip
+        except AnonymisationError as error:
+            raise type(error)(f"Step {step.position} ({step.step['step']}): {error}") from None
+        if pseudonymised is not None and mappings is not None and pseudonymised.mapping is not None:
+            mappings.setdefault(step.call.args[0], []).append(pseudonymised.mapping)
+    return batch
+
+
+def _sensitive_of(step: _Step) -> list[str]:
+    kwargs = step.call.kwargs
+    return list(dict.fromkeys(kwargs[n]["sensitive"] for n in CLASS_MODELS if kwargs.get(n)))
+
+
+def count_classes(
+    batches: Batches,
+    steps: Sequence[_Step],
+    *,
+    base_dir: Path | None,
+    keys: Mapping[str, bytes] | None,
+) -> dict[int, np.ndarray]:
+    """For each class step, the classes it suppresses: one counting pass per class step,
+    running the steps before it over every batch (PDPC guide, Annex C)."""
+    failing: dict[int, np.ndarray] = {}
+    for index, step in enumerate(steps):
+        if step.call.function not in CLASS_STEPS:
+            continue
+        qis = list(step.call.args[0])
+        counter = _Counter(list(dict.fromkeys([*qis, *_sensitive_of(step)])))
+        for block, batch in enumerate(batches()):
+            done = _run_batch(batch, steps[:index], failing, block, base_dir=base_dir, keys=keys)
+            missing = [c for c in counter.columns if c not in done.columns]
+            if missing:
+                raise AnonymisationError(
+                    f"Step {step.position} ({step.step['step']}): column {missing[0]!r} is not "
+                    "in the table at that step."
+                )
+            counter.add(done)
+        failing[step.position] = _failing_keys(step, *counter.result())
+    return failing
+
+
+def stream_recipe(
+    batches: Batches,
+    steps: Sequence[_Step],
+    write: Callable[[pd.DataFrame, bool], None],
+    *,
+    seed: int,
+    gate_columns: Sequence[str],
+    direct_identifiers: Sequence[str],
+    base_dir: Path | None = None,
+    keys: Mapping[str, bytes] | None = None,
+) -> StreamResult:
+    """Run ``steps`` over every batch and hand each result to ``write(batch, first)``;
+    count the frequency table of ``gate_columns`` (those still in the output) on the way."""
+    failing = count_classes(batches, steps, base_dir=base_dir, keys=keys)
+    counter: _Counter | None = None
+    changed = False
+    left: set[str] = set()
+    mappings: dict[str, list[pd.DataFrame]] = {}
+    records, columns = 0, None
+    for block, batch in enumerate(batches()):
+        done = _run_batch(batch, steps, failing, block, base_dir=base_dir, keys=keys,
+                          mappings=mappings)  # fmt: skip
+        if counter is None:
+            columns = [str(c) for c in done.columns]
+            counter = _Counter([c for c in gate_columns if c in done.columns])
+        counter.add(done)
+        changed = changed or not done.equals(batch)
+        left.update(
+            column for column in direct_identifiers
+            if column in done.columns and column not in left
+            and _values_left(batch[column], done[column])
+        )  # fmt: skip
+        write(done, block == 0)
+        records += len(done)
+    if counter is None:
+        raise DataReadError("The input holds no records; nothing was written.")
+    frequency, counts = counter.result()
+    return StreamResult(
+        records, columns or [], seed, frequency, counts, changed, sorted(left),
+        {column: _merge_mappings(column, parts) for column, parts in mappings.items()},
+    )  # fmt: skip
+
+
+def _values_left(before: pd.Series, after: pd.Series) -> bool:
+    from core.release_gate import _original_values_left
+
+    return _original_values_left(before, after)
+
+
+def _merge_mappings(column: str, parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """One identity mapping table from the batches' (pseudonym -> value), sorted by
+    pseudonym; two values with one pseudonym across batches is refused as in memory."""
+    whole = pd.concat(parts, ignore_index=True).drop_duplicates(ignore_index=True)
+    first = whole.columns[0]
+    if whole[first].duplicated().any():
+        raise AnonymisationError(
+            f"pseudonymise_hmac: two distinct values of column '{column}' got the same "
+            "pseudonym; use a larger 'length'."
+        )
+    return whole.sort_values(first, ignore_index=True)
+
+
+# --- reading the input in batches ------------------------------------------------------
+
+
+def duckdb_batches(sources: Sources) -> Batches:
+    """Batches of :data:`BATCH_ROWS` rows read by DuckDB, typed as :func:`core.io.read_table`
+    types the whole file (a CSV column is numbers only when every value in every batch is)."""
+    from core.engines.duckdb_engine import arrow_batches
+
+    def typed() -> Iterator[pd.DataFrame]:
+        kinds = _csv_kinds(arrow_batches(sources, BATCH_ROWS)) if sources.format == "csv" else None
+        offset = 0
+        for batch in arrow_batches(sources, BATCH_ROWS):
+            frame = _to_frame(batch, sources, kinds)
+            frame.index = pd.RangeIndex(offset, offset + len(frame))
+            offset += len(frame)
+            yield frame
+
+    return typed
+
+
+def _kind(array: Any) -> str:
+    from core.io import _numbers_or_none
+
+    if array.null_count == len(array):
+        return "empty"
+    numbers = _numbers_or_none(array)
+    if numbers is None:
+        return "text"
+    return "int" if str(numbers.type) == "int64" else "float"
+
+
+def _csv_kinds(batches: Iterator[Any]) -> list[str]:
+    """Per column: text, int or float, judged over every batch (the reader's rule)."""
+    kinds: list[set[str]] | None = None
+    for batch in batches:
+        if kinds is None:
+            kinds = [set() for _ in range(batch.num_columns)]
+        for i in range(batch.num_columns):
+            if "text" not in kinds[i]:
+                kinds[i].add(_kind(batch.column(i)))
+    result = []
+    for seen in kinds or []:
+        if "text" in seen or seen <= {"empty"}:
+            result.append("text")
+        elif seen == {"int"}:
+            result.append("int")
+        else:
+            result.append("float")
+    return result
+
+
+def _to_frame(batch: Any, sources: Sources, kinds: list[str] | None) -> pd.DataFrame:
+    import pyarrow as pa
+
+    from core.io import _numbers_or_none
+
+    arrays = list(batch.columns)
+    if kinds is not None:
+        for i, kind in enumerate(kinds):
+            if kind == "text":
+                continue
+            numbers = _numbers_or_none(arrays[i])
+            if numbers is None:  # only missing values in this batch
+                numbers = pa.nulls(len(arrays[i]), pa.float64())
+            arrays[i] = numbers.cast(pa.int64() if kind == "int" else pa.float64())
+    names = [f"c{i}" for i in range(len(arrays))]
+    frame = pa.Table.from_arrays(arrays, names=names).to_pandas(split_blocks=True)
+    frame.columns = list(sources.names)
+    return frame
+
+
+# --- writing the output batch by batch -------------------------------------------------
+
+
+class BatchWriter:
+    """Appends batches to an open temporary file as CSV/TSV (the bytes
+    :func:`core.io.table_to_bytes` gives the whole table, formulas neutralised) or
+    Parquet (one row group per batch, the first batch's column types)."""
+
+    def __init__(self, path: Path, fmt: str):
+        if fmt not in ("csv", "tsv", "parquet"):
+            raise AnonymisationError(
+                f"An engine writes .csv, .tsv or .parquet files batch by batch, not .{fmt}; "
+                "choose one of those for --out (or --engine pandas for .xlsx)."
+            )
+        self.path, self.fmt = path, fmt
+        self._file = None
+        self._parquet = None
+        self._schema = None
+
+    def __call__(self, batch: pd.DataFrame, first: bool) -> None:
+        from core.io import table_to_bytes
+
+        if self.fmt != "parquet":
+            if self._file is None:
+                self._file = open(self.path, "ab")  # noqa: SIM115 - closed in close()
+            self._file.write(table_to_bytes(batch, self.fmt, header=first))
+            return
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        plain = batch.copy()
+        plain.attrs = {}
+        plain.columns = [str(c) for c in plain.columns]
+        if self._parquet is None:
+            table = pa.Table.from_pandas(plain, preserve_index=False)
+            self._schema = table.schema
+            self._parquet = pq.ParquetWriter(self.path, self._schema)
+        else:
+            try:
+                table = pa.Table.from_pandas(plain, schema=self._schema, preserve_index=False)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, ValueError) as exc:
+                raise AnonymisationError(
+                    f"A later batch of the output has other column types than the first "
+                    f"({exc}); write .csv, or use --engine pandas."
+                ) from exc
+        if table.num_rows or first:
+            self._parquet.write_table(table)
+
+    def close(self) -> None:
+        import os
+
+        if self._parquet is not None:
+            self._parquet.close()
+        if self._file is not None:
+            self._file.flush()
+            os.fsync(self._file.fileno())
+            self._file.close()
+        else:
+            with open(self.path, "rb+") as handle:
+                os.fsync(handle.fileno())
