@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from dashboard_server import run_dashboard
-from test_walkthrough import full_screenshot, wait_idle
+from test_walkthrough import full_screenshot, wait_idle, watch_console
 
 pytestmark = pytest.mark.browser
 
@@ -19,26 +19,64 @@ ROOT = Path(__file__).resolve().parents[2]
 MENU = re.findall(r'st\.Page\("([^"]+)", title="([^"]+)"', (ROOT / "app.py").read_text())
 SERIOUS = {"serious", "critical"}
 VIEWPORT = {"width": 1400, "height": 1000}
-#: axe findings seen on every page in Streamlit's own markup, not the pages': the sidebar
-#: menu's <ul> holds non-<li> children ("list", "listitem"), and Streamlit's faded grey
-#: (captions, menu section headers) is below 4.5:1 ("color-contrast"). Logged in
-#: tests/screenshots/every_page_problems.txt but not failed on; any other serious or
-#: critical violation fails.
-FRAMEWORK_AXE = {"list", "listitem", "color-contrast"}
-#: Headless Chromium's software WebGL reports driver stalls while deck.gl draws the maps:
-#: the test machine's, not the page's.
-DRIVER_NOISE = "GL Driver Message"
+#: The one documented axe exclusion, exactly these rule + element pairs. Streamlit's sidebar
+#: menu with sections (st.navigation given a dict, as app.py does to show the guide's five
+#: steps) renders each section as <div><header/><li>...</li></div> directly inside its
+#: <ul data-testid="stSidebarNavItems">: axe's "list" flags that <ul> and "listitem" its
+#: <li>s. The markup is Streamlit's own (frontend/app/src/components/Navigation/NavSection.tsx
+#: and SidebarNav.tsx, https://github.com/streamlit/streamlit/blob/develop/frontend/app/src/
+#: components/Navigation/NavSection.tsx), unchanged in 1.67.0, the newest release; no
+#: upstream issue found yet for it. The pages cannot change it (no script runs in the page,
+#: and no configuration changes it). What a screen reader gets is still right: Chromium's
+#: accessibility tree shows one list of the 13 page links under the "App pages" navigation
+#: landmark, asserted by _check_menu_is_one_list, so the exclusion fails loudly if that
+#: stops being true. Any other list/listitem finding still fails.
+STREAMLIT_MENU_EXCLUSIONS = {
+    "list": '[data-testid="stSidebarNavItems"]',
+    "listitem": '[data-testid="stSidebarNavItems"] > div > li',
+}
 
 
-def _axe_problems(page) -> list[str]:
+def _axe_problems(page) -> tuple[list[str], list[str]]:
+    """Serious and critical axe-core violations on the page, as (problems, excluded): a
+    violation's elements that match its documented exclusion are set apart."""
     from axe_playwright_python.sync_playwright import Axe
 
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} [{len(v['nodes'])} element(s)]"
-        for v in results.response["violations"]
-        if v.get("impact") in SERIOUS
-    ]
+    problems: list[str] = []
+    excluded: list[str] = []
+    for violation in Axe().run(page).response["violations"]:
+        if violation.get("impact") not in SERIOUS:
+            continue
+        nodes = violation["nodes"]
+        exclusion = STREAMLIT_MENU_EXCLUSIONS.get(violation["id"])
+        if exclusion:
+            matches = page.evaluate(
+                "([targets, selector]) => targets.map(t => "
+                "document.querySelector(t)?.matches(selector) ?? false)",
+                [[node["target"][0] for node in nodes], exclusion],
+            )
+            kept = [node for node, matched in zip(nodes, matches, strict=True) if not matched]
+            if len(kept) < len(nodes):
+                excluded.append(f"{violation['id']} on {exclusion} [{len(nodes) - len(kept)}]")
+            nodes = kept
+        if nodes:
+            targets = "; ".join(str(node["target"][0])[-120:] for node in nodes[:5])
+            problems.append(
+                f"{violation['id']} ({violation['impact']}): {violation['help']} "
+                f"[{len(nodes)} element(s), e.g. {targets}]"
+            )
+    return problems, excluded
+
+
+def _check_menu_is_one_list(page) -> None:
+    """The accessibility tree (what a screen reader reads) has the menu as one list with a
+    list item per page, despite the markup excluded above."""
+    menu = page.get_by_role("navigation", name="App pages")
+    assert menu.get_by_role("list").count() == 1
+    items = menu.get_by_role("list").get_by_role("listitem")
+    assert items.count() == len(MENU)
+    for _, title in MENU:
+        assert items.get_by_role("link", name=title, exact=True).count() == 1, title
 
 
 def open_page(page, title: str) -> None:
@@ -65,15 +103,16 @@ def test_every_page_is_quiet_and_accessible(browser, tmp_path: Path, screenshot_
 
 
 def _walk_every_page(page, url: str, screenshot_dir: Path) -> None:
-    console: list[str] = []
-    page.on(
-        "console",
-        lambda m: console.append(f"{m.type}: {m.text[:300]}") if m.type in ("warning", "error")
-        else None,
-    )  # fmt: skip
+    console = watch_console(page)
     page.goto(url)
     page.get_by_role("heading", name="Data", exact=True).first.wait_for()
     wait_idle(page)
+    # The console watch itself works: a warning written in the page is caught.
+    page.evaluate("console.warn('console watch self-check')")
+    page.wait_for_timeout(200)
+    assert console == ["warning: console watch self-check"], console
+    console.clear()
+    _check_menu_is_one_list(page)
     open_page(page, "Classify")
     page.locator(".st-key-accept_all button").click()
     wait_idle(page)
@@ -90,14 +129,14 @@ def _walk_every_page(page, url: str, screenshot_dir: Path) -> None:
         page.wait_for_timeout(1500)  # charts render after the script finishes
         slug = re.sub(r"\W+", "_", title.lower()).strip("_")
         full_screenshot(page, screenshot_dir / f"page_{number:02d}_{slug}.png")
-        found = [f"console {line}" for line in console if DRIVER_NOISE not in line]
+        found = [f"console {line}" for line in console]
         if page.locator('[data-testid="stException"]').count():
             found.append("Streamlit exception box")
-        axe = _axe_problems(page)
-        found += [f"axe {line}" for line in axe if line.split(" ")[0] not in FRAMEWORK_AXE]
+        axe, excluded = _axe_problems(page)
+        found += [f"axe {line}" for line in axe]
         with log.open("a") as out:
-            out.write(f"{title}:\n  " + "\n  ".join([*found, *(f"(framework) axe {a}"
-                      for a in axe if a.split(" ")[0] in FRAMEWORK_AXE)]) + "\n")  # fmt: skip
+            lines = [*found, *(f"(documented exclusion) axe {line}" for line in excluded)]
+            out.write(f"{title}:\n  " + "\n  ".join(lines) + "\n")
         if found:
             problems[title] = found
     assert not problems, "\n".join(f"{t}:\n  " + "\n  ".join(p) for t, p in problems.items())
