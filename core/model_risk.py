@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
+from core.formatting import fmt_number, fmt_probability
 from core.privacy import _codes, combined_codes
 from core.survey_risk import _weights
 from core.validation import require_choice, require_columns
@@ -78,11 +79,11 @@ class ModelRisk:
         return {
             "model_risk": (
                 f"A log-linear model of the sample counts (Skinner-Holmes, as sdcMicro's "
-                f"modRisk) expects about {self.expected_population_uniques:.1f} of the "
+                f"modRisk) expects about {fmt_number(self.expected_population_uniques)} of the "
                 f"{self.sample_uniques:,} sample uniques to be unique in the population too, "
-                f"and {self.expected_correct_matches:.1f} correct matches by an attacker "
-                f"(sdcMicro's risk measures {self.global_risk_1:.3g} and "
-                f"{self.global_risk_2:.3g})."
+                f"and {fmt_number(self.expected_correct_matches)} correct matches by an attacker "
+                f"(sdcMicro's risk measures {fmt_probability(self.global_risk_1)} and "
+                f"{fmt_probability(self.global_risk_2)})."
             )
         }
 

@@ -49,6 +49,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
+from core.formatting import fmt_percent, fmt_probability
 from core.privacy import _codes, combined_codes
 from core.validation import require_columns, require_int, require_probability
 
@@ -120,15 +121,17 @@ class Suda:
                 f"{by_one:,} of them are singled out by one quasi-identifier alone."
             ),
             "dis_suda_score_max": (
-                f"The highest DIS-SUDA score is {self.dis_score.max(initial=0.0):.4g}: the "
-                f"estimated chance that the riskiest sample unique is also unique in the "
-                f"population, for a sampling fraction of {self.dis_fraction:g}."
+                "The highest DIS-SUDA score is "
+                f"{fmt_probability(self.dis_score.max(initial=0.0))}: the estimated chance that "
+                "the riskiest sample unique is also unique in the population, for a sampling "
+                f"fraction of {self.dis_fraction:g}."
             ),
         }
         if top is not None and contribution[top] > 0:
             sentences["attribute_contribution"] = (
-                f"'{top}' contributes most to the special uniques ({contribution[top]:.1f}% of "
-                f"the SUDA score): generalising or suppressing it helps most."
+                f"'{top}' contributes most to the special uniques "
+                f"({fmt_percent(contribution[top] / 100)} of the SUDA score): generalising or "
+                "suppressing it helps most."
             )
         return sentences
 

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
+from core.formatting import fmt_number, fmt_percent, fmt_probability
 from core.privacy import combined_codes
 from core.validation import require_choice, require_columns, require_positive
 
@@ -227,22 +228,24 @@ class SurveyRisk:
             "global_risk": (
                 f"Each record's chance of being re-identified, estimated from how many people "
                 f"in the population (sum of sampling weights) share its quasi-identifiers, "
-                f"averages {self.global_risk:.4g}; about {self.expected_reidentifications:.1f} "
+                f"averages {fmt_probability(self.global_risk)}; about "
+                f"{fmt_number(self.expected_reidentifications)} "
                 f"of the {n:,} records could be re-identified (Benedetti-Franconi, as sdcMicro)."
             ),
             "individual_risk_max": (
-                f"The most exposed record has a risk of {self.individual.max(initial=0.0):.4g}."
+                "The most exposed record has a risk of "
+                f"{fmt_probability(self.individual.max(initial=0.0))}."
             ),
         }
         if self.threshold is not None:
             sentences["share_above_threshold"] = (
-                f"{self.share_above_threshold:.1%} of records have an individual risk above "
-                f"{self.threshold:g}: these are the ones to protect first."
+                f"{fmt_percent(self.share_above_threshold)} of records have an individual risk "
+                f"above {fmt_probability(self.threshold)}: these are the ones to protect first."
             )
         if self.household is not None:
             sentences["household_risk"] = (
                 f"Counting households (one member re-identified exposes the others), the "
-                f"expected re-identifications rise to {self.household.sum():.1f}."
+                f"expected re-identifications rise to {fmt_number(self.household.sum())}."
             )
         return sentences
 

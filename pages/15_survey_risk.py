@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
+from core.formatting import fmt_count, fmt_number, fmt_percent, fmt_probability
 from core.markup import escape_markdown
 from core.model_risk import MODEL_METHODS, model_risk
 from core.suda import DEFAULT_DIS_FRACTION, suda2
@@ -32,7 +33,7 @@ if not state.require_data() or not state.require_known_columns():
 
 st.title("Survey risk")
 data = state.current_data()
-st.caption(f"Measured on {state.recipe_label()} ({len(data):,} records).")
+st.caption(f"Measured on {state.recipe_label()} ({fmt_count(len(data))} records).")
 qi = state.quasi_identifiers(data)
 if not qi:
     st.warning("Confirm the indirect identifiers (quasi-identifiers) on Classify first.")
@@ -62,7 +63,7 @@ household = middle.selectbox(
 method = right.selectbox("Individual risk", RISK_METHODS, key="survey_method")
 left, right = st.columns(2)
 threshold = float(
-    left.number_input("Risk threshold", 0.0001, 1.0, value=0.05, format="%.4f", key="survey_th")
+    left.number_input("Risk threshold", 0.0001, 1.0, value=0.05, format="%g", key="survey_th")
 )
 missing = right.radio(
     "Missing values", list(MISSING_RULES), key="survey_missing",
@@ -82,18 +83,18 @@ except AnonymisationError as error:
 
 text = risk.explanations()
 figures = [
-    ("Global risk", f"{risk.global_risk:.4g}", text["global_risk"]),
-    ("Expected re-identifications", f"{risk.expected_reidentifications:.1f}",
-     f"The sum of the individual risks: about {risk.expected_reidentifications:.1f} of "
-     f"{len(data):,} records could be re-identified."),
-    ("Highest individual risk", f"{risk.individual.max(initial=0.0):.4g}",
+    ("Global risk", fmt_probability(risk.global_risk), text["global_risk"]),
+    ("Expected re-identifications", fmt_number(risk.expected_reidentifications),
+     f"The sum of the individual risks: about {fmt_number(risk.expected_reidentifications)} "
+     f"of {fmt_count(len(data))} records could be re-identified."),
+    ("Highest individual risk", fmt_probability(risk.individual.max(initial=0.0)),
      text["individual_risk_max"]),
-    (f"Records above {threshold:g}", f"{risk.share_above_threshold:.1%}",
+    (f"Records above {fmt_probability(threshold)}", fmt_percent(risk.share_above_threshold),
      text["share_above_threshold"]),
 ]  # fmt: skip
 if risk.household is not None:
     figures.append(
-        ("Expected re-identifications, by household", f"{risk.household.sum():.1f}",
+        ("Expected re-identifications, by household", fmt_number(risk.household.sum()),
          text["household_risk"])
     )  # fmt: skip
 for column, (label, value, sentence) in zip(
@@ -105,7 +106,7 @@ for column, (label, value, sentence) in zip(
 
 if data[qi].isna().to_numpy().any():
     wildcard = sample_frequencies(data, qi, missing="sdcmicro").fk
-    st.metric("Smallest group, a blank matching any value", int(wildcard.min()))
+    st.metric("Smallest group, a blank matching any value", fmt_count(wildcard.min()))
     state.explain(
         "Blank cells (e.g. from local suppression) could hide any value, so a record with a "
         "blank is counted in every group it could belong to; this is the k local suppression "
@@ -129,9 +130,10 @@ except AnonymisationError as error:
     st.stop()
 left, right = st.columns(2)
 left.metric(
-    "Sample uniques expected unique in the population", f"{model.expected_population_uniques:.1f}"
+    "Sample uniques expected unique in the population",
+    fmt_number(model.expected_population_uniques),
 )
-right.metric("Expected correct matches", f"{model.expected_correct_matches:.1f}")
+right.metric("Expected correct matches", fmt_number(model.expected_correct_matches))
 state.explain(
     escape_markdown(model.explanations()["model_risk"]), "PDPC guide, Step 4; sdcMicro modRisk"
 )
@@ -159,7 +161,7 @@ max_size = int(
 fraction = float(
     right.number_input(
         "Sampling fraction (for DIS-SUDA)", 0.0001, 0.9999, value=DEFAULT_DIS_FRACTION,
-        format="%.4f", key="suda_fraction",
+        format="%g", key="suda_fraction",
     )
 )  # fmt: skip
 # One group-by per combination of quasi-identifiers: about a second for 30,000 records and
@@ -185,19 +187,19 @@ except AnonymisationError as error:
 sentences = special.explanations()
 summary = special.to_dict()
 cols = st.columns(3)
-cols[0].metric("Records with a minimal sample unique", f"{special.records_with_msu:,}")
+cols[0].metric("Records with a minimal sample unique", fmt_count(special.records_with_msu))
 with cols[0]:
     state.explain(
         escape_markdown(sentences["records_with_msu"]), "PDPC guide, Step 4; sdcMicro suda2"
     )
-cols[1].metric("Highest SUDA score", f"{summary['suda_score_max']:g}")
+cols[1].metric("Highest SUDA score", fmt_number(summary["suda_score_max"]))
 with cols[1]:
     state.explain(
         "A record's SUDA score adds a weight for each minimal sample unique, larger for smaller "
         "ones: the higher, the easier to single out.",
         "Elliot et al., SUDA; sdcMicro suda2",
     )
-cols[2].metric("Highest DIS-SUDA score", f"{summary['dis_suda_score_max']:.4g}")
+cols[2].metric("Highest DIS-SUDA score", fmt_probability(summary["dis_suda_score_max"]))
 with cols[2]:
     state.explain(
         escape_markdown(sentences["dis_suda_score_max"]), "Skinner and Elliot 2002; sdcMicro suda2"

@@ -7,6 +7,7 @@ Franconi formulas written out, not with core.survey_risk or core.suda.
 from __future__ import annotations
 
 import math
+import re
 from itertools import combinations
 from pathlib import Path
 
@@ -50,7 +51,8 @@ def test_weighted_risk_and_special_uniques(page):
     big_f = groups["weight"].transform("sum")
     risks = [approx_risk(int(a), float(b)) for a, b in zip(f, big_f, strict=True)]
     assert float(metric(page, "Expected re-identifications")) == pytest.approx(sum(risks), abs=0.05)
-    assert float(metric(page, "Global risk")) == pytest.approx(sum(risks) / len(TABLE), rel=1e-3)
+    # A risk shows three significant digits (core.formatting): within 0.5 in the third.
+    assert metric(page, "Global risk") == f"{sum(risks) / len(TABLE):.3g}"
     # SUDA2: exactly the records unique on all quasi-identifiers have an MSU.
     uniques = int((f == 1).sum())
     assert metric(page, "Records with a minimal sample unique") == f"{uniques:,}"
@@ -120,3 +122,22 @@ def test_column_names_from_the_data_are_escaped(tmp_path, monkeypatch):
     shown = [e.value for kind in ("markdown", "caption", "error") for e in getattr(at, kind)]
     assert any("contributes most" in text for text in shown)
     assert not [text for text in shown if "![b](" in text]
+
+
+def test_figures_read_as_the_rest_of_the_app():
+    # Issue 17, "Numbers": one formatter. Without sampling weights every record stands for
+    # itself, so each group of f_k records adds f_k * (1 / f_k) = 1 expected
+    # re-identification: the expected re-identifications are the number of groups.
+    qi = ["date_of_birth", "postal_code"]
+    at = open_sample("singapore_people.csv", qi, PAGE)
+    people = pd.read_csv(ROOT / "sample_data" / "singapore_people.csv", dtype=str)
+    sizes = people.groupby(qi)["sex"].transform("size")
+    groups = people.groupby(qi).ngroups
+    assert groups >= 1000  # so the figure needs a thousands separator
+    assert metric(at, "Expected re-identifications") == f"{groups:,}"  # not "9998.0"
+    # A risk above 0.05 is a group of fewer than 20 records: all of them here, exactly.
+    assert (sizes < 20).all()
+    assert metric(at, "Records above 0.05") == "100%"  # not "100.0%"
+    captions = " ".join(c.value for c in at.caption)
+    assert f"about {groups:,} of the {len(people):,} records" in captions
+    assert not re.search(r"\d\.0\b", captions), captions
