@@ -24,7 +24,7 @@ import pandas as pd
 
 from core._text import as_text
 from core.errors import ParameterError
-from core.formatting import fmt_count, fmt_percent, fmt_probability
+from core.formatting import fmt_count, fmt_number, fmt_percent, fmt_probability
 from core.privacy import (
     EquivalenceClasses,
     QuasiIdentifierImpact,
@@ -324,12 +324,12 @@ class RiskReport:
             )
             text["l_entropy"] = (
                 f"Taking how evenly the values are spread into account, the least diverse "
-                f"group is as diverse as {self.l_entropy:.2f} equally common values "
+                f"group is as diverse as {fmt_number(self.l_entropy)} equally common values "
                 "(entropy l-diversity)."
             )
             text["t_closeness"] = (
                 f"The distribution of '{self.sensitive}' in any group differs from the whole "
-                f"table by at most {self.t_closeness:.3f} (t-closeness, 0 = identical, "
+                f"table by at most {fmt_number(self.t_closeness)} (t-closeness, 0 = identical, "
                 "1 = completely different)."
             )
         return text

@@ -8,7 +8,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from core.formatting import fmt_count, fmt_probability
+from core.formatting import fmt_count, fmt_number, fmt_probability
 from core.markup import escape_markdown
 from core.privacy import equivalence_classes
 from core.risk import CONTROL_LEVELS, HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
@@ -133,8 +133,8 @@ if report.sensitive is not None:
     st.subheader(f"Attribute disclosure: '{escape_markdown(report.sensitive)}'")
     ldiv, lent, tclose = st.columns(3)
     ldiv.metric("Distinct l-diversity", fmt_count(report.l_distinct))
-    lent.metric("Entropy l-diversity", f"{report.l_entropy:.2f}")
-    tclose.metric("t-closeness", f"{report.t_closeness:.3f}")
+    lent.metric("Entropy l-diversity", fmt_number(report.l_entropy))
+    tclose.metric("t-closeness", fmt_number(report.t_closeness))
     if disclosure := report.attribute_disclosure():
         st.error(escape_markdown(disclosure), icon=":material/visibility:")
     for key in ("l_distinct", "l_entropy", "t_closeness"):
