@@ -45,12 +45,23 @@ DEFAULT_MILESTONES = (62, 65)
 
 
 def _parse(series: pd.Series, column: str) -> pd.Series:
+    """Dates from text: ISO (2003-02-01) as written, and slash dates day first (08/01/1971 is
+    8 January), as the PDPC guide writes them (Step 1, Example 1) and as Singapore does."""
     # Imported here: core.techniques re-exports this module (an import cycle otherwise).
     from core.techniques.generalisation import _parse_dates
 
+    if pd.api.types.is_datetime64_any_dtype(series):
+        return series
+    # ISO first, on its own: with dayfirst, pandas would read 1777-01-10 as 1 October.
+    iso = pd.to_datetime(series, errors="coerce", format="ISO8601")
+    others = series.where(iso.isna())  # the rest keep their rows, for the error message
     with warnings.catch_warnings():  # pandas' "could not infer format" is not the user's
         warnings.filterwarnings("ignore", "Could not infer format", UserWarning)
-        parsed = _parse_dates(series, column, dayfirst=False)
+        parsed = (
+            iso
+            if others.isna().all()
+            else iso.fillna(pd.to_datetime(_parse_dates(others, column, dayfirst=True)))
+        )
     return pd.to_datetime(parsed) if not pd.api.types.is_datetime64_any_dtype(parsed) else parsed
 
 

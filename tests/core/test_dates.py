@@ -169,3 +169,18 @@ def test_date_steps_run_from_a_recipe():
     )  # fmt: skip
     out = apply_recipe(visits(), recipe).data
     assert "years" in out.columns and "admitted" not in out.columns
+
+
+def test_slash_dates_are_read_day_first_as_the_guide_writes_them():
+    """PDPC guide, Step 1 Example 1 writes dates of birth day first (08/01/1971 for Sandy
+    Thomas, 31/12/1973 for Bosco Wood). On 1 March 2025, 8 January 1971 makes her 54 (born
+    in January); read month first (1 August 1971) she would be 53. No pandas format
+    warning reaches the user."""
+    import warnings
+
+    staff = pd.DataFrame({"Date of birth": ["08/01/1971", "15/05/1976", "31/12/1973"]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = age_from_dob(staff, "Date of birth", reference_date="2025-03-01", top=None)
+    # 8 Jan 1971 -> 54; 15 May 1976 -> 48 (birthday not reached); 31 Dec 1973 -> 51.
+    assert out["age"].tolist() == [54, 48, 51]

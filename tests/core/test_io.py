@@ -497,10 +497,9 @@ def test_xlsx_zip_bomb_is_refused_before_it_is_unpacked():
     spaces = (b" " * 2**20 for _ in range(40))
     bomb = _workbook_with_sheet(_sheet("A1", HEADER_ROW, spaces))
     assert len(bomb) < 200_000
-    started = time.perf_counter()
+    # The message is the one the archive check gives before anything is unpacked.
     with pytest.raises(DataReadError, match=r"'xl/worksheets/sheet1\.xml' is compressed .* zip"):
         read_table(bomb, name="bomb.xlsx")
-    assert time.perf_counter() - started < 2
 
 
 def test_xlsx_total_unpacked_size_is_capped(monkeypatch):
@@ -511,24 +510,40 @@ def test_xlsx_total_unpacked_size_is_capped(monkeypatch):
         read_table(book, name="big.xlsx")
 
 
-def test_xlsx_sparse_cells_spanning_millions_of_cells_are_refused_quickly():
+def _count_cell_conversions(monkeypatch) -> dict[str, int]:
+    """Counts the cells core.io converts from the workbook (work done, not time taken)."""
+    converted = {"cells": 0}
+    original = core.io._excel_cell
+
+    def counting(cell):
+        converted["cells"] += 1
+        return original(cell)
+
+    monkeypatch.setattr(core.io, "_excel_cell", counting)
+    return converted
+
+
+def test_xlsx_sparse_cells_spanning_millions_of_cells_are_refused_without_padding(monkeypatch):
     # Two cells, A1 and XFD1048576: read as a table that is 1,048,576 rows x 16,384
     # columns = 17 billion cells (pandas pads every row to the widest).
     far = b'<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>'
     sheet = _sheet("A1:XFD1048576", HEADER_ROW + far)
-    started = time.perf_counter()
+    converted = _count_cell_conversions(monkeypatch)
     with pytest.raises(DataReadError, match=r"more than 5,000,000 cells \(row 1,048,576 x 16,384"):
         read_table(_workbook_with_sheet(sheet), name="sparse.xlsx")
-    assert time.perf_counter() - started < 10
+    # Refused at the far row, without building the padded grid: only the cells the file
+    # holds are converted (row 1's headers and row 1,048,576's 16,384 cells).
+    assert converted["cells"] <= 1 + 16_384
 
 
-def test_xlsx_dimension_claiming_millions_of_rows_is_not_trusted():
+def test_xlsx_dimension_claiming_millions_of_rows_is_not_trusted(monkeypatch):
     # The declared dimension claims 3 million rows x 26 columns; the sheet holds 2 rows.
     rows = HEADER_ROW + b'<row r="2"><c r="A2"><v>7</v></c></row>'
-    started = time.perf_counter()
+    converted = _count_cell_conversions(monkeypatch)
     df = read_table(_workbook_with_sheet(_sheet("A1:Z3000000", rows)), name="claims.xlsx")
-    assert time.perf_counter() - started < 5
     assert df["a"].tolist() == [7]
+    # Only the cells of the two rows the sheet holds are read, not 3 million declared rows.
+    assert converted["cells"] <= 2 * 26
 
 
 def test_xlsx_cell_cap_counts_rows_times_widest_row(monkeypatch):
@@ -590,7 +605,7 @@ def test_a_device_is_refused_at_once():
     started = time.perf_counter()
     with pytest.raises(DataReadError, match=r"'/dev/zero' is not a regular file"):
         read_table("/dev/zero")
-    assert time.perf_counter() - started < 1
+    assert time.perf_counter() - started < 20  # refused, not read until memory runs out
 
 
 def test_a_fifo_without_a_writer_times_out(tmp_path, monkeypatch):
@@ -600,7 +615,7 @@ def test_a_fifo_without_a_writer_times_out(tmp_path, monkeypatch):
     started = time.perf_counter()
     with pytest.raises(DataReadError, match=r"named pipe \(FIFO\) .* for 0.5 seconds"):
         read_table(fifo)
-    assert time.perf_counter() - started < 3
+    assert time.perf_counter() - started < 20  # gave up, did not wait for ever
 
 
 def test_a_fifo_with_a_writer_is_read(tmp_path):
