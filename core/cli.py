@@ -28,6 +28,7 @@ import pandas as pd
 from core.engines import ENGINES, choose_engine, frequency_table
 from core.errors import AnonymisationError, ReleaseRefusedError
 from core.io import output_format, read_table, table_to_bytes
+from core.markup import terminal_line
 from core.model_risk import MODEL_METHODS, model_risk
 from core.outputs import Output, file_name_part, plan_outputs, write_outputs
 from core.privacy import L_KINDS
@@ -72,7 +73,7 @@ EXIT_USER_ERROR = 2
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse's own usage errors
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USER_ERROR, f"error: {message}\n")
+        self.exit(EXIT_USER_ERROR, f"error: {terminal_line(message)}\n")
 
 
 def _split(text: str) -> list[str]:
@@ -1136,9 +1137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.run(args)
     except AnonymisationError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {terminal_line(error)}", file=sys.stderr)
         return EXIT_USER_ERROR
     except OSError as error:
-        print(f"error: {error.strerror or error}: {error.filename or ''}".rstrip(": "),
-              file=sys.stderr)  # fmt: skip
+        message = f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")
+        print(f"error: {terminal_line(message)}", file=sys.stderr)
         return EXIT_USER_ERROR

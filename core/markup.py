@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["code_fence", "code_span", "escape_markdown", "table_cell"]
+__all__ = ["code_fence", "code_span", "escape_markdown", "table_cell", "terminal_line"]
 
 # Line breaks of every kind Python, browsers or Markdown renderers know, and the other
 # control characters: one line of text stays one line.
@@ -89,3 +89,19 @@ def code_fence(content: str, info: str = "") -> list[str]:
     longest = max((len(run) for run in re.findall("`+", content)), default=0)
     fence = "`" * max(3, longest + 1)
     return [fence + info, content, fence]
+
+
+# C0/C1 controls, DEL and the Unicode line/paragraph separators: the characters a terminal
+# acts on (ESC starts colour, cursor and title sequences) or shows as a new line.
+_TERMINAL_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def terminal_line(text: object) -> str:
+    """``text`` for one line of a terminal or log (the CLI's ``error: ...``).
+
+    A file or column name can hold a newline (forging a second ``error:`` line, or one a
+    script parsing stderr trusts) or an escape sequence that recolours or retitles the
+    terminal. Each such character is shown as its Python escape (``\\n``, ``\\x1b``), so the
+    name stays recognisable and the message stays one line.
+    """
+    return _TERMINAL_CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode(), str(text))

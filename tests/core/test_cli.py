@@ -541,3 +541,15 @@ def test_bundle_may_not_take_the_report_path(people, tmp_path, capsys):
     assert _apply(people, recipe, tmp_path / "out.csv", "--report", same, "--bundle", same) == 2
     assert "its own path" in capsys.readouterr().err
     assert _files(tmp_path) == before
+
+
+def test_an_error_naming_a_hostile_file_name_stays_one_terminal_line(tmp_path, capsys):
+    """A file name with a newline and an ANSI escape must not forge a second 'error:' line
+    or recolour the terminal: the CLI shows both as escapes, on one line."""
+    from core.cli import main
+
+    name = tmp_path / "x\nerror: all clear\x1b[32m.csv"
+    assert main(["risk", str(name), "--qi", "a"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert "\x1b" not in err and "x\\nerror: all clear\\x1b[32m.csv" in err

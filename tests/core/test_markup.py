@@ -155,3 +155,13 @@ def test_report_markdown_escapes_column_names_and_keeps_tables_whole():
             assert row.count("<td>") == width, row
     # The recipe is shown verbatim inside one code block that its content cannot close.
     assert out.count("<pre>") == 1
+
+
+def test_terminal_line_shows_controls_as_escapes_and_keeps_other_text():
+    from core.markup import terminal_line
+
+    assert (
+        terminal_line("a\r\nb\x1b]0;title\x07\u2028c\x9b")
+        == "a\\r\\nb\\x1b]0;title\\x07\\u2028c\\x9b"
+    )
+    assert terminal_line("naïve café 東京 'x' \\") == "naïve café 東京 'x' \\"
