@@ -131,12 +131,15 @@ else:
                ("records_below_k", "Records below target k"),
                ("max_risk", "Max prosecutor risk"), ("avg_risk", "Average prosecutor risk")]  # fmt: skip
     notes = (after or before).explanations()
-    st.dataframe(
-        # the same texts as report.md (core.formatting): 10,000 and 0.00492 on both
+    # st.table, whose cells wrap: the explanations are read in full, not cut at a column's
+    # width as in a data grid. Its cells are Markdown and the explanations name columns from
+    # the data: escaped. The same texts as report.md (core.formatting).
+    st.table(
         pd.DataFrame([{"figure": label, "before": fmt_value(getattr(before, key)),
                        "after": fmt_value(getattr(after, key) if after else None),
-                       "what it means": notes.get(key, "")} for key, label in figures]),
-        hide_index=True, width="stretch",
+                       "what it means": escape_markdown(notes.get(key, ""))}
+                      for key, label in figures]),
+        hide_index=True,
     )  # fmt: skip
     state.explain("The same figures on the original and on the released table.",
                   "PDPC guide, Step 4 and Annex C")  # fmt: skip
@@ -175,16 +178,20 @@ else:
     state.explain("Per column: how many values changed and how much information (entropy) "
                   "was lost; the guide judges utility per attribute.",
                   "PDPC guide, Introduction section A; Step 3")  # fmt: skip
-    bars = alt.Chart(loss).mark_bar().encode(
-        x=alt.X("entropy_loss:Q", title="Information lost", axis=alt.Axis(format="%"),
-                scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("column:N", sort="-x", title=None),
-        tooltip=["column", "status", alt.Tooltip("entropy_loss:Q", format=".0%")],
-    )  # fmt: skip
-    # A fixed height (not one step per bar): Vega drops "fit-y" with a warning otherwise.
-    st.altair_chart(bars.properties(height=24 * len(loss) + 50), width="stretch")
-    state.explain("0% means the column keeps all its detail, 100% that it says nothing any "
-                  "more (removed or one value).", "PDPC guide, Step 3")  # fmt: skip
+    if not loss["entropy_loss"].gt(0).any():
+        # an empty bar chart says nothing: say it in words
+        st.caption("No column has lost information: no step of the recipe changed a value.")
+    else:
+        bars = alt.Chart(loss).mark_bar().encode(
+            x=alt.X("entropy_loss:Q", title="Information lost", axis=alt.Axis(format="%"),
+                    scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y("column:N", sort="-x", title=None),
+            tooltip=["column", "status", alt.Tooltip("entropy_loss:Q", format=".0%")],
+        )  # fmt: skip
+        # A fixed height (not one step per bar): Vega drops "fit-y" with a warning otherwise.
+        st.altair_chart(bars.properties(height=24 * len(loss) + 50), width="stretch")
+        state.explain("0% means the column keeps all its detail, 100% that it says nothing "
+                      "any more (removed or one value).", "PDPC guide, Step 3")  # fmt: skip
 
 # --- release check (Steps 4 and 5) ------------------------------------------------------
 st.subheader("Release check")
@@ -193,13 +200,12 @@ if check.passed:
 else:
     st.error("This table is not ready to be released as anonymised. The data download stays "
              "locked until every problem below is fixed.", icon=":material/block:")  # fmt: skip
-    # A table, not Markdown: the problems quote column names, which come from the data.
-    st.dataframe(
-        pd.DataFrame({"problem": check.problems,
+    # st.table: its cells wrap, so each problem is read in full. Its cells are Markdown and
+    # the problems quote column names, which come from the data: escaped.
+    st.table(
+        pd.DataFrame({"problem": [escape_markdown(problem) for problem in check.problems],
                       "what to do": [FIXES[kind][1] for kind in check.kinds]}),
-        hide_index=True, width="stretch",
-        column_config={"problem": st.column_config.TextColumn(width="large"),
-                       "what to do": st.column_config.TextColumn(width="large")},
+        hide_index=True,
     )  # fmt: skip
     pages = dict.fromkeys(page for kind in check.kinds for page in FIXES[kind][2])
     for column, page in zip(st.columns(len(pages)), pages, strict=True):

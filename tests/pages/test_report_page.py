@@ -86,7 +86,9 @@ def open_report(roles: dict[str, Role], steps: tuple[dict, ...]) -> AppTest:
 
 
 def problems_shown(at: AppTest) -> list[str]:
-    tables = [t.value for t in at.dataframe if "problem" in t.value.columns]
+    # st.table, not st.dataframe: its cells wrap, so a long problem is read in full
+    # (a data grid cuts it at the column's width; issue 17).
+    tables = [t.value for t in at.table if "problem" in t.value.columns]
     return list(tables[0]["problem"]) if tables else []
 
 
@@ -104,6 +106,9 @@ def test_renders_with_external_default(page: AppTest) -> None:
     labels = [c.label for c in page.checkbox]
     assert any(GUIDE_LEGAL in label for label in labels)
     assert len(page.get("vega_lite_chart")) == 1
+    # the figures' explanations are long sentences: a table whose cells wrap (issue 17)
+    figures = next(t.value for t in page.table if "what it means" in t.value.columns)
+    assert list(figures.iloc[:, 0])[:2] == ["k (smallest group)", "Unique records"]
 
 
 def test_mapping_download_needs_a_long_passphrase(page: AppTest) -> None:
@@ -214,8 +219,11 @@ def test_untouched_table_cannot_be_downloaded_as_anonymised(files) -> None:
     problems = problems_shown(at)
     assert any("original data" in p for p in problems)
     assert any("'nric'" in p for p in problems)  # the direct identifier is still there
-    todo = list(next(t.value for t in at.dataframe if "problem" in t.value.columns)["what to do"])
+    todo = list(next(t.value for t in at.table if "problem" in t.value.columns)["what to do"])
     assert any("De-identify" in t for t in todo) and any("Techniques" in t for t in todo)
+    # Nothing changed, so no column lost information: a sentence, not an empty bar chart.
+    assert not at.get("vega_lite_chart")
+    assert any("No column has lost information" in c.value for c in at.caption)
     assert not at.checkbox(key="release_anyway").value  # unticked by default
     # The recipe and the report stay available and say that the check failed.
     markdown = download(at, files, "download_report_md").decode()
