@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.formatting import fmt_number
 from core.markup import code_span, escape_markdown
 from core.profile import profile
 from ui import data_steps, guide_examples, state
@@ -103,6 +104,10 @@ state.explain(
 st.markdown("#### Column profile")
 with st.spinner("Profiling the columns..."):
     table = profile(df)
+# The range reads as the values do (six significant digits keep a coordinate's decimals)
+# and a text column shows the app's missing figure "-" instead of the grid's "None".
+RANGE = ("min", "max", "mean")
+table[list(RANGE)] = table[list(RANGE)].map(lambda value: fmt_number(value, 6))
 st.dataframe(
     table,
     hide_index=True,
@@ -111,9 +116,7 @@ st.dataframe(
         "uniqueness": st.column_config.ProgressColumn(
             "uniqueness", min_value=0.0, max_value=1.0, format="%.2f"
         ),
-        "min": st.column_config.NumberColumn(format="%.4g"),
-        "max": st.column_config.NumberColumn(format="%.4g"),
-        "mean": st.column_config.NumberColumn(format="%.4g"),
+        **{name: st.column_config.TextColumn(name, alignment="right") for name in RANGE},
     },
 )
 state.explain(

@@ -23,6 +23,12 @@ def count_records(path: Path) -> int:
         return sum(1 for _ in csv.reader(handle)) - 1
 
 
+def _rows(sample: str) -> list[list[str]]:
+    """A sample's records read with the csv module (no header)."""
+    with (SAMPLES / sample).open(newline="", encoding="utf-8") as handle:
+        return list(csv.reader(handle))[1:]
+
+
 @pytest.fixture
 def at() -> AppTest:
     app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
@@ -42,6 +48,13 @@ def test_renders_default_sample(at):
     with (SAMPLES / "singapore_people.csv").open(encoding="utf-8") as handle:
         header = handle.readline().strip().split(",")
     assert list(profile["column"]) == header
+    # A text column has no range: "-" (core.formatting's missing figure), not "None"; a
+    # number column's range reads as its values do (six significant digits, by hand here).
+    by_column = profile.set_index("column")
+    assert by_column.loc["sex", ["min", "max", "mean"]].tolist() == ["-", "-", "-"]
+    latitudes = [float(row[header.index("latitude")]) for row in _rows("singapore_people.csv")]
+    assert by_column.loc["latitude", "min"] == f"{min(latitudes):.6g}"
+    assert by_column.loc["latitude", "max"] == f"{max(latitudes):.6g}"
     # source details from df.attrs["source"]
     assert any("comma" in c.value and "utf-8" in c.value for c in at.caption)
 
