@@ -87,6 +87,14 @@ MAX_XLSX_COMPRESSION_RATIO = 100
 MAX_XLSX_CELLS = 5_000_000
 _RATIO_CHECK_FROM_BYTES = 2**20
 
+#: Limits on what a Parquet file may unpack to. Its column encodings (dictionary, run
+#: length) and compression let a file of a few KiB stand for billions of cells or one long
+#: value repeated millions of times, so the cells are checked on the file's metadata and
+#: the decoded size (text measured through its dictionaries) before any column is
+#: decoded into the table. Larger tables: the DuckDB or Spark engine (README, "Scale").
+MAX_PARQUET_CELLS = 500_000_000
+MAX_PARQUET_UNPACKED_BYTES = 8 * 2**30
+
 #: Longest text cell read from a delimited file or Parquet. The csv module's own limit
 #: (131,072 characters) is lifted, so long free-text notes load; beyond this, an error
 #: names the row and column.
@@ -866,7 +874,30 @@ def _read_parquet(data: bytes, display: str) -> pd.DataFrame:
             "columns first (e.g. one column per struct field), or drop them."
         )
     try:
-        table = pq.read_table(io.BytesIO(data))
+        rows = pq.read_metadata(io.BytesIO(data)).num_rows
+        if rows * len(schema) > MAX_PARQUET_CELLS:
+            raise DataReadError(
+                f"File '{display}' holds {rows * len(schema):,} cells ({rows:,} rows x "
+                f"{len(schema):,} columns), more than the {MAX_PARQUET_CELLS:,} this tool "
+                "reads into memory. Use --engine duckdb (or spark), or select fewer rows "
+                "or columns first."
+            )
+        text = [f.name for f in schema if _is_text(f.type)]
+        # Text stays dictionary-encoded until its decoded size is known to be within bounds.
+        table = pq.read_table(io.BytesIO(data), read_dictionary=text)
+        unpacked = table.nbytes - sum(table[name].nbytes for name in text)
+        unpacked += sum(_decoded_text_bytes(table[name]) for name in text)
+        if unpacked > MAX_PARQUET_UNPACKED_BYTES:
+            raise DataReadError(
+                f"File '{display}' would unpack to {unpacked:,} bytes, more than the "
+                f"{MAX_PARQUET_UNPACKED_BYTES:,} this tool reads into memory (a file of "
+                f"{len(data):,} bytes: its values repeat through dictionaries or "
+                "compression). Use --engine duckdb (or spark), or check where the file "
+                "came from."
+            )
+        table = _decode_dictionaries(table, text)
+    except DataReadError:
+        raise
     except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... on damaged files
         raise DataReadError(
             f"File '{display}' is not a readable Parquet file (it may be damaged or in another "
@@ -882,6 +913,42 @@ def _read_parquet(data: bytes, display: str) -> pd.DataFrame:
         ) from exc
     body.attrs = {}
     return _apply_header(body, names, display)
+
+
+def _is_text(arrow_type) -> bool:
+    import pyarrow.types as pa_types
+
+    if pa_types.is_dictionary(arrow_type):
+        arrow_type = arrow_type.value_type
+    return (
+        pa_types.is_string(arrow_type)
+        or pa_types.is_large_string(arrow_type)
+        or (pa_types.is_binary(arrow_type) or pa_types.is_large_binary(arrow_type))
+    )
+
+
+def _decoded_text_bytes(column) -> int:
+    """Bytes of text ``column`` (dictionary-encoded) holds once every index is decoded."""
+    import pyarrow.compute as pc
+
+    total = 0
+    for chunk in column.chunks:
+        lengths = pc.binary_length(chunk.dictionary).fill_null(0).to_numpy().astype(np.int64)
+        indices = chunk.indices.fill_null(0).to_numpy()
+        uses = np.bincount(indices, minlength=len(lengths))  # how often each value is used
+        total += int(uses @ lengths) + 8 * len(chunk)  # text, then offsets and validity
+    return total
+
+
+def _decode_dictionaries(table, text: list[str]):
+    """``table`` with its text columns as plain text again, as Parquet without dictionaries
+    reads (a dictionary column would become a pandas Categorical)."""
+    for name in text:
+        column = table[name]
+        if hasattr(column.type, "value_type"):
+            position = table.schema.get_field_index(name)
+            table = table.set_column(position, name, column.cast(column.type.value_type))
+    return table
 
 
 # ---------------------------------------------------------------------------- writing

@@ -679,3 +679,44 @@ def test_cell_elements_are_counted_across_chunks_with_any_prefix(prefix):
     with zipfile.ZipFile(buffer) as archive:
         info = archive.getinfo("xl/worksheets/sheet1.xml")
         assert core.io._count_cell_elements(archive, info) == 3 * 70_000
+
+
+# --- Parquet that unpacks to far more than the file ---------------------------------------
+
+
+def _dictionary_bomb(rows: int, value_chars: int) -> bytes:
+    """One text value of ``value_chars`` characters repeated ``rows`` times: Parquet stores
+    it once in the column's dictionary, so the file stays small however large it decodes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    indices = pa.array(np.zeros(rows, dtype=np.int32))
+    column = pa.DictionaryArray.from_arrays(indices, pa.array(["x" * value_chars]))
+    buffer = io.BytesIO()
+    pq.write_table(pa.table({"note": column}), buffer, compression="zstd")
+    return buffer.getvalue()
+
+
+def test_parquet_dictionary_bomb_is_refused_before_it_is_decoded(monkeypatch):
+    # 2,000 rows x 1,000 characters = 2,000,000 bytes of text, plus 8 bytes of offsets per
+    # row (2,000 x 8 = 16,000): 2,016,000 bytes, from a file of a few KiB.
+    bomb = _dictionary_bomb(rows=2_000, value_chars=1_000)
+    assert len(bomb) < 20_000
+    monkeypatch.setattr(core.io, "MAX_PARQUET_UNPACKED_BYTES", 1_000_000)
+    with pytest.raises(DataReadError, match=r"'bomb\.parquet' would unpack to 2,016,000 bytes"):
+        read_table(bomb, name="bomb.parquet")
+
+
+def test_parquet_with_more_cells_than_the_limit_is_refused_from_its_metadata(monkeypatch):
+    small = table_to_bytes(pd.DataFrame({"a": range(10), "b": range(10)}), "parquet")
+    monkeypatch.setattr(core.io, "MAX_PARQUET_CELLS", 19)
+    with pytest.raises(DataReadError, match=r"'t\.parquet' holds 20 cells \(10 rows x 2 col"):
+        read_table(small, name="t.parquet")
+    monkeypatch.setattr(core.io, "MAX_PARQUET_CELLS", 20)
+    assert read_table(small, name="t.parquet")["b"].tolist() == list(range(10))
+
+
+def test_parquet_dictionary_text_under_the_limit_reads_as_plain_text():
+    df = read_table(_dictionary_bomb(rows=3, value_chars=4), name="ok.parquet")
+    assert df["note"].tolist() == ["xxxx"] * 3
+    assert not isinstance(df["note"].dtype, pd.CategoricalDtype)
