@@ -364,8 +364,8 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     (core.engines.streaming)."""
     import secrets
 
-    from core.engines.sources import resolve_sources
-    from core.engines.streaming import BatchWriter, stream_recipe, streamable_steps
+    from core.engines.sources import resolve_sources, sample_rows
+    from core.engines.streaming import BatchWriter, streamable_steps
     from core.outputs import staging_file
 
     for option, given in (("--report", args.report), ("--workspace", args.workspace),
@@ -387,10 +387,7 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     seed = seed if seed is not None else secrets.randbelow(2**31)
     recipe = Recipe(recipe.steps, seed, recipe.meta)
     steps = streamable_steps(recipe, seed, engine)
-    batches = _engine_batches(sources, engine, args.spark_master)
-    first = next(batches(), None)
-    if first is None:
-        raise AnonymisationError(f"'{args.data}' holds no records; nothing was written.")
+    first = sample_rows(sources)
     base_dir = Path(args.recipe).resolve().parent
     inputs = {f"data '{file}'": Path(file) for file in sources.files}
     inputs.update({"recipe": Path(args.recipe)})
@@ -408,10 +405,11 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     try:
         writer = BatchWriter(staged, output_format(out.path))
         try:
-            result = stream_recipe(
-                batches, steps, writer, seed=seed,
+            result = _stream_on_engine(
+                engine, sources, steps, writer, seed=seed,
                 gate_columns=list(dict.fromkeys([*qis, *([sensitive] if sensitive else [])])),
                 direct_identifiers=job.direct_identifiers, base_dir=base_dir, keys=keys,
+                master=args.spark_master,
             )  # fmt: skip
         finally:
             writer.close()
@@ -456,15 +454,22 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     return 0
 
 
-def _engine_batches(sources: Any, engine: str, spark_master: str | None) -> Any:
-    if engine == "duckdb":
-        from core.engines.streaming import duckdb_batches
+def _stream_on_engine(engine: str, sources: Any, steps: Any, writer: Any, *, master: str | None,
+                      **options: Any) -> Any:  # fmt: skip
+    from core.engines import streaming
 
-        return duckdb_batches(sources)
-    raise AnonymisationError(
-        "apply on the spark engine is not available yet; use --engine duckdb (larger than "
-        "memory, on one machine) or --engine pandas."
-    )
+    if engine == "duckdb":
+        batches = streaming.duckdb_batches(sources)
+        return streaming.stream_recipe(batches, steps, writer, **options)
+    from core.engines.spark_engine import spark_stream_recipe
+
+    for step in steps:
+        if step.call.produces_mapping:
+            raise AnonymisationError(
+                f"Step {step.position} ({step.step['step']}) writes an identity mapping "
+                "table, which the spark engine does not collect; use --engine duckdb or pandas."
+            )
+    return spark_stream_recipe(sources, steps, writer, master=master, **options)
 
 
 def _plan_record(args: argparse.Namespace, job: _ApplyJob) -> tuple[str | None, Output | None]:

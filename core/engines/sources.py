@@ -165,3 +165,39 @@ def _is_utf8(head: bytes) -> bool:
     except UnicodeDecodeError as exc:
         return exc.start >= len(head) - 3  # a character cut at the end of the sample
     return True
+
+
+def sample_rows(sources: Sources, rows: int = 5000) -> pd.DataFrame:
+    """The first rows of the first file, typed by the reader's rules on those rows (for
+    Step 1's role suggestions before any engine starts)."""
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+    import pyarrow.parquet as pq
+
+    from core.engines.streaming import batch_kinds, combine_kinds, to_frame
+
+    first = sources.files[0]
+    names = [f"c{i}" for i in range(len(sources.names))]
+    try:
+        if sources.format == "parquet":
+            batch = next(pq.ParquetFile(first).iter_batches(batch_size=rows), None)
+            kinds = None
+        else:
+            reader = pa_csv.open_csv(
+                first,
+                read_options=pa_csv.ReadOptions(skip_rows=sources.skip + 1, column_names=names),
+                parse_options=pa_csv.ParseOptions(delimiter=sources.sep, newlines_in_values=True),
+                convert_options=pa_csv.ConvertOptions(
+                    column_types=dict.fromkeys(names, pa.string()), null_values=[""],
+                    strings_can_be_null=True, quoted_strings_can_be_null=True,
+                ),
+            )  # fmt: skip
+            batch = next(iter(reader), None)
+            kinds = combine_kinds([batch_kinds(batch)]) if batch is not None else None
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise DataReadError(f"File '{first}' could not be read: {exc}") from exc
+    if batch is None or not batch.num_rows:
+        raise DataReadError(f"File '{first}' holds no records; nothing was written.")
+    batch = batch.slice(0, rows)
+    batch = pa.RecordBatch.from_arrays(list(batch.columns), names=names)
+    return to_frame(batch, sources, kinds)

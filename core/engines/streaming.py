@@ -165,13 +165,32 @@ def _class_step_models(step: _Step) -> tuple[list[str], list[ClassModels]]:
     return qis, models
 
 
-def _failing_keys(step: _Step, table: pd.DataFrame, counts: np.ndarray) -> np.ndarray:
-    """Hashes of the quasi-identifier values of every class the step suppresses."""
-    qis, models = _class_step_models(step)
+KEY = "__key"  # a row's hashed quasi-identifier values: its equivalence class
+
+
+def class_frame(done: pd.DataFrame, step: _Step) -> pd.DataFrame:
+    """What a class step needs of a batch: each row's class key and sensitive value(s)."""
+    qis = list(step.call.args[0])
+    wanted = [*qis, *_sensitive_of(step)]
+    missing = [c for c in wanted if c not in done.columns]
+    if missing:
+        raise AnonymisationError(
+            f"Step {step.position} ({step.step['step']}): column {missing[0]!r} is not in the "
+            "table at that step."
+        )
+    keys = row_keys(done, qis).view(np.int64)  # signed: Spark has no unsigned integers
+    return pd.DataFrame({KEY: keys, **{s: done[s].to_numpy() for s in _sensitive_of(step)}})
+
+
+def failing_keys(step: _Step, table: pd.DataFrame, counts: np.ndarray) -> np.ndarray:
+    """The class keys of every class the step suppresses, from the frequency table of
+    (class key, sensitive values) with ``counts`` records per row (ARX semantics: a class
+    failing any model)."""
+    _, models = _class_step_models(step)
     fail = np.zeros(len(table), dtype=bool)
     for model in models:
-        fail |= failing_records(table, qis, model, counts=counts)
-    return np.unique(row_keys(table.loc[fail], qis))
+        fail |= failing_records(table, [KEY], model, counts=counts)
+    return np.unique(table[KEY].to_numpy(dtype=np.int64)[fail])
 
 
 def _run_batch(
@@ -191,7 +210,8 @@ def _run_batch(
                 missing = [c for c in qis if c not in batch.columns]
                 if missing:
                     raise DataReadError(f"Column {missing[0]!r} is not in the table.")
-                batch = batch.loc[~np.isin(row_keys(batch, qis), failing[step.position])]
+                keys = row_keys(batch, qis).view(np.int64)
+                batch = batch.loc[~np.isin(keys, failing[step.position])]
                 continue
             batch, pseudonymised = run_step(batch, step.step, seed=_block_seed(step.seed, block),
                                             base_dir=base_dir, keys=keys)  # fmt: skip
@@ -220,18 +240,11 @@ def count_classes(
     for index, step in enumerate(steps):
         if step.call.function not in CLASS_STEPS:
             continue
-        qis = list(step.call.args[0])
-        counter = _Counter(list(dict.fromkeys([*qis, *_sensitive_of(step)])))
+        counter = _Counter([KEY, *_sensitive_of(step)])
         for block, batch in enumerate(batches()):
             done = _run_batch(batch, steps[:index], failing, block, base_dir=base_dir, keys=keys)
-            missing = [c for c in counter.columns if c not in done.columns]
-            if missing:
-                raise AnonymisationError(
-                    f"Step {step.position} ({step.step['step']}): column {missing[0]!r} is not "
-                    "in the table at that step."
-                )
-            counter.add(done)
-        failing[step.position] = _failing_keys(step, *counter.result())
+            counter.add(class_frame(done, step))
+        failing[step.position] = failing_keys(step, *counter.result())
     return failing
 
 
@@ -309,7 +322,7 @@ def duckdb_batches(sources: Sources) -> Batches:
         kinds = _csv_kinds(arrow_batches(sources, BATCH_ROWS)) if sources.format == "csv" else None
         offset = 0
         for batch in arrow_batches(sources, BATCH_ROWS):
-            frame = _to_frame(batch, sources, kinds)
+            frame = to_frame(batch, sources, kinds)
             frame.index = pd.RangeIndex(offset, offset + len(frame))
             offset += len(frame)
             yield frame
@@ -328,27 +341,34 @@ def _kind(array: Any) -> str:
     return "int" if str(numbers.type) == "int64" else "float"
 
 
-def _csv_kinds(batches: Iterator[Any]) -> list[str]:
-    """Per column: text, int or float, judged over every batch (the reader's rule)."""
-    kinds: list[set[str]] | None = None
-    for batch in batches:
-        if kinds is None:
-            kinds = [set() for _ in range(batch.num_columns)]
-        for i in range(batch.num_columns):
-            if "text" not in kinds[i]:
-                kinds[i].add(_kind(batch.column(i)))
+def batch_kinds(batch: Any) -> list[str]:
+    """Per column of a pyarrow batch of CSV text: empty, text, int or float."""
+    return [_kind(batch.column(i)) for i in range(batch.num_columns)]
+
+
+def combine_kinds(per_batch: Iterator[list[str]]) -> list[str]:
+    """Per column: text, int or float over every batch (the reader's rule on the whole)."""
+    seen: list[set[str]] | None = None
+    for kinds in per_batch:
+        seen = seen or [set() for _ in kinds]
+        for column, kind in zip(seen, kinds, strict=True):
+            column.add(kind)
     result = []
-    for seen in kinds or []:
-        if "text" in seen or seen <= {"empty"}:
+    for column in seen or []:
+        if "text" in column or column <= {"empty"}:
             result.append("text")
-        elif seen == {"int"}:
-            result.append("int")
         else:
-            result.append("float")
+            result.append("int" if column == {"int"} else "float")
     return result
 
 
-def _to_frame(batch: Any, sources: Sources, kinds: list[str] | None) -> pd.DataFrame:
+def _csv_kinds(batches: Iterator[Any]) -> list[str]:
+    return combine_kinds(batch_kinds(batch) for batch in batches)
+
+
+def to_frame(batch: Any, sources: Sources, kinds: list[str] | None) -> pd.DataFrame:
+    """A pyarrow batch (columns ``c0, c1, ...``) as the reader's table: CSV columns typed
+    by ``kinds``, the files' column names."""
     import pyarrow as pa
 
     from core.io import _numbers_or_none

@@ -205,3 +205,15 @@ def test_bad_parquet_inputs_are_named_and_nothing_is_written(tmp_path, capsys, p
                 "no files": "matches no files"}[problem]  # fmt: skip
     assert expected in err
     assert problem == "no files" or "part-1.parquet" in err
+
+
+# --- Spark (real, local mode) ---------------------------------------------------------
+
+
+def test_spark_writes_the_pandas_file_on_adult(tmp_path, capsys, adult_hierarchies_dir, spark,
+                                               small_batches):  # fmt: skip
+    data = adult_hierarchies_dir / "adult.csv"
+    recipe = _adult_recipe(tmp_path, adult_hierarchies_dir)
+    _apply(capsys, data, recipe, tmp_path / "pandas.csv", "pandas")
+    _apply(capsys, data, recipe, tmp_path / "spark.csv", "spark")
+    assert (tmp_path / "spark.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
