@@ -140,6 +140,7 @@ def cmd_risk(args: argparse.Namespace) -> int:
                            method=args.model_method)  # fmt: skip
         data.update(model.to_dict())
         explanations.update(model.explanations())
+    _add_population_figures(args, report, data, explanations)
     text = "\n".join(f"{key}: {sentence}" for key, sentence in explanations.items())
     _emit(data, args.json, text)
     return 0
@@ -158,9 +159,24 @@ def _risk_on_engine(args: argparse.Namespace, engine: str) -> int:
                            spark_master=args.spark_master)  # fmt: skip
     report = risk_report(freq.table, qis, k_threshold=args.k, sensitive=args.sensitive,
                          impact=not args.no_impact, counts=freq.counts)  # fmt: skip
-    text = "\n".join(f"{key}: {sentence}" for key, sentence in report.explanations().items())
-    _emit({**report.to_dict(), "engine": engine}, args.json, text)
+    data, explanations = {**report.to_dict(), "engine": engine}, report.explanations()
+    _add_population_figures(args, report, data, explanations)
+    text = "\n".join(f"{key}: {sentence}" for key, sentence in explanations.items())
+    _emit(data, args.json, text)
     return 0
+
+
+def _add_population_figures(args: argparse.Namespace, report, data: dict, explanations: dict):
+    """With --population N: estimated population uniqueness (core.population_risk)."""
+    if args.population is None:
+        return
+    from core.population_risk import population_figures, sizes_from_distribution
+
+    sizes = sizes_from_distribution(report.class_sizes["class_size"],
+                                    report.class_sizes["classes"])  # fmt: skip
+    figures, sentences = population_figures(sizes, args.population, model=args.population_model)
+    data.update(figures)
+    explanations.update(sentences)
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -975,6 +991,12 @@ def build_parser() -> argparse.ArgumentParser:
     risk.add_argument("--missing", choices=MISSING_RULES, default="own_value",
                       help="own_value: a blank is a value of its own (default); sdcmicro: a "
                       "blank matches any value (adds k_missing_as_wildcard)")  # fmt: skip
+    risk.add_argument("--population", type=float,
+                      help="size of the population the records were drawn from: adds the "
+                      "estimated population uniqueness (ARX's Pitman/Zayatz/SNB/Dankar)")  # fmt: skip
+    risk.add_argument("--population-model", choices=("dankar", "pitman", "zayatz", "snb"),
+                      default="dankar", help="population uniqueness model (default dankar: "
+                      "Dankar et al.'s rule picks one by the sampling fraction)")  # fmt: skip
     risk.add_argument("--model-risk", action="store_true",
                       help="add sdcMicro's log-linear model risk (modRisk, main effects)")  # fmt: skip
     risk.add_argument("--model-method", choices=MODEL_METHODS, default="default",

@@ -16,8 +16,13 @@ differs from the paper it cites, both are named below and ARX's is what is compu
 - **Pitman** (Hoshino 2001, "Applying Pitman's sampling formula to microdata disclosure
   risk assessment", J. Official Statistics 17(4)); ARX ``ModelPitman``: the maximum
   likelihood estimates of Pitman's (theta, alpha) from the sample's class sizes, solved by
-  Newton-Raphson from ARX's initial guess; population uniques =
-  Gamma(theta + 1) / Gamma(theta + alpha) * N^alpha (accepted only within [0, N]).
+  Newton-Raphson from ARX's initial guess, first on the closed forms (digamma), then, if
+  that fails or its root does not solve the plain-sum equations, on the plain sums
+  (ARX's fallback; needed when alpha < 0); population uniques =
+  Gamma(theta + 1) / Gamma(theta + alpha) * N^alpha (accepted only within [0, N]). ARX's
+  own digamma and trigamma are approximations (digamma of a negative argument uses a
+  Taylor series at 0; trigamma drops its asymptotic tail between 8 and 12); they only steer
+  its Newton steps, so we use exact ones and reach the same roots.
 - **Zayatz** (Zayatz 1991, "Estimation of the percent of unique population elements on a
   microdata file using the sample", US Census Bureau SRD report 91/08); ARX ``ModelZayatz``:
   the share of sample uniques that are population uniques, with the sample's class sizes
@@ -70,7 +75,7 @@ POPULATION_MODELS = ("dankar", "pitman", "zayatz", "snb")
 KMAP_ESTIMATORS = ("poisson", "zero_truncated_poisson")
 _INT_MAX = 2**31 - 1
 _ACCURACY = 1e-6  # ARXSolverConfiguration's default accuracy on the object function
-_ITERATIONS_PER_TRY = 1000  # ARX's default iterations per start value
+_ITERATIONS_PER_TRY = 200  # ARX: 1000 per try but at most 100 ms a try and 1 s in all
 # ARX's deterministic start values after the first try fails (ARXSolverConfiguration).
 _RESTARTS = [(a * 0.33, b * 0.33) for a in range(4) for b in range(4)]
 
@@ -119,30 +124,53 @@ def _check_population(population: float, n_records: int) -> float:
 # --- special functions (vectorised; no scipy) -----------------------------------------
 
 
-def digamma(x: np.ndarray | float) -> np.ndarray:
-    """psi(x) for x > 0: recurrence up to x >= 12, then the asymptotic series."""
-    x = np.array(x, dtype=float, copy=True)
-    result = np.zeros_like(x)
-    for _ in range(12):
-        small = x < 12
-        result[small] -= 1 / x[small]
-        x[small] += 1
+_SHIFT = 12.0  # recurrence up to x >= 12, then the asymptotic series (error < 1e-15)
+
+
+def _shift(x: np.ndarray | float, power: int) -> tuple[np.ndarray | float, np.ndarray | float]:
+    """x moved up to >= 12 by the recurrence, and the sum of 1 / (x + j)^power it costs."""
+    if np.ndim(x) == 0:
+        x, total = float(x), 0.0
+        if not x > 0:  # outside the domain these functions are used on: nan, not a loop
+            return math.nan, math.nan
+        while x < _SHIFT:
+            total += 1 / x**power
+            x += 1
+        return x, total
+    x = np.where(np.asarray(x, dtype=float) > 0, x, np.nan)
+    steps = np.nan_to_num(np.maximum(np.ceil(_SHIFT - x), 0))
+    total = np.zeros_like(x)
+    for j in range(int(steps.max()) if steps.size else 0):
+        total += np.where(j < steps, 1 / (x + j) ** power, 0.0)
+    return x + steps, total
+
+
+def _digamma_series(x: np.ndarray) -> np.ndarray:
+    """psi(x) by the asymptotic series alone (x >= 11: error below 1e-14)."""
     r = 1 / (x * x)
     series = r * (1 / 12 - r * (1 / 120 - r * (1 / 252 - r * (1 / 240 - r / 132))))
-    return result + np.log(x) - 0.5 / x - series
+    return np.log(x) - 0.5 / x - series
 
 
-def trigamma(x: np.ndarray | float) -> np.ndarray:
-    """psi'(x) for x > 0: recurrence up to x >= 12, then the asymptotic series."""
-    x = np.array(x, dtype=float, copy=True)
-    result = np.zeros_like(x)
-    for _ in range(12):
-        small = x < 12
-        result[small] += 1 / (x[small] * x[small])
-        x[small] += 1
+def _trigamma_series(x: np.ndarray) -> np.ndarray:
+    """psi'(x) by the asymptotic series alone (x >= 11)."""
     r = 1 / (x * x)
     tail = (1 + r * (1 / 6 - r * (1 / 30 - r * (1 / 42 - r * (1 / 30 - r * 5 / 66))))) / x
-    return result + 0.5 * r + tail
+    return 0.5 * r + tail
+
+
+def digamma(x: np.ndarray | float) -> np.ndarray | float:
+    """psi(x) for x > 0 (nan elsewhere): recurrence up to x >= 12, then the asymptotic
+    series."""
+    x, total = _shift(x, 1)
+    return _digamma_series(x) - total
+
+
+def trigamma(x: np.ndarray | float) -> np.ndarray | float:
+    """psi'(x) for x > 0 (nan elsewhere): recurrence up to x >= 12, then the asymptotic
+    series."""
+    x, total = _shift(x, 2)
+    return _trigamma_series(x) + total
 
 
 def _newton(
@@ -158,10 +186,12 @@ def _newton(
         for _ in range(_ITERATIONS_PER_TRY):
             with np.errstate(all="ignore"):
                 f, jac = function(x[0], x[1])
-                if not np.all(np.isfinite(f)) or not valid(x[0], x[1]):
+                if not (math.isfinite(f[0]) and math.isfinite(f[1])) or not valid(x[0], x[1]):
                     break
                 if abs(f[0]) <= _ACCURACY and abs(f[1]) <= _ACCURACY:
                     return float(x[0]), float(x[1])
+                if abs(x[0]) > 1e12 or abs(x[1]) > 1e12:
+                    break  # diverging: this start will not converge
                 det = jac[0, 0] * jac[1, 1] - jac[0, 1] * jac[1, 0]
                 if not np.isfinite(det) or det == 0:
                     break
@@ -184,7 +214,24 @@ def pitman_uniques(hist: SizeHistogram, population: float) -> float:
     theta0 = (n * u * c - c1 * (n - 1) * (2 * u + c)) / (2 * c1 * u + c1 * c - n * c)
     alpha0 = (theta0 * (c1 - n) + (n - 1) * c1) / (n * u)
     keep = hist.sizes != 1
-    sizes, counts = hist.sizes[keep].astype(float), hist.counts[keep].astype(float)
+    sizes, counts = hist.sizes[keep].astype(np.int64), hist.counts[keep].astype(float)
+    # sum_i c_i (psi(k_i - a) - psi(1 - a)) = sum_i c_i sum_{j=1}^{k_i - 1} 1 / (j - a): a
+    # cumulative table for the small sizes, the asymptotic series for the large ones.
+    small = sizes < 13
+    small_sizes, small_counts = sizes[small], counts[small]
+    large_sizes, large_counts = sizes[~small].astype(float), counts[~small]
+    j = np.arange(1, 12, dtype=float)
+
+    def class_sums(a: float) -> tuple[float, float]:
+        inv = 1 / (j - a)
+        first = np.concatenate([[0.0], np.cumsum(inv)])
+        second = np.concatenate([[0.0], np.cumsum(inv * inv)])
+        o4 = float(small_counts @ first[small_sizes - 1])
+        d4 = float(small_counts @ second[small_sizes - 1])
+        if large_sizes.size:
+            o4 += float(large_counts @ (_digamma_series(large_sizes - a) - digamma(1 - a)))
+            d4 += float(large_counts @ (trigamma(1 - a) - _trigamma_series(large_sizes - a)))
+        return o4, d4
 
     def equations(t: float, a: float):
         # d log L / d theta and d log L / d alpha, and their derivatives (ARX's closed forms)
@@ -194,18 +241,44 @@ def pitman_uniques(hist: SizeHistogram, population: float) -> float:
         o1 = (psi_u - psi_1) / a
         o2 = digamma(n + t) - digamma(t + 1)
         o3 = (-t * psi_u + a * v0 + t * psi_1) / (a * a)
-        o4 = (counts * (digamma(sizes - a) - digamma(1 - a))).sum()
+        o4, d4 = class_sums(a)
         d1 = (tri_1 - tri_u) / (a * a)
         d2 = trigamma(t + 1) - trigamma(n + t)
         d5 = (a * psi_u + t * tri_u - a * psi_1 - t * tri_1) / a**3
         d3 = (a * a * v0 - t * t * tri_u + t * t * tri_1 - 2 * a * t * psi_u
               + 2 * a * t * psi_1) / a**4  # fmt: skip
-        d4 = (counts * (trigamma(1 - a) - trigamma(sizes - a))).sum()
         f = np.array([o1 - o2, o3 - o4], dtype=float)
         jac = np.array([[d2 - d1, -d5], [-d5, -d3 - d4]], dtype=float)
         return f, jac
 
-    t, a = _newton(equations, (theta0, alpha0), valid=lambda t, a: t >= 0 and a < 1)
+    i_classes = np.arange(1, int(u), dtype=float)  # i = 1 .. u - 1
+
+    def iterative(t: float, a: float):
+        # The same equations as plain sums (ARX getMasterFunctionIterative): valid for a
+        # negative alpha too, where the closed forms need digamma of negative arguments.
+        inv = 1 / (t + i_classes * a)
+        inv2 = inv * inv
+        o1, o3 = inv.sum(), (i_classes * inv).sum()
+        d1, d5, d3 = inv2.sum(), (i_classes * inv2).sum(), (i_classes * i_classes * inv2).sum()
+        o2 = digamma(n + t) - digamma(t + 1)  # sum_{i=1}^{n-1} 1 / (t + i)
+        d2 = trigamma(t + 1) - trigamma(n + t)
+        o4, d4 = class_sums(a)
+        f = np.array([o1 - o2, o3 - o4], dtype=float)
+        jac = np.array([[d2 - d1, -d5], [-d5, -d3 - d4]], dtype=float)
+        return f, jac
+
+    def valid(t: float, a: float) -> bool:
+        return t >= 0 and a < 1
+
+    start = (theta0, alpha0)
+    t, a = _newton(equations, start, valid=valid)
+    if math.isnan(t) or math.isnan(a):
+        t, a = _newton(iterative, start, valid=valid)  # ARX: no closed-form root, iterate
+    else:
+        with np.errstate(all="ignore"):
+            check = iterative(t, a)[0]
+        if not (np.isfinite(check).all() and (np.abs(check) <= _ACCURACY).all()):
+            t, a = _newton(iterative, start, valid=valid)  # ARX: the test failed, iterate
     if math.isnan(t) or math.isnan(a) or a == 0:
         return math.nan
     try:
@@ -291,7 +364,8 @@ class PopulationUniqueness:
 
     ``share`` is the estimate of the chosen ``model`` (population uniques / N); for
     ``dankar``, ``chosen`` names the model the decision rule picked. ``estimates`` holds
-    every model's share (nan when its solver did not converge)."""
+    the share of every model that was computed (Dankar's rule computes only the ones it
+    needs; nan when a solver did not converge)."""
 
     model: str
     share: float
@@ -304,6 +378,18 @@ class PopulationUniqueness:
     @property
     def uniques(self) -> float:
         return self.share * self.population
+
+
+class _LazyEstimates(dict):
+    """Each model's estimate, computed on first use (Dankar's rule needs one or two)."""
+
+    def __init__(self, compute: Callable[[str], float]):
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, model: str) -> float:
+        self[model] = value = self._compute(model)
+        return value
 
 
 def _dankar(estimates: dict[str, float], f: float, zayatz_fallback: bool) -> tuple[float, str]:
@@ -325,13 +411,16 @@ def population_uniqueness(
     *,
     model: str = "dankar",
     zayatz_fallback: bool = True,
+    every_model: bool = False,
 ) -> PopulationUniqueness:
     """The estimated share of population uniques from the sample's class sizes
     (ARX ``RiskModelPopulationUniqueness.getFractionOfUniqueTuples``). ``population`` is N,
     the size of the population the records were drawn from (at least the record count).
     ``zayatz_fallback``: Dankar's rule falls back to Zayatz when Pitman does not converge
     (ARX's risk report does; its search criterion does not, see :func:`meets_population_uniqueness`).
-    A table without sample uniques has no population uniques (every estimate 0)."""
+    A table without sample uniques has no population uniques (every estimate 0).
+    ``every_model``: compute all three models' estimates (for a report), not only the ones
+    the chosen model needs."""
     require_choice("model", model, POPULATION_MODELS)
     hist = SizeHistogram.of(class_sizes)
     n = hist.n_records
@@ -342,14 +431,17 @@ def population_uniqueness(
         zero = dict.fromkeys(POPULATION_MODELS[1:], 0.0)
         return PopulationUniqueness(model, 0.0, "dankar" if model == "dankar" else model,
                                     population, f, 0, {**zero, "dankar": 0.0})  # fmt: skip
-    needed = {"dankar": ("pitman", "zayatz", "snb")}.get(model, (model,))
     compute = {"pitman": pitman_uniques, "zayatz": zayatz_uniques, "snb": snb_uniques}
-    estimates = {m: compute[m](hist, population) / population for m in needed}
+    estimates = _LazyEstimates(lambda m: compute[m](hist, population) / population)
     if model == "dankar":
         share, chosen = _dankar(estimates, f, zayatz_fallback)
         estimates["dankar"] = share
     else:
         share, chosen = estimates[model], model
+    if every_model:
+        for other in compute:
+            estimates[other]  # noqa: B018 - computes it
+    estimates = dict(estimates)
     return PopulationUniqueness(model, share, chosen, population, f, c1, estimates)
 
 
@@ -515,3 +607,97 @@ def sample_based_suppression(
         if not over and mid + 1 < sizes.size and not mask[mid + 1]:
             mask[mid + 1] = True
     return mask
+
+
+# --- a report: figures and plain words --------------------------------------------------
+
+MODEL_NAMES = {
+    "pitman": "Pitman's sampling formula (Hoshino 2001)",
+    "zayatz": "Zayatz's model (1991)",
+    "snb": "the slide negative binomial model (Chen & Keller-McNulty 1998)",
+    "dankar": "Dankar et al.'s rule (2012)",
+}
+
+
+def sizes_from_distribution(class_size: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Class sizes back from a size distribution (size -> how many classes)."""
+    return np.repeat(np.asarray(class_size, dtype=np.int64), np.asarray(classes, dtype=np.int64))
+
+
+def population_figures(
+    class_sizes: np.ndarray, population: float, *, model: str = "dankar"
+) -> tuple[dict, dict]:
+    """Population uniqueness of a table for the risk report: JSON-ready figures and one
+    plain sentence each (PDPC guide, Annex D: the risk that someone in the population can
+    be singled out)."""
+    result = population_uniqueness(class_sizes, population, model=model, every_model=True)
+    share = result.share
+    available = not math.isnan(share)
+    figures = {
+        "population": result.population,
+        "sampling_fraction": result.sampling_fraction,
+        "population_model": model,
+        "population_model_used": result.chosen,
+        "population_uniqueness": float(share) if available else None,
+        "population_uniques": float(result.uniques) if available else None,
+        "population_estimates": {
+            m: (None if math.isnan(v) else float(v)) for m, v in result.estimates.items()
+        },
+    }
+    if not available:
+        sentence = (
+            f"The population uniqueness could not be estimated with {MODEL_NAMES[model]}: its "
+            "equations have no solution for this table; choose another model."
+        )
+    else:
+        picked = (
+            f"{MODEL_NAMES[result.chosen]}, picked by {MODEL_NAMES['dankar']} for a sampling "
+            f"fraction of {result.sampling_fraction:.2%}"
+            if model == "dankar" and result.chosen in ("pitman", "zayatz", "snb")
+            else MODEL_NAMES[model]
+        )
+        sentence = (
+            f"Of a population of {result.population:,.0f} people (the table holds "
+            f"{result.sampling_fraction:.2%} of them), an estimated {share:.4%} (about "
+            f"{result.uniques:,.0f} people) are the only person with their combination of "
+            f"quasi-identifier values, so anyone who knows those values could single them out "
+            f"({picked}; PDPC guide, Annex D)."
+        )
+    return figures, {"population_uniqueness": sentence}
+
+
+def table_suppression(
+    sizes: np.ndarray,
+    order: np.ndarray,
+    *,
+    max_average_risk: float | None = None,
+    max_population_uniqueness: float | None = None,
+    population: float | None = None,
+    population_model: str = "dankar",
+    limit: int | None = None,
+) -> np.ndarray:
+    """Boolean per class: the classes ARX suppresses for its whole-table criteria (average
+    risk, then population uniqueness, each enforced in turn as ARX does), given the class
+    ``sizes`` (classes already suppressed for other models given as size 0) and ``order``,
+    a tie-breaker per class (ARX: the position of the class's first record). ``limit``:
+    records that may still be suppressed (ARX's early abort while searching; a node it
+    accepts never hit it, so a replay passes None and suppresses the same classes)."""
+    out = np.zeros(sizes.size, dtype=bool)
+    checks: list[Callable[[np.ndarray], bool]] = []
+    if max_average_risk is not None:
+        checks.append(lambda kept: meets_average_risk(kept, max_average_risk))
+    if max_population_uniqueness is not None:
+        if population is None:
+            raise ParameterError("A population uniqueness target needs 'population'.")
+        checks.append(lambda kept: meets_population_uniqueness(
+            kept, population, max_population_uniqueness, model=population_model))  # fmt: skip
+    candidates = np.flatnonzero(np.asarray(sizes) > 0)
+    ranked = candidates[np.lexsort((order[candidates], sizes[candidates]))]
+    ranked_sizes = np.asarray(sizes[ranked]).astype(np.int64)
+    for check in checks:
+        mask = sample_based_suppression(ranked_sizes, check, limit)
+        out[ranked[mask]] = True
+        if limit is not None:
+            limit -= int(ranked_sizes[mask].sum())
+        ranked, ranked_sizes = ranked[~mask], ranked_sizes[~mask]
+    return out

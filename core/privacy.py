@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
+from core.population_risk import KMAP_ESTIMATORS, kmap_derived_k
 from core.validation import (
     require_choice,
     require_columns,
@@ -628,6 +629,11 @@ class ClassModels:
     - ``delta``: delta-disclosure privacy, |ln(q / p)| < delta for every value present.
     - ``beta``: beta-likeness, (q - p) / p <= beta (``enhanced_beta``: <= min(beta, -ln p)).
     - ``alpha``: (alpha,k)-anonymity, no value above a share alpha of its class.
+    - ``k_map`` with ``population`` (N), ``k_map_estimator`` and ``k_map_significance``:
+      k-map estimated as ARX does (``KMap(k, significance, population, estimator)``): every
+      class of the n records must hold at least k' records, k' derived from k and the
+      sampling fraction n / N (:func:`core.population_risk.kmap_derived_k`). A per-class
+      model like k, monotone in both directions.
 
     Which of them keep the lattice search's pruning exact (``monotone_with_suppression``,
     ``monotone_with_generalisation``) follows ARX's criteria classes; see :mod:`core.search`.
@@ -645,9 +651,21 @@ class ClassModels:
     beta: float | None = None
     enhanced_beta: bool = False
     alpha: float | None = None
+    k_map: int | None = None
+    population: float | None = None  # N, the population the records were drawn from
+    k_map_estimator: str = "zero_truncated_poisson"
+    k_map_significance: float = 0.01
 
     def __post_init__(self) -> None:
         require_int("k", self.k, minimum=1)
+        if self.k_map is not None:
+            require_int("k_map", self.k_map, minimum=1)
+            require_choice("k_map_estimator", self.k_map_estimator, KMAP_ESTIMATORS)
+            require_probability("k_map_significance", self.k_map_significance)
+            if self.population is None:
+                raise ParameterError("k-map needs 'population': the size of the population.")
+        if self.population is not None:
+            require_positive("population", self.population)
         require_choice("l_kind", self.l_kind, L_KINDS)
         require_choice("entropy_estimator", self.entropy_estimator, ENTROPY_ESTIMATORS)
         require_choice("t_distance", self.t_distance, T_DISTANCES)
@@ -705,10 +723,25 @@ class ClassModels:
             return {}
         return {"sensitive": self.sensitive, "l": float(math.ceil(self.l - 1e-9))}
 
+    def smallest_class(self, n_records: int) -> int:
+        """The smallest class size a class must have: k, or k-map's derived k' for a
+        table of ``n_records`` records, whichever is larger (ARX: the largest minimal class
+        size of its criteria)."""
+        if self.k_map is None:
+            return self.k
+        derived = kmap_derived_k(self.k_map, n_records, self.population,
+                                 estimator=self.k_map_estimator,
+                                 significance=self.k_map_significance).derived_k  # fmt: skip
+        return max(self.k, derived)
+
+    def _kmap_part(self) -> dict:
+        names = ("k_map", "population", "k_map_estimator", "k_map_significance")
+        return {name: getattr(self, name) for name in names}
+
     def only_monotone_with_suppression(self) -> ClassModels:
-        """A monotone-with-suppression necessary part of these models: k, and at least
-        ceil(l) sensitive values (exactly the l model when it is distinct l)."""
-        return ClassModels(k=self.k, **self._distinct_part())
+        """A monotone-with-suppression necessary part of these models: k (and k-map), and
+        at least ceil(l) sensitive values (exactly the l model when it is distinct l)."""
+        return ClassModels(k=self.k, **self._kmap_part(), **self._distinct_part())
 
     def model_fields(self) -> dict:
         """The privacy-model fields of these models (a subclass such as
@@ -725,7 +758,7 @@ class ClassModels:
 
     def failing(self, sizes: np.ndarray, dist: ClassDistribution | None) -> np.ndarray:
         """Boolean per class: the class fails at least one model (ARX: it is suppressed)."""
-        fail = sizes < self.k
+        fail = sizes < (self.smallest_class(int(round(sizes.sum()))) if self.k_map else self.k)
         if not self.uses_sensitive:
             return fail
         if dist is None:
@@ -753,6 +786,10 @@ class ClassModels:
 
     def describe(self) -> str:
         parts = [f"k = {self.k}"] if self.k > 1 else []
+        if self.k_map is not None:
+            estimator = self.k_map_estimator.replace("_", "-")
+            parts.append(f"k-map k = {self.k_map} in a population of {self.population:,.0f} "
+                         f"({estimator} estimate, significance {self.k_map_significance:g})")  # fmt: skip
         s = f"on '{self.sensitive}'"
         if self.l is not None:
             if self.l_kind == "recursive":

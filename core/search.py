@@ -88,6 +88,12 @@ import pandas as pd
 from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
+from core.population_risk import (
+    POPULATION_MODELS,
+    average_risk,
+    population_uniqueness,
+    table_suppression,
+)
 from core.privacy import (
     ClassDistribution,
     ClassModels,
@@ -96,6 +102,7 @@ from core.privacy import (
     sensitive_codes,
 )
 from core.risk import smallest_k
+from core.techniques.suppression import table_failing_records
 from core.validation import require_choice, require_columns, require_probability
 
 MEASURES: dict[str, str] = {
@@ -129,16 +136,38 @@ class Target(ClassModels):
     suppressed records must stay within ``max_suppressed``. ``p_reid_threshold`` with
     ``p_attempt`` (Annex D) raises k to the smallest k with p_attempt / k <= threshold:
     :attr:`models` holds the models with that k, and :meth:`failing` uses them.
+
+    Whole-table targets (ARX's sample-based criteria, :mod:`core.population_risk`):
+    ``max_population_uniqueness`` with ``population`` (N) and ``population_model``
+    (``dankar``, ``pitman``, ``zayatz`` or ``snb``): the estimated share of the population
+    that is unique on the quasi-identifiers stays at or below it (ARX
+    ``PopulationUniqueness``); ``max_average_risk``: classes / records at or below it (ARX
+    ``AverageReidentificationRisk``). After the classes failing the per-class models are
+    suppressed, ARX suppresses the smallest remaining classes until these hold (a binary
+    search, :func:`core.population_risk.sample_based_suppression`), within the same limit.
     """
 
     k: int = 5
     max_suppressed: float = 0.0
     p_reid_threshold: float | None = None
     p_attempt: float = 1.0
+    max_population_uniqueness: float | None = None
+    population_model: str = "dankar"
+    max_average_risk: float | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
         require_probability("max_suppressed", self.max_suppressed)
+        require_choice("population_model", self.population_model, POPULATION_MODELS)
+        if self.max_population_uniqueness is not None:
+            require_probability("max_population_uniqueness", self.max_population_uniqueness)
+            if self.population is None:
+                raise ParameterError(
+                    "A population uniqueness target needs 'population': the size of the "
+                    "population the records were drawn from."
+                )
+        if self.max_average_risk is not None:
+            require_probability("max_average_risk", self.max_average_risk)
         if self.p_reid_threshold is not None:
             if require_probability("p_reid_threshold", self.p_reid_threshold) == 0:
                 raise ParameterError("Parameter 'p_reid_threshold' must be greater than 0.")
@@ -160,12 +189,57 @@ class Target(ClassModels):
         """As :meth:`ClassModels.failing`, with k raised for Annex D."""
         return self.models.failing(sizes, dist)
 
+    @property
+    def sample_based(self) -> bool:
+        """Whether the target has whole-table criteria (population uniqueness, average
+        risk): never used to prune, checked on every node (ARX: population uniqueness is
+        not monotone with suppression)."""
+        return self.max_population_uniqueness is not None or self.max_average_risk is not None
+
+    def table_suppression(
+        self, sizes: np.ndarray, order: np.ndarray, limit: int | None
+    ) -> np.ndarray:
+        """Boolean per class (of ``sizes``, classes already suppressed given as size 0):
+        the classes ARX suppresses for the whole-table criteria. ``order``: a tie-breaker
+        per class (ARX: the first record's position). ``limit``: records that may still
+        be suppressed (ARX's early abort)."""
+        if not self.sample_based:
+            return np.zeros(sizes.size, dtype=bool)
+        return table_suppression(sizes, order, **self.table_criteria(), limit=limit)
+
+    def table_criteria(self) -> dict[str, Any]:
+        """The whole-table criteria as keyword arguments of
+        :func:`core.population_risk.table_suppression` (and of the recipe step)."""
+        criteria: dict[str, Any] = {}
+        if self.max_average_risk is not None:
+            criteria["max_average_risk"] = self.max_average_risk
+        if self.max_population_uniqueness is not None:
+            criteria.update(max_population_uniqueness=self.max_population_uniqueness,
+                            population=self.population,
+                            population_model=self.population_model)  # fmt: skip
+        return criteria
+
+    def table_figures(self, kept_sizes: np.ndarray) -> dict[str, float]:
+        """Average risk and, with a population, estimated population uniqueness of the
+        released classes."""
+        figures = {"average_risk": average_risk(kept_sizes)}
+        if self.population is not None and np.asarray(kept_sizes).sum() > 0:
+            estimate = population_uniqueness(kept_sizes, self.population,
+                                             model=self.population_model)  # fmt: skip
+            figures["population_uniqueness"] = float(estimate.share)
+        return figures
+
     def describe(self) -> str:
         parts = [f"k = {self.required_k}"]
         if self.p_reid_threshold is not None:
             parts.append(f"P(re-ID) <= {self.p_reid_threshold:g} (P(attempt) {self.p_attempt:g})")
-        if self.uses_sensitive:
+        if self.uses_sensitive or self.k_map is not None:
             parts.append(ClassModels(**{**self.model_fields(), "k": 1}).describe())
+        if self.max_population_uniqueness is not None:
+            parts.append(f"population uniqueness <= {self.max_population_uniqueness:g} "
+                         f"({self.population_model}, population {self.population:,.0f})")  # fmt: skip
+        if self.max_average_risk is not None:
+            parts.append(f"average risk <= {self.max_average_risk:g}")
         parts.append(f"at most {self.max_suppressed:.2%} of records suppressed")
         return ", ".join(parts)
 
@@ -186,6 +260,9 @@ class Candidate:
     # On the kept classes: smallest distinct l and exp(entropy), largest EMD (t), delta,
     # beta and alpha of the sensitive attribute (empty without one).
     sensitive_figures: Mapping[str, float] = field(default_factory=dict)
+    # Whole-table figures of the released classes: average risk (classes / records) and,
+    # with a population size, the estimated population uniqueness.
+    table_figures: Mapping[str, float] = field(default_factory=dict)
 
     def label(self) -> str:
         return " ".join(f"{c}:{lvl}" for c, lvl in self.levels.items())
@@ -224,6 +301,7 @@ class SearchResult:
                        share_suppressed=c.share_suppressed, max_risk=c.max_risk)  # fmt: skip
             if c.p_reid is not None:
                 row["p_reid"] = c.p_reid
+            row.update(c.table_figures)
             row.update(c.measures)
             row["optimum"] = self.optimum is not None and c.levels == self.optimum.levels
             rows.append(row)
@@ -403,6 +481,7 @@ class _Lattice:
             np.int64
         )
         self.n_units = n_units
+        self.unit_first = first  # first record of each unit (ARX orders ties by it)
         for column in columns:  # from here on, codes are per unit
             column.codes = [codes[first] for codes in column.codes]
             column.value_codes = column.value_codes[first]
@@ -440,6 +519,8 @@ class _Lattice:
     @property
     def monotone(self) -> bool:
         """Whether the whole target prunes in both directions (no node needs a re-check)."""
+        if self.target.sample_based:
+            return False  # whole-table criteria are checked on every node, never pruned
         if self.limit > 0:
             return self.models.monotone_with_suppression
         return self.models.monotone_with_generalisation
@@ -515,6 +596,10 @@ class _Lattice:
             fail = self.models.failing(sizes, dist)
             suppressed = int(round(sizes[fail].sum()))
             ok = suppressed <= self.limit and suppressed < self.n
+        if ok and self.target.sample_based:
+            fail = fail | self._table_suppression(levels, cls, sizes, fail, suppressed)
+            suppressed = int(round(sizes[fail].sum()))
+            ok = suppressed <= self.limit and suppressed < self.n
         kept = sizes[~fail & (sizes > 0)]
         return _Eval(
             prune_ok=prune_ok,
@@ -527,6 +612,27 @@ class _Lattice:
             kept_squares=float((kept**2).sum()),
             failing_units=np.packbits(fail[cls]) if prune_ok else None,
         )
+
+    def _table_suppression(self, levels, cls, sizes, fail, suppressed: int) -> np.ndarray:
+        """The classes ARX suppresses for the whole-table criteria after the per-class
+        ones (``fail``). At the top node the only class is all '*', which ARX's risk model
+        counts as suppressed: the criteria hold there with nothing more removed."""
+        if (np.asarray(levels) == self.heights).all():
+            return np.zeros(sizes.size, dtype=bool)
+        order = np.full(sizes.size, np.iinfo(np.int64).max)
+        np.minimum.at(order, cls, self.unit_first)
+        remaining = np.where(fail, 0, np.round(sizes)).astype(np.int64)
+        return self.target.table_suppression(remaining, order, self.limit - suppressed)
+
+    def table_figures(self, levels: Sequence[int], ev: _Eval) -> dict[str, float]:
+        """Average risk and population uniqueness of a node's released classes."""
+        if not self.target.sample_based and self.target.population is None:
+            return {}
+        cls, n_classes = self.classes(levels)
+        kept = np.ones(cls.size, dtype=bool)
+        kept[self.suppressed_units(levels, ev)] = False
+        sizes = np.bincount(cls[kept], weights=self.weights[kept], minlength=n_classes)
+        return self.target.table_figures(np.round(sizes[sizes > 0]).astype(np.int64))
 
     def suppressed_units(self, levels: Sequence[int], ev: _Eval) -> np.ndarray:
         """The units of a node's failing classes (computed when a candidate needs them)."""
@@ -673,6 +779,7 @@ class _Lattice:
             measures=measures,
             column_loss=per_column,
             sensitive_figures=self.sensitive_figures(levels, ev),
+            table_figures=self.table_figures(levels, ev),
         )
 
 
@@ -752,7 +859,9 @@ def search(
         note = "" if lattice.monotone else (
             "Part of the target is not monotone (ARX: entropy/recursive l, t, delta, beta "
             "and alpha with suppression; delta and Grassberger's l always): k and at least l "
-            "sensitive values pruned, and every node meeting them was checked against the rest."
+            "sensitive values pruned, and every node meeting them was checked against the rest"
+            + ("; population uniqueness and average risk, whole-table criteria, were checked "
+               "on every such node." if target.sample_based else ".")
         )  # fmt: skip
     report(1.0, "done")
     return SearchResult(
@@ -936,18 +1045,39 @@ def apply_candidate(
 ) -> pd.DataFrame:
     """The table generalised to the candidate's levels, records in classes that fail the
     privacy ``models`` (or, with ``k`` alone, classes below k) removed: what the recipe
-    steps of :func:`recipe_steps` produce."""
+    steps of :func:`recipe_steps` produce. Pass the :class:`Target` itself as ``models``
+    when it has whole-table criteria (average risk, population uniqueness): the classes
+    ARX removes for them are removed too."""
     models = _models(k, models)
     out = df.copy()
     for column, level in candidate.levels.items():
         if level > 0:
             out[column] = hierarchies[column].generalise(df[column], level)
-    return out.loc[~failing_records(out, list(candidate.levels), models)]
+    qis = list(candidate.levels)
+    fail = failing_records(out, qis, models)
+    if isinstance(models, Target) and models.sample_based:
+        table = _table_specs(models)
+        fail |= table_failing_records(out, qis, fail, table.get("average_risk"),
+                                      table.get("population_uniqueness"))  # fmt: skip
+    return out.loc[~fail]
+
+
+def _table_specs(target: Target) -> dict[str, dict[str, Any]]:
+    """The whole-table criteria as recipe parameters (core.techniques.suppression)."""
+    specs: dict[str, dict[str, Any]] = {}
+    if target.max_average_risk is not None:
+        specs["average_risk"] = {"max": target.max_average_risk}
+    if target.max_population_uniqueness is not None:
+        specs["population_uniqueness"] = {"max": target.max_population_uniqueness,
+                                          "population": target.population,
+                                          "model": target.population_model}  # fmt: skip
+    return specs
 
 
 def suppression_step(models: ClassModels, quasi_identifiers: Sequence[str]) -> dict[str, Any]:
     """The recipe step that suppresses the classes failing ``models`` (ARX semantics)."""
-    step: dict[str, Any] = {"step": "suppress_records", "below_k": int(models.k),
+    below_k = models.required_k if isinstance(models, Target) else models.k
+    step: dict[str, Any] = {"step": "suppress_records", "below_k": int(below_k),
                             "quasi_identifiers": list(quasi_identifiers)}  # fmt: skip
     sensitive = {"sensitive": models.sensitive}
     if models.l is not None:
@@ -965,6 +1095,12 @@ def suppression_step(models: ClassModels, quasi_identifiers: Sequence[str]) -> d
                                  "enhanced": models.enhanced_beta}  # fmt: skip
     if models.alpha is not None:
         step["alpha_k"] = {**sensitive, "alpha": models.alpha}
+    if models.k_map is not None:
+        step["k_map"] = {"k": models.k_map, "population": models.population,
+                         "estimator": models.k_map_estimator,
+                         "significance": models.k_map_significance}  # fmt: skip
+    if isinstance(models, Target):
+        step.update(_table_specs(models))
     return step
 
 

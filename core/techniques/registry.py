@@ -18,7 +18,7 @@ from typing import Any
 
 from core.errors import RecipeError, SecretError
 from core.techniques.pseudonymisation import require_key_env_name
-from core.techniques.suppression import CLASS_MODELS
+from core.techniques.suppression import CLASS_MODELS, POPULATION_MODELS
 
 #: Parameter names that would carry a secret; recipes must use ``key_env`` instead.
 SECRET_PARAMETERS = frozenset({"key", "salt", "passphrase", "password", "secret"})
@@ -86,12 +86,12 @@ def _suppress(p: dict[str, Any]) -> Call:
     if "below_k" in p:
         if "quasi_identifiers" not in p:
             raise RecipeError("Step 'suppress_records' with 'below_k' needs 'quasi_identifiers'.")
-        models = _pick(p, tuple(CLASS_MODELS))
+        models = _pick(p, (*CLASS_MODELS, *POPULATION_MODELS))
         if models:  # ARX semantics: classes failing any model are removed
             return Call("suppress_failing_classes", (_as_list(p["quasi_identifiers"]),),
                         {"k": p["below_k"], **models})  # fmt: skip
         return Call("suppress_below_k", (_as_list(p["quasi_identifiers"]),), {"k": p["below_k"]})
-    if any(name in p for name in CLASS_MODELS):
+    if any(name in p for name in (*CLASS_MODELS, *POPULATION_MODELS)):
         raise RecipeError(
             "Step 'suppress_records': privacy models (l_diversity, t_closeness, ...) go with "
             "'below_k' and 'quasi_identifiers', not with 'where'."
@@ -360,7 +360,7 @@ STEPS: dict[str, StepSpec] = {
             "failing l-diversity, t-closeness, delta, beta or (alpha,k) (ARX semantics).",
             "Annex A: Record suppression; Annex C",
             (),
-            ("where", "below_k", "quasi_identifiers", *CLASS_MODELS),
+            ("where", "below_k", "quasi_identifiers", *CLASS_MODELS, *POPULATION_MODELS),
             _suppress,
         ),
         StepSpec(

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
+from core.population_risk import table_suppression
 from core.privacy import ClassModels, equivalence_classes, failing_records
 from core.validation import require_columns, require_int, require_numeric
 
@@ -108,6 +109,11 @@ CLASS_MODELS: dict[str, dict[str, str]] = {
 }
 
 
+#: The population-based models a ``suppress_failing_classes`` step can name (k-map per
+#: class; average risk and population uniqueness on the whole table, ARX semantics).
+POPULATION_MODELS = ("k_map", "average_risk", "population_uniqueness")
+
+
 def _class_models(name: str, spec: object) -> ClassModels:
     fields = CLASS_MODELS[name]
     if not isinstance(spec, Mapping) or "sensitive" not in spec:
@@ -158,6 +164,9 @@ def suppress_failing_classes(
     delta_disclosure: Mapping[str, object] | None = None,
     beta_likeness: Mapping[str, object] | None = None,
     alpha_k: Mapping[str, object] | None = None,
+    k_map: Mapping[str, object] | None = None,
+    average_risk: Mapping[str, object] | None = None,
+    population_uniqueness: Mapping[str, object] | None = None,
 ) -> pd.DataFrame:
     """Delete the records of every equivalence class that fails a privacy model: fewer than
     ``k`` records, or a sensitive attribute not l-diverse, not t-close, ... (PDPC guide,
@@ -170,6 +179,13 @@ def suppress_failing_classes(
     "distance": "auto"|"equal"|"ordered"}``, ``delta_disclosure={..., "delta": 1.5}``,
     ``beta_likeness={..., "beta": 1, "enhanced": False}``, ``alpha_k={..., "alpha": 0.8}``.
     Distributions are compared with the table given (see :class:`core.privacy.ClassModels`).
+
+    Population-based models (:mod:`core.population_risk`): ``k_map={"k": 10, "population":
+    N, "estimator": "poisson"|"zero_truncated_poisson", "significance": 0.01}`` (a class
+    must hold ARX's derived k' records); then, on the classes left, ARX's whole-table
+    criteria: ``average_risk={"max": 0.05}`` and ``population_uniqueness={"max": 0.01,
+    "population": N, "model": "dankar"|"pitman"|"zayatz"|"snb"}``, met by removing the
+    smallest classes first (ties in the order of their first record), as ARX does.
     """
     k = require_int("k", k, minimum=1)
     quasi_identifiers = require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
@@ -180,7 +196,64 @@ def suppress_failing_classes(
     for name, spec in given.items():
         if spec is not None:
             fail |= failing_records(df, quasi_identifiers, _class_models(name, spec))
+    if k_map is not None:
+        fail |= failing_records(df, quasi_identifiers, _kmap_models(k_map))
+    if average_risk is not None or population_uniqueness is not None:
+        fail |= table_failing_records(
+            df, quasi_identifiers, fail, average_risk, population_uniqueness
+        )
     return df.loc[~fail].copy()
+
+
+def _spec(name: str, spec: object, required: tuple[str, ...], optional: tuple[str, ...]):
+    if not isinstance(spec, Mapping) or any(key not in spec for key in required):
+        raise ParameterError(
+            f"Parameter '{name}' must be a mapping with {', '.join(map(repr, required))}."
+        )
+    unknown = sorted(set(map(str, spec)) - {*required, *optional})
+    if unknown:
+        raise ParameterError(
+            f"Parameter '{name}' does not take {', '.join(map(repr, unknown))}; it takes "
+            f"{', '.join(map(repr, (*required, *optional)))}."
+        )
+    return spec
+
+
+def _kmap_models(spec: object) -> ClassModels:
+    spec = _spec("k_map", spec, ("k", "population"), ("estimator", "significance"))
+    return ClassModels(k_map=spec["k"], population=spec["population"],
+                       k_map_estimator=spec.get("estimator", "zero_truncated_poisson"),
+                       k_map_significance=spec.get("significance", 0.01))  # fmt: skip
+
+
+def table_failing_records(
+    df: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    fail: np.ndarray,
+    average_risk: Mapping[str, object] | None,
+    population_uniqueness: Mapping[str, object] | None,
+) -> np.ndarray:
+    """Boolean per row: the records ARX removes for its whole-table criteria (specs as in
+    :func:`suppress_failing_classes`) after the records in ``fail`` are gone."""
+    criteria: dict = {}
+    if average_risk is not None:
+        criteria["max_average_risk"] = _spec("average_risk", average_risk, ("max",), ())["max"]
+    if population_uniqueness is not None:
+        spec = _spec("population_uniqueness", population_uniqueness, ("max", "population"),
+                     ("model",))  # fmt: skip
+        criteria.update(max_population_uniqueness=spec["max"], population=spec["population"],
+                        population_model=spec.get("model", "dankar"))  # fmt: skip
+    kept = np.flatnonzero(~fail)
+    table = df.iloc[kept]
+    out = np.zeros(len(df), dtype=bool)
+    if all((table[c].astype(str) == "*").all() for c in quasi_identifiers):
+        return out  # ARX: the all-'*' class counts as suppressed already for these criteria
+    classes = equivalence_classes(table, quasi_identifiers)
+    order = np.full(classes.sizes.size, np.iinfo(np.int64).max)
+    np.minimum.at(order, classes.class_of_record, np.arange(len(table)))
+    removed = table_suppression(classes.sizes, order, **criteria)
+    out[kept[removed[classes.class_of_record]]] = True
+    return out
 
 
 def _number(name: str, value: object) -> float:

@@ -65,7 +65,7 @@ ARX_DECISION_RULE2 = [
 def test_arx_decision_rule_test_case(_adult_table, fraction, expected, model):
     sizes = _sizes(_adult_table, ALL9)
     population = round(len(_adult_table) / fraction)  # ARXPopulationModel.create(n, f)
-    result = population_uniqueness(sizes, population)
+    result = population_uniqueness(sizes, population, every_model=True)
     assert result.share == pytest.approx(expected, rel=1e-9)
     if fraction == 0.1:  # ARX's test also names Zayatz's figure at f = 0.1
         assert result.estimates["zayatz"] == pytest.approx(0.3207402393466189, rel=1e-9)
@@ -129,7 +129,7 @@ ARX_HARNESS = {
 def test_every_model_matches_the_arx_harness(_adult_table, qis, population):
     pitman, zayatz, dankar, model, average = ARX_HARNESS[(qis, population)]
     sizes = _sizes(_adult_table, QI8 if qis == "QI8" else QI4)
-    result = population_uniqueness(sizes, population)
+    result = population_uniqueness(sizes, population, every_model=True)
     # Pitman is a Newton-Raphson root to ARX's accuracy (1e-6 on the score equations);
     # Zayatz is closed-form.
     assert result.estimates["pitman"] == pytest.approx(pitman, rel=1e-6)
@@ -155,7 +155,7 @@ def test_zayatz_by_hand():
 def test_snb_converges_where_arx_does(_adult_table):
     # ARX testDecisionRule2 at f = 1: Dankar's rule takes the smaller of Zayatz and SNB;
     # Zayatz wins by 2.3e-11 (0.5142895033485844 < SNB), so SNB converged close to it.
-    result = population_uniqueness(_sizes(_adult_table, ALL9), len(_adult_table))
+    result = population_uniqueness(_sizes(_adult_table, ALL9), len(_adult_table), every_model=True)
     assert result.estimates["snb"] == pytest.approx(0.5142895033485844, rel=1e-6)
     assert result.estimates["zayatz"] <= result.estimates["snb"]
 

@@ -579,3 +579,114 @@ def test_search_on_a_frequency_table_is_the_search_on_the_records(_adult_table, 
         assert mine.sensitive_figures == pytest.approx(theirs.sensitive_figures, rel=1e-12)
     with pytest.raises(ParameterError, match="'counts'"):
         search(table, chosen, target, counts=counts[:-1])
+
+
+# --- whole-table targets and k-map (core.population_risk) -----------------------------
+# ARX figures: tests/data/arx/PopModelsHarness.java (ARX commit aacd487f), adult with the
+# listed quasi-identifiers, ARXConfiguration.setSuppressionLimit(s), quality model
+# Metric.createDiscernabilityMetric(false) (our "discernibility"), printed as
+# result.getGlobalOptimum().getTransformation(), records with handle.isOutlier(row), and
+# getHighestScore().
+QI5 = ["sex", "age", "race", "marital-status", "education"]
+ARX_TABLE_TARGETS = [
+    # PopulationUniqueness(0.002, DANKAR, ARXPopulationModel.create(100,000,000)), 5%
+    (dict(max_suppressed=0.05, population=100_000_000, max_population_uniqueness=0.002),
+     [0, 0, 0, 0, 0], 0, 1_074_930),
+    # PopulationUniqueness(0.01, ZAYATZ, create(200,000)), 2%
+    (dict(max_suppressed=0.02, population=200_000, max_population_uniqueness=0.01,
+          population_model="zayatz"), [0, 0, 1, 1, 0], 0, 1_583_302),
+    # AverageReidentificationRisk(0.02), 3%: ARX suppresses 14 records for it
+    (dict(max_suppressed=0.03, max_average_risk=0.02), [0, 0, 1, 2, 1], 14, 4_554_354),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("fields", "levels", "suppressed", "score"), ARX_TABLE_TARGETS)
+def test_whole_table_targets_return_arx_optimum(_adult_table, hierarchies, fields, levels,
+                                                suppressed, score):  # fmt: skip
+    target = Target(k=1, **fields)
+    result = search(_adult_table, {c: hierarchies[c] for c in QI5}, target,
+                    measure="discernibility")  # fmt: skip
+    assert not result.monotone  # whole-table criteria are checked on every node
+    assert list(result.optimum.levels.values()) == levels
+    assert result.optimum.suppressed == suppressed
+    assert result.optimum.measures["discernibility"] == score
+    figures = result.optimum.table_figures
+    if target.max_average_risk is not None:
+        assert figures["average_risk"] <= target.max_average_risk
+    if target.max_population_uniqueness is not None:
+        assert 0 < figures["population_uniqueness"] <= target.max_population_uniqueness
+
+
+def test_pitman_target_needs_the_plain_sum_solver(_adult_table, hierarchies):
+    """ARX: PopulationUniqueness(0.0005, PITMAN, create(300,000)), 1%, QI5 -> optimum
+    [0, 0, 1, 1, 1], nothing suppressed, score 2,689,984. At that node Pitman's alpha is
+    negative, so only the plain-sum equations have the root (a bug fixed: the closed forms
+    alone gave no estimate and the search chose [1, 0, 1, 1, 1] with 45 records removed)."""
+    target = Target(k=1, max_suppressed=0.01, population=300_000,
+                    max_population_uniqueness=0.0005, population_model="pitman")  # fmt: skip
+    h5 = {c: hierarchies[c] for c in QI5}
+    node = {"sex": 0, "age": 0, "race": 1, "marital-status": 1, "education": 1}
+    released = _generalised(_adult_table, h5, node)
+    from core.population_risk import population_uniqueness
+    from core.privacy import equivalence_classes
+
+    sizes = equivalence_classes(released, QI5).sizes
+    estimate = population_uniqueness(sizes, 300_000, model="pitman")
+    assert 0 < estimate.share <= 0.0005
+    result = search(_adult_table, h5, target, measure="discernibility")
+    assert result.optimum.levels == node and result.optimum.suppressed == 0
+    assert result.optimum.measures["discernibility"] == 2_689_984
+
+
+def test_kmap_target_returns_arx_optimum(_adult_table, hierarchies):
+    # ARX: KMap(10, 0.05, ARXPopulationModel.create(100,000), POISSON), 1%, eight QIs ->
+    # derived k 8, optimum [1, 0, 1, 2, 3, 2, 2, 1], 96 records suppressed, score 9,787,928.
+    target = Target(k=1, max_suppressed=0.01, k_map=10, population=100_000,
+                    k_map_estimator="poisson", k_map_significance=0.05)  # fmt: skip
+    result = search(_adult_table, hierarchies, target, measure="discernibility")
+    assert list(result.optimum.levels.values()) == [1, 0, 1, 2, 3, 2, 2, 1]
+    assert result.optimum.suppressed == 96
+    assert result.optimum.measures["discernibility"] == 9_787_928
+    assert result.optimum.k >= 8 and result.monotone  # k-map is a k: it prunes
+
+
+def test_table_targets_need_a_population():
+    with pytest.raises(ParameterError, match="'population'"):
+        Target(max_population_uniqueness=0.01)
+    with pytest.raises(ParameterError, match="'population'"):
+        Target(k_map=5)
+    with pytest.raises(ParameterError, match="'population_model'"):
+        Target(max_population_uniqueness=0.01, population=1e6, population_model="guess")
+
+
+def test_recipe_replays_whole_table_and_kmap_suppression(_adult_table, hierarchies, tmp_path):
+    """The recipe step carries k-map, average risk and population uniqueness, and replaying
+    it removes exactly the records the search counted (ARX's smallest-classes-first rule)."""
+    from core.hierarchy import store_hierarchy
+    from core.recipe import Recipe, apply_recipe
+
+    h5 = {c: hierarchies[c] for c in QI5}
+    target = Target(k=1, max_suppressed=0.03, max_average_risk=0.02, k_map=3,
+                    population=100_000, max_population_uniqueness=0.05,
+                    population_model="zayatz")  # fmt: skip
+    best = search(_adult_table, h5, target, measure="discernibility").optimum
+    assert best.suppressed > 0
+    paths = {c: store_hierarchy(h5[c], tmp_path, stem=c).name for c in QI5}
+    steps = recipe_steps(best, paths, models=target)
+    assert steps[-1] == {
+        "step": "suppress_records", "below_k": 1, "quasi_identifiers": QI5,
+        "k_map": {"k": 3, "population": 100_000, "estimator": "zero_truncated_poisson",
+                  "significance": 0.01},
+        "average_risk": {"max": 0.02},
+        "population_uniqueness": {"max": 0.05, "population": 100_000, "model": "zayatz"},
+    }  # fmt: skip
+    released = apply_recipe(_adult_table, Recipe(steps=steps, seed=1), base_dir=tmp_path).data
+    expected = apply_candidate(_adult_table, h5, best, models=target)
+    pd.testing.assert_frame_equal(released, expected)
+    assert len(_adult_table) - len(released) == best.suppressed
+    # Independent check of the released table: classes / records <= 0.02, every class of
+    # at least k' = 3 records. k-map 3 in 100,000 from 30,162 records (ARX KMap, zero-
+    # truncated Poisson): lambda = 0.30162 * 3 = 0.9049, 1 - e^-lambda = 0.5954; P(1) / 0.5954
+    # = 0.615 < 0.99, counter 2; + P(2) / 0.5954 = 0.893, counter 3 >= k: ARX stops, k' = 3.
+    sizes = released.groupby(QI5).size()
+    assert len(sizes) / len(released) <= 0.02 and sizes.min() >= 3
