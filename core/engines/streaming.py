@@ -46,7 +46,7 @@ from core.errors import AnonymisationError, DataReadError
 from core.privacy import ClassModels, failing_records
 from core.recipe import Recipe, run_step, step_seed
 from core.techniques.registry import Call, resolve
-from core.techniques.suppression import CLASS_MODELS, _class_models
+from core.techniques.suppression import CLASS_MODELS, _class_models, _kmap_models
 
 #: Rows per batch, and per block of seeded draws (the same on every engine).
 BATCH_ROWS = 65_536
@@ -162,6 +162,15 @@ def _class_step_models(step: _Step) -> tuple[list[str], list[ClassModels]]:
     qis = list(step.call.args[0])
     models = [ClassModels(k=int(kwargs.get("k", 1)))]
     models += [_class_models(name, kwargs[name]) for name in CLASS_MODELS if kwargs.get(name)]
+    if kwargs.get("k_map"):
+        models.append(_kmap_models(kwargs["k_map"]))
+    if kwargs.get("average_risk") or kwargs.get("population_uniqueness"):
+        # ARX removes the smallest classes first, ties in the order of their first record:
+        # that order is not kept by the engines' hashed frequency tables.
+        raise AnonymisationError(
+            f"Step {step.position} ({step.step['step']}): average_risk and "
+            "population_uniqueness need the records in order: use --engine pandas."
+        )
     return qis, models
 
 

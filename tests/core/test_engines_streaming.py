@@ -217,3 +217,27 @@ def test_spark_writes_the_pandas_file_on_adult(tmp_path, capsys, adult_hierarchi
     _apply(capsys, data, recipe, tmp_path / "pandas.csv", "pandas")
     _apply(capsys, data, recipe, tmp_path / "spark.csv", "spark")
     assert (tmp_path / "spark.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
+
+
+def test_kmap_on_duckdb_writes_the_pandas_file(tmp_path, capsys, adult_hierarchies_dir):
+    """k-map is a per-class k' (ARX KMap estimated): the engines decide it on their
+    frequency tables like k; average risk and population uniqueness are refused there (ARX
+    removes the smallest classes first, ties by first record: an order hashing loses)."""
+    pytest.importorskip("duckdb")
+    data = adult_hierarchies_dir / "adult.csv"
+    kmap = {"k": 10, "population": 100_000, "estimator": "poisson", "significance": 0.05}
+    steps = [{"step": "suppress_records", "below_k": 1, "quasi_identifiers": ADULT_QIS,
+              "k_map": kmap}]  # fmt: skip
+    recipe = _recipe(tmp_path, steps, quasi_identifiers=ADULT_QIS, k=1)
+    _apply(capsys, data, recipe, tmp_path / "pandas.csv", "pandas")
+    _apply(capsys, data, recipe, tmp_path / "duckdb.csv", "duckdb")
+    assert (tmp_path / "duckdb.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
+    released = read_table(tmp_path / "pandas.csv")
+    # ARX's derived k for KMap(10, 0.05, 100,000, POISSON) on 30,162 records is 8 (harness)
+    assert 0 < len(released) < 30_162
+    assert released.groupby(ADULT_QIS).size().min() >= 8
+    steps[0]["average_risk"] = {"max": 0.1}
+    recipe = _recipe(tmp_path, steps, quasi_identifiers=ADULT_QIS, k=1)
+    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
+                   str(tmp_path / "out.csv"), "--engine", "duckdb")  # fmt: skip
+    assert "average_risk" in err and "--engine pandas" in err
