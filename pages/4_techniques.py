@@ -13,7 +13,7 @@ from core.survey_risk import sample_frequencies
 from core.techniques.registry import STEPS
 from core.utility import column_loss
 from ui import guide_examples, state
-from ui.step_forms import TECHNIQUES, technique_form
+from ui.step_forms import TECHNIQUE_TITLES, TECHNIQUES, technique_form
 
 if not state.require_data() or not state.require_known_columns():
     st.stop()
@@ -86,9 +86,7 @@ def show_preview(step: dict, column: str | None) -> None:
         st.caption(f"Random step: seed {preview.seed}, derived from the recipe's seed.")
 
 
-technique = st.selectbox(
-    "Technique", TECHNIQUES, key="technique", format_func=lambda n: f"{n}: {STEPS[n].summary}"
-)
+technique = st.selectbox("Technique", TECHNIQUES, key="technique", format_func=TECHNIQUE_TITLES.get)
 state.explain(STEPS[technique].summary, f"PDPC guide, {STEPS[technique].guide}")
 form = technique_form(technique, data)
 if form.action is not None:

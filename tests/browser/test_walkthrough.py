@@ -148,7 +148,7 @@ def class_sizes(table: pd.DataFrame) -> pd.Series:
 
 def add_generalisation(page, column: str, mode: str) -> None:
     """Techniques page: choose 'generalise', the column and the kind of generalisation."""
-    pick(page, "technique", re.compile(r"^generalise:"))
+    pick(page, "technique", re.compile(r"^Generalise"))
     pick(page, "column", column)
     page.locator(".st-key-gen_mode").get_by_text(mode).click()
     wait_idle(page)

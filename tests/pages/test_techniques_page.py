@@ -11,6 +11,7 @@ from apptest_helpers import metric
 from streamlit.testing.v1 import AppTest
 
 from core.schema import Role
+from ui.step_forms import TECHNIQUES
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/4_techniques.py"
@@ -69,10 +70,14 @@ def test_every_technique_renders_on_the_default_sample():
     at.session_state["roles"] = {"sex": Role.INDIRECT, "race": Role.INDIRECT}
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
-    for technique in at.selectbox(key="technique").options:
+    for technique in TECHNIQUES:
         at.selectbox(key="technique").set_value(technique).run()
         assert not at.exception, (technique, at.exception)
     assert "pseudonymise" not in at.selectbox(key="technique").options
+    # Plain names, not the recipe's internal ones ("remove: Remove columns (...)"; issue 17)
+    labels = at.selectbox(key="technique").options
+    assert "Remove columns (attribute suppression)" in labels
+    assert not [label for label in labels if re.match(r"[a-z_]+: ", label)], labels
 
 
 def test_preview_shows_the_change_without_adding_it():
