@@ -14,8 +14,20 @@ import streamlit as st
 
 from core.audit import check_release
 from core.errors import AnonymisationError
+from core.formatting import fmt_count, fmt_probability
 from core.markup import escape_markdown
 from ui import state
+
+
+def _readable(frame: pd.DataFrame, time_column: str) -> pd.DataFrame:
+    """Times to the second in UTC, k and P(re-ID) through the app's formatter ("-" when
+    an entry has none), as a person reads a log."""
+    return frame.assign(
+        **{time_column: pd.to_datetime(frame[time_column], utc=True, format="ISO8601")
+           .dt.strftime("%Y-%m-%d %H:%M:%S UTC"),
+           "k": frame["k"].map(fmt_count), "p_reid": frame["p_reid"].map(fmt_probability)}
+    ).rename(columns={"p_reid": "P(re-ID)"})  # fmt: skip
+
 
 st.title("History")
 state.explain(
@@ -53,7 +65,8 @@ state.explain("Each entry stores the fingerprint (sha256) of the one before, so 
               "changed or removed afterwards breaks the chain from that entry on.",
               "PDPC guide, Step 5 (keep the record securely)")  # fmt: skip
 if entries:
-    log = pd.DataFrame(entries)[["id", "time", "action", "object", "k", "p_reid"]]
+    log = _readable(pd.DataFrame(entries)[["id", "time", "action", "object", "k", "p_reid"]],
+                    "time")  # fmt: skip
     st.dataframe(log.iloc[::-1], hide_index=True, width="stretch", key="hist_log")
 
 # --- recipe versions ----------------------------------------------------------------------
@@ -84,8 +97,8 @@ if not releases:
 table = pd.DataFrame(releases)
 table["recipe version"] = table["recipe_version_id"]
 st.dataframe(
-    table[["id", "created_at", "output_name", "k", "p_reid", "seed", "recipe version",
-           "output_sha256"]],
+    _readable(table, "created_at")[["id", "created_at", "output_name", "k", "P(re-ID)", "seed",
+                                    "recipe version", "output_sha256"]],
     hide_index=True, width="stretch", key="hist_releases",
 )  # fmt: skip
 state.explain("Each release keeps its input's and output's sha256, the recipe version and "

@@ -158,6 +158,10 @@ def test_history_page_shows_the_log_and_versions(own_workspace):
     assert any("Audit log intact" in s.value for s in at.success)
     log = at.dataframe[0].value
     assert {"dataset", "recipe"} <= set(log["action"])
+    # Read as a person reads a log (issue 17): the time to the second, in UTC, and the
+    # app's "-" where an entry has no figure (not "None", not "2026-...T...274285+00:00").
+    assert log["time"].str.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC").all()
+    assert (log.loc[log["action"] == "dataset", ["k", "P(re-ID)"]] == "-").all().all()
 
 
 def test_a_bad_workspace_file_is_shown_and_left_unchanged(tmp_path, monkeypatch):
