@@ -10,6 +10,7 @@ import streamlit as st
 
 from core.formatting import fmt_count, fmt_number, fmt_probability
 from core.markup import escape_markdown
+from core.population_risk import MODEL_NAMES, population_figures, sizes_from_distribution
 from core.privacy import equivalence_classes
 from core.risk import CONTROL_LEVELS, HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
 from ui import guide_examples, state
@@ -139,6 +140,54 @@ if report.sensitive is not None:
         st.error(escape_markdown(disclosure), icon=":material/visibility:")
     for key in ("l_distinct", "l_entropy", "t_closeness"):
         state.explain(text[key], "PDPC guide, Step 4 footnote 11; Annex C")
+
+st.subheader("Population uniqueness: unique in the whole population?")
+population_left, population_right = st.columns(2)
+population = population_left.number_input(
+    "Population size (people the data was drawn from; 0 = not set)",
+    min_value=0,
+    value=0,
+    step=1000,
+    key="risk_population",
+    help="For example the number of residents when the table is a sample of residents.",
+)
+model = population_right.selectbox(
+    "Model",
+    list(MODEL_NAMES),
+    index=list(MODEL_NAMES).index("dankar"),
+    format_func=lambda m: MODEL_NAMES[m][0].upper() + MODEL_NAMES[m][1:],
+    key="risk_population_model",
+)
+state.explain(
+    "A record unique in this table may still share its quasi-identifier values with other "
+    "people who are not in it. Given how many people the table was drawn from, these models "
+    "estimate from the table's group sizes how many people are unique in the whole "
+    "population: only those can be singled out by someone who knows their attributes. "
+    "Dankar et al.'s rule picks Pitman's model for samples of 10% or less, else the smaller "
+    "of Zayatz's and the SNB estimate (ARX's definitions).",
+    "PDPC guide, Annex D",
+)
+if population and population < report.records:
+    st.error(f"The population must be at least the {fmt_count(report.records)} records of the "
+             "table: give the number of people the data was drawn from.")  # fmt: skip
+elif population and report.records:
+    sizes = sizes_from_distribution(report.class_sizes["class_size"],
+                                    report.class_sizes["classes"])  # fmt: skip
+    with st.spinner("Estimating population uniqueness..."):
+        pop_figures, pop_text = population_figures(sizes, float(population), model=model)
+    share = pop_figures["population_uniqueness"]
+    share_col, people_col, fraction_col = st.columns(3)
+    share_col.metric("Population uniqueness", "n/a" if share is None else fmt_probability(share))
+    people_col.metric("People unique in the population",
+                      "n/a" if share is None else fmt_count(round(pop_figures["population_uniques"])))  # fmt: skip
+    fraction_col.metric("Sampling fraction", fmt_probability(pop_figures["sampling_fraction"]))
+    st.info(escape_markdown(pop_text["population_uniqueness"]))
+    estimates = pd.DataFrame(
+        [{"model": MODEL_NAMES[m], "population uniqueness": "did not converge" if v is None
+          else fmt_probability(v)} for m, v in pop_figures["population_estimates"].items()
+         if m != "dankar"]
+    )  # fmt: skip
+    st.table(estimates)
 
 if report.impact:
     st.subheader("Which quasi-identifier drives the risk?")

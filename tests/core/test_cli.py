@@ -553,3 +553,21 @@ def test_an_error_naming_a_hostile_file_name_stays_one_terminal_line(tmp_path, c
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: ")
     assert "\x1b" not in err and "x\\nerror: all clear\\x1b[32m.csv" in err
+
+
+def test_risk_reports_population_uniqueness_with_a_population(adult_hierarchies_dir):
+    """ARX harness (tests/data/arx/PopModelsHarness.java, ARX commit aacd487f): adult,
+    QIs sex, age, race, marital-status, ARXPopulationModel.create(100,000,000):
+    getFractionOfUniqueTuplesDankar() = 5.285857062654052E-5, model PITMAN."""
+    data = adult_hierarchies_dir / "adult.csv"
+    qi = "sex,age,race,marital-status"
+    out = run("risk", str(data), "--qi", qi, "--no-impact", "--population", "1e8", "--json")
+    assert out.returncode == 0, out.stderr
+    figures = json.loads(out.stdout)
+    assert figures["population_uniqueness"] == pytest.approx(5.285857062654052e-05, rel=1e-6)
+    assert figures["population_model_used"] == "pitman"
+    assert figures["sampling_fraction"] == pytest.approx(30_162 / 1e8)
+    text = run("risk", str(data), "--qi", qi, "--no-impact", "--population", "1e8").stdout
+    assert "population_uniqueness: Of a population of 100,000,000 people" in text
+    refused = run("risk", str(data), "--qi", qi, "--population", "1000")
+    assert refused.returncode == 2 and "'population'" in refused.stderr

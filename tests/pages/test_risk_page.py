@@ -239,3 +239,35 @@ def test_a_group_with_one_sensitive_value_is_flagged_on_the_page():
     assert not at.exception, at.exception
     assert metric(at, "Distinct l-diversity") == "1"
     assert any("l-diversity = 1" in e.value and "diagnosis" in e.value for e in at.error)
+
+
+def test_population_uniqueness_with_a_population_size():
+    """Zayatz's estimate (ARX ModelZayatz) by hand on the taxi table (7 unique records of
+    11), N = 100:
+    h(1; N, K, n) = K C(N - K, n - 1) / C(N, n); P = c1 h(1; N, 1, n) / sum_K c_K h(1; N, K, n);
+    population uniques = c1 P / (n / N)."""
+    from math import comb
+
+    from core.formatting import fmt_probability
+
+    at = load_taxi({c: Role.INDIRECT for c in QI})
+    at.switch_page(PAGE).run()
+    assert not [m for m in at.metric if m.label == "Population uniqueness"]  # not set yet
+    at.number_input(key="risk_population").set_value(5).run()  # fewer than the records
+    assert "at least the" in at.error[0].value
+    at.selectbox(key="risk_population_model").set_value("zayatz").run()
+    at.number_input(key="risk_population").set_value(100).run()
+    assert not at.exception, at.exception
+    sizes = TAXI_TABLE.groupby(QI).size().tolist()
+    n, big_n = sum(sizes), 100
+    c1 = sizes.count(1)
+
+    def h(k: int) -> float:
+        return k * comb(big_n - k, n - 1) / comb(big_n, n)
+
+    p = c1 * h(1) / sum(h(k) for k in sizes)
+    expected = c1 * p / (n / big_n) / big_n
+    assert c1 > 0
+    assert metric(at, "Population uniqueness") == fmt_probability(expected)
+    assert metric(at, "Sampling fraction") == fmt_probability(n / big_n)
+    assert "Zayatz" in at.info[-1].value or any("Zayatz" in i.value for i in at.info)
