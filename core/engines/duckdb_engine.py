@@ -92,10 +92,10 @@ def _describe(sources: Sources) -> str:
 def arrow_batches(sources: Sources, rows: int) -> Iterator[Any]:
     """Every row of ``sources`` in file order, as pyarrow record batches of ``rows`` rows
     (the last may be shorter); columns ``c0, c1, ...`` by position, CSV fields as text."""
+    con = connect()  # first: names the package when duckdb is not installed
     import duckdb
     import pyarrow as pa
 
-    con = connect()
     spill = tempfile.mkdtemp(prefix="anon-duckdb-")
     try:
         con.execute("SET temp_directory = ?", [spill])

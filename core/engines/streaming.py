@@ -379,18 +379,14 @@ def to_frame(batch: Any, sources: Sources, kinds: list[str] | None) -> pd.DataFr
     """A pyarrow batch (columns ``c0, c1, ...``) as the reader's table: CSV columns typed
     by ``kinds``, the files' column names."""
     import pyarrow as pa
-
-    from core.io import _numbers_or_none
+    import pyarrow.compute as pc
 
     arrays = list(batch.columns)
     if kinds is not None:
         for i, kind in enumerate(kinds):
-            if kind == "text":
-                continue
-            numbers = _numbers_or_none(arrays[i])
-            if numbers is None:  # only missing values in this batch
-                numbers = pa.nulls(len(arrays[i]), pa.float64())
-            arrays[i] = numbers.cast(pa.int64() if kind == "int" else pa.float64())
+            if kind != "text":  # every value is a plain number (checked by _csv_kinds)
+                target = pa.int64() if kind == "int" else pa.float64()
+                arrays[i] = pc.cast(pc.utf8_trim_whitespace(arrays[i]), target)
     names = [f"c{i}" for i in range(len(arrays))]
     frame = pa.Table.from_arrays(arrays, names=names).to_pandas(split_blocks=True)
     frame.columns = list(sources.names)

@@ -187,6 +187,18 @@ def test_the_output_may_not_be_one_of_the_input_files(tmp_path, capsys):
     assert "part-1.parquet" in err and "never overwritten" in err
 
 
+def test_a_missing_engine_is_named_and_nothing_is_written(tmp_path, capsys, monkeypatch):
+    import sys
+
+    data = tmp_path / "people.csv"
+    _seeded(100).to_csv(data, index=False)
+    recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}])
+    monkeypatch.setitem(sys.modules, "duckdb", None)  # import duckdb now fails
+    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
+                   str(tmp_path / "out.csv"), "--engine", "duckdb")  # fmt: skip
+    assert "pip install duckdb" in err
+
+
 @pytest.mark.parametrize("problem", ["types", "missing column", "no files"])
 def test_bad_parquet_inputs_are_named_and_nothing_is_written(tmp_path, capsys, problem):
     parts = tmp_path / "parts"
