@@ -7,9 +7,11 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
+from core.formatting import fmt_probability
 from core.hierarchy import build_hierarchy
 from core.local_recoding import LOCAL_MEASURES, recode_suppressed
 from core.markup import escape_markdown
+from core.population_risk import KMAP_ESTIMATORS, MODEL_NAMES
 from core.risk import annex_d_risk
 from core.search import MEASURES, Target, apply_candidate, recipe_steps, search
 from ui import state
@@ -145,6 +147,46 @@ with st.expander("Attribute disclosure models (0 = off)", expanded=sensitive is 
         "chance of a value, alpha caps the share of one value.",
         "PDPC guide, Step 4 (attribute disclosure) and Annex C",
     )
+population_targets: dict = {}
+with st.expander("Population models: k-map, population uniqueness, average risk (0 = off)"):
+    p1, p2, p3 = st.columns(3)
+    population = p1.number_input("Population size (people the data was drawn from)", 0,
+                                 value=0, step=1000, key="to_population")  # fmt: skip
+    k_map = int(p2.number_input("k-map k", 0, value=0, key="to_kmap"))
+    kmap_estimator = p3.selectbox("k-map estimator", list(KMAP_ESTIMATORS),
+                                  format_func=lambda e: e.replace("_", " ").capitalize(),
+                                  key="to_kmap_estimator")  # fmt: skip
+    p4, p5, p6 = st.columns(3)
+    significance = p4.number_input("k-map significance", 0.0, 1.0, 0.01, 0.01,
+                                   key="to_kmap_significance")  # fmt: skip
+    uniqueness = p5.number_input("Population uniqueness at most (%)", 0.0, 100.0, 0.0, 0.1,
+                                 key="to_population_uniqueness")  # fmt: skip
+    population_model = p6.selectbox("Population model", list(MODEL_NAMES),
+                                    format_func=lambda m: MODEL_NAMES[m],
+                                    key="to_population_model")  # fmt: skip
+    average = st.number_input("Average risk at most (classes / records, 0-1)", 0.0, 1.0, 0.0,
+                              0.01, key="to_average_risk")  # fmt: skip
+    if population:
+        population_targets["population"] = float(population)
+    if k_map:
+        population_targets.update(k_map=k_map, k_map_estimator=kmap_estimator,
+                                  k_map_significance=significance)  # fmt: skip
+    if uniqueness:
+        population_targets.update(max_population_uniqueness=uniqueness / 100,
+                                  population_model=population_model)  # fmt: skip
+    if average:
+        population_targets["max_average_risk"] = average
+    state.explain(
+        "k-map: every group must stand for at least k people of the population; without a "
+        "register of the population its group sizes are estimated from the sampling "
+        "fraction (ARX's Poisson estimators), which sets the group size needed in the table. "
+        "Population uniqueness: the estimated share of the population that is alone with "
+        "its combination of values (Dankar's rule picks Pitman's, Zayatz's or the SNB model). "
+        "Average risk: groups / records, the chance of a correct match averaged over records. "
+        "The last two concern the whole table: the smallest groups are removed until they "
+        "hold, within the limit above (as ARX does).",
+        "PDPC guide, Annex C and Annex D",
+    )
 use_annex_d = st.checkbox("Meet the Annex D threshold (settings of the Risk page)",
                           key="to_annexd")  # fmt: skip
 
@@ -160,7 +202,8 @@ if st.button("Search", key="to_run", type="primary"):
         if models and sensitive is None:
             raise AnonymisationError("Choose the sensitive attribute for the models you set.")
         target = Target(k=k, max_suppressed=suppression / 100, sensitive=sensitive,
-                        **(models if sensitive else {}), **extra)  # fmt: skip
+                        **(models if sensitive else {}), **extra,
+                        **population_targets)  # fmt: skip
         result = search(data, hierarchies, target, measure=measure,
                         progress=lambda f, text: bar.progress(min(f, 1.0), text=text))  # fmt: skip
         state.set_tradeoff_result((result, hierarchies))
@@ -236,6 +279,14 @@ if candidate.sensitive_figures:
         f"largest distance t {figures['t']:.3g}; delta {figures['delta']:.3g}; beta "
         f"{figures['beta']:.3g}; largest share of one value (alpha) {figures['alpha']:.0%}."
     )
+if candidate.table_figures:
+    figures = candidate.table_figures
+    words_pu = ""
+    if "population_uniqueness" in figures:
+        words_pu = (f"; estimated population uniqueness "
+                    f"{fmt_probability(figures['population_uniqueness'])}")  # fmt: skip
+    st.caption(f"Average risk (groups / records) {fmt_probability(figures['average_risk'])}"
+               f"{words_pu}.")  # fmt: skip
 state.explain(
     f"Groups smaller than k = {result.target.required_k} (or failing a model above) are "
     "removed; the rest form groups of at least k.",
@@ -257,7 +308,7 @@ state.explain(
     "PDPC guide, Introduction A (judge utility per attribute)",
 )
 local = None
-if candidate.suppressed:
+if candidate.suppressed and not result.target.sample_based:  # ARX: not with population uniqueness
     recode = st.checkbox(
         "Recode suppressed records locally", key="to_local",
         help="Search the removed records again on their own: those whose groups then meet "
@@ -294,7 +345,7 @@ if candidate.suppressed:
 if local is not None and local.rounds:
     released = local.data
 else:
-    released = apply_candidate(data, hierarchies, candidate, models=result.target.models)
+    released = apply_candidate(data, hierarchies, candidate, models=result.target)
 st.dataframe(released.head(20), key="to_preview")
 
 if basis == "original" and state.recipe().steps:
@@ -308,7 +359,7 @@ if st.button("Apply: add these steps to the recipe", key="to_apply"):
     else:
         paths = {column: state.save_hierarchy(column, hierarchies[column])
                  for column, level in candidate.levels.items() if level > 0}  # fmt: skip
-        steps = recipe_steps(candidate, paths, models=result.target.models)
+        steps = recipe_steps(candidate, paths, models=result.target)
     new = state.recipe()
     for step in steps:
         new = new.add(step)

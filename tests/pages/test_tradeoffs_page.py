@@ -181,3 +181,41 @@ def test_recode_suppressed_records_locally(tmp_path):
     out = apply_recipe(TAXI_TABLE, recipe, base_dir=ROOT).data
     assert len(out) == 9
     assert sorted(out.loc[out["Age"] == "20-39", "Serial number"]) == [1, 5, 10]
+
+
+def _average_risk_by_hand(age: int, gender: int) -> float:
+    """Groups / records of the taxi table at those levels (pandas groupby)."""
+    widths = {1: 5, 2: 10, 3: 20, 4: 40}
+    table = TAXI_TABLE.copy()
+    if age:
+        table["Age"] = "*" if age == 5 else table["Age"] // widths[age]
+    if gender:
+        table["Gender"] = "*"
+    return table.groupby(QI).ngroups / len(table)
+
+
+def test_population_models_as_search_targets(tmp_path):
+    """k-map 5 in a population of 1,000 and average risk <= 0.25, nothing removed. ARX's
+    k-map estimate (zero-truncated Poisson, significance 0.01): lambda = 11 / 1000 * 5 =
+    0.055; P(1) / (1 - e^-0.055) = 0.973 < 0.99 (counter 2), + P(2) / (1 - e^-0.055) =
+    0.9993 (counter 3): every group needs k' = 3 records."""
+    at = taxi_page(tmp_path)
+    at.selectbox(key="to_kind_Age").set_value("numeric").run()
+    at.number_input(key="to_k").set_value(1)
+    at.number_input(key="to_supp").set_value(0.0)
+    at.selectbox(key="to_measure").set_value("height")
+    at.number_input(key="to_population").set_value(1000)
+    at.number_input(key="to_kmap").set_value(5)
+    at.number_input(key="to_average_risk").set_value(0.25)
+    at.button(key="to_run").click().run()
+    assert not at.exception, at.exception
+    target = at.session_state["tradeoff_result"][0].target
+    assert target.k_map == 5 and target.population == 1000
+    assert target.max_average_risk == 0.25 and target.max_population_uniqueness is None
+    meets = [(a, g) for a, g in itertools.product(range(6), range(2))
+             if _k_by_hand(a, g) >= 3 and _average_risk_by_hand(a, g) <= 0.25]  # fmt: skip
+    lowest = min(a + g for a, g in meets)
+    candidate = at.selectbox(key="to_candidate").value
+    age, gender = (int(part.split(":")[1]) for part in candidate.split())
+    assert (age, gender) in meets and age + gender == lowest
+    assert any("Average risk (groups / records)" in c.value for c in at.caption)
