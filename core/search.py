@@ -102,7 +102,6 @@ from core.privacy import (
     sensitive_codes,
 )
 from core.risk import smallest_k
-from core.techniques.suppression import table_failing_records
 from core.validation import require_choice, require_columns, require_probability
 
 MEASURES: dict[str, str] = {
@@ -1056,6 +1055,9 @@ def apply_candidate(
     qis = list(candidate.levels)
     fail = failing_records(out, qis, models)
     if isinstance(models, Target) and models.sample_based:
+        # here, not at the top: core.techniques imports core.local_recoding, which imports us
+        from core.techniques.suppression import table_failing_records
+
         table = _table_specs(models)
         fail |= table_failing_records(out, qis, fail, table.get("average_risk"),
                                       table.get("population_uniqueness"))  # fmt: skip
