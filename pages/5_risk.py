@@ -192,7 +192,7 @@ elif population and report.records:
 if report.impact:
     st.subheader("Which quasi-identifier drives the risk?")
     impact = pd.DataFrame([asdict(i) for i in report.impact])
-    whole = alt.Axis(tickMinStep=1, format="d")
+    whole = alt.Axis(tickMinStep=1, format=",d")
     k_chart = (
         alt.Chart(impact)
         .mark_bar()

@@ -133,6 +133,18 @@ def test_entropy_l_of_a_lone_record_reads_one():
     assert metric(at, "Entropy l-diversity") == "1"
 
 
+def test_count_axes_have_thousands_separators():
+    # Issue 17, "Numbers": 10,000 on an axis as in the figures, not 10000.
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.session_state["roles"] = {c: Role.INDIRECT for c in ("sex", "race", "postal_code")}
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    specs = [chart.proto.spec for chart in at.get("vega_lite_chart")]
+    assert any("Unique records without it" in spec for spec in specs)
+    assert not [spec for spec in specs if '"format": "d"' in spec or '"format":"d"' in spec]
+
+
 def test_annex_d_verdict_and_insider_table(risk_page, generalised):
     at = risk_page
     k = int(generalised.groupby(QI).size().min())
