@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
+from core.formatting import fmt_percent
 from core.privacy import equivalence_classes
 from core.risk import p_shares_birthday
 from core.validation import require_columns, require_int
@@ -73,11 +74,12 @@ class ObservedUniqueness:
 
     def explanation(self) -> str:
         return (
-            f"{self.observed_unique:,} of {self.records:,} records ({self.observed_share:.1%}) "
+            f"{self.observed_unique:,} of {self.records:,} records "
+            f"({fmt_percent(self.observed_share)}) "
             "are the only one with their date of birth, sex and locality in this table; the "
             "birthday model, given how many records share each year of birth, sex and locality, "
-            f"expects {self.predicted_share:.1%} (Gibbon & Aisbett, Section 3, eq. 3; PDPC "
-            "guide, Step 4: a unique record has k = 1)."
+            f"expects {fmt_percent(self.predicted_share)} (Gibbon & Aisbett, Section 3, eq. 3; "
+            "PDPC guide, Step 4: a unique record has k = 1)."
         )
 
 

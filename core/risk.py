@@ -443,9 +443,10 @@ class UniquenessEstimate:
     def explanation(self) -> str:
         return (
             f"Among {self.population:,} people of the same age and sex, a person's birthday "
-            f"is unique with probability {self.p_unique:.1%}, so about "
-            f"{self.expected_uniques:,.0f} of them ({self.expected_unique_share:.1%}) could be "
-            "re-identified by date of birth, sex and locality (Gibbon & Aisbett, Section 2)."
+            f"is unique with probability {fmt_percent(self.p_unique)}, so about "
+            f"{fmt_count(self.expected_uniques)} of them "
+            f"({fmt_percent(self.expected_unique_share)}) could be re-identified by date of "
+            "birth, sex and locality (Gibbon & Aisbett, Section 2)."
         )
 
 

@@ -19,6 +19,7 @@ from core.birthdate import (
     observed_uniqueness,
 )
 from core.errors import AnonymisationError
+from core.formatting import fmt_count, fmt_number, fmt_percent
 from core.io import read_table
 from core.markup import escape_markdown
 from core.risk import locality_unique_share, unique_count_distribution, uniqueness
@@ -45,9 +46,9 @@ days = int(right.number_input("Days in a year", min_value=2, max_value=3660, val
                               key="days"))  # fmt: skip
 estimate = uniqueness(population, days=days)
 m1, m2, m3 = st.columns(3)
-m1.metric("P(unique)", f"{estimate.p_unique:.1%}")
-m2.metric("Expected unique share", f"{estimate.expected_unique_share:.1%}")
-m3.metric("Expected unique people", f"{estimate.expected_uniques:,.0f}")
+m1.metric("P(unique)", fmt_percent(estimate.p_unique))
+m2.metric("Expected unique share", fmt_percent(estimate.expected_unique_share))
+m3.metric("Expected unique people", fmt_count(estimate.expected_uniques))
 st.write(estimate.explanation())
 state.explain(
     "P(unique) = ((days-1)/days)^(N-1) is the chance that nobody else in the cell has your "
@@ -106,7 +107,8 @@ else:
     mean = float((np.arange(len(rho)) * rho).sum())
     state.explain(
         f"The chance that exactly m of the {population:,} people are unique; on average "
-        f"{mean:,.1f} are, i.e. {mean / population:.1%} (the expected share above). Computed "
+        f"{fmt_number(mean)} are, i.e. {fmt_percent(mean / population)} (the expected share "
+        "above). Computed "
         "exactly; the paper's eq. 2 is an approximation of the same distribution.",
         f"{PAPER}, Section 2, eq. 2 and Fig. 2",
     )
@@ -140,11 +142,12 @@ try:
         shares = cell_shares_from_table(cells)
         share = locality_unique_share(locality_population, shares, days=days)
         c1, c2 = st.columns(2)
-        c1.metric("Expected share unique", f"{share:.1%}")
+        c1.metric("Expected share unique", fmt_percent(share))
         c2.metric("Expected unique people", f"{share * locality_population:,.0f}")
         state.explain(
             f"Over {len(shares)} cells, each of share × {locality_population:,} people, "
-            f"{share:.1%} of the locality is expected to be unique on date of birth and sex. "
+            f"{fmt_percent(share)} of the locality is expected to be unique on date of birth "
+            "and sex. "
             "The paper finds that about 4,000 people (Australian age mixes, at most 1% of "
             "people in a cell) make 95% unique, and half a million are needed for 0.1%.",
             f"{PAPER}, Section 3, eq. 3 and Section 4",
@@ -188,8 +191,8 @@ except AnonymisationError as error:
     st.error(escape_markdown(error))
     st.stop()
 o1, o2, o3 = st.columns(3)
-o1.metric("Unique in the data", f"{seen.observed_share:.1%}")
-o2.metric("Model prediction", f"{seen.predicted_share:.1%}")
+o1.metric("Unique in the data", fmt_percent(seen.observed_share))
+o2.metric("Model prediction", fmt_percent(seen.predicted_share))
 o3.metric("Localities", f"{seen.localities:,}")
 st.write(seen.explanation())
 if seen.skipped:

@@ -59,6 +59,16 @@ def test_n_2500_is_about_one_in_a_thousand(page: AppTest) -> None:
     page.number_input(key="population").set_value(250).run()
 
 
+def test_a_person_alone_is_unique_for_sure(page: AppTest) -> None:
+    # N = 1: nobody else can share the birthday, P(unique) = (364/365)^0 = 1, shown as an
+    # exact share, "100%" (core.formatting; issue 17), not "100.0%".
+    page.number_input(key="population").set_value(1).run()
+    assert not page.exception
+    assert _metric(page, "P(unique)") == "100%"
+    assert _metric(page, "Expected unique share") == "100%"
+    page.number_input(key="population").set_value(250).run()
+
+
 def test_locality_with_equal_cells(page: AppTest) -> None:
     # 4000 people over 2 sexes x 80 ages: 25 per cell, each unique with (364/365)^24 = 93.6%,
     # close to the paper's "locality population of 4000 for 95% identification" (Section 4).
