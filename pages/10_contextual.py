@@ -6,6 +6,7 @@ Witkowski (2007), locational disclosure risk of contextual data; logic in core.c
 from __future__ import annotations
 
 import altair as alt
+import pandas as pd
 import streamlit as st
 
 from core.contextual import (
@@ -23,8 +24,9 @@ from core.contextual import (
     sweep,
 )
 from core.errors import AnonymisationError
+from core.geo import area_shapes, coordinate_columns, shape_column
 from core.markup import code_span, escape_markdown
-from ui import state
+from ui import location_charts, state
 
 PAPER = "Witkowski 2007"
 SURVEY, AREAS = "survey_respondents.csv", "singapore_areas.csv"
@@ -74,7 +76,11 @@ except AnonymisationError as error:
     st.stop()
 
 area_cols = [str(c) for c in areas.columns]
-numeric = [c for c in area_cols if areas[c].dtype.kind in "if"]
+# where the areas are (for the map), never offered as contextual measures
+area_coordinates = coordinate_columns(areas)
+area_shape_column = shape_column(areas)
+placing = [*(area_coordinates or ()), *([area_shape_column] if area_shape_column else [])]
+numeric = [c for c in area_cols if areas[c].dtype.kind in "if" and c not in placing]
 shared = [c for c in area_cols if c in data.columns]
 left, middle, right = st.columns(3)
 area_key = left.selectbox("Area key (area table)", area_cols, key="ctx_area_key")
@@ -155,6 +161,46 @@ st.dataframe(at_risk, hide_index=True)
 state.explain(f"{len(at_risk):,} areas whose respondents are at risk; matchset_size counts the "
               "areas sharing the released values.", f"{PAPER}, Section 4.d")  # fmt: skip
 
+
+def draw_area_map() -> None:
+    """The areas on the offline basemap coloured by risk, or a sentence saying why not."""
+    if area_shape_column is None and area_coordinates is None:
+        st.info("No map: the area table has neither latitude and longitude columns (e.g. "
+                "`latitude`, `longitude` of each area's centre) nor area shapes (a `geometry` "
+                "column of GeoJSON polygons), so the areas cannot be placed.")  # fmt: skip
+        return
+    view = pd.DataFrame({
+        "area": result.areas.iloc[:, 0].astype("str").to_numpy(),
+        "status": location_charts.area_status(result.areas),
+        "respondents": result.areas["respondents"].to_numpy(),
+        "population": result.areas[population].to_numpy(),
+        "look_alikes": result.areas["matchset_size"].to_numpy(),
+    })  # fmt: skip
+    title = f"{len(at_risk):,} of {result.n_areas:,} areas with respondents at risk"
+    rows = areas.set_index(areas[area_key].astype("str")).loc[view["area"]]
+    try:
+        if area_shape_column is not None:
+            shapes = area_shapes(rows.reset_index(drop=True), area_shape_column)
+            chart = location_charts.area_risk_map(view, title, shapes=shapes)
+        else:
+            lat, lon = area_coordinates
+            chart = location_charts.area_risk_map(view, title, lat=rows[lat].to_numpy(),
+                                                  lon=rows[lon].to_numpy())  # fmt: skip
+    except AnonymisationError as error:
+        st.error(escape_markdown(error))
+        return
+    st.vega_lite_chart(*chart, width="stretch")
+    placed = f"shape (column {code_span(area_shape_column)})" if area_shape_column else (
+        f"centre (columns {code_span(area_coordinates[0])}, {code_span(area_coordinates[1])})")  # fmt: skip
+    state.explain(f"Each area drawn at its {placed}. Red: some of its respondents can be "
+                  "re-identified from the released values; orange: few areas look alike but "
+                  "its population protects them; blue: safe; grey: no respondents. "
+                  + location_charts.basemap_note(), f"{PAPER}, Section 3.b and 4.d")  # fmt: skip
+
+
+st.markdown("**Map of the areas**")
+draw_area_map()
+
 st.subheader("What if: coarseness and variables")
 with st.spinner("Computing LR for every option and subset..."):
     table = sweep(prepared, thresholds=thresholds, subsets=len(contextual) <= 8)
@@ -185,6 +231,8 @@ if len(contextual) > 1 and len(subset):
             y=alt.Y("variables:N", sort="-x", title=None),
             tooltip=["variables", alt.Tooltip("lr:Q", format=".1%")],
         )
+        # a fixed height, not a step per bar: Vega drops "fit-y" with a warning otherwise
+        .properties(height=18 * int(subset["variables"].nunique()) + 20)
     )
     st.altair_chart(bars, width="stretch")
     state.explain(f"LR for each subset of the columns at {coarsening.label}: which variables "

@@ -95,19 +95,9 @@ else:
             charts.map_points(data, lat, lon),
             charts.map_points(after, lat, lon),
         )
-        left, right = st.columns(2)
-        left.markdown("**Original**")
-        left.pydeck_chart(charts.deck(before_pts), key="map_before", height=380)
-        right.markdown("**Transformed**")
-        right.pydeck_chart(charts.deck(after_pts, color=charts.ORANGE), key="map_after", height=380)
-        state.explain(
-            f"The same {len(before_pts):,} points before and after '{step['step']}'. "
-            + charts.basemap_note(),
-            "PDPC guide, Annex B: GPS location; NIST SP 800-188 4.3.5",
-        )
         st.markdown("**Close up: where points moved**")
         moved = charts.displacement_frame(before_pts, after_pts)
-        st.altair_chart(charts.displacement_detail(moved))
+        st.altair_chart(charts.displacement_detail(moved), width="content")
         state.explain(f"The {len(moved):,} points nearest the middle of the data, each with a "
                       "grey line from where it was (blue) to where it is now (orange), drawn "
                       "to scale in metres: at the zoom of the maps above a move of tens of "
@@ -144,10 +134,11 @@ else:
         c.metric(f"Records below k = {k}", f"{sk.records_below:,}")
         counts = pd.Series(sk.counts, index=after.index)
         shown = after_pts.assign(count=counts.reindex(after_pts.index).to_numpy())
-        st.altair_chart(charts.spatial_k_chart(shown, k), width="stretch")
+        title = f"Where the points are after this step ({len(after_pts):,} shown)"
+        st.vega_lite_chart(*charts.spatial_k_chart(shown, k, title), width="stretch")
         state.explain(
             f"Red points share their location ({sk.describe_method()}) with fewer than {k} "
-            "records: the location alone nearly identifies them.",
+            "records: the location alone nearly identifies them. " + charts.basemap_note(),
             "NIST SP 800-188 4.3.5; PDPC guide, Annex C (k)",
         )
         if sk.warning:

@@ -1,13 +1,11 @@
-"""Charts for the Locations and dates page: pydeck maps and Altair fallbacks.
+"""Charts for the Locations and dates page (and the Area-level risk map): Altair/Vega.
 
-Nothing is fetched from the internet by default. Streamlit's pydeck component adds a
-Carto basemap (basemaps.cartocdn.com) whenever a deck has no map style, so the
-``map_style=None`` of the Streamlit docs is *not* offline; pydeck's own way to say "no
-basemap" is ``map_provider=None`` (the style then stays pydeck's sentinel, which the
-component drops). Users with tile access set ``ANON_MAP_STYLE`` (e.g. ``light``,
-``dark``, ``road`` or a style URL; ``mapbox://...`` styles use Mapbox and its token).
-Without it the maps draw an offline basemap: Natural Earth's coastline and national
-boundaries around Singapore, stored in ui/basemap/ (see its README for provenance).
+Maps are Vega charts on an offline basemap: Natural Earth's coastline and national
+boundaries around Singapore, stored in ui/basemap/ (see its README for provenance), drawn
+as a geoshape layer under the points or areas. Nothing is fetched from the internet, and
+nothing needs WebGL: pydeck's maps drew through WebGL, which a browser without a graphics
+card (a virtual desktop, a headless test) renders in software, slowly (several seconds
+for two maps of 5,000 points, against a few hundred milliseconds for the same in Vega).
 """
 
 from __future__ import annotations
@@ -15,21 +13,17 @@ from __future__ import annotations
 import functools
 import json
 import math
-import os
 from pathlib import Path
 
 import altair as alt
 import numpy as np
 import pandas as pd
-import pydeck as pdk
 
-MAP_STYLE_ENV = "ANON_MAP_STYLE"
 BASEMAP = Path(__file__).resolve().parent / "basemap" / "singapore_region.geojson"
 MAX_POINTS = 5000
-BLUE = [31, 119, 180, 170]
-ORANGE = [255, 127, 14, 170]
-RED = [214, 39, 40, 220]
-GREY = [120, 120, 120, 120]
+LAND = "#ececE6"
+COAST = "#969696"
+MAP_HEIGHT = 420
 
 
 def map_points(df: pd.DataFrame, lat: str, lon: str, limit: int = MAX_POINTS) -> pd.DataFrame:
@@ -37,46 +31,6 @@ def map_points(df: pd.DataFrame, lat: str, lon: str, limit: int = MAX_POINTS) ->
     points = pd.DataFrame({"lat": df[lat].to_numpy(dtype=float), "lon": df[lon].to_numpy(dtype=float)},
                           index=df.index)  # fmt: skip
     return points.dropna().head(limit)
-
-
-def _zoom(points: pd.DataFrame) -> float:
-    if points.empty:
-        return 1.0
-    span = max(float(points["lon"].max() - points["lon"].min()),
-               float(points["lat"].max() - points["lat"].min()), 1e-4)  # fmt: skip
-    return float(np.clip(math.log2(360.0 / span) - 0.8, 1, 16))
-
-
-def deck(points: pd.DataFrame, *, color: list[int] | str = BLUE, radius_m: float = 40) -> pdk.Deck:
-    """A pydeck scatter map of ``points`` (lat, lon[, color]); no basemap unless configured."""
-    view = pdk.ViewState(
-        latitude=float(points["lat"].mean()) if len(points) else 0.0,
-        longitude=float(points["lon"].mean()) if len(points) else 0.0,
-        zoom=_zoom(points),
-    )
-    layer = pdk.Layer(
-        "ScatterplotLayer",
-        data=points,
-        get_position="[lon, lat]",
-        get_fill_color=color if isinstance(color, list) else color,
-        get_radius=radius_m,
-        radius_min_pixels=1.5,
-    )
-    style = os.environ.get(MAP_STYLE_ENV, "").strip()
-    if style:
-        provider = "mapbox" if style.startswith("mapbox://") else "carto"
-        return pdk.Deck(layers=[layer], initial_view_state=view, map_provider=provider,
-                        map_style=style)  # fmt: skip
-    land = pdk.Layer(
-        "GeoJsonLayer",
-        data=offline_basemap(),
-        stroked=True,
-        filled=True,
-        get_fill_color=[236, 236, 230, 255],
-        get_line_color=[150, 150, 150, 255],
-        line_width_min_pixels=1,
-    )
-    return pdk.Deck(layers=[land, layer], initial_view_state=view, map_provider=None)
 
 
 @functools.cache
@@ -87,52 +41,215 @@ def offline_basemap() -> dict:
 
 
 def basemap_note() -> str:
-    style = os.environ.get(MAP_STYLE_ENV, "").strip()
-    if style:
-        return f"Basemap '{style}' from {MAP_STYLE_ENV} (fetched from its tile server)."
-    return (f"Grey land: the coastline and national boundaries around Singapore (Natural "
-            f"Earth, stored with the tool, nothing is fetched). Set {MAP_STYLE_ENV} (e.g. "
-            "'light') to draw streets if you have tile access.")  # fmt: skip
+    return ("Grey land: the coastline and national boundaries around Singapore (Natural Earth, "
+            "stored with the tool; nothing is fetched from the internet).")  # fmt: skip
 
 
-def _domain(*frames: pd.DataFrame) -> tuple[list[float], list[float]]:
-    both = pd.concat(frames)
-    pad_lat = max(float(both["lat"].max() - both["lat"].min()) * 0.03, 1e-4)
-    pad_lon = max(float(both["lon"].max() - both["lon"].min()) * 0.03, 1e-4)
-    return (
-        [float(both["lat"].min()) - pad_lat, float(both["lat"].max()) + pad_lat],
-        [float(both["lon"].min()) - pad_lon, float(both["lon"].max()) + pad_lon],
-    )
+def map_projection(lat: pd.Series | np.ndarray, lon: pd.Series | np.ndarray) -> dict:
+    """A Mercator projection showing the points' extent plus a margin at any chart width:
+    centred on the box, scaled by an expression of the chart's width and height (the
+    basemap reaches further and is clipped). Vega-Lite's own ``fit`` left the points a
+    speck in a chart whose width follows its container."""
+    lat, lon = np.asarray(lat, dtype=float), np.asarray(lon, dtype=float)
+    ok = np.isfinite(lat) & np.isfinite(lon)
+    if not ok.any():
+        south, north, west, east = -60.0, 75.0, -180.0, 180.0
+    else:
+        south, north = float(lat[ok].min()), float(lat[ok].max())
+        west, east = float(lon[ok].min()), float(lon[ok].max())
+    pad_lat = max((north - south) * 0.08, 0.002)
+    pad_lon = max((east - west) * 0.08, 0.002)
+    south, north = max(south - pad_lat, -85.0), min(north + pad_lat, 85.0)
+    west, east = max(west - pad_lon, -180.0), min(east + pad_lon, 180.0)
+
+    def mercator_y(latitude: float) -> float:
+        return math.log(math.tan(math.pi / 4 + math.radians(latitude) / 2))
+
+    y_south, y_north = mercator_y(south), mercator_y(north)
+    middle = math.degrees(2 * math.atan(math.exp((y_south + y_north) / 2)) - math.pi / 2)
+    across, up = math.radians(east - west), y_north - y_south
+    return {
+        "type": "mercator",
+        "center": [(west + east) / 2, middle],
+        "scale": {"expr": f"min(width / {across!r}, height / {up!r})"},
+        "translate": {"expr": "[width / 2, height / 2]"},
+    }
 
 
-def scatter(
+@functools.cache
+def _basemap_json() -> str:
+    return json.dumps(offline_basemap()["features"], separators=(",", ":"))
+
+
+def basemap_layer() -> dict:
+    """Vega-Lite layer of land and national boundaries (the vendored Natural Earth
+    outlines), clipped to the map's box. A plain spec, not an Altair chart: Altair copies
+    and validates every coordinate of inline data each time a chart is built (about a
+    second for this basemap), Streamlit sends a spec as it is."""
+    return {
+        "data": {"values": json.loads(_basemap_json())},
+        "mark": {"type": "geoshape", "fill": LAND, "stroke": COAST, "strokeWidth": 0.8,
+                 "clip": True},
+    }  # fmt: skip
+
+
+def on_basemap(layer: dict, projection: dict, title: str, height: int = MAP_HEIGHT) -> dict:
+    """Vega-Lite spec of ``layer`` (points or area shapes in longitude/latitude, drawing
+    the chart's data) over the basemap, in ``projection`` (see :func:`map_projection`). Draw it with ``st.vega_lite_chart(data, spec, width="stretch")``."""
+    return {
+        "title": {"text": title, "anchor": "start", "limit": 0},
+        "height": height,
+        "projection": projection,
+        "layer": [basemap_layer(), layer],
+    }
+
+
+def point_map(
     points: pd.DataFrame,
     title: str,
     *,
-    domain: tuple[list[float], list[float]] | None = None,
-    color: str | alt.Color = "#1f77b4",
-) -> alt.Chart:
-    """Altair scatter of lat/lon (SVG; renders without WebGL or tiles)."""
-    lat_domain, lon_domain = domain or _domain(points)
-    base = alt.Chart(points, title=title).mark_circle(size=9, opacity=0.6)
-    encoded = base.encode(
-        x=alt.X("lon:Q", title="longitude", scale=alt.Scale(domain=lon_domain)),
-        y=alt.Y("lat:Q", title="latitude", scale=alt.Scale(domain=lat_domain)),
-    )
-    if isinstance(color, str):
-        return encoded.encode(color=alt.value(color)).properties(height=360)
-    return encoded.encode(color=color).properties(height=360)
+    color: dict | None = None,
+    tooltip: list[dict] | None = None,
+    height: int = MAP_HEIGHT,
+) -> dict:
+    """Vega-Lite spec of the ``points`` (columns lat, lon: the chart's data) as dots over
+    the basemap; ``color`` and ``tooltip`` are Vega-Lite encodings."""
+    encoding: dict = {
+        "longitude": {"field": "lon", "type": "quantitative"},
+        "latitude": {"field": "lat", "type": "quantitative"},
+        "color": color or {"value": "#ff7f0e"},
+    }
+    if tooltip:
+        encoding["tooltip"] = tooltip
+    dots = {"mark": {"type": "circle", "size": 12, "opacity": 0.7, "clip": True},
+            "encoding": encoding}  # fmt: skip
+    return on_basemap(dots, map_projection(points["lat"], points["lon"]), title, height)
 
 
-def spatial_k_chart(points: pd.DataFrame, k: int) -> alt.Chart:
-    """Points coloured by whether their location is shared by fewer than k records."""
-    shown = points.assign(status=np.where(points["count"] < k, f"fewer than {k}", f"{k} or more"))
-    color = alt.Color(
-        "status:N",
-        title="records sharing the location",
-        scale=alt.Scale(domain=[f"fewer than {k}", f"{k} or more"], range=["#d62728", "#9e9e9e"]),
+def spatial_k_chart(
+    points: pd.DataFrame, k: int, title: str = "Spatial k"
+) -> tuple[pd.DataFrame, dict]:
+    """Points over the basemap, red where their location is shared by fewer than k records:
+    the data and the Vega-Lite spec for ``st.vega_lite_chart``."""
+    few, enough = f"fewer than {k}", f"{k} or more"
+    shown = points.assign(status=np.where(points["count"] < k, few, enough))
+    color = {
+        "field": "status",
+        "type": "nominal",
+        "title": "records sharing the location",
+        "scale": {"domain": [few, enough], "range": ["#d62728", "#7f7f7f"]},
+        "legend": {"orient": "top", "labelLimit": 0, "titleLimit": 0},
+    }
+    tooltip = [
+        {"field": "lat", "type": "quantitative", "title": "latitude", "format": ".5f"},
+        {"field": "lon", "type": "quantitative", "title": "longitude", "format": ".5f"},
+        {"field": "count", "type": "quantitative", "title": "records sharing the location"},
+    ]
+    return shown[["lat", "lon", "count", "status"]], point_map(
+        shown, title, color=color, tooltip=tooltip
     )
-    return scatter(shown, "Spatial k", color=color).encode(tooltip=["lat", "lon", "count"])
+
+
+#: What an area's respondents risk, in words (the map's legend), and the colour of each.
+AREA_STATUS = {
+    "respondents at risk": "#d62728",
+    "protected by its population": "#ff7f0e",
+    "respondents safe": "#1f77b4",
+    "no respondents": "#c7c7c7",
+}
+
+
+def area_status(areas: pd.DataFrame) -> np.ndarray:
+    """Each area's row of :data:`AREA_STATUS`, from the flags of
+    ``core.contextual.LocationalRisk.areas`` (at_risk, pinpointed, protected, respondents)."""
+    conditions = [
+        areas["at_risk"].to_numpy(dtype=bool),
+        areas["respondents"].to_numpy() == 0,
+        (areas["pinpointed"] & areas["protected"]).to_numpy(dtype=bool),
+    ]
+    choices = ["respondents at risk", "no respondents", "protected by its population"]
+    return np.select(conditions, choices, default="respondents safe")
+
+
+def area_risk_map(
+    areas: pd.DataFrame,
+    title: str,
+    *,
+    lat: np.ndarray | None = None,
+    lon: np.ndarray | None = None,
+    shapes: list[dict | None] | None = None,
+) -> tuple[pd.DataFrame | None, dict]:
+    """Areas coloured by :func:`area_status` over the basemap: their shapes (GeoJSON
+    geometries) when given, else a dot at (lat, lon). ``areas`` has columns area, status,
+    respondents, population, look_alikes; returns the data and the Vega-Lite spec for
+    ``st.vega_lite_chart`` (the data is None when the shapes carry it inline)."""
+    color = {
+        "field": "status",
+        "type": "nominal",
+        "title": "Area",
+        "scale": {"domain": list(AREA_STATUS), "range": list(AREA_STATUS.values())},
+        "legend": {"orient": "top", "labelLimit": 0, "titleLimit": 0},
+    }
+    tips = [("area", "nominal", "area"), ("status", "nominal", "risk"),
+            ("respondents", "quantitative", "respondents"),
+            ("population", "quantitative", "population"),
+            ("look_alikes", "quantitative", "look-alike areas")]  # fmt: skip
+    if shapes is not None:
+        features, xs, ys = [], [], []
+        for row, shape in zip(areas.to_dict("records"), shapes, strict=True):
+            if shape is None:
+                continue
+            features.append({"type": "Feature", "geometry": _clockwise(shape), "properties": row})
+            polygons = (
+                shape["coordinates"] if shape["type"] == "MultiPolygon" else [shape["coordinates"]]
+            )
+            for ring in (ring for polygon in polygons for ring in polygon):
+                points = np.asarray(ring, dtype=float).reshape(-1, 2)
+                xs.append(points[:, 0])
+                ys.append(points[:, 1])
+        prefix = "properties."
+        layer = {"data": {"values": features},
+                 "mark": {"type": "geoshape", "stroke": "white", "strokeWidth": 0.5,
+                          "opacity": 0.85, "clip": True}}  # fmt: skip
+        lats = np.concatenate(ys) if ys else np.array([])
+        lons = np.concatenate(xs) if xs else np.array([])
+        data = None
+    else:
+        prefix = ""
+        layer = {"mark": {"type": "circle", "size": 70, "opacity": 0.85, "stroke": "white",
+                          "strokeWidth": 0.5, "clip": True}}  # fmt: skip
+        lats, lons = np.asarray(lat, dtype=float), np.asarray(lon, dtype=float)
+        data = areas.assign(lat=lats, lon=lons)
+    color["field"] = prefix + "status"
+    encoding: dict = {
+        "color": color,
+        "tooltip": [{"field": prefix + f, "type": t, "title": name} for f, t, name in tips],
+    }
+    if shapes is None:
+        encoding |= {"longitude": {"field": "lon", "type": "quantitative"},
+                     "latitude": {"field": "lat", "type": "quantitative"}}  # fmt: skip
+    layer["encoding"] = encoding
+    return data, on_basemap(layer, map_projection(lats, lons), title)
+
+
+def _clockwise(shape: dict) -> dict:
+    """``shape`` with outer rings clockwise and holes anticlockwise, as Vega's spherical
+    geometry (d3-geo) reads them; GeoJSON (RFC 7946) asks for the opposite, and d3 then
+    fills the whole globe except the area."""
+    polygons = shape["coordinates"] if shape["type"] == "MultiPolygon" else [shape["coordinates"]]
+    turned = []
+    for polygon in polygons:
+        rings = []
+        for position, ring in enumerate(polygon):
+            points = np.asarray(ring, dtype=float).reshape(-1, 2)
+            x, y = points[:, 0], points[:, 1]
+            anticlockwise = float(np.sum(x[:-1] * y[1:] - x[1:] * y[:-1])) > 0  # shoelace
+            outer = position == 0
+            rings.append(points[::-1].tolist() if anticlockwise == outer else points.tolist())
+        turned.append(rings)
+    if shape["type"] == "MultiPolygon":
+        return {"type": "MultiPolygon", "coordinates": turned}
+    return {"type": "Polygon", "coordinates": turned[0]}
 
 
 def histogram(distances_m: np.ndarray) -> alt.Chart:

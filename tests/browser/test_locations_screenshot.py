@@ -1,9 +1,9 @@
 """The Locations and dates page in a real headless Chromium: maps drawn, nothing fetched.
 
 Opens the page on the default Singapore sample, picks random displacement (20-100 m),
-waits for the two pydeck maps (WebGL canvases) and the Altair charts, takes full-page
-and map screenshots into tests/screenshots/, and checks that no request left the machine
-(no map tiles: the maps draw the vendored Natural Earth basemap unless ANON_MAP_STYLE is set).
+waits for the Vega charts (the close-up, the histogram, the spatial k map on the vendored
+Natural Earth basemap, the dates), takes full-page and map screenshots into
+tests/screenshots/, and checks that no request left the machine (no map tiles).
 """
 
 from __future__ import annotations
@@ -36,16 +36,14 @@ def test_locations_page_maps(page, app_url, screenshot_dir):
     page.get_by_role("heading", name="Locations and dates").first.wait_for()
     page.locator(f'{MAIN} label:has-text("Random displacement")').click()
     wait_idle(page)
-    maps = page.locator('[data-testid="stDeckGlJsonChart"]')
-    assert maps.count() == 2
-    maps.first.locator("canvas").first.wait_for()
-    maps.first.scroll_into_view_if_needed()
-    page.wait_for_timeout(1500)  # deck.gl draws after layout
+    charts = page.locator(f"{MAIN} .vega-embed")
+    charts.nth(3).wait_for()
     exceptions = page.locator('[data-testid="stException"]')
     assert exceptions.count() == 0, exceptions.first.inner_text()
-    # The two maps side by side, then the whole page.
-    row = page.locator('[data-testid="stHorizontalBlock"]:has([data-testid="stDeckGlJsonChart"])')
-    row.first.screenshot(path=str(screenshot_dir / "08_locations_maps.png"))
+    spatial_map = page.locator('[data-testid="stVegaLiteChart"]').nth(2)  # the spatial k map
+    spatial_map.scroll_into_view_if_needed()
+    page.wait_for_timeout(1000)
+    spatial_map.screenshot(path=str(screenshot_dir / "08_locations_map.png"))
     assert page.locator(f"{MAIN} .vega-embed").count() >= 4  # close-up, histogram, k, dates
     viewport = page.viewport_size
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")

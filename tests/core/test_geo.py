@@ -367,3 +367,30 @@ def test_location_codes_when_every_pair_mixes_to_the_same_number(monkeypatch):
     lat, lon = rng.uniform(1.2, 1.5, 500).round(2), rng.uniform(103.6, 104.0, 500).round(2)
     expected = equivalence_classes(pd.DataFrame({"lat": lat, "lon": lon}), ["lat", "lon"])
     assert core.geo._location_codes(lat, lon).tolist() == expected.class_of_record.tolist()
+
+
+def test_coordinate_and_shape_columns_are_found_by_name():
+    from core.geo import coordinate_columns, shape_column
+
+    table = pd.DataFrame({"area": ["a"], "Lat": [1.3], "LNG": [103.8], "Geometry": ["{}"]})
+    assert coordinate_columns(table) == ("Lat", "LNG")
+    assert shape_column(table) == "Geometry"
+    text = table.assign(Lat=["1.3"])  # a text column is not a coordinate
+    assert coordinate_columns(text) is None
+    assert shape_column(table.drop(columns="Geometry")) is None
+
+
+def test_area_shapes_read_geojson_and_name_the_bad_row():
+    from core.geo import area_shapes
+
+    square = '{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]]}'
+    feature = '{"type": "Feature", "geometry": ' + square + ', "properties": {}}'
+    table = pd.DataFrame({"shape": [square, None, feature, ""]})
+    shapes = area_shapes(table, "shape")
+    assert shapes[0]["coordinates"][0][2] == [1, 1] and shapes[1] is None and shapes[3] is None
+    assert shapes[2] == shapes[0]
+    bad = pd.DataFrame({"shape": [square, '{"type": "Point", "coordinates": [1, 2]}']})
+    with pytest.raises(ParameterError, match="Column 'shape', row 2: not a GeoJSON Polygon"):
+        area_shapes(bad, "shape")
+    with pytest.raises(ParameterError, match="row 1"):
+        area_shapes(pd.DataFrame({"shape": ["POLYGON ((0 0, 1 0, 1 1, 0 0))"]}), "shape")

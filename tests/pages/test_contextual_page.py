@@ -112,3 +112,88 @@ def test_bad_inputs_show_the_core_error(page):
     page.selectbox(key="ctx_record_key:survey_respondents.csv").set_value("respondent_id").run()
     errors = [e.value for e in page.error]
     assert errors and "not in the area table" in errors[0] and "'R00001'" in errors[0]
+
+
+# --- the map of areas (issue 17) --------------------------------------------------------
+
+
+def test_no_map_when_the_area_table_has_no_locations(page):
+    infos = " ".join(i.value for i in page.info)
+    assert "No map: the area table has neither latitude and longitude columns" in infos
+    assert not [c for c in page.get("vega_lite_chart") if '"projection"' in c.proto.spec]
+
+
+def located_areas(kind: str) -> bytes:
+    """The sample area table with a made-up place for each area, 20 to a row of a grid over
+    Singapore: its centre (latitude, longitude) or a 0.008-degree square around it."""
+    i = np.arange(len(AREAS))
+    lat, lon = (1.26 + (i // 20) * 0.012).round(6), (103.64 + (i % 20) * 0.022).round(6)
+    if kind == "coordinates":
+        table = AREAS.assign(latitude=lat, longitude=lon)
+    else:
+        corners = [(-1, -1), (1, -1), (1, 1), (-1, 1), (-1, -1)]
+        squares = [
+            '{"type": "Polygon", "coordinates": [['
+            + ", ".join(f"[{x + 0.004 * dx:.6f}, {y + 0.004 * dy:.6f}]" for dx, dy in corners)
+            + "]]}"
+            for x, y in zip(lon, lat, strict=True)
+        ]
+        table = AREAS.assign(geometry=squares)
+    return table.to_csv(index=False).encode()
+
+
+def map_rows(chart) -> pd.DataFrame:
+    """The areas drawn on the map: the chart's Arrow data, or the shapes' properties."""
+    import json
+
+    import pyarrow as pa
+
+    spec = json.loads(chart.proto.spec)
+    inline = spec["layer"][1].get("data")
+    if inline:
+        return pd.DataFrame([f["properties"] for f in inline["values"]])
+    return pa.ipc.open_stream(chart.proto.data.data).read_pandas()
+
+
+@pytest.mark.parametrize("kind", ["coordinates", "shapes"])
+def test_map_of_areas_coloured_by_risk(page, kind):
+    import json
+
+    page.radio(key="ctx_area_source").set_value("upload").run()
+    page.file_uploader(key="ctx_area_upload").set_value(
+        ("areas.csv", located_areas(kind), "text/csv")
+    ).run()
+    assert not page.exception, page.exception
+    # the place columns are not offered as contextual measures
+    assert page.multiselect(key="ctx_columns:survey_respondents.csv").value == MEASURES
+    assert "latitude" not in page.multiselect(key="ctx_columns:survey_respondents.csv").options
+    maps = [c for c in page.get("vega_lite_chart") if '"projection"' in c.proto.spec]
+    assert len(maps) == 1
+    spec = json.loads(maps[0].proto.spec)
+    assert spec["layer"][0]["mark"]["type"] == "geoshape"  # the offline basemap first
+    assert spec["layer"][1]["mark"]["type"] == ("circle" if kind == "coordinates" else "geoshape")
+    assert spec["layer"][1]["encoding"]["color"]["scale"]["domain"] == [
+        "respondents at risk", "protected by its population", "respondents safe",
+        "no respondents"]  # fmt: skip
+    _, coded = pandas_lr(None)
+    assert spec["title"]["text"] == (
+        f"{int(coded['at_risk'].sum()):,} of {len(AREAS):,} areas with respondents at risk"
+    )
+    rows = map_rows(maps[0])
+    assert len(rows) == len(AREAS)
+    assert set(rows.loc[rows["status"] == "respondents at risk", "area"]) == set(
+        coded.loc[coded["at_risk"], "subzone"]
+    )
+    no_one = set(AREAS["subzone"]) - set(SURVEY["subzone"])
+    assert set(rows.loc[rows["status"] == "no respondents", "area"]) == no_one
+
+
+def test_map_names_the_row_of_a_bad_shape(page):
+    table = AREAS.assign(geometry=["POLYGON ((103.8 1.3, ...))"] + [""] * (len(AREAS) - 1))
+    page.radio(key="ctx_area_source").set_value("upload").run()
+    page.file_uploader(key="ctx_area_upload").set_value(
+        ("areas.csv", table.to_csv(index=False).encode(), "text/csv")
+    ).run()
+    assert not page.exception, page.exception
+    errors = " ".join(e.value for e in page.error)
+    assert "Column 'geometry', row 1: not a GeoJSON Polygon" in errors

@@ -57,9 +57,14 @@ def test_rounding_preview_and_spatial_k_match_pandas(page):
     moved = haversine(SAMPLE.latitude, SAMPLE.longitude, SAMPLE.latitude.round(2),
                       SAMPLE.longitude.round(2))  # fmt: skip
     assert metric(at, "Max moved") == f"{moved.max():,.0f} m"
-    assert len(at.get("deck_gl_json_chart")) == 2  # original and transformed maps
-    deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
-    assert "mapStyle" not in deck or "cartocdn" not in str(deck.get("mapStyle"))
+    # One map: the spatial k of the transformed points on the vendored basemap, in Vega
+    # (no WebGL map, no tile server).
+    assert not at.get("deck_gl_json_chart")
+    specs = [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
+    maps = [spec for spec in specs if "projection" in spec]
+    assert len(maps) == 1
+    assert maps[0]["layer"][0]["mark"]["type"] == "geoshape"
+    assert "http" not in json.dumps(maps[0])
 
 
 def test_displacement_added_to_the_recipe_stays_in_the_ring(page):

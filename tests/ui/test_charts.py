@@ -88,7 +88,7 @@ def _inside(lon, lat, ring) -> np.ndarray:
 
 
 def test_offline_basemap_is_small_and_holds_the_sample_points():
-    from ui.location_charts import BASEMAP, deck, map_points, offline_basemap
+    from ui.location_charts import BASEMAP, map_points, offline_basemap, spatial_k_chart
 
     assert BASEMAP.stat().st_size < 200_000  # vendored: a few tens of KB, not MB
     features = {f["properties"]["iso_a3"]: f for f in offline_basemap()["features"]}
@@ -98,8 +98,10 @@ def test_offline_basemap_is_small_and_holds_the_sample_points():
     (ring,) = features["SGP"]["geometry"]["coordinates"][0]
     share = _inside(points["lon"].to_numpy(), points["lat"].to_numpy(), ring).mean()
     assert share > 0.9  # the coarse 1:10m outline still holds nearly every sample point
-    layers = [layer.type for layer in deck(points).layers]
-    assert layers == ["GeoJsonLayer", "ScatterplotLayer"]  # land under the points
+    data, spec = spatial_k_chart(points.assign(count=[1, 5] * (len(points) // 2)), k=5)
+    marks = [layer["mark"]["type"] for layer in spec["layer"]]
+    assert marks == ["geoshape", "circle"]  # land under the points
+    assert sorted(data["status"].unique()) == ["5 or more", "fewer than 5"]
 
 
 def test_date_shift_chart_has_one_shared_axis_in_days():
@@ -119,3 +121,23 @@ def test_date_shift_chart_has_one_shared_axis_in_days():
     assert (
         spec["layer"][0]["encoding"]["x"]["title"] == "days from the person's first original date"
     )
+
+
+def test_area_shapes_are_wound_clockwise_for_vega():
+    """d3-geo (Vega) fills the outside of an anticlockwise ring (the GeoJSON standard's
+    order), i.e. the whole globe: outer rings must come clockwise, holes anticlockwise."""
+    from ui.location_charts import _clockwise
+
+    def signed_area(ring):  # shoelace, written here: > 0 when anticlockwise
+        return sum(
+            x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(ring[:-1], ring[1:], strict=True)
+        )
+
+    outer = [[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]]  # anticlockwise (RFC 7946)
+    hole = [[1, 1], [1, 2], [2, 2], [2, 1], [1, 1]]  # clockwise (RFC 7946)
+    turned = _clockwise({"type": "Polygon", "coordinates": [outer, hole]})
+    assert signed_area(turned["coordinates"][0]) < 0 < signed_area(turned["coordinates"][1])
+    again = _clockwise(turned)  # already in Vega's order: unchanged
+    assert again == turned
+    multi = _clockwise({"type": "MultiPolygon", "coordinates": [[outer], [outer[::-1]]]})
+    assert all(signed_area(p[0]) < 0 for p in multi["coordinates"])
