@@ -4,9 +4,11 @@ or on Databricks, the session that is already running)."""
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -57,9 +59,14 @@ def spark_session(master: str | None = None, config: dict[str, str] | None = Non
     )
 
 
-def read_sources(spark, sources: Sources):
+def read_sources(spark, sources: Sources, *, ordered: bool = False):
     """A Spark DataFrame over ``sources``, columns renamed ``c0, c1, ...`` by position (a
-    name from the data is never parsed as an expression); CSV fields are all text."""
+    name from the data is never parsed as an expression); CSV fields are all text.
+    ``ordered``: partitions follow the files' order (Spark packs files by size otherwise),
+    one read per file joined by ``union``, which keeps its inputs' partition order."""
+    if ordered and len(sources.files) > 1:
+        frames = [read_sources(spark, replace(sources, files=(file,))) for file in sources.files]
+        return functools.reduce(lambda a, b: a.union(b), frames)
     files = list(sources.files)
     if sources.format == "parquet":
         frame = spark.read.parquet(*files)
@@ -219,7 +226,7 @@ def spark_stream_recipe(
     spark = spark_session(master)
     rows = st.BATCH_ROWS
     try:
-        frame = read_sources(spark, sources)
+        frame = read_sources(spark, sources, ordered=True)
         kinds = _csv_kinds_spark(frame) if sources.format == "csv" else None
         numbered, records_in = _numbered(frame, rows)
     except PySparkException as exc:

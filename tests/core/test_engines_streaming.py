@@ -253,3 +253,26 @@ def test_kmap_on_duckdb_writes_the_pandas_file(tmp_path, capsys, adult_hierarchi
     err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
                    str(tmp_path / "out.csv"), "--engine", "duckdb")  # fmt: skip
     assert "average_risk" in err and "--engine pandas" in err
+
+
+def test_spark_and_duckdb_draw_the_same_noise_on_a_folder_of_parquet(tmp_path, capsys, spark,
+                                                                     monkeypatch):  # fmt: skip
+    """Rows are numbered in file order across files and partitions, so each block of
+    BATCH_ROWS rows gets the same seeded draws on both engines."""
+    pytest.importorskip("duckdb")
+    monkeypatch.setattr(streaming, "BATCH_ROWS", 1000)
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    df = _seeded(3500)
+    for i, rows in enumerate(np.array_split(np.arange(len(df)), 3)):  # files across blocks
+        df.iloc[rows].to_parquet(parts / f"part-{i}.parquet", index=False)
+    steps = [{"step": "remove", "columns": ["nric"]},
+             {"step": "mask", "column": "postal", "keep_first": 3},
+             {"step": "noise", "column": "income", "distribution": "laplace", "scale": 20}]  # fmt: skip
+    recipe = _recipe(tmp_path, steps, quasi_identifiers=["age"], k=1)
+    _apply(capsys, parts, recipe, tmp_path / "duckdb.csv", "duckdb")
+    _apply(capsys, parts, recipe, tmp_path / "spark.csv", "spark")
+    assert (tmp_path / "spark.csv").read_bytes() == (tmp_path / "duckdb.csv").read_bytes()
+    released = pd.read_csv(tmp_path / "spark.csv", dtype={"postal": str})
+    assert len(released) == 3500 and released["postal"].str.endswith("xxx").all()
+    assert released["age"].tolist() == df["age"].tolist()  # rows in the files' order
