@@ -128,9 +128,16 @@ def _csv_sources(files: list[str], sep: str | None) -> Sources:
     for file in files[1:]:
         other, _, _, other_skip = _csv_header(file, used_sep)
         if other != header or other_skip != skip:
+            missing = [h for h in header if h not in other]
+            extra = [h for h in other if h not in header]
+            detail = (
+                f": it lacks column(s) {', '.join(repr(m) for m in missing)}" if missing
+                else f": it has extra column(s) {', '.join(repr(e) for e in extra)}" if extra
+                else ""
+            )  # fmt: skip
             raise DataReadError(
-                f"CSV files differ: the header of '{file}' is not the header of '{files[0]}'. "
-                "Give files of one table; nothing was written."
+                f"CSV files differ: the header of '{file}' is not the header of '{files[0]}'"
+                f"{detail}. Give files of one table; nothing was written."
             )
     names = tuple(h.strip() for h in header)
     if len(set(names)) != len(names) or "" in names:

@@ -175,6 +175,19 @@ def test_a_release_that_fails_the_gate_leaves_nothing(tmp_path, capsys, small_ba
     assert "release check failed" in err and "below the target k = 5" in err
 
 
+def test_release_anyway_marks_the_streamed_file(tmp_path, capsys, small_batches):
+    pytest.importorskip("duckdb")
+    data = tmp_path / "people.csv"
+    _seeded(10_000).to_csv(data, index=False)
+    recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}],
+                     quasi_identifiers=["postal", "age"], k=5)  # fmt: skip
+    told = _apply(capsys, data, recipe, tmp_path / "out.csv", "duckdb", "--release-anyway")
+    assert "NOT an anonymised release" in told
+    assert not (tmp_path / "out.csv").exists()
+    released = read_table(tmp_path / "out.NOT-ANONYMISED.csv")
+    pd.testing.assert_frame_equal(released, read_table(data).drop(columns="nric"))
+
+
 def test_the_output_may_not_be_one_of_the_input_files(tmp_path, capsys):
     pytest.importorskip("duckdb")
     parts = tmp_path / "parts"
