@@ -27,7 +27,12 @@ entropy of a merge can fall below log l when a passing class meets a failing one
 with suppression allowed only k and distinct l prune and every node meeting them is
 checked for the rest. Without suppression every class must pass, and merging passing
 classes keeps them passing for every model but delta-disclosure (entropy is concave, EMD
-and shares are convex): then all but delta prune, and delta is checked.
+and shares are convex): then all but delta prune, and delta is checked. k-map is a k
+(ARX's derived k') and prunes like it. The whole-table targets (ARX's sample-based
+criteria, :mod:`core.population_risk`) are enforced after the per-class models by removing
+the smallest classes first: average risk is monotone and prunes (ARX says so; the tests
+compare it with evaluating every node), population uniqueness is not and is checked on
+every node that meets the rest.
 
 Speed: each quasi-identifier's values are factorised once and its integer codes at every
 level are computed once (hierarchy lookup on the distinct values). A node is then one
@@ -191,8 +196,8 @@ class Target(ClassModels):
     @property
     def sample_based(self) -> bool:
         """Whether the target has whole-table criteria (population uniqueness, average
-        risk): never used to prune, checked on every node (ARX: population uniqueness is
-        not monotone with suppression)."""
+        risk). Population uniqueness never prunes (ARX: not monotone with suppression) and
+        is checked on every node; average risk is monotone and prunes."""
         return self.max_population_uniqueness is not None or self.max_average_risk is not None
 
     def table_suppression(
@@ -518,8 +523,10 @@ class _Lattice:
     @property
     def monotone(self) -> bool:
         """Whether the whole target prunes in both directions (no node needs a re-check)."""
-        if self.target.sample_based:
-            return False  # whole-table criteria are checked on every node, never pruned
+        if self.target.max_population_uniqueness is not None:
+            return False  # not monotone (ARX): checked on every node, never pruned
+        # Average risk is monotone in both directions (ARX: AverageReidentificationRisk is
+        # a RiskBasedCriterion(true, true)): it prunes with the per-class models.
         if self.limit > 0:
             return self.models.monotone_with_suppression
         return self.models.monotone_with_generalisation
@@ -599,6 +606,8 @@ class _Lattice:
             fail = fail | self._table_suppression(levels, cls, sizes, fail, suppressed)
             suppressed = int(round(sizes[fail].sum()))
             ok = suppressed <= self.limit and suppressed < self.n
+            if self.monotone:  # average risk alone: its verdict prunes too
+                prune_ok = ok
         kept = sizes[~fail & (sizes > 0)]
         return _Eval(
             prune_ok=prune_ok,
@@ -859,8 +868,8 @@ def search(
             "Part of the target is not monotone (ARX: entropy/recursive l, t, delta, beta "
             "and alpha with suppression; delta and Grassberger's l always): k and at least l "
             "sensitive values pruned, and every node meeting them was checked against the rest"
-            + ("; population uniqueness and average risk, whole-table criteria, were checked "
-               "on every such node." if target.sample_based else ".")
+            + ("; population uniqueness, a whole-table criterion, was checked on every such "
+               "node." if target.max_population_uniqueness is not None else ".")
         )  # fmt: skip
     report(1.0, "done")
     return SearchResult(
