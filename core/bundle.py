@@ -95,6 +95,10 @@ def portable_recipe(
         if isinstance(step.get("hierarchies"), Mapping):  # recode_locally: one per column
             step = {**step, "hierarchies": {column: portable(position, column, source)
                                             for column, source in step["hierarchies"].items()}}  # fmt: skip
+        t_closeness = step.get("t_closeness")  # hierarchical distance names the sensitive's
+        if isinstance(t_closeness, Mapping) and "hierarchy" in t_closeness:
+            name = portable(position, t_closeness.get("sensitive"), t_closeness["hierarchy"])
+            step = {**step, "t_closeness": {**t_closeness, "hierarchy": name}}
         steps.append(dict(step))
     return Recipe(tuple(steps), recipe.seed, dict(recipe.meta)), files
 
@@ -241,6 +245,9 @@ def build_bundle(
             else []
         )
         used += [step["hierarchy"]] if "hierarchy" in step else []
+        t_closeness = step.get("t_closeness")
+        if isinstance(t_closeness, Mapping) and "hierarchy" in t_closeness:
+            used.append(t_closeness["hierarchy"])
         for hierarchy in used:
             if hierarchy not in files:
                 raise RecipeError(f"Hierarchy '{hierarchy}' is missing from the bundle.")

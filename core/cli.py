@@ -31,7 +31,7 @@ from core.io import output_format, read_table, table_to_bytes
 from core.markup import terminal_line
 from core.model_risk import MODEL_METHODS, model_risk
 from core.outputs import Output, file_name_part, plan_outputs, write_outputs
-from core.privacy import L_KINDS
+from core.privacy import L_KINDS, T_DISTANCES
 from core.recipe import Recipe, RecipeResult, apply_recipe, check_recipe_columns
 from core.release_gate import (
     NOT_ANONYMISED_MARK,
@@ -195,8 +195,13 @@ def cmd_search(args: argparse.Namespace) -> int:
             )
         hierarchies[column.strip()] = read_hierarchy(path.strip())
         hierarchy_paths[column.strip()] = str(Path(path.strip()).resolve())  # for --recipe-out
+    t_hierarchy = read_hierarchy(args.t_hierarchy) if args.t_hierarchy else None
+    t_distance = "hierarchical" if t_hierarchy is not None else args.t_distance
+    if t_hierarchy is not None and args.sensitive:  # named by the recipe's suppression step
+        hierarchy_paths[args.sensitive] = str(Path(args.t_hierarchy).resolve())
     target = Target(k=args.k, max_suppressed=args.max_suppressed, sensitive=args.sensitive,
-                    l=args.l, l_kind=args.l_kind, t=args.t)  # fmt: skip
+                    l=args.l, l_kind=args.l_kind, t=args.t, t_distance=t_distance,
+                    t_hierarchy=t_hierarchy)  # fmt: skip
     engine = choose_engine(args.data, args.engine)
     if args.recode_locally and engine != "pandas":
         raise AnonymisationError(
@@ -1014,6 +1019,12 @@ def build_parser() -> argparse.ArgumentParser:
     find.add_argument("--l", type=float, help="l-diversity of the sensitive column")
     find.add_argument("--l-kind", choices=L_KINDS, default="distinct", help="kind of l")
     find.add_argument("--t", type=float, help="t-closeness of the sensitive column")
+    find.add_argument("--t-distance", choices=T_DISTANCES, default="auto",
+                      help="ground distance of t: auto (ordered for numbers), equal, ordered, or "
+                      "hierarchical (with --t-hierarchy)")  # fmt: skip
+    find.add_argument("--t-hierarchy", metavar="FILE",
+                      help="the sensitive column's hierarchy file (ARX format): t-closeness "
+                      "with hierarchical distance")  # fmt: skip
     find.add_argument("--measure", choices=list(MEASURES), default="loss",
                       help="what the optimum minimises (default loss)")  # fmt: skip
     find.add_argument("--recode-locally", action="store_true",

@@ -147,7 +147,8 @@ def recode_step(
     missing = [c for c in qis if c not in hierarchy_paths]
     if missing:
         raise ParameterError(f"No hierarchy file given for column '{missing[0]}'.")
-    suppression = suppression_step(models, qis)
+    suppression = suppression_step(models, qis,
+                                   t_hierarchy_path=hierarchy_paths.get(models.sensitive or ""))  # fmt: skip
     models_part = {k: v for k, v in suppression.items()
                    if k not in ("step", "below_k", "quasi_identifiers")}  # fmt: skip
     return {

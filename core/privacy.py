@@ -13,7 +13,8 @@ measure then reads the same arrays, so a full risk report costs about one group-
   l-diversity; we report the real number exp(H), not a truncated integer).
 - t-closeness (Li et al., same seed article): the distribution of the sensitive attribute
   in each class is within Earth Mover's Distance t of its distribution in the whole table.
-  Ordered distance for numbers, equal distance for categories.
+  Ordered distance for numbers, equal distance for categories, or hierarchical distance
+  when the sensitive attribute has a generalisation hierarchy (:func:`hierarchical_emd`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from dataclasses import dataclass, fields
 import numpy as np
 import pandas as pd
 
+from core._text import as_text
 from core.errors import ParameterError
+from core.hierarchy import Hierarchy
 from core.population_risk import KMAP_ESTIMATORS, kmap_derived_k
 from core.validation import (
     require_choice,
@@ -205,12 +208,15 @@ def _distribution(
     *,
     ordered: bool | None,
     counts: np.ndarray | None = None,
+    hierarchy: Hierarchy | None = None,
 ) -> ClassDistribution:
     """The (class, sensitive value) pairs counted once; l and t both read them."""
-    codes, n_values, is_ordered = sensitive_codes(column, ordered=ordered)
+    distance = "hierarchical" if hierarchy is not None else (
+        "auto" if ordered is None else "ordered" if ordered else "equal")  # fmt: skip
+    codes, n_values, is_ordered, tree = sensitive_coding(column, distance, hierarchy)
     overall = np.bincount(codes, weights=counts, minlength=n_values) / max(classes.n_records, 1)
     return ClassDistribution.of(classes.class_of_record, codes, overall, ordered=is_ordered,
-                                n_classes=classes.sizes.size, weights=counts)  # fmt: skip
+                                n_classes=classes.sizes.size, weights=counts, tree=tree)  # fmt: skip
 
 
 def _l_from(sensitive: str, classes: EquivalenceClasses, dist: ClassDistribution) -> LDiversity:
@@ -230,7 +236,7 @@ def _l_from(sensitive: str, classes: EquivalenceClasses, dist: ClassDistribution
 
 
 def _t_from(sensitive: str, classes: EquivalenceClasses, dist: ClassDistribution) -> TCloseness:
-    distance = "ordered" if dist.ordered else "equal"
+    distance = "hierarchical" if dist.tree is not None else "ordered" if dist.ordered else "equal"
     if classes.n_records == 0:
         return TCloseness(sensitive, distance, 0.0, np.zeros(0))
     per_class = dist.emd(distance)
@@ -274,19 +280,29 @@ def t_closeness(
     *,
     distance: str = "auto",
     classes: EquivalenceClasses | None = None,
+    hierarchy: Hierarchy | None = None,
 ) -> TCloseness:
     """t-closeness of ``sensitive`` with the Earth Mover's Distance (Li et al. 2007).
 
     ``distance="ordered"`` treats the m distinct values as ordered (numbers): EMD =
     sum over i of |cumulative difference up to value i| / (m - 1). ``"equal"`` treats
     every pair of categories as distance 1: EMD = half the sum of absolute differences.
+    ``"hierarchical"`` measures distances in the sensitive attribute's generalisation
+    ``hierarchy`` (:func:`hierarchical_emd`, ARX's HierarchicalDistanceTCloseness).
     ``"auto"`` picks ordered for numeric columns and equal otherwise.
+    PDPC guide, Step 4 (attribute disclosure).
     """
     require_columns(df, sensitive, parameter="sensitive")
-    require_choice("distance", distance, ["auto", "ordered", "equal"])
+    require_choice("distance", distance, T_DISTANCES)
+    if (distance == "hierarchical") != (hierarchy is not None):
+        raise ParameterError(
+            "Give the sensitive attribute's 'hierarchy' with distance='hierarchical' (and only "
+            "then)."
+        )
     classes = _resolve_classes(df, quasi_identifiers, classes)
-    ordered = None if distance == "auto" else distance == "ordered"
-    return _t_from(sensitive, classes, _distribution(df[sensitive], classes, ordered=ordered))
+    ordered = None if distance in ("auto", "hierarchical") else distance == "ordered"
+    dist = _distribution(df[sensitive], classes, ordered=ordered, hierarchy=hierarchy)
+    return _t_from(sensitive, classes, dist)
 
 
 def ordered_emd(
@@ -310,6 +326,100 @@ def ordered_emd(
         dense[pair_class[in_block] - start, pair_value[in_block]] = share[in_block]
         gap = np.cumsum(dense, axis=1) - overall_cum
         result[start:stop] = np.abs(gap[:, :-1]).sum(axis=1) / (n_values - 1)
+    return result
+
+
+@dataclass(frozen=True)
+class HierarchyTree:
+    """A sensitive attribute's generalisation hierarchy as the tree of the hierarchical EMD:
+    ``parents[i]`` gives, for each node of level i (level 0: the value codes), its node at
+    level i + 1; ``height`` is the hierarchy's height (levels 0..height)."""
+
+    parents: tuple[np.ndarray, ...]
+    height: int
+
+
+def hierarchy_tree(
+    series: pd.Series, hierarchy: Hierarchy
+) -> tuple[np.ndarray, int, HierarchyTree]:
+    """Codes of the values of ``series``, their number, and the tree of ``hierarchy`` over
+    them. Values are matched as text (as :meth:`Hierarchy.generalise` does); only values
+    present in the column are leaves, as in ARX's DataManager.getTree. The levels must nest
+    (each node has one parent), as in the lattice search."""
+    text = as_text(series)
+    missing = text.isna().to_numpy()
+    if missing.any():
+        row = int(np.flatnonzero(missing)[0])
+        raise ParameterError(
+            f"Column '{series.name}' has a missing value (row {row + 1}): hierarchical "
+            "t-closeness needs every value in the hierarchy; fill the missing values first."
+        )
+    codes, uniques = pd.factorize(text)
+    rows = pd.Index(hierarchy.levels[0].to_numpy()).get_indexer(np.asarray(uniques, dtype=object))
+    if (rows < 0).any():
+        value = uniques[int(np.flatnonzero(rows < 0)[0])]
+        raise ParameterError(
+            f"The value {value!r} of column '{series.name}' is not in its hierarchy"
+            f"{f' {hierarchy.name!r}' if hierarchy.name else ''}; add it to the hierarchy file."
+        )
+    table = hierarchy.levels.to_numpy(dtype=object)[rows]
+    nodes = np.arange(len(uniques))
+    parents = []
+    for level in range(1, hierarchy.height + 1):
+        upper = pd.factorize(table[:, level])[0]
+        parent = np.zeros(int(nodes.max()) + 1, dtype=np.int64)
+        parent[nodes] = upper
+        if (parent[nodes] != upper).any():
+            value = uniques[int(np.flatnonzero(parent[nodes] != upper)[0])]
+            raise ParameterError(
+                f"The hierarchy of column '{series.name}' does not nest: values that share "
+                f"level {level - 1} (e.g. {value!r}) are split at level {level}. Each level "
+                "must merge groups of the one before."
+            )
+        parents.append(parent)
+        nodes = upper
+    return codes.astype(np.int64, copy=False), max(len(uniques), 1), HierarchyTree(
+        tuple(parents), hierarchy.height)  # fmt: skip
+
+
+def hierarchical_emd(
+    pair_class: np.ndarray,
+    pair_value: np.ndarray,
+    share: np.ndarray,
+    overall: np.ndarray,
+    n_classes: int,
+    tree: HierarchyTree,
+) -> np.ndarray:
+    """EMD with hierarchical distance (Li et al. 2007; ARX's HierarchicalDistanceTCloseness):
+    two values are level(lowest common ancestor) / height apart. With extra = p - q at the
+    leaves (p: share in the table, q: in the class) and, at an inner node, pos / neg = the
+    positive / negative extras of its children summed (a child's extra: pos - neg), the
+    distance is the sum over inner nodes of level / height * min(pos, neg). Dense per block
+    of classes, like :func:`ordered_emd`."""
+    result = np.zeros(n_classes)
+    if tree.height == 0:
+        return result
+    n_values = overall.size
+    groups = []
+    for parent in tree.parents:
+        order = np.argsort(parent, kind="stable")
+        ordered_parent = parent[order]
+        groups.append((order, np.r_[0, np.flatnonzero(np.diff(ordered_parent)) + 1]))
+    block = max(1, 20_000_000 // n_values)
+    for start in range(0, n_classes, block):
+        stop = min(start + block, n_classes)
+        in_block = (pair_class >= start) & (pair_class < stop)
+        dense = np.zeros((stop - start, n_values))
+        dense[pair_class[in_block] - start, pair_value[in_block]] = share[in_block]
+        extra = overall - dense
+        cost = np.zeros(stop - start)
+        for level, (order, starts) in enumerate(groups, start=1):
+            children = extra[:, order]
+            pos = np.add.reduceat(np.maximum(children, 0.0), starts, axis=1)
+            neg = np.add.reduceat(np.maximum(-children, 0.0), starts, axis=1)
+            cost += level / tree.height * np.minimum(pos, neg).sum(axis=1)
+            extra = pos - neg
+        result[start:stop] = cost
     return result
 
 
@@ -457,7 +567,7 @@ def grassberger_g(largest: int) -> np.ndarray:
     return g
 
 
-T_DISTANCES = ("auto", "equal", "ordered")
+T_DISTANCES = ("auto", "equal", "ordered", "hierarchical")
 
 
 def sensitive_codes(
@@ -477,6 +587,20 @@ def sensitive_codes(
     return codes, n_values, False
 
 
+def sensitive_coding(
+    series: pd.Series, distance: str = "auto", hierarchy: Hierarchy | None = None
+) -> tuple[np.ndarray, int, bool, HierarchyTree | None]:
+    """Codes of a sensitive column for the t-closeness ``distance``: ``(codes, n_values,
+    ordered, tree)``; the tree of ``hierarchy`` when the distance is hierarchical (without a
+    hierarchy the values are coded as categories, for the models that need no distance)."""
+    if distance == "hierarchical" and hierarchy is not None:
+        codes, n_values, tree = hierarchy_tree(series, hierarchy)
+        return codes, n_values, False, tree
+    ordered = None if distance == "auto" else distance == "ordered"
+    codes, n_values, is_ordered = sensitive_codes(series, ordered=ordered)
+    return codes, n_values, is_ordered, None
+
+
 @dataclass(frozen=True)
 class ClassDistribution:
     """How a sensitive attribute is spread over equivalence classes, as sparse
@@ -493,6 +617,7 @@ class ClassDistribution:
     pair_count: np.ndarray
     overall: np.ndarray  # share of each value in the reference table
     ordered: bool
+    tree: HierarchyTree | None = None  # the hierarchy, for hierarchical t-closeness
 
     @classmethod
     def of(
@@ -504,6 +629,7 @@ class ClassDistribution:
         n_classes: int,
         ordered: bool = False,
         weights: np.ndarray | None = None,
+        tree: HierarchyTree | None = None,
     ) -> ClassDistribution:
         n_values = overall.size
         key = class_codes * n_values + value_codes
@@ -518,7 +644,8 @@ class ClassDistribution:
             pairs, pair_count = pairs[order], pair_count[order]
         pair_class = pairs // n_values
         sizes = np.bincount(pair_class, weights=pair_count, minlength=n_classes)
-        return cls(sizes, pair_class, pairs % n_values, pair_count.astype(float), overall, ordered)
+        return cls(sizes, pair_class, pairs % n_values, pair_count.astype(float), overall, ordered,
+                   tree)  # fmt: skip
 
     @property
     def n_classes(self) -> int:
@@ -580,10 +707,19 @@ class ClassDistribution:
 
     def emd(self, distance: str = "auto") -> np.ndarray:
         """Earth Mover's Distance of each class from the reference table (t-closeness):
-        ordered distance (values sorted, Li et al. 2007) or equal distance."""
+        ordered distance (values sorted, Li et al. 2007), equal distance, or hierarchical
+        distance (the tree this distribution was built with)."""
         ordered = self.ordered if distance == "auto" else distance == "ordered"
         share, overall = self.share, self.overall
-        if ordered:
+        if distance == "hierarchical":
+            if self.tree is None:
+                raise ParameterError(
+                    "t-closeness with hierarchical distance needs the sensitive attribute's "
+                    "hierarchy."
+                )
+            emd = hierarchical_emd(self.pair_class, self.pair_value, share, overall,
+                                   self.n_classes, self.tree)  # fmt: skip
+        elif ordered:
             emd = ordered_emd(self.pair_class, self.pair_value, share, overall, self.n_classes,
                               overall.size)  # fmt: skip
         else:
@@ -625,7 +761,8 @@ class ClassModels:
     - ``k``: at least k records (Annex C).
     - ``l`` with ``l_kind``: ``distinct`` (at least l values), ``entropy`` (exp(H) >= l) or
       ``recursive`` with ``c`` (r1 < c (r_l + ... + r_m), Machanavajjhala et al. 2007).
-    - ``t``: EMD from the whole table at most t (``t_distance`` equal/ordered/auto).
+    - ``t``: EMD from the whole table at most t (``t_distance`` equal/ordered/auto, or
+      hierarchical with the sensitive attribute's hierarchy ``t_hierarchy``).
     - ``delta``: delta-disclosure privacy, |ln(q / p)| < delta for every value present.
     - ``beta``: beta-likeness, (q - p) / p <= beta (``enhanced_beta``: <= min(beta, -ln p)).
     - ``alpha``: (alpha,k)-anonymity, no value above a share alpha of its class.
@@ -647,6 +784,7 @@ class ClassModels:
     entropy_estimator: str = "shannon"
     t: float | None = None
     t_distance: str = "auto"
+    t_hierarchy: Hierarchy | None = None
     delta: float | None = None
     beta: float | None = None
     enhanced_beta: bool = False
@@ -685,6 +823,13 @@ class ClassModels:
                 )
         if self.t is not None:
             require_probability("t", self.t)
+        if self.t_hierarchy is not None and not isinstance(self.t_hierarchy, Hierarchy):
+            raise ParameterError("Parameter 't_hierarchy' must be a hierarchy (read_hierarchy).")
+        if self.t is not None and self.t_distance == "hierarchical" and self.t_hierarchy is None:
+            raise ParameterError(
+                "t-closeness with hierarchical distance needs the sensitive attribute's "
+                "hierarchy ('t_hierarchy')."
+            )
         if self.delta is not None:
             require_positive("delta", self.delta)
         if self.beta is not None:
@@ -711,7 +856,9 @@ class ClassModels:
     @property
     def monotone_with_generalisation(self) -> bool:
         """True when merging passing classes always gives a passing class: every model but
-        delta (shares and EMD are convex, Shannon entropy concave) and Grassberger's
+        delta (shares and EMD are convex, Shannon entropy concave; the hierarchical EMD is
+        the EMD of a tree metric, sum of |extra| under each node / (2 height), so convex too)
+        and Grassberger's
         entropy estimate (no such argument; ARX assumes it, we check instead)."""
         return self.delta is None and not self.grassberger
 
@@ -799,7 +946,8 @@ class ClassModels:
             else:
                 parts.append(f"{self.l_kind} l-diversity l = {self.l:g} {s}")
         if self.t is not None:
-            parts.append(f"t-closeness t = {self.t:g} {s}")
+            how = " (hierarchical distance)" if self.t_distance == "hierarchical" else ""
+            parts.append(f"t-closeness t = {self.t:g}{how} {s}")
         if self.delta is not None:
             parts.append(f"delta-disclosure privacy delta = {self.delta:g} {s}")
         if self.beta is not None:
@@ -824,12 +972,12 @@ def failing_records(
     dist = None
     if models.uses_sensitive:
         require_columns(df, models.sensitive, parameter="sensitive")
-        ordered = None if models.t_distance == "auto" else models.t_distance == "ordered"
-        codes, n_values, is_ordered = sensitive_codes(df[models.sensitive], ordered=ordered)
+        codes, n_values, is_ordered, tree = sensitive_coding(df[models.sensitive],
+                                                             models.t_distance, models.t_hierarchy)  # fmt: skip
         overall = np.bincount(codes, weights=counts, minlength=n_values) / max(
             int(classes.sizes.sum()), 1
         )
-        dist = ClassDistribution.of(classes.class_of_record, codes, overall,
+        dist = ClassDistribution.of(classes.class_of_record, codes, overall, tree=tree,
                                     n_classes=classes.sizes.size, ordered=is_ordered,
                                     weights=counts)  # fmt: skip
     return models.failing(classes.sizes, dist)[classes.class_of_record]
@@ -845,15 +993,14 @@ def class_distribution(
     *,
     classes: EquivalenceClasses | None = None,
     ordered: bool | None = None,
+    hierarchy: Hierarchy | None = None,
 ) -> ClassDistribution:
     """The sensitive attribute's spread over the equivalence classes of ``df`` (the whole
-    table is the reference distribution)."""
+    table is the reference distribution); with ``hierarchy``, ready for the hierarchical
+    EMD (``emd("hierarchical")``)."""
     require_columns(df, sensitive, parameter="sensitive")
     classes = _resolve_classes(df, quasi_identifiers, classes)
-    codes, n_values, is_ordered = sensitive_codes(df[sensitive], ordered=ordered)
-    overall = np.bincount(codes, minlength=n_values) / max(len(df), 1)
-    return ClassDistribution.of(classes.class_of_record, codes, overall,
-                                n_classes=classes.sizes.size, ordered=is_ordered)  # fmt: skip
+    return _distribution(df[sensitive], classes, ordered=ordered, hierarchy=hierarchy)
 
 
 def _worst(values: np.ndarray, dist: ClassDistribution) -> float:

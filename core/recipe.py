@@ -325,7 +325,7 @@ def _evaluate(value: Any, base_dir: Path | None, keys: Mapping[str, bytes] | Non
             if keys is not None and value.argument in keys:
                 return keys[value.argument]  # checked (length) by the technique itself
             return key_from_env(value.argument)
-    if isinstance(value, Mapping):  # e.g. recode_locally's hierarchies, one per column
+    if isinstance(value, Mapping):  # recode_locally's hierarchies, t_closeness's hierarchy
         return {k: _evaluate(v, base_dir, keys) for k, v in value.items()}
     return value
 

@@ -14,7 +14,9 @@ model is suppressed), at most the allowed share of records is removed. The model
 - optionally, on a sensitive attribute (Step 4, attribute disclosure): distinct, entropy
   or recursive (c,l)-diversity, t-closeness (Earth Mover's Distance against the whole
   table, equal or ordered distance), delta-disclosure privacy, basic or enhanced
-  beta-likeness, (alpha,k)-anonymity.
+  beta-likeness, (alpha,k)-anonymity. t-closeness with hierarchical distance (ARX's
+  HierarchicalDistanceTCloseness) takes the sensitive attribute's hierarchy
+  (``t_distance="hierarchical"``, ``t_hierarchy``).
 
 What the search relies on (monotonicity, as in ARX/Flash and Incognito). Generalising a
 node merges its equivalence classes (hierarchies must nest: each level a function of the
@@ -61,6 +63,10 @@ are this project's and keep their own names:
   -log2 P over every record at the node's levels, in bits, in total (not per record),
   plus, for suppressed records, -log2 of the share of their generalised value within the
   suppressed set.
+- ``arx_entropy_monotonic``: ARX's monotonic "Non-uniform entropy"
+  (``createEntropyMetric(true)``, ``createPrecomputedEntropyMetric(threshold, true)``): the
+  first part only, -log2 P over every record at the node's levels, suppressed records
+  included as if kept (the measure of ARX's t-closeness test cases).
 - ``discernibility``: sum over kept classes of size squared, plus n per suppressed record
   (ARX's non-monotonic discernibility, ``createDiscernabilityMetric(false)``).
 - ``arx_dm_star``: ARX's monotonic discernibility DM* (``createDiscernabilityMetric(true)``):
@@ -104,7 +110,7 @@ from core.privacy import (
     ClassModels,
     combined_codes,
     failing_records,
-    sensitive_codes,
+    sensitive_coding,
 )
 from core.risk import smallest_k
 from core.validation import require_choice, require_columns, require_probability
@@ -116,6 +122,8 @@ MEASURES: dict[str, str] = {
     "entropy": "non-uniform entropy, bits per record, suppressed records charged as '*'",
     "arx_entropy": "ARX non-uniform entropy, bits in total, suppressed records charged within the "
     "suppressed set",
+    "arx_entropy_monotonic": "ARX monotonic non-uniform entropy, bits in total, suppressed records "
+    "charged as if kept",
     "discernibility": "discernibility: sum of squared class sizes, n per suppressed record",
     "arx_dm_star": "ARX monotonic discernibility (DM*): sum of squared class sizes, suppressed "
     "classes included",
@@ -497,9 +505,8 @@ class _Lattice:
         self._cache_arrays: list[tuple[np.ndarray, np.ndarray] | None] = [None] * capacity
 
     def _prepare_sensitive(self, column: pd.Series, counts: np.ndarray | None) -> np.ndarray:
-        distance = self.models.t_distance
-        ordered = None if distance == "auto" else distance == "ordered"
-        self.s_codes, self.s_values, self.s_ordered = sensitive_codes(column, ordered=ordered)
+        self.s_codes, self.s_values, self.s_ordered, self.s_tree = sensitive_coding(
+            column, self.models.t_distance, self.models.t_hierarchy)  # fmt: skip
         overall = np.bincount(self.s_codes, weights=counts, minlength=self.s_values)
         self.s_overall = overall / max(self.n, 1)
         self.sensitive = column.name
@@ -584,7 +591,8 @@ class _Lattice:
 
     def _distribution(self, cls: np.ndarray, n_classes: int) -> ClassDistribution:
         return ClassDistribution.of(cls, self.s_codes, self.s_overall, n_classes=n_classes,
-                                    ordered=self.s_ordered, weights=self.weights)  # fmt: skip
+                                    ordered=self.s_ordered, weights=self.weights,
+                                    tree=self.s_tree)  # fmt: skip
 
     def evaluate(self, levels: Sequence[int]) -> _Eval:
         self.evaluated += 1
@@ -657,14 +665,17 @@ class _Lattice:
         kept_units[self.suppressed_units(levels, ev)] = False
         dist = ClassDistribution.of(cls[kept_units], self.s_codes[kept_units], self.s_overall,
                                     n_classes=n_classes, ordered=self.s_ordered,
-                                    weights=self.weights[kept_units])  # fmt: skip
+                                    weights=self.weights[kept_units], tree=self.s_tree)  # fmt: skip
         present = dist.sizes > 0
         if not present.any():
             return {}
+        distance = self.models.t_distance
+        if distance == "hierarchical" and self.s_tree is None:
+            distance = "equal"  # no hierarchy given (t not asked): the categories' distance
         figures = {
             "l_distinct": float(dist.distinct()[present].min()),
             "l_entropy": float(dist.entropy_l()[present].min()),
-            "t": float(dist.emd(self.models.t_distance)[present].max()),
+            "t": float(dist.emd(distance)[present].max()),
             "delta": float(dist.delta()[present].max()),
             "beta": float(dist.beta()[present].max()),
             "alpha": float(dist.alpha()[present].max()),
@@ -684,7 +695,8 @@ class _Lattice:
             for i, column in enumerate(self.columns):
                 total += column.level_totals[measure][grid[:, i]]
             return total / self._normaliser(measure)
-        if measure == "arx_entropy":  # generalisation part over every record; suppression adds
+        if measure in ("arx_entropy", "arx_entropy_monotonic"):  # generalisation part (all
+            # records); suppression adds to arx_entropy
             return sum(c.level_totals["entropy"][grid[:, i]] for i, c in enumerate(self.columns))
         if measure == "arx_loss":  # each column's generalisation loss; suppression only adds
             per_column = [c.level_totals["loss"][grid[:, i]] / max(self.n, 1)
@@ -739,6 +751,7 @@ class _Lattice:
         out = {m: float(totals[m].sum() / self._normaliser(m)) for m in totals}
         out["arx_loss"] = float(arx_geometric_loss(totals["loss"] / max(n, 1)))
         out["arx_entropy"] = self._arx_entropy(columns, level, small, suppressed)
+        out["arx_entropy_monotonic"] = float(self._totals["entropy"][columns, level].sum())
         out["discernibility"] = float(ev.kept_squares + suppressed * n)
         out["arx_dm_star"] = float(ev.sum_squares)
         out["avg_class_size"] = float(n / max(ev.classes + (suppressed > 0), 1))
@@ -975,7 +988,8 @@ def _branch_and_bound(lattice, grid, feasible, measure, get) -> Candidate | None
     order = nodes[np.lexsort((grid[nodes].sum(axis=1), static[nodes]))]
     dynamic = np.zeros(len(grid))
     best: Candidate | None = None
-    sorted_bound = measure in ("loss", "arx_loss", "precision", "entropy", "arx_entropy", "height")
+    sorted_bound = measure in ("loss", "arx_loss", "precision", "entropy", "arx_entropy",
+                               "arx_entropy_monotonic", "height")  # fmt: skip
     for idx in order:
         if best is not None:
             value = best.measures[measure]
@@ -1085,8 +1099,15 @@ def _table_specs(target: Target) -> dict[str, dict[str, Any]]:
     return specs
 
 
-def suppression_step(models: ClassModels, quasi_identifiers: Sequence[str]) -> dict[str, Any]:
-    """The recipe step that suppresses the classes failing ``models`` (ARX semantics)."""
+def suppression_step(
+    models: ClassModels,
+    quasi_identifiers: Sequence[str],
+    *,
+    t_hierarchy_path: str | Path | None = None,
+) -> dict[str, Any]:
+    """The recipe step that suppresses the classes failing ``models`` (ARX semantics).
+    Hierarchical t-closeness names the sensitive attribute's hierarchy file
+    (``t_hierarchy_path``), as ``generalise`` steps name theirs."""
     below_k = models.required_k if isinstance(models, Target) else models.k
     step: dict[str, Any] = {"step": "suppress_records", "below_k": int(below_k),
                             "quasi_identifiers": list(quasi_identifiers)}  # fmt: skip
@@ -1099,6 +1120,13 @@ def suppression_step(models: ClassModels, quasi_identifiers: Sequence[str]) -> d
             step["l_diversity"]["estimator"] = models.entropy_estimator
     if models.t is not None:
         step["t_closeness"] = {**sensitive, "t": models.t, "distance": models.t_distance}
+        if models.t_distance == "hierarchical":
+            if t_hierarchy_path is None:
+                raise ParameterError(
+                    f"No hierarchy file given for the sensitive column '{models.sensitive}' "
+                    "(t-closeness with hierarchical distance)."
+                )
+            step["t_closeness"]["hierarchy"] = str(t_hierarchy_path)
     if models.delta is not None:
         step["delta_disclosure"] = {**sensitive, "delta": models.delta}
     if models.beta is not None:
@@ -1124,7 +1152,8 @@ def recipe_steps(
 ) -> list[dict[str, Any]]:
     """Recipe steps for a candidate: one ``generalise`` (hierarchy + level) per generalised
     quasi-identifier, then one ``suppress_records`` with the privacy models (below k, and
-    l, t, delta, beta, alpha when the target has them) if any record is suppressed."""
+    l, t, delta, beta, alpha when the target has them) if any record is suppressed; with
+    hierarchical t-closeness, ``hierarchy_paths`` also names the sensitive column's file."""
     models = _models(k, models)
     steps: list[dict[str, Any]] = []
     for column, level in candidate.levels.items():
@@ -1134,5 +1163,6 @@ def recipe_steps(
             steps.append({"step": "generalise", "column": column,
                           "hierarchy": str(hierarchy_paths[column]), "level": int(level)})  # fmt: skip
     if candidate.suppressed:
-        steps.append(suppression_step(models, list(candidate.levels)))
+        path = hierarchy_paths.get(models.sensitive) if models.sensitive else None
+        steps.append(suppression_step(models, list(candidate.levels), t_hierarchy_path=path))
     return steps

@@ -8,14 +8,16 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from core.errors import AnonymisationError
 from core.formatting import fmt_count, fmt_number, fmt_probability
 from core.markup import escape_markdown
 from core.population_risk import MODEL_NAMES, population_figures, sizes_from_distribution
-from core.privacy import equivalence_classes
+from core.privacy import equivalence_classes, t_closeness
 from core.risk import CONTROL_LEVELS, HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
 from ui import guide_examples, state
 from ui.charts import class_size_chart, driving_advice
 from ui.guide_examples import GUIDE_CONTROL_ORDER
+from ui.tradeoffs import hierarchy_from_choice
 
 if not state.require_data() or not state.require_known_columns():
     st.stop()
@@ -130,6 +132,34 @@ state.explain(
     "PDPC guide, Annex C",
 )
 
+
+def show_hierarchical_t(data: pd.DataFrame, qi: tuple[str, ...], sensitive: str) -> None:
+    """t-closeness with hierarchical distance, when the sensitive attribute has a hierarchy
+    chosen on Explore trade-offs (ARX's hierarchical t-closeness)."""
+    choice = state.hierarchy_choices().get(sensitive)
+    if not choice:
+        st.caption(f"For t-closeness with hierarchical distance, choose a hierarchy of "
+                   f"'{escape_markdown(sensitive)}' on Explore trade-offs (t distance: "
+                   "hierarchical).")  # fmt: skip
+        return
+    try:
+        hierarchy = hierarchy_from_choice(data[sensitive].rename(sensitive), choice,
+                                          stored=state.stored_hierarchy)  # fmt: skip
+        value = t_closeness(data, list(qi), sensitive, distance="hierarchical",
+                            hierarchy=hierarchy).t  # fmt: skip
+    except AnonymisationError as error:
+        st.caption(f"t-closeness with hierarchical distance: {escape_markdown(error)}")
+        return
+    st.metric("t-closeness (hierarchical distance)", f"{value:.3f}")
+    state.explain(
+        f"The same largest distance, measured in the hierarchy of '{sensitive}' chosen on "
+        "Explore trade-offs: two values are (level where they meet) / (height) apart, so a "
+        "group whose values differ from the whole table's only within a branch counts as "
+        "closer than with equal distance (Li et al. 2007, as in ARX).",
+        "PDPC guide, Step 4 footnote 11",
+    )
+
+
 if report.sensitive is not None:
     st.subheader(f"Attribute disclosure: '{escape_markdown(report.sensitive)}'")
     ldiv, lent, tclose = st.columns(3)
@@ -140,6 +170,7 @@ if report.sensitive is not None:
         st.error(escape_markdown(disclosure), icon=":material/visibility:")
     for key in ("l_distinct", "l_entropy", "t_closeness"):
         state.explain(text[key], "PDPC guide, Step 4 footnote 11; Annex C")
+    show_hierarchical_t(data, report.quasi_identifiers, report.sensitive)
 
 st.subheader("Population uniqueness: unique in the whole population?")
 population_left, population_right = st.columns(2)

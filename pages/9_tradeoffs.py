@@ -8,14 +8,21 @@ import streamlit as st
 
 from core.errors import AnonymisationError
 from core.formatting import fmt_probability
-from core.hierarchy import build_hierarchy
 from core.local_recoding import LOCAL_MEASURES, recode_suppressed
 from core.markup import escape_markdown
 from core.population_risk import KMAP_ESTIMATORS, MODEL_NAMES
+from core.privacy import T_DISTANCES
 from core.risk import annex_d_risk
 from core.search import MEASURES, Target, apply_candidate, recipe_steps, search
 from ui import state
-from ui.tradeoffs import MEASURE_NAMES, describe_level, frontier_frame, solutions_table, summary
+from ui.tradeoffs import (
+    MEASURE_NAMES,
+    describe_level,
+    frontier_frame,
+    hierarchy_from_choice,
+    solutions_table,
+    summary,
+)
 
 if not state.require_data() or not state.require_known_columns():
     st.stop()
@@ -52,52 +59,44 @@ if not qi:
     st.stop()
 
 KINDS = ["auto", "numeric", "dates", "masking", "grouping", "suppress", "upload"]
+
+
+def hierarchy_inputs(column: str) -> dict:
+    """The hierarchy chosen for ``column`` (kind and its settings), kept in the workspace."""
+    left, right = st.columns([1, 2])
+    before = state.hierarchy_choices().get(column, {})  # across pages and restarts
+    kind = left.selectbox(escape_markdown(column), KINDS, key=f"to_kind_{column}",
+                          index=KINDS.index(before.get("kind", "auto")))  # fmt: skip
+    spec: dict = {"kind": kind}
+    if kind == "numeric":
+        spec["widths"] = right.text_input("Band widths", before.get("widths", "5, 10, 20, 40"),
+                                          key=f"to_w_{column}")  # fmt: skip
+    elif kind == "grouping":
+        spec["mapping"] = right.text_area("value: group, one a line",
+                                          before.get("mapping", ""), key=f"to_map_{column}")  # fmt: skip
+    elif kind == "upload":
+        upload = right.file_uploader("ARX hierarchy (CSV, ';')", key=f"to_up_{column}")
+        spec["name"] = before.get("name")
+        if upload is not None:
+            try:
+                spec["name"] = state.keep_uploaded_hierarchy(column, upload.getvalue())
+            except AnonymisationError as error:
+                right.error(escape_markdown(error))
+        if spec["name"]:
+            right.caption(f"Using the uploaded hierarchy {escape_markdown(repr(spec['name']))}, kept in the "
+                          "workspace.")  # fmt: skip
+    state.set_hierarchy_choice(column, spec)
+    return spec
+
+
 with st.expander("Hierarchies", expanded=False):
-    specs = {}
-    saved = state.hierarchy_choices()  # kept in the workspace: across pages and restarts
-    for column in qi:
-        left, right = st.columns([1, 2])
-        before = saved.get(column, {})
-        kind = left.selectbox(escape_markdown(column), KINDS, key=f"to_kind_{column}",
-                              index=KINDS.index(before.get("kind", "auto")))  # fmt: skip
-        spec: dict = {"kind": kind}
-        if kind == "numeric":
-            spec["widths"] = right.text_input("Band widths", before.get("widths", "5, 10, 20, 40"),
-                                              key=f"to_w_{column}")  # fmt: skip
-        elif kind == "grouping":
-            spec["mapping"] = right.text_area("value: group, one a line",
-                                              before.get("mapping", ""), key=f"to_map_{column}")  # fmt: skip
-        elif kind == "upload":
-            upload = right.file_uploader("ARX hierarchy (CSV, ';')", key=f"to_up_{column}")
-            spec["name"] = before.get("name")
-            if upload is not None:
-                try:
-                    spec["name"] = state.keep_uploaded_hierarchy(column, upload.getvalue())
-                except AnonymisationError as error:
-                    right.error(escape_markdown(error))
-            if spec["name"]:
-                right.caption(f"Using the uploaded hierarchy {escape_markdown(repr(spec['name']))}, kept in the "
-                              "workspace.")  # fmt: skip
-        specs[column] = spec
-        state.set_hierarchy_choice(column, spec)
+    specs = {column: hierarchy_inputs(column) for column in qi}
     state.explain("ARX format: one line per value, 'value;level 1;...;*'.",
                   "PDPC guide, Annex A: Generalisation")  # fmt: skip
 
 
 def hierarchy_for(column: str, spec: dict):
-    series = data[column].rename(column)
-    if spec["kind"] == "numeric":
-        widths = [float(w) for w in spec["widths"].replace(";", ",").split(",") if w.strip()]
-        return build_hierarchy(series, "numeric", widths=widths)
-    if spec["kind"] == "grouping":
-        pairs = [line.split(":", 1) for line in spec["mapping"].splitlines() if ":" in line]
-        return build_hierarchy(series, "grouping",
-                               mappings={a.strip(): b.strip() for a, b in pairs})  # fmt: skip
-    if spec["kind"] == "upload":
-        if not spec.get("name"):
-            raise AnonymisationError(f"Upload a hierarchy file for '{column}'.")
-        return state.stored_hierarchy(spec["name"])
-    return build_hierarchy(series, spec["kind"])
+    return hierarchy_from_choice(data[column].rename(column), spec, stored=state.stored_hierarchy)
 
 
 c1, c2, c3 = st.columns(3)
@@ -123,7 +122,9 @@ with st.expander("Attribute disclosure models (0 = off)", expanded=sensitive is 
     c_value = m3.number_input("c (recursive only)", 0.0, value=3.0, key="to_c")
     m4, m5, m6 = st.columns(3)
     t_value = m4.number_input("t-closeness t", 0.0, 1.0, 0.0, 0.05, key="to_t")
-    t_distance = m5.selectbox("t distance", ["auto", "equal", "ordered"], key="to_t_distance")
+    t_distance = m5.selectbox("t distance", list(T_DISTANCES), key="to_t_distance",
+                              help="hierarchical: distances in the sensitive attribute's "
+                              "hierarchy (chosen below), as ARX's hierarchical t-closeness")  # fmt: skip
     alpha = m6.number_input("(alpha,k) alpha", 0.0, 1.0, 0.0, 0.05, key="to_alpha")
     m7, m8, m9 = st.columns(3)
     delta = m7.number_input("delta-disclosure delta", 0.0, value=0.0, key="to_delta")
@@ -136,6 +137,11 @@ with st.expander("Attribute disclosure models (0 = off)", expanded=sensitive is 
                       entropy_estimator="grassberger" if grassberger else "shannon")  # fmt: skip
     if t_value:
         models.update(t=t_value, t_distance=t_distance)
+    if t_distance == "hierarchical" and sensitive is not None:
+        st.caption(f"Hierarchy of the sensitive attribute '{escape_markdown(sensitive)}' (for "
+                   "the hierarchical distance: values a level apart are closer than values "
+                   "that only meet at '*')")  # fmt: skip
+        specs[sensitive] = hierarchy_inputs(sensitive)
     models.update({name: value for name, value in
                    (("alpha", alpha), ("delta", delta), ("beta", beta)) if value})  # fmt: skip
     if beta:
@@ -201,6 +207,8 @@ if st.button("Search", key="to_run", type="primary"):
             extra = {"p_reid_threshold": verdict.threshold, "p_attempt": verdict.p_attempt}
         if models and sensitive is None:
             raise AnonymisationError("Choose the sensitive attribute for the models you set.")
+        if models.get("t_distance") == "hierarchical":
+            models["t_hierarchy"] = hierarchy_for(sensitive, specs[sensitive])
         target = Target(k=k, max_suppressed=suppression / 100, sensitive=sensitive,
                         **(models if sensitive else {}), **extra,
                         **population_targets)  # fmt: skip
@@ -352,14 +360,18 @@ if basis == "original" and state.recipe().steps:
     st.caption(f"Apply adds these steps after the recipe's {len(state.recipe().steps)} "
                "step(s), which already change the table: review them on Techniques.")  # fmt: skip
 if st.button("Apply: add these steps to the recipe", key="to_apply"):
+    target = result.target
+    t_paths = {}
+    if target.t is not None and target.t_distance == "hierarchical":  # the step names it
+        t_paths[target.sensitive] = state.save_hierarchy(target.sensitive, target.t_hierarchy)
     if local is not None and local.rounds:  # every column's hierarchy: rounds differ
         paths = {column: state.save_hierarchy(column, hierarchies[column])
                  for column in candidate.levels}  # fmt: skip
-        steps = [local.recipe_step(paths)]
+        steps = [local.recipe_step({**paths, **t_paths})]
     else:
         paths = {column: state.save_hierarchy(column, hierarchies[column])
                  for column, level in candidate.levels.items() if level > 0}  # fmt: skip
-        steps = recipe_steps(candidate, paths, models=result.target)
+        steps = recipe_steps(candidate, {**paths, **t_paths}, models=result.target)
     new = state.recipe()
     for step in steps:
         new = new.add(step)

@@ -7,12 +7,13 @@ stays thin and the wording is tested without a browser. Nothing here imports str
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd
 
-from core.hierarchy import Hierarchy
+from core.errors import AnonymisationError
+from core.hierarchy import Hierarchy, build_hierarchy
 from core.search import MEASURES, Candidate, SearchResult
 
 _BAND = re.compile(
@@ -26,12 +27,34 @@ MEASURE_NAMES: dict[str, str] = {
     "precision": "precision loss",
     "entropy": "entropy per record",
     "arx_entropy": "ARX non-uniform entropy",
+    "arx_entropy_monotonic": "ARX monotonic entropy",
     "discernibility": "discernibility",
     "arx_dm_star": "ARX discernibility (DM*)",
     "avg_class_size": "average group size",
     "height": "generalisation height",
     "suppressed": "records removed",
 }
+
+
+def hierarchy_from_choice(
+    series: pd.Series, spec: Mapping, *, stored: Callable[[str], Hierarchy]
+) -> Hierarchy:
+    """The hierarchy a column's choice on the trade-offs page describes (kind ``numeric``
+    with band ``widths``, ``grouping`` with a ``value: group`` ``mapping``, ``upload`` with
+    the ``name`` of a hierarchy kept in the workspace, read by ``stored``, or a built-in
+    kind). PDPC guide, Annex A: Generalisation."""
+    if spec["kind"] == "numeric":
+        widths = [float(w) for w in spec["widths"].replace(";", ",").split(",") if w.strip()]
+        return build_hierarchy(series, "numeric", widths=widths)
+    if spec["kind"] == "grouping":
+        pairs = [line.split(":", 1) for line in spec["mapping"].splitlines() if ":" in line]
+        return build_hierarchy(series, "grouping",
+                               mappings={a.strip(): b.strip() for a, b in pairs})  # fmt: skip
+    if spec["kind"] == "upload":
+        if not spec.get("name"):
+            raise AnonymisationError(f"Upload a hierarchy file for '{series.name}'.")
+        return stored(spec["name"])
+    return build_hierarchy(series, spec["kind"])
 
 
 def _band_width(labels: list[str]) -> float | None:

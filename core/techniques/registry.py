@@ -77,6 +77,21 @@ def _remove(p: dict[str, Any]) -> Call:
 _CONDITIONS = ("equals", "in", "less_than", "greater_than")
 
 
+def _class_model_parameters(p: dict[str, Any], step: str) -> dict[str, Any]:
+    """The privacy models a step names; t-closeness with hierarchical distance names the
+    sensitive column's hierarchy file, read when the step runs (as generalise's)."""
+    models = _pick(p, tuple(CLASS_MODELS))
+    t_spec = models.get("t_closeness")
+    if isinstance(t_spec, Mapping) and "hierarchy" in t_spec:
+        if not isinstance(t_spec["hierarchy"], str):
+            raise RecipeError(
+                f"Step '{step}': t_closeness 'hierarchy' must be the path of the sensitive "
+                "column's hierarchy file."
+            )
+        models["t_closeness"] = {**t_spec, "hierarchy": Ref("read_hierarchy", t_spec["hierarchy"])}
+    return models
+
+
 def _suppress(p: dict[str, Any]) -> Call:
     if ("where" in p) == ("below_k" in p):
         raise RecipeError(
@@ -86,7 +101,8 @@ def _suppress(p: dict[str, Any]) -> Call:
     if "below_k" in p:
         if "quasi_identifiers" not in p:
             raise RecipeError("Step 'suppress_records' with 'below_k' needs 'quasi_identifiers'.")
-        models = _pick(p, (*CLASS_MODELS, *POPULATION_MODELS))
+        models = {**_class_model_parameters(p, "suppress_records"),
+                  **_pick(p, POPULATION_MODELS)}  # fmt: skip
         if models:  # ARX semantics: classes failing any model are removed
             return Call("suppress_failing_classes", (_as_list(p["quasi_identifiers"]),),
                         {"k": p["below_k"], **models})  # fmt: skip
@@ -259,7 +275,8 @@ def _recode_locally(p: dict[str, Any]) -> Call:
     kwargs: dict[str, Any] = {
         "hierarchies": {c: Ref("read_hierarchy", path) for c, path in hierarchies.items()},
         "rounds": rounds,
-        **_pick(p, ("k", *CLASS_MODELS)),
+        **_pick(p, ("k",)),
+        **_class_model_parameters(p, "recode_locally"),
     }
     return Call("recode_locally", (), kwargs)
 

@@ -102,7 +102,7 @@ def suppress_below_k(df: pd.DataFrame, quasi_identifiers: Sequence[str], *, k: i
 #: (each takes a ``sensitive`` column) and the ClassModels fields they set.
 CLASS_MODELS: dict[str, dict[str, str]] = {
     "l_diversity": {"l": "l", "kind": "l_kind", "c": "c", "estimator": "entropy_estimator"},
-    "t_closeness": {"t": "t", "distance": "t_distance"},
+    "t_closeness": {"t": "t", "distance": "t_distance", "hierarchy": "t_hierarchy"},
     "delta_disclosure": {"delta": "delta"},
     "beta_likeness": {"beta": "beta", "enhanced": "enhanced_beta"},
     "alpha_k": {"alpha": "alpha"},
@@ -176,7 +176,8 @@ def suppress_failing_classes(
     Each model is a mapping with its ``sensitive`` column and parameters, e.g.
     ``l_diversity={"sensitive": "salary", "l": 2, "kind": "distinct"}`` (kinds distinct,
     entropy, recursive with ``c``), ``t_closeness={"sensitive": ..., "t": 0.2,
-    "distance": "auto"|"equal"|"ordered"}``, ``delta_disclosure={..., "delta": 1.5}``,
+    "distance": "auto"|"equal"|"ordered"|"hierarchical"}`` (hierarchical: with
+    ``"hierarchy"``, the sensitive column's :class:`core.hierarchy.Hierarchy`), ``delta_disclosure={..., "delta": 1.5}``,
     ``beta_likeness={..., "beta": 1, "enhanced": False}``, ``alpha_k={..., "alpha": 0.8}``.
     Distributions are compared with the table given (see :class:`core.privacy.ClassModels`).
 

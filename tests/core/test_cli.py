@@ -571,3 +571,31 @@ def test_risk_reports_population_uniqueness_with_a_population(adult_hierarchies_
     assert "population_uniqueness: Of a population of 100,000,000 people" in text
     refused = run("risk", str(data), "--qi", qi, "--population", "1000")
     assert refused.returncode == 2 and "'population'" in refused.stderr
+
+
+def test_search_with_hierarchical_t_closeness(adult_hierarchies_dir, capsys):
+    """--t-hierarchy gives t-closeness with hierarchical distance (ARX's
+    HierarchicalDistanceTCloseness); the optimum is the Python API's."""
+    from core import cli
+    from core.hierarchy import read_hierarchy
+    from core.search import Target, search
+
+    folder = adult_hierarchies_dir
+    qis = ("sex", "race", "marital-status", "education")
+    args = ["search", str(folder / "adult.csv"), "--k", "5", "--max-suppressed", "0.01",
+            *(f"--hierarchy={c}={folder / f'adult_hierarchy_{c}.csv'}" for c in qis),
+            "--sensitive", "occupation", "--t", "0.1",
+            "--t-hierarchy", str(folder / "adult_hierarchy_occupation.csv"), "--json"]  # fmt: skip
+    assert cli.main(args) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert "t-closeness t = 0.1 (hierarchical distance) on 'occupation'" in got["target"]
+    df = pd.read_csv(folder / "adult.csv", sep=";")
+    target = Target(k=5, max_suppressed=0.01, sensitive="occupation", t=0.1,
+                    t_distance="hierarchical",
+                    t_hierarchy=read_hierarchy(folder / "adult_hierarchy_occupation.csv"))  # fmt: skip
+    hierarchies = {c: read_hierarchy(folder / f"adult_hierarchy_{c}.csv") for c in qis}
+    best = search(df, hierarchies, target).optimum
+    assert got["optimum"]["levels"] == dict(best.levels)
+    assert got["optimum"]["sensitive_figures"]["t"] == pytest.approx(best.sensitive_figures["t"])
+    assert cli.main([*args[:-3], "--t-distance", "hierarchical"]) == 2  # no hierarchy given
+    assert "hierarchy" in capsys.readouterr().err

@@ -380,3 +380,37 @@ def test_grassberger_on_adult_explains_arx_figure(_adult_table, adult_hierarchie
         if not _arx_grassberger_passes(codes[rows].tolist(), 5, g):
             arx_suppressed += rows.size
     assert arx_suppressed == 1396
+
+
+def test_hierarchical_t_closeness_by_hand():
+    """Hierarchy of height 2: a, b -> ab; c, d -> cd; -> *. Six records: class X = {a, a},
+    Y = {b, c}, Z = {b, d}; whole table a 2/6, b 2/6, c 1/6, d 1/6. Extras p - q per leaf,
+    each inner node costs level / height * min(positive extras, negative extras) of its
+    children (Li et al. 2007):
+    X: a -2/3, b 1/3, c 1/6, d 1/6; node ab min(1/3, 2/3) / 2 = 1/6 (extra -1/3), node cd
+    0 (extra 1/3), root min(1/3, 1/3) = 1/3: EMD 1/2 (equal distance: 2/3).
+    Y: a 1/3, b -1/6, c -1/3, d 1/6; ab 1/12 (extra 1/6), cd 1/12 (extra -1/6), root 1/6:
+    EMD 1/3. Z likewise 1/3."""
+    from core.hierarchy import Hierarchy
+    from core.privacy import ClassModels, failing_records
+
+    tree = Hierarchy(pd.DataFrame([["a", "ab", "*"], ["b", "ab", "*"], ["c", "cd", "*"],
+                                   ["d", "cd", "*"], ["e", "ef", "*"]]))  # fmt: skip
+    df = pd.DataFrame({"q": ["X", "X", "Y", "Y", "Z", "Z"], "s": list("aabcbd")})
+    result = t_closeness(df, ["q"], "s", distance="hierarchical", hierarchy=tree)
+    classes = equivalence_classes(df, ["q"])
+    order = [classes.class_of_record[i] for i in (0, 2, 4)]
+    assert result.per_class[order] == pytest.approx([1 / 2, 1 / 3, 1 / 3], abs=1e-15)
+    assert result.t == pytest.approx(0.5) and result.distance == "hierarchical"
+    assert t_closeness(df, ["q"], "s", distance="equal").t == pytest.approx(2 / 3)
+    model = ClassModels(sensitive="s", t=0.4, t_distance="hierarchical", t_hierarchy=tree)
+    assert failing_records(df, ["q"], model).tolist() == [True] * 2 + [False] * 4
+    with pytest.raises(ParameterError, match="hierarchy"):
+        ClassModels(sensitive="s", t=0.4, t_distance="hierarchical")
+    with pytest.raises(ParameterError, match="'f' of column 's' is not in its hierarchy"):
+        t_closeness(df.assign(s=list("aabcbf")), ["q"], "s", distance="hierarchical",
+                    hierarchy=tree)  # fmt: skip
+    split = Hierarchy(pd.DataFrame([["a", "ab", "x"], ["b", "ab", "y"]]))
+    with pytest.raises(ParameterError, match="does not nest"):
+        t_closeness(df.assign(s=list("aabbab")), ["q"], "s", distance="hierarchical",
+                    hierarchy=split)  # fmt: skip
