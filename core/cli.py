@@ -226,7 +226,20 @@ def cmd_search(args: argparse.Namespace) -> int:
         freq = frequency_table(args.data, wanted, engine=engine, sep=args.sep,
                                spark_master=args.spark_master)  # fmt: skip
         df, counts = freq.table, freq.counts
-    result = search(df, hierarchies, target, measure=args.measure, counts=counts)
+    weights = {}
+    for given in args.weight or []:
+        column, sep, value = given.partition("=")
+        try:
+            weights[column.strip()] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not column.strip():
+            raise AnonymisationError(
+                f"--weight {given!r} must be COLUMN=NUMBER, e.g. --weight age=1 (ARX's "
+                "attribute weight; 0.5 when not given)."
+            )
+    result = search(df, hierarchies, target, measure=args.measure, counts=counts,
+                    gs_factor=args.gs_factor, weights=weights)  # fmt: skip
     data = {
         "engine": engine,
         "target": target.describe(),
@@ -1022,6 +1035,12 @@ def build_parser() -> argparse.ArgumentParser:
     find.add_argument("--t-distance", choices=T_DISTANCES, default="auto",
                       help="ground distance of t: auto (ordered for numbers), equal, ordered, or "
                       "hierarchical (with --t-hierarchy)")  # fmt: skip
+    find.add_argument("--gs-factor", type=float, default=0.5,
+                      help="ARX's gsFactor for the arx_* measures: 0 = suppression free, "
+                      "1 = generalisation free (default 0.5: both weigh the same)")  # fmt: skip
+    find.add_argument("--weight", action="append", metavar="COLUMN=NUMBER",
+                      help="ARX's attribute weight of a quasi-identifier for the arx_* measures "
+                      "(default 0.5 each; divided by the largest); repeat")  # fmt: skip
     find.add_argument("--t-hierarchy", metavar="FILE",
                       help="the sensitive column's hierarchy file (ARX format): t-closeness "
                       "with hierarchical distance")  # fmt: skip

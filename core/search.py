@@ -71,6 +71,17 @@ are this project's and keep their own names:
   (ARX's non-monotonic discernibility, ``createDiscernabilityMetric(false)``).
 - ``arx_dm_star``: ARX's monotonic discernibility DM* (``createDiscernabilityMetric(true)``):
   sum of squared class sizes over every class, suppressed ones included.
+- ARX's weighting (``search(gs_factor=..., weights=...)``, ARX's ``createLossMetric(gsFactor)``
+  and ``ARXConfiguration.setAttributeWeight``) applies to the ``arx_*`` loss and entropy
+  measures. ``gs_factor`` in [0, 1] (ARX's default 0.5: generalisation and suppression
+  weigh the same) sets a generalisation factor g = 1 below 0.5, else 2 - 2 gs, and a
+  suppression factor s = 2 gs below 0.5, else 1: ``arx_loss`` charges a kept value g x its
+  share of the domain (leaves under it / leaves), a suppressed one 1 (s = 1) or share +
+  s (1 - share), and maps that sum from [g n / leaves, n] to [0, 1]; the entropies take
+  g x the generalisation part plus s x the suppression part. ``gs_factor`` 0 makes
+  suppression free (only generalisation counts), 1 makes generalisation free. Per-column
+  ``weights`` (ARX's default 0.5 each) are divided by the largest, then multiply each
+  column's figure: ``arx_loss`` = (prod(1 + w_i v_i))^(1/n) - 1, the entropies sum(w_i v_i).
 - ``avg_class_size``: records per equivalence class (suppressed records form one class).
 - ``height``: sum of the chosen levels.
 - ``suppressed``: records removed (ties broken by ``loss``).
@@ -296,6 +307,8 @@ class SearchResult:
     seconds: float
     monotone: bool  # whether the whole target pruned in both directions
     note: str = ""
+    gs_factor: float = 0.5  # ARX's weighting of the arx_* measures (module docstring)
+    weights: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def candidates(self) -> tuple[Candidate, ...]:
@@ -327,11 +340,22 @@ class SearchResult:
             )
         o = self.optimum
         return (
-            f"The least {MEASURES[self.measure].split(':')[0]} that meets "
+            f"The least {MEASURES[self.measure].split(':')[0]}{self.weighting()} that meets "
             f"{self.target.describe()} is {o.label()} ({self.measure} = "
             f"{o.measures[self.measure]:.4g}, {o.suppressed} record(s) suppressed); "
             f"{len(self.frontier)} minimal solution(s) found by the {self.method} search."
         )
+
+    def weighting(self) -> str:
+        """ARX's gsFactor and weights in words, when they differ from ARX's defaults and the
+        measure uses them ("" otherwise)."""
+        if not self.measure.startswith(("arx_loss", "arx_entropy")):
+            return ""
+        parts = [] if self.gs_factor == 0.5 else [f"gsFactor {self.gs_factor:g}"]
+        given = [self.weights.get(c, 0.5) for c in self.quasi_identifiers]
+        if len(set(given)) > 1:  # equal weights change nothing (ARX divides by the largest)
+            parts += [f"{c} weight {w:g}" for c, w in self.weights.items()]
+        return f" ({', '.join(parts)})" if parts else ""
 
 
 # --- preparation: codes per quasi-identifier and level, computed once -------------------
@@ -348,6 +372,7 @@ class _Column:
     value_entropy: list[np.ndarray]  # per level: -log2 P(value | generalised value)
     value_max_entropy: np.ndarray = field(default_factory=lambda: np.zeros(0))  # at "*"
     level_totals: dict[str, np.ndarray] = field(default_factory=dict)
+    domain: int = 1  # leaves of the hierarchy (ARX's domain size for its loss)
 
 
 def _distinct_text(series: pd.Series) -> tuple[np.ndarray, pd.Series]:
@@ -411,6 +436,7 @@ def _prepare_column(
         np.arange(hierarchy.height + 1) / max(hierarchy.height, 1) * n
     )
     column.value_max_entropy = -np.log2(counts / n)
+    column.domain = domain
     return column
 
 
@@ -467,6 +493,8 @@ class _Lattice:
     ):
         self.qis = tuple(hierarchies)
         self.n = len(df) if counts is None else int(counts.sum())
+        self.g_factor, self.s_factor = 1.0, 1.0  # ARX's gsFactor 0.5 (see set_weighting)
+        self.column_weights = np.ones(len(hierarchies))
         self.target = target
         self.k = target.required_k
         self.limit = int(np.floor(target.max_suppressed * self.n + 1e-9))
@@ -697,12 +725,52 @@ class _Lattice:
             return total / self._normaliser(measure)
         if measure in ("arx_entropy", "arx_entropy_monotonic"):  # generalisation part (all
             # records); suppression adds to arx_entropy
-            return sum(c.level_totals["entropy"][grid[:, i]] for i, c in enumerate(self.columns))
-        if measure == "arx_loss":  # each column's generalisation loss; suppression only adds
-            per_column = [c.level_totals["loss"][grid[:, i]] / max(self.n, 1)
-                          for i, c in enumerate(self.columns)]  # fmt: skip
-            return arx_geometric_loss(np.stack(per_column, axis=1))
+            per_column = np.stack([c.level_totals["entropy"][grid[:, i]]
+                                   for i, c in enumerate(self.columns)], axis=1)  # fmt: skip
+            return self.g_factor * (per_column @ self.column_weights)
+        if measure == "arx_loss":  # every record charged g x its share: ARX's lower bound
+            level_loss = np.stack([c.level_totals["loss"][grid[:, i]]
+                                   for i, c in enumerate(self.columns)], axis=1)  # fmt: skip
+            per_column = self._arx_loss_columns(level_loss, np.zeros_like(level_loss), 0.0)
+            return arx_geometric_loss(per_column, self.column_weights)
         return np.zeros(len(grid))
+
+    def set_weighting(self, gs_factor: float, weights: Mapping[str, float] | None) -> None:
+        """ARX's gsFactor and attribute weights for the ``arx_*`` measures (module docstring)."""
+        gs = require_probability("gs_factor", gs_factor)
+        self.s_factor = 2 * gs if gs < 0.5 else 1.0
+        self.g_factor = 1.0 if gs <= 0.5 else 1 - 2 * (gs - 0.5)
+        weights = dict(weights or {})
+        unknown = [str(c) for c in weights if c not in self.qis]
+        if unknown:
+            raise ParameterError(
+                f"Parameter 'weights' names {unknown[0]!r}, which is not a quasi-identifier; "
+                f"give weights for {', '.join(map(repr, self.qis))}."
+            )
+        for column, weight in weights.items():
+            if isinstance(weight, bool) or not isinstance(weight, int | float | np.number) or not (
+                    0 <= float(weight) < float("inf")):  # fmt: skip
+                raise ParameterError(
+                    f"The weight of '{column}' must be a number >= 0, got {weight!r}."
+                )
+        raw = np.array([float(weights.get(c, 0.5)) for c in self.qis])  # ARX's default 0.5
+        self.column_weights = raw / raw.max() if raw.max() > 0 else np.ones(raw.size)
+
+    def _arx_loss_columns(self, level_loss: np.ndarray, suppressed_loss: np.ndarray,
+                          suppressed: float) -> np.ndarray:  # fmt: skip
+        """ARX's per-column loss (MetricMDNMLoss) from this project's Iyengar sums: over all
+        records and over the suppressed ones, with ARX's factors and normalisation."""
+        n, g, s = float(max(self.n, 1)), self.g_factor, self.s_factor
+        domain = np.array([c.domain for c in self.columns], dtype=float)
+        share_all = (level_loss * (domain - 1) + n) / domain  # sum of leaves / domain
+        share_supp = (suppressed_loss * (domain - 1) + suppressed) / domain
+        charged = g * (share_all - share_supp) + (
+            suppressed if s == 1 else share_supp + s * (suppressed - share_supp))  # fmt: skip
+        low = g * n / domain
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = (charged - low) / (n - low)
+        value = np.where(np.isfinite(value) & (value > 0), value, 0.0)
+        return np.floor(value * 1e10) / 1e10  # ARX rounds each column down to 10 decimals
 
     def _normaliser(self, measure: str) -> float:
         if measure == "entropy":
@@ -740,18 +808,24 @@ class _Lattice:
         columns = np.arange(len(self.columns))
         level = np.asarray(levels, dtype=np.int64)
         totals = {m: table[columns, level].copy() for m, table in self._totals.items()}
+        suppressed_loss = np.zeros(len(columns))
         if suppressed:  # suppressed records count as '*' in every column
             weights = self.weights[small].astype(float)
             cells = self._unit_values[small] + self._table_start[columns, level]
-            totals["loss"] += suppressed - weights @ self._loss_flat[cells]
+            suppressed_loss = weights @ self._loss_flat[cells]
+            totals["loss"] += suppressed - suppressed_loss
             totals["precision"] += suppressed * (1 - level / np.maximum(self.heights, 1))
             totals["entropy"] += weights @ self._gap_flat[cells]
         per_column = dict(zip((c.name for c in self.columns),
                               (totals["loss"] / max(n, 1)).tolist(), strict=True))  # fmt: skip
         out = {m: float(totals[m].sum() / self._normaliser(m)) for m in totals}
-        out["arx_loss"] = float(arx_geometric_loss(totals["loss"] / max(n, 1)))
-        out["arx_entropy"] = self._arx_entropy(columns, level, small, suppressed)
-        out["arx_entropy_monotonic"] = float(self._totals["entropy"][columns, level].sum())
+        arx_columns = self._arx_loss_columns(self._totals["loss"][columns, level],
+                                             suppressed_loss, float(suppressed))  # fmt: skip
+        out["arx_loss"] = float(arx_geometric_loss(arx_columns, self.column_weights))
+        generalised, within_suppressed = self._arx_entropy(columns, level, small, suppressed)
+        w, g = self.column_weights, self.g_factor
+        out["arx_entropy"] = float(w @ (g * generalised + self.s_factor * within_suppressed))
+        out["arx_entropy_monotonic"] = float(w @ (g * generalised))
         out["discernibility"] = float(ev.kept_squares + suppressed * n)
         out["arx_dm_star"] = float(ev.sum_squares)
         out["avg_class_size"] = float(n / max(ev.classes + (suppressed > 0), 1))
@@ -759,21 +833,24 @@ class _Lattice:
         out["suppressed"] = float(suppressed)
         return out, per_column
 
-    def _arx_entropy(self, columns, level, small: np.ndarray, suppressed: int) -> float:
-        """ARX's non-uniform entropy (MetricMDNUNMEntropy, SUM): for every record and column
-        -log2 P(original value | generalised value), counted over the whole table; plus, for
-        the suppressed records, -log2 of the share of their generalised value among the
-        suppressed records (so suppression is charged within the suppressed set)."""
-        total = float(self._totals["entropy"][columns, level].sum())
+    def _arx_entropy(self, columns, level, small: np.ndarray, suppressed: int):
+        """ARX's non-uniform entropy (MetricMDNUNMEntropy) per column, in two parts: for
+        every record -log2 P(original value | generalised value), counted over the whole
+        table; and, for the suppressed records, -log2 of the share of their generalised
+        value among the suppressed records (suppression charged within the suppressed set)."""
+        generalised = self._totals["entropy"][columns, level].astype(float)
+        within = np.zeros(len(columns))
         if suppressed:
             codes = self._codes_by_row[self._code_row[columns, level][:, None], small[None, :]]
             cards = self._cards[columns, level]
             offsets = np.concatenate([[0], np.cumsum(cards)[:-1]])
             counts = np.bincount((codes + offsets[:, None]).ravel(),
                                  weights=np.tile(self.weights[small], len(columns)))  # fmt: skip
-            counts = counts[counts > 0]
-            total += float(-(counts * np.log2(counts / suppressed)).sum())
-        return total
+            column_of = np.repeat(np.arange(len(columns)), cards)[: counts.size]
+            present = counts > 0
+            within = np.bincount(column_of[present], minlength=len(columns),
+                                 weights=-counts[present] * np.log2(counts[present] / suppressed))  # fmt: skip
+        return generalised, within
 
     def dynamic_bound(self, ev: _Eval, measure: str) -> float:
         """Lower bound of ``measure`` for every generalisation of an evaluated node."""
@@ -804,11 +881,14 @@ class _Lattice:
         )
 
 
-def arx_geometric_loss(per_column: np.ndarray) -> np.ndarray:
+def arx_geometric_loss(per_column: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
     """ARX 3.9's aggregate of per-column losses v (its default for the loss metric,
-    ILMultiDimensionalGeometricMean with equal weights): (prod(1 + v_i))^(1/n) - 1, along
-    the last axis. ARX truncates each v_i to 10 decimals first; so do we."""
+    ILMultiDimensionalGeometricMean): (prod(1 + w_i v_i))^(1/n) - 1 along the last axis,
+    weights w_i as ARX normalises them (largest 1; None: all 1). ARX truncates each v_i to
+    10 decimals first; so do we."""
     truncated = np.floor(np.asarray(per_column, dtype=float) * 1e10) / 1e10
+    if weights is not None:
+        truncated = truncated * weights
     return np.exp(np.log1p(truncated).mean(axis=-1)) - 1.0
 
 
@@ -830,6 +910,8 @@ def search(
     max_nodes: int = 200_000,
     progress: ProgressFn | None = None,
     counts: np.ndarray | None = None,
+    gs_factor: float = 0.5,
+    weights: Mapping[str, float] | None = None,
 ) -> SearchResult:
     """Find the generalisation levels that meet ``target`` with the least ``measure``.
 
@@ -840,7 +922,9 @@ def search(
     ``progress(fraction, message)`` is called as the search goes. ``counts``: ``df`` is a
     frequency table (:mod:`core.engines`), one row per distinct combination of the
     quasi-identifiers and the sensitive attribute, and ``counts[i]`` records have row i's
-    values; the result is the search on those records. PDPC guide, Step 3 and Annex C.
+    values; the result is the search on those records. ``gs_factor`` and ``weights``:
+    ARX's weighting of generalisation against suppression and of the quasi-identifiers, for
+    the ``arx_*`` measures (module docstring). PDPC guide, Step 3 and Annex C.
     """
     started = time.perf_counter()
     require_choice("measure", measure, MEASURES)
@@ -863,6 +947,7 @@ def search(
     if len(df) == 0 or (counts is not None and counts.sum() == 0):
         raise ParameterError("The table is empty: there is nothing to search.")
     lattice = _Lattice(df, hierarchies, target, counts)
+    lattice.set_weighting(gs_factor, weights)
     if method == "auto":
         method = "exact" if lattice.size <= max_nodes else "greedy"
     elif method in ("exact", "exhaustive") and lattice.size > max_nodes:
@@ -898,6 +983,8 @@ def search(
         seconds=time.perf_counter() - started,
         monotone=lattice.monotone,
         note=note,
+        gs_factor=float(gs_factor),
+        weights={c: float(w) for c, w in (weights or {}).items()},
     )
 
 

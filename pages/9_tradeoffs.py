@@ -107,6 +107,22 @@ measures = list(MEASURES)
 measure = c3.selectbox("Least", measures, index=measures.index("arx_loss"),
                        format_func=lambda m: MEASURE_NAMES[m], key="to_measure",
                        help="; ".join(f"{MEASURE_NAMES[m]}: {MEASURES[m]}" for m in measures))  # fmt: skip
+with st.expander("Weighting of the ARX measures", expanded=False):
+    gs_factor = st.slider("Generalisation vs suppression (ARX's gsFactor)", 0.0, 1.0, 0.5, 0.05,
+                          key="to_gs_factor",
+                          help="0: removing records costs nothing, only generalising counts; "
+                          "1: generalising costs nothing, only removed records count; 0.5: "
+                          "both weigh the same (ARX's default)")  # fmt: skip
+    weight_columns = st.columns(min(len(qi), 4))
+    weights = {column: weight_columns[i % len(weight_columns)].number_input(
+        f"Weight of {escape_markdown(column)}", 0.0, value=0.5, step=0.1, key=f"to_weight_{column}")
+        for i, column in enumerate(qi)}  # fmt: skip
+    state.explain(
+        "For ARX loss and the ARX entropies only: how much removing records costs against "
+        "generalising, and how much each column's loss counts (weights are divided by the "
+        "largest; equal weights change nothing), as ARX's quality model settings.",
+        "PDPC guide, Step 3 and Annex A: Record suppression",
+    )
 others = [c for c in columns if c not in qi]
 chosen = state.sensitive_column(data)
 sensitive = st.selectbox("Sensitive attribute (for the models below)", [None, *others],
@@ -212,7 +228,8 @@ if st.button("Search", key="to_run", type="primary"):
         target = Target(k=k, max_suppressed=suppression / 100, sensitive=sensitive,
                         **(models if sensitive else {}), **extra,
                         **population_targets)  # fmt: skip
-        result = search(data, hierarchies, target, measure=measure,
+        result = search(data, hierarchies, target, measure=measure, gs_factor=gs_factor,
+                        weights=weights,
                         progress=lambda f, text: bar.progress(min(f, 1.0), text=text))  # fmt: skip
         state.set_tradeoff_result((result, hierarchies))
     except (AnonymisationError, ValueError) as error:

@@ -144,7 +144,8 @@ def summary(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> str:
     risk = best.p_reid if best.p_reid is not None else best.max_risk
     value = best.measures[result.measure]
     return (
-        f"To meet {result.target.describe()} with the least {MEASURE_NAMES[result.measure]}: "
+        f"To meet {result.target.describe()} with the least {MEASURE_NAMES[result.measure]}"
+        f"{result.weighting()}: "
         f"{' and '.join(parts)}, and {removed}. Every remaining group then has at least "
         f"{best.k} records (P(re-ID) at most {risk:.1%}); {MEASURE_NAMES[result.measure]} "
         f"{value:,.4g} ({MEASURES[result.measure]}). {len(result.frontier)} other minimal "

@@ -599,3 +599,28 @@ def test_search_with_hierarchical_t_closeness(adult_hierarchies_dir, capsys):
     assert got["optimum"]["sensitive_figures"]["t"] == pytest.approx(best.sensitive_figures["t"])
     assert cli.main([*args[:-3], "--t-distance", "hierarchical"]) == 2  # no hierarchy given
     assert "hierarchy" in capsys.readouterr().err
+
+
+def test_search_with_gs_factor_and_weights(adult_hierarchies_dir, capsys):
+    """--gs-factor and --weight are ARX's gsFactor and attribute weights (core.search)."""
+    from core import cli
+    from core.hierarchy import read_hierarchy
+    from core.search import Target, search
+
+    folder = adult_hierarchies_dir
+    qis = ("sex", "age", "race", "education")
+    args = ["search", str(folder / "adult.csv"), "--k", "5", "--max-suppressed", "0.02",
+            *(f"--hierarchy={c}={folder / f'adult_hierarchy_{c}.csv'}" for c in qis),
+            "--measure", "arx_loss", "--gs-factor", "0.2", "--weight", "age=1",
+            "--weight", "sex=0.1", "--json"]  # fmt: skip
+    assert cli.main(args) == 0
+    got = json.loads(capsys.readouterr().out)
+    df = pd.read_csv(folder / "adult.csv", sep=";")
+    hierarchies = {c: read_hierarchy(folder / f"adult_hierarchy_{c}.csv") for c in qis}
+    best = search(df, hierarchies, Target(k=5, max_suppressed=0.02), measure="arx_loss",
+                  gs_factor=0.2, weights={"age": 1.0, "sex": 0.1}).optimum  # fmt: skip
+    assert got["optimum"]["levels"] == dict(best.levels)
+    assert got["optimum"]["measures"]["arx_loss"] == pytest.approx(best.measures["arx_loss"])
+    assert "(gsFactor 0.2, age weight 1, sex weight 0.1)" in got["explanation"]
+    assert cli.main([*args[:-3], "--weight", "age", "--json"]) == 2
+    assert "must be COLUMN=NUMBER" in capsys.readouterr().err

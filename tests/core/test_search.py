@@ -820,3 +820,87 @@ def test_recipe_replays_hierarchical_t_closeness(_adult_table, hierarchies,
     portable, files = portable_recipe(recipe, base_dir=tmp_path)
     name = portable.steps[-1]["t_closeness"]["hierarchy"]
     assert name.startswith("hierarchies/occupation-") and name in files
+
+
+# --- ARX's gsFactor and attribute weights ---------------------------------------------------
+
+_W1 = {"age": 1.0, "sex": 0.1, "education": 0.3, "occupation": 0.9}
+_W2 = {"age": 0.2, "workclass": 1.0, "native-country": 0.0}
+
+
+@pytest.mark.parametrize(
+    ("limit", "k", "measure", "gs", "weights", "arx_node", "arx_score", "arx_suppressed"),
+    [
+        (0.01, 5, "arx_loss", 0.0, None, [0, 3, 0, 1, 3, 1, 1, 2], 0.3522709742004224, 273),
+        (0.01, 5, "arx_loss", 0.25, None, [0, 3, 0, 1, 3, 1, 1, 2], 0.35552995406011845, 273),
+        (0.01, 5, "arx_loss", 0.8, None, [0, 3, 0, 1, 3, 1, 1, 2], 0.15119618778109079, 273),
+        (0.01, 5, "arx_loss", 0.5, _W1, [0, 3, 0, 1, 3, 2, 1, 1], 0.19466214805714754, 264),
+        (0.01, 5, "arx_loss", 0.2, _W2, [0, 4, 0, 2, 2, 2, 0, 1], 0.11888044900400696, 247),
+        (0.05, 10, "arx_entropy", 0.25, None, [1, 0, 1, 1, 2, 2, 2, 1], 259524.444371455, 1320),
+        (0.05, 10, "arx_entropy", 0.5, _W1, [1, 0, 1, 2, 3, 2, 2, 0], 111262.3575703505, 1043),
+    ],
+)  # fmt: skip
+def test_gs_factor_and_weights_reproduce_arx(_adult_table, hierarchies, limit, k, measure, gs,
+                                             weights, arx_node, arx_score, arx_suppressed):  # fmt: skip
+    """ARX built from its source (commit aacd487) on adult with its hierarchies, the eight
+    QI8 columns quasi-identifiers (salary-class insensitive), KAnonymity(k), suppression
+    limit as given, Metric.createLossMetric(gs) (geometric mean) or
+    Metric.createEntropyMetric(false, gs) (sum), ARXConfiguration.setAttributeWeight for
+    each weight given (ARX's default 0.5 for the others), practical monotonicity off: the
+    global optimum, its score and its suppressed records (result.getOutput(node).isOutlier),
+    printed by /work/arx-harness-tcloseness/Harness.java, e.g. `java Harness adult.csv
+    <dir> salary-class 0.01 loss:0.2 k5 no age=0.2,workclass=1,native-country=0`.
+    ARX rounds each column's loss down to 10 decimals, so a sum that differs in the 16th
+    digit can move one column by 1e-10 (gs 0.25: 1.3e-11 on the total): rel 1e-9."""
+    target = Target(k=k, max_suppressed=limit)
+    result = search(_adult_table, hierarchies, target, measure=measure, gs_factor=gs,
+                    weights=weights)  # fmt: skip
+    best = result.optimum
+    assert [best.levels[c] for c in QI8] == arx_node
+    assert best.measures[measure] == pytest.approx(arx_score, rel=1e-9)
+    assert best.suppressed == arx_suppressed
+    assert result.gs_factor == gs and result.weights == (weights or {})
+
+
+def test_gs_factor_one_makes_generalisation_free(_adult_table, hierarchies):
+    """gsFactor 1 (ARX: only suppression costs): ARX's optimum at k = 5, 1% is
+    [0,4,0,2,3,2,2,2] with loss 0.0 and nothing suppressed (same harness); every solution
+    without suppression scores 0, so ties are broken differently (ours: lowest height)."""
+    target = Target(k=5, max_suppressed=0.01)
+    best = search(_adult_table, hierarchies, target, measure="arx_loss", gs_factor=1.0).optimum
+    assert best.measures["arx_loss"] == 0.0 and best.suppressed == 0
+    from core.search import _Lattice
+
+    lattice = _Lattice(_adult_table, hierarchies, target)
+    lattice.set_weighting(1.0, None)
+    arx_node = [0, 4, 0, 2, 3, 2, 2, 2]
+    arx = lattice.candidate(arx_node, evaluated := lattice.evaluate(arx_node))
+    assert evaluated.ok and arx.measures["arx_loss"] == 0.0 and arx.suppressed == 0
+
+
+def test_gs_factor_half_and_default_weights_are_the_plain_arx_measures(_adult_table, hierarchies):
+    """ARX's defaults (gsFactor 0.5, every weight 0.5) leave the measures unchanged; equal
+    weights of any size are the same after ARX's division by the largest; a weight of 0
+    drops the column from ARX's loss (by hand: (prod(1 + w v))^(1/n) - 1)."""
+    df = _adult_table.sample(4000, random_state=3).reset_index(drop=True)
+    small_h = {c: hierarchies[c] for c in SMALL}
+    target = Target(k=3, max_suppressed=0.02)
+    plain = search(df, small_h, target, measure="arx_loss").optimum
+    same = search(df, small_h, target, measure="arx_loss", gs_factor=0.5,
+                  weights={c: 0.7 for c in SMALL}).optimum  # fmt: skip
+    assert same.levels == plain.levels and same.measures == plain.measures
+    dropped = search(df, small_h, target, measure="arx_loss",
+                     weights={"age": 0.0, "marital-status": 1.0, "education": 1.0}).optimum  # fmt: skip
+    from core.search import _Lattice
+
+    lattice = _Lattice(df, small_h, target)
+    lattice.set_weighting(0.5, {"age": 0.0, "marital-status": 1.0, "education": 1.0})
+    ev = lattice.evaluate([dropped.levels[c] for c in SMALL])
+    v = [lattice.candidate([dropped.levels[c] for c in SMALL], ev).column_loss[c] for c in SMALL]
+    assert dropped.measures["arx_loss"] == pytest.approx(((1 + v[1]) * (1 + v[2])) ** (1 / 3) - 1)
+    with pytest.raises(ParameterError, match="'salary', which is not a quasi-identifier"):
+        search(df, small_h, target, measure="arx_loss", weights={"salary": 1.0})
+    with pytest.raises(ParameterError, match="weight of 'age'"):
+        search(df, small_h, target, measure="arx_loss", weights={"age": -1.0})
+    with pytest.raises(ParameterError, match="gs_factor"):
+        search(df, small_h, target, measure="arx_loss", gs_factor=1.5)

@@ -219,3 +219,51 @@ def test_population_models_as_search_targets(tmp_path):
     age, gender = (int(part.split(":")[1]) for part in candidate.split())
     assert (age, gender) in meets and age + gender == lowest
     assert any("Average risk (groups / records)" in c.value for c in at.caption)
+
+
+OCCUPATION_GROUPS = """Assistant Data Protection Officer: Data protection
+Chief Privacy Officer: Data protection
+Regional Data Protection Officer: Data protection
+Deputy Data Protection Officer: Data protection
+Manager, DPO Office: Data protection
+Lead IT Consultant: IT
+Database Administrator: IT
+Programmer: IT
+IT Analyst: IT
+UX Designer: IT
+Banker: Other"""
+
+
+def test_hierarchical_t_closeness_with_a_hierarchy_for_the_sensitive_column(tmp_path):
+    """Occupation sensitive, grouped into data protection (5 jobs), IT (5) and other (1);
+    Age in bands of 10 (20s: 4 data protection + the banker; 30s: 5 IT + the chief privacy
+    officer); each of the 11 jobs is 1/11 of the table. By hand, hierarchical EMD (level /
+    height 2): 20s: data protection node min(5/55, 24/55) / 2 = 5/110, root min(25/55,
+    25/55) = 50/110, t = 1/2; 30s: 5/132 + 50/132 = 0.417. So t = 0.5 holds with nothing
+    removed, while equal distance gives the 20s 0.5 (5 x 6/55 + 6 x 5/55) = 0.545 > 0.5."""
+    at = taxi_page(tmp_path)
+    at.multiselect(key="to_qi").set_value(["Age"]).run()
+    at.selectbox(key="to_kind_Age").set_value("numeric").run()
+    at.text_input(key="to_w_Age").set_value("10, 20, 40").run()
+    at.number_input(key="to_k").set_value(2)
+    at.number_input(key="to_supp").set_value(50.0)
+    at.selectbox(key="to_measure").set_value("height")
+    at.selectbox(key="to_sensitive").set_value("Occupation").run()
+    at.number_input(key="to_t").set_value(0.5)
+    at.selectbox(key="to_t_distance").set_value("hierarchical").run()
+    at.selectbox(key="to_kind_Occupation").set_value("grouping").run()
+    at.text_area(key="to_map_Occupation").set_value(OCCUPATION_GROUPS).run()
+    at.button(key="to_run").click().run()
+    assert not at.exception, at.exception
+    text = at.success[0].value
+    assert "t-closeness t = 0.5 (hierarchical distance) on 'Occupation'" in text
+    assert at.selectbox(key="to_candidate").value == "Age:1"
+    assert [m.value for m in at.metric if m.label == "Records suppressed"] == ["0"]
+    assert "largest distance t 0.5;" in " ".join(c.value for c in at.caption)
+    at.selectbox(key="to_t_distance").set_value("equal").run()
+    at.button(key="to_run").click().run()
+    assert [m.value for m in at.metric if m.label == "Records suppressed"] == ["5"]
+    at.switch_page("pages/5_risk.py").run()  # the chosen hierarchy gives the Risk page's t
+    at.selectbox(key="risk_sensitive").set_value("Occupation").run()
+    assert not at.exception, at.exception
+    assert any(m.label == "t-closeness (hierarchical distance)" for m in at.metric)
