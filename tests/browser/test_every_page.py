@@ -113,6 +113,16 @@ def _walk_every_page(page, url: str, screenshot_dir: Path) -> None:
     assert console == ["warning: console watch self-check"], console
     console.clear()
     _check_menu_is_one_list(page)
+    # ... and so does the axe run: grey-on-white text added to the page is reported.
+    page.evaluate(
+        "() => { const p = document.createElement('p'); p.id = 'axe-self-check';"
+        " p.style.cssText = 'position:fixed;top:0;left:0;z-index:999999;font-size:16px;"
+        "color:#bbbbbb;background:#ffffff'; p.textContent = 'faint';"
+        " document.body.append(p); }"  # outside Streamlit's React tree
+    )
+    faint, _ = _axe_problems(page)
+    assert [line for line in faint if line.startswith("color-contrast")], faint
+    page.evaluate("() => document.getElementById('axe-self-check').remove()")
     open_page(page, "Classify")
     page.locator(".st-key-accept_all button").click()
     wait_idle(page)
