@@ -208,3 +208,35 @@ def sample_rows(sources: Sources, rows: int = 5000) -> pd.DataFrame:
     batch = batch.slice(0, rows)
     batch = pa.RecordBatch.from_arrays(list(batch.columns), names=names)
     return to_frame(batch, sources, kinds)
+
+
+def nullable_columns(sources: Sources) -> frozenset[int]:
+    """Positions of the Parquet integer and boolean columns that hold a missing value in
+    some file. The whole-table reader turns such a column into floats (objects for
+    booleans) in every row, so every batch must get that type, not only those with a gap;
+    read from the files' statistics, else by reading that column."""
+    import pyarrow.parquet as pq
+    import pyarrow.types as pat
+
+    if sources.format != "parquet":
+        return frozenset()
+    schema = pq.read_schema(sources.files[0])
+    candidates = [
+        i for i, f in enumerate(schema) if pat.is_integer(f.type) or pat.is_boolean(f.type)
+    ]
+    found: set[int] = set()
+    for file in sources.files:
+        handle = pq.ParquetFile(file)
+        meta = handle.metadata
+        for i in candidates:
+            if i in found:
+                continue
+            leaf = handle.schema_arrow.get_field_index(schema.names[i])
+            stats = [meta.row_group(g).column(leaf).statistics for g in range(meta.num_row_groups)]
+            if all(s is not None and s.has_null_count for s in stats):
+                nulls = sum(s.null_count for s in stats)
+            else:
+                nulls = handle.read(columns=[schema.names[i]]).column(0).null_count
+            if nulls:
+                found.add(i)
+    return frozenset(found)

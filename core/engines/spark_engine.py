@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.engines.sources import Sources
+from core.engines.sources import Sources, nullable_columns
 from core.errors import AnonymisationError, DataReadError
 from core.validation import require_columns
 
@@ -236,6 +236,7 @@ def spark_stream_recipe(
     if not records_in:
         raise DataReadError("The input holds no records; nothing was written.")
     names = [f"c{i}" for i in range(len(sources.names))]
+    nullable = nullable_columns(sources)
 
     def batch_of(pdf: pd.DataFrame):
         pdf = pdf.sort_values("__row")
@@ -243,7 +244,7 @@ def spark_stream_recipe(
         table = pa.Table.from_pandas(pdf[names], preserve_index=False)
         if kinds is not None:
             table = table.cast(pa.schema([pa.field(n, pa.string()) for n in names]))
-        batch = st.to_frame(table.combine_chunks().to_batches()[0], sources, kinds)
+        batch = st.to_frame(table.combine_chunks().to_batches()[0], sources, kinds, nullable)
         batch.index = pd.RangeIndex(start, start + len(batch))
         return batch, block
 

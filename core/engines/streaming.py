@@ -326,12 +326,15 @@ def duckdb_batches(sources: Sources) -> Batches:
     """Batches of :data:`BATCH_ROWS` rows read by DuckDB, typed as :func:`core.io.read_table`
     types the whole file (a CSV column is numbers only when every value in every batch is)."""
     from core.engines.duckdb_engine import arrow_batches
+    from core.engines.sources import nullable_columns
+
+    nullable = nullable_columns(sources)
 
     def typed() -> Iterator[pd.DataFrame]:
         kinds = _csv_kinds(arrow_batches(sources, BATCH_ROWS)) if sources.format == "csv" else None
         offset = 0
         for batch in arrow_batches(sources, BATCH_ROWS):
-            frame = to_frame(batch, sources, kinds)
+            frame = to_frame(batch, sources, kinds, nullable)
             frame.index = pd.RangeIndex(offset, offset + len(frame))
             offset += len(frame)
             yield frame
@@ -375,13 +378,24 @@ def _csv_kinds(batches: Iterator[Any]) -> list[str]:
     return combine_kinds(batch_kinds(batch) for batch in batches)
 
 
-def to_frame(batch: Any, sources: Sources, kinds: list[str] | None) -> pd.DataFrame:
+def to_frame(
+    batch: Any, sources: Sources, kinds: list[str] | None, nullable: frozenset[int] = frozenset()
+) -> pd.DataFrame:
     """A pyarrow batch (columns ``c0, c1, ...``) as the reader's table: CSV columns typed
-    by ``kinds``, the files' column names."""
+    by ``kinds``, Parquet integer/boolean columns with a gap somewhere (``nullable``,
+    :func:`core.engines.sources.nullable_columns`) as floats/objects in every batch, the
+    files' column names."""
     import pyarrow as pa
     import pyarrow.compute as pc
+    import pyarrow.types as pat
 
     arrays = list(batch.columns)
+    objects = []
+    for i in nullable:
+        if pat.is_boolean(arrays[i].type):
+            objects.append(i)
+        elif arrays[i].null_count == 0:
+            arrays[i] = arrays[i].cast(pa.float64())  # as a batch with a gap converts
     if kinds is not None:
         for i, kind in enumerate(kinds):
             if kind != "text":  # every value is a plain number (checked by _csv_kinds)
@@ -389,6 +403,8 @@ def to_frame(batch: Any, sources: Sources, kinds: list[str] | None) -> pd.DataFr
                 arrays[i] = pc.cast(pc.utf8_trim_whitespace(arrays[i]), target)
     names = [f"c{i}" for i in range(len(arrays))]
     frame = pa.Table.from_arrays(arrays, names=names).to_pandas(split_blocks=True)
+    for i in objects:
+        frame[names[i]] = frame[names[i]].astype(object)
     frame.columns = list(sources.names)
     return frame
 

@@ -114,6 +114,29 @@ def test_duckdb_writes_the_pandas_file_on_a_seeded_table(tmp_path, capsys, small
     assert "NA" in set(released["town"])
 
 
+def test_parquet_integers_with_a_gap_in_one_file_are_floats_in_every_batch(tmp_path, capsys,
+                                                                           monkeypatch):  # fmt: skip
+    """The whole-table reader makes an integer column with a missing value floats in every
+    row ("41.0"); a batch from a file without the gap must be written the same way."""
+    pytest.importorskip("duckdb")
+    monkeypatch.setattr(streaming, "BATCH_ROWS", 100)
+    df = _seeded(300).assign(member=True)
+    df = df.astype({"age": "Int64", "member": "boolean"})
+    df.loc[250, ["age", "member"]] = pd.NA
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    df.iloc[:200].to_parquet(parts / "part-0.parquet", index=False)  # no gap
+    df.iloc[200:].to_parquet(parts / "part-1.parquet", index=False)
+    df.to_parquet(tmp_path / "whole.parquet", index=False)
+    recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}],
+                     quasi_identifiers=["age"], k=1)  # fmt: skip
+    _apply(capsys, tmp_path / "whole.parquet", recipe, tmp_path / "pandas.csv", "pandas")
+    _apply(capsys, parts, recipe, tmp_path / "duckdb.csv", "duckdb")
+    assert (tmp_path / "duckdb.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
+    first_row = (tmp_path / "duckdb.csv").read_text().splitlines()[1].split(",")
+    assert first_row[1] == f"{df['age'].iloc[0]}.0"  # from the file without a gap
+
+
 def _noise_recipe(folder) -> str:
     steps = [{"step": "remove", "columns": ["nric"]},
              {"step": "noise", "column": "income", "distribution": "normal", "scale": 50}]  # fmt: skip
