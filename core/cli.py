@@ -195,14 +195,25 @@ def cmd_search(args: argparse.Namespace) -> int:
             )
         hierarchies[column.strip()] = read_hierarchy(path.strip())
         hierarchy_paths[column.strip()] = str(Path(path.strip()).resolve())  # for --recipe-out
+    population = {"population": args.population, "max_average_risk": args.max_average_risk,
+                  "max_population_uniqueness": args.max_population_uniqueness,
+                  "population_model": args.population_model}  # fmt: skip
+    if args.k_map is not None:
+        population.update(k_map=args.k_map, k_map_estimator=args.k_map_estimator,
+                          k_map_significance=args.k_map_significance)  # fmt: skip
     t_hierarchy = read_hierarchy(args.t_hierarchy) if args.t_hierarchy else None
     t_distance = "hierarchical" if t_hierarchy is not None else args.t_distance
     if t_hierarchy is not None and args.sensitive:  # named by the recipe's suppression step
         hierarchy_paths[args.sensitive] = str(Path(args.t_hierarchy).resolve())
     target = Target(k=args.k, max_suppressed=args.max_suppressed, sensitive=args.sensitive,
                     l=args.l, l_kind=args.l_kind, t=args.t, t_distance=t_distance,
-                    t_hierarchy=t_hierarchy)  # fmt: skip
+                    t_hierarchy=t_hierarchy, **population)  # fmt: skip
     engine = choose_engine(args.data, args.engine)
+    if args.recode_locally and target.sample_based:
+        raise AnonymisationError(
+            "--recode-locally cannot be used with --max-average-risk or "
+            "--max-population-uniqueness (whole-table targets; ARX does not either)."
+        )
     if args.recode_locally and engine != "pandas":
         raise AnonymisationError(
             "--recode-locally releases suppressed records one by one, so it needs the "
@@ -252,7 +263,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     text = result.explanation()
     steps = None
     if result.optimum is not None:
-        steps = recipe_steps(result.optimum, hierarchy_paths, models=target.models)
+        steps = recipe_steps(result.optimum, hierarchy_paths, models=target)
     if args.recode_locally and result.optimum is not None:
         local = recode_suppressed(df, hierarchies, target, result.optimum, measure=args.measure,
                                   step_share=args.recode_step_share)  # fmt: skip
@@ -294,6 +305,7 @@ def _candidate_dict(candidate: Any) -> dict[str, Any]:
         "max_risk": candidate.max_risk,
         "measures": dict(candidate.measures),
         "sensitive_figures": dict(candidate.sensitive_figures),
+        "table_figures": dict(candidate.table_figures),
     }
 
 
@@ -1044,6 +1056,21 @@ def build_parser() -> argparse.ArgumentParser:
     find.add_argument("--t-hierarchy", metavar="FILE",
                       help="the sensitive column's hierarchy file (ARX format): t-closeness "
                       "with hierarchical distance")  # fmt: skip
+    find.add_argument("--population", type=float,
+                      help="size of the population the records were drawn from (for --k-map "
+                      "and --max-population-uniqueness)")  # fmt: skip
+    find.add_argument("--k-map", type=int, help="k-map: each class stands for at least k "
+                      "people of the population (ARX's estimate)")  # fmt: skip
+    find.add_argument("--k-map-estimator", choices=("poisson", "zero_truncated_poisson"),
+                      default="zero_truncated_poisson", help="k-map cell size estimator")  # fmt: skip
+    find.add_argument("--k-map-significance", type=float, default=0.01,
+                      help="k-map significance level (default 0.01)")  # fmt: skip
+    find.add_argument("--max-population-uniqueness", type=float,
+                      help="largest estimated share of population uniques (0.01 = 1%%)")  # fmt: skip
+    find.add_argument("--population-model", choices=("dankar", "pitman", "zayatz", "snb"),
+                      default="dankar", help="population uniqueness model (default dankar)")  # fmt: skip
+    find.add_argument("--max-average-risk", type=float,
+                      help="largest average re-identification risk (classes / records)")  # fmt: skip
     find.add_argument("--measure", choices=list(MEASURES), default="loss",
                       help="what the optimum minimises (default loss)")  # fmt: skip
     find.add_argument("--recode-locally", action="store_true",

@@ -624,3 +624,22 @@ def test_search_with_gs_factor_and_weights(adult_hierarchies_dir, capsys):
     assert "(gsFactor 0.2, age weight 1, sex weight 0.1)" in got["explanation"]
     assert cli.main([*args[:-3], "--weight", "age", "--json"]) == 2
     assert "must be COLUMN=NUMBER" in capsys.readouterr().err
+def test_search_with_population_targets_and_recipe(adult_hierarchies_dir, tmp_path):
+    """ARX harness (tests/data/arx/PopModelsHarness.java): adult, QIs sex, age, race,
+    marital-status, education; AverageReidentificationRisk(0.02), 3% suppression,
+    discernibility -> [0, 0, 1, 2, 1], 14 records suppressed, score 4,554,354."""
+    folder = adult_hierarchies_dir
+    columns = ["sex", "age", "race", "marital-status", "education"]
+    hierarchies = [f"--hierarchy={c}={folder / f'adult_hierarchy_{c}.csv'}" for c in columns]
+    recipe = tmp_path / "recipe.yaml"
+    out = run("search", str(folder / "adult.csv"), *hierarchies, "--k", "1",
+              "--max-suppressed", "0.03", "--max-average-risk", "0.02", "--measure",
+              "discernibility", "--recipe-out", str(recipe), "--json")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    optimum = json.loads(out.stdout)["optimum"]
+    assert [optimum["levels"][c] for c in columns] == [0, 0, 1, 2, 1]
+    assert optimum["suppressed"] == 14 and optimum["measures"]["discernibility"] == 4_554_354
+    assert optimum["table_figures"]["average_risk"] <= 0.02
+    assert "average_risk:\n    max: 0.02" in recipe.read_text()
+    refused = run("search", str(folder / "adult.csv"), *hierarchies, "--k-map", "5")
+    assert refused.returncode == 2 and "'population'" in refused.stderr
