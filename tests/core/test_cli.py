@@ -624,6 +624,8 @@ def test_search_with_gs_factor_and_weights(adult_hierarchies_dir, capsys):
     assert "(gsFactor 0.2, age weight 1, sex weight 0.1)" in got["explanation"]
     assert cli.main([*args[:-3], "--weight", "age", "--json"]) == 2
     assert "must be COLUMN=NUMBER" in capsys.readouterr().err
+
+
 def test_search_with_population_targets_and_recipe(adult_hierarchies_dir, tmp_path):
     """ARX harness (tests/data/arx/PopModelsHarness.java): adult, QIs sex, age, race,
     marital-status, education; AverageReidentificationRisk(0.02), 3% suppression,
