@@ -395,7 +395,10 @@ def hierarchical_emd(
     leaves (p: share in the table, q: in the class) and, at an inner node, pos / neg = the
     positive / negative extras of its children summed (a child's extra: pos - neg), the
     distance is the sum over inner nodes of level / height * min(pos, neg). Dense per block
-    of classes, like :func:`ordered_emd`."""
+    of classes, like :func:`ordered_emd`. Shares are floating point; ARX 3.9 scales them to
+    32-bit integers (p_i |Q| - q_i |P|, summed per node), which overflow once a class's size
+    times the table's passes 2^31 (e.g. a class of 50,000 in a table of 50,000), so ARX's
+    figures can only be compared on smaller tables (adult: 30,162 records)."""
     result = np.zeros(n_classes)
     if tree.height == 0:
         return result
