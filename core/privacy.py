@@ -396,9 +396,10 @@ def hierarchical_emd(
     positive / negative extras of its children summed (a child's extra: pos - neg), the
     distance is the sum over inner nodes of level / height * min(pos, neg). Dense per block
     of classes, like :func:`ordered_emd`. Shares are floating point; ARX 3.9 scales them to
-    32-bit integers (p_i |Q| - q_i |P|, summed per node), which overflow once a class's size
-    times the table's passes 2^31 (e.g. a class of 50,000 in a table of 50,000), so ARX's
-    figures can only be compared on smaller tables (adult: 30,162 records)."""
+    32-bit integers (count in table x class size - count in class x table size, summed per
+    node), which can overflow once class size x table size passes 2^31 (e.g. a class of
+    50,000 in a table of 50,000), so ARX's figures can only be compared on tables where it
+    does not (adult: 30,162 records)."""
     result = np.zeros(n_classes)
     if tree.height == 0:
         return result
