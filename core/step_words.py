@@ -57,6 +57,8 @@ def _model(name: str, spec: Any) -> str:
     if not isinstance(spec, Mapping):
         return words
     value = f" {_num(spec[field])}" if field in spec else ""
+    if name == "t_closeness" and spec.get("distance") == "hierarchical":
+        value += " (hierarchical distance)"
     return f"{words}{value} on {spec.get('sensitive', '?')}"
 
 

@@ -26,6 +26,11 @@ EXAMPLES = [
     ({"step": "suppress_records", "below_k": 2, "quasi_identifiers": ["age"],
       "l_diversity": {"sensitive": "disease", "l": 2}},
      "records removed in groups of fewer than 2 on age or failing l-diversity 2 on disease"),
+    ({"step": "suppress_records", "below_k": 2, "quasi_identifiers": ["age"],
+      "t_closeness": {"sensitive": "job", "t": 0.2, "distance": "hierarchical",
+                      "hierarchy": "job.csv"}},
+     "records removed in groups of fewer than 2 on age or failing t-closeness 0.2 "
+     "(hierarchical distance) on job"),
     ({"step": "suppress_records", "where": {"column": "age", "greater_than": 89}},
      "records removed where age > 89"),
     ({"step": "pseudonymise", "column": "nric", "method": "hmac", "key_env": "ANON_KEY"},
