@@ -35,7 +35,7 @@ import pandas as pd  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from timing import best_of  # noqa: E402
+from timing import best_wall_and_cpu  # noqa: E402
 
 from core.geo import (  # noqa: E402
     METRES_PER_DEGREE,
@@ -111,17 +111,17 @@ def main() -> None:
          lambda: spatial_k(df, "lat", "lon", radius_m=100, warn=False),
          lambda: _radius_counts_by_buckets(lat, lon, 100.0)),
     ]  # fmt: skip
-    print(f"{n:,} coordinates, best of {args.repeat} (one core)")
-    print(f"{'operation':32} {'core s':>8} {'baseline s':>11} {'ratio':>7}")
+    print(f"{n:,} coordinates, best of {args.repeat} (one core; load {os.getloadavg()[0]:.1f})")
+    print(
+        f"{'operation':32} {'core s':>8} {'CPU s':>7} {'baseline s':>11} {'CPU s':>7} {'ratio':>7}"
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, core, baseline in cases:
-            t_core = best_of(core, args.repeat)[0]
-            if baseline is None:
-                print(f"{name:32} {t_core:8.3f} {'-':>11} {'-':>7}")
-                continue
-            t_base = best_of(baseline, args.repeat)[0]
-            print(f"{name:32} {t_core:8.3f} {t_base:11.3f} {t_core / t_base:6.1f}x")
+            t_core, c_core = best_wall_and_cpu(core, args.repeat)
+            t_base, c_base = best_wall_and_cpu(baseline, args.repeat)
+            print(f"{name:32} {t_core:8.3f} {c_core:7.3f} {t_base:11.3f} {c_base:7.3f} "
+                  f"{t_core / t_base:6.1f}x")  # fmt: skip
 
 
 if __name__ == "__main__":
