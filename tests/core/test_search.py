@@ -7,6 +7,7 @@ and a brute-force search over every level vector (itertools.product) written her
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -559,8 +560,12 @@ def test_arx_published_test_cases(_adult_table, adult_hierarchies_dir, models, m
     [
         Target(k=5, max_suppressed=0.01),
         Target(k=3, max_suppressed=0.02, sensitive="salary-class", l=2, t=0.3),
+        Target(k=3, max_suppressed=0.02, sensitive="occupation", t=0.15,
+               t_distance="hierarchical",
+               t_hierarchy=read_hierarchy(Path(__file__).resolve().parents[1] / "data" / "adult"
+                                          / "adult_hierarchy_occupation.csv")),
     ],
-)
+)  # fmt: skip
 def test_search_on_a_frequency_table_is_the_search_on_the_records(_adult_table, hierarchies,
                                                                   target):  # fmt: skip
     """core.engines hands the search one row per distinct combination with its count; the
