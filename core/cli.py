@@ -21,17 +21,18 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pandas as pd
 
 from core.engines import ENGINES, choose_engine, frequency_table
 from core.errors import AnonymisationError, ReleaseRefusedError
-from core.io import output_format, read_table, table_to_bytes
+from core.io import output_format, read_table, stream_table, table_to_bytes
 from core.markup import terminal_line
 from core.model_risk import MODEL_METHODS, model_risk
-from core.outputs import Output, file_name_part, plan_outputs, write_outputs
+from core.outputs import ContentWriter, Output, file_name_part, plan_outputs, write_outputs
 from core.privacy import L_KINDS, T_DISTANCES
+from core.progress import ProgressFn, TextBar, no_progress, stage
 from core.recipe import Recipe, RecipeResult, apply_recipe, check_recipe_columns
 from core.release_gate import (
     NOT_ANONYMISED_MARK,
@@ -68,6 +69,7 @@ from core.workspace import Workspace
 from core.workspace import default_path as default_workspace_path
 
 EXIT_USER_ERROR = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C
 
 
 class _Parser(argparse.ArgumentParser):
@@ -78,6 +80,13 @@ class _Parser(argparse.ArgumentParser):
 
 def _split(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _progress_bar(args: argparse.Namespace) -> TextBar | None:
+    """The bar of a long command: on stderr (never stdout, which may carry --json), drawn
+    when stderr is a terminal or with --progress, and only once the work passes ~2 s."""
+    wanted = getattr(args, "progress", False) or sys.stderr.isatty()
+    return TextBar(args.command) if wanted else None
 
 
 def _emit(data: object, as_json: bool, text: str) -> None:
@@ -107,9 +116,13 @@ def cmd_risk(args: argparse.Namespace) -> int:
     engine = choose_engine(args.data, args.engine)
     if engine != "pandas":
         return _risk_on_engine(args, engine)
+    progress = args.bar or no_progress
+    progress(0.0, f"reading {Path(args.data).name}")
     df = read_table(args.data, sep=args.sep)
+    progress(0.5, f"counting the classes of {len(df):,} records")
     report = risk_report(df, _split(args.qi), k_threshold=args.k, sensitive=args.sensitive,
                          impact=not args.no_impact)  # fmt: skip
+    _end_bar(args)  # the figures start on a line of their own
     data = report.to_dict()
     explanations = report.explanations()
     if args.missing == "sdcmicro":
@@ -155,10 +168,14 @@ def _risk_on_engine(args: argparse.Namespace, engine: str) -> int:
         )
     qis = _split(args.qi)
     wanted = qis + ([args.sensitive] if args.sensitive else [])
+    progress = args.bar or no_progress
+    progress(0.0, f"counting the classes on {engine}")
     freq = frequency_table(args.data, wanted, engine=engine, sep=args.sep,
                            spark_master=args.spark_master)  # fmt: skip
+    progress(0.8, f"risk figures of {len(freq.table):,} classes")
     report = risk_report(freq.table, qis, k_threshold=args.k, sensitive=args.sensitive,
                          impact=not args.no_impact, counts=freq.counts)  # fmt: skip
+    _end_bar(args)
     data, explanations = {**report.to_dict(), "engine": engine}, report.explanations()
     _add_population_figures(args, report, data, explanations)
     text = "\n".join(f"{key}: {sentence}" for key, sentence in explanations.items())
@@ -231,6 +248,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         (recipe_out,) = plan_outputs([Output("--recipe-out", Path(args.recipe_out))],
                                      {"data": Path(args.data)}, force=args.force)  # fmt: skip
     wanted = [*hierarchies, *([args.sensitive] if args.sensitive else [])]
+    progress = args.bar or no_progress
+    progress(0.0, f"reading {Path(args.data).name}")
     if engine == "pandas":
         df, counts = read_table(args.data, sep=args.sep), None
     else:
@@ -250,7 +269,9 @@ def cmd_search(args: argparse.Namespace) -> int:
                 "attribute weight; 0.5 when not given)."
             )
     result = search(df, hierarchies, target, measure=args.measure, counts=counts,
-                    gs_factor=args.gs_factor, weights=weights)  # fmt: skip
+                    gs_factor=args.gs_factor, weights=weights,
+                    progress=stage(progress, 0.2, 1.0))  # fmt: skip
+    _end_bar(args)  # what follows starts on a line of its own
     data = {
         "engine": engine,
         "target": target.describe(),
@@ -385,19 +406,25 @@ def cmd_apply(args: argparse.Namespace) -> int:
     engine = choose_engine(args.data, args.engine)
     if engine != "pandas":
         return _apply_on_engine(args, engine)
+    progress: ProgressFn = args.bar or no_progress
+    progress(0.0, f"reading {Path(args.data).name}")
     job = _plan_apply(args)
     workspace, bundle = _plan_record(args, job)
-    result = apply_recipe(job.data, job.recipe, base_dir=job.base_dir, keys=job.keys)
+    result = apply_recipe(job.data, job.recipe, base_dir=job.base_dir, keys=job.keys,
+                          progress=stage(progress, 0.2, 0.6))  # fmt: skip
+    progress(0.6, "checking the release")
     check = _gate(args, job, result)
     if check.acknowledged:  # every file of the release says so in its name
         job = replace(job, out=Path(marked_name(job.out)),
                       report=Path(marked_name(job.report)) if job.report else None)  # fmt: skip
         if bundle is not None:
             bundle = replace(bundle, path=Path(marked_name(bundle.path)))
+    progress(0.7, "writing the release")
     files = _release_files(args, job, result, check)
     if bundle is not None:  # the bundle may not take the path of another output either
         plan_outputs([*(output for output, _ in files), bundle], job.inputs, force=args.force)
-    write_outputs(files, force=args.force)
+    write_outputs(files, force=args.force, progress=stage(progress, 0.7, 1.0))
+    _end_bar(args)  # the messages below start on a line of their own
     _tell_what_was_written(files, result, check)
     if workspace or bundle:
         _record_and_bundle(args, job, result, files, workspace, bundle, check)
@@ -537,7 +564,7 @@ def _record_and_bundle(
     args: argparse.Namespace,
     job: _ApplyJob,
     result: RecipeResult,
-    files: list[tuple[Output, bytes]],
+    files: list[tuple[Output, bytes | ContentWriter]],
     workspace: str | None,
     bundle: Output | None,
     check: ReleaseCheck,
@@ -549,7 +576,7 @@ def _record_and_bundle(
     from core.audit import record_release
     from core.bundle import build_bundle, portable_recipe
 
-    output = files[0][1]  # the released table, as written to --out
+    output = files[0][0].path.read_bytes()  # the released table, as written to --out
     identities = [*((c, "mapping") for c in result.mappings),
                   *((c, "linking") for c in result.linking)]  # fmt: skip
     encrypted = {}
@@ -756,15 +783,21 @@ def _apply_outputs(job: _ApplyJob, mapping: list[str], linking: list[str]) -> li
 
 def _release_files(
     args: argparse.Namespace, job: _ApplyJob, result: RecipeResult, check: ReleaseCheck
-) -> list[tuple[Output, bytes]]:
-    """Every file of the release as bytes, under paths checked again (all in memory)."""
+) -> list[tuple[Output, bytes | ContentWriter]]:
+    """Every file of the release, under paths checked again: the released table as the
+    writer that encodes it (streamed to disk), the others as bytes."""
     outputs = plan_outputs(
         _apply_outputs(job, list(result.mappings), list(result.linking)),
         job.inputs,
         force=args.force,
     )
     identities = [*result.mappings.values(), *result.linking.values()]
-    contents = [table_to_bytes(result.data, output_format(job.out))]
+    fmt = output_format(job.out)
+
+    def released_table(handle: BinaryIO, progress: ProgressFn) -> None:
+        stream_table(handle, result.data, fmt, progress)  # encoded into its temporary file
+
+    contents: list[bytes | ContentWriter] = [released_table]
     if job.passphrase is None:
         contents += [table_to_bytes(table, "csv") for table in identities]
     else:
@@ -795,7 +828,7 @@ def _annex_d(recipe: Recipe, check: ReleaseCheck) -> AnnexDResult | None:
 
 
 def _tell_what_was_written(
-    files: list[tuple[Output, bytes]], result: RecipeResult, check: ReleaseCheck
+    files: list[tuple[Output, bytes | ContentWriter]], result: RecipeResult, check: ReleaseCheck
 ) -> None:
     if check.acknowledged:
         print(f"warning: released anyway at your request; this is NOT an anonymised release "
@@ -996,6 +1029,9 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("data", help="CSV, Excel (.xlsx) or Parquet file")
         command.add_argument("--sep", help="CSV delimiter (detected when omitted)")
         command.add_argument("--json", action="store_true", help="print JSON")
+        command.add_argument("--progress", action="store_true",
+                             help="show a progress bar on stderr for work over ~2 s (default: "
+                             "only when stderr is a terminal)")  # fmt: skip
         return command
 
     classify = data_command("classify", "Step 1: suggest a role and reason for each column.")
@@ -1218,12 +1254,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.bar = _progress_bar(args)
     try:
         return args.run(args)
+    except KeyboardInterrupt:
+        _end_bar(args)
+        print("error: interrupted (Ctrl-C); files are written all or nothing and the "
+              "workspace in one transaction, so nothing was left half-written.",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_INTERRUPTED
     except AnonymisationError as error:
+        _end_bar(args)
         print(f"error: {terminal_line(error)}", file=sys.stderr)
         return EXIT_USER_ERROR
     except OSError as error:
+        _end_bar(args)
         message = f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")
         print(f"error: {terminal_line(message)}", file=sys.stderr)
         return EXIT_USER_ERROR
+    finally:
+        _end_bar(args)
+
+
+def _end_bar(args: argparse.Namespace) -> None:
+    if args.bar is not None:
+        args.bar.close()

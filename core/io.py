@@ -40,12 +40,13 @@ import select
 import stat
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import pandas as pd
 
 from core.errors import AnonymisationError, DataReadError, ParameterError
+from core.progress import ProgressFn, no_progress
 from core.spreadsheet_safety import formula_like, neutralise_for_csv, text_only
 
 __all__ = [
@@ -964,6 +965,29 @@ def table_to_bytes(df: pd.DataFrame, fmt: str, *, header: bool = True) -> bytes:
     always gives the same bytes (xlsx carries fixed timestamps). ``header=False`` leaves
     out the CSV/TSV header row (a later batch of a table written batch by batch).
     """
+    buffer = io.BytesIO()
+    stream_table(buffer, df, fmt, header=header)
+    return buffer.getvalue()
+
+
+# CSV/TSV are encoded this many rows at a time: progress is heard and Ctrl-C is honoured
+# while a large release is written, and no second copy of the whole text is held.
+CSV_CHUNK_ROWS = 100_000
+
+
+def stream_table(
+    handle: BinaryIO,
+    df: pd.DataFrame,
+    fmt: str,
+    progress: ProgressFn | None = None,
+    *,
+    header: bool = True,
+) -> None:
+    """Write the table to a binary file ``handle``: the bytes of :func:`table_to_bytes`.
+
+    CSV/TSV go out in chunks of rows (``progress`` hears the share of rows written);
+    xlsx and parquet are encoded whole, then written.
+    """
     fmt = str(fmt).lower().lstrip(".")
     if fmt in ("excel", "xls"):
         fmt = "xlsx"
@@ -971,7 +995,8 @@ def table_to_bytes(df: pd.DataFrame, fmt: str, *, header: bool = True) -> bytes:
         raise ParameterError(
             f"Parameter 'fmt' must be one of {', '.join(WRITE_FORMATS)}, got {fmt!r}."
         )
-    plain = df.copy()
+    report = progress or no_progress
+    plain = df.copy(deep=False)  # attrs dropped on a shallow copy: the data is not copied
     plain.attrs = {}
     if fmt in ("csv", "tsv"):
         safe = neutralise_for_csv(plain)
@@ -980,11 +1005,19 @@ def table_to_bytes(df: pd.DataFrame, fmt: str, *, header: bool = True) -> bytes:
         # such a table is written with every text field quoted.
         quoting = csv.QUOTE_NONNUMERIC if _has_carriage_return(safe) else csv.QUOTE_MINIMAL
         sep = "," if fmt == "csv" else "\t"
-        text = safe.to_csv(index=False, sep=sep, lineterminator="\n", quoting=quoting,
-                           header=header)  # fmt: skip
-        return text.encode("utf-8")
+        rows = len(safe)
+        for start in range(0, max(rows, 1), CSV_CHUNK_ROWS):
+            part = safe.iloc[start : start + CSV_CHUNK_ROWS]
+            text = part.to_csv(index=False, header=header and start == 0, sep=sep, lineterminator="\n",
+                               quoting=quoting)  # fmt: skip
+            handle.write(text.encode("utf-8"))
+            done = min(start + CSV_CHUNK_ROWS, rows)
+            report(done / rows if rows else 1.0, f"{done:,} of {rows:,} records written")
+        return
     if fmt == "xlsx":
-        return _xlsx_bytes(plain)
+        handle.write(_xlsx_bytes(plain))
+        report(1.0, "table written")
+        return
     buffer = io.BytesIO()
     try:
         plain.columns = [str(c) for c in plain.columns]
@@ -993,7 +1026,8 @@ def table_to_bytes(df: pd.DataFrame, fmt: str, *, header: bool = True) -> bytes:
         raise AnonymisationError(
             f"The table cannot be saved as {fmt} ({exc}). Choose another format, e.g. csv."
         ) from exc
-    return buffer.getvalue()
+    handle.write(buffer.getbuffer())
+    report(1.0, "table written")
 
 
 def _has_carriage_return(df: pd.DataFrame) -> bool:

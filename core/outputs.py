@@ -19,20 +19,32 @@ details recorded), so the command line follows these rules, all in this module:
   place; if anything fails, the temporary files and any file already placed are removed.
   A file that must not be replaced is placed with a hard link, which fails if a file
   appeared at that path in the meantime.
+- **Ctrl-C too.** An interrupt (``KeyboardInterrupt``) while a file is written removes
+  the temporary files like any failure; while the files are renamed into place (a few
+  system calls) it is held back until the renames are done and noted, then removes them
+  all, so an interrupted command leaves no file of the release at all.
 - **Private files** (identity mapping tables) are created with mode 0600 from the start
   (``os.open(..., 0o600)``), never made private after being written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from core.errors import AnonymisationError
+from core.progress import ProgressFn, no_progress, stage
+
+# Files are written in pieces of this size, so progress can be shown and Ctrl-C is heard.
+WRITE_CHUNK = 8 * 1024 * 1024
 
 
 class OutputPathError(AnonymisationError):
@@ -124,24 +136,43 @@ def _check_target(output: Output, *, force: bool) -> None:
         )
 
 
-def write_outputs(files: Iterable[tuple[Output, bytes | Path]], *, force: bool = False) -> None:
+# Writes a file's content to an open binary file, telling its progress (a large table is
+# encoded straight into its temporary file: core.io.stream_table).
+ContentWriter = Callable[[BinaryIO, ProgressFn], None]
+
+
+def write_outputs(
+    files: Iterable[tuple[Output, bytes | Path | ContentWriter]],
+    *,
+    force: bool = False,
+    progress: ProgressFn | None = None,
+) -> None:
     """Write every file all or nothing (see the module docstring); paths already planned.
 
-    A file's content is its bytes, or a temporary file from :func:`staging_file` that the
+    A file's content is its bytes; or a temporary file from :func:`staging_file` that the
     caller has written in full and fsynced (a table streamed batch by batch, never held in
-    memory). Raises :class:`AnonymisationError` naming the file that could not be written;
-    then no file of ``files`` is left behind (staged files included).
+    memory); or a :data:`ContentWriter` that writes it (the temporary file exists, and
+    Ctrl-C is safe, while a large table is being encoded). Raises
+    :class:`AnonymisationError` naming the file that could not be written; then no file of
+    ``files`` is left behind (staged files included), and neither after Ctrl-C.
+    ``progress`` hears each file's share of the work.
     """
     files = list(files)
     staged = [data for _, data in files if isinstance(data, Path)]
     temporary: list[Path] = []
     placed: list[Path] = []
     try:
-        for output, data in files:
-            temporary.append(data if isinstance(data, Path) else _write_temporary(output, data))
-        for (output, _), temp in zip(files, temporary, strict=True):
-            _place(temp, output, replace=output.update or (force and not output.keep_existing))
-            placed.append(output.path)
+        for position, (output, data) in enumerate(files):
+            if isinstance(data, Path):
+                temporary.append(data)
+                continue
+            part = stage(progress, position / len(files), (position + 1) / len(files))
+            _write_temporary(output, data, temporary, part)
+        with _interrupts_held_back():
+            for (output, _), temp in zip(files, temporary, strict=True):
+                replace = output.update or (force and not output.keep_existing)
+                _place(temp, output, replace=replace)
+                placed.append(output.path)
         for folder in {output.path.parent for output, _ in files}:
             _fsync_folder(folder)
     except BaseException:
@@ -154,25 +185,56 @@ def staging_file(output: Output) -> Path:
     """A new empty temporary file next to ``output`` (hidden, mode as :func:`write_outputs`
     gives), for content streamed into it; hand it to :func:`write_outputs` to place it, or
     delete it if the work fails."""
-    return _write_temporary(output, b"")
+    created: list[Path] = []
+    _write_temporary(output, b"", created, no_progress)
+    return created[0]
 
 
-def _write_temporary(output: Output, data: bytes) -> Path:
+@contextlib.contextmanager
+def _interrupts_held_back() -> Iterator[None]:
+    """Hold SIGINT back while the files are renamed into place (delivered right after).
+
+    Without this, Ctrl-C between a rename and the line that notes it would leave that file
+    in place after the others were removed. Only the main thread can hold signals back
+    for Python.
+    """
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _write_temporary(
+    output: Output, data: bytes | ContentWriter, temporary: list[Path], progress: ProgressFn
+) -> None:
+    """Write ``data`` to a new temporary file next to the target, appended to ``temporary``
+    as soon as it exists (so that a failure or Ctrl-C at any moment after removes it)."""
     temp = output.path.with_name(f".{output.path.name}.{secrets.token_hex(4)}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
         descriptor = os.open(temp, flags, 0o600 if output.private else 0o666)
     except OSError as error:
         raise _cannot_write(output, error) from error
+    temporary.append(temp)
     try:
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
+            if callable(data):
+                data(handle, progress)
+            else:
+                view = memoryview(data)
+                for start in range(0, len(view), WRITE_CHUNK):
+                    handle.write(view[start : start + WRITE_CHUNK])
+                    progress(min(start + WRITE_CHUNK, len(view)) / max(len(view), 1),
+                             f"writing {output.path.name}")  # fmt: skip
             handle.flush()
             os.fsync(handle.fileno())
     except OSError as error:
-        temp.unlink(missing_ok=True)
         raise _cannot_write(output, error) from error
-    return temp
 
 
 def _place(temp: Path, output: Output, *, replace: bool) -> None:

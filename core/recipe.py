@@ -51,6 +51,7 @@ import yaml
 from core import techniques
 from core.errors import AnonymisationError, RecipeError
 from core.hierarchy import read_hierarchy
+from core.progress import ProgressFn, no_progress
 from core.step_words import describe_step_plain
 from core.techniques.pseudonymisation import Pseudonymised, key_from_env
 from core.techniques.registry import STEPS, Call, Ref, resolve
@@ -413,14 +414,14 @@ def apply_recipe(
     recipe: Recipe,
     *,
     base_dir: str | Path | None = None,
-    progress: Any = None,
+    progress: ProgressFn | None = None,
     pseudonym_seed: int | None = None,
     keys: Mapping[str, bytes] | None = None,
 ) -> RecipeResult:
     """Replay every step of ``recipe`` on ``df``; the same input and seed give the same output.
 
     A recipe without a seed gets a fresh one, returned in the result so the run can be
-    recorded and replayed. ``progress(done, total, summary)`` is called after each step.
+    recorded and replayed. ``progress(fraction, message)`` (core.progress) hears each step.
     Errors name the step that failed. Random pseudonyms use ``pseudonym_seed`` when given
     (a secret the caller keeps, never recorded), else fresh operating-system entropy.
     HMAC keys come from ``keys`` (``key_env`` name -> key bytes) when given there, else
@@ -430,12 +431,13 @@ def apply_recipe(
     seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
     base = Path(base_dir) if base_dir is not None else None
     result = RecipeResult(df, {}, {}, (), seed)
+    report = progress or no_progress
+    total = len(recipe.steps)
     for position, step in enumerate(recipe.steps, start=1):
         result = advance(
             result, step, position, base_dir=base, pseudonym_seed=pseudonym_seed, keys=keys
         )
-        if progress is not None:
-            progress(position, len(recipe.steps), result.log[-1].summary)
+        report(position / total, f"step {position} of {total}: {result.log[-1].summary}")
     return result
 
 

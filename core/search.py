@@ -99,7 +99,7 @@ holds that one node only.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,6 +123,7 @@ from core.privacy import (
     failing_records,
     sensitive_coding,
 )
+from core.progress import ProgressFn
 from core.risk import smallest_k
 from core.validation import require_choice, require_columns, require_probability
 
@@ -143,7 +144,6 @@ MEASURES: dict[str, str] = {
     "suppressed": "records suppressed (ties broken by loss)",
 }
 METHODS = ("auto", "exact", "greedy", "exhaustive")
-ProgressFn = Callable[[float, str], None]
 
 
 @dataclass(frozen=True)

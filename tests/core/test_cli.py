@@ -304,10 +304,10 @@ def test_a_failed_report_write_removes_the_whole_release(people, tmp_path, monke
         "  - {step: pseudonymise, column: name, method: double}"))  # fmt: skip
     write_temporary = outputs._write_temporary
 
-    def fail_on_report(output, data):
+    def fail_on_report(output, data, *rest):
         if output.label == "--report":
             raise outputs._cannot_write(output, OSError(28, "No space left on device"))
-        return write_temporary(output, data)
+        return write_temporary(output, data, *rest)
 
     monkeypatch.setattr(outputs, "_write_temporary", fail_on_report)
     before = _files(tmp_path)

@@ -720,3 +720,23 @@ def test_parquet_dictionary_text_under_the_limit_reads_as_plain_text():
     df = read_table(_dictionary_bomb(rows=3, value_chars=4), name="ok.parquet")
     assert df["note"].tolist() == ["xxxx"] * 3
     assert not isinstance(df["note"].dtype, pd.CategoricalDtype)
+
+
+def test_a_csv_streamed_in_chunks_is_byte_for_byte_the_one_written_at_once(monkeypatch):
+    import csv as csv_module
+
+    from core import io as core_io
+
+    df = pd.DataFrame({"id": ["007", "=1+1", "x"] * 5, "n": list(range(15))})
+    whole = core_io.table_to_bytes(df, "csv")
+    monkeypatch.setattr(core_io, "CSV_CHUNK_ROWS", 4)  # 15 rows: four chunks, one header
+    heard = []
+    buffer = io.BytesIO()
+    core_io.stream_table(buffer, df, "csv", lambda f, m: heard.append(f))
+    assert buffer.getvalue() == whole
+    # independently: pandas writing the neutralised table in one go
+    expected = df.assign(id=df["id"].replace("=1+1", "'=1+1"))
+    assert whole == expected.to_csv(index=False, lineterminator="\n",
+                                    quoting=csv_module.QUOTE_MINIMAL).encode()  # fmt: skip
+    assert heard == [4 / 15, 8 / 15, 12 / 15, 1.0]
+    assert core_io.table_to_bytes(df.iloc[:0], "csv") == b"id,n\n"  # header only

@@ -1,0 +1,54 @@
+"""Tests of core.progress: the one progress idea of the library, CLI and dashboard."""
+
+from __future__ import annotations
+
+import io
+
+from core.progress import TextBar, printable, stage
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_stage_maps_a_part_onto_its_share_of_the_whole():
+    heard = []
+    part = stage(lambda f, m: heard.append((f, m)), 0.2, 0.6)
+    part(0.0, "a")
+    part(0.5, "b")  # halfway through 0.2..0.6 is 0.4
+    part(2.0, "c")  # a part never reports past its end
+    assert heard == [(0.2, "a"), (0.4, "b"), (0.6, "c")]
+
+
+def test_no_bar_before_the_delay_then_a_bar_with_fraction_message_and_time():
+    stream, clock = io.StringIO(), Clock()
+    bar = TextBar("apply", stream=stream, delay=2.0, interval=3600.0, clock=clock)
+    bar(0.1, "reading people.csv")
+    clock.now += 1.0
+    bar(0.2, "step 1 of 2")
+    assert stream.getvalue() == ""  # quick work prints nothing
+    clock.now += 64.0  # 65 s after the start
+    bar(0.5, "step 2 of 2: removed: name")
+    bar.close()
+    drawn = stream.getvalue()
+    # 0.5 of 24 cells is 12 cells; 65 s is 01:05
+    assert (
+        drawn == "\rapply:  50%|" + "#" * 12 + " " * 12 + "| step 2 of 2: removed: name [01:05]\n"
+    )
+    bar.close()  # a second close writes nothing more
+    assert stream.getvalue() == drawn
+
+
+def test_control_characters_of_column_names_never_reach_the_terminal():
+    assert printable("removed: \x1b[2Jname\r\n") == "removed: ?[2Jname??"
+    stream, clock = io.StringIO(), Clock()
+    bar = TextBar("risk", stream=stream, delay=0.0, interval=3600.0, clock=clock)
+    bar(1.0, "column \x1b]0;title\x07")
+    bar.close()
+    assert "\x1b" not in stream.getvalue() and "\x07" not in stream.getvalue()
