@@ -1,6 +1,7 @@
 """Benchmark: the Step 4 risk report per engine against DuckDB's bare GROUP BY, same run.
 
-Usage: ``python bench/bench_scale.py [--rows 1000000] [--engines pandas,duckdb,spark]``
+Usage: ``python bench/bench_scale.py [--rows 1000000] [--engines pandas,duckdb,spark]
+[--no-impact] [--folder DIR] [--formats csv,parquet]``
 
 Writes the synthetic table of bench_risk (8 quasi-identifiers, a sensitive attribute,
 text columns) as CSV and as Parquet, then for each format times, each in a fresh process
@@ -10,14 +11,19 @@ text columns) as CSV and as Parquet, then for each format times, each in a fresh
 - ``duckdb`` / ``spark``: :func:`core.engines.frequency_table`, then ``risk_report`` on
   it with ``counts=`` (the same figures, checked equal to pandas');
 - ``bare GROUP BY``: DuckDB's ``SELECT qi..., income, count(*) ... GROUP BY ALL`` alone,
-  the floor any engine-based report pays.
+  the floor any engine-based report pays;
+- ``polars``: Polars' lazy ``group_by(...).len()`` on the same file (streaming), when
+  Polars is installed (``pip install polars``; only this benchmark uses it).
+The table is generated in chunks of 5M rows (seeded per chunk) and written with pyarrow,
+so 50M rows need no 50M-row frame in memory; ``--folder`` keeps the files for another run.
 It prints seconds (imports and Spark's JVM start not included), peak RSS (MiB; for Spark
-the Python driver only, not the JVM) and the ratio to the bare GROUP BY. Polars is not installed in this project, so it is not shown.
+the Python driver only, not the JVM) and the ratio to the bare GROUP BY.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import subprocess
 import sys
@@ -33,7 +39,7 @@ from bench_risk import QUASI_IDENTIFIERS, SENSITIVE, synthetic_table  # noqa: E4
 CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
-engine, path = sys.argv[1], sys.argv[2]
+engine, path, impact = sys.argv[1], sys.argv[2], sys.argv[3] == "impact"
 qis = {qis!r}
 import duckdb  # imports are not timed
 from core.engines import frequency_table
@@ -50,12 +56,19 @@ if engine == "bare":
                         params=[path])
     rows = (getattr(result, "to_arrow_table", None) or result.fetch_arrow_table)()
     figures = {{"classes_with_sensitive": rows.num_rows}}
+elif engine == "polars":
+    import polars as pl
+    scan = (pl.scan_parquet(path) if path.endswith(".parquet")
+            else pl.scan_csv(path, infer_schema=False))
+    rows = scan.group_by([*qis, {sensitive!r}]).len().collect(engine="streaming")
+    figures = {{"classes_with_sensitive": rows.height}}
 else:
     if engine == "pandas":
-        report = risk_report(read_table(path), qis, sensitive={sensitive!r})
+        report = risk_report(read_table(path), qis, sensitive={sensitive!r}, impact=impact)
     else:
         freq = frequency_table(path, [*qis, {sensitive!r}], engine=engine)
-        report = risk_report(freq.table, qis, sensitive={sensitive!r}, counts=freq.counts)
+        report = risk_report(freq.table, qis, sensitive={sensitive!r}, counts=freq.counts,
+                             impact=impact)
     data = report.to_dict()
     figures = {{k: data[k] for k in ("records", "classes", "k", "uniques", "records_below_k",
                                     "l_distinct", "t_closeness")}}
@@ -66,9 +79,42 @@ print(json.dumps({{"seconds": seconds, "peak_mib": peak, "figures": figures}}))
 """
 
 
-def run(engine: str, path: Path) -> dict:
+CHUNK_ROWS = 5_000_000
+
+
+def write_files(rows: int, folder: Path, formats: list[str]) -> dict[str, Path]:
+    """The synthetic table as CSV and/or Parquet, generated and written chunk by chunk."""
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+    import pyarrow.parquet as pq
+
+    files = {fmt: folder / f"people-{rows}.{fmt}" for fmt in formats}
+    if all(path.exists() for path in files.values()):
+        return files  # kept from an earlier run (--folder)
+    writers: dict[str, object] = {}
+    try:
+        for number, start in enumerate(range(0, rows, CHUNK_ROWS)):
+            chunk = synthetic_table(min(CHUNK_ROWS, rows - start), seed=7 + number)
+            table = pa.Table.from_pandas(chunk, preserve_index=False)
+            del chunk
+            if "csv" in files:
+                if "csv" not in writers:
+                    writers["csv"] = pa_csv.CSVWriter(files["csv"], table.schema)
+                writers["csv"].write_table(table)
+            if "parquet" in files:
+                if "parquet" not in writers:
+                    writers["parquet"] = pq.ParquetWriter(files["parquet"], table.schema)
+                writers["parquet"].write_table(table)
+    finally:
+        for writer in writers.values():
+            writer.close()
+    return files
+
+
+def run(engine: str, path: Path, *, impact: bool = True) -> dict:
     code = CHILD.format(root=str(ROOT), qis=QUASI_IDENTIFIERS, sensitive=SENSITIVE)
-    done = subprocess.run([sys.executable, "-c", code, engine, str(path)],
+    done = subprocess.run([sys.executable, "-c", code, engine, str(path),
+                           "impact" if impact else "no-impact"],
                           capture_output=True, text=True, check=False)  # fmt: skip
     if done.returncode != 0:
         raise SystemExit(f"{engine} on {path.name} failed:\n{done.stderr[-2000:]}")
@@ -79,27 +125,34 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", default="1000000")
     parser.add_argument("--engines", default="pandas,duckdb,spark")
+    parser.add_argument("--formats", default="csv,parquet")
+    parser.add_argument(
+        "--no-impact",
+        action="store_true",
+        help="skip the per-quasi-identifier impact (the CLI's --no-impact)",
+    )
+    parser.add_argument("--folder", help="write (and reuse) the generated files here")
     args = parser.parse_args(argv)
     engines = args.engines.split(",")
+    polars = importlib.util.find_spec("polars") is not None
     print(f"{'rows':>11} {'format':>8} {'engine':>8} {'seconds':>8} {'peak MiB':>9} "
           f"{'/ GROUP BY':>10}")  # fmt: skip
     for rows in (int(r) for r in args.rows.split(",")):
-        with tempfile.TemporaryDirectory() as folder:
-            df = synthetic_table(rows)
-            files = {"csv": Path(folder) / "people.csv", "parquet": Path(folder) / "people.parquet"}
-            df.to_csv(files["csv"], index=False)
-            df.to_parquet(files["parquet"], index=False)
-            del df
+        with tempfile.TemporaryDirectory() as scratch:
+            files = write_files(rows, Path(args.folder or scratch), args.formats.split(","))
             for fmt, path in files.items():
                 bare = run("bare", path)
-                results = {engine: run(engine, path) for engine in engines}
+                floors = [("GROUP BY", bare)] + (
+                    [("polars", run("polars", path))] if polars else []
+                )
+                results = {e: run(e, path, impact=not args.no_impact) for e in engines}
                 reference = next(iter(results.values()))["figures"]
                 for engine, result in results.items():
                     assert result["figures"] == reference, (engine, result, reference)
-                for engine, result in [("GROUP BY", bare), *results.items()]:
+                for engine, result in [*floors, *results.items()]:
                     print(f"{rows:>11,} {fmt:>8} {engine:>8} {result['seconds']:8.2f} "
                           f"{result['peak_mib']:9.0f} "
-                          f"{result['seconds'] / bare['seconds']:10.2f}")  # fmt: skip
+                          f"{result['seconds'] / bare['seconds']:10.2f}", flush=True)  # fmt: skip
     return 0
 
 

@@ -33,6 +33,7 @@ from core.privacy import (
     l_and_t,
     quasi_identifier_impact,
 )
+from core.progress import ProgressFn, no_progress
 from core.validation import (
     require_choice,
     require_columns,
@@ -361,6 +362,7 @@ def risk_report(
     impact: bool = True,
     classes: EquivalenceClasses | None = None,
     counts: np.ndarray | None = None,
+    progress: ProgressFn | None = None,
 ) -> RiskReport:
     """All Step 4 figures from one computation of the equivalence classes.
 
@@ -369,9 +371,13 @@ def risk_report(
     skips the per-quasi-identifier impact (one more pass over the value combinations).
     ``counts`` makes ``df`` a frequency table whose row ``i`` stands for ``counts[i]``
     identical records (what the DuckDB and Spark engines compute, :mod:`core.engines`):
-    every figure is then the one the full table would give.
+    every figure is then the one the full table would give. ``progress`` (core.progress)
+    hears each stage.
     """
     k_threshold = require_int("k_threshold", k_threshold, minimum=1)
+    report_progress = progress or no_progress
+    report_progress(0.0, "counting the equivalence classes" + (" and the impact of each "
+                    "quasi-identifier" if impact else ""))  # fmt: skip
     if counts is not None:
         counts = np.asarray(counts, dtype=np.int64)
         if population is not None:
@@ -406,6 +412,7 @@ def risk_report(
     if impacts and len(classes.quasi_identifiers) > 1:
         report["impact"] = tuple(impacts)
     if sensitive is not None:
+        report_progress(0.7, f"l-diversity and t-closeness of {sensitive}")
         ldiv, tclose = l_and_t(
             df, classes.quasi_identifiers, sensitive, classes=classes, counts=counts
         )
@@ -424,6 +431,7 @@ def risk_report(
             journalist_max_risk=float((1.0 / people).max()) if n else 0.0,
             journalist_avg_risk=float((1.0 / people).mean()) if n else 0.0,
         )
+    report_progress(1.0, "risk computed")
     return RiskReport(**report)
 
 

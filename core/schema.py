@@ -340,8 +340,11 @@ def _name_hint(column: Hashable) -> tuple[str, Role, str] | None:
 def _sample(series: pd.Series, sample_size: int) -> pd.Series:
     values = series.dropna()
     if len(values) > sample_size:
-        # A fixed seed keeps suggestions reproducible for the same table.
-        values = values.sample(n=sample_size, random_state=0)
+        # A fixed seed keeps suggestions reproducible for the same table. Generator.choice
+        # draws the positions alone (pandas' sample permutes every row: ~0.6 s a column
+        # at 1M rows, the most of the dashboard's load).
+        rows = np.random.default_rng(0).choice(len(values), size=sample_size, replace=False)
+        values = values.iloc[np.sort(rows)]
     return values
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 import altair as alt
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -17,6 +18,7 @@ from core.risk import CONTROL_LEVELS, HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOT
 from ui import guide_examples, state
 from ui.charts import class_size_chart, driving_advice
 from ui.guide_examples import GUIDE_CONTROL_ORDER
+from ui.progress import progress_bar
 from ui.tradeoffs import hierarchy_from_choice
 
 if not state.require_data() or not state.require_known_columns():
@@ -53,8 +55,15 @@ if k_target != state.k_target() or sensitive != current_sensitive:
     state.set_sensitive(sensitive)
     st.rerun()
 
-with st.spinner("Computing equivalence classes..."):
-    report = state.current_risk(data)
+show_impact = st.checkbox(
+    "Show which quasi-identifier drives the risk",
+    value=len(data) <= state.IMPACT_AUTO_ROWS,
+    key="risk_impact",
+    help="Counts the classes again without each quasi-identifier: about three times the "
+    f"work, so it starts off above {fmt_count(state.IMPACT_AUTO_ROWS)} records.",
+)
+with progress_bar(f"Counting the equivalence classes of {fmt_count(len(data))} records..."):
+    report = state.current_risk(data, impact=show_impact)
 text = report.explanations()
 st.caption(f"Quasi-identifiers: {', '.join(map(escape_markdown, report.quasi_identifiers))}")
 if note := state.removed_note():
@@ -119,10 +128,11 @@ state.explain(
 st.subheader("Records below the target k")
 size = equivalence_classes(data, qi).size_of_record
 only_below = st.checkbox("Show only records below the target k", value=True, key="only_below")
-table = data.assign(**{"class size": size})
+# the first 200 rows only: no copy of a large table
+shown = np.flatnonzero(size < k_target)[:200] if only_below else np.arange(min(len(data), 200))
+table = data.iloc[shown].assign(**{"class size": size[shown]})
 table = table[[*qi, "class size", *(c for c in table.columns if c not in {*qi, "class size"})]]
-table = table[size < k_target] if only_below else table
-styled = table.head(200).style.map(
+styled = table.style.map(
     lambda v: "background-color: #f8d7da" if v < k_target else "", subset=["class size"]
 )
 st.dataframe(styled)
@@ -220,7 +230,9 @@ elif population and report.records:
     )  # fmt: skip
     st.table(estimates)
 
-if report.impact:
+if not show_impact:
+    st.caption("Which quasi-identifier drives the risk: tick the box above to compute it.")
+if show_impact and report.impact:
     st.subheader("Which quasi-identifier drives the risk?")
     impact = pd.DataFrame([asdict(i) for i in report.impact])
     whole = alt.Axis(tickMinStep=1, format=",d")

@@ -64,7 +64,8 @@ def test_ctrl_c_while_apply_writes_leaves_no_output_and_no_temporary_file(tmp_pa
         time.sleep(0.002)
     child.send_signal(signal.SIGINT)
     stdout, stderr = child.communicate(timeout=60)
-    assert child.returncode == 130, stderr
+    assert child.returncode == 130, (stdout, stderr, os.listdir(tmp_path))
     assert stderr.startswith("error: interrupted (Ctrl-C)")
     assert len(stderr.strip().splitlines()) == 1, stderr  # one line, no traceback
-    assert sorted(os.listdir(tmp_path)) == ["people.csv", "recipe.yaml"]  # nothing else
+    left = sorted(os.listdir(tmp_path))
+    assert left == ["people.csv", "recipe.yaml"], (left, stderr)  # nothing else

@@ -283,3 +283,24 @@ def test_population_uniqueness_with_a_population_size():
     assert metric(at, "Population uniqueness") == fmt_probability(expected)
     assert metric(at, "Sampling fraction") == fmt_probability(n / big_n)
     assert "Zayatz" in at.info[-1].value or any("Zayatz" in i.value for i in at.info)
+
+
+def test_the_impact_can_be_skipped_and_is_off_by_default_on_large_tables(monkeypatch):
+    from ui import state as ui_state
+
+    at = load_taxi({c: Role.INDIRECT for c in QI})
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    heading = "Which quasi-identifier drives the risk?"
+    assert at.checkbox(key="risk_impact").value is True  # 11 records: on
+    assert heading in [h.value for h in at.subheader]
+    at.checkbox(key="risk_impact").uncheck().run()
+    assert heading not in [h.value for h in at.subheader]
+    assert metric(at, "k") == "1"  # the figures stay: the raw Age makes people unique
+
+    monkeypatch.setattr(ui_state, "IMPACT_AUTO_ROWS", 10)  # the taxi table's 11 is "large"
+    large = load_taxi({c: Role.INDIRECT for c in QI})
+    large.switch_page(PAGE).run()
+    assert not large.exception, large.exception
+    assert large.checkbox(key="risk_impact").value is False
+    assert heading not in [h.value for h in large.subheader]
