@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 
 from core.errors import ColumnNotFoundError, ParameterError
 from core.privacy import (
+    ClassModels,
     equivalence_classes,
+    failing_records,
     k_anonymity,
     l_and_t,
     l_diversity,
@@ -414,3 +416,25 @@ def test_hierarchical_t_closeness_by_hand():
     with pytest.raises(ParameterError, match="does not nest"):
         t_closeness(df.assign(s=list("aabbab")), ["q"], "s", distance="hierarchical",
                     hierarchy=split)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "models",
+    [
+        ClassModels(k=5),
+        ClassModels(k=1, sensitive="s", l=3),
+        ClassModels(k=1, sensitive="s", t=0.3, t_distance="equal"),
+    ],
+)
+def test_failing_records_on_a_frequency_table_is_failing_records_on_the_records(models):
+    """core.engines hands failing_records one row per distinct combination with its count:
+    each row must fail exactly when its records fail in the expanded table."""
+    rng = np.random.default_rng(11)
+    records = pd.DataFrame({"a": rng.integers(0, 40, 400), "b": rng.choice(["x", "y"], 400),
+                            "s": rng.choice(["p", "q", "r"], 400, p=[0.7, 0.2, 0.1])})  # fmt: skip
+    grouped = records.value_counts(sort=False).rename("n").reset_index()
+    fail = failing_records(grouped, ["a", "b"], models, counts=grouped["n"].to_numpy())
+    expected = failing_records(records, ["a", "b"], models)
+    by_row = records.merge(grouped.assign(fail=fail), on=["a", "b", "s"], how="left")
+    assert 0 < expected.sum() < len(records)
+    np.testing.assert_array_equal(by_row["fail"].to_numpy(), expected)

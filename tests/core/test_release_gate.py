@@ -123,3 +123,25 @@ def test_blank_cells_count_as_any_value_after_local_suppression():
     )
     assert (strict.k, sdc.k) == (1, 2)  # (M, 30) x2 has no blank partner: k = 2
     assert "any value" in sdc.statement()
+
+
+def test_a_frequency_table_gives_the_verdict_of_the_records():
+    """A table too large for memory is judged on its frequency table (core.engines): the
+    same k, l and t and the same problems as on the records themselves."""
+    original = pd.DataFrame({"age": [30, 30, 30, 40, 40, 50], "sex": list("FFMMMF"),
+                             "name": list("abcdef"), "dx": list("xyxxyz")})  # fmt: skip
+    released = original.drop(columns="name").assign(age=lambda d: d["age"] // 20 * 20)
+    options = dict(steps=2, quasi_identifiers=["age", "sex"], direct_identifiers=["name"],
+                   sensitive="dx", k_target=3)  # fmt: skip
+    expected = check_release(original, released, **options)
+    grouped = released.value_counts(sort=False).rename("n").reset_index()
+    got = check_release(
+        original.iloc[:0], grouped[["age", "sex", "dx"]], counts=grouped["n"].to_numpy(),
+        changed=True, identifiers_left=[], **options,
+    )  # fmt: skip
+    # ages 30, 30, 30, 40, 40, 50 become 20, 20, 20, 40, 40, 40: (20, M) and (40, F) alone
+    assert got == expected and not got.passed and got.k == 1
+    untouched = check_release(original.iloc[:0], grouped[["age", "sex", "dx"]],
+                              counts=grouped["n"].to_numpy(), changed=False,
+                              identifiers_left=["name"], **options)  # fmt: skip
+    assert set(untouched.kinds) >= {"untouched", "direct_identifiers"}
