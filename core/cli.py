@@ -1008,7 +1008,7 @@ def _workspace_budget(path: str, total: float | None, epsilon: float, delta: flo
 
 def _engine_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--engine", choices=("auto", *ENGINES), default="auto",
-                         help="where the classes are counted: pandas (in memory), duckdb (files "
+                         help="where the data is processed: pandas (in memory), duckdb (files "
                          "larger than memory, globs, folders of Parquet) or spark; auto: duckdb "
                          "for globs, folders and files over 1 GiB, else pandas")  # fmt: skip
     command.add_argument("--spark-master",
