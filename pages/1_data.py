@@ -20,7 +20,9 @@ state.explain(
     "Look at the preview and the column profile before classifying the columns.",
 )
 
-upload_col, sample_col = st.columns(2)
+# One above the other, full width: beside each other the uploader's list of file types
+# was cut ("... XLSM, PARQ...").
+upload_col, sample_col = st.container(), st.container()
 with upload_col:
     uploaded = st.file_uploader(
         "Upload a table (CSV, TSV, Excel or Parquet)",

@@ -1,8 +1,8 @@
 """Every page of the menu in Chromium, after the roles are accepted on the default sample:
 no console warning or error (Vega's "Dropping fit-y", a log scale over zero...), no serious
-or critical axe-core accessibility violation, and a full-page screenshot of each in
-tests/screenshots/ (issue 17, "Checks"). axe-core comes inside axe-playwright-python:
-nothing is fetched."""
+or critical axe-core accessibility violation, no text cut off with an ellipsis, and a
+full-page screenshot of each in tests/screenshots/ (issue 17, "Checks"). axe-core comes
+inside axe-playwright-python: nothing is fetched."""
 
 from __future__ import annotations
 
@@ -66,6 +66,16 @@ def _axe_problems(page) -> tuple[list[str], list[str]]:
                 f"[{len(nodes)} element(s), e.g. {targets}]"
             )
     return problems, excluded
+
+
+#: Text Streamlit cuts with an ellipsis because it does not fit its box (a label, the
+#: uploader's file types...): a person cannot read it (issue 17, "no label is cut off").
+#: Data grids are canvases, not text: their cells are not seen here.
+CUT_TEXT = """() => [...document.querySelectorAll(
+    '[data-testid="stMain"] *, [data-testid="stSidebar"] *')]
+  .filter(e => e.children.length === 0 && e.textContent.trim()
+    && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).textOverflow === 'ellipsis')
+  .map(e => e.textContent.trim().slice(0, 80))"""
 
 
 def _check_menu_is_one_list(page) -> None:
@@ -142,6 +152,7 @@ def _walk_every_page(page, url: str, screenshot_dir: Path) -> None:
         found = [f"console {line}" for line in console]
         if page.locator('[data-testid="stException"]').count():
             found.append("Streamlit exception box")
+        found += [f"text cut off: {text!r}" for text in page.evaluate(CUT_TEXT)]
         axe, excluded = _axe_problems(page)
         found += [f"axe {line}" for line in axe]
         with log.open("a") as out:
