@@ -946,6 +946,12 @@ def search(
             )
     if len(df) == 0 or (counts is not None and counts.sum() == 0):
         raise ParameterError("The table is empty: there is nothing to search.")
+    records = len(df) if counts is None else int(counts.sum())
+    if target.population is not None and target.population < records:
+        raise ParameterError(
+            f"Parameter 'population' ({target.population:,.0f}) must be at least the number of "
+            f"records ({records:,}): give the size of the population the table was drawn from."
+        )
     lattice = _Lattice(df, hierarchies, target, counts)
     lattice.set_weighting(gs_factor, weights)
     if method == "auto":

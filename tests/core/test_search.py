@@ -665,6 +665,13 @@ def test_table_targets_need_a_population():
         Target(max_population_uniqueness=0.01, population=1e6, population_model="guess")
 
 
+def test_population_smaller_than_the_table_is_refused_before_searching(_adult_table,
+                                                                       hierarchies):  # fmt: skip
+    target = Target(k=1, max_average_risk=0.1, population=1_000, k_map=3)
+    with pytest.raises(ParameterError, match=r"'population' \(1,000\).*records \(30,162\)"):
+        search(_adult_table, {"sex": hierarchies["sex"]}, target)
+
+
 def test_recipe_replays_whole_table_and_kmap_suppression(_adult_table, hierarchies, tmp_path):
     """The recipe step carries k-map, average risk and population uniqueness, and replaying
     it removes exactly the records the search counted (ARX's smallest-classes-first rule)."""
