@@ -78,3 +78,17 @@ def test_search_hierarchy_option_must_name_a_column(adult_hierarchies_dir, capsy
     assert cli.main(["search", data, "--hierarchy", "age.csv"]) == 2
     err = capsys.readouterr().err
     assert "must be COLUMN=FILE" in err and err.count("\n") == 1
+
+
+def test_population_uniqueness_on_duckdb_is_the_pandas_figure(adult_hierarchies_dir, capsys):
+    """The engines hand risk their class-size table: --population gives the same estimate.
+    ARX harness (tests/data/arx/PopModelsHarness.java): QIs sex, age, race, marital-status,
+    N = 200,000 -> Dankar picks Zayatz, 0.003998051762816798."""
+    pytest.importorskip("duckdb")
+    data = str(adult_hierarchies_dir / "adult.csv")
+    args = [data, "--qi", "sex,age,race,marital-status", "--no-impact", "--population", "2e5"]
+    pandas = _risk(capsys, *args, "--engine", "pandas")
+    duck = _risk(capsys, *args, "--engine", "duckdb")
+    assert pandas["population_uniqueness"] == pytest.approx(0.003998051762816798, rel=1e-9)
+    assert duck["population_uniqueness"] == pandas["population_uniqueness"]
+    assert duck["population_model_used"] == pandas["population_model_used"] == "zayatz"
