@@ -111,7 +111,7 @@ else:
         for col, (label, value) in zip(cols, figures, strict=False):
             col.metric(label, f"{value:,.0f} m")
         cols[4].metric("Same cell", f"{report.same_cell_share:.0%}")
-        st.altair_chart(charts.histogram(report.distances_m), width="stretch")
+        st.vega_lite_chart(*charts.histogram(report.distances_m), width="stretch")
         state.explain(report.explanation(), "NIST SP 800-188 4.3.5 (~100 m urban, ~5 km rural)")
         if st.button("Add to recipe", key="geo_add", icon=":material/add:"):
             add(step)

@@ -252,17 +252,33 @@ def _clockwise(shape: dict) -> dict:
     return {"type": "Polygon", "coordinates": turned[0]}
 
 
-def histogram(distances_m: np.ndarray) -> alt.Chart:
-    frame = pd.DataFrame({"metres": distances_m})
-    return (
-        alt.Chart(frame)
-        .mark_bar()
-        .encode(
-            x=alt.X("metres:Q", bin=alt.Bin(maxbins=40), title="distance moved (m, haversine)"),
-            y=alt.Y("count():Q", title="points"),
-        )
-        .properties(height=220)
-    )
+def histogram(distances_m: np.ndarray, bins: int = 40) -> tuple[pd.DataFrame, dict]:
+    """Distances moved, counted into ``bins`` equal bins here rather than in the browser
+    (whose Vega evaluates its binning expressions for each of thousands of points): the
+    table (from_m, to_m, points) and the Vega-Lite spec for ``st.vega_lite_chart``."""
+    distances = np.asarray(distances_m, dtype=float)
+    distances = distances[np.isfinite(distances)]
+    counts, edges = np.histogram(distances, bins=bins) if distances.size else ([0], [0.0, 1.0])
+    frame = pd.DataFrame({"from_m": edges[:-1], "to_m": edges[1:], "points": counts})
+    metres = {"type": "quantitative", "format": ",.0f"}
+    spec = {
+        "height": 220,
+        "mark": {"type": "bar"},
+        "encoding": {
+            # domains given: Streamlit draws the chart once before its data arrives, and
+            # Vega warns about the infinite extent of an empty field otherwise
+            "x": {"field": "from_m", "type": "quantitative", "bin": {"binned": True},
+                  "title": "distance moved (m, haversine)",
+                  "scale": {"domain": [float(edges[0]), float(edges[-1])]}},
+            "x2": {"field": "to_m"},
+            "y": {"field": "points", "type": "quantitative", "title": "points",
+                  "scale": {"domain": [0, max(int(np.max(counts)), 1)], "nice": True}},
+            "tooltip": [{"field": "from_m", "title": "from (m)", **metres},
+                        {"field": "to_m", "title": "to (m)", **metres},
+                        {"field": "points", "type": "quantitative", "title": "points"}],
+        },
+    }  # fmt: skip
+    return frame, spec
 
 
 def timeline(long: pd.DataFrame) -> alt.LayerChart:

@@ -141,3 +141,16 @@ def test_area_shapes_are_wound_clockwise_for_vega():
     assert again == turned
     multi = _clockwise({"type": "MultiPolygon", "coordinates": [[outer], [outer[::-1]]]})
     assert all(signed_area(p[0]) < 0 for p in multi["coordinates"])
+
+
+def test_distance_histogram_counts_by_hand():
+    from ui.location_charts import histogram
+
+    # 0..100 m in 4 bins of 25 m: [0, 25), [25, 50), [50, 75), [75, 100] (the last closed)
+    frame, spec = histogram(np.array([0.0, 10.0, 30.0, 30.0, 60.0, 100.0, np.nan]), bins=4)
+    assert frame["from_m"].tolist() == [0.0, 25.0, 50.0, 75.0]
+    assert frame["to_m"].tolist() == [25.0, 50.0, 75.0, 100.0]
+    assert frame["points"].tolist() == [2, 2, 1, 1]  # the missing distance is left out
+    assert spec["encoding"]["x"]["title"] == "distance moved (m, haversine)"
+    empty, _ = histogram(np.array([]))
+    assert empty["points"].tolist() == [0]
