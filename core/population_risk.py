@@ -63,13 +63,14 @@ from the histogram) but not against the limit. See :func:`sample_based_suppressi
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from core.errors import ParameterError
-from core.validation import require_choice, require_int, require_probability
+from core.validation import require_choice, require_columns, require_int, require_probability
 
 POPULATION_MODELS = ("dankar", "pitman", "zayatz", "snb")
 KMAP_ESTIMATORS = ("poisson", "zero_truncated_poisson")
@@ -545,16 +546,31 @@ def kmap_derived_k(
     return KMapEstimate(k, derived, 1 - value, estimator, significance, population)
 
 
-def kmap_population_counts(sample_keys: np.ndarray, population_keys: np.ndarray) -> np.ndarray:
-    """For each sample record, how many population records share its class key (ARX
-    ``KMap(k, DataSubset)``: the population table contains the sample). Keys are any
-    comparable codes of the generalised quasi-identifiers (e.g. one string per row)."""
-    uniques, counts = np.unique(population_keys, return_counts=True)
-    where = np.searchsorted(uniques, sample_keys)
-    where = np.clip(where, 0, max(uniques.size - 1, 0))
-    found = uniques.size > 0 and True
-    hit = (uniques[where] == sample_keys) if found else np.zeros(len(sample_keys), bool)
-    return np.where(hit, counts[where] if found else 0, 0)
+def kmap_population_counts(
+    sample: pd.DataFrame, population: pd.DataFrame, quasi_identifiers: Sequence[str]
+) -> np.ndarray:
+    """For each sample record, how many records of the population table share its
+    quasi-identifier values (ARX ``KMap(k, DataSubset)``, Sweeney's k-map with the
+    population known: a class passes when this count is at least k). 0 when the population
+    has no such record. Values are compared as they are (generalise both tables alike)."""
+    from core.privacy import combined_codes  # core.privacy imports this module
+
+    columns = list(quasi_identifiers)
+    require_columns(sample, columns, parameter="quasi_identifiers")
+    require_columns(population, columns, parameter="quasi_identifiers")
+    both = pd.concat([population[columns], sample[columns]], ignore_index=True)
+    keys, n_keys = combined_codes(both, columns)
+    in_population = np.bincount(keys[: len(population)], minlength=n_keys)
+    return in_population[keys[len(population) :]]
+
+
+def k_map_in_population(
+    sample: pd.DataFrame, population: pd.DataFrame, quasi_identifiers: Sequence[str]
+) -> int:
+    """The k of k-map with a population table: the fewest population records sharing a
+    sample record's quasi-identifier values (0 for an empty sample)."""
+    counts = kmap_population_counts(sample, population, quasi_identifiers)
+    return int(counts.min()) if counts.size else 0
 
 
 # --- ARX's suppression for sample-based criteria --------------------------------------

@@ -24,13 +24,15 @@ import math
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from core.errors import ParameterError
+from core.errors import ColumnNotFoundError, ParameterError
 from core.population_risk import (
     SizeHistogram,
     average_risk,
     digamma,
+    k_map_in_population,
     kmap_derived_k,
     kmap_population_counts,
     meets_average_risk,
@@ -228,10 +230,17 @@ def test_kmap_derived_k_by_hand():
     assert est.derived_k == 11
 
 
-def test_kmap_population_counts():
-    population = np.array(["a", "a", "b", "c", "c", "c"])
-    sample = np.array(["c", "a", "d"])
-    assert kmap_population_counts(sample, population).tolist() == [3, 2, 0]
+def test_kmap_with_a_population_table():
+    # By hand: the population holds (30s, F) x2, (30s, M) x1, (40s, F) x3; the sample's
+    # records are (40s, F), (30s, F) and (50s, M), which the population lacks.
+    population = pd.DataFrame({"age": ["30s", "30s", "30s", "40s", "40s", "40s"],
+                               "sex": ["F", "F", "M", "F", "F", "F"]})  # fmt: skip
+    sample = pd.DataFrame({"age": ["40s", "30s", "50s"], "sex": ["F", "F", "M"]})
+    assert kmap_population_counts(sample, population, ["age", "sex"]).tolist() == [3, 2, 0]
+    assert k_map_in_population(sample.iloc[:2], population, ["age", "sex"]) == 2
+    assert k_map_in_population(sample, population, ["age", "sex"]) == 0
+    with pytest.raises(ColumnNotFoundError, match="'postcode' given as 'quasi_identifiers'"):
+        k_map_in_population(sample, population, ["postcode"])
 
 
 # --- average risk and ARX's sample-based suppression ----------------------------------
