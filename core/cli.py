@@ -479,7 +479,7 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
         writer = BatchWriter(staged, output_format(out.path))
         try:
             result = _stream_on_engine(
-                engine, sources, steps, writer, seed=seed,
+                engine, sources, steps, writer, seed=seed, progress=args.bar,
                 gate_columns=list(dict.fromkeys([*qis, *([sensitive] if sensitive else [])])),
                 direct_identifiers=job.direct_identifiers, base_dir=base_dir, keys=keys,
                 master=args.spark_master,
@@ -533,7 +533,10 @@ def _stream_on_engine(engine: str, sources: Any, steps: Any, writer: Any, *, mas
 
     if engine == "duckdb":
         batches = streaming.duckdb_batches(sources)
-        return streaming.stream_recipe(batches, steps, writer, **options)
+        progress = streaming.pass_progress(options.pop("progress"), steps,
+                                           streaming.total_rows(sources))  # fmt: skip
+        return streaming.stream_recipe(batches, steps, writer, progress=progress, **options)
+    options.pop("progress")
     from core.engines.spark_engine import spark_stream_recipe
 
     for step in steps:

@@ -44,6 +44,7 @@ import pandas as pd
 from core.engines.sources import Sources
 from core.errors import AnonymisationError, DataReadError
 from core.privacy import ClassModels, failing_records
+from core.progress import ProgressFn, no_progress
 from core.recipe import Recipe, run_step, step_seed
 from core.techniques.registry import Call, resolve
 from core.techniques.suppression import CLASS_MODELS, _class_models, _kmap_models
@@ -242,19 +243,50 @@ def count_classes(
     *,
     base_dir: Path | None,
     keys: Mapping[str, bytes] | None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[int, np.ndarray]:
     """For each class step, the classes it suppresses: one counting pass per class step,
-    running the steps before it over every batch (PDPC guide, Annex C)."""
+    running the steps before it over every batch (PDPC guide, Annex C).
+    ``progress(pass, rows)`` is called after each batch."""
     failing: dict[int, np.ndarray] = {}
     for index, step in enumerate(steps):
         if step.call.function not in CLASS_STEPS:
             continue
         counter = _Counter([KEY, *_sensitive_of(step)])
+        rows = 0
         for block, batch in enumerate(batches()):
             done = _run_batch(batch, steps[:index], failing, block, base_dir=base_dir, keys=keys)
             counter.add(class_frame(done, step))
+            rows += len(batch)
+            if progress is not None:
+                progress(len(failing), rows)
         failing[step.position] = failing_keys(step, *counter.result())
     return failing
+
+
+def pass_progress(
+    progress: ProgressFn | None, steps: Sequence[_Step], total: int | None
+) -> Callable[[int, int], None]:
+    """Rows done in pass ``i`` as a share of the whole run (one counting pass per class
+    step, then the writing pass); ``total`` rows when known (Parquet metadata)."""
+    report = progress or no_progress
+    passes = 1 + sum(step.call.function in CLASS_STEPS for step in steps)
+
+    def done(index: int, rows: int) -> None:
+        share = min(rows / total, 1.0) if total else 0.0
+        what = "counting classes" if index < passes - 1 else "writing the release"
+        report((index + share) / passes, f"pass {index + 1} of {passes} ({what}): {rows:,} rows")
+
+    return done
+
+
+def total_rows(sources: Sources) -> int | None:
+    """Rows in Parquet files (from their metadata); None for CSV (known only once read)."""
+    if sources.format != "parquet":
+        return None
+    import pyarrow.parquet as pq
+
+    return sum(pq.ParquetFile(file).metadata.num_rows for file in sources.files)
 
 
 def stream_recipe(
@@ -267,15 +299,18 @@ def stream_recipe(
     direct_identifiers: Sequence[str],
     base_dir: Path | None = None,
     keys: Mapping[str, bytes] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> StreamResult:
     """Run ``steps`` over every batch and hand each result to ``write(batch, first)``;
-    count the frequency table of ``gate_columns`` (those still in the output) on the way."""
-    failing = count_classes(batches, steps, base_dir=base_dir, keys=keys)
+    count the frequency table of ``gate_columns`` (those still in the output) on the way.
+    ``progress(pass, rows)`` (:func:`pass_progress`) is called after each batch."""
+    failing = count_classes(batches, steps, base_dir=base_dir, keys=keys, progress=progress)
+    final_pass = len(failing)
     counter: _Counter | None = None
     changed = False
     left: set[str] = set()
     mappings: dict[str, list[pd.DataFrame]] = {}
-    records, columns = 0, None
+    records, rows, columns = 0, 0, None
     for block, batch in enumerate(batches()):
         done = _run_batch(batch, steps, failing, block, base_dir=base_dir, keys=keys,
                           mappings=mappings)  # fmt: skip
@@ -291,6 +326,9 @@ def stream_recipe(
         )  # fmt: skip
         write(done, block == 0)
         records += len(done)
+        rows += len(batch)
+        if progress is not None:
+            progress(final_pass, rows)
     if counter is None:
         raise DataReadError("The input holds no records; nothing was written.")
     frequency, counts = counter.result()

@@ -165,6 +165,30 @@ def test_seeded_noise_is_drawn_per_block_of_rows(tmp_path, capsys, monkeypatch):
     assert np.nanstd(blocks["income"] - original) == pytest.approx(50, rel=0.1)
 
 
+def test_progress_goes_through_each_pass(tmp_path, monkeypatch):
+    """One counting pass per class step, then the writing pass; Parquet gives the total."""
+    pytest.importorskip("duckdb")
+    from core.engines.sources import resolve_sources
+
+    monkeypatch.setattr(streaming, "BATCH_ROWS", 1000)
+    data = tmp_path / "people.parquet"
+    _seeded(2500).to_parquet(data, index=False)
+    recipe = Recipe.from_dict({"seed": 1, "steps": [
+        {"step": "suppress_records", "below_k": 2, "quasi_identifiers": ["age", "town"]}]})  # fmt: skip
+    steps = streaming.streamable_steps(recipe, 1, "duckdb")
+    sources = resolve_sources(str(data))
+    seen: list[tuple[float, str]] = []
+    report = streaming.pass_progress(lambda f, m: seen.append((f, m)), steps,
+                                     streaming.total_rows(sources))  # fmt: skip
+    streaming.stream_recipe(streaming.duckdb_batches(sources), steps, lambda b, first: None,
+                            seed=1, gate_columns=[], direct_identifiers=[],
+                            progress=report)  # fmt: skip
+    # 3 batches per pass (1000, 1000, 500 rows), 2 passes: by hand
+    assert [round(f, 4) for f, _ in seen] == [0.2, 0.4, 0.5, 0.7, 0.9, 1.0]
+    assert seen[0][1] == "pass 1 of 2 (counting classes): 1,000 rows"
+    assert seen[-1][1] == "pass 2 of 2 (writing the release): 2,500 rows"
+
+
 # --- refused: nothing is written ------------------------------------------------------
 
 
