@@ -515,6 +515,7 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
         staged.unlink(missing_ok=True)
         raise
     write_outputs(files, force=args.force)
+    _end_bar(args)  # the messages below start on a line of their own
     if check.acknowledged:
         print(f"warning: released anyway at your request; this is NOT an anonymised release "
               f"and every file is marked {NOT_ANONYMISED_MARK}. {' '.join(check.problems)}",
