@@ -212,6 +212,9 @@ def test_a_report_download_is_recorded_and_reproduces(own_workspace):
         == hashlib.sha256((ROOT / "sample_data" / TAXI).read_bytes()).hexdigest()
     )
     at.switch_page("pages/12_history.py").run()
+    shown = next(d.value for d in at.dataframe if "output_sha256" in d.value.columns)
+    assert shown["created_at"].str.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC").all()
+    assert shown["k"].tolist() == [f"{release['k']:,}"]  # the k recorded, as a count
     at.button(key="hist_rerun").click().run()
     assert any("reproduced" in s.value for s in at.success), [e.value for e in at.error]
 
