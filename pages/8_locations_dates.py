@@ -166,7 +166,7 @@ else:
         try:
             shifted = state.preview_step(step).data
             long = charts.timeline_frame(data, shifted, chosen, person, people=8)
-            st.altair_chart(charts.timeline(long), width="stretch")
+            st.vega_lite_chart(*charts.timeline(long), width="stretch")
             pivot = long.pivot_table(index=["pair"], columns="version", values="weekday",
                                      aggfunc="first")  # fmt: skip
             kept = float((pivot["original"] == pivot["shifted"]).mean()) if len(pivot) else 1.0

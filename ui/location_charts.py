@@ -281,33 +281,46 @@ def histogram(distances_m: np.ndarray, bins: int = 40) -> tuple[pd.DataFrame, di
     return frame, spec
 
 
-def timeline(long: pd.DataFrame) -> alt.LayerChart:
+def timeline(long: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     """Original and shifted dates on one shared axis: days from each person's first
     original date (a shift of weeks would vanish on an axis spanning decades of birth
     dates, and one axis per person cannot be compared). One row per person and column;
-    ``long`` has columns person, column, version, date, weekday, pair."""
+    ``long`` has columns person, column, version, date, weekday, pair. Returns the data
+    and a Vega-Lite spec for ``st.vega_lite_chart`` (a plain spec: Altair's copying and
+    validation took most of the page's server time)."""
     first = long[long["version"] == "original"].groupby("person")["date"].min()
     shown = long.assign(
         days=(long["date"] - long["person"].map(first)).dt.days,
         row=long["person"].astype(str) + " · " + long["column"].astype(str),
     )
-    base = alt.Chart(shown).encode(
-        x=alt.X("days:Q", title="days from the person's first original date"),
-        y=alt.Y("row:N", title="person · date column", sort=None),
-    )
-    lines = base.mark_line(color="#bbbbbb").encode(detail="pair:N")
-    dots = base.mark_point(filled=True, size=80).encode(
-        color=alt.Color(
-            "version:N",
-            title=None,
-            scale=alt.Scale(domain=["original", "shifted"], range=["#1f77b4", "#ff7f0e"]),
-        ),  # fmt: skip
-        tooltip=["person", "column", "version", alt.Tooltip("date:T"), "weekday"],
-    )
-    labels = base.mark_text(dy=-11, fontSize=10).encode(text="weekday:N")
+    rows = list(pd.unique(shown["row"]))
+    low, high = (int(shown["days"].min()), int(shown["days"].max())) if len(shown) else (0, 1)
+    # domains given: Streamlit draws the chart once before its data arrives
+    base = {
+        "x": {"field": "days", "type": "quantitative",
+              "title": "days from the person's first original date",
+              "scale": {"domain": [low, max(high, low + 1)], "nice": True}},
+        "y": {"field": "row", "type": "nominal", "title": "person · date column",
+              "sort": None, "scale": {"domain": rows}},
+    }  # fmt: skip
+    version = {
+        "field": "version",
+        "type": "nominal",
+        "title": None,
+        "scale": {"domain": ["original", "shifted"], "range": ["#1f77b4", "#ff7f0e"]},
+    }
+    tooltip = [{"field": f, "type": "nominal"} for f in ("person", "column", "version")]
+    tooltip += [{"field": "date", "type": "temporal"}, {"field": "weekday", "type": "nominal"}]
+    layers = [
+        {"mark": {"type": "line", "color": "#bbbbbb"},
+         "encoding": {**base, "detail": {"field": "pair", "type": "nominal"}}},
+        {"mark": {"type": "point", "filled": True, "size": 80, "opacity": 1},
+         "encoding": {**base, "color": version, "tooltip": tooltip}},
+        {"mark": {"type": "text", "dy": -11, "fontSize": 10},
+         "encoding": {**base, "text": {"field": "weekday", "type": "nominal"}}},
+    ]  # fmt: skip
     # A fixed height (not a step per row): Vega drops "fit-y" with a warning otherwise.
-    rows = max(int(shown["row"].nunique()), 1)
-    return alt.layer(lines, dots, labels).properties(height=32 * rows + 40)
+    return shown, {"height": 32 * max(len(rows), 1) + 40, "layer": layers}
 
 
 def timeline_frame(

@@ -111,9 +111,9 @@ def test_date_shift_chart_has_one_shared_axis_in_days():
                            "visit": ["2020-01-01", "2020-01-11", "1990-06-01"]})  # fmt: skip
     after = before.assign(visit=["2020-01-06", "2020-01-16", "1990-05-25"])  # +5 and -7 days
     long = timeline_frame(before, after, ["visit"], "pid", people=8)
-    spec = timeline(long).to_dict()
+    data, spec = timeline(long)
     assert "facet" not in spec and "layer" in spec  # one view: no per-person axes
-    rows = next(iter(spec["datasets"].values()))
+    rows = data.to_dict("records")
     days = sorted((r["person"], r["version"], r["days"]) for r in rows)
     # a: first original date 2020-01-01 -> 0 and 10 before, 5 and 15 after; b: 0 and -7.
     assert days == [("a", "original", 0), ("a", "original", 10), ("a", "shifted", 5),
