@@ -142,17 +142,22 @@ def main(argv: list[str] | None = None) -> int:
             files = write_files(rows, Path(args.folder or scratch), args.formats.split(","))
             for fmt, path in files.items():
                 bare = run("bare", path)
-                floors = [("GROUP BY", bare)] + (
-                    [("polars", run("polars", path))] if polars else []
-                )
-                results = {e: run(e, path, impact=not args.no_impact) for e in engines}
-                reference = next(iter(results.values()))["figures"]
-                for engine, result in results.items():
-                    assert result["figures"] == reference, (engine, result, reference)
-                for engine, result in [*floors, *results.items()]:
+
+                def show(engine: str, result: dict, rows=rows, fmt=fmt, bare=bare) -> None:
                     print(f"{rows:>11,} {fmt:>8} {engine:>8} {result['seconds']:8.2f} "
                           f"{result['peak_mib']:9.0f} "
                           f"{result['seconds'] / bare['seconds']:10.2f}", flush=True)  # fmt: skip
+
+                show("GROUP BY", bare)
+                if polars:
+                    show("polars", run("polars", path))
+                results = {}
+                for engine in engines:  # each printed as soon as it is measured
+                    results[engine] = run(engine, path, impact=not args.no_impact)
+                    show(engine, results[engine])
+                reference = next(iter(results.values()))["figures"]
+                for engine, result in results.items():
+                    assert result["figures"] == reference, (engine, result, reference)
     return 0
 
 

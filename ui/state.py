@@ -174,7 +174,7 @@ def _install_original(df: pd.DataFrame, name: str) -> None:
     # Random pseudonyms replay identically within this session (so a downloaded mapping
     # table always matches the data) from this secret, which is never written anywhere.
     state["pseudonym_secret"] = secrets.randbelow(2**62)
-    state["suggestions"] = {s.column: s for s in suggest_roles(df)}
+    state["suggestions"] = None  # suggested on first use (Classify), not before the preview
     state["roles"] = {}  # confirmed roles only: suggestions never apply themselves
     state[_SENSITIVE_KEY] = None  # it named a column of the previous table
     state.setdefault(_K_TARGET_KEY, 5)
@@ -258,7 +258,14 @@ def _ask_for_key(name: str) -> None:
 
 
 def suggestions() -> dict[str, Suggestion]:
-    return _state().get("suggestions", {})
+    """The suggested role of each column of the original table (PDPC guide, Step 1),
+    computed the first time a page asks: the Data page shows a large table without them."""
+    state = _state()
+    if state.get("suggestions") is None:
+        if not has_data():
+            return {}
+        state["suggestions"] = {s.column: s for s in suggest_roles(original())}
+    return state["suggestions"]
 
 
 def roles() -> dict[str, Role]:

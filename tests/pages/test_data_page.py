@@ -158,3 +158,16 @@ def test_single_column_hint_for_space_delimited_text():
     df = read_table(b"a b c\n1 2 3\n", name="spaces.csv")
     assert data_steps.single_column_hint(df) is not None
     assert data_steps.single_column_hint(read_table(b"a,b\n1,2\n", name="ok.csv")) is None
+
+
+def test_role_suggestions_wait_until_a_page_asks_for_them():
+    """Issue 15: a large table's preview is shown without computing the Step 1 suggestions
+    first; the Classify page still gets them."""
+    root = Path(__file__).resolve().parents[2]
+    at = AppTest.from_file(str(root / "app.py"), default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    assert at.session_state["suggestions"] is None  # the Data page did not need them
+    at.switch_page("pages/2_classify.py").run()
+    assert not at.exception, at.exception
+    assert "nric" in at.session_state["suggestions"]  # the sample's NRIC column
