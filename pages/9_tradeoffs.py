@@ -130,21 +130,27 @@ sensitive = st.selectbox("Sensitive attribute (for the models below)", [None, *o
                          format_func=lambda c: "(none)" if c is None else c,
                          key="to_sensitive")  # fmt: skip
 models: dict = {}
-with st.expander("Attribute disclosure models (0 = off)", expanded=sensitive is not None):
+# An unused model is an empty input reading "off" (not "l = 0.00"): a reader sees it is off.
+OFF = {"value": None, "placeholder": "off"}
+with st.expander("Attribute disclosure models (empty = off)", expanded=sensitive is not None):
     m1, m2, m3 = st.columns(3)
     l_kind = m1.selectbox("l-diversity", ["distinct", "entropy", "entropy (Grassberger)",
                                           "recursive"], key="to_l_kind")  # fmt: skip
-    l_value = m2.number_input("l", 0.0, value=0.0, step=1.0, key="to_l")
-    c_value = m3.number_input("c (recursive only)", 0.0, value=3.0, key="to_c")
+    if l_kind in ("distinct", "recursive"):  # l counts sensitive values: a whole number
+        l_value = m2.number_input("l", min_value=1, step=1, key="to_l", **OFF)
+    else:  # an entropy's l may lie between two counts (1.5)
+        l_value = m2.number_input("l", min_value=1.0, step=0.5, key="to_l_entropy", **OFF)
+    c_value = m3.number_input("c (recursive only)", 0.0, value=3.0, key="to_c",
+                              disabled=l_kind != "recursive")  # fmt: skip
     m4, m5, m6 = st.columns(3)
-    t_value = m4.number_input("t-closeness t", 0.0, 1.0, 0.0, 0.05, key="to_t")
+    t_value = m4.number_input("t-closeness t", 0.0, 1.0, step=0.05, key="to_t", **OFF)
     t_distance = m5.selectbox("t distance", list(T_DISTANCES), key="to_t_distance",
                               help="hierarchical: distances in the sensitive attribute's "
                               "hierarchy (chosen below), as ARX's hierarchical t-closeness")  # fmt: skip
-    alpha = m6.number_input("(alpha,k) alpha", 0.0, 1.0, 0.0, 0.05, key="to_alpha")
+    alpha = m6.number_input("(alpha,k) alpha", 0.0, 1.0, step=0.05, key="to_alpha", **OFF)
     m7, m8, m9 = st.columns(3)
-    delta = m7.number_input("delta-disclosure delta", 0.0, value=0.0, key="to_delta")
-    beta = m8.number_input("beta-likeness beta", 0.0, value=0.0, key="to_beta")
+    delta = m7.number_input("delta-disclosure delta", 0.0, key="to_delta", **OFF)
+    beta = m8.number_input("beta-likeness beta", 0.0, key="to_beta", **OFF)
     enhanced = m9.checkbox("enhanced beta-likeness", key="to_beta_enhanced")
     if l_value:
         grassberger = l_kind == "entropy (Grassberger)"

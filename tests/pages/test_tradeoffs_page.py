@@ -108,7 +108,7 @@ def test_sensitive_models_results_in_words_and_replayable_recipe(tmp_path):
     at.number_input(key="to_k").set_value(2)
     at.number_input(key="to_supp").set_value(50.0)
     at.selectbox(key="to_measure").set_value("height")
-    at.number_input(key="to_l").set_value(2.0)
+    at.number_input(key="to_l").set_value(2)
     at.button(key="to_run").click().run()
     assert not at.exception, at.exception
     text = at.success[0].value
@@ -267,3 +267,19 @@ def test_hierarchical_t_closeness_with_a_hierarchy_for_the_sensitive_column(tmp_
     at.selectbox(key="risk_sensitive").set_value("Occupation").run()
     assert not at.exception, at.exception
     assert any(m.label == "t-closeness (hierarchical distance)" for m in at.metric)
+
+
+def test_unused_models_read_off_and_l_is_a_count(tmp_path):
+    """An unused model reads "off" (an empty input), not "l = 0.00"; distinct l is a
+    count of values, so its input takes whole numbers (issue 17, screenshot review)."""
+    from streamlit.proto.NumberInput_pb2 import NumberInput
+
+    at = taxi_page(tmp_path)
+    for key in ("to_l", "to_t", "to_alpha", "to_delta", "to_beta"):
+        box = at.number_input(key=key)
+        assert box.value is None and box.proto.placeholder == "off", key
+    assert at.selectbox(key="to_l_kind").value == "distinct"
+    assert at.number_input(key="to_l").proto.data_type == NumberInput.INT
+    at.selectbox(key="to_l_kind").set_value("entropy").run()
+    entropy_l = at.number_input(key="to_l_entropy")  # entropy l may be 1.5
+    assert entropy_l.value is None and entropy_l.proto.data_type == NumberInput.FLOAT
