@@ -50,6 +50,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import AnonymisationWarning, ParameterError
+from core.formatting import fmt_count, fmt_number
 from core.outputs import Output, write_outputs
 from core.validation import (
     require_choice,
@@ -671,11 +672,7 @@ def dp_release(
             "(it is released, at no extra cost, when counts are)."
         )
     else:
-        outside_statement = (
-            f"About {outside:,} record(s) have a key outside the category lists and are left "
-            f"out (a noisy cell of the count query, within ±{count_accuracy.error95:g} of the "
-            "truth 95% of the time, at no extra privacy cost)."
-        )
+        outside_statement = describe_outside(outside, count_accuracy.error95)
     return DPRelease(
         table=table,
         figures=tuple(figures),
@@ -724,6 +721,26 @@ def _quantile(acc: Accuracy, level: float) -> float:
         return float(max(math.ceil(math.log(tail * (1 + t) / 2) / math.log(t) - 1 - 1e-12), 0))
     z = NormalDist().inv_cdf(1 - tail / 2)
     return z * acc.scale + (1.0 if acc.mechanism == "discrete Gaussian" else 0.0)
+
+
+def describe_outside(outside: int, error95: float) -> str:
+    """The released (noisy) number of records outside the category lists, in a sentence.
+
+    A noisy 0 does not prove there are none (the noise may hide a few), so it reads "by the
+    noisy count, no record"; 1 and more read "About 1 record has", "About 1,234 records have".
+    """
+    noise = (
+        f"a noisy cell of the count query, within ±{fmt_number(error95)} of the truth 95% of "
+        "the time, at no extra privacy cost"
+    )
+    if outside == 0:
+        return (
+            f"By the noisy count, no record has a key outside the category lists ({noise}); "
+            "any such record is left out."
+        )
+    who = "1 record has" if outside == 1 else f"{fmt_count(outside)} records have"
+    left = "is" if outside == 1 else "are"
+    return f"About {who} a key outside the category lists and {left} left out ({noise})."
 
 
 def _statement(what: str, acc: Accuracy, truth: str) -> str:
@@ -1005,6 +1022,7 @@ __all__ = [
     "accuracy",
     "accuracy_curve",
     "add_dp_noise",
+    "describe_outside",
     "band_frame",
     "dp_aggregate",
     "dp_release",

@@ -159,7 +159,8 @@ base = (
     )
     .encode(y=alt.Y("cell:N", title=", ".join(by)))
 )
-title = f"{measure}: released minus true value"
+unit = "records" if measure == "count" else f"units of {measure.rsplit('_', 1)[0]}"
+title = f"{measure}: released minus true value ({unit})"
 chart = (
     base.mark_rule(strokeWidth=6, opacity=0.35).encode(
         x=alt.X("low_gap:Q", title=title), x2="high_gap:Q"
@@ -167,8 +168,10 @@ chart = (
     + base.mark_point(filled=True).encode(x="noisy_gap:Q", tooltip=["cell", "noisy", "exact"])
     + alt.Chart(pd.DataFrame({"zero": [0]})).mark_rule(color="#d62728").encode(x="zero:Q")
 )
-# A fixed height (not one step per cell): Vega drops "fit-y" with a warning otherwise.
-st.altair_chart(chart.properties(height=min(24 * len(bands) + 60, 600)), width="stretch")
+# A fixed height (not one step per cell): Vega drops "fit-y" with a warning otherwise;
+# at least 200 px, so that two cells do not share a 50 px strip.
+height = min(max(40 * len(bands) + 60, 200), 600)
+st.altair_chart(chart.properties(height=height), width="stretch")
 state.explain("Dot: how far each released value is from the truth; bar: its 95% noise band; "
               "red line: the exact value (only you see it). The line falls inside the bar 95% "
               "of the time.", DP)  # fmt: skip

@@ -24,6 +24,7 @@ from core.dp import (
     PrivacyBudget,
     accuracy,
     add_dp_noise,
+    describe_outside,
     dp_release,
     exact_cross_tab,
     noise_scale,
@@ -248,6 +249,18 @@ def test_only_listed_keys_are_released_and_absent_ones_are_too():
     # outside: M/C (40), X/A (40), None/B (40) = 120 records; b = 1 (one query, ε = 1)
     assert abs(release.outside - 120) <= 15
     assert "outside the category lists" in release.outside_statement
+
+
+def test_outside_sentence_agrees_with_its_count():
+    # issue 17: "About 0 record(s)" read badly; a noisy 0 is not a proof of none.
+    assert describe_outside(0, 3.0).startswith("By the noisy count, no record has a key")
+    assert describe_outside(1, 3.0).startswith("About 1 record has a key outside")
+    assert "and is left out (a noisy cell of the count query, within ±3 of" in (
+        describe_outside(1, 3.0)
+    )
+    text = describe_outside(14021, 2.9957)
+    assert text.startswith("About 14,021 records have a key outside the category lists and are")
+    assert "within ±3 of the truth" in text and "record(s)" not in text
 
 
 def test_outside_count_is_not_released_without_a_count_query():
