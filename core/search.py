@@ -119,7 +119,7 @@ from core.population_risk import (
 from core.privacy import (
     ClassDistribution,
     ClassModels,
-    combined_codes,
+    combine_codes,
     failing_records,
     sensitive_coding,
 )
@@ -466,23 +466,42 @@ class _Eval:
     all_classes: int  # classes before suppression
     sum_squares: float  # sum of squared class sizes before suppression
     kept_squares: float  # sum of squared sizes of the kept classes
-    # Per unit, packed bits: in a failing class (when prune_ok). Units, not class numbers:
-    # a node keyed again later may number its classes differently.
-    failing_units: np.ndarray | None
+    # The failing classes (when prune_ok): one unit of each and its class's records. A unit,
+    # not a class number: a node keyed again later may number its classes differently,
+    # while its units keep their generalised values.
+    failing_reps: np.ndarray | None
+    failing_sizes: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class _Classes:
+    """The equivalence classes of one node: a representative unit of each (every unit of a
+    class has the class's generalised values), its records and, with a sensitive
+    attribute, its distribution. Enough to roll the node up to any generalisation."""
+
+    reps: np.ndarray
+    sizes: np.ndarray
+    dist: ClassDistribution | None
+    first: np.ndarray | None = None  # first record of each class (whole-table targets only)
+
+    @property
+    def size(self) -> int:
+        return int(self.reps.size)
 
 
 class _Lattice:
     """The lattice of one search: codes per level, computed once, and node evaluation.
 
-    Records are first grouped into *units*: records alike on every quasi-identifier (and
-    the sensitive attribute) at level 0. Every class of every node is a union of units,
-    so nodes are evaluated on units with their counts as weights (18,109 units for the
-    30,162 adult records). A node is evaluated by "roll-up" from a recently evaluated
-    specialisation when one is cached: its classes merge, so only one representative unit
-    per class of the specialisation needs a key.
+    Records are first grouped into *units*: records alike on every quasi-identifier at
+    level 0 (18,109 units for the 30,162 adult records); the sensitive attribute, if any, is
+    kept as each unit's distribution of values. Every class of every node is a union of
+    units. A node is evaluated by "roll-up" from the cached specialisation with the fewest
+    classes (else from the units): its classes are merges of the specialisation's, so one
+    representative unit per class of the specialisation is keyed, and class sizes (and
+    sensitive distributions) are summed over the merge; no per-unit array is touched.
     """
 
-    _CACHE_ELEMENTS = 16_000_000  # unit-to-class arrays kept for roll-up (int32: 64 MB)
+    _CACHE_ELEMENTS = 16_000_000  # class arrays kept for roll-up (float64 / int64: 128 MB)
 
     def __init__(
         self,
@@ -509,13 +528,10 @@ class _Lattice:
         self.models = target.models
         self.prune_models = self._pruning_models()
         self.sensitive = None
-        record_codes = [c.value_codes for c in columns]
-        if self.models.uses_sensitive:
-            s_codes = self._prepare_sensitive(df[target.sensitive], counts)
-            record_codes.append(s_codes)
-        unit_df = pd.DataFrame({i: codes for i, codes in enumerate(record_codes)})
-        unit_of_record, n_units = combined_codes(unit_df, list(unit_df.columns))
-        first = np.full(n_units, -1, dtype=np.int64)
+        unit_of_record, n_units = combine_codes(
+            [(c.value_codes, len(c.value_loss[0])) for c in columns], len(df)
+        )
+        first = np.empty(n_units, dtype=np.int64)
         first[unit_of_record[::-1]] = np.arange(len(df) - 1, -1, -1)
         self.weights = np.bincount(unit_of_record, weights=counts, minlength=n_units).astype(
             np.int64
@@ -525,12 +541,17 @@ class _Lattice:
         for column in columns:  # from here on, codes are per unit
             column.codes = [codes[first] for codes in column.codes]
             column.value_codes = column.value_codes[first]
-        if self.sensitive is not None:
-            self.s_codes = self.s_codes[first]
-        capacity = int(min(4096, max(48, self._CACHE_ELEMENTS // max(n_units, 1))))
-        self._cache_nodes = np.full((capacity, len(self.qis)), np.iinfo(np.int64).max)
-        self._cache_classes = np.full(capacity, np.iinfo(np.int64).max)
-        self._cache_arrays: list[tuple[np.ndarray, np.ndarray] | None] = [None] * capacity
+        dist = None
+        if self.models.uses_sensitive:
+            s_codes = self._prepare_sensitive(df[target.sensitive], counts)
+            dist = self._distribution(unit_of_record, s_codes, n_units, counts)
+        # The root of every roll-up: the units themselves (a partition finer than any node).
+        self._root = _Classes(np.arange(n_units), self.weights.astype(float), dist,
+                              first if target.sample_based else None)  # fmt: skip
+        self._cache_nodes = np.zeros((0, len(self.qis)), dtype=np.int64)
+        self._cache_classes = np.zeros(0, dtype=np.int64)
+        self._cache_entries: list[_Classes] = []
+        self._cache_elements = 0
 
     def _prepare_sensitive(self, column: pd.Series, counts: np.ndarray | None) -> np.ndarray:
         self.s_codes, self.s_values, self.s_ordered, self.s_tree = sensitive_coding(
@@ -573,6 +594,8 @@ class _Lattice:
         return np.stack([m.ravel() for m in mesh], axis=1).astype(np.int64)
 
     def _key(self, levels: Sequence[int], rows: np.ndarray | None) -> tuple[np.ndarray, int]:
+        """Dense class number (0..classes-1) at ``levels`` of each unit in ``rows`` (all
+        units when None): a mixed-radix key over the columns' codes, compacted."""
         size = self.n_units if rows is None else rows.size
         key = np.zeros(size, dtype=np.int64)
         radix = 1
@@ -583,7 +606,8 @@ class _Lattice:
             if radix * card > 2**62:
                 key, radix = _dense(key)
             codes = column.codes[level]
-            key = key * card + (codes if rows is None else codes[rows])
+            key *= card
+            key += codes if rows is None else codes[rows]
             radix *= card
         if radix > 4 * size + 1024:
             return _dense(key)
@@ -591,109 +615,132 @@ class _Lattice:
         remap = np.cumsum(present) - 1
         return remap[key], int(present.sum())
 
-    def classes(self, levels: Sequence[int]) -> tuple[np.ndarray, int]:
-        """Class of each unit at the node ``levels``, by roll-up from the evaluated
-        specialisation with the fewest classes (only its representatives need a key)."""
+    def node_classes(self, levels: Sequence[int]) -> _Classes:
+        """The classes of the node ``levels``, by roll-up from the cached specialisation with
+        the fewest classes (only its representatives need a key), else from the units.
+        (Reaching a node one column at a time through cached steps keys a third as many
+        classes on adult, but costs more: the fixed cost of a roll-up dominates.)"""
         node = np.asarray(levels, dtype=np.int64)
-        below = (self._cache_nodes <= node).all(axis=1)
-        if below.any():
-            slot = int(np.flatnonzero(below)[np.argmin(self._cache_classes[below])])
-            src_cls, src_rep = self._cache_arrays[slot]
-            if (self._cache_nodes[slot] == node).all():
-                return src_cls, int(src_rep.size)
-            merged, n_classes = self._key(levels, src_rep)
-            cls = merged.astype(src_cls.dtype, copy=False)[src_cls]
-            rep = np.empty(n_classes, dtype=np.int64)  # first unit of each merged class
-            rep[merged[::-1]] = src_rep[::-1]
-        else:
-            cls, n_classes = self._key(levels, None)
-            cls = cls.astype(np.int32 if n_classes < 2**31 else np.int64, copy=False)
-            rep = np.empty(n_classes, dtype=np.int64)
-            rep[cls[::-1]] = np.arange(cls.size - 1, -1, -1)
-        slot = int(np.argmax(self._cache_classes))  # an empty slot, or the least useful
-        if n_classes < self._cache_classes[slot]:
-            self._cache_nodes[slot] = node
-            self._cache_classes[slot] = n_classes
-            self._cache_arrays[slot] = (cls, rep)
-        return cls, n_classes
+        below = np.flatnonzero((self._cache_nodes <= node).all(axis=1))
+        if not below.size:
+            return self._roll_up(node, self._root, None)
+        slot = int(below[np.argmin(self._cache_classes[below])])
+        source = self._cache_entries[slot]
+        if (self._cache_nodes[slot] == node).all():
+            return source
+        return self._roll_up(node, source, source.reps)
 
-    def _distribution(self, cls: np.ndarray, n_classes: int) -> ClassDistribution:
-        return ClassDistribution.of(cls, self.s_codes, self.s_overall, n_classes=n_classes,
-                                    ordered=self.s_ordered, weights=self.weights,
+    def _roll_up(self, node: np.ndarray, source: _Classes, rows: np.ndarray | None) -> _Classes:
+        """The classes of ``node`` from those of a specialisation (``rows``: its
+        representatives; None for the units themselves), cached."""
+        merged, n_classes = self._key(node, rows)
+        reps = np.empty(n_classes, dtype=np.int64)  # a unit of each merged class
+        reps[merged] = source.reps
+        first = None
+        if source.first is not None:
+            first = np.full(n_classes, np.iinfo(np.int64).max)
+            np.minimum.at(first, merged, source.first)
+        if source.dist is None:
+            sizes, dist = np.bincount(merged, source.sizes, n_classes), None
+        else:
+            d = source.dist
+            dist = self._distribution(merged[d.pair_class], d.pair_value, n_classes, d.pair_count)
+            sizes = dist.sizes
+        classes = _Classes(reps, sizes, dist, first)
+        self._remember(node, classes)
+        return classes
+
+    def _remember(self, node: np.ndarray, classes: _Classes) -> None:
+        """Cache a node's classes for later roll-ups; when the memory budget is spent, the
+        cached node with the most classes (the least useful source) makes room."""
+        elements = 2 * classes.size + (
+            0 if classes.dist is None else 3 * classes.dist.pair_class.size
+        )
+        while self._cache_entries and self._cache_elements + elements > self._CACHE_ELEMENTS:
+            worst = int(np.argmax(self._cache_classes))
+            if self._cache_classes[worst] <= classes.size:
+                return
+            gone = self._cache_entries.pop(worst)
+            self._cache_elements -= 2 * gone.size + (
+                0 if gone.dist is None else 3 * gone.dist.pair_class.size)  # fmt: skip
+            self._cache_nodes = np.delete(self._cache_nodes, worst, axis=0)
+            self._cache_classes = np.delete(self._cache_classes, worst)
+        self._cache_entries.append(classes)
+        self._cache_elements += elements
+        self._cache_nodes = np.vstack([self._cache_nodes, node[None, :]])
+        self._cache_classes = np.append(self._cache_classes, classes.size)
+
+    def _distribution(self, class_codes, value_codes, n_classes: int, weights) -> ClassDistribution:
+        return ClassDistribution.of(class_codes, value_codes, self.s_overall, n_classes=n_classes,
+                                    ordered=self.s_ordered, weights=weights,
                                     tree=self.s_tree)  # fmt: skip
 
-    def evaluate(self, levels: Sequence[int]) -> _Eval:
-        self.evaluated += 1
-        cls, n_classes = self.classes(levels)
-        dist = None
-        if self.sensitive is not None:
-            dist = self._distribution(cls, n_classes)
-            sizes = dist.sizes
-        else:
-            sizes = np.bincount(cls, weights=self.weights, minlength=n_classes)
-        fail = self.prune_models.failing(sizes, dist)
+    def _failing(self, levels, classes: _Classes) -> tuple[np.ndarray, bool, bool]:
+        """Failing (suppressed) classes of a node, and whether the pruning part and the whole
+        target hold."""
+        sizes = classes.sizes
+        fail = self.prune_models.failing(sizes, classes.dist)
         suppressed = int(round(sizes[fail].sum()))
         prune_ok = ok = suppressed <= self.limit and suppressed < self.n
         if prune_ok and not self.monotone:
-            fail = self.models.failing(sizes, dist)
+            fail = self.models.failing(sizes, classes.dist)
             suppressed = int(round(sizes[fail].sum()))
             ok = suppressed <= self.limit and suppressed < self.n
         if ok and self.target.sample_based:
-            fail = fail | self._table_suppression(levels, cls, sizes, fail, suppressed)
+            fail = fail | self._table_suppression(levels, classes, fail, suppressed)
             suppressed = int(round(sizes[fail].sum()))
             ok = suppressed <= self.limit and suppressed < self.n
             if self.monotone:  # average risk alone: its verdict prunes too
                 prune_ok = ok
+        return fail, prune_ok, ok
+
+    def evaluate(self, levels: Sequence[int]) -> _Eval:
+        self.evaluated += 1
+        classes = self.node_classes(levels)
+        sizes = classes.sizes
+        fail, prune_ok, ok = self._failing(levels, classes)
         kept = sizes[~fail & (sizes > 0)]
         return _Eval(
             prune_ok=prune_ok,
             ok=ok,
-            suppressed=suppressed,
-            k=int(kept.min()) if kept.size else 0,
+            suppressed=int(round(sizes[fail].sum())),
+            k=int(round(kept.min())) if kept.size else 0,
             classes=int(kept.size),
             all_classes=int(np.count_nonzero(sizes)),
-            sum_squares=float((sizes**2).sum()),
-            kept_squares=float((kept**2).sum()),
-            failing_units=np.packbits(fail[cls]) if prune_ok else None,
+            sum_squares=float(sizes @ sizes),
+            kept_squares=float(kept @ kept),
+            failing_reps=classes.reps[fail] if prune_ok else None,
+            failing_sizes=sizes[fail] if prune_ok else None,
         )
 
-    def _table_suppression(self, levels, cls, sizes, fail, suppressed: int) -> np.ndarray:
+    def _table_suppression(self, levels, classes: _Classes, fail, suppressed: int) -> np.ndarray:
         """The classes ARX suppresses for the whole-table criteria after the per-class
         ones (``fail``). At the top node the only class is all '*', which ARX's risk model
         counts as suppressed: the criteria hold there with nothing more removed."""
         if (np.asarray(levels) == self.heights).all():
-            return np.zeros(sizes.size, dtype=bool)
-        order = np.full(sizes.size, np.iinfo(np.int64).max)
-        np.minimum.at(order, cls, self.unit_first)
-        remaining = np.where(fail, 0, np.round(sizes)).astype(np.int64)
-        return self.target.table_suppression(remaining, order, self.limit - suppressed)
+            return np.zeros(classes.size, dtype=bool)
+        remaining = np.where(fail, 0, np.round(classes.sizes)).astype(np.int64)
+        return self.target.table_suppression(remaining, classes.first, self.limit - suppressed)
 
     def table_figures(self, levels: Sequence[int], ev: _Eval) -> dict[str, float]:
         """Average risk and population uniqueness of a node's released classes."""
         if not self.target.sample_based and self.target.population is None:
             return {}
-        cls, n_classes = self.classes(levels)
-        kept = np.ones(cls.size, dtype=bool)
-        kept[self.suppressed_units(levels, ev)] = False
-        sizes = np.bincount(cls[kept], weights=self.weights[kept], minlength=n_classes)
+        classes = self.node_classes(levels)
+        fail, _, _ = self._failing(levels, classes)
+        sizes = classes.sizes[~fail]
         return self.target.table_figures(np.round(sizes[sizes > 0]).astype(np.int64))
-
-    def suppressed_units(self, levels: Sequence[int], ev: _Eval) -> np.ndarray:
-        """The units of a node's failing classes (computed when a candidate needs them)."""
-        if not ev.suppressed:
-            return np.zeros(0, dtype=np.int64)
-        return np.flatnonzero(np.unpackbits(ev.failing_units, count=self.n_units))
 
     def sensitive_figures(self, levels: Sequence[int], ev: _Eval) -> dict[str, float]:
         """Privacy figures of the sensitive attribute on the kept classes of a node."""
         if self.sensitive is None:
             return {}
-        cls, n_classes = self.classes(levels)
-        kept_units = np.ones(cls.size, dtype=bool)
-        kept_units[self.suppressed_units(levels, ev)] = False
-        dist = ClassDistribution.of(cls[kept_units], self.s_codes[kept_units], self.s_overall,
-                                    n_classes=n_classes, ordered=self.s_ordered,
-                                    weights=self.weights[kept_units], tree=self.s_tree)  # fmt: skip
+        classes = self.node_classes(levels)
+        fail, _, _ = self._failing(levels, classes)
+        d = classes.dist
+        kept = ~fail[d.pair_class]
+        dist = self._distribution(d.pair_class[kept], d.pair_value[kept], classes.size,
+                                  d.pair_count[kept])  # fmt: skip
         present = dist.sizes > 0
         if not present.any():
             return {}
@@ -802,7 +849,10 @@ class _Lattice:
         self._codes_by_row = np.stack(rows)
 
     def _measures(self, levels, ev: _Eval) -> tuple[dict, dict]:
-        n, suppressed, small = self.n, ev.suppressed, self.suppressed_units(levels, ev)
+        # Suppressed records by failing class (one unit of each, the class's records as its
+        # weight): a class's records share its generalised values, and every per-record
+        # figure below depends on those only.
+        n, suppressed, small = self.n, ev.suppressed, ev.failing_reps
         if not hasattr(self, "_loss_flat"):
             self._measure_tables()
         columns = np.arange(len(self.columns))
@@ -810,7 +860,7 @@ class _Lattice:
         totals = {m: table[columns, level].copy() for m, table in self._totals.items()}
         suppressed_loss = np.zeros(len(columns))
         if suppressed:  # suppressed records count as '*' in every column
-            weights = self.weights[small].astype(float)
+            weights = ev.failing_sizes.astype(float)
             cells = self._unit_values[small] + self._table_start[columns, level]
             suppressed_loss = weights @ self._loss_flat[cells]
             totals["loss"] += suppressed - suppressed_loss
@@ -822,7 +872,7 @@ class _Lattice:
         arx_columns = self._arx_loss_columns(self._totals["loss"][columns, level],
                                              suppressed_loss, float(suppressed))  # fmt: skip
         out["arx_loss"] = float(arx_geometric_loss(arx_columns, self.column_weights))
-        generalised, within_suppressed = self._arx_entropy(columns, level, small, suppressed)
+        generalised, within_suppressed = self._arx_entropy(columns, level, ev, suppressed)
         w, g = self.column_weights, self.g_factor
         out["arx_entropy"] = float(w @ (g * generalised + self.s_factor * within_suppressed))
         out["arx_entropy_monotonic"] = float(w @ (g * generalised))
@@ -833,7 +883,7 @@ class _Lattice:
         out["suppressed"] = float(suppressed)
         return out, per_column
 
-    def _arx_entropy(self, columns, level, small: np.ndarray, suppressed: int):
+    def _arx_entropy(self, columns, level, ev: _Eval, suppressed: int):
         """ARX's non-uniform entropy (MetricMDNUNMEntropy) per column, in two parts: for
         every record -log2 P(original value | generalised value), counted over the whole
         table; and, for the suppressed records, -log2 of the share of their generalised
@@ -841,11 +891,12 @@ class _Lattice:
         generalised = self._totals["entropy"][columns, level].astype(float)
         within = np.zeros(len(columns))
         if suppressed:
+            small = ev.failing_reps
             codes = self._codes_by_row[self._code_row[columns, level][:, None], small[None, :]]
             cards = self._cards[columns, level]
             offsets = np.concatenate([[0], np.cumsum(cards)[:-1]])
             counts = np.bincount((codes + offsets[:, None]).ravel(),
-                                 weights=np.tile(self.weights[small], len(columns)))  # fmt: skip
+                                 weights=np.tile(ev.failing_sizes, len(columns)))  # fmt: skip
             column_of = np.repeat(np.arange(len(columns)), cards)[: counts.size]
             present = counts > 0
             within = np.bincount(column_of[present], minlength=len(columns),
@@ -861,7 +912,7 @@ class _Lattice:
         return 0.0
 
     def candidate(self, levels: Sequence[int], ev: _Eval) -> Candidate:
-        if ev.failing_units is None:
+        if ev.failing_reps is None:
             raise ParameterError("Only nodes that meet the k part have measures.")
         measures, per_column = self._measures(levels, ev)
         t = self.target
