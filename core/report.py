@@ -180,6 +180,9 @@ class Report:
     seed: int | None
     sign_off: dict[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    #: The part of ``warnings`` about direct identifiers left (one per column): the
+    #: dashboard sums them up in one line beside the release check, which names them.
+    identifier_warnings: tuple[str, ...] = ()
     # Files holding identity mapping/linking tables: {"table", "file", "encrypted"}.
     identity_files: tuple[dict[str, Any], ...] = ()
     # The release gate's verdict (core.release_gate), when the release was checked.
@@ -289,6 +292,7 @@ def build_report(
         }
         for entry in result.log
     )
+    identifier_warnings = tuple(direct_identifier_warnings(original, released, direct_identifiers))
     return Report(
         title=title,
         use_case=use_case,
@@ -303,10 +307,8 @@ def build_report(
         controls=tuple(controls_for(use_case)),
         seed=result.seed,
         sign_off=dict(sign_off or {}),
-        warnings=(
-            *direct_identifier_warnings(original, released, direct_identifiers),
-            *_disclosure_warnings(risk_after),
-        ),
+        warnings=(*identifier_warnings, *_disclosure_warnings(risk_after)),
+        identifier_warnings=identifier_warnings,
         identity_files=tuple(dict(entry) for entry in identity_files),
         release_check=release_check,
         formula_like_cells=formula_like_counts(released),

@@ -121,8 +121,18 @@ except AnonymisationError as error:
     st.error(escape_markdown(error))
     st.stop()
 
+# Direct identifiers left: the release check's table below names each one and what to do,
+# so one line here says how many instead of a warning per column repeating it.
 for warning in report.warnings:
-    st.warning(escape_markdown(warning), icon=":material/warning:")
+    if warning not in report.identifier_warnings:
+        st.warning(escape_markdown(warning), icon=":material/warning:")
+if report.identifier_warnings:
+    left = len(report.identifier_warnings)
+    st.warning(f"{fmt_count(left)} column{'s' if left > 1 else ''} classified as direct "
+               f"identifier{'s' if left > 1 else ''} still hold{'' if left > 1 else 's'} "
+               "original values: the release check below names "
+               f"{'them' if left > 1 else 'it'} (PDPC guide, Step 2).",
+               icon=":material/warning:")  # fmt: skip
 st.subheader("Risk before and after (Step 4)")
 if before is None:
     st.info("Mark indirect identifiers on **Classify** to compute the risk.")

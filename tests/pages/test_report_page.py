@@ -297,3 +297,16 @@ def test_without_a_mapping_table_no_passphrase_is_asked():
     assert "mapping_passphrase" not in {t.key for t in at.text_input}
     assert "download_mapping_encrypted" not in {b.key for b in at.get("download_button")}
     assert any("No pseudonymisation step" in c.value for c in at.caption)
+
+
+def test_direct_identifiers_left_are_one_summary_line_not_a_warning_each() -> None:
+    """Four direct identifiers left in clear: the release check's table names them, so
+    the page adds one summary line, not four yellow warnings repeating it (issue 17)."""
+    direct = ["nric", "name", "email", "mobile"]
+    roles = {c: Role.INDIRECT for c in QI} | {c: Role.DIRECT for c in direct}
+    at = open_report(roles, STEPS[1:])  # only the date generalised: all four left in clear
+    problems = problems_shown(at)
+    assert any(all(f"'{c}'" in p for c in direct) for p in problems), problems
+    about_identifiers = [w.value for w in at.warning if "direct identifier" in w.value]
+    assert len(about_identifiers) == 1, about_identifiers
+    assert about_identifiers[0].startswith("4 columns classified as direct identifiers")
