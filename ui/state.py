@@ -754,10 +754,17 @@ def hierarchy_choices() -> dict[str, dict[str, Any]]:
     return dict(_state().get(_CHOICES) or {})
 
 
+#: The hierarchy a column gets until the user chooses one (the page's first option).
+_DEFAULT_CHOICE = {"kind": "auto"}
+
+
 def set_hierarchy_choice(column: str, choice: dict[str, Any]) -> None:
-    choices = {**hierarchy_choices(), column: choice}
-    if choices == hierarchy_choices():
+    """Keep ``column``'s hierarchy choice; only a real change is written (and audited):
+    the page calls this on every rerun, and a column still on the default is no change."""
+    before = hierarchy_choices()
+    if before.get(column, _DEFAULT_CHOICE) == choice:
         return
+    choices = {**before, column: choice}
     _state()[_CHOICES] = choices
     _write(lambda ws: ws.set_setting(_CHOICES, choices))
 

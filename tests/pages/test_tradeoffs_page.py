@@ -283,3 +283,25 @@ def test_unused_models_read_off_and_l_is_a_count(tmp_path):
     at.selectbox(key="to_l_kind").set_value("entropy").run()
     entropy_l = at.number_input(key="to_l_entropy")  # entropy l may be 1.5
     assert entropy_l.value is None and entropy_l.proto.data_type == NumberInput.FLOAT
+
+
+def test_a_visit_records_no_setting_and_a_change_records_one(tmp_path, own_workspace):
+    """History: visiting the page (and rerunning it) is not a user change, so it writes no
+    audit entry; choosing a hierarchy writes one (issue 17: a visit wrote one per column)."""
+    from core.workspace import Workspace
+
+    def entries() -> list[dict]:
+        with Workspace(own_workspace) as ws:
+            return [e for e in ws.audit_entries() if e["object"] == "setting:tradeoff_hierarchies"]
+
+    at = taxi_page(tmp_path)
+    at.run()
+    assert entries() == []
+    at.selectbox(key="to_kind_Age").set_value("numeric").run()
+    at.run()
+    assert not at.exception, at.exception
+    recorded = entries()
+    assert len(recorded) == 1
+    assert recorded[0]["summary"]["value"] == {
+        "Age": {"kind": "numeric", "widths": "5, 10, 20, 40"}
+    }

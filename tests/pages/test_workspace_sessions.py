@@ -195,7 +195,7 @@ def test_a_hierarchy_choice_changed_elsewhere_redraws_the_trade_off_widgets(own_
     at.multiselect(key="to_qi").set_value(["Age", "Gender"]).run()
     assert at.selectbox(key="to_kind_Age").value == "auto"
     with Workspace(own_workspace) as ws:  # another tab chose suppression for Age
-        choices = ws.settings()["tradeoff_hierarchies"]
+        choices = ws.settings().get("tradeoff_hierarchies", {})  # none yet: all "auto"
         ws.set_setting("tradeoff_hierarchies", {**choices, "Age": {"kind": "suppress"}})
     _rerun(at)
     assert at.selectbox(key="to_kind_Age").value == "suppress"
