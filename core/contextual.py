@@ -325,7 +325,7 @@ def prepare(
         except ColumnNotFoundError:
             raise ColumnNotFoundError(
                 f"The respondent table has neither the area key column '{record_key}' nor all "
-                f"contextual columns {list(contextual)}. Give the column that names each "
+                f"contextual columns {_in_words(contextual)}. Give the column that names each "
                 "respondent's area, or merge the contextual measures into the records first."
             ) from None
         values = pd.DataFrame(
@@ -667,6 +667,14 @@ def suppress_until_safe(
     return suppressed, result
 
 
+def _in_words(names: Sequence[object]) -> str:
+    """Column names as a person lists them: 'a', 'b' and 'c' (not a Python list)."""
+    quoted = [f"'{name}'" for name in names]
+    if len(quoted) < 2:
+        return "".join(quoted) or "(none)"
+    return f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
 def _check_subset(data: ContextualData, columns: Sequence[str] | None) -> list[str]:
     if columns is None:
         return list(data.contextual)
@@ -675,7 +683,7 @@ def _check_subset(data: ContextualData, columns: Sequence[str] | None) -> list[s
     if unknown or not columns:
         raise ParameterError(
             f"Contextual column(s) {unknown or '(none)'} are not among the prepared contextual "
-            f"columns {list(data.contextual)}: choose at least one of those."
+            f"columns {_in_words(data.contextual)}: choose at least one of those."
         )
     return columns
 

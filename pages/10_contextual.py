@@ -24,11 +24,15 @@ from core.contextual import (
     sweep,
 )
 from core.errors import AnonymisationError
+from core.formatting import fmt_count
 from core.geo import area_shapes, coordinate_columns, shape_column
 from core.markup import code_span, escape_markdown
 from ui import location_charts, state
 
 PAPER = "Witkowski 2007"
+#: T5 choices: areas of at least this many people hide their residents (paper: 100,000).
+PROTECTIVE_POPULATIONS = [0, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000,
+                          500_000, 1_000_000]  # fmt: skip
 SURVEY, AREAS = "survey_respondents.csv", "singapore_areas.csv"
 
 if not state.require_data() or not state.require_known_columns():
@@ -101,10 +105,14 @@ if not contextual:
     st.info("Choose at least one contextual column.")
     st.stop()
 t1, t3, t5 = st.columns(3)
+# A slider over round sizes, so the population reads 100,000 (a number input cannot show
+# thousands separators).
+protective = t5.select_slider("T5: protective population (people)", PROTECTIVE_POPULATIONS,
+                              value=100_000, format_func=fmt_count, key="ctx_t5")  # fmt: skip
 thresholds = Thresholds(
     t1=int(t1.number_input("T1: look-alike areas needed", 1, value=20, key="ctx_t1")),
     t3=int(t3.number_input("T3: respondents sharing values", 1, value=3, key="ctx_t3")),
-    t5=int(t5.number_input("T5: protective population", 0, value=100_000, key="ctx_t5")),
+    t5=int(protective),
 )
 state.explain("Defaults are the paper's: p = 0.05 gives 20 look-alikes; 3 respondents is the "
               "usual k; areas of 100,000+ people hide their residents.", f"{PAPER}, Section 3.d")  # fmt: skip
@@ -113,8 +121,8 @@ method = st.radio("Release the values as", ["exact", "absolute", "percentile"], 
 grades = {"exact": [None], "absolute": [*ABSOLUTE_WIDTHS, TOP_BOTTOM],
           "percentile": [*PERCENTILE_GROUPS, TOP_BOTTOM]}[method]  # fmt: skip
 grade = st.selectbox("Coarseness", grades, key=f"ctx_grade_{method}",
-                     format_func=lambda g: "-" if g is None else
-                     Coarsening(method, width=g, groups=g).label)  # fmt: skip
+                     format_func=lambda g: "none: the exact values are released" if g is None
+                     else Coarsening(method, width=g, groups=g).label)  # fmt: skip
 coarsening = Coarsening(method, width=grade, groups=grade)
 
 try:

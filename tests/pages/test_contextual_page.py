@@ -197,3 +197,25 @@ def test_map_names_the_row_of_a_bad_shape(page):
     assert not page.exception, page.exception
     errors = " ".join(e.value for e in page.error)
     assert "Column 'geometry', row 1: not a GeoJSON Polygon" in errors
+
+
+def test_words_and_numbers_read_as_a_person_writes_them(page):
+    """Issue 17 screenshot review: T5 reads 100,000 (not 100000) and the exact method's
+    Coarseness reads what it means (not "-")."""
+    t5 = page.select_slider(key="ctx_t5")
+    assert t5.value == 100_000 and "100,000" in t5.options
+    grade = page.selectbox(key="ctx_grade_exact")
+    assert grade.options == ["none: the exact values are released"]
+
+
+def test_columns_missing_from_the_records_are_named_in_words():
+    """The default sample shares no column with the area table: the message names the
+    contextual columns as words ('a', 'b' and 'c'), not as a Python list."""
+    from apptest_helpers import open_app
+
+    at = open_app(PAGE)
+    said = [i.value for i in at.info if "shares no column" in i.value]
+    assert said, [i.value for i in at.info]
+    text = said[0].replace("\\", "")  # column names are escaped for Markdown
+    assert "[" not in text, text
+    assert "'share_poverty', 'median_income' and 'share_aged_65_plus'" in text, text
