@@ -14,9 +14,13 @@ may be shared) and compared with:
 - ``ARX``: ARX 3.9's time for the same target on the same data. The figures below were
   measured on this 2-core machine: ``ARX_ISSUE_MS`` from issue 13 (0% suppression:
   50-90 ms), ``ARX_LOCAL_MS`` by ARX built from its source (org.deidentifier.arx,
-  commit aacd487) with a small Java harness calling ``ARXAnonymizer.anonymize`` with
-  ``Metric.createLossMetric()``, best of 7 in one JVM: the thread's CPU time (compared
-  with this process's CPU time) and ARX's own ``ARXResult.getTime()`` (with wall time).
+  commit aacd487) with the harness ``bench/arx/BenchSearch.java`` (``ARXAnonymizer.anonymize``
+  with ``Metric.createLossMetric()``, data and hierarchies read before the clock starts, as
+  here): 5 warm-up rounds then 9 timed rounds of the three cases, interleaved, in one JVM;
+  best of 9 of the calling thread's CPU time (compared with this process's CPU time; the
+  JVM's process CPU time, JIT and GC included, was 70, 550 and 390 ms) and of ARX's own
+  ``ARXResult.getTime()`` (compared with wall time). Measured 2026-11-23 18:41 UTC, just
+  before the figures in the README, on the machine shared with other work (load ~6-9).
   ARX found the same optima with the same scores (see tests/core/test_search.py).
 
 A ratio below 1 means this project is faster.
@@ -48,11 +52,12 @@ CASES = {
 }
 # ARX 3.9 times in milliseconds (see the module docstring for how they were measured).
 ARX_ISSUE_MS = {"k=5, 0% suppressed": (50.0, 90.0)}
-# ARX built here, best of 7 in one JVM: (thread CPU time, ARXResult.getTime() wall time).
+# ARX built here, bench/arx/BenchSearch.java, best of 9 in one JVM after 5 warm-up rounds:
+# (thread CPU time, ARXResult.getTime() wall time).
 ARX_LOCAL_MS: dict[str, tuple[float, float]] = {
-    "k=5, 0% suppressed": (73.0, 161.0),
-    "k=5, <=1% suppressed": (546.0, 1645.0),
-    "k=5 + distinct 2-diversity, <=1%": (409.0, 1780.0),
+    "k=5, 0% suppressed": (68.3, 76.0),
+    "k=5, <=1% suppressed": (513.0, 1034.0),
+    "k=5 + distinct 2-diversity, <=1%": (367.9, 657.0),
 }
 
 
