@@ -119,3 +119,17 @@ def test_dates_ages_and_safe_harbor(page):
     assert not at.exception
     steps = [s["step"] for s in at.session_state["history"].current.steps]
     assert steps == ["date_shift", "age_from_dob", "age_perturb", "safe_harbor"]
+
+
+@pytest.mark.parametrize("method", ["round", "snap", "displace"])
+def test_no_developer_words_on_the_page(page, method):
+    """Issue 17 screenshot review: captions said "before and after 'geo_round'" and "Set
+    ANON_MAP_STYLE"; every text of the page speaks the user's words (technique names as
+    on its radio, the map's basemap in words), whichever technique is previewed."""
+    page.radio(key="geo_method").set_value(method).run()
+    assert not page.exception, page.exception
+    texts = [e.value for kind in ("caption", "markdown", "info", "warning", "success")
+             for e in getattr(page, kind)]  # fmt: skip
+    texts += [e.label for e in page.metric]
+    developer = [t for t in texts if any(w in t for w in ("geo_", "ANON_", "date_shift"))]
+    assert developer == [], developer
