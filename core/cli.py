@@ -119,9 +119,8 @@ def cmd_risk(args: argparse.Namespace) -> int:
     progress = args.bar or no_progress
     progress(0.0, f"reading {Path(args.data).name}")
     df = read_table(args.data, sep=args.sep)
-    progress(0.5, f"counting the classes of {len(df):,} records")
     report = risk_report(df, _split(args.qi), k_threshold=args.k, sensitive=args.sensitive,
-                         impact=not args.no_impact)  # fmt: skip
+                         impact=not args.no_impact, progress=stage(progress, 0.5, 1.0))  # fmt: skip
     _end_bar(args)  # the figures start on a line of their own
     data = report.to_dict()
     explanations = report.explanations()
@@ -172,9 +171,9 @@ def _risk_on_engine(args: argparse.Namespace, engine: str) -> int:
     progress(0.0, f"counting the classes on {engine}")
     freq = frequency_table(args.data, wanted, engine=engine, sep=args.sep,
                            spark_master=args.spark_master)  # fmt: skip
-    progress(0.8, f"risk figures of {len(freq.table):,} classes")
     report = risk_report(freq.table, qis, k_threshold=args.k, sensitive=args.sensitive,
-                         impact=not args.no_impact, counts=freq.counts)  # fmt: skip
+                         impact=not args.no_impact, counts=freq.counts,
+                         progress=stage(progress, 0.8, 1.0))  # fmt: skip
     _end_bar(args)
     data, explanations = {**report.to_dict(), "engine": engine}, report.explanations()
     _add_population_figures(args, report, data, explanations)
