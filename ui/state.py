@@ -632,7 +632,9 @@ def use_case() -> str:
 
 
 def set_use_case(name: str) -> None:
-    if _state().get("release_use_case") == name:
+    """Keep the use case chosen; the Report calls this on every run, so the one already in
+    force (the default on a first visit) is no change and writes no audit entry."""
+    if use_case() == name:
         return
     _state()["release_use_case"] = name
     _write(lambda ws: ws.set_setting("use_case", name))

@@ -310,3 +310,20 @@ def test_direct_identifiers_left_are_one_summary_line_not_a_warning_each() -> No
     about_identifiers = [w.value for w in at.warning if "direct identifier" in w.value]
     assert len(about_identifiers) == 1, about_identifiers
     assert about_identifiers[0].startswith("4 columns classified as direct identifiers")
+
+
+def test_a_visit_records_no_use_case_and_a_change_records_one(own_workspace) -> None:
+    """History: opening the Report is not a choice of use case (it wrote one entry per
+    first visit); choosing one is, once (issue 17 screenshot review)."""
+    from core.workspace import Workspace
+
+    def entries() -> list[dict]:
+        with Workspace(own_workspace) as ws:
+            return [e for e in ws.audit_entries() if e["object"] == "setting:use_case"]
+
+    at = open_report({c: Role.INDIRECT for c in QI}, STEPS)
+    at.run()
+    assert entries() == []
+    at.selectbox(key="use_case").set_value("internal_anonymised").run()
+    at.run()
+    assert [e["summary"]["value"] for e in entries()] == ["internal_anonymised"]
