@@ -176,28 +176,28 @@ with st.expander("Attribute disclosure models (empty = off)", expanded=sensitive
         "PDPC guide, Step 4 (attribute disclosure) and Annex C",
     )
 population_targets: dict = {}
-with st.expander("Population models: k-map, population uniqueness, average risk (0 = off)"):
+with st.expander("Population models: k-map, population uniqueness, average risk (empty = off)"):
     p1, p2, p3 = st.columns(3)
-    population = p1.number_input("Population size (people the data was drawn from)", 0,
-                                 value=0, step=1000, key="to_population")  # fmt: skip
-    k_map = int(p2.number_input("k-map k", 0, value=0, key="to_kmap"))
+    population = p1.number_input("Population size (people the data was drawn from)", 1,
+                                 step=1000, key="to_population", **OFF)  # fmt: skip
+    k_map = p2.number_input("k-map k", 1, step=1, key="to_kmap", **OFF)
     kmap_estimator = p3.selectbox("k-map estimator", list(KMAP_ESTIMATORS),
                                   format_func=lambda e: e.replace("_", " ").capitalize(),
                                   key="to_kmap_estimator")  # fmt: skip
     p4, p5, p6 = st.columns(3)
     significance = p4.number_input("k-map significance", 0.0, 1.0, 0.01, 0.01,
                                    key="to_kmap_significance")  # fmt: skip
-    uniqueness = p5.number_input("Population uniqueness at most (%)", 0.0, 100.0, 0.0, 0.1,
-                                 key="to_population_uniqueness")  # fmt: skip
+    uniqueness = p5.number_input("Population uniqueness at most (%)", 0.0, 100.0, step=0.1,
+                                 key="to_population_uniqueness", **OFF)  # fmt: skip
     population_model = p6.selectbox("Population model", list(MODEL_NAMES),
                                     format_func=lambda m: MODEL_NAMES[m],
                                     key="to_population_model")  # fmt: skip
-    average = st.number_input("Average risk at most (classes / records, 0-1)", 0.0, 1.0, 0.0,
-                              0.01, key="to_average_risk")  # fmt: skip
+    average = st.number_input("Average risk at most (classes / records, 0-1)", 0.0, 1.0,
+                              step=0.01, key="to_average_risk", **OFF)  # fmt: skip
     if population:
         population_targets["population"] = float(population)
     if k_map:
-        population_targets.update(k_map=k_map, k_map_estimator=kmap_estimator,
+        population_targets.update(k_map=int(k_map), k_map_estimator=kmap_estimator,
                                   k_map_significance=significance)  # fmt: skip
     if uniqueness:
         population_targets.update(max_population_uniqueness=uniqueness / 100,

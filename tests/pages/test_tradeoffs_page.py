@@ -275,7 +275,8 @@ def test_unused_models_read_off_and_l_is_a_count(tmp_path):
     from streamlit.proto.NumberInput_pb2 import NumberInput
 
     at = taxi_page(tmp_path)
-    for key in ("to_l", "to_t", "to_alpha", "to_delta", "to_beta"):
+    for key in ("to_l", "to_t", "to_alpha", "to_delta", "to_beta", "to_population",
+                "to_kmap", "to_population_uniqueness", "to_average_risk"):  # fmt: skip
         box = at.number_input(key=key)
         assert box.value is None and box.proto.placeholder == "off", key
     assert at.selectbox(key="to_l_kind").value == "distinct"
