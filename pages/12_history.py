@@ -82,12 +82,14 @@ else:
     newer = b.selectbox("Compared with", ids, index=len(ids) - 1, format_func=labels.get,
                         key="hist_v_new")  # fmt: skip
     by_id = {v.id: v for v in versions}
-    a.code(by_id[older].yaml, language="yaml")
-    b.code(by_id[newer].yaml, language="yaml")
+    # Plain text, not Streamlit's syntax colours: its YAML and diff token colours fail the
+    # WCAG AA contrast ratio (axe, tests/browser/test_every_page.py).
+    a.code(by_id[older].yaml, language=None)
+    b.code(by_id[newer].yaml, language=None)
     diff = "\n".join(difflib.unified_diff(
         by_id[older].yaml.splitlines(), by_id[newer].yaml.splitlines(),
         f"v{older}", f"v{newer}", lineterm=""))  # fmt: skip
-    st.code(diff or "(the two versions are the same)", language="diff")
+    st.code(diff or "(the two versions are the same)", language=None)
 
 # --- releases -----------------------------------------------------------------------------
 st.subheader("Releases")
