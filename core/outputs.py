@@ -216,11 +216,14 @@ def _write_temporary(
     as soon as it exists (so that a failure or Ctrl-C at any moment after removes it)."""
     temp = output.path.with_name(f".{output.path.name}.{secrets.token_hex(4)}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        descriptor = os.open(temp, flags, 0o600 if output.private else 0o666)
-    except OSError as error:
-        raise _cannot_write(output, error) from error
-    temporary.append(temp)
+    # Created and listed with Ctrl-C held back: an interrupt between the two would leave a
+    # file nobody knows of (it is delivered right after, and the clean-up then removes it).
+    with _interrupts_held_back():
+        try:
+            descriptor = os.open(temp, flags, 0o600 if output.private else 0o666)
+        except OSError as error:
+            raise _cannot_write(output, error) from error
+        temporary.append(temp)
     try:
         with os.fdopen(descriptor, "wb") as handle:
             if callable(data):
