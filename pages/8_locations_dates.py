@@ -132,9 +132,9 @@ else:
         a.metric("Smallest count", sk.min_count)
         b.metric(f"Locations below k = {k}", f"{sk.locations_below:,}")
         c.metric(f"Records below k = {k}", f"{sk.records_below:,}")
-        counts = pd.Series(sk.counts, index=after.index)
-        shown = after_pts.assign(count=counts.reindex(after_pts.index).to_numpy())
-        title = f"Where the points are after this step ({len(after_pts):,} shown)"
+        shown = charts.spatial_k_points(after, lat, lon, sk.counts, k)
+        title = (f"Where the points are after this step ({len(shown):,} of {len(after):,} "
+                 "shown, those below k first)")  # fmt: skip
         st.vega_lite_chart(*charts.spatial_k_chart(shown, k, title), width="stretch")
         state.explain(
             f"Red points share their location ({sk.describe_method()}) with fewer than {k} "

@@ -154,3 +154,16 @@ def test_distance_histogram_counts_by_hand():
     assert spec["encoding"]["x"]["title"] == "distance moved (m, haversine)"
     empty, _ = histogram(np.array([]))
     assert empty["points"].tolist() == [0]
+
+
+def test_the_spatial_k_map_shows_every_point_below_k_before_the_others():
+    from ui.location_charts import spatial_k_points
+
+    # 10 points; the last three are alone (count 1 < k = 2), the rest share (count 5).
+    df = pd.DataFrame({"lat": np.linspace(1.30, 1.39, 10), "lon": np.linspace(103.8, 103.9, 10)})
+    counts = np.array([5] * 7 + [1] * 3)
+    shown = spatial_k_points(df, "lat", "lon", counts, k=2, limit=5)
+    # All three below k (rows 7-9) and then the first two others (rows 0-1), in table order.
+    assert shown.index.tolist() == [0, 1, 7, 8, 9]
+    assert shown["count"].tolist() == [5, 5, 1, 1, 1]
+    assert len(spatial_k_points(df, "lat", "lon", counts, k=2, limit=2)) == 2
