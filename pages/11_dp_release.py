@@ -15,6 +15,7 @@ import streamlit as st
 
 from core import dp
 from core.errors import AnonymisationError
+from core.formatting import fmt_number
 from core.io import table_to_bytes
 from core.markup import escape_markdown
 from ui import state
@@ -87,7 +88,8 @@ budget_total = st.number_input("Privacy budget of this release (total ε)", 0.01
 if recorded is not None:
     budget_total = float(recorded["budget"]["epsilon"])
     used = sum(c["epsilon"] for c in recorded["charges"])
-    st.caption(f"This workspace's privacy budget is ε = {budget_total:g}; ε = {used:g} was "
+    st.caption(f"This workspace's privacy budget is ε = {fmt_number(budget_total)}; ε = "
+               f"{fmt_number(used)} was "
                f"spent by {len(recorded['charges'])} released query(ies). It cannot change.")  # fmt: skip
 epsilon = st.slider("ε for these queries", 0.01, 5.0, 1.0, 0.01, key="dp_epsilon")
 state.explain(
@@ -118,8 +120,10 @@ except AnonymisationError as error:
     st.stop()
 
 spent, total, queries = st.columns(3)
-spent.metric("ε spent", f"{budget.spent_epsilon:.3g}")
-total.metric("Budget left", f"{budget.remaining_epsilon:.3g} of {budget.epsilon:g}")
+spent.metric("ε spent", fmt_number(budget.spent_epsilon))
+total.metric(
+    "Budget left", f"{fmt_number(budget.remaining_epsilon)} of {fmt_number(budget.epsilon)}"
+)
 queries.metric("Noisy queries", len(budget.charges))
 state.explain("Each query's ε adds up (sequential composition); cells of one table share one "
               "query because each person is in one cell only.", DP)  # fmt: skip
