@@ -192,6 +192,8 @@ population = population_left.number_input(
     key="risk_population",
     help="For example the number of residents when the table is a sample of residents.",
 )
+if population:  # the box cannot show thousands separators
+    population_left.caption(f"{fmt_count(population)} people")
 model = population_right.selectbox(
     "Model",
     list(MODEL_NAMES),

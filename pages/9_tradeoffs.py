@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
-from core.formatting import fmt_probability
+from core.formatting import fmt_count, fmt_probability
 from core.local_recoding import LOCAL_MEASURES, recode_suppressed
 from core.markup import escape_markdown
 from core.population_risk import KMAP_ESTIMATORS, MODEL_NAMES
@@ -180,6 +180,8 @@ with st.expander("Population models: k-map, population uniqueness, average risk 
     p1, p2, p3 = st.columns(3)
     population = p1.number_input("Population size (people the data was drawn from)", 1,
                                  step=1000, key="to_population", **OFF)  # fmt: skip
+    if population:  # the box cannot show thousands separators
+        p1.caption(f"{fmt_count(population)} people")
     k_map = p2.number_input("k-map k", 1, step=1, key="to_kmap", **OFF)
     kmap_estimator = p3.selectbox("k-map estimator", list(KMAP_ESTIMATORS),
                                   format_func=lambda e: e.replace("_", " ").capitalize(),

@@ -304,3 +304,10 @@ def test_the_impact_can_be_skipped_and_is_off_by_default_on_large_tables(monkeyp
     assert not large.exception, large.exception
     assert large.checkbox(key="risk_impact").value is False
     assert heading not in [h.value for h in large.subheader]
+
+
+def test_the_population_size_is_echoed_with_thousands_separators():
+    at = load_taxi({c: Role.INDIRECT for c in QI})
+    at.switch_page(PAGE).run()
+    at.number_input(key="risk_population").set_value(5_600_000).run()
+    assert any(c.value == "5,600,000 people" for c in at.caption), [c.value for c in at.caption]
