@@ -19,9 +19,11 @@ def open_app(page: str | None = None) -> AppTest:
     return at
 
 
-def open_sample(sample: str, indirect: list[str], page: str) -> AppTest:
+def open_sample(
+    sample: str, indirect: list[str], page: str, session: dict | None = None
+) -> AppTest:
     """The dashboard with a sample_data table loaded, ``indirect`` marked as indirect
-    identifiers (the Step 1 roles), on ``page``."""
+    identifiers (the Step 1 roles), further ``session`` state set, on ``page``."""
     from core.schema import Role
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
@@ -30,6 +32,8 @@ def open_sample(sample: str, indirect: list[str], page: str) -> AppTest:
     at.selectbox(key="sample").set_value(sample)
     at.button(key="load_sample").click().run()
     at.session_state["roles"] = {c: Role.INDIRECT for c in indirect}
+    for key, value in (session or {}).items():
+        at.session_state[key] = value
     at.switch_page(page).run()
     assert not at.exception, at.exception
     return at

@@ -6,6 +6,7 @@ import itertools
 from pathlib import Path
 
 import pandas as pd
+from apptest_helpers import open_sample
 from streamlit.testing.v1 import AppTest
 
 from core.hierarchy import read_hierarchy
@@ -20,28 +21,24 @@ QI = ["Age", "Gender"]
 
 
 def taxi_page(tmp_path: Path) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    at.switch_page("pages/1_data.py").run()
-    at.selectbox(key="sample").set_value(TAXI)
-    at.button(key="load_sample").click().run()
-    at.session_state["roles"] = {c: Role.INDIRECT for c in QI}
-    at.session_state["hierarchy_dir"] = str(tmp_path)
-    at.switch_page(PAGE).run()
-    assert not at.exception, at.exception
-    return at
+    return open_sample(TAXI, QI, PAGE, session={"hierarchy_dir": str(tmp_path)})
 
 
-def _k_by_hand(age: int, gender: int) -> int:
-    """k of the taxi table with Age in bands (1 = 5, 2 = 10, 3 = 20, 4 = 40 years, 5 = *)
-    and Gender kept (0) or '*' (1), by pandas groupby."""
+def _taxi_at(age: int, gender: int) -> pd.DataFrame:
+    """The taxi table with Age in bands (1 = 5, 2 = 10, 3 = 20, 4 = 40 years, 5 = *) and
+    Gender kept (0) or '*' (1), generalised by hand with pandas."""
     widths = {1: 5, 2: 10, 3: 20, 4: 40}
     table = TAXI_TABLE.copy()
     if age:
         table["Age"] = "*" if age == 5 else table["Age"] // widths[age]
     if gender:
         table["Gender"] = "*"
-    return int(table.groupby(QI).size().min())
+    return table
+
+
+def _k_by_hand(age: int, gender: int) -> int:
+    """k of the taxi table at those levels, by pandas groupby."""
+    return int(_taxi_at(age, gender).groupby(QI).size().min())
 
 
 def test_search_chart_and_apply(tmp_path):
@@ -185,13 +182,7 @@ def test_recode_suppressed_records_locally(tmp_path):
 
 def _average_risk_by_hand(age: int, gender: int) -> float:
     """Groups / records of the taxi table at those levels (pandas groupby)."""
-    widths = {1: 5, 2: 10, 3: 20, 4: 40}
-    table = TAXI_TABLE.copy()
-    if age:
-        table["Age"] = "*" if age == 5 else table["Age"] // widths[age]
-    if gender:
-        table["Gender"] = "*"
-    return table.groupby(QI).ngroups / len(table)
+    return _taxi_at(age, gender).groupby(QI).ngroups / len(TAXI_TABLE)
 
 
 def test_population_models_as_search_targets(tmp_path):
