@@ -244,8 +244,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         )
     recipe_out = None
     if args.recipe_out:
-        (recipe_out,) = plan_outputs([Output("--recipe-out", Path(args.recipe_out))],
-                                     {"data": Path(args.data)}, force=args.force)  # fmt: skip
+        read = {"data": Path(args.data),
+                **{f"--hierarchy {c}": Path(p) for c, p in hierarchy_paths.items()}}  # fmt: skip
+        (recipe_out,) = plan_outputs([Output("--recipe-out", Path(args.recipe_out))], read,
+                                     force=args.force)  # fmt: skip
     wanted = [*hierarchies, *([args.sensitive] if args.sensitive else [])]
     progress = args.bar or no_progress
     progress(0.0, f"reading {Path(args.data).name}")

@@ -70,3 +70,11 @@ def test_recipe_out_never_replaces_a_file_without_force(small, tmp_path, capsys)
     assert "--recipe-out" in capsys.readouterr().err
     assert cli.main(["search", *small, "--recipe-out", str(recipe), "--force"]) == 0
     assert "suppress_records" in recipe.read_text(encoding="utf-8")
+
+
+def test_recipe_out_never_replaces_a_hierarchy_it_reads_even_with_force(small, tmp_path, capsys):
+    hierarchy = tmp_path / "age.csv"
+    before = hierarchy.read_bytes()
+    assert cli.main(["search", *small, "--recipe-out", str(hierarchy), "--force"]) == 2
+    assert hierarchy.read_bytes() == before
+    assert "age.csv" in capsys.readouterr().err
