@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
-from core.formatting import fmt_count, fmt_probability
+from core.formatting import fmt_count, fmt_number, fmt_probability
 from core.local_recoding import LOCAL_MEASURES, recode_suppressed
 from core.markup import escape_markdown
 from core.population_risk import KMAP_ESTIMATORS, MODEL_NAMES
@@ -302,15 +302,15 @@ pick = st.selectbox("Option", labels, index=labels.index(result.optimum.label())
 candidate = result.candidates[labels.index(pick)]
 m1, m2, m3 = st.columns(3)
 m1.metric("k after suppression", candidate.k)
-m2.metric("Records suppressed", f"{candidate.suppressed:,}")
-m3.metric(name.capitalize(), f"{candidate.measures[result.measure]:.4g}")
+m2.metric("Records suppressed", fmt_count(candidate.suppressed))
+m3.metric(name.capitalize(), fmt_number(candidate.measures[result.measure], 4))
 if candidate.sensitive_figures:
     figures = candidate.sensitive_figures
     st.caption(
         f"On '{escape_markdown(result.target.sensitive)}' in the kept groups: at least "
-        f"{figures['l_distinct']:.0f} distinct values (entropy l {figures['l_entropy']:.3g}); "
-        f"largest distance t {figures['t']:.3g}; delta {figures['delta']:.3g}; beta "
-        f"{figures['beta']:.3g}; largest share of one value (alpha) {figures['alpha']:.0%}."
+        f"{fmt_count(figures['l_distinct'])} distinct values (entropy l "
+        f"{fmt_number(figures['l_entropy'])}); largest distance t {fmt_number(figures['t'])}; "
+        f"delta {fmt_number(figures['delta'])}; beta {fmt_number(figures['beta'])}; largest share of one value (alpha) {figures['alpha']:.0%}."
     )
 if candidate.table_figures:
     figures = candidate.table_figures
@@ -364,9 +364,9 @@ if candidate.suppressed and not result.target.sample_based:  # ARX: not with pop
     if local is not None:
         st.info(escape_markdown(local.explanation()))
         r1, r2 = st.columns(2)
-        r1.metric("Records kept instead of suppressed", f"{local.kept:,}")
+        r1.metric("Records kept instead of suppressed", fmt_count(local.kept))
         r2.metric(f"{LOCAL_MEASURES[local.measure].split(':')[0].capitalize()}",
-                  f"{local.loss_after:.4g}", delta=f"{local.loss_after - local.loss_before:+.4g}",
+                  fmt_number(local.loss_after, 4), delta=f"{local.loss_after - local.loss_before:+.4g}",
                   delta_color="inverse")  # fmt: skip
         state.explain(
             "Local recoding: the records this option removes are searched again on their "
