@@ -442,24 +442,19 @@ def recode_locally(
     hierarchies: Mapping[str, Hierarchy],
     rounds: Sequence[Sequence[int]],
     k: int = 1,
-    l_diversity: Mapping[str, object] | None = None,
-    t_closeness: Mapping[str, object] | None = None,
-    delta_disclosure: Mapping[str, object] | None = None,
-    beta_likeness: Mapping[str, object] | None = None,
-    alpha_k: Mapping[str, object] | None = None,
+    **models: Mapping[str, object] | None,
 ) -> pd.DataFrame:
     """Local recoding replayed (recipe step ``recode_locally``; PDPC guide, Annex A:
     Generalisation and Record suppression; Annex C). ``hierarchies`` maps each
     quasi-identifier to its hierarchy, in order; ``rounds`` lists one level per
-    quasi-identifier for each round, the global levels first. The models are given as in
-    :func:`core.techniques.suppression.suppress_failing_classes`. Returns
-    :func:`release_locally`'s table (semantics in this module's docstring); ``df`` is
-    unchanged."""
+    quasi-identifier for each round, the global levels first. ``models`` are the privacy
+    models of :data:`core.techniques.suppression.CLASS_MODELS` (``l_diversity=``,
+    ``t_closeness=``, ...), each given as :func:`core.techniques.suppression.
+    suppress_failing_classes` takes it. Returns :func:`release_locally`'s table (semantics in
+    this module's docstring); ``df`` is unchanged."""
     from core.techniques.suppression import class_models
 
-    models = class_models(k=k, l_diversity=l_diversity, t_closeness=t_closeness,
-                          delta_disclosure=delta_disclosure, beta_likeness=beta_likeness,
-                          alpha_k=alpha_k)  # fmt: skip
+    models = class_models(k=k, **models)
     qis = list(hierarchies)
     if isinstance(rounds, str | bytes) or not isinstance(rounds, Sequence) or not rounds:
         raise ParameterError("Parameter 'rounds' must be a list of level lists, global first.")

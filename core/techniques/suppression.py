@@ -137,6 +137,12 @@ def _class_models(name: str, spec: object) -> ClassModels:
 def class_models(*, k: int = 1, **specs: Mapping[str, object] | None) -> ClassModels:
     """One :class:`core.privacy.ClassModels` from a step's ``k`` and model mappings (as
     :func:`suppress_failing_classes` takes them); the models share one sensitive column."""
+    unknown = sorted(set(specs) - set(CLASS_MODELS))
+    if unknown:
+        raise ParameterError(
+            f"Unknown privacy model {', '.join(map(repr, unknown))}; the models are "
+            f"{', '.join(map(repr, CLASS_MODELS))}."
+        )
     values: dict[str, object] = {}
     sensitive = None
     for name, spec in specs.items():

@@ -343,3 +343,14 @@ def test_step_models_must_share_one_sensitive_column():
         recode_locally(df, hierarchies=SMALL_HIERARCHIES, rounds=[[0, 0]], k=2,
                        l_diversity={"sensitive": "salary", "l": 1},
                        alpha_k={"sensitive": "grade", "alpha": 1.0})  # fmt: skip
+
+
+def test_step_refuses_an_unknown_privacy_model_by_name():
+    """The models a step takes are defined once (suppression.CLASS_MODELS): a name outside
+    them is refused with the list of names, not a bare TypeError."""
+    from core.techniques import recode_locally
+
+    df = _small_table().assign(salary="lo")
+    with pytest.raises(ParameterError, match=r"'l_diversty'.*'l_diversity', 't_closeness'"):
+        recode_locally(df, hierarchies=SMALL_HIERARCHIES, rounds=[[0, 0]], k=2,
+                       l_diversty={"sensitive": "salary", "l": 1})  # fmt: skip
