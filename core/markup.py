@@ -91,17 +91,18 @@ def code_fence(content: str, info: str = "") -> list[str]:
     return [fence + info, content, fence]
 
 
-# C0/C1 controls, DEL and the Unicode line/paragraph separators: the characters a terminal
-# acts on (ESC starts colour, cursor and title sequences) or shows as a new line.
-_TERMINAL_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
 def terminal_line(text: object) -> str:
-    """``text`` for one line of a terminal or log (the CLI's ``error: ...``).
+    """``text`` for one line of a terminal or log (the CLI's ``error: ...``, progress bars).
 
     A file or column name can hold a newline (forging a second ``error:`` line, or one a
-    script parsing stderr trusts) or an escape sequence that recolours or retitles the
-    terminal. Each such character is shown as its Python escape (``\\n``, ``\\x1b``), so the
-    name stays recognisable and the message stays one line.
+    script parsing stderr trusts), an escape sequence that recolours or retitles the
+    terminal, or a bidirectional override (U+202E) that makes the rest of the line read
+    backwards. Every character Python does not call printable (controls, DEL, line and
+    paragraph separators, format characters, spaces other than ' ') is shown as its Python
+    escape (``\\n``, ``\\x1b``, ``\\u202e``), so the name stays recognisable and the message
+    stays one line of what it says.
     """
-    return _TERMINAL_CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode(), str(text))
+    text = str(text)
+    if text.isprintable():  # the usual case, without a Python loop over characters
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)

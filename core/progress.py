@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from core.markup import terminal_line
+
 ProgressFn = Callable[[float, str], None]
 
 # Work shorter than this shows no bar (issue 15: a bar on any step over ~2 s).
@@ -35,12 +37,6 @@ def stage(progress: ProgressFn | None, start: float, end: float) -> ProgressFn:
         report(start + span * min(max(fraction, 0.0), 1.0), message)
 
     return part
-
-
-def printable(message: str) -> str:
-    """``message`` without control characters: it may hold column names (data), and a
-    terminal obeys escape sequences (PDPC guide, Step 5: keep the output safe)."""
-    return "".join(c if c.isprintable() else "?" for c in message)
 
 
 class TextBar:
@@ -64,7 +60,7 @@ class TextBar:
         interval: float = 0.25,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.label = printable(label)
+        self.label = terminal_line(label)
         self.stream = stream if stream is not None else sys.stderr
         self.delay = BAR_DELAY if delay is None else delay
         self.interval = interval
@@ -80,7 +76,7 @@ class TextBar:
 
     def __call__(self, fraction: float, message: str) -> None:
         with self._lock:
-            self.state = (min(max(fraction, 0.0), 1.0), printable(message))
+            self.state = (min(max(fraction, 0.0), 1.0), terminal_line(message))
             if self._ticker is None and not self._stop.is_set():
                 self._ticker = threading.Thread(target=self._tick, daemon=True)
                 self._ticker.start()

@@ -7,19 +7,20 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from core.markup import escape_markdown
-from core.progress import ProgressFn, printable
+from core.markup import escape_markdown, terminal_line
+from core.progress import ProgressFn
 
 
 @contextmanager
 def progress_bar(text: str) -> Iterator[ProgressFn]:
     """An ``st.progress`` element fed by a :data:`core.progress.ProgressFn`, removed when
     the work is done (or failed). Messages may hold column names (data): Streamlit reads
-    the text as Markdown, so it is escaped."""
-    bar = st.progress(0.0, text=escape_markdown(printable(text)))
+    the text as Markdown, so it is escaped, after :func:`core.markup.terminal_line` shows
+    invisible characters (controls, bidirectional overrides) as escapes, as the CLI does."""
+    bar = st.progress(0.0, text=escape_markdown(terminal_line(text)))
 
     def report(fraction: float, message: str) -> None:
-        bar.progress(min(max(fraction, 0.0), 1.0), text=escape_markdown(printable(message)))
+        bar.progress(min(max(fraction, 0.0), 1.0), text=escape_markdown(terminal_line(message)))
 
     try:
         yield report

@@ -165,3 +165,14 @@ def test_terminal_line_shows_controls_as_escapes_and_keeps_other_text():
         == "a\\r\\nb\\x1b]0;title\\x07\\u2028c\\x9b"
     )
     assert terminal_line("naïve café 東京 'x' \\") == "naïve café 東京 'x' \\"
+
+
+def test_terminal_line_shows_invisible_format_characters_as_escapes():
+    """A file name with a right-to-left override makes the rest of an error line read
+    backwards ("report\u202egpj.exe" shows as "reportexe.jpg"); zero-width and no-break
+    spaces hide what a name holds. All are shown as escapes (they were passed through)."""
+    from core.markup import terminal_line
+
+    assert terminal_line("report\u202egpj.exe") == "report\\u202egpj.exe"
+    assert terminal_line("a\u200bb\xa0c\ufeffd\U000e0041") == "a\\u200bb\\xa0c\\ufeffd\\U000e0041"
+    assert terminal_line(3) == "3"
