@@ -15,10 +15,11 @@ import streamlit as st
 
 from core import dp
 from core.errors import AnonymisationError
-from core.formatting import fmt_number
+from core.formatting import fmt_count, fmt_number
 from core.io import table_to_bytes
 from core.markup import escape_markdown
 from ui import state
+from ui.tables import figures
 
 DP = "Health data privacy (HIPAA, GDPR, formal models): Differential Privacy"
 AGG = "PDPC guide, Annex A: Data aggregation"
@@ -90,7 +91,7 @@ if recorded is not None:
     used = sum(c["epsilon"] for c in recorded["charges"])
     st.caption(f"This workspace's privacy budget is ε = {fmt_number(budget_total)}; ε = "
                f"{fmt_number(used)} was "
-               f"spent by {len(recorded['charges'])} released query(ies). It cannot change.")  # fmt: skip
+               f"spent by {fmt_count(len(recorded['charges']))} released query(ies). It cannot change.")  # fmt: skip
 epsilon = st.slider("ε for these queries", 0.01, 5.0, 1.0, 0.01, key="dp_epsilon")
 state.explain(
     "Smaller ε: stronger privacy, more noise. The ε is split evenly over the queries and "
@@ -124,10 +125,10 @@ spent.metric("ε spent", fmt_number(budget.spent_epsilon))
 total.metric(
     "Budget left", f"{fmt_number(budget.remaining_epsilon)} of {fmt_number(budget.epsilon)}"
 )
-queries.metric("Noisy queries", len(budget.charges))
+queries.metric("Noisy queries", fmt_count(len(budget.charges)))
 state.explain("Each query's ε adds up (sequential composition); cells of one table share one "
               "query because each person is in one cell only.", DP)  # fmt: skip
-st.dataframe(pd.DataFrame(release.ledger()["charges"]), hide_index=True)
+st.dataframe(figures(pd.DataFrame(release.ledger()["charges"])), hide_index=True)
 for figure in release.figures:
     st.markdown(f"- {escape_markdown(figure.statement)}")
 st.markdown(f"- {escape_markdown(release.outside_statement)}")
@@ -137,7 +138,7 @@ state.explain("Error bounds come from the noise scale alone, not the data, so th
 noisy_side, exact_side = st.columns(2)
 with noisy_side:
     st.subheader("Noisy table (for release)")
-    st.dataframe(release.table, hide_index=True)
+    st.dataframe(figures(release.table, counts=["count"], labels=by), hide_index=True)
     state.explain(
         "Noise is drawn once per setting and a new setting draws anew: publish one draw only, once.",
         DP,
@@ -145,7 +146,7 @@ with noisy_side:
 with exact_side:
     st.subheader("Exact table")
     st.warning("NOT FOR RELEASE — visible only to you, to judge the noise.", icon=":material/lock:")
-    st.dataframe(exact, hide_index=True)
+    st.dataframe(figures(exact, counts=["count"], labels=by), hide_index=True)
     state.explain("True figures on the same cells, without clipping or noise.", DP)
 
 st.subheader("Error bands")
@@ -217,8 +218,8 @@ min_cell = int(st.number_input("Suppress cells with fewer records than", 1, 1000
                                value=state.k_target(), key="dp_min_cell"))  # fmt: skip
 guide, warning = dp.suppressed_cross_tab(data, by, categories=categories, sums=sums,
                                          means=means, min_cell=min_cell)  # fmt: skip
-st.metric("Cells suppressed", f"{int(guide['suppressed'].sum())} of {len(guide)}")
-st.dataframe(guide, hide_index=True)
+st.metric("Cells suppressed", f"{fmt_count(guide['suppressed'].sum())} of {fmt_count(len(guide))}")
+st.dataframe(figures(guide, counts=["count"], labels=by), hide_index=True)
 state.explain(
     "Exact figures with small cells blanked: no noise, but the blanks and totals can still "
     "reveal small groups, and the protection depends on what the attacker already knows.",

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+import pyarrow as pa
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Dataframe
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,3 +47,13 @@ def metric(at: AppTest, label: str) -> str:
     values = [m.value for m in at.metric if m.label == label]
     assert values, f"no metric {label!r} among {[m.label for m in at.metric]}"
     return values[0]
+
+
+def shown(frame: Dataframe) -> pd.DataFrame:
+    """The text a user reads in ``st.dataframe`` cells: a Styler's display values when the
+    page formats its figures (ui.tables.figures), else the values themselves as text.
+    (``frame.value`` holds the numbers underneath, which the grid sorts on.)"""
+    display = frame.proto.arrow_data.styler.display_values
+    if not display:
+        return frame.value.astype(str)
+    return pa.ipc.open_stream(display).read_pandas()

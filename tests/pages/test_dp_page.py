@@ -6,11 +6,12 @@ are checked against the listed categories and with tolerances far wider than the
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from apptest_helpers import metric, open_app
+from apptest_helpers import metric, open_app, shown
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +40,41 @@ def test_count_by_sex_on_the_default_sample(page):
     assert any("NOT FOR RELEASE" in w.value for w in page.warning)
     assert guide["count"].tolist() == exact["count"].astype(float).tolist()
     assert any("95% of the time" in m.value for m in page.markdown)
+
+
+def test_tables_show_figures_as_every_page_does_and_keep_numbers_to_sort(page):
+    """Counts with thousands separators, sums and means to three significant digits
+    (core.formatting), in the noisy, exact and guide tables; underneath, the numbers stay
+    numbers so that the grid sorts 949 before 5,083 (text would sort it after)."""
+    frames = page.dataframe
+    truth = SAMPLE["sex"].value_counts()
+    exact_shown = shown(frames[2])
+    # written by hand: 5,084 women and 4,916 men in the sample
+    assert dict(zip(exact_shown["sex"], exact_shown["count"], strict=True)) == {
+        sex: f"{n:,}" for sex, n in truth.items()
+    }
+    assert shown(frames[3])["count"].tolist() == [f"{n:,}" for n in truth[["F", "M"]]]
+    assert all(re.fullmatch(r"\d,\d{3}", text) for text in shown(frames[1])["count"])
+    assert shown(frames[0])["epsilon"].tolist() == ["1"]
+    assert shown(frames[3])["suppressed"].tolist() == ["False", "False"]
+    for frame in frames[1:4]:
+        assert pd.api.types.is_numeric_dtype(frame.value["count"])
+
+
+def test_sums_and_means_read_with_three_significant_digits():
+    at = open_app(PAGE)
+    at.multiselect(key="dp_means").set_value(["income"]).run()
+    at.multiselect(key="dp_sums").set_value(["income"]).run()
+    assert not at.exception, at.exception
+    exact = shown(at.dataframe[2]).set_index("sex")
+    truth = SAMPLE.groupby("sex")["income"]
+    for sex in ("F", "M"):  # sums in the ten millions: whole, with separators
+        assert exact.loc[sex, "income_sum"] == f"{round(truth.sum()[sex]):,}"
+        mean = truth.mean()[sex]  # a mean in the thousands: 3 significant digits = whole
+        assert 1000 <= mean < 10000 and exact.loc[sex, "income_mean"] == f"{round(mean):,}"
+    noisy = shown(at.dataframe[1])
+    assert all(re.fullmatch(r"[\d,]+", text) for text in noisy["income_mean"])
+    assert all(re.fullmatch(r"\d+(\.\d+)?", text) for text in noisy["count_error95"])
 
 
 def test_cross_tab_with_income_and_a_category_left_out(page):

@@ -1,0 +1,34 @@
+"""Tables of figures on a page: every number read as core.formatting writes it.
+
+``st.dataframe`` on its own shows a count as 5083 and a mean as 4563.857199; formatting
+the numbers into text first would make the grid sort "949" after "5,083". A pandas Styler
+carries both: the grid shows the Styler's text and still sorts on the numbers underneath.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pandas as pd
+from pandas.io.formats.style import Styler
+
+from core.formatting import fmt_count, fmt_number
+
+
+def figures(
+    table: pd.DataFrame, *, counts: Iterable[str] = (), labels: Iterable[str] = ()
+) -> Styler:
+    """``table`` for ``st.dataframe`` with its numeric columns shown through
+    core.formatting: ``counts`` with :func:`fmt_count` (5,083), the other numeric columns
+    with :func:`fmt_number` (4,564; 0.25). ``labels`` are numeric columns that name a group
+    (a year, a postal code) and stay as they are; non-numeric columns are never touched.
+    """
+    counts, labels = set(counts), set(labels)
+    formats = {
+        column: fmt_count if column in counts else fmt_number
+        for column in table.columns
+        if column not in labels
+        and pd.api.types.is_numeric_dtype(table[column])
+        and not pd.api.types.is_bool_dtype(table[column])
+    }
+    return table.style.format(formats)
