@@ -24,6 +24,18 @@ def as_text(series: pd.Series) -> pd.Series:
     """
     if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
         return series.astype("str")
+    if _exact_integers(series):  # the same text as below, without a call per value
+        return series.astype("str")
     uniques = series.dropna().unique()
     mapping = {value: format_number(value) for value in uniques}
     return series.map(mapping).astype("str")
+
+
+def _exact_integers(series: pd.Series) -> bool:
+    """Whether ``series`` is a numpy integer column whose values a float holds exactly
+    (|v| <= 2**53): then ``str(v)`` is :func:`format_number`'s text of it."""
+    dtype = series.dtype
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "iu" or series.empty:
+        return False
+    values = series.to_numpy()
+    return bool(values.max() <= 2**53 and (dtype.kind == "u" or values.min() >= -(2**53)))

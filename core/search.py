@@ -106,6 +106,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from core._text import as_text
 from core.errors import ParameterError
@@ -365,7 +367,7 @@ class SearchResult:
 class _Column:
     name: str
     height: int
-    codes: list[np.ndarray]  # per level: class code of each record
+    value_groups: np.ndarray  # (levels, d): class code at each level of each distinct value
     cards: list[int]  # per level: number of codes
     value_codes: np.ndarray  # code of each record's original value (0..d-1)
     value_loss: list[np.ndarray]  # per level: loss metric of each original value
@@ -373,80 +375,106 @@ class _Column:
     value_max_entropy: np.ndarray = field(default_factory=lambda: np.zeros(0))  # at "*"
     level_totals: dict[str, np.ndarray] = field(default_factory=dict)
     domain: int = 1  # leaves of the hierarchy (ARX's domain size for its loss)
+    codes: list[np.ndarray] = field(default_factory=list)  # per level: class code of each unit
 
 
-def _distinct_text(series: pd.Series) -> tuple[np.ndarray, pd.Series]:
-    """Code of each record's value and the distinct values as text (``39`` and ``39.0``
-    are one value), factorising the raw column first so text is made per distinct value."""
+def _value_rows(series: pd.Series, hierarchy: Hierarchy) -> tuple[np.ndarray, np.ndarray]:
+    """Each record's hierarchy row: the code of its value (0..d-1) and, per distinct value,
+    its row of the hierarchy table (``len(hierarchy.levels)`` for a missing value), in
+    ascending row order. Values are matched as text (``39`` and ``39.0`` are one value):
+    one hash of the records (pyarrow's ``index_in`` for a pyarrow string column, else
+    ``pd.factorize`` and the text of each distinct value). A value the hierarchy does not
+    cover raises, naming it and its row."""
+    leaves = hierarchy.levels[0]
+    if _arrow_strings(series) and _arrow_strings(leaves):
+        values = pa.array(series.array)
+        found = pc.index_in(values, value_set=pa.array(leaves.array))
+        record_rows = found.fill_null(-1).to_numpy().astype(np.int64)
+        missing = values.is_null().to_numpy(zero_copy_only=False)
+        if ((record_rows < 0) & ~missing).any():
+            hierarchy.generalise(series, 0)  # raises, naming the first value not covered
+        record_rows[missing] = len(leaves)
+        present = np.bincount(record_rows, minlength=len(leaves) + 1) > 0
+        return (np.cumsum(present) - 1)[record_rows], np.flatnonzero(present)
     raw_codes, raw_uniques = pd.factorize(series, use_na_sentinel=False)
     text = as_text(pd.Series(raw_uniques, name=series.name, dtype=series.dtype))
-    text_codes, uniques = pd.factorize(text, use_na_sentinel=False)
-    value_codes = np.asarray(text_codes, dtype=np.int64)[raw_codes]
-    return value_codes, pd.Series(uniques, name=series.name, dtype="str")
+    raw_rows = pd.Index(leaves.to_numpy(dtype=object)).get_indexer(
+        text.to_numpy(dtype=object, na_value=None)
+    )
+    missing = text.isna().to_numpy()
+    if ((raw_rows < 0) & ~missing).any():
+        hierarchy.generalise(series, 0)  # raises, naming the first value not covered
+    raw_rows = np.where(missing, len(leaves), raw_rows)
+    present = np.zeros(len(leaves) + 1, dtype=bool)
+    present[raw_rows] = True
+    dense = np.cumsum(present) - 1  # ascending rows -> 0..d-1
+    value_codes = dense[raw_rows][np.asarray(raw_codes, dtype=np.int64)]
+    return value_codes, np.flatnonzero(present)
 
 
-def _hierarchy_rows(distinct: pd.Series, hierarchy: Hierarchy) -> np.ndarray | None:
-    """Row of the hierarchy table for each distinct value (None if one is not covered)."""
-    rows = pd.Index(hierarchy.levels[0].to_numpy()).get_indexer(distinct.to_numpy())
-    return None if (rows < 0).any() else rows
+def _arrow_strings(values: pd.Series) -> bool:
+    """Whether a column holds its text in pyarrow (pandas' default ``str`` dtype)."""
+    dtype = values.dtype
+    return isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
+
+
+def _level_labels(hierarchy: Hierarchy) -> tuple[np.ndarray, np.ndarray]:
+    """Per hierarchy row (plus a last row for missing values) and level: a label number
+    (equal labels at a level, equal numbers; numbers of different levels never meet), and
+    the leaves of the hierarchy under that label (its domain share, as ARX counts it)."""
+    table = hierarchy.levels.to_numpy(dtype=object)
+    label, labels = pd.factorize(table.ravel())
+    per_level = len(labels) + 1  # + the label of missing values
+    label = np.vstack([label.reshape(table.shape), np.full((1, table.shape[1]), len(labels))])
+    label = label + np.arange(table.shape[1]) * per_level
+    leaves = np.bincount(label[:-1].ravel(), minlength=per_level * table.shape[1])[label]
+    leaves[-1] = 1  # a missing value stays itself: one leaf
+    return label, leaves
 
 
 def _prepare_column(
     series: pd.Series, hierarchy: Hierarchy, records: np.ndarray | None = None
 ) -> _Column:
-    """``records``: how many records each row stands for (None: one each)."""
-    value_codes, distinct = _distinct_text(series)
-    counts = np.bincount(value_codes, weights=records, minlength=len(distinct)).astype(float)
-    n, d = float(counts.sum()), len(distinct)
-    codes, cards, losses, entropies = [], [], [], []
-    domain = len(hierarchy.levels)
-    rows = _hierarchy_rows(distinct, hierarchy)
-    table = hierarchy.levels.to_numpy(dtype=object)
-    previous = None
-    for level in range(hierarchy.height + 1):
-        if rows is None:  # a value not covered (raises, naming it) or missing
-            labels = hierarchy.generalise(distinct, level).to_numpy(dtype=object)
-        else:
-            labels = table[rows, level]
-        group, group_labels = pd.factorize(labels, use_na_sentinel=False)
-        group = group.astype(np.int64, copy=False)
-        if previous is not None:
-            pairs = np.unique(previous * (len(group_labels) + 1) + group).size
-            if pairs != np.unique(previous).size:
-                _check_nested(previous, group, distinct, hierarchy, level, series.name)
-        previous = group
-        # Leaves under each generalised value, counted in the hierarchy's whole domain (ARX).
-        _, inverse, leaf_counts = np.unique(table[:, level].astype(str), return_inverse=True,
-                                            return_counts=True)  # fmt: skip
-        leaves = leaf_counts[inverse.ravel()]
-        value_leaves = (leaves[rows] if rows is not None else np.ones(d)).astype(float)
-        if rows is None:
-            known = pd.Series(leaves, index=table[:, 0])
-            value_leaves = known.reindex(distinct.to_numpy()).fillna(1).to_numpy(dtype=float)
-        group_count = np.bincount(group, weights=counts)
-        codes.append(group[value_codes])
-        cards.append(max(len(group_labels), 1))
-        losses.append((value_leaves - 1) / (domain - 1) if domain > 1 else np.zeros(d))
-        entropies.append(-np.log2(counts / group_count[group]))
-    column = _Column(str(series.name), hierarchy.height, codes, cards, value_codes,
-                     losses, entropies)  # fmt: skip
-    for name, table in (("loss", losses), ("entropy", entropies)):
-        column.level_totals[name] = np.array([(t * counts).sum() for t in table])
-    column.level_totals["precision"] = (
-        np.arange(hierarchy.height + 1) / max(hierarchy.height, 1) * n
-    )
+    """``records``: how many records each row stands for (None: one each). Every step after
+    the records' hash works on the distinct values, all levels at once."""
+    value_codes, rows = _value_rows(series, hierarchy)
+    d, levels, domain = len(rows), hierarchy.height + 1, len(hierarchy.levels)
+    label, leaves = _level_labels(hierarchy)
+    value_label = label[rows].T  # (levels, d)
+    used = np.zeros(label.max() + 1, dtype=bool)
+    used[value_label] = True
+    rank = np.cumsum(used) - 1
+    cards = used.reshape(levels, -1).sum(axis=1)
+    starts = np.concatenate([[0], np.cumsum(cards)[:-1]])
+    groups = rank[value_label] - starts[:, None]  # dense 0..cards-1 per level
+    for level in range(1, levels):
+        _check_nested(groups[level - 1], groups[level], cards[level - 1], rows, hierarchy,
+                      level, series.name)  # fmt: skip
+    counts = np.bincount(value_codes, weights=records, minlength=d).astype(float)
+    n = float(counts.sum())
+    group_count = np.bincount((groups + starts[:, None]).ravel(),
+                              weights=np.tile(counts, levels))  # fmt: skip
+    entropy = -np.log2(counts / group_count[groups + starts[:, None]])
+    loss = (leaves[rows].T - 1.0) / (domain - 1) if domain > 1 else np.zeros((levels, d))
+    column = _Column(str(series.name), hierarchy.height, groups,
+                     [max(int(c), 1) for c in cards], value_codes, list(loss),
+                     list(entropy))  # fmt: skip
+    column.level_totals["loss"] = loss @ counts
+    column.level_totals["entropy"] = entropy @ counts
+    column.level_totals["precision"] = np.arange(levels) / max(hierarchy.height, 1) * n
     column.value_max_entropy = -np.log2(counts / n)
     column.domain = domain
     return column
 
 
-def _check_nested(previous, group, distinct, hierarchy, level, column) -> None:
+def _check_nested(previous, group, previous_card, rows, hierarchy, level, column) -> None:
     """Level ``level`` must be a function of level ``level - 1`` (classes only merge)."""
-    pairs = pd.DataFrame({"prev": previous, "now": group}).drop_duplicates()
-    split = pairs["prev"].duplicated(keep=False)
+    image = np.empty(previous_card, dtype=np.int64)
+    image[previous] = group
+    split = image[previous] != group
     if split.any():
-        row = int(np.flatnonzero(split.to_numpy())[0])
-        value = distinct.iloc[int(np.flatnonzero(previous == pairs["prev"].iloc[row])[0])]
+        row = rows[int(np.flatnonzero(split)[0])]
+        value = hierarchy.levels[0].iloc[row] if row < len(hierarchy.levels) else None
         raise ParameterError(
             f"The hierarchy{f' {hierarchy.name!r}' if hierarchy.name else ''} of column "
             f"'{column}' does not nest: values that share level {level - 1} (e.g. {value!r}) "
@@ -529,7 +557,7 @@ class _Lattice:
         self.prune_models = self._pruning_models()
         self.sensitive = None
         unit_of_record, n_units = combine_codes(
-            [(c.value_codes, len(c.value_loss[0])) for c in columns], len(df)
+            [(c.value_codes, c.value_groups.shape[1]) for c in columns], len(df)
         )
         first = np.empty(n_units, dtype=np.int64)
         first[unit_of_record[::-1]] = np.arange(len(df) - 1, -1, -1)
@@ -539,8 +567,8 @@ class _Lattice:
         self.n_units = n_units
         self.unit_first = first  # first record of each unit (ARX orders ties by it)
         for column in columns:  # from here on, codes are per unit
-            column.codes = [codes[first] for codes in column.codes]
             column.value_codes = column.value_codes[first]
+            column.codes = list(column.value_groups[:, column.value_codes])
         dist = None
         if self.models.uses_sensitive:
             s_codes = self._prepare_sensitive(df[target.sensitive], counts)

@@ -914,3 +914,102 @@ def test_gs_factor_half_and_default_weights_are_the_plain_arx_measures(_adult_ta
         search(df, small_h, target, measure="arx_loss", weights={"age": -1.0})
     with pytest.raises(ParameterError, match="gs_factor"):
         search(df, small_h, target, measure="arx_loss", gs_factor=1.5)
+
+
+# --- preparation: each column coded once against its hierarchy -----------------------------
+
+
+def _ages() -> Hierarchy:
+    # rows: 0 "20", 1 "21", 2 "30", 3 "31", 4 "40"; level 1 decades, level 2 "*"
+    return Hierarchy(pd.DataFrame({0: ["20", "21", "30", "31", "40"],
+                                   1: ["20-29", "20-29", "30-39", "30-39", "40-49"],
+                                   2: ["*"] * 5}))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        pd.Series(["30", "20", "30", None, "31"], dtype="str"),  # pyarrow strings
+        pd.Series(["30", "20", "30", None, "31"], dtype=object),  # Python strings
+        pd.Series([30.0, 20.0, 30.0, np.nan, 31.0]),  # numbers match as text: 30.0 is "30"
+    ],
+)
+def test_values_are_coded_by_their_hierarchy_row(values):
+    from core.search import _value_rows
+
+    codes, rows = _value_rows(values, _ages())
+    # Distinct values present, as hierarchy rows in ascending order: "20" (row 0), "30" (2),
+    # "31" (3), and the missing value (row 5 = one past the hierarchy's 5 rows).
+    assert rows.tolist() == [0, 2, 3, 5]
+    assert codes.tolist() == [1, 0, 1, 3, 2]
+
+
+def test_integers_match_the_hierarchy_text():
+    from core.search import _value_rows
+
+    codes, rows = _value_rows(pd.Series([40, 21, 40]), _ages())
+    assert rows.tolist() == [1, 4]  # "21", "40"
+    assert codes.tolist() == [1, 0, 1]
+
+
+@pytest.mark.parametrize("dtype", ["str", object, "int64"])
+def test_a_value_missing_from_the_hierarchy_is_named_with_its_row(dtype):
+    from core.search import _value_rows
+
+    values = pd.Series(["20", "55", "30"] if dtype != "int64" else [20, 55, 30], dtype=dtype,
+                       name="age")  # fmt: skip
+    with pytest.raises(ParameterError, match=r"'55' in column 'age' \(row 2\)"):
+        _value_rows(values, _ages())
+
+
+def test_level_labels_and_leaves_per_hierarchy_row():
+    from core.search import _level_labels
+
+    label, leaves = _level_labels(_ages())
+    assert label.shape == leaves.shape == (6, 3)  # 5 rows + the missing value's row
+    # Same label within a level <=> same number; levels never share numbers.
+    for level, groups in enumerate([[0, 1, 2, 3, 4], [0, 0, 1, 1, 2], [0, 0, 0, 0, 0]]):
+        column = label[:5, level]
+        assert [column.tolist().index(x) for x in column] == [groups.index(g) for g in groups]
+    assert len(set(label[:, 0]) & set(label[:, 1])) == 0
+    assert label[5, 1] not in label[:5, 1]  # missing values: a group of their own
+    # Leaves under each row's label: decades 20-29 and 30-39 hold 2 values, 40-49 one.
+    assert leaves.tolist() == [[1, 2, 5], [1, 2, 5], [1, 2, 5], [1, 2, 5], [1, 1, 5], [1, 1, 1]]
+
+
+def test_prepared_column_codes_losses_and_entropies_by_hand():
+    from core.search import _prepare_column
+
+    values = pd.Series(["30", "20", "30", "31", "21", "30"], name="age")
+    column = _prepare_column(values, _ages())
+    # Distinct values in hierarchy order: "20", "21", "30", "31" (counts 1, 1, 3, 1).
+    assert column.value_codes.tolist() == [2, 0, 2, 3, 1, 2]
+    assert column.cards == [4, 2, 1]
+    assert column.value_groups.tolist() == [[0, 1, 2, 3], [0, 0, 1, 1], [0, 0, 0, 0]]
+    # Loss (leaves under the value - 1) / (5 - 1): decades hold 2 leaves, "*" holds 5.
+    np.testing.assert_allclose(np.stack(column.value_loss), [[0] * 4, [0.25] * 4, [1] * 4])
+    # -log2 P(value | generalised value): "20" in 20-29 (1 of 2), "30" in 30-39 (3 of 4),
+    # "31" (1 of 4); at "*": 1 of 6 and 3 of 6.
+    np.testing.assert_allclose(
+        np.stack(column.value_entropy),
+        [[0] * 4, [1, 1, np.log2(4 / 3), 2], np.log2([6, 6, 2, 6])],
+    )
+    np.testing.assert_allclose(column.level_totals["loss"], [0, 6 * 0.25, 6])
+    np.testing.assert_allclose(column.level_totals["entropy"],
+                               [0, 1 + 1 + 3 * np.log2(4 / 3) + 2,
+                                3 * np.log2(6) + 3 * np.log2(2)])  # fmt: skip
+    # Frequency table: row i stands for records[i] records.
+    weighted = _prepare_column(values, _ages(), np.array([1, 1, 0, 1, 1, 0]))
+    np.testing.assert_allclose(weighted.level_totals["loss"], [0, 4 * 0.25, 4])
+
+
+def test_a_split_hierarchy_is_found_on_the_values_present():
+    from core.search import _prepare_column
+
+    # "b" and "c" share level 1 but not level 2: only an error when both occur.
+    split = Hierarchy(pd.DataFrame({0: ["a", "b", "c"], 1: ["x", "y", "y"], 2: ["g", "g", "h"]}))
+    assert _prepare_column(pd.Series(["a", "b"]), split).cards == [2, 2, 1]
+    with pytest.raises(
+        ParameterError, match=r"does not nest: values that share level 1 \(e.g. 'b'\)"
+    ):
+        _prepare_column(pd.Series(["a", "b", "c"], name="v"), split)
