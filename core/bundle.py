@@ -99,6 +99,11 @@ def portable_recipe(
         if isinstance(t_closeness, Mapping) and "hierarchy" in t_closeness:
             name = portable(position, t_closeness.get("sensitive"), t_closeness["hierarchy"])
             step = {**step, "t_closeness": {**t_closeness, "hierarchy": name}}
+        k_map = step.get("k_map")  # with a population table: the data's hierarchies
+        if isinstance(k_map, Mapping) and isinstance(k_map.get("hierarchies"), Mapping):
+            moved = {column: portable(position, column, source)
+                     for column, source in k_map["hierarchies"].items()}  # fmt: skip
+            step = {**step, "k_map": {**k_map, "hierarchies": moved}}
         steps.append(dict(step))
     return Recipe(tuple(steps), recipe.seed, dict(recipe.meta)), files
 

@@ -152,7 +152,7 @@ def cmd_risk(args: argparse.Namespace) -> int:
                            method=args.model_method)  # fmt: skip
         data.update(model.to_dict())
         explanations.update(model.explanations())
-    _add_population_figures(args, report, data, explanations)
+    _add_population_figures(args, report, data, explanations, df)
     text = "\n".join(f"{key}: {sentence}" for key, sentence in explanations.items())
     _emit(data, args.json, text)
     return 0
@@ -176,14 +176,25 @@ def _risk_on_engine(args: argparse.Namespace, engine: str) -> int:
                          progress=stage(progress, 0.8, 1.0))  # fmt: skip
     _end_bar(args)
     data, explanations = {**report.to_dict(), "engine": engine}, report.explanations()
-    _add_population_figures(args, report, data, explanations)
+    _add_population_figures(args, report, data, explanations, freq.table, freq.counts)
     text = "\n".join(f"{key}: {sentence}" for key, sentence in explanations.items())
     _emit(data, args.json, text)
     return 0
 
 
-def _add_population_figures(args: argparse.Namespace, report, data: dict, explanations: dict):
-    """With --population N: estimated population uniqueness (core.population_risk)."""
+def _add_population_figures(args: argparse.Namespace, report, data: dict, explanations: dict,
+                            table: pd.DataFrame | None = None,
+                            counts: Any = None):  # fmt: skip
+    """With --population N: estimated population uniqueness; with --population-table FILE:
+    k-map against the population's records, on ``table`` (core.population_risk)."""
+    if args.population_table and table is not None:
+        from core.population_risk import kmap_figures
+
+        population = read_table(args.population_table, sep=args.sep)
+        figures, sentences = kmap_figures(table, population, report.quasi_identifiers,
+                                          k=args.k, counts=counts)  # fmt: skip
+        data.update(figures)
+        explanations.update(sentences)
     if args.population is None:
         return
     from core.population_risk import population_figures, sizes_from_distribution
@@ -217,6 +228,17 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.k_map is not None:
         population.update(k_map=args.k_map, k_map_estimator=args.k_map_estimator,
                           k_map_significance=args.k_map_significance)  # fmt: skip
+    if args.population_table:  # k-map against the population's records (ARX KMap(k, subset))
+        if args.k_map is None:
+            raise AnonymisationError(
+                "--population-table is the population k-map counts in: give --k-map K too."
+            )
+        if args.recode_locally:
+            raise AnonymisationError(
+                "--recode-locally cannot be used with --population-table (ARX does not "
+                "recode locally under k-map with a population table either)."
+            )
+        population["population_table"] = read_table(args.population_table, sep=args.sep)
     t_hierarchy = read_hierarchy(args.t_hierarchy) if args.t_hierarchy else None
     t_distance = "hierarchical" if t_hierarchy is not None else args.t_distance
     if t_hierarchy is not None and args.sensitive:  # named by the recipe's suppression step
@@ -246,6 +268,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.recipe_out:
         read = {"data": Path(args.data),
                 **{f"--hierarchy {c}": Path(p) for c, p in hierarchy_paths.items()}}  # fmt: skip
+        if args.population_table:
+            read["--population-table"] = Path(args.population_table)
         (recipe_out,) = plan_outputs([Output("--recipe-out", Path(args.recipe_out))], read,
                                      force=args.force)  # fmt: skip
     wanted = [*hierarchies, *([args.sensitive] if args.sensitive else [])]
@@ -285,7 +309,9 @@ def cmd_search(args: argparse.Namespace) -> int:
     text = result.explanation()
     steps = None
     if result.optimum is not None:
-        steps = recipe_steps(result.optimum, hierarchy_paths, models=target)
+        population_path = Path(args.population_table).resolve() if args.population_table else None
+        steps = recipe_steps(result.optimum, hierarchy_paths, models=target,
+                             population_table_path=population_path)  # fmt: skip
     if args.recode_locally and result.optimum is not None:
         local = recode_suppressed(df, hierarchies, target, result.optimum, measure=args.measure,
                                   step_share=args.recode_step_share)  # fmt: skip
@@ -465,7 +491,7 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     base_dir = Path(args.recipe).resolve().parent
     inputs = {f"data '{file}'": Path(file) for file in sources.files}
     inputs.update({"recipe": Path(args.recipe)})
-    inputs.update({f"hierarchy '{path}'": path for path in _hierarchy_files(recipe, base_dir)})
+    inputs.update(_recipe_input_files(recipe, base_dir))
     mapping, linking = _pseudonymised_columns(recipe)
     job = _ApplyJob(
         columns, recipe, base_dir, quasi_identifiers, inputs, Path(args.out), None,
@@ -673,7 +699,7 @@ def _plan_apply(args: argparse.Namespace) -> _ApplyJob:
         recipe = Recipe(recipe.steps, args.seed, recipe.meta)
     base_dir = Path(args.recipe).resolve().parent
     inputs = {"data": Path(args.data), "recipe": Path(args.recipe)}
-    inputs.update({f"hierarchy '{path}'": path for path in _hierarchy_files(recipe, base_dir)})
+    inputs.update(_recipe_input_files(recipe, base_dir))
     mapping, linking = _pseudonymised_columns(recipe)
     job = _ApplyJob(
         df, recipe, base_dir, quasi_identifiers, inputs, Path(args.out),
@@ -717,18 +743,21 @@ def _gate(args: argparse.Namespace, job: _ApplyJob, result: RecipeResult) -> Rel
     return check.acknowledge()
 
 
-def _hierarchy_files(recipe: Recipe, base_dir: Path) -> list[Path]:
-    """The hierarchy files the recipe reads (inputs too: never to be overwritten)."""
-    paths = []
+def _recipe_input_files(recipe: Recipe, base_dir: Path) -> dict[str, Path]:
+    """The hierarchy files and k-map population tables the recipe reads, by label (inputs
+    too: never to be overwritten)."""
+    kinds = {"read_hierarchy": "hierarchy", "read_population_table": "population table"}
+    files: dict[str, Path] = {}
     for position, step in enumerate(recipe.steps, start=1):
         values = list(resolve(step, position=position).kwargs.values())
-        for nested in [v for v in values if isinstance(v, dict)]:  # recode_locally's
-            values.extend(nested.values())
-        for value in values:
-            if isinstance(value, Ref) and value.function == "read_hierarchy":
+        for value in values:  # grows: nested mappings (recode_locally's, k_map's) too
+            if isinstance(value, dict):
+                values.extend(value.values())
+            elif isinstance(value, Ref) and value.function in kinds:
                 path = Path(value.argument)
-                paths.append(path if path.is_absolute() else base_dir / path)
-    return paths
+                path = path if path.is_absolute() else base_dir / path
+                files[f"{kinds[value.function]} '{path}'"] = path
+    return files
 
 
 def _pseudonymised_columns(recipe: Recipe) -> tuple[list[str], list[str]]:
@@ -1065,6 +1094,10 @@ def build_parser() -> argparse.ArgumentParser:
     risk.add_argument("--population", type=float,
                       help="size of the population the records were drawn from: adds the "
                       "estimated population uniqueness (ARX's Pitman/Zayatz/SNB/Dankar)")  # fmt: skip
+    risk.add_argument("--population-table", metavar="FILE",
+                      help="the population's own records, coded as DATA is: adds k-map (the "
+                      "fewest people of the population sharing a record's values) and the "
+                      "records standing for fewer than --k people")  # fmt: skip
     risk.add_argument("--population-model", choices=("dankar", "pitman", "zayatz", "snb"),
                       default="dankar", help="population uniqueness model (default dankar: "
                       "Dankar et al.'s rule picks one by the sampling fraction)")  # fmt: skip
@@ -1102,6 +1135,10 @@ def build_parser() -> argparse.ArgumentParser:
                       "and --max-population-uniqueness)")  # fmt: skip
     find.add_argument("--k-map", type=int, help="k-map: each class stands for at least k "
                       "people of the population (ARX's estimate)")  # fmt: skip
+    find.add_argument("--population-table", metavar="FILE",
+                      help="with --k-map: the population's own records (a table holding every "
+                      "record of DATA, e.g. the register it was drawn from); each class must "
+                      "stand for at least k of them, generalised alike (ARX KMap(k, subset))")  # fmt: skip
     find.add_argument("--k-map-estimator", choices=("poisson", "zero_truncated_poisson"),
                       default="zero_truncated_poisson", help="k-map cell size estimator")  # fmt: skip
     find.add_argument("--k-map-significance", type=float, default=0.01,

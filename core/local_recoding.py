@@ -366,6 +366,12 @@ def recode_suppressed(
     max_rounds = require_int("max_rounds", max_rounds, minimum=0)
     if step_share is not None and require_probability("step_share", step_share) == 0:
         raise ParameterError("Parameter 'step_share' must be greater than 0 (or None).")
+    if target.population_table is not None:
+        raise ParameterError(
+            "Local recoding cannot be used with k-map against a population table: a round's "
+            "records would need the population of their own classes (ARX's KMap with a "
+            "research subset does not support local recoding either)."
+        )
     report = progress or (lambda fraction, message: None)
     if candidate is None:
         optimum = search(df, hierarchies, target, measure=measure).optimum

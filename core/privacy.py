@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import pandas as pd
@@ -29,7 +29,7 @@ import pandas as pd
 from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
-from core.population_risk import KMAP_ESTIMATORS, kmap_derived_k
+from core.population_risk import KMAP_ESTIMATORS, kmap_derived_k, kmap_population_counts
 from core.validation import (
     require_choice,
     require_columns,
@@ -775,6 +775,13 @@ class ClassModels:
       class of the n records must hold at least k' records, k' derived from k and the
       sampling fraction n / N (:func:`core.population_risk.kmap_derived_k`). A per-class
       model like k, monotone in both directions.
+    - ``k_map`` with ``population_table`` instead of N: Sweeney's k-map with the population
+      known (ARX ``KMap(k, DataSubset)``: the data is the population, the released records a
+      subset of it): a class passes when at least ``k_map`` records of the population table
+      share its (generalised) quasi-identifier values. Monotone in both directions too (a
+      merged class stands for the sum of its parts' population records). The caller counts
+      them (:meth:`failing`'s ``population_counts``); :func:`failing_records` does it for a
+      population table generalised like the data.
 
     Which of them keep the lattice search's pruning exact (``monotone_with_suppression``,
     ``monotone_with_generalisation``) follows ARX's criteria classes; see :mod:`core.search`.
@@ -797,15 +804,27 @@ class ClassModels:
     population: float | None = None  # N, the population the records were drawn from
     k_map_estimator: str = "zero_truncated_poisson"
     k_map_significance: float = 0.01
+    # k-map against the population's own records (ARX KMap(k, DataSubset)); not compared.
+    population_table: pd.DataFrame | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         require_int("k", self.k, minimum=1)
+        if self.population_table is not None:
+            if not isinstance(self.population_table, pd.DataFrame):
+                raise ParameterError("Parameter 'population_table' must be a table (DataFrame).")
+            if self.k_map is None:
+                raise ParameterError(
+                    "A population table is used by k-map: give 'k_map' (the k of k-map) too."
+                )
         if self.k_map is not None:
             require_int("k_map", self.k_map, minimum=1)
             require_choice("k_map_estimator", self.k_map_estimator, KMAP_ESTIMATORS)
             require_probability("k_map_significance", self.k_map_significance)
-            if self.population is None:
-                raise ParameterError("k-map needs 'population': the size of the population.")
+            if self.population is None and self.population_table is None:
+                raise ParameterError(
+                    "k-map needs 'population' (the size of the population) or "
+                    "'population_table' (the population's records)."
+                )
         if self.population is not None:
             require_positive("population", self.population)
         require_choice("l_kind", self.l_kind, L_KINDS)
@@ -878,15 +897,15 @@ class ClassModels:
         """The smallest class size a class must have: k, or k-map's derived k' for a
         table of ``n_records`` records, whichever is larger (ARX: the largest minimal class
         size of its criteria)."""
-        if self.k_map is None:
-            return self.k
+        if self.k_map is None or self.population_table is not None:
+            return self.k  # with a population table, k-map is checked on its counts
         derived = kmap_derived_k(self.k_map, n_records, self.population,
                                  estimator=self.k_map_estimator,
                                  significance=self.k_map_significance).derived_k  # fmt: skip
         return max(self.k, derived)
 
     def _kmap_part(self) -> dict:
-        names = ("k_map", "population", "k_map_estimator", "k_map_significance")
+        names = ("k_map", "population", "k_map_estimator", "k_map_significance", "population_table")
         return {name: getattr(self, name) for name in names}
 
     def only_monotone_with_suppression(self) -> ClassModels:
@@ -907,9 +926,20 @@ class ClassModels:
             models.update(l_kind="distinct", entropy_estimator="shannon", **self._distinct_part())
         return ClassModels(**models)
 
-    def failing(self, sizes: np.ndarray, dist: ClassDistribution | None) -> np.ndarray:
-        """Boolean per class: the class fails at least one model (ARX: it is suppressed)."""
+    def failing(
+        self,
+        sizes: np.ndarray,
+        dist: ClassDistribution | None,
+        population_counts: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Boolean per class: the class fails at least one model (ARX: it is suppressed).
+        ``population_counts``: with a population table, the population records of each
+        class (k-map)."""
         fail = sizes < (self.smallest_class(int(round(sizes.sum()))) if self.k_map else self.k)
+        if self.population_table is not None:
+            if population_counts is None:
+                raise ParameterError("k-map with a population table needs each class's count.")
+            fail |= np.asarray(population_counts) < self.k_map
         if not self.uses_sensitive:
             return fail
         if dist is None:
@@ -937,7 +967,10 @@ class ClassModels:
 
     def describe(self) -> str:
         parts = [f"k = {self.k}"] if self.k > 1 else []
-        if self.k_map is not None:
+        if self.k_map is not None and self.population_table is not None:
+            parts.append(f"k-map k = {self.k_map} in a population table of "
+                         f"{len(self.population_table):,} records")  # fmt: skip
+        elif self.k_map is not None:
             estimator = self.k_map_estimator.replace("_", "-")
             parts.append(f"k-map k = {self.k_map} in a population of {self.population:,.0f} "
                          f"({estimator} estimate, significance {self.k_map_significance:g})")  # fmt: skip
@@ -984,7 +1017,12 @@ def failing_records(
         dist = ClassDistribution.of(classes.class_of_record, codes, overall, tree=tree,
                                     n_classes=classes.sizes.size, ordered=is_ordered,
                                     weights=counts)  # fmt: skip
-    return models.failing(classes.sizes, dist)[classes.class_of_record]
+    population_counts = None
+    if models.population_table is not None:  # generalised like df (core.population_risk)
+        per_record = kmap_population_counts(df, models.population_table, quasi_identifiers)
+        population_counts = np.zeros(classes.sizes.size, dtype=np.int64)
+        population_counts[classes.class_of_record] = per_record
+    return models.failing(classes.sizes, dist, population_counts)[classes.class_of_record]
 
 
 # --- Step 4 measures of the models above, pycanon's signature: f(df, quasi_identifiers, s) --

@@ -322,11 +322,18 @@ def _evaluate(value: Any, base_dir: Path | None, keys: Mapping[str, bytes] | Non
             if base_dir is not None and not path.is_absolute():
                 path = base_dir / path
             return read_hierarchy(path)
+        if value.function == "read_population_table":  # k-map's population (a data file)
+            from core.io import read_table  # core.io is heavy; only this step needs it
+
+            path = Path(value.argument)
+            if base_dir is not None and not path.is_absolute():
+                path = base_dir / path
+            return read_table(path)
         if value.function == "key_from_env":
             if keys is not None and value.argument in keys:
                 return keys[value.argument]  # checked (length) by the technique itself
             return key_from_env(value.argument)
-    if isinstance(value, Mapping):  # recode_locally's hierarchies, t_closeness's hierarchy
+    if isinstance(value, Mapping):  # recode_locally's hierarchies, t_closeness's, k_map's
         return {k: _evaluate(v, base_dir, keys) for k, v in value.items()}
     return value
 
@@ -458,7 +465,7 @@ def describe_step(step: Mapping[str, Any]) -> str:
 # never inside a comment or a docstring), so no text can end a string or a line and run
 # as code when the script runs (issue 11, item 1).
 
-_REF_FUNCTIONS = frozenset({"read_hierarchy", "key_from_env"})
+_REF_FUNCTIONS = frozenset({"read_hierarchy", "read_population_table", "key_from_env"})
 
 
 def _literal(value: Any) -> str:
@@ -553,6 +560,12 @@ def to_python_script(recipe: Recipe) -> str:
         "def read_hierarchy(path):",
         '    """Relative hierarchy paths are found next to this script, wherever it runs."""',
         "    return _read_hierarchy(Path(__file__).resolve().parent / path)",
+        "",
+        "",
+        "def read_population_table(path):",
+        '    """k-map\'s population table (a data file, never in the script), found like the',
+        '    hierarchies: a relative path is read next to this script."""',
+        "    return read_table(Path(__file__).resolve().parent / path)",
         "",
         # An unnamed recipe gets None, not an empty name ('').
         f"RECIPE_NAME = {_literal(str(name)) if (name := recipe.meta.get('name')) else None}",

@@ -100,7 +100,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +114,10 @@ from core.errors import ParameterError
 from core.hierarchy import Hierarchy
 from core.population_risk import (
     POPULATION_MODELS,
+    PopulationLattice,
     average_risk,
+    check_sample_in_population,
+    generalise_population,
     population_uniqueness,
     table_suppression,
 )
@@ -210,9 +213,14 @@ class Target(ClassModels):
         """The per-class privacy models (k raised for Annex D)."""
         return ClassModels(**{**self.model_fields(), "k": self.required_k})
 
-    def failing(self, sizes: np.ndarray, dist: ClassDistribution | None) -> np.ndarray:
+    def failing(
+        self,
+        sizes: np.ndarray,
+        dist: ClassDistribution | None,
+        population_counts: np.ndarray | None = None,
+    ) -> np.ndarray:
         """As :meth:`ClassModels.failing`, with k raised for Annex D."""
-        return self.models.failing(sizes, dist)
+        return self.models.failing(sizes, dist, population_counts)
 
     @property
     def sample_based(self) -> bool:
@@ -569,6 +577,12 @@ class _Lattice:
         for column in columns:  # from here on, codes are per unit
             column.value_codes = column.value_codes[first]
             column.codes = list(column.value_groups[:, column.value_codes])
+        self.population = None  # k-map with a population table: its records, coded alike
+        if target.population_table is not None:
+            self.population = PopulationLattice.of(
+                target.population_table, hierarchies,
+                {c.name: df[c.name].iloc[first] for c in columns},
+                {c.name: c.codes for c in columns})  # fmt: skip
         dist = None
         if self.models.uses_sensitive:
             s_codes = self._prepare_sensitive(df[target.sensitive], counts)
@@ -703,15 +717,23 @@ class _Lattice:
                                     ordered=self.s_ordered, weights=weights,
                                     tree=self.s_tree)  # fmt: skip
 
+    def _in_population(self, levels, classes: _Classes) -> np.ndarray | None:
+        """k-map with a population table: the population records of each class."""
+        if self.population is None:
+            return None
+        codes = [c.codes[lv][classes.reps] for c, lv in zip(self.columns, levels, strict=True)]
+        return self.population.counts(levels, codes)
+
     def _failing(self, levels, classes: _Classes) -> tuple[np.ndarray, bool, bool]:
         """Failing (suppressed) classes of a node, and whether the pruning part and the whole
         target hold."""
         sizes = classes.sizes
-        fail = self.prune_models.failing(sizes, classes.dist)
+        in_population = self._in_population(levels, classes)
+        fail = self.prune_models.failing(sizes, classes.dist, in_population)
         suppressed = int(round(sizes[fail].sum()))
         prune_ok = ok = suppressed <= self.limit and suppressed < self.n
         if prune_ok and not self.monotone:
-            fail = self.models.failing(sizes, classes.dist)
+            fail = self.models.failing(sizes, classes.dist, in_population)
             suppressed = int(round(sizes[fail].sum()))
             ok = suppressed <= self.limit and suppressed < self.n
         if ok and self.target.sample_based:
@@ -1031,6 +1053,8 @@ def search(
             f"Parameter 'population' ({target.population:,.0f}) must be at least the number of "
             f"records ({records:,}): give the size of the population the table was drawn from."
         )
+    if target.population_table is not None:
+        check_sample_in_population(df, target.population_table, list(hierarchies), counts)
     lattice = _Lattice(df, hierarchies, target, counts)
     lattice.set_weighting(gs_factor, weights)
     if method == "auto":
@@ -1248,6 +1272,11 @@ def apply_candidate(
         if level > 0:
             out[column] = hierarchies[column].generalise(df[column], level)
     qis = list(candidate.levels)
+    if models.population_table is not None:  # k-map: the population generalised alike
+        generalised = {c: lv for c, lv in candidate.levels.items() if lv > 0}
+        population = generalise_population(models.population_table, qis, hierarchies,
+                                           generalised)  # fmt: skip
+        models = replace(models, population_table=population)
     fail = failing_records(out, qis, models)
     if isinstance(models, Target) and models.sample_based:
         # here, not at the top: core.techniques imports core.local_recoding, which imports us
@@ -1276,10 +1305,15 @@ def suppression_step(
     quasi_identifiers: Sequence[str],
     *,
     t_hierarchy_path: str | Path | None = None,
+    population_table_path: str | Path | None = None,
+    generalised: Mapping[str, tuple[str | Path, int]] | None = None,
 ) -> dict[str, Any]:
     """The recipe step that suppresses the classes failing ``models`` (ARX semantics).
     Hierarchical t-closeness names the sensitive attribute's hierarchy file
-    (``t_hierarchy_path``), as ``generalise`` steps name theirs."""
+    (``t_hierarchy_path``), as ``generalise`` steps name theirs. k-map with a population
+    table names the table's file (``population_table_path``; its records are never copied
+    into the recipe) and the hierarchy file and level of each generalised column
+    (``generalised``), so the population is generalised like the data when it replays."""
     below_k = models.required_k if isinstance(models, Target) else models.k
     step: dict[str, Any] = {"step": "suppress_records", "below_k": int(below_k),
                             "quasi_identifiers": list(quasi_identifiers)}  # fmt: skip
@@ -1306,7 +1340,14 @@ def suppression_step(
                                  "enhanced": models.enhanced_beta}  # fmt: skip
     if models.alpha is not None:
         step["alpha_k"] = {**sensitive, "alpha": models.alpha}
-    if models.k_map is not None:
+    if models.k_map is not None and models.population_table is not None:
+        if population_table_path is None:
+            raise ParameterError("No file given for k-map's population table.")
+        generalised = dict(generalised or {})
+        step["k_map"] = {"k": models.k_map, "population_table": str(population_table_path),
+                         "hierarchies": {c: str(p) for c, (p, _) in generalised.items()},
+                         "levels": {c: int(lv) for c, (_, lv) in generalised.items()}}  # fmt: skip
+    elif models.k_map is not None:
         step["k_map"] = {"k": models.k_map, "population": models.population,
                          "estimator": models.k_map_estimator,
                          "significance": models.k_map_significance}  # fmt: skip
@@ -1321,11 +1362,13 @@ def recipe_steps(
     *,
     k: int | None = None,
     models: ClassModels | None = None,
+    population_table_path: str | Path | None = None,
 ) -> list[dict[str, Any]]:
     """Recipe steps for a candidate: one ``generalise`` (hierarchy + level) per generalised
     quasi-identifier, then one ``suppress_records`` with the privacy models (below k, and
     l, t, delta, beta, alpha when the target has them) if any record is suppressed; with
-    hierarchical t-closeness, ``hierarchy_paths`` also names the sensitive column's file."""
+    hierarchical t-closeness, ``hierarchy_paths`` also names the sensitive column's file;
+    k-map with a population table names its file, ``population_table_path``."""
     models = _models(k, models)
     steps: list[dict[str, Any]] = []
     for column, level in candidate.levels.items():
@@ -1336,5 +1379,8 @@ def recipe_steps(
                           "hierarchy": str(hierarchy_paths[column]), "level": int(level)})  # fmt: skip
     if candidate.suppressed:
         path = hierarchy_paths.get(models.sensitive) if models.sensitive else None
-        steps.append(suppression_step(models, list(candidate.levels), t_hierarchy_path=path))
+        generalised = {c: (hierarchy_paths[c], lv) for c, lv in candidate.levels.items() if lv}
+        steps.append(suppression_step(models, list(candidate.levels), t_hierarchy_path=path,
+                                      population_table_path=population_table_path,
+                                      generalised=generalised))  # fmt: skip
     return steps

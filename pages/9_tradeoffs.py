@@ -196,11 +196,36 @@ with st.expander("Population models: k-map, population uniqueness, average risk 
                                     key="to_population_model")  # fmt: skip
     average = st.number_input("Average risk at most (classes / records, 0-1)", 0.0, 1.0,
                               step=0.01, key="to_average_risk", **OFF)  # fmt: skip
+    population_upload = st.file_uploader(
+        "Population table for k-map (optional): the records of the whole population, e.g. "
+        "the register this table was drawn from", type=["csv", "tsv", "txt", "xlsx", "parquet"],
+        key="to_population_table")  # fmt: skip
+    try:
+        population_table = None if population_upload is None else state.side_table(
+            population_upload.name, population_upload.getvalue())  # fmt: skip
+    except AnonymisationError as error:
+        st.error(escape_markdown(error))
+        population_upload = None
+    if population_upload is not None:
+        st.caption(f"{fmt_count(len(population_table))} people in the population table.")
+        state.explain(
+            "k-map with the population known: each group of the released table must match "
+            "at least k people of this table, once the population is generalised the same "
+            "way as the data (Sweeney's k-map, ARX's KMap with a research subset). The table "
+            "must hold every record of the data (the data is a sample of it). A group of two "
+            "records can pass when ten people of the population share its values; set the "
+            "k-map k above. Apply saves this file next to the hierarchies for the recipe to "
+            "read when it replays; the recipe names the file, never its records.",
+            "PDPC guide, Annex D (singling out a person of the population); ARX "
+            "org.deidentifier.arx.criteria.KMap",
+        )
     if population:
         population_targets["population"] = float(population)
     if k_map:
         population_targets.update(k_map=int(k_map), k_map_estimator=kmap_estimator,
                                   k_map_significance=significance)  # fmt: skip
+        if population_upload is not None:
+            population_targets["population_table"] = population_table
     if uniqueness:
         population_targets.update(max_population_uniqueness=uniqueness / 100,
                                   population_model=population_model)  # fmt: skip
@@ -240,6 +265,9 @@ if st.button("Search", key="to_run", type="primary"):
                         weights=weights,
                         progress=lambda f, text: bar.progress(min(f, 1.0), text=text))  # fmt: skip
         state.set_tradeoff_result((result, hierarchies))
+        if target.population_table is not None:  # Apply saves the file the step names
+            st.session_state["to_population_file"] = (population_upload.getvalue(),
+                                                      population_upload.name)  # fmt: skip
     except (AnonymisationError, ValueError) as error:
         st.error(escape_markdown(error))
     bar.empty()
@@ -396,7 +424,12 @@ if st.button("Apply: add these steps to the recipe", key="to_apply"):
     else:
         paths = {column: state.save_hierarchy(column, hierarchies[column])
                  for column, level in candidate.levels.items() if level > 0}  # fmt: skip
-        steps = recipe_steps(candidate, {**paths, **t_paths}, models=result.target)
+        population_path = None
+        if target.population_table is not None:
+            data_bytes, file_name = st.session_state["to_population_file"]
+            population_path = state.save_population_table(data_bytes, file_name)
+        steps = recipe_steps(candidate, {**paths, **t_paths}, models=result.target,
+                             population_table_path=population_path)  # fmt: skip
     new = state.recipe()
     for step in steps:
         new = new.add(step)

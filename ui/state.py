@@ -747,6 +747,28 @@ def save_hierarchy(column: str, hierarchy: Any) -> str:
     return name
 
 
+#: File types a population table is saved with (the upload's own bytes, unchanged).
+_POPULATION_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".parquet")
+
+
+def save_population_table(data: bytes, name: str) -> str:
+    """Write the uploaded population table (its bytes as uploaded) where a k-map step can
+    read it when the recipe replays, next to the hierarchies; return the path the step
+    records. The file name is its content's hash (never the upload's name, which is data);
+    the recipe names the file and never holds its records."""
+    suffix = Path(name).suffix.lower()
+    suffix = suffix if suffix in _POPULATION_SUFFIXES else ".csv"
+    folder = hierarchy_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"population-{sha256_bytes(data)[:16]}{suffix}"
+    if not path.exists():
+        path.write_bytes(data)
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 _CHOICES = "tradeoff_hierarchies"
 
 

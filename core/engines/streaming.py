@@ -164,6 +164,11 @@ def _class_step_models(step: _Step) -> tuple[list[str], list[ClassModels]]:
     models = [ClassModels(k=int(kwargs.get("k", 1)))]
     models += [_class_models(name, kwargs[name]) for name in CLASS_MODELS if kwargs.get(name)]
     if kwargs.get("k_map"):
+        if "population_table" in kwargs["k_map"]:
+            raise AnonymisationError(
+                f"Step {step.position} ({step.step['step']}): k-map with a population table "
+                "counts the population's records per class: use --engine pandas."
+            )
         models.append(_kmap_models(kwargs["k_map"]))
     if kwargs.get("average_risk") or kwargs.get("population_uniqueness"):
         # ARX removes the smallest classes first, ties in the order of their first record:

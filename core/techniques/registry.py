@@ -92,6 +92,40 @@ def _class_model_parameters(p: dict[str, Any], step: str) -> dict[str, Any]:
     return models
 
 
+def _kmap_population_table(spec: Any) -> Any:
+    """k-map against a population table names the table's file and the hierarchies and
+    levels the data was generalised with (the population is generalised alike when the
+    step runs); the files are read when the step runs, as generalise's hierarchy."""
+    if not isinstance(spec, Mapping) or "population_table" not in spec:
+        return spec
+    path, hierarchies = spec["population_table"], spec.get("hierarchies", {})
+    levels = spec.get("levels", {})
+    if not isinstance(path, str):
+        raise RecipeError(
+            "Step 'suppress_records': k_map 'population_table' must be the path of the "
+            "population's table file."
+        )
+    if (
+        not isinstance(hierarchies, Mapping)
+        or not isinstance(levels, Mapping)
+        or set(hierarchies) != set(levels)
+        or not all(isinstance(c, str) and isinstance(h, str) for c, h in hierarchies.items())
+        or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in levels.values()
+        )  # fmt: skip
+    ):
+        raise RecipeError(
+            "Step 'suppress_records': k_map with a population table takes 'hierarchies' "
+            "(column -> hierarchy file) and 'levels' (column -> level, a whole number >= 0) "
+            "for the same generalised columns, e.g. {age: age.csv} and {age: 2}."
+        )
+    return {
+        **spec,
+        "population_table": Ref("read_population_table", path),
+        "hierarchies": {c: Ref("read_hierarchy", h) for c, h in hierarchies.items()},
+    }
+
+
 def _suppress(p: dict[str, Any]) -> Call:
     if ("where" in p) == ("below_k" in p):
         raise RecipeError(
@@ -103,6 +137,8 @@ def _suppress(p: dict[str, Any]) -> Call:
             raise RecipeError("Step 'suppress_records' with 'below_k' needs 'quasi_identifiers'.")
         models = {**_class_model_parameters(p, "suppress_records"),
                   **_pick(p, POPULATION_MODELS)}  # fmt: skip
+        if "k_map" in models:
+            models["k_map"] = _kmap_population_table(models["k_map"])
         if models:  # ARX semantics: classes failing any model are removed
             return Call("suppress_failing_classes", (_as_list(p["quasi_identifiers"]),),
                         {"k": p["below_k"], **models})  # fmt: skip

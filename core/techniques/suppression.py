@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
-from core.population_risk import table_suppression
+from core.population_risk import generalise_population, table_suppression
 from core.privacy import ClassModels, equivalence_classes, failing_records
 from core.validation import require_columns, require_int, require_numeric
 
@@ -189,7 +189,10 @@ def suppress_failing_classes(
 
     Population-based models (:mod:`core.population_risk`): ``k_map={"k": 10, "population":
     N, "estimator": "poisson"|"zero_truncated_poisson", "significance": 0.01}`` (a class
-    must hold ARX's derived k' records); then, on the classes left, ARX's whole-table
+    must hold ARX's derived k' records), or with the population known (ARX ``KMap(k,
+    DataSubset)``) ``k_map={"k": 5, "population_table": <the population's records>,
+    "hierarchies": {column: Hierarchy}, "levels": {column: level}}`` (a class must stand for
+    at least k population records once the population is generalised like the data); then, on the classes left, ARX's whole-table
     criteria: ``average_risk={"max": 0.05}`` and ``population_uniqueness={"max": 0.01,
     "population": N, "model": "dankar"|"pitman"|"zayatz"|"snb"}``, met by removing the
     smallest classes first (ties in the order of their first record), as ARX does.
@@ -204,7 +207,7 @@ def suppress_failing_classes(
         if spec is not None:
             fail |= failing_records(df, quasi_identifiers, _class_models(name, spec))
     if k_map is not None:
-        fail |= failing_records(df, quasi_identifiers, _kmap_models(k_map))
+        fail |= failing_records(df, quasi_identifiers, _kmap_models(k_map, quasi_identifiers))
     if average_risk is not None or population_uniqueness is not None:
         fail |= table_failing_records(
             df, quasi_identifiers, fail, average_risk, population_uniqueness
@@ -226,7 +229,14 @@ def _spec(name: str, spec: object, required: tuple[str, ...], optional: tuple[st
     return spec
 
 
-def _kmap_models(spec: object) -> ClassModels:
+def _kmap_models(spec: object, quasi_identifiers: Sequence[str] = ()) -> ClassModels:
+    if isinstance(spec, Mapping) and "population_table" in spec:
+        # k-map with the population known (ARX KMap(k, DataSubset)): the population's
+        # records, generalised as the data was, counted per class.
+        spec = _spec("k_map", spec, ("k", "population_table"), ("hierarchies", "levels"))
+        population = generalise_population(spec["population_table"], quasi_identifiers,
+                                           spec.get("hierarchies", {}), spec.get("levels", {}))  # fmt: skip
+        return ClassModels(k_map=spec["k"], population_table=population)
     spec = _spec("k_map", spec, ("k", "population"), ("estimator", "significance"))
     return ClassModels(k_map=spec["k"], population=spec["population"],
                        k_map_estimator=spec.get("estimator", "zero_truncated_poisson"),

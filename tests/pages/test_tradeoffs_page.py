@@ -297,3 +297,40 @@ def test_a_visit_records_no_setting_and_a_change_records_one(tmp_path, own_works
     assert recorded[0]["summary"]["value"] == {
         "Age": {"kind": "numeric", "widths": "5, 10, 20, 40"}
     }
+
+
+def test_kmap_with_an_uploaded_population_table(tmp_path):
+    """The population holds every taxi record five times, except record 1 (21, Female),
+    which it holds once. k-map 5 at the original levels: that record's group stands for 1
+    person (fails), every other group for 5 or 10: with one record (10% of 11) allowed to
+    go, the lowest option keeps Age and Gender and removes record 1. Apply saves the
+    uploaded file for the recipe (the step names it, no records in the recipe) and the
+    recipe replays to the same table."""
+    population = pd.concat([TAXI_TABLE.iloc[:1], *[TAXI_TABLE.iloc[1:]] * 5], ignore_index=True)
+    upload = population.to_csv(index=False).encode()
+    at = taxi_page(tmp_path)
+    at.selectbox(key="to_kind_Age").set_value("numeric").run()
+    at.number_input(key="to_k").set_value(1)
+    at.number_input(key="to_supp").set_value(10.0)
+    at.selectbox(key="to_measure").set_value("height")
+    at.number_input(key="to_kmap").set_value(5)
+    at.file_uploader(key="to_population_table").set_value(
+        ("population.csv", upload, "text/csv")).run()  # fmt: skip
+    assert not at.exception, at.exception
+    assert any("k-map with the population known" in c.value for c in at.caption)
+    at.button(key="to_run").click().run()
+    assert not at.exception, at.exception
+    result = at.session_state["tradeoff_result"][0]
+    assert len(result.target.population_table) == 51
+    assert at.selectbox(key="to_candidate").value == "Age:0 Gender:0"
+    assert result.optimum.suppressed == 1
+    at.button(key="to_apply").click().run()
+    assert not at.exception, at.exception
+    steps = at.session_state["history"].current.steps
+    k_map = steps[-1]["k_map"]
+    assert k_map["k"] == 5 and k_map["levels"] == {} and k_map["hierarchies"] == {}
+    saved = Path(k_map["population_table"])
+    saved = saved if saved.is_absolute() else ROOT / saved
+    assert saved.parent == tmp_path and saved.read_bytes() == upload
+    replayed = apply_recipe(TAXI_TABLE, at.session_state["history"].current, base_dir=ROOT).data
+    assert replayed["Serial number"].tolist() == list(range(2, 12))
