@@ -473,8 +473,9 @@ def _grid(df: pd.DataFrame, by: list[str], categories: Mapping[str, Sequence[Any
     n_cells = math.prod(len(v) for v in lists)
     if n_cells > MAX_CELLS:
         raise ParameterError(
-            f"The categories make {n_cells:,} cells (more than {MAX_CELLS:,}); group into "
-            "fewer categories first (generalise), or release fewer columns at once."
+            f"The categories make {fmt_count(n_cells)} cells (more than "
+            f"{fmt_count(MAX_CELLS)}); group into fewer categories first (generalise), or "
+            "release fewer columns at once."
         )
     cell[outside] = n_cells
     index = pd.MultiIndex.from_product(lists, names=by)
@@ -745,13 +746,9 @@ def describe_outside(outside: int, error95: float) -> str:
 
 def _statement(what: str, acc: Accuracy, truth: str) -> str:
     return (
-        f"Each {what} is within ±{_fmt(acc.error95)} {truth} 95% of the time (average error "
-        f"about {_fmt(acc.expected_error)}); {acc.mechanism} noise of scale {_fmt(acc.scale)}."
+        f"Each {what} is within ±{fmt_number(acc.error95)} {truth} 95% of the time (average error "
+        f"about {fmt_number(acc.expected_error)}); {acc.mechanism} noise of scale {fmt_number(acc.scale)}."
     )
-
-
-def _fmt(x: float) -> str:
-    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
 
 
 def dp_aggregate(
