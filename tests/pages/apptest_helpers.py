@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 
 import pandas as pd
 import pyarrow as pa
+import pytest
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Dataframe
+
+from core.schema import Role
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,19 +29,24 @@ def open_app(page: str | None = None) -> AppTest:
     return at
 
 
-def open_sample(
-    sample: str, indirect: list[str], page: str, session: dict | None = None
-) -> AppTest:
-    """The dashboard with a sample_data table loaded, ``indirect`` marked as indirect
-    identifiers (the Step 1 roles), further ``session`` state set, on ``page``."""
-    from core.schema import Role
-
+def load_sample(sample: str, roles: Mapping[str, Role]) -> AppTest:
+    """The dashboard with a sample_data table loaded through the Data page and ``roles``
+    (the Step 1 roles) set, still on the Data page."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
     at.run()
     at.switch_page("pages/1_data.py").run()
     at.selectbox(key="sample").set_value(sample)
     at.button(key="load_sample").click().run()
-    at.session_state["roles"] = {c: Role.INDIRECT for c in indirect}
+    at.session_state["roles"] = dict(roles)
+    return at
+
+
+def open_sample(
+    sample: str, indirect: list[str], page: str, session: dict | None = None
+) -> AppTest:
+    """The dashboard with a sample_data table loaded, ``indirect`` marked as indirect
+    identifiers (the Step 1 roles), further ``session`` state set, on ``page``."""
+    at = load_sample(sample, {c: Role.INDIRECT for c in indirect})
     for key, value in (session or {}).items():
         at.session_state[key] = value
     at.switch_page(page).run()
@@ -57,3 +69,41 @@ def shown(frame: Dataframe) -> pd.DataFrame:
     if not display:
         return frame.value.astype(str)
     return pa.ipc.open_stream(display).read_pandas()
+
+
+@dataclass
+class Downloads:
+    """The files handed to ``st.download_button`` while recording (AppTest shows a button's
+    URL only): their bytes and file names by media file id."""
+
+    contents: dict[str, bytes] = field(default_factory=dict)
+    names: dict[str, str | None] = field(default_factory=dict)
+
+    @staticmethod
+    def _file_id(at: AppTest, key: str) -> str:
+        return PurePosixPath(at.download_button(key=key).proto.url).stem
+
+    def content(self, at: AppTest, key: str) -> bytes:
+        """The bytes behind the download button with widget key ``key``."""
+        return self.contents[self._file_id(at, key)]
+
+    def name(self, at: AppTest, key: str) -> str | None:
+        """The file name the download button with widget key ``key`` offers."""
+        return self.names.get(self._file_id(at, key))
+
+
+@contextmanager
+def recorded_downloads() -> Iterator[Downloads]:
+    """Record every file handed to ``st.download_button`` until the block ends."""
+    recorded = Downloads()
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def recording(self, path_or_data, mimetype, kind, filename=None):
+        file_id = original(self, path_or_data, mimetype, kind, filename)
+        recorded.contents[file_id] = path_or_data if isinstance(path_or_data, bytes) else b""
+        recorded.names[file_id] = filename
+        return file_id
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
+        yield recorded

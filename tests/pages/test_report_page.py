@@ -7,11 +7,12 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path, PurePosixPath
+from collections.abc import Iterator
+from pathlib import Path
 
 import pandas as pd
 import pytest
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from apptest_helpers import Downloads, recorded_downloads
 from streamlit.testing.v1 import AppTest
 
 from core.recipe import EditHistory, Recipe
@@ -31,25 +32,11 @@ STEPS = (
 )
 
 
-#: The file name given to each file handed to st.download_button, by media file id.
-FILE_NAMES: dict[str, str | None] = {}
-
-
 @pytest.fixture(scope="module")
-def files():
-    """Bytes of every file handed to st.download_button, by media file id."""
-    stored: dict[str, bytes] = {}
-    original = MemoryMediaFileStorage.load_and_get_id
-
-    def recording(self, path_or_data, mimetype, kind, filename=None):
-        file_id = original(self, path_or_data, mimetype, kind, filename)
-        stored[file_id] = path_or_data if isinstance(path_or_data, bytes) else b""
-        FILE_NAMES[file_id] = filename
-        return file_id
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
-        yield stored
+def files() -> Iterator[Downloads]:
+    """Every file handed to st.download_button by this module's tests."""
+    with recorded_downloads() as recorded:
+        yield recorded
 
 
 @pytest.fixture(scope="module")
@@ -64,14 +51,9 @@ def page(files) -> AppTest:
     return at
 
 
-def download(at: AppTest, files: dict[str, bytes], key: str) -> bytes:
-    button = at.download_button(key=key)
-    assert not button.proto.disabled, f"{key} is disabled"
-    return files[PurePosixPath(button.proto.url).stem]
-
-
-def file_name(at: AppTest, key: str) -> str | None:
-    return FILE_NAMES.get(PurePosixPath(at.download_button(key=key).proto.url).stem)
+def download(at: AppTest, files: Downloads, key: str) -> bytes:
+    assert not at.download_button(key=key).proto.disabled, f"{key} is disabled"
+    return files.content(at, key)
 
 
 def open_report(roles: dict[str, Role], steps: tuple[dict, ...]) -> AppTest:
@@ -191,8 +173,8 @@ def test_encrypted_mapping_decrypts_with_the_typed_passphrase(page: AppTest, fil
 
 def test_no_passphrase_in_any_download(page: AppTest, files) -> None:
     page.text_input(key="mapping_passphrase").input(PASSPHRASE).run()
-    assert files
-    for content in files.values():
+    assert files.contents
+    for content in files.contents.values():
         assert PASSPHRASE.encode() not in content
     markdown = download(page, files, "download_report_md").decode()
     assert "passphrase" not in json.dumps(json.loads(download(page, files, "download_report_json")))
@@ -205,7 +187,7 @@ def test_no_passphrase_in_any_download(page: AppTest, files) -> None:
 def test_passing_release_is_named_anonymised_and_says_so(page: AppTest, files) -> None:
     assert not problems_shown(page)
     assert "release_anyway" not in {c.key for c in page.checkbox}
-    assert file_name(page, "download_data") == "anonymised.csv"
+    assert files.name(page, "download_data") == "anonymised.csv"
     report = json.loads(download(page, files, "download_report_json"))
     assert report["release_check"]["passed"] is True
     assert "Release check passed" in download(page, files, "download_report_md").decode()
@@ -251,7 +233,7 @@ def test_release_anyway_marks_the_file_and_the_report(files) -> None:
     assert "direct identifiers left" in box.label
     box.check().run()
     assert not at.exception
-    assert file_name(at, "download_data") == f"released.{NOT_ANONYMISED_MARK}.csv"
+    assert files.name(at, "download_data") == f"released.{NOT_ANONYMISED_MARK}.csv"
     data = pd.read_csv(io.BytesIO(download(at, files, "download_data")), dtype=str)
     assert set(data["nric"]) == set(pd.read_csv(SAMPLE, dtype=str)["nric"])
     markdown = download(at, files, "download_report_md").decode()

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_helpers import metric
+from apptest_helpers import load_sample, metric
 from streamlit.testing.v1 import AppTest
 
 from core.recipe import EditHistory, Recipe
@@ -19,17 +19,6 @@ TAXI = "guide_annex_c_taxi.csv"
 TAXI_TABLE = pd.read_csv(ROOT / "sample_data" / TAXI)
 QI = ["Age", "Gender"]
 TRIPS = "Average number of trips per week"
-
-
-def load_taxi(roles: dict[str, Role]) -> AppTest:
-    """The app with the Annex C taxi table loaded through the Data page."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    at.switch_page("pages/1_data.py").run()
-    at.selectbox(key="sample").set_value(TAXI)
-    at.button(key="load_sample").click().run()
-    at.session_state["roles"] = roles
-    return at
 
 
 def generalise_age_on_techniques_page(at: AppTest) -> None:
@@ -52,7 +41,7 @@ def generalised() -> pd.DataFrame:
 
 @pytest.fixture
 def risk_page() -> AppTest:
-    at = load_taxi({c: Role.INDIRECT for c in QI})
+    at = load_sample(TAXI, {c: Role.INDIRECT for c in QI})
     generalise_age_on_techniques_page(at)
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
@@ -60,7 +49,7 @@ def risk_page() -> AppTest:
 
 
 def test_without_quasi_identifiers_the_page_points_to_classify():
-    at = load_taxi({})
+    at = load_sample(TAXI, {})
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
     assert "No indirect identifiers" in at.warning[0].value
@@ -125,7 +114,7 @@ def test_entropy_l_of_a_lone_record_reads_one():
     # On the taxi table as the guide prints it, some Age x Gender group holds one record:
     # its entropy l-diversity is exp(0) = 1, shown as "1" like any whole figure, not "1.00"
     # (one formatter, issue 17).
-    at = load_taxi({c: Role.INDIRECT for c in QI})
+    at = load_sample(TAXI, {c: Role.INDIRECT for c in QI})
     at.switch_page(PAGE).run()
     at.selectbox(key="risk_sensitive").set_value(TRIPS).run()
     assert not at.exception, at.exception
@@ -189,7 +178,9 @@ def test_annex_d_verdict_and_insider_table(risk_page, generalised):
 
 def test_quasi_identifier_unknown_to_the_table_is_an_error_not_dropped() -> None:
     # A misspelt (or stale) role must not let k be computed on Age and Gender alone.
-    at = load_taxi({"Age": Role.INDIRECT, "Gender": Role.INDIRECT, "Occupaton": Role.INDIRECT})
+    at = load_sample(
+        TAXI, {"Age": Role.INDIRECT, "Gender": Role.INDIRECT, "Occupaton": Role.INDIRECT}
+    )
     at.switch_page(PAGE).run()
     assert not at.exception
     assert any("'Occupaton'" in e.value and "Classify" in e.value for e in at.error)
@@ -197,7 +188,7 @@ def test_quasi_identifier_unknown_to_the_table_is_an_error_not_dropped() -> None
 
 
 def test_sensitive_column_unknown_to_the_table_is_an_error() -> None:
-    at = load_taxi({"Age": Role.INDIRECT, "Gender": Role.INDIRECT})
+    at = load_sample(TAXI, {"Age": Role.INDIRECT, "Gender": Role.INDIRECT})
     at.session_state["sensitive_column"] = "Salary"  # e.g. kept from another table
     at.switch_page(PAGE).run()
     assert not at.exception
@@ -207,7 +198,7 @@ def test_sensitive_column_unknown_to_the_table_is_an_error() -> None:
 
 def test_quasi_identifier_removed_by_the_recipe_is_named() -> None:
     roles = {"Age": Role.INDIRECT, "Gender": Role.INDIRECT, "Occupation": Role.INDIRECT}
-    at = load_taxi(roles)
+    at = load_sample(TAXI, roles)
     remove = {"step": "remove", "columns": ["Occupation"]}
     at.session_state["history"] = EditHistory(Recipe(steps=(remove,), seed=1))
     at.switch_page(PAGE).run()
@@ -262,7 +253,7 @@ def test_population_uniqueness_with_a_population_size():
 
     from core.formatting import fmt_probability
 
-    at = load_taxi({c: Role.INDIRECT for c in QI})
+    at = load_sample(TAXI, {c: Role.INDIRECT for c in QI})
     at.switch_page(PAGE).run()
     assert not [m for m in at.metric if m.label == "Population uniqueness"]  # not set yet
     at.number_input(key="risk_population").set_value(5).run()  # fewer than the records
@@ -288,7 +279,7 @@ def test_population_uniqueness_with_a_population_size():
 def test_the_impact_can_be_skipped_and_is_off_by_default_on_large_tables(monkeypatch):
     from ui import state as ui_state
 
-    at = load_taxi({c: Role.INDIRECT for c in QI})
+    at = load_sample(TAXI, {c: Role.INDIRECT for c in QI})
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
     heading = "Which quasi-identifier drives the risk?"
@@ -299,7 +290,7 @@ def test_the_impact_can_be_skipped_and_is_off_by_default_on_large_tables(monkeyp
     assert metric(at, "k") == "1"  # the figures stay: the raw Age makes people unique
 
     monkeypatch.setattr(ui_state, "IMPACT_AUTO_ROWS", 10)  # the taxi table's 11 is "large"
-    large = load_taxi({c: Role.INDIRECT for c in QI})
+    large = load_sample(TAXI, {c: Role.INDIRECT for c in QI})
     large.switch_page(PAGE).run()
     assert not large.exception, large.exception
     assert large.checkbox(key="risk_impact").value is False
@@ -307,7 +298,7 @@ def test_the_impact_can_be_skipped_and_is_off_by_default_on_large_tables(monkeyp
 
 
 def test_the_population_size_is_echoed_with_thousands_separators():
-    at = load_taxi({c: Role.INDIRECT for c in QI})
+    at = load_sample(TAXI, {c: Role.INDIRECT for c in QI})
     at.switch_page(PAGE).run()
     at.number_input(key="risk_population").set_value(5_600_000).run()
     assert any(c.value == "5,600,000 people" for c in at.caption), [c.value for c in at.caption]

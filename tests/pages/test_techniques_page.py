@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from apptest_helpers import metric
+from apptest_helpers import load_sample, metric
 from streamlit.testing.v1 import AppTest
 
 from core.schema import Role
@@ -21,12 +21,7 @@ TAXI_TABLE = pd.read_csv(ROOT / "sample_data" / TAXI)
 
 def load_taxi(roles: dict[str, Role]) -> AppTest:
     """The app with the Annex C taxi table loaded through the Data page, on Techniques."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    at.switch_page("pages/1_data.py").run()
-    at.selectbox(key="sample").set_value(TAXI)
-    at.button(key="load_sample").click().run()
-    at.session_state["roles"] = roles
+    at = load_sample(TAXI, roles)
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
     return at

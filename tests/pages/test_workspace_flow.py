@@ -6,62 +6,27 @@ bundle -> it reproduces the released data byte for byte in an empty folder."""
 from __future__ import annotations
 
 import hashlib
-import io
-import os
-import shutil
-import subprocess
-import sys
-import zipfile
-from pathlib import Path, PurePosixPath
+from collections.abc import Iterator
+from pathlib import Path
 
-import pandas as pd
 import pytest
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from apptest_helpers import Downloads, recorded_downloads
 from streamlit.testing.v1 import AppTest
+from taxi_walkthrough import AGE_HIERARCHY, TAXI, k_by_hand, reproduce_bundle
 
 from core.schema import Role
 from core.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
-TAXI = "guide_annex_c_taxi.csv"
-TAXI_TABLE = pd.read_csv(ROOT / "sample_data" / TAXI)
 PAGE = "pages/9_tradeoffs.py"
 ROLES = {"Serial number": Role.OTHER, "Age": Role.INDIRECT, "Gender": Role.INDIRECT,
          "Occupation": Role.OTHER, "Average number of trips per week": Role.OTHER}  # fmt: skip
 
 
-def _decade(age: int) -> str:
-    return f"{age // 10 * 10}-{age // 10 * 10 + 9}"
-
-
-#: An ARX hierarchy for the taxi ages: value; decade; *.
-AGE_HIERARCHY = "".join(
-    f"{age};{_decade(age)};*\n" for age in sorted(set(TAXI_TABLE["Age"]))
-).encode()
-
-
-def _k_by_hand(age_level: int, gender_level: int) -> int:
-    table = TAXI_TABLE.copy()
-    table["Age"] = table["Age"].map(lambda a: [a, _decade(a), "*"][age_level])
-    if gender_level:
-        table["Gender"] = "*"
-    return int(table.groupby(["Age", "Gender"]).size().min())
-
-
 @pytest.fixture
-def downloads():
-    """Bytes of every file handed to st.download_button, by media file id."""
-    stored: dict[str, bytes] = {}
-    original = MemoryMediaFileStorage.load_and_get_id
-
-    def recording(self, path_or_data, mimetype, kind, filename=None):
-        file_id = original(self, path_or_data, mimetype, kind, filename)
-        stored[file_id] = path_or_data if isinstance(path_or_data, bytes) else b""
-        return file_id
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(MemoryMediaFileStorage, "load_and_get_id", recording)
-        yield stored
+def downloads() -> Iterator[Downloads]:
+    with recorded_downloads() as recorded:
+        yield recorded
 
 
 def _sidebar(at: AppTest) -> str:
@@ -94,14 +59,16 @@ def test_workspace_flow_from_upload_to_reproduced_bundle(own_workspace, download
     assert any("Works on the original table" in c.value for c in at.caption)
     at.multiselect(key="to_qi").set_value(["Age", "Gender"]).run()
     at.selectbox(key="to_kind_Age").set_value("upload").run()
-    at.file_uploader(key="to_up_Age").set_value(("age.csv", AGE_HIERARCHY, "text/csv")).run()
+    at.file_uploader(key="to_up_Age").set_value(
+        ("age.csv", AGE_HIERARCHY.encode(), "text/csv")
+    ).run()
     at.selectbox(key="to_kind_Gender").set_value("suppress").run()
     at.number_input(key="to_k").set_value(2)
     at.number_input(key="to_supp").set_value(0.0)
     at.button(key="to_run").click().run()
     assert not at.exception, at.exception
     levels = dict(part.split(":") for part in at.selectbox(key="to_candidate").value.split())
-    expected_k = _k_by_hand(int(levels["Age"]), int(levels["Gender"]))
+    expected_k = k_by_hand({"Age": int(levels["Age"]), "Gender": int(levels["Gender"])})
     assert expected_k >= 2
     at.button(key="to_apply").click().run()
     assert not at.exception, at.exception
@@ -118,7 +85,7 @@ def test_workspace_flow_from_upload_to_reproduced_bundle(own_workspace, download
     assert at.selectbox(key="to_kind_Age").value == "upload"
     assert any("Using the uploaded hierarchy" in c.value for c in at.caption)
     with Workspace(own_workspace) as ws:
-        assert AGE_HIERARCHY.decode() in ws.hierarchies().values()
+        assert AGE_HIERARCHY in ws.hierarchies().values()
 
     # A new session on the same workspace file (a restart): the project continues.
     again = _new_session()
@@ -133,21 +100,10 @@ def test_workspace_flow_from_upload_to_reproduced_bundle(own_workspace, download
     assert not again.exception, again.exception
     if again.download_button(key="download_bundle").proto.disabled:
         again.checkbox(key="release_anyway").check().run()
-    bundle = downloads[PurePosixPath(again.download_button(key="download_bundle").proto.url).stem]
-    data = downloads[PurePosixPath(again.download_button(key="download_data").proto.url).stem]
-    folder = tmp_path / "empty"
-    folder.mkdir()
-    with zipfile.ZipFile(io.BytesIO(bundle)) as archive:
-        archive.extractall(folder)
-        assert any(name.startswith("hierarchies/") for name in archive.namelist())
-    shutil.copy(ROOT / "sample_data" / TAXI, folder / "ORIGINAL.csv")
-    run = subprocess.run(
-        [sys.executable, "anonymise.py", "ORIGINAL.csv", "OUT.csv"], cwd=folder,
-        env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT)},
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr
-    assert (folder / "OUT.csv").read_bytes() == (folder / "released.csv").read_bytes() == data
+    bundle = downloads.content(again, "download_bundle")
+    data = downloads.content(again, "download_data")
+    _, released, reproduced = reproduce_bundle(bundle, tmp_path / "empty")
+    assert reproduced == released == data
 
 
 def test_history_page_shows_the_log_and_versions(own_workspace):
