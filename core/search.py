@@ -898,60 +898,75 @@ class _Lattice:
         self._loss_flat, self._gap_flat = np.concatenate(loss), np.concatenate(gap)
         self._codes_by_row = np.stack(rows)
 
-    def _measures(self, levels, ev: _Eval) -> tuple[dict, dict]:
+    def _measures(self, level: np.ndarray, evs: Sequence[_Eval]) -> tuple[dict, np.ndarray]:
+        """Every measure of the nodes ``level`` (one row of levels per node, evaluations
+        ``evs``) at once: a few array operations for all of them (the frontier can hold
+        hundreds of nodes), each node's figures summed by node number. Returns the measures
+        (one array per measure) and the per-column loss (nodes x columns)."""
         # Suppressed records by failing class (one unit of each, the class's records as its
         # weight): a class's records share its generalised values, and every per-record
         # figure below depends on those only.
-        n, suppressed, small = self.n, ev.suppressed, ev.failing_reps
+        n = self.n
         if not hasattr(self, "_loss_flat"):
             self._measure_tables()
-        columns = np.arange(len(self.columns))
-        level = np.asarray(levels, dtype=np.int64)
-        totals = {m: table[columns, level].copy() for m, table in self._totals.items()}
-        suppressed_loss = np.zeros(len(columns))
-        if suppressed:  # suppressed records count as '*' in every column
-            weights = ev.failing_sizes.astype(float)
-            cells = self._unit_values[small] + self._table_start[columns, level]
-            suppressed_loss = weights @ self._loss_flat[cells]
-            totals["loss"] += suppressed - suppressed_loss
-            totals["precision"] += suppressed * (1 - level / np.maximum(self.heights, 1))
-            totals["entropy"] += weights @ self._gap_flat[cells]
-        per_column = dict(zip((c.name for c in self.columns),
-                              (totals["loss"] / max(n, 1)).tolist(), strict=True))  # fmt: skip
-        out = {m: float(totals[m].sum() / self._normaliser(m)) for m in totals}
+        nodes, q = level.shape
+        columns = np.arange(q)
+        suppressed = np.array([ev.suppressed for ev in evs], dtype=float)
+        totals = {m: table[columns, level] for m, table in self._totals.items()}
+        reps = np.concatenate([ev.failing_reps for ev in evs])
+        weights = np.concatenate([ev.failing_sizes for ev in evs]).astype(float)
+        owner = np.repeat(np.arange(nodes), [ev.failing_reps.size for ev in evs])
+        owner_level = level[owner]
+        cells = self._unit_values[reps] + self._table_start[columns, owner_level]
+        slot = (owner[:, None] * q + columns).ravel()  # (node, column) of each cell
+
+        def by_node(values: np.ndarray) -> np.ndarray:  # weighted sums per (node, column)
+            return np.bincount(slot, (weights[:, None] * values).ravel(),
+                               minlength=nodes * q).reshape(nodes, q)  # fmt: skip
+
+        # suppressed records count as '*' in every column
+        suppressed_loss = by_node(self._loss_flat[cells])
+        totals["loss"] += suppressed[:, None] - suppressed_loss
+        totals["precision"] += suppressed[:, None] * (1 - level / np.maximum(self.heights, 1))
+        totals["entropy"] += by_node(self._gap_flat[cells])
+        per_column = totals["loss"] / max(n, 1)
+        out = {m: totals[m].sum(axis=1) / self._normaliser(m) for m in totals}
         arx_columns = self._arx_loss_columns(self._totals["loss"][columns, level],
-                                             suppressed_loss, float(suppressed))  # fmt: skip
-        out["arx_loss"] = float(arx_geometric_loss(arx_columns, self.column_weights))
-        generalised, within_suppressed = self._arx_entropy(columns, level, ev, suppressed)
+                                             suppressed_loss, suppressed[:, None])  # fmt: skip
+        out["arx_loss"] = arx_geometric_loss(arx_columns, self.column_weights)
+        generalised = self._totals["entropy"][columns, level]
+        within = self._arx_entropy_within(reps, weights, owner, owner_level, suppressed)
         w, g = self.column_weights, self.g_factor
-        out["arx_entropy"] = float(w @ (g * generalised + self.s_factor * within_suppressed))
-        out["arx_entropy_monotonic"] = float(w @ (g * generalised))
-        out["discernibility"] = float(ev.kept_squares + suppressed * n)
-        out["arx_dm_star"] = float(ev.sum_squares)
-        out["avg_class_size"] = float(n / max(ev.classes + (suppressed > 0), 1))
-        out["height"] = float(sum(levels))
-        out["suppressed"] = float(suppressed)
+        out["arx_entropy"] = (g * generalised + self.s_factor * within) @ w
+        out["arx_entropy_monotonic"] = (g * generalised) @ w
+        out["discernibility"] = np.array([ev.kept_squares for ev in evs]) + suppressed * n
+        out["arx_dm_star"] = np.array([ev.sum_squares for ev in evs], dtype=float)
+        classes = np.array([ev.classes for ev in evs]) + (suppressed > 0)
+        out["avg_class_size"] = n / np.maximum(classes, 1)
+        out["height"] = level.sum(axis=1).astype(float)
+        out["suppressed"] = suppressed
         return out, per_column
 
-    def _arx_entropy(self, columns, level, ev: _Eval, suppressed: int):
-        """ARX's non-uniform entropy (MetricMDNUNMEntropy) per column, in two parts: for
-        every record -log2 P(original value | generalised value), counted over the whole
-        table; and, for the suppressed records, -log2 of the share of their generalised
-        value among the suppressed records (suppression charged within the suppressed set)."""
-        generalised = self._totals["entropy"][columns, level].astype(float)
-        within = np.zeros(len(columns))
-        if suppressed:
-            small = ev.failing_reps
-            codes = self._codes_by_row[self._code_row[columns, level][:, None], small[None, :]]
-            cards = self._cards[columns, level]
-            offsets = np.concatenate([[0], np.cumsum(cards)[:-1]])
-            counts = np.bincount((codes + offsets[:, None]).ravel(),
-                                 weights=np.tile(ev.failing_sizes, len(columns)))  # fmt: skip
-            column_of = np.repeat(np.arange(len(columns)), cards)[: counts.size]
-            present = counts > 0
-            within = np.bincount(column_of[present], minlength=len(columns),
-                                 weights=-counts[present] * np.log2(counts[present] / suppressed))  # fmt: skip
-        return generalised, within
+    def _arx_entropy_within(self, reps, weights, owner, owner_level, suppressed) -> np.ndarray:
+        """The suppression part of ARX's non-uniform entropy (MetricMDNUNMEntropy) per node
+        and column: for the suppressed records, -log2 of the share of their generalised
+        value among the node's suppressed records (suppression charged within the
+        suppressed set). The other part, -log2 P(original value | generalised value) over
+        the whole table, is a per-level total (``_totals["entropy"]``)."""
+        nodes, q = suppressed.size, len(self.columns)
+        columns = np.arange(q)
+        # one bin per (node, column, generalised code): codes below the column's level-0 count
+        width = self._cards[:, 0]
+        base = np.concatenate([[0], np.cumsum(width)[:-1]])
+        codes = self._codes_by_row[self._code_row[columns, owner_level], reps[:, None]]
+        bins = owner[:, None] * width.sum() + base + codes
+        counts = np.bincount(bins.ravel(), np.repeat(weights, q), minlength=nodes * width.sum())
+        present = np.flatnonzero(counts > 0)
+        node_of, rest = np.divmod(present, width.sum())
+        column_of = np.searchsorted(base, rest, side="right") - 1
+        c = counts[present]
+        return np.bincount(node_of * q + column_of, -c * np.log2(c / suppressed[node_of]),
+                           minlength=nodes * q).reshape(nodes, q)  # fmt: skip
 
     def dynamic_bound(self, ev: _Eval, measure: str) -> float:
         """Lower bound of ``measure`` for every generalisation of an evaluated node."""
@@ -962,24 +977,37 @@ class _Lattice:
         return 0.0
 
     def candidate(self, levels: Sequence[int], ev: _Eval) -> Candidate:
-        if ev.failing_reps is None:
+        return self.candidates(np.asarray(levels, dtype=np.int64)[None, :], [ev])[0]
+
+    def candidates(self, levels: np.ndarray, evs: Sequence[_Eval]) -> list[Candidate]:
+        """The candidates of several evaluated nodes (one row of ``levels`` each), their
+        measures computed together."""
+        if any(ev.failing_reps is None for ev in evs):
             raise ParameterError("Only nodes that meet the k part have measures.")
-        measures, per_column = self._measures(levels, ev)
+        if not evs:
+            return []
+        measures, per_column = self._measures(np.asarray(levels, dtype=np.int64), evs)
+        measure_rows = [dict(zip(measures, row, strict=True))
+                        for row in np.stack(list(measures.values()), axis=1).tolist()]  # fmt: skip
         t = self.target
-        p_reid = t.p_attempt / ev.k if t.p_reid_threshold is not None and ev.k else None
-        return Candidate(
-            levels=dict(zip(self.qis, map(int, levels), strict=True)),
-            k=ev.k,
-            classes=ev.classes,
-            suppressed=ev.suppressed,
-            share_suppressed=ev.suppressed / self.n if self.n else 0.0,
-            max_risk=1.0 / ev.k if ev.k else 1.0,
-            p_reid=p_reid,
-            measures=measures,
-            column_loss=per_column,
-            sensitive_figures=self.sensitive_figures(levels, ev),
-            table_figures=self.table_figures(levels, ev),
-        )
+        out = []
+        for node, ev, node_measures, losses in zip(levels.tolist(), evs, measure_rows,
+                                                   per_column.tolist(), strict=True):  # fmt: skip
+            p_reid = t.p_attempt / ev.k if t.p_reid_threshold is not None and ev.k else None
+            out.append(Candidate(
+                levels=dict(zip(self.qis, node, strict=True)),
+                k=ev.k,
+                classes=ev.classes,
+                suppressed=ev.suppressed,
+                share_suppressed=ev.suppressed / self.n if self.n else 0.0,
+                max_risk=1.0 / ev.k if ev.k else 1.0,
+                p_reid=p_reid,
+                measures=node_measures,
+                column_loss=dict(zip((c.name for c in self.columns), losses, strict=True)),
+                sensitive_figures=self.sensitive_figures(node, ev),
+                table_figures=self.table_figures(node, ev),
+            ))  # fmt: skip
+        return out
 
 
 def arx_geometric_loss(per_column: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
@@ -1143,9 +1171,10 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
             pred = has - stride
             below[has] |= feasible[pred] | below[pred]
     frontier_idx = np.flatnonzero(feasible & ~below)
-    frontier = [lattice.candidate(grid[i], get(int(i))) for i in frontier_idx]
+    frontier = lattice.candidates(grid[frontier_idx], [get(int(i)) for i in frontier_idx])
+    known = dict(zip(frontier_idx.tolist(), frontier, strict=True))
     report(0.9, "finding the optimum")
-    optimum = _branch_and_bound(lattice, grid, feasible, measure, get)
+    optimum = _branch_and_bound(lattice, grid, feasible, measure, get, known)
     return optimum, frontier, int(feasible.sum())
 
 
@@ -1176,7 +1205,8 @@ def _rank(c: Candidate, measure: str) -> tuple:
     return (round(c.measures[measure], 12), tie, c.measures["height"], c.suppressed)
 
 
-def _branch_and_bound(lattice, grid, feasible, measure, get) -> Candidate | None:
+def _branch_and_bound(lattice, grid, feasible, measure, get, known) -> Candidate | None:
+    """The optimum among the ``feasible`` nodes. ``known``: candidates already made, by node."""
     nodes = np.flatnonzero(feasible)
     if not nodes.size:
         return None
@@ -1194,7 +1224,7 @@ def _branch_and_bound(lattice, grid, feasible, measure, get) -> Candidate | None
             if max(static[idx], dynamic[idx]) > value + 1e-12 and measure != "suppressed":
                 continue
         ev = get(int(idx))
-        candidate = lattice.candidate(grid[idx], ev)
+        candidate = known.get(int(idx)) or lattice.candidate(grid[idx], ev)
         if best is None or _rank(candidate, measure) < _rank(best, measure):
             best = candidate
         bound = lattice.dynamic_bound(ev, measure)
