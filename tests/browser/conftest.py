@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_steps import VIEWPORT
 from dashboard_server import run_dashboard
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +25,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-VIEWPORT = {"width": 1400, "height": 1000}
 
 
 @pytest.fixture(scope="session")

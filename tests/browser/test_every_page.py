@@ -10,15 +10,21 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_steps import (
+    ROOT,
+    VIEWPORT,
+    accept_roles,
+    full_screenshot,
+    open_page,
+    wait_idle,
+    watch_console,
+)
 from dashboard_server import run_dashboard
-from test_walkthrough import full_screenshot, wait_idle, watch_console
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 MENU = re.findall(r'st\.Page\("([^"]+)", title="([^"]+)"', (ROOT / "app.py").read_text())
 SERIOUS = {"serious", "critical"}
-VIEWPORT = {"width": 1400, "height": 1000}
 #: The one documented axe exclusion, exactly these rule + element pairs. Streamlit's sidebar
 #: menu with sections (st.navigation given a dict, as app.py does to show the guide's five
 #: steps) renders each section as <div><header/><li>...</li></div> directly inside its
@@ -89,17 +95,6 @@ def _check_menu_is_one_list(page) -> None:
         assert items.get_by_role("link", name=title, exact=True).count() == 1, title
 
 
-def open_page(page, title: str) -> None:
-    """Click the page's link in the sidebar menu (first "View more" when it is folded)."""
-    link = page.locator(f'[data-testid="stSidebarNav"] a:has(span[label="{title}"])')
-    if not link.count():
-        page.locator('[data-testid="stSidebarNavViewButton"]').click()
-    link.click()
-    wait_idle(page)
-    page.get_by_role("heading", name=title, exact=True).first.wait_for()
-    wait_idle(page)
-
-
 def test_every_page_is_quiet_and_accessible(browser, tmp_path: Path, screenshot_dir: Path) -> None:
     # Its own server and workspace: the roles accepted here never reach the other tests.
     with run_dashboard(tmp_path / "every", tmp_path / "every.anon.db") as url:
@@ -133,9 +128,7 @@ def _walk_every_page(page, url: str, screenshot_dir: Path) -> None:
     faint, _ = _axe_problems(page)
     assert [line for line in faint if line.startswith("color-contrast")], faint
     page.evaluate("() => document.getElementById('axe-self-check').remove()")
-    open_page(page, "Classify")
-    page.locator(".st-key-accept_all button").click()
-    wait_idle(page)
+    accept_roles(page)
     problems: dict[str, list[str]] = {}
     log = screenshot_dir / "every_page_problems.txt"  # kept even if a later page fails
     log.write_text("")

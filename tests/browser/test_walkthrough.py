@@ -12,24 +12,31 @@ and log no console warning or error (issue 17, "Checks").
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from browser_steps import (
+    ROOT,
+    SIDEBAR,
+    SIDEBAR_K,
+    TAXI,
+    accept_roles,
+    add_age_bands,
+    add_generalisation,
+    check_page,
+    load_sample,
+    metric_value,
+    open_page,
+    save_roles,
+    wait_idle,
+    watch_console,
+)
 
 pytestmark = pytest.mark.browser
 
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-TAXI = "guide_annex_c_taxi.csv"
 QUASI_IDENTIFIERS = ["Age", "Gender", "Occupation"]
 WIDTH = 10
-ROOT = Path(__file__).resolve().parents[2]
-MAIN = '[data-testid="stMain"]'
-#: Headless Chromium's software WebGL reports driver stalls while deck.gl draws the maps:
-#: the test machine's, not the page's.
-DRIVER_NOISE = "GL Driver Message"
-SIDEBAR = '[data-testid="stSidebar"]'
 DOWNLOADS = (
     "download_data",
     "download_recipe",
@@ -53,81 +60,6 @@ OCCUPATION_GROUPS = {
 }
 
 
-def wait_idle(page) -> None:
-    """Let a rerun start, wait until the script has finished, then let the page render."""
-    page.wait_for_timeout(300)
-    page.wait_for_selector(IDLE)
-    page.wait_for_timeout(400)
-
-
-def go_to(page, title: str, heading: str) -> None:
-    """Click a sidebar navigation link like a person and wait for the page's heading."""
-    page.locator(f'[data-testid="stSidebarNav"] a:has(span[label="{title}"])').click()
-    wait_idle(page)
-    page.get_by_role("heading", name=heading, exact=True).first.wait_for()
-    wait_idle(page)
-
-
-def full_screenshot(page, path: Path) -> None:
-    """Screenshot of the whole page. Streamlit scrolls inside <main> and the sidebar, not the
-    document, so ``full_page`` alone stops at the viewport: grow the viewport to the content
-    height for the shot, then restore it."""
-    viewport = page.viewport_size
-    height = page.evaluate(
-        """() => Math.max(...['stMain', 'stSidebarContent'].map(id => {
-            const e = document.querySelector(`[data-testid="${id}"]`);
-            return e ? e.scrollHeight : 0;
-        }))"""
-    )
-    page.set_viewport_size({**viewport, "height": min(max(height, viewport["height"]), 12000)})
-    page.wait_for_timeout(700)  # charts and tables re-layout to the new size
-    page.screenshot(path=str(path), full_page=True)
-    page.set_viewport_size(viewport)
-
-
-def watch_console(page) -> list[str]:
-    """Collect every console warning and error of ``page`` (a Vega "Dropping fit-y", a log
-    scale over zero, a React error) and every uncaught script error into the returned list,
-    as they happen. Headless Chromium's own WebGL driver notes are left out."""
-    messages: list[str] = []
-
-    def keep(message) -> None:
-        if message.type in ("warning", "error") and DRIVER_NOISE not in message.text:
-            messages.append(f"{message.type}: {message.text[:300]}")
-
-    page.on("console", keep)
-    page.on("pageerror", lambda error: messages.append(f"uncaught: {str(error)[:300]}"))
-    return messages
-
-
-def check_page(page, shots: Path, name: str, console: list[str] | None = None) -> None:
-    """No exception box on the page and, when ``console`` (from :func:`watch_console`) is
-    given, no console warning or error since the last check; save a full-page screenshot."""
-    exceptions = page.locator('[data-testid="stException"]')
-    full_screenshot(page, shots / f"{name}.png")
-    if exceptions.count():
-        pytest.fail(f"Streamlit exception on page {name}:\n" + exceptions.first.inner_text())
-    if console:
-        pytest.fail(f"Console warnings or errors on page {name}:\n" + "\n".join(console))
-    if console is not None:
-        console.clear()
-
-
-def pick(page, key: str, option: str | re.Pattern) -> None:
-    """Choose ``option`` in the selectbox with widget key ``key``."""
-    page.locator(f'.st-key-{key} [role="combobox"]').click()
-    page.get_by_role("option", name=option).first.click()
-    wait_idle(page)
-
-
-def metric_value(page, label: str, *, scope: str = MAIN) -> str:
-    """The value shown by the metric whose label is exactly ``label``."""
-    metric = page.locator(f'{scope} [data-testid="stMetric"]').filter(
-        has=page.locator('[data-testid="stMetricLabel"]', has_text=re.compile(f"^{label}$"))
-    )
-    return metric.locator('[data-testid="stMetricValue"]').first.inner_text().strip()
-
-
 def expected_table(*, group_occupations: bool) -> pd.DataFrame:
     """The taxi table after the walk's steps, computed with pandas alone.
 
@@ -146,14 +78,6 @@ def class_sizes(table: pd.DataFrame) -> pd.Series:
     return table.groupby(QUASI_IDENTIFIERS).size()
 
 
-def add_generalisation(page, column: str, mode: str) -> None:
-    """Techniques page: choose 'generalise', the column and the kind of generalisation."""
-    pick(page, "technique", re.compile(r"^Generalise"))
-    pick(page, "column", column)
-    page.locator(".st-key-gen_mode").get_by_text(mode).click()
-    wait_idle(page)
-
-
 def test_main_path_in_chromium(page, app_url: str, screenshot_dir: Path) -> None:
     console = watch_console(page)
     page.goto(app_url)
@@ -163,37 +87,22 @@ def test_main_path_in_chromium(page, app_url: str, screenshot_dir: Path) -> None
     main = page.locator('[data-testid="stMain"]')
     assert "singapore_people.csv" in sidebar.inner_text()  # the default sample
 
-    # Data: pick the Annex C taxi sample and load it.
-    pick(page, "sample", TAXI)
-    page.locator(".st-key-load_sample button").click()
-    wait_idle(page)
-    # The session's workspace may hold confirmed roles from an earlier test (the server is
-    # shared): the Data page then asks before replacing them.
-    if page.locator(".st-key-load_sample_yes button").count():
-        page.locator(".st-key-load_sample_yes button").click()
-        wait_idle(page)
-    page.get_by_text("11 records, 5 columns").first.wait_for()
+    # Data: pick the Annex C taxi sample and load it. (The session's workspace may hold
+    # confirmed roles from an earlier test: the server is shared; load_sample says yes.)
+    load_sample(page, TAXI, "11 records, 5 columns")
     assert TAXI in sidebar.inner_text()
     check_page(page, screenshot_dir, "01_data", console)
 
     # Classify: accept the suggestions (Age, Gender, Occupation are indirect) and save.
-    go_to(page, "Classify", "Classify")
-    page.locator(".st-key-accept_all button").click()
-    wait_idle(page)
-    page.locator(".st-key-save_roles button").click()
-    wait_idle(page)
-    page.get_by_text("Roles confirmed for 5 of 5 columns").wait_for()
+    accept_roles(page)
+    save_roles(page, 5)
     check_page(page, screenshot_dir, "02_classify", console)
 
-    go_to(page, "De-identify", "De-identify")
+    open_page(page, "De-identify")
     check_page(page, screenshot_dir, "03_deidentify", console)
 
     # Techniques: Age into bands of width 10, added to the recipe.
-    go_to(page, "Techniques", "Techniques")
-    add_generalisation(page, "Age", "Bands of equal width")
-    page.locator(".st-key-width input").fill(str(WIDTH))
-    page.locator(".st-key-add_step button").click()
-    wait_idle(page)
+    add_age_bands(page, WIDTH)
     sidebar.get_by_text("Recipe: 1 step(s)").wait_for()
     after_age = class_sizes(expected_table(group_occupations=False))
     assert metric_value(page, "k after the recipe") == str(after_age.min())
@@ -208,7 +117,7 @@ def test_main_path_in_chromium(page, app_url: str, screenshot_dir: Path) -> None
     check_page(page, screenshot_dir, "04_techniques", console)
 
     # Risk: the figures shown equal those computed with pandas on the expected table.
-    go_to(page, "Risk", "Risk")
+    open_page(page, "Risk")
     expected = expected_table(group_occupations=True)
     sizes = class_sizes(expected)
     k_target = int(page.locator(".st-key-risk_k_target input").input_value())
@@ -219,14 +128,14 @@ def test_main_path_in_chromium(page, app_url: str, screenshot_dir: Path) -> None
     assert metric_value(page, "Classes") == str(len(sizes))
     assert metric_value(page, "Unique records") == str((sizes == 1).sum())
     assert metric_value(page, f"Records below k = {k_target}") == str(below)
-    assert metric_value(page, re.escape("k (smallest group)"), scope=SIDEBAR) == str(sizes.min())
+    assert metric_value(page, SIDEBAR_K, scope=SIDEBAR) == str(sizes.min())
     check_page(page, screenshot_dir, "05_risk", console)
 
-    go_to(page, "Uniqueness", "Uniqueness")
+    open_page(page, "Uniqueness")
     check_page(page, screenshot_dir, "06_uniqueness", console)
 
     # Report: every download button is there; the anonymised data is the expected table.
-    go_to(page, "Report", "Report")
+    open_page(page, "Report")
     for key in DOWNLOADS:
         assert page.locator(f".st-key-{key} button").count() == 1, f"'{key}' missing on Report"
     # no pseudonymisation step, so no mapping table: no passphrase or mapping download

@@ -8,49 +8,42 @@ project is still there -> Report: download the release bundle -> in an empty fol
 ``python anonymise.py ORIGINAL.csv OUT.csv`` writes the released file byte for byte.
 
 The dashboard runs on its own server and its own workspace file (as in
-test_workspace_restart.py). The expected k is worked out by hand below from the taxi table
-and the levels the chosen option names, never read from the code under test.
+test_workspace_restart.py). The expected k is worked out by hand (tests/taxi_walkthrough.py,
+shared with the AppTest flow) from the taxi table and the levels the chosen option names,
+never read from the code under test.
 """
 
 from __future__ import annotations
 
-import os
+import io
 import re
-import shutil
-import subprocess
-import sys
-import zipfile
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from browser_steps import (
+    MAIN,
+    SIDEBAR,
+    SIDEBAR_K,
+    TAXI,
+    accept_roles,
+    check_page,
+    expect_project_in_sidebar,
+    load_sample,
+    metric_value,
+    open_page,
+    open_tab,
+    pick,
+    save_roles,
+    wait_idle,
+)
 from dashboard_server import run_dashboard
-from test_every_page import open_page
-from test_walkthrough import ROOT, SIDEBAR, TAXI, check_page, metric_value, pick
-from test_walkthrough import wait_idle as idle
+from taxi_walkthrough import AGE_HIERARCHY, k_by_hand, reproduce_bundle
 
 pytestmark = pytest.mark.browser
-K = re.escape("k (smallest group)")
-VIEWPORT = {"width": 1400, "height": 1000}
 TRADEOFFS = "Explore trade-offs"
 SLOW_MS = 180_000  # the search and the bundle on a loaded 2-core machine
-TAXI_TABLE = pd.read_csv(ROOT / "sample_data" / TAXI)
 QUASI_IDENTIFIERS = ["Age", "Gender", "Occupation"]
-#: Annex C: the ages fall in two decades, 20-29 and 30-39.
-DECADES = {21: "20-29", 23: "20-29", 25: "20-29", 29: "20-29",
-           30: "30-39", 31: "30-39", 32: "30-39", 34: "30-39", 38: "30-39"}  # fmt: skip
-#: An ARX hierarchy for the taxi ages (value; decade; *), as a person would upload it.
-AGE_HIERARCHY = "".join(f"{age};{decade};*\n" for age, decade in DECADES.items())
-
-
-def _open(browser, url: str):
-    context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
-    tab = context.new_page()
-    tab.set_default_timeout(60_000)
-    tab.goto(url)
-    idle(tab)
-    tab.get_by_role("heading", name="Data").first.wait_for()
-    return context, tab
 
 
 def _open_hierarchies(page) -> None:
@@ -85,16 +78,6 @@ def _levels_in_words(option: str) -> dict[str, int]:
     return levels
 
 
-def _k_by_hand(levels: dict[str, int]) -> int:
-    """Smallest group over Age, Gender, Occupation after generalising to ``levels``."""
-    table = TAXI_TABLE[QUASI_IDENTIFIERS].copy()
-    table["Age"] = table["Age"].map(lambda age: [age, DECADES[age], "*"][levels["Age"]])
-    for column in ("Gender", "Occupation"):
-        if levels[column]:
-            table[column] = "*"
-    return int(table.groupby(QUASI_IDENTIFIERS).size().min())
-
-
 def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
     browser, tmp_path: Path, screenshot_dir: Path
 ) -> None:
@@ -104,21 +87,14 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
     shots = screenshot_dir
 
     with run_dashboard(tmp_path / "first", workspace) as url:
-        context, page = _open(browser, url)
+        context, page = open_tab(browser, url, timeout_ms=60_000, downloads=True)
         sidebar = page.locator(SIDEBAR)
-        main = page.locator('[data-testid="stMain"]')
+        main = page.locator(MAIN)
 
         # Data and roles.
-        pick(page, "sample", TAXI)
-        page.locator(".st-key-load_sample button").click()
-        idle(page)
-        page.get_by_text("11 records, 5 columns").first.wait_for()
-        open_page(page, "Classify")
-        page.locator(".st-key-accept_all button").click()
-        idle(page)
-        page.locator(".st-key-save_roles button").click()
-        idle(page)
-        page.get_by_text("Roles confirmed for 5 of 5 columns").wait_for()
+        load_sample(page, TAXI, "11 records, 5 columns")
+        accept_roles(page)
+        save_roles(page, 5)
         check_page(page, shots, "ws_walk_01_classify")
 
         # Explore trade-offs: upload the Age hierarchy, suppress Gender and Occupation.
@@ -128,7 +104,7 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
         _open_hierarchies(page)
         pick(page, "to_kind_Age", "upload")
         page.locator('.st-key-to_up_Age input[type="file"]').set_input_files(hierarchy_file)
-        idle(page)
+        wait_idle(page)
         main.get_by_text("Using the uploaded hierarchy").first.wait_for()
         pick(page, "to_kind_Gender", "suppress")
         pick(page, "to_kind_Occupation", "suppress")
@@ -137,29 +113,29 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
 
         # Search, then apply the option shown (the optimum).
         page.locator(".st-key-to_run button").click()
-        idle(page)
+        wait_idle(page)
         page.get_by_role("heading", name="Minimal options").wait_for(timeout=SLOW_MS)
-        idle(page)
+        wait_idle(page)
         option = page.locator(".st-key-to_candidate input").input_value()
         assert "; 0 removed" in option, option  # 1% of 11 records: none may be removed
         levels = _levels_in_words(option)
-        expected_k = _k_by_hand(levels)
+        expected_k = k_by_hand(levels)
         assert expected_k >= target_k, (levels, expected_k, target_k)
         check_page(page, shots, "ws_walk_03_search")
         page.locator(".st-key-to_apply button").click()
-        idle(page)
+        wait_idle(page)
         added = main.get_by_text(re.compile(r"Added \d+ step\(s\) to the recipe"))
         added.first.wait_for(timeout=SLOW_MS)
         steps = int(re.search(r"Added (\d+) step", added.first.inner_text()).group(1))
         assert steps == sum(1 for level in levels.values() if level)  # one per generalised
         # At once, without leaving the page: the sidebar shows the new recipe and its k.
         sidebar.get_by_text(f"Recipe: {steps} step(s)").wait_for()
-        assert metric_value(page, K, scope=SIDEBAR) == str(expected_k)
+        assert metric_value(page, SIDEBAR_K, scope=SIDEBAR) == str(expected_k)
         check_page(page, shots, "ws_walk_04_applied")
 
         # Leave and come back: the uploaded hierarchy is still the one used for Age.
         open_page(page, "Risk")
-        assert metric_value(page, K, scope=SIDEBAR) == str(expected_k)
+        assert metric_value(page, SIDEBAR_K, scope=SIDEBAR) == str(expected_k)
         open_page(page, TRADEOFFS)
         _open_hierarchies(page)
         assert page.locator(".st-key-to_kind_Age input").input_value() == "upload"
@@ -168,12 +144,9 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
         context.close()
 
     with run_dashboard(tmp_path / "second", workspace) as url:  # a new server process
-        context, page = _open(browser, url)
-        sidebar = page.locator(SIDEBAR)
-        main = page.locator('[data-testid="stMain"]')
-        sidebar.get_by_text(f"Recipe: {steps} step(s)").wait_for()
-        assert TAXI in sidebar.inner_text()
-        assert metric_value(page, K, scope=SIDEBAR) == str(expected_k)
+        context, page = open_tab(browser, url, timeout_ms=60_000, downloads=True)
+        main = page.locator(MAIN)
+        expect_project_in_sidebar(page, data=TAXI, steps=steps, k=str(expected_k))
         open_page(page, TRADEOFFS)
         _open_hierarchies(page)
         assert page.locator(".st-key-to_kind_Age input").input_value() == "upload"
@@ -187,7 +160,7 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
         bundle_button.wait_for()
         assert bundle_button.is_disabled()
         page.locator(".st-key-release_anyway label").click()
-        idle(page)
+        wait_idle(page)
         page.get_by_text("You release this table although it is not anonymised").first.wait_for()
         bundle_name = "release-bundle.NOT-ANONYMISED.zip"
         page.locator(".st-key-download_bundle button:not([disabled])").wait_for()
@@ -197,27 +170,13 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
         assert download.value.suggested_filename == bundle_name
         bundle = tmp_path / bundle_name
         download.value.save_as(bundle)
-        idle(page)
+        wait_idle(page)
         assert not page.locator('[data-testid="stException"]').count()
         context.close()
 
     # Reproduce the release in an empty folder, with only the project's core importable.
-    folder = tmp_path / "reproduce"
-    folder.mkdir()
-    with zipfile.ZipFile(bundle) as archive:
-        names = archive.namelist()
-        archive.extractall(folder)
-    assert {"released.csv", "anonymise.py"} <= set(names), names
-    assert any(name.startswith("hierarchies/") for name in names), names
-    shutil.copy(ROOT / "sample_data" / TAXI, folder / "ORIGINAL.csv")
-    run = subprocess.run(
-        [sys.executable, "anonymise.py", "ORIGINAL.csv", "OUT.csv"], cwd=folder,
-        env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT)},
-        capture_output=True, text=True, timeout=180,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr
-    released = (folder / "released.csv").read_bytes()
-    assert (folder / "OUT.csv").read_bytes() == released
+    _, released, reproduced = reproduce_bundle(bundle.read_bytes(), tmp_path / "reproduce")
+    assert reproduced == released
     # ... and the released table has the k worked out by hand.
-    table = pd.read_csv(folder / "released.csv", dtype=str)
+    table = pd.read_csv(io.BytesIO(released), dtype=str)
     assert int(table.groupby(QUASI_IDENTIFIERS).size().min()) == expected_k
