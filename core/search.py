@@ -1142,15 +1142,37 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
     at_least = [[grid[:, i] >= v for v in range(h + 1)] for i, h in enumerate(lattice.heights)]
     at_most = [[grid[:, i] <= v for v in range(h + 1)] for i, h in enumerate(lattice.heights)]
     rows = grid.tolist()
-    while not exhaustive and (unknown := np.flatnonzero(status == 0)).size:
-        idx = _chain_middle(int(rng.choice(unknown)), status, rows, lattice, rng)
+    # Without suppression solutions are few and near the top: after each verdict its
+    # unknown neighbours across the border (below a solution, above a non-solution) are
+    # evaluated next, last found first, which walks along the border (on adult, k = 2 to
+    # 50: about half the evaluations of binary searches on random chains; with 1%
+    # suppressed, the chains need fewer).
+    probe = lattice.limit == 0
+    strides, heights = lattice.strides.tolist(), lattice.heights.tolist()
+    queue: list[int] = []
+    unknown = 0 if exhaustive else size
+    while unknown:
+        idx = -1
+        while queue and idx < 0:
+            node = queue.pop()
+            idx = node if status[node] == 0 else -1
+        if idx < 0:
+            start = int(rng.choice(np.flatnonzero(status == 0)))
+            idx = _chain_middle(start, status, rows, lattice, rng)
         ev = evals[idx] = lattice.evaluate(grid[idx])
         masks = at_least if ev.prune_ok else at_most
         tagged = status == 0
-        for i, level in enumerate(rows[idx]):
+        levels = rows[idx]
+        for i, level in enumerate(levels):
             tagged &= masks[i][level]
         status[tagged] = 1 if ev.prune_ok else -1
-        report(0.8 * (1 - unknown.size / size), f"{lattice.evaluated:,} nodes evaluated")
+        unknown -= int(np.count_nonzero(tagged))
+        if probe:
+            step = -1 if ev.prune_ok else 1
+            queue += [idx + step * stride for i, stride in enumerate(strides)
+                      if (levels[i] > 0 if step < 0 else levels[i] < heights[i])
+                      and status[idx + step * stride] == 0]  # fmt: skip
+        report(0.8 * (1 - unknown / size), f"{lattice.evaluated:,} nodes evaluated")
 
     def get(idx: int) -> _Eval:
         if idx not in evals:
