@@ -396,12 +396,13 @@ def _value_rows(series: pd.Series, hierarchy: Hierarchy) -> tuple[np.ndarray, np
     leaves = hierarchy.levels[0]
     if _arrow_strings(series) and _arrow_strings(leaves):
         values = pa.array(series.array)
-        found = pc.index_in(values, value_set=pa.array(leaves.array))
-        record_rows = found.fill_null(-1).to_numpy().astype(np.int64)
-        missing = values.is_null().to_numpy(zero_copy_only=False)
-        if ((record_rows < 0) & ~missing).any():
+        known = pa.array(leaves.array).cast(values.type)
+        # The value set ends with a null: a missing value finds row len(leaves).
+        value_set = pa.concat_arrays([known, pa.nulls(1, type=values.type)])
+        found = pc.index_in(values, value_set=value_set, skip_nulls=False)
+        if found.null_count:
             hierarchy.generalise(series, 0)  # raises, naming the first value not covered
-        record_rows[missing] = len(leaves)
+        record_rows = found.to_numpy()
         present = np.bincount(record_rows, minlength=len(leaves) + 1) > 0
         return (np.cumsum(present) - 1)[record_rows], np.flatnonzero(present)
     raw_codes, raw_uniques = pd.factorize(series, use_na_sentinel=False)
@@ -576,7 +577,7 @@ class _Lattice:
         self.unit_first = first  # first record of each unit (ARX orders ties by it)
         for column in columns:  # from here on, codes are per unit
             column.value_codes = column.value_codes[first]
-            column.codes = list(column.value_groups[:, column.value_codes])
+            column.codes = list(np.take(column.value_groups, column.value_codes, axis=1))
         self.population = None  # k-map with a population table: its records, coded alike
         if target.population_table is not None:
             self.population = PopulationLattice.of(
@@ -1128,7 +1129,6 @@ def search(
 def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool):
     grid = lattice.grid()
     size = len(grid)
-    height = grid.sum(axis=1)
     status = np.zeros(size, dtype=np.int8)  # k part (or whole target if monotone): 1/-1
     evals: dict[int, _Eval] = {}
     if exhaustive:
@@ -1184,20 +1184,29 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
         for idx in np.flatnonzero(feasible):
             feasible[idx] = get(int(idx)).ok
     report(0.85, "finding the minimal solutions")
-    # Minimal solutions: no solution strictly below (propagated layer by layer).
-    below = np.zeros(size, dtype=bool)
-    for h in range(1, int(height.max()) + 1):
-        layer = np.flatnonzero(height == h)
-        for i, stride in enumerate(lattice.strides):
-            has = layer[grid[layer, i] > 0]
-            pred = has - stride
-            below[has] |= feasible[pred] | below[pred]
-    frontier_idx = np.flatnonzero(feasible & ~below)
+    frontier_idx = np.flatnonzero(feasible & ~_solution_below(feasible, lattice.heights))
     frontier = lattice.candidates(grid[frontier_idx], [get(int(i)) for i in frontier_idx])
     known = dict(zip(frontier_idx.tolist(), frontier, strict=True))
     report(0.9, "finding the optimum")
     optimum = _branch_and_bound(lattice, grid, feasible, measure, get, known)
     return optimum, frontier, int(feasible.sum())
+
+
+def _solution_below(feasible: np.ndarray, heights: np.ndarray) -> np.ndarray:
+    """Per node (mixed-radix index): whether a node strictly below it is ``feasible``, so
+    the minimal solutions are ``feasible & ~_solution_below(...)``. With the lattice as an
+    array of shape ``heights + 1``, "a solution at or below" is a running OR along every
+    axis; a node has one strictly below when a direct predecessor has one at or below."""
+    shape = tuple(int(h) + 1 for h in heights)
+    reach = feasible.reshape(shape)
+    for axis in range(len(shape)):
+        reach = np.logical_or.accumulate(reach, axis=axis)
+    below = np.zeros(shape, dtype=bool)
+    for axis in range(len(shape)):
+        node = tuple(slice(1, None) if a == axis else slice(None) for a in range(len(shape)))
+        pred = tuple(slice(None, -1) if a == axis else slice(None) for a in range(len(shape)))
+        below[node] |= reach[pred]
+    return below.ravel()
 
 
 def _chain_middle(start: int, status: np.ndarray, rows: list, lattice: _Lattice, rng) -> int:

@@ -1046,3 +1046,17 @@ def test_candidates_of_several_nodes_are_each_nodes_figures_by_hand():
         assert candidate.measures["loss"] == pytest.approx(loss)
     for node, ev, candidate in zip(nodes, evs, together, strict=True):  # alone, the same
         assert lattice.candidate(node, ev) == candidate
+
+
+def test_solution_below_by_hand():
+    from core.search import _solution_below
+
+    # Heights (1, 2): node (a, b) has index 3a + b. Solutions (0, 2) and (1, 1): only (1, 2)
+    # has one strictly below; (1, 1) and (0, 2) are minimal.
+    heights = np.array([1, 2])
+    feasible = np.zeros(6, dtype=bool)
+    feasible[[2, 4]] = True
+    assert _solution_below(feasible, heights).tolist() == [False] * 5 + [True]
+    # Not an up-set (a non-monotone target): (0, 0) alone is below every other node.
+    only_bottom = np.array([True] + [False] * 5)
+    assert _solution_below(only_bottom, heights).tolist() == [False] + [True] * 5
