@@ -11,13 +11,17 @@ text columns) as CSV and as Parquet, then for each format times, each in a fresh
 - ``duckdb`` / ``spark``: :func:`core.engines.frequency_table`, then ``risk_report`` on
   it with ``counts=`` (the same figures, checked equal to pandas');
 - ``bare GROUP BY``: DuckDB's ``SELECT qi..., income, count(*) ... GROUP BY ALL`` alone,
-  the floor any engine-based report pays;
+  the floor any engine-based report pays, fetched as one Arrow table; twice: without a
+  memory limit (``GROUP BY``) and with the engine's own ``MEMORY_LIMIT`` (``GROUP BY
+  lim``; the engine caps DuckDB so the whole process stays within its memory goal, and
+  then DuckDB spills to disk where the unlimited run does not);
 - ``polars``: Polars' lazy ``group_by(...).len()`` on the same file (streaming), when
   Polars is installed (``pip install polars``; only this benchmark uses it).
 The table is generated in chunks of 5M rows (seeded per chunk) and written with pyarrow,
 so 50M rows need no 50M-row frame in memory; ``--folder`` keeps the files for another run.
 It prints seconds (imports and Spark's JVM start not included), peak RSS (MiB; for Spark
-the Python driver only, not the JVM) and the ratio to the bare GROUP BY.
+the Python driver only, not the JVM), the ratios to both bare GROUP BYs and the machine's
+1-minute load average when the line was measured (other work slows every figure).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -49,11 +54,15 @@ if engine == "spark":
     from core.engines.spark_engine import spark_session
     spark_session()  # starting the JVM is timed apart: it is paid once per session
 start = time.perf_counter()
-if engine == "bare":
+if engine in ("bare", "bare-limited"):
+    from core.engines.duckdb_engine import MEMORY_LIMIT
+    limit = {{"memory_limit": MEMORY_LIMIT}} if engine == "bare-limited" else {{}}
+    con = duckdb.connect(config=limit)  # limited: the engine's own memory limit
+    con.execute("SET enable_progress_bar = false")  # it would be drawn on stdout
     source = "read_parquet(?)" if path.endswith(".parquet") else "read_csv(?, all_varchar = true)"
     cols = ", ".join('"' + c + '"' for c in [*qis, {sensitive!r}])
-    result = duckdb.sql(f"SELECT {{cols}}, count(*) FROM {{source}} GROUP BY ALL",
-                        params=[path])
+    result = con.sql(f"SELECT {{cols}}, count(*) FROM {{source}} GROUP BY ALL",
+                     params=[path])
     rows = (getattr(result, "to_arrow_table", None) or result.fetch_arrow_table)()
     figures = {{"classes_with_sensitive": rows.num_rows}}
 elif engine == "polars":
@@ -118,7 +127,8 @@ def run(engine: str, path: Path, *, impact: bool = True) -> dict:
                           capture_output=True, text=True, check=False)  # fmt: skip
     if done.returncode != 0:
         raise SystemExit(f"{engine} on {path.name} failed:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    last = [line for line in done.stdout.splitlines() if line.startswith("{")][-1]
+    return json.loads(last)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,20 +145,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     engines = args.engines.split(",")
     polars = importlib.util.find_spec("polars") is not None
-    print(f"{'rows':>11} {'format':>8} {'engine':>8} {'seconds':>8} {'peak MiB':>9} "
-          f"{'/ GROUP BY':>10}")  # fmt: skip
+    print(f"{'rows':>11} {'format':>8} {'engine':>12} {'seconds':>8} {'peak MiB':>9} "
+          f"{'/ GROUP BY':>10} {'/ limited':>9} {'load':>5}")  # fmt: skip
     for rows in (int(r) for r in args.rows.split(",")):
         with tempfile.TemporaryDirectory() as scratch:
             files = write_files(rows, Path(args.folder or scratch), args.formats.split(","))
             for fmt, path in files.items():
                 bare = run("bare", path)
+                limited = run("bare-limited", path)
 
-                def show(engine: str, result: dict, rows=rows, fmt=fmt, bare=bare) -> None:
-                    print(f"{rows:>11,} {fmt:>8} {engine:>8} {result['seconds']:8.2f} "
+                def show(engine: str, result: dict, rows=rows, fmt=fmt, bare=bare,
+                         limited=limited) -> None:  # fmt: skip
+                    print(f"{rows:>11,} {fmt:>8} {engine:>12} {result['seconds']:8.2f} "
                           f"{result['peak_mib']:9.0f} "
-                          f"{result['seconds'] / bare['seconds']:10.2f}", flush=True)  # fmt: skip
+                          f"{result['seconds'] / bare['seconds']:10.2f} "
+                          f"{result['seconds'] / limited['seconds']:9.2f} "
+                          f"{os.getloadavg()[0]:5.1f}", flush=True)  # fmt: skip
 
                 show("GROUP BY", bare)
+                show("GROUP BY lim", limited)
                 if polars:
                     show("polars", run("polars", path))
                 results = {}

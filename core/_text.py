@@ -22,6 +22,11 @@ def as_text(series: pd.Series) -> pd.Series:
     Whole numbers in a float column (a numeric column with gaps) lose their ``.0``.
     Work is done once per distinct value, not once per row.
     """
+    if isinstance(series.dtype, pd.CategoricalDtype):  # each category once
+        text = as_text(pd.Series(series.cat.categories)).to_numpy(dtype=object)
+        codes = series.cat.codes.to_numpy()
+        values = np.where(codes >= 0, text[codes] if text.size else None, None)
+        return pd.Series(values, index=series.index, name=series.name, dtype="str")
     if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
         return series.astype("str")
     if _exact_integers(series):  # the same text as below, without a call per value

@@ -42,15 +42,17 @@ from core.validation import (
 _KEY_LIMIT = 2**62
 
 
-def _codes(series: pd.Series) -> tuple[np.ndarray, int]:
-    """Integer codes of a column; a missing value is a category of its own."""
+def _codes(series: pd.Series, *, compact: bool = False) -> tuple[np.ndarray, int]:
+    """Integer codes of a column; a missing value is a category of its own. ``compact``
+    keeps a Categorical's own small integer codes (int8 for fewer than 127 categories)
+    instead of an int64 copy: for callers that only combine or count them."""
     if isinstance(series.dtype, pd.CategoricalDtype):
-        codes = series.cat.codes.to_numpy().astype(np.int64)
+        codes = series.cat.codes.to_numpy()
         cardinality = len(series.cat.categories)
-        if (codes < 0).any():  # missing values get the next code
-            codes = np.where(codes < 0, cardinality, codes)
+        if (codes < 0).any():  # missing values get the next code (pandas leaves room)
+            codes = np.where(codes < 0, codes.dtype.type(cardinality), codes)
             cardinality += 1
-        return codes, max(cardinality, 1)
+        return codes if compact else codes.astype(np.int64), max(cardinality, 1)
     codes, uniques = pd.factorize(series, use_na_sentinel=False)
     return codes.astype(np.int64, copy=False), max(len(uniques), 1)
 
@@ -65,24 +67,58 @@ def combined_codes(df: pd.DataFrame, columns: Sequence[str]) -> tuple[np.ndarray
 
 def combine_codes(coded: Sequence[tuple[np.ndarray, int]], n: int) -> tuple[np.ndarray, int]:
     """Combine per-column ``(codes, cardinality)`` (as :func:`_codes` gives) into one key,
-    dense ``0..n_groups-1`` in order of first appearance, like :func:`combined_codes`."""
-    if not coded:
-        return np.zeros(n, dtype=np.int64), 1 if n else 0
+    dense ``0..n_groups-1`` in order of first appearance, like :func:`combined_codes`.
+    ``coded`` may be any iterable (a generator codes one column at a time) and its codes
+    any integer type."""
     key = np.zeros(n, dtype=np.int64)
-    radix = 1
+    radix, columns = 1, 0
     for codes, cardinality in coded:
         if radix * cardinality >= _KEY_LIMIT:
             key, radix = _compress(key)
-        key = key * cardinality + codes
+        key *= cardinality  # in place: the key is this function's own array
+        key += codes
         radix *= cardinality
-    if len(coded) == 1:
+        columns += 1
+    if columns == 0:
+        return key, 1 if n else 0
+    if columns == 1:
         return key, radix if n else 0
     return _compress(key)
 
 
 def _compress(key: np.ndarray) -> tuple[np.ndarray, int]:
-    dense, uniques = pd.factorize(key)
-    return dense.astype(np.int64, copy=False), len(uniques)
+    """Dense codes of the non-negative ``key`` in order of first appearance (what
+    ``pd.factorize`` gives), by sorting: key and row number packed in one integer and
+    sorted by value, which is many times faster than hashing when most keys are distinct
+    (a frequency table's value combinations). Overwrites ``key``."""
+    n = key.size
+    row_bits = max(int(n - 1).bit_length(), 1)
+    if n == 0 or 2 * row_bits > 62 or key.min() < 0 or int(key.max()).bit_length() + row_bits > 62:
+        dense, uniques = pd.factorize(key)
+        return dense.astype(np.int64, copy=False), len(uniques)
+    key <<= row_bits
+    key |= np.arange(n, dtype=np.int64)
+    key.sort()
+    rows = key & ((1 << row_bits) - 1)  # each sorted entry's row
+    key >>= row_bits
+    first = np.empty(n, dtype=bool)  # where a new key starts in sorted order
+    first[0] = True
+    np.not_equal(key[1:], key[:-1], out=first[1:])
+    group = np.cumsum(first, out=key)  # 1-based group of each sorted entry, in key order
+    group -= 1
+    n_groups = int(group[-1]) + 1
+    # A group's first row in sorted order is its first appearance: rank groups by it.
+    appearance = rows[first]
+    del first
+    appearance <<= row_bits
+    appearance |= np.arange(n_groups, dtype=np.int64)
+    appearance.sort()
+    relabel = np.empty(n_groups, dtype=np.int64)
+    relabel[appearance & ((1 << row_bits) - 1)] = np.arange(n_groups, dtype=np.int64)
+    del appearance
+    dense = np.empty(n, dtype=np.int64)
+    dense[rows] = relabel[group]
+    return dense, n_groups
 
 
 @dataclass(frozen=True)
@@ -501,7 +537,7 @@ def classes_and_impact(
     """:func:`equivalence_classes` and (``impact=True``) :func:`quasi_identifier_impact`
     from one coding of each column: what the risk report needs."""
     quasi_identifiers = require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
-    coded = [_codes(df[column]) for column in quasi_identifiers]
+    coded = [_codes(df[column], compact=True) for column in quasi_identifiers]
     combination, n_combinations = combine_codes(coded, len(df))
     records = np.bincount(combination, weights=counts, minlength=n_combinations)
     records = records.astype(np.int64)
@@ -582,6 +618,8 @@ def sensitive_codes(
     ``ordered=None`` treats numeric columns as ordered (t-closeness with ordered distance)
     and everything else as categories. Returns ``(codes, n_values, ordered)``.
     """
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return _category_sensitive_codes(series, ordered=ordered)
     if ordered is None:
         ordered = pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
     if ordered:
@@ -589,6 +627,29 @@ def sensitive_codes(
         return codes.astype(np.int64, copy=False), max(len(uniques), 1), True
     codes, n_values = _codes(series)
     return codes, n_values, False
+
+
+def _category_sensitive_codes(
+    series: pd.Series, *, ordered: bool | None
+) -> tuple[np.ndarray, int, bool]:
+    """:func:`sensitive_codes` of a Categorical column (as the engines' frequency tables
+    hold them), the same codes its values would get: numeric categories are ordered by
+    value, only the values present count, and a missing value sorts last."""
+    categories = series.cat.categories
+    if ordered is None:
+        ordered = pd.api.types.is_numeric_dtype(categories.dtype) and not (
+            pd.api.types.is_bool_dtype(categories.dtype)
+        )
+    if not ordered:
+        codes, n_values = _codes(series)
+        return codes, n_values, False
+    rank = np.arange(len(categories), dtype=np.int64)  # an ordered Categorical: its order
+    if not series.cat.ordered:  # otherwise by value
+        rank[np.argsort(categories.to_numpy(), kind="stable")] = rank.copy()
+    codes = series.cat.codes.to_numpy()
+    by_value = np.where(codes < 0, len(categories), rank[codes])
+    codes, uniques = pd.factorize(by_value, sort=True)
+    return codes.astype(np.int64, copy=False), max(len(uniques), 1), True
 
 
 def sensitive_coding(

@@ -22,7 +22,7 @@ empty field is missing. Parquet columns keep their stored types.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,7 +58,9 @@ def choose_engine(source: str, engine: str = "auto") -> str:
 @dataclass(frozen=True)
 class FrequencyTable:
     """Distinct value combinations (``table``, one column per attribute, named as in the
-    data) and how many records have each (``counts``)."""
+    data) and how many records have each (``counts``). From :func:`frequency_table` every
+    column is a pandas Categorical (integer codes and one copy of each distinct value;
+    missing is code -1): the in-memory figures read codes, as for any Categorical."""
 
     table: pd.DataFrame
     counts: np.ndarray
@@ -90,29 +92,93 @@ def frequency_table(
     sources = resolve_sources(source, sep=sep)
     stored = sources.stored_names(columns)
     if engine == "duckdb":
-        from core.engines.duckdb_engine import group_counts
-    else:
-        from core.engines.spark_engine import group_counts_spark as group_counts
+        from core.engines.duckdb_engine import group_count_batches
 
-        group_counts = _with_master(group_counts, spark_master)
-    counted = group_counts(sources, stored)  # a pyarrow Table
-    counts = counted.column(COUNT).to_numpy().astype(np.int64)
-    arrays = [counted.column(i) for i in range(len(columns))]
-    if sources.format == "csv":  # the reader's text/number rule, on the distinct values
-        arrays = [_as_read(array) for array in arrays]
-    names = [f"g{i}" for i in range(len(columns))]
-    table = pa.table(arrays, names=names).to_pandas(split_blocks=True)
-    table.columns = columns
+        batches = group_count_batches(sources, stored)
+    else:
+        from core.engines.spark_engine import group_counts_spark
+
+        batches = group_counts_spark(sources, stored, master=spark_master).to_batches()
+    table, counts = coded_frequency_table(batches, columns, as_read=sources.format == "csv")
     return FrequencyTable(table, counts, sources)
+
+
+def coded_frequency_table(
+    batches: Iterable[pa.RecordBatch], columns: Sequence[str], *, as_read: bool
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The frame of a GROUP BY's result (record batches: one column per attribute, then
+    ``__records__``) with each column Categorical, and the counts.
+
+    Each batch is dictionary-encoded as it arrives and only its integer codes are kept, so
+    the result's text never exists for all rows at once: on a table where most value
+    combinations are unique the frequency table has nearly as many rows as the data, and
+    its text would cost several times its codes. ``as_read``: judge each column's distinct
+    values by the CSV reader's text/number rule (:mod:`core.io`); values it reads as one
+    number (``7`` and ``7.0``) become one category, and a missing value is code -1."""
+    books = [_CodeBook() for _ in columns]
+    counts = []
+    for batch in batches:
+        for index, book in enumerate(books):
+            book.add(batch.column(index))
+        counts.append(batch.column(len(columns)).to_numpy(zero_copy_only=False))
+    counted = (
+        np.concatenate(counts).astype(np.int64, copy=False) if counts else np.zeros(0, np.int64)
+    )
+    del counts
+    table = pd.DataFrame(
+        {f"g{i}": book.categorical(as_read=as_read) for i, book in enumerate(books)},
+        index=pd.RangeIndex(counted.size),
+    )
+    table.columns = list(columns)
+    return table, counted
+
+
+def _small_int(cardinality: int) -> type:
+    """The smallest signed integer type holding codes ``-1 .. cardinality`` (pandas' own
+    choice for a Categorical's codes, so it keeps them without a copy)."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if cardinality < np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
+class _CodeBook:
+    """The distinct values of one column seen so far, and every row's code into them."""
+
+    def __init__(self) -> None:
+        self.values: pa.Array | None = None
+        self.parts: list[np.ndarray] = []
+
+    def add(self, array: pa.Array) -> None:
+        import pyarrow.compute as pc
+
+        encoded = pc.dictionary_encode(array, null_encoding="encode")
+        local = encoded.dictionary
+        if self.values is None:
+            self.values, code_of_local = local, np.arange(len(local))
+        else:  # the batch's distinct values, placed among those seen (new ones appended)
+            found = pc.index_in(local, value_set=self.values, skip_nulls=False)
+            code_of_local = pc.fill_null(found, -1).to_numpy().astype(np.int64)
+            new = code_of_local < 0
+            if new.any():
+                code_of_local[new] = len(self.values) + np.arange(np.count_nonzero(new))
+                self.values = pa.concat_arrays([self.values, local.filter(pa.array(new))])
+        small = code_of_local.astype(_small_int(len(self.values)))
+        self.parts.append(small[encoded.indices.to_numpy(zero_copy_only=False)])
+
+    def categorical(self, *, as_read: bool) -> pd.Categorical:
+        values = self.values if self.values is not None else pa.array([], pa.string())
+        if as_read:
+            values = _as_read(values)
+        # Missing (null, NaN) becomes -1; values equal once read become one category.
+        category_of_value, categories = pd.factorize(values.to_pandas(), use_na_sentinel=True)
+        dtype = _small_int(len(categories))
+        codes = np.concatenate(self.parts) if self.parts else np.zeros(0, dtype)
+        self.parts = []
+        codes = category_of_value.astype(dtype)[codes]
+        return pd.Categorical.from_codes(codes, categories=categories)
 
 
 def _as_read(array):
     numbers = _numbers_or_none(array)
     return array if numbers is None else numbers
-
-
-def _with_master(function, master: str | None):
-    def run(sources: Sources, stored: list[str]) -> pd.DataFrame:
-        return function(sources, stored, master=master)
-
-    return run

@@ -24,7 +24,9 @@ def connect():
             "The duckdb engine needs the duckdb package: pip install duckdb "
             "(or use --engine pandas)."
         ) from None
-    return duckdb.connect(config={"memory_limit": MEMORY_LIMIT})
+    con = duckdb.connect(config={"memory_limit": MEMORY_LIMIT})
+    con.execute("SET enable_progress_bar = false")  # it would be drawn on stdout (--json)
+    return con
 
 
 def quote(name: str) -> str:
@@ -53,12 +55,19 @@ def _select_names(sources: Sources, stored: list[str]) -> list[str]:
     return [f"c{sources.stored.index(name)}" for name in stored]
 
 
-def group_counts(sources: Sources, stored: list[str]) -> Any:
-    """One row per distinct combination of ``stored`` columns, with ``__records__`` (a
-    pyarrow Table)."""
+#: Rows per record batch fetched from a GROUP BY (DuckDB's own vector size times 64).
+BATCH_ROWS = 131_072
+
+
+def group_count_batches(sources: Sources, stored: list[str]) -> Iterator[Any]:
+    """One row per distinct combination of ``stored`` columns (named ``g0, g1, ...``),
+    with ``__records__``: pyarrow record batches of up to :data:`BATCH_ROWS` rows, fetched
+    one at a time (the connection closes when the last one has been read)."""
     from core.engines import COUNT
 
     con = connect()
+    import duckdb
+
     spill = tempfile.mkdtemp(prefix="anon-duckdb-")
     try:
         con.execute("SET temp_directory = ?", [spill])
@@ -67,17 +76,14 @@ def group_counts(sources: Sources, stored: list[str]) -> Any:
         names = [f"g{i}" for i in range(len(selected))]
         select = ", ".join(f"{s} AS {n}" for s, n in zip(selected, names, strict=True))
         sql = f"SELECT {select}, count(*) AS {COUNT} FROM {relation} GROUP BY ALL"
-        import duckdb
-
         try:
             result = con.sql(sql, params=parameters)
-            fetch = getattr(result, "to_arrow_table", None) or result.fetch_arrow_table
-            table = fetch()
+            reader = getattr(result, "to_arrow_reader", None) or result.fetch_record_batch
+            yield from reader(BATCH_ROWS)
         except duckdb.Error as exc:
             raise DataReadError(
                 f"DuckDB could not read {_describe(sources)}: {str(exc).splitlines()[0]}"
             ) from exc
-        return table
     finally:
         con.close()
         shutil.rmtree(spill, ignore_errors=True)

@@ -8,10 +8,11 @@ import sys
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from core import cli
-from core.engines import choose_engine, frequency_table
+from core.engines import choose_engine, coded_frequency_table, frequency_table
 from core.errors import AnonymisationError, DataReadError
 from core.io import read_table
 from core.risk import risk_report
@@ -94,7 +95,7 @@ def test_duckdb_reads_text_as_the_reader_does(seeded_files):
     assert freq.table["postal"].str.startswith("0").any()  # leading zeros kept as text
     assert "NA" in set(freq.table["town"])  # a value, not missing
     assert freq.table["town"].isna().any()  # only the empty field is missing
-    assert freq.table["age"].dtype == np.int64
+    assert freq.table["age"].cat.categories.dtype == np.int64  # codes of numbers
     assert freq.records == 20_000
 
 
@@ -132,6 +133,62 @@ def test_cli_risk_engine_duckdb_matches_pandas(seeded_files, capsys):
     duck = json.loads(capsys.readouterr().out)
     assert duck.pop("engine") == "duckdb"
     _same_figures(pandas_figures, duck)
+
+
+def _batch(letter: list, number: list, records: list) -> pa.RecordBatch:
+    return pa.record_batch([pa.array(letter, pa.string()), pa.array(number, pa.string()),
+                            pa.array(records, pa.int64())],
+                           names=["g0", "g1", "__records__"])  # fmt: skip
+
+
+def test_frequency_table_is_coded_batch_by_batch():
+    """Values first met in a later batch get new codes; after the reader's number rule,
+    '1' and '1.0' (and ' 2' and '2') are one value; an empty field is missing (code -1)."""
+    batches = [
+        _batch(["x", "y", None], ["1", "2", None], [2, 1, 1]),
+        _batch(["z", "x", None], ["1.0", "3", " 2"], [4, 1, 1]),
+    ]
+    table, counts = coded_frequency_table(iter(batches), ["letter", "number"], as_read=True)
+    assert list(table.columns) == ["letter", "number"]
+    assert isinstance(table["letter"].dtype, pd.CategoricalDtype)
+    assert table["letter"].tolist()[:2] + table["letter"].tolist()[3:5] == ["x", "y", "z", "x"]
+    assert table["letter"].isna().tolist() == [False, False, True, False, False, True]
+    assert sorted(table["letter"].cat.categories) == ["x", "y", "z"]
+    assert table["number"].cat.categories.dtype == np.float64  # a missing value: floats
+    assert sorted(table["number"].cat.categories) == [1.0, 2.0, 3.0]
+    assert table["number"].tolist()[:2] + table["number"].tolist()[3:] == [1, 2, 1, 3, 2]
+    assert table["number"].cat.codes[2] == -1
+    assert counts.tolist() == [2, 1, 1, 4, 1, 1] and counts.dtype == np.int64
+    # classes (x, 1): 2 records, (z, 1): 4; (y, 2), (-, -), (x, 3), (-, 2): one each
+    report = risk_report(table, ["letter", "number"], counts=counts, k_threshold=3).to_dict()
+    assert (report["records"], report["classes"], report["k"], report["uniques"]) == (10, 6, 1, 4)
+    assert report["records_below_k"] == 2 + 4  # below 3: (x, 1) and the four single records
+
+
+def test_frequency_table_of_text_columns_without_the_number_rule():
+    batches = [_batch(["b", "a"], ["01", "1"], [1, 2]), _batch(["a"], ["1"], [3])]
+    table, counts = coded_frequency_table(batches, ["letter", "code"], as_read=False)
+    assert table["code"].tolist() == ["01", "1", "1"]  # text stays text (Parquet)
+    assert table["letter"].tolist() == ["b", "a", "a"] and counts.tolist() == [1, 2, 3]
+    empty, none = coded_frequency_table([], ["letter", "code"], as_read=True)
+    assert empty.shape == (0, 2) and none.size == 0
+
+
+@pytest.mark.parametrize("sensitive", ["income", "diagnosis"])
+def test_duckdb_in_small_batches_gives_the_pandas_figures(seeded_files, monkeypatch, sensitive):
+    """The frequency table arrives in many batches, each meeting values in another order."""
+    pytest.importorskip("duckdb")
+    from core.engines import duckdb_engine
+
+    monkeypatch.setattr(duckdb_engine, "BATCH_ROWS", 1_000)
+    csv, parts = seeded_files
+    qis = ["postal", "age", "town", "sex"]
+    expected = risk_report(read_table(csv), qis, sensitive=sensitive).to_dict()
+    for source in (csv, parts):
+        freq = frequency_table(str(source), [*qis, sensitive], engine="duckdb")
+        assert len(freq.table) > 10_000  # many batches
+        got = risk_report(freq.table, qis, sensitive=sensitive, counts=freq.counts).to_dict()
+        _same_figures(expected, got)
 
 
 # --- bad input -----------------------------------------------------------------------
