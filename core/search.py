@@ -396,12 +396,13 @@ def _value_rows(series: pd.Series, hierarchy: Hierarchy) -> tuple[np.ndarray, np
     leaves = hierarchy.levels[0]
     if _arrow_strings(series) and _arrow_strings(leaves):
         values = pa.array(series.array)
-        found = pc.index_in(values, value_set=pa.array(leaves.array))
-        record_rows = found.fill_null(-1).to_numpy().astype(np.int64)
-        missing = values.is_null().to_numpy(zero_copy_only=False)
-        if ((record_rows < 0) & ~missing).any():
+        known = pa.array(leaves.array).cast(values.type)
+        # The value set ends with a null: a missing value finds row len(leaves).
+        value_set = pa.concat_arrays([known, pa.nulls(1, type=values.type)])
+        found = pc.index_in(values, value_set=value_set, skip_nulls=False)
+        if found.null_count:
             hierarchy.generalise(series, 0)  # raises, naming the first value not covered
-        record_rows[missing] = len(leaves)
+        record_rows = found.to_numpy()
         present = np.bincount(record_rows, minlength=len(leaves) + 1) > 0
         return (np.cumsum(present) - 1)[record_rows], np.flatnonzero(present)
     raw_codes, raw_uniques = pd.factorize(series, use_na_sentinel=False)
@@ -497,6 +498,7 @@ class _Eval:
     prune_ok: bool  # the part of the target that prunes (all of it when monotone) holds
     ok: bool  # the whole target holds
     suppressed: int
+    # The figures below are 0 when prune_ok is False (such a node is never a candidate).
     k: int  # smallest kept class
     classes: int  # kept classes
     all_classes: int  # classes before suppression
@@ -576,7 +578,7 @@ class _Lattice:
         self.unit_first = first  # first record of each unit (ARX orders ties by it)
         for column in columns:  # from here on, codes are per unit
             column.value_codes = column.value_codes[first]
-            column.codes = list(column.value_groups[:, column.value_codes])
+            column.codes = list(np.take(column.value_groups, column.value_codes, axis=1))
         self.population = None  # k-map with a population table: its records, coded alike
         if target.population_table is not None:
             self.population = PopulationLattice.of(
@@ -590,10 +592,13 @@ class _Lattice:
         # The root of every roll-up: the units themselves (a partition finer than any node).
         self._root = _Classes(np.arange(n_units), self.weights.astype(float), dist,
                               first if target.sample_based else None)  # fmt: skip
-        self._cache_nodes = np.zeros((0, len(self.qis)), dtype=np.int64)
-        self._cache_classes = np.zeros(0, dtype=np.int64)
-        self._cache_entries: list[_Classes] = []
+        # The roll-up cache: slot i holds the levels, class count and classes of a node
+        # (None once evicted); free slots hold levels no node reaches.
+        self._cache_nodes = np.full((256, len(self.qis)), np.iinfo(np.int64).max)
+        self._cache_classes = np.full(256, -1, dtype=np.int64)
+        self._cache_entries: list[_Classes | None] = []
         self._cache_elements = 0
+        self._codes32 = [[codes.astype(np.int32) for codes in c.codes] for c in columns]
 
     def _prepare_sensitive(self, column: pd.Series, counts: np.ndarray | None) -> np.ndarray:
         self.s_codes, self.s_values, self.s_ordered, self.s_tree = sensitive_coding(
@@ -636,34 +641,39 @@ class _Lattice:
         return np.stack([m.ravel() for m in mesh], axis=1).astype(np.int64)
 
     def _key(self, levels: Sequence[int], rows: np.ndarray | None) -> tuple[np.ndarray, int]:
-        """Dense class number (0..classes-1) at ``levels`` of each unit in ``rows`` (all
-        units when None): a mixed-radix key over the columns' codes, compacted."""
+        """Class key at ``levels`` of each unit in ``rows`` (all units when None): a
+        mixed-radix number over the columns' codes, below the returned radix; compacted
+        (dense, radix = classes) only when the radix is large for the number of units.
+        Codes are 32-bit while the radix fits (half the memory traffic of 64-bit)."""
         size = self.n_units if rows is None else rows.size
-        key = np.zeros(size, dtype=np.int64)
+        parts = [(card, i) for i, (column, level) in enumerate(zip(self.columns, levels,
+                 strict=True)) if (card := column.cards[level]) > 1]  # fmt: skip
         radix = 1
-        for column, level in zip(self.columns, levels, strict=True):
-            card = column.cards[level]
-            if card == 1:
-                continue
+        for card, _ in parts:
+            radix *= card
+        narrow = radix < 2**31
+        key = np.zeros(size, dtype=np.int32 if narrow else np.int64)
+        radix = 1
+        for card, i in parts:
             if radix * card > 2**62:
                 key, radix = _dense(key)
-            codes = column.codes[level]
+            codes = (self._codes32 if narrow else self.columns[i].codes)[i][levels[i]]
             key *= card
             key += codes if rows is None else codes[rows]
             radix *= card
         if radix > 4 * size + 1024:
             return _dense(key)
-        present = np.bincount(key, minlength=radix) > 0
-        remap = np.cumsum(present) - 1
-        return remap[key], int(present.sum())
+        return key, radix
 
     def node_classes(self, levels: Sequence[int]) -> _Classes:
         """The classes of the node ``levels``, by roll-up from the cached specialisation with
         the fewest classes (only its representatives need a key), else from the units.
         (Reaching a node one column at a time through cached steps keys a third as many
-        classes on adult, but costs more: the fixed cost of a roll-up dominates.)"""
+        classes on adult, but costs more: the fixed cost of a roll-up dominates; so does
+        rolling up through a shared coarser specialisation, such as every level capped at 1.)"""
         node = np.asarray(levels, dtype=np.int64)
-        below = np.flatnonzero((self._cache_nodes <= node).all(axis=1))
+        count = len(self._cache_entries)
+        below = np.flatnonzero((self._cache_nodes[:count] <= node).all(axis=1))
         if not below.size:
             return self._roll_up(node, self._root, None)
         slot = int(below[np.argmin(self._cache_classes[below])])
@@ -674,16 +684,22 @@ class _Lattice:
 
     def _roll_up(self, node: np.ndarray, source: _Classes, rows: np.ndarray | None) -> _Classes:
         """The classes of ``node`` from those of a specialisation (``rows``: its
-        representatives; None for the units themselves), cached."""
-        merged, n_classes = self._key(node, rows)
-        reps = np.empty(n_classes, dtype=np.int64)  # a unit of each merged class
-        reps[merged] = source.reps
+        representatives; None for the units themselves), cached. Classes are numbered in
+        the order of their keys; each keeps the last of its source classes' units."""
+        key, radix = self._key(node, rows)
+        unit = np.full(radix, -1, dtype=np.int64)  # a unit of each key present
+        unit[key] = source.reps
+        present = np.flatnonzero(unit >= 0)
+        reps, n_classes = unit[present], present.size
+        merged = None
+        if source.dist is not None or source.first is not None:
+            merged = (np.cumsum(unit >= 0) - 1)[key]  # class number of each source class
         first = None
         if source.first is not None:
             first = np.full(n_classes, np.iinfo(np.int64).max)
             np.minimum.at(first, merged, source.first)
         if source.dist is None:
-            sizes, dist = np.bincount(merged, source.sizes, n_classes), None
+            sizes, dist = np.bincount(key, source.sizes, radix)[present], None
         else:
             d = source.dist
             dist = self._distribution(merged[d.pair_class], d.pair_value, n_classes, d.pair_count)
@@ -694,23 +710,31 @@ class _Lattice:
 
     def _remember(self, node: np.ndarray, classes: _Classes) -> None:
         """Cache a node's classes for later roll-ups; when the memory budget is spent, the
-        cached node with the most classes (the least useful source) makes room."""
+        cached node with the most classes (the least useful source) makes room (its slot
+        stays, with levels no node reaches)."""
         elements = 2 * classes.size + (
             0 if classes.dist is None else 3 * classes.dist.pair_class.size
         )
-        while self._cache_entries and self._cache_elements + elements > self._CACHE_ELEMENTS:
-            worst = int(np.argmax(self._cache_classes))
-            if self._cache_classes[worst] <= classes.size:
+        count = len(self._cache_entries)
+        while count and self._cache_elements + elements > self._CACHE_ELEMENTS:
+            worst = int(np.argmax(self._cache_classes[:count]))
+            gone = self._cache_entries[worst]
+            if gone is None or self._cache_classes[worst] <= classes.size:
                 return
-            gone = self._cache_entries.pop(worst)
+            self._cache_entries[worst] = None
             self._cache_elements -= 2 * gone.size + (
                 0 if gone.dist is None else 3 * gone.dist.pair_class.size)  # fmt: skip
-            self._cache_nodes = np.delete(self._cache_nodes, worst, axis=0)
-            self._cache_classes = np.delete(self._cache_classes, worst)
+            self._cache_nodes[worst] = np.iinfo(np.int64).max
+            self._cache_classes[worst] = -1
+        if count == len(self._cache_classes):  # full: double the slots
+            self._cache_nodes = np.vstack([self._cache_nodes,
+                                           np.full_like(self._cache_nodes, np.iinfo(np.int64).max)])  # fmt: skip
+            self._cache_classes = np.concatenate([self._cache_classes,
+                                                  np.full_like(self._cache_classes, -1)])  # fmt: skip
         self._cache_entries.append(classes)
         self._cache_elements += elements
-        self._cache_nodes = np.vstack([self._cache_nodes, node[None, :]])
-        self._cache_classes = np.append(self._cache_classes, classes.size)
+        self._cache_nodes[count] = node
+        self._cache_classes[count] = classes.size
 
     def _distribution(self, class_codes, value_codes, n_classes: int, weights) -> ClassDistribution:
         return ClassDistribution.of(class_codes, value_codes, self.s_overall, n_classes=n_classes,
@@ -745,22 +769,27 @@ class _Lattice:
         return fail, prune_ok, ok
 
     def evaluate(self, levels: Sequence[int]) -> _Eval:
+        """The node's verdict; the figures of its classes only when the pruning part holds
+        (a node failing it has no measures, and is never a candidate)."""
         self.evaluated += 1
         classes = self.node_classes(levels)
         sizes = classes.sizes
         fail, prune_ok, ok = self._failing(levels, classes)
+        suppressed = int(round(sizes[fail].sum()))
+        if not prune_ok:
+            return _Eval(False, False, suppressed, 0, 0, 0, 0.0, 0.0, None, None)
         kept = sizes[~fail & (sizes > 0)]
         return _Eval(
             prune_ok=prune_ok,
             ok=ok,
-            suppressed=int(round(sizes[fail].sum())),
+            suppressed=suppressed,
             k=int(round(kept.min())) if kept.size else 0,
             classes=int(kept.size),
             all_classes=int(np.count_nonzero(sizes)),
             sum_squares=float(sizes @ sizes),
             kept_squares=float(kept @ kept),
-            failing_reps=classes.reps[fail] if prune_ok else None,
-            failing_sizes=sizes[fail] if prune_ok else None,
+            failing_reps=classes.reps[fail],
+            failing_sizes=sizes[fail],
         )
 
     def _table_suppression(self, levels, classes: _Classes, fail, suppressed: int) -> np.ndarray:
@@ -1128,7 +1157,6 @@ def search(
 def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool):
     grid = lattice.grid()
     size = len(grid)
-    height = grid.sum(axis=1)
     status = np.zeros(size, dtype=np.int8)  # k part (or whole target if monotone): 1/-1
     evals: dict[int, _Eval] = {}
     if exhaustive:
@@ -1151,14 +1179,16 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
     strides, heights = lattice.strides.tolist(), lattice.heights.tolist()
     queue: list[int] = []
     unknown = 0 if exhaustive else size
+    known = memoryview(status)  # the chain walk reads single nodes: Python ints, not numpy's
     while unknown:
         idx = -1
         while queue and idx < 0:
             node = queue.pop()
-            idx = node if status[node] == 0 else -1
+            idx = node if known[node] == 0 else -1
         if idx < 0:
-            start = int(rng.choice(np.flatnonzero(status == 0)))
-            idx = _chain_middle(start, status, rows, lattice, rng)
+            undecided = np.flatnonzero(status == 0)
+            start = int(undecided[rng.integers(undecided.size)])  # rng.choice's draw, cheaper
+            idx = _chain_middle(start, known, rows, lattice, rng)
         ev = evals[idx] = lattice.evaluate(grid[idx])
         masks = at_least if ev.prune_ok else at_most
         tagged = status == 0
@@ -1171,7 +1201,7 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
             step = -1 if ev.prune_ok else 1
             queue += [idx + step * stride for i, stride in enumerate(strides)
                       if (levels[i] > 0 if step < 0 else levels[i] < heights[i])
-                      and status[idx + step * stride] == 0]  # fmt: skip
+                      and known[idx + step * stride] == 0]  # fmt: skip
         report(0.8 * (1 - unknown / size), f"{lattice.evaluated:,} nodes evaluated")
 
     def get(idx: int) -> _Eval:
@@ -1184,23 +1214,32 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
         for idx in np.flatnonzero(feasible):
             feasible[idx] = get(int(idx)).ok
     report(0.85, "finding the minimal solutions")
-    # Minimal solutions: no solution strictly below (propagated layer by layer).
-    below = np.zeros(size, dtype=bool)
-    for h in range(1, int(height.max()) + 1):
-        layer = np.flatnonzero(height == h)
-        for i, stride in enumerate(lattice.strides):
-            has = layer[grid[layer, i] > 0]
-            pred = has - stride
-            below[has] |= feasible[pred] | below[pred]
-    frontier_idx = np.flatnonzero(feasible & ~below)
+    frontier_idx = np.flatnonzero(feasible & ~_solution_below(feasible, lattice.heights))
     frontier = lattice.candidates(grid[frontier_idx], [get(int(i)) for i in frontier_idx])
-    known = dict(zip(frontier_idx.tolist(), frontier, strict=True))
+    made = dict(zip(frontier_idx.tolist(), frontier, strict=True))
     report(0.9, "finding the optimum")
-    optimum = _branch_and_bound(lattice, grid, feasible, measure, get, known)
+    optimum = _branch_and_bound(lattice, grid, feasible, measure, get, made)
     return optimum, frontier, int(feasible.sum())
 
 
-def _chain_middle(start: int, status: np.ndarray, rows: list, lattice: _Lattice, rng) -> int:
+def _solution_below(feasible: np.ndarray, heights: np.ndarray) -> np.ndarray:
+    """Per node (mixed-radix index): whether a node strictly below it is ``feasible``, so
+    the minimal solutions are ``feasible & ~_solution_below(...)``. With the lattice as an
+    array of shape ``heights + 1``, "a solution at or below" is a running OR along every
+    axis; a node has one strictly below when a direct predecessor has one at or below."""
+    shape = tuple(int(h) + 1 for h in heights)
+    reach = feasible.reshape(shape)
+    for axis in range(len(shape)):
+        reach = np.logical_or.accumulate(reach, axis=axis)
+    below = np.zeros(shape, dtype=bool)
+    for axis in range(len(shape)):
+        node = tuple(slice(1, None) if a == axis else slice(None) for a in range(len(shape)))
+        pred = tuple(slice(None, -1) if a == axis else slice(None) for a in range(len(shape)))
+        below[node] |= reach[pred]
+    return below.ravel()
+
+
+def _chain_middle(start: int, status: Sequence[int], rows: list, lattice: _Lattice, rng) -> int:
     """Binary search on a chain (Flash-like): walk from ``start`` through unknown nodes up
     to a maximal and down to a minimal one, one random step at a time, and return the
     middle of that chain. Its verdict then settles about half of the chain.

@@ -1046,3 +1046,36 @@ def test_candidates_of_several_nodes_are_each_nodes_figures_by_hand():
         assert candidate.measures["loss"] == pytest.approx(loss)
     for node, ev, candidate in zip(nodes, evs, together, strict=True):  # alone, the same
         assert lattice.candidate(node, ev) == candidate
+
+
+def test_solution_below_by_hand():
+    from core.search import _solution_below
+
+    # Heights (1, 2): node (a, b) has index 3a + b. Solutions (0, 2) and (1, 1): only (1, 2)
+    # has one strictly below; (1, 1) and (0, 2) are minimal.
+    heights = np.array([1, 2])
+    feasible = np.zeros(6, dtype=bool)
+    feasible[[2, 4]] = True
+    assert _solution_below(feasible, heights).tolist() == [False] * 5 + [True]
+    # Not an up-set (a non-monotone target): (0, 0) alone is below every other node.
+    only_bottom = np.array([True] + [False] * 5)
+    assert _solution_below(only_bottom, heights).tolist() == [False] + [True] * 5
+
+
+@pytest.mark.parametrize("sensitive", [None, "salary-class"])
+def test_a_roll_up_cache_that_keeps_evicting_finds_the_same_answer(
+    _adult_table, hierarchies, monkeypatch, sensitive
+):
+    """The roll-up cache frees the slot of its largest node when its budget is spent; with
+    a budget of a few hundred elements it evicts all the time, and the search must still
+    return the frontier, figures and optimum of a search that never evicts."""
+    from core.search import _Lattice
+
+    df = _adult_table.sample(4000, random_state=8).reset_index(drop=True)
+    five = {c: hierarchies[c] for c in ["sex", "age", "race", "marital-status", "education"]}
+    target = Target(k=4, max_suppressed=0.02, sensitive=sensitive, l=2 if sensitive else None)
+    roomy = search(df, five, target, measure="arx_loss")
+    monkeypatch.setattr(_Lattice, "_CACHE_ELEMENTS", 600)
+    tight = search(df, five, target, measure="arx_loss")
+    assert tight.frontier == roomy.frontier and tight.optimum == roomy.optimum
+    assert tight.solutions == roomy.solutions > 0 and len(tight.frontier) > 1
