@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -159,12 +157,13 @@ def test_p_q_is_a_binomial_probability():
 
 
 def _brute_force_unique_counts(n: int, days: int) -> list[float]:
-    """Enumerate every assignment of n birthdays to ``days`` days: an independent check."""
-    counts = [0] * (n + 1)
-    for birthdays in itertools.product(range(days), repeat=n):
-        per_day = Counter(birthdays)
-        counts[sum(1 for c in per_day.values() if c == 1)] += 1
-    return [c / days**n for c in counts]
+    """Enumerate every assignment of n birthdays to ``days`` days: an independent check.
+    Each of the days**n assignments is a row; a person is unique when no one else in the
+    row has their day (compared pairwise, all rows at once)."""
+    birthdays = np.indices((days,) * n).reshape(n, -1).T
+    same_day = birthdays[:, :, None] == birthdays[:, None, :]
+    uniques = (same_day.sum(axis=2) == 1).sum(axis=1)
+    return (np.bincount(uniques, minlength=n + 1) / days**n).tolist()
 
 
 @pytest.mark.parametrize("n, days", [(5, 7), (6, 5), (4, 30)])
