@@ -555,22 +555,25 @@ def test_an_error_naming_a_hostile_file_name_stays_one_terminal_line(tmp_path, c
     assert "\x1b" not in err and "x\\nerror: all clear\\x1b[32m.csv" in err
 
 
-def test_risk_reports_population_uniqueness_with_a_population(adult_hierarchies_dir):
+def test_risk_reports_population_uniqueness_with_a_population(adult_hierarchies_dir, capsys):
     """ARX harness (tests/data/arx/PopModelsHarness.java, ARX commit aacd487f): adult,
     QIs sex, age, race, marital-status, ARXPopulationModel.create(100,000,000):
-    getFractionOfUniqueTuplesDankar() = 5.285857062654052E-5, model PITMAN."""
+    getFractionOfUniqueTuplesDankar() = 5.285857062654052E-5, model PITMAN. (In process:
+    the entry point ``python -m core`` is run by the tests above.)"""
+    from core import cli
+
     data = adult_hierarchies_dir / "adult.csv"
-    qi = "sex,age,race,marital-status"
-    out = run("risk", str(data), "--qi", qi, "--no-impact", "--population", "1e8", "--json")
-    assert out.returncode == 0, out.stderr
-    figures = json.loads(out.stdout)
+    args = ["risk", str(data), "--qi", "sex,age,race,marital-status", "--no-impact"]
+    assert cli.main([*args, "--population", "1e8", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
     assert figures["population_uniqueness"] == pytest.approx(5.285857062654052e-05, rel=1e-6)
     assert figures["population_model_used"] == "pitman"
     assert figures["sampling_fraction"] == pytest.approx(30_162 / 1e8)
-    text = run("risk", str(data), "--qi", qi, "--no-impact", "--population", "1e8").stdout
+    assert cli.main([*args, "--population", "1e8"]) == 0
+    text = capsys.readouterr().out
     assert "population_uniqueness: Of a population of 100,000,000 people" in text
-    refused = run("risk", str(data), "--qi", qi, "--population", "1000")
-    assert refused.returncode == 2 and "'population'" in refused.stderr
+    assert cli.main([*args, "--population", "1000"]) == 2
+    assert "'population'" in capsys.readouterr().err
 
 
 def test_search_with_hierarchical_t_closeness(adult_hierarchies_dir, capsys):
@@ -626,22 +629,24 @@ def test_search_with_gs_factor_and_weights(adult_hierarchies_dir, capsys):
     assert "must be COLUMN=NUMBER" in capsys.readouterr().err
 
 
-def test_search_with_population_targets_and_recipe(adult_hierarchies_dir, tmp_path):
+def test_search_with_population_targets_and_recipe(adult_hierarchies_dir, tmp_path, capsys):
     """ARX harness (tests/data/arx/PopModelsHarness.java): adult, QIs sex, age, race,
     marital-status, education; AverageReidentificationRisk(0.02), 3% suppression,
     discernibility -> [0, 0, 1, 2, 1], 14 records suppressed, score 4,554,354."""
+    from core import cli
+
     folder = adult_hierarchies_dir
     columns = ["sex", "age", "race", "marital-status", "education"]
     hierarchies = [f"--hierarchy={c}={folder / f'adult_hierarchy_{c}.csv'}" for c in columns]
     recipe = tmp_path / "recipe.yaml"
-    out = run("search", str(folder / "adult.csv"), *hierarchies, "--k", "1",
-              "--max-suppressed", "0.03", "--max-average-risk", "0.02", "--measure",
-              "discernibility", "--recipe-out", str(recipe), "--json")  # fmt: skip
-    assert out.returncode == 0, out.stderr
-    optimum = json.loads(out.stdout)["optimum"]
+    code = cli.main(["search", str(folder / "adult.csv"), *hierarchies, "--k", "1",
+                     "--max-suppressed", "0.03", "--max-average-risk", "0.02", "--measure",
+                     "discernibility", "--recipe-out", str(recipe), "--json"])  # fmt: skip
+    assert code == 0
+    optimum = json.loads(capsys.readouterr().out)["optimum"]
     assert [optimum["levels"][c] for c in columns] == [0, 0, 1, 2, 1]
     assert optimum["suppressed"] == 14 and optimum["measures"]["discernibility"] == 4_554_354
     assert optimum["table_figures"]["average_risk"] <= 0.02
     assert "average_risk:\n    max: 0.02" in recipe.read_text()
-    refused = run("search", str(folder / "adult.csv"), *hierarchies, "--k-map", "5")
-    assert refused.returncode == 2 and "'population'" in refused.stderr
+    assert cli.main(["search", str(folder / "adult.csv"), *hierarchies, "--k-map", "5"]) == 2
+    assert "'population'" in capsys.readouterr().err
