@@ -644,7 +644,8 @@ class _Lattice:
         """Class key at ``levels`` of each unit in ``rows`` (all units when None): a
         mixed-radix number over the columns' codes, below the returned radix; compacted
         (dense, radix = classes) only when the radix is large for the number of units.
-        Codes are 32-bit while the radix fits (half the memory traffic of 64-bit)."""
+        Codes are 32-bit while the radix fits (half the memory traffic of 64-bit); the key
+        is returned as intp, which scatters and bincount take without a cast of their own."""
         size = self.n_units if rows is None else rows.size
         parts = [(card, i) for i, (column, level) in enumerate(zip(self.columns, levels,
                  strict=True)) if (card := column.cards[level]) > 1]  # fmt: skip
@@ -663,7 +664,7 @@ class _Lattice:
             radix *= card
         if radix > 4 * size + 1024:
             return _dense(key)
-        return key, radix
+        return key.astype(np.intp, copy=False), radix  # numpy indexes by intp: cast once
 
     def node_classes(self, levels: Sequence[int]) -> _Classes:
         """The classes of the node ``levels``, by roll-up from the cached specialisation with
