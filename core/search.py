@@ -431,12 +431,19 @@ def _level_labels(hierarchy: Hierarchy) -> tuple[np.ndarray, np.ndarray]:
     """Per hierarchy row (plus a last row for missing values) and level: a label number
     (equal labels at a level, equal numbers; numbers of different levels never meet), and
     the leaves of the hierarchy under that label (its domain share, as ARX counts it)."""
-    table = hierarchy.levels.to_numpy(dtype=object)
-    label, labels = pd.factorize(table.ravel())
-    per_level = len(labels) + 1  # + the label of missing values
-    label = np.vstack([label.reshape(table.shape), np.full((1, table.shape[1]), len(labels))])
-    label = label + np.arange(table.shape[1]) * per_level
-    leaves = np.bincount(label[:-1].ravel(), minlength=per_level * table.shape[1])[label]
+    columns = [hierarchy.levels[level] for level in range(hierarchy.height + 1)]
+    if all(_arrow_strings(column) for column in columns):  # hashed by pyarrow, no str objects
+        text = pa.concat_arrays([pa.array(c.array).cast(pa.large_string()) for c in columns])
+        encoded = text.dictionary_encode()
+        label, n_labels = encoded.indices.to_numpy().astype(np.int64), len(encoded.dictionary)
+    else:
+        label, labels = pd.factorize(np.concatenate([c.to_numpy(dtype=object) for c in columns]))
+        n_labels = len(labels)
+    shape = (len(columns[0]), len(columns))
+    per_level = n_labels + 1  # + the label of missing values
+    label = np.vstack([label.reshape(shape[::-1]).T, np.full((1, shape[1]), n_labels)])
+    label = label + np.arange(shape[1]) * per_level
+    leaves = np.bincount(label[:-1].ravel(), minlength=per_level * shape[1])[label]
     leaves[-1] = 1  # a missing value stays itself: one leaf
     return label, leaves
 

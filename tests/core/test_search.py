@@ -962,9 +962,13 @@ def test_a_value_missing_from_the_hierarchy_is_named_with_its_row(dtype):
         _value_rows(values, _ages())
 
 
-def test_level_labels_and_leaves_per_hierarchy_row():
+@pytest.mark.parametrize("arrow", [True, False])
+def test_level_labels_and_leaves_per_hierarchy_row(arrow, monkeypatch):
+    import core.search
     from core.search import _level_labels
 
+    if not arrow:  # the path for text not held in pyarrow (pandas 2's object columns)
+        monkeypatch.setattr(core.search, "_arrow_strings", lambda values: False)
     label, leaves = _level_labels(_ages())
     assert label.shape == leaves.shape == (6, 3)  # 5 rows + the missing value's row
     # Same label within a level <=> same number; levels never share numbers.
