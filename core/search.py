@@ -583,9 +583,15 @@ class _Lattice:
         )
         self.n_units = n_units
         self.unit_first = first  # first record of each unit (ARX orders ties by it)
-        for column in columns:  # from here on, codes are per unit
+        # From here on, codes are per unit: one row per (column, level) of one array, which
+        # the measures read as a whole (_measure_tables).
+        self._unit_codes = np.empty((int((self.heights + 1).sum()), n_units), dtype=np.int64)
+        row = 0
+        for column in columns:
             column.value_codes = column.value_codes[first]
-            column.codes = list(np.take(column.value_groups, column.value_codes, axis=1))
+            rows = self._unit_codes[row : row + column.height + 1]
+            np.take(column.value_groups, column.value_codes, axis=1, out=rows)
+            column.codes, row = list(rows), row + column.height + 1
         self.population = None  # k-map with a population table: its records, coded alike
         if target.population_table is not None:
             self.population = PopulationLattice.of(
@@ -933,7 +939,7 @@ class _Lattice:
                 for m in self._totals:
                     self._totals[m][i, level] = column.level_totals[m][level]
         self._loss_flat, self._gap_flat = np.concatenate(loss), np.concatenate(gap)
-        self._codes_by_row = np.stack(rows)
+        self._codes_by_row = self._unit_codes  # the rows above, in the same order
 
     def _measures(self, level: np.ndarray, evs: Sequence[_Eval]) -> tuple[dict, np.ndarray]:
         """Every measure of the nodes ``level`` (one row of levels per node, evaluations
