@@ -584,8 +584,9 @@ class _Lattice:
         self.n_units = n_units
         self.unit_first = first  # first record of each unit (ARX orders ties by it)
         # From here on, codes are per unit: one row per (column, level) of one array, which
-        # the measures read as a whole (_measure_tables).
-        self._unit_codes = np.empty((int((self.heights + 1).sum()), n_units), dtype=np.int64)
+        # the measures read as a whole (_measure_tables). 32-bit: a code is below the
+        # number of distinct values, and keys are 32-bit while their radix fits (_key).
+        self._unit_codes = np.empty((int((self.heights + 1).sum()), n_units), dtype=np.int32)
         row = 0
         for column in columns:
             column.value_codes = column.value_codes[first]
@@ -611,7 +612,6 @@ class _Lattice:
         self._cache_classes = np.full(256, -1, dtype=np.int64)
         self._cache_entries: list[_Classes | None] = []
         self._cache_elements = 0
-        self._codes32 = [[codes.astype(np.int32) for codes in c.codes] for c in columns]
 
     def _prepare_sensitive(self, column: pd.Series, counts: np.ndarray | None) -> np.ndarray:
         self.s_codes, self.s_values, self.s_ordered, self.s_tree = sensitive_coding(
@@ -671,7 +671,7 @@ class _Lattice:
         for card, i in parts:
             if radix * card > 2**62:
                 key, radix = _dense(key)
-            codes = (self._codes32 if narrow else self.columns[i].codes)[i][levels[i]]
+            codes = self.columns[i].codes[levels[i]]
             key *= card
             key += codes if rows is None else codes[rows]
             radix *= card

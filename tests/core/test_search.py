@@ -1083,3 +1083,15 @@ def test_a_roll_up_cache_that_keeps_evicting_finds_the_same_answer(
     tight = search(df, five, target, measure="arx_loss")
     assert tight.frontier == roomy.frontier and tight.optimum == roomy.optimum
     assert tight.solutions == roomy.solutions > 0 and len(tight.frontier) > 1
+
+
+def test_a_key_wider_than_32_bits_groups_the_records():
+    # Four columns of 250 distinct values: the level-0 key's radix 250**4 > 2**31, so the
+    # key is 64-bit. 100 rows appear twice (100 classes of 2), 150 once (suppressed at k = 2).
+    rng = np.random.default_rng(3)
+    base = pd.DataFrame({f"c{i}": rng.permutation(250).astype(str) for i in range(4)})
+    df = pd.concat([base, base.iloc[:100]], ignore_index=True)
+    star = Hierarchy(pd.DataFrame({0: [str(v) for v in range(250)], 1: ["*"] * 250}))
+    result = search(df, dict.fromkeys(base.columns, star), Target(k=2, max_suppressed=0.5))
+    assert result.optimum.levels == dict.fromkeys(base.columns, 0)
+    assert (result.optimum.suppressed, result.optimum.classes) == (150, 100)
