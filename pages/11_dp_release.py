@@ -19,7 +19,7 @@ from core.formatting import fmt_count, fmt_number
 from core.io import table_to_bytes
 from core.markup import escape_markdown
 from ui import state
-from ui.tables import figures
+from ui.tables import formatted_table
 
 DP = "Health data privacy (HIPAA, GDPR, formal models): Differential Privacy"
 AGG = "PDPC guide, Annex A: Data aggregation"
@@ -128,7 +128,7 @@ total.metric(
 queries.metric("Noisy queries", fmt_count(len(budget.charges)))
 state.explain("Each query's ε adds up (sequential composition); cells of one table share one "
               "query because each person is in one cell only.", DP)  # fmt: skip
-st.dataframe(figures(pd.DataFrame(release.ledger()["charges"])), hide_index=True)
+st.dataframe(formatted_table(pd.DataFrame(release.ledger()["charges"])), hide_index=True)
 for figure in release.figures:
     st.markdown(f"- {escape_markdown(figure.statement)}")
 st.markdown(f"- {escape_markdown(release.outside_statement)}")
@@ -138,7 +138,7 @@ state.explain("Error bounds come from the noise scale alone, not the data, so th
 noisy_side, exact_side = st.columns(2)
 with noisy_side:
     st.subheader("Noisy table (for release)")
-    st.dataframe(figures(release.table, counts=["count"], labels=by), hide_index=True)
+    st.dataframe(formatted_table(release.table, counts=["count"], labels=by), hide_index=True)
     state.explain(
         "Noise is drawn once per setting and a new setting draws anew: publish one draw only, once.",
         DP,
@@ -146,7 +146,7 @@ with noisy_side:
 with exact_side:
     st.subheader("Exact table")
     st.warning("NOT FOR RELEASE — visible only to you, to judge the noise.", icon=":material/lock:")
-    st.dataframe(figures(exact, counts=["count"], labels=by), hide_index=True)
+    st.dataframe(formatted_table(exact, counts=["count"], labels=by), hide_index=True)
     state.explain("True figures on the same cells, without clipping or noise.", DP)
 
 st.subheader("Error bands")
@@ -219,7 +219,7 @@ min_cell = int(st.number_input("Suppress cells with fewer records than", 1, 1000
 guide, warning = dp.suppressed_cross_tab(data, by, categories=categories, sums=sums,
                                          means=means, min_cell=min_cell)  # fmt: skip
 st.metric("Cells suppressed", f"{fmt_count(guide['suppressed'].sum())} of {fmt_count(len(guide))}")
-st.dataframe(figures(guide, counts=["count"], labels=by), hide_index=True)
+st.dataframe(formatted_table(guide, counts=["count"], labels=by), hide_index=True)
 state.explain(
     "Exact figures with small cells blanked: no noise, but the blanks and totals can still "
     "reveal small groups, and the protection depends on what the attacker already knows.",

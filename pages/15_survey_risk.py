@@ -21,6 +21,7 @@ from core.model_risk import MODEL_METHODS, model_risk
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import RISK_METHODS, sample_frequencies, survey_risk
 from ui import guide_examples, state
+from ui.tables import formatted_table
 
 SOURCE = "PDPC guide, Step 4; sdcMicro measure_risk"
 MISSING_RULES = {
@@ -145,7 +146,8 @@ per_record = pd.DataFrame(
 if risk.household is not None:
     per_record["household risk"] = risk.household
 riskiest = np.argsort(-risk.individual, kind="stable")[:20]
-st.dataframe(pd.concat([data[qi].iloc[riskiest], per_record.iloc[riskiest]], axis=1))
+riskiest_records = pd.concat([data[qi].iloc[riskiest], per_record.iloc[riskiest]], axis=1)
+st.dataframe(formatted_table(riskiest_records, counts=["f_k (records)"], labels=qi))
 state.explain(
     "The 20 riskiest records: f_k records of the sample share their quasi-identifiers, "
     "standing for about F_k people (the sum of their weights); the fewer people, the higher "
@@ -229,7 +231,7 @@ state.explain(
 if special.records_with_msu:
     top = np.argsort(-special.dis_score, kind="stable")[: min(20, special.records_with_msu)]
     smallest = special.smallest_msu_size()
-    st.dataframe(
+    special_uniques = (
         data[qi]
         .iloc[top]
         .assign(
@@ -240,6 +242,7 @@ if special.records_with_msu:
             }
         )
     )
+    st.dataframe(formatted_table(special_uniques, counts=["smallest MSU"], labels=qi))
     state.explain(
         "The records most at risk of being unique in the population too: the smaller their "
         "smallest minimal sample unique (the number of quasi-identifiers that single them "

@@ -15,7 +15,7 @@ from pandas.io.formats.style import Styler
 from core.formatting import fmt_count, fmt_number
 
 
-def figures(
+def formatted_table(
     table: pd.DataFrame, *, counts: Iterable[str] = (), labels: Iterable[str] = ()
 ) -> Styler:
     """``table`` for ``st.dataframe`` with its numeric columns shown through

@@ -63,7 +63,7 @@ def metric(at: AppTest, label: str) -> str:
 
 def shown(frame: Dataframe) -> pd.DataFrame:
     """The text a user reads in ``st.dataframe`` cells: a Styler's display values when the
-    page formats its figures (ui.tables.figures), else the values themselves as text.
+    page formats its figures (ui.tables.formatted_table), else the values themselves as text.
     (``frame.value`` holds the numbers underneath, which the grid sorts on.)"""
     display = frame.proto.arrow_data.styler.display_values
     if not display:

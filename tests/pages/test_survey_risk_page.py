@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_helpers import metric, open_sample
+from apptest_helpers import metric, open_sample, shown
 from streamlit.testing.v1 import AppTest
 
 from core.schema import Role
@@ -141,3 +141,32 @@ def test_figures_read_as_the_rest_of_the_app():
     captions = " ".join(c.value for c in at.caption)
     assert f"about {groups:,} of the {len(people):,} records" in captions
     assert not re.search(r"\d\.0\b", captions), captions
+
+
+def _reads_as_three_significant_digits(text: str, number: float) -> bool:
+    """The app's rule for a measured figure, by hand: from 100 up the whole number with
+    thousands separators, below that three significant digits (0.00754, 12.3)."""
+    if abs(number) >= 100:
+        return text == f"{round(number):,}"
+    return float(text) == float(f"{number:.3g}")
+
+
+def test_record_tables_show_figures_as_every_page_does(page):
+    """Counts with separators, estimates and risks to three significant digits, the
+    quasi-identifiers as they are; the grid still holds the numbers (it sorts on them)."""
+    page.selectbox(key="survey_weights").set_value("weight").run()
+    assert not page.exception, page.exception
+    for frame, counts, measures in (
+        (page.dataframe[0], ["f_k (records)"], ["F_k (people)", "individual risk"]),
+        (page.dataframe[-1], ["smallest MSU"], ["SUDA score", "DIS-SUDA score"]),
+    ):
+        text, numbers = shown(frame), frame.value
+        assert text[QI].values.tolist() == numbers[QI].astype(str).values.tolist()
+        for column in counts:
+            assert text[column].tolist() == [f"{int(n):,}" for n in numbers[column]]
+        for column in measures:
+            assert pd.api.types.is_float_dtype(numbers[column])
+            pairs = zip(text[column], numbers[column], strict=True)
+            assert all(_reads_as_three_significant_digits(t, n) for t, n in pairs), column
+    # the small-number branch is exercised: DIS-SUDA scores here are below 0.01 (0.00754)
+    assert any(t.startswith("0.00") for t in shown(page.dataframe[-1])["DIS-SUDA score"])
