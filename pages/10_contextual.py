@@ -28,6 +28,7 @@ from core.formatting import fmt_count
 from core.geo import area_shapes, coordinate_columns, shape_column
 from core.markup import code_span, escape_markdown
 from ui import location_charts, state
+from ui.tables import formatted_table
 
 PAPER = "Witkowski 2007"
 #: T5 choices: areas of at least this many people hide their residents (paper: 100,000).
@@ -165,7 +166,9 @@ for column, (label, value, sentence, section) in zip(st.columns(5), figures, str
 
 st.subheader("Areas at risk")
 at_risk = result.areas[result.areas["at_risk"]].sort_values("respondents", ascending=False)
-st.dataframe(at_risk, hide_index=True)
+# matchset numbers a group of areas (a label); the other numbers are counts or measures
+counted = ["population", "matchset_size", "respondents", "sample_matches"]
+st.dataframe(formatted_table(at_risk, counts=counted, labels=["matchset"]), hide_index=True)
 state.explain(f"{len(at_risk):,} areas whose respondents are at risk; matchset_size counts the "
               "areas sharing the released values.", f"{PAPER}, Section 4.d")  # fmt: skip
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_helpers import metric
+from apptest_helpers import metric, shown
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,6 +71,16 @@ def test_absolute_recoding_then_recipe_steps(page):
     assert metric(page, "Locational risk LR") == f"{risk.mean():.1%}"
     table = page.dataframe[0].value
     assert set(table["subzone"]) == set(coded.loc[coded["at_risk"], "subzone"])
+    # Read as on every page (core.formatting): counts with separators (95000 -> "95,000"),
+    # measures to three significant digits, the matchset number as it is; numbers beneath.
+    text = shown(page.dataframe[0])
+    for column in ("population", "respondents", "matchset_size"):
+        assert text[column].tolist() == [f"{round(n):,}" for n in table[column]]
+    assert text["matchset"].tolist() == table["matchset"].astype(str).tolist()
+    assert text["median_income"].tolist() == [f"{round(n):,}" for n in table["median_income"]]
+    assert all(float(t) == float(f"{n:.3g}") for t, n in zip(text["share_poverty"],
+                                                            table["share_poverty"], strict=True))  # fmt: skip
+    assert pd.api.types.is_numeric_dtype(table["population"])
 
     page.button(key="ctx_add").click().run()
     assert not page.exception, page.exception
