@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from core.bundle import portable_recipe, replay, uses_random_pseudonyms
@@ -39,21 +40,27 @@ class RecordedRelease:
 
 
 def release_risk(
-    released: pd.DataFrame, recipe: Recipe, quasi_identifiers: Sequence[str] | None = None
+    released: pd.DataFrame,
+    recipe: Recipe,
+    quasi_identifiers: Sequence[str] | None = None,
+    counts: np.ndarray | None = None,
 ) -> tuple[list[str], int | None, float | None, dict[str, Any]]:
     """(QIs kept, k, P(re-ID), l/t figures) of a released table (Step 4, Annex C).
 
     P(re-ID) is the prosecutor risk of the most exposed record, 1 / (smallest class).
-    Quasi-identifiers a step removed are no longer a risk and are left out.
+    Quasi-identifiers a step removed are no longer a risk and are left out. With
+    ``counts``, ``released`` is an engine's frequency table of the released
+    quasi-identifiers (and sensitive attribute), row ``i`` standing for ``counts[i]`` records.
     """
     names = list(quasi_identifiers or recipe.meta.get("quasi_identifiers") or [])
     kept = [name for name in names if name in released.columns]
-    if not kept or released.empty:
+    records = len(released) if counts is None else int(np.sum(counts))
+    if not kept or not records:
         return kept, None, None, {}
     sensitive = recipe.meta.get("sensitive")
     sensitive = sensitive if sensitive in released.columns else None
     report = risk_report(released, kept, k_threshold=int(recipe.meta.get("k") or 5),
-                         sensitive=sensitive)  # fmt: skip
+                         sensitive=sensitive, counts=counts)  # fmt: skip
     extra = {"sensitive": sensitive, "l": report.l_distinct, "t": report.t_closeness}
     return kept, int(report.k), float(report.max_risk), extra
 
@@ -74,11 +81,16 @@ def record_release(
     author: str = "",
     annex_d: Mapping[str, Any] | None = None,
     data_sha256: str | None = None,
+    original_rows: int | None = None,
+    released_counts: tuple[pd.DataFrame, np.ndarray] | None = None,
 ) -> RecordedRelease:
     """Record data set, recipe version, hierarchies, risk and release in one transaction.
 
     The data set is known by its file's sha256: ``data_sha256`` (e.g. of an upload's
     bytes), else that of the file at ``data_path``, else a fingerprint of the table.
+    An engine's ``apply`` (which never holds the tables) gives ``original`` without rows
+    and ``original_rows``, and the frequency table of the released quasi-identifiers (and
+    sensitive attribute) with its counts as ``released_counts``.
     """
     portable, hierarchies = portable_recipe(
         recipe, base_dir=base_dir, known=workspace.hierarchies()
@@ -87,7 +99,8 @@ def record_release(
     if data_sha256 is None and data_path is not None:
         data_sha256 = sha256_file(data_path)
     data_sha = data_sha256
-    kept, k, p_reid, extra = release_risk(result.data, recipe, quasi_identifiers)
+    released, counts = released_counts or (result.data, None)
+    kept, k, p_reid, extra = release_risk(released, recipe, quasi_identifiers, counts)
     output_sha = sha256_bytes(output)
     with workspace.transaction():
         data_sha = workspace.add_dataset(
@@ -95,6 +108,7 @@ def record_release(
             name=Path(data_path).name if data_path is not None else "table",
             source_path=str(Path(data_path).resolve()) if data_path is not None else None,
             sha256=data_sha,
+            rows=original_rows,
         )
         for name, text in hierarchies.items():
             column = name.split("/", 1)[1].rsplit("-", 1)[0]

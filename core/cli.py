@@ -465,16 +465,9 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     import secrets
 
     from core.engines.sources import resolve_sources, sample_rows
-    from core.engines.streaming import BatchWriter, streamable_steps
+    from core.engines.streaming import BatchWriter, ReleaseCounts, streamable_steps
     from core.outputs import staging_file
 
-    for option, given in (("--report", args.report), ("--workspace", args.workspace),
-                          ("--bundle", args.bundle)):  # fmt: skip
-        if given:
-            raise AnonymisationError(
-                f"{option} needs the whole table in memory; leave it out with --engine "
-                f"{engine}, or use --engine pandas."
-            )
     sources = resolve_sources(args.data, sep=args.sep)
     columns = pd.DataFrame(columns=list(sources.names))
     recipe = Recipe.load(args.recipe)
@@ -483,10 +476,10 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
         require_columns(columns, quasi_identifiers, parameter="quasi_identifiers")
     check_recipe_columns(recipe, columns)
     keys = _require_keys(recipe, ask=args.ask_keys)
-    seed = args.seed if args.seed is not None else recipe.seed
-    seed = seed if seed is not None else secrets.randbelow(2**31)
-    recipe = Recipe(recipe.steps, seed, recipe.meta)
-    steps = streamable_steps(recipe, seed, engine)
+    if args.seed is not None:
+        recipe = Recipe(recipe.steps, args.seed, recipe.meta)
+    seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
+    steps = streamable_steps(Recipe(recipe.steps, seed, recipe.meta), seed, engine)
     first = sample_rows(sources)
     base_dir = Path(args.recipe).resolve().parent
     inputs = {f"data '{file}'": Path(file) for file in sources.files}
@@ -494,13 +487,23 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     inputs.update(_recipe_input_files(recipe, base_dir))
     mapping, linking = _pseudonymised_columns(recipe)
     job = _ApplyJob(
-        columns, recipe, base_dir, quasi_identifiers, inputs, Path(args.out), None,
-        _direct_identifiers(first, recipe), _mapping_passphrase(args, mapping), keys,
+        columns, recipe, base_dir, quasi_identifiers, inputs, Path(args.out),
+        Path(args.report) if args.report else None, _direct_identifiers(first, recipe),
+        _mapping_passphrase(args, mapping), keys,
     )  # fmt: skip
     (out, *_) = plan_outputs(_apply_outputs(job, mapping, linking), inputs, force=args.force)
+    workspace, bundle = _plan_record(args, job)
     meta = recipe.meta
     qis = job.quasi_identifiers or meta.get("quasi_identifiers") or []
     sensitive = meta.get("sensitive")
+    counted = None  # what the report, the workspace and the bundle need, counted on the way
+    if job.report is not None or workspace or bundle is not None:
+        if qis:  # checked here, as the report checks them on a table in memory
+            require_columns(columns, qis, parameter="quasi_identifiers")
+        if sensitive:
+            require_columns(columns, sensitive, parameter="sensitive")
+        counted = ReleaseCounts(list(dict.fromkeys([*qis, *([sensitive] if sensitive else [])])),
+                                len(steps))  # fmt: skip
     staged = staging_file(out)
     try:
         writer = BatchWriter(staged, output_format(out.path))
@@ -509,7 +512,7 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
                 engine, sources, steps, writer, seed=seed, progress=args.bar,
                 gate_columns=list(dict.fromkeys([*qis, *([sensitive] if sensitive else [])])),
                 direct_identifiers=job.direct_identifiers, base_dir=base_dir, keys=keys,
-                master=args.spark_master,
+                master=args.spark_master, release_counts=counted,
             )  # fmt: skip
         finally:
             writer.close()
@@ -528,14 +531,25 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
                     f"to write the files marked {NOT_ANONYMISED_MARK}."
                 )  # fmt: skip
             check = check.acknowledge()
-            job = replace(job, out=Path(marked_name(job.out)))
+            job = replace(job, out=Path(marked_name(job.out)),
+                          report=Path(marked_name(job.report)) if job.report else None)  # fmt: skip
+            if bundle is not None:
+                bundle = replace(bundle, path=Path(marked_name(bundle.path)))
         outputs = plan_outputs(_apply_outputs(job, list(result.mappings), []), inputs,
                                force=args.force)  # fmt: skip
+        if bundle is not None:  # the bundle may not take the path of another output either
+            plan_outputs([*outputs, bundle], inputs, force=args.force)
         tables = list(result.mappings.values())
         if job.passphrase is None:
             contents = [table_to_bytes(table, "csv") for table in tables]
         else:
             contents = [encrypt_table(table, job.passphrase) for table in tables]
+        figures, recorded, done = {}, {}, None
+        if counted is not None:
+            figures, recorded, done = _counted_release(sources, steps, result, counted)
+        if job.report is not None:
+            contents.append(_report_file(args, job, done, check, outputs[1 : 1 + len(tables)],
+                                         **figures))  # fmt: skip
         files: list[tuple[Output, Any]] = [(outputs[0], staged)]
         files += list(zip(outputs[1:], contents, strict=True))
     except BaseException:
@@ -549,10 +563,48 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
               file=sys.stderr)  # fmt: skip
     print(f"Wrote {result.records} records to {outputs[0].path} (engine {engine}, seed "
           f"{seed}; release check: {check.statement()})", file=sys.stderr)  # fmt: skip
-    for output in outputs[1:]:
+    for output in outputs[1 : 1 + len(tables)]:
         print(f"The {output.label}: {output.path}. Keep it secure and apart from the data "
               "(PDPC guide, Annex A: Pseudonymisation).", file=sys.stderr)  # fmt: skip
+    if job.report is not None:
+        print(f"Report: {outputs[-1].path}", file=sys.stderr)
+    if workspace or bundle is not None:
+        job = replace(job, data=counted.original)
+        _record_and_bundle(args, job, done, files, workspace, bundle, check, figures, recorded)
     return 0
+
+
+def _counted_release(
+    sources: Any, steps: Any, result: Any, counted: Any
+) -> tuple[dict[str, Any], dict[str, Any], RecipeResult]:
+    """An engine's release as the report and the workspace take it: the figures counted
+    while it was written (core.engines.streaming.ReleaseCounts), the options of
+    core.audit.record_release, and a RecipeResult with the step log and the release's
+    columns (no rows)."""
+    from core.recipe import StepLog, describe_step
+    from core.spreadsheet_safety import formula_like_counts
+    from core.workspace import sha256_bytes, sha256_file
+
+    log = tuple(
+        StepLog(step.position, dict(step.step), describe_step(step.step), int(rows[0]),
+                int(rows[1]), (), (), step.seed)
+        for step, rows in zip(steps, counted.step_rows, strict=True)
+    )  # fmt: skip
+    done = RecipeResult(counted.released, dict(result.mappings), {}, log, result.seed)
+    after = (result.frequency, result.counts)
+    figures = {
+        "frequency_before": counted.risk_table(), "frequency_after": after,
+        "utility": counted.utility(),
+        "formula_like_cells": formula_like_counts(counted.released, counted.formula_cells),
+    }  # fmt: skip
+    files = sources.files  # a glob or folder is known by the sha256 of its files' sha256s
+    if len(files) == 1:
+        data_sha256 = sha256_file(files[0])
+    else:
+        data_sha256 = sha256_bytes("".join(f"{sha256_file(f)}  {f}\n" for f in files).encode())
+    recorded = {"original_rows": counted.records_in, "released_counts": after,
+                "data_sha256": data_sha256}  # fmt: skip
+    return figures, recorded, done
 
 
 def _stream_on_engine(engine: str, sources: Any, steps: Any, writer: Any, *, master: str | None,
@@ -567,12 +619,6 @@ def _stream_on_engine(engine: str, sources: Any, steps: Any, writer: Any, *, mas
     options.pop("progress")
     from core.engines.spark_engine import spark_stream_recipe
 
-    for step in steps:
-        if step.call.produces_mapping:
-            raise AnonymisationError(
-                f"Step {step.position} ({step.step['step']}) writes an identity mapping "
-                "table, which the spark engine does not collect; use --engine duckdb or pandas."
-            )
     return spark_stream_recipe(sources, steps, writer, master=master, **options)
 
 
@@ -599,10 +645,14 @@ def _record_and_bundle(
     workspace: str | None,
     bundle: Output | None,
     check: ReleaseCheck,
+    figures: dict[str, Any] | None = None,
+    recorded: dict[str, Any] | None = None,
 ) -> None:
     """Record the release in the workspace and/or write its bundle (core.audit, core.bundle).
 
     Identity mapping tables go into either only when encrypted (--mapping-passphrase-env).
+    An engine gives its counted ``figures`` for the report and the ``recorded`` options of
+    :func:`core.audit.record_release` (rows, frequency table of the release).
     """
     from core.audit import record_release
     from core.bundle import build_bundle, portable_recipe
@@ -615,14 +665,15 @@ def _record_and_bundle(
         encrypted = {key: blob for key, (_, blob) in zip(identities, files[1:], strict=False)}
     report: Report = build_report(job.data, result, job.recipe,
                                   quasi_identifiers=job.quasi_identifiers,
-                                  use_case=args.use_case, release_check=check)  # fmt: skip
+                                  use_case=args.use_case, release_check=check,
+                                  **(figures or {}))  # fmt: skip
     if workspace:
         with Workspace(workspace) as ws:
             recorded = record_release(
                 ws, original=job.data, data_path=args.data, recipe=job.recipe, result=result,
                 output=output, output_name=job.out.name, base_dir=job.base_dir,
                 quasi_identifiers=job.quasi_identifiers, report=report.to_dict(),
-                encrypted_mappings=encrypted, author=getpass.getuser(),
+                encrypted_mappings=encrypted, author=getpass.getuser(), **(recorded or {}),
             )  # fmt: skip
         portable, hierarchies = recorded.recipe, recorded.hierarchies
         print(f"Recorded release {recorded.release_id} in workspace {workspace} (k = "
@@ -837,22 +888,35 @@ def _release_files(
     else:
         contents += [encrypt_table(table, job.passphrase) for table in identities]
     if job.report is not None:
-        identity_files = [
-            {"table": output.label, "file": output.path.name,
-             "encrypted": job.passphrase is not None}
-            for output in outputs[1 : 1 + len(identities)]
-        ]  # fmt: skip
-        report = build_report(
-            job.data, result, job.recipe, quasi_identifiers=job.quasi_identifiers,
-            use_case=args.use_case, identity_files=identity_files, release_check=check,
-            annex_d=_annex_d(job.recipe, check), direct_identifiers=job.direct_identifiers,
-        )  # fmt: skip
-        if job.report.suffix.lower() in (".md", ".markdown"):
-            text = report_to_markdown(report)
-        else:
-            text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
-        contents.append(text.encode("utf-8"))
+        contents.append(_report_file(args, job, result, check, outputs[1 : 1 + len(identities)]))
     return list(zip(outputs, contents, strict=True))
+
+
+def _report_file(
+    args: argparse.Namespace,
+    job: _ApplyJob,
+    result: RecipeResult,
+    check: ReleaseCheck,
+    identity_outputs: list[Output],
+    **figures: Any,
+) -> bytes:
+    """The --report file (Markdown or JSON); ``figures`` are an engine's counted figures
+    (:func:`core.report.build_report`'s ``frequency_before``, ``utility``, ...)."""
+    identity_files = [
+        {"table": output.label, "file": output.path.name, "encrypted": job.passphrase is not None}
+        for output in identity_outputs
+    ]
+    report = build_report(
+        job.data, result, job.recipe, quasi_identifiers=job.quasi_identifiers,
+        use_case=args.use_case, identity_files=identity_files, release_check=check,
+        annex_d=_annex_d(job.recipe, check), direct_identifiers=job.direct_identifiers,
+        **figures,
+    )  # fmt: skip
+    if job.report is not None and job.report.suffix.lower() in (".md", ".markdown"):
+        text = report_to_markdown(report)
+    else:
+        text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
+    return text.encode("utf-8")
 
 
 def _annex_d(recipe: Recipe, check: ReleaseCheck) -> AnnexDResult | None:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from core import __version__
@@ -132,19 +133,24 @@ CONTROLS: tuple[Control, ...] = (
 
 
 def direct_identifier_warnings(
-    original: pd.DataFrame, released: pd.DataFrame, direct_identifiers: Sequence[str]
+    original: pd.DataFrame,
+    released: pd.DataFrame,
+    direct_identifiers: Sequence[str],
+    utility: UtilityReport | None = None,
 ) -> list[str]:
     """Direct identifiers that still reach the release with some original values.
 
     PDPC guide, Step 2: "First, remove all direct identifiers" (or replace them with
     pseudonyms). A column confirmed as a direct identifier that is still present and
     not fully changed is named here, so a release cannot go out with it unnoticed.
+    ``utility`` (its per-column figures) is used when given instead of the tables' rows.
     """
+    known = {loss.column: loss for loss in utility.columns} if utility is not None else {}
     warnings = []
     for column in direct_identifiers:
         if column not in released.columns or column not in original.columns:
             continue
-        loss = column_loss(original[column], released[column])
+        loss = known.get(str(column)) or column_loss(original[column], released[column])
         if loss.changed < 1.0:
             warnings.append(
                 f"'{column}' is a direct identifier and {1 - loss.changed:.0%} of its values "
@@ -242,6 +248,9 @@ def build_report(
     direct_identifiers: Sequence[str] = (),
     identity_files: Sequence[Mapping[str, Any]] = (),
     release_check: ReleaseCheck | None = None,
+    formula_like_cells: dict[str, int] | None = None,
+    frequency_before: tuple[pd.DataFrame, np.ndarray] | None = None,
+    frequency_after: tuple[pd.DataFrame, np.ndarray] | None = None,
 ) -> Report:
     """Gather the facts of one release (quasi-identifiers default to the recipe's).
 
@@ -252,6 +261,13 @@ def build_report(
     were encrypted (``{"table", "file", "encrypted"}``; a file name, never the contents).
     ``release_check`` is the gate's verdict on the release (:mod:`core.release_gate`),
     written at the top of the report, including a "released anyway" acknowledgement.
+
+    An engine's ``apply`` (:mod:`core.engines.streaming`) never holds the tables: it gives
+    ``original`` and ``result.data`` as empty tables of the right columns, its frequency
+    tables of the quasi-identifiers (and sensitive attribute) before and after as
+    ``frequency_before``/``frequency_after`` (table, records per row), and ``utility`` and
+    ``formula_like_cells`` counted batch by batch; the figures are then those of the
+    tables in memory.
     """
     require_choice("use_case", use_case, USE_CASES)
     qi_names = quasi_identifiers or recipe.meta.get("quasi_identifiers")
@@ -268,15 +284,19 @@ def build_report(
     k_threshold = int(k_threshold or recipe.meta.get("k") or SUGGESTED_K[use_case])
     released = result.data
     if qi and risk_before is None:
-        risk_before = risk_report(original, qi, k_threshold=k_threshold, sensitive=sensitive)
+        table, counts = frequency_before or (original, None)
+        risk_before = risk_report(table, qi, k_threshold=k_threshold, sensitive=sensitive,
+                                  counts=counts)  # fmt: skip
     if qi and risk_after is None:
         kept = [c for c in qi if c in released.columns]
         if kept:
+            table, counts = frequency_after or (released, None)
             risk_after = risk_report(
-                released,
+                table,
                 kept,
                 k_threshold=k_threshold,
                 sensitive=sensitive if sensitive in released.columns else None,
+                counts=counts,
             )
     aggregated = any(s.get("step") == "aggregate" for s in recipe.steps)
     if utility is None and not aggregated:
@@ -292,7 +312,9 @@ def build_report(
         }
         for entry in result.log
     )
-    identifier_warnings = tuple(direct_identifier_warnings(original, released, direct_identifiers))
+    identifier_warnings = tuple(
+        direct_identifier_warnings(original, released, direct_identifiers, utility)
+    )
     return Report(
         title=title,
         use_case=use_case,
@@ -311,7 +333,9 @@ def build_report(
         identifier_warnings=identifier_warnings,
         identity_files=tuple(dict(entry) for entry in identity_files),
         release_check=release_check,
-        formula_like_cells=formula_like_counts(released),
+        formula_like_cells=(
+            formula_like_counts(released) if formula_like_cells is None else formula_like_cells
+        ),
     )
 
 

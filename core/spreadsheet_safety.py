@@ -22,7 +22,7 @@ concerned, so the recipient knows that ``'=1+1`` in a CSV was the value ``=1+1``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -98,14 +98,22 @@ def formula_like(values: pd.Series) -> pd.Series:
     return pd.Series(starts, index=values.index)
 
 
-def formula_like_counts(df: pd.DataFrame) -> dict[str, int]:
+def formula_like_cell_counts(df: pd.DataFrame) -> list[int]:
+    """Per column position: how many cells (not the name) look like formulas; a table read
+    batch by batch adds these up."""
+    return [int(formula_like(df.iloc[:, position]).sum()) for position in range(df.shape[1])]
+
+
+def formula_like_counts(df: pd.DataFrame, cells: Sequence[int] | None = None) -> dict[str, int]:
     """Per column (by name): how many cells, the column name included, look like formulas.
 
-    Only columns with at least one such cell are listed, in table order.
+    Only columns with at least one such cell are listed, in table order. ``cells`` are the
+    :func:`formula_like_cell_counts` of the whole table when ``df`` holds only its columns.
     """
+    cells = formula_like_cell_counts(df) if cells is None else cells
     counts: dict[str, int] = {}
-    for position, name in enumerate(df.columns):
-        count = int(formula_like(df.iloc[:, position]).sum()) + formula_like_name(name)
+    for name, cell_count in zip(df.columns, cells, strict=True):
+        count = int(cell_count) + formula_like_name(name)
         if count:
             counts[str(name)] = count
     return counts

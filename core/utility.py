@@ -34,10 +34,21 @@ from core.formatting import fmt_count, fmt_number, fmt_percent
 
 def entropy(series: pd.Series) -> float:
     """Shannon entropy (bits) of a column's values; missing values count as a value."""
-    if series.empty:
+    return entropy_of_counts(series.value_counts(dropna=False).to_numpy())
+
+
+def entropy_of_counts(counts: np.ndarray) -> float:
+    """Shannon entropy (bits) of a column from how many records hold each distinct value.
+
+    The terms are summed largest count first (``value_counts``' order), so the figure is
+    the same to the last bit whatever order the counts come in (an engine's frequency
+    table has none).
+    """
+    counts = np.sort(np.asarray(counts, dtype=float))[::-1]
+    total = counts.sum()
+    if total <= 0:
         return 0.0
-    counts = series.value_counts(dropna=False).to_numpy(dtype=float)
-    share = counts / counts.sum()
+    share = counts[counts > 0] / total
     return float(-(share * np.log2(share)).sum())
 
 
@@ -127,54 +138,105 @@ def _numeric(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
 
 
-def _il1s(original: np.ndarray, diff: np.ndarray) -> dict[str, float | None]:
-    """sdcMicro's IL1s of one column (see the module docstring)."""
-    present = ~np.isnan(original)
-    sd = float(np.std(original[present], ddof=1)) if present.sum() > 1 else 0.0
-    both = ~np.isnan(diff)
-    if sd <= 0 or not both.any():
-        return {}
-    total = float(np.abs(diff[both]).sum() / (np.sqrt(2) * sd))
-    return {"il1s": total, "il1s_mean": total / int(both.sum())}
+def value_counts(series: pd.Series) -> pd.DataFrame:
+    """A column's frequency table: each distinct value (``value``, missing included) and how
+    many records hold it (``n``)."""
+    counts = series.value_counts(dropna=False, sort=False)
+    return pd.DataFrame({"value": counts.index, "n": counts.to_numpy(dtype=np.int64)})
 
 
-def column_loss(before: pd.Series, after: pd.Series | None) -> ColumnLoss:
-    """Loss in one column; ``after`` is None when the column was removed.
+def pair_counts(before: pd.Series, after: pd.Series) -> pd.DataFrame:
+    """The frequency table of (value before, value after) over the same records (matched by
+    position): ``before``, ``after`` and ``n``."""
+    pairs = pd.DataFrame({"before": before.reset_index(drop=True),
+                          "after": after.reset_index(drop=True)})  # fmt: skip
+    counted = pairs.groupby(["before", "after"], dropna=False, sort=False, observed=True).size()
+    return counted.rename("n").reset_index()
 
-    Rows are matched by index label, so suppressed records do not count as changed.
+
+@dataclass(frozen=True)
+class ColumnCounts:
+    """What the loss of one column is computed from: frequency tables, never the records.
+
+    ``before`` and ``after`` are :func:`value_counts` of the column in the original and the
+    released table (``after`` is None when the column was removed); ``pairs`` is
+    :func:`pair_counts` over the records kept (matched by row). An engine adds them up batch
+    by batch (:mod:`core.engines.streaming`); in memory :func:`column_loss` counts them.
     """
-    h_before = entropy(before)
-    distinct_before = int(before.nunique(dropna=False))
-    if after is None:
-        return ColumnLoss(str(before.name), "removed", distinct_before, 0, h_before, 0.0, 1.0, 1.0)
-    kept = before.loc[before.index.intersection(after.index)]
-    aligned_after = after.loc[kept.index]
-    same = (kept.astype(str).to_numpy() == aligned_after.astype(str).to_numpy()) | (
-        kept.isna().to_numpy() & aligned_after.isna().to_numpy()
+
+    column: str
+    before: pd.DataFrame
+    after: pd.DataFrame | None
+    pairs: pd.DataFrame | None
+
+
+def _weighted_values(values: pd.Series, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct present values (sorted) and their summed weights: a canonical order, so every
+    sum below is the same to the last bit however the frequency table was ordered."""
+    numbers = values.to_numpy(dtype=float, na_value=np.nan)
+    present = ~np.isnan(numbers)
+    distinct, inverse = np.unique(numbers[present], return_inverse=True)
+    return distinct, np.bincount(inverse, weights=weights[present], minlength=len(distinct))
+
+
+def _weighted_std(values: pd.Series, weights: np.ndarray, ddof: int = 0) -> float:
+    """``np.nanstd`` of the records a frequency table stands for (``ddof`` as numpy's)."""
+    distinct, w = _weighted_values(values, weights)
+    total = w.sum()
+    if total - ddof <= 0:
+        return float("nan")
+    mean = (distinct * w).sum() / total
+    return float(np.sqrt((w * (distinct - mean) ** 2).sum() / (total - ddof)))
+
+
+def _numeric_loss(counts: ColumnCounts) -> dict[str, float | None]:
+    """mean_abs_change, mean_shift, sd_ratio and IL1s of a column numeric before and after."""
+    pairs = counts.pairs
+    weights = pairs["n"].to_numpy(dtype=float)
+    before = pairs["before"].to_numpy(dtype=float, na_value=np.nan)
+    after = pairs["after"].to_numpy(dtype=float, na_value=np.nan)
+    both = ~(np.isnan(before) | np.isnan(after))
+    order = np.lexsort((after[both], before[both]))  # distinct pairs: one canonical order
+    diff = (after[both] - before[both])[order]
+    w = weights[both][order]
+    moved = w.sum()
+    sd = _weighted_std(counts.before["value"], counts.before["n"].to_numpy(dtype=float), ddof=1)
+    numeric: dict[str, float | None] = {}
+    if sd > 0 and moved > 0:  # sdcMicro's IL1s (see the module docstring)
+        total = float((np.abs(diff) * w).sum() / (np.sqrt(2) * sd))
+        numeric.update(il1s=total, il1s_mean=total / moved)
+    sd_before = _weighted_std(pairs["before"], weights)
+    numeric.update(
+        mean_abs_change=float((np.abs(diff) * w).sum() / moved) if moved else float("nan"),
+        mean_shift=float((diff * w).sum() / moved) if moved else float("nan"),
+        sd_ratio=_weighted_std(pairs["after"], weights) / sd_before if sd_before > 0 else None,
     )
-    changed = float(1 - same.mean()) if len(kept) else 0.0
-    h_after = entropy(after)
+    return numeric
+
+
+def loss_from_counts(counts: ColumnCounts) -> ColumnLoss:
+    """The :class:`ColumnLoss` of one column from its frequency tables (:class:`ColumnCounts`)."""
+    h_before = entropy_of_counts(counts.before["n"].to_numpy())
+    distinct_before = len(counts.before)
+    if counts.after is None or counts.pairs is None:
+        return ColumnLoss(counts.column, "removed", distinct_before, 0, h_before, 0.0, 1.0, 1.0)
+    pairs = counts.pairs
+    weights = pairs["n"].to_numpy(dtype=np.int64)
+    kept = int(weights.sum())
+    same = (pairs["before"].astype(str).to_numpy() == pairs["after"].astype(str).to_numpy()) | (
+        pairs["before"].isna().to_numpy() & pairs["after"].isna().to_numpy()
+    )
+    changed = float(1 - int(weights[same].sum()) / kept) if kept else 0.0
+    h_after = entropy_of_counts(counts.after["n"].to_numpy())
     loss = 1 - h_after / h_before if h_before > 0 else 0.0
     numeric = {}
-    if _numeric(kept) and _numeric(aligned_after) and len(kept):
-        original = kept.to_numpy(dtype=float, na_value=np.nan)
-        diff = aligned_after.to_numpy(dtype=float, na_value=np.nan) - original
-        sd_before = float(np.nanstd(original))
-        numeric = _il1s(before.to_numpy(dtype=float, na_value=np.nan), diff)
-        numeric.update(
-            mean_abs_change=float(np.nanmean(np.abs(diff))),
-            mean_shift=float(np.nanmean(diff)),
-            sd_ratio=float(
-                np.nanstd(aligned_after.to_numpy(dtype=float, na_value=np.nan)) / sd_before
-            )
-            if sd_before > 0
-            else None,
-        )
+    if _numeric(pairs["before"]) and _numeric(pairs["after"]) and kept:
+        numeric = _numeric_loss(counts)
     return ColumnLoss(
-        column=str(before.name),
+        column=counts.column,
         status="changed" if changed > 0 else "unchanged",
         distinct_before=distinct_before,
-        distinct_after=int(after.nunique(dropna=False)),
+        distinct_after=len(counts.after),
         entropy_before=h_before,
         entropy_after=h_after,
         entropy_loss=max(0.0, loss),
@@ -183,9 +245,34 @@ def column_loss(before: pd.Series, after: pd.Series | None) -> ColumnLoss:
     )
 
 
+def column_counts(before: pd.Series, after: pd.Series | None) -> ColumnCounts:
+    """The :class:`ColumnCounts` of a column in memory (rows matched by index label, so
+    suppressed records do not count as changed)."""
+    if after is None:
+        return ColumnCounts(str(before.name), value_counts(before), None, None)
+    kept = before.loc[before.index.intersection(after.index)]
+    pairs = pair_counts(kept, after.loc[kept.index])
+    return ColumnCounts(str(before.name), value_counts(before), value_counts(after), pairs)
+
+
+def column_loss(before: pd.Series, after: pd.Series | None) -> ColumnLoss:
+    """Loss in one column; ``after`` is None when the column was removed.
+
+    Rows are matched by index label, so suppressed records do not count as changed.
+    """
+    return loss_from_counts(column_counts(before, after))
+
+
 def utility_report(before: pd.DataFrame, after: pd.DataFrame) -> UtilityReport:
     """Compare an original table with its anonymised version, column by column."""
     columns = tuple(
         column_loss(before[c], after[c] if c in after.columns else None) for c in before.columns
     )
     return UtilityReport(len(before), len(after), columns)
+
+
+def utility_from_counts(
+    records_before: int, records_after: int, columns: list[ColumnCounts]
+) -> UtilityReport:
+    """:func:`utility_report` from each column's frequency tables (an engine's, batch by batch)."""
+    return UtilityReport(records_before, records_after, tuple(map(loss_from_counts, columns)))

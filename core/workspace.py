@@ -482,12 +482,16 @@ class Workspace:
         source_path: str | None = None,
         sha256: str | None = None,
         store_data: bool = False,
+        rows: int | None = None,
     ) -> str:
         """Record a data set (its fingerprint, not its rows unless ``store_data``); its sha256.
 
         ``sha256`` is the file's hash when the table was read from a file (so ``verify``
         can find the file again); otherwise the table's content fingerprint is used.
+        ``rows`` is the number of records when ``df`` holds only the columns (a table an
+        engine read batch by batch, with ``sha256`` given).
         """
+        rows = len(df) if rows is None else rows
         digest = sha256 or table_sha256(df)
         schema = {"columns": [str(c) for c in df.columns],
                   "dtypes": [str(t) for t in df.dtypes]}  # fmt: skip
@@ -506,10 +510,10 @@ class Workspace:
             conn.execute(
                 "INSERT INTO datasets (name, sha256, schema_json, n_rows, source_path, "
                 "data_parquet, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (name, digest, _canonical(schema), len(df), source_path, blob, _now()),
+                (name, digest, _canonical(schema), rows, source_path, blob, _now()),
             )
             self.log("dataset", f"dataset:{digest}",
-                     {"data_sha256": digest, "name": name, "rows": len(df),
+                     {"data_sha256": digest, "name": name, "rows": rows,
                       "columns": len(df.columns), "source_path": source_path,
                       "data_stored": blob is not None})  # fmt: skip
         return digest

@@ -196,6 +196,57 @@ def _class_counter(batch_of, before, step, failing, base_dir, keys):
     return classes
 
 
+def _side_results(numbered, batch_of, steps, failing, release_counts, base_dir, keys):
+    """What the driver needs besides the released rows, from one more pass of the recipe on
+    the executors: the counts of the report (:class:`core.engines.streaming.ReleaseCounts`,
+    when ``release_counts`` is given) and the identity mapping tables of keyed pseudonyms
+    (each block's distinct (pseudonym, value) pairs). Each block's part is sent back
+    pickled and added up on the driver; the mappings (by column, in block order) are
+    returned."""
+    import pickle
+
+    from core.engines import streaming as st
+
+    risk_columns = release_counts.risk_columns if release_counts is not None else None
+
+    def side(pdf: pd.DataFrame) -> pd.DataFrame:
+        batch, block = batch_of(pdf)
+        part = st.ReleaseCounts(risk_columns, len(steps)) if risk_columns is not None else None
+        mappings: dict[str, list[pd.DataFrame]] = {}
+        done = st._run_batch(batch, steps, failing, block, base_dir=base_dir, keys=keys,
+                             mappings=mappings,
+                             step_rows=part.step_rows if part is not None else None)  # fmt: skip
+        if part is not None:
+            part.add(batch, done)
+        distinct = {column: pd.concat(parts, ignore_index=True).drop_duplicates(ignore_index=True)
+                    for column, parts in mappings.items()}  # fmt: skip
+        return pd.DataFrame({"__block": [block], "side": [pickle.dumps((part, distinct))]})
+
+    rows = numbered.groupBy("__block").applyInPandas(side, "__block long, side binary")
+    mappings: dict[str, list[pd.DataFrame]] = {}
+    for row in sorted(rows.collect(), key=lambda row: row["__block"]):
+        part, distinct = pickle.loads(row["side"])  # noqa: S301 - our own executors' output
+        if part is not None:
+            release_counts.merge(part)
+        for column, table in distinct.items():
+            mappings.setdefault(column, []).append(table)
+    return mappings
+
+
+def _keys_for_executors(steps, keys):
+    """Every key the steps read (``key_env``), read here on the driver: the executors'
+    environment does not hold the driver's variables, so the keys travel inside the task
+    (never into a log, a file or the recipe)."""
+    from core.techniques.pseudonymisation import key_from_env
+
+    given = dict(keys or {})
+    for step in steps:
+        name = step.step.get("key_env")
+        if name and name not in given:
+            given[name] = key_from_env(name)
+    return given
+
+
 def spark_stream_recipe(
     sources: Sources,
     steps,
@@ -207,6 +258,7 @@ def spark_stream_recipe(
     base_dir=None,
     keys=None,
     master: str | None = None,
+    release_counts=None,
 ):
     """:func:`core.engines.streaming.stream_recipe` on Spark: every block of
     :data:`~core.engines.streaming.BATCH_ROWS` rows runs the recipe on an executor
@@ -225,6 +277,7 @@ def spark_stream_recipe(
 
     spark = spark_session(master)
     rows = st.BATCH_ROWS
+    keys = _keys_for_executors(steps, keys)
     try:
         frame = read_sources(spark, sources, ordered=True)
         kinds = _csv_kinds_spark(frame) if sources.format == "csv" else None
@@ -273,6 +326,10 @@ def spark_stream_recipe(
         return out.assign(__row=done.index.to_numpy(dtype=np.int64), __block=block,
                           __changed=not done.equals(batch), __left=",".join(left))  # fmt: skip
 
+    mappings = {}
+    if release_counts is not None or any(step.call.produces_mapping for step in steps):
+        mappings = _side_results(numbered, batch_of, steps, failing, release_counts, base_dir,
+                                 keys)  # fmt: skip
     example = release(sample_pdf)
     released = numbered.groupBy("__block").applyInPandas(release, _spark_schema(example))
     columns = [c for c in example.columns if c not in _HELPERS]
@@ -303,5 +360,8 @@ def spark_stream_recipe(
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     frequency, counts = counter.result()
-    return st.StreamResult(records, columns, seed, frequency, counts,
-                           changed or records != records_in, sorted(left), {})  # fmt: skip
+    return st.StreamResult(
+        records, columns, seed, frequency, counts, changed or records != records_in,
+        sorted(left), {column: st._merge_mappings(column, parts)
+                       for column, parts in mappings.items()},
+    )  # fmt: skip

@@ -145,6 +145,15 @@ class _Counter:
             self.parts = [self._table()]
             self.rows = len(self.parts[0])
 
+    def merge(self, other: _Counter) -> None:
+        """Add the counts of ``other`` (the same columns, e.g. counted on an executor)."""
+        for part in other.parts:
+            self.parts.append(part)
+            self.rows += len(part)
+        if self.rows > 4 * BATCH_ROWS and len(self.parts) > 1:
+            self.parts = [self._table()]
+            self.rows = len(self.parts[0])
+
     def _table(self) -> pd.DataFrame:
         if not self.parts:
             return pd.DataFrame({**{c: [] for c in self.columns}, "__n": []})
@@ -217,8 +226,10 @@ def _run_batch(
     base_dir: Path | None,
     keys: Mapping[str, bytes] | None,
     mappings: dict[str, list[pd.DataFrame]] | None = None,
+    step_rows: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    for step in steps:
+    for index, step in enumerate(steps):
+        rows_before = len(batch)
         try:
             if step.call.function in CLASS_STEPS:
                 qis = step.call.args[0]
@@ -227,14 +238,109 @@ def _run_batch(
                     raise DataReadError(f"Column {missing[0]!r} is not in the table.")
                 keys = row_keys(batch, qis).view(np.int64)
                 batch = batch.loc[~np.isin(keys, failing[step.position])]
-                continue
-            batch, pseudonymised = run_step(batch, step.step, seed=_block_seed(step.seed, block),
-                                            base_dir=base_dir, keys=keys)  # fmt: skip
+                pseudonymised = None
+            else:
+                batch, pseudonymised = run_step(batch, step.step,
+                                                seed=_block_seed(step.seed, block),
+                                                base_dir=base_dir, keys=keys)  # fmt: skip
         except AnonymisationError as error:
             raise type(error)(f"Step {step.position} ({step.step['step']}): {error}") from None
+        if step_rows is not None:
+            step_rows[index] += (rows_before, len(batch))
         if pseudonymised is not None and mappings is not None and pseudonymised.mapping is not None:
             mappings.setdefault(step.call.args[0], []).append(pseudonymised.mapping)
     return batch
+
+
+class ReleaseCounts:
+    """What the report, the workspace record and the bundle need of a streamed release,
+    counted batch by batch as frequency tables (the tables themselves are never held):
+
+    - each input column's values, and per column kept its values after the recipe and the
+      (before, after) pairs of the records kept: the utility figures
+      (:func:`core.utility.utility_from_counts`, the in-memory code on counts);
+    - the input's quasi-identifiers (and sensitive attribute): the risk before;
+    - the records before and after each step, and the formula-like cells of the release.
+
+    The frequency tables hold each column's distinct values: a column of millions of
+    distinct values (a free-text field, a noisy number) holds them while counting.
+    """
+
+    def __init__(self, risk_columns: Sequence[str], steps: int):
+        self.risk_columns = list(risk_columns)
+        self.risk = _Counter(self.risk_columns)
+        self.before: dict[str, _Counter] = {}
+        self.after: dict[str, _Counter] = {}
+        self.pairs: dict[str, _Counter] = {}
+        self.step_rows = np.zeros((steps, 2), dtype=np.int64)
+        self.formula_cells: np.ndarray | None = None
+        self.records_in = 0
+        self.records_out = 0
+        self.original: pd.DataFrame | None = None  # the input's columns and types, no rows
+        self.released: pd.DataFrame | None = None  # the release's columns and types, no rows
+
+    def add(self, batch: pd.DataFrame, done: pd.DataFrame) -> None:
+        """Count one input batch and what the recipe made of it (same index labels)."""
+        from core.spreadsheet_safety import formula_like_cell_counts
+
+        if self.original is None:
+            self.original = batch.iloc[:0]
+            self.released = done.iloc[:0]
+            self.before = {str(c): _Counter(["value"]) for c in batch.columns}
+            self.after = {str(c): _Counter(["value"]) for c in batch.columns
+                          if c in done.columns}  # fmt: skip
+            self.pairs = {c: _Counter(["before", "after"]) for c in self.after}
+            self.formula_cells = np.zeros(done.shape[1], dtype=np.int64)
+        for column in batch.columns:
+            self.before[str(column)].add(pd.DataFrame({"value": batch[column]}))
+            if str(column) in self.after:
+                self.after[str(column)].add(pd.DataFrame({"value": done[column]}))
+                kept = batch[column].loc[done.index]
+                self.pairs[str(column)].add(pd.DataFrame({"before": kept, "after": done[column]}))
+        self.risk.add(batch)
+        self.formula_cells += formula_like_cell_counts(done)
+        self.records_in += len(batch)
+        self.records_out += len(done)
+
+    def merge(self, other: ReleaseCounts) -> None:
+        """Add the counts of ``other`` (another block, e.g. counted on a Spark executor)."""
+        if other.original is None:
+            return
+        if self.original is None:
+            self.original, self.released = other.original, other.released
+            self.before = {c: _Counter(["value"]) for c in other.before}
+            self.after = {c: _Counter(["value"]) for c in other.after}
+            self.pairs = {c: _Counter(["before", "after"]) for c in other.pairs}
+            self.formula_cells = np.zeros_like(other.formula_cells)
+        for mine, theirs in ((self.before, other.before), (self.after, other.after),
+                             (self.pairs, other.pairs)):  # fmt: skip
+            for column, counter in theirs.items():
+                mine[column].merge(counter)
+        self.risk.merge(other.risk)
+        self.step_rows += other.step_rows
+        self.formula_cells += other.formula_cells
+        self.records_in += other.records_in
+        self.records_out += other.records_out
+
+    def utility(self):
+        """The :class:`core.utility.UtilityReport` of the release."""
+        from core.utility import ColumnCounts, utility_from_counts
+
+        def frame(counter: _Counter) -> pd.DataFrame:
+            table, counts = counter.result()
+            return table.assign(n=counts)
+
+        columns = [
+            ColumnCounts(column, frame(counter),
+                         frame(self.after[column]) if column in self.after else None,
+                         frame(self.pairs[column]) if column in self.pairs else None)
+            for column, counter in self.before.items()
+        ]  # fmt: skip
+        return utility_from_counts(self.records_in, self.records_out, columns)
+
+    def risk_table(self) -> tuple[pd.DataFrame, np.ndarray]:
+        """The input's frequency table of the quasi-identifiers (and sensitive attribute)."""
+        return self.risk.result()
 
 
 def _sensitive_of(step: _Step) -> list[str]:
@@ -305,9 +411,11 @@ def stream_recipe(
     base_dir: Path | None = None,
     keys: Mapping[str, bytes] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    release_counts: ReleaseCounts | None = None,
 ) -> StreamResult:
     """Run ``steps`` over every batch and hand each result to ``write(batch, first)``;
-    count the frequency table of ``gate_columns`` (those still in the output) on the way.
+    count the frequency table of ``gate_columns`` (those still in the output) on the way,
+    and what the report needs into ``release_counts`` when given.
     ``progress(pass, rows)`` (:func:`pass_progress`) is called after each batch."""
     failing = count_classes(batches, steps, base_dir=base_dir, keys=keys, progress=progress)
     final_pass = len(failing)
@@ -316,9 +424,12 @@ def stream_recipe(
     left: set[str] = set()
     mappings: dict[str, list[pd.DataFrame]] = {}
     records, rows, columns = 0, 0, None
+    step_rows = release_counts.step_rows if release_counts is not None else None
     for block, batch in enumerate(batches()):
         done = _run_batch(batch, steps, failing, block, base_dir=base_dir, keys=keys,
-                          mappings=mappings)  # fmt: skip
+                          mappings=mappings, step_rows=step_rows)  # fmt: skip
+        if release_counts is not None:
+            release_counts.add(batch, done)
         if counter is None:
             columns = [str(c) for c in done.columns]
             counter = _Counter([c for c in gate_columns if c in done.columns])

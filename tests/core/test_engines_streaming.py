@@ -336,3 +336,185 @@ def test_spark_and_duckdb_draw_the_same_noise_on_a_folder_of_parquet(tmp_path, c
     released = pd.read_csv(tmp_path / "spark.csv", dtype={"postal": str})
     assert len(released) == 3500 and released["postal"].str.endswith("xxx").all()
     assert released["age"].tolist() == df["age"].tolist()  # rows in the files' order
+
+
+# --- --report, --workspace and --bundle on an engine -----------------------------------
+
+TIMES = ("created", "created_at", "time", "at")  # when it ran: the only field that may differ
+
+
+def _without_times(value):
+    if isinstance(value, dict):
+        return {k: _without_times(v) for k, v in value.items() if k not in TIMES}
+    if isinstance(value, list):
+        return [_without_times(v) for v in value]
+    return value
+
+
+def _release_record(folder, engine: str):
+    """What one run wrote: its report (JSON), bundle members and workspace rows."""
+    import json
+    import zipfile
+
+    from core.workspace import Workspace
+
+    report = json.loads((folder / f"{engine}.report.json").read_text())
+    with zipfile.ZipFile(folder / f"{engine}.zip") as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    with Workspace(folder / f"{engine}.anon.db") as ws:
+        rows = {"datasets": ws.datasets(), "risks": ws.risks(), "releases": ws.releases(),
+                "recipes": [v.yaml for v in ws.recipe_versions()],
+                "hierarchies": ws.hierarchies()}  # fmt: skip
+    for row in rows["datasets"]:
+        row.pop("id")
+    for row in rows["releases"]:
+        row["report"] = row.get("report_json") and json.loads(row.pop("report_json"))
+    return report, members, _without_times(rows)
+
+
+def _report_bundle_workspace(capsys, folder, data, recipe, engine, *extra):
+    out = folder / f"{engine}.csv"
+    return _apply(capsys, data, recipe, out, engine, "--report",
+                  str(folder / f"{engine}.report.json"), "--bundle", str(folder / f"{engine}.zip"),
+                  "--workspace", str(folder / f"{engine}.anon.db"), *extra)  # fmt: skip
+
+
+def _assert_same_release(folder, engine: str, released: str) -> None:
+    import json
+
+    report, members, rows = _release_record(folder, engine)
+    expected_report, expected_members, expected_rows = _release_record(folder, "pandas")
+    assert _without_times(report) == _without_times(expected_report)
+    # in memory and batch by batch: the same released file, so the same bundle and record
+    assert set(members) == {n.replace("pandas.csv", f"{engine}.csv") for n in expected_members}
+    for name, content in expected_members.items():
+        if name in ("report.md", "report.json", "MANIFEST.sha256"):
+            continue  # they hold the time the report was made
+        ours = members[name.replace("pandas.csv", f"{engine}.csv")]
+        assert ours == content.replace(b"pandas.csv", f"{engine}.csv".encode()), name
+    bundled = _without_times(json.loads(members["report.json"]))
+    assert bundled == _without_times(json.loads(expected_members["report.json"]))
+    for row in [*rows["releases"], *expected_rows["releases"]]:
+        row.pop("output_name")
+    assert rows == json.loads(json.dumps(expected_rows).replace("pandas.csv", released))
+
+
+def test_report_workspace_and_bundle_on_duckdb_are_those_of_pandas(
+    tmp_path, capsys, adult_hierarchies_dir, small_batches
+):
+    """The same recipe on adult, in memory and batch by batch: the report's figures (risk
+    before and after, utility, step log, warnings), the workspace record and the bundle
+    members are the same (the pandas path computes them on the records)."""
+    pytest.importorskip("duckdb")
+    data = adult_hierarchies_dir / "adult.csv"
+    recipe = _adult_recipe(tmp_path, adult_hierarchies_dir)
+    _report_bundle_workspace(capsys, tmp_path, data, recipe, "pandas")
+    told = _report_bundle_workspace(capsys, tmp_path, data, recipe, "duckdb")
+    assert "Recorded release 1" in told and "Release bundle:" in told
+    _assert_same_release(tmp_path, "duckdb", "duckdb.csv")
+    report, _, _ = _release_record(tmp_path, "duckdb")
+    assert report["risk_after"]["k"] >= 5 and report["risk_before"]["k"] == 1
+    assert report["utility"]["records_suppressed"] > 0  # classes failing 2-diversity dropped
+    assert [s["rows_before"] for s in report["steps"]][0] == 30_162
+
+
+def test_report_figures_of_numbers_and_identifiers_on_duckdb(tmp_path, capsys, small_batches,
+                                                             monkeypatch):  # fmt: skip
+    """Numeric loss (mean change, IL1s), a direct identifier left, formula-like cells and
+    a Markdown report on a seeded table of several batches."""
+    import json
+
+    pytest.importorskip("duckdb")
+    data = tmp_path / "people.csv"
+    df = _seeded(20_000)
+    df.loc[::997, "town"] = "=HYPERLINK(1)"
+    df.to_csv(data, index=False)
+    qis = ["postal", "age"]
+    steps = [  # nric, a direct identifier, is left as it is: the gate refuses, the report warns
+        {"step": "mask", "column": "postal", "keep_first": 2},
+        {"step": "generalise", "column": "age", "width": 10},
+        {"step": "round", "column": "income", "base": 1000},
+        {"step": "suppress_records", "below_k": 3, "quasi_identifiers": qis},
+    ]
+    recipe = _recipe(tmp_path, steps, quasi_identifiers=qis, sensitive="diagnosis", k=3,
+                     direct_identifiers=["nric"])  # fmt: skip
+    reports = {}
+    for engine in ("pandas", "duckdb"):
+        for suffix in ("json", "md"):
+            report = tmp_path / f"{engine}.report.{suffix}"
+            _apply(capsys, data, recipe, tmp_path / f"{engine}-{suffix}.csv", engine,
+                   "--report", str(report), "--release-anyway")  # fmt: skip
+            marked = tmp_path / f"{engine}.report.NOT-ANONYMISED.{suffix}"
+            reports[engine, suffix] = marked.read_text()
+    got, expected = (json.loads(reports[e, "json"]) for e in ("duckdb", "pandas"))
+    assert _without_times(got) == _without_times(expected)
+    income = next(c for c in got["utility"]["columns"] if c["column"] == "income")
+    assert income["il1s"] > 0 and income["mean_abs_change"] > 0
+    assert got["spreadsheet_safety"]["formula_like_cells"] == {"town": 21}  # 20,000 / 997
+    assert any("'nric' is a direct identifier" in w for w in got["warnings"])
+    drop_created = [line for line in reports["duckdb", "md"].splitlines() if "Created" not in line]
+    assert drop_created == [
+        line.replace("pandas-md.", "duckdb-md.")
+        for line in reports["pandas", "md"].splitlines() if "Created" not in line
+    ]  # fmt: skip
+
+
+def test_report_and_bundle_paths_follow_the_output_rules(tmp_path, capsys):
+    pytest.importorskip("duckdb")
+    data = tmp_path / "people.csv"
+    _seeded(100).to_csv(data, index=False)
+    recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}])
+    out = str(tmp_path / "out.csv")
+    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out", out, "--engine",
+                   "duckdb", "--report", str(data), "--force")  # fmt: skip
+    assert "people.csv" in err and "never overwritten" in err
+    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out", out, "--engine",
+                   "duckdb", "--bundle", out)  # fmt: skip
+    assert "must end in .zip" in err
+    same = str(tmp_path / "release.zip")  # found once the release is counted: still no file
+    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out", out, "--engine",
+                   "duckdb", "--bundle", same, "--report", same, "--release-anyway")  # fmt: skip
+    assert "release.NOT-ANONYMISED.zip" in err
+
+
+def test_spark_report_workspace_and_bundle_are_those_of_pandas(
+    tmp_path, capsys, adult_hierarchies_dir, spark, small_batches
+):
+    data = adult_hierarchies_dir / "adult.csv"
+    recipe = _adult_recipe(tmp_path, adult_hierarchies_dir)
+    _report_bundle_workspace(capsys, tmp_path, data, recipe, "pandas")
+    _report_bundle_workspace(capsys, tmp_path, data, recipe, "spark")
+    _assert_same_release(tmp_path, "spark", "spark.csv")
+
+
+def test_spark_pseudonymises_with_the_pandas_pseudonyms_and_mapping(tmp_path, capsys, spark,
+                                                                   small_batches, monkeypatch):  # fmt: skip
+    """Keyed pseudonyms on the executors, the encrypted identity mapping table built by the
+    driver from each block's distinct pairs: the released file and the mapping's content are
+    those of pandas and DuckDB; the key is in no output and no message."""
+    from core.techniques.pseudonymisation import decrypt_table
+
+    key, passphrase = "k" * 32, "a long test passphrase for the mapping"
+    monkeypatch.setenv("ANON_TEST_HMAC_KEY", key)
+    monkeypatch.setenv("ANON_TEST_PASSPHRASE", passphrase)
+    data = tmp_path / "people.csv"
+    _seeded(10_000).to_csv(data, index=False)
+    steps = [{"step": "pseudonymise", "column": "nric", "method": "hmac",
+              "key_env": "ANON_TEST_HMAC_KEY"},
+             {"step": "generalise", "column": "age", "width": 10}]  # fmt: skip
+    recipe = _recipe(tmp_path, steps, quasi_identifiers=["age"], k=3)
+    told = ""
+    for engine in ("pandas", "duckdb", "spark"):
+        told += _apply(capsys, data, recipe, tmp_path / f"{engine}.csv", engine,
+                       "--mapping-passphrase-env", "ANON_TEST_PASSPHRASE")  # fmt: skip
+    released = (tmp_path / "pandas.csv").read_bytes()
+    assert (tmp_path / "spark.csv").read_bytes() == released
+    assert (tmp_path / "duckdb.csv").read_bytes() == released
+    tables = {e: decrypt_table((tmp_path / f"{e}.csv.mapping-nric.enc").read_bytes(), passphrase)
+              for e in ("pandas", "duckdb", "spark")}  # fmt: skip
+    assert len(tables["spark"]) == 10_000  # every nric is distinct
+    pd.testing.assert_frame_equal(tables["spark"], tables["pandas"])
+    pd.testing.assert_frame_equal(tables["duckdb"], tables["pandas"])
+    assert key not in told and key.encode() not in b"".join(
+        p.read_bytes() for p in tmp_path.iterdir() if p.is_file()
+    )
