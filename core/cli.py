@@ -170,7 +170,8 @@ def _risk_on_engine(args: argparse.Namespace, engine: str) -> int:
     progress = args.bar or no_progress
     progress(0.0, f"counting the classes on {engine}")
     freq = frequency_table(args.data, wanted, engine=engine, sep=args.sep,
-                           spark_master=args.spark_master)  # fmt: skip
+                           spark_master=args.spark_master,
+                           progress=stage(progress, 0.0, 0.8))  # fmt: skip
     report = risk_report(freq.table, qis, k_threshold=args.k, sensitive=args.sensitive,
                          impact=not args.no_impact, counts=freq.counts,
                          progress=stage(progress, 0.8, 1.0))  # fmt: skip
@@ -279,7 +280,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         df, counts = read_table(args.data, sep=args.sep), None
     else:
         freq = frequency_table(args.data, wanted, engine=engine, sep=args.sep,
-                               spark_master=args.spark_master)  # fmt: skip
+                               spark_master=args.spark_master,
+                               progress=stage(progress, 0.0, 0.2))  # fmt: skip
         df, counts = freq.table, freq.counts
     weights = {}
     for given in args.weight or []:
@@ -616,7 +618,6 @@ def _stream_on_engine(engine: str, sources: Any, steps: Any, writer: Any, *, mas
         progress = streaming.pass_progress(options.pop("progress"), steps,
                                            streaming.total_rows(sources))  # fmt: skip
         return streaming.stream_recipe(batches, steps, writer, progress=progress, **options)
-    options.pop("progress")
     from core.engines.spark_engine import spark_stream_recipe
 
     return spark_stream_recipe(sources, steps, writer, master=master, **options)

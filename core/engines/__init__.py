@@ -33,6 +33,7 @@ import pyarrow as pa
 from core.engines.sources import Sources, resolve_sources
 from core.errors import ParameterError
 from core.io import MAX_FILE_BYTES, _numbers_or_none
+from core.progress import ProgressFn
 
 ENGINES = ("pandas", "duckdb", "spark")
 COUNT = "__records__"
@@ -78,10 +79,12 @@ def frequency_table(
     engine: str = "duckdb",
     sep: str | None = None,
     spark_master: str | None = None,
+    progress: ProgressFn | None = None,
 ) -> FrequencyTable:
     """Count the records of every distinct combination of ``columns`` in ``source`` (a
     CSV or Parquet file, a glob such as ``'data/part-*.parquet'``, or a folder of Parquet
-    files) with ``engine`` (``duckdb`` or ``spark``)."""
+    files) with ``engine`` (``duckdb`` or ``spark``); on Spark ``progress`` hears the tasks
+    done."""
     if engine not in ("duckdb", "spark"):
         raise ParameterError(
             f"Parameter 'engine' must be duckdb or spark for a frequency table, got {engine!r}."
@@ -98,7 +101,8 @@ def frequency_table(
     else:
         from core.engines.spark_engine import group_counts_spark
 
-        batches = group_counts_spark(sources, stored, master=spark_master).to_batches()
+        batches = group_counts_spark(sources, stored, master=spark_master,
+                                     progress=progress).to_batches()  # fmt: skip
     table, counts = coded_frequency_table(batches, columns, as_read=sources.format == "csv")
     return FrequencyTable(table, counts, sources)
 

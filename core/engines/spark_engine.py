@@ -8,6 +8,8 @@ import functools
 import os
 import shutil
 import sys
+import threading
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,7 +17,55 @@ import pandas as pd
 
 from core.engines.sources import Sources, nullable_columns
 from core.errors import AnonymisationError, DataReadError
+from core.progress import ProgressFn, stage
 from core.validation import require_columns
+
+
+def running_stages(tracker) -> tuple[float, str] | None:
+    """The tasks done of the Spark stages running now, from Spark's status tracker
+    (``SparkContext.statusTracker()``): the fraction and a message, or None when no stage
+    runs."""
+    infos = [tracker.getStageInfo(stage) for stage in tracker.getActiveStageIds()]
+    infos = [info for info in infos if info is not None]
+    if not infos:
+        return None
+    total = sum(info.numTasks for info in infos)
+    done = sum(info.numCompletedTasks for info in infos)
+    names = ", ".join(str(info.stageId) for info in sorted(infos, key=lambda i: i.stageId))
+    word = "stage" if len(infos) == 1 else "stages"
+    return (done / total if total else 0.0), f"Spark {word} {names}: {done:,} of {total:,} tasks"
+
+
+#: How often :func:`watching` asks Spark's status tracker (seconds).
+POLL_SECONDS = 0.5
+
+
+@contextmanager
+def watching(spark, progress: ProgressFn | None, what: str, *, interval: float | None = None):
+    """While the block runs, report the running stages' tasks (:func:`running_stages`) to
+    ``progress`` every ``interval`` seconds, from a small thread polling Spark's status
+    tracker (a Spark job is one long call: nothing else could report)."""
+    if progress is None:
+        yield
+        return
+    tracker = spark.sparkContext.statusTracker()
+    stop = threading.Event()
+    progress(0.0, what)
+    interval = POLL_SECONDS if interval is None else interval
+
+    def poll() -> None:
+        while not stop.wait(interval):
+            state = running_stages(tracker)
+            if state is not None:
+                progress(state[0], f"{what}: {state[1]}")
+
+    thread = threading.Thread(target=poll, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def spark_session(master: str | None = None, config: dict[str, str] | None = None):
@@ -95,16 +145,18 @@ def _count(frame, positions: list[int]) -> pd.DataFrame:
     return grouped.toPandas()
 
 
-def group_counts_spark(sources: Sources, stored: list[str], *, master: str | None = None):
+def group_counts_spark(sources: Sources, stored: list[str], *, master: str | None = None,
+                       progress: ProgressFn | None = None):  # fmt: skip
     """One row per distinct combination of ``stored`` columns, with ``__records__`` (a
-    pyarrow Table)."""
+    pyarrow Table); ``progress`` hears the Spark tasks done (:func:`watching`)."""
     import pyarrow as pa
     from pyspark.errors import PySparkException
 
     spark = spark_session(master)
     try:
-        frame = read_sources(spark, sources)
-        counted = _count(frame, [sources.stored.index(name) for name in stored])
+        with watching(spark, progress, "counting the classes on Spark"):
+            frame = read_sources(spark, sources)
+            counted = _count(frame, [sources.stored.index(name) for name in stored])
         return pa.Table.from_pandas(counted, preserve_index=False)
     except PySparkException as exc:
         first = sources.files[0]
@@ -259,12 +311,13 @@ def spark_stream_recipe(
     keys=None,
     master: str | None = None,
     release_counts=None,
+    progress: ProgressFn | None = None,
 ):
     """:func:`core.engines.streaming.stream_recipe` on Spark: every block of
     :data:`~core.engines.streaming.BATCH_ROWS` rows runs the recipe on an executor
     (``applyInPandas``) with the same functions; class steps are decided on frequency tables
     Spark aggregates; the released rows come back in file order and are handed to
-    ``write`` on the driver."""
+    ``write`` on the driver. ``progress`` hears each pass and its Spark tasks done."""
     import tempfile
 
     import numpy as np
@@ -278,10 +331,20 @@ def spark_stream_recipe(
     spark = spark_session(master)
     rows = st.BATCH_ROWS
     keys = _keys_for_executors(steps, keys)
+    side = release_counts is not None or any(step.call.produces_mapping for step in steps)
+    passes = 2 + sum(step.call.function in st.CLASS_STEPS for step in steps) + side
+    done_passes = iter(range(passes))
+
+    def next_pass(what: str):
+        index = next(done_passes)
+        part = stage(progress, index / passes, (index + 1) / passes) if progress else None
+        return watching(spark, part, f"pass {index + 1} of {passes} ({what})")
+
     try:
-        frame = read_sources(spark, sources, ordered=True)
-        kinds = _csv_kinds_spark(frame) if sources.format == "csv" else None
-        numbered, records_in = _numbered(frame, rows)
+        with next_pass("reading the input"):
+            frame = read_sources(spark, sources, ordered=True)
+            kinds = _csv_kinds_spark(frame) if sources.format == "csv" else None
+            numbered, records_in = _numbered(frame, rows)
     except PySparkException as exc:
         raise DataReadError(
             f"Spark could not read '{sources.files[0]}': {str(exc).splitlines()[0]}"
@@ -312,7 +375,8 @@ def spark_stream_recipe(
         example = classes(sample_pdf)
         grouped = numbered.groupBy("__block").applyInPandas(classes, _spark_schema(example))
         columns = [c for c in example.columns if c != "__n"]
-        table = grouped.groupBy(*columns).agg(F.sum("__n").alias("__n")).toPandas()
+        with next_pass("counting classes"):
+            table = grouped.groupBy(*columns).agg(F.sum("__n").alias("__n")).toPandas()
         failing[step.position] = st.failing_keys(
             step, table[columns], table["__n"].to_numpy(dtype=np.int64)
         )
@@ -327,9 +391,10 @@ def spark_stream_recipe(
                           __changed=not done.equals(batch), __left=",".join(left))  # fmt: skip
 
     mappings = {}
-    if release_counts is not None or any(step.call.produces_mapping for step in steps):
-        mappings = _side_results(numbered, batch_of, steps, failing, release_counts, base_dir,
-                                 keys)  # fmt: skip
+    if side:
+        with next_pass("counting the release" if release_counts is not None else "mappings"):
+            mappings = _side_results(numbered, batch_of, steps, failing, release_counts,
+                                     base_dir, keys)  # fmt: skip
     example = release(sample_pdf)
     released = numbered.groupBy("__block").applyInPandas(release, _spark_schema(example))
     columns = [c for c in example.columns if c not in _HELPERS]
@@ -337,7 +402,8 @@ def spark_stream_recipe(
     changed, left, records = False, set(), 0
     folder = tempfile.mkdtemp(prefix=".anon-spark-")
     try:
-        released.orderBy("__row").write.mode("overwrite").parquet(folder)
+        with next_pass("writing the release"):
+            released.orderBy("__row").write.mode("overwrite").parquet(folder)
         parts = sorted(p for p in Path(folder).glob("part-*.parquet"))
         first = True
         for part in parts:

@@ -291,3 +291,88 @@ def test_spark_frequency_table_of_a_loaded_dataframe(spark, adult):
     freq = spark_frequency_table(frame, [*qis, "occupation"])
     got = risk_report(freq.table, qis, sensitive="occupation", counts=freq.counts).to_dict()
     _same_figures(_figures(adult, qis, "occupation"), got)
+
+
+# --- progress of Spark jobs (core.progress fed from Spark's status tracker) -------------
+
+
+class _Stage:
+    def __init__(self, stage_id: int, tasks: int, completed: int):
+        self.stageId, self.numTasks, self.numCompletedTasks = stage_id, tasks, completed
+
+
+class _Tracker:
+    """Spark's SparkStatusTracker as far as the progress reads it."""
+
+    def __init__(self, *stages: _Stage):
+        self.stages = {s.stageId: s for s in stages}
+
+    def getActiveStageIds(self):  # noqa: N802 - Spark's name
+        return list(self.stages)
+
+    def getStageInfo(self, stage_id):  # noqa: N802 - Spark's name
+        return self.stages.get(stage_id)
+
+
+def test_running_stages_are_the_tasks_done_over_the_tasks_of_the_active_stages():
+    from core.engines.spark_engine import running_stages
+
+    assert running_stages(_Tracker()) is None  # between jobs: nothing to say
+    # 3 + 5 of 8 + 8 tasks done: 8 / 16 = 0.5
+    fraction, message = running_stages(_Tracker(_Stage(7, 8, 5), _Stage(4, 8, 3)))
+    assert fraction == 0.5 and message == "Spark stages 4, 7: 8 of 16 tasks"
+    assert running_stages(_Tracker(_Stage(2, 200, 50))) == (0.25, "Spark stage 2: 50 of 200 tasks")
+
+
+def test_watching_polls_the_tracker_until_the_block_ends():
+    import threading
+
+    from core.engines.spark_engine import watching
+
+    tracker = _Tracker(_Stage(1, 4, 1))
+    spark = type("Spark", (), {"sparkContext": type("Context", (), {
+        "statusTracker": staticmethod(lambda: tracker)})()})()  # fmt: skip
+    heard, polled = [], threading.Event()
+
+    def progress(fraction, message):
+        heard.append((fraction, message))
+        if len(heard) >= 3:
+            polled.set()
+
+    with watching(spark, progress, "counting the classes on Spark", interval=0.001):
+        assert polled.wait(10)
+    after = len(heard)
+    assert heard[0] == (0.0, "counting the classes on Spark")
+    assert heard[1] == (0.25, "counting the classes on Spark: Spark stage 1: 1 of 4 tasks")
+    threading.Event().wait(0.05)
+    assert len(heard) == after  # the thread stopped with the block
+    with watching(spark, None, "nothing"):  # no progress asked: no thread, nothing heard
+        pass
+
+
+def test_spark_apply_reports_each_pass_and_its_tasks(spark, tmp_path, monkeypatch):
+    from core.engines import spark_engine, streaming
+    from core.engines.sources import resolve_sources
+    from core.recipe import Recipe
+
+    monkeypatch.setattr(spark_engine, "POLL_SECONDS", 0.01)
+    data = tmp_path / "people.csv"
+    pd.DataFrame({"age": np.arange(300) % 40, "town": ["n", "s", "e"] * 100}).to_csv(
+        data, index=False
+    )
+    recipe = Recipe.from_dict({"seed": 1, "steps": [
+        {"step": "suppress_records", "below_k": 2, "quasi_identifiers": ["age", "town"]}]})  # fmt: skip
+    steps = streaming.streamable_steps(recipe, 1, "spark")
+    heard: list[tuple[float, str]] = []
+    spark_engine.spark_stream_recipe(
+        resolve_sources(str(data)), steps, lambda batch, first: None, seed=1, gate_columns=[],
+        direct_identifiers=[], progress=lambda f, m: heard.append((f, m)),
+    )  # fmt: skip
+    passes = [(f, m) for f, m in heard if not m.endswith("tasks")]
+    # three passes (reading, counting the classes of the one class step, writing): by hand
+    assert passes == [(0.0, "pass 1 of 3 (reading the input)"),
+                      (1 / 3, "pass 2 of 3 (counting classes)"),
+                      (2 / 3, "pass 3 of 3 (writing the release)")]  # fmt: skip
+    tasks = [(f, m) for f, m in heard if m.endswith("tasks")]
+    assert tasks and all(0.0 <= f <= 1.0 for f, _ in tasks)
+    assert all(" of " in m and "Spark stage" in m for _, m in tasks)
