@@ -260,6 +260,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         )
     if args.recode_step_share is not None and not args.recode_locally:
         raise AnonymisationError("--recode-step-share goes with --recode-locally.")
+    if (args.recode_gs_factor != 0.5 or args.recode_adaption) and not args.recode_locally:
+        raise AnonymisationError(
+            "--recode-gs-factor and --recode-adaption go with --recode-locally."
+        )
     if args.recode_locally and args.measure not in LOCAL_MEASURES:
         raise AnonymisationError(
             f"--recode-locally measures the released table with one of "
@@ -316,7 +320,9 @@ def cmd_search(args: argparse.Namespace) -> int:
                              population_table_path=population_path)  # fmt: skip
     if args.recode_locally and result.optimum is not None:
         local = recode_suppressed(df, hierarchies, target, result.optimum, measure=args.measure,
-                                  step_share=args.recode_step_share)  # fmt: skip
+                                  step_share=args.recode_step_share,
+                                  gs_factor=args.recode_gs_factor,
+                                  adaption=args.recode_adaption)  # fmt: skip
         if local.rounds:
             steps = [local.recipe_step(hierarchy_paths)]
         data["local_recoding"] = {
@@ -1224,6 +1230,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --recode-locally: each round releases at least this share "
                       "of all records (ARX optimizeIterativeFast); default: each round keeps "
                       "--max-suppressed")  # fmt: skip
+    find.add_argument("--recode-gs-factor", type=float, default=0.5,
+                      help="with --recode-locally: ARX's gsFactor of each round's search "
+                      "(arx_loss; 0 = removing records free; default 0.5)")  # fmt: skip
+    find.add_argument("--recode-adaption", type=float, default=0.0,
+                      help="with --recode-locally: added to the rounds' gsFactor when a round "
+                      "releases nothing, until it passes 1 (ARX optimizeIterative's "
+                      "adaptionFactor; default 0: stop)")  # fmt: skip
     find.add_argument("--recipe-out", help="write the optimum's recipe steps to this new YAML "
                       "file (replay with 'apply')")  # fmt: skip
     find.add_argument("--force", action="store_true", help="replace an existing --recipe-out")

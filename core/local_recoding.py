@@ -33,11 +33,16 @@ How the rounds' levels are chosen (:func:`recode_suppressed`): round i runs
 Its suppression limit is either the target's (ARX ``optimize``, ``step_share=None``) or
 ``1 - step_share * n / remaining`` (clipped to [0, 1]; ARX ``optimizeFast(records)``:
 each round must release at least ``step_share`` of the whole table, or every remaining
-record). Rounds continue, as ARX's ``optimizeIterative`` (adaption factor 0) and
+record). Each round's search weighs generalisation against suppression with
+``gs_factor`` (ARX's gsFactor of ``optimize(handle, gsFactor)``, for the ``arx_loss``
+measure; :func:`core.search.search`). Rounds continue, as ARX's ``optimizeIterative`` and
 ``optimizeIterativeFast``, until a round releases nothing, fewer records remain than the
 smallest class the models allow (ARX's minimal group size: k, and ceil(l)), or
-``max_rounds`` is reached. ARX's ``optimizeIterative`` can also raise its gsFactor when a
-round releases nothing; this search has no gsFactor, so iteration stops there.
+``max_rounds`` searches are done. With an ``adaption`` factor > 0 (ARX
+``optimizeIterative(handle, gsFactor, maxIterations, adaptionFactor)``), a round that
+releases nothing raises the gsFactor by it and the search is tried again, until the
+gsFactor would pass 1: a low gsFactor makes suppression cheap, so a round may prefer
+removing every remaining record; a higher one makes it generalise them instead.
 
 The loss before and after are measured on the released table under ``measure``
 (:data:`LOCAL_MEASURES`; per record, each at its own levels, suppressed records as in
@@ -355,17 +360,24 @@ def recode_suppressed(
     step_share: float | None = None,
     max_rounds: int = 100,
     progress: ProgressFn | None = None,
+    gs_factor: float = 0.5,
+    adaption: float = 0.0,
 ) -> LocalRecodingResult:
     """Release, by local recoding, records that the global solution ``candidate`` (found by
     :func:`core.search.search` when not given) suppresses; see the module docstring for the
     exact semantics. ``measure`` drives each round's search and the before/after figures.
     ``step_share`` (ARX ``optimizeIterativeFast(records)``): each round must release at
     least this share of the whole table (or every remaining record); None: each round
-    keeps the target's suppression limit (ARX ``optimize``)."""
+    keeps the target's suppression limit (ARX ``optimize``). ``gs_factor``: ARX's weighting
+    of each round's search; ``adaption``: added to it when a round releases nothing (ARX's
+    adaption factor; 0 stops there). ``max_rounds`` counts every search, as ARX's
+    ``maxIterations`` does."""
     require_choice("measure", measure, LOCAL_MEASURES)
     max_rounds = require_int("max_rounds", max_rounds, minimum=0)
     if step_share is not None and require_probability("step_share", step_share) == 0:
         raise ParameterError("Parameter 'step_share' must be greater than 0 (or None).")
+    gs_factor = require_probability("gs_factor", gs_factor)
+    adaption = require_probability("adaption", adaption)
     if target.population_table is not None:
         raise ParameterError(
             "Local recoding cannot be used with k-map against a population table: a round's "
@@ -390,7 +402,9 @@ def recode_suppressed(
     # Rounds go on from the records no round released (step 3); the release check (step 4)
     # is applied to the whole result after each round, as a replay would.
     before_check = round_of
-    while len(level_rounds) <= max_rounds:
+    searches = 0
+    while searches < max_rounds:
+        searches += 1
         remaining = np.flatnonzero(before_check < 0)
         if remaining.size < max(_minimal_group(models), 1):
             note = note or (f"fewer records remain than the smallest class allowed "
@@ -402,19 +416,34 @@ def recode_suppressed(
         report(len(level_rounds) / (max_rounds + 1),
                f"round {len(level_rounds)}: searching {remaining.size:,} suppressed records")  # fmt: skip
         sub_target = dataclasses.replace(target, max_suppressed=limit)
-        found = search(df.iloc[remaining], hierarchies, sub_target, measure=measure).optimum
+        found = search(df.iloc[remaining], hierarchies, sub_target, measure=measure,
+                       gs_factor=gs_factor).optimum  # fmt: skip
+        # ARX also weighs removing every remaining record (allowed when the limit is 100%):
+        # at the lowest levels each column then loses the suppression factor min(2 gsFactor,
+        # 1) (ARX's loss: share + s (1 - share), rescaled), so a low gsFactor makes that the
+        # round's optimum and it releases nothing.
+        everything = min(2 * gs_factor, 1.0)
+        if found is not None and limit >= 1 and measure == "arx_loss" and (
+                everything <= found.measures["arx_loss"]):  # fmt: skip
+            found = None
+        released_any = False
         if found is None:
             note = "no generalisation of the remaining records met the target."
+        else:
+            levels = {c: int(found.levels[c]) for c in global_levels}
+            trial = [*level_rounds, levels]
+            trial_before = _release_round(df, hierarchies, levels, len(level_rounds),
+                                          before_check, models)  # fmt: skip
+            trial_round_of = _checked(df, hierarchies, trial, trial_before, models)
+            released_any = (trial_round_of < 0).sum() < (round_of < 0).sum()
+            note = "" if released_any else "the last search released no record."
+        if released_any:
+            level_rounds, before_check, round_of = trial, trial_before, trial_round_of
+            continue
+        # ARX optimizeIterative: nothing released, so raise the gsFactor and try again
+        gs_factor += adaption
+        if adaption == 0 or gs_factor > 1:
             break
-        levels = {c: int(found.levels[c]) for c in global_levels}
-        trial = [*level_rounds, levels]
-        trial_before = _release_round(df, hierarchies, levels, len(level_rounds), before_check,
-                                      models)  # fmt: skip
-        trial_round_of = _checked(df, hierarchies, trial, trial_before, models)
-        if (trial_round_of < 0).sum() >= (round_of < 0).sum():
-            note = "the last search released no record."
-            break
-        level_rounds, before_check, round_of = trial, trial_before, trial_round_of
     global_round_of = release_rounds(df, hierarchies, [global_levels], models)
     loss_before = local_loss(df, hierarchies, [global_levels], global_round_of, measure)
     loss_after = local_loss(df, hierarchies, level_rounds, round_of, measure)

@@ -78,3 +78,15 @@ def test_recipe_out_never_replaces_a_hierarchy_it_reads_even_with_force(small, t
     assert cli.main(["search", *small, "--recipe-out", str(hierarchy), "--force"]) == 2
     assert hierarchy.read_bytes() == before
     assert "age.csv" in capsys.readouterr().err
+
+
+def test_recode_adaption_flags(small, capsys):
+    """--recode-gs-factor 0 with the target's 10%: the hand-made table's one round still
+    releases both records (ARX loss is not the measure, so the gsFactor only steers ARX's
+    measures); the flags need --recode-locally."""
+    assert cli.main(["search", *small, "--recode-locally", "--recode-gs-factor", "0",
+                     "--recode-adaption", "0.25", "--json"]) == 0  # fmt: skip
+    local = json.loads(capsys.readouterr().out)["local_recoding"]
+    assert local["records_kept"] == 2
+    assert cli.main(["search", *small, "--recode-adaption", "0.25"]) == 2
+    assert cli.main(["search", *small, "--recode-locally", "--recode-adaption", "2"]) == 2

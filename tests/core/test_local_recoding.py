@@ -354,3 +354,35 @@ def test_step_refuses_an_unknown_privacy_model_by_name():
     with pytest.raises(ParameterError, match=r"'l_diversty'.*'l_diversity', 't_closeness'"):
         recode_locally(df, hierarchies=SMALL_HIERARCHIES, rounds=[[0, 0]], k=2,
                        l_diversty={"sensitive": "salary", "l": 1})  # fmt: skip
+
+
+def test_adult_matches_arx_optimize_iterative_with_adaption(_adult_table, adult_hierarchies_dir):
+    """gsFactor adaption (ARX ``optimizeIterative(handle, gsFactor, maxIterations,
+    adaptionFactor)``). ARX built from its source (commit aacd487), harness
+    /work/arx-harness-kmap/AdaptHarness.java: adult, the 8 quasi-identifiers with these
+    hierarchies, salary-class insensitive, ``KAnonymity(5)``, ``setSuppressionLimit(1.0)``,
+    ``Metric.createLossMetric()``; then ``result.optimizeIterative(output, 0.0, 100, 0.2)``.
+    ARX printed: global [0, 3, 0, 0, 2, 1, 0, 1], loss 0.22004987619069327, 3049 outliers;
+    step 0 [0, 0, 0, 0, 0, 0, 0, 0] transformed 0 (gsFactor 0: removing every record is
+    free, score 0.0); step 1 [0, 3, 0, 0, 3, 1, 1, 2] transformed 2446 (gsFactor 0.2);
+    step 2 nothing (removing all scores 0.39999999996, the suppression factor 0.4); step 3
+    [0, 4, 0, 2, 3, 1, 1, 2] 557 (gsFactor 0.4); step 4 [0, 4, 1, 2, 2, 2, 1, 2] 40;
+    step 5 [0, 4, 1, 2, 1, 2, 2, 2] 6; 0 outliers after, output hash -542114073."""
+    hierarchies = {c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv")
+                   for c in QI8}  # fmt: skip
+    target = Target(k=5, max_suppressed=1.0)
+    optimum = search(_adult_table, hierarchies, target, measure="arx_loss").optimum
+    assert dict(optimum.levels) == _levels([0, 3, 0, 0, 2, 1, 0, 1])
+    assert optimum.suppressed == 3049
+    result = recode_suppressed(_adult_table, hierarchies, target, optimum, measure="arx_loss",
+                               gs_factor=0.0, adaption=0.2)  # fmt: skip
+    assert [dict(r) for r in result.rounds] == [
+        _levels(v) for v in ([0, 3, 0, 0, 3, 1, 1, 2], [0, 4, 0, 2, 3, 1, 1, 2],
+                             [0, 4, 1, 2, 2, 2, 1, 2], [0, 4, 1, 2, 1, 2, 2, 2])]  # fmt: skip
+    assert result.released_per_round[1:] == (2446, 557, 40, 6)
+    assert result.suppressed_after == 0
+    assert _arx_output_hash(_adult_table, result.data) == -542114073
+    # Without adaption the first round (gsFactor 0) releases nothing and recoding stops.
+    still = recode_suppressed(_adult_table, hierarchies, target, optimum, measure="arx_loss",
+                              gs_factor=0.0)  # fmt: skip
+    assert still.rounds == () and still.suppressed_after == 3049
