@@ -11,22 +11,25 @@ import difflib
 
 import pandas as pd
 import streamlit as st
+from pandas.io.formats.style import Styler
 
 from core.audit import check_release
 from core.errors import AnonymisationError
-from core.formatting import fmt_count, fmt_probability
 from core.markup import escape_markdown
 from ui import state
+from ui.tables import formatted_table
 
 
-def _readable(frame: pd.DataFrame, time_column: str) -> pd.DataFrame:
+def _readable(frame: pd.DataFrame, time_column: str) -> Styler:
     """Times to the second in UTC, k and P(re-ID) through the app's formatter ("-" when
-    an entry has none), as a person reads a log."""
-    return frame.assign(
+    an entry has none), as a person reads a log; the grid still sorts k and P(re-ID) as
+    numbers. Ids, seeds and recipe versions are names, shown as they are."""
+    table = frame.assign(
         **{time_column: pd.to_datetime(frame[time_column], utc=True, format="ISO8601")
-           .dt.strftime("%Y-%m-%d %H:%M:%S UTC"),
-           "k": frame["k"].map(fmt_count), "p_reid": frame["p_reid"].map(fmt_probability)}
+           .dt.strftime("%Y-%m-%d %H:%M:%S UTC")}
     ).rename(columns={"p_reid": "P(re-ID)"})  # fmt: skip
+    names = [c for c in ("id", "seed", "recipe version") if c in table.columns]
+    return formatted_table(table, counts=["k"], measures=["P(re-ID)"], labels=names)
 
 
 st.title("History")
@@ -65,9 +68,8 @@ state.explain("Each entry stores the fingerprint (sha256) of the one before, so 
               "changed or removed afterwards breaks the chain from that entry on.",
               "PDPC guide, Step 5 (keep the record securely)")  # fmt: skip
 if entries:
-    log = _readable(pd.DataFrame(entries)[["id", "time", "action", "object", "k", "p_reid"]],
-                    "time")  # fmt: skip
-    st.dataframe(log.iloc[::-1], hide_index=True, width="stretch", key="hist_log")
+    log = pd.DataFrame(entries)[["id", "time", "action", "object", "k", "p_reid"]].iloc[::-1]
+    st.dataframe(_readable(log, "time"), hide_index=True, width="stretch", key="hist_log")
 
 # --- recipe versions ----------------------------------------------------------------------
 st.subheader("Recipe versions")
@@ -99,8 +101,8 @@ if not releases:
 table = pd.DataFrame(releases)
 table["recipe version"] = table["recipe_version_id"]
 st.dataframe(
-    _readable(table, "created_at")[["id", "created_at", "output_name", "k", "P(re-ID)", "seed",
-                                    "recipe version", "output_sha256"]],
+    _readable(table[["id", "created_at", "output_name", "k", "p_reid", "seed", "recipe version",
+                     "output_sha256"]], "created_at"),
     hide_index=True, width="stretch", key="hist_releases",
 )  # fmt: skip
 state.explain("Each release keeps its input's and output's sha256, the recipe version and "

@@ -16,19 +16,28 @@ from core.formatting import fmt_count, fmt_number
 
 
 def formatted_table(
-    table: pd.DataFrame, *, counts: Iterable[str] = (), labels: Iterable[str] = ()
+    table: pd.DataFrame,
+    *,
+    counts: Iterable[str] = (),
+    measures: Iterable[str] = (),
+    labels: Iterable[str] = (),
 ) -> Styler:
-    """``table`` for ``st.dataframe`` with its numeric columns shown through
-    core.formatting: ``counts`` with :func:`fmt_count` (5,083), the other numeric columns
-    with :func:`fmt_number` (4,564; 0.25). ``labels`` are numeric columns that name a group
-    (a year, a postal code) and stay as they are; non-numeric columns are never touched.
+    """``table`` for ``st.dataframe`` with its figures shown through core.formatting:
+    ``counts`` with :func:`fmt_count` (5,083), ``measures`` and every other numeric column
+    with :func:`fmt_number` (4,564; 0.25); a missing figure reads "-". ``labels`` are
+    numeric columns that name something (an id, a year, a postal code) and stay as they
+    are; other non-numeric columns are never touched.
     """
-    counts, labels = set(counts), set(labels)
+    counts, measures, labels = set(counts), set(measures), set(labels)
     formats = {
         column: fmt_count if column in counts else fmt_number
         for column in table.columns
-        if column not in labels
-        and pd.api.types.is_numeric_dtype(table[column])
-        and not pd.api.types.is_bool_dtype(table[column])
+        if column in counts
+        or column in measures
+        or (
+            column not in labels
+            and pd.api.types.is_numeric_dtype(table[column])
+            and not pd.api.types.is_bool_dtype(table[column])
+        )
     }
     return table.style.format(formats)

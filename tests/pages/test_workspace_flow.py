@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from apptest_helpers import Downloads, recorded_downloads
+from apptest_helpers import Downloads, recorded_downloads, shown
 from streamlit.testing.v1 import AppTest
 from taxi_walkthrough import AGE_HIERARCHY, TAXI, k_by_hand, reproduce_bundle
 
@@ -112,12 +112,14 @@ def test_history_page_shows_the_log_and_versions(own_workspace):
     at.switch_page("pages/12_history.py").run()
     assert not at.exception, at.exception
     assert any("Audit log intact" in s.value for s in at.success)
-    log = at.dataframe[0].value
+    log = shown(at.dataframe[0])
     assert {"dataset", "recipe"} <= set(log["action"])
     # Read as a person reads a log (issue 17): the time to the second, in UTC, and the
     # app's "-" where an entry has no figure (not "None", not "2026-...T...274285+00:00").
     assert log["time"].str.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC").all()
     assert (log.loc[log["action"] == "dataset", ["k", "P(re-ID)"]] == "-").all().all()
+    # Entry ids are names, shown as they are; beneath the text the grid keeps numbers.
+    assert log["id"].tolist() == at.dataframe[0].value["id"].astype(str).tolist()
 
 
 def test_a_bad_workspace_file_is_shown_and_left_unchanged(tmp_path, monkeypatch):
@@ -168,9 +170,11 @@ def test_a_report_download_is_recorded_and_reproduces(own_workspace):
         == hashlib.sha256((ROOT / "sample_data" / TAXI).read_bytes()).hexdigest()
     )
     at.switch_page("pages/12_history.py").run()
-    shown = next(d.value for d in at.dataframe if "output_sha256" in d.value.columns)
-    assert shown["created_at"].str.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC").all()
-    assert shown["k"].tolist() == [f"{release['k']:,}"]  # the k recorded, as a count
+    frame = next(d for d in at.dataframe if "output_sha256" in d.value.columns)
+    releases = shown(frame)
+    assert releases["created_at"].str.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC").all()
+    assert releases["k"].tolist() == [f"{release['k']:,}"]  # the k recorded, as a count
+    assert frame.value["k"].tolist() == [release["k"]]  # a number beneath: sorts as one
     at.button(key="hist_rerun").click().run()
     assert any("reproduced" in s.value for s in at.success), [e.value for e in at.error]
 
