@@ -1,0 +1,42 @@
+"""ui.tables: figures in a table read as core.formatting writes them, numbers kept beneath."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ui.tables import formatted_table
+
+
+def _cells(styler) -> list[list[str]]:
+    """The text of each body cell, as the grid shows it."""
+    lines = styler.to_string(delimiter="|").splitlines()[1:]
+    return [line.split("|")[1:] for line in lines]
+
+
+def test_counts_measures_and_labels_read_as_every_page_writes_them():
+    table = pd.DataFrame(
+        {
+            "year": [2019, 2020],  # a label: no separator
+            "count": [5083, 949],
+            "mean": [4563.857, 0.123456],
+            "released": [True, False],
+            "k": [None, None],  # no figure at all: object dtype, still "-"
+            "name": ["a", "b"],
+        }
+    )
+    styled = formatted_table(table, counts=["count", "k"], labels=["year"])
+    # by hand: 5083 with a separator; 4563.857 to three significant digits is the whole
+    # number 4,564; 0.123456 is 0.123; booleans and text untouched
+    assert _cells(styled) == [
+        ["2019", "5,083", "4,564", "True", "-", "a"],
+        ["2020", "949", "0.123", "False", "-", "b"],
+    ]
+    # the numbers beneath are the table's own (the grid sorts on them); the input unchanged
+    assert styled.data["count"].tolist() == [5083, 949]
+    assert table["mean"].tolist() == [4563.857, 0.123456]
+
+
+def test_named_measures_are_formatted_even_without_a_numeric_dtype():
+    table = pd.DataFrame({"P(re-ID)": pd.Series([None, 0.004918], dtype=object), "id": [1, 2]})
+    styled = formatted_table(table, measures=["P(re-ID)"], labels=["id"])
+    assert _cells(styled) == [["-", "1"], ["0.00492", "2"]]
