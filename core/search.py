@@ -591,7 +591,7 @@ class _Lattice:
         for column in columns:
             column.value_codes = column.value_codes[first]
             rows = self._unit_codes[row : row + column.height + 1]
-            np.take(column.value_groups, column.value_codes, axis=1, out=rows)
+            np.take(column.value_groups.astype(np.int32), column.value_codes, axis=1, out=rows)
             column.codes, row = list(rows), row + column.height + 1
         self.population = None  # k-map with a population table: its records, coded alike
         if target.population_table is not None:
@@ -1285,7 +1285,8 @@ def _branch_and_bound(lattice, grid, feasible, measure, get, known) -> Candidate
     nodes = np.flatnonzero(feasible)
     if not nodes.size:
         return None
-    static = lattice.static_bound(grid, measure)
+    static = np.zeros(len(grid))  # lower bounds, needed at the solutions only
+    static[nodes] = lattice.static_bound(grid[nodes], measure)
     order = nodes[np.lexsort((grid[nodes].sum(axis=1), static[nodes]))]
     dynamic = np.zeros(len(grid))
     best: Candidate | None = None
