@@ -633,8 +633,15 @@ def _plan_record(args: argparse.Namespace, job: _ApplyJob) -> tuple[str | None, 
     """The workspace to record in (--workspace, else $ANON_WORKSPACE) and the bundle to
     write, both checked before any work is done."""
     workspace = args.workspace or os.environ.get(WORKSPACE_ENV) or None
-    if workspace:
+    if workspace and Path(workspace).exists():
         Workspace(workspace).close()  # refuses a bad file (not SQLite, too new, read-only)
+    elif workspace:  # created only when the release is recorded: a refused one leaves none
+        folder = Path(workspace).parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise AnonymisationError(
+                f"Cannot create the workspace '{workspace}': the folder '{folder}' does not "
+                "exist or is not writable."
+            )
     bundle = None
     if args.bundle:
         if Path(args.bundle).suffix.lower() != ".zip":

@@ -518,3 +518,22 @@ def test_spark_pseudonymises_with_the_pandas_pseudonyms_and_mapping(tmp_path, ca
     assert key not in told and key.encode() not in b"".join(
         p.read_bytes() for p in tmp_path.iterdir() if p.is_file()
     )
+
+
+def test_a_refused_release_creates_no_workspace_file(tmp_path, capsys, small_batches):
+    """A new --workspace file is created only when the release is recorded: a refused one
+    leaves no empty workspace behind (pandas and DuckDB alike)."""
+    pytest.importorskip("duckdb")
+    data = tmp_path / "people.csv"
+    _seeded(10_000).to_csv(data, index=False)
+    recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}],
+                     quasi_identifiers=["postal", "age"], k=5)  # fmt: skip
+    for engine in ("pandas", "duckdb"):
+        err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
+                       str(tmp_path / "out.csv"), "--engine", engine, "--workspace",
+                       str(tmp_path / "new.anon.db"), "--bundle", str(tmp_path / "b.zip"))  # fmt: skip
+        assert "release check failed" in err
+    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
+                   str(tmp_path / "out.csv"), "--engine", "duckdb", "--workspace",
+                   str(tmp_path / "no-folder" / "new.anon.db"))  # fmt: skip
+    assert "no-folder" in err
