@@ -27,6 +27,7 @@ from core.techniques import encrypt_table
 from core.techniques.pseudonymisation import MIN_PASSPHRASE_CHARS, passphrase_problem
 from core.utility import utility_report
 from ui import state
+from ui.tables import formatted_table
 
 STEM = "anonymised"
 CLASSIFY, DEIDENTIFY = "pages/2_classify.py", "pages/3_deidentify.py"
@@ -172,16 +173,18 @@ else:
     shown = ["column", "status", "distinct_before", "distinct_after", "entropy_loss", "changed",
              "explanation"]  # fmt: skip
     st.dataframe(
-        loss[shown],
+        formatted_table(
+            loss[shown], counts=["distinct_before", "distinct_after"], shares=["changed"]
+        ),  # fmt: skip
         hide_index=True,
         width="stretch",
         column_config={
-            "distinct_before": st.column_config.NumberColumn("distinct before", format="localized"),
-            "distinct_after": st.column_config.NumberColumn("distinct after", format="localized"),
+            "distinct_before": st.column_config.NumberColumn("distinct before"),
+            "distinct_after": st.column_config.NumberColumn("distinct after"),
             "entropy_loss": st.column_config.ProgressColumn(
                 "information lost", format="percent", min_value=0.0, max_value=1.0
             ),
-            "changed": st.column_config.NumberColumn("values changed", format="percent"),
+            "changed": st.column_config.NumberColumn("values changed"),
             "explanation": st.column_config.TextColumn("explanation", width="large"),
         },
     )

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from core.formatting import fmt_count, fmt_number
+from core.formatting import fmt_count, fmt_number, fmt_percent
 
 
 def formatted_table(
@@ -20,20 +20,23 @@ def formatted_table(
     *,
     counts: Iterable[str] = (),
     measures: Iterable[str] = (),
+    shares: Iterable[str] = (),
     labels: Iterable[str] = (),
 ) -> Styler:
     """``table`` for ``st.dataframe`` with its figures shown through core.formatting:
     ``counts`` with :func:`fmt_count` (5,083), ``measures`` and every other numeric column
-    with :func:`fmt_number` (4,564; 0.25); a missing figure reads "-". ``labels`` are
-    numeric columns that name something (an id, a year, a postal code) and stay as they
-    are; other non-numeric columns are never touched.
+    with :func:`fmt_number` (4,564; 0.25), ``shares`` (0..1) with :func:`fmt_percent`
+    (3.4%); a missing figure reads "-". ``labels`` are numeric columns that name something
+    (an id, a year, a postal code) and stay as they are; other non-numeric columns are never
+    touched. A ``column_config`` column without a format of its own shows this text.
     """
-    counts, measures, labels = set(counts), set(measures), set(labels)
+    by_kind = {**dict.fromkeys(measures, fmt_number), **dict.fromkeys(counts, fmt_count),
+               **dict.fromkeys(shares, fmt_percent)}  # fmt: skip
+    labels = set(labels)
     formats = {
-        column: fmt_count if column in counts else fmt_number
+        column: by_kind.get(column, fmt_number)
         for column in table.columns
-        if column in counts
-        or column in measures
+        if column in by_kind
         or (
             column not in labels
             and pd.api.types.is_numeric_dtype(table[column])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from apptest_helpers import Downloads, recorded_downloads
+from apptest_helpers import Downloads, recorded_downloads, shown
 from streamlit.testing.v1 import AppTest
 
 from core.recipe import EditHistory, Recipe
@@ -309,3 +309,20 @@ def test_a_visit_records_no_use_case_and_a_change_records_one(own_workspace) -> 
     at.selectbox(key="use_case").set_value("internal_anonymised").run()
     at.run()
     assert [e["summary"]["value"] for e in entries()] == ["internal_anonymised"]
+
+
+def test_utility_table_reads_as_every_page(page: AppTest) -> None:
+    """Distinct counts with thousands separators and shares of changed values as the app's
+    percentages (core.formatting), not the browser locale's; numbers beneath to sort on."""
+    frame = next(d for d in page.dataframe if "distinct_before" in d.value.columns)
+    text, numbers = shown(frame), frame.value
+    for column in ("distinct_before", "distinct_after"):
+        assert text[column].tolist() == [f"{int(n):,}" for n in numbers[column]]
+    assert any(n >= 1000 for n in numbers["distinct_before"])  # a separator is exercised
+    for said, share in zip(text["changed"], numbers["changed"], strict=True):
+        # by hand: 0 and 1 exactly read "0%" and "100%", others within half a last digit
+        if share in (0, 1):
+            assert said == f"{int(share * 100)}%"
+        else:
+            assert said.endswith("%") and abs(float(said[:-1]) - 100 * share) <= 0.05, said
+    assert "100%" in set(text["changed"])  # (shares in between: tests/ui/test_tables.py)

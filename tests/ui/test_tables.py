@@ -40,3 +40,10 @@ def test_named_measures_are_formatted_even_without_a_numeric_dtype():
     table = pd.DataFrame({"P(re-ID)": pd.Series([None, 0.004918], dtype=object), "id": [1, 2]})
     styled = formatted_table(table, measures=["P(re-ID)"], labels=["id"])
     assert _cells(styled) == [["-", "1"], ["0.00492", "2"]]
+
+
+def test_shares_read_as_percentages():
+    table = pd.DataFrame({"changed": [0.0, 0.034, 1.0, 0.0013]})
+    # by hand: exact shares without decimals, 3.4% with one, 0.13% with two significant
+    assert _cells(formatted_table(table, shares=["changed"])) == [["0%"], ["3.4%"], ["100%"],
+                                                                  ["0.13%"]]  # fmt: skip
