@@ -38,11 +38,15 @@ every node that meets the rest.
 
 Speed: each quasi-identifier's values are factorised once and its integer codes at every
 level are computed once (hierarchy lookup on the distinct values). A node is then one
-mixed-radix key over those code arrays and one ``bincount``; the search evaluates nodes in
-a binary-search order, tagging the generalisations of a solution as solutions and the
-specialisations of a non-solution as non-solutions (predictive tagging), until every node
-is known. The optimum is found by branch and bound over the solutions, with lower bounds
-that only grow with generalisation.
+mixed-radix key over those code arrays, for one representative of each class of the
+evaluated specialisation with the fewest classes (a roll-up, :class:`_Lattice`), and one
+``bincount``; the search evaluates nodes in a binary-search order, tagging the
+generalisations of a solution as solutions and the specialisations of a non-solution as
+non-solutions (predictive tagging), until every node is known: the count of solutions and
+the frontier need every verdict, so at least every minimal solution and every maximal
+non-solution is evaluated. The frontier's measures are computed together, in one batch.
+The optimum is found by branch and bound over the solutions, with lower bounds that only
+grow with generalisation.
 
 Measures (all "lower is better"; the result states which one was optimised). Figures
 named ``arx_*`` are ARX 3.9's definitions, so they can be compared with ARX; the others
