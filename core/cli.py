@@ -226,6 +226,11 @@ def cmd_search(args: argparse.Namespace) -> int:
     population = {"population": args.population, "max_average_risk": args.max_average_risk,
                   "max_population_uniqueness": args.max_population_uniqueness,
                   "population_model": args.population_model}  # fmt: skip
+    if args.population_solver_iterations is not None:  # ARX's iterationsPerTry
+        from core.population_risk import SolverSettings
+
+        population["population_solver"] = SolverSettings(
+            iterations_per_try=args.population_solver_iterations)  # fmt: skip
     if args.k_map is not None:
         population.update(k_map=args.k_map, k_map_estimator=args.k_map_estimator,
                           k_map_significance=args.k_map_significance)  # fmt: skip
@@ -1225,6 +1230,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="largest estimated share of population uniques (0.01 = 1%%)")  # fmt: skip
     find.add_argument("--population-model", choices=("dankar", "pitman", "zayatz", "snb"),
                       default="dankar", help="population uniqueness model (default dankar)")  # fmt: skip
+    find.add_argument("--population-solver-iterations", type=int, metavar="N",
+                      help="Newton-Raphson steps per start value for Pitman and SNB (ARX's "
+                      "ARXSolverConfiguration.iterationsPerTry; default 200)")  # fmt: skip
     find.add_argument("--max-average-risk", type=float,
                       help="largest average re-identification risk (classes / records)")  # fmt: skip
     find.add_argument("--measure", choices=list(MEASURES), default="loss",

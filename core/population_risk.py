@@ -72,7 +72,13 @@ import pandas as pd
 from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
-from core.validation import require_choice, require_columns, require_int, require_probability
+from core.validation import (
+    require_choice,
+    require_columns,
+    require_int,
+    require_positive,
+    require_probability,
+)
 
 POPULATION_MODELS = ("dankar", "pitman", "zayatz", "snb")
 KMAP_ESTIMATORS = ("poisson", "zero_truncated_poisson")
@@ -80,7 +86,8 @@ _INT_MAX = 2**31 - 1
 _ACCURACY = 1e-6  # ARXSolverConfiguration's default accuracy on the object function
 _ITERATIONS_PER_TRY = 200  # ARX: 1000 per try but at most 100 ms a try and 1 s in all
 # ARX's deterministic start values after the first try fails (ARXSolverConfiguration).
-_RESTARTS = [(a * 0.33, b * 0.33) for a in range(4) for b in range(4)]
+_STEPS = [0.0, 0.33, 0.33 + 0.33, 0.33 + 0.33 + 0.33]  # ARX adds 0.33 while below 1
+_RESTARTS = [(a, b) for a in _STEPS for b in _STEPS]
 
 
 # --- the class-size histogram ---------------------------------------------------------
@@ -176,38 +183,77 @@ def trigamma(x: np.ndarray | float) -> np.ndarray | float:
     return _trigamma_series(x) + total
 
 
+@dataclass(frozen=True)
+class SolverSettings:
+    """The Newton-Raphson solver of Pitman's and the SNB model (ARX's
+    ``ARXSolverConfiguration``, deterministic start values). ``iterations_per_try``: steps
+    from one start value before the next is tried (ARX: ``iterationsPerTry``, default 1000,
+    but ARX also stops a try after 100 ms and the solve after 1 s, a limit that depends on
+    the machine: 200 steps stand for it here); ``accuracy``: the largest |F| accepted as a
+    root (ARX's default 1e-6). ARX's own test cases set 15 iterations per try
+    (``TestAnonymizationRiskBased``)."""
+
+    iterations_per_try: int = _ITERATIONS_PER_TRY
+    accuracy: float = _ACCURACY
+
+    def __post_init__(self) -> None:
+        require_int("iterations_per_try", self.iterations_per_try, minimum=1)
+        require_positive("accuracy", self.accuracy)
+
+
+DEFAULT_SOLVER = SolverSettings()
+
+
 def _newton(
     function: Callable[[float, float], tuple[np.ndarray, np.ndarray]],
     start: tuple[float, float],
     valid: Callable[[float, float], bool] = lambda x, y: True,
+    solver: SolverSettings = DEFAULT_SOLVER,
 ) -> tuple[float, float]:
-    """ARX's NewtonRaphson2D: x <- x - J^-1 F until |F| <= 1e-6 in both components; on
-    failure (no convergence in 1000 steps, NaN, or a constraint broken) it restarts from
-    ARX's 16 deterministic start values. (nan, nan) when no start converges."""
-    for x0 in (start, *_RESTARTS):
-        x = np.array(x0, dtype=float)
-        for _ in range(_ITERATIONS_PER_TRY):
+    """ARX's NewtonRaphson2D (de.linearbits.newtonraphson 0.0.1, ``_solve``, read from its
+    bytecode), step by step: from ``start``, then ARX's 16 deterministic start values,
+    x <- x - J^-1 F until |F| <= accuracy in both components. A try ends when a step leaves
+    the constraint (``valid``), gives NaN, or ``iterations_per_try`` steps are done; the
+    solve ends (nan, nan) when no try converges, when 17 x ``iterations_per_try``
+    evaluations are spent (checked as a try starts), and right after the first step from
+    the last start value (ARX checks "all start values used" after every step). We also
+    end a try whose point runs past 1e12 or whose Jacobian is singular (ARX's steps would
+    turn to NaN or wander until the limit)."""
+    per_try, accuracy = solver.iterations_per_try, solver.accuracy
+    starts = (start, *_RESTARTS)
+    total, evaluations = len(_RESTARTS) * per_try + per_try, 0  # ARX's configure()
+    for index, x0 in enumerate(starts):
+        if evaluations > total:
+            break
+        x, steps = np.array(x0, dtype=float), 0
+        while True:
+            evaluations += 1
             with np.errstate(all="ignore"):
                 f, jac = function(x[0], x[1])
-                if not (math.isfinite(f[0]) and math.isfinite(f[1])) or not valid(x[0], x[1]):
-                    break
-                if abs(f[0]) <= _ACCURACY and abs(f[1]) <= _ACCURACY:
+                if abs(f[0]) <= accuracy and abs(f[1]) <= accuracy:
                     return float(x[0]), float(x[1])
-                if abs(x[0]) > 1e12 or abs(x[1]) > 1e12:
-                    break  # diverging: this start will not converge
                 det = jac[0, 0] * jac[1, 1] - jac[0, 1] * jac[1, 0]
-                if not np.isfinite(det) or det == 0:
+                if not (np.isfinite(det) and det != 0 and np.isfinite(f).all()):
                     break
                 step = np.array([jac[1, 1] * f[0] - jac[0, 1] * f[1],
                                  jac[0, 0] * f[1] - jac[1, 0] * f[0]]) / det  # fmt: skip
                 x = x - step
+            if index == len(starts) - 1:
+                return math.nan, math.nan  # ARX: every start value used
+            if np.isnan(x).any() or not valid(x[0], x[1]) or steps >= per_try:
+                break
+            if abs(x[0]) > 1e12 or abs(x[1]) > 1e12:
+                break  # diverging: this start will not converge
+            steps += 1
     return math.nan, math.nan
 
 
 # --- the three models -----------------------------------------------------------------
 
 
-def pitman_uniques(hist: SizeHistogram, population: float) -> float:
+def pitman_uniques(
+    hist: SizeHistogram, population: float, solver: SolverSettings = DEFAULT_SOLVER
+) -> float:
     """Population uniques under Pitman's sampling formula (ARX ``ModelPitman``); nan when
     the solver does not converge or the estimate falls outside [0, N]."""
     c1 = hist.classes_of_size(1)
@@ -274,14 +320,14 @@ def pitman_uniques(hist: SizeHistogram, population: float) -> float:
         return t >= 0 and a < 1
 
     start = (theta0, alpha0)
-    t, a = _newton(equations, start, valid=valid)
+    t, a = _newton(equations, start, valid=valid, solver=solver)
     if math.isnan(t) or math.isnan(a):
-        t, a = _newton(iterative, start, valid=valid)  # ARX: no closed-form root, iterate
+        t, a = _newton(iterative, start, valid=valid, solver=solver)  # ARX: no closed-form root
     else:
         with np.errstate(all="ignore"):
             check = iterative(t, a)[0]
-        if not (np.isfinite(check).all() and (np.abs(check) <= _ACCURACY).all()):
-            t, a = _newton(iterative, start, valid=valid)  # ARX: the test failed, iterate
+        if not (np.isfinite(check).all() and (np.abs(check) <= solver.accuracy).all()):
+            t, a = _newton(iterative, start, valid=valid, solver=solver)  # ARX: test failed
     if math.isnan(t) or math.isnan(a) or a == 0:
         return math.nan
     try:
@@ -316,16 +362,19 @@ def zayatz_uniques(hist: SizeHistogram, population: float) -> float:
     return c1 * (numerator / denominator) / (n / population)
 
 
-def snb_uniques(hist: SizeHistogram, population: float) -> float:
+def snb_uniques(
+    hist: SizeHistogram, population: float, solver: SolverSettings = DEFAULT_SOLVER
+) -> float:
     """Population uniques under the slide negative binomial model (ARX ``ModelSNB``)."""
     c1 = float(hist.classes_of_size(1))
     c2 = float(hist.classes_of_size(2))
     f = hist.n_records / population
     i, ci = hist.sizes.astype(float), hist.counts.astype(float)
-    var1 = (i * f * f * (1 - f * f) ** (i - 1) * ci).sum()
-    var2 = ((1 - f) ** i * ci * (1 + f) ** i - 1).sum()  # ARX: "- 1" in every summand
-    var3 = ((1 - f) ** i * ci).sum()
-    var4 = (i * f * (1 - f) ** (i - 1) * ci).sum()
+    with np.errstate(over="ignore", invalid="ignore"):  # large classes: inf, then no root
+        var1 = (i * f * f * (1 - f * f) ** (i - 1) * ci).sum()
+        var2 = ((1 - f) ** i * ci * (1 + f) ** i - 1).sum()  # ARX: "- 1" in every summand
+        var3 = ((1 - f) ** i * ci).sum()
+        var4 = (i * f * (1 - f) ** (i - 1) * ci).sum()
     k = hist.n_classes + c1 * (var1 / var2) * (var3 / var4) ** 2
 
     def equations(a: float, b: float):
@@ -354,7 +403,7 @@ def snb_uniques(hist: SizeHistogram, population: float) -> float:
               - a * v7 * v20 * (a + 2) * v0 / (2 * v2 ** (a + 3)))  # fmt: skip
         return np.array([fx, fy]), np.array([[x1, x2], [y1, y2]])
 
-    a, b = _newton(equations, (1.0, 1.0))
+    a, b = _newton(equations, (1.0, 1.0), solver=solver)
     return k * b**a
 
 
@@ -415,6 +464,7 @@ def population_uniqueness(
     model: str = "dankar",
     zayatz_fallback: bool = True,
     every_model: bool = False,
+    solver: SolverSettings = DEFAULT_SOLVER,
 ) -> PopulationUniqueness:
     """The estimated share of population uniques from the sample's class sizes
     (ARX ``RiskModelPopulationUniqueness.getFractionOfUniqueTuples``). ``population`` is N,
@@ -423,7 +473,7 @@ def population_uniqueness(
     (ARX's risk report does; its search criterion does not, see :func:`meets_population_uniqueness`).
     A table without sample uniques has no population uniques (every estimate 0).
     ``every_model``: compute all three models' estimates (for a report), not only the ones
-    the chosen model needs."""
+    the chosen model needs. ``solver``: the Newton-Raphson settings of Pitman and SNB."""
     require_choice("model", model, POPULATION_MODELS)
     hist = SizeHistogram.of(class_sizes)
     n = hist.n_records
@@ -434,7 +484,8 @@ def population_uniqueness(
         zero = dict.fromkeys(POPULATION_MODELS[1:], 0.0)
         return PopulationUniqueness(model, 0.0, "dankar" if model == "dankar" else model,
                                     population, f, 0, {**zero, "dankar": 0.0})  # fmt: skip
-    compute = {"pitman": pitman_uniques, "zayatz": zayatz_uniques, "snb": snb_uniques}
+    compute = {"pitman": lambda h, p: pitman_uniques(h, p, solver), "zayatz": zayatz_uniques,
+               "snb": lambda h, p: snb_uniques(h, p, solver)}  # fmt: skip
     estimates = _LazyEstimates(lambda m: compute[m](hist, population) / population)
     if model == "dankar":
         share, chosen = _dankar(estimates, f, zayatz_fallback)
@@ -449,14 +500,20 @@ def population_uniqueness(
 
 
 def meets_population_uniqueness(
-    class_sizes: np.ndarray, population: float, threshold: float, *, model: str = "dankar"
+    class_sizes: np.ndarray,
+    population: float,
+    threshold: float,
+    *,
+    model: str = "dankar",
+    solver: SolverSettings = DEFAULT_SOLVER,
 ) -> bool:
     """ARX ``PopulationUniqueness.isFulfilled``: the estimate is > 0 and <= threshold, or it
     is 0 (no model converged) and the table has no sample uniques. An empty table passes."""
     sizes = np.asarray(class_sizes)
     if sizes.sum() == 0:
         return True
-    result = population_uniqueness(sizes, population, model=model, zayatz_fallback=False)
+    result = population_uniqueness(sizes, population, model=model, zayatz_fallback=False,
+                                   solver=solver)  # fmt: skip
     share = 0.0 if math.isnan(result.share) else result.share
     if 0 < share <= threshold:
         return True
@@ -863,6 +920,7 @@ def table_suppression(
     population: float | None = None,
     population_model: str = "dankar",
     limit: int | None = None,
+    solver: SolverSettings = DEFAULT_SOLVER,
 ) -> np.ndarray:
     """Boolean per class: the classes ARX suppresses for its whole-table criteria (average
     risk, then population uniqueness, each enforced in turn as ARX does), given the class
@@ -878,7 +936,8 @@ def table_suppression(
         if population is None:
             raise ParameterError("A population uniqueness target needs 'population'.")
         checks.append(lambda kept: meets_population_uniqueness(
-            kept, population, max_population_uniqueness, model=population_model))  # fmt: skip
+            kept, population, max_population_uniqueness, model=population_model,
+            solver=solver))  # fmt: skip
     candidates = np.flatnonzero(np.asarray(sizes) > 0)
     ranked = candidates[np.lexsort((order[candidates], sizes[candidates]))]
     ranked_sizes = np.asarray(sizes[ranked]).astype(np.int64)

@@ -117,8 +117,10 @@ from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
 from core.population_risk import (
+    DEFAULT_SOLVER,
     POPULATION_MODELS,
     PopulationLattice,
+    SolverSettings,
     average_risk,
     check_sample_in_population,
     generalise_population,
@@ -186,10 +188,13 @@ class Target(ClassModels):
     max_population_uniqueness: float | None = None
     population_model: str = "dankar"
     max_average_risk: float | None = None
+    population_solver: SolverSettings = DEFAULT_SOLVER  # Pitman's and SNB's Newton-Raphson
 
     def __post_init__(self) -> None:
         super().__post_init__()
         require_probability("max_suppressed", self.max_suppressed)
+        if not isinstance(self.population_solver, SolverSettings):
+            raise ParameterError("Parameter 'population_solver' must be a SolverSettings.")
         require_choice("population_model", self.population_model, POPULATION_MODELS)
         if self.max_population_uniqueness is not None:
             require_probability("max_population_uniqueness", self.max_population_uniqueness)
@@ -253,7 +258,8 @@ class Target(ClassModels):
         if self.max_population_uniqueness is not None:
             criteria.update(max_population_uniqueness=self.max_population_uniqueness,
                             population=self.population,
-                            population_model=self.population_model)  # fmt: skip
+                            population_model=self.population_model,
+                            solver=self.population_solver)  # fmt: skip
         return criteria
 
     def table_figures(self, kept_sizes: np.ndarray) -> dict[str, float]:
@@ -262,7 +268,8 @@ class Target(ClassModels):
         figures = {"average_risk": average_risk(kept_sizes)}
         if self.population is not None and np.asarray(kept_sizes).sum() > 0:
             estimate = population_uniqueness(kept_sizes, self.population,
-                                             model=self.population_model)  # fmt: skip
+                                             model=self.population_model,
+                                             solver=self.population_solver)  # fmt: skip
             figures["population_uniqueness"] = float(estimate.share)
         return figures
 
@@ -1423,6 +1430,9 @@ def _table_specs(target: Target) -> dict[str, dict[str, Any]]:
         specs["population_uniqueness"] = {"max": target.max_population_uniqueness,
                                           "population": target.population,
                                           "model": target.population_model}  # fmt: skip
+        if target.population_solver != DEFAULT_SOLVER:  # ARX's solver settings, replayed
+            specs["population_uniqueness"]["iterations_per_try"] = (
+                target.population_solver.iterations_per_try)  # fmt: skip
     return specs
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
-from core.population_risk import generalise_population, table_suppression
+from core.population_risk import SolverSettings, generalise_population, table_suppression
 from core.privacy import ClassModels, equivalence_classes, failing_records
 from core.validation import require_columns, require_int, require_numeric
 
@@ -194,7 +194,8 @@ def suppress_failing_classes(
     "hierarchies": {column: Hierarchy}, "levels": {column: level}}`` (a class must stand for
     at least k population records once the population is generalised like the data); then, on the classes left, ARX's whole-table
     criteria: ``average_risk={"max": 0.05}`` and ``population_uniqueness={"max": 0.01,
-    "population": N, "model": "dankar"|"pitman"|"zayatz"|"snb"}``, met by removing the
+    "population": N, "model": "dankar"|"pitman"|"zayatz"|"snb"[, "iterations_per_try": 15]}``
+    (the last: ARX's solver setting for Pitman and SNB), met by removing the
     smallest classes first (ties in the order of their first record), as ARX does.
     """
     k = require_int("k", k, minimum=1)
@@ -257,9 +258,11 @@ def table_failing_records(
         criteria["max_average_risk"] = _spec("average_risk", average_risk, ("max",), ())["max"]
     if population_uniqueness is not None:
         spec = _spec("population_uniqueness", population_uniqueness, ("max", "population"),
-                     ("model",))  # fmt: skip
+                     ("model", "iterations_per_try"))  # fmt: skip
         criteria.update(max_population_uniqueness=spec["max"], population=spec["population"],
                         population_model=spec.get("model", "dankar"))  # fmt: skip
+        if "iterations_per_try" in spec:  # ARX's ARXSolverConfiguration.iterationsPerTry
+            criteria["solver"] = SolverSettings(iterations_per_try=spec["iterations_per_try"])
     kept = np.flatnonzero(~fail)
     table = df.iloc[kept]
     out = np.zeros(len(df), dtype=bool)

@@ -90,3 +90,13 @@ def test_recode_adaption_flags(small, capsys):
     assert local["records_kept"] == 2
     assert cli.main(["search", *small, "--recode-adaption", "0.25"]) == 2
     assert cli.main(["search", *small, "--recode-locally", "--recode-adaption", "2"]) == 2
+
+
+def test_population_solver_iterations_flag(small, capsys):
+    """ARX's iterationsPerTry reaches the target (and a step of 0 is refused by name)."""
+    args = ["search", *small, "--population", "1000", "--max-population-uniqueness", "0.5",
+            "--population-model", "pitman"]  # fmt: skip
+    assert cli.main([*args, "--population-solver-iterations", "15", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["optimum"] is not None
+    assert cli.main([*args, "--population-solver-iterations", "0"]) == 2
+    assert "'iterations_per_try'" in capsys.readouterr().err
