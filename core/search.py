@@ -617,6 +617,10 @@ class _Lattice:
         # The root of every roll-up: the units themselves (a partition finer than any node).
         self._root = _Classes(np.arange(n_units), self.weights.astype(float), dist,
                               first if target.sample_based else None)  # fmt: skip
+        # Coarse roots (_coarse_root): the units, then coarser partitions built when needed.
+        self._coarse_roots: list[tuple[_Classes, list]] = [(self._root, None)]
+        self._root_columns = [i for i in np.argsort([-c.cards[0] for c in columns], kind="stable")
+                              if columns[i].height >= 1 and columns[i].cards[1] < columns[i].cards[0]]  # fmt: skip
         # The roll-up cache: slot i holds the levels, class count and classes of a node
         # (None once evicted); free slots hold levels no node reaches.
         self._cache_nodes = np.full((256, len(self.qis)), np.iinfo(np.int64).max)
@@ -664,13 +668,17 @@ class _Lattice:
         mesh = np.meshgrid(*axes, indexing="ij")
         return np.stack([m.ravel() for m in mesh], axis=1).astype(np.int64)
 
-    def _key(self, levels: Sequence[int], rows: np.ndarray | None) -> tuple[np.ndarray, int]:
+    def _key(
+        self, levels: Sequence[int], rows: np.ndarray | None, codes: list | None = None
+    ) -> tuple[np.ndarray, int]:
         """Class key at ``levels`` of each unit in ``rows`` (all units when None): a
         mixed-radix number over the columns' codes, below the returned radix; compacted
         (dense, radix = classes) only when the radix is large for the number of units.
         Codes are 32-bit while the radix fits (half the memory traffic of 64-bit); the key
-        is returned as intp, which scatters and bincount take without a cast of their own."""
-        size = self.n_units if rows is None else rows.size
+        is returned as intp, which scatters and bincount take without a cast of their own.
+        ``codes``: per column and level, the codes to key (default: the units')."""
+        codes_of = codes or [column.codes for column in self.columns]
+        size = codes_of[0][levels[0]].size if rows is None else rows.size
         parts = [(card, i) for i, (column, level) in enumerate(zip(self.columns, levels,
                  strict=True)) if (card := column.cards[level]) > 1]  # fmt: skip
         radix = 1
@@ -682,7 +690,7 @@ class _Lattice:
         for card, i in parts:
             if radix * card > 2**62:
                 key, radix = _dense(key)
-            codes = self.columns[i].codes[levels[i]]
+            codes = codes_of[i][levels[i]]
             key *= card
             key += codes if rows is None else codes[rows]
             radix *= card
@@ -700,18 +708,50 @@ class _Lattice:
         count = len(self._cache_entries)
         below = np.flatnonzero((self._cache_nodes[:count] <= node).all(axis=1))
         if not below.size:
-            return self._roll_up(node, self._root, None)
+            root, codes = self._coarse_root(node)
+            return self._roll_up(node, root, None, codes)
         slot = int(below[np.argmin(self._cache_classes[below])])
         source = self._cache_entries[slot]
         if (self._cache_nodes[slot] == node).all():
             return source
         return self._roll_up(node, source, source.reps)
 
-    def _roll_up(self, node: np.ndarray, source: _Classes, rows: np.ndarray | None) -> _Classes:
+    def _coarse_root(self, node: np.ndarray) -> tuple[_Classes, list]:
+        """The partition to key a node from when no evaluated node is below it: the
+        coarsest of the *coarse roots* below it, with its classes' codes laid out in order
+        (keyed like the units, without gathering through representatives). Coarse root j
+        raises to level 1 the j columns with the most distinct values (on adult: age, then
+        native-country, education, occupation...), one column more each; built when a node
+        first needs it, from the one before (the units are root 0). On adult, 486 of the
+        520 nodes keyed from the 18,109 units are above root 1 (11,984 classes)."""
+        roots = self._coarse_roots
+        j = 0
+        while j < len(self._root_columns) and node[self._root_columns[j]] >= 1:
+            j += 1
+            if j == len(roots):
+                levels = np.zeros(len(self.qis), dtype=np.int64)
+                levels[self._root_columns[:j]] = 1
+                parent, parent_codes = roots[j - 1]
+                classes = self._roll_up(levels, parent, None, parent_codes, remember=False)
+                codes = [[c[classes.reps] if level >= levels[i] else None
+                          for level, c in enumerate(column.codes)]
+                         for i, column in enumerate(self.columns)]  # fmt: skip
+                roots.append((classes, codes))
+        return roots[j]
+
+    def _roll_up(
+        self,
+        node: np.ndarray,
+        source: _Classes,
+        rows: np.ndarray | None,
+        codes: list | None = None,
+        remember: bool = True,
+    ) -> _Classes:
         """The classes of ``node`` from those of a specialisation (``rows``: its
-        representatives; None for the units themselves), cached. Classes are numbered in
-        the order of their keys; each keeps the last of its source classes' units."""
-        key, radix = self._key(node, rows)
+        representatives; None for all its classes, keyed through ``codes``, laid out in its
+        order), cached unless ``remember`` is False. Classes are numbered in the order of
+        their keys; each keeps the last of its source classes' units."""
+        key, radix = self._key(node, rows, codes)
         unit = np.full(radix, -1, dtype=np.int64)  # a unit of each key present
         unit[key] = source.reps
         present = np.flatnonzero(unit >= 0)
@@ -730,7 +770,8 @@ class _Lattice:
             dist = self._distribution(merged[d.pair_class], d.pair_value, n_classes, d.pair_count)
             sizes = dist.sizes
         classes = _Classes(reps, sizes, dist, first)
-        self._remember(node, classes)
+        if remember:
+            self._remember(node, classes)
         return classes
 
     def _remember(self, node: np.ndarray, classes: _Classes) -> None:

@@ -1095,3 +1095,33 @@ def test_a_key_wider_than_32_bits_groups_the_records():
     result = search(df, dict.fromkeys(base.columns, star), Target(k=2, max_suppressed=0.5))
     assert result.optimum.levels == dict.fromkeys(base.columns, 0)
     assert (result.optimum.suppressed, result.optimum.classes) == (150, 100)
+
+
+def test_coarse_roots_by_hand():
+    """A node with no evaluated node below it is keyed from the coarsest *coarse root*
+    below it: root j raises to level 1 the j columns with the most distinct values. Six
+    records (a, b): (w,p) (x,p) (y,q) (z,q) (w,q) (y,p); a has 4 values, merged in pairs at
+    level 1 (w, x -> wx; y, z -> yz); b has 2, '*' at level 1. Root 1 raises a, root 2
+    raises a and b."""
+    from core.search import _Lattice
+
+    df = pd.DataFrame({"a": list("wxyzwy"), "b": list("ppqqqp")})
+    pairs = {"w": "wx", "x": "wx", "y": "yz", "z": "yz"}
+    hierarchies = {"a": Hierarchy(pd.DataFrame({0: list("wxyz"), 1: ["wx", "wx", "yz", "yz"],
+                                                2: "*"})),
+                   "b": Hierarchy(pd.DataFrame({0: list("pq"), 1: "*"}))}  # fmt: skip
+    lattice = _Lattice(df, hierarchies, Target(k=2, max_suppressed=0.5))
+
+    def classes(root) -> list:  # (a at level 1, b) of each class's unit, and its records
+        unit = df.iloc[lattice.unit_first[root.reps]]
+        return sorted(zip(unit["a"].map(pairs), unit["b"], root.sizes.tolist(), strict=True))
+
+    units, codes0 = lattice._coarse_root(np.array([0, 1]))  # a at 0: the six records
+    assert codes0 is None and sorted(units.sizes.tolist()) == [1] * 6
+    root1, codes1 = lattice._coarse_root(np.array([1, 0]))
+    assert classes(root1) == [("wx", "p", 2), ("wx", "q", 1), ("yz", "p", 1), ("yz", "q", 2)]
+    assert codes1[0][0] is None and codes1[0][1].size == codes1[1][0].size == 4
+    root2, _ = lattice._coarse_root(np.array([2, 1]))  # wx and yz, b '*': 3 + 3 records
+    assert sorted(root2.sizes.tolist()) == [3, 3]
+    assert lattice._coarse_root(np.array([1, 1]))[0] is root2  # built once
+    assert lattice.evaluated == 0  # roots are not evaluations
