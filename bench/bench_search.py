@@ -18,13 +18,12 @@ may be shared) and compared with:
   with ``Metric.createLossMetric()``, data and hierarchies read before the clock starts, as
   here): 5 warm-up rounds then 9 timed rounds of the three cases, interleaved, in one JVM;
   best of 9 of the calling thread's CPU time (compared with this process's CPU time; the
-  JVM's process CPU time, JIT and GC included, was 50-60, 450-520 and 370-430 ms) and of
-  ARX's own ``ARXResult.getTime()`` (compared with wall time). Measured 2026-11-23
-  21:25-21:30 UTC, two runs of the harness interleaved with two runs of this bench (the
-  README's figures), best of both, on the machine shared with other work (load average
-  10.4-13.6). ARX's times grow with the load: at load 0.5 (20:20 UTC the same day) it took
-  54, 437 and 355 ms of thread CPU (wall 30, 430 and 344 ms); on an idle machine, compare
-  with those too.
+  JVM's process CPU time, JIT and GC included, was 50, 490 and 360 ms) and of ARX's own
+  ``ARXResult.getTime()`` (compared with wall time). Measured 2026-11-23 21:37-21:42 UTC,
+  six runs of the harness interleaved with six runs of this bench (the README's figures),
+  best of the six, on the machine shared with other work (load average 3-9). At load 0.5
+  (20:20 UTC the same day) ARX took 54, 437 and 355 ms of thread CPU (wall 30, 430 and
+  344 ms).
   ARX found the same optima with the same scores (see tests/core/test_search.py).
 
 A ratio below 1 means this project is faster.
@@ -59,9 +58,9 @@ ARX_ISSUE_MS = {"k=5, 0% suppressed": (50.0, 90.0)}
 # ARX built here, bench/arx/BenchSearch.java, best of 9 in one JVM after 5 warm-up rounds:
 # (thread CPU time, ARXResult.getTime() wall time).
 ARX_LOCAL_MS: dict[str, tuple[float, float]] = {
-    "k=5, 0% suppressed": (50.6, 78.0),
-    "k=5, <=1% suppressed": (434.4, 1025.0),
-    "k=5 + distinct 2-diversity, <=1%": (351.4, 871.0),
+    "k=5, 0% suppressed": (54.1, 30.0),
+    "k=5, <=1% suppressed": (440.3, 496.0),
+    "k=5 + distinct 2-diversity, <=1%": (347.8, 342.0),
 }
 
 
