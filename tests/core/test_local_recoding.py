@@ -359,7 +359,7 @@ def test_step_refuses_an_unknown_privacy_model_by_name():
 def test_adult_matches_arx_optimize_iterative_with_adaption(_adult_table, adult_hierarchies_dir):
     """gsFactor adaption (ARX ``optimizeIterative(handle, gsFactor, maxIterations,
     adaptionFactor)``). ARX built from its source (commit aacd487), harness
-    /work/arx-harness-kmap/AdaptHarness.java: adult, the 8 quasi-identifiers with these
+    tests/data/arx/AdaptHarness.java: adult, the 8 quasi-identifiers with these
     hierarchies, salary-class insensitive, ``KAnonymity(5)``, ``setSuppressionLimit(1.0)``,
     ``Metric.createLossMetric()``; then ``result.optimizeIterative(output, 0.0, 100, 0.2)``.
     ARX printed: global [0, 3, 0, 0, 2, 1, 0, 1], loss 0.22004987619069327, 3049 outliers;

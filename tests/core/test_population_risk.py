@@ -304,7 +304,7 @@ def test_sample_based_suppression_follows_arx_binary_search():
 )
 def test_solver_iterations_per_try_as_arx(_adult_table, columns, usa_pitman, pitman_100k):
     """ARX built from its source (commit aacd487), harness
-    /work/arx-harness-kmap/SolverHarness.java: adult's classes on ``columns``,
+    tests/data/arx/SolverHarness.java: adult's classes on ``columns``,
     ``getRiskEstimator(population, qis, ARXSolverConfiguration.create().setDeterministic(true)
     .iterationsPerTry(p))``, Pitman's share for the USA (317,238,626, ARX's Region.USA) and
     for 100,000. With 15 iterations per try (the setting of ARX's TestAnonymizationRiskBased)
