@@ -68,6 +68,12 @@ def watching(spark, progress: ProgressFn | None, what: str, *, interval: float |
         thread.join()
 
 
+#: Memory of a local-mode Spark this project starts (``spark-defaults.conf``,
+#: ``spark-submit --driver-memory`` or ``config`` take precedence): the heap holds the
+#: GROUP BY and the result collected for the driver.
+LOCAL_MEMORY = {"spark.driver.memory": "4g", "spark.driver.maxResultSize": "2g"}
+
+
 def spark_session(master: str | None = None, config: dict[str, str] | None = None):
     """The active SparkSession, or a new one on ``master`` (with extra ``config``); a
     one-line error when pyspark or Java is missing. ``master=None``: the master that
@@ -97,6 +103,12 @@ def spark_session(master: str | None = None, config: dict[str, str] | None = Non
     if master.startswith("local"):
         # local workers run this interpreter (with this project's packages), not python3
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+        # in local mode the driver's JVM is the whole of Spark: its default 1 GiB heap runs
+        # out on the frequency table of a 10M-row table (unless configured otherwise)
+        conf = SparkConf()
+        for key, value in LOCAL_MEMORY.items():
+            if not conf.contains(key) and key not in (config or {}):
+                builder = builder.config(key, value)
     return (
         builder.master(master)
         .appName("anonymisation-workbench")

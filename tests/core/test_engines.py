@@ -376,3 +376,13 @@ def test_spark_apply_reports_each_pass_and_its_tasks(spark, tmp_path, monkeypatc
     tasks = [(f, m) for f, m in heard if m.endswith("tasks")]
     assert tasks and all(0.0 <= f <= 1.0 for f, _ in tasks)
     assert all(" of " in m and "Spark stage" in m for _, m in tasks)
+
+
+def test_a_local_spark_gets_the_heap_a_10m_row_frequency_table_needs(spark):
+    """Spark's default 1 GiB heap ran out (OutOfMemoryError) on the frequency table of the
+    10M-row bench_scale table in local mode; a session started here asks for more."""
+    from core.engines.spark_engine import LOCAL_MEMORY
+
+    conf = spark.sparkContext.getConf()
+    assert conf.get("spark.driver.memory") == LOCAL_MEMORY["spark.driver.memory"] == "4g"
+    assert conf.get("spark.driver.maxResultSize") == "2g"
