@@ -700,8 +700,10 @@ class ClassDistribution:
         key = class_codes * n_values + value_codes
         if n_classes * n_values <= 4 * key.size + 1024:  # dense count, then the non-zeros
             counts = np.bincount(key, weights=weights, minlength=n_classes * n_values)
+            del key  # freed before the pairs' arrays are made (tens of millions of rows)
             pairs = np.flatnonzero(counts)
             pair_count = counts[pairs]
+            del counts
         else:  # hash the rows' keys (linear), sort only the distinct pairs
             inverse, pairs = pd.factorize(key)
             pair_count = np.bincount(inverse, weights=weights, minlength=pairs.size)

@@ -124,11 +124,15 @@ def coded_frequency_table(
     for batch in batches:
         for index, book in enumerate(books):
             book.add(batch.column(index))
-        counts.append(batch.column(len(columns)).to_numpy(zero_copy_only=False))
+        records = batch.column(len(columns)).to_numpy(zero_copy_only=False)
+        # 32 bits while DuckDB still holds its memory (a group of over 2**31 records: 64)
+        narrow = records.size and records.max() < np.iinfo(np.int32).max
+        counts.append(records.astype(np.int32) if narrow else records)
     counted = (
         np.concatenate(counts).astype(np.int64, copy=False) if counts else np.zeros(0, np.int64)
     )
     del counts
+    pa.default_memory_pool().release_unused()  # the batches' text, freed: back to the system
     table = pd.DataFrame(
         {f"g{i}": book.categorical(as_read=as_read) for i, book in enumerate(books)},
         index=pd.RangeIndex(counted.size),

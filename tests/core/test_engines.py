@@ -170,6 +170,8 @@ def test_frequency_table_of_text_columns_without_the_number_rule():
     table, counts = coded_frequency_table(batches, ["letter", "code"], as_read=False)
     assert table["code"].tolist() == ["01", "1", "1"]  # text stays text (Parquet)
     assert table["letter"].tolist() == ["b", "a", "a"] and counts.tolist() == [1, 2, 3]
+    big = [_batch(["a"], ["1"], [2**31 + 5]), _batch(["b"], ["2"], [7])]
+    assert coded_frequency_table(big, ["l", "n"], as_read=True)[1].tolist() == [2**31 + 5, 7]
     empty, none = coded_frequency_table([], ["letter", "code"], as_read=True)
     assert empty.shape == (0, 2) and none.size == 0
 
