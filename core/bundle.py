@@ -104,6 +104,14 @@ def portable_recipe(
             moved = {column: portable(position, column, source)
                      for column, source in k_map["hierarchies"].items()}  # fmt: skip
             step = {**step, "k_map": {**k_map, "hierarchies": moved}}
+        k_map = step.get("k_map")  # the population table is data: never copied, only located
+        if isinstance(k_map, Mapping) and isinstance(k_map.get("population_table"), str):
+            table = Path(k_map["population_table"])
+            if base_dir is not None and not table.is_absolute():
+                table = Path(base_dir) / table
+            # Absolute, so a replay from the workspace (hierarchies in a temporary folder)
+            # still finds it; the bundle's README says where the file must be.
+            step = {**step, "k_map": {**k_map, "population_table": str(table.resolve())}}
         steps.append(dict(step))
     return Recipe(tuple(steps), recipe.seed, dict(recipe.meta)), files
 
@@ -175,6 +183,16 @@ class Bundle:
         return buffer.getvalue()
 
 
+def population_tables(recipe: Recipe) -> list[str]:
+    """The population tables the recipe's k-map steps read (data: never in a bundle)."""
+    tables = []
+    for step in recipe.steps:
+        k_map = step.get("k_map")
+        if isinstance(k_map, Mapping) and isinstance(k_map.get("population_table"), str):
+            tables.append(k_map["population_table"])
+    return tables
+
+
 def _readme(released_name: str, released_sha: str, recipe: Recipe, mappings: list[str]) -> str:
     lines = [
         "Release bundle (PDPC Guide to Basic Anonymisation, Step 5: record what was done).",
@@ -203,6 +221,12 @@ def _readme(released_name: str, released_sha: str, recipe: Recipe, mappings: lis
         "  Use the same output format as the released file (.csv, .tsv or .parquet).",
         f"  The recipe's seed ({recipe.seed}) fixes every random step.",
     ]
+    for table in population_tables(recipe):
+        lines.append(
+            "  k-map's population table is data, so it is not in this bundle: the recipe reads "
+            f"it from {table!r} (see recipe.yaml, k_map population_table); put the same file "
+            "there or change that path."
+        )
     keys = key_variables(recipe)
     if keys:
         lines.append(

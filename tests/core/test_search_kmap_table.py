@@ -215,7 +215,7 @@ def test_cli_never_writes_onto_the_population_table(small_files):
 
 
 def test_bundle_makes_kmap_hierarchies_portable(tmp_path):
-    from core.bundle import portable_recipe
+    from core.bundle import build_bundle, portable_recipe
     from core.recipe import Recipe
 
     (tmp_path / "age.csv").write_text("20;20-29;*\n21;20-29;*\n30;30-39;*\n31;30-39;*\n",
@@ -226,4 +226,14 @@ def test_bundle_makes_kmap_hierarchies_portable(tmp_path):
     portable, files = portable_recipe(Recipe(steps=(step,)), base_dir=tmp_path)
     k_map = portable.steps[0]["k_map"]
     assert k_map["hierarchies"]["age"].startswith("hierarchies/age-") and len(files) == 1
-    assert k_map["population_table"] == "population.csv"  # data: named, never bundled
+    # Data: never bundled, located absolutely so a replay from another folder finds it.
+    located = str((tmp_path / "population.csv").resolve())
+    assert k_map["population_table"] == located and len(files) == 1
+    released = b"age\n20-29\n"
+    portable = Recipe(portable.steps, seed=7)
+    bundle = build_bundle(released=released, released_name="out.csv", recipe=portable,
+                          hierarchies=files)  # fmt: skip
+    readme = bundle.files["README.txt"].decode("utf-8")
+    assert "population table is data, so it is not in this bundle" in readme
+    assert repr(located) in readme
+    assert not any(name.startswith("population") for name in bundle.files)
