@@ -19,8 +19,8 @@ SIDEBAR = '[data-testid="stSidebar"]'
 SIDEBAR_K = re.escape("k (smallest group)")
 VIEWPORT = {"width": 1400, "height": 1000}
 TAXI = "guide_annex_c_taxi.csv"
-#: Headless Chromium's software WebGL reports driver stalls while deck.gl draws the maps:
-#: the test machine's, not the page's.
+#: Headless Chromium's software GL driver can log stalls of its own (the test machine's,
+#: not the page's: the maps are Vega canvases and need no WebGL).
 DRIVER_NOISE = "GL Driver Message"
 
 

@@ -15,17 +15,9 @@ import time
 from urllib.parse import urlparse
 
 import pytest
+from browser_steps import IDLE, MAIN, open_page, wait_idle
 
 pytestmark = pytest.mark.browser
-
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-MAIN = '[data-testid="stMain"]'
-
-
-def wait_idle(page) -> None:
-    page.wait_for_timeout(300)
-    page.wait_for_selector(IDLE)
-    page.wait_for_timeout(500)
 
 
 def test_locations_page_maps(page, app_url, screenshot_dir):
@@ -35,9 +27,7 @@ def test_locations_page_maps(page, app_url, screenshot_dir):
             and not r.url.startswith(("data:", "blob:")) else None)  # fmt: skip
     page.goto(app_url)
     wait_idle(page)
-    page.locator('[data-testid="stSidebarNav"] a:has(span[label="Locations and dates"])').click()
-    wait_idle(page)
-    page.get_by_role("heading", name="Locations and dates").first.wait_for()
+    open_page(page, "Locations and dates")
     page.locator(f'{MAIN} label:has-text("Random displacement")').click()
     wait_idle(page)
     charts = page.locator(f"{MAIN} .vega-embed")

@@ -24,6 +24,14 @@ def taxi_page(tmp_path: Path) -> AppTest:
     return open_sample(TAXI, QI, PAGE, session={"hierarchy_dir": str(tmp_path)})
 
 
+def _target(at: AppTest, *, k: int, removed_percent: float) -> None:
+    """The search target: k, at most ``removed_percent`` % of the records removed, and the
+    least generalisation height (the measure the hand-worked expectations use)."""
+    at.number_input(key="to_k").set_value(k)
+    at.number_input(key="to_supp").set_value(removed_percent)
+    at.selectbox(key="to_measure").set_value("height")
+
+
 def _taxi_at(age: int, gender: int) -> pd.DataFrame:
     """The taxi table with Age in bands (1 = 5, 2 = 10, 3 = 20, 4 = 40 years, 5 = *) and
     Gender kept (0) or '*' (1), generalised by hand with pandas."""
@@ -46,9 +54,7 @@ def test_search_chart_and_apply(tmp_path):
     assert at.multiselect(key="to_qi").value == QI
     at.selectbox(key="to_kind_Age").set_value("numeric").run()
     assert at.text_input(key="to_w_Age").value == "5, 10, 20, 40"
-    at.number_input(key="to_k").set_value(2)
-    at.number_input(key="to_supp").set_value(0.0)
-    at.selectbox(key="to_measure").set_value("height")
+    _target(at, k=2, removed_percent=0.0)
     at.button(key="to_run").click().run()
     assert not at.exception, at.exception
     assert at.success, "no search result shown"
@@ -102,9 +108,7 @@ def test_sensitive_models_results_in_words_and_replayable_recipe(tmp_path):
     assert at.selectbox(key="to_sensitive").value == "Gender"  # Classify's choice
     at.selectbox(key="to_kind_Age").set_value("numeric").run()
     at.text_input(key="to_w_Age").set_value("10, 20, 40").run()
-    at.number_input(key="to_k").set_value(2)
-    at.number_input(key="to_supp").set_value(50.0)
-    at.selectbox(key="to_measure").set_value("height")
+    _target(at, k=2, removed_percent=50.0)
     at.number_input(key="to_l").set_value(2)
     at.button(key="to_run").click().run()
     assert not at.exception, at.exception
@@ -156,9 +160,7 @@ def test_recode_suppressed_records_locally(tmp_path):
     before (3/8 + 9/8 + 5 + 5) / 22 = 0.5227; after (3/8 + 9/8 + 3 + 2 + 2) / 22 = 0.3864."""
     at = taxi_page(tmp_path)
     at.selectbox(key="to_kind_Age").set_value("numeric").run()
-    at.number_input(key="to_k").set_value(3)
-    at.number_input(key="to_supp").set_value(50.0)
-    at.selectbox(key="to_measure").set_value("height")
+    _target(at, k=3, removed_percent=50.0)
     at.button(key="to_run").click().run()
     assert not at.exception, at.exception
     assert at.selectbox(key="to_candidate").value == "Age:1 Gender:0"
@@ -192,9 +194,7 @@ def test_population_models_as_search_targets(tmp_path):
     0.9993 (counter 3): every group needs k' = 3 records."""
     at = taxi_page(tmp_path)
     at.selectbox(key="to_kind_Age").set_value("numeric").run()
-    at.number_input(key="to_k").set_value(1)
-    at.number_input(key="to_supp").set_value(0.0)
-    at.selectbox(key="to_measure").set_value("height")
+    _target(at, k=1, removed_percent=0.0)
     at.number_input(key="to_population").set_value(1000)
     at.number_input(key="to_kmap").set_value(5)
     at.number_input(key="to_average_risk").set_value(0.25)
@@ -236,9 +236,7 @@ def test_hierarchical_t_closeness_with_a_hierarchy_for_the_sensitive_column(tmp_
     at.multiselect(key="to_qi").set_value(["Age"]).run()
     at.selectbox(key="to_kind_Age").set_value("numeric").run()
     at.text_input(key="to_w_Age").set_value("10, 20, 40").run()
-    at.number_input(key="to_k").set_value(2)
-    at.number_input(key="to_supp").set_value(50.0)
-    at.selectbox(key="to_measure").set_value("height")
+    _target(at, k=2, removed_percent=50.0)
     at.selectbox(key="to_sensitive").set_value("Occupation").run()
     at.number_input(key="to_t").set_value(0.5)
     at.selectbox(key="to_t_distance").set_value("hierarchical").run()
@@ -310,9 +308,7 @@ def test_kmap_with_an_uploaded_population_table(tmp_path):
     upload = population.to_csv(index=False).encode()
     at = taxi_page(tmp_path)
     at.selectbox(key="to_kind_Age").set_value("numeric").run()
-    at.number_input(key="to_k").set_value(1)
-    at.number_input(key="to_supp").set_value(10.0)
-    at.selectbox(key="to_measure").set_value("height")
+    _target(at, k=1, removed_percent=10.0)
     at.number_input(key="to_kmap").set_value(5)
     at.file_uploader(key="to_population_table").set_value(
         ("population.csv", upload, "text/csv")).run()  # fmt: skip
