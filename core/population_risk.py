@@ -83,6 +83,9 @@ from core.validation import (
 POPULATION_MODELS = ("dankar", "pitman", "zayatz", "snb")
 KMAP_ESTIMATORS = ("poisson", "zero_truncated_poisson")
 _INT_MAX = 2**31 - 1
+#: How messages name a population table (k-map with the population known), so a missing
+#: column is not read as missing from the data.
+POPULATION_TABLE = "the population table (k-map)"
 _ACCURACY = 1e-6  # ARXSolverConfiguration's default accuracy on the object function
 _ITERATIONS_PER_TRY = 200  # ARX: 1000 per try but at most 100 ms a try and 1 s in all
 # ARX's deterministic start values after the first try fails (ARXSolverConfiguration).
@@ -617,7 +620,7 @@ def kmap_population_counts(
 
     columns = list(quasi_identifiers)
     require_columns(sample, columns, parameter="quasi_identifiers")
-    require_columns(population, columns, parameter="quasi_identifiers")
+    require_columns(population, columns, parameter="quasi_identifiers", table=POPULATION_TABLE)
     both = pd.concat([population[columns].apply(as_text), sample[columns].apply(as_text)],
                      ignore_index=True)  # fmt: skip
     keys, n_keys = combined_codes(both, columns)
@@ -645,7 +648,7 @@ def check_sample_in_population(
     a subset too), or the table is not the population they were drawn from. ``counts``:
     ``sample`` is a frequency table (rows with count 0 stand for no record)."""
     columns = list(quasi_identifiers)
-    require_columns(population, columns, parameter="population_table")
+    require_columns(population, columns, parameter="quasi_identifiers", table=POPULATION_TABLE)
     found = kmap_population_counts(sample, population, columns)
     absent = found == 0
     if counts is not None:
@@ -717,7 +720,7 @@ def generalise_population(
     if not isinstance(population, pd.DataFrame):
         raise ParameterError("Parameter 'population_table' must be a table (DataFrame).")
     columns = list(dict.fromkeys([*quasi_identifiers, *levels]))
-    require_columns(population, columns, parameter="population_table")
+    require_columns(population, columns, parameter="quasi_identifiers", table=POPULATION_TABLE)
     out = {}
     for column in columns:
         if column in levels:
@@ -757,7 +760,7 @@ class PopulationLattice:
         from core.privacy import combined_codes  # core.privacy imports this module
 
         columns = list(hierarchies)
-        require_columns(population, columns, parameter="population_table")
+        require_columns(population, columns, parameter="quasi_identifiers", table=POPULATION_TABLE)
         if len(population) == 0:
             raise ParameterError("The population table is empty: k-map needs its records.")
         text = pd.DataFrame({c: _covered(population[c], hierarchies[c], c) for c in columns})

@@ -22,9 +22,14 @@ def _preview(names: Iterable[object], limit: int = 12) -> str:
 
 
 def require_columns(
-    df: pd.DataFrame, columns: str | Iterable[str], *, parameter: str = "column"
+    df: pd.DataFrame,
+    columns: str | Iterable[str],
+    *,
+    parameter: str = "column",
+    table: str = "the table",
 ) -> list[str]:
-    """Return ``columns`` as a list, or raise naming the missing ones and the choices."""
+    """Return ``columns`` as a list, or raise naming the missing ones and the choices;
+    ``table`` names ``df`` in the message when it is not the data (a population table)."""
     if isinstance(columns, str):
         columns = [columns]
     columns = list(columns)
@@ -33,7 +38,7 @@ def require_columns(
     missing = [c for c in columns if c not in df.columns]
     if missing:
         raise ColumnNotFoundError(
-            f"Column(s) {_preview(missing)} given as '{parameter}' do not exist in the table. "
+            f"Column(s) {_preview(missing)} given as '{parameter}' do not exist in {table}. "
             f"Available columns: {_preview(df.columns)}. Check the spelling (names are "
             "case-sensitive)."
         )

@@ -57,6 +57,17 @@ def test_hand_computed_kmap_with_a_population_table():
     assert k_map_in_population(released, population, ["age"]) == 3
 
 
+def test_a_column_missing_from_the_population_table_is_named_as_the_population_s():
+    """The data has race, the population table not: the message names the population table,
+    not 'the table' (which reads as the user's data)."""
+    from core.errors import ColumnNotFoundError
+
+    sample = pd.DataFrame({"age": ["30"], "race": ["x"]})
+    population = pd.DataFrame({"age": ["30", "31"]})
+    with pytest.raises(ColumnNotFoundError, match=r"'race'.*the population table"):
+        k_map_in_population(sample, population, ["age", "race"])
+
+
 def test_population_table_must_hold_the_sample():
     sample, population, hierarchies = _small()
     with pytest.raises(ParameterError, match="Row 4 of the table.*population table"):
