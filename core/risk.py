@@ -28,9 +28,11 @@ from core.formatting import fmt_count, fmt_number, fmt_percent, fmt_probability
 from core.privacy import (
     EquivalenceClasses,
     QuasiIdentifierImpact,
+    classes_and_distribution,
     classes_and_impact,
     combined_codes,
     l_and_t,
+    l_and_t_of,
     quasi_identifier_impact,
 )
 from core.progress import ProgressFn, no_progress
@@ -383,7 +385,13 @@ def risk_report(
         if population is not None:
             raise ParameterError("Journalist risk needs the records themselves, not counts.")
     impacts: list[QuasiIdentifierImpact] = []
-    if classes is None:
+    distribution = None
+    if classes is None and sensitive is not None and not impact:
+        # one sort gives the classes and the sensitive pairs (no record's class is needed)
+        classes, distribution = classes_and_distribution(
+            df, quasi_identifiers, sensitive, counts=counts
+        )
+    elif classes is None:
         classes, impacts = classes_and_impact(
             df, quasi_identifiers, k=k_threshold, counts=counts, impact=impact
         )
@@ -413,9 +421,12 @@ def risk_report(
         report["impact"] = tuple(impacts)
     if sensitive is not None:
         report_progress(0.7, f"l-diversity and t-closeness of {sensitive}")
-        ldiv, tclose = l_and_t(
-            df, classes.quasi_identifiers, sensitive, classes=classes, counts=counts
-        )
+        if distribution is None:
+            ldiv, tclose = l_and_t(
+                df, classes.quasi_identifiers, sensitive, classes=classes, counts=counts
+            )
+        else:
+            ldiv, tclose = l_and_t_of(sensitive, classes, distribution)
         report.update(
             sensitive=sensitive,
             l_distinct=ldiv.distinct,

@@ -14,10 +14,12 @@ from hypothesis import strategies as st
 from core.errors import ColumnNotFoundError, ParameterError
 from core.privacy import (
     ClassModels,
+    classes_and_distribution,
     equivalence_classes,
     failing_records,
     k_anonymity,
     l_and_t,
+    l_and_t_of,
     l_diversity,
     quasi_identifier_impact,
     t_closeness,
@@ -488,3 +490,101 @@ def test_ordered_categorical_sensitive_keeps_its_category_order():
                             ordered=True)  # fmt: skip
     df = pd.DataFrame({"qi": ["A", "A", "B", "B"], "s": levels})
     assert t_closeness(df, ["qi"], "s", distance="ordered").t == pytest.approx(0.375)
+
+
+# --- classes and sensitive pairs from one sort (the risk report's path) -------------------
+
+
+def _one_sort_figures(df, qis, sensitive, counts=None):
+    classes, dist = classes_and_distribution(df, qis, sensitive, counts=counts)
+    ldiv, tclose = l_and_t_of(sensitive, classes, dist)
+    return classes, ldiv, tclose
+
+
+def test_one_sort_by_hand_on_a_frequency_table():
+    """Class A: x 3 records (given as two rows of 2 and 1), y 1, and a row of no records;
+    class B: x 2. Sizes 4 and 2; the table's shares: x 5/6, y 1/6.
+    A: exp(H) = exp(-(3/4 ln 3/4 + 1/4 ln 1/4)); EMD (equal distance) = 1/2 (|3/4 - 5/6| +
+    |1/4 - 1/6|) = 1/12. B: one value, exp(H) = 1; EMD = 1/2 (|1 - 5/6| + 1/6) = 1/6."""
+    freq = pd.DataFrame({"qi": ["A", "A", "A", "A", "B"], "s": ["x", "x", "y", "y", "x"]})
+    counts = np.array([2, 1, 1, 0, 2])
+    classes, ldiv, tclose = _one_sort_figures(freq, ["qi"], "s", counts)
+    assert sorted(classes.sizes.tolist()) == [2, 4]
+    assert (classes.n_records, classes.n_classes, classes.k) == (6, 2, 2)
+    assert sorted(ldiv.per_class_distinct.tolist()) == [1, 2]
+    expected_entropy = math.exp(-(0.75 * math.log(0.75) + 0.25 * math.log(0.25)))
+    assert sorted(ldiv.per_class_entropy) == pytest.approx([1.0, expected_entropy])
+    assert (ldiv.distinct, ldiv.entropy) == (1, pytest.approx(1.0))
+    assert sorted(tclose.per_class) == pytest.approx([1 / 12, 1 / 6])
+    assert (tclose.distance, tclose.t) == ("equal", pytest.approx(1 / 6))
+
+
+def _two_pass_figures(df, qis, sensitive, counts=None):
+    classes = equivalence_classes(df, qis, counts=counts)
+    ldiv, tclose = l_and_t(df, qis, sensitive, classes=classes, counts=counts)
+    return classes, ldiv, tclose
+
+
+def _assert_same_figures(one, two):
+    (c1, l1, t1), (c2, l2, t2) = one, two
+    assert sorted(c1.sizes[c1.sizes > 0]) == sorted(c2.sizes[c2.sizes > 0])
+    assert (c1.n_records, c1.n_classes, c1.k) == (c2.n_records, c2.n_classes, c2.k)
+    assert (l1.distinct, t1.distance) == (l2.distinct, t2.distance)
+    assert l1.entropy == pytest.approx(l2.entropy, rel=1e-12)
+    assert t1.t == pytest.approx(t2.t, rel=1e-12)
+
+    # per class, matched through each class's size and figures (ids differ: key order)
+    def rows(classes, ldiv, tclose):
+        present = classes.sizes > 0
+        return sorted(zip(classes.sizes[present], ldiv.per_class_distinct[present],
+                          np.round(ldiv.per_class_entropy[present], 12),
+                          np.round(tclose.per_class[present], 12), strict=True))  # fmt: skip
+
+    assert rows(c1, l1, t1) == rows(c2, l2, t2)
+
+
+@pytest.mark.parametrize("sensitive", ["score", "town", "sex"])
+def test_one_sort_gives_the_figures_of_two_passes(sensitive):
+    """The one-sort path against equivalence_classes + l_and_t (checked against pycanon
+    and by hand above): on records, and on a frequency table with rows repeating a
+    (class, value) pair, missing values in quasi-identifiers and sensitive attribute
+    (``score`` is numeric: ordered distance; ``town`` text: equal distance)."""
+    df = _seeded_table()
+    qis = [c for c in ["age", "sex", "town", "band", "score"] if c != sensitive]
+    _assert_same_figures(_one_sort_figures(df, qis, sensitive),
+                         _two_pass_figures(df, qis, sensitive))  # fmt: skip
+    freq = df.groupby(qis + [sensitive], dropna=False, observed=True).size().reset_index()
+    counts = freq.pop(0).to_numpy()
+    # a pair given as two rows (one record moved to a copy), and a row of no records
+    moved = np.flatnonzero(counts >= 2)[::2]
+    assert moved.size > 10
+    split = pd.concat([freq, freq.iloc[moved], freq.iloc[:1]], ignore_index=True)
+    split_counts = np.concatenate([counts, np.ones(moved.size, counts.dtype), [0]])
+    split_counts[moved] -= 1
+    _assert_same_figures(_one_sort_figures(split, qis, sensitive, split_counts),
+                         _two_pass_figures(df, qis, sensitive))  # fmt: skip
+
+
+def test_one_sort_falls_back_when_the_key_does_not_fit(monkeypatch):
+    """Keys wider than the packing allows: the classes are first numbered densely, and
+    past that the two-pass path is used; the figures do not change."""
+    import core.privacy as privacy
+
+    df = _seeded_table()
+    qis = ["age", "sex", "town", "band"]
+    expected = _two_pass_figures(df, qis, "score")
+    for bits in (16, 4):  # 16: dense class numbers fit; 4: nothing fits
+        monkeypatch.setattr(privacy, "_PACK_BITS", bits)
+        _assert_same_figures(_one_sort_figures(df, qis, "score"), expected)
+
+
+def test_risk_report_without_impact_gives_the_same_figures():
+    """risk_report takes the one-sort path when the impact is skipped."""
+    from core.risk import risk_report
+
+    df = _seeded_table()
+    qis = ["age", "sex", "town", "band"]
+    fast = risk_report(df, qis, sensitive="score", impact=False).to_dict()
+    full = risk_report(df, qis, sensitive="score", impact=True).to_dict()
+    assert full.pop("quasi_identifier_impact") and not fast.pop("quasi_identifier_impact")
+    assert fast == full
