@@ -122,9 +122,11 @@ def write_files(rows: int, folder: Path, formats: list[str]) -> dict[str, Path]:
 
 def run(engine: str, path: Path, *, impact: bool = True) -> dict:
     code = CHILD.format(root=str(ROOT), qis=QUASI_IDENTIFIERS, sensitive=SENSITIVE)
+    # every child as ``python -m core`` runs (core/__main__.py: no huge-page requests)
+    env = {**os.environ, "NUMPY_MADVISE_HUGEPAGE": os.environ.get("NUMPY_MADVISE_HUGEPAGE", "0")}
     done = subprocess.run([sys.executable, "-c", code, engine, str(path),
                            "impact" if impact else "no-impact"],
-                          capture_output=True, text=True, check=False)  # fmt: skip
+                          capture_output=True, text=True, check=False, env=env)  # fmt: skip
     if done.returncode != 0:
         raise SystemExit(f"{engine} on {path.name} failed:\n{done.stderr[-2000:]}")
     last = [line for line in done.stdout.splitlines() if line.startswith("{")][-1]

@@ -22,9 +22,13 @@ empty field is missing. Parquet columns keep their stored types.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import queue
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -34,6 +38,11 @@ from core.engines.sources import Sources, resolve_sources
 from core.errors import ParameterError
 from core.io import MAX_FILE_BYTES, _numbers_or_none
 from core.progress import ProgressFn
+
+T = TypeVar("T")
+
+#: Threads coding a frequency table's columns (this project's machines have two cores).
+CODING_THREADS = 2
 
 ENGINES = ("pandas", "duckdb", "spark")
 COUNT = "__records__"
@@ -103,8 +112,73 @@ def frequency_table(
 
         batches = group_counts_spark(sources, stored, master=spark_master,
                                      progress=progress).to_batches()  # fmt: skip
-    table, counts = coded_frequency_table(batches, columns, as_read=sources.format == "csv")
+    table, counts = coded_frequency_table(
+        read_ahead(batches), columns, as_read=sources.format == "csv"
+    )
     return FrequencyTable(table, counts, sources)
+
+
+def read_ahead(items: Iterable[T], depth: int = 2) -> Iterator[T]:
+    """``items`` in order, the next ones fetched by a second thread while the caller works
+    on the current one.
+
+    The engine writes the next record batch of a GROUP BY's result (its hash table to
+    Arrow) while this process codes the current batch: both release the GIL, so on two
+    cores the two steps overlap instead of taking turns (about 8 s each at 50M rows). The
+    first item is fetched here, in the calling thread: it is the one that waits for the
+    whole GROUP BY, which Ctrl-C must be able to interrupt (only the main thread hears
+    signals). When the caller stops early (an error, Ctrl-C), the thread stops after the
+    item it is fetching and closes ``items`` (a generator's ``finally`` runs: DuckDB's
+    connection and spill folder are gone when this returns)."""
+    iterator = iter(items)
+    try:
+        first = next(iterator)
+    except StopIteration:
+        return
+    waiting: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    done = object()
+
+    def fetch() -> None:
+        try:
+            for item in iterator:
+                if not _offer(waiting, (None, item), stop):
+                    break
+            else:
+                _offer(waiting, (None, done), stop)
+        except BaseException as exc:  # handed to the caller, raised there
+            _offer(waiting, (exc, None), stop)
+        finally:
+            close = getattr(iterator, "close", None)
+            if close is not None:
+                close()
+
+    fetcher = threading.Thread(target=fetch, name="read-ahead", daemon=True)
+    fetcher.start()
+    try:
+        yield first
+        del first
+        while True:
+            error, item = waiting.get()
+            if error is not None:
+                raise error
+            if item is done:
+                return
+            yield item
+    finally:
+        stop.set()
+        fetcher.join()
+
+
+def _offer(waiting: queue.Queue, entry: tuple, stop: threading.Event) -> bool:
+    """Put ``entry`` in ``waiting`` unless ``stop`` is set first (then False)."""
+    while not stop.is_set():
+        try:
+            waiting.put(entry, timeout=0.1)
+            return True
+        except queue.Full:
+            continue
+    return False
 
 
 def coded_frequency_table(
@@ -121,13 +195,17 @@ def coded_frequency_table(
     number (``7`` and ``7.0``) become one category, and a missing value is code -1."""
     books = [_CodeBook() for _ in columns]
     counts = []
-    for batch in batches:
-        for index, book in enumerate(books):
-            book.add(batch.column(index))
-        records = batch.column(len(columns)).to_numpy(zero_copy_only=False)
-        # 32 bits while DuckDB still holds its memory (a group of over 2**31 records: 64)
-        narrow = records.size and records.max() < np.iinfo(np.int32).max
-        counts.append(records.astype(np.int32) if narrow else records)
+    # The columns of a batch are coded on two threads (pyarrow's hashing releases the GIL):
+    # on a table of mostly unique combinations this is the costliest step after the GROUP BY.
+    with ThreadPoolExecutor(max_workers=CODING_THREADS) as pool:
+        for batch in batches:
+            coding = [pool.submit(book.add, batch.column(i)) for i, book in enumerate(books)]
+            records = batch.column(len(columns)).to_numpy(zero_copy_only=False)
+            # 32 bits while DuckDB still holds its memory (a group of over 2**31 records: 64)
+            narrow = records.size and records.max() < np.iinfo(np.int32).max
+            counts.append(records.astype(np.int32) if narrow else records)
+            for done in coding:
+                done.result()
     counted = (
         np.concatenate(counts).astype(np.int64, copy=False) if counts else np.zeros(0, np.int64)
     )
@@ -160,6 +238,12 @@ class _CodeBook:
     def add(self, array: pa.Array) -> None:
         import pyarrow.compute as pc
 
+        if self.values is not None:  # one hash lookup per value when all have been seen
+            found = pc.index_in(array, value_set=self.values, skip_nulls=False)
+            if found.null_count == 0:
+                codes = found.to_numpy(zero_copy_only=False)
+                self.parts.append(codes.astype(_small_int(len(self.values))))
+                return
         encoded = pc.dictionary_encode(array, null_encoding="encode")
         local = encoded.dictionary
         if self.values is None:

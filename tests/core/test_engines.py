@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 
 import numpy as np
 import pandas as pd
@@ -12,7 +13,7 @@ import pyarrow as pa
 import pytest
 
 from core import cli
-from core.engines import choose_engine, coded_frequency_table, frequency_table
+from core.engines import choose_engine, coded_frequency_table, frequency_table, read_ahead
 from core.errors import AnonymisationError, DataReadError
 from core.io import read_table
 from core.risk import risk_report
@@ -163,6 +164,61 @@ def test_frequency_table_is_coded_batch_by_batch():
     report = risk_report(table, ["letter", "number"], counts=counts, k_threshold=3).to_dict()
     assert (report["records"], report["classes"], report["k"], report["uniques"]) == (10, 6, 1, 4)
     assert report["records_below_k"] == 2 + 4  # below 3: (x, 1) and the four single records
+
+
+def test_a_batch_of_values_all_seen_before_gets_their_codes():
+    """Once every value of a batch has been seen (the usual case after the first batches),
+    it is coded by one lookup; a new value or the first missing one takes the full path."""
+    batches = [
+        _batch(["x", "y"], ["1", "2"], [1, 1]),
+        _batch(["y", "x", "y"], ["2", "1", "1"], [1, 1, 1]),  # all seen
+        _batch([None, "x"], ["3", None], [1, 1]),  # new: missing, 3, missing
+        _batch(["x", None, "y"], [None, "3", "2"], [1, 1, 1]),  # all seen, missing too
+    ]
+    table, _ = coded_frequency_table(iter(batches), ["letter", "number"], as_read=True)
+    letters = table["letter"].astype(object).where(table["letter"].notna(), None)
+    assert letters.tolist() == ["x", "y", "y", "x", "y", None, "x", "x", None, "y"]
+    numbers = table["number"].astype(float).fillna(-1).tolist()
+    assert numbers == [1, 2, 2, 1, 1, 3, -1, -1, 3, 2]
+
+
+def _numbers(stop_after: int | None = None, log: list | None = None):
+    """0, 1, 2, ...: the thread that made each, and whether the generator was closed."""
+    try:
+        for n in range(stop_after if stop_after is not None else 10):
+            if log is not None:
+                log.append(threading.current_thread().name)
+            yield n
+        if stop_after is not None:
+            raise ValueError("the source failed")
+    finally:
+        if log is not None:
+            log.append("closed")
+
+
+def test_read_ahead_gives_every_item_in_order_first_from_the_caller():
+    log: list = []
+    assert list(read_ahead(_numbers(log=log), depth=2)) == list(range(10))
+    assert log[0] == threading.current_thread().name  # the GROUP BY's wait: Ctrl-C hears it
+    assert set(log[1:-1]) == {"read-ahead"} and log[-1] == "closed"
+
+
+def test_read_ahead_raises_the_sources_error_in_the_caller():
+    got = []
+    with pytest.raises(ValueError, match="the source failed"):
+        for item in read_ahead(_numbers(stop_after=5)):
+            got.append(item)
+    assert got == [0, 1, 2, 3, 4]
+
+
+def test_read_ahead_closes_the_source_when_the_caller_stops_early():
+    """Stopping early (an error while coding, Ctrl-C) closes the source before read_ahead
+    returns: DuckDB's connection and spill folder are gone by then."""
+    log: list = []
+    ahead = read_ahead(_numbers(log=log), depth=1)
+    assert [next(ahead), next(ahead)] == [0, 1]
+    ahead.close()
+    assert log[-1] == "closed" and len(log) < 12
 
 
 def test_frequency_table_of_text_columns_without_the_number_rule():
