@@ -192,21 +192,30 @@ def staging_file(output: Output) -> Path:
 
 @contextlib.contextmanager
 def _interrupts_held_back() -> Iterator[None]:
-    """Hold SIGINT back while the files are renamed into place (delivered right after).
+    """Hold Ctrl-C (SIGINT) back while the block runs; it is delivered right after.
 
-    Without this, Ctrl-C between a rename and the line that notes it would leave that file
-    in place after the others were removed. Only the main thread can hold signals back
-    for Python.
+    Without this, Ctrl-C between creating a temporary file and the line that notes it, or
+    between a rename and the line that notes it, would leave that file behind. Python
+    handles a signal in the main thread, whichever thread of the process received it
+    (NumPy, pyarrow and the engines run threads of their own), so the block swaps in a
+    handler that only remembers the signal: masking it in the main thread alone would let
+    another thread receive it and the interrupt be raised inside the block anyway. Only
+    the main thread can set a handler; elsewhere the block runs unguarded.
     """
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None or threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    mask(signal.SIG_BLOCK, {signal.SIGINT})
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
     try:
         yield
     finally:
-        mask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, previous)
+        if held and previous is not signal.SIG_IGN:
+            if callable(previous):
+                previous(signal.SIGINT, None)  # Python's own handler raises KeyboardInterrupt
+            else:
+                raise KeyboardInterrupt
 
 
 def _write_temporary(

@@ -56,3 +56,26 @@ def test_update_outputs_may_exist_and_write_errors_name_the_file(tmp_path):
     missing = Output("--report", tmp_path / "gone" / "r.md")
     with pytest.raises(AnonymisationError, match="r.md"):
         write_outputs([(missing, b"x")])
+
+
+def test_ctrl_c_received_by_another_thread_is_still_held_back():
+    """The kernel hands a Ctrl-C to any thread of the process (NumPy, pyarrow and the
+    engines run their own); Python raises it in the main thread. Inside the block it must
+    wait until the block has finished (a temporary file created there is noted first)."""
+    import signal
+    import threading
+    import time
+
+    from core.outputs import _interrupts_held_back
+
+    steps = []
+    with pytest.raises(KeyboardInterrupt):
+        with _interrupts_held_back():
+            sender = threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT))
+            sender.start()
+            sender.join()
+            for _ in range(50):  # bytecodes run: an interrupt let through is raised here
+                time.sleep(0.001)
+            steps.append("block finished")
+    assert steps == ["block finished"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
