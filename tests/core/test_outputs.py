@@ -69,13 +69,12 @@ def test_ctrl_c_received_by_another_thread_is_still_held_back():
     from core.outputs import _interrupts_held_back
 
     steps = []
-    with pytest.raises(KeyboardInterrupt):
-        with _interrupts_held_back():
-            sender = threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT))
-            sender.start()
-            sender.join()
-            for _ in range(50):  # bytecodes run: an interrupt let through is raised here
-                time.sleep(0.001)
-            steps.append("block finished")
+    with pytest.raises(KeyboardInterrupt), _interrupts_held_back():
+        sender = threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT))
+        sender.start()
+        sender.join()
+        for _ in range(50):  # bytecodes run: an interrupt let through is raised here
+            time.sleep(0.001)
+        steps.append("block finished")
     assert steps == ["block finished"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
