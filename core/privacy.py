@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
 
 import numpy as np
@@ -328,8 +329,13 @@ def l_and_t(
 def l_and_t_of(
     sensitive: str, classes: EquivalenceClasses | ClassCounts, dist: ClassDistribution
 ) -> tuple[LDiversity, TCloseness]:
-    """l-diversity and t-closeness (distance ``auto``) read from the counted pairs."""
-    return _l_from(sensitive, classes, dist), _t_from(sensitive, classes, dist)
+    """l-diversity and t-closeness (distance ``auto``) read from the counted pairs; t on a
+    second thread (NumPy releases the GIL in its passes over the pairs, tens of millions
+    on an engine's frequency table), after the shares both read are computed once."""
+    dist.share  # noqa: B018 (computed here, before two threads read it)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        closeness = pool.submit(_t_from, sensitive, classes, dist)
+        return _l_from(sensitive, classes, dist), closeness.result()
 
 
 #: Bits a packed (class, value, count) key of :func:`classes_and_distribution` may use:
@@ -347,9 +353,9 @@ def classes_and_distribution(
     """The class sizes and the (class, sensitive value) pairs from ONE sort: what the risk
     report needs for k, l and t (distance ``auto``), without each record's class.
 
-    Every row's quasi-identifier codes and sensitive code are packed into one integer
-    (mixed radix: equal exactly when class and value agree), with its count in the low
-    bits on a frequency table, and sorted: a class is then a run of equal high parts and
+    Every row's quasi-identifier codes (mixed radix), sensitive code and, on a frequency
+    table, count are packed into one integer, equal in its high parts exactly when class
+    and value agree, and sorted: a class is then a run of equal high parts and
     a pair a run of equal keys, both read off in one pass. :func:`equivalence_classes`
     followed by :func:`l_and_t` sorts the keys twice and relabels the classes in order of
     first appearance, which the figures do not need; on a 30M-row frequency table (the
@@ -364,21 +370,24 @@ def classes_and_distribution(
     records = n if weights is None else int(weights.sum())
     overall = np.bincount(value_codes, weights=weights, minlength=n_values) / max(records, 1)
     weight_bits = 0 if weights is None or n == 0 else max(int(weights.max()).bit_length(), 1)
+    value_bits = (n_values - 1).bit_length()
     coded = [_codes(df[column], compact=True) for column in quasi_identifiers]
-    radix = math.prod(cardinality for _, cardinality in coded) * n_values
-    if n and (radix - 1).bit_length() + weight_bits > _PACK_BITS:  # number classes densely
+    radix = math.prod(cardinality for _, cardinality in coded)
+    if n and (radix - 1).bit_length() + value_bits + weight_bits > _PACK_BITS:  # densely
         class_key, n_keys = combine_codes(coded, n)
-        radix = n_keys * n_values
-        if (radix - 1).bit_length() + weight_bits > _PACK_BITS:  # too many rows: two passes
+        radix = n_keys
+        if (radix - 1).bit_length() + value_bits + weight_bits > _PACK_BITS:  # two passes
             classes = equivalence_classes(df, quasi_identifiers, counts=weights)
             dist = _distribution(df[sensitive], classes, ordered=None, counts=weights)
             return ClassCounts(quasi_identifiers, classes.sizes, records), dist
         coded = [(class_key, n_keys)]
     key = np.zeros(n, dtype=np.int64)
-    for codes, cardinality in [*coded, (value_codes, n_values)]:
+    for codes, cardinality in coded:
         key *= cardinality  # in place: the key is this function's own array
         key += codes
     del coded
+    key <<= value_bits  # bit fields below the class (shifts: cheaper than division)
+    key |= value_codes
     if weights is not None:
         key <<= weight_bits
         key |= weights
@@ -401,8 +410,8 @@ def classes_and_distribution(
             key, weights = key[weights > 0], weights[weights > 0]
         pair_count = weights.astype(float)
     del new_pair, weights
-    pair_value = key % n_values
-    key //= n_values  # each pair's class key
+    pair_value = key & ((1 << value_bits) - 1)
+    key >>= value_bits  # each pair's class key
     new_class = np.empty(key.size, dtype=bool)
     new_class[:1] = True
     np.not_equal(key[1:], key[:-1], out=new_class[1:])

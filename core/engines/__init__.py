@@ -267,8 +267,12 @@ class _CodeBook:
         dtype = _small_int(len(categories))
         codes = np.concatenate(self.parts) if self.parts else np.zeros(0, dtype)
         self.parts = []
-        codes = category_of_value.astype(dtype)[codes]
-        return pd.Categorical.from_codes(codes, categories=categories)
+        if np.array_equal(category_of_value, np.arange(len(values))):
+            codes = codes.astype(dtype, copy=False)  # each value a category: codes stand
+        else:
+            codes = category_of_value.astype(dtype)[codes]
+        # valid by construction (-1 .. categories - 1): no pass over tens of millions to check
+        return pd.Categorical.from_codes(codes, categories=categories, validate=False)
 
 
 def _as_read(array):
