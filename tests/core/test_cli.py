@@ -650,3 +650,25 @@ def test_search_with_population_targets_and_recipe(adult_hierarchies_dir, tmp_pa
     assert "average_risk:\n    max: 0.02" in recipe.read_text()
     assert cli.main(["search", str(folder / "adult.csv"), *hierarchies, "--k-map", "5"]) == 2
     assert "'population'" in capsys.readouterr().err
+
+
+_HUGE_PAGES_PROBE = """
+import os, runpy, sys
+sys.argv = ["core", "--help"]
+try:
+    runpy.run_module("core", run_name="__main__")
+except SystemExit:
+    pass
+from numpy._core.multiarray import _set_madvise_hugepage
+print(_set_madvise_hugepage(True))  # the setting NumPy had: True when it asks for huge pages
+"""
+
+
+@pytest.mark.parametrize(("user_setting", "asks"), [(None, "False"), ("1", "True")])
+def test_python_m_core_asks_numpy_for_no_huge_pages_unless_the_user_says(user_setting, asks):
+    env = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
+    if user_setting is not None:
+        env["NUMPY_MADVISE_HUGEPAGE"] = user_setting
+    probe = subprocess.run([sys.executable, "-c", _HUGE_PAGES_PROBE], capture_output=True,
+                           text=True, check=True, env=env, cwd=ROOT)  # fmt: skip
+    assert probe.stdout.strip().splitlines()[-1] == asks, probe.stderr
