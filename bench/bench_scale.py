@@ -45,6 +45,9 @@ CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 engine, path, impact = sys.argv[1], sys.argv[2], sys.argv[3] == "impact"
+if engine not in ("bare", "bare-limited", "polars"):  # this project's process settings
+    from core.process import tune_for_large_tables
+    tune_for_large_tables()  # as python -m core does, before NumPy is imported
 qis = {qis!r}
 import duckdb  # imports are not timed
 from core.engines import frequency_table
@@ -122,11 +125,9 @@ def write_files(rows: int, folder: Path, formats: list[str]) -> dict[str, Path]:
 
 def run(engine: str, path: Path, *, impact: bool = True) -> dict:
     code = CHILD.format(root=str(ROOT), qis=QUASI_IDENTIFIERS, sensitive=SENSITIVE)
-    # every child as ``python -m core`` runs (core/__main__.py: no huge-page requests)
-    env = {**os.environ, "NUMPY_MADVISE_HUGEPAGE": os.environ.get("NUMPY_MADVISE_HUGEPAGE", "0")}
     done = subprocess.run([sys.executable, "-c", code, engine, str(path),
                            "impact" if impact else "no-impact"],
-                          capture_output=True, text=True, check=False, env=env)  # fmt: skip
+                          capture_output=True, text=True, check=False)  # fmt: skip
     if done.returncode != 0:
         raise SystemExit(f"{engine} on {path.name} failed:\n{done.stderr[-2000:]}")
     last = [line for line in done.stdout.splitlines() if line.startswith("{")][-1]

@@ -55,8 +55,10 @@ def _select_names(sources: Sources, stored: list[str]) -> list[str]:
     return [f"c{sources.stored.index(name)}" for name in stored]
 
 
-#: Rows per record batch fetched from a GROUP BY (DuckDB's own vector size times 64).
-BATCH_ROWS = 131_072
+#: Rows per record batch fetched from a GROUP BY (DuckDB's own vector size times 512): at
+#: 50M records (a 30M-row result) fetching and coding took 14.6 s against 16-18 s with
+#: batches of 131,072, for about 40 MB more at the peak.
+BATCH_ROWS = 1_048_576
 
 
 def group_count_batches(sources: Sources, stored: list[str]) -> Iterator[Any]:

@@ -672,3 +672,29 @@ def test_python_m_core_asks_numpy_for_no_huge_pages_unless_the_user_says(user_se
     probe = subprocess.run([sys.executable, "-c", _HUGE_PAGES_PROBE], capture_output=True,
                            text=True, check=True, env=env, cwd=ROOT)  # fmt: skip
     assert probe.stdout.strip().splitlines()[-1] == asks, probe.stderr
+
+
+_MAPPED_PROBE = """
+import ctypes, sys
+if sys.argv[1] == "tuned":
+    from core.process import tune_for_large_tables
+    tune_for_large_tables()
+import numpy as np
+class Info(ctypes.Structure):  # glibc's struct mallinfo2
+    _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks",
+                "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+mallinfo2 = ctypes.CDLL(None).mallinfo2
+mallinfo2.restype = Info
+array = np.ones(2**23)  # 64 MiB
+print(mallinfo2().hblkhd)  # bytes in separately mapped blocks
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator")
+@pytest.mark.parametrize(("setting", "mapped"), [("tuned", False), ("as is", True)])
+def test_large_arrays_come_from_the_heap_in_the_command_lines_process(setting, mapped):
+    """core.process (python -m core) has glibc serve a 64 MiB array from its heap, which
+    keeps freed memory for the next array; by default glibc maps it apart."""
+    probe = subprocess.run([sys.executable, "-c", _MAPPED_PROBE, setting], capture_output=True,
+                           text=True, check=True, cwd=ROOT)  # fmt: skip
+    assert (int(probe.stdout.split()[-1]) >= 2**26) == mapped, probe.stdout
