@@ -22,7 +22,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
 
 import numpy as np
@@ -329,13 +328,8 @@ def l_and_t(
 def l_and_t_of(
     sensitive: str, classes: EquivalenceClasses | ClassCounts, dist: ClassDistribution
 ) -> tuple[LDiversity, TCloseness]:
-    """l-diversity and t-closeness (distance ``auto``) read from the counted pairs; t on a
-    second thread (NumPy releases the GIL in its passes over the pairs, tens of millions
-    on an engine's frequency table), after the shares both read are computed once."""
-    dist.share  # noqa: B018 (computed here, before two threads read it)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        closeness = pool.submit(_t_from, sensitive, classes, dist)
-        return _l_from(sensitive, classes, dist), closeness.result()
+    """l-diversity and t-closeness (distance ``auto``) read from the counted pairs."""
+    return _l_from(sensitive, classes, dist), _t_from(sensitive, classes, dist)
 
 
 #: Bits a packed (class, value, count) key of :func:`classes_and_distribution` may use:
@@ -421,7 +415,7 @@ def classes_and_distribution(
     n_classes = int(pair_class[-1]) + 1 if pair_class.size else 0
     class_sizes = np.bincount(pair_class, weights=pair_count, minlength=n_classes)
     dist = ClassDistribution(class_sizes, pair_class, pair_value, pair_count, overall, ordered)
-    sizes = np.rint(class_sizes).astype(np.int64)
+    sizes = class_sizes.astype(np.int64)  # sums of whole counts: exact in float64 below 2**53
     return ClassCounts(quasi_identifiers, sizes, records), dist
 
 
