@@ -478,7 +478,12 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     import secrets
 
     from core.engines.sources import resolve_sources, sample_rows
-    from core.engines.streaming import BatchWriter, ReleaseCounts, streamable_steps
+    from core.engines.streaming import (
+        BatchWriter,
+        ReleaseCounts,
+        stream_on_engine,
+        streamable_steps,
+    )
     from core.outputs import staging_file
 
     sources = resolve_sources(args.data, sep=args.sep)
@@ -521,7 +526,7 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     try:
         writer = BatchWriter(staged, output_format(out.path))
         try:
-            result = _stream_on_engine(
+            result = stream_on_engine(
                 engine, sources, steps, writer, seed=seed, progress=args.bar,
                 gate_columns=list(dict.fromkeys([*qis, *([sensitive] if sensitive else [])])),
                 direct_identifiers=job.direct_identifiers, base_dir=base_dir, keys=keys,
@@ -559,7 +564,7 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
             contents = [encrypt_table(table, job.passphrase) for table in tables]
         figures, recorded, done = {}, {}, None
         if counted is not None:
-            figures, recorded, done = _counted_release(sources, steps, result, counted)
+            figures, recorded, done = _counted_release(sources, steps, result, counted, engine)
         if job.report is not None:
             contents.append(_report_file(args, job, done, check, outputs[1 : 1 + len(tables)],
                                          **figures))  # fmt: skip
@@ -588,15 +593,16 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
 
 
 def _counted_release(
-    sources: Any, steps: Any, result: Any, counted: Any
+    sources: Any, steps: Any, result: Any, counted: Any, engine: str
 ) -> tuple[dict[str, Any], dict[str, Any], RecipeResult]:
     """An engine's release as the report and the workspace take it: the figures counted
     while it was written (core.engines.streaming.ReleaseCounts), the options of
     core.audit.record_release, and a RecipeResult with the step log and the release's
     columns (no rows)."""
+    from core.engines.sources import sources_sha256
+    from core.engines.streaming import BATCH_ROWS
     from core.recipe import StepLog, describe_step
     from core.spreadsheet_safety import formula_like_counts
-    from core.workspace import sha256_bytes, sha256_file
 
     log = tuple(
         StepLog(step.position, dict(step.step), describe_step(step.step), int(rows[0]),
@@ -610,28 +616,10 @@ def _counted_release(
         "utility": counted.utility(),
         "formula_like_cells": formula_like_counts(counted.released, counted.formula_cells),
     }  # fmt: skip
-    files = sources.files  # a glob or folder is known by the sha256 of its files' sha256s
-    if len(files) == 1:
-        data_sha256 = sha256_file(files[0])
-    else:
-        data_sha256 = sha256_bytes("".join(f"{sha256_file(f)}  {f}\n" for f in files).encode())
     recorded = {"original_rows": counted.records_in, "released_counts": after,
-                "data_sha256": data_sha256}  # fmt: skip
+                "data_sha256": sources_sha256(sources), "engine": engine,
+                "block_rows": BATCH_ROWS}  # fmt: skip
     return figures, recorded, done
-
-
-def _stream_on_engine(engine: str, sources: Any, steps: Any, writer: Any, *, master: str | None,
-                      **options: Any) -> Any:  # fmt: skip
-    from core.engines import streaming
-
-    if engine == "duckdb":
-        batches = streaming.duckdb_batches(sources)
-        progress = streaming.pass_progress(options.pop("progress"), steps,
-                                           streaming.total_rows(sources))  # fmt: skip
-        return streaming.stream_recipe(batches, steps, writer, progress=progress, **options)
-    from core.engines.spark_engine import spark_stream_recipe
-
-    return spark_stream_recipe(sources, steps, writer, master=master, **options)
 
 
 def _plan_record(args: argparse.Namespace, job: _ApplyJob) -> tuple[str | None, Output | None]:

@@ -166,6 +166,12 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
         BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
     """,
+    # 2: which engine made a release, and the rows of its blocks when it was streamed (seeded
+    # steps draw per block), so that verify makes it again the same way.
+    """
+    ALTER TABLE releases ADD COLUMN engine TEXT NOT NULL DEFAULT 'pandas';
+    ALTER TABLE releases ADD COLUMN block_rows INTEGER;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -687,8 +693,12 @@ class Workspace:
         risk_id: int | None = None,
         report: Mapping[str, Any] | None = None,
         mapping_tables: Mapping[tuple[str, str], bytes] | None = None,
+        engine: str = "pandas",
+        block_rows: int | None = None,
     ) -> int:
-        """Record a release; ``mapping_tables`` maps (column, kind) to *encrypted* bytes."""
+        """Record a release; ``mapping_tables`` maps (column, kind) to *encrypted* bytes.
+        ``engine`` made it (core.engines); a streamed release (duckdb, spark) gives the rows
+        of its blocks, ``block_rows``."""
         with self.transaction() as conn:
             recipe = self.recipe_version(recipe_version_id)
             risk = conn.execute(
@@ -696,10 +706,11 @@ class Workspace:
             ).fetchone()
             cursor = conn.execute(
                 "INSERT INTO releases (data_sha256, data_path, recipe_version_id, seed, "
-                "output_sha256, output_name, risk_id, report_json, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "output_sha256, output_name, risk_id, report_json, created_at, engine, "
+                "block_rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (data_sha256, data_path, recipe_version_id, seed, output_sha256, output_name,
-                 risk_id, _canonical(dict(report)) if report else None, _now()),
+                 risk_id, _canonical(dict(report)) if report else None, _now(), engine,
+                 block_rows),
             )  # fmt: skip
             release_id = int(cursor.lastrowid)
             for (column, kind), blob in (mapping_tables or {}).items():
@@ -708,6 +719,7 @@ class Workspace:
                      {"data_sha256": data_sha256, "recipe_sha256": recipe.sha256,
                       "recipe_version": recipe_version_id, "seed": seed,
                       "output_sha256": output_sha256, "output_name": output_name,
+                      "engine": engine, "block_rows": block_rows,
                       "k": risk[0] if risk else None, "p_reid": risk[1] if risk else None,
                       "mapping_tables": sorted(f"{c} ({k})" for c, k in (mapping_tables or {}))})  # fmt: skip
         return release_id

@@ -102,11 +102,13 @@ table = pd.DataFrame(releases)
 table["recipe version"] = table["recipe_version_id"]
 st.dataframe(
     _readable(table[["id", "created_at", "output_name", "k", "p_reid", "seed", "recipe version",
-                     "output_sha256"]], "created_at"),
+                     "engine", "output_sha256"]], "created_at"),
     hide_index=True, width="stretch", key="hist_releases",
 )  # fmt: skip
-state.explain("Each release keeps its input's and output's sha256, the recipe version and "
-              "the seed, so it can be made again and compared byte for byte.",
+state.explain("Each release keeps its input's and output's sha256, the recipe version, "
+              "the seed and the engine that made it (a release streamed by DuckDB or Spark "
+              "is made again the same way, block by block), so it can be made again and "
+              "compared byte for byte.",
               "PDPC guide, Step 5")  # fmt: skip
 chosen = st.selectbox("Release", list(table["id"]), index=len(table) - 1, key="hist_release")
 if st.button("Re-run this release", key="hist_rerun"):

@@ -174,6 +174,17 @@ def _is_utf8(head: bytes) -> bool:
     return True
 
 
+def sources_sha256(sources: Sources) -> str:
+    """The data set's fingerprint, as a workspace records it: the sha256 of its file, or for
+    a glob or folder the sha256 of its files' sha256s and paths."""
+    from core.workspace import sha256_bytes, sha256_file
+
+    files = sources.files
+    if len(files) == 1:
+        return sha256_file(files[0])
+    return sha256_bytes("".join(f"{sha256_file(f)}  {f}\n" for f in files).encode())
+
+
 def sample_rows(sources: Sources, rows: int = 5000) -> pd.DataFrame:
     """The first rows of the first file, typed by the reader's rules on those rows (for
     Step 1's role suggestions before any engine starts)."""

@@ -454,6 +454,28 @@ def stream_recipe(
     )  # fmt: skip
 
 
+def stream_on_engine(
+    engine: str,
+    sources: Sources,
+    steps: Sequence[_Step],
+    write: Callable[[pd.DataFrame, bool], None],
+    *,
+    master: str | None = None,
+    progress: ProgressFn | None = None,
+    **options: Any,
+) -> StreamResult:
+    """:func:`stream_recipe` over ``sources`` read by ``engine`` (``duckdb``, or ``spark``
+    on ``master``); ``options`` as :func:`stream_recipe` takes them. Used by ``apply`` and by
+    ``verify``, which makes a streamed release again the way it was made."""
+    if engine == "duckdb":
+        passes = pass_progress(progress, steps, total_rows(sources)) if progress else None
+        return stream_recipe(duckdb_batches(sources), steps, write, progress=passes, **options)
+    from core.engines.spark_engine import spark_stream_recipe
+
+    return spark_stream_recipe(sources, steps, write, master=master, progress=progress,
+                               **options)  # fmt: skip
+
+
 def _values_left(before: pd.Series, after: pd.Series) -> bool:
     from core.release_gate import _original_values_left
 

@@ -339,3 +339,31 @@ def test_a_writer_killed_mid_transaction_leaves_the_previous_state(ws_path: Path
         assert ws.verify_chain().ok
         ws.log("after", "y")  # the lock was released: the next writer carries on
         assert ws.verify_chain().ok and ws.verify_chain().entries == 3
+
+
+def test_a_workspace_of_schema_1_opens_with_its_releases_made_in_memory(
+    ws_path: Path, monkeypatch
+) -> None:
+    """Schema 2 records the engine of a release: a file of schema 1 (releases made before
+    there were engines) is brought up to date, its releases read as made by pandas, and
+    its audit chain still holds."""
+    import core.workspace as workspace_module
+
+    with monkeypatch.context() as old:
+        old.setattr(workspace_module, "MIGRATIONS", workspace_module.MIGRATIONS[:1])
+        old.setattr(workspace_module, "SCHEMA_VERSION", 1)
+        with Workspace(ws_path) as ws:
+            version = ws.add_recipe_version("steps: []\n", message="empty")
+            ws._conn.execute(  # what schema 1's add_release wrote
+                "INSERT INTO releases (data_sha256, recipe_version_id, seed, output_sha256, "
+                "output_name, created_at) VALUES ('d', ?, 7, 'o', 'out.csv', 'now')",
+                (version.id,),
+            )
+    with _raw(ws_path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    with Workspace(ws_path) as ws:
+        (release,) = ws.releases()
+        assert (release["engine"], release["block_rows"]) == ("pandas", None)
+        assert ws.verify_chain().ok
+    with _raw(ws_path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2

@@ -175,6 +175,7 @@ def test_a_report_download_is_recorded_and_reproduces(own_workspace):
     assert releases["created_at"].str.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC").all()
     assert releases["k"].tolist() == [f"{release['k']:,}"]  # the k recorded, as a count
     assert frame.value["k"].tolist() == [release["k"]]  # a number beneath: sorts as one
+    assert releases["engine"].tolist() == ["pandas"]  # the dashboard works in memory
     at.button(key="hist_rerun").click().run()
     assert any("reproduced" in s.value for s in at.success), [e.value for e in at.error]
 
