@@ -731,12 +731,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     with _open_existing_workspace(args.workspace) as ws:
         chain = ws.verify_chain()
-        print(chain.explanation())
+        print(terminal_line(chain.explanation()))
         if not chain.ok:
             return 1
         checks = verify_releases(ws)
     for check in checks:
-        print(check.line())
+        print(terminal_line(check.line()))  # it names recorded file paths
     mismatch = next((c for c in checks if c.status == "mismatch"), None)
     if mismatch is not None:
         print(f"error: release {mismatch.release_id} does not reproduce.", file=sys.stderr)

@@ -188,3 +188,23 @@ def test_mapping_tables_are_recorded_and_bundled_encrypted(
     capsys.readouterr()
     assert main(["verify", "--workspace", str(ws)]) == 0  # random pseudonyms: by design
     assert "not checked. random pseudonyms" in capsys.readouterr().out
+
+
+def test_verify_lines_show_control_characters_of_a_recorded_path_escaped(
+    project: Path, capsys
+) -> None:
+    """A data file's name is recorded as it was; verify prints it to the terminal, where an
+    escape sequence or a newline in it must not recolour the screen or forge a line."""
+    hostile = project / "adult\x1b[31m\nrelease 9: reproduced.csv"
+    (project / "adult.csv").rename(hostile)
+    ws = project / "w.anon.db"
+    assert main(["apply", str(hostile), "--recipe", str(project / "recipe.yaml"),
+                 "--out", str(project / "out.csv"), "--workspace", str(ws)]) == 0  # fmt: skip
+    hostile.unlink()
+    capsys.readouterr()
+    assert main(["verify", "--workspace", str(ws)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\\x1b[31m\\nrelease 9" in out
+    assert [line for line in out.splitlines() if line.startswith("release ")] == [
+        line for line in out.splitlines() if line.startswith("release 1:")
+    ]
