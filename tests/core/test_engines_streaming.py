@@ -170,17 +170,24 @@ def _verify(capsys, workspace) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
+def _streamed_noise_release(tmp_path, capsys, monkeypatch, *, rows: int):
+    """A release of seeded noise streamed by DuckDB in blocks of 1,000 rows, recorded in a
+    workspace: (its input, the workspace)."""
+    pytest.importorskip("duckdb")
+    monkeypatch.setattr(streaming, "BATCH_ROWS", 1000)
+    data, ws = tmp_path / "people.csv", tmp_path / "work.db"
+    _seeded(rows).to_csv(data, index=False)
+    _apply(capsys, data, _noise_recipe(tmp_path), tmp_path / "out.csv", "duckdb",
+           "--workspace", str(ws))  # fmt: skip
+    return data, ws
+
+
 def test_verify_makes_a_streamed_release_again_the_way_it_was_made(tmp_path, capsys,
                                                                     monkeypatch):  # fmt: skip
     """Seeded noise over several blocks: re-run in memory, the draws differ and verify
     reported a mismatch though nothing had changed. The workspace records the engine and
     the block size, and verify streams the release again on that engine."""
-    pytest.importorskip("duckdb")
-    monkeypatch.setattr(streaming, "BATCH_ROWS", 1000)
-    data, ws = tmp_path / "people.csv", tmp_path / "work.db"
-    _seeded(3000).to_csv(data, index=False)
-    _apply(capsys, data, _noise_recipe(tmp_path), tmp_path / "out.csv", "duckdb",
-           "--workspace", str(ws))  # fmt: skip
+    data, ws = _streamed_noise_release(tmp_path, capsys, monkeypatch, rows=3000)
     code, out = _verify(capsys, ws)
     assert code == 0 and "release 1: reproduced" in out and "made again on duckdb" in out, out
     from core.workspace import Workspace
@@ -200,12 +207,7 @@ def test_verify_does_not_compare_a_release_streamed_in_other_blocks(tmp_path, ca
                                                                     monkeypatch):  # fmt: skip
     """A version that streams in blocks of another size would draw otherwise: not checked,
     not a mismatch; nor is a release whose input is gone."""
-    pytest.importorskip("duckdb")
-    monkeypatch.setattr(streaming, "BATCH_ROWS", 1000)
-    data, ws = tmp_path / "people.csv", tmp_path / "work.db"
-    _seeded(1500).to_csv(data, index=False)
-    _apply(capsys, data, _noise_recipe(tmp_path), tmp_path / "out.csv", "duckdb",
-           "--workspace", str(ws))  # fmt: skip
+    data, ws = _streamed_noise_release(tmp_path, capsys, monkeypatch, rows=1500)
     monkeypatch.setattr(streaming, "BATCH_ROWS", 2000)
     code, out = _verify(capsys, ws)
     assert code == 0 and "not checked. it was streamed in blocks of 1,000 rows" in out, out
