@@ -10,6 +10,11 @@ whatever escapes (an error in app.py itself).
 
 Developers who want Streamlit's own traceback box run the app with
 ``--client.showErrorDetails=full`` (the page tests do the same, so a crash still fails them).
+
+Inside a page, a step that may fail on the user's choices sits in ``with stop_on_error():``
+(the message, then nothing more of the page: what follows needs the step's result) or
+``with continue_on_error():`` (the message, then the rest of the page). Both show the same
+escaped message as :func:`friendly_errors`: messages name columns and values from the data.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from core.errors import AnonymisationError
 from core.markup import escape_markdown
@@ -32,6 +38,35 @@ def generic_message(error: BaseException) -> str:
         f"Something went wrong on this page: {type(error).__name__}. Your data is unchanged "
         "(the original table is never modified); try again, or undo the last step."
     )
+
+
+def show_error(error: AnonymisationError, where: DeltaGenerator | None = None) -> None:
+    """Show the library's one-line message in an error box (in ``where``, else the page).
+
+    The message is escaped: it names columns and values from the user's data, which must not
+    turn into Markdown, HTML or Streamlit colours (issue 11, item 8).
+    """
+    (st if where is None else where).error(escape_markdown(error), icon=":material/error:")
+
+
+@contextmanager
+def stop_on_error() -> Iterator[None]:
+    """Run a block; if the library refuses it, show why and stop the page there (st.stop)."""
+    try:
+        yield
+    except AnonymisationError as error:
+        show_error(error)
+        st.stop()
+
+
+@contextmanager
+def continue_on_error(where: DeltaGenerator | None = None) -> Iterator[None]:
+    """Run a block; if the library refuses it, show why (in ``where``, else the page) and
+    go on after the block."""
+    try:
+        yield
+    except AnonymisationError as error:
+        show_error(error, where)
 
 
 def _show_details() -> bool:
@@ -51,7 +86,7 @@ def friendly_errors() -> Iterator[None]:
     except AnonymisationError as error:
         if _show_details():
             raise
-        st.error(escape_markdown(error), icon=":material/error:")
+        show_error(error)
     except Exception as error:
         if _show_details():
             raise
