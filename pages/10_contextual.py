@@ -28,6 +28,7 @@ from core.formatting import fmt_count
 from core.geo import area_shapes, coordinate_columns, shape_column
 from core.markup import code_span, escape_markdown
 from ui import location_charts, state
+from ui.page_errors import continue_on_error, stop_on_error
 from ui.tables import formatted_table
 
 PAPER = "Witkowski 2007"
@@ -65,7 +66,7 @@ suffix = f":{state.source_name()}"  # choices tied to the loaded table start fro
 
 st.subheader("Area table")
 source = st.radio("Area table", ["sample", "upload"], horizontal=True, key="ctx_area_source")
-try:
+with stop_on_error():
     if source == "sample":
         samples = state.sample_files()
         name = st.selectbox("Sample", samples, index=samples.index(AREAS), key="ctx_area_sample")
@@ -76,9 +77,6 @@ try:
             st.info("Upload a table with one row per area: its key, population and measures.")
             st.stop()
         areas = state.side_table(upload.name, upload.getvalue())
-except AnonymisationError as error:
-    st.error(escape_markdown(error))
-    st.stop()
 
 area_cols = [str(c) for c in areas.columns]
 # where the areas are (for the map), never offered as contextual measures
@@ -189,17 +187,13 @@ def draw_area_map() -> None:
     })  # fmt: skip
     title = f"{len(at_risk):,} of {result.n_areas:,} areas with respondents at risk"
     rows = areas.set_index(areas[area_key].astype("str")).loc[view["area"]]
-    try:
-        if area_shape_column is not None:
-            shapes = area_shapes(rows.reset_index(drop=True), area_shape_column)
-            chart = location_charts.area_risk_map(view, title, shapes=shapes)
-        else:
-            lat, lon = area_coordinates
-            chart = location_charts.area_risk_map(view, title, lat=rows[lat].to_numpy(),
-                                                  lon=rows[lon].to_numpy())  # fmt: skip
-    except AnonymisationError as error:
-        st.error(escape_markdown(error))
-        return
+    if area_shape_column is not None:
+        shapes = area_shapes(rows.reset_index(drop=True), area_shape_column)
+        chart = location_charts.area_risk_map(view, title, shapes=shapes)
+    else:
+        lat, lon = area_coordinates
+        chart = location_charts.area_risk_map(view, title, lat=rows[lat].to_numpy(),
+                                              lon=rows[lon].to_numpy())  # fmt: skip
     st.vega_lite_chart(*chart, width="stretch")
     placed = f"shape (column {code_span(area_shape_column)})" if area_shape_column else (
         f"centre (columns {code_span(area_coordinates[0])}, {code_span(area_coordinates[1])})")  # fmt: skip
@@ -210,7 +204,8 @@ def draw_area_map() -> None:
 
 
 st.markdown("**Map of the areas**")
-draw_area_map()
+with continue_on_error():  # a bad shape or coordinate column costs the map, not the page
+    draw_area_map()
 
 st.subheader("What if: coarseness and variables")
 with st.spinner("Computing LR for every option and subset..."):
@@ -272,18 +267,14 @@ if not merged:
 one, two = st.columns(2)
 step = coarsening_step(prepared, coarsening)
 if one.button("Add this coarsening", key="ctx_add", disabled=step is None or not merged):
-    try:
+    with continue_on_error():
         state.add_step(step)
         st.rerun()
-    except AnonymisationError as error:
-        st.error(escape_markdown(error))
 if two.button("Suppress the remaining at-risk areas", key="ctx_suppress",
               disabled=record_key == no_key or not merged):  # fmt: skip
     suppressed, after = suppress_until_safe(prepared, coarsening=coarsening, thresholds=thresholds)
-    try:
+    with continue_on_error():
         state.add_step(suppression_step(suppressed, contextual, record_key))
         st.rerun()
-    except AnonymisationError as error:
-        st.error(escape_markdown(error))
 state.explain("Recoding is global (all areas); suppression empties the values of the areas "
               "still at risk, and LR is then the suppression rate.", f"{PAPER}, Section 2 and 5")  # fmt: skip
