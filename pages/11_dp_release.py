@@ -14,11 +14,11 @@ import pandas as pd
 import streamlit as st
 
 from core import dp
-from core.errors import AnonymisationError
 from core.formatting import fmt_count, fmt_number
 from core.io import table_to_bytes
 from core.markup import escape_markdown
 from ui import state
+from ui.page_errors import stop_on_error
 from ui.tables import formatted_table
 
 DP = "Health data privacy (HIPAA, GDPR, formal models): Differential Privacy"
@@ -99,26 +99,22 @@ state.explain(
     DP,
 )
 
-try:
-    with st.spinner("Drawing the noise..."):
+with stop_on_error(), st.spinner("Drawing the noise..."):
 
-        def draw() -> tuple[dp.PrivacyBudget, dp.DPRelease]:
-            budget = (dp.PrivacyBudget.from_dict(recorded) if recorded is not None
-                      else dp.PrivacyBudget(budget_total, delta))  # fmt: skip
-            release = dp.dp_release(data, by, categories=categories, epsilon=epsilon,
-                                    count=count, sums=sums, means=means, bounds=bounds,
-                                    mechanism=mechanism, delta=delta, budget=budget)  # fmt: skip
-            return budget, release
+    def draw() -> tuple[dp.PrivacyBudget, dp.DPRelease]:
+        budget = (dp.PrivacyBudget.from_dict(recorded) if recorded is not None
+                  else dp.PrivacyBudget(budget_total, delta))  # fmt: skip
+        release = dp.dp_release(data, by, categories=categories, epsilon=epsilon,
+                                count=count, sums=sums, means=means, bounds=bounds,
+                                mechanism=mechanism, delta=delta, budget=budget)  # fmt: skip
+        return budget, release
 
-        # One draw per setting: reruns that change nothing else (a chart choice, a download)
-        # show the same noisy figures instead of handing out fresh, averageable draws.
-        settings = repr((by, categories, epsilon, count, sums, means, bounds, mechanism, delta,
-                         budget_total, recorded))  # fmt: skip
-        budget, release = state.memo("dp_release", draw, settings)
-        exact = dp.exact_cross_tab(data, by, categories=categories, sums=sums, means=means)
-except AnonymisationError as error:
-    st.error(escape_markdown(error))
-    st.stop()
+    # One draw per setting: reruns that change nothing else (a chart choice, a download)
+    # show the same noisy figures instead of handing out fresh, averageable draws.
+    settings = repr((by, categories, epsilon, count, sums, means, bounds, mechanism, delta,
+                     budget_total, recorded))  # fmt: skip
+    budget, release = state.memo("dp_release", draw, settings)
+    exact = dp.exact_cross_tab(data, by, categories=categories, sums=sums, means=means)
 
 spent, total, queries = st.columns(3)
 spent.metric("ε spent", fmt_number(budget.spent_epsilon))
