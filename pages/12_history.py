@@ -14,9 +14,8 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from core.audit import check_release
-from core.errors import AnonymisationError
-from core.markup import escape_markdown
 from ui import state
+from ui.page_errors import continue_on_error, stop_on_error
 from ui.tables import formatted_table
 
 
@@ -45,21 +44,15 @@ left, right = st.columns([3, 1])
 path = left.text_input("Workspace file", str(state.workspace_path()), key="hist_path",
                        help="Opened if it exists, created otherwise (e.g. project.anon.db).")  # fmt: skip
 if right.button("Open or create", key="hist_open"):
-    try:
+    with continue_on_error():
         state.switch_workspace(path)
         st.rerun()
-    except AnonymisationError as error:
-        st.error(escape_markdown(error))
 
-try:
-    with state.open_workspace() as ws:
-        chain = ws.verify_chain()
-        entries = ws.audit_entries()
-        versions = ws.recipe_versions()
-        releases = ws.releases()
-except AnonymisationError as error:
-    st.error(escape_markdown(error))
-    st.stop()
+with stop_on_error(), state.open_workspace() as ws:
+    chain = ws.verify_chain()
+    entries = ws.audit_entries()
+    versions = ws.recipe_versions()
+    releases = ws.releases()
 
 # --- audit log ----------------------------------------------------------------------------
 st.subheader("Audit log")
