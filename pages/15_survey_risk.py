@@ -14,13 +14,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from core.errors import AnonymisationError
 from core.formatting import fmt_count, fmt_number, fmt_percent, fmt_probability
 from core.markup import escape_markdown
 from core.model_risk import MODEL_METHODS, model_risk
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import RISK_METHODS, sample_frequencies, survey_risk
 from ui import guide_examples, state
+from ui.page_errors import stop_on_error
 from ui.tables import formatted_table
 
 SOURCE = "PDPC guide, Step 4; sdcMicro measure_risk"
@@ -71,16 +71,13 @@ missing = right.radio(
     format_func=MISSING_RULES.get, horizontal=True,
 )  # fmt: skip
 
-try:
+with stop_on_error():
     risk = state.memo(
         "survey_risk",
         lambda: survey_risk(data, qi, weights=weights, household=household, method=method,
                             threshold=threshold, missing=missing),  # fmt: skip
         tuple(qi), weights, household, method, threshold, missing,
     )  # fmt: skip
-except AnonymisationError as error:
-    st.error(escape_markdown(error), icon=":material/error:")
-    st.stop()
 
 text = risk.explanations()
 figures = [
@@ -120,15 +117,12 @@ model_method = st.selectbox(
     help="default: main effects of the quasi-identifiers; CE, PML and weightedLLM use the "
     "sampling weights in the model as well.",
 )  # fmt: skip
-try:
+with stop_on_error():
     model = state.memo(
         "model_risk",
         lambda: model_risk(data, qi, weights=weights, method=model_method),
         tuple(qi), weights, model_method,
     )  # fmt: skip
-except AnonymisationError as error:
-    st.error(escape_markdown(error), icon=":material/error:")
-    st.stop()
 left, right = st.columns(2)
 left.metric(
     "Sample uniques expected unique in the population",
@@ -177,15 +171,12 @@ if len(data) * combinations > 20_000_000 and not st.session_state.get("suda_run"
     if not st.button("Find the special uniques", key="suda_start"):
         st.stop()
     st.session_state["suda_run"] = True
-try:
+with stop_on_error():
     special = state.memo(
         "suda2",
         lambda: suda2(data, qi, max_size=max_size, dis_fraction=fraction),
         tuple(qi), max_size, fraction,
     )  # fmt: skip
-except AnonymisationError as error:
-    st.error(escape_markdown(error), icon=":material/error:")
-    st.stop()
 sentences = special.explanations()
 summary = special.to_dict()
 cols = st.columns(3)
