@@ -13,6 +13,7 @@ from core.survey_risk import sample_frequencies
 from core.techniques.registry import STEPS
 from core.utility import column_loss
 from ui import guide_examples, state
+from ui.page_errors import continue_on_error
 from ui.step_forms import TECHNIQUE_TITLES, TECHNIQUES, technique_form
 
 if not state.require_data() or not state.require_known_columns():
@@ -91,15 +92,13 @@ state.explain(STEPS[technique].summary, f"PDPC guide, {STEPS[technique].guide}")
 form = technique_form(technique, data)
 if form.action is not None:
     column = form.column or (qi[0] if qi else None)
-    try:
+    with continue_on_error():
         step = form.build()
         if form.action == "add":
             state.add_step(step)
             st.toast(f"Added: {escape_markdown(describe_step(step))}")
             st.rerun()
         show_preview(step, column)
-    except AnonymisationError as error:
-        st.error(escape_markdown(error), icon=":material/error:")
 
 st.subheader("Recipe")
 history = state.history()
