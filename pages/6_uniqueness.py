@@ -18,12 +18,11 @@ from core.birthdate import (
     date_like_columns,
     observed_uniqueness,
 )
-from core.errors import AnonymisationError
 from core.formatting import fmt_count, fmt_number, fmt_percent
 from core.io import read_table
-from core.markup import escape_markdown
 from core.risk import locality_unique_share, unique_count_distribution, uniqueness
 from ui import state
+from ui.page_errors import continue_on_error, stop_on_error
 
 PAPER = "Gibbon & Aisbett, Matching records on birthdate, sex and locality"
 MAX_DISTRIBUTION_N = 1000
@@ -133,11 +132,9 @@ else:
                               type=["csv", "xlsx"], key="cells_upload")  # fmt: skip
     cells = None
     if upload is not None:
-        try:
+        with continue_on_error():
             cells = read_table(upload.getvalue(), name=upload.name)
-        except AnonymisationError as error:
-            st.error(escape_markdown(error))
-try:
+with continue_on_error():
     if cells is not None:
         shares = cell_shares_from_table(cells)
         share = locality_unique_share(locality_population, shares, days=days)
@@ -152,8 +149,6 @@ try:
             "people in a cell) make 95% unique, and half a million are needed for 0.1%.",
             f"{PAPER}, Section 3, eq. 3 and Section 4",
         )
-except AnonymisationError as error:
-    st.error(escape_markdown(error))
 
 # --- the loaded table: Section 3, Fig. 4 --------------------------------------------------
 st.subheader("Your table: records unique on date of birth, sex and locality")
@@ -183,13 +178,9 @@ prefix = int(d4.number_input("Keep first characters (0 = all)", min_value=0, max
 if sex is None or locality is None:
     st.info("Pick the sex and locality columns to compare the model with your data.")
     st.stop()
-try:
-    with st.spinner("Counting unique records..."):
-        seen = observed_uniqueness(data, date_of_birth=dob, sex=sex, locality=locality,
-                                   locality_prefix=prefix or None, days=days)  # fmt: skip
-except AnonymisationError as error:
-    st.error(escape_markdown(error))
-    st.stop()
+with stop_on_error(), st.spinner("Counting unique records..."):
+    seen = observed_uniqueness(data, date_of_birth=dob, sex=sex, locality=locality,
+                               locality_prefix=prefix or None, days=days)  # fmt: skip
 o1, o2, o3 = st.columns(3)
 o1.metric("Unique in the data", fmt_percent(seen.observed_share))
 o2.metric("Model prediction", fmt_percent(seen.predicted_share))
