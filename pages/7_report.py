@@ -14,7 +14,6 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from core.errors import AnonymisationError
 from core.formatting import fmt_count, fmt_percent, fmt_value
 from core.io import table_to_bytes
 from core.markup import escape_markdown
@@ -27,6 +26,7 @@ from core.techniques import encrypt_table
 from core.techniques.pseudonymisation import MIN_PASSPHRASE_CHARS, passphrase_problem
 from core.utility import utility_report
 from ui import state
+from ui.page_errors import stop_on_error
 from ui.tables import formatted_table
 
 STEM = "anonymised"
@@ -104,7 +104,7 @@ values = {
 signed = sign_off(values)
 
 # --- risk and utility --------------------------------------------------------------------
-try:
+with stop_on_error():
     original = state.original()
     result = state.release_result()
     release = state.release_recipe()
@@ -118,9 +118,6 @@ try:
                               sign_off=signed, risk_before=before, risk_after=after,
                               utility=utility, release_check=check,
                               direct_identifiers=state.columns_with_role(Role.DIRECT, original))  # fmt: skip
-except AnonymisationError as error:
-    st.error(escape_markdown(error))
-    st.stop()
 
 # Direct identifiers left: the release check's table below names each one and what to do,
 # so one line here says how many instead of a warning per column repeating it.
