@@ -15,6 +15,7 @@ from core.recipe import describe_step
 from core.safe_harbor import apply_safe_harbor
 from ui import guide_examples, state
 from ui import location_charts as charts
+from ui.page_errors import continue_on_error
 
 if not state.require_data():
     st.stop()
@@ -34,12 +35,10 @@ kinds = {str(c): s.kind for c, s in state.suggestions().items()}
 
 def add(step: dict) -> None:
     """Add ``step`` to the recipe; show the error and keep the data if it cannot run."""
-    try:
+    with continue_on_error():
         state.add_step(step)
         st.toast(f"Added: {escape_markdown(describe_step(step))}")
         st.rerun()
-    except AnonymisationError as error:
-        st.error(escape_markdown(error), icon=":material/error:")
 
 
 def pick(label: str, options: list, guess: str | None, key: str):
@@ -163,7 +162,7 @@ else:
                 "keep_weekday": bool(keep_weekday)}  # fmt: skip
         if person:
             step["by"] = person
-        try:
+        with continue_on_error():
             shifted = state.preview_step(step).data
             long = charts.timeline_frame(data, shifted, chosen, person, people=8)
             st.vega_lite_chart(*charts.timeline(long), width="stretch")
@@ -178,8 +177,6 @@ else:
             )
             if st.button("Add date shift to recipe", key="date_add", icon=":material/add:"):
                 add(step)
-        except AnonymisationError as error:
-            st.error(escape_markdown(error), icon=":material/error:")
 
 st.subheader("Ages")
 reference = st.date_input("Reference date (ages are computed on this day)", dt.date.today(),
@@ -213,7 +210,7 @@ free_text = st.radio("Free text", ["redact", "remove", "flag"], horizontal=True,
                      format_func={"redact": "redact names, emails, phones, IDs... inside it",
                                   "flag": "keep and flag as not checked",
                                   "remove": "remove"}.get)  # fmt: skip
-try:
+with continue_on_error():
     result = state.memo("safe_harbor", lambda: apply_safe_harbor(
         data, reference_date=str(reference), free_text=free_text,
         suggestions=state.suggestions()), str(reference), free_text)  # fmt: skip
@@ -227,5 +224,3 @@ try:
     )
     if st.button("Add Safe Harbor to recipe", key="sh_add", icon=":material/add:"):
         add({"step": "safe_harbor", "reference_date": str(reference), "free_text": free_text})
-except AnonymisationError as error:
-    st.error(escape_markdown(error), icon=":material/error:")
