@@ -15,6 +15,7 @@ from core.privacy import T_DISTANCES
 from core.risk import annex_d_risk
 from core.search import MEASURES, Target, apply_candidate, recipe_steps, search
 from ui import state
+from ui.page_errors import continue_on_error
 from ui.tradeoffs import (
     MEASURE_NAMES,
     describe_level,
@@ -78,10 +79,8 @@ def hierarchy_inputs(column: str) -> dict:
         upload = right.file_uploader("ARX hierarchy (CSV, ';')", key=f"to_up_{column}")
         spec["name"] = before.get("name")
         if upload is not None:
-            try:
+            with continue_on_error(right):
                 spec["name"] = state.keep_uploaded_hierarchy(column, upload.getvalue())
-            except AnonymisationError as error:
-                right.error(escape_markdown(error))
         if spec["name"]:
             right.caption(f"Using the uploaded hierarchy {escape_markdown(repr(spec['name']))}, kept in the "
                           "workspace.")  # fmt: skip
@@ -433,11 +432,8 @@ if st.button("Apply: add these steps to the recipe", key="to_apply"):
     new = state.recipe()
     for step in steps:
         new = new.add(step)
-    try:
+    with continue_on_error():
         state.replace_recipe(new, f"Explore trade-offs: {candidate.label()}")  # all or none
-    except AnonymisationError as error:
-        st.error(escape_markdown(error))
-    else:
         # Rerun so the sidebar (drawn before this page) shows the new recipe and k at once.
         st.session_state["to_flash"] = (
             f"Added {len(steps)} step(s) to the recipe; see Techniques to review them."
