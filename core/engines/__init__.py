@@ -25,6 +25,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -33,9 +34,10 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from core.engines.sources import Sources, resolve_sources
+from core.engines.packed import CodeBook, KeysTooWide, count_packed
+from core.engines.sources import Sources, expected_records, resolve_sources
 from core.errors import ParameterError
-from core.io import MAX_FILE_BYTES, _numbers_or_none
+from core.io import MAX_FILE_BYTES
 from core.progress import ProgressFn
 
 T = TypeVar("T")
@@ -88,8 +90,13 @@ def frequency_table(
 ) -> FrequencyTable:
     """Count the records of every distinct combination of ``columns`` in ``source`` (a
     CSV or Parquet file, a glob such as ``'data/part-*.parquet'``, or a folder of Parquet
-    files) with ``engine`` (``duckdb`` or ``spark``); on Spark ``progress`` hears the tasks
-    done."""
+    files) with ``engine`` (``duckdb`` or ``spark``).
+
+    DuckDB reads the records and this process counts them as packed integer codes
+    (:mod:`core.engines.packed`: memory follows the distinct combinations, and no hash
+    table of text spills to disk); when the codes do not fit one 64-bit key, DuckDB counts
+    them by a GROUP BY. Spark counts by a GROUP BY on its executors. ``progress`` hears
+    the records counted (DuckDB) or the Spark tasks done."""
     if engine not in ("duckdb", "spark"):
         raise ParameterError(
             f"Parameter 'engine' must be duckdb or spark for a frequency table, got {engine!r}."
@@ -99,19 +106,46 @@ def frequency_table(
         raise ParameterError("Parameter 'columns' is empty: name at least one column.")
     sources = resolve_sources(source, sep=sep)
     stored = sources.stored_names(columns)
+    as_read = sources.format == "csv"
     if engine == "duckdb":
-        from core.engines.duckdb_engine import group_count_batches
+        from core.engines.duckdb_engine import group_count_batches, scan_batches
 
-        batches = group_count_batches(sources, stored)
-    else:
-        from core.engines.spark_engine import group_counts_spark
+        scan = read_ahead(scan_batches(sources, stored))
+        try:
+            with closing(scan):  # closed (DuckDB's connection too) before any GROUP BY
+                table, counts = count_packed(
+                    scan, columns, as_read=as_read, on_batch=_records_counted(sources, progress)
+                )
+        except KeysTooWide:  # columns of millions of values each: DuckDB's GROUP BY
+            if progress is not None:
+                progress(0.0, "counting the classes by a GROUP BY in DuckDB")
+            table, counts = coded_frequency_table(
+                read_ahead(group_count_batches(sources, stored)), columns, as_read=as_read
+            )
+        return FrequencyTable(table, counts, sources)
+    from core.engines.spark_engine import group_counts_spark
 
-        batches = group_counts_spark(sources, stored, master=spark_master,
-                                     progress=progress).to_batches()  # fmt: skip
-    table, counts = coded_frequency_table(
-        read_ahead(batches), columns, as_read=sources.format == "csv"
-    )
+    batches = group_counts_spark(sources, stored, master=spark_master,
+                                 progress=progress).to_batches()  # fmt: skip
+    table, counts = coded_frequency_table(read_ahead(batches), columns, as_read=as_read)
     return FrequencyTable(table, counts, sources)
+
+
+def _records_counted(sources: Sources, progress: ProgressFn | None):
+    """A callback telling ``progress`` how many records have been counted, against the
+    sources' number of records (exact for Parquet, estimated from the size for CSV)."""
+    if progress is None:
+        return None
+    total, exact = expected_records(sources)
+    about = "" if exact else "about "
+    done = [0]
+
+    def counted(rows: int) -> None:
+        done[0] += rows
+        fraction = min(done[0] / total, 0.99) if total else 0.0
+        progress(fraction, f"counted {done[0]:,} of {about}{total:,} records")
+
+    return counted
 
 
 def read_ahead(items: Iterable[T], depth: int = 2) -> Iterator[T]:
@@ -190,11 +224,12 @@ def coded_frequency_table(
     its text would cost several times its codes. ``as_read``: judge each column's distinct
     values by the CSV reader's text/number rule (:mod:`core.io`); values it reads as one
     number (``7`` and ``7.0``) become one category, and a missing value is code -1."""
-    books = [_CodeBook() for _ in columns]
+    books = [CodeBook() for _ in columns]
+    parts: list[list[np.ndarray]] = [[] for _ in columns]
     counts = []
     for batch in batches:
         for index, book in enumerate(books):
-            book.add(batch.column(index))
+            parts[index].append(book.codes(batch.column(index)))
         records = batch.column(len(columns)).to_numpy(zero_copy_only=False)
         # 32 bits while DuckDB still holds its memory (a group of over 2**31 records: 64)
         narrow = records.size and records.max() < np.iinfo(np.int32).max
@@ -204,70 +239,12 @@ def coded_frequency_table(
     )
     del counts
     pa.default_memory_pool().release_unused()  # the batches' text, freed: back to the system
-    table = pd.DataFrame(
-        {f"g{i}": book.categorical(as_read=as_read) for i, book in enumerate(books)},
-        index=pd.RangeIndex(counted.size),
-    )
+    coded = {}
+    for index, book in enumerate(books):
+        codes = np.concatenate(parts[index]) if parts[index] else np.zeros(0, np.int8)
+        parts[index] = []
+        coded[f"g{index}"] = book.categorical(codes, as_read=as_read)
+        del codes
+    table = pd.DataFrame(coded, index=pd.RangeIndex(counted.size))
     table.columns = list(columns)
     return table, counted
-
-
-def _small_int(cardinality: int) -> type:
-    """The smallest signed integer type holding codes ``-1 .. cardinality`` (pandas' own
-    choice for a Categorical's codes, so it keeps them without a copy)."""
-    for dtype in (np.int8, np.int16, np.int32):
-        if cardinality < np.iinfo(dtype).max:
-            return dtype
-    return np.int64
-
-
-class _CodeBook:
-    """The distinct values of one column seen so far, and every row's code into them."""
-
-    def __init__(self) -> None:
-        self.values: pa.Array | None = None
-        self.parts: list[np.ndarray] = []
-
-    def add(self, array: pa.Array) -> None:
-        import pyarrow.compute as pc
-
-        if self.values is not None:  # one hash lookup per value when all have been seen
-            found = pc.index_in(array, value_set=self.values, skip_nulls=False)
-            if found.null_count == 0:
-                codes = found.to_numpy(zero_copy_only=False)
-                self.parts.append(codes.astype(_small_int(len(self.values))))
-                return
-        encoded = pc.dictionary_encode(array, null_encoding="encode")
-        local = encoded.dictionary
-        if self.values is None:
-            self.values, code_of_local = local, np.arange(len(local))
-        else:  # the batch's distinct values, placed among those seen (new ones appended)
-            found = pc.index_in(local, value_set=self.values, skip_nulls=False)
-            code_of_local = pc.fill_null(found, -1).to_numpy().astype(np.int64)
-            new = code_of_local < 0
-            if new.any():
-                code_of_local[new] = len(self.values) + np.arange(np.count_nonzero(new))
-                self.values = pa.concat_arrays([self.values, local.filter(pa.array(new))])
-        small = code_of_local.astype(_small_int(len(self.values)))
-        self.parts.append(small[encoded.indices.to_numpy(zero_copy_only=False)])
-
-    def categorical(self, *, as_read: bool) -> pd.Categorical:
-        values = self.values if self.values is not None else pa.array([], pa.string())
-        if as_read:
-            values = _as_read(values)
-        # Missing (null, NaN) becomes -1; values equal once read become one category.
-        category_of_value, categories = pd.factorize(values.to_pandas(), use_na_sentinel=True)
-        dtype = _small_int(len(categories))
-        codes = np.concatenate(self.parts) if self.parts else np.zeros(0, dtype)
-        self.parts = []
-        if np.array_equal(category_of_value, np.arange(len(values))):
-            codes = codes.astype(dtype, copy=False)  # each value a category: codes stand
-        else:
-            codes = category_of_value.astype(dtype)[codes]
-        # valid by construction (-1 .. categories - 1): no pass over tens of millions to check
-        return pd.Categorical.from_codes(codes, categories=categories, validate=False)
-
-
-def _as_read(array):
-    numbers = _numbers_or_none(array)
-    return array if numbers is None else numbers

@@ -61,27 +61,25 @@ def _select_names(sources: Sources, stored: list[str]) -> list[str]:
 BATCH_ROWS = 1_048_576
 
 
-def group_count_batches(sources: Sources, stored: list[str]) -> Iterator[Any]:
-    """One row per distinct combination of ``stored`` columns (named ``g0, g1, ...``),
-    with ``__records__``: pyarrow record batches of up to :data:`BATCH_ROWS` rows, fetched
-    one at a time (the connection closes when the last one has been read)."""
-    from core.engines import COUNT
-
-    con = connect()
+def _query_batches(
+    sources: Sources, select: str, rows: int, *, after: str = "", in_file_order: bool = False
+) -> Iterator[Any]:
+    """The record batches of ``SELECT {select} FROM`` the sources ``{after}``, on a
+    connection of its own that spills to a temporary folder, removed when the last batch
+    has been read or the reader is closed; a read error is one line naming the file."""
+    con = connect()  # first: names the package when duckdb is not installed
     import duckdb
 
     spill = tempfile.mkdtemp(prefix="anon-duckdb-")
     try:
         con.execute("SET temp_directory = ?", [spill])
+        # Counting needs no order: without it DuckDB's threads hand over batches as they end.
+        con.execute(f"SET preserve_insertion_order = {str(in_file_order).lower()}")
         relation, parameters = relation_sql(sources)
-        selected = _select_names(sources, stored)
-        names = [f"g{i}" for i in range(len(selected))]
-        select = ", ".join(f"{s} AS {n}" for s, n in zip(selected, names, strict=True))
-        sql = f"SELECT {select}, count(*) AS {COUNT} FROM {relation} GROUP BY ALL"
         try:
-            result = con.sql(sql, params=parameters)
+            result = con.sql(f"SELECT {select} FROM {relation} {after}", params=parameters)
             reader = getattr(result, "to_arrow_reader", None) or result.fetch_record_batch
-            yield from reader(BATCH_ROWS)
+            yield from reader(rows)
         except duckdb.Error as exc:
             raise DataReadError(
                 f"DuckDB could not read {_describe(sources)}: {str(exc).splitlines()[0]}"
@@ -89,6 +87,28 @@ def group_count_batches(sources: Sources, stored: list[str]) -> Iterator[Any]:
     finally:
         con.close()
         shutil.rmtree(spill, ignore_errors=True)
+
+
+def _named(sources: Sources, stored: list[str], prefix: str) -> str:
+    selected = _select_names(sources, stored)
+    return ", ".join(f"{s} AS {prefix}{i}" for i, s in enumerate(selected))
+
+
+def group_count_batches(sources: Sources, stored: list[str]) -> Iterator[Any]:
+    """One row per distinct combination of ``stored`` columns (named ``g0, g1, ...``),
+    with ``__records__``: pyarrow record batches of up to :data:`BATCH_ROWS` rows, fetched
+    one at a time (the connection closes when the last one has been read)."""
+    from core.engines import COUNT
+
+    select = f"{_named(sources, stored, 'g')}, count(*) AS {COUNT}"
+    yield from _query_batches(sources, select, BATCH_ROWS, after="GROUP BY ALL")
+
+
+def scan_batches(sources: Sources, stored: list[str]) -> Iterator[Any]:
+    """Every record's ``stored`` columns (named ``g0, g1, ...``), in no particular order:
+    pyarrow record batches as DuckDB's reading threads finish them (for counting in this
+    process, :mod:`core.engines.packed`)."""
+    yield from _query_batches(sources, _named(sources, stored, "g"), BATCH_ROWS)
 
 
 def _describe(sources: Sources) -> str:
@@ -100,36 +120,18 @@ def _describe(sources: Sources) -> str:
 def arrow_batches(sources: Sources, rows: int) -> Iterator[Any]:
     """Every row of ``sources`` in file order, as pyarrow record batches of ``rows`` rows
     (the last may be shorter); columns ``c0, c1, ...`` by position, CSV fields as text."""
-    con = connect()  # first: names the package when duckdb is not installed
-    import duckdb
     import pyarrow as pa
 
-    spill = tempfile.mkdtemp(prefix="anon-duckdb-")
-    try:
-        con.execute("SET temp_directory = ?", [spill])
-        con.execute("SET preserve_insertion_order = true")  # rows leave in file order
-        relation, parameters = relation_sql(sources)
-        selected = _select_names(sources, list(sources.stored))
-        select = ", ".join(f"{s} AS c{i}" for i, s in enumerate(selected))
-        pending: list[Any] = []
-        held = 0
-        try:
-            result = con.sql(f"SELECT {select} FROM {relation}", params=parameters)
-            reader = getattr(result, "to_arrow_reader", None) or result.fetch_record_batch
-            for batch in reader(rows):
-                pending.append(batch)
-                held += batch.num_rows
-                while held >= rows:  # exactly ``rows`` per batch: seeded draws are per block
-                    table = pa.Table.from_batches(pending)
-                    yield from table.slice(0, rows).combine_chunks().to_batches()
-                    rest = table.slice(rows)
-                    pending, held = rest.to_batches(), rest.num_rows
-        except duckdb.Error as exc:
-            raise DataReadError(
-                f"DuckDB could not read {_describe(sources)}: {str(exc).splitlines()[0]}"
-            ) from exc
-        if held:
-            yield from pa.Table.from_batches(pending).combine_chunks().to_batches()
-    finally:
-        con.close()
-        shutil.rmtree(spill, ignore_errors=True)
+    pending: list[Any] = []
+    held = 0
+    select = _named(sources, list(sources.stored), "c")
+    for batch in _query_batches(sources, select, rows, in_file_order=True):
+        pending.append(batch)
+        held += batch.num_rows
+        while held >= rows:  # exactly ``rows`` per batch: seeded draws are per block
+            table = pa.Table.from_batches(pending)
+            yield from table.slice(0, rows).combine_chunks().to_batches()
+            rest = table.slice(rows)
+            pending, held = rest.to_batches(), rest.num_rows
+    if held:
+        yield from pa.Table.from_batches(pending).combine_chunks().to_batches()

@@ -185,6 +185,21 @@ def sources_sha256(sources: Sources) -> str:
     return sha256_bytes("".join(f"{sha256_file(f)}  {f}\n" for f in files).encode())
 
 
+def expected_records(sources: Sources) -> tuple[int, bool]:
+    """How many records the sources hold, and whether that is exact: the Parquet files'
+    footers say; for CSV it is estimated from the files' sizes and the length of the
+    first file's lines (for a progress bar, never for a figure)."""
+    import pyarrow.parquet as pq
+
+    if sources.format == "parquet":
+        return sum(pq.ParquetFile(f).metadata.num_rows for f in sources.files), True
+    with open(sources.files[0], "rb") as handle:
+        head = handle.read(_HEAD_BYTES)
+    line_bytes = len(head) / max(head.count(b"\n"), 1)
+    size = sum(Path(f).stat().st_size for f in sources.files)
+    return max(round(size / line_bytes) - 1, 1), False  # less a header
+
+
 def sample_rows(sources: Sources, rows: int = 5000) -> pd.DataFrame:
     """The first rows of the first file, typed by the reader's rules on those rows (for
     Step 1's role suggestions before any engine starts)."""
