@@ -95,8 +95,9 @@ def frequency_table(
     DuckDB reads the records and this process counts them as packed integer codes
     (:mod:`core.engines.packed`: memory follows the distinct combinations, and no hash
     table of text spills to disk); when the codes do not fit one 64-bit key, DuckDB counts
-    them by a GROUP BY. Spark counts by a GROUP BY on its executors. ``progress`` hears
-    the records counted (DuckDB) or the Spark tasks done."""
+    them by a GROUP BY. Spark counts packed codes too, on its executors
+    (:mod:`core.engines.spark_engine`). ``progress`` hears the records counted (DuckDB) or
+    the Spark tasks done."""
     if engine not in ("duckdb", "spark"):
         raise ParameterError(
             f"Parameter 'engine' must be duckdb or spark for a frequency table, got {engine!r}."
@@ -123,11 +124,10 @@ def frequency_table(
                 read_ahead(group_count_batches(sources, stored)), columns, as_read=as_read
             )
         return FrequencyTable(table, counts, sources)
-    from core.engines.spark_engine import group_counts_spark
+    from core.engines.spark_engine import spark_counts
 
-    batches = group_counts_spark(sources, stored, master=spark_master,
-                                 progress=progress).to_batches()  # fmt: skip
-    table, counts = coded_frequency_table(read_ahead(batches), columns, as_read=as_read)
+    table, counts = spark_counts(sources, stored, columns, master=spark_master,
+                                 progress=progress)  # fmt: skip
     return FrequencyTable(table, counts, sources)
 
 
@@ -152,15 +152,15 @@ def read_ahead(items: Iterable[T], depth: int = 2) -> Iterator[T]:
     """``items`` in order, the next ones fetched by a second thread while the caller works
     on the current one.
 
-    The engine writes the next record batch of a GROUP BY's result (its hash table to
-    Arrow) while this process codes the current batch: both release the GIL, so on two
-    cores the two steps overlap instead of taking turns (about 14 s each for the 30M rows
-    of the result at 50M records; coding on more threads gained nothing more). The
-    first item is fetched here, in the calling thread: it is the one that waits for the
-    whole GROUP BY, which Ctrl-C must be able to interrupt (only the main thread hears
-    signals). When the caller stops early (an error, Ctrl-C), the thread stops after the
-    item it is fetching and closes ``items`` (a generator's ``finally`` runs: DuckDB's
-    connection and spill folder are gone when this returns)."""
+    The engine reads the next record batch (DuckDB's scan of the files, or a GROUP BY's
+    result) while this process codes the current one: both release the GIL, so on two
+    cores the two steps overlap instead of taking turns (for the 30M rows of a GROUP BY's
+    result at 50M records, about 14 s each; coding on more threads gained nothing more).
+    The first item is fetched here, in the calling thread: for a GROUP BY it is the one
+    that waits for the whole aggregation, which Ctrl-C must be able to interrupt (only
+    the main thread hears signals). When the caller stops early (an error, Ctrl-C), the
+    thread stops after the item it is fetching and closes ``items`` (a generator's
+    ``finally`` runs: DuckDB's connection and spill folder are gone when this returns)."""
     iterator = iter(items)
     try:
         first = next(iterator)

@@ -68,8 +68,8 @@ class CodeBook:
     """The distinct values of one column seen so far (a missing value is one of them), in
     the order they were first seen, and the codes of each batch into them."""
 
-    def __init__(self) -> None:
-        self.values: pa.Array | None = None
+    def __init__(self, values: pa.Array | None = None) -> None:
+        self.values = values
 
     def __len__(self) -> int:
         return 0 if self.values is None else len(self.values)
@@ -129,18 +129,23 @@ class KeyLayout:
     def shifts(self) -> tuple[int, ...]:
         return tuple(int(s) for s in np.cumsum((0, *self.widths[:-1])))
 
+    @classmethod
+    def fitting(cls, cardinalities: Sequence[int]) -> KeyLayout:
+        """The narrowest layout for codes ``0 .. cardinality - 1`` of each column."""
+        return KeyLayout(tuple(1 for _ in cardinalities)).widened(cardinalities, spare=0)
+
     def holds(self, cardinalities: Sequence[int]) -> bool:
         return all(_bits(c) <= w for c, w in zip(cardinalities, self.widths, strict=True))
 
-    def widened(self, cardinalities: Sequence[int]) -> KeyLayout:
-        """A layout holding ``cardinalities``: each field too narrow grows with
-        :data:`SPARE_BITS` to spare (none when that would pass :data:`KEY_BITS`)."""
+    def widened(self, cardinalities: Sequence[int], *, spare: int = SPARE_BITS) -> KeyLayout:
+        """A layout holding ``cardinalities``: each field too narrow grows with ``spare``
+        bits to spare (none when that would pass :data:`KEY_BITS`)."""
         needed = tuple(_bits(c) for c in cardinalities)
         if sum(needed) > KEY_BITS:
             raise KeysTooWide(f"the codes of {len(needed)} columns need {sum(needed)} bits")
         pairs = list(zip(needed, self.widths, strict=True))
         for layout in (
-            tuple(w if n <= w else n + SPARE_BITS for n, w in pairs),  # grown with room
+            tuple(w if n <= w else n + spare for n, w in pairs),  # grown with room
             tuple(max(n, w) for n, w in pairs),  # grown to fit, the others as they were
         ):
             if sum(layout) <= KEY_BITS:
@@ -233,6 +238,19 @@ def count_packed(
     running.flush()
     keys, counts = running.keys, running.counts
     del running
+    return frequency_frame(books, layout, keys, columns, as_read=as_read), counts
+
+
+def frequency_frame(
+    books: Sequence[CodeBook],
+    layout: KeyLayout,
+    keys: np.ndarray,
+    columns: Sequence[str],
+    *,
+    as_read: bool,
+) -> pd.DataFrame:
+    """The frequency table's columns (one Categorical per attribute) from its packed keys:
+    each column's codes unpacked and read in its code book."""
     table = pd.DataFrame(
         {
             f"g{i}": book.categorical(layout.unpack(keys, i), as_read=as_read)
@@ -241,4 +259,4 @@ def count_packed(
         index=pd.RangeIndex(keys.size),
     )
     table.columns = list(columns)
-    return table, counts
+    return table

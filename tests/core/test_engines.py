@@ -351,6 +351,24 @@ def test_spark_frequency_table_of_a_loaded_dataframe(spark, adult):
     _same_figures(_figures(adult, qis, "occupation"), got)
 
 
+@pytest.mark.parametrize("cap", [None, 3])  # packed codes; a GROUP BY of the values
+def test_spark_counts_packed_codes_or_falls_back_to_its_group_by(spark, seeded_files,
+                                                                  monkeypatch, cap):  # fmt: skip
+    from core.engines import spark_engine
+
+    grouped = []
+    real_count = spark_engine._count
+    monkeypatch.setattr(spark_engine, "_count", lambda *a: grouped.append(1) or real_count(*a))
+    if cap is not None:  # 'town' has 6 distinct values (one missing): more than the cap
+        monkeypatch.setattr(spark_engine, "MAX_BROADCAST_VALUES", cap)
+    csv, parts = seeded_files
+    qis = ["postal", "age", "town", "sex"]
+    expected = _figures(read_table(csv), qis, "diagnosis")
+    for source in (csv, parts):
+        _same_figures(expected, _engine_figures(source, qis, "diagnosis", "spark"))
+    assert bool(grouped) == (cap is not None)
+
+
 # --- progress of Spark jobs (core.progress fed from Spark's status tracker) -------------
 
 
