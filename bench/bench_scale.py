@@ -22,6 +22,10 @@ so 50M rows need no 50M-row frame in memory; ``--folder`` keeps the files for an
 It prints seconds (imports and Spark's JVM start not included), peak RSS (MiB; for Spark
 the Python driver only, not the JVM), the ratios to both bare GROUP BYs and the machine's
 1-minute load average when the line was measured (other work slows every figure).
+Given several ``--rows``, it ends with each engine's growth exponent: the slope of
+log(seconds) and of log(peak MiB) against log(rows), fitted by least squares over the
+sizes (1 is linear; the bare GROUP BY's own exponent is printed beside it). pandas is
+skipped for files over 1 GiB, which :func:`core.io.read_table` refuses.
 """
 
 from __future__ import annotations
@@ -33,13 +37,18 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections import defaultdict
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_risk import QUASI_IDENTIFIERS, SENSITIVE, synthetic_table  # noqa: E402
+
+from core.io import MAX_FILE_BYTES  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -134,6 +143,12 @@ def run(engine: str, path: Path, *, impact: bool = True) -> dict:
     return json.loads(last)
 
 
+def growth_exponent(rows: list[int], values: list[float]) -> float:
+    """Least-squares slope of log(values) on log(rows): ``values ~ rows ** exponent``."""
+    x, y = np.log(np.asarray(rows, float)), np.log(np.asarray(values, float))
+    return float(np.polyfit(x, y, 1)[0])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", default="1000000")
@@ -150,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     polars = importlib.util.find_spec("polars") is not None
     print(f"{'rows':>11} {'format':>8} {'engine':>12} {'seconds':>8} {'peak MiB':>9} "
           f"{'/ GROUP BY':>10} {'/ limited':>9} {'load':>5}")  # fmt: skip
+    measured: dict[tuple[str, str], list[tuple[int, dict]]] = defaultdict(list)
     for rows in (int(r) for r in args.rows.split(",")):
         with tempfile.TemporaryDirectory() as scratch:
             files = write_files(rows, Path(args.folder or scratch), args.formats.split(","))
@@ -167,15 +183,29 @@ def main(argv: list[str] | None = None) -> int:
 
                 show("GROUP BY", bare)
                 show("GROUP BY lim", limited)
+                measured[fmt, "GROUP BY"].append((rows, bare))
                 if polars:
                     show("polars", run("polars", path))
                 results = {}
                 for engine in engines:  # each printed as soon as it is measured
+                    if engine == "pandas" and path.stat().st_size > MAX_FILE_BYTES:
+                        print(f"{rows:>11,} {fmt:>8} {engine:>12}  skipped: read_table "
+                              "refuses files over 1 GiB", flush=True)  # fmt: skip
+                        continue
                     results[engine] = run(engine, path, impact=not args.no_impact)
                     show(engine, results[engine])
+                    measured[fmt, engine].append((rows, results[engine]))
                 reference = next(iter(results.values()))["figures"]
                 for engine, result in results.items():
                     assert result["figures"] == reference, (engine, result, reference)
+    sizes = {fmt_engine: runs for fmt_engine, runs in measured.items() if len(runs) > 1}
+    if sizes:
+        print(f"\ngrowth exponent over {args.rows} rows (seconds ~ rows^a, peak ~ rows^b)")
+        for (fmt, engine), runs in sizes.items():
+            counts = [rows for rows, _ in runs]
+            a = growth_exponent(counts, [result["seconds"] for _, result in runs])
+            b = growth_exponent(counts, [result["peak_mib"] for _, result in runs])
+            print(f"{fmt:>8} {engine:>12}  a = {a:4.2f}  b = {b:4.2f}  ({len(runs)} sizes)")
     return 0
 
 
