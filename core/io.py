@@ -39,6 +39,7 @@ import re
 import select
 import stat
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -451,12 +452,20 @@ def _read_text(
     if utf8.startswith(codecs.BOM_UTF8):
         utf8 = utf8[len(codecs.BOM_UTF8) :]
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     table = _parse_csv(utf8, display, used_sep, header)
-    columns = [_numbers_or_none(column) or column for column in table.columns]
+    # A cell has at most as many characters as bytes: a column whose longest value in bytes
+    # is within the limit needs no count of characters (one cheap kernel per column).
+    maybe_too_long = len(utf8) > MAX_CELL_CHARS and any(
+        (pc.max(pc.binary_length(column)).as_py() or 0) > MAX_CELL_CHARS
+        for column in table.columns
+    )
+    with ThreadPoolExecutor(max_workers=2) as pool:  # pyarrow and NumPy release the GIL
+        columns = list(pool.map(lambda c: _numbers_or_none(c) or c, table.columns))
     df = pa.table(columns, names=table.column_names).to_pandas(split_blocks=True)
     df = _apply_header(df, names, display)
-    if len(utf8) > MAX_CELL_CHARS:  # otherwise no cell can be longer
+    if maybe_too_long:
         _check_cell_lengths(df, display)
     return df, used_sep, used_encoding
 

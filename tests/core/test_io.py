@@ -598,6 +598,18 @@ def test_a_cell_beyond_the_documented_maximum_names_its_row_and_column(tmp_path)
     assert len(read_table(path)["note"].iloc[0]) == 10 * 2**20
 
 
+def test_the_maximum_counts_characters_not_bytes(tmp_path):
+    # 6 MiB characters of 2 bytes each: 12 MiB of UTF-8, over the maximum in bytes (which
+    # the reader checks first, cheaply) but within it in characters: read, not refused
+    wide = "é" * (6 * 2**20)
+    path = write(tmp_path, "wide.csv", f"id,note\n1,{wide}\n2,short\n".encode())
+    assert read_table(path)["note"].str.len().tolist() == [6 * 2**20, 5]
+    over = "é" * (10 * 2**20 + 1)  # over it in characters too: refused, row and column named
+    path = write(tmp_path, "over.csv", f"id,note\n1,{over}\n".encode())
+    with pytest.raises(DataReadError, match=r"row 1, column 'note' holds 10,485,761 char"):
+        read_table(path)
+
+
 # --- paths that are not regular files, and the size cap ------------------------------------
 
 
