@@ -458,8 +458,7 @@ def _read_text(
     # A cell has at most as many characters as bytes: a column whose longest value in bytes
     # is within the limit needs no count of characters (one cheap kernel per column).
     maybe_too_long = len(utf8) > MAX_CELL_CHARS and any(
-        (pc.max(pc.binary_length(column)).as_py() or 0) > MAX_CELL_CHARS
-        for column in table.columns
+        (pc.max(pc.binary_length(column)).as_py() or 0) > MAX_CELL_CHARS for column in table.columns
     )
     with ThreadPoolExecutor(max_workers=2) as pool:  # pyarrow and NumPy release the GIL
         columns = list(pool.map(lambda c: _numbers_or_none(c) or c, table.columns))

@@ -55,9 +55,10 @@ def _select_names(sources: Sources, stored: list[str]) -> list[str]:
     return [f"c{sources.stored.index(name)}" for name in stored]
 
 
-#: Rows per record batch fetched from a GROUP BY (DuckDB's own vector size times 512): at
-#: 50M records (a 30M-row result) fetching and coding took 14.6 s against 16-18 s with
-#: batches of 131,072, for about 40 MB more at the peak.
+#: Rows per record batch asked of DuckDB (its own vector size times 512). For a GROUP BY
+#: at 50M records (a 30M-row result) fetching and coding took 14.6 s against 16-18 s with
+#: batches of 131,072, for about 40 MB more at the peak. A scan in no particular order
+#: (:func:`scan_batches`) gives batches of this size too.
 BATCH_ROWS = 1_048_576
 
 
