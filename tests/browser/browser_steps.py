@@ -77,10 +77,32 @@ def check_page(page, shots: Path, name: str, console: list[str] | None = None) -
 
 
 def pick(page, key: str, option: str | re.Pattern) -> None:
-    """Choose ``option`` in the selectbox with widget key ``key``."""
-    page.locator(f'.st-key-{key} [role="combobox"]').click()
+    """Choose ``option`` in the selectbox with widget key ``key``.
+
+    A click that lands while the box is being rendered again (just after an expander
+    around it opened) focuses it without opening its list: then it is clicked again, only
+    while the list is closed (a click on an open list would close it)."""
+    box = page.locator(f'.st-key-{key} [role="combobox"]').first
+    for _ in range(3):
+        box.click()
+        if _list_opens(box):
+            break
     page.get_by_role("option", name=option).first.click()
     wait_idle(page)
+
+
+def _list_opens(box, wait_ms: int = 2_000) -> bool:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        box.page.wait_for_function(
+            "box => box.getAttribute('aria-expanded') === 'true'",
+            arg=box.element_handle(),
+            timeout=wait_ms,
+        )
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def metric_value(page, label: str, *, scope: str = MAIN) -> str:

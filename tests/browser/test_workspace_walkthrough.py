@@ -56,6 +56,7 @@ def _open_hierarchies(page) -> None:
     if details.get_attribute("open") is None:
         details.locator("summary").first.click()
     details.locator('[data-testid="stExpanderDetails"]').first.wait_for()
+    wait_idle(page)  # the widgets inside are rendered again as the expander opens
 
 
 def _levels_in_words(option: str) -> dict[str, int]:
