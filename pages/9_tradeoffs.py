@@ -21,6 +21,8 @@ from ui.tradeoffs import (
     describe_level,
     frontier_frame,
     hierarchy_from_choice,
+    measure_label,
+    measure_words,
     solutions_table,
     summary,
 )
@@ -105,7 +107,7 @@ suppression = c2.number_input("Records removed at most (%)", 0.0, 100.0, 1.0, 0.
 measures = list(MEASURES)
 measure = c3.selectbox("Least", measures, index=measures.index("arx_loss"),
                        format_func=lambda m: MEASURE_NAMES[m], key="to_measure",
-                       help="; ".join(f"{MEASURE_NAMES[m]}: {MEASURES[m]}" for m in measures))  # fmt: skip
+                       help="; ".join(measure_words(m) for m in measures))  # fmt: skip
 with st.expander("Weighting of the ARX measures", expanded=False):
     gs_factor = st.slider("Generalisation vs suppression (ARX's gsFactor)", 0.0, 1.0, 0.5, 0.05,
                           key="to_gs_factor",
@@ -293,7 +295,7 @@ st.dataframe(
 )  # fmt: skip
 state.explain(
     "Each row is a minimal option: no column can keep more detail without breaking the "
-    f"target. Click a header to sort; {name}: {MEASURES[result.measure]}.",
+    f"target. Click a header to sort; {measure_words(result.measure)}.",
     "PDPC guide, Step 3 and Annex C",
 )
 points = frontier_frame(result)
@@ -330,7 +332,7 @@ candidate = result.candidates[labels.index(pick)]
 m1, m2, m3 = st.columns(3)
 m1.metric("k after suppression", candidate.k)
 m2.metric("Records suppressed", fmt_count(candidate.suppressed))
-m3.metric(name.capitalize(), fmt_number(candidate.measures[result.measure], 4))
+m3.metric(measure_label(result.measure), fmt_number(candidate.measures[result.measure], 4))
 if candidate.sensitive_figures:
     figures = candidate.sensitive_figures
     st.caption(
@@ -392,7 +394,7 @@ if candidate.suppressed and not result.target.sample_based:  # ARX: not with pop
         st.info(escape_markdown(local.explanation()))
         r1, r2 = st.columns(2)
         r1.metric("Records kept instead of suppressed", fmt_count(local.kept))
-        r2.metric(f"{LOCAL_MEASURES[local.measure].split(':')[0].capitalize()}",
+        r2.metric(measure_label(local.measure),
                   fmt_number(local.loss_after, 4), delta=f"{local.loss_after - local.loss_before:+.4g}",
                   delta_color="inverse")  # fmt: skip
         state.explain(

@@ -36,6 +36,20 @@ MEASURE_NAMES: dict[str, str] = {
 }
 
 
+def measure_words(measure: str) -> str:
+    """ "name: what it measures", with the name once (the loss measures' descriptions in
+    :data:`core.search.MEASURES` begin with their name, for the command line)."""
+    name, words = MEASURE_NAMES[measure], MEASURES[measure]
+    return words if words.lower().startswith(name.lower()) else f"{name}: {words}"
+
+
+def measure_label(measure: str) -> str:
+    """The measure's name as a label: its first letter capital, the rest as written
+    ("ARX loss", not "Arx loss")."""
+    name = MEASURE_NAMES[measure]
+    return name[:1].upper() + name[1:]
+
+
 def hierarchy_from_choice(
     series: pd.Series, spec: Mapping, *, stored: Callable[[str], Hierarchy]
 ) -> Hierarchy:

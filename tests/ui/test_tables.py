@@ -47,3 +47,15 @@ def test_shares_read_as_percentages():
     # by hand: exact shares without decimals, 3.4% with one, 0.13% with two significant
     assert _cells(formatted_table(table, shares=["changed"])) == [["0%"], ["3.4%"], ["100%"],
                                                                   ["0.13%"]]  # fmt: skip
+
+
+def test_a_measure_is_named_once_and_keeps_its_capitals():
+    from core.search import MEASURES
+    from ui.tradeoffs import measure_label, measure_words
+
+    # core's loss descriptions begin with their name ("ARX loss: Iyengar's ..."): not twice
+    assert measure_words("arx_loss") == MEASURES["arx_loss"]
+    assert measure_words("arx_loss").count("ARX loss") == 1
+    assert measure_words("entropy") == f"entropy per record: {MEASURES['entropy']}"
+    assert measure_label("arx_loss") == "ARX loss"  # not str.capitalize()'s "Arx loss"
+    assert measure_label("entropy") == "Entropy per record"
