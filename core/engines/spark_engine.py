@@ -199,12 +199,16 @@ def _packed_count(frame, positions: list[int]):
         .agg(F.grouping_id().alias("__set"))
         .localCheckpoint()  # computed once: the sizes and the values read the same rows
     )
-    sizes = {row["__set"]: row["count"] for row in values.groupBy("__set").count().collect()}
-    cardinalities = [int(sizes.get(code, 0)) for code in alone]
-    if max(cardinalities, default=0) > MAX_BROADCAST_VALUES:
-        raise KeysTooWide(f"a column has {max(cardinalities):,} distinct values")
-    layout = KeyLayout.fitting(cardinalities)
-    collected = values.toArrow()
+    try:
+        counted_sets = values.groupBy("__set").count().collect()
+        sizes = {row["__set"]: row["count"] for row in counted_sets}
+        cardinalities = [int(sizes.get(code, 0)) for code in alone]
+        if max(cardinalities, default=0) > MAX_BROADCAST_VALUES:
+            raise KeysTooWide(f"a column has {max(cardinalities):,} distinct values")
+        layout = KeyLayout.fitting(cardinalities)
+        collected = values.toArrow()
+    finally:
+        values.unpersist()  # the executors' copy: a long-lived session keeps no leftovers
     books, coded, key = [], frame.select(*names), F.lit(0).cast("long")
     for i, (name, code, shift) in enumerate(zip(names, alone, layout.shifts, strict=True)):
         mine = collected.filter(pc.equal(collected["__set"], code))[name].combine_chunks()
@@ -232,7 +236,6 @@ def _frequency(frame, positions: list[int], columns: list[str], *, as_read: bool
     """The frequency table of ``frame``'s columns at ``positions`` (named ``columns``) and
     its counts, as :func:`core.engines.frequency_table` gives them: packed codes
     (:func:`_packed_count`), else a GROUP BY of the values."""
-
     from core.engines import coded_frequency_table
     from core.engines.packed import KeysTooWide, frequency_frame
 
