@@ -396,7 +396,7 @@ if candidate.suppressed and not result.target.sample_based:  # ARX: not with pop
         r1.metric("Records kept instead of suppressed", fmt_count(local.kept))
         r2.metric(measure_label(local.measure),
                   fmt_number(local.loss_after, 4), delta=f"{local.loss_after - local.loss_before:+.4g}",
-                  delta_color="inverse")  # fmt: skip
+                  delta_color="inverse", help=LOCAL_MEASURES[local.measure])  # fmt: skip
         state.explain(
             "Local recoding: the records this option removes are searched again on their "
             "own, round after round (as ARX's local recoding does); those whose groups then "

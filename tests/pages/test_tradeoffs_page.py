@@ -168,6 +168,9 @@ def test_recode_suppressed_records_locally(tmp_path):
     at.checkbox(key="to_local").check().run()
     assert not at.exception, at.exception
     assert [m.value for m in at.metric if m.label == "Records kept instead of suppressed"] == ["3"]
+    # 'least height' has no local form: the loss is shown, named and explained in its help
+    loss = next(m for m in at.metric if m.label == "Average loss")
+    assert loss.value == "0.3864" and loss.proto.help.startswith("average loss: Iyengar's")
     words = " ".join(i.value for i in at.info)
     assert "kept 3 of the 5 records" in words and "0.5227 to 0.3864" in words
     preview = next(d.value for d in at.dataframe if "Serial number" in d.value.columns)
