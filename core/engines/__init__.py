@@ -36,7 +36,7 @@ import pyarrow as pa
 
 from core.engines.packed import CodeBook, KeysTooWide, count_packed
 from core.engines.sources import Sources, expected_records, resolve_sources
-from core.errors import ParameterError
+from core.errors import DataReadError, ParameterError
 from core.io import MAX_FILE_BYTES
 from core.progress import ProgressFn
 
@@ -107,6 +107,26 @@ def frequency_table(
         raise ParameterError("Parameter 'columns' is empty: name at least one column.")
     sources = resolve_sources(source, sep=sep)
     stored = sources.stored_names(columns)
+    table, counts = _count_on(engine, sources, stored, columns, spark_master, progress)
+    if not counts.sum():  # read_table refuses such a table: a report of 0 records means nothing
+        files = sources.files
+        which = f"File '{files[0]}' has" if len(files) == 1 else f"The {len(files)} files have"
+        raise DataReadError(
+            f"{which} a header row ({len(sources.names)} column(s)) but no data rows. "
+            "Choose the file that contains the records."
+        )
+    return FrequencyTable(table, counts, sources)
+
+
+def _count_on(
+    engine: str,
+    sources: Sources,
+    stored: list[str],
+    columns: list[str],
+    spark_master: str | None,
+    progress: ProgressFn | None,
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The frequency table and its counts, counted by ``engine`` (:func:`frequency_table`)."""
     as_read = sources.format == "csv"
     if engine == "duckdb":
         from core.engines.duckdb_engine import group_count_batches, scan_batches
@@ -114,21 +134,18 @@ def frequency_table(
         scan = read_ahead(scan_batches(sources, stored))
         try:
             with closing(scan):  # closed (DuckDB's connection too) before any GROUP BY
-                table, counts = count_packed(
+                return count_packed(
                     scan, columns, as_read=as_read, on_batch=_records_counted(sources, progress)
                 )
         except KeysTooWide:  # columns of millions of values each: DuckDB's GROUP BY
             if progress is not None:
                 progress(0.0, "counting the classes by a GROUP BY in DuckDB")
-            table, counts = coded_frequency_table(
+            return coded_frequency_table(
                 read_ahead(group_count_batches(sources, stored)), columns, as_read=as_read
             )
-        return FrequencyTable(table, counts, sources)
     from core.engines.spark_engine import spark_counts
 
-    table, counts = spark_counts(sources, stored, columns, master=spark_master,
-                                 progress=progress)  # fmt: skip
-    return FrequencyTable(table, counts, sources)
+    return spark_counts(sources, stored, columns, master=spark_master, progress=progress)
 
 
 def _records_counted(sources: Sources, progress: ProgressFn | None):

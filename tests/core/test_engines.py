@@ -287,6 +287,17 @@ def test_a_ragged_csv_row_is_a_clear_error(tmp_path, capsys):
     assert "DuckDB could not read" in _cli_error(capsys, str(tmp_path / "a.csv"))
 
 
+def test_a_table_without_records_is_refused_as_read_table_refuses_it(tmp_path, capsys):
+    pytest.importorskip("duckdb")
+    (tmp_path / "a.csv").write_text("age,sex\n")
+    err = _cli_error(capsys, str(tmp_path / "a.csv"))
+    assert "has a header row (2 column(s)) but no data rows" in err  # not "0-anonymous"
+    for part in ("p1", "p2"):
+        pd.DataFrame({"age": pd.Series([], dtype="int64")}).to_parquet(tmp_path / f"{part}.parquet")
+    with pytest.raises(DataReadError, match="The 2 files have a header row"):
+        frequency_table(str(tmp_path / "*.parquet"), ["age"], engine="duckdb")
+
+
 def test_missing_engine_names_the_package_to_install(monkeypatch, tmp_path, capsys):
     (tmp_path / "a.csv").write_text("age,sex\n1,F\n")
     monkeypatch.setitem(sys.modules, "duckdb", None)  # import duckdb now fails
@@ -349,6 +360,12 @@ def test_spark_frequency_table_of_a_loaded_dataframe(spark, adult):
     freq = spark_frequency_table(frame, [*qis, "occupation"])
     got = risk_report(freq.table, qis, sensitive="occupation", counts=freq.counts).to_dict()
     _same_figures(_figures(adult, qis, "occupation"), got)
+
+
+def test_spark_refuses_a_table_without_records(spark, tmp_path):
+    (tmp_path / "a.csv").write_text("age,sex\n")
+    with pytest.raises(DataReadError, match="but no data rows"):
+        frequency_table(str(tmp_path / "a.csv"), ["age", "sex"], engine="spark")
 
 
 @pytest.mark.parametrize("cap", [None, 3])  # packed codes; a GROUP BY of the values
