@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from core.engines.packed import CodeBook, KeysTooWide, count_packed
+from core.engines.packed import CodeBook, KeysTooWide, count_packed, frequency_frame
 from core.engines.sources import Sources, expected_records, resolve_sources
 from core.errors import DataReadError, ParameterError
 from core.io import MAX_FILE_BYTES
@@ -256,12 +256,13 @@ def coded_frequency_table(
     )
     del counts
     pa.default_memory_pool().release_unused()  # the batches' text, freed: back to the system
-    coded = {}
-    for index, book in enumerate(books):
-        codes = np.concatenate(parts[index]) if parts[index] else np.zeros(0, np.int8)
-        parts[index] = []
-        coded[f"g{index}"] = book.categorical(codes, as_read=as_read)
-        del codes
-    table = pd.DataFrame(coded, index=pd.RangeIndex(counted.size))
-    table.columns = list(columns)
+
+    def joined() -> Iterator[np.ndarray]:  # each column's parts let go once joined
+        for index in range(len(columns)):
+            pieces, parts[index] = parts[index], []
+            codes = np.concatenate(pieces) if pieces else np.zeros(0, np.int8)
+            del pieces
+            yield codes
+
+    table = frequency_frame(books, joined(), columns, rows=counted.size, as_read=as_read)
     return table, counted

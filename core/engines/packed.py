@@ -33,7 +33,7 @@ made whole, and :func:`frequency_frame` reads its keys as it reads these.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -167,6 +167,11 @@ class KeyLayout:
         mask = (1 << self.widths[column]) - 1
         return (keys >> self.shifts[column]) & mask
 
+    def unpacked(self, keys: np.ndarray) -> Iterator[np.ndarray]:
+        """Each column's codes in ``keys``, one column at a time."""
+        for column in range(len(self.widths)):
+            yield self.unpack(keys, column)
+
     def repack(self, keys: np.ndarray, into: KeyLayout) -> np.ndarray:
         """``keys`` of this layout in layout ``into`` (same order: every field is compared
         from the last column to the first in either layout)."""
@@ -243,25 +248,28 @@ def count_packed(
     running.flush()
     keys, counts = running.keys, running.counts
     del running
-    return frequency_frame(books, layout, keys, columns, as_read=as_read), counts
+    table = frequency_frame(books, layout.unpacked(keys), columns, rows=keys.size,
+                            as_read=as_read)  # fmt: skip
+    return table, counts
 
 
 def frequency_frame(
     books: Sequence[CodeBook],
-    layout: KeyLayout,
-    keys: np.ndarray,
+    codes: Iterable[np.ndarray],
     columns: Sequence[str],
     *,
+    rows: int,
     as_read: bool,
 ) -> pd.DataFrame:
-    """The frequency table's columns (one Categorical per attribute) from its packed keys:
-    each column's codes unpacked and read in its code book."""
+    """The frequency table's frame: one Categorical per attribute, its ``codes`` (one
+    array per column, taken one at a time so that one column's temporaries exist at once)
+    read in its code book."""
     table = pd.DataFrame(
         {
-            f"g{i}": book.categorical(layout.unpack(keys, i), as_read=as_read)
-            for i, book in enumerate(books)
+            f"g{i}": book.categorical(column, as_read=as_read)
+            for i, (book, column) in enumerate(zip(books, codes, strict=True))
         },
-        index=pd.RangeIndex(keys.size),
+        index=pd.RangeIndex(rows),
     )
-    table.columns = list(columns)
+    table.columns = list(columns)  # positional names first: any text is a column name
     return table

@@ -244,7 +244,9 @@ def _frequency(frame, positions: list[int], columns: list[str], *, as_read: bool
     except KeysTooWide:
         grouped = _count(frame, positions)
         return coded_frequency_table(grouped.to_batches(), columns, as_read=as_read)
-    return frequency_frame(books, layout, keys, columns, as_read=as_read), counts
+    table = frequency_frame(books, layout.unpacked(keys), columns, rows=keys.size,
+                            as_read=as_read)  # fmt: skip
+    return table, counts
 
 
 def spark_counts(sources: Sources, stored: list[str], columns: list[str], *,
