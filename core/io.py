@@ -31,6 +31,7 @@ show it.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import datetime as dt
 import io
@@ -105,6 +106,12 @@ _CSV_FIELD_LIMIT = 2**31 - 1  # the csv module's limit is a C long; ours is chec
 
 _SAMPLE_CHARS = 64_000
 _SAMPLE_LINES = 200
+#: Bytes of a text file decoded to detect its delimiter and header: enough for
+#: _SAMPLE_CHARS characters of UTF-8 (at most 4 bytes each) and one more.
+_HEAD_BYTES = 4 * (_SAMPLE_CHARS + 1)
+#: pyarrow parses text in blocks of this size on its threads; a record longer than a block
+#: sends the file to the slower reading, whose blocks hold the longest record.
+_QUICK_BLOCK_BYTES = 1 << 20
 _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
 _KEEP_AS_TEXT = re.compile(r"^(?:[+-]?0\d|\+)")
@@ -152,31 +159,34 @@ def read_table(
     sheet. Raises :class:`DataReadError` for every problem, with a message naming the file.
     """
     data, display, suffix = _load(source, name)
-    if not data:
+    if not _size(data):
         raise DataReadError(
             f"File '{display}' is empty (0 bytes). Choose the file that contains the data, "
             "or export the table again."
         )
-    kind = _detect_format(data, suffix, display)
+    kind = _detect_format(_head(data, 8), suffix, display)
     if kind == "excel":
-        df, sheet = _read_excel(data, display, sheet_name)
+        df, sheet = _read_excel(_all_bytes(data), display, sheet_name)
         info = {"sep": None, "encoding": None, "sheet": sheet}
     elif kind == "parquet":
-        df = _read_parquet(data, display)
+        df = _read_parquet(_all_bytes(data), display)
         info = {"sep": None, "encoding": None, "sheet": None}
     else:
-        df, used_sep, used_encoding = _read_text(data, display, sep, encoding)
+        df, used_sep, used_encoding = _read_utf8_text(data, display, sep, encoding) or _read_text(
+            _all_bytes(data), display, sep, encoding
+        )
         info = {"sep": used_sep, "encoding": used_encoding, "sheet": None}
     df.attrs["source"] = {"name": display, "format": kind, **info}
     return df
 
 
-def _load(source: Any, name: str | None) -> tuple[bytes, str, str]:
-    """The bytes of ``source``, the name to show in messages, and the extension to use."""
+def _load(source: Any, name: str | None) -> tuple[bytes | _RegularFile, str, str]:
+    """The bytes of ``source`` (a regular file: a handle that reads them when needed), the
+    name to show in messages, and the extension to use."""
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         display = name or str(source)
-        data = _read_path(path, display)
+        data = _open_path(path, display)
         suffix = path.suffix or Path(name or "").suffix
         return data, display, suffix.lower()
     if isinstance(source, (bytes, bytearray, memoryview)):
@@ -206,22 +216,75 @@ def _load(source: Any, name: str | None) -> tuple[bytes, str, str]:
 
 
 def _within_size(data: bytes, display: str) -> bytes:
-    if len(data) > MAX_FILE_BYTES:
+    _check_size(len(data), display)
+    return data
+
+
+def _check_size(size: int, display: str) -> None:
+    if size > MAX_FILE_BYTES:
         raise DataReadError(
             f"File '{display}' is larger than {MAX_FILE_BYTES // 2**20:,} MiB, the most this tool "
             "reads. Take a sample or split the table, or remove columns you do not release."
         )
-    return data
 
 
-def _read_path(path: Path, display: str) -> bytes:
-    """A file's bytes: regular files up to MAX_FILE_BYTES, FIFOs with an idle time-out.
+class _RegularFile:
+    """A regular file, read when and as far as needed: its first bytes to detect the format,
+    encoding and delimiter, a stream for pyarrow's parser (which reads it on its own
+    threads while it parses), or all its bytes. Its size was checked when it was opened."""
+
+    def __init__(self, path: Path, size: int, display: str) -> None:
+        self.path, self.size, self.display = path, size, display
+
+    def head(self, count: int) -> bytes:
+        with self._errors(), self.path.open("rb") as file:
+            return file.read(count)
+
+    def read_all(self) -> bytes:
+        with self._errors(), self.path.open("rb") as file:
+            return _within_size(file.read(MAX_FILE_BYTES + 1), self.display)
+
+    @contextlib.contextmanager
+    def arrow_stream(self, offset: int):
+        """The file from byte ``offset`` to the size it had when opened (a file that grows
+        meanwhile is not read beyond the size checked)."""
+        import pyarrow as pa
+
+        with self._errors(), pa.OSFile(str(self.path)) as file:
+            yield file.get_stream(offset, max(self.size - offset, 0))
+
+    @contextlib.contextmanager
+    def _errors(self):
+        try:
+            yield
+        except OSError as exc:
+            raise DataReadError(
+                f"File '{self.display}' could not be opened ({exc.strerror or exc}). Check "
+                "that you may read it and that no other program locks it."
+            ) from exc
+
+
+def _size(data: bytes | _RegularFile) -> int:
+    return data.size if isinstance(data, _RegularFile) else len(data)
+
+
+def _head(data: bytes | _RegularFile, count: int) -> bytes:
+    return data.head(count) if isinstance(data, _RegularFile) else data[:count]
+
+
+def _all_bytes(data: bytes | _RegularFile) -> bytes:
+    return data.read_all() if isinstance(data, _RegularFile) else data
+
+
+def _open_path(path: Path, display: str) -> bytes | _RegularFile:
+    """A regular file up to MAX_FILE_BYTES (read later), or a FIFO's bytes (read now, with
+    an idle time-out).
 
     Devices (``/dev/zero`` would never end), sockets and folders are refused. The type is
     checked before opening, because opening a FIFO without a writer blocks forever.
     """
     try:
-        mode = path.stat().st_mode
+        status = path.stat()
     except FileNotFoundError:
         raise DataReadError(
             f"File '{display}' not found. Check the path and the spelling of the file name."
@@ -231,18 +294,19 @@ def _read_path(path: Path, display: str) -> bytes:
             f"File '{display}' could not be opened ({exc.strerror or exc}). Check that you "
             "may read it and that no other program locks it."
         ) from exc
+    mode = status.st_mode
     if stat.S_ISDIR(mode):
         raise DataReadError(f"'{display}' is a folder, not a file. Choose a file inside it.")
-    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+    if stat.S_ISREG(mode):
+        _check_size(status.st_size, display)
+        return _RegularFile(path, status.st_size, display)
+    if not stat.S_ISFIFO(mode):
         raise DataReadError(
             f"'{display}' is not a regular file (it is a device or a socket, which may never "
             "end). Save the table to a file and give that file's path."
         )
     try:
-        if stat.S_ISFIFO(mode):
-            return _within_size(_read_fifo(path, display), display)
-        with path.open("rb") as file:
-            return _within_size(file.read(MAX_FILE_BYTES + 1), display)
+        return _within_size(_read_fifo(path, display), display)
     except OSError as exc:
         raise DataReadError(
             f"File '{display}' could not be opened ({exc.strerror or exc}). Check that you "
@@ -380,6 +444,8 @@ def _detect_sep(text: str) -> str:
         counts = _field_counts(lines, candidate)
         if counts and counts[0] > 1 and all(c == counts[0] for c in counts):
             consistent[candidate] = counts[0]
+    if len(consistent) == 1:  # the rules below choose it whatever the Sniffer guesses
+        return next(iter(consistent))
     try:
         sniffed = csv.Sniffer().sniff("\n".join(lines), delimiters="".join(DELIMITERS)).delimiter
     except csv.Error:
@@ -412,12 +478,84 @@ def _first_bad_line(text: str, sep: str, expected: int) -> tuple[int, int] | Non
     return None  # pragma: no cover
 
 
+def _read_utf8_text(
+    data: bytes | _RegularFile, display: str, sep: str | None, encoding: str | None
+) -> tuple[pd.DataFrame, str, str] | None:
+    """The quick way through UTF-8 text, which most exports are: only the file's head is
+    decoded (to detect the delimiter and read the header), and pyarrow's parser reads the
+    rest straight from the file or the bytes, checking that it is UTF-8 as it parses.
+
+    It gives the table :func:`_read_text` would give, or ``None`` when that function must
+    decide: another encoding, a head it does not settle (a header longer than the head,
+    a delimiter absent from it, blank or binary content), a row longer than a parser block,
+    or any problem, whose message :func:`_read_text` words (naming the line or byte).
+    """
+    import pyarrow as pa
+
+    if encoding is not None:
+        try:
+            if codecs.lookup(encoding).name != "utf-8":
+                return None
+        except LookupError:
+            return None
+    size = _size(data)
+    head = _head(data, _HEAD_BYTES)
+    whole = len(head) >= size
+    if any(head.startswith(bom) for bom, _ in _BOMS if bom != codecs.BOM_UTF8):
+        return None  # UTF-16 or UTF-32
+    skip = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
+    try:  # a character cut at the end of the head is completed by the rest of the file
+        text = codecs.getincrementaldecoder("utf-8")().decode(head[skip:], final=whole)
+    except UnicodeDecodeError:
+        return None
+    if "\x00" in text or not text or text.isspace():
+        return None
+    if sep is None:
+        # the head holds more than the _SAMPLE_CHARS characters the detection samples, so
+        # it chooses as on the whole text
+        used_sep = _detect_sep(text)
+    else:
+        used_sep = _normalise_sep(sep, display)
+        if used_sep not in text:
+            return None
+    complete_lines = text if whole else text[: text.rfind("\n") + 1]
+    _lift_csv_field_limit()
+    reader = csv.reader(_lines(complete_lines), delimiter=used_sep)
+    try:
+        header = next((row for row in reader if row), None)
+    except csv.Error:
+        return None
+    if header is None or (not whole and reader.line_num >= complete_lines.count("\n")):
+        return None  # the header may go on beyond the head
+    try:
+        if isinstance(data, _RegularFile):
+            with data.arrow_stream(skip) as stream:
+                table = _arrow_csv(stream, used_sep, len(header), _QUICK_BLOCK_BYTES)
+        else:
+            table = _arrow_csv(
+                pa.BufferReader(memoryview(data)[skip:]), used_sep, len(header), _QUICK_BLOCK_BYTES
+            )
+    except (pa.ArrowException, DataReadError):
+        return None
+    if _holds_nul(table):
+        return None
+    used_encoding = encoding if encoding is not None else ("utf-8-sig" if skip else "utf-8")
+    return _frame_from_text_columns(table, header, display, size), used_sep, used_encoding
+
+
+def _holds_nul(table: Any) -> bool:
+    """Whether any value of the parsed text holds a NUL byte (binary data)."""
+    texts = (chunk.buffers()[2] for column in table.columns for chunk in column.chunks)
+    return any(text and np.frombuffer(text, np.uint8).min() == 0 for text in texts)
+
+
 def _read_text(
     data: bytes, display: str, sep: str | None, encoding: str | None
 ) -> tuple[pd.DataFrame, str, str]:
+    """Any encoding: the whole file is decoded (detecting the encoding), checked, and
+    given to pyarrow's parser as UTF-8. Every problem is named here."""
     text, used_encoding = _decode(data, display, encoding)
-    if csv.field_size_limit() < _CSV_FIELD_LIMIT:
-        csv.field_size_limit(_CSV_FIELD_LIMIT)  # process-wide; MAX_CELL_CHARS is ours
+    _lift_csv_field_limit()
     if "\x00" in text:
         raise DataReadError(
             f"File '{display}' contains binary data (NUL bytes), so it is not a text table. "
@@ -446,27 +584,43 @@ def _read_text(
             )
 
     header = next((row for row in csv.reader(_lines(text), delimiter=used_sep) if row), [])
-    names = [h.strip() for h in header]
     utf8 = data if used_encoding in ("utf-8", "utf-8-sig") else text.encode("utf-8")
     del text  # the parser reads the bytes; the decoded text is not needed any more
     if utf8.startswith(codecs.BOM_UTF8):
         utf8 = utf8[len(codecs.BOM_UTF8) :]
+    table = _parse_csv(utf8, display, used_sep, header)
+    return _frame_from_text_columns(table, header, display, len(utf8)), used_sep, used_encoding
+
+
+def _frame_from_text_columns(
+    table: Any, header: list[str], display: str, size: int
+) -> pd.DataFrame:
+    """The DataFrame of the parsed text: the text/number rule per column (module doc), the
+    header checks, and the cell-length limit."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    table = _parse_csv(utf8, display, used_sep, header)
-    # A cell has at most as many characters as bytes: a column whose longest value in bytes
-    # is within the limit needs no count of characters (one cheap kernel per column).
-    maybe_too_long = len(utf8) > MAX_CELL_CHARS and any(
-        (pc.max(pc.binary_length(column)).as_py() or 0) > MAX_CELL_CHARS for column in table.columns
+    # A cell has at most as many characters as bytes: a chunk whose text is within the limit
+    # in bytes, or whose longest value is, needs no count of characters.
+    maybe_too_long = size > MAX_CELL_CHARS and any(
+        chunk.buffers()[2].size > MAX_CELL_CHARS
+        and (pc.max(pc.binary_length(chunk)).as_py() or 0) > MAX_CELL_CHARS
+        for column in table.columns
+        for chunk in column.chunks
+        if chunk.buffers()[2] is not None
     )
     with ThreadPoolExecutor(max_workers=2) as pool:  # pyarrow and NumPy release the GIL
         columns = list(pool.map(lambda c: _numbers_or_none(c) or c, table.columns))
     df = pa.table(columns, names=table.column_names).to_pandas(split_blocks=True)
-    df = _apply_header(df, names, display)
+    df = _apply_header(df, [h.strip() for h in header], display)
     if maybe_too_long:
         _check_cell_lengths(df, display)
-    return df, used_sep, used_encoding
+    return df
+
+
+def _lift_csv_field_limit() -> None:
+    if csv.field_size_limit() < _CSV_FIELD_LIMIT:
+        csv.field_size_limit(_CSV_FIELD_LIMIT)  # process-wide; MAX_CELL_CHARS is ours
 
 
 def _lines(text: str):
@@ -480,38 +634,55 @@ def _lines(text: str):
         start = end
 
 
-def _parse_csv(utf8: bytes, display: str, sep: str, header: list[str]) -> Any:
-    """Every field as text (pyarrow's multi-threaded parser; only "" is missing). A record
-    whose field count differs from the header's is refused with its line number."""
+def _arrow_csv(source: Any, sep: str, width: int, block_bytes: int, bad: list | None = None) -> Any:
+    """Every field of the delimited text in ``source`` as text, the header row skipped
+    (pyarrow's multi-threaded parser; only "" is missing). A record whose field count is
+    not ``width`` makes it raise ``ArrowInvalid`` (and is appended to ``bad``), as does a
+    record longer than ``block_bytes``."""
     import pyarrow as pa
     import pyarrow.csv as pa_csv
 
-    bad: list[Any] = []
-
     def refuse(row: Any) -> str:
-        bad.append(row)
+        if bad is not None:
+            bad.append(row)
         return "error"
 
-    placeholders = [f"_c{i}" for i in range(len(header))]
+    placeholders = [f"_c{i}" for i in range(width)]
+    return pa_csv.read_csv(
+        source,
+        read_options=pa_csv.ReadOptions(
+            # the header is read by the csv module
+            skip_rows=0,
+            column_names=placeholders,
+            block_size=block_bytes,
+        ),
+        parse_options=pa_csv.ParseOptions(
+            delimiter=sep, newlines_in_values=True, invalid_row_handler=refuse
+        ),
+        convert_options=pa_csv.ConvertOptions(
+            # large_string is the type pandas' text columns hold: to_pandas need not convert
+            column_types=dict.fromkeys(placeholders, pa.large_string()),
+            null_values=[""],
+            strings_can_be_null=True,
+            quoted_strings_can_be_null=True,
+        ),
+    ).slice(1)  # the header row
+
+
+def _parse_csv(utf8: bytes, display: str, sep: str, header: list[str]) -> Any:
+    """:func:`_arrow_csv` on the whole text, in blocks that hold the longest record; a
+    record whose field count differs from the header's is refused with its line number."""
+    import pyarrow as pa
+
+    bad: list[Any] = []
     try:
-        return pa_csv.read_csv(
+        return _arrow_csv(
             io.BytesIO(utf8),
-            read_options=pa_csv.ReadOptions(
-                # the header is read by the csv module; a block holds the longest cell
-                skip_rows=0,
-                column_names=placeholders,
-                block_size=max(1 << 20, min(len(utf8) + 1, 64 << 20)),
-            ),
-            parse_options=pa_csv.ParseOptions(
-                delimiter=sep, newlines_in_values=True, invalid_row_handler=refuse
-            ),
-            convert_options=pa_csv.ConvertOptions(
-                column_types=dict.fromkeys(placeholders, pa.string()),
-                null_values=[""],
-                strings_can_be_null=True,
-                quoted_strings_can_be_null=True,
-            ),
-        ).slice(1)  # the header row
+            sep,
+            len(header),
+            max(_QUICK_BLOCK_BYTES, min(len(utf8) + 1, 64 << 20)),
+            bad,
+        )
     except (pa.ArrowInvalid, pa.ArrowException) as exc:
         if bad:
             problem = _first_bad_line(utf8.decode("utf-8"), sep, len(header))
@@ -638,13 +809,18 @@ def _plain_numbers(stripped: Any) -> bool:
     )
 
 
-_POWERS_OF_TEN = 10 ** np.arange(1, 19, dtype=np.int64)
+_MINUS, _PLUS, _ZERO = b"-+0"
 
 
 def _canonical_integers(array: Any) -> Any:
     """The array as int64 when every present value is written exactly as Python writes
     the integer (optional '-', no leading zero, no '+', no spaces, at most 15 digits): the
-    common case, checked by one cast and a length comparison instead of regexes."""
+    common case, checked by one cast and a look at each value's first bytes and length.
+
+    The cast accepts only an optional '-' then digits, or a '0x' hexadecimal literal; both
+    a leading zero and '0x' start with '0', so refusing a '0' (or '-0') that is not the
+    whole value leaves digits written as Python writes them. Values the check refuses go
+    to the general rule in :func:`_numbers_or_none`."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -652,14 +828,42 @@ def _canonical_integers(array: Any) -> Any:
         numbers = pc.cast(array, pa.int64())
     except pa.ArrowInvalid:
         return None
-    values = numbers.drop_null().to_numpy()
-    digits = np.searchsorted(_POWERS_OF_TEN, np.abs(values), side="right") + 1
-    if digits.size and digits.max() > _MAX_DIGITS:
-        return None
-    written = pc.binary_length(array.drop_null()).to_numpy()
-    if not np.array_equal(written, digits + (values < 0)):
-        return None
+    chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
+    for chunk in chunks:
+        if len(chunk) == chunk.null_count:
+            continue
+        starts, lengths, data = _value_extents(chunk)
+        first = data[starts]
+        minus = first == _MINUS
+        if (
+            (first == _PLUS).any()
+            or ((first == _ZERO) & (lengths > 1)).any()
+            or (lengths - minus > _MAX_DIGITS).any()
+            or (minus.any() and (data[starts[minus] + 1] == _ZERO).any())
+        ):
+            return None
     return numbers
+
+
+def _value_extents(chunk: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Start offsets and byte lengths of the present values of a pyarrow string array,
+    and its bytes, read from its buffers without copying the text."""
+    import pyarrow as pa
+
+    if pa.types.is_large_string(chunk.type):
+        width = np.int64
+    else:
+        width = np.int32
+        if not pa.types.is_string(chunk.type):  # e.g. a string view from DuckDB
+            chunk = chunk.cast(pa.string())
+    _, offsets, data = chunk.buffers()
+    item = np.dtype(width).itemsize
+    bounds = np.frombuffer(offsets, width, count=len(chunk) + 1, offset=chunk.offset * item)
+    starts, lengths = bounds[:-1], np.diff(bounds)
+    if chunk.null_count:
+        present = chunk.is_valid().to_numpy(zero_copy_only=False)
+        starts, lengths = starts[present], lengths[present]
+    return starts, lengths, np.frombuffer(data, np.uint8)
 
 
 # ------------------------------------------------------------------------------ Excel

@@ -42,6 +42,8 @@ def test_numbers(values, expected):
         ["1234567890123456", "1"],  # 16 digits: a card number
         ["12", "1,000"],  # thousands separator
         ["12", "NA"],  # NA is a value (Namibia), not missing
+        ["0x1F", "5"],  # hexadecimal: pyarrow's cast to int64 reads it as 31
+        ["-0x1F", "5"],
     ],
 )
 def test_text_stays_text(values):
