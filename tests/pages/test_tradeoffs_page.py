@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -65,6 +66,10 @@ def test_search_chart_and_apply(tmp_path):
     assert [m.value for m in at.metric if m.label == "Records suppressed"] == ["0"]
     charts = at.get("vega_lite_chart")
     assert len(charts) == 2 and "records removed" in charts[0].proto.spec  # frontier, columns
+    # every option removes 0 records: the jittered axis must read in whole records, not
+    # as ticks such as "0.000000"
+    y_axis = json.loads(charts[0].proto.spec)["encoding"]["y"]["axis"]
+    assert y_axis["format"] == ",d" and y_axis["tickMinStep"] == 1
     assert any("Annex C" in c.value for c in at.caption)
     at.button(key="to_apply").click().run()
     assert not at.exception, at.exception
