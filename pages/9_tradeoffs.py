@@ -305,8 +305,11 @@ chart = (
     .encode(
         x=alt.X("loss:Q", title=name, scale=alt.Scale(zero=False)),
         # whole records: the jitter must not show as ticks such as "0.000000"
-        y=alt.Y("removed (jittered):Q", title="Records removed",
-                axis=alt.Axis(format=",d", tickMinStep=1)),
+        y=alt.Y(
+            "removed (jittered):Q",
+            title="Records removed",
+            axis=alt.Axis(format=",d", tickMinStep=1),
+        ),
         color=alt.Color("k:O", title="Smallest group (k)"),
         shape=alt.Shape("optimum:N", title="Optimum"),
         size=alt.condition("datum.optimum", alt.value(200), alt.value(70)),
