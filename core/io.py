@@ -258,10 +258,14 @@ class _RegularFile:
         try:
             yield
         except OSError as exc:
-            raise DataReadError(
-                f"File '{self.display}' could not be opened ({exc.strerror or exc}). Check "
-                "that you may read it and that no other program locks it."
-            ) from exc
+            raise _unreadable(self.display, exc) from exc
+
+
+def _unreadable(display: str, exc: OSError) -> DataReadError:
+    return DataReadError(
+        f"File '{display}' could not be opened ({exc.strerror or exc}). Check that you "
+        "may read it and that no other program locks it."
+    )
 
 
 def _size(data: bytes | _RegularFile) -> int:
@@ -290,10 +294,7 @@ def _open_path(path: Path, display: str) -> bytes | _RegularFile:
             f"File '{display}' not found. Check the path and the spelling of the file name."
         ) from None
     except OSError as exc:
-        raise DataReadError(
-            f"File '{display}' could not be opened ({exc.strerror or exc}). Check that you "
-            "may read it and that no other program locks it."
-        ) from exc
+        raise _unreadable(display, exc) from exc
     mode = status.st_mode
     if stat.S_ISDIR(mode):
         raise DataReadError(f"'{display}' is a folder, not a file. Choose a file inside it.")
@@ -308,10 +309,7 @@ def _open_path(path: Path, display: str) -> bytes | _RegularFile:
     try:
         return _within_size(_read_fifo(path, display), display)
     except OSError as exc:
-        raise DataReadError(
-            f"File '{display}' could not be opened ({exc.strerror or exc}). Check that you "
-            "may read it and that no other program locks it."
-        ) from exc
+        raise _unreadable(display, exc) from exc
 
 
 def _read_fifo(path: Path, display: str) -> bytes:
