@@ -3,6 +3,8 @@ temporary folder when the groups exceed its memory limit)."""
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -34,10 +36,19 @@ def quote(name: str) -> str:
     return '"' + str(name).replace('"', '""') + '"'
 
 
+def literal_path(file: str) -> str:
+    """``file`` as a DuckDB pattern that matches only that file: DuckDB globs every path
+    it is given, so ``p[1].csv`` would read ``p1.csv``. Each of ``* ? [`` becomes a
+    one-character class (``[*]``); the path is made absolute, so no name is read as a
+    URL (``http://``, ``s3://``)."""
+    return re.sub(r"([*?\[])", r"[\1]", os.path.abspath(file))
+
+
 def relation_sql(sources: Sources) -> tuple[str, list]:
     """``FROM`` clause reading ``sources`` and its parameters (file names are parameters,
-    never pasted into the SQL). CSV columns are named ``c0, c1, ...`` and read as text."""
-    files = list(sources.files)
+    never pasted into the SQL, and read literally). CSV columns are named ``c0, c1, ...``
+    and read as text."""
+    files = [literal_path(f) for f in sources.files]
     if sources.format == "parquet":
         return "read_parquet(?)", [files]
     columns = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(len(sources.names)))

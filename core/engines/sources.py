@@ -70,6 +70,8 @@ def _files(source: str) -> list[str]:
                 "glob such as 'data/*.csv', or a folder of Parquet files."
             )
         return files
+    if path.is_file():  # a file named 'p[1].csv' is that file, never a pattern
+        return [str(path)]
     if any(ch in source for ch in "*?["):
         files = sorted(f for f in glob.glob(str(path), recursive=True) if Path(f).is_file())
         if not files:
@@ -78,11 +80,9 @@ def _files(source: str) -> list[str]:
                 "nothing was read or written."
             )
         return files
-    if not path.is_file():
-        raise DataReadError(
-            f"File '{source}' not found. Check the path and the spelling of the file name."
-        )
-    return [str(path)]
+    raise DataReadError(
+        f"File '{source}' not found. Check the path and the spelling of the file name."
+    )
 
 
 def _parquet_sources(files: list[str]) -> Sources:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 import sys
 import threading
@@ -131,6 +132,13 @@ def spark_session(master: str | None = None, config: dict[str, str] | None = Non
     )
 
 
+def literal_path(file: str) -> str:
+    """``file`` as a Hadoop glob that matches only that file: Spark globs every path it
+    reads, so ``p[1].csv`` would read ``p1.csv``; a backslash escapes each of Hadoop's
+    glob characters ``\\ * ? [ ] { }``."""
+    return re.sub(r"([\\*?\[\]{}])", r"\\\1", file)
+
+
 def read_sources(spark, sources: Sources, *, ordered: bool = False):
     """A Spark DataFrame over ``sources``, columns renamed ``c0, c1, ...`` by position (a
     name from the data is never parsed as an expression); CSV fields are all text.
@@ -139,20 +147,26 @@ def read_sources(spark, sources: Sources, *, ordered: bool = False):
     if ordered and len(sources.files) > 1:
         frames = [read_sources(spark, replace(sources, files=(file,))) for file in sources.files]
         return functools.reduce(lambda a, b: a.union(b), frames)
-    files = list(sources.files)
+    files = [literal_path(f) for f in sources.files]
     if sources.format == "parquet":
         frame = spark.read.parquet(*files)
     else:
+        from pyspark.sql.types import StringType, StructField, StructType
+
+        # The schema is given, not inferred: inferring a multi-line CSV's header globs the
+        # files' paths once more, unescaped (a folder 'd[1]' matched nothing). Every file's
+        # header has been checked against the first one's (core.engines.sources).
+        text = StructType([StructField(f"c{i}", StringType()) for i in range(len(sources.names))])
         frame = spark.read.csv(
             files,
+            schema=text,
             sep=sources.sep,
             header=True,
-            inferSchema=False,
             quote='"',
             escape='"',
             multiLine=True,
             mode="FAILFAST",
-            enforceSchema=False,
+            enforceSchema=True,
         )
     return frame.toDF(*[f"c{i}" for i in range(len(frame.columns))])
 

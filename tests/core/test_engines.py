@@ -479,3 +479,46 @@ def test_a_local_spark_gets_the_heap_a_10m_row_frequency_table_needs(spark):
     conf = spark.sparkContext.getConf()
     assert conf.get("spark.driver.memory") == LOCAL_MEMORY["spark.driver.memory"] == "4g"
     assert conf.get("spark.driver.maxResultSize") == "2g"
+
+
+# --- File names with glob characters are read literally (issue 27) -----------------------
+
+
+@pytest.fixture
+def glob_named_files(tmp_path):
+    """``p[1].csv`` (one person) next to ``p1.csv`` (three others): a glob of the first
+    name matches only the second. Also in a folder named with ``[``, ``*`` and ``?``."""
+    (tmp_path / "p[1].csv").write_text("age,sex\n30,F\n")
+    (tmp_path / "p1.csv").write_text("age,sex\n40,M\n40,M\n40,M\n")
+    odd = tmp_path / "d[1]*?{a,b}"
+    odd.mkdir()
+    (odd / "x*.csv").write_text("age,sex\n30,F\n")
+    (tmp_path / "d1").mkdir()
+    (tmp_path / "d1" / "xy.csv").write_text("age,sex\n40,M\n40,M\n40,M\n")
+    pd.DataFrame({"age": [30], "sex": ["F"]}).to_parquet(tmp_path / "q[1].parquet")
+    pd.DataFrame({"age": [40] * 3, "sex": ["M"] * 3}).to_parquet(tmp_path / "q1.parquet")
+    return tmp_path
+
+
+def _one_record_of_30_f(freq) -> None:
+    assert freq.records == 1  # the file's one record, not the three of the other file
+    assert freq.table.astype(str).values.tolist() == [["30", "F"]]
+
+
+@pytest.mark.parametrize("name", ["p[1].csv", "d[1]*?{a,b}/x*.csv", "q[1].parquet"])
+def test_duckdb_reads_a_file_named_with_glob_characters_literally(glob_named_files, name):
+    pytest.importorskip("duckdb")
+    freq = frequency_table(str(glob_named_files / name), ["age", "sex"], engine="duckdb")
+    _one_record_of_30_f(freq)
+
+
+def test_spark_reads_a_file_named_with_glob_characters_literally(spark, glob_named_files):
+    for name in ("p[1].csv", "d[1]*?{a,b}/x*.csv", "q[1].parquet"):
+        freq = frequency_table(str(glob_named_files / name), ["age", "sex"], engine="spark")
+        _one_record_of_30_f(freq)
+
+
+def test_a_glob_matching_glob_named_files_reads_each_once(glob_named_files):
+    pytest.importorskip("duckdb")
+    freq = frequency_table(str(glob_named_files / "*.csv"), ["age", "sex"], engine="duckdb")
+    assert freq.records == 4  # p[1].csv (1) and p1.csv (3), each read once
