@@ -47,6 +47,13 @@ def _safe_stem(text: str, fallback: str) -> str:
     return stem or fallback
 
 
+def portable_name(column: Any, text: str) -> str:
+    """The name a hierarchy's text travels and is kept under (bundle, workspace):
+    ``hierarchies/<column>-<first 10 hex of its sha256>.csv``."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+    return f"{HIERARCHY_FOLDER}/{_safe_stem(column or '', 'hierarchy')}-{digest}.csv"
+
+
 def portable_recipe(
     recipe: Recipe,
     *,
@@ -83,8 +90,7 @@ def portable_recipe(
                 raise RecipeError(
                     f"Step {position}: hierarchy file '{source}' is not UTF-8 text."
                 ) from None
-        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
-        name = f"{HIERARCHY_FOLDER}/{_safe_stem(column or '', 'hierarchy')}-{digest}.csv"
+        name = portable_name(column, text)
         files[name] = text
         return name
 
@@ -118,11 +124,17 @@ def portable_recipe(
 
 def _check_portable_name(name: str) -> str:
     """Only names made by :func:`portable_recipe` may become files (no ``..``, no roots)."""
-    if not _PORTABLE_NAME.match(name):
+    if not is_portable_name(name):
         raise RecipeError(
             f"Hierarchy name {name!r} is not a bundle file name (hierarchies/<name>.csv)."
         )
     return name
+
+
+def is_portable_name(name: Any) -> bool:
+    """Whether ``name`` has the shape :func:`portable_name` makes (``hierarchies/<stem>.csv``:
+    no folder above, no root, no ``..``): the only hierarchy names a workspace keeps."""
+    return isinstance(name, str) and _PORTABLE_NAME.fullmatch(name) is not None
 
 
 def write_hierarchies(files: Mapping[str, str], folder: str | Path) -> None:

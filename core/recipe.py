@@ -35,6 +35,7 @@ only record is the identity mapping table, which is kept apart from the data.
 from __future__ import annotations
 
 import datetime as dt
+import io
 import keyword
 import math
 import secrets
@@ -315,9 +316,17 @@ def secret_step_seed(pseudonym_seed: int | None, position: int) -> int | None:
     return None if pseudonym_seed is None else step_seed(pseudonym_seed, position, {})
 
 
-def _evaluate(value: Any, base_dir: Path | None, keys: Mapping[str, bytes] | None) -> Any:
+def _evaluate(
+    value: Any,
+    base_dir: Path | None,
+    keys: Mapping[str, bytes] | None,
+    hierarchies: Mapping[str, str] | None = None,
+) -> Any:
     if isinstance(value, Ref):
         if value.function == "read_hierarchy":
+            if hierarchies is not None and value.argument in hierarchies:
+                # kept as content (a workspace's): read from memory, never through a file
+                return read_hierarchy(io.StringIO(hierarchies[value.argument]))
             path = Path(value.argument)
             if base_dir is not None and not path.is_absolute():
                 path = base_dir / path
@@ -334,7 +343,7 @@ def _evaluate(value: Any, base_dir: Path | None, keys: Mapping[str, bytes] | Non
                 return keys[value.argument]  # checked (length) by the technique itself
             return key_from_env(value.argument)
     if isinstance(value, Mapping):  # recode_locally's hierarchies, t_closeness's, k_map's
-        return {k: _evaluate(v, base_dir, keys) for k, v in value.items()}
+        return {k: _evaluate(v, base_dir, keys, hierarchies) for k, v in value.items()}
     return value
 
 
@@ -346,6 +355,7 @@ def run_step(
     base_dir: Path | None = None,
     secret_seed: int | None = None,
     keys: Mapping[str, bytes] | None = None,
+    hierarchies: Mapping[str, str] | None = None,
 ) -> tuple[pd.DataFrame, Pseudonymised | None]:
     """Apply one step to ``df`` (a new table is returned; ``df`` is untouched).
 
@@ -353,11 +363,13 @@ def run_step(
     to random pseudonymisation, so that a session can replay its pseudonyms, and is never
     recorded anywhere. ``keys`` maps a step's ``key_env`` name to its key (bytes), for a
     key held by the caller (e.g. typed in one dashboard session) instead of the process
-    environment; keys are never recorded anywhere either.
+    environment; keys are never recorded anywhere either. ``hierarchies`` (name -> text,
+    e.g. a workspace's) gives the hierarchy files a step names by content; a name not in
+    it is read from disk, relative to ``base_dir``.
     """
     call = resolve(step)
     function = getattr(techniques, call.function)
-    kwargs = {k: _evaluate(v, base_dir, keys) for k, v in call.kwargs.items()}
+    kwargs = {k: _evaluate(v, base_dir, keys, hierarchies) for k, v in call.kwargs.items()}
     if call.random:
         kwargs["seed"] = seed
     if call.secret_seed and secret_seed is not None:
@@ -376,12 +388,13 @@ def advance(
     base_dir: Path | None = None,
     pseudonym_seed: int | None = None,
     keys: Mapping[str, bytes] | None = None,
+    hierarchies: Mapping[str, str] | None = None,
 ) -> RecipeResult:
     """Apply the step at ``position`` (1-based) to a partial result: one replay step.
 
     The step's seed comes from ``result.seed`` (recorded in the log); random pseudonyms
-    use ``pseudonym_seed`` when given; ``keys`` as in :func:`run_step`. Errors name the
-    step that failed.
+    use ``pseudonym_seed`` when given; ``keys`` and ``hierarchies`` as in :func:`run_step`.
+    Errors name the step that failed.
     """
     call = resolve(step, position=position)
     used_seed = step_seed(result.seed, position, step) if call.random else None
@@ -393,6 +406,7 @@ def advance(
             base_dir=base_dir,
             secret_seed=secret_step_seed(pseudonym_seed, position),
             keys=keys,
+            hierarchies=hierarchies,
         )
     except AnonymisationError as error:
         raise type(error)(f"Step {position} ({step['step']}): {error}") from None
@@ -424,6 +438,7 @@ def apply_recipe(
     progress: ProgressFn | None = None,
     pseudonym_seed: int | None = None,
     keys: Mapping[str, bytes] | None = None,
+    hierarchies: Mapping[str, str] | None = None,
 ) -> RecipeResult:
     """Replay every step of ``recipe`` on ``df``; the same input and seed give the same output.
 
@@ -432,7 +447,8 @@ def apply_recipe(
     Errors name the step that failed. Random pseudonyms use ``pseudonym_seed`` when given
     (a secret the caller keeps, never recorded), else fresh operating-system entropy.
     HMAC keys come from ``keys`` (``key_env`` name -> key bytes) when given there, else
-    from the environment variable the step names; they are never recorded.
+    from the environment variable the step names; they are never recorded. ``hierarchies``
+    (name -> text) as in :func:`run_step`.
     """
     check_recipe_columns(recipe, df)
     seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
@@ -441,9 +457,8 @@ def apply_recipe(
     report = progress or no_progress
     total = len(recipe.steps)
     for position, step in enumerate(recipe.steps, start=1):
-        result = advance(
-            result, step, position, base_dir=base, pseudonym_seed=pseudonym_seed, keys=keys
-        )
+        result = advance(result, step, position, base_dir=base, pseudonym_seed=pseudonym_seed,
+                         keys=keys, hierarchies=hierarchies)  # fmt: skip
         report(position / total, f"step {position} of {total}: {result.log[-1].summary}")
     return result
 

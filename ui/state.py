@@ -16,7 +16,7 @@ import secrets
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,10 +25,16 @@ import pandas as pd
 import streamlit as st
 
 from core.audit import record_release as record_release_in
-from core.bundle import build_bundle, portable_recipe
-from core.errors import AnonymisationError, AnonymisationWarning, ColumnNotFoundError, SecretError
+from core.bundle import build_bundle, portable_name, portable_recipe
+from core.errors import (
+    AnonymisationError,
+    AnonymisationWarning,
+    ColumnNotFoundError,
+    DataReadError,
+    SecretError,
+)
 from core.formatting import fmt_count, fmt_probability
-from core.hierarchy import read_hierarchy, store_hierarchy
+from core.hierarchy import Hierarchy, read_hierarchy
 from core.io import read_table
 from core.markup import code_span, escape_markdown
 from core.recipe import (
@@ -488,6 +494,7 @@ def _replay(target: Recipe) -> RecipeResult:
     keys = [(seed, repr(steps[:i])) for i in range(len(steps) + 1)]
     start = max((i for i, key in enumerate(keys) if key in cache), default=0)
     current = cache.setdefault(keys[start], RecipeResult(original(), {}, {}, (), seed))
+    stored = StoredHierarchies()
     for position in range(start + 1, len(steps) + 1):
         current = advance(
             current,
@@ -496,6 +503,7 @@ def _replay(target: Recipe) -> RecipeResult:
             base_dir=ROOT,
             pseudonym_seed=state["pseudonym_secret"],
             keys=session_keys(),
+            hierarchies=stored,
         )
         cache[keys[position]] = current
     while len(cache) > _PREFIX_CACHE_SIZE:  # forget the oldest prefixes
@@ -537,7 +545,8 @@ def preview_step(step: dict[str, Any]) -> StepPreview:
     seed = next_step_seed(step)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", AnonymisationWarning)
-        data, _ = run_step(current_data(), step, seed=seed, base_dir=ROOT, keys=session_keys())
+        data, _ = run_step(current_data(), step, seed=seed, base_dir=ROOT, keys=session_keys(),
+                           hierarchies=StoredHierarchies())  # fmt: skip
     return StepPreview(data, seed, tuple(str(w.message) for w in caught))
 
 
@@ -725,7 +734,8 @@ def set_local_recoding_result(key: Any, result: Any) -> None:
 
 
 def hierarchy_dir() -> Path:
-    """Where the dashboard writes hierarchy files that recipe steps refer to.
+    """Where the dashboard writes population tables that k-map steps read (hierarchies are
+    kept in the workspace, never in a file).
 
     ``$ANON_HIERARCHY_DIR`` or the session's ``hierarchy_dir`` override the default
     ``hierarchies/`` folder of the repository (tests point it at a temporary folder).
@@ -734,15 +744,44 @@ def hierarchy_dir() -> Path:
     return Path(chosen) if chosen else ROOT / "hierarchies"
 
 
-def save_hierarchy(column: str, hierarchy: Any) -> str:
-    """Write a hierarchy file that a recipe step refers to, and keep its content in the
-    workspace; return the path the step records (relative to the project when possible)."""
-    path = store_hierarchy(hierarchy, hierarchy_dir(), stem=column)
-    try:
-        name = str(path.relative_to(ROOT))
-    except ValueError:
-        name = str(path)
-    text = path.read_text(encoding="utf-8")
+class StoredHierarchies(Mapping[str, str]):
+    """The workspace's hierarchies (name -> text), read once, when a step first names one.
+
+    Recipe steps name hierarchies; the dashboard gives their text from the workspace to
+    the replay (core.recipe ``hierarchies``) and never writes a hierarchy file: a name in a
+    workspace someone sent is not a path to write to (issue 27), and hierarchies built from
+    the data hold original values that must not sit in clear in the working folder
+    (issue 25). A name the workspace does not hold (a shipped sample hierarchy) is read
+    from disk as the recipe gives it.
+    """
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str] | None = None
+
+    def _loaded(self) -> dict[str, str]:
+        if self._texts is None:
+            try:
+                with open_workspace() as ws:
+                    self._texts = ws.hierarchies()
+            except WorkspaceError:
+                self._texts = {}
+        return self._texts
+
+    def __getitem__(self, name: str) -> str:
+        return self._loaded()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded())
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+
+def save_hierarchy(column: str, hierarchy: Hierarchy) -> str:
+    """Keep a hierarchy that a recipe step refers to in the workspace (its text, under a
+    name made from its content); return the name the step records. No file is written."""
+    text = hierarchy.levels.to_csv(sep=";", header=False, index=False)
+    name = portable_name(column, text)
     _write(lambda ws: ws.put_hierarchy(name, text, column=column))
     return name
 
@@ -799,13 +838,11 @@ def keep_uploaded_hierarchy(column: str, data: bytes) -> str:
     return save_hierarchy(column, hierarchy)
 
 
-def stored_hierarchy(name: str) -> Any:
-    """A hierarchy kept in the workspace (or its file), read back."""
-    text = None
-    with open_workspace() as ws:
-        text = ws.hierarchies().get(name)
+def stored_hierarchy(name: str) -> Hierarchy:
+    """A hierarchy kept in the workspace, read back (never a file a stored name points at)."""
+    text = StoredHierarchies().get(name)
     if text is None:
-        return read_hierarchy(ROOT / name)
+        raise DataReadError(f"The hierarchy {name!r} is not in this workspace: upload it again.")
     return read_hierarchy(io.StringIO(text))
 
 
@@ -940,7 +977,6 @@ def restore_from_workspace() -> bool:
             version = settings.get("current_recipe")
             recipe_text = ws.recipe_version(version).yaml if version else None
             roles_saved = ws.roles(current["sha256"])
-            hierarchies = ws.hierarchies()
     except (WorkspaceError, AnonymisationError) as error:
         _state()["workspace_error"] = str(error)
         return False
@@ -950,7 +986,6 @@ def restore_from_workspace() -> bool:
     state["data_sha256"] = current["sha256"]
     if recipe_text:
         state["history"] = EditHistory(Recipe.from_yaml(recipe_text))
-    _write_hierarchy_files(hierarchies)
     _set_roles_from(roles_saved)
     _apply_settings(settings, set(_FOLLOWED_SETTINGS))
     state[_CHOICES] = settings.get(_CHOICES, {})
@@ -974,15 +1009,6 @@ def _rows_of(ws: Workspace, data_set: dict[str, Any]) -> pd.DataFrame | None:
         _remember_table(sha, df)
         df = df.copy()  # each session its own copy
     return df
-
-
-def _write_hierarchy_files(hierarchies: dict[str, str]) -> None:
-    """Write the stored hierarchies the recipe's steps read, where a file is missing."""
-    for name, text in hierarchies.items():
-        path = Path(name) if Path(name).is_absolute() else ROOT / name
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
 
 
 def _set_roles_from(saved: dict[str, str]) -> None:
@@ -1130,8 +1156,6 @@ def _follow(ws: Workspace, now: dict[str, Any], seen: dict[str, Any]) -> list[st
     seen_sha = (before.get("current_data") or {}).get("sha256")
     notes = []
     data_changed = False
-    if now["hierarchies"] != seen.get("hierarchies"):
-        _write_hierarchy_files(ws.hierarchies())
     if data_set and sha != seen_sha and sha != state.get("data_sha256"):
         df = _rows_of(ws, data_set)
         if df is None:

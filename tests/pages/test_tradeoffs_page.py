@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -13,12 +15,19 @@ from streamlit.testing.v1 import AppTest
 from core.hierarchy import read_hierarchy
 from core.recipe import apply_recipe
 from core.schema import Role
+from core.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/9_tradeoffs.py"
 TAXI = "guide_annex_c_taxi.csv"
 TAXI_TABLE = pd.read_csv(ROOT / "sample_data" / TAXI)
 QI = ["Age", "Gender"]
+
+
+def _stored() -> dict[str, str]:
+    """The hierarchies the app kept in its workspace (it writes no hierarchy file)."""
+    with Workspace(os.environ["ANON_WORKSPACE"]) as ws:
+        return ws.hierarchies()
 
 
 def taxi_page(tmp_path: Path) -> AppTest:
@@ -78,8 +87,13 @@ def test_search_chart_and_apply(tmp_path):
     assert {s["column"] for s in generalised} == {
         c for c, lvl in zip(QI, (age, gender), strict=True) if lvl
     }
+    # The hierarchies are kept in the workspace, never as files in the working folder
+    # (issue 25: built from the data, they hold its original values in clear).
+    with Workspace(os.environ["ANON_WORKSPACE"]) as ws:
+        stored = ws.hierarchies()
     for step in generalised:
-        assert read_hierarchy(Path(step["hierarchy"])).height >= step["level"]
+        assert read_hierarchy(io.StringIO(stored[step["hierarchy"]])).height >= step["level"]
+    assert not list(tmp_path.rglob("*.csv"))
 
 
 def test_missing_upload_shows_error(tmp_path):
@@ -134,7 +148,7 @@ def test_sensitive_models_results_in_words_and_replayable_recipe(tmp_path):
     steps = at.session_state["history"].current.steps
     assert steps[-1]["l_diversity"] == {"sensitive": "Gender", "l": 2.0, "kind": "distinct"}
     recipe = at.session_state["history"].current  # the recipe replays the same removal
-    out = apply_recipe(TAXI_TABLE, recipe, base_dir=ROOT).data
+    out = apply_recipe(TAXI_TABLE, recipe, hierarchies=_stored()).data
     assert len(TAXI_TABLE) - len(out) == 5
 
 
@@ -185,7 +199,7 @@ def test_recode_suppressed_records_locally(tmp_path):
     recipe = at.session_state["history"].current
     assert recipe.steps[-1]["step"] == "recode_locally"
     assert recipe.steps[-1]["rounds"] == [[1, 0], [3, 0]]
-    out = apply_recipe(TAXI_TABLE, recipe, base_dir=ROOT).data
+    out = apply_recipe(TAXI_TABLE, recipe, hierarchies=_stored()).data
     assert len(out) == 9
     assert sorted(out.loc[out["Age"] == "20-39", "Serial number"]) == [1, 5, 10]
 
@@ -336,5 +350,6 @@ def test_kmap_with_an_uploaded_population_table(tmp_path):
     saved = Path(k_map["population_table"])
     saved = saved if saved.is_absolute() else ROOT / saved
     assert saved.parent == tmp_path and saved.read_bytes() == upload
-    replayed = apply_recipe(TAXI_TABLE, at.session_state["history"].current, base_dir=ROOT).data
+    replayed = apply_recipe(TAXI_TABLE, at.session_state["history"].current,
+                            hierarchies=_stored()).data  # fmt: skip
     assert replayed["Serial number"].tolist() == list(range(2, 12))

@@ -1,0 +1,106 @@
+"""A workspace someone sent is hostile (issue 27, High 1; issue 25): opening it in the
+dashboard writes no file, anywhere. Hierarchy names stored in it were written as paths
+(an absolute name or one with ``..`` landed outside the app, e.g. a ``.pth`` file that runs
+code at the next Python start); hierarchies are now read from the workspace itself."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.recipe import Recipe
+from core.workspace import Workspace, sha256_text
+
+ROOT = Path(__file__).resolve().parents[2]
+AGE = "\n".join(f"{age};{age // 10 * 10}s;*" for age in range(20, 60)) + "\n"
+
+
+def _hostile_workspace(path: Path, targets: list[Path]) -> None:
+    """A workspace whose hierarchies are named by paths outside the app (one absolute,
+    one climbing out of the app's folder with ``..``), as a crafted file would have them
+    (written with plain SQL: the Workspace API refuses such names now)."""
+    table = pd.DataFrame({"age": [25, 27, 33, 35, 41, 44], "sex": list("FMFMFM")})
+    with Workspace(path) as ws:
+        sha = ws.add_dataset(table, name="people.csv", store_data=True)
+        ws.set_setting("current_data", {"sha256": sha, "name": "people.csv",
+                                        "source_path": None})  # fmt: skip
+        names = [str(targets[0]), os.path.relpath(targets[1], ROOT)]
+        with ws.transaction() as conn:
+            for name in names:
+                conn.execute(
+                    "INSERT INTO hierarchies (name, column_name, sha256, content, created_at) "
+                    "VALUES (?, 'age', ?, ?, '2026-01-01')",
+                    (name, sha256_text(AGE), AGE),
+                )
+        version = ws.add_recipe_version(
+            Recipe(
+                ({"step": "generalise", "column": "age", "hierarchy": names[1], "level": 1},), 7, {}
+            ).to_yaml(),  # fmt: skip
+            message="crafted",
+        )
+        ws.set_setting("current_recipe", version.id)
+
+
+def _session() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_opening_a_workspace_writes_no_hierarchy_file_anywhere(tmp_path, monkeypatch):
+    targets = [tmp_path / "site-packages" / "evil.pth", tmp_path / "climbed" / "evil.pth"]
+    workspace = tmp_path / "sent.anon.db"
+    _hostile_workspace(workspace, targets)
+    monkeypatch.setenv("ANON_WORKSPACE", str(workspace))
+    at = _session()  # the dashboard continues from the workspace (restore_from_workspace)
+    for target in targets:
+        assert not target.exists() and not target.parent.exists(), target
+    # The recipe's step still runs: its hierarchy is read from the workspace, not a file.
+    assert at.session_state["history"].current.steps[0]["step"] == "generalise"
+    assert not at.session_state["original"].empty
+
+
+def test_history_open_workspace_writes_no_hierarchy_file(tmp_path):
+    targets = [tmp_path / "a" / "evil.pth", tmp_path / "b" / "evil.pth"]
+    workspace = tmp_path / "sent.anon.db"
+    _hostile_workspace(workspace, targets)
+    at = _session()  # on the test's own (empty) workspace
+    at.switch_page("pages/12_history.py").run()
+    at.text_input(key="hist_path").set_value(str(workspace))
+    at.button(key="hist_open").click().run()
+    assert not at.exception, at.exception
+    for target in targets:
+        assert not target.exists() and not target.parent.exists(), target
+
+
+def test_another_sessions_hierarchies_are_followed_without_a_file(tmp_path, monkeypatch):
+    """_follow: a hierarchy another session (or a crafted file) adds is taken over on the
+    next rerun, and still nothing is written."""
+    workspace = tmp_path / "shared.anon.db"
+    monkeypatch.setenv("ANON_WORKSPACE", str(workspace))
+    at = _session()
+    target = tmp_path / "later" / "evil.pth"
+    with Workspace(workspace) as ws, ws.transaction() as conn:
+        conn.execute(
+            "INSERT INTO hierarchies (name, column_name, sha256, content, created_at) "
+            "VALUES (?, 'age', ?, ?, '2026-01-01')",
+            (str(target), sha256_text(AGE), AGE),
+        )
+        ws.log("hierarchy", f"hierarchy:{target}", {})
+    at.run()
+    assert not at.exception, at.exception
+    assert not target.exists() and not target.parent.exists()
+
+
+@pytest.mark.parametrize("name", ["/tmp/evil.pth", "../../evil.pth", "hierarchies/../x.csv",
+                                  "hierarchies/a b.csv", "hierarchies/x.pth"])  # fmt: skip
+def test_the_workspace_refuses_a_hierarchy_name_that_is_not_a_bundle_name(tmp_path, name):
+    from core.workspace import WorkspaceError
+
+    with Workspace(tmp_path / "w.anon.db") as ws, pytest.raises(WorkspaceError, match="name"):
+        ws.put_hierarchy(name, AGE, column="age")
