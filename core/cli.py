@@ -19,6 +19,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -27,6 +28,7 @@ import pandas as pd
 
 from core.engines import ENGINES, choose_engine, frequency_table
 from core.errors import AnonymisationError, ReleaseRefusedError
+from core.file_lock import exclusive_lock
 from core.io import output_format, read_table, stream_table, table_to_bytes
 from core.markup import terminal_line
 from core.model_risk import MODEL_METHODS, model_risk
@@ -1062,29 +1064,32 @@ def cmd_dp_aggregate(args: argparse.Namespace) -> int:
     )
     measured = [*args.sums, *args.means]
     budget_delta = args.budget_delta if args.budget_delta is not None else args.delta
-    if in_workspace:
-        budget = _workspace_budget(args.ledger, args.budget, args.epsilon, budget_delta)
-        charged_before = len(budget.charges)
-    else:
-        total = (
-            args.budget if args.budget is not None or Path(args.ledger).exists() else args.epsilon
-        )
-        budget = dp.open_ledger(args.ledger, epsilon=total, delta=budget_delta)
-    release = dp.dp_release(
-        df, _split(args.by), categories=dp.parse_categories(args.categories),
-        epsilon=args.epsilon, delta=args.delta, mechanism=args.mechanism,
-        count=args.count or not measured, sums=args.sums, means=args.means,
-        bounds=dp.parse_bounds(args.bounds, measured), budget=budget,
-    )  # fmt: skip
-    # The ε record first, durably: a noisy table must never exist without its ledger entry.
-    if in_workspace:
-        with Workspace(ledger.path) as ws, ws.transaction():
-            ws.set_dp_budget(budget.epsilon, budget.delta)
-            new = budget.charges[charged_before:]
-            ws.add_dp_charges([(c.query, c.epsilon, c.delta) for c in new],
-                              about={"data": str(args.data), "out": str(out.path)})  # fmt: skip
-    else:
-        dp.write_ledger(ledger.path, release, budget, data=str(args.data), out=str(out.path))
+    # A JSON ledger is locked from its reading to its writing, so two runs on one ledger
+    # cannot both spend what is left (issue 27); a workspace re-reads its budget under its
+    # own write lock when it records the charges (Workspace.add_dp_charges).
+    lock = nullcontext() if in_workspace else exclusive_lock(ledger.path, what="privacy ledger")
+    with lock:
+        if in_workspace:
+            budget = _workspace_budget(args.ledger, args.budget, args.epsilon, budget_delta)
+            charged_before = len(budget.charges)
+        else:
+            total = args.budget if args.budget is not None or ledger.path.exists() else args.epsilon
+            budget = dp.open_ledger(ledger.path, epsilon=total, delta=budget_delta)
+        release = dp.dp_release(
+            df, _split(args.by), categories=dp.parse_categories(args.categories),
+            epsilon=args.epsilon, delta=args.delta, mechanism=args.mechanism,
+            count=args.count or not measured, sums=args.sums, means=args.means,
+            bounds=dp.parse_bounds(args.bounds, measured), budget=budget,
+        )  # fmt: skip
+        # The ε record first, durably: a noisy table never exists without its ledger entry.
+        if in_workspace:
+            with Workspace(ledger.path) as ws, ws.transaction():
+                ws.set_dp_budget(budget.epsilon, budget.delta)
+                new = budget.charges[charged_before:]
+                ws.add_dp_charges([(c.query, c.epsilon, c.delta) for c in new],
+                                  about={"data": str(args.data), "out": str(out.path)})  # fmt: skip
+        else:
+            dp.write_ledger(ledger.path, release, budget, data=str(args.data), out=str(out.path))
     _write_table_output(out, release.table, force=args.force)
     print(f"Wrote {len(release.table)} cells to {out.path}; ε spent {budget.spent_epsilon:g} of "
           f"{budget.epsilon:g} (ledger {args.ledger}).", file=sys.stderr)  # fmt: skip

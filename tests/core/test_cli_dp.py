@@ -122,3 +122,57 @@ def test_existing_table_needs_force(data, tmp_path):
     assert not (tmp_path / "ledger.json").exists()
     assert run(data, tmp_path, *common, "--force") == 0
     assert "count" in (tmp_path / "out.csv").read_text()
+
+
+def _racing_run(data: str, folder: str, out: str, ledger: str, barrier, results) -> None:
+    """One dp-aggregate run in its own process. Its noise is drawn slowly (a second), so
+    without a lock both runs read the ledger before either writes it (issue 27, High 3)."""
+    import time
+
+    import core.dp
+
+    draw = core.dp.dp_release
+
+    def slow(*args, **kwargs):
+        release = draw(*args, **kwargs)
+        time.sleep(1.0)
+        return release
+
+    core.dp.dp_release = slow
+    barrier.wait()
+    results.put(main(["dp-aggregate", data, "--out", f"{folder}/{out}", "--ledger",
+                      f"{folder}/{ledger}", "--by", "sex", "--categories", "sex=F|M",
+                      "--epsilon", "0.6", "--budget", "1"]))  # fmt: skip
+
+
+@pytest.mark.parametrize("ledger_name", ["ledger.json", "ledger.anon.db"])
+def test_two_runs_on_one_ledger_never_spend_more_than_the_budget(data, tmp_path, ledger_name):
+    """0.6 + 0.6 against a budget of 1.0, started together in two processes: one release,
+    one charge, and the other run refused with no table (it read the JSON ledger under the
+    lock, after the first run wrote it; a workspace re-reads its budget in its write
+    transaction)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    barrier, results = context.Barrier(2), context.Queue()
+    runs = [context.Process(target=_racing_run,
+                            args=(str(data), str(tmp_path), out, ledger_name, barrier, results))
+            for out in ("a.csv", "b.csv")]  # fmt: skip
+    for run_ in runs:
+        run_.start()
+    for run_ in runs:
+        run_.join(60)
+    codes = sorted(results.get(timeout=5) for _ in runs)
+    assert codes == [0, EXIT_USER_ERROR]
+    written = [name for name in ("a.csv", "b.csv") if (tmp_path / name).exists()]
+    assert len(written) == 1
+    if ledger_name.endswith(".db"):
+        from core.workspace import Workspace
+
+        with Workspace(tmp_path / ledger_name) as ws:
+            ledger = ws.dp_budget()
+        assert ledger["charges"][0]["out"].endswith(written[0])
+    else:
+        ledger = json.loads((tmp_path / ledger_name).read_text())
+        assert len(ledger["releases"]) == 1 and ledger["releases"][0]["out"].endswith(written[0])
+    assert [c["epsilon"] for c in ledger["charges"]] == pytest.approx([0.6])
