@@ -12,7 +12,8 @@ long cell cannot make it backtrack):
   (``#09-57``, ``Apt 4``), a town and a postal code (Singapore 6 digits, UK postcode,
   US state + ZIP);
 * Malay street names: ``Jalan Bukit Merah``, ``Lorong 1 Toa Payoh`` with the same tail;
-* ``Singapore 806799`` / ``S(806799)`` alone (a postal code named as such).
+* ``Singapore 806799`` / ``S(806799)`` alone (a postal code named as such), a UK postcode
+  alone (``SW1A 1AA``).
 """
 
 from __future__ import annotations
@@ -36,8 +37,11 @@ _TOWN = r"(?:,?\s+[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+){0,2})"
 _TAIL = rf"(?:\s+[0-9]{{1,3}}[A-Z]?)?{_UNIT}?(?:{_TOWN}?,?\s+{_POSTAL})?"
 _NUMBER_FIRST = rf"(?:(?:Blk|Block)\s+)?[0-9]{{1,5}}[A-Z]?,?\s+{_WORDS}{_STREET}\.?(?![A-Za-z])(?:\s+(?:NW|NE|SW|SE|N|S|E|W)(?![\w]))?"
 _MALAY = r"(?:(?:Blk|Block)\s+[0-9]{1,5}[A-Z]?\s+|[0-9]{1,5}[A-Z]?,?\s+)?(?:Jalan|Jln|Lorong|Lor)\s+(?:[0-9]{1,3}\s+)?(?:[A-Z][A-Za-z]+)(?:\s+[A-Z][A-Za-z]+){0,3}"
+# A UK postcode alone ("SW1A 1AA"): written with its space, in capitals.
+_UK_POSTCODE_ALONE = r"[A-Z]{1,2}[0-9][A-Z0-9]? [0-9][A-Z]{2}"
 ADDRESS = re.compile(
-    rf"(?<![\w#])(?:(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?)(?![\w])"
+    rf"(?<![\w#])(?:(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?"
+    rf"|{_UK_POSTCODE_ALONE})(?![\w])"
 )
 
 

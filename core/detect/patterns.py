@@ -90,9 +90,14 @@ class Pattern:
 
 
 def valid_nric(text: str) -> bool:
-    """A Singapore NRIC/FIN whose check letter is right (core.identifiers)."""
-    value = text.strip().upper()
-    return value[0] in "STFGM" and nric_check_letter(value[0], value[1:8]) == value[8]
+    """A Singapore NRIC/FIN whose check letter is right (core.identifiers); spaces, dots
+    and dashes between the letters and the digits ("S 1234567 D") are allowed."""
+    value = re.sub(r"[\s.-]", "", text).upper()
+    return (
+        len(value) == 9
+        and value[0] in "STFGM"
+        and nric_check_letter(value[0], value[1:8]) == value[8]
+    )
 
 
 def valid_ssn(text: str) -> bool:
@@ -136,8 +141,23 @@ _DATE = (
     rf"|[0-9]{{1,2}}(?:st|nd|rd|th)?[ -]{_MONTHS}\.?,?[ -][0-9]{{4}}"
     rf"|{_MONTHS}\.? [0-9]{{1,2}}(?:st|nd|rd|th)?,? [0-9]{{4}}"
 )
+# A day and a month without a year ("on 18 May", "May 18th", "3rd of June"): HIPAA Safe
+# Harbor identifier C names every element of a date but the year. In lower case "may"
+# and "march" are also words ("take 2 may help", "march 2 steps"): lower-case "may" is
+# never read as a month here, lower-case "march" only after a day number.
+_DAY = r"[0-9]{1,2}(?:st|nd|rd|th)?"
+_MONTHS_WORDS = (
+    r"Jan(?:uary)?|Feb(?:ruary)?|Apr(?:il)?|June?|July?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?"
+)
+_DATE_NO_YEAR = (
+    rf"{_DAY}(?:[ -]|\s+of\s+)(?:{_MONTHS_WORDS}|Mar(?:ch)?|(?-i:May|MAY))\.?"
+    rf"|(?:{_MONTHS_WORDS}|(?-i:Mar(?:ch)?|MAR(?:CH)?|May|MAY))\.? {_DAY}"
+)
+# Letter, 7 digits, check letter; a space, dot or dash may stand between the parts.
+_NRIC = r"[STFGMstfgm][ .-]?[0-9]{7}[ .-]?[A-Za-z]"
 _RECORD_PREFIX = (
-    r"(?:MRN|MR\s?No\.?|Medical\s+Record(?:\s+(?:No\.?|Number))?|A/C(?:\s+No\.?)?|"
+    r"(?:MRN|SSN|Social\s+Security(?:\s+(?:No\.?|Number|#))?|MR\s?No\.?|Medical\s+Record(?:\s+(?:No\.?|Number))?|A/C(?:\s+No\.?)?|"
     r"Acc(?:oun)?t\.?(?:\s+(?:No\.?|Number))?|Account(?:\s+(?:No\.?|Number))?|"
     r"Licen[cs]e(?:\s+(?:No\.?|Number))?|Policy(?:\s+(?:No\.?|Number))?|"
     r"Member(?:ship)?(?:\s+(?:ID|No\.?|Number))?|Passport(?:\s+(?:No\.?|Number))?|"
@@ -193,11 +213,11 @@ _BUILTIN = (
     ),
     Pattern(
         "nric",
-        _compile(_bounded(r"[STFGMstfgm][0-9]{7}[A-Za-z]")),
+        _compile(_bounded(_NRIC)),
         "ID",
-        "a Singapore NRIC/FIN number with a valid check letter",
+        "a Singapore NRIC/FIN number with a valid check letter (S1234567D, S 1234567 D)",
         validator=valid_nric,
-        cell=r"[STFGMstfgm][0-9]{7}[A-Za-z]",
+        cell=_NRIC,
     ),
     Pattern(
         "ssn",
@@ -234,7 +254,11 @@ _BUILTIN = (
         cell=r"[A-Z]{1,3}[0-9]{1,4}[A-Z]",
     ),
     Pattern(
-        "date", _compile(_bounded(_DATE), re.IGNORECASE), "DATE", "a date", cell=f"(?i:{_DATE})"
+        "date",
+        _compile(_bounded(f"{_DATE}|{_DATE_NO_YEAR}"), re.IGNORECASE),
+        "DATE",
+        "a date (with or without its year)",
+        cell=f"(?i:{_DATE})",  # a whole cell without a year is not read as a date column
     ),
     Pattern(
         "postal_code",
