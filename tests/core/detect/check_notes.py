@@ -46,8 +46,11 @@ NOTES: list[tuple[str, list[tuple[str, str]], list[str]]] = [
     ),
     (
         "uk relative, mr oliver hughes, reachable at 0161 496 0742, lives at 42 Oldham Road, Manchester M4 5EB.",
-        [("name", "oliver hughes"), ("phone", "0161 496 0742"),
-         ("address", "42 Oldham Road, Manchester M4 5EB")],
+        [
+            ("name", "oliver hughes"),
+            ("phone", "0161 496 0742"),
+            ("address", "42 Oldham Road, Manchester M4 5EB"),
+        ],
         [],
     ),
     (
@@ -97,8 +100,11 @@ NOTES: list[tuple[str, list[tuple[str, str]], list[str]]] = [
     ),
     (
         "Correspondence: 17 Nehru Nagar, Kanpur 208001. Father Anil Srivastava phoned on 12th April.",
-        [("address", "17 Nehru Nagar, Kanpur 208001"), ("name", "Anil Srivastava"),
-         ("date", "12th April")],
+        [
+            ("address", "17 Nehru Nagar, Kanpur 208001"),
+            ("name", "Anil Srivastava"),
+            ("date", "12th April"),
+        ],
         [],
     ),
     (
