@@ -721,6 +721,21 @@ def _check_cell_lengths(df: pd.DataFrame, display: str) -> None:
 # ---------------------------------------------------------------------- header, types
 
 
+def require_unique_names(names: list[str], display: str) -> None:
+    """Refuse a header that names a column twice (after stripping spaces): a reader would
+    keep one of the two, or both under one name, and count the wrong one."""
+    seen: dict[str, int] = {}
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+    duplicates = [n for n, count in seen.items() if count > 1]
+    if duplicates:
+        listed = ", ".join(repr(d) for d in duplicates)
+        raise DataReadError(
+            f"File '{display}': the column name(s) {listed} appear more than once in the "
+            "header. Rename the columns so that every name is unique."
+        )
+
+
 def _apply_header(df: pd.DataFrame, names: list[str], display: str) -> pd.DataFrame:
     """Check the header names, drop empty unnamed columns, refuse a table without rows."""
     blank_empty = [
@@ -737,16 +752,7 @@ def _apply_header(df: pd.DataFrame, names: list[str], display: str) -> pd.DataFr
             f"File '{display}': column(s) number {where} have no name in the header row. "
             "Give every column a name in the first row."
         )
-    seen: dict[str, int] = {}
-    for n in names:
-        seen[n] = seen.get(n, 0) + 1
-    duplicates = [n for n, count in seen.items() if count > 1]
-    if duplicates:
-        listed = ", ".join(repr(d) for d in duplicates)
-        raise DataReadError(
-            f"File '{display}': the column name(s) {listed} appear more than once in the "
-            "header. Rename the columns so that every name is unique."
-        )
+    require_unique_names(names, display)
     if len(df) == 0:
         raise DataReadError(
             f"File '{display}' has a header row ({len(names)} column(s)) but no data rows. "
@@ -1076,6 +1082,7 @@ def _read_parquet(data: bytes, display: str) -> pd.DataFrame:
             f"File '{display}' is not a readable Parquet file (it may be damaged or in another "
             f"format: {exc}). Export the table again."
         ) from exc
+    require_unique_names([str(n).strip() for n in schema.names], display)
     nested = [str(f.name) for f in schema if pa_types.is_nested(f.type)]
     if nested:  # checked on the schema, before the data is read
         listed = ", ".join(repr(n) for n in nested)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from core.errors import DataReadError
-from core.io import READ_FORMATS, _decode, _detect_sep, _normalise_sep
+from core.io import READ_FORMATS, _decode, _detect_sep, _normalise_sep, require_unique_names
 from core.validation import require_columns
 
 _HEAD_BYTES = 64_000
@@ -120,6 +120,7 @@ def _parquet_sources(files: list[str]) -> Sources:
                     "nothing was written."
                 )
     names = tuple(str(n).strip() for n in first.names)
+    require_unique_names(list(names), files[0])  # DuckDB would silently read one of two
     return Sources(tuple(files), "parquet", names, tuple(first.names))
 
 
@@ -140,10 +141,11 @@ def _csv_sources(files: list[str], sep: str | None) -> Sources:
                 f"{detail}. Give files of one table; nothing was written."
             )
     names = tuple(h.strip() for h in header)
-    if len(set(names)) != len(names) or "" in names:
+    if "" in names:
         raise DataReadError(
             f"File '{files[0]}': every column needs a unique name in the header row."
         )
+    require_unique_names(list(names), files[0])
     return Sources(tuple(files), "csv", names, names, used_sep, encoding, skip)
 
 

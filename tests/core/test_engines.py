@@ -522,3 +522,14 @@ def test_a_glob_matching_glob_named_files_reads_each_once(glob_named_files):
     pytest.importorskip("duckdb")
     freq = frequency_table(str(glob_named_files / "*.csv"), ["age", "sex"], engine="duckdb")
     assert freq.records == 4  # p[1].csv (1) and p1.csv (3), each read once
+
+
+def test_duckdb_refuses_parquet_with_two_columns_of_one_name(tmp_path):
+    """DuckDB picked one of the two 'age' columns: k 4 where the truth is 1."""
+    pytest.importorskip("duckdb")
+    import pyarrow.parquet as pq
+
+    ages = pa.table([pa.array([30, 30]), pa.array([1, 2])], names=["age", "age"])
+    pq.write_table(ages, tmp_path / "dup.parquet")
+    with pytest.raises(DataReadError, match="'age' appear more than once"):
+        frequency_table(str(tmp_path / "dup.parquet"), ["age"], engine="duckdb")

@@ -595,3 +595,23 @@ def test_a_refused_release_creates_no_workspace_file(tmp_path, capsys, small_bat
                    str(tmp_path / "out.csv"), "--engine", "duckdb", "--workspace",
                    str(tmp_path / "no-folder" / "new.anon.db"))  # fmt: skip
     assert "no-folder" in err
+
+
+def _two_ages(path) -> None:
+    """A Parquet file with two columns named 'age' (pandas cannot write one)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    columns = [pa.array([30, 30, 41, 52]), pa.array(["a", "b", "c", "d"]), pa.array(["F"] * 4)]
+    pq.write_table(pa.table(columns, names=["age", "age", "sex"]), path)
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_parquet_with_two_columns_of_one_name_is_refused_as_csv_is(tmp_path, capsys, engine):
+    pytest.importorskip("duckdb")
+    data = tmp_path / "dup.parquet"
+    _two_ages(data)
+    recipe = _recipe(tmp_path, [{"step": "mask", "column": "sex", "keep_first": 0}])
+    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
+                   str(tmp_path / "out.csv"), "--engine", engine)  # fmt: skip
+    assert "'age' appear more than once" in err and len(err.strip().splitlines()) == 1
