@@ -78,14 +78,26 @@ _FICTIONAL = re.compile(
 )
 # Words that announce a phone number just before it ("tel", "mobile", "call me on").
 _PHONE_CUE = re.compile(
-    r"\b(?:tel|telephone|phone|mobile|mob|hp|h/p|handphone|cell|cellphone|fax|landline|"
-    r"whatsapp|sms|call|ring|reach|reached|contact)\b[^\n0-9]{0,24}$",
+    r"\b(?:tel|telephone|phone|phoned|ph|mobile|mob|hp|h/p|handphone|cell|cellphone|fax|"
+    r"landline|whatsapp|sms|call|called|calling|ring|rang|reach|reached|contact|contacted|"
+    r"text|texted|dial|dialled|dialed)\b[^\n0-9]{0,24}$",
     re.IGNORECASE,
 )
-# With a cue, a national number of one of these countries is read too (the countries of
-# the sample's and the users' relatives: Malaysia, the UK, the US, Australia, India,
-# China, Indonesia, the Philippines, Hong Kong).
-_CUED_REGIONS = ("MY", "GB", "US", "AU", "IN", "CN", "ID", "PH", "HK")
+# Without a cue, a number written in the national format of one of these countries is a
+# phone number too (the countries of the people in the issue-26 sample and of the users'
+# relatives): libphonenumber checks it is valid there. Only numbers of 9 digits or more
+# written with separators or brackets ("415.938.1277", "98765 43210", "(02) 9876 5432"):
+# a bare run of digits, or a shorter one, is more often a batch, lot or invoice number.
+HINT_REGIONS = ("US", "GB", "IN", "MY", "AU")
+# ... unless the word just before names it a code: "Order 07911 123456", "Invoice 012-345
+# 6789", "batch no. 0412 345 678" are not read as phones of another country.
+_CODE_CUE = re.compile(
+    r"\b(?:order|invoice|inv|batch|lot|ref|reference|receipt|serial|tracking|policy|"
+    r"account|acct|a/c|case|claim|ticket|booking|transaction|txn|item|sku|model|part|"
+    r"cheque|check|voucher|bill|po)\b(?:[ \t]*(?:no|num|number|#)\.?)?[ \t]*[:#.]?[ \t]*$",
+    re.IGNORECASE,
+)
+_GROUPED = re.compile(r"[0-9][ .-]+[0-9]|^\(|\)")
 
 
 def is_phone(value: str, region: str = DEFAULT_REGION) -> bool:
@@ -168,26 +180,47 @@ def phones_in_runs(
                 and re.search(r"[0-9][ .-][0-9]", candidate)  # a bare run: an account number
                 and _valid("+" + digits, region)
             )
-            or _unlisted_phone(text, start, candidate, region)
+            or (
+                _national_elsewhere(candidate, digits, region)
+                and not _CODE_CUE.search(text, max(0, start - 30), start)
+            )
+            or _unlisted_phone(text, start, candidate, digits, region)
         ):
             spans.append((start, end))
         elif len(digits) > 12:
-            spans += [
-                (start + m.start, start + m.end)
-                for m in PhoneNumberMatcher(candidate, region, leniency=Leniency.VALID)
-            ]
+            spans += _matched(candidate, start, region)
     return spans
 
 
-def _unlisted_phone(text: str, start: int, candidate: str, region: str) -> bool:
+def _national_elsewhere(candidate: str, digits: str, region: str) -> bool:
+    """A valid number in the national format of a :data:`HINT_REGIONS` country, written
+    with separators and of 9 digits or more (see there)."""
+    if len(digits) < 9 or candidate.startswith(("+", "00")) or not _GROUPED.search(candidate):
+        return False
+    return any(_valid(candidate, other) for other in HINT_REGIONS if other != region)
+
+
+def _matched(candidate: str, start: int, region: str) -> list[tuple[int, int]]:
+    """Numbers side by side in one run ("9123 4567 / 6123 4567"): libphonenumber's matcher,
+    with the default region, then each hint region, finds the valid ones."""
+    for hint in (region, *[r for r in HINT_REGIONS if r != region]):
+        found = [
+            (start + m.start, start + m.end)
+            for m in PhoneNumberMatcher(candidate, hint, leniency=Leniency.VALID)
+        ]
+        if found:
+            return found
+    return []
+
+
+def _unlisted_phone(text: str, start: int, candidate: str, digits: str, region: str) -> bool:
     """A run that is not a valid number of ``region`` but is still a phone number: written
     with a country code and of a possible length for it, a fictional (drama) number, or,
-    after a cue word such as "tel" or "mobile", a valid national number of another country
-    of :data:`_CUED_REGIONS`."""
+    after a cue word such as "tel", "mobile" or "contacted on", any run of 7 to 15 digits
+    (a number libphonenumber does not know as in use is still someone's number in a note;
+    dates and identifiers were taken out before)."""
     if candidate.startswith(("+", "00")):
         return _possible_international(candidate)
     if _FICTIONAL.fullmatch(candidate):
         return True
-    if not _PHONE_CUE.search(text, max(0, start - 40), start):
-        return False
-    return any(_valid(candidate, other) for other in _CUED_REGIONS if other != region)
+    return 7 <= len(digits) <= 15 and bool(_PHONE_CUE.search(text, max(0, start - 40), start))
