@@ -10,8 +10,12 @@ long cell cannot make it backtrack):
   Washington, DC 20500``: a number, 1-4 capitalised words, a street word (Street, Road,
   Avenue, Drive, Lane, Crescent, ...), then optionally a street number, a unit
   (``#09-57``, ``Apt 4``), a town and a postal code (Singapore 6 digits, UK postcode,
-  US state + ZIP);
+  US state + ZIP, a bare 6-digit Singapore postal or Indian PIN code); Indian street words
+  (Marg, Nagar, Salai, Layout...) count as street words;
 * Malay street names: ``Jalan Bukit Merah``, ``Lorong 1 Toa Payoh`` with the same tail;
+* any case when a unit number, a block number or a Malay street word and a house number
+  make it an address: ``blk 7 toa payoh lor 1 #02-33``, ``45 jalan sultan #01-02``;
+* a street name without a street word followed by its postal code: ``12 Cavenagh 229603``;
 * ``Singapore 806799`` / ``S(806799)`` alone (a postal code named as such), a UK postcode
   alone (``SW1A 1AA``).
 """
@@ -25,23 +29,66 @@ __all__ = ["ADDRESS", "find_addresses"]
 _STREET = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Drive|Dr|Lane|Ln|Crescent|Cres|Close|Way|Boulevard|"
     r"Blvd|Place|Pl|Court|Ct|Terrace|Walk|Link|Rise|View|Grove|Gardens|Park|Square|Sq|"
-    r"Highway|Hwy|Central|Circle|Parkway|Pkwy|Row|Mews|Hill|Heights|Loop|Green|Quay)"
+    r"Highway|Hwy|Central|Circle|Parkway|Pkwy|Row|Mews|Hill|Heights|Loop|Green|Quay|"
+    # Indian street and locality words: Marg (road), Salai (road, Tamil), Nagar, Colony,
+    # Layout, Main, Cross (Bengaluru's numbered roads), Chowk, Bagh, Vihar, Enclave
+    r"Marg|Salai|Nagar|Colony|Layout|Main|Cross|Chowk|Bagh|Vihar|Enclave)"
 )
 _WORDS = r"(?:[A-Z][A-Za-z'’.-]*\s+){1,4}"
 _UNIT = (
     r"(?:,?\s*#[0-9]{1,3}-[0-9]{1,5}[A-Z]?|,?\s*(?:Apt|Unit|Suite|Flat|Ste)\.?\s*#?[0-9A-Z-]{1,6})"
 )
 _UK_POSTCODE = r"[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}"
-_POSTAL = rf"(?:(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE}|[A-Z]{{2}}\s+[0-9]{{5}}(?:-[0-9]{{4}})?)"
+# Singapore "Singapore 806799"/"S(806799)", a UK postcode, a US state and ZIP code, or a
+# bare 6-digit code (Singapore's postal code, India's PIN code) ending the address.
+_POSTAL = (
+    rf"(?:(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE}|[A-Z]{{2}}\s+[0-9]{{5}}(?:-[0-9]{{4}})?"
+    r"|[0-9]{6})"
+)
 _TOWN = r"(?:,?\s+[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+){0,2})"
 _TAIL = rf"(?:\s+[0-9]{{1,3}}[A-Z]?)?{_UNIT}?(?:{_TOWN}?,?\s+{_POSTAL})?"
-_NUMBER_FIRST = rf"(?:(?:Blk|Block)\s+)?[0-9]{{1,5}}[A-Z]?,?\s+{_WORDS}{_STREET}\.?(?![A-Za-z])(?:\s+(?:NW|NE|SW|SE|N|S|E|W)(?![\w]))?"
+# A flat or house named before its number ("Flat 12, MG Road").
+_BEFORE_NUMBER = r"(?:(?:Blk|Block|Flat|Apt|Unit|House|No\.?)\s+)?"
+_NUMBER_FIRST = rf"{_BEFORE_NUMBER}[0-9]{{1,5}}[A-Z]?,?\s+{_WORDS}{_STREET}\.?(?![A-Za-z])(?:\s+(?:NW|NE|SW|SE|N|S|E|W)(?![\w]))?"
 _MALAY = r"(?:(?:Blk|Block)\s+[0-9]{1,5}[A-Z]?\s+|[0-9]{1,5}[A-Z]?,?\s+)?(?:Jalan|Jln|Lorong|Lor)\s+(?:[0-9]{1,3}\s+)?(?:[A-Z][A-Za-z]+)(?:\s+[A-Z][A-Za-z]+){0,3}"
+# Lower-case (or any-case) addresses, as typed in a hurry: "blk 7 toa payoh lor 1 #02-33",
+# "45 jalan sultan #01-02", "blk 123 jurong west st 41". A word here is any word but the
+# small words that go on the sentence ("and", "near", "since"...), so the address stops
+# where the sentence goes on.
+_GOES_ON = (
+    r"and|or|but|the|a|an|to|at|on|in|of|for|with|from|by|near|since|is|was|were|has|had|"
+    r"have|he|she|they|his|her|their|it|we|i|you|where|when|who|which|that|this|then|so|"
+    r"because|after|before|lives|lived|stays|stayed|moved|until|till|tel|ph|hp|call|contact"
+)
+_ANY_WORD = rf"(?!(?:{_GOES_ON})\b)[A-Za-z][A-Za-z'’.-]*"
+_SMALL_NUMBER = r"[0-9]{1,3}[A-Za-z]?"
+_BLOCK = r"(?i:blk|block)[ \t]+[0-9]{1,4}[A-Za-z]?"
+_HOUSE = r"[0-9]{1,5}[A-Za-z]?"
+_ANY_WORDS = rf"{_ANY_WORD}(?:[ \t]+(?:{_ANY_WORD}|{_SMALL_NUMBER})){{0,6}}"
+_SG_UNIT = r",?[ \t]*#[0-9]{1,3}-[0-9]{1,5}[A-Za-z]?"
+_SG_POSTAL_ANY_CASE = r"(?:,?[ \t]*(?i:singapore|s)?[ \t]*\(?[0-9]{6}\)?)"
+_ANY_CASE = (
+    # a block or house number, words, a unit number: the unit makes it an address
+    rf"(?:{_BLOCK}|{_HOUSE}),?[ \t]+{_ANY_WORDS}{_SG_UNIT}{_SG_POSTAL_ANY_CASE}?"
+    # a block number, words, a street word in any case and maybe a street number
+    rf"|{_BLOCK},?[ \t]+(?:{_ANY_WORD}[ \t]+){{1,4}}(?i:{_STREET})\.?"
+    rf"(?:[ \t]+{_SMALL_NUMBER})?{_SG_POSTAL_ANY_CASE}?"
+    # a house or block number before a Malay street word in lower case: "12 jalan besar"
+    rf"|(?:{_BLOCK}|{_HOUSE}),?[ \t]+(?i:jalan|jln|lorong|lor)[ \t]+(?:{_SMALL_NUMBER}[ \t]+)?"
+    rf"{_ANY_WORD}(?:[ \t]+{_ANY_WORD}){{0,3}}{_SG_POSTAL_ANY_CASE}?"
+)
+# A house number and a street name without a street word, ended by its postal code
+# ("12 Cavenagh 229603", "30 Bukit Timah Singapore 259712"): the whole address, not only
+# the code, is an address.
+_NAME_THEN_CODE = (
+    rf"[0-9]{{1,5}}[A-Z]?,?\s+(?:[A-Z][A-Za-z'’.-]*\s+){{1,4}}"
+    rf"(?:{_UNIT},?\s+)?(?:(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|[0-9]{{6}})"
+)
 # A UK postcode alone ("SW1A 1AA"): written with its space, in capitals.
 _UK_POSTCODE_ALONE = r"[A-Z]{1,2}[0-9][A-Z0-9]? [0-9][A-Z]{2}"
 ADDRESS = re.compile(
-    rf"(?<![\w#])(?:(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?"
-    rf"|{_UK_POSTCODE_ALONE})(?![\w])"
+    rf"(?<![\w#])(?:(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|{_ANY_CASE}|{_NAME_THEN_CODE}"
+    rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE_ALONE})(?![\w])"
 )
 
 

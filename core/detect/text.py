@@ -256,7 +256,7 @@ _LOOSER = {
     "vehicle_plate": r"[A-Z]{1,3}[0-9]{1,4}[A-Z]",
     "date": "[0-9]",
     "phone": r"[0-9](?:[ ().-]{0,2}[0-9]){6}",
-    "address": r"[0-9]|Jalan|Jln|Lorong|Lor",
+    "address": r"[0-9]|Jalan|Jln|Lorong|Lor",  # every alternative holds a digit but these
     "name": "[A-Z]",
     "cued_name": rf"(?i)(?:{_CUE_WORDS})\.?[ \t]*:?[ \t]+\S",
 }

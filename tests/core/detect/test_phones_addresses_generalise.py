@@ -28,15 +28,6 @@ def _has(text: str, kind: str, string: str) -> bool:
     )
 
 
-def _touches(text: str, kind: str, string: str) -> bool:
-    start = text.index(string)
-    end = start + len(string)
-    return any(
-        _GROUP.get(e.kind, e.kind) == kind and e.start < end and start < e.end
-        for e in find_entities(text)
-    )
-
-
 # --- phones in other countries' national formats ----------------------------------------
 
 
@@ -78,3 +69,40 @@ def test_phones_of_several_countries_are_found_without_a_country_code(text, phon
 )
 def test_code_numbers_amounts_and_dates_are_not_phones(text):
     assert not any(e.kind == "phone" for e in find_entities(text))
+
+
+# --- addresses --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("Lives at 1600 Pennsylvania Ave NW, Washington, DC 20500 now",
+         "1600 Pennsylvania Ave NW, Washington, DC 20500"),
+        ("Moved to 221B Baker Street, London NW1 6XE last year",
+         "221B Baker Street, London NW1 6XE"),
+        ("Address: Flat 12, MG Road, Bengaluru 560001.", "Flat 12, MG Road, Bengaluru 560001"),
+        ("home visit at blk 7 toa payoh lor 1 #02-33 done", "blk 7 toa payoh lor 1 #02-33"),
+        ("stays at 23 Lorong 5 Toa Payoh", "23 Lorong 5 Toa Payoh"),
+        ("stays at Blk 40 Lor 2 Geylang #03-11", "Blk 40 Lor 2 Geylang #03-11"),
+        ("shop at 45 jalan sultan #01-02", "45 jalan sultan #01-02"),
+        ("posted to 12 Cavenagh 229603", "12 Cavenagh 229603"),
+        ("lives at 30 Bukit Timah Singapore 259712", "30 Bukit Timah Singapore 259712"),
+    ],
+)  # fmt: skip
+def test_street_addresses_of_several_countries_are_found_whole(text, address):
+    assert _has(text, "address", address)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok lor 2 more days then review",
+        "took 5 steps and sat down",
+        "see page 12 #3-4",
+        "Level 3 Ward 12 bed 5",
+        "the 3 brothers live in jalan besar area",
+    ],
+)
+def test_numbers_and_words_that_are_not_addresses(text):
+    assert not any(e.kind == "address" for e in find_entities(text))
