@@ -14,6 +14,7 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from core.audit import check_release
+from core.markup import escape_markdown
 from ui import state
 from ui.page_errors import continue_on_error, stop_on_error
 from ui.tables import formatted_table
@@ -56,7 +57,7 @@ with stop_on_error(), state.open_workspace() as ws:
 
 # --- audit log ----------------------------------------------------------------------------
 st.subheader("Audit log")
-(st.success if chain.ok else st.error)(chain.explanation())
+(st.success if chain.ok else st.error)(escape_markdown(chain.explanation()))
 state.explain("Each entry stores the fingerprint (sha256) of the one before, so an entry "
               "changed or removed afterwards breaks the chain from that entry on.",
               "PDPC guide, Step 5 (keep the record securely)")  # fmt: skip
@@ -110,4 +111,6 @@ if st.button("Re-run this release", key="hist_rerun"):
     same = state.has_data() and st.session_state.get("data_sha256") == release["data_sha256"]
     with st.spinner("Re-running the recorded recipe..."), state.open_workspace() as ws:
         outcome = check_release(ws, release, state.original() if same else None)
-    {"reproduced": st.success, "mismatch": st.error}.get(outcome.status, st.info)(outcome.line())
+    # The line names the recorded data path: text from a workspace someone may have sent.
+    shown = escape_markdown(outcome.line())
+    {"reproduced": st.success, "mismatch": st.error}.get(outcome.status, st.info)(shown)

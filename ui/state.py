@@ -1371,7 +1371,7 @@ def sidebar() -> None:
             key="training_mode",
             help="Longer explanations and the guide's worked examples, for workshops.",
         )
-        st.caption(f"Workspace: {workspace_path().name.replace('`', '')} (History to switch)")
+        st.caption(f"Workspace: {escape_markdown(workspace_path().name)} (History to switch)")
         if _state().get("workspace_error"):
             st.warning(escape_markdown(_state()["workspace_error"]), icon=":material/warning:")
         if _state().get("restore_note"):

@@ -94,3 +94,49 @@ def test_report_tables_show_column_names_escaped(evil_table):
     cells = [str(cell) for table in at.table for cell in table.value.to_numpy().ravel()]
     assert any(escape_markdown(IMAGE) in cell for cell in cells)
     assert not _raw_image_shown(cells)
+
+
+# --- File names from a workspace (issue 27): the sidebar and History --------------------
+
+HOSTILE_NAME = "w ![f](http:evil.png) :red[x]"
+
+
+def _everything_shown(at) -> list[str]:
+    """The text of every Markdown-rendering element of the page and of the sidebar."""
+    kinds = ("markdown", "caption", "subheader", "title", "header", "info", "warning", "error",
+             "success")  # fmt: skip
+    return [element.value for where in (at, at.sidebar) for kind in kinds
+            for element in getattr(where, kind)]  # fmt: skip
+
+
+def test_sidebar_shows_a_workspace_file_name_as_text(tmp_path, monkeypatch):
+    workspace = tmp_path / f"{HOSTILE_NAME}.anon.db"
+    monkeypatch.setenv("ANON_WORKSPACE", str(workspace))
+    at = open_app()
+    assert not at.exception, at.exception
+    shown = _everything_shown(at)
+    assert any(escape_markdown(workspace.name) in text for text in shown)
+    assert not _raw_image_shown(shown)
+
+
+def test_history_shows_a_recorded_data_path_as_text(tmp_path, monkeypatch):
+    """A workspace someone sent records a release of data at a path they chose: the
+    Re-run's message names it, as text (the browser fetched the image before)."""
+    from core.workspace import Workspace
+
+    workspace = tmp_path / "sent.anon.db"
+    table = pd.DataFrame({"age": [31, 32]})
+    with Workspace(workspace) as ws:
+        sha = ws.add_dataset(table, name=f"{HOSTILE_NAME}.csv", store_data=False)
+        version = ws.add_recipe_version(Recipe(steps=(), seed=1).to_yaml(), message="m")
+        ws.add_release(data_sha256=sha, recipe_version_id=version.id, seed=1,
+                       output_sha256="0" * 64, output_name=f"{HOSTILE_NAME}.csv",
+                       data_path=str(tmp_path / f"{HOSTILE_NAME}.csv"))  # fmt: skip
+    monkeypatch.setenv("ANON_WORKSPACE", str(workspace))
+    at = open_app("pages/12_history.py")
+    at.button(key="hist_rerun").click().run()
+    assert not at.exception, at.exception
+    shown = _everything_shown(at)
+    assert any("not at" in text and escape_markdown(HOSTILE_NAME) in text for text in shown), shown
+    assert not _raw_image_shown(shown)
+    assert not any(":red[x]" in text for text in shown)
