@@ -82,6 +82,12 @@ class Suggestion:
     "identifier_like", "measurement", "money", "category", ...).
     ``reason`` is one plain sentence stating the evidence; ``technique`` is what Annex B
     of the guide suggests for that kind of attribute.
+    ``judged_by`` says where the evidence came from: "header", "content" (the sampled
+    values), "header and content", or "" when nothing identifying was found.
+    ``uncertain`` is True when the kind is unclear (high-cardinality text of no known
+    shape, values that fit two kinds such as 5-digit ZIP codes or counts, names in a
+    script the detectors do not read): the reason says what to check, and a release
+    should wait for a person's explicit decision on the column.
     """
 
     column: Hashable
@@ -89,6 +95,8 @@ class Suggestion:
     kind: str
     reason: str
     technique: str
+    uncertain: bool = False
+    judged_by: str = ""
 
 
 # --------------------------------------------------------------------------------------
@@ -144,6 +152,15 @@ _TECHNIQUES: dict[str, str] = {
     "measurement": (
         "generalise into ranges of 5 or 10, or perturb by about +/- 5, or swap (Annex B)"
     ),
+    "age": (
+        "generalise into ranges of 5 or 10 years (ages over 89 as one group for HIPAA), or "
+        "perturb by up to +/- 2 years, or swap (Annex B)"
+    ),
+    "year_of_birth": (
+        "generalise into ranges of 5 or 10 years, or swap; suppress it for people aged 90 "
+        "or over (Annex B; HIPAA Safe Harbor C)"
+    ),
+    "code": "keep it only if needed; otherwise remove it (data minimisation, Step 1)",
     "gender": "usually safe to keep as it is; swap it for synthetic data (Annex B)",
     "group": ("generalise rare groups into 'Others', or swap (Annex B, race and marital status)"),
     "job_title": (
@@ -311,8 +328,6 @@ _STRONG_VALUE_KINDS = {
     "mixed",
 }
 
-_GENDER_VALUES = {"m", "f", "male", "female", "man", "woman", "boy", "girl"}
-
 
 def _name_words(column: Hashable) -> str:
     """'Date of Birth' / 'dateOfBirth' / 'date-of-birth' -> 'date_of_birth'."""
@@ -384,16 +399,7 @@ def _describe_other(column: Hashable, sample: pd.Series, text: pd.Series) -> Sug
                 + (f"; {found}" if found else "")
                 + " (PDPC guide, Step 2).",
                 _TECHNIQUES["free_text"],
-            )
-        lowered = set(text.str.lower().unique())
-        if lowered and lowered <= _GENDER_VALUES:
-            return Suggestion(
-                column,
-                Role.INDIRECT,
-                "gender",
-                "All sampled values are gender codes (such as M/F); gender is an indirect "
-                "identifier (PDPC guide, Step 1).",
-                _TECHNIQUES["gender"],
+                judged_by="content",
             )
     whole = numeric and bool(np.all(np.mod(sample.to_numpy(dtype=float), 1) == 0))
     if n >= 10 and ratio >= 0.9 and (not numeric or whole):
@@ -403,8 +409,10 @@ def _describe_other(column: Hashable, sample: pd.Series, text: pd.Series) -> Sug
             "near_unique",
             f"{_pct(ratio)} of {n} sampled values are distinct, so a value almost always "
             "points to one record; a column like this can be used as a direct identifier "
-            "(PDPC guide, Step 1).",
+            "(PDPC guide, Step 1); what the values are is unclear, so check.",
             _TECHNIQUES["near_unique"],
+            uncertain=True,
+            judged_by="content",
         )
     if numeric:
         kind = "measurement" if not whole else "number"
@@ -434,6 +442,7 @@ def _describe_other(column: Hashable, sample: pd.Series, text: pd.Series) -> Sug
         f"Text with {n_unique} distinct values in {n} sampled values and no recognised "
         "pattern; check whether it describes the person (PDPC guide, Step 1).",
         _TECHNIQUES["text"],
+        uncertain=True,
     )
 
 
@@ -481,6 +490,15 @@ def _suggest(column: Hashable, series: pd.Series, sample_size: int) -> Suggestio
     hint = _name_hint(column)
     evidence = value_evidence(text, sample)
 
+    if evidence is not None and evidence.kind == "code" and hint is None:
+        # Numbers shaped like phone numbers that behave like codes: say both.
+        other = _describe_other(column, sample, text)
+        return dataclasses.replace(
+            other,
+            reason=f"{other.reason} {_capitalise(evidence.reason)}",
+            uncertain=True,
+            judged_by="content",
+        )
     registered = evidence is not None and _is_registered(evidence.kind)
     if evidence is not None and (
         evidence.kind in _STRONG_VALUE_KINDS or registered or hint is None
@@ -488,8 +506,9 @@ def _suggest(column: Hashable, series: pd.Series, sample_size: int) -> Suggestio
         kind = evidence.kind
         if registered:  # a pattern added with core.detect.register_pattern: an identifier
             return Suggestion(
-                column, Role.DIRECT, kind, _capitalise(evidence.reason), _PSEUDONYMISE_OR_REMOVE
-            )
+                column, Role.DIRECT, kind, _capitalise(evidence.reason), _PSEUDONYMISE_OR_REMOVE,
+                judged_by="content",
+            )  # fmt: skip
         if kind == "date":
             role = Role.INDIRECT
             reason = (
@@ -500,15 +519,23 @@ def _suggest(column: Hashable, series: pd.Series, sample_size: int) -> Suggestio
         else:
             role = _VALUE_ROLES.get(kind, Role.INDIRECT)
             reason = _capitalise(evidence.reason)
+        judged_by = "content"
         if hint is not None and hint[0] == kind:  # the header agrees: one more piece of evidence
             reason = f"The column name '{column}' suggests {hint[2]}, and {evidence.reason}"
-        return Suggestion(column, role, kind, reason, _TECHNIQUES[kind])
+            judged_by = "header and content"
+        return Suggestion(column, role, kind, reason, _TECHNIQUES[kind],
+                          uncertain=evidence.uncertain, judged_by=judged_by)  # fmt: skip
 
     if hint is not None:
         kind, role, what = hint
         if kind == "ip_address" and evidence is not None and evidence.kind in {"ipv4", "ipv6"}:
             kind = evidence.kind
         prefix = f"The column name '{column}' suggests {what}"
+        agrees = evidence is not None and (
+            evidence.kind == kind
+            or (kind == "date_of_birth" and evidence.kind == "date")
+            or (kind == "measurement" and evidence.kind == "age")
+        )
         if evidence is not None and evidence.kind == kind:
             reason = f"{prefix}, and {evidence.reason}"
         elif evidence is not None and evidence.kind == "date" and kind == "date_of_birth":
@@ -524,12 +551,15 @@ def _suggest(column: Hashable, series: pd.Series, sample_size: int) -> Suggestio
             )
         else:
             reason = f"{prefix}, which is {_ROLE_PHRASES[role]} (PDPC guide, Step 1)."
-        return Suggestion(column, role, kind, reason, _TECHNIQUES[kind])
+        judged_by = "header and content" if agrees else "header"
+        return Suggestion(column, role, kind, reason, _TECHNIQUES[kind], judged_by=judged_by)
 
     suggestion = _describe_other(column, sample, text)
     note = "" if pd.api.types.is_numeric_dtype(sample) else script_note(text)
     if note:  # names and addresses in other scripts are not recognised: say so
-        suggestion = dataclasses.replace(suggestion, reason=f"{suggestion.reason} {note}")
+        suggestion = dataclasses.replace(
+            suggestion, reason=f"{suggestion.reason} {note}", uncertain=True
+        )
     return suggestion
 
 

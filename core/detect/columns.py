@@ -15,15 +15,27 @@ from the sampled one by more than sqrt(ln(2/0.05) / (2n)) with probability at mo
 from __future__ import annotations
 
 import math
+import os
+import re
 import warnings
-from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
+import phonenumbers
 
 from core.detect.addresses import ADDRESS
-from core.detect.names import name_shares, non_latin_script
+from core.detect.evidence import Evidence, pct
+from core.detect.names import name_lists, name_shares, non_latin_script
 from core.detect.patterns import PATTERNS, fast_fullmatch, full_match_share
-from core.detect.phones import phone_share
+from core.detect.phones import DEFAULT_REGION, is_phone, phone_share
+from core.detect.quasi import (
+    age_evidence,
+    birth_year_evidence,
+    gender_evidence,
+    occupation_evidence,
+    occupation_words,
+    postal_evidence,
+)
 from core.detect.text import scan_values
 from core.identifiers import NRIC_PATTERN
 
@@ -49,15 +61,6 @@ def hoeffding_margin(n: int, confidence: float = 0.95) -> float:
     return math.sqrt(math.log(2 / (1 - confidence)) / (2 * n)) if n else 1.0
 
 
-@dataclass(frozen=True)
-class Evidence:
-    """What the sampled values look like: a kind, its share and the sentence saying so."""
-
-    kind: str
-    share: float
-    reason: str
-
-
 def _code_mask(upper: pd.Series) -> pd.Series:
     """Codes of letters *and* digits (MRN1234567A, AC-20391): near-unique ones are IDs."""
     return (
@@ -67,8 +70,7 @@ def _code_mask(upper: pd.Series) -> pd.Series:
     )
 
 
-def _pct(share: float) -> str:
-    return f"{share:.0%}"
+_pct = pct
 
 
 # Each check runs first on the first _QUICK sampled values; a column whose share there is
@@ -155,18 +157,38 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
             "are dollar amounts; amounts such as salary or purchases are usually target attributes",
         ),  # fmt: skip
     )
-    for check in checks:
+    for check in (*checks, _postal, _birth_year, _age):
         found = check(s)
         if found is not None:
             return found
     if pd.api.types.is_datetime64_any_dtype(sample):
-        return Evidence("date", 1.0, "the column holds dates")
+        return _dates_evidence(pd.Series(sample.dropna().unique()), 1.0)
     if not numeric:
-        for check in (_date, _address, _name, _code, _mixed):
+        for check in (_date, _address, _name, _gender, _occupation, _code, _mixed):
             found = check(s)
             if found is not None:
                 return found
     return None
+
+
+def _postal(s: _Sample) -> Evidence | None:
+    return postal_evidence(s.values, s.counts, numeric=s.numeric)
+
+
+def _birth_year(s: _Sample) -> Evidence | None:
+    return birth_year_evidence(s.values, s.counts)
+
+
+def _age(s: _Sample) -> Evidence | None:
+    return age_evidence(s.values, s.counts)
+
+
+def _gender(s: _Sample) -> Evidence | None:
+    return gender_evidence(s.values, s.counts)
+
+
+def _occupation(s: _Sample) -> Evidence | None:
+    return occupation_evidence(s.values, s.counts)
 
 
 def _simple(kind: str, what: str):
@@ -179,11 +201,17 @@ def _simple(kind: str, what: str):
     return check
 
 
+def _compact(upper: pd.Series) -> pd.Series:
+    """'S 1234567 D', 'S-1234567-D' -> 'S1234567D' (identifiers written with separators)."""
+    return upper.str.replace(r"[\s.-]+", "", regex=True)
+
+
 def _nric(s: _Sample) -> Evidence | None:
-    shaped = s.measure(lambda x: x.share(fast_fullmatch(x.upper, NRIC_PATTERN.strip("^$"))))
+    shape = NRIC_PATTERN.strip("^$")
+    shaped = s.measure(lambda x: x.share(fast_fullmatch(_compact(x.upper), shape)))
     if shaped < THRESHOLD:
         return None
-    valid = s.kind("nric", s.upper)
+    valid = s.kind("nric", _compact(s.upper))
     if valid >= THRESHOLD:
         return Evidence(
             "nric",
@@ -246,19 +274,110 @@ def _plate(s: _Sample) -> Evidence | None:
     )
 
 
+# National formats tried when a number is not one of the default region's (SG): the
+# countries of the users and their relatives (US, UK, India, Malaysia, Australia, Hong
+# Kong, the Philippines, Indonesia, China), after any country the column itself names
+# with a "+" prefix. Only numbers written as phone numbers are read this way (separators,
+# brackets or a trunk "0"): 84% of random 10-digit strings are a valid number of one of
+# these countries, so a bare run of digits is read only with the regions that the
+# column's other values showed.
+_PHONE_REGIONS = ("US", "GB", "IN", "MY", "AU", "HK", "PH", "ID", "CN")
+_WRITTEN_AS_PHONE = re.compile(r"[ ().-]|^0[1-9]")
+_BARE_DIGITS = re.compile(r"[0-9]+")
+
+
+def _column_regions(values: pd.Series) -> list[str]:
+    """Regions named by the column's own "+country code" values, commonest first."""
+    codes: dict[str, int] = {}
+    for value in values[values.str.match(r"(?:\+|00)[1-9]")].head(200):
+        text = "+" + value[2:] if value.startswith("00") else value
+        try:
+            region = phonenumbers.region_code_for_number(phonenumbers.parse(text, None))
+        except phonenumbers.NumberParseException:
+            continue
+        if region and region != "ZZ":
+            codes[region] = codes.get(region, 0) + 1
+    return sorted(codes, key=lambda r: -codes[r])
+
+
+def _phone_regions(x: _Sample) -> tuple[pd.Series, dict[str, int]]:
+    """Per distinct value the region it is a valid phone number of ('' if none), and how
+    many distinct values each region took."""
+    shaped = x.values.str.fullmatch(r"(?:\+|00)?[0-9 ().-]{7,22}") & ~x.values.str.fullmatch(
+        r"[0-9]{1,4}[-/. ][0-9]{1,2}[-/. ][0-9]{1,4}"
+    )
+    regions = pd.Series("", index=x.values.index, dtype=object)
+    tried = [r for r in _column_regions(x.values) if r != DEFAULT_REGION]
+    tried += [r for r in _PHONE_REGIONS if r not in tried]
+    bare: list[int] = []
+    for index, value in x.values[shaped].items():
+        if is_phone(value, DEFAULT_REGION):
+            regions[index] = DEFAULT_REGION
+        elif _WRITTEN_AS_PHONE.search(value):
+            regions[index] = next((r for r in tried if is_phone(value, r)), "")
+        elif _BARE_DIGITS.fullmatch(value):
+            bare.append(index)
+    taken = regions[regions != ""].value_counts()
+    shown = [r for r in taken.index if r != DEFAULT_REGION and taken[r] >= 2]
+    for index in bare:  # a bare number: only the regions the written-out ones showed
+        regions[index] = next((r for r in shown if is_phone(x.values[index], r)), "")
+    return regions, regions[regions != ""].value_counts().to_dict()
+
+
+def _common_prefix(values: pd.Series) -> int:
+    low, high = min(values), max(values)
+    return len(os.path.commonprefix([low, high]))
+
+
+def _looks_like_codes(x: _Sample, phones: pd.Series) -> str:
+    """Why numbers that parse as phone numbers are more likely codes, or ''.
+
+    Phone numbers of people are nearly all distinct and share no long prefix; batch,
+    product or order numbers repeat over many rows and start alike (issue 26: 40 batch
+    numbers of 8 digits over 2,000 rows were taken for Singapore mobile numbers)."""
+    bare = x.values[phones].str.fullmatch(_BARE_DIGITS.pattern)
+    if x.share(phones.where(bare, False)) < THRESHOLD * x.share(phones):
+        return ""  # written as phone numbers: separators, brackets, "+"
+    digits = x.values[phones][bare]
+    prefix = _common_prefix(digits)
+    if len(digits) >= 10 and prefix * 2 >= digits.str.len().min():
+        return f"all {len(digits)} distinct numbers start with the same {prefix} digits"
+    distinct = len(x.values) / x.n if x.n else 1.0
+    if x.n >= 50 and distinct < 0.2:
+        return (
+            f"only {len(x.values)} distinct values repeat over {x.n} sampled rows "
+            f"({x.n / len(x.values):.0f} rows each on average)"
+        )
+    return ""
+
+
 def _phone(s: _Sample) -> Evidence | None:
     if s.numeric and s.values.str.contains(".", regex=False).any():
         return None  # fractional numbers are measurements, not phone numbers
     x = s.quick or s
-    share = phone_share(x.values, x.counts)
+    regions, by_region = _phone_regions(x)
+    phones = regions != ""
+    share = x.share(phones)
     if share < THRESHOLD:
         return None
+    codes = _looks_like_codes(x, phones)
+    if codes:
+        return Evidence(
+            "code",
+            share,
+            f"{_pct(share)} of sampled values parse as phone numbers, but {codes}, like "
+            "batch, product or order numbers rather than people's phone numbers; check what "
+            f"the column holds {_STEP1}.",
+            uncertain=True,
+        )
     plus = x.share(x.values.str.match(r"\+|00"))
-    how = (
-        f"{_pct(plus)} written with a country code"
-        if plus
-        else "in the Singapore format (8 digits starting with 3, 6, 8 or 9, optionally +65)"
-    )
+    countries = ", ".join(f"{r} {n}" for r, n in sorted(by_region.items(), key=lambda i: -i[1]))
+    how = f"{_pct(plus)} written with a country code"
+    if plus < share:
+        national = f"in national formats; distinct numbers by country: {countries}"
+        how = f"{how}, the rest {national}" if plus else national
+    if plus == 0 and set(by_region) == {DEFAULT_REGION}:
+        how = "in the Singapore format (8 digits starting with 3, 6, 8 or 9, optionally +65)"
     return Evidence(
         "phone",
         share,
@@ -268,23 +387,47 @@ def _phone(s: _Sample) -> Evidence | None:
     )
 
 
-def _parses_as_date(values: pd.Series) -> pd.Series:
-    """Which values parse as dates: common formats first (fast), then any format."""
-    parsed = pd.Series(False, index=values.index)
+def _parse_dates(values: pd.Series) -> pd.Series:
+    """The values as timestamps (NaT where none): common formats first (fast), then any."""
+    parsed = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns]")
     formats = ("%Y-%m-%d", "%d/%m/%Y", "%Y-%m-%d %H:%M:%S", "%d-%m-%Y", "%m/%d/%Y", "%d %b %Y",
                "%d %B %Y", "%b %d, %Y", "%B %d, %Y", "%Y/%m/%d", "%d.%m.%Y")  # fmt: skip
     for fmt in formats:
-        rest = values[~parsed]
+        rest = values[parsed.isna()]
         if rest.empty:
             return parsed
-        parsed[rest.index] = pd.to_datetime(rest, format=fmt, errors="coerce").notna()
-    rest = values[~parsed]
+        parsed[rest.index] = pd.to_datetime(rest, format=fmt, errors="coerce")
+    rest = values[parsed.isna()]
     if not rest.empty:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             mixed = pd.to_datetime(rest, errors="coerce", format="mixed", dayfirst=True)
-        parsed[rest.index] = mixed.notna()
+        parsed[rest.index] = mixed.to_numpy(dtype="datetime64[ns]")
     return parsed
+
+
+# Dates of birth: all in the past and spread over at least this many years (dates of
+# events, admissions or purchases rarely span a lifetime).
+_BIRTH_SPAN_YEARS = 30
+
+
+def _dates_evidence(dates: pd.Series, share: float) -> Evidence:
+    """'date', or 'date_of_birth' when the dates are all past and span a lifetime."""
+    dates = pd.to_datetime(dates, errors="coerce").dropna()
+    if not dates.empty:
+        first, last = dates.min(), dates.max()
+        span = (last - first).days / 365.25
+        past = last <= pd.Timestamp.now() and first.year >= 1880
+        if past and span >= _BIRTH_SPAN_YEARS:
+            return Evidence(
+                "date_of_birth",
+                share,
+                f"{_pct(share)} of sampled values are dates from {first.year} to {last.year}, "
+                f"all in the past and spread over {span:.0f} years like dates of birth "
+                "(dates of events rarely span a lifetime); a date of birth is an indirect "
+                f"identifier {_STEP1}.",
+            )
+    return Evidence("date", share, f"{_pct(share)} of sampled values are dates")
 
 
 def _date(s: _Sample) -> Evidence | None:
@@ -294,9 +437,10 @@ def _date(s: _Sample) -> Evidence | None:
     if s.measure(lambda x: x.share(shaped(x))) < THRESHOLD:
         return None
     mask = shaped(s)
-    dates = s.share(_parses_as_date(s.values[mask]).reindex(s.values.index, fill_value=False))
+    parsed = _parse_dates(s.values[mask]).reindex(s.values.index)
+    dates = s.share(parsed.notna())
     if dates >= THRESHOLD:
-        return Evidence("date", dates, f"{_pct(dates)} of sampled values are dates")
+        return _dates_evidence(parsed, dates)
     return None
 
 
@@ -306,24 +450,92 @@ def _address_share(x: _Sample) -> float:
     return x.share(found.str.len().fillna(0) / lengths >= 0.6)
 
 
+# An address cell in any case and of the common English-speaking forms (US, UK, India,
+# Singapore): it starts with a house, flat or block number and holds a street word, a
+# unit number or a postal code. Read on the lower-cased cell.
+_ADDRESS_START = re.compile(
+    r"(?:(?:flat|apt|apartment|unit|suite|ste|blk|block|house|plot|door|villa|h|d|no)"
+    r"\.?\s*(?:no\.?\s*)?[:#]?\s*|#\s*)?[a-z]{0,2}-?[0-9]"
+)
+_ADDRESS_MARK = re.compile(
+    r"\b(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|crescent|cres|close|way|boulevard|"
+    r"blvd|place|pl|court|ct|terrace|walk|link|rise|view|grove|gardens|park|square|sq|"
+    r"highway|hwy|parkway|pkwy|row|mews|hill|heights|loop|green|quay|circle|jalan|jln|"
+    r"lorong|lor|marg|nagar|sector|colony|layout|cross|chowk|gali|enclave|vihar|"
+    r"estate|ring|ctr|centre|center)\b\.?"
+    r"|#[0-9]{1,3}-[0-9]{1,5}|\b(?:apt|flat|unit|suite)\b"
+    r"|(?:\b[0-9]{5}(?:-[0-9]{4})?|\b[0-9]{6}|\b[0-9]{3} [0-9]{3}|\b[a-z]{1,2}[0-9][a-z0-9]? ?"
+    r"[0-9][a-z]{2})\s*$"
+)
+
+
+def _address_cue_share(x: _Sample) -> float:
+    lower = x.values.str.lower()
+    words = lower.str.count(r"\S+")
+    mask = (
+        lower.str.match(_ADDRESS_START.pattern)
+        & lower.str.contains(_ADDRESS_MARK.pattern, regex=True)
+        & words.between(3, 25)
+    )
+    return x.share(mask)
+
+
 def _address(s: _Sample) -> Evidence | None:
-    share = s.measure(_address_share)
+    share = s.measure(lambda x: max(_address_share(x), _address_cue_share(x)))
     if share >= THRESHOLD:
         return Evidence(
             "address",
             share,
-            f"{_pct(share)} of sampled values are street addresses (a house or block number, "
-            "a street name, optionally a unit number like #09-57 and a postal code); an "
-            f"address is an indirect identifier, a full address can identify a household "
-            f"{_STEP1}.",
+            f"{_pct(share)} of sampled values are street addresses (a house, flat or block "
+            "number, a street name or a unit number like #09-57, optionally a town and a "
+            "postal code); an address is an indirect identifier, a full address can "
+            f"identify a household {_STEP1}.",
         )
     return None
 
 
+def _titled(values: pd.Series) -> pd.Series:
+    """Values written all in lower case, title-cased ('tan wei ling' -> 'Tan Wei Ling'),
+    so that the name shapes, which look for capitals, read them too."""
+    lower = values.str.lower() == values
+    return values.where(~lower, values.str.title())
+
+
+_ONE_NAME = re.compile(r"[A-Z][a-z'’-]+|[A-Z][A-Z'’-]+")
+
+
+def _first_name_shares(values: pd.Series, counts: pd.Series) -> tuple[float, float, int]:
+    """A column of given names alone ('Priya', 'Wei Ling', 'John'): shares of rows that
+    are 1-3 name-shaped words with no street, place, organisation or occupation word, and
+    of rows holding a listed name that is not also an everyday word; distinct names."""
+    lists = name_lists()
+    jobs = occupation_words()
+    shaped = np.zeros(len(values), dtype=bool)
+    known = np.zeros(len(values), dtype=bool)
+    for i, value in enumerate(values):
+        words = [w.lower() for w in value.split()]
+        if not 1 <= len(words) <= 3 or not all(_ONE_NAME.fullmatch(w) for w in value.split()):
+            continue
+        if any(w in lists.not_name or w in jobs for w in words):
+            continue
+        shaped[i] = True
+        known[i] = any(w in lists.known and w not in lists.ambiguous for w in words)
+    total = float(counts.sum())
+    weights = counts.to_numpy()
+    return (
+        float(weights[shaped].sum()) / total,
+        float(weights[known].sum()) / total,
+        int(shaped.sum()),
+    )
+
+
 def _name(s: _Sample) -> Evidence | None:
-    if s.measure(lambda x: sum(name_shares(x.values, x.counts))) < THRESHOLD:
-        return None
-    known, shape = name_shares(s.values, s.counts)
+    def shares(x: _Sample) -> tuple[float, float]:
+        return name_shares(_titled(x.values), x.counts)
+
+    known, shape = shares(s.quick or s) if s.quick is not None else (1.0, 0.0)
+    if s.quick is None or known + shape >= THRESHOLD - hoeffding_margin(s.quick.n):
+        known, shape = shares(s)
     if known + shape >= THRESHOLD and known >= 0.3:
         parts = [f"{_pct(known)} hold a known given or family name"]
         if shape:
@@ -332,8 +544,18 @@ def _name(s: _Sample) -> Evidence | None:
             "name",
             known + shape,
             f"{_pct(known + shape)} of sampled values look like person names "
-            f"({'; '.join(parts)}: 1-4 capitalised words, with bin/binte/s/o/d/o allowed, "
+            f"({'; '.join(parts)}: 1-4 words, with bin/binte/s/o/d/o allowed, "
             "no street, place or organisation word); a name is a direct identifier "
+            f"{_STEP1}.",
+        )
+    shaped, listed, distinct = _first_name_shares(_titled(s.values), s.counts)
+    if shaped >= THRESHOLD and listed >= 0.3 and distinct >= 5:
+        return Evidence(
+            "name",
+            shaped,
+            f"{_pct(shaped)} of sampled values are one to three name-shaped words "
+            f"({distinct} distinct; {_pct(listed)} hold a known given or family name), like "
+            "first names alone; a name, even a first name, is a direct identifier "
             f"{_STEP1}.",
         )
     return None

@@ -1,0 +1,217 @@
+"""Quasi-identifiers read from a column's values when its header says nothing (Step 1).
+
+The PDPC guide (Step 1) names age, gender, date of birth, postal code and job title as
+indirect identifiers; a header such as ``c7`` or ``col_b`` must not hide them. Each check
+takes a column's *distinct* sampled values (stripped strings) with their counts and
+returns an :class:`~core.detect.evidence.Evidence` or None:
+
+- :func:`age_evidence`: whole numbers of 0-120 spread like the ages of people;
+- :func:`birth_year_evidence`: years of 1880 to this year spread over 30 years or more;
+- :func:`gender_evidence`: M/F/Male/Female..., with a few "Other", "X", "Unknown" allowed;
+- :func:`occupation_evidence`: a repeated short category whose words are job titles
+  (``data/occupations.txt``: head nouns of the US BLS/SOC occupation titles, public
+  domain, plus a short hand-written list; see the file's header);
+- :func:`postal_evidence`: postal codes of the US (ZIP, ZIP+4), the UK, Canada, India
+  (6 digits or ``560 001``) and Singapore (6 digits), or a mix of them.
+
+Shapes that fit but could be something else (5-digit numbers, 0-100 integers) come back
+with ``uncertain=True`` and a reason saying so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from functools import cache
+from importlib import resources
+
+import numpy as np
+import pandas as pd
+
+from core.detect.evidence import STEP1, Evidence, pct
+
+__all__ = [
+    "age_evidence",
+    "birth_year_evidence",
+    "gender_evidence",
+    "occupation_evidence",
+    "occupation_words",
+    "postal_evidence",
+]
+
+_THRESHOLD = 0.8
+
+
+def _weighted_share(mask: np.ndarray, counts: pd.Series) -> float:
+    total = float(counts.sum())
+    return float(counts.to_numpy()[mask].sum()) / total if total else 0.0
+
+
+def _whole_numbers(values: pd.Series) -> np.ndarray | None:
+    """The values as whole numbers, or None unless every one is written as one."""
+    if values.empty or not values.str.fullmatch(r"[0-9]{1,4}").all():
+        return None
+    return values.astype("int64").to_numpy()
+
+
+def _weighted_median(numbers: np.ndarray, counts: pd.Series) -> float:
+    order = np.argsort(numbers)
+    cumulative = np.cumsum(counts.to_numpy()[order])
+    return float(numbers[order][np.searchsorted(cumulative, cumulative[-1] / 2)])
+
+
+def age_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
+    """Whole numbers of 0-120, at least 10 distinct over a range of 20 or more, not a
+    row counter (all distinct): the shape of ages. With 30 distinct ages or more and a
+    median of 15-75 the evidence is firm; otherwise a count or a score fits as well."""
+    numbers = _whole_numbers(values)
+    if numbers is None or len(numbers) < 10 or numbers.max() > 120:
+        return None
+    n = int(counts.sum())
+    spread = int(numbers.max() - numbers.min())
+    if spread < 20 or numbers.max() < 30 or (n >= 20 and len(numbers) == n):
+        return None
+    median = _weighted_median(numbers, counts)
+    firm = len(numbers) >= 30 and 15 <= median <= 75
+    reason = (
+        f"all sampled values are whole numbers from {numbers.min()} to {numbers.max()} "
+        f"({len(numbers)} distinct, median {median:g}), the range of people's ages; an age "
+        f"is an indirect identifier {STEP1}"
+    )
+    if not firm:
+        reason += "; a count or a score has the same shape, so check what the column holds"
+    return Evidence("age", 1.0, reason + ".", uncertain=not firm)
+
+
+def birth_year_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
+    """Four-digit years from 1880 to this year spread over 30 years or more, at least 10
+    distinct: years of birth, or another year of a long span (a house built in...)."""
+    numbers = _whole_numbers(values)
+    if numbers is None or len(numbers) < 10:
+        return None
+    if numbers.min() < 1880 or numbers.max() > dt.date.today().year:
+        return None
+    if numbers.max() - numbers.min() < 30:
+        return None
+    return Evidence(
+        "year_of_birth",
+        1.0,
+        f"all sampled values are years from {numbers.min()} to {numbers.max()}, a span of "
+        f"{numbers.max() - numbers.min()} years like the years of birth of a population; a "
+        f"year of birth is an indirect identifier (and reveals ages over 89, HIPAA C) "
+        f"{STEP1}; another year of a long span has the same shape, so check.",
+        uncertain=True,
+    )
+
+
+_GENDERS = frozenset({"m", "f", "male", "female", "man", "woman", "boy", "girl", "men", "women"})
+# Other answers a gender column holds besides the two commonest.
+_OTHER_GENDERS = frozenset(
+    {"other", "others", "o", "x", "u", "unknown", "unk", "nb", "non-binary", "nonbinary",
+     "non binary", "prefer not to say", "not stated", "not specified", "unspecified",
+     "undisclosed", "declined", "intersex", "transgender", "trans", "n/a", "na", "-", "?"}
+)  # fmt: skip
+
+
+def gender_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
+    """At least 80% of rows are M/F/Male/Female (both sexes present) and the rest, at
+    most 5% of rows or a few known answers ("Other", "X", "Unknown"), fit a gender
+    column."""
+    lowered = values.str.lower().str.strip(" .")
+    core = lowered.isin(_GENDERS).to_numpy()
+    other = lowered.isin(_OTHER_GENDERS).to_numpy()
+    core_share = _weighted_share(core, counts)
+    if core_share < _THRESHOLD or lowered[core].str[0].nunique() < 2:
+        return None
+    rest = _weighted_share(~core & ~other, counts)
+    if rest > 0.05:
+        return None
+    extra = sorted(set(values[~core]))[:5]
+    also = f" (and {', '.join(map(repr, extra))})" if extra else ""
+    return Evidence(
+        "gender",
+        core_share,
+        f"{pct(core_share)} of sampled values are gender codes such as M/F{also}; gender is "
+        f"an indirect identifier {STEP1}.",
+    )
+
+
+@cache
+def occupation_words() -> frozenset[str]:
+    """The occupation words of ``data/occupations.txt`` (read once; nothing downloaded)."""
+    text = resources.files("core.detect").joinpath("data/occupations.txt").read_text("utf-8")
+    words: set[str] = set()
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line and not line.startswith("["):
+            words.update(line.lower().split())
+    return frozenset(words)
+
+
+_WORDS = re.compile(r"[a-z][a-z'-]*")
+
+
+def _names_a_job(value: str, vocabulary: frozenset[str]) -> bool:
+    for word in _WORDS.findall(value.lower()):
+        if word in vocabulary or (word.endswith("s") and word[:-1] in vocabulary):
+            return True
+    return False
+
+
+def occupation_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
+    """A repeated category (at most half the rows distinct) of short values (1-6 words),
+    at least 70% of rows naming an occupation word and at least 3 distinct such values:
+    a job title column."""
+    n = int(counts.sum())
+    if len(values) < 3 or len(values) > max(n / 2, 3):
+        return None
+    short = values.str.len().le(60) & values.str.count(r"\S+").le(6)
+    if not short.all():
+        return None
+    vocabulary = occupation_words()
+    jobs = np.fromiter((_names_a_job(v, vocabulary) for v in values), bool, len(values))
+    share = _weighted_share(jobs, counts)
+    if share < 0.7 or jobs.sum() < 3:
+        return None
+    examples = ", ".join(map(repr, list(values[jobs][:3])))
+    return Evidence(
+        "job_title",
+        share,
+        f"{pct(share)} of sampled values name an occupation (e.g. {examples}; "
+        f"{len(values)} distinct in {n}), a repeated category of job titles; a job title is "
+        f"an indirect identifier {STEP1}.",
+    )
+
+
+# Postal code shapes by country (upper-case values).
+_POSTAL_SHAPES = {
+    "US ZIP": r"[0-9]{5}(?:-[0-9]{4})?",
+    "6-digit (Singapore, India)": r"[0-9]{6}|[0-9]{3} [0-9]{3}",
+    "UK": r"[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}",
+    "Canada": r"[A-Z][0-9][A-Z] ?[0-9][A-Z][0-9]",
+}
+
+
+def postal_evidence(values: pd.Series, counts: pd.Series, *, numeric: bool) -> Evidence | None:
+    """At least 80% of rows are postal codes of one of the shapes above (mixed countries
+    allowed). Digits alone are uncertain: a 5- or 6-digit number may be any code."""
+    upper = values.str.upper()
+    found: dict[str, float] = {}
+    matched = np.zeros(len(values), dtype=bool)
+    for country, shape in _POSTAL_SHAPES.items():
+        mask = upper.str.fullmatch(shape).to_numpy() & ~matched
+        if mask.any():
+            found[country] = _weighted_share(mask, counts)
+            matched |= mask
+    share = _weighted_share(matched, counts)
+    if share < _THRESHOLD:
+        return None
+    listed = ", ".join(f"{pct(v)} {k}" for k, v in sorted(found.items(), key=lambda x: -x[1]))
+    digits_only = set(found) <= {"US ZIP", "6-digit (Singapore, India)"}
+    reason = (
+        f"{pct(share)} of sampled values have the shape of postal codes ({listed}); a postal "
+        f"code is an indirect identifier {STEP1}"
+    )
+    if digits_only:
+        reason += "; other codes of as many digits look the same, so check"
+    return Evidence("postal_code", share, reason + ".", uncertain=digits_only or numeric)
