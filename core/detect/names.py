@@ -264,14 +264,14 @@ def names_from_matches(
             ):
                 spans.append((start, end))
     spans += cued
-    # The two passes may find the same name: keep each span not inside another one.
-    return sorted(
-        {
-            (s, e)
-            for s, e in spans
-            if not any(a <= s and e <= b and (a, b) != (s, e) for a, b in spans)
-        }
-    )
+    # The two passes may find the same name: keep each span not inside another one
+    # (sorted by start, longest first: a span inside another comes after it; n log n).
+    kept, reach = [], -1
+    for start, end in sorted(set(spans), key=lambda span: (span[0], -span[1])):
+        if end > reach:
+            kept.append((start, end))
+            reach = end
+    return kept
 
 
 # Titles: whatever word follows is a name, even in lower case ("mdm rosnah", "mr tan").
@@ -380,7 +380,9 @@ _SERVICE_WORDS = _ORGANISATION_WORDS | frozenset(
      "website", "office", "support", "account", "customer", "ward", "unit", "lab",
      "laboratory", "company", "shop", "store", "counsellor", "worker"]
 )  # fmt: skip
-_NEXT = re.compile(r"[ \t]*([A-Za-z]+)")
+# Bounded: the word after a name is read in constant time, even in a cell that is one
+# 100,000-letter "word" (a longer word is no organisation word anyway).
+_NEXT = re.compile(r"[ \t]*([A-Za-z]{1,24})(?![A-Za-z])")
 
 
 def _next_word(text: str, end: int) -> str:

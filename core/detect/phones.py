@@ -12,6 +12,8 @@ mobile number as a direct identifier; HIPAA Safe Harbor lists telephone and fax 
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from functools import lru_cache
 
@@ -165,8 +167,9 @@ def phones_in_runs(
     """:func:`find_phones` from the spans of the digit runs (``DIGIT_RUN``) already found
     in ``text``; the free-text scanner finds them for a whole column in one pass."""
     spans: list[tuple[int, int]] = []
+    inside_skip = _inside(skip or [])
     for start, end in runs:
-        if skip and any(s <= start and end <= e for s, e in skip):
+        if inside_skip(start, end):
             continue
         candidate = text[start:end]
         if start > 0 and text[start - 1] == "(":  # "(617) 555-0100"
@@ -192,6 +195,21 @@ def phones_in_runs(
     return spans
 
 
+def _inside(spans: list[tuple[int, int]]):
+    """A test "is (start, end) inside one of ``spans``" in log time: for the spans sorted
+    by start, the furthest end reached so far (a cell with thousands of IDs and runs
+    stays linear, issue 27)."""
+    ordered = sorted(spans)
+    starts = [s for s, _ in ordered]
+    reach = list(itertools.accumulate((e for _, e in ordered), max))
+
+    def test(start: int, end: int) -> bool:
+        i = bisect.bisect_right(starts, start) - 1
+        return i >= 0 and reach[i] >= end
+
+    return test
+
+
 def _national_elsewhere(candidate: str, digits: str, region: str) -> bool:
     """A valid number in the national format of a :data:`HINT_REGIONS` country, written
     with separators and of 9 digits or more (see there)."""
@@ -200,17 +218,37 @@ def _national_elsewhere(candidate: str, digits: str, region: str) -> bool:
     return any(_valid(candidate, other) for other in HINT_REGIONS if other != region)
 
 
+# Runs longer than this are read by the matcher in overlapping windows of this length
+# (a phone number is at most ~25 characters), so a cell of 100,000 digits and spaces
+# costs time in proportion to its length (issue 27).
+_WINDOW = 120
+
+
 def _matched(candidate: str, start: int, region: str) -> list[tuple[int, int]]:
-    """Numbers side by side in one run ("9123 4567 / 6123 4567"): libphonenumber's matcher,
-    with the default region, then each hint region, finds the valid ones."""
-    for hint in (region, *[r for r in HINT_REGIONS if r != region]):
-        found = [
-            (start + m.start, start + m.end)
-            for m in PhoneNumberMatcher(candidate, hint, leniency=Leniency.VALID)
-        ]
-        if found:
-            return found
-    return []
+    """Numbers side by side in one run ("9123 4567 6123 4567"): libphonenumber's matcher
+    finds the valid ones, with the default region, then each hint region; a long run is
+    read in overlapping windows, with the default region only."""
+    if len(candidate) <= _WINDOW:
+        for hint in (region, *[r for r in HINT_REGIONS if r != region]):
+            found = [
+                (start + m.start, start + m.end)
+                for m in PhoneNumberMatcher(candidate, hint, leniency=Leniency.VALID)
+            ]
+            if found:
+                return found
+        return []
+    found = set()
+    for offset in range(0, len(candidate), _WINDOW // 2):
+        window = candidate[offset : offset + _WINDOW]
+        found.update(
+            (start + offset + m.start, start + offset + m.end)
+            for m in PhoneNumberMatcher(window, region, leniency=Leniency.VALID)
+        )
+    kept: list[tuple[int, int]] = []  # a number found by two windows, or cut by one: the
+    for span in sorted(found, key=lambda s: (s[0], -s[1])):  # first and longest
+        if not kept or span[0] >= kept[-1][1]:
+            kept.append(span)
+    return kept
 
 
 def _unlisted_phone(text: str, start: int, candidate: str, digits: str, region: str) -> bool:

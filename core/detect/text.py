@@ -48,6 +48,8 @@ from core.errors import ParameterError
 
 __all__ = [
     "LONG_CELL",
+    "MAX_SCANNED",
+    "UNSCANNED",
     "Entity",
     "entity_kinds",
     "find_entities",
@@ -59,8 +61,14 @@ __all__ = [
     "scan_values",
 ]
 
-#: Cells longer than this (characters) are scanned in full but reported as long.
+#: Cells longer than this (characters) are reported as long by :func:`scan_table`.
 LONG_CELL = 100_000
+#: A cell is scanned up to this many characters (cut at the last space before); when it
+#: is redacted, what lies beyond is removed whole and replaced by :data:`UNSCANNED`, so no
+#: personal data is left in an unscanned tail (issue 27: a single huge cell must not hold
+#: a run for minutes; the scan is linear, about 1 s per 100,000 characters at worst).
+MAX_SCANNED = 200_000
+UNSCANNED = "[NOT SCANNED: {n} characters removed]"
 # Priority of the kinds that are not regular patterns, relative to the patterns.
 _BEFORE_PHONE = ("email", "url", "nric", "ssn", "nino", "record_code", "mac", "ipv4", "ipv6")
 _LABELS_OTHER = {"name": "NAME", "phone": "PHONE", "address": "ADDRESS"}
@@ -416,6 +424,18 @@ def _find_many(texts: list[str], chosen: tuple[str, ...], region: str) -> list[l
     return out
 
 
+def _scanned_heads(values: list[str], counts: pd.Series) -> list[str]:
+    """Each distinct text, cut to :data:`MAX_SCANNED` characters at the last white space
+    before the limit (so no word is cut in two); shorter texts as they are."""
+    lengths = counts.index.str.len().to_numpy()
+    heads = list(values)
+    for i in np.flatnonzero(lengths > MAX_SCANNED).tolist():
+        value = values[i]
+        space = max(value.rfind(" ", 0, MAX_SCANNED), value.rfind("\n", 0, MAX_SCANNED))
+        heads[i] = value[: space if space > 0 else MAX_SCANNED]
+    return heads
+
+
 def _distinct_text(values: pd.Series) -> tuple[pd.Series, pd.Series]:
     """(text of each row, missing stays missing) and (distinct texts with row counts)."""
     text = as_text(values)
@@ -430,13 +450,13 @@ def scan_values(
 
     ``entities`` counts every finding, ``cells`` the cells with at least one of that kind.
     Missing values are skipped; numbers are read as their text (a phone number stored as
-    a number is found).
+    a number is found); a cell is read up to :data:`MAX_SCANNED` characters.
     """
     chosen = resolve_kinds(kinds)
     _, counts = _distinct_text(values)
     entities = dict.fromkeys(chosen, 0)
     cells = dict.fromkeys(chosen, 0)
-    found_per_value = _find_many(counts.index.tolist(), chosen, region)
+    found_per_value = _find_many(_scanned_heads(counts.index.tolist(), counts), chosen, region)
     for count, found in zip(counts.tolist(), found_per_value, strict=True):
         for kind in {e.kind for e in found}:
             cells[kind] += int(count)
@@ -458,8 +478,8 @@ def scan_table(
     """Entities per column and kind: ``column, kind, label, entities, cells, share, long``.
 
     ``share`` is the share of non-missing cells of the column holding that kind; ``long``
-    the number of cells over :data:`LONG_CELL` characters (scanned in full, but worth a
-    look by hand). Columns default to every text column.
+    the number of cells over :data:`LONG_CELL` characters (worth a look by hand; past
+    :data:`MAX_SCANNED` characters a cell is not read, and redaction removes that part). Columns default to every text column.
     """
     if columns is None:
         columns = [
@@ -494,7 +514,8 @@ def redact_series(
 
     A cell without an entity is returned as it was (same object, same type); the series
     keeps its dtype unless a cell changed, then changed cells are text. Work is done once
-    per distinct value.
+    per distinct value. A cell longer than :data:`MAX_SCANNED` characters is redacted up
+    to there and the rest is replaced whole by :data:`UNSCANNED` (never left unread).
     """
     out, changed, _ = redact_and_count(values, replace, kinds=kinds, region=region)
     return out, changed
@@ -514,17 +535,21 @@ def redact_and_count(
     new_text: dict[str, str] = {}
     found_per_kind = dict.fromkeys(chosen, 0)
     values_list = counts.index.tolist()
-    for value, count, found in zip(
-        values_list, counts.tolist(), _find_many(values_list, chosen, region), strict=True
+    heads = _scanned_heads(values_list, counts)
+    for value, head, count, found in zip(
+        values_list, heads, counts.tolist(), _find_many(heads, chosen, region), strict=True
     ):
-        if not found:
+        cut = len(head) < len(value)
+        if not found and not cut:
             continue
         pieces, position = [], 0
         for entity in found:
-            pieces += [value[position : entity.start], replace(entity)]
+            pieces += [head[position : entity.start], replace(entity)]
             position = entity.end
             found_per_kind[entity.kind] += int(count)
-        pieces.append(value[position:])
+        pieces.append(head[position:])
+        if cut:
+            pieces.append(UNSCANNED.format(n=len(value) - len(head)))
         new_text[value] = "".join(pieces)
     found_per_kind = {k: n for k, n in found_per_kind.items() if n}
     changed = text.isin(list(new_text)) & values.notna()
