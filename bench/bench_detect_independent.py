@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -52,6 +53,7 @@ from bench.independent_eval import (  # noqa: E402
     load,
     match,
     precision,
+    precision_by_label,
     recall_table,
     safe_harbor_left,
 )
@@ -174,6 +176,7 @@ def notes_scores(part: Part, found: pd.DataFrame, redacted: pd.Series) -> dict:
         "names_by_origin": recall_table(truth[truth["kind"] == "name"], "origin"),
         "precision": on_pii,
         "precision_kind": correct,
+        "precision_by_label": precision_by_label(found),
         "left": int(truth["left"].sum()),
         "detections": len(found),
     }
@@ -242,6 +245,10 @@ def print_notes(part: Part, ours: dict, theirs: dict | None, times: tuple, setup
         _f(theirs["precision"]) if theirs else "-")  # fmt: skip
     row("precision (on a span of its kind)", _f(ours["precision_kind"]),
         _f(theirs["precision_kind"]) if theirs else "-")  # fmt: skip
+    for label in ("NAME", "PHONE", "ID", "EMAIL", "ADDRESS", "DATE"):
+        a = ours["precision_by_label"].get(label, float("nan"))
+        b = theirs["precision_by_label"].get(label, float("nan")) if theirs else float("nan")
+        row(f"precision: {label} detections", _f(a), _f(b))
     row("detections", f"{ours['detections']:,}", f"{theirs['detections']:,}" if theirs else "-")
     row("PII strings left verbatim after redaction", f"{ours['left']:,} of {n:,}",
         f"{theirs['left']:,} of {n:,}" if theirs else "-")  # fmt: skip
@@ -299,9 +306,12 @@ def write_misses(path: Path, part: Part, scores: dict) -> None:
     """What the project missed, and what it flagged that is not PII, in the dev part."""
     truth, found = scores["truth"], scores["found"]
     notes = part.table["txt"]
+    head = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h %s"],
+                          capture_output=True, text=True, check=False).stdout.strip()  # fmt: skip
     lines = [
         "Misses of the project's detectors on the DEV part of the independent table",
         "(bench/data/independent_pii/dev_*; issue 26). The test part is never listed.",
+        f"Code: {head or 'unknown commit'}; written {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC.",
         "Command: .venv/bin/python bench/bench_detect_independent.py --split dev "
         "--no-presidio --misses FILE",
         "",

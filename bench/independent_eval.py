@@ -157,6 +157,11 @@ def recall_table(truth: pd.DataFrame, by: str) -> pd.DataFrame:
     return groups
 
 
+def precision_by_label(found: pd.DataFrame) -> pd.Series:
+    """Per detection label: the share of its detections on a true span of a compatible kind."""
+    return found.groupby("label")["correct"].mean()
+
+
 def precision(found: pd.DataFrame) -> tuple[float, float]:
     """(share of detections on any PII span, share on a span of a compatible kind)."""
     if found.empty:

@@ -53,6 +53,8 @@ def test_match_by_hand():
     assert found["on_pii"].tolist() == [True, True, False, False]
     # precision: 2 of 4 detections on a PII span, 1 of 4 on a span of its kind
     assert ev.precision(found) == (0.5, 0.25)
+    # per label: NAME 1 of 2 on a name, ID 0 of 1, DATE 0 of 1
+    assert ev.precision_by_label(found).to_dict() == {"DATE": 0.0, "ID": 0.0, "NAME": 0.5}
     table = ev.recall_table(truth, "kind")
     assert table.loc["name", "recall"] == 0.5  # 1 of 2 names
     assert table.loc["phone", "recall"] == 0.0
