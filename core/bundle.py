@@ -1,21 +1,37 @@
-"""The release bundle: one self-contained zip that shows, and reproduces, a release.
+"""What a release leaves the building with: the recipient bundle and the internal archive.
 
 PDPC guide, Step 5: "the details of the anonymisation process, parameters used and
-controls should also be clearly recorded". A bundle holds the released table, the recipe
-(``recipe.yaml``, seed fixed) with the hierarchy files it uses alongside under relative
-paths, ``anonymise.py`` (the recipe as a script), the report (Markdown and JSON), the
-identity mapping tables *encrypted* if any, ``MANIFEST.sha256`` (``sha256sum -c``
-format) and ``README.txt`` saying how to reproduce the release: in a folder with the
-original data, ``python anonymise.py ORIGINAL.csv OUT.csv`` (with this project's ``core``
-importable) writes an OUT.csv byte-identical to the released file.
+controls should also be clearly recorded", and identity mapping tables are kept securely
+and apart. So a release has two packages (issue 25, item 5):
+
+- The **recipient bundle** (:func:`build_bundle`, ``apply --bundle``, the Report page's
+  bundle) holds the released table, the report, the recipe and the script, and no value of
+  the original table that the released table does not hold. A hierarchy built from the
+  data (bands, dates to a period, masking, suppression) goes in as the rule that builds it
+  (``hierarchy_rule: {kind: dates, levels: [month, year]}``, see
+  :mod:`core.hierarchy_rules`), never as its list of original values. An enumerated
+  hierarchy file (a grouping, a file made by hand or by ARX) is left out and named in the
+  README: cut down to the released values it could no longer re-run the step, and its
+  upper levels are labels someone typed, which may name anything. Identity mapping
+  tables never go in, not even encrypted.
+- The **internal archive** (:func:`build_archive`, ``apply --archive``, the Report page's
+  "For your records (internal)") holds what reproduces the release: the recipe with every
+  hierarchy file (original values), the script, the encrypted identity mapping tables,
+  the released table and the report. Its README says it holds personal data; the command
+  line writes it with mode 0600 and never over an existing file.
+
+Both are zips with ``MANIFEST.sha256`` (``sha256sum -c`` format) and ``README.txt``. In a
+folder with the original data, ``python anonymise.py ORIGINAL.csv OUT.csv`` (with this
+project's ``core`` importable) writes an OUT.csv byte-identical to the released file: from
+the archive always, from the recipient bundle when every hierarchy is a rule.
 
 Recipes made elsewhere point at hierarchy files by path (``hierarchies/age-1a2b.csv``,
 or anywhere on disk). :func:`portable_recipe` reads each one and renames it by content
 (``hierarchies/<column>-<sha256 prefix>.csv``), so the recipe, its hierarchies and the
 script travel together and the workspace can keep hierarchies as content, not paths.
 
-The zip is deterministic: entries in a fixed order with a fixed timestamp, so the same
-release gives the same bundle bytes.
+The zips are deterministic: entries in a fixed order with a fixed timestamp, so the same
+release gives the same bytes.
 """
 
 from __future__ import annotations
@@ -172,9 +188,14 @@ def key_variables(recipe: Recipe) -> list[str]:
 
 @dataclass(frozen=True)
 class Bundle:
-    """The files of a release bundle (name -> bytes) and the zip made of them."""
+    """The files of a release package (name -> bytes) and the zip made of them.
+
+    ``private``: the zip's entries say mode 0600, so that unzipping the internal archive
+    keeps its files readable by their owner only (the recipient bundle's are 0644).
+    """
 
     files: dict[str, bytes]
+    private: bool = False
 
     def manifest(self) -> str:
         return "".join(
@@ -185,12 +206,13 @@ class Bundle:
     def to_zip(self) -> bytes:
         buffer = io.BytesIO()
         entries = {**self.files, "MANIFEST.sha256": self.manifest().encode("utf-8")}
+        mode = 0o600 if self.private else 0o644
         with zipfile.ZipFile(buffer, "w") as archive:
             for name in sorted(entries):
                 info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
                 info.compress_type = zipfile.ZIP_DEFLATED
                 info.create_system = 3  # Unix, so the mode below means the same everywhere
-                info.external_attr = 0o644 << 16
+                info.external_attr = mode << 16
                 archive.writestr(info, entries[name])
         return buffer.getvalue()
 
@@ -205,26 +227,71 @@ def population_tables(recipe: Recipe) -> list[str]:
     return tables
 
 
-def _readme(released_name: str, released_sha: str, recipe: Recipe, mappings: list[str]) -> str:
+def hierarchy_names(step: Mapping[str, Any]) -> list[str]:
+    """Every hierarchy file a (portable) step names: generalise's, recode_locally's, and
+    those of t-closeness (hierarchical distance) and k-map (population table)."""
+    names = [step["hierarchy"]] if "hierarchy" in step else []
+    if isinstance(step.get("hierarchies"), Mapping):
+        names += list(step["hierarchies"].values())
+    t_closeness = step.get("t_closeness")
+    if isinstance(t_closeness, Mapping) and "hierarchy" in t_closeness:
+        names.append(t_closeness["hierarchy"])
+    k_map = step.get("k_map")
+    if isinstance(k_map, Mapping) and isinstance(k_map.get("hierarchies"), Mapping):
+        names += list(k_map["hierarchies"].values())
+    return [str(name) for name in names]
+
+
+@dataclass(frozen=True)
+class RecipientRecipe:
+    """The recipe as a recipient gets it: rules instead of hierarchy files where a rule
+    rebuilds the file (``rules``: file name -> words), and the files left out."""
+
+    recipe: Recipe
+    rules: dict[str, str]
+    left_out: dict[str, str]  # file name -> why (and its rule in words, if it has one)
+
+    @property
+    def replayable(self) -> bool:
+        """Whether the bundle's script can re-run the release from the original data."""
+        return not self.left_out
+
+
+def recipient_recipe(recipe: Recipe, hierarchies: Mapping[str, str]) -> RecipientRecipe:
+    """``recipe`` (portable, see :func:`portable_recipe`) with no hierarchy file in it.
+
+    A ``generalise`` step whose hierarchy a builder made gets ``hierarchy_rule`` instead of
+    ``hierarchy`` (:func:`core.hierarchy_rules.rule_of_text` checks that the rule rebuilds
+    the file cell for cell), so it still runs. Any other hierarchy file keeps its name in
+    the recipe, and is left out: the internal archive has it.
+    """
+    from core.hierarchy_rules import HierarchyRule, rule_of_text
+
+    def rule(name: str) -> HierarchyRule | None:
+        text = hierarchies.get(name)
+        return rule_of_text(text) if text is not None else None
+
+    rules: dict[str, str] = {}
+    left_out: dict[str, str] = {}
+    steps = []
+    for step in recipe.steps:
+        step = dict(step)
+        found = rule(str(step["hierarchy"])) if "hierarchy" in step else None
+        if step.get("step") == "generalise" and found is not None:
+            rules[str(step.pop("hierarchy"))] = found.describe()
+            step = {**step, "hierarchy_rule": found.to_dict()}
+        for name in hierarchy_names(step):
+            found = rule(name)
+            if found is not None:  # a rule, but this step needs the file (local recoding...)
+                left_out[name] = f"built by a rule ({found.describe()}); this step reads the file"
+            else:
+                left_out[name] = "enumerated (lists original values)"
+        steps.append(step)
+    return RecipientRecipe(Recipe(tuple(steps), recipe.seed, dict(recipe.meta)), rules, left_out)
+
+
+def _reproduce_lines(released_name: str, released_sha: str, recipe: Recipe) -> list[str]:
     lines = [
-        "Release bundle (PDPC Guide to Basic Anonymisation, Step 5: record what was done).",
-        "",
-        "Files",
-        f"  {released_name}: the released (anonymised) table.",
-        "  recipe.yaml: every step and parameter, with the seed of the random steps.",
-        "  hierarchies/: the generalisation hierarchies the recipe uses (relative paths).",
-        "  anonymise.py: the recipe as a Python script.",
-        "  report.md, report.json: what was done, the residual risk, the controls.",
-    ]
-    if mappings:
-        lines.append(
-            "  mapping/: identity mapping tables, encrypted (AES-256-GCM, scrypt passphrase). "
-            "Keep them apart from the data; the passphrase is not in this bundle."
-        )
-    lines += [
-        "  MANIFEST.sha256: the sha256 of every file (check with: sha256sum -c MANIFEST.sha256).",
-        "",
-        "How to reproduce the release",
         "  1. Put the original data (the file the release was made from) in this folder.",
         "  2. Make this project's 'core' package importable, e.g.",
         "     PYTHONPATH=/path/to/the/project python anonymise.py ORIGINAL.csv OUT.csv",
@@ -235,7 +302,7 @@ def _readme(released_name: str, released_sha: str, recipe: Recipe, mappings: lis
     ]
     for table in population_tables(recipe):
         lines.append(
-            "  k-map's population table is data, so it is not in this bundle: the recipe reads "
+            "  k-map's population table is data, so it is not in this package: the recipe reads "
             f"it from {table!r} (see recipe.yaml, k_map population_table); put the same file "
             "there or change that path."
         )
@@ -248,9 +315,70 @@ def _readme(released_name: str, released_sha: str, recipe: Recipe, mappings: lis
     if uses_random_pseudonyms(recipe):
         lines.append(
             "  Random pseudonyms are drawn from secret entropy and differ on every run: those "
-            "columns cannot be reproduced (by design); use the mapping table instead."
+            "columns cannot be reproduced (by design); the internal archive keeps the "
+            "identity mapping tables."
         )
+    return lines
+
+
+def _recipient_readme(
+    released_name: str, released_sha: str, recipient: RecipientRecipe, mappings: bool
+) -> str:
+    lines = [
+        "Release bundle for the recipient (PDPC Guide to Basic Anonymisation, Step 5).",
+        "",
+        "It holds no value of the original table that the released table does not also",
+        "hold: hierarchies built from the data are written as the rule that builds them, and",
+        "hierarchy files that list original values, and identity mapping tables, stay with",
+        "the data holder (in the internal reproduction archive).",
+        "",
+        "Files",
+        f"  {released_name}: the released (anonymised) table.",
+        "  recipe.yaml: every step and parameter, with the seed of the random steps.",
+        "  anonymise.py: the recipe as a Python script.",
+        "  report.md, report.json: what was done, the residual risk, the controls.",
+        "  MANIFEST.sha256: the sha256 of every file (check with: sha256sum -c MANIFEST.sha256).",
+    ]
+    if recipient.rules:
+        lines += ["", "Hierarchies, as rules (recipe.yaml, hierarchy_rule)"]
+        lines += [f"  {name}: {words}." for name, words in sorted(recipient.rules.items())]
+    if recipient.left_out:
+        lines += ["", "Hierarchy files not in this bundle (named in recipe.yaml)"]
+        lines += [f"  {name}: {why}." for name, why in sorted(recipient.left_out.items())]
+    if mappings:
+        lines += ["", "Identity mapping tables were made; they are not in this bundle."]
+    lines += ["", "How to reproduce the release (for the data holder)"]
+    if recipient.replayable:
+        lines += _reproduce_lines(released_name, released_sha, recipient.recipe)
+    else:
+        lines += [
+            "  The hierarchy files above are needed: re-run the release from the internal",
+            "  reproduction archive, which has them. The released file's",
+            f"  sha256 is {released_sha}.",
+        ]
     return "\n".join(lines) + "\n"
+
+
+def _report_files(report: Any) -> dict[str, bytes]:
+    if report is None:
+        return {}
+    import json
+
+    from core.report import report_to_markdown
+
+    return {
+        "report.md": report_to_markdown(report).encode("utf-8"),
+        "report.json": json.dumps(
+            report.to_dict(), indent=2, ensure_ascii=False, default=str
+        ).encode("utf-8"),
+    }
+
+
+def _released_name(released_name: str) -> str:
+    suffix = Path(str(released_name)).suffix.lower()
+    if not re.fullmatch(r"\.[a-z]{1,8}", suffix):
+        suffix = ".csv"
+    return f"released{suffix}"
 
 
 def build_bundle(
@@ -260,53 +388,103 @@ def build_bundle(
     recipe: Recipe,
     hierarchies: Mapping[str, str],
     report: Any = None,
-    encrypted_mappings: Mapping[str, bytes] | None = None,
+    made_mappings: bool = False,
 ) -> Bundle:
-    """Gather a release's files. ``recipe`` must be portable (see :func:`portable_recipe`)
-    and carry the seed the release used; ``report`` is a :class:`core.report.Report`."""
-    from core.report import report_to_markdown
-
+    """The recipient bundle (see the module docstring). ``recipe`` must be portable (see
+    :func:`portable_recipe`) and carry the seed the release used; ``hierarchies`` are its
+    files by name (read only to find their rules, never copied); ``report`` is a
+    :class:`core.report.Report`. ``made_mappings``: the README says that identity mapping
+    tables exist and are kept by the data holder."""
     if recipe.seed is None:
         raise RecipeError("A release bundle needs the seed the release used (recipe 'seed').")
-    suffix = Path(str(released_name)).suffix.lower()
-    if not re.fullmatch(r"\.[a-z]{1,8}", suffix):
-        suffix = ".csv"
-    name = f"released{suffix}"
+    _require_hierarchies(recipe, hierarchies)
+    recipient = recipient_recipe(recipe, hierarchies)
+    name = _released_name(released_name)
+    files: dict[str, bytes] = {
+        name: bytes(released),
+        "recipe.yaml": recipient.recipe.to_yaml().encode("utf-8"),
+        "anonymise.py": to_python_script(recipient.recipe).encode("utf-8"),
+        **_report_files(report),
+    }
+    released_sha = hashlib.sha256(bytes(released)).hexdigest()
+    readme = _recipient_readme(name, released_sha, recipient, made_mappings)
+    files["README.txt"] = readme.encode("utf-8")
+    return Bundle(files)
+
+
+def _require_hierarchies(recipe: Recipe, hierarchies: Mapping[str, str]) -> None:
+    for step in recipe.steps:
+        for hierarchy in hierarchy_names(step):
+            if hierarchy not in hierarchies:
+                raise RecipeError(f"Hierarchy '{hierarchy}' is missing from the bundle.")
+
+
+def _archive_readme(
+    released_name: str, released_sha: str, recipe: Recipe, mappings: list[str]
+) -> str:
+    lines = [
+        "INTERNAL REPRODUCTION ARCHIVE: HOLDS PERSONAL DATA. DO NOT SEND IT TO A RECIPIENT.",
+        "",
+        "Its hierarchy files list values of the original table (addresses, dates of birth,",
+        "postal codes...) and its identity mapping tables link pseudonyms back to people.",
+        "Keep it as securely as the original data, apart from the released data (PDPC Guide",
+        "to Basic Anonymisation, Step 5 and Annex A: Pseudonymisation). What goes to a",
+        "recipient is the release bundle, which holds none of this.",
+        "",
+        "Files",
+        f"  {released_name}: the released (anonymised) table.",
+        "  recipe.yaml: every step and parameter, with the seed of the random steps.",
+        "  hierarchies/: the generalisation hierarchies the recipe uses (relative paths).",
+        "  anonymise.py: the recipe as a Python script.",
+        "  report.md, report.json: what was done, the residual risk, the controls.",
+    ]
+    if mappings:
+        lines.append(
+            "  mapping/: identity mapping tables, encrypted (AES-256-GCM, scrypt passphrase). "
+            "The passphrase is not in this archive."
+        )
+    lines += [
+        "  MANIFEST.sha256: the sha256 of every file (check with: sha256sum -c MANIFEST.sha256).",
+        "",
+        "How to reproduce the release",
+        *_reproduce_lines(released_name, released_sha, recipe),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def build_archive(
+    *,
+    released: bytes,
+    released_name: str,
+    recipe: Recipe,
+    hierarchies: Mapping[str, str],
+    report: Any = None,
+    encrypted_mappings: Mapping[str, bytes] | None = None,
+) -> Bundle:
+    """The internal reproduction archive (see the module docstring): ``recipe`` portable
+    with its seed, every hierarchy file, the identity mapping tables *encrypted* (a plain
+    one is never taken), the released table and the report. Its zip entries are 0600."""
+    if recipe.seed is None:
+        raise RecipeError("A reproduction archive needs the seed the release used (recipe 'seed').")
+    name = _released_name(released_name)
     files: dict[str, bytes] = {
         name: bytes(released),
         "recipe.yaml": recipe.to_yaml().encode("utf-8"),
         "anonymise.py": to_python_script(recipe).encode("utf-8"),
+        **_report_files(report),
     }
     for hierarchy, text in hierarchies.items():
         files[_check_portable_name(hierarchy)] = text.encode("utf-8")
-    for step in recipe.steps:
-        used = (
-            list(step["hierarchies"].values())
-            if isinstance(step.get("hierarchies"), Mapping)
-            else []
-        )
-        used += [step["hierarchy"]] if "hierarchy" in step else []
-        t_closeness = step.get("t_closeness")
-        if isinstance(t_closeness, Mapping) and "hierarchy" in t_closeness:
-            used.append(t_closeness["hierarchy"])
-        for hierarchy in used:
-            if hierarchy not in files:
-                raise RecipeError(f"Hierarchy '{hierarchy}' is missing from the bundle.")
-    if report is not None:
-        import json
-
-        files["report.md"] = report_to_markdown(report).encode("utf-8")
-        files["report.json"] = json.dumps(
-            report.to_dict(), indent=2, ensure_ascii=False, default=str
-        ).encode("utf-8")
+    _require_hierarchies(recipe, files)
     mapping_names = []
     for column, blob in (encrypted_mappings or {}).items():
         entry = f"mapping/{_safe_stem(column, 'table')}.enc"
         files[entry] = bytes(blob)
         mapping_names.append(entry)
     released_sha = hashlib.sha256(bytes(released)).hexdigest()
-    files["README.txt"] = _readme(name, released_sha, recipe, mapping_names).encode("utf-8")
-    return Bundle(files)
+    readme = _archive_readme(name, released_sha, recipe, mapping_names)
+    files["README.txt"] = readme.encode("utf-8")
+    return Bundle(files, private=True)
 
 
 def released_bytes(result: RecipeResult, name: str) -> bytes:

@@ -451,7 +451,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     progress: ProgressFn = args.bar or no_progress
     progress(0.0, f"reading {Path(args.data).name}")
     job = _plan_apply(args)
-    workspace, bundle = _plan_record(args, job)
+    workspace, packages = _plan_record(args, job)
     result = apply_recipe(job.data, job.recipe, base_dir=job.base_dir, keys=job.keys,
                           progress=stage(progress, 0.2, 0.6))  # fmt: skip
     progress(0.6, "checking the release")
@@ -459,17 +459,16 @@ def cmd_apply(args: argparse.Namespace) -> int:
     if check.acknowledged:  # every file of the release says so in its name
         job = replace(job, out=Path(marked_name(job.out)),
                       report=Path(marked_name(job.report)) if job.report else None)  # fmt: skip
-        if bundle is not None:
-            bundle = replace(bundle, path=Path(marked_name(bundle.path)))
+        packages = [replace(p, path=Path(marked_name(p.path))) for p in packages]
     progress(0.7, "writing the release")
     files = _release_files(args, job, result, check)
-    if bundle is not None:  # the bundle may not take the path of another output either
-        plan_outputs([*(output for output, _ in files), bundle], job.inputs, force=args.force)
+    if packages:  # the bundle and archive may not take the path of another output either
+        plan_outputs([*(output for output, _ in files), *packages], job.inputs, force=args.force)
     write_outputs(files, force=args.force, progress=stage(progress, 0.7, 1.0))
     _end_bar(args)  # the messages below start on a line of their own
     _tell_what_was_written(files, result, check)
-    if workspace or bundle:
-        _record_and_bundle(args, job, result, files, workspace, bundle, check)
+    if workspace or packages:
+        _record_and_bundle(args, job, result, files, workspace, packages, check)
     return 0
 
 
@@ -512,12 +511,12 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
         _mapping_passphrase(args, mapping), keys,
     )  # fmt: skip
     (out, *_) = plan_outputs(_apply_outputs(job, mapping, linking), inputs, force=args.force)
-    workspace, bundle = _plan_record(args, job)
+    workspace, packages = _plan_record(args, job)
     meta = recipe.meta
     qis = job.quasi_identifiers or meta.get("quasi_identifiers") or []
     sensitive = meta.get("sensitive")
     counted = None  # what the report, the workspace and the bundle need, counted on the way
-    if job.report is not None or workspace or bundle is not None:
+    if job.report is not None or workspace or packages:
         if qis:  # checked here, as the report checks them on a table in memory
             require_columns(columns, qis, parameter="quasi_identifiers")
         if sensitive:
@@ -553,12 +552,11 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
             check = check.acknowledge()
             job = replace(job, out=Path(marked_name(job.out)),
                           report=Path(marked_name(job.report)) if job.report else None)  # fmt: skip
-            if bundle is not None:
-                bundle = replace(bundle, path=Path(marked_name(bundle.path)))
+            packages = [replace(p, path=Path(marked_name(p.path))) for p in packages]
         outputs = plan_outputs(_apply_outputs(job, list(result.mappings), []), inputs,
                                force=args.force)  # fmt: skip
-        if bundle is not None:  # the bundle may not take the path of another output either
-            plan_outputs([*outputs, bundle], inputs, force=args.force)
+        if packages:  # the bundle and archive may not take the path of another output either
+            plan_outputs([*outputs, *packages], inputs, force=args.force)
         tables = list(result.mappings.values())
         if job.passphrase is None:
             contents = [table_to_bytes(table, "csv") for table in tables]
@@ -588,9 +586,9 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
               "(PDPC guide, Annex A: Pseudonymisation).", file=sys.stderr)  # fmt: skip
     if job.report is not None:
         print(f"Report: {outputs[-1].path}", file=sys.stderr)
-    if workspace or bundle is not None:
+    if workspace or packages:
         job = replace(job, data=counted.original)
-        _record_and_bundle(args, job, done, files, workspace, bundle, check, figures, recorded)
+        _record_and_bundle(args, job, done, files, workspace, packages, check, figures, recorded)
     return 0
 
 
@@ -624,9 +622,10 @@ def _counted_release(
     return figures, recorded, done
 
 
-def _plan_record(args: argparse.Namespace, job: _ApplyJob) -> tuple[str | None, Output | None]:
-    """The workspace to record in (--workspace, else $ANON_WORKSPACE) and the bundle to
-    write, both checked before any work is done."""
+def _plan_record(args: argparse.Namespace, job: _ApplyJob) -> tuple[str | None, list[Output]]:
+    """The workspace to record in (--workspace, else $ANON_WORKSPACE) and the packages to
+    write (the recipient --bundle, the internal --archive: core.bundle), all checked before
+    any work is done. The archive holds personal data: written 0600, never over a file."""
     workspace = args.workspace or os.environ.get(WORKSPACE_ENV) or None
     if workspace and Path(workspace).exists():
         Workspace(workspace).close()  # refuses a bad file (not SQLite, too new, read-only)
@@ -637,13 +636,14 @@ def _plan_record(args: argparse.Namespace, job: _ApplyJob) -> tuple[str | None, 
                 f"Cannot create the workspace '{workspace}': the folder '{folder}' does not "
                 "exist or is not writable."
             )
-    bundle = None
-    if args.bundle:
-        if Path(args.bundle).suffix.lower() != ".zip":
-            raise AnonymisationError(f"--bundle '{args.bundle}' must end in .zip.")
-        (bundle,) = plan_outputs([Output("--bundle", Path(args.bundle))], job.inputs,
-                                 force=args.force)  # fmt: skip
-    return workspace, bundle
+    packages = []
+    chosen = (("--bundle", args.bundle, False), ("--archive", args.archive, True))
+    for flag, path, private in chosen:
+        if path:
+            if Path(path).suffix.lower() != ".zip":
+                raise AnonymisationError(f"{flag} '{path}' must end in .zip.")
+            packages.append(Output(flag, Path(path), private=private, keep_existing=private))
+    return workspace, list(plan_outputs(packages, job.inputs, force=args.force))
 
 
 def _record_and_bundle(
@@ -652,19 +652,21 @@ def _record_and_bundle(
     result: RecipeResult,
     files: list[tuple[Output, bytes | ContentWriter]],
     workspace: str | None,
-    bundle: Output | None,
+    packages: list[Output],
     check: ReleaseCheck,
     figures: dict[str, Any] | None = None,
     recorded: dict[str, Any] | None = None,
 ) -> None:
-    """Record the release in the workspace and/or write its bundle (core.audit, core.bundle).
+    """Record the release in the workspace and/or write its bundle and archive (core.audit,
+    core.bundle).
 
-    Identity mapping tables go into either only when encrypted (--mapping-passphrase-env).
+    Identity mapping tables go into the workspace and the internal archive only when
+    encrypted (--mapping-passphrase-env); never into the recipient bundle.
     An engine gives its counted ``figures`` for the report and the ``recorded`` options of
     :func:`core.audit.record_release` (rows, frequency table of the release).
     """
     from core.audit import record_release
-    from core.bundle import build_bundle, portable_recipe
+    from core.bundle import build_archive, build_bundle, portable_recipe
 
     output = files[0][0].path.read_bytes()  # the released table, as written to --out
     identities = [*((c, "mapping") for c in result.mappings),
@@ -690,16 +692,25 @@ def _record_and_bundle(
     else:
         portable, hierarchies = portable_recipe(job.recipe, base_dir=job.base_dir)
         portable = Recipe(portable.steps, result.seed, portable.meta)
-    if bundle is not None:
-        archive = build_bundle(
-            released=output, released_name=job.out.name, recipe=portable,
-            hierarchies=hierarchies, report=report,
-            encrypted_mappings={f"{c}-{kind}": blob for (c, kind), blob in encrypted.items()},
-        ).to_zip()  # fmt: skip
-        write_outputs([(bundle, archive)], force=args.force)
-        left_out = bool(identities) and not encrypted
-        note = " Plaintext identity tables are not in it: keep them apart." if left_out else ""
-        print(f"Release bundle: {bundle.path}.{note}", file=sys.stderr)
+    release = {"released": output, "released_name": job.out.name, "recipe": portable,
+               "hierarchies": hierarchies, "report": report}  # fmt: skip
+    written = []
+    for package in packages:
+        if package.label == "--archive":
+            mappings = {f"{c}-{kind}": blob for (c, kind), blob in encrypted.items()}
+            written.append((package, build_archive(**release, encrypted_mappings=mappings)))
+        else:
+            written.append((package, build_bundle(**release, made_mappings=bool(identities))))
+    write_outputs([(package, made.to_zip()) for package, made in written], force=args.force)
+    for package, made in written:
+        if made.private:
+            left_out = bool(identities) and not encrypted
+            note = " Plaintext identity tables are not in it: keep them apart." if left_out else ""
+            print(f"Reproduction archive (internal: holds personal data, mode 0600): "
+                  f"{package.path}.{note}", file=sys.stderr)  # fmt: skip
+        else:
+            print(f"Release bundle (for the recipient: no original values, no identity "
+                  f"tables): {package.path}.", file=sys.stderr)  # fmt: skip
 
 
 def _open_existing_workspace(path: str | None) -> Workspace:
@@ -1299,7 +1310,11 @@ def build_parser() -> argparse.ArgumentParser:
                        "environment")  # fmt: skip
     apply.add_argument("--workspace", help=f"record the release in this workspace file "
                        f"(default ${WORKSPACE_ENV} if set)")  # fmt: skip
-    apply.add_argument("--bundle", help="also write the self-contained release bundle (.zip)")
+    apply.add_argument("--bundle", help="also write the release bundle for the recipient "
+                       "(.zip: table, report, recipe, script; no original values)")  # fmt: skip
+    apply.add_argument("--archive", help="also write the internal reproduction archive (.zip: "
+                       "hierarchy files, encrypted mapping tables; holds personal data, "
+                       "written 0600, never over a file)")  # fmt: skip
     _engine_options(apply)
     apply.set_defaults(run=cmd_apply)
 

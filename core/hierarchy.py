@@ -279,18 +279,27 @@ def date_hierarchy(
 
 
 def masking_hierarchy(
-    values: Iterable[object], *, char: str = "*", name: str | None = None
+    values: Iterable[object],
+    *,
+    char: str = "*",
+    height: int | None = None,
+    name: str | None = None,
 ) -> Hierarchy:
     """Mask one more character from the right at each level, then ``*`` (PDPC guide, Annex
     A: Character masking; Annex B: postal code).
 
     Example: 235546 -> 23554*; 2355**; 235***; 23****; 2*****; *. Shorter values are fully
     masked earlier (``"12"`` is ``"**"`` from level 2); the last level is ``*`` for all.
+    ``height`` (the level that is ``*``) is by default the longest value's length; a
+    hierarchy rule gives it, so that the rule rebuilds the same levels from part of the
+    values (:mod:`core.hierarchy_rules`).
     """
     text = _distinct_text(values)
     if len(char) != 1:
         raise ParameterError(f"Parameter 'char' must be one character, got {char!r}.")
     longest = int(text.str.len().max())
+    if height is not None:
+        longest = require_int("height", height, minimum=1)
     levels = []
     for masked in range(1, longest):
         levels.append([v[: max(len(v) - masked, 0)] + char * min(masked, len(v)) for v in text])

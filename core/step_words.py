@@ -16,7 +16,9 @@ from collections.abc import Callable, Mapping
 from pathlib import PurePath
 from typing import Any
 
+from core.errors import AnonymisationError
 from core.formatting import fmt_number
+from core.hierarchy_rules import HierarchyRule
 
 __all__ = ["describe_step_plain"]
 
@@ -140,6 +142,13 @@ def _generalise(p: Mapping[str, Any]) -> str:
     if "hierarchy" in p:
         name = PurePath(str(p["hierarchy"])).name
         return f"{column} → hierarchy level {_num(p.get('level', '?'))} ({name})"
+    if "hierarchy_rule" in p:
+        try:
+            level = int(p.get("level", 0))
+            words = HierarchyRule.from_mapping(p["hierarchy_rule"]).describe(level)
+        except (AnonymisationError, TypeError, ValueError):
+            words = "hierarchy rule"
+        return f"{column} → level {_num(p.get('level', '?'))}: {words}"
     if "date_unit" in p:
         example = _DATE_EXAMPLES.get(str(p["date_unit"]), "")
         return f"{column} → {p['date_unit']}{f' (e.g. {example})' if example else ''}"

@@ -247,11 +247,13 @@ if check.releasable:
     recorded = (report.to_dict(), data_bytes, fmt)
     d1.download_button(label, data_bytes, file_name=name, key="download_data",
                        on_click=state.record_release, args=recorded)  # fmt: skip
-    bundle = state.release_bundle(report, data_bytes, fmt)
+    made_mappings = bool(result.mappings or result.linking)
+    bundle = state.release_bundle(report, data_bytes, fmt, made_mappings=made_mappings)
     bundle_name = "release-bundle.zip" if check.passed else marked_name("release-bundle.zip")
-    d1.download_button("Release bundle (zip: data, recipe, hierarchies, script, report, "
-                       "manifest)", bundle, file_name=bundle_name, mime="application/zip",
-                       key="download_bundle", on_click=state.record_release, args=recorded)  # fmt: skip
+    d1.download_button("Release bundle for the recipient (zip: data, report, recipe, script; "
+                       "no original values)", bundle, file_name=bundle_name,
+                       mime="application/zip", key="download_bundle",
+                       on_click=state.record_release, args=recorded)  # fmt: skip
 else:
     d1.download_button("Anonymised data (locked: see the release check)", b"",
                        file_name=f"{STEM}.{fmt}", key="download_data", disabled=True)  # fmt: skip
@@ -267,10 +269,13 @@ d2.download_button("Report (JSON)", report_json(report, done), file_name="report
                    mime="application/json", key="download_report_json")  # fmt: skip
 state.explain("Keep the report and recipe secure: releasing the parameters may help "
               "re-identification. None of these files contains a key or passphrase. The "
-              "bundle's README.txt says how to reproduce the release byte for byte.",
+              "bundle holds no value of the original table that the released table does not: "
+              "hierarchies go in as the rule that builds them, hierarchy files listing "
+              "original values and identity mapping tables stay in your internal archive.",
               "PDPC guide, Step 5")  # fmt: skip
 
 identities = identity_table(result.mappings, result.linking)
+sealed = {}  # the encrypted identity tables, for the internal archive below
 st.markdown("**Identity mapping tables (encrypted)**")
 if identities.empty:  # nothing to encrypt: no passphrase or download to show
     st.caption("No pseudonymisation step made an identity mapping table.")
@@ -283,6 +288,7 @@ else:
     if passphrase and weak:
         st.warning(weak)
     blob = encrypt_table(identities, passphrase) if weak is None else b""
+    sealed = {"identities": blob} if weak is None else {}
     st.download_button("Identity mapping tables (encrypted)", blob, file_name="mapping.enc",
                        mime="application/octet-stream", disabled=weak is not None,
                        key="download_mapping_encrypted")  # fmt: skip
@@ -290,6 +296,24 @@ else:
                   "passphrase separately. To read them back, put the passphrase in an "
                   f"environment variable NAME and run `{DECRYPT_COMMAND}`.",
                   "PDPC guide, Step 5 and Annex A: Pseudonymisation")  # fmt: skip
+
+st.markdown("**For your records (internal)**")
+if check.releasable:
+    archive = state.release_archive(report, data_bytes, fmt, sealed)
+    archive_name = "INTERNAL-reproduction-archive.zip"
+    st.download_button("Reproduction archive (internal: holds personal data)", archive,
+                       file_name=archive_name if check.passed else marked_name(archive_name),
+                       mime="application/zip", key="download_archive")  # fmt: skip
+    state.explain("The archive re-runs this release from the original data: it holds the "
+                  "hierarchy files (which list original values), the recipe, the script and, "
+                  "once a passphrase is set above, the encrypted identity mapping tables. "
+                  "Keep it as securely as the original data and never send it to a recipient; "
+                  "its README.txt says so.",
+                  "PDPC guide, Step 5 and Annex A: Pseudonymisation")  # fmt: skip
+else:
+    st.download_button("Reproduction archive (locked: see the release check)", b"",
+                       file_name="INTERNAL-reproduction-archive.zip", key="download_archive",
+                       disabled=True)  # fmt: skip
 
 with st.expander("Report preview", expanded=False):
     st.markdown(markdown)

@@ -44,14 +44,27 @@ def k_by_hand(levels: Mapping[str, int]) -> int:
     return int(table.groupby(list(levels)).size().min())
 
 
-def reproduce_bundle(bundle: bytes, folder: Path) -> tuple[list[str], bytes, bytes]:
-    """Unpack a release bundle in the empty ``folder`` beside the original taxi table and
-    run ``python anonymise.py ORIGINAL.csv OUT.csv`` there, with only the project's core
-    importable. Returns the bundle's file names, its released.csv and the OUT.csv written."""
-    folder.mkdir()
+def recipient_files(bundle: bytes) -> list[str]:
+    """The files of the recipient's release bundle: no hierarchy file (the uploaded age
+    hierarchy lists original ages), no identity mapping table (issue 25, item 5)."""
     with zipfile.ZipFile(io.BytesIO(bundle)) as archive:
         names = archive.namelist()
+    assert {"released.csv", "anonymise.py", "recipe.yaml", "README.txt"} <= set(names), names
+    assert not any(name.startswith(("hierarchies/", "mapping/")) for name in names), names
+    return names
+
+
+def reproduce_archive(archive_bytes: bytes, folder: Path) -> tuple[list[str], bytes, bytes]:
+    """Unpack the internal reproduction archive in the empty ``folder`` beside the original
+    taxi table and run ``python anonymise.py ORIGINAL.csv OUT.csv`` there, with only the
+    project's core importable. Returns the archive's file names, its released.csv and the
+    OUT.csv written."""
+    folder.mkdir()
+    with zipfile.ZipFile(io.BytesIO(archive_bytes)) as archive:
+        names = archive.namelist()
         archive.extractall(folder)
+        readme = archive.read("README.txt").decode()
+    assert readme.startswith("INTERNAL REPRODUCTION ARCHIVE: HOLDS PERSONAL DATA.")
     assert {"released.csv", "anonymise.py"} <= set(names), names
     assert any(name.startswith("hierarchies/") for name in names), names
     shutil.copy(ROOT / "sample_data" / TAXI, folder / "ORIGINAL.csv")

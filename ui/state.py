@@ -25,7 +25,7 @@ import pandas as pd
 import streamlit as st
 
 from core.audit import record_release as record_release_in
-from core.bundle import build_bundle, portable_name, portable_recipe
+from core.bundle import build_archive, build_bundle, portable_name, portable_recipe
 from core.errors import (
     AnonymisationError,
     AnonymisationWarning,
@@ -1200,11 +1200,24 @@ def _portable_release() -> tuple[Recipe, dict[str, str]]:
     return Recipe(portable.steps, seed, portable.meta), hierarchies
 
 
-def release_bundle(report: Any, data_bytes: bytes, fmt: str) -> bytes:
-    """The self-contained release bundle (core.bundle) of the current release, as a zip."""
+def release_bundle(report: Any, data_bytes: bytes, fmt: str, *, made_mappings: bool) -> bytes:
+    """The recipient's bundle (core.bundle) of the current release, as a zip: no original
+    value, hierarchies as rules, no identity mapping table."""
     portable, hierarchies = _portable_release()
     return build_bundle(released=data_bytes, released_name=f"released.{fmt}", recipe=portable,
-                        hierarchies=hierarchies, report=report).to_zip()  # fmt: skip
+                        hierarchies=hierarchies, report=report,
+                        made_mappings=made_mappings).to_zip()  # fmt: skip
+
+
+def release_archive(
+    report: Any, data_bytes: bytes, fmt: str, encrypted_mappings: dict[str, bytes]
+) -> bytes:
+    """The internal reproduction archive (core.bundle) of the current release, as a zip:
+    every hierarchy file and the encrypted identity tables (personal data)."""
+    portable, hierarchies = _portable_release()
+    return build_archive(released=data_bytes, released_name=f"released.{fmt}", recipe=portable,
+                         hierarchies=hierarchies, report=report,
+                         encrypted_mappings=encrypted_mappings).to_zip()  # fmt: skip
 
 
 def record_release(report: dict[str, Any], data_bytes: bytes, fmt: str) -> None:

@@ -31,6 +31,7 @@ from core.techniques.cell_suppression import local_suppression
 from core.techniques.generalisation import (
     DATE_UNITS,
     generalise_bands,
+    generalise_by_rule,
     generalise_date,
     generalise_edges,
     generalise_hierarchy,
@@ -86,6 +87,7 @@ __all__ = [
     "dp_aggregate",
     "encrypt_table",
     "generalise_bands",
+    "generalise_by_rule",
     "generalise_date",
     "generalise_edges",
     "generalise_hierarchy",

@@ -205,6 +205,27 @@ def generalise_hierarchy(
     return _replace(df, column, hierarchy.generalise(df[column], level))
 
 
+def generalise_by_rule(
+    df: pd.DataFrame, column: str, *, rule: Mapping[str, object], level: int
+) -> pd.DataFrame:
+    """Replace each value by its ancestor at ``level`` of the hierarchy a *rule* builds
+    from the column (PDPC guide, Annex A: Generalisation; :mod:`core.hierarchy_rules`).
+
+    ``rule`` is plain data (``{kind: dates, levels: [month, year]}``): the same labels as
+    the hierarchy file the builder would write, with no list of original values, so a
+    recipe that a recipient receives can say exactly how a column was generalised.
+    """
+    from core.hierarchy_rules import HierarchyRule  # imports the builders (core.hierarchy)
+
+    require_columns(df, column)
+    checked = HierarchyRule.from_mapping(rule)
+    present = df[column].dropna()
+    if present.empty:  # nothing to generalise: missing values stay missing
+        return _replace(df, column, as_text(df[column]))
+    hierarchy = checked.build(present, name=str(column))
+    return _replace(df, column, hierarchy.generalise(df[column], level))
+
+
 def generalise_date(
     df: pd.DataFrame, column: str, *, unit: str, dayfirst: bool = False
 ) -> pd.DataFrame:

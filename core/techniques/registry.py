@@ -217,7 +217,8 @@ def _redact_text(p: dict[str, Any]) -> Call:
     return Call("redact_text", (_as_list(p["columns"]),), kwargs)
 
 
-_GENERALISE_FORMS = ("width", "edges", "top", "bottom", "mapping", "hierarchy", "date_unit")
+_GENERALISE_FORMS = ("width", "edges", "top", "bottom", "mapping", "hierarchy",
+                     "hierarchy_rule", "date_unit")  # fmt: skip
 
 
 def _generalise(p: dict[str, Any]) -> Call:
@@ -236,6 +237,17 @@ def _generalise(p: dict[str, Any]) -> Call:
             column,
             {"hierarchy": Ref("read_hierarchy", p["hierarchy"]), "level": p["level"]},
         )
+    if "hierarchy_rule" in p:  # a hierarchy as the rule that builds it (core.hierarchy_rules)
+        if "level" not in p:
+            raise RecipeError("Step 'generalise' with 'hierarchy_rule' needs 'level' (1, 2, ...).")
+        from core.errors import ParameterError
+        from core.hierarchy_rules import HierarchyRule
+
+        try:  # checked when the recipe is read, not when the step runs
+            rule = HierarchyRule.from_mapping(p["hierarchy_rule"])
+        except ParameterError as error:
+            raise RecipeError(f"Step 'generalise': {error}") from None
+        return Call("generalise_by_rule", column, {"rule": rule.to_dict(), "level": p["level"]})
     if "date_unit" in p:
         kwargs = {"unit": p["date_unit"], **_pick(p, ("dayfirst",))}
         return Call("generalise_date", column, kwargs)
@@ -243,7 +255,7 @@ def _generalise(p: dict[str, Any]) -> Call:
         return Call("top_bottom_code", column, _pick(p, ("top", "bottom")))
     raise RecipeError(
         "Step 'generalise' needs one of: width (bands), edges, top/bottom (coding), "
-        "mapping, hierarchy + level, date_unit."
+        "mapping, hierarchy + level, hierarchy_rule + level, date_unit."
     )
 
 

@@ -38,7 +38,7 @@ from browser_steps import (
     wait_idle,
 )
 from dashboard_server import run_dashboard
-from taxi_walkthrough import AGE_HIERARCHY, k_by_hand, reproduce_bundle
+from taxi_walkthrough import AGE_HIERARCHY, k_by_hand, recipient_files, reproduce_archive
 
 pytestmark = pytest.mark.browser
 TRADEOFFS = "Explore trade-offs"
@@ -172,11 +172,18 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
         bundle = tmp_path / bundle_name
         download.value.save_as(bundle)
         wait_idle(page)
+        with page.expect_download(timeout=SLOW_MS) as download:
+            page.locator(".st-key-download_archive button").click()
+        archive = tmp_path / download.value.suggested_filename
+        download.value.save_as(archive)
+        wait_idle(page)
         assert not page.locator('[data-testid="stException"]').count()
         context.close()
 
-    # Reproduce the release in an empty folder, with only the project's core importable.
-    _, released, reproduced = reproduce_bundle(bundle.read_bytes(), tmp_path / "reproduce")
+    # The recipient's bundle holds no hierarchy file; the internal archive reproduces the
+    # release in an empty folder, with only the project's core importable.
+    recipient_files(bundle.read_bytes())
+    _, released, reproduced = reproduce_archive(archive.read_bytes(), tmp_path / "reproduce")
     assert reproduced == released
     # ... and the released table has the k worked out by hand.
     table = pd.read_csv(io.BytesIO(released), dtype=str)

@@ -1,4 +1,6 @@
-"""core.bundle: a self-contained release bundle that reproduces the release byte for byte."""
+"""core.bundle: the internal archive reproduces the release byte for byte; the recipient's
+bundle holds no hierarchy file or identity mapping table (tests/core/test_bundle_recipient.py
+scans it for original values)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from core.bundle import build_bundle, portable_recipe, released_bytes, replay
+from core.bundle import build_archive, build_bundle, portable_recipe, released_bytes, replay
 from core.errors import RecipeError
 from core.io import read_table
 from core.recipe import Recipe, apply_recipe
@@ -80,12 +82,12 @@ def test_replay_from_content_matches_the_original_run(adult_release) -> None:
     pd.testing.assert_frame_equal(again.data, result.data)
 
 
-def test_bundle_reproduces_the_release_byte_for_byte(adult_release, tmp_path: Path) -> None:
+def test_archive_reproduces_the_release_byte_for_byte(adult_release, tmp_path: Path) -> None:
     original, recipe, hierarchies, result = adult_release
     released = released_bytes(result, "out.csv")
     report = build_report(original, result, recipe)
-    archive = build_bundle(released=released, released_name="out.csv", recipe=recipe,
-                           hierarchies=hierarchies, report=report).to_zip()  # fmt: skip
+    archive = build_archive(released=released, released_name="out.csv", recipe=recipe,
+                            hierarchies=hierarchies, report=report).to_zip()  # fmt: skip
 
     # An empty folder with only the bundle and the original data; only `core` importable.
     folder = tmp_path / "elsewhere"
@@ -113,27 +115,45 @@ def test_bundle_reproduces_the_release_byte_for_byte(adult_release, tmp_path: Pa
     assert "python anonymise.py ORIGINAL.csv OUT.csv" in readme
     assert hashlib.sha256(released).hexdigest() in readme
     assert {"report.md", "report.json", "recipe.yaml"} <= on_disk
+    assert readme.startswith("INTERNAL REPRODUCTION ARCHIVE: HOLDS PERSONAL DATA.")
+
+
+def test_bundle_names_enumerated_hierarchies_and_leaves_them_out(adult_release) -> None:
+    """ARX's adult hierarchies are enumerated (no builder makes them): the recipient's
+    recipe keeps their names, the files stay in the archive, the README says so."""
+    original, recipe, hierarchies, result = adult_release
+    bundle = build_bundle(released=released_bytes(result, "out.csv"), released_name="out.csv",
+                          recipe=recipe, hierarchies=hierarchies)  # fmt: skip
+    assert not any(name.startswith("hierarchies/") for name in bundle.files)
+    readme = bundle.files["README.txt"].decode()
+    for name in hierarchies:
+        assert f"  {name}: enumerated (lists original values)." in readme
+        assert f"hierarchy: {name}" in bundle.files["recipe.yaml"].decode()
+    assert "re-run the release from the internal" in readme
+    assert "python anonymise.py" not in readme  # it could not run without those files
 
 
 def test_bundle_zip_is_deterministic(adult_release) -> None:
     original, recipe, hierarchies, result = adult_release
     released = released_bytes(result, "out.csv")
 
-    def make() -> bytes:
-        return build_bundle(released=released, released_name="out.csv", recipe=recipe,
-                            hierarchies=hierarchies).to_zip()  # fmt: skip
+    for build in (build_bundle, build_archive):
 
-    first = make()
-    assert first == make()
-    with zipfile.ZipFile(io.BytesIO(first)) as zipped:
-        assert {info.date_time for info in zipped.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+        def make(build=build) -> bytes:
+            return build(released=released, released_name="out.csv", recipe=recipe,
+                         hierarchies=hierarchies).to_zip()  # fmt: skip
+
+        first = make()
+        assert first == make()
+        with zipfile.ZipFile(io.BytesIO(first)) as zipped:
+            assert {info.date_time for info in zipped.infolist()} == {(1980, 1, 1, 0, 0, 0)}
 
 
-def test_bundle_holds_mapping_tables_encrypted_only() -> None:
+def test_archive_holds_mapping_tables_encrypted_only() -> None:
     mapping = pd.DataFrame({"original": ["S1234567D"], "pseudonym": ["P1"]})
     blob = encrypt_table(mapping, "a long passphrase")
-    bundle = build_bundle(released=b"a\n1\n", released_name="x.csv", recipe=Recipe(seed=1),
-                          hierarchies={}, encrypted_mappings={"nric": blob})  # fmt: skip
+    bundle = build_archive(released=b"a\n1\n", released_name="x.csv", recipe=Recipe(seed=1),
+                           hierarchies={}, encrypted_mappings={"nric": blob})  # fmt: skip
     archive = bundle.to_zip()
     with zipfile.ZipFile(io.BytesIO(archive)) as zipped:
         stored = zipped.read("mapping/nric.enc")
@@ -142,17 +162,28 @@ def test_bundle_holds_mapping_tables_encrypted_only() -> None:
     assert b"S1234567D" not in everything and b"a long passphrase" not in everything
 
 
-def test_hostile_names_do_not_escape_the_bundle() -> None:
-    bundle = build_bundle(released=b"a\n", released_name="../../etc/passwd", recipe=Recipe(seed=1),
-                          hierarchies={},
-                          encrypted_mappings={"../x": encrypt_table(pd.DataFrame({"a": [1]}),
-                                                                     "a long passphrase")})  # fmt: skip
+def test_the_recipient_bundle_never_holds_a_mapping_table() -> None:
+    """Not even encrypted: it links pseudonyms to people (PDPC guide, Annex A:
+    Pseudonymisation, "keep the identity mapping table securely and apart")."""
+    bundle = build_bundle(released=b"a\n1\n", released_name="x.csv", recipe=Recipe(seed=1),
+                          hierarchies={}, made_mappings=True)  # fmt: skip
+    assert sorted(bundle.files) == ["README.txt", "anonymise.py", "recipe.yaml", "released.csv"]
+    readme = bundle.files["README.txt"].decode()
+    assert "Identity mapping tables were made; they are not in this bundle." in readme
+
+
+def test_hostile_names_do_not_escape_the_archive() -> None:
+    bundle = build_archive(released=b"a\n", released_name="../../etc/passwd", recipe=Recipe(seed=1),
+                           hierarchies={},
+                           encrypted_mappings={"../x": encrypt_table(pd.DataFrame({"a": [1]}),
+                                                                      "a long passphrase")})  # fmt: skip
     assert all(".." not in name and not name.startswith("/") for name in bundle.files)
     with pytest.raises(RecipeError, match="not a bundle file name"):
-        build_bundle(released=b"", released_name="x.csv", recipe=Recipe(seed=1),
-                     hierarchies={"../evil.csv": "x;*\n"})  # fmt: skip
+        build_archive(released=b"", released_name="x.csv", recipe=Recipe(seed=1),
+                      hierarchies={"../evil.csv": "x;*\n"})  # fmt: skip
 
 
-def test_a_bundle_needs_the_seed() -> None:
+@pytest.mark.parametrize("build", [build_bundle, build_archive])
+def test_a_bundle_needs_the_seed(build) -> None:
     with pytest.raises(RecipeError, match="seed"):
-        build_bundle(released=b"", released_name="x.csv", recipe=Recipe(), hierarchies={})
+        build(released=b"", released_name="x.csv", recipe=Recipe(), hierarchies={})

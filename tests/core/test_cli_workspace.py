@@ -127,9 +127,9 @@ def test_a_bad_workspace_file_stops_apply_and_stays_unchanged(project: Path, cap
     assert bad.read_text() == "not a database"
 
 
-def test_bundle_from_the_cli_is_self_contained(project: Path) -> None:
-    assert _apply(project, "--bundle", str(project / "release.zip")) == 0
-    with zipfile.ZipFile(project / "release.zip") as archive:
+def test_archive_from_the_cli_is_self_contained(project: Path) -> None:
+    assert _apply(project, "--archive", str(project / "records.zip")) == 0
+    with zipfile.ZipFile(project / "records.zip") as archive:
         names = set(archive.namelist())
         recipe = archive.read("recipe.yaml").decode()
         released = archive.read("released.csv")
@@ -137,6 +137,17 @@ def test_bundle_from_the_cli_is_self_contained(project: Path) -> None:
     hierarchy = next(n for n in names if n.startswith("hierarchies/"))
     assert f"hierarchy: {hierarchy}" in recipe and "age.csv" not in recipe.replace(hierarchy, "")
     assert {"anonymise.py", "report.md", "report.json", "README.txt", "MANIFEST.sha256"} <= names
+
+
+def test_bundle_from_the_cli_leaves_the_enumerated_hierarchy_out(project: Path) -> None:
+    assert _apply(project, "--bundle", str(project / "release.zip")) == 0
+    with zipfile.ZipFile(project / "release.zip") as bundle:
+        names = set(bundle.namelist())
+        recipe = bundle.read("recipe.yaml").decode()
+    assert (
+        not any(n.startswith("hierarchies/") for n in names) and "hierarchy: hierarchies/" in recipe
+    )
+    assert {"released.csv", "anonymise.py", "report.md", "README.txt", "MANIFEST.sha256"} <= names
 
 
 def test_dp_ledger_in_a_workspace_persists_across_commands(tmp_path: Path, capsys) -> None:
@@ -163,7 +174,7 @@ def test_bundle_must_be_a_zip(project: Path, capsys) -> None:
     assert ".zip" in capsys.readouterr().err
 
 
-def test_mapping_tables_are_recorded_and_bundled_encrypted(
+def test_mapping_tables_are_recorded_and_archived_encrypted(
     project: Path, monkeypatch, capsys
 ) -> None:
     (project / "recipe.yaml").write_text(
@@ -172,7 +183,8 @@ def test_mapping_tables_are_recorded_and_bundled_encrypted(
     )
     monkeypatch.setenv("ANON_MAPPING_PASSPHRASE", "a long enough passphrase for the test")
     ws = project / "w.anon.db"
-    code = _apply(project, "--workspace", str(ws), "--bundle", str(project / "b.zip"),
+    code = _apply(project, "--workspace", str(ws), "--archive", str(project / "b.zip"),
+                  "--bundle", str(project / "recipient.zip"),
                   "--mapping-passphrase-env", "ANON_MAPPING_PASSPHRASE")  # fmt: skip
     assert code == 0, capsys.readouterr().err
     with sqlite3.connect(ws) as conn:
@@ -185,6 +197,8 @@ def test_mapping_tables_are_recorded_and_bundled_encrypted(
         assert b"passphrase for the test" not in b"".join(
             archive.read(n) for n in archive.namelist()
         )
+    with zipfile.ZipFile(project / "recipient.zip") as bundle:
+        assert not any(n.startswith("mapping/") for n in bundle.namelist())
     capsys.readouterr()
     assert main(["verify", "--workspace", str(ws)]) == 0  # random pseudonyms: by design
     assert "not checked. random pseudonyms" in capsys.readouterr().out

@@ -468,7 +468,7 @@ def test_report_workspace_and_bundle_on_duckdb_are_those_of_pandas(
     recipe = _adult_recipe(tmp_path, adult_hierarchies_dir)
     _report_bundle_workspace(capsys, tmp_path, data, recipe, "pandas")
     told = _report_bundle_workspace(capsys, tmp_path, data, recipe, "duckdb")
-    assert "Recorded release 1" in told and "Release bundle:" in told
+    assert "Recorded release 1" in told and "Release bundle (for the recipient" in told
     _assert_same_release(tmp_path, "duckdb", "duckdb.csv")
     report, _, _ = _release_record(tmp_path, "duckdb")
     assert report["risk_after"]["k"] >= 5 and report["risk_before"]["k"] == 1

@@ -226,7 +226,7 @@ def test_cli_never_writes_onto_the_population_table(small_files):
 
 
 def test_bundle_makes_kmap_hierarchies_portable(tmp_path):
-    from core.bundle import build_bundle, portable_recipe
+    from core.bundle import build_archive, build_bundle, portable_recipe
     from core.recipe import Recipe
 
     (tmp_path / "age.csv").write_text("20;20-29;*\n21;20-29;*\n30;30-39;*\n31;30-39;*\n",
@@ -242,9 +242,14 @@ def test_bundle_makes_kmap_hierarchies_portable(tmp_path):
     assert k_map["population_table"] == located and len(files) == 1
     released = b"age\n20-29\n"
     portable = Recipe(portable.steps, seed=7)
+    archive = build_archive(released=released, released_name="out.csv", recipe=portable,
+                            hierarchies=files)  # fmt: skip
+    readme = archive.files["README.txt"].decode("utf-8")
+    assert "population table is data, so it is not in this package" in readme
+    assert repr(located) in readme
+    assert not any(name.startswith("population") for name in archive.files)
+    # The recipient's bundle names the hierarchy k-map reads, and leaves the file out.
     bundle = build_bundle(released=released, released_name="out.csv", recipe=portable,
                           hierarchies=files)  # fmt: skip
-    readme = bundle.files["README.txt"].decode("utf-8")
-    assert "population table is data, so it is not in this bundle" in readme
-    assert repr(located) in readme
-    assert not any(name.startswith("population") for name in bundle.files)
+    assert not any(name.startswith(("population", "hierarchies/")) for name in bundle.files)
+    assert "this step reads the file" in bundle.files["README.txt"].decode("utf-8")

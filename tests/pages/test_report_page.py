@@ -181,6 +181,26 @@ def test_no_passphrase_in_any_download(page: AppTest, files) -> None:
     assert PASSPHRASE not in markdown
 
 
+def test_the_bundle_goes_to_the_recipient_and_the_archive_stays_internal(page, files) -> None:
+    """Issue 25, item 5: the NRICs' identity table is in the internal archive (encrypted
+    with the typed passphrase), and no file of the recipient's bundle holds an NRIC."""
+    import zipfile
+
+    page.text_input(key="mapping_passphrase").input(PASSPHRASE).run()
+    nrics = set(pd.read_csv(SAMPLE, dtype=str)["nric"])
+    with zipfile.ZipFile(io.BytesIO(download(page, files, "download_bundle"))) as bundle:
+        sent = {name: bundle.read(name).decode("utf-8", "replace") for name in bundle.namelist()}
+    assert not any(name.startswith(("mapping/", "hierarchies/")) for name in sent)
+    assert not [nric for nric in nrics if any(nric in text for text in sent.values())]
+    assert "Identity mapping tables were made; they are not in this bundle." in sent["README.txt"]
+    assert files.name(page, "download_archive") == "INTERNAL-reproduction-archive.zip"
+    with zipfile.ZipFile(io.BytesIO(download(page, files, "download_archive"))) as archive:
+        readme = archive.read("README.txt").decode()
+        table = decrypt_table(archive.read("mapping/identities.enc"), PASSPHRASE)
+    assert readme.startswith("INTERNAL REPRODUCTION ARCHIVE: HOLDS PERSONAL DATA.")
+    assert set(table["original_value"]) == nrics
+
+
 # --- the release gate (issue 11, item 4) ------------------------------------------------
 
 

@@ -1,7 +1,8 @@
 """The dashboard on the workspace (issue 12): upload hierarchies -> search -> apply ->
 the sidebar shows the new recipe and k at once -> leave and return, the hierarchy is still
 there -> a new session on the same workspace (a restart) continues -> download the release
-bundle -> it reproduces the released data byte for byte in an empty folder."""
+bundle (no hierarchy file) and archive -> the archive reproduces the released data byte for
+byte in an empty folder."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from apptest_helpers import Downloads, recorded_downloads, shown
 from streamlit.testing.v1 import AppTest
-from taxi_walkthrough import AGE_HIERARCHY, TAXI, k_by_hand, reproduce_bundle
+from taxi_walkthrough import AGE_HIERARCHY, TAXI, k_by_hand, recipient_files, reproduce_archive
 
 from core.schema import Role
 from core.workspace import Workspace
@@ -95,14 +96,16 @@ def test_workspace_flow_from_upload_to_reproduced_bundle(own_workspace, download
     again.switch_page(PAGE).run()
     assert again.selectbox(key="to_kind_Age").value == "upload"
 
-    # Download the release bundle and reproduce the release in an empty folder.
+    # The recipient's bundle holds no hierarchy file; the internal archive reproduces the
+    # release in an empty folder.
     again.switch_page("pages/7_report.py").run()
     assert not again.exception, again.exception
     if again.download_button(key="download_bundle").proto.disabled:
         again.checkbox(key="release_anyway").check().run()
-    bundle = downloads.content(again, "download_bundle")
+    recipient_files(downloads.content(again, "download_bundle"))
+    archive = downloads.content(again, "download_archive")
     data = downloads.content(again, "download_data")
-    _, released, reproduced = reproduce_bundle(bundle, tmp_path / "empty")
+    _, released, reproduced = reproduce_archive(archive, tmp_path / "empty")
     assert reproduced == released == data
 
 
