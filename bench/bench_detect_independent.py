@@ -204,12 +204,20 @@ def step1(part: Part) -> pd.DataFrame:
 
 
 def safe_harbor(part: Part) -> dict[str, dict]:
-    from core.safe_harbor import apply_safe_harbor
+    """Values left by the preset with its default handling of free text, then each of
+    "redact" and "remove" that it offers besides."""
+    import inspect
 
+    from core import safe_harbor as preset
+
+    default = inspect.signature(preset.apply_safe_harbor).parameters["free_text"].default
+    modes = [default] + [m for m in ("redact", "remove")
+                         if m != default and m in getattr(preset, "FREE_TEXT_MODES", ())]  # fmt: skip
     out = {}
-    for mode in ("redact", "remove"):
-        result = apply_safe_harbor(part.table, reference_date=REFERENCE_DATE, free_text=mode)
-        out[mode] = safe_harbor_left(part, result.data)
+    for mode in modes:
+        result = preset.apply_safe_harbor(part.table, reference_date=REFERENCE_DATE,
+                                          free_text=mode)  # fmt: skip
+        out[f"{mode} (default)" if mode == default else mode] = safe_harbor_left(part, result.data)
     return out
 
 
@@ -269,17 +277,29 @@ def print_name_cells(ours: pd.Series, theirs: pd.Series | None) -> None:
             print(f"| {origin} | {_f(ours[origin])} | {b} |")
 
 
+def step1_summary(table: pd.DataFrame) -> str:
+    """Direct identifiers called direct, indirect ones called indirect (or direct), the
+    batch-code column's fate, and columns holding no identifier that were flagged."""
+    direct = table[table["true role"] == "direct"]
+    indirect = table[table["true role"] == "indirect"]
+    plain = table[table["true role"].isin(["other", "target"])]
+    code = table[table["column"] == "ref"].iloc[0]
+    flagged = plain[plain["suggested"].isin(["direct", "indirect"])]["column"].tolist()
+    return (
+        f"direct-identifier columns called direct: {int((direct['suggested'] == 'direct').sum())}"
+        f" of {len(direct)}; indirect columns called indirect: "
+        f"{int((indirect['suggested'] == 'indirect').sum())} of {len(indirect)} (called direct: "
+        f"{int((indirect['suggested'] == 'direct').sum())}); 8-digit batch code: "
+        f"{code['suggested']} ({code['kind']}), called a phone: "
+        f"{'yes' if code['kind'] == 'phone' else 'no'}; columns with no identifier flagged: "
+        f"{', '.join(flagged) or 'none'}"
+    )
+
+
 def print_step1(table: pd.DataFrame) -> None:
     print("\n## Step 1: suggested role of each column (project only)\n")
     print(table.to_markdown(index=False) if _has_tabulate() else table.to_string(index=False))
-    direct = table[table["true role"] == "direct"]
-    indirect = table[table["true role"] == "indirect"]
-    code = table[table["column"] == "ref"].iloc[0]
-    print(f"\ndirect-identifier columns found: {int((direct['suggested'] == 'direct').sum())} of "
-          f"{len(direct)}; indirect columns called indirect: "
-          f"{int((indirect['suggested'] == 'indirect').sum())} of {len(indirect)}; "
-          f"8-digit batch code: {code['suggested']} ({code['kind']}), called a phone: "
-          f"{'yes' if code['kind'] == 'phone' else 'no'}")  # fmt: skip
+    print("\n" + step1_summary(table))
 
 
 def _has_tabulate() -> bool:
@@ -302,7 +322,7 @@ def print_safe_harbor(results: dict[str, dict]) -> None:
               f"{r['aged_90_plus']} | {r['left_by_column']} |")  # fmt: skip
 
 
-def write_misses(path: Path, part: Part, scores: dict) -> None:
+def write_misses(path: Path, part: Part, scores: dict, extra: list[str] = ()) -> None:
     """What the project missed, and what it flagged that is not PII, in the dev part."""
     truth, found = scores["truth"], scores["found"]
     notes = part.table["txt"]
@@ -319,6 +339,8 @@ def write_misses(path: Path, part: Part, scores: dict) -> None:
         scores["by_kind"].round(2).to_string(),
         scores["names_by_origin"].round(2).to_string(),
         f"precision (detections on a PII span): {scores['precision']:.2f}",
+        "",
+        *extra,
         "",
     ]
     missed = truth[~truth["found"]].sort_values(["kind", "row"])
@@ -361,10 +383,18 @@ def main(argv: list[str] | None = None) -> None:
         presidio_names = name_cells(part, lambda cells: presidio.run(cells)[0])
     print_notes(part, ours, theirs, (ours_s, theirs_s), setup)
     print_name_cells(name_cells(part, ours_detect), presidio_names)
-    print_step1(step1(part))
-    print_safe_harbor(safe_harbor(part))
+    roles = step1(part)
+    print_step1(roles)
+    kept = safe_harbor(part)
+    print_safe_harbor(kept)
     if args.misses:
-        write_misses(args.misses, part, ours)
+        extra = ["# Step 1 on the dev part", roles.to_string(index=False), step1_summary(roles), "",
+                 "# Safe Harbor on the dev part: personal values left (free-text handling: "
+                 "values left, per 1,000 cells, left by column)"]  # fmt: skip
+        extra += [f"{mode}: {r['values_left']}, {r['per_1000_cells']:.1f}, "
+                  f"{r['left_by_column']}; aged 90+ left exact: {r['aged_90_plus_exact']} of "
+                  f"{r['aged_90_plus']}" for mode, r in kept.items()]  # fmt: skip
+        write_misses(args.misses, part, ours, extra)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,8 @@ COMPATIBLE: dict[str, frozenset[str]] = {
 SPAN_KINDS = tuple(COMPATIBLE)
 ORIGINS = ("Chinese", "Malay", "Indian", "Eurasian", "Western")
 
-#: What each column holds and the role the PDPC guide's Step 1 gives it.
+#: What each column holds and the role the PDPC guide's Step 1 table gives it (the guide
+#: lists address, postal code, date of birth, age, gender and job title as indirect).
 COLUMN_TRUTH: dict[str, tuple[str, str]] = {
     "c1": ("direct", "full name (8% with a title)"),
     "c2": ("direct", "first name alone"),
@@ -55,7 +56,7 @@ COLUMN_TRUTH: dict[str, tuple[str, str]] = {
     "k2": ("direct", "US SSN (US people only)"),
     "tel": ("direct", "phone, national format of 4 countries"),
     "c7": ("direct", "email"),
-    "loc": ("direct", "address, 4 countries' formats"),
+    "loc": ("indirect", "address, 4 countries' formats"),
     "pc": ("indirect", "postal code"),
     "d1": ("indirect", "date of birth"),
     "n1": ("indirect", "age (some 90+)"),
