@@ -116,6 +116,7 @@ def portable_recipe(
             step = {**step, "hierarchy": portable(position, step.get("column"), step["hierarchy"])}
         if isinstance(step.get("hierarchies"), Mapping):  # recode_locally: one per column
             step = {**step, "hierarchies": {column: portable(position, column, source)
+                                            if isinstance(source, str) else source  # a rule
                                             for column, source in step["hierarchies"].items()}}  # fmt: skip
         t_closeness = step.get("t_closeness")  # hierarchical distance names the sensitive's
         if isinstance(t_closeness, Mapping) and "hierarchy" in t_closeness:
@@ -231,8 +232,8 @@ def hierarchy_names(step: Mapping[str, Any]) -> list[str]:
     """Every hierarchy file a (portable) step names: generalise's, recode_locally's, and
     those of t-closeness (hierarchical distance) and k-map (population table)."""
     names = [step["hierarchy"]] if "hierarchy" in step else []
-    if isinstance(step.get("hierarchies"), Mapping):
-        names += list(step["hierarchies"].values())
+    if isinstance(step.get("hierarchies"), Mapping):  # recode_locally: a file or a rule each
+        names += [v for v in step["hierarchies"].values() if isinstance(v, str)]
     t_closeness = step.get("t_closeness")
     if isinstance(t_closeness, Mapping) and "hierarchy" in t_closeness:
         names.append(t_closeness["hierarchy"])
@@ -261,9 +262,10 @@ def recipient_recipe(recipe: Recipe, hierarchies: Mapping[str, str]) -> Recipien
     """``recipe`` (portable, see :func:`portable_recipe`) with no hierarchy file in it.
 
     A ``generalise`` step whose hierarchy a builder made gets ``hierarchy_rule`` instead of
-    ``hierarchy`` (:func:`core.hierarchy_rules.rule_of_text` checks that the rule rebuilds
-    the file cell for cell), so it still runs. Any other hierarchy file keeps its name in
-    the recipe, and is left out: the internal archive has it.
+    ``hierarchy``, and ``recode_locally`` the rule in place of the file name
+    (:func:`core.hierarchy_rules.rule_of_text` checks that the rule rebuilds the file cell
+    for cell), so they still run. Any other hierarchy file keeps its name in the recipe,
+    and is left out: the internal archive has it.
     """
     from core.hierarchy_rules import HierarchyRule, rule_of_text
 
@@ -280,6 +282,14 @@ def recipient_recipe(recipe: Recipe, hierarchies: Mapping[str, str]) -> Recipien
         if step.get("step") == "generalise" and found is not None:
             rules[str(step.pop("hierarchy"))] = found.describe()
             step = {**step, "hierarchy_rule": found.to_dict()}
+        if step.get("step") == "recode_locally" and isinstance(step.get("hierarchies"), Mapping):
+            given = dict(step["hierarchies"])
+            for column, name in given.items():
+                found = rule(name) if isinstance(name, str) else None
+                if found is not None:
+                    rules[name] = found.describe()
+                    given[column] = found.to_dict()
+            step = {**step, "hierarchies": given}
         for name in hierarchy_names(step):
             found = rule(name)
             if found is not None:  # a rule, but this step needs the file (local recoding...)

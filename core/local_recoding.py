@@ -471,10 +471,21 @@ def recode_suppressed(
 # --- the recipe step's technique ----------------------------------------------------------
 
 
+def _hierarchy_of(df: pd.DataFrame, column: str, given: Hierarchy | Mapping) -> Hierarchy:
+    """A hierarchy as given, or built from the column by its rule (a recipient's recipe
+    carries rules, not files listing original values: core.hierarchy_rules)."""
+    if not isinstance(given, Mapping):
+        return given
+    from core.hierarchy_rules import HierarchyRule  # the builders: only a rule needs them
+
+    require_columns(df, column, parameter="hierarchies")
+    return HierarchyRule.from_mapping(given).build(df[column].dropna(), name=str(column))
+
+
 def recode_locally(
     df: pd.DataFrame,
     *,
-    hierarchies: Mapping[str, Hierarchy],
+    hierarchies: Mapping[str, Hierarchy | Mapping[str, Any]],
     rounds: Sequence[Sequence[int]],
     k: int = 1,
     **models: Mapping[str, object] | None,
@@ -490,6 +501,9 @@ def recode_locally(
     from core.techniques.suppression import class_models
 
     models = class_models(k=k, **models)
+    hierarchies = {
+        column: _hierarchy_of(df, column, given) for column, given in hierarchies.items()
+    }
     qis = list(hierarchies)
     if isinstance(rounds, str | bytes) or not isinstance(rounds, Sequence) or not rounds:
         raise ParameterError("Parameter 'rounds' must be a list of level lists, global first.")

@@ -240,14 +240,8 @@ def _generalise(p: dict[str, Any]) -> Call:
     if "hierarchy_rule" in p:  # a hierarchy as the rule that builds it (core.hierarchy_rules)
         if "level" not in p:
             raise RecipeError("Step 'generalise' with 'hierarchy_rule' needs 'level' (1, 2, ...).")
-        from core.errors import ParameterError
-        from core.hierarchy_rules import HierarchyRule
-
-        try:  # checked when the recipe is read, not when the step runs
-            rule = HierarchyRule.from_mapping(p["hierarchy_rule"])
-        except ParameterError as error:
-            raise RecipeError(f"Step 'generalise': {error}") from None
-        return Call("generalise_by_rule", column, {"rule": rule.to_dict(), "level": p["level"]})
+        rule = _hierarchy_rule("generalise", p["hierarchy_rule"])
+        return Call("generalise_by_rule", column, {"rule": rule, "level": p["level"]})
     if "date_unit" in p:
         kwargs = {"unit": p["date_unit"], **_pick(p, ("dayfirst",))}
         return Call("generalise_date", column, kwargs)
@@ -291,19 +285,30 @@ def _dp_aggregate(p: dict[str, Any]) -> Call:
     return Call("dp_aggregate", (_as_list(p["by"]),), kwargs)
 
 
+def _hierarchy_rule(step: str, rule: Mapping[str, Any]) -> dict[str, Any]:
+    """A hierarchy given as its rule (core.hierarchy_rules), checked when the recipe is read."""
+    from core.errors import ParameterError
+    from core.hierarchy_rules import HierarchyRule
+
+    try:
+        return HierarchyRule.from_mapping(rule).to_dict()
+    except ParameterError as error:
+        raise RecipeError(f"Step '{step}': {error}") from None
+
+
 def _recode_locally(p: dict[str, Any]) -> Call:
     hierarchies = p["hierarchies"]
     if (
         not isinstance(hierarchies, Mapping)
         or not hierarchies
         or not all(
-            isinstance(column, str) and isinstance(path, str)
+            isinstance(column, str) and isinstance(path, str | Mapping)
             for column, path in hierarchies.items()
         )
     ):
         raise RecipeError(
             "Step 'recode_locally': 'hierarchies' must map each quasi-identifier to its "
-            "hierarchy file, e.g. {age: age.csv, sex: sex.csv}."
+            "hierarchy file (or hierarchy rule), e.g. {age: age.csv, sex: sex.csv}."
         )
     rounds = p["rounds"]
     if (
@@ -321,7 +326,12 @@ def _recode_locally(p: dict[str, Any]) -> Call:
             f">= 0), one level for each of the {len(hierarchies)} hierarchies, global first."
         )
     kwargs: dict[str, Any] = {
-        "hierarchies": {c: Ref("read_hierarchy", path) for c, path in hierarchies.items()},
+        "hierarchies": {
+            c: Ref("read_hierarchy", given)
+            if isinstance(given, str)
+            else _hierarchy_rule("recode_locally", given)
+            for c, given in hierarchies.items()
+        },  # fmt: skip
         "rounds": rounds,
         **_pick(p, ("k",)),
         **_class_model_parameters(p, "recode_locally"),

@@ -197,11 +197,14 @@ def test_the_internal_archive_is_labelled_private_and_reproduces_the_release(rel
     assert all(hashlib.sha256(members[n]).hexdigest() == d for n, d in listed.items())
     # From the archive and the original data, the script writes the released file again.
     released = _one(release, "out*.csv").read_bytes()
-    _run_script(_zip_bytes(archive), release / "again", release / "people.csv", released)
-
-
-def _zip_bytes(path: Path) -> bytes:
-    return path.read_bytes()
+    again = release / "again"
+    _run_script(archive.read_bytes(), again, release / "people.csv", released)
+    # ... and so does `apply` with the archive's recipe (hierarchies next to it).
+    code = main(["apply", str(release / "people.csv"), "--recipe", str(again / "recipe.yaml"),
+                 "--out", str(again / "cli.csv"), "--mapping-passphrase-env", PASS_ENV,
+                 "--release-anyway"])  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    assert _one(again, "cli*.csv").read_bytes() == released
 
 
 def test_an_existing_archive_is_never_replaced(release, capsys):
@@ -212,3 +215,27 @@ def test_an_existing_archive_is_never_replaced(release, capsys):
     assert "never replaced" in capsys.readouterr().err
     assert archive.read_bytes() == b"an earlier release's records"
     assert not list(release.glob("out*.csv"))  # refused before any work
+
+
+def test_local_recoding_travels_with_rules_and_releases_the_same_table(tmp_path):
+    """The Trade-offs page's local recoding (recode_locally) with hierarchies built from
+    the data: the recipient's recipe names rules, no file, and replays to the same table."""
+    from core.local_recoding import recode_suppressed
+    from core.search import Target
+
+    people = _people(240)[["dob", "postal", "sex"]]
+    hierarchies = {"dob": build_hierarchy(people["dob"], "dates", levels=("month", "year")),
+                   "postal": build_hierarchy(people["postal"])}  # fmt: skip
+    result = recode_suppressed(people, hierarchies, Target(k=3, max_suppressed=0.3))
+    paths = {c: store_hierarchy(h, tmp_path, stem=c).name for c, h in hierarchies.items()}
+    recipe = Recipe(steps=(result.recipe_step(paths),), seed=1)
+    assert len(recipe.steps[0]["rounds"]) > 1  # records recoded at other levels: local
+    portable, files = portable_recipe(recipe, base_dir=tmp_path)
+    recipient = recipient_recipe(portable, files)
+    assert recipient.replayable and len(recipient.rules) == 2
+    given = recipient.recipe.steps[0]["hierarchies"]
+    assert given["dob"] == {"kind": "dates", "levels": ["month", "year"], "dayfirst": False}
+    assert given["postal"] == {"kind": "masking", "char": "*", "height": 6}
+    through_yaml = Recipe.from_yaml(recipient.recipe.to_yaml())
+    pd.testing.assert_frame_equal(apply_recipe(people, through_yaml).data,
+                                  apply_recipe(people, recipe, base_dir=tmp_path).data)  # fmt: skip

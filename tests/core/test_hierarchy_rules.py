@@ -118,3 +118,14 @@ def test_generalise_with_a_rule_matches_the_file_it_replaces(tmp_path) -> None:
 def test_an_unreadable_text_has_no_rule() -> None:
     assert rule_of_text("") is None
     assert infer_rule(read_hierarchy(io.StringIO("a;b\n"))) is None  # top level is not *
+
+
+def test_local_recoding_takes_a_rule_for_a_hierarchy_and_checks_it() -> None:
+    df = pd.DataFrame({"postal": ["235546", "235547", "239999", "112345"]})
+    step = {"step": "recode_locally", "rounds": [[2]],
+            "hierarchies": {"postal": {"kind": "masking", "height": 6}}}  # fmt: skip
+    released = apply_recipe(df, Recipe(steps=(step,), seed=1)).data
+    assert released["postal"].tolist() == ["2355**", "2355**", "2399**", "1123**"]  # by hand
+    bad = {**step, "hierarchies": {"postal": {"kind": "masking"}}}
+    with pytest.raises(RecipeError, match="Step 'recode_locally'.*'height'"):
+        Recipe.from_yaml(Recipe(steps=(bad,), seed=1).to_yaml())
