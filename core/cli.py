@@ -20,7 +20,7 @@ import os
 import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -52,6 +52,7 @@ from core.risk import (
     risk_report,
     uniqueness,
 )
+from core.safe_harbor import FREE_TEXT_CHOICES
 from core.schema import Role, suggest_roles
 from core.search import MEASURES
 from core.suda import DEFAULT_DIS_FRACTION, suda2
@@ -1051,11 +1052,20 @@ def cmd_safe_harbor(args: argparse.Namespace) -> int:
         _write_table_output(output, result.data, force=args.force)
         print(f"Wrote {len(result.data)} records to {output.path}.", file=sys.stderr)
     table = result.to_frame()
+    lines = [asdict(line) for line in result.identifiers]
     data = {"reference_date": result.reference_date, "columns": table.to_dict("records"),
-            "unchecked": list(result.unchecked), "redacted": list(result.redacted),
-            "notes": list(result.notes())}  # fmt: skip
+            "identifiers": lines, "unchecked": list(result.unchecked),
+            "redacted": list(result.redacted), "notes": list(result.notes())}  # fmt: skip
+    by_identifier = "\n".join(
+        f"({line.letter}) {line.identifier}: {', '.join(line.columns) or 'no column'}"
+        f"{f' (found by {line.judged_by})' if line.judged_by else ''}; {line.handling}."
+        for line in result.identifiers
+    )
     text = (
-        "\n".join(f"{r.column}: {r.action}. {r.detail}" for r in table.itertuples(index=False))
+        "HIPAA Safe Harbor, 45 CFR 164.514(b)(2), identifier by identifier:\n"
+        + by_identifier
+        + "\n\nColumn by column:\n"
+        + "\n".join(f"{r.column}: {r.action}. {r.detail}" for r in table.itertuples(index=False))
         + "\n"
         + "\n".join(result.notes())
     )
@@ -1358,10 +1368,10 @@ def build_parser() -> argparse.ArgumentParser:
     harbor.add_argument("--reference-date", help="date for ages (default today)")
     harbor.add_argument(
         "--free-text",
-        choices=("redact", "remove", "flag"),
-        default="redact",
-        help="free-text columns: redact the identifiers found inside them (default), remove "
-        "the columns, or keep them flagged as not checked",
+        choices=tuple(FREE_TEXT_CHOICES),
+        default="remove",
+        help="free-text columns: "
+        + "; ".join(f"'{k}': {v}" for k, v in FREE_TEXT_CHOICES.items()).replace("%", "%%"),
     )
     harbor.add_argument("--out", help="also write the transformed table here")
     harbor.add_argument("--force", action="store_true", help="replace an existing --out file")

@@ -76,10 +76,11 @@ ROLE_DESCRIPTIONS: dict[Role, str] = {
 class Suggestion:
     """A suggested role for one column, with the evidence and the guide's technique.
 
-    ``kind`` names what the column appears to hold ("nric", "ssn", "nino", "email",
+    ``kind`` names what the column appears to hold ("nric", "ssn", "nino", "national_id", "email",
     "phone", "ipv4", "ipv6", "mac", "url", "address", "postal_code", "vehicle_plate",
-    "date_of_birth", "date", "name", "mixed", "free_text", "near_unique",
-    "identifier_like", "measurement", "money", "category", ...).
+    "date_of_birth", "year_of_birth", "date", "name", "age", "gender", "job_title",
+    "mixed", "free_text", "near_unique", "identifier_like", "code", "measurement",
+    "money", "category", ...).
     ``reason`` is one plain sentence stating the evidence; ``technique`` is what Annex B
     of the guide suggests for that kind of attribute.
     ``judged_by`` says where the evidence came from: "header", "content" (the sampled
@@ -121,6 +122,7 @@ _TECHNIQUES: dict[str, str] = {
     "identifier_like": _PSEUDONYMISE_OR_REMOVE,
     "ssn": _PSEUDONYMISE_OR_REMOVE,
     "nino": _PSEUDONYMISE_OR_REMOVE,
+    "national_id": _PSEUDONYMISE_OR_REMOVE,
     "mixed": _REMOVE_OR_PSEUDONYMISE,
     "url": "remove the column (attribute suppression); a web address can point to a person",
     "mac": "remove the column, or replace it with pseudonyms (a device identifier)",
@@ -322,6 +324,7 @@ _STRONG_VALUE_KINDS = {
     "vehicle_plate",
     "ssn",
     "nino",
+    "national_id",
     "mac",
     "url",
     "name",
@@ -460,6 +463,7 @@ _VALUE_ROLES = {
     "name": Role.DIRECT,
     "ssn": Role.DIRECT,
     "nino": Role.DIRECT,
+    "national_id": Role.DIRECT,
     "url": Role.DIRECT,
     "mac": Role.DIRECT,
     "mixed": Role.DIRECT,

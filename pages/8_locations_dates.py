@@ -12,7 +12,7 @@ from core.errors import AnonymisationError
 from core.geo import describe_rounding, displacement_report, spatial_k
 from core.markup import escape_markdown
 from core.recipe import describe_step
-from core.safe_harbor import apply_safe_harbor
+from core.safe_harbor import FREE_TEXT_CHOICES, apply_safe_harbor
 from ui import guide_examples, state
 from ui import location_charts as charts
 from ui.page_errors import continue_on_error
@@ -205,22 +205,26 @@ state.explain("NIST allows +/-2 years over age 25 but not near benefit milestone
 
 # --- HIPAA Safe Harbor ------------------------------------------------------------------
 st.header("HIPAA Safe Harbor preset")
-free_text = st.radio("Free text", ["redact", "remove", "flag"], horizontal=True,
-                     key="sh_free_text",
-                     format_func={"redact": "redact names, emails, phones, IDs... inside it",
-                                  "flag": "keep and flag as not checked",
-                                  "remove": "remove"}.get)  # fmt: skip
+free_text = st.radio("Free text", list(FREE_TEXT_CHOICES), horizontal=True, key="sh_free_text",
+                     format_func={"remove": "remove it", "redact": "redact inside it",
+                                  "flag": "keep and flag as not checked"}.get)  # fmt: skip
+st.caption(FREE_TEXT_CHOICES[free_text].capitalize() + ".")
 with continue_on_error():
     result = state.memo("safe_harbor", lambda: apply_safe_harbor(
         data, reference_date=str(reference), free_text=free_text,
         suggestions=state.suggestions()), str(reference), free_text)  # fmt: skip
+    st.markdown("**Identifier by identifier** (45 CFR §164.514(b)(2)(i), A to R)")
+    st.dataframe(result.identifiers_frame(), hide_index=True)
+    st.markdown("**Column by column**")
     st.dataframe(result.to_frame(), hide_index=True)
     for note in result.notes():
         st.caption(note)
     state.explain(
-        "What the preset would do to each column: the 18 identifier kinds removed, ZIP codes to "
-        "3 digits (000 for small areas), dates to the year, ages 90+ as one category.",
-        "HIPAA Safe Harbor, 45 CFR 164.514(b)(2); NIST SP 800-188 4.3.4",
+        "What the preset would do, for each of the 18 identifiers the rule lists and each "
+        "column: names, numbers and codes removed, addresses cut to the state, ZIP codes to 3 "
+        "digits (000 for small areas), dates to the year, ages over 89 as one category; "
+        "'found by' says whether the column's header or its values showed the identifier.",
+        "HIPAA Safe Harbor, 45 CFR §164.514(b)(2); NIST SP 800-188 4.3.4",
     )
     if st.button("Add Safe Harbor to recipe", key="sh_add", icon=":material/add:"):
         add({"step": "safe_harbor", "reference_date": str(reference), "free_text": free_text})

@@ -143,6 +143,7 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
             "are UK National Insurance numbers (allocated prefixes); a national "
             "identity number is a direct identifier",
         ),  # fmt: skip
+        _national_ids,
         _registered,
         _plate,
         _phone,
@@ -229,6 +230,37 @@ def _nric(s: _Sample) -> Evidence | None:
             f"{_STEP1}.",
         )
     return None
+
+
+_NATIONAL_IDS = {"nric": "NRIC/FIN", "ssn": "US SSN", "nino": "UK NINO"}
+
+
+def _national_ids(s: _Sample) -> Evidence | None:
+    """A column of national identity numbers of several countries (a table of people from
+    Singapore, the US and the UK): each number valid for its country."""
+
+    def shares(x: _Sample) -> dict[str, float]:
+        compact = _compact(x.upper)
+        return {
+            "nric": x.kind("nric", compact),
+            "ssn": x.kind("ssn"),
+            "nino": x.kind("nino", compact),
+        }
+
+    if s.measure(lambda x: sum(shares(x).values())) < THRESHOLD:
+        return None
+    found = {kind: share for kind, share in shares(s).items() if share > 0}
+    total = sum(found.values())
+    if total < THRESHOLD or len(found) < 2:
+        return None
+    listed = ", ".join(f"{_pct(v)} {_NATIONAL_IDS[k]}" for k, v in found.items())
+    return Evidence(
+        "national_id",
+        total,
+        f"{_pct(total)} of sampled values are national identity numbers of several "
+        f"countries, each valid for its country ({listed}); a national identity number is "
+        f"a direct identifier {_STEP1}.",
+    )
 
 
 def _registered(s: _Sample) -> Evidence | None:

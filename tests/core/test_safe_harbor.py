@@ -96,15 +96,19 @@ def test_safe_harbor_on_a_patient_table():
     assert out["admission_date"].tolist() == ["2024", "2024", "2024", "2024"]
     assert out["age"].tolist() == ["90+", "44", "25", "89"]
     report = result.to_frame().set_index("column")
-    # Free text is redacted by default (issue 16): the names inside it become [NAME].
-    assert report.loc["notes", "action"] == "redacted"
-    assert result.redacted == ("notes",) and result.unchecked == ()
-    assert out["notes"].tolist()[:2] == [
+    # Free text is removed by default (issue 26: redaction misses some names)...
+    assert report.loc["notes", "action"] == "removed" and "notes" not in out.columns
+    assert result.redacted == () and result.unchecked == ()
+    # ... and redacted when asked (issue 16): the names inside it become [NAME].
+    redacted = apply_safe_harbor(df, reference_date="2025-06-30", free_text="redact")
+    assert redacted.redacted == ("notes",)
+    assert redacted.data["notes"].tolist()[:2] == [
         "Patient [NAME] was admitted with chest pain and seen by Dr [NAME] on ward 4",
         "[NAME] called on Tuesday about his results; follow up with the clinic next week",
     ]
-    assert out["notes"].tolist()[2:] == df["notes"].tolist()[2:]  # nothing found: unchanged
-    assert report.loc["notes", "changed"] == 2
+    # nothing found: unchanged
+    assert redacted.data["notes"].tolist()[2:] == df["notes"].tolist()[2:]
+    assert redacted.to_frame().set_index("column").loc["notes", "changed"] == 2
     flagged = apply_safe_harbor(df, reference_date="2025-06-30", free_text="flag")
     assert flagged.unchecked == ("notes",)
     assert flagged.data["notes"].tolist() == df["notes"].tolist()
@@ -113,7 +117,8 @@ def test_safe_harbor_on_a_patient_table():
     assert report.loc["website", "identifier"].startswith("N")
     assert report.loc["sex", "action"] == "kept" and report.loc["diagnosis", "action"] == "kept"
     assert report.loc["age", "changed"] == 1
-    assert any("Free text" in note for note in result.notes())
+    assert any("Free text" in note for note in redacted.notes())
+    assert any("Measured recall 79%" in note for note in redacted.notes())
 
 
 def test_free_text_can_be_removed_and_columns_excluded():
@@ -150,7 +155,8 @@ def test_cli_safe_harbor_writes_the_table_and_reports(tmp_path, capsys):
             "--json"]  # fmt: skip
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["unchecked"] == [] and data["redacted"] == ["notes"]
+    assert data["unchecked"] == [] and data["redacted"] == []  # free text removed by default
+    assert [line["letter"] for line in data["identifiers"]] == list("ABCDEFGHIJKLMNOPQR")
     assert main([*args[:-1], "--free-text", "flag", "--force", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["unchecked"] == ["notes"]
     assert "ssn" not in pd.read_csv(target).columns
@@ -177,15 +183,19 @@ def test_issue_16_headers_c1_to_c9_release_no_name_email_or_phone():
     df = generator.patients_table(600, seed=16)
     notes = generator.labelled_notes(600, seed=17)  # the notes in c9, with their entities
     assert df["c9"].tolist() == [note.text for note in notes]
-    result = apply_safe_harbor(df, reference_date="2025-12-31")
+    result = apply_safe_harbor(df, reference_date="2025-12-31", free_text="redact")
     report = result.to_frame().set_index("column")
-    for column in ["c1", "c2", "c3", "c4", "c8"]:  # names, phones, addresses, NRIC, emails
+    for column in ["c1", "c2", "c4", "c8"]:  # names, phones, NRIC, emails
         assert report.loc[column, "action"] == "removed", column
     assert report.loc["c1", "identifier"].startswith("A")
     assert report.loc["c2", "identifier"].startswith("D")
-    assert report.loc["c3", "identifier"].startswith("B")
+    # Addresses keep only their state (Singapore, a city-state; a US state), no number,
+    # street or postal code (issue 26).
+    assert report.loc["c3", "identifier"].startswith("B") and report.loc["c3", "action"] == "state"
+    assert "Singapore" in set(result.data["c3"])
+    assert not result.data["c3"].dropna().str.contains(r"[0-9]").any()
     assert report.loc["c9", "action"] == "redacted" and result.redacted == ("c9",)
-    released = "\n".join(result.data.astype("str").stack().tolist())
+    released = "\n".join(result.data.astype("str").stack().dropna().tolist())
     whole_values = set(df["c1"]) | set(df["c2"]) | set(df["c8"])
     assert sorted(v for v in whole_values if v in released) == []
     # Each note holds none of the names, emails and phone numbers written into it.
@@ -206,14 +216,15 @@ def test_cli_safe_harbor_on_the_issue_table(tmp_path, capsys):
     source, target = tmp_path / "patients.csv", tmp_path / "out.csv"
     _pii_generator().patients_table(120, seed=16).to_csv(source, index=False)
     args = ["safe-harbor", str(source), "--reference-date", "2025-12-31", "--out", str(target),
-            "--json"]  # fmt: skip
+            "--free-text", "redact", "--json"]  # fmt: skip
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["redacted"] == ["c9"] and data["unchecked"] == []
     actions = {c["column"]: c["action"] for c in data["columns"]}
-    assert {c: actions[c] for c in ["c1", "c2", "c3", "c8"]} == dict.fromkeys(
-        ["c1", "c2", "c3", "c8"], "removed"
+    assert {c: actions[c] for c in ["c1", "c2", "c8"]} == dict.fromkeys(
+        ["c1", "c2", "c8"], "removed"
     )
+    assert actions["c3"] == "state"
     released = pd.read_csv(target)
-    assert not {"c1", "c2", "c3", "c8"} & set(released.columns)
+    assert not {"c1", "c2", "c8"} & set(released.columns)
     assert not released["c9"].str.contains("@").any()

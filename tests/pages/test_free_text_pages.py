@@ -58,12 +58,22 @@ def test_deidentify_scans_free_text_and_adds_redact_text(patients):
     assert not any("@" in text for text in out["c9"])
 
 
-def test_safe_harbor_page_redacts_free_text_by_default(patients):
+def test_safe_harbor_page_removes_free_text_by_default(patients):
     at = open_app("pages/8_locations_dates.py")
-    assert at.radio(key="sh_free_text").value == "redact"
+    assert at.radio(key="sh_free_text").value == "remove"  # issue 26: remove by default
     reports = [d.value for d in at.dataframe if "action" in getattr(d.value, "columns", [])]
     assert reports, "the Safe Harbor report table is shown"
     actions = reports[-1].set_index("column")["action"]
     assert actions["c1"] == "removed" and actions["c2"] == "removed"
-    assert actions["c9"] == "redacted"
+    assert actions["c9"] == "removed"
+    # One line per identifier A-R, in plain words, citing the rule.
+    lines = [d.value for d in at.dataframe if "how handled" in getattr(d.value, "columns", [])]
+    assert lines and len(lines[-1]) == 18
+    assert lines[-1]["identifier"].iloc[0] == "(A) Names"
+    assert any("164.514(b)(2)" in m.value for m in at.markdown)
+    # Redaction is the opt-in, and says how much it misses.
+    at.radio(key="sh_free_text").set_value("redact").run()
+    assert any("Measured recall" in c.value for c in at.caption)
+    reports = [d.value for d in at.dataframe if "action" in getattr(d.value, "columns", [])]
+    assert reports[-1].set_index("column")["action"]["c9"] == "redacted"
     assert any("was redacted" in c.value for c in at.caption)

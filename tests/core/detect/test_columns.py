@@ -257,3 +257,17 @@ def test_unclear_columns_say_so_and_the_old_api_still_works():
     assert not got["c2"].uncertain and got["c2"].judged_by == ""
     old = Suggestion("x", Role.OTHER, "category", "why", "keep")  # positional, as before
     assert old.uncertain is False and old.judged_by == ""
+
+
+def test_national_identity_numbers_of_several_countries_in_one_column():
+    rng = np.random.default_rng(RNG_SEED)
+    nrics = [nric(p, f"{int(d):07d}") for p, d in zip("STFG" * 5, rng.integers(0, 10**7, 20),
+                                                       strict=True)]  # fmt: skip
+    ssns = [f"{a}-{g:02d}-{s:04d}" for a, g, s in zip(rng.integers(100, 665, 20),
+            rng.integers(1, 99, 20), rng.integers(1, 9999, 20), strict=True)]  # fmt: skip
+    ninos = [f"{p} {a:02d} {b:02d} {c:02d} {s}" for p, a, b, c, s in zip(
+        rng.choice(["AB", "JG", "PR", "CE"], 20), *rng.integers(0, 100, (3, 20)),
+        rng.choice(list("ABCD"), 20), strict=True)]  # fmt: skip
+    (s,) = suggest_roles(pd.DataFrame({"c1": rng.permutation(nrics + ssns + ninos)}))
+    assert (s.kind, s.role) == ("national_id", Role.DIRECT)
+    assert "US SSN" in s.reason and "UK NINO" in s.reason
