@@ -42,7 +42,7 @@ import re
 import tempfile
 import zipfile
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -50,7 +50,7 @@ import pandas as pd
 
 from core.errors import RecipeError
 from core.io import table_to_bytes
-from core.recipe import Recipe, RecipeResult, apply_recipe, to_python_script
+from core.recipe import Recipe, RecipeResult, apply_recipe, describe_step, to_python_script
 from core.techniques.registry import resolve
 
 HIERARCHY_FOLDER = "hierarchies"
@@ -384,6 +384,19 @@ def _report_files(report: Any) -> dict[str, bytes]:
     }
 
 
+def _recipient_report(report: Any, recipe: Recipe) -> Any:
+    """The report with the recipient's recipe: its steps say "dates to year", not the name
+    of a hierarchy file the recipient does not get (and its recipe is recipe.yaml's)."""
+    steps = recipe.steps
+    log = tuple(
+        {**entry, "step": steps[entry["position"] - 1],
+         "summary": describe_step(steps[entry["position"] - 1])}
+        if 0 < entry.get("position", 0) <= len(steps) else entry
+        for entry in report.step_log
+    )  # fmt: skip
+    return replace(report, recipe=recipe, step_log=log)
+
+
 def _released_name(released_name: str) -> str:
     suffix = Path(str(released_name)).suffix.lower()
     if not re.fullmatch(r"\.[a-z]{1,8}", suffix):
@@ -414,7 +427,7 @@ def build_bundle(
         name: bytes(released),
         "recipe.yaml": recipient.recipe.to_yaml().encode("utf-8"),
         "anonymise.py": to_python_script(recipient.recipe).encode("utf-8"),
-        **_report_files(report),
+        **_report_files(None if report is None else _recipient_report(report, recipient.recipe)),
     }
     released_sha = hashlib.sha256(bytes(released)).hexdigest()
     readme = _recipient_readme(name, released_sha, recipient, made_mappings)

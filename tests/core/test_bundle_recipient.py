@@ -134,6 +134,10 @@ def test_the_recipient_bundle_holds_no_original_value_it_does_not_release(releas
     assert "Identity mapping tables were made; they are not in this bundle." in readme
     recipe = members["recipe.yaml"].decode()
     assert "hierarchy_rule" in recipe and "kind: masking" in recipe
+    # The report describes the recipe the recipient has (rules), not files it does not.
+    report = members["report.md"].decode()
+    assert "dob → level 2: dates to year" in report and "towns.csv" not in report
+    assert recipe.strip() in report
 
 
 def test_rules_in_the_recipient_recipe_release_the_same_table(release):
