@@ -31,6 +31,7 @@ from core.detect.phones import DEFAULT_REGION, is_phone, phone_share
 from core.detect.quasi import (
     age_evidence,
     birth_year_evidence,
+    country_evidence,
     gender_evidence,
     occupation_evidence,
     occupation_words,
@@ -165,7 +166,7 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
     if pd.api.types.is_datetime64_any_dtype(sample):
         return _dates_evidence(pd.Series(sample.dropna().unique()), 1.0)
     if not numeric:
-        for check in (_date, _address, _name, _gender, _occupation, _code, _mixed):
+        for check in (_date, _address, _name, _gender, _country, _occupation, _code, _mixed):
             found = check(s)
             if found is not None:
                 return found
@@ -186,6 +187,10 @@ def _age(s: _Sample) -> Evidence | None:
 
 def _gender(s: _Sample) -> Evidence | None:
     return gender_evidence(s.values, s.counts)
+
+
+def _country(s: _Sample) -> Evidence | None:
+    return country_evidence(s.values, s.counts)
 
 
 def _occupation(s: _Sample) -> Evidence | None:

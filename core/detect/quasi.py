@@ -8,6 +8,7 @@ returns an :class:`~core.detect.evidence.Evidence` or None:
 - :func:`age_evidence`: whole numbers of 0-120 spread like the ages of people;
 - :func:`birth_year_evidence`: years of 1880 to this year spread over 30 years or more;
 - :func:`gender_evidence`: M/F/Male/Female..., with a few "Other", "X", "Unknown" allowed;
+- :func:`country_evidence`: names of countries (libphonenumber's English region names);
 - :func:`occupation_evidence`: a repeated short category whose words are job titles
   (``data/occupations.txt``: head nouns of the US BLS/SOC occupation titles, public
   domain, plus a short hand-written list; see the file's header);
@@ -27,12 +28,15 @@ from importlib import resources
 
 import numpy as np
 import pandas as pd
+import phonenumbers
+from phonenumbers.geocoder import country_name_for_number
 
 from core.detect.evidence import STEP1, Evidence, pct
 
 __all__ = [
     "age_evidence",
     "birth_year_evidence",
+    "country_evidence",
     "gender_evidence",
     "occupation_evidence",
     "occupation_words",
@@ -151,19 +155,26 @@ def occupation_words() -> frozenset[str]:
 _WORDS = re.compile(r"[a-z][a-z'-]*")
 
 
+# Endings of words that name a profession whatever the field (geologist, radiographer,
+# optician, psychiatrist, psychotherapist, osteopath), for titles the list lacks.
+_PROFESSION_ENDINGS = ("ologist", "ographer", "ician", "iatrist", "therapist", "opath", "ist")
+
+
 def _names_a_job(value: str, vocabulary: frozenset[str]) -> bool:
     for word in _WORDS.findall(value.lower()):
         if word in vocabulary or (word.endswith("s") and word[:-1] in vocabulary):
+            return True
+        if len(word) >= 6 and word.endswith(_PROFESSION_ENDINGS):
             return True
     return False
 
 
 def occupation_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
-    """A repeated category (at most half the rows distinct) of short values (1-6 words),
-    at least 70% of rows naming an occupation word and at least 3 distinct such values:
-    a job title column."""
+    """A category (at most 80% of rows distinct, some values repeated: job titles have a
+    long tail) of short values (1-6 words), at least 70% of rows naming an occupation word
+    and at least 3 distinct such values: a job title column."""
     n = int(counts.sum())
-    if len(values) < 3 or len(values) > max(n / 2, 3):
+    if len(values) < 3 or len(values) > max(0.8 * n, 3) or counts.max() < 2:
         return None
     short = values.str.len().le(60) & values.str.count(r"\S+").le(6)
     if not short.all():
@@ -180,6 +191,36 @@ def occupation_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None
         f"{pct(share)} of sampled values name an occupation (e.g. {examples}; "
         f"{len(values)} distinct in {n}), a repeated category of job titles; a job title is "
         f"an indirect identifier {STEP1}.",
+    )
+
+
+@cache
+def country_names() -> frozenset[str]:
+    """English names of the world's countries and territories, lower case, from the
+    metadata libphonenumber ships (one example number per region, named by its
+    geocoder), plus the short forms people write (USA, UK, UAE)."""
+    names = {"usa", "us", "u.s.", "u.s.a.", "uk", "u.k.", "uae", "great britain", "england",
+             "scotland", "wales", "northern ireland", "south korea", "north korea"}  # fmt: skip
+    for region in phonenumbers.SUPPORTED_REGIONS:
+        example = phonenumbers.example_number(region)
+        if example is not None:
+            names.add(country_name_for_number(example, "en").lower())
+    names.discard("")
+    return frozenset(names)
+
+
+def country_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
+    """At least 80% of rows are names of countries (2 or more distinct): a country of
+    residence, birth or nationality, which narrows who a person is."""
+    known = values.str.lower().str.strip(" .").isin(country_names()).to_numpy()
+    share = _weighted_share(known, counts)
+    if share < _THRESHOLD or known.sum() < 2:
+        return None
+    return Evidence(
+        "group",
+        share,
+        f"{pct(share)} of sampled values are names of countries ({known.sum()} distinct); a "
+        f"country of residence, birth or nationality is an indirect identifier {STEP1}.",
     )
 
 

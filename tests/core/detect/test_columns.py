@@ -230,6 +230,27 @@ def test_quasi_identifiers_found_by_content():
     assert not got["c1"].uncertain and got["c5"].uncertain
 
 
+def test_job_titles_with_a_long_tail_and_countries():
+    # Job titles as people write them: many appear once or twice (60% distinct), some are
+    # missing from any list but end like a profession (-ologist, -ographer, -ician...).
+    rng = np.random.default_rng(RNG_SEED)
+    titles = ["Marine biologist", "Seismologist", "Cartographer, digital", "Dietician",
+              "Podiatrist", "Sous chef", "Crane operator", "Warehouse supervisor",
+              "Retail manager", "Primary school teacher", "Staff nurse", "Bus captain",
+              "Art therapist", "Naturopath", "Locum pharmacist", "Tax consultant",
+              "Junior lawyer", "Flight attendant", "Logistics coordinator", "Data analyst",
+              "Sound engineer", "Dog groomer", "Hawker", "Homemaker", "Retiree"]  # fmt: skip
+    common = ["Cleaner", "Teacher", "Driver", "Clerk", "Nurse"]
+    jobs = titles + [f"{rng.choice(['Senior', 'Assistant', 'Chief'])} {t}" for t in titles]
+    column = jobs + list(rng.choice(common, 33))
+    countries = rng.choice(["Singapore", "India", "United States", "United Kingdom", "USA",
+                            "Malaysia"], len(column))  # fmt: skip
+    got = by_column(pd.DataFrame({"c1": column, "c2": countries}))
+    assert (got["c1"].kind, got["c1"].role) == ("job_title", Role.INDIRECT), got["c1"]
+    assert (got["c2"].kind, got["c2"].role) == ("group", Role.INDIRECT), got["c2"]
+    assert "names of countries" in got["c2"].reason
+
+
 def test_counts_codes_and_categories_are_not_quasi_identifiers():
     rng = np.random.default_rng(RNG_SEED)
     df = pd.DataFrame(
