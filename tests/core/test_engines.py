@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+import time
 
 import numpy as np
 import pandas as pd
@@ -533,3 +534,13 @@ def test_duckdb_refuses_parquet_with_two_columns_of_one_name(tmp_path):
     pq.write_table(ages, tmp_path / "dup.parquet")
     with pytest.raises(DataReadError, match="'age' appear more than once"):
         frequency_table(str(tmp_path / "dup.parquet"), ["age"], engine="duckdb")
+
+
+def test_engine_sources_read_a_file_crafted_against_the_delimiter_guess_at_once(tmp_path):
+    from core.engines.sources import resolve_sources
+
+    # csv.Sniffer backtracked on this for 38 s (tests/core/test_io.py, SNIFFER_TRAP)
+    (tmp_path / "trap.csv").write_bytes(b'"x",y\na,b,c\n,' + b'"' * 250 + b"a\n")
+    started = time.perf_counter()
+    assert resolve_sources(str(tmp_path / "trap.csv")).sep == ","
+    assert time.perf_counter() - started < 2

@@ -752,3 +752,27 @@ def test_a_csv_streamed_in_chunks_is_byte_for_byte_the_one_written_at_once(monke
                                     quoting=csv_module.QUOTE_MINIMAL).encode()  # fmt: skip
     assert heard == [4 / 15, 8 / 15, 12 / 15, 1.0]
     assert core_io.table_to_bytes(df.iloc[:0], "csv") == b"id,n\n"  # header only
+
+
+# --- Small files that took minutes (issue 27) ------------------------------------------
+
+#: Lines no delimiter splits alike, then a run of quotes: csv.Sniffer's quote regular
+#: expressions backtracked on it for 38 s (a 62 KB file of the kind: minutes).
+SNIFFER_TRAP = b'"x",y\na,b,c\n,' + b'"' * 250 + b"a\n"
+
+
+def test_a_file_crafted_against_the_delimiter_guess_is_read_at_once(tmp_path):
+    path = tmp_path / "trap.csv"
+    path.write_bytes(SNIFFER_TRAP)
+    started = time.perf_counter()
+    with pytest.raises(DataReadError, match=r"line 2 has 3 field\(s\) but the header has 2"):
+        read_table(path)
+    assert time.perf_counter() - started < 2
+
+
+def test_the_delimiter_is_the_one_splitting_the_header_most_when_no_line_agrees():
+    # ',' splits the header into 3 fields, ';' into 2 (one inside quotes does not count);
+    # no candidate splits every line alike, so the full check names the line that differs.
+    text = b'a,b,"c;d"\n1,2,3\n4,5\n'
+    with pytest.raises(DataReadError, match=r"line 3 has 2 field\(s\).*delimiter ','"):
+        read_table(text, name="t.csv")
