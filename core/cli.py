@@ -106,11 +106,17 @@ def cmd_classify(args: argparse.Namespace) -> int:
             "kind": s.kind,
             "reason": s.reason,
             "technique": s.technique,
+            "uncertain": s.uncertain,
+            "judged_by": s.judged_by,
         }
         for s in suggestions
     ]
     width = max((len(r["column"]) for r in rows), default=6)
-    text = "\n".join(f"{r['column']:<{width}}  {r['role']:<8}  {r['reason']}" for r in rows)
+    text = "\n".join(
+        f"{r['column']:<{width}}  {r['role']:<8}  {'(unsure: decide) ' * r['uncertain']}"
+        f"{r['reason']}"
+        for r in rows
+    )
     _emit(rows, args.json, text)
     return 0
 

@@ -83,7 +83,8 @@ header[2].markdown("**Why this suggestion** (and the Annex B technique)")
 picked = []
 for position, row in table.iterrows():
     name, role, reason = st.columns([3, 5, 6], vertical_alignment="center")
-    name.markdown(f"{code_span(row['column'])}  \n:gray[{escape_markdown(row['found'])}]")
+    unsure = "  \n:orange[unsure what it holds: check and decide]" if row["unsure"] else ""
+    name.markdown(f"{code_span(row['column'])}  \n:gray[{escape_markdown(row['found'])}]{unsure}")
     choice = role.segmented_control(
         f"Role of {row['column']}",
         data_steps.ROLE_VALUES,

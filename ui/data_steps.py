@@ -105,11 +105,13 @@ def roles_table(suggestions: dict[str, Suggestion], roles: dict[str, Role]) -> p
                 "confirmed": confirmed is not None,
                 "suggested": suggestion.role.value,
                 "found": suggestion.kind.replace("_", " "),
+                "unsure": suggestion.uncertain,
                 "reason": suggestion.reason,
                 "technique": suggestion.technique,
             }
         )
-    columns = ["column", "role", "confirmed", "suggested", "found", "reason", "technique"]
+    columns = ["column", "role", "confirmed", "suggested", "found", "unsure", "reason",
+               "technique"]  # fmt: skip
     return pd.DataFrame(rows, columns=columns)
 
 

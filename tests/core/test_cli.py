@@ -72,6 +72,9 @@ def test_classify_lists_every_column():
     data = json.loads(run("classify", str(TAXI), "--json").stdout)
     assert [row["column"] for row in data] == list(pd.read_csv(TAXI).columns)
     assert all(row["reason"] for row in data)
+    # Each row says whether Step 1 is unsure and what showed the kind (issue 26).
+    assert all(isinstance(row["uncertain"], bool) for row in data)
+    assert {row["judged_by"] for row in data} <= {"", "header", "content", "header and content"}
 
 
 def test_apply_writes_data_and_report(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -114,3 +115,15 @@ def test_one_click_on_a_role_then_save_under_the_pickers(at):
     at.button(key="accept_all").click().run()
     assert at.session_state["roles"]["income"] == Role.TARGET
     assert at.segmented_control[position].value == "target"
+
+
+def test_an_unsure_suggestion_is_marked_for_a_decision():
+    # 70 distinct short texts in 100 rows: neither a category nor near-unique, no known
+    # shape; Step 1 cannot say what it is (issue 26), and the table says so.
+    rng = np.random.default_rng(0)
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+    pool = [" ".join(rng.choice(words, 3)) + f" {i}" for i in range(70)]
+    df = pd.DataFrame({"c1": [pool[i % 70] for i in range(100)], "c2": ["a", "b"] * 50})
+    suggestions = {s.column: s for s in suggest_roles(df)}
+    table = data_steps.roles_table(suggestions, {}).set_index("column")
+    assert table.loc["c1", "unsure"] and not table.loc["c2", "unsure"]
