@@ -55,6 +55,7 @@ __all__ = [
     "DELIMITERS",
     "READ_FORMATS",
     "WRITE_FORMATS",
+    "read_bytes",
     "read_table",
     "table_to_bytes",
     "write_table",
@@ -178,6 +179,14 @@ def read_table(
         info = {"sep": used_sep, "encoding": used_encoding, "sheet": None}
     df.attrs["source"] = {"name": display, "format": kind, **info}
     return df
+
+
+def read_bytes(source: str | Path | bytes | Any, *, name: str | None = None) -> bytes:
+    """All bytes of ``source`` (a path, bytes, or a file-like object), within the limits
+    :func:`read_table` applies: at most :data:`MAX_FILE_BYTES`, no device or socket, a
+    FIFO abandoned when idle. For files that are not tables (hierarchies)."""
+    data, _, _ = _load(source, name)
+    return _all_bytes(data)
 
 
 def _load(source: Any, name: str | None) -> tuple[bytes | _RegularFile, str, str]:

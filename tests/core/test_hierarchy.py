@@ -122,3 +122,38 @@ def test_integers_become_the_text_of_their_float_with_or_without_the_fast_path()
     big = pd.Series([2**60 + 1])
     assert as_text(big).tolist() == [format_number(float(2**60 + 1))] == ["1152921504606847000"]
     assert as_text(pd.Series([], dtype="int64")).tolist() == []
+
+
+# --- Hostile hierarchy files (issue 27): read_table's limits apply -----------------------
+
+
+@pytest.mark.parametrize("as_upload", [False, True])
+def test_a_line_of_thousands_of_levels_is_refused_at_once(tmp_path, as_upload):
+    """20,001 cells on one line took 13 s (an 800 KB line: a minute and 1.8 GB)."""
+    import time
+
+    text = "a" + ";b" * 20_000 + "\n"
+    path = tmp_path / "wide.csv"
+    path.write_text(text, encoding="utf-8")
+    started = time.perf_counter()
+    with pytest.raises(DataReadError, match=r"20,001 levels.*at most 100"):
+        read_hierarchy(io.BytesIO(text.encode()) if as_upload else path)
+    assert time.perf_counter() - started < 2
+
+
+def test_a_device_is_not_read_as_a_hierarchy():
+    """/dev/zero never ends: pandas read it until memory ran out."""
+    with pytest.raises(DataReadError, match="not a regular file"):
+        read_hierarchy("/dev/zero")
+
+
+def test_a_hierarchy_larger_than_read_table_reads_is_refused(tmp_path, monkeypatch):
+    import core.io
+
+    monkeypatch.setattr(core.io, "MAX_FILE_BYTES", 64)
+    big = "".join(f"v{i};*\n" for i in range(20))  # 150 bytes
+    (tmp_path / "big.csv").write_text(big, encoding="utf-8")
+    for source in (tmp_path / "big.csv", io.BytesIO(big.encode()), io.StringIO(big)):
+        with pytest.raises(DataReadError, match="larger than"):
+            read_hierarchy(source)
+    assert read_hierarchy(io.StringIO(big[:50])).values == [f"v{i}" for i in range(10)]
