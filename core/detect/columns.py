@@ -347,7 +347,9 @@ def _phone_regions(x: _Sample) -> tuple[pd.Series, dict[str, int]]:
     tried = [r for r in _column_regions(x.values) if r != DEFAULT_REGION]
     tried += [r for r in _PHONE_REGIONS if r not in tried]
     bare: list[int] = []
-    for index, value in x.values[shaped].items():
+    written = x.values.str.replace(r"^\(\+([0-9]{1,3})\)", r"+\1", regex=True)  # (+44) 20...
+    shaped |= written.str.fullmatch(r"\+[0-9 ().-]{7,22}")
+    for index, value in written[shaped].items():
         if is_phone(value, DEFAULT_REGION):
             regions[index] = DEFAULT_REGION
         elif _WRITTEN_AS_PHONE.search(value):
@@ -356,9 +358,27 @@ def _phone_regions(x: _Sample) -> tuple[pd.Series, dict[str, int]]:
             bare.append(index)
     taken = regions[regions != ""].value_counts()
     shown = [r for r in taken.index if r != DEFAULT_REGION and taken[r] >= 2]
-    for index in bare:  # a bare number: only the regions the written-out ones showed
+    if not shown and bare:
+        shown = _one_region_of_bare_numbers(x, bare)
+    for index in bare:  # a bare number: only the regions the column showed
         regions[index] = next((r for r in shown if is_phone(x.values[index], r)), "")
     return regions, regions[regions != ""].value_counts().to_dict()
+
+
+def _one_region_of_bare_numbers(x: _Sample, bare: list[int]) -> list[str]:
+    """The one region whose numbering plan at least 80% of the bare numbers (by rows)
+    fit, as a column of Indian mobiles ('9820012345') or US numbers ('4159381277') does;
+    random codes fit one region far less often (at most 64% for the US plan, 40% for
+    India's mobiles)."""
+    values = x.values[bare]
+    weights = x.counts[bare]
+    best, best_share = "", 0.0
+    for region in _PHONE_REGIONS:
+        valid = np.fromiter((is_phone(v, region) for v in values), bool, len(values))
+        share = float(weights[valid].sum()) / float(weights.sum())
+        if share > best_share:
+            best, best_share = region, share
+    return [best] if best_share >= THRESHOLD else []
 
 
 def _common_prefix(values: pd.Series) -> int:
@@ -415,12 +435,21 @@ def _phone(s: _Sample) -> Evidence | None:
         how = f"{how}, the rest {national}" if plus else national
     if plus == 0 and set(by_region) == {DEFAULT_REGION}:
         how = "in the Singapore format (8 digits starting with 3, 6, 8 or 9, optionally +65)"
+    # Bare runs of digits of another country's plan: account numbers look the same.
+    bare = x.share(phones & x.values.str.fullmatch(_BARE_DIGITS.pattern))
+    foreign_bare = bare >= THRESHOLD * share and set(by_region) - {DEFAULT_REGION}
     return Evidence(
         "phone",
         share,
         f"{_pct(share)} of sampled values are valid phone numbers by libphonenumber's "
         f"numbering plans ({how}; {x.n} values parsed); a phone number is a direct "
-        f"identifier {_STEP1}.",
+        f"identifier {_STEP1}"
+        + (
+            "; written as bare digits, which account numbers also are, so check."
+            if foreign_bare
+            else "."
+        ),
+        uncertain=bool(foreign_bare),
     )
 
 
@@ -531,9 +560,20 @@ def _address(s: _Sample) -> Evidence | None:
     return None
 
 
+# A form of address before a name ("Mr John Smith", "Dr. Priya Raman", "Mdm Tan"): a
+# name column often carries one, and it is not part of the name's shape.
+_TITLE = re.compile(
+    r"^(?:mr|mrs|ms|mdm|miss|madam|mister|dr|prof|sir|dame|rev|fr|encik|puan|cik|tuan|"
+    r"haji|hajjah|shri|smt|sri|kumari)\.?\s+",
+    re.IGNORECASE,
+)
+
+
 def _titled(values: pd.Series) -> pd.Series:
-    """Values written all in lower case, title-cased ('tan wei ling' -> 'Tan Wei Ling'),
-    so that the name shapes, which look for capitals, read them too."""
+    """Values as a name column's cells are read: a leading form of address dropped, and
+    cells written all in lower case title-cased ('tan wei ling' -> 'Tan Wei Ling'), so
+    that the name shapes, which look for capitals, read them too."""
+    values = values.str.replace(_TITLE, "", regex=True)
     lower = values.str.lower() == values
     return values.where(~lower, values.str.title())
 

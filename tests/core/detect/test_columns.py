@@ -154,6 +154,21 @@ def test_phones_of_one_country_in_its_national_format():
         assert got[column].kind == "phone", got[column]
 
 
+def test_names_with_titles_and_phones_written_in_other_ways():
+    titled = ["Mr John Smith", "Dr. Priya Raman", "Mdm Tan Wei Ling", "Ms Emily Clarke",
+              "Mr. Arjun Kumar", "Puan Siti Aminah"]  # fmt: skip
+    bracketed = ["(+44) 20 7946 0321", "(+65) 9123 4567", "(+91) 98200 12345", "(+1) 415 938 1277"]
+    indian_mobiles = ["9820012345", "9845012345", "9876543210", "8123456789", "7012345678",
+                      "6301234567"]  # fmt: skip
+    got = by_column(pd.DataFrame({"c1": titled * 4, "c2": bracketed * 6, "c3": indian_mobiles * 4}))
+    assert got["c1"].kind == "name"
+    assert got["c2"].kind == "phone"
+    # Bare 10-digit numbers that all fit India's mobile plan: phones, but account numbers
+    # are written the same way, so Step 1 says it is unsure.
+    assert got["c3"].kind == "phone" and got["c3"].uncertain
+    assert "bare digits" in got["c3"].reason
+
+
 def test_batch_numbers_are_not_phone_numbers():
     # 40 distinct 8-digit batch numbers over 2,000 rows. They start with 8812, so each is a
     # valid Singapore mobile number to libphonenumber, but they repeat ~50 times and share
