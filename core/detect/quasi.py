@@ -66,8 +66,13 @@ def _weighted_median(numbers: np.ndarray, counts: pd.Series) -> float:
 
 def age_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
     """Whole numbers of 0-120, at least 10 distinct over a range of 20 or more, not a
-    row counter (all distinct): the shape of ages. With 30 distinct ages or more and a
-    median of 15-75 the evidence is firm; otherwise a count or a score fits as well."""
+    row counter (all distinct), hardly any over 105 (people that old are a few in a
+    million; a heart rate or a weight goes there often): the shape of ages.
+
+    The evidence is firm with 30 distinct values or more, the youngest 25 or under and
+    the oldest 60 or over, a median of 15-75, and at most 2% aged 95 or over (under 1% of
+    any population is; a score or a percentage of 0-100 has 5%); otherwise a count or a
+    score fits as well, and the suggestion says so."""
     numbers = _whole_numbers(values)
     if numbers is None or len(numbers) < 10 or numbers.max() > 120:
         return None
@@ -75,8 +80,16 @@ def age_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
     spread = int(numbers.max() - numbers.min())
     if spread < 20 or numbers.max() < 30 or (n >= 20 and len(numbers) == n):
         return None
+    if _weighted_share(numbers > 105, counts) > 0.005:
+        return None
     median = _weighted_median(numbers, counts)
-    firm = len(numbers) >= 30 and 15 <= median <= 75
+    firm = (
+        len(numbers) >= 30
+        and numbers.min() <= 25
+        and numbers.max() >= 60
+        and 15 <= median <= 75
+        and _weighted_share(numbers >= 95, counts) <= 0.02
+    )
     reason = (
         f"all sampled values are whole numbers from {numbers.min()} to {numbers.max()} "
         f"({len(numbers)} distinct, median {median:g}), the range of people's ages; an age "

@@ -229,7 +229,7 @@ def test_quasi_identifiers_found_by_content():
     births = pd.Timestamp("1925-01-01") + pd.to_timedelta(rng.integers(0, 80 * 365, n), "D")
     df = pd.DataFrame(
         {
-            "c1": rng.integers(0, 101, n),  # ages
+            "c1": rng.normal(42, 20, n).clip(0, 101).round().astype(int),  # ages
             "c2": rng.permutation(genders),
             "c3": rng.choice(jobs, n),
             "c4": births.strftime("%d/%m/%Y"),
@@ -277,8 +277,12 @@ def test_counts_codes_and_categories_are_not_quasi_identifiers():
             "size": rng.choice(["S", "M", "L", "XL"], 200),
         }
     )
+    df["heart_rate"] = rng.integers(50, 140, 200)  # beyond any age
+    df["score"] = rng.integers(0, 101, 200)  # 0-100 alike: 5% at 95 or over
     got = by_column(df)
     assert got["visits"].kind != "age" and got["row"].kind != "age"
+    assert got["heart_rate"].kind != "age"
+    assert got["score"].kind != "age" or got["score"].uncertain
     for column in ("colour", "city", "size"):
         assert got[column].kind not in {"name", "gender", "job_title"}, got[column]
 
