@@ -251,23 +251,31 @@ class RecipientRecipe:
     recipe: Recipe
     rules: dict[str, str]
     left_out: dict[str, str]  # file name -> why (and its rule in words, if it has one)
+    held_back: int = 0  # rare original values the recipe named, written [held back n]
 
     @property
     def replayable(self) -> bool:
         """Whether the bundle's script can re-run the release from the original data."""
-        return not self.left_out
+        return not self.left_out and not self.held_back
 
 
-def recipient_recipe(recipe: Recipe, hierarchies: Mapping[str, str]) -> RecipientRecipe:
+def recipient_recipe(
+    recipe: Recipe,
+    hierarchies: Mapping[str, str],
+    *,
+    rare_values: frozenset[str] = frozenset(),
+) -> RecipientRecipe:
     """``recipe`` (portable, see :func:`portable_recipe`) with no hierarchy file in it.
 
     A ``generalise`` step whose hierarchy a builder made gets ``hierarchy_rule`` instead of
     ``hierarchy``, and ``recode_locally`` the rule in place of the file name
     (:func:`core.hierarchy_rules.rule_of_text` checks that the rule rebuilds the file cell
     for cell), so they still run. Any other hierarchy file keeps its name in the recipe,
-    and is left out: the internal archive has it.
+    and is left out: the internal archive has it. A literal of the recipe in
+    ``rare_values`` is written ``[held back n]`` (:mod:`core.recipient_values`).
     """
     from core.hierarchy_rules import HierarchyRule, rule_of_text
+    from core.recipient_values import hold_back
 
     def rule(name: str) -> HierarchyRule | None:
         text = hierarchies.get(name)
@@ -297,7 +305,8 @@ def recipient_recipe(recipe: Recipe, hierarchies: Mapping[str, str]) -> Recipien
             else:
                 left_out[name] = "enumerated (lists original values)"
         steps.append(step)
-    return RecipientRecipe(Recipe(tuple(steps), recipe.seed, dict(recipe.meta)), rules, left_out)
+    held, count = hold_back(Recipe(tuple(steps), recipe.seed, dict(recipe.meta)), rare_values)
+    return RecipientRecipe(held, rules, left_out, count)
 
 
 def _reproduce_lines(released_name: str, released_sha: str, recipe: Recipe) -> list[str]:
@@ -355,6 +364,10 @@ def _recipient_readme(
     if recipient.left_out:
         lines += ["", "Hierarchy files not in this bundle (named in recipe.yaml)"]
         lines += [f"  {name}: {why}." for name, why in sorted(recipient.left_out.items())]
+    if recipient.held_back:
+        lines += ["", f"{recipient.held_back} value(s) the recipe names are rare values of the "
+                  "original table that the released table does not hold: recipe.yaml writes "
+                  "them [held back 1], [held back 2]...; the internal archive's recipe has them."]  # fmt: skip
     if mappings:
         lines += ["", "Identity mapping tables were made; they are not in this bundle."]
     lines += ["", "How to reproduce the release (for the data holder)"]
@@ -362,8 +375,8 @@ def _recipient_readme(
         lines += _reproduce_lines(released_name, released_sha, recipient.recipe)
     else:
         lines += [
-            "  The hierarchy files above are needed: re-run the release from the internal",
-            "  reproduction archive, which has them. The released file's",
+            "  The hierarchy files or values held back above are needed: re-run the release",
+            "  from the internal reproduction archive, which has them. The released file's",
             f"  sha256 is {released_sha}.",
         ]
     return "\n".join(lines) + "\n"
@@ -412,16 +425,30 @@ def build_bundle(
     hierarchies: Mapping[str, str],
     report: Any = None,
     made_mappings: bool = False,
+    original: pd.DataFrame | None = None,
+    released_table: pd.DataFrame | None = None,
+    k: int | None = None,
 ) -> Bundle:
     """The recipient bundle (see the module docstring). ``recipe`` must be portable (see
     :func:`portable_recipe`) and carry the seed the release used; ``hierarchies`` are its
     files by name (read only to find their rules, never copied); ``report`` is a
     :class:`core.report.Report`. ``made_mappings``: the README says that identity mapping
-    tables exist and are kept by the data holder."""
+    tables exist and are kept by the data holder. Given the ``original`` table (and the
+    ``released_table``), the recipe's literals that are rare original values the release
+    does not hold are held back (:mod:`core.recipient_values`): those that fewer than ``k``
+    records hold (the release's target k; else the recipe's, else 5)."""
+    from core.recipient_values import rare_unreleased_values, recipe_literals
+
     if recipe.seed is None:
         raise RecipeError("A release bundle needs the seed the release used (recipe 'seed').")
     _require_hierarchies(recipe, hierarchies)
-    recipient = recipient_recipe(recipe, hierarchies)
+    rare = frozenset()
+    if original is not None:
+        below = k if k is not None else recipe.meta.get("k")
+        below = below if isinstance(below, int) and not isinstance(below, bool) else 5
+        rare = rare_unreleased_values(original, released_table, below=max(below, 2),
+                                      among=recipe_literals(recipe))  # fmt: skip
+    recipient = recipient_recipe(recipe, hierarchies, rare_values=rare)
     name = _released_name(released_name)
     files: dict[str, bytes] = {
         name: bytes(released),

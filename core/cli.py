@@ -707,7 +707,9 @@ def _record_and_bundle(
             mappings = {f"{c}-{kind}": blob for (c, kind), blob in encrypted.items()}
             written.append((package, build_archive(**release, encrypted_mappings=mappings)))
         else:
-            written.append((package, build_bundle(**release, made_mappings=bool(identities))))
+            written.append((package, build_bundle(
+                **release, made_mappings=bool(identities), original=job.data,
+                released_table=result.data, k=check.k_target)))  # fmt: skip
     write_outputs([(package, made.to_zip()) for package, made in written], force=args.force)
     for package, made in written:
         if made.private:

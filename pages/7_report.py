@@ -247,8 +247,7 @@ if check.releasable:
     recorded = (report.to_dict(), data_bytes, fmt)
     d1.download_button(label, data_bytes, file_name=name, key="download_data",
                        on_click=state.record_release, args=recorded)  # fmt: skip
-    made_mappings = bool(result.mappings or result.linking)
-    bundle = state.release_bundle(report, data_bytes, fmt, made_mappings=made_mappings)
+    bundle = state.release_bundle(report, data_bytes, fmt, result)
     bundle_name = "release-bundle.zip" if check.passed else marked_name("release-bundle.zip")
     d1.download_button("Release bundle for the recipient (zip: data, report, recipe, script; "
                        "no original values)", bundle, file_name=bundle_name,

@@ -1200,13 +1200,15 @@ def _portable_release() -> tuple[Recipe, dict[str, str]]:
     return Recipe(portable.steps, seed, portable.meta), hierarchies
 
 
-def release_bundle(report: Any, data_bytes: bytes, fmt: str, *, made_mappings: bool) -> bytes:
+def release_bundle(report: Any, data_bytes: bytes, fmt: str, result: RecipeResult) -> bytes:
     """The recipient's bundle (core.bundle) of the current release, as a zip: no original
     value, hierarchies as rules, no identity mapping table."""
     portable, hierarchies = _portable_release()
     return build_bundle(released=data_bytes, released_name=f"released.{fmt}", recipe=portable,
                         hierarchies=hierarchies, report=report,
-                        made_mappings=made_mappings).to_zip()  # fmt: skip
+                        made_mappings=bool(result.mappings or result.linking),
+                        original=original(), released_table=result.data,
+                        k=k_target()).to_zip()  # fmt: skip
 
 
 def release_archive(

@@ -129,7 +129,7 @@ def test_bundle_names_enumerated_hierarchies_and_leaves_them_out(adult_release) 
     for name in hierarchies:
         assert f"  {name}: enumerated (lists original values)." in readme
         assert f"hierarchy: {name}" in bundle.files["recipe.yaml"].decode()
-    assert "re-run the release from the internal" in readme
+    assert "re-run the release\n  from the internal reproduction archive" in readme
     assert "python anonymise.py" not in readme  # it could not run without those files
 
 

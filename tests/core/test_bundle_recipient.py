@@ -54,6 +54,8 @@ def _people(rows: int = 240) -> pd.DataFrame:
         "postal": [f"5{i % 2 + 2}{n:04d}" for i, n in enumerate(rng.integers(0, 10000, rows))],
         "sex": rng.choice(["F", "M"], rows),
         "diagnosis": rng.choice(["asthma", "diabetes", "flu"], rows),
+        # one astronaut: a value that points at one person
+        "occupation": ["Astronaut" if i == 7 else ("Nurse", "Clerk")[i % 2] for i in range(rows)],
     })  # fmt: skip
 
 
@@ -71,6 +73,9 @@ def release(tmp_path: Path, monkeypatch) -> Path:
     (tmp_path / "towns.csv").write_text(towns, encoding="utf-8")  # enumerated by hand
     (tmp_path / "recipe.yaml").write_text(
         "seed: 5\nquasi_identifiers: [address, dob, postal, sex]\nk: 2\nsteps:\n"
+        # a recipe naming people: one record removed by name, a rare job grouped by name
+        f"  - {{step: suppress_records, where: {{column: name, equals: '{people['name'][3]}'}}}}\n"
+        "  - {step: generalise, column: occupation, mapping: {Astronaut: Other, Nurse: Health}}\n"
         f"  - {{step: pseudonymise, column: name, method: hmac, key_env: {KEY_ENV}}}\n"
         "  - {step: generalise, column: address, hierarchy: towns.csv, level: 1}\n"
         f"  - {{step: generalise, column: dob, hierarchy: {dob.relative_to(tmp_path)}, level: 2}}\n"
@@ -102,11 +107,15 @@ def _members(path: Path) -> dict[str, bytes]:
 
 
 def _unreleased_values(folder: Path) -> set[str]:
-    """Every original identifying value that no cell of the released table holds."""
+    """Every original identifying value that no cell of the released table holds: names,
+    addresses, dates of birth, postal codes, and a job only one person has."""
     original = pd.read_csv(folder / "people.csv", dtype=str)
     released = pd.read_csv(_one(folder, "out*.csv"), dtype=str)
     cells = set(released.stack().astype(str))
-    values = set(original[list(IDENTIFYING)].stack().astype(str)) - cells
+    jobs = original["occupation"].value_counts()
+    rare_jobs = set(jobs.index[jobs < 2])  # a job one person holds (the recipe's k = 2)
+    assert rare_jobs == {"Astronaut"}
+    values = (set(original[list(IDENTIFYING)].stack().astype(str)) | rare_jobs) - cells
     assert len(values) > 3 * 200  # names, addresses, dates of birth and postal codes
     return values
 
@@ -134,6 +143,10 @@ def test_the_recipient_bundle_holds_no_original_value_it_does_not_release(releas
     assert "Identity mapping tables were made; they are not in this bundle." in readme
     recipe = members["recipe.yaml"].decode()
     assert "hierarchy_rule" in recipe and "kind: masking" in recipe
+    # Values the recipe names that point at fewer than k = 2 people are held back; a
+    # category that many share is not (Nurse -> Health).
+    assert "equals: '[held back 1]'" in recipe and "Astronaut" not in recipe
+    assert "Nurse: Health" in recipe and "2 value(s) the recipe names are rare" in readme
     # The report describes the recipe the recipient has (rules), not files it does not.
     report = members["report.md"].decode()
     assert "dob → level 2: dates to year" in report and "towns.csv" not in report
