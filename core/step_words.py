@@ -276,7 +276,10 @@ def _age_perturb(p: Mapping[str, Any]) -> str:
 
 def _safe_harbor(p: Mapping[str, Any]) -> str:
     kept = f" (kept: {_names(p['exclude'])})" if p.get("exclude") else ""
-    return f"HIPAA Safe Harbor preset applied{kept}"
+    free_text = {"redact": "free text redacted", "flag": "free text kept unchecked"}.get(
+        str(p.get("free_text", "remove")), "free text removed"
+    )
+    return f"HIPAA Safe Harbor preset applied, {free_text}{kept}"
 
 
 def _contextual_absolute(p: Mapping[str, Any]) -> str:
