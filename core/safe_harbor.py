@@ -314,6 +314,10 @@ def apply_safe_harbor(
             line(column, "year", changed, detail, letter)
         elif letter:
             remove(column, letter, f"Removed: identifier {letter}, {IDENTIFIERS[letter]}.")
+        elif kind == "code":
+            line(column, "kept", 0, "Numbers that parse as phone numbers but behave like codes "
+                 "(batch, product or order numbers: Step 1 is unsure); kept. If they are "
+                 "people's phone numbers (D), remove the column.")  # fmt: skip
         else:
             line(
                 column, "kept", 0, "Not recognised as one of the 18 identifiers; check it by hand."

@@ -499,6 +499,8 @@ def _suggest(column: Hashable, series: pd.Series, sample_size: int) -> Suggestio
         other = _describe_other(column, sample, text)
         return dataclasses.replace(
             other,
+            kind=other.kind if other.kind == "near_unique" else "code",
+            technique=other.technique if other.kind == "near_unique" else _TECHNIQUES["code"],
             reason=f"{other.reason} {_capitalise(evidence.reason)}",
             uncertain=True,
             judged_by="content",

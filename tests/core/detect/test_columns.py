@@ -189,6 +189,7 @@ def test_batch_numbers_are_not_phone_numbers():
         assert got[column].kind != "phone", got[column]
         assert got[column].role is not Role.DIRECT, got[column]
         assert got[column].uncertain and "check" in got[column].reason
+    assert {got[column].kind for column in df.columns} == {"code"}
     assert "start with the same 4 digits" in got["c1"].reason
     assert "distinct values repeat over" in got["c3"].reason
 
