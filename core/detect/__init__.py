@@ -8,6 +8,8 @@
 - :mod:`.names`: person names (curated English, Chinese, Malay and Indian name lists plus
   the shape of a name);
 - :mod:`.columns`: what a column's values are, with the evidence (Step 1, Know your data);
+- :mod:`.quasi`: quasi-identifiers read from values (age, year of birth, gender, country,
+  job title from ``data/occupations.txt``, postal codes of several countries);
 - :mod:`.text`: the free-text scanner (entities inside text cells, counts, redaction).
 
 Users: :func:`core.schema.suggest_roles` (Step 1), the ``redact_text`` recipe step
