@@ -25,6 +25,7 @@ Scoring (plain pandas, no detector inside, so tests can check it by hand):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,6 +75,24 @@ COLUMN_TRUTH: dict[str, tuple[str, str]] = {
 # A names, B addresses and postal codes, C dates and ages over 89, D phones, F emails,
 # G SSN, R other unique numbers (NRIC/FIN).
 _WHOLE_VALUE = ("c1", "c2", "c3", "k1", "k2", "tel", "c7", "d2")
+
+
+# Columns holding none of the 18 identifiers: a preset that keeps them keeps the data useful.
+_NO_IDENTIFIER = ("g", "c13", "c14", "ref", "c16", "c17", "n2")
+
+
+def _year_kept(text: str, dob: str) -> bool:
+    """Whether a Safe Harbor cell still shows the birth year of ``dob`` (dd/mm/yyyy): the
+    year alone or inside a date; "1935 or earlier" is an aggregate, not the year."""
+    year = dob[6:10]
+    if not year:
+        return False
+    text = text.strip()
+    return (
+        text == year
+        or dob in text
+        or bool(re.search(rf"\b{year}-\d{{1,2}}\b|\b\d{{1,2}}[/.-]{year}\b", text))
+    )
 
 
 @dataclass(frozen=True)
@@ -207,8 +226,10 @@ def safe_harbor_left(part: Part, out: pd.DataFrame) -> dict[str, object]:
         exact = pd.to_numeric(out["n1"], errors="coerce").to_numpy() == ages.to_numpy()
         left["n1"] = exact & old
         old_exact |= exact & old
-    birth_year = table["d1"].fillna("").str.slice(6, 10)
-    year_kept = contains("d1", birth_year).to_numpy() & old
+    year_kept = np.zeros(len(table), dtype=bool)
+    if "d1" in out.columns:
+        year_kept = np.array([_year_kept(text, dob) for text, dob in
+                              zip(cell_text("d1"), table["d1"].fillna(""), strict=True)]) & old  # fmt: skip
     old_exact |= year_kept
     notes_left = 0
     if "txt" in out.columns and not part.spans.empty:
@@ -218,12 +239,18 @@ def safe_harbor_left(part: Part, out: pd.DataFrame) -> dict[str, object]:
         left.loc[left.index.isin(rows_with), "txt"] = True
     values_left = int(left.drop(columns="txt").to_numpy().sum()) + notes_left + int(year_kept.sum())
     cells = table.shape[0] * table.shape[1]
+    by_column = {c: int(n) for c, n in left.drop(columns="txt").sum().items() if n}
+    if notes_left:
+        by_column["txt (spans)"] = notes_left
+    if year_kept.any():
+        by_column["d1 (birth year, 90+)"] = int(year_kept.sum())
     return {
         "values_left": values_left,
         "per_1000_cells": 1000 * values_left / cells,
         "rows_with_left": int((left.any(axis=1).to_numpy() | year_kept).sum()),
         "rows": len(table),
-        "left_by_column": {c: int(n) for c, n in left.sum().items() if n},
+        "left_by_column": by_column,
+        "plain_columns_kept": [c for c in _NO_IDENTIFIER if c in out.columns],
         "notes_spans_left": notes_left,
         "aged_90_plus": int(old.sum()),
         "aged_90_plus_exact": int(old_exact.sum()),

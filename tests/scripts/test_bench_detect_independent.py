@@ -155,7 +155,8 @@ def test_safe_harbor_left_by_hand():
     out["txt"] = ["", "", ""]
     result = ev.safe_harbor_left(small, out)
     # left: c2 of row 1, the exact age of the person over 89 (n1 untouched), their birth year
-    assert result["left_by_column"] == {"c2": 1, "n1": 1}
+    assert result["left_by_column"] == {"c2": 1, "n1": 1, "d1 (birth year, 90+)": 1}
+    assert result["plain_columns_kept"] == ["g", "c13", "c14", "ref", "c16", "c17", "n2"]
     assert result["values_left"] == 3
     assert result["aged_90_plus"] == 1 and result["aged_90_plus_exact"] == 1
     assert result["rows_with_left"] == 2
@@ -163,6 +164,22 @@ def test_safe_harbor_left_by_hand():
     # the notes kept whole: every span of row 0 counts
     out["txt"] = table["txt"]
     assert ev.safe_harbor_left(small, out)["notes_spans_left"] == len(spans)
+    # an aggregate year ("1935 or earlier") is not the birth year, even when it is the same
+    year = table.loc[2, "d1"][6:10]
+    out["d1"] = [None, None, f"{year} or earlier"]
+    assert ev.safe_harbor_left(small, out)["aged_90_plus_exact"] == 1  # the age in n1 only
+    out["n1"] = ["", "", "90+"]
+    assert ev.safe_harbor_left(small, out)["aged_90_plus_exact"] == 0
+
+
+def test_year_kept_by_hand():
+    assert ev._year_kept("1931", "02/05/1931")
+    assert ev._year_kept(" 02/05/1931 ", "02/05/1931")
+    assert ev._year_kept("1931-05", "02/05/1931")
+    assert ev._year_kept("05/1931", "02/05/1931")
+    assert not ev._year_kept("1931 or earlier", "02/05/1931")
+    assert not ev._year_kept("<= 1931", "02/05/1931")
+    assert not ev._year_kept("1932", "02/05/1931")
 
 
 # -- end to end, the project alone --------------------------------------------------------
