@@ -50,6 +50,7 @@ import pandas as pd
 
 from core.errors import RecipeError
 from core.io import table_to_bytes
+from core.outputs import file_name_part
 from core.recipe import Recipe, RecipeResult, apply_recipe, describe_step, to_python_script
 from core.techniques.registry import resolve
 
@@ -528,7 +529,11 @@ def build_archive(
     _require_hierarchies(recipe, files)
     mapping_names = []
     for column, blob in (encrypted_mappings or {}).items():
-        entry = f"mapping/{_safe_stem(column, 'table')}.enc"
+        # file_name_part: 'NRIC no' and 'NRIC/no' differ by a hash (a plain stem merged them)
+        entry = f"mapping/{file_name_part(column)}.enc"
+        if entry in files:
+            raise RecipeError(f"Two identity mapping tables would both be stored as {entry!r}; "
+                              "rename one of their columns.")  # fmt: skip
         files[entry] = bytes(blob)
         mapping_names.append(entry)
     released_sha = hashlib.sha256(bytes(released)).hexdigest()

@@ -54,7 +54,7 @@ from core.errors import AnonymisationError, RecipeError
 from core.hierarchy import read_hierarchy
 from core.progress import ProgressFn, no_progress
 from core.step_words import describe_step_plain
-from core.techniques.pseudonymisation import Pseudonymised, key_from_env
+from core.techniques.pseudonymisation import Pseudonymised, chain_mapping, key_from_env
 from core.techniques.registry import STEPS, Call, Ref, resolve
 from core.validation import require_columns
 
@@ -380,6 +380,16 @@ def run_step(
     return result, None
 
 
+def keep_mapping(
+    mappings: Mapping[str, pd.DataFrame], column: str, mapping: pd.DataFrame
+) -> pd.DataFrame:
+    """The identity mapping table to keep for ``column`` after a step made ``mapping``:
+    that one, or for a column pseudonymised before, the two chained back to the original
+    values (:func:`core.techniques.pseudonymisation.chain_mapping`)."""
+    earlier = mappings.get(column)
+    return mapping if earlier is None else chain_mapping(column, earlier, mapping)
+
+
 def advance(
     result: RecipeResult,
     step: Mapping[str, Any],
@@ -414,7 +424,10 @@ def advance(
     if pseudonymised is not None:
         column = call.args[0]
         if pseudonymised.mapping is not None:
-            mappings[column] = pseudonymised.mapping
+            try:
+                mappings[column] = keep_mapping(mappings, column, pseudonymised.mapping)
+            except AnonymisationError as error:
+                raise type(error)(f"Step {position} ({step['step']}): {error}") from None
         if pseudonymised.linking is not None:
             linking[column] = pseudonymised.linking
     entry = StepLog(
@@ -565,6 +578,7 @@ def to_python_script(recipe: Recipe) -> str:
         "from core.hierarchy import read_hierarchy as _read_hierarchy",
         "from core.io import output_format, read_table, table_to_bytes",
         "from core.outputs import Output, file_name_part, plan_outputs, write_outputs",
+        "from core.recipe import keep_mapping",
         "from core.techniques.pseudonymisation import (  # noqa: F401",
         "    encrypt_table,",
         "    key_from_env,",
@@ -605,7 +619,10 @@ def to_python_script(recipe: Recipe) -> str:
         lines.append(f"    # Step {position}: {spec.name} ({spec.guide})")
         if call.produces_mapping:
             lines.append(f"    result = {_call_code(call, used_seed)}")
-            lines.append(f"    mappings[{_literal(call.args[0])}] = result.mapping")
+            column = _literal(call.args[0])
+            lines.append(
+                f"    mappings[{column}] = keep_mapping(mappings, {column}, result.mapping)"
+            )
             lines.append("    df = result.data")
         else:
             lines.append(f"    df = {_call_code(call, used_seed)}")

@@ -367,8 +367,8 @@ def _side_results(numbered, batch_of, steps, failing, release_counts, base_dir, 
     the executors: the counts of the report (:class:`core.engines.streaming.ReleaseCounts`,
     when ``release_counts`` is given) and the identity mapping tables of keyed pseudonyms
     (each block's distinct (pseudonym, value) pairs). Each block's part is sent back
-    pickled and added up on the driver; the mappings (by column, in block order) are
-    returned."""
+    pickled and added up on the driver; the mappings (by step position and column, in
+    block order) are returned."""
     import pickle
 
     from core.engines import streaming as st
@@ -378,24 +378,24 @@ def _side_results(numbered, batch_of, steps, failing, release_counts, base_dir, 
     def side(pdf: pd.DataFrame) -> pd.DataFrame:
         batch, block = batch_of(pdf)
         part = st.ReleaseCounts(risk_columns, len(steps)) if risk_columns is not None else None
-        mappings: dict[str, list[pd.DataFrame]] = {}
+        mappings: dict[tuple[int, str], list[pd.DataFrame]] = {}
         done = st._run_batch(batch, steps, failing, block, base_dir=base_dir, keys=keys,
                              mappings=mappings,
                              step_rows=part.step_rows if part is not None else None)  # fmt: skip
         if part is not None:
             part.add(batch, done)
-        distinct = {column: pd.concat(parts, ignore_index=True).drop_duplicates(ignore_index=True)
-                    for column, parts in mappings.items()}  # fmt: skip
+        distinct = {key: pd.concat(parts, ignore_index=True).drop_duplicates(ignore_index=True)
+                    for key, parts in mappings.items()}  # fmt: skip
         return pd.DataFrame({"__block": [block], "side": [pickle.dumps((part, distinct))]})
 
     rows = numbered.groupBy("__block").applyInPandas(side, "__block long, side binary")
-    mappings: dict[str, list[pd.DataFrame]] = {}
+    mappings: dict[tuple[int, str], list[pd.DataFrame]] = {}
     for row in sorted(rows.collect(), key=lambda row: row["__block"]):
         part, distinct = pickle.loads(row["side"])  # noqa: S301 - our own executors' output
         if part is not None:
             release_counts.merge(part)
-        for column, table in distinct.items():
-            mappings.setdefault(column, []).append(table)
+        for key, table in distinct.items():  # key: (step position, column)
+            mappings.setdefault(key, []).append(table)
     return mappings
 
 
@@ -542,6 +542,5 @@ def spark_stream_recipe(
     frequency, counts = counter.result()
     return st.StreamResult(
         records, columns, seed, frequency, counts, changed or records != records_in,
-        sorted(left), {column: st._merge_mappings(column, parts)
-                       for column, parts in mappings.items()},
+        sorted(left), st.merged_mappings(mappings),
     )  # fmt: skip

@@ -225,7 +225,7 @@ def _run_batch(
     *,
     base_dir: Path | None,
     keys: Mapping[str, bytes] | None,
-    mappings: dict[str, list[pd.DataFrame]] | None = None,
+    mappings: dict[tuple[int, str], list[pd.DataFrame]] | None = None,
     step_rows: np.ndarray | None = None,
 ) -> pd.DataFrame:
     for index, step in enumerate(steps):
@@ -248,7 +248,10 @@ def _run_batch(
         if step_rows is not None:
             step_rows[index] += (rows_before, len(batch))
         if pseudonymised is not None and mappings is not None and pseudonymised.mapping is not None:
-            mappings.setdefault(step.call.args[0], []).append(pseudonymised.mapping)
+            # by step: a column pseudonymised twice has two tables, chained at the end
+            mappings.setdefault((step.position, step.call.args[0]), []).append(
+                pseudonymised.mapping
+            )
     return batch
 
 
@@ -422,7 +425,7 @@ def stream_recipe(
     counter: _Counter | None = None
     changed = False
     left: set[str] = set()
-    mappings: dict[str, list[pd.DataFrame]] = {}
+    mappings: dict[tuple[int, str], list[pd.DataFrame]] = {}
     records, rows, columns = 0, 0, None
     step_rows = release_counts.step_rows if release_counts is not None else None
     for block, batch in enumerate(batches()):
@@ -450,7 +453,7 @@ def stream_recipe(
     frequency, counts = counter.result()
     return StreamResult(
         records, columns or [], seed, frequency, counts, changed, sorted(left),
-        {column: _merge_mappings(column, parts) for column, parts in mappings.items()},
+        merged_mappings(mappings),
     )  # fmt: skip
 
 
@@ -480,6 +483,23 @@ def _values_left(before: pd.Series, after: pd.Series) -> bool:
     from core.release_gate import _original_values_left
 
     return _original_values_left(before, after)
+
+
+def merged_mappings(
+    parts: Mapping[tuple[int, str], list[pd.DataFrame]],
+) -> dict[str, pd.DataFrame]:
+    """One identity mapping table per column from the batches' tables of each step (keyed
+    by step position and column); a column pseudonymised by two steps gets the two chained
+    back to its original values, as in memory (:func:`core.recipe.keep_mapping`)."""
+    from core.recipe import keep_mapping
+
+    kept: dict[str, pd.DataFrame] = {}
+    for (position, column), tables in sorted(parts.items(), key=lambda item: item[0][0]):
+        try:
+            kept[column] = keep_mapping(kept, column, _merge_mappings(column, tables))
+        except AnonymisationError as error:
+            raise type(error)(f"Step {position}: {error}") from None
+    return kept
 
 
 def _merge_mappings(column: str, parts: list[pd.DataFrame]) -> pd.DataFrame:

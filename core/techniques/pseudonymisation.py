@@ -45,6 +45,7 @@ __all__ = [
     "MIN_KEY_BYTES",
     "MIN_PASSPHRASE_CHARS",
     "Pseudonymised",
+    "chain_mapping",
     "decrypt_table",
     "double_code",
     "encrypt_table",
@@ -163,6 +164,35 @@ def _mapping_table(
             else pd.Series([], dtype=df[column].dtype),
         }
     )
+
+
+def chain_mapping(column: str, earlier: pd.DataFrame, later: pd.DataFrame) -> pd.DataFrame:
+    """The identity mapping table of a column pseudonymised a second time.
+
+    ``earlier`` maps the first pseudonyms to the original values; ``later`` maps the new
+    pseudonyms (or, double coded, the new interim pseudonyms) to the first pseudonyms,
+    which are what the column held. Kept alone, ``later`` would lead back to a pseudonym,
+    not to the person, and the earlier table would be lost (PDPC guide, Annex A: the
+    identity mapping table is what lets the organisation re-identify). The result maps
+    the new pseudonyms to the original values, in ``later``'s scrambled order.
+
+    A column double coded first is refused: its link to the person runs through the
+    linking table of a trusted third party, which a new table must not bypass."""
+    if earlier.columns[0] != "pseudonym":
+        raise ParameterError(
+            f"Column '{column}' was pseudonymised by double coding at an earlier step; "
+            "pseudonymising it again would cut its tables off from the people. Pseudonymise "
+            "each column once."
+        )
+    positions = pd.Index(earlier["pseudonym"].astype(str)).get_indexer(later[column].astype(str))
+    if (positions < 0).any():  # the column changed between the two steps
+        raise ParameterError(
+            f"Column '{column}' was changed after it was pseudonymised, so its earlier "
+            "identity mapping table no longer matches it; pseudonymise it once, last."
+        )
+    chained = later.copy()
+    chained[column] = earlier[column].iloc[positions].reset_index(drop=True)
+    return chained
 
 
 def _check_column(df: pd.DataFrame, column: str, reserved: tuple[str, ...]) -> None:

@@ -187,3 +187,15 @@ def test_hostile_names_do_not_escape_the_archive() -> None:
 def test_a_bundle_needs_the_seed(build) -> None:
     with pytest.raises(RecipeError, match="seed"):
         build(released=b"", released_name="x.csv", recipe=Recipe(), hierarchies={})
+
+
+def test_two_columns_whose_names_sanitise_alike_keep_both_mapping_tables() -> None:
+    """'NRIC no' and 'NRIC/no' both became mapping/NRIC_no-mapping.enc: one table lost."""
+    blobs = {f"{column}-mapping": encrypt_table(pd.DataFrame({"pseudonym": [column]}),
+                                                "a long passphrase")
+             for column in ("NRIC no", "NRIC/no")}  # fmt: skip
+    bundle = build_archive(released=b"a\n1\n", released_name="x.csv", recipe=Recipe(seed=1),
+                           hierarchies={}, encrypted_mappings=blobs)  # fmt: skip
+    stored = {name: data for name, data in bundle.files.items() if name.startswith("mapping/")}
+    assert sorted(stored.values()) == sorted(blobs.values())
+    assert all("/" not in name.removeprefix("mapping/") for name in stored)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from core.errors import RecipeError, SecretError
+from core.errors import ParameterError, RecipeError, SecretError
 from core.io import read_table
 from core.privacy import k_anonymity
 from core.recipe import EditHistory, Recipe, apply_recipe, to_python_script
@@ -318,3 +318,29 @@ def test_a_list_used_twice_is_saved_in_full_and_reads_back():
     text = recipe.to_yaml()
     assert "&" not in text and "*" not in text
     assert Recipe.from_yaml(text) == recipe
+
+
+# --- A column pseudonymised twice (issue 27): its table leads back to the person -------
+
+
+def test_a_column_pseudonymised_twice_keeps_a_table_to_the_original(taxi):
+    recipe = Recipe.from_yaml(
+        "seed: 3\nsteps: [{step: pseudonymise, column: Serial number},\n"
+        "        {step: pseudonymise, column: Serial number, digits: 8}]"
+    )
+    result = apply_recipe(taxi, recipe)
+    mapping = result.mappings["Serial number"]
+    # Each released pseudonym (8 digits, the second step's) leads to the person's serial
+    # number, not to the first step's pseudonym.
+    back = dict(zip(mapping["pseudonym"], mapping["Serial number"], strict=True))
+    assert [back[p] for p in result.data["Serial number"]] == taxi["Serial number"].tolist()
+    assert mapping["Serial number"].dtype == taxi["Serial number"].dtype
+
+
+def test_pseudonymising_a_double_coded_column_again_is_refused(taxi):
+    recipe = Recipe.from_yaml(
+        "seed: 3\nsteps: [{step: pseudonymise, method: double, column: Serial number},\n"
+        "        {step: pseudonymise, column: Serial number}]"
+    )
+    with pytest.raises(ParameterError, match=r"Step 2 .*double coding.*once"):
+        apply_recipe(taxi, recipe)
