@@ -344,9 +344,13 @@ def masking_hierarchy(
     longest = int(text.str.len().max())
     if height is not None:
         longest = require_int("height", height, minimum=1)
+    lengths = text.str.len().to_numpy()
     levels = []
-    for masked in range(1, longest):
-        levels.append([v[: max(len(v) - masked, 0)] + char * min(masked, len(v)) for v in text])
+    for masked in range(1, longest):  # one vectorised pass per level, none per value
+        kept = text.str.slice(stop=-masked)  # "" for a value of `masked` characters or fewer
+        covers = np.array([char * n for n in range(masked + 1)], dtype=object)
+        cover = pd.Series(covers[np.minimum(lengths, masked)], index=text.index, dtype="str")
+        levels.append((kept + cover).to_numpy(dtype=object))
     return _from_columns(text, levels, name)
 
 

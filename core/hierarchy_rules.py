@@ -16,7 +16,7 @@ it reproduces exactly. :class:`HierarchyRule` is the rule as plain data (a recip
 
 from __future__ import annotations
 
-import functools
+import hashlib
 import io
 import math
 import re
@@ -233,11 +233,21 @@ def infer_rule(hierarchy: Hierarchy) -> HierarchyRule | None:
     return None
 
 
-@functools.lru_cache(maxsize=32)
+_KNOWN: dict[str, HierarchyRule | None] = {}  # sha256 of a file's text -> its rule
+_KNOWN_MAX = 64
+
+
 def rule_of_text(text: str) -> HierarchyRule | None:
-    """:func:`infer_rule` of a hierarchy file's text (kept: a page asks on every rerun)."""
+    """:func:`infer_rule` of a hierarchy file's text. Answers are kept by the text's sha256
+    (a page asks on every rerun; the texts themselves, megabytes each, are not kept)."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    if digest in _KNOWN:
+        return _KNOWN[digest]
     try:
-        hierarchy = read_hierarchy(io.StringIO(text))
+        rule = infer_rule(read_hierarchy(io.StringIO(text)))
     except AnonymisationError:
-        return None
-    return infer_rule(hierarchy)
+        rule = None
+    if len(_KNOWN) >= _KNOWN_MAX:
+        _KNOWN.pop(next(iter(_KNOWN)))  # the oldest answer
+    _KNOWN[digest] = rule
+    return rule

@@ -84,3 +84,16 @@ def test_build_hierarchy_auto_picks_a_builder():
     assert _row(sex, "F") == ["F", "*"]
     with pytest.raises(ParameterError, match="kind"):
         build_hierarchy(pd.Series(["M"]), "nope")
+
+
+def test_masking_hierarchy_matches_masking_each_value_by_hand():
+    """The vectorised builder against the rule written value by value (an independent
+    method): varied lengths, characters beyond ASCII, a value longer than the height."""
+    values = ["235546", "12", "5", "S1234567D", "Tân Ah Kôw", "ab"]
+    h = masking_hierarchy(values, char="#")
+    for level in range(1, h.height):
+        expected = [v[: max(len(v) - level, 0)] + "#" * min(level, len(v)) for v in h.values]
+        assert h.levels[level].tolist() == expected, level
+    assert set(h.levels[h.height]) == {"*"} and h.height == len("Tân Ah Kôw")
+    short = masking_hierarchy(["235546", "12"], height=3)  # a rule's height: * at level 3
+    assert short.levels.iloc[0].tolist() == ["235546", "23554*", "2355**", "*"]
