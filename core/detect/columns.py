@@ -367,7 +367,7 @@ def _phone_regions(x: _Sample) -> tuple[pd.Series, dict[str, int]]:
             bare.append(index)
     taken = regions[regions != ""].value_counts()
     shown = [r for r in taken.index if r != DEFAULT_REGION and taken[r] >= 2]
-    if not shown and bare:
+    if not shown and bare and x.share(regions != "") < THRESHOLD:
         shown = _one_region_of_bare_numbers(x, bare)
     for index in bare:  # a bare number: only the regions the column showed
         regions[index] = next((r for r in shown if is_phone(x.values[index], r)), "")

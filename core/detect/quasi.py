@@ -8,7 +8,8 @@ returns an :class:`~core.detect.evidence.Evidence` or None:
 - :func:`age_evidence`: whole numbers of 0-120 spread like the ages of people;
 - :func:`birth_year_evidence`: years of 1880 to this year spread over 30 years or more;
 - :func:`gender_evidence`: M/F/Male/Female..., with a few "Other", "X", "Unknown" allowed;
-- :func:`country_evidence`: names of countries (libphonenumber's English region names);
+- :func:`country_evidence`: names of countries (``data/countries.txt``: libphonenumber's
+  English region names, Apache 2.0);
 - :func:`occupation_evidence`: a repeated short category whose words are job titles
   (``data/occupations.txt``: head nouns of the US BLS/SOC occupation titles, public
   domain, plus a short hand-written list; see the file's header);
@@ -28,8 +29,6 @@ from importlib import resources
 
 import numpy as np
 import pandas as pd
-import phonenumbers
-from phonenumbers.geocoder import country_name_for_number
 
 from core.detect.evidence import STEP1, Evidence, pct
 
@@ -153,16 +152,18 @@ def gender_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
     )
 
 
+def _data_lines(name: str) -> list[str]:
+    """The lines of ``data/<name>`` without comments, section headers and blanks (shipped
+    with the package; nothing is downloaded)."""
+    text = resources.files("core.detect").joinpath(f"data/{name}").read_text("utf-8")
+    lines = (raw.split("#", 1)[0].strip().lower() for raw in text.splitlines())
+    return [line for line in lines if line and not line.startswith("[")]
+
+
 @cache
 def occupation_words() -> frozenset[str]:
-    """The occupation words of ``data/occupations.txt`` (read once; nothing downloaded)."""
-    text = resources.files("core.detect").joinpath("data/occupations.txt").read_text("utf-8")
-    words: set[str] = set()
-    for raw in text.splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if line and not line.startswith("["):
-            words.update(line.lower().split())
-    return frozenset(words)
+    """The occupation words of ``data/occupations.txt`` (several to a line)."""
+    return frozenset(word for line in _data_lines("occupations.txt") for word in line.split())
 
 
 _WORDS = re.compile(r"[a-z][a-z'-]*")
@@ -209,17 +210,9 @@ def occupation_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None
 
 @cache
 def country_names() -> frozenset[str]:
-    """English names of the world's countries and territories, lower case, from the
-    metadata libphonenumber ships (one example number per region, named by its
-    geocoder), plus the short forms people write (USA, UK, UAE)."""
-    names = {"usa", "us", "u.s.", "u.s.a.", "uk", "u.k.", "uae", "great britain", "england",
-             "scotland", "wales", "northern ireland", "south korea", "north korea"}  # fmt: skip
-    for region in phonenumbers.SUPPORTED_REGIONS:
-        example = phonenumbers.example_number(region)
-        if example is not None:
-            names.add(country_name_for_number(example, "en").lower())
-    names.discard("")
-    return frozenset(names)
+    """English names of the world's countries and territories, lower case
+    (``data/countries.txt``: libphonenumber's region names, plus USA, UK, UAE...)."""
+    return frozenset(_data_lines("countries.txt"))
 
 
 def country_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
