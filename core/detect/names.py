@@ -1,25 +1,35 @@
 """Person names: in a whole cell (a column of names) and inside free text.
 
 The PDPC guide (Step 1) lists a person's name as the first direct identifier; HIPAA Safe
-Harbor calls it identifier A. Names are recognised from two kinds of evidence:
+Harbor calls it identifier A. Names are recognised from three kinds of evidence:
 
-* **known names**: the curated list ``data/names.txt`` (given and family names of English,
-  Chinese (romanised Hokkien, Cantonese, Teochew, Hakka and Mandarin spellings such as
-  Tan, Lim, Ng, Yeo, Goh), Malay (with the patronymic particles bin/binte/binti) and
-  Indian (with s/o, d/o) origin; about 2,000 entries, written for this project);
+* **known names**: the hand-written list ``data/names.txt`` (romanised Chinese, Malay with
+  bin/binte, Indian with s/o, d/o, Eurasian and English names, written for this project)
+  merged with vendored public lists in ``data/name_lists.txt.gz``: the US Census Bureau's
+  1990 given names and surnames and 2010 surnames (about 170,000, many of Chinese, Indian
+  and Malay origin) and 4,251 given names of Tzioumis (2018), with the English words of
+  Debian's SCOWL lists to set apart names that are everyday words (sources, versions and
+  licences in ``data/SOURCES.md``);
 * **shape**: 2-4 capitalised tokens (``Yeo Jia Hui``), allowing the particles inside,
   with no word that never belongs to a name (street, place, organisation and sentence
-  words, also in ``data/names.txt``).
+  words, also in ``data/names.txt``);
+* **cues**: after a title (Mr, Mdm), a relation or role (son, wife, pt, nok) or a verb of
+  reaching someone (called, spoke to), a first name alone is a name, in any case: after a
+  title any word but a function word ("mdm rosnah"), after a relation a word that is no
+  English word ("son venkatesh"), and everyday names ("tan") only next to a surer one
+  ("pt tan ah kow").
 
 Names that are everyday English words ("May", "Rose", "Tan", "Brown") count only inside a
-longer name, never alone, so a column of months or colours is not taken for names. Names
-written in Chinese characters (2-4 characters starting with a common surname character)
-are recognised in whole cells; other scripts (Tamil, Jawi...) are not (the column is
+longer name or after a cue, never alone, so a column of months or colours is not taken for
+names; a name followed by an organisation word ("Ng Teng Fong General Hospital") is the
+organisation's. Names written in Chinese characters (2-4 characters starting with a
+common surname character) are recognised in whole cells; other scripts (Tamil, Jawi...) are not (the column is
 reported as such by :func:`non_latin_script`).
 """
 
 from __future__ import annotations
 
+import gzip
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -39,23 +49,28 @@ __all__ = [
 
 @dataclass(frozen=True)
 class NameLists:
-    """The curated lists, lower-case."""
+    """The name and word lists, lower-case: the hand-written ``data/names.txt`` merged
+    with the vendored ``data/name_lists.txt.gz`` (census and first-name lists, English
+    words; see ``data/SOURCES.md``)."""
 
     given: frozenset[str]
     family: frozenset[str]
     particles: frozenset[str]
     ambiguous: frozenset[str]
     not_name: frozenset[str]
+    english: frozenset[str] = frozenset()  # lower-case English words (names or not)
+    # Names of the hand-written list, everyday words included ("May", "Tan"): two of them
+    # together are a name ("May Tan"), two vendored everyday words are not ("Silver Plan").
+    listed: frozenset[str] = frozenset()
     known: frozenset[str] = frozenset()  # given | family, computed once
+    strong: frozenset[str] = frozenset()  # known names that are no everyday word
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "known", self.given | self.family)
+        object.__setattr__(self, "strong", self.known - self.ambiguous)
 
 
-@cache
-def name_lists() -> NameLists:
-    """Read ``data/names.txt`` once (shipped with the package; nothing is downloaded)."""
-    text = resources.files("core.detect").joinpath("data/names.txt").read_text("utf-8")
+def _sections(text: str) -> dict[str, set[str]]:
     sections: dict[str, set[str]] = {}
     current = None
     for raw in text.splitlines():
@@ -68,12 +83,44 @@ def name_lists() -> NameLists:
             continue
         if current is not None:
             sections[current].update(word.lower() for word in line.split())
+    return sections
+
+
+def _word_sections(data: bytes) -> dict[str, set[str]]:
+    """The vendored file: ``[section]`` lines, then one lower-case word a line (read in a
+    few C-level splits: 240,000 words in a tenth of a second)."""
+    text = data.decode("utf-8")
+    parts = re.split(r"^\[([a-z_]+)\]$", text, flags=re.MULTILINE)
+    return {name: set(body.split()) for name, body in zip(parts[1::2], parts[2::2], strict=True)}
+
+
+@cache
+def name_lists() -> NameLists:
+    """Read the lists once (shipped with the package; nothing is downloaded).
+
+    A name of the vendored lists that is also an everyday English word is ambiguous
+    (alone it is not a name) unless the hand-written list knows it as a name and not as
+    ambiguous ("Lee" is a name, "Young" ambiguous); words the hand-written list says never
+    belong to a name never do.
+    """
+    data = resources.files("core.detect").joinpath("data")
+    hand = _sections(data.joinpath("names.txt").read_text("utf-8"))
+    vendored = _word_sections(gzip.decompress(data.joinpath("name_lists.txt.gz").read_bytes()))
+    hand_known = hand.get("given", set()) | hand.get("family", set())
+    hand_sure = hand_known - hand.get("ambiguous", set())
+    ambiguous = hand.get("ambiguous", set()) | (vendored.get("ambiguous", set()) - hand_sure)
     return NameLists(
-        given=frozenset(sections.get("given", ())),
-        family=frozenset(sections.get("family", ())),
-        particles=frozenset(sections.get("particle", ())),
-        ambiguous=frozenset(sections.get("ambiguous", ())),
-        not_name=frozenset(sections.get("not_name", ())),
+        given=frozenset(hand.get("given", set()) | vendored.get("given", set())),
+        family=frozenset(
+            hand.get("family", set())
+            | vendored.get("family", set())
+            | vendored.get("ambiguous", set())
+        ),
+        particles=frozenset(hand.get("particle", ())),
+        ambiguous=frozenset(ambiguous),
+        not_name=frozenset(hand.get("not_name", ())),
+        english=frozenset(vendored.get("english", set()) | ambiguous),
+        listed=frozenset(hand_known),
     )
 
 
@@ -122,7 +169,7 @@ def _cell_verdict(value: str, lists: NameLists) -> str:
         tokens.append(lower.rstrip("."))
     if not 1 <= len(tokens) <= 4:
         return ""
-    known = [t for t in tokens if t in lists.known]
+    known = [t for t in tokens if t in lists.strong] or all(t in lists.listed for t in tokens)
     if len(tokens) == 1:
         only = tokens[0]
         return "known" if only in lists.known and only not in lists.ambiguous else ""
@@ -170,6 +217,8 @@ _PROPER = re.compile(r"\b[A-Z](?:['’][A-Z])?[a-z]+")
 # Words that, just before a capitalised run, say a person is named.
 _CUES = frozenset(
     [
+        "pt",
+        "nok",
         "mr",
         "mrs",
         "ms",
@@ -246,7 +295,7 @@ def names_from_matches(
     spans: list[tuple[int, int]] = []
     for run_start, run_end in runs:
         for start, end, tokens in _split_run(text[run_start:run_end], run_start, lists):
-            if len(tokens) > 4 or _next_word(text, end) in _ORGANISATION_WORDS:
+            if len(tokens) > 4 or _organisation_after(text, end):
                 continue
             cue = _previous_word(text, start)
             piece = text[start:end]
@@ -254,10 +303,14 @@ def names_from_matches(
                 spans.append((start, end))
             elif len(tokens) == 1:
                 only = tokens[0]
-                if only in lists.known and only not in lists.ambiguous:
+                # A lone word in capitals ("UK", "HDB", "ICU") is an acronym more often
+                # than a surname: only the hand-written list's names count ("LIM").
+                acronym = piece.isupper() and only not in lists.listed
+                if only in lists.strong and not acronym:
                     spans.append((start, end))
             elif (
-                any(t in lists.known for t in tokens)
+                _has_sure_name(piece, lists)
+                or all(t in lists.listed for t in tokens)
                 or _PARTICLE_INSIDE.search(piece)
                 or len(_PROPER.findall(piece)) >= 2
                 and (cue in _WEAK_CUES or _next_word(text, end) in _PERSON_VERBS)
@@ -282,7 +335,9 @@ _RELATIONS = (
     "patient|client|customer|son|daughter|wife|husband|mother|father|brother|sister|nephew|"
     "niece|aunt|aunty|auntie|uncle|cousin|grandson|granddaughter|grandmother|grandfather|"
     "grandma|grandpa|friend|neighbour|neighbor|caregiver|carer|guardian|nok|named|called|"
-    "nurse|pharmacist|interpreter|colleague|dr|doctor"
+    "nurse|pharmacist|interpreter|colleague|dr|doctor|pt|spouse|partner|fiance|fiancee|"
+    "son-in-law|daughter-in-law|mother-in-law|father-in-law|brother-in-law|sister-in-law|"
+    "stepson|stepdaughter|stepmother|stepfather|helper|maid"
 )
 _REACH_VERBS = (
     r"contact|contacted|call|called|calling|ring|rang|phone|phoned|email|emailed|text|texted|"
@@ -292,7 +347,7 @@ _REACH_VERBS = (
 _RELATION_WORDS = frozenset(_RELATIONS.split("|"))
 _CUE_WORDS = rf"{'|'.join(sorted(_TITLES))}|{_RELATIONS}|{_REACH_VERBS}"
 _CUED = re.compile(
-    rf"(?<![\w/])(?P<cue>{_CUE_WORDS})\.?[ \t]*:?[ \t]+"
+    rf"(?<![\w/-])(?P<cue>{_CUE_WORDS})\.?[ \t]*[:,]?[ \t]+(?:(?:is|was|named|called)[ \t]+)?"
     r"(?P<words>[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*){0,3})",
     re.IGNORECASE,
 )
@@ -302,6 +357,20 @@ _NOT_AFTER_TITLE = frozenset(
      "on", "at", "for", "with", "from", "by", "not", "also", "then", "who", "as", "are", "the",
      "a", "an", "his", "her", "their", "this", "that", "be", "been", "did", "does", "can"]
 )  # fmt: skip
+
+
+def _lower_strength(word: str, lists: NameLists, *, title: bool, relation: bool) -> str:
+    """How surely a lower-case word after a cue is (part of) a name: "lower" (a known name
+    that is no everyday word; after a title any word but a function word; after a relation
+    such as "son" or "pt" a word that is no English word: "venkatesh"), "weak" (a known
+    name that is also an everyday word: "tan", "will"), or "" (not a name)."""
+    if not re.sub(r"['’-]", "", word).isalpha() or word in _NOT_AFTER_TITLE:
+        return ""
+    if word in lists.strong or title:
+        return "lower"
+    if relation and len(word) >= 3 and word not in lists.english:
+        return "lower"
+    return "weak" if word in lists.known else ""
 
 
 def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
@@ -331,18 +400,16 @@ def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None
             break  # "spoke to GP", "called AIC": after a verb, capitals are an acronym
         if capital and len(token.rstrip(".")) >= 2:
             taken.append((word.start(), word.end(), lower, "capital"))
-        elif (
-            token.islower()
-            and not any(t[3] == "capital" for t in taken)  # "Wong Ah Lian came"
-            and (
-                (lower in lists.known and (title or lower not in lists.ambiguous))
-                or (title and lower.isalpha() and lower not in _NOT_AFTER_TITLE)
-            )
-        ):
-            taken.append((word.start(), word.end(), lower, "lower"))
+        elif token.islower() and not any(t[3] == "capital" for t in taken):
+            strength = _lower_strength(lower, lists, title=title, relation=not reach)
+            if not strength:
+                break
+            taken.append((word.start(), word.end(), lower, strength))
         else:
             break
-    while taken and taken[-1][2] == "particle":
+    # Lower-case everyday names ("tan", "will") count only next to a surer name token
+    # ("pt tan ah kow", not "son will come").
+    while taken and taken[-1][3] in ("weak", ""):
         taken.pop()
     if not taken:
         return None
@@ -351,7 +418,7 @@ def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None
         return None  # "call May", "ask Will": an everyday word alone
     offset = match.start("words")
     end = offset + taken[-1][1]
-    if _next_word(match.string, end) in _SERVICE_WORDS:
+    if _next_word(match.string, end) in _SERVICE_WORDS or _organisation_after(match.string, end):
         return None  # "told Grab driver", "emailed Medisave team": a company or service
     return offset + taken[0][0], end
 
@@ -371,8 +438,45 @@ _ORGANISATION_WORDS = frozenset(
      "holdings", "bank", "school", "university", "college", "institute", "foundation",
      "trust", "group", "ltd", "pte", "inc", "corp", "hub", "mall", "plaza", "building",
      "tower", "park", "road", "street", "avenue", "drive", "monitor", "insurance",
-     "pharmacy", "medical", "healthcare", "health", "station", "airport", "library"]
+     "pharmacy", "medical", "healthcare", "health", "station", "airport", "library",
+     "home", "homes", "hospice", "society", "association", "church", "temple", "mosque",
+     "ministry", "council", "agency", "enterprise", "enterprises", "trading", "llp", "co",
+     "company", "corporation", "restaurant", "cafe", "hotel", "market", "kindergarten",
+     "academy", "services", "nursing", "dental", "surgery", "practice", "partners"]
 )  # fmt: skip
+# An organisation word up to four capitalised words after a name-like piece ("Ng Teng Fong
+# General Hospital", "Lee Ah Mooi Old Age Home", "KK Women's and Children's Hospital"):
+# the piece names the organisation, not a person.
+# (Street words end a place, not an organisation: "Mr Tan Ah Kow Bedok Road" keeps its name
+# by the next-word rule alone.)
+_INSTITUTIONS = _ORGANISATION_WORDS - {"road", "street", "avenue", "drive", "park", "life"}
+_ORGANISATION_AFTER = re.compile(
+    r"(?:[ \t]+[A-Z][A-Za-z'’.-]{0,24}){0,4}?[ \t]+"
+    rf"(?i:{'|'.join(sorted(_INSTITUTIONS))})(?![A-Za-z])"
+)
+
+
+def _has_sure_name(piece: str, lists: NameLists) -> bool:
+    """A word of ``piece`` is a known name that is no everyday word, and not a short
+    acronym in capitals that only the vendored lists know ("UK NI number")."""
+    for word in piece.split():
+        bare = word.rstrip(".")
+        lower = bare.lower()
+        if lower in lists.strong and not (
+            bare.isupper() and len(bare) <= 3 and lower not in lists.listed
+        ):
+            return True
+    return False
+
+
+def _organisation_after(text: str, end: int) -> bool:
+    """A piece followed by an organisation word (next word, or up to four capitalised
+    words later) names an organisation."""
+    return _next_word(text, end) in _ORGANISATION_WORDS or bool(
+        _ORGANISATION_AFTER.match(text, end)
+    )
+
+
 # After a name-like word, these say it names a company, a service or a team, not a person.
 _SERVICE_WORDS = _ORGANISATION_WORDS | frozenset(
     ["driver", "agent", "team", "staff", "officer", "hotline", "helpline", "desk", "counter",
@@ -393,7 +497,8 @@ def _next_word(text: str, end: int) -> str:
 def _split_run(run: str, offset: int, lists: NameLists):
     """Pieces ``(start, end, tokens)`` of a capitalised run without the words never in names.
 
-    Particles (bin, s/o...) are kept inside a piece but never start or end one.
+    Particles (bin, s/o...) are kept inside a piece but never start or end one, nor does
+    an English word that is no name ("Excludes Washington": a sentence's first word).
     """
     start = end = 0
     tokens: list[str] = []
@@ -401,6 +506,8 @@ def _split_run(run: str, offset: int, lists: NameLists):
         word = match.group()
         lower = word.lower()
         if lower in lists.particles:
+            continue
+        if not tokens and lower in lists.english and lower not in lists.known:
             continue
         if not _is_name_token(word, lists):
             if tokens:

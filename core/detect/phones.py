@@ -99,6 +99,7 @@ _CODE_CUE = re.compile(
     r"cheque|check|voucher|bill|po)\b(?:[ \t]*(?:no|num|number|#)\.?)?[ \t]*[:#.]?[ \t]*$",
     re.IGNORECASE,
 )
+_DECIMAL = re.compile(r"[0-9]+\.[0-9]+")
 _GROUPED = re.compile(r"[0-9][ .-]+[0-9]|^\(|\)")
 
 
@@ -215,6 +216,8 @@ def _national_elsewhere(candidate: str, digits: str, region: str) -> bool:
     with separators and of 9 digits or more (see there)."""
     if len(digits) < 9 or candidate.startswith(("+", "00")) or not _GROUPED.search(candidate):
         return False
+    if _DECIMAL.fullmatch(candidate):
+        return False  # "77.2164013": a decimal number (a longitude), not "772-164-013"
     return any(_valid(candidate, other) for other in HINT_REGIONS if other != region)
 
 

@@ -266,7 +266,7 @@ _LOOSER = {
     "phone": r"[0-9](?:[ ().-]{0,2}[0-9]){6}",
     "address": r"[0-9]|Jalan|Jln|Lorong|Lor",  # every alternative holds a digit but these
     "name": "[A-Z]",
-    "cued_name": rf"(?i)(?:{_CUE_WORDS})\.?[ \t]*:?[ \t]+\S",
+    "cued_name": rf"(?i)(?:{_CUE_WORDS})\.?[ \t]*[:,]?[ \t]+\S",
 }
 _NON_ASCII = r"[^\x00-\x7f]"
 _SURROGATE = re.compile("[\ud800-\udfff]")

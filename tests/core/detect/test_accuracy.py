@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench import bench_detect as bench
-from core.detect.names import name_lists
+from core.detect.names import _sections
 from scripts import make_pii_data
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -18,7 +18,11 @@ def test_the_generator_does_not_read_the_detectors_names():
     assert "from core" not in source and "import core" not in source  # no detector code
     assert "data/names.txt" not in source.split('"""', 2)[2]  # nor its list (outside the doc)
     generator = make_pii_data
-    known = name_lists().known
+    # The hand-written list, written apart from the generator's (the vendored census and
+    # first-name lists of issue 26 are public lists that know many of its names, as they
+    # know most names a user's data holds; they are not the generator's lists).
+    hand = _sections((ROOT / "core" / "detect" / "data" / "names.txt").read_text("utf-8"))
+    known = hand["given"] | hand["family"]
     held_out = (*generator.ENGLISH_GIVEN, *generator.ENGLISH_SURNAMES, *generator.MALAY_GIVEN,
                 *generator.INDIAN_GIVEN, *generator.INDIAN_FATHERS)  # fmt: skip
     unknown = [n for n in held_out if n.lower() not in known]
