@@ -487,8 +487,10 @@ def _birth_years(values: pd.Series, column: str, old: np.ndarray, ref: pd.Timest
 
 def _top_code_ages(values: pd.Series, column: str):
     numbers = pd.to_numeric(values, errors="coerce")
-    already = values.astype("str").str.fullmatch(r"\s*\d+\s*\+\s*").fillna(False)
-    bad = numbers.isna() & values.notna() & ~already
+    text = values.astype("str")
+    already = text.str.fullmatch(r"\s*\d+\s*\+\s*").fillna(False)
+    # A word with no digit ("unknown", "N/A") is not an age and stays; "94 years" is one.
+    bad = numbers.isna() & values.notna() & ~already & text.str.contains(r"\d").fillna(False)
     if bad.any():
         row = int(np.flatnonzero(bad.to_numpy())[0])
         raise ParameterError(
@@ -499,11 +501,11 @@ def _top_code_ages(values: pd.Series, column: str):
     top = (numbers >= TOP_AGE).fillna(False) | already
     whole = numbers.dropna()
     integral = bool((whole == np.floor(whole)).all())
-    text = (numbers.astype("Int64") if integral else numbers).astype("str")
-    text = text.where(~top, AGE_LABEL).where(values.notna())
+    ages = (numbers.astype("Int64") if integral else numbers).astype("str")
+    ages = ages.where(numbers.notna(), text).where(~top, AGE_LABEL).where(values.notna())
     changed = int((numbers >= TOP_AGE).sum())
     return (
-        text.astype("str").array,
+        ages.astype("str").array,
         changed,
         f"Ages of {TOP_AGE} and over become '{AGE_LABEL}' (one category, 90 or older).",
     )

@@ -50,11 +50,26 @@ def _weighted_share(mask: np.ndarray, counts: pd.Series) -> float:
     return float(counts.to_numpy()[mask].sum()) / total if total else 0.0
 
 
-def _whole_numbers(values: pd.Series) -> np.ndarray | None:
-    """The values as whole numbers, or None unless every one is written as one."""
-    if values.empty or not values.str.fullmatch(r"[0-9]{1,4}").all():
+# Words a column of numbers may hold instead of a number ("unknown", "N/A", "-"): at most
+# this share of rows, and only without a digit ("94 years" is an age written out).
+_NOT_A_NUMBER = 0.05
+
+
+def _whole_numbers(
+    values: pd.Series, counts: pd.Series
+) -> tuple[np.ndarray, pd.Series, float] | None:
+    """The values written as whole numbers, their counts and their share of rows; None
+    unless every other value (at most 5% of rows) is a word without a digit."""
+    numeric = values.str.fullmatch(r"[0-9]{1,4}")
+    if values.empty or not numeric.any():
         return None
-    return values.astype("int64").to_numpy()
+    others = values[~numeric]
+    if others.str.contains("[0-9]", regex=True).any():
+        return None
+    share = _weighted_share(numeric.to_numpy(), counts)
+    if share < 1 - _NOT_A_NUMBER:
+        return None
+    return values[numeric].astype("int64").to_numpy(), counts[numeric.to_numpy()], share
 
 
 def _weighted_median(numbers: np.ndarray, counts: pd.Series) -> float:
@@ -72,8 +87,11 @@ def age_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
     the oldest 60 or over, a median of 15-75, and at most 2% aged 95 or over (under 1% of
     any population is; a score or a percentage of 0-100 has 5%); otherwise a count or a
     score fits as well, and the suggestion says so."""
-    numbers = _whole_numbers(values)
-    if numbers is None or len(numbers) < 10 or numbers.max() > 120:
+    found = _whole_numbers(values, counts)
+    if found is None:
+        return None
+    numbers, counts, share = found
+    if len(numbers) < 10 or numbers.max() > 120:
         return None
     n = int(counts.sum())
     spread = int(numbers.max() - numbers.min())
@@ -90,29 +108,30 @@ def age_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
         and _weighted_share(numbers >= 95, counts) <= 0.02
     )
     reason = (
-        f"all sampled values are whole numbers from {numbers.min()} to {numbers.max()} "
-        f"({len(numbers)} distinct, median {median:g}), the range of people's ages; an age "
-        f"is an indirect identifier {STEP1}"
+        f"{pct(share)} of sampled values are whole numbers from {numbers.min()} to "
+        f"{numbers.max()} ({len(numbers)} distinct, median {median:g}), the range of "
+        f"people's ages; an age is an indirect identifier {STEP1}"
     )
     if not firm:
         reason += "; a count or a score has the same shape, so check what the column holds"
-    return Evidence("age", 1.0, reason + ".", uncertain=not firm)
+    return Evidence("age", share, reason + ".", uncertain=not firm)
 
 
 def birth_year_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
     """Four-digit years from 1880 to this year spread over 30 years or more, at least 10
     distinct: years of birth, or another year of a long span (a house built in...)."""
-    numbers = _whole_numbers(values)
-    if numbers is None or len(numbers) < 10:
+    found = _whole_numbers(values, counts)
+    if found is None or len(found[0]) < 10:
         return None
+    numbers, _, share = found
     if numbers.min() < 1880 or numbers.max() > dt.date.today().year:
         return None
     if numbers.max() - numbers.min() < 30:
         return None
     return Evidence(
         "year_of_birth",
-        1.0,
-        f"all sampled values are years from {numbers.min()} to {numbers.max()}, a span of "
+        share,
+        f"{pct(share)} of sampled values are years from {numbers.min()} to {numbers.max()}, a span of "
         f"{numbers.max() - numbers.min()} years like the years of birth of a population; a "
         f"year of birth is an indirect identifier (and reveals ages over 89, HIPAA C) "
         f"{STEP1}; another year of a long span has the same shape, so check.",

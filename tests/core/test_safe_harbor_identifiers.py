@@ -14,7 +14,9 @@ import re
 
 import numpy as np
 import pandas as pd
+import pytest
 
+from core.errors import ParameterError
 from core.safe_harbor import AGE_LABEL, FREE_TEXT_CHOICES, apply_safe_harbor
 
 REFERENCE = pd.Timestamp("2025-06-30")
@@ -272,3 +274,20 @@ def test_addresses_keep_only_the_state():
     out = apply_safe_harbor(df).data
     assert out["where"].tolist()[:3] == ["District of Columbia", "Tamil Nadu", "Singapore"]
     assert pd.isna(out["where"].iloc[3])  # a UK address names no state: nothing kept
+
+
+def test_an_age_column_with_a_few_words_for_unknown_ages_is_still_top_coded():
+    rng = np.random.default_rng(5)
+    ages = [str(a) for a in rng.normal(50, 22, 400).clip(0, 103).round().astype(int)]
+    ages[::50] = ["unknown"] * len(ages[::50])  # 8 of 400 rows: 2%
+    out = apply_safe_harbor(pd.DataFrame({"x1": ages}), reference_date=REFERENCE.date()).data
+    kept = out["x1"].tolist()
+    assert kept[::50] == ["unknown"] * 8
+    assert all(v == AGE_LABEL or int(v) < 90 for v in kept if v != "unknown")
+    assert AGE_LABEL in kept
+
+
+def test_an_age_written_with_words_is_refused_with_the_row():
+    df = pd.DataFrame({"age": ["45", "94 years", "30"]})
+    with pytest.raises(ParameterError, match=r"row 2 \('94 years'\)"):
+        apply_safe_harbor(df)
