@@ -297,22 +297,25 @@ else:
                   "PDPC guide, Step 5 and Annex A: Pseudonymisation")  # fmt: skip
 
 st.markdown("**For your records (internal)**")
-if check.releasable:
+archive_name = "INTERNAL-reproduction-archive.zip"
+if not check.releasable:
+    st.download_button("Reproduction archive (locked: see the release check)", b"",
+                       file_name=archive_name, key="download_archive", disabled=True)  # fmt: skip
+# Built only on request (a second zip of the release on every rerun otherwise), and the
+# request is a person saying they know what the file holds.
+elif st.checkbox("Prepare the reproduction archive. It holds personal data (hierarchy "
+                 "files listing original values, the encrypted identity tables): I keep it "
+                 "as securely as the original data and never send it to a recipient.",
+                 key="prepare_archive"):  # fmt: skip
     archive = state.release_archive(report, data_bytes, fmt, sealed)
-    archive_name = "INTERNAL-reproduction-archive.zip"
     st.download_button("Reproduction archive (internal: holds personal data)", archive,
                        file_name=archive_name if check.passed else marked_name(archive_name),
                        mime="application/zip", key="download_archive")  # fmt: skip
-    state.explain("The archive re-runs this release from the original data: it holds the "
-                  "hierarchy files (which list original values), the recipe, the script and, "
-                  "once a passphrase is set above, the encrypted identity mapping tables. "
-                  "Keep it as securely as the original data and never send it to a recipient; "
-                  "its README.txt says so.",
-                  "PDPC guide, Step 5 and Annex A: Pseudonymisation")  # fmt: skip
-else:
-    st.download_button("Reproduction archive (locked: see the release check)", b"",
-                       file_name="INTERNAL-reproduction-archive.zip", key="download_archive",
-                       disabled=True)  # fmt: skip
+state.explain("The archive re-runs this release from the original data: it holds the "
+              "hierarchy files, the recipe, the script and, once a passphrase is set above, "
+              "the encrypted identity mapping tables; its README.txt says it holds personal "
+              "data. What goes to a recipient is the release bundle above.",
+              "PDPC guide, Step 5 and Annex A: Pseudonymisation")  # fmt: skip
 
 with st.expander("Report preview", expanded=False):
     st.markdown(markdown)

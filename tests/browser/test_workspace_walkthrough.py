@@ -172,6 +172,9 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
         bundle = tmp_path / bundle_name
         download.value.save_as(bundle)
         wait_idle(page)
+        page.locator(".st-key-prepare_archive label").click()
+        wait_idle(page)
+        page.locator(".st-key-download_archive button").wait_for()
         with page.expect_download(timeout=SLOW_MS) as download:
             page.locator(".st-key-download_archive button").click()
         archive = tmp_path / download.value.suggested_filename

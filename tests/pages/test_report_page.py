@@ -193,12 +193,15 @@ def test_the_bundle_goes_to_the_recipient_and_the_archive_stays_internal(page, f
     assert not any(name.startswith(("mapping/", "hierarchies/")) for name in sent)
     assert not [nric for nric in nrics if any(nric in text for text in sent.values())]
     assert "Identity mapping tables were made; they are not in this bundle." in sent["README.txt"]
+    assert "download_archive" not in {b.key for b in page.get("download_button")}
+    page.checkbox(key="prepare_archive").check().run()  # built only on request
     assert files.name(page, "download_archive") == "INTERNAL-reproduction-archive.zip"
     with zipfile.ZipFile(io.BytesIO(download(page, files, "download_archive"))) as archive:
         readme = archive.read("README.txt").decode()
         table = decrypt_table(archive.read("mapping/identities.enc"), PASSPHRASE)
     assert readme.startswith("INTERNAL REPRODUCTION ARCHIVE: HOLDS PERSONAL DATA.")
     assert set(table["original_value"]) == nrics
+    page.checkbox(key="prepare_archive").uncheck().run()
 
 
 # --- the release gate (issue 11, item 4) ------------------------------------------------

@@ -103,6 +103,7 @@ def test_workspace_flow_from_upload_to_reproduced_bundle(own_workspace, download
     if again.download_button(key="download_bundle").proto.disabled:
         again.checkbox(key="release_anyway").check().run()
     recipient_files(downloads.content(again, "download_bundle"))
+    again.checkbox(key="prepare_archive").check().run()
     archive = downloads.content(again, "download_archive")
     data = downloads.content(again, "download_data")
     _, released, reproduced = reproduce_archive(archive, tmp_path / "empty")
