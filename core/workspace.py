@@ -36,144 +36,33 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from core.errors import AnonymisationError
+from core.audit_chain import (
+    AUDIT_KEY_VAR,
+    CHAIN_SETTING,
+    GENESIS_HASH,
+    KEYED_CHAIN,
+    ChainCheck,
+    audit_key,
+    entry_hash,
+)
+from core.audit_chain import canonical_json as _canonical
+from core.errors import AnonymisationError, SecretError
+from core.workspace_schema import MIGRATIONS, SCHEMA_VERSION
 
 #: Written into the file header (``PRAGMA application_id``) so a workspace is recognisable.
 APPLICATION_ID = 0x414E4F4E  # "ANON"
 SQLITE_MAGIC = b"SQLite format 3\x00"
-GENESIS_HASH = "0" * 64
 ENV_VAR = "ANON_WORKSPACE"
 DEFAULT_NAME = "workspace.anon.db"
 _BUSY_TIMEOUT_MS = 5_000
 _LOCK_RETRIES = 40  # each waits up to the busy timeout: minutes of patience in all
-
-#: Schema migrations: MIGRATIONS[i] takes a file from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE datasets (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL,
-        sha256 TEXT NOT NULL UNIQUE,
-        schema_json TEXT NOT NULL,
-        n_rows INTEGER NOT NULL,
-        source_path TEXT,
-        data_parquet BLOB,
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE role_sets (
-        id INTEGER PRIMARY KEY,
-        dataset_sha256 TEXT NOT NULL,
-        roles_json TEXT NOT NULL,
-        author TEXT NOT NULL,
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE recipe_versions (
-        id INTEGER PRIMARY KEY,
-        sha256 TEXT NOT NULL,
-        yaml TEXT NOT NULL,
-        parent_id INTEGER REFERENCES recipe_versions(id),
-        message TEXT NOT NULL,
-        author TEXT NOT NULL,
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE hierarchies (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        column_name TEXT NOT NULL,
-        sha256 TEXT NOT NULL,
-        content TEXT NOT NULL,
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE settings (
-        key TEXT PRIMARY KEY,
-        value_json TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-    );
-    CREATE TABLE risk_computations (
-        id INTEGER PRIMARY KEY,
-        data_sha256 TEXT NOT NULL,
-        recipe_version_id INTEGER REFERENCES recipe_versions(id),
-        quasi_identifiers_json TEXT NOT NULL,
-        sensitive TEXT,
-        k INTEGER,
-        p_reid REAL,
-        l_diversity REAL,
-        t_closeness REAL,
-        annex_d_json TEXT,
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE releases (
-        id INTEGER PRIMARY KEY,
-        data_sha256 TEXT NOT NULL,
-        data_path TEXT,
-        recipe_version_id INTEGER NOT NULL REFERENCES recipe_versions(id),
-        seed INTEGER NOT NULL,
-        output_sha256 TEXT NOT NULL,
-        output_name TEXT NOT NULL,
-        risk_id INTEGER REFERENCES risk_computations(id),
-        report_json TEXT,
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE dp_budgets (
-        name TEXT PRIMARY KEY,
-        epsilon REAL NOT NULL,
-        delta REAL NOT NULL,
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE dp_charges (
-        id INTEGER PRIMARY KEY,
-        budget_name TEXT NOT NULL REFERENCES dp_budgets(name),
-        query TEXT NOT NULL,
-        epsilon REAL NOT NULL,
-        delta REAL NOT NULL,
-        about_json TEXT NOT NULL,
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE mapping_tables (
-        id INTEGER PRIMARY KEY,
-        release_id INTEGER REFERENCES releases(id),
-        column_name TEXT NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('mapping', 'linking')),
-        encrypted BLOB NOT NULL,
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE signoffs (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL,
-        role TEXT NOT NULL,
-        statement TEXT NOT NULL,
-        release_id INTEGER REFERENCES releases(id),
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE audit_log (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        created_at TEXT NOT NULL,
-        action TEXT NOT NULL,
-        object TEXT NOT NULL,
-        summary_json TEXT NOT NULL,
-        prev_hash TEXT NOT NULL,
-        hash TEXT NOT NULL
-    );
-    CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
-        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
-    CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
-        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
-    """,
-    # 2: which engine made a release, and the rows of its blocks when it was streamed (seeded
-    # steps draw per block), so that verify makes it again the same way.
-    """
-    ALTER TABLE releases ADD COLUMN engine TEXT NOT NULL DEFAULT 'pandas';
-    ALTER TABLE releases ADD COLUMN block_rows INTEGER;
-    """,
-)
-SCHEMA_VERSION = len(MIGRATIONS)
 
 #: Summary fields every audit entry exposes at top level (None when not applicable).
 ENTRY_FIELDS = ("data_sha256", "recipe_sha256", "output_sha256", "k", "p_reid")
@@ -215,32 +104,6 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
-
-
-def entry_hash(
-    entry_id: int, created_at: str, action: str, obj: str, summary_json: str, prev_hash: str
-) -> str:
-    """The hash of one audit entry: over its position, content and the previous hash."""
-    return sha256_text(_canonical([entry_id, created_at, action, obj, summary_json, prev_hash]))
-
-
-@dataclass(frozen=True)
-class ChainCheck:
-    """The result of :meth:`Workspace.verify_chain`."""
-
-    ok: bool
-    entries: int
-    first_bad_id: int | None = None
-    reason: str = ""
-
-    def explanation(self) -> str:
-        if self.ok:
-            return f"Audit log intact: {self.entries} entries, each hash chained to the previous."
-        return f"Audit log entry {self.first_bad_id} fails the check: {self.reason}"
-
-
 @dataclass(frozen=True)
 class RecipeVersion:
     id: int
@@ -258,8 +121,9 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK) and bool(path.stat().st_mode & 0o222)
 
 
-def _check_openable(path: Path) -> bool:
-    """Refuse a path that cannot be a writable workspace; True if the file already exists."""
+def _check_openable(path: Path, *, read_only: bool = False) -> bool:
+    """Refuse a path that cannot be a writable workspace (with ``read_only``: an existing,
+    readable one); True if the file already exists."""
     if path.is_dir():
         raise WorkspaceError(
             f"Workspace '{path}' is a folder; give a file name, e.g. {DEFAULT_NAME}."
@@ -279,11 +143,15 @@ def _check_openable(path: Path) -> bool:
                 f"'{path}' is not a workspace (not an SQLite database). Choose another file "
                 "name; this file was left unchanged."
             )
+        if read_only:
+            return True
         if not _writable(path):
             raise WorkspaceError(
                 f"Workspace '{path}' is read-only. Make it writable or copy it elsewhere; "
                 "nothing was changed."
             )
+    if read_only:
+        raise WorkspaceError(f"No workspace at '{path}'.")
     # WAL mode keeps two companion files (-wal, -shm) next to the workspace.
     if not _writable(folder):
         raise WorkspaceError(
@@ -294,24 +162,39 @@ def _check_openable(path: Path) -> bool:
 
 
 class Workspace:
-    """An open workspace file. Use as a context manager, or call :meth:`close`."""
+    """An open workspace file. Use as a context manager, or call :meth:`close`.
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    ``read_only`` opens an existing workspace to read it (``log``, ``verify``): a file or
+    folder without write permission is then accepted, and nothing is ever written.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = Path(path).expanduser()
+        self.read_only = read_only
         self._depth = 0  # nesting of transaction()
-        existed = _check_openable(self.path)
         try:
-            self._conn = sqlite3.connect(
-                self.path, timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None
-            )
+            self._key = audit_key()  # never written anywhere
+        except SecretError as error:
+            raise WorkspaceError(str(error)) from None
+        self._chain = "sha256"  # until the file says otherwise (_chain_kind)
+        existed = _check_openable(self.path, read_only=read_only)
+        try:
+            self._conn = self._connect()
         except sqlite3.Error as error:
             raise WorkspaceError(f"Cannot open workspace '{self.path}': {error}.") from None
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
             self._check_schema(existed)
-            self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA foreign_keys = ON")
-            self._migrate()
+            if not read_only:
+                self._conn.execute("PRAGMA journal_mode = WAL")
+                self._conn.execute("PRAGMA foreign_keys = ON")
+                self._migrate()
+            elif self._conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+                raise WorkspaceError(
+                    f"Workspace '{self.path}' has an older schema; open it once writable "
+                    "(any command that records) to upgrade it, then read it again."
+                )
+            self._chain = self._chain_kind()
         except sqlite3.DatabaseError as error:
             self._conn.close()
             raise WorkspaceError(
@@ -323,6 +206,27 @@ class Workspace:
             raise
 
     # -- opening -------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        options = {"timeout": _BUSY_TIMEOUT_MS / 1000, "isolation_level": None}
+        if not self.read_only:
+            return sqlite3.connect(self.path, **options)
+        uri = self.path.resolve().as_uri()
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, **options)
+        try:  # a WAL file in a read-only folder without its -shm cannot be read this way
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError:
+            conn.close()  # nobody can write it either: read it as it stands on disk
+            conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, **options)
+        conn.execute("PRAGMA query_only = ON")
+        return conn
+
+    def _chain_kind(self) -> str:
+        """ "sha256", or :data:`KEYED_CHAIN` for a workspace made with the audit key."""
+        row = self._conn.execute(
+            "SELECT value_json FROM settings WHERE key = ?", (CHAIN_SETTING,)
+        ).fetchone()
+        return KEYED_CHAIN if row and json.loads(row[0]) == KEYED_CHAIN else "sha256"
+
     def _check_schema(self, existed: bool) -> None:
         version = self._conn.execute("PRAGMA user_version").fetchone()[0]
         app_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
@@ -352,6 +256,9 @@ class Workspace:
             if version < SCHEMA_VERSION:
                 self._conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if version == 0 and self._key is not None:  # a new workspace, made with a key
+                self._chain = KEYED_CHAIN
+                self.set_setting(CHAIN_SETTING, KEYED_CHAIN)
 
     def close(self) -> None:
         self._conn.close()
@@ -381,6 +288,10 @@ class Workspace:
             finally:
                 self._depth -= 1
             return
+        if self.read_only:
+            raise WorkspaceError(
+                f"Workspace '{self.path}' was opened read-only; nothing can be recorded in it."
+            )
         for attempt in range(_LOCK_RETRIES):
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
@@ -396,17 +307,27 @@ class Workspace:
         self._depth = 1
         try:
             yield self._conn
+        except sqlite3.Error as error:  # a full disk, a damaged file: one line, not a trace
+            self._rollback()
+            raise self._write_error(error) from None
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._rollback()
             raise
         else:
             try:
                 self._conn.execute("COMMIT")
             except sqlite3.Error as error:
-                self._conn.execute("ROLLBACK")
+                self._rollback()
                 raise self._write_error(error) from None
         finally:
             self._depth = 0
+
+    def _rollback(self) -> None:
+        """Undo the open transaction. SQLite may have rolled it back already (a full disk,
+        a damaged page): then there is nothing to undo, and no second error to raise."""
+        if self._conn.in_transaction:
+            with suppress(sqlite3.Error):
+                self._conn.execute("ROLLBACK")
 
     def _write_error(self, error: sqlite3.Error) -> WorkspaceError:
         return WorkspaceError(f"Cannot write workspace '{self.path}': {error}.")
@@ -420,6 +341,7 @@ class Workspace:
     def log(self, action: str, obj: str, summary: Mapping[str, Any] | None = None) -> int:
         """Append one audit entry (in the current transaction, or its own); return its id."""
         summary_json = _canonical(dict(summary or {}))
+        key = self._chain_key(writing=True)
         with self.transaction() as conn:
             last = conn.execute(
                 "SELECT id, hash FROM audit_log ORDER BY id DESC LIMIT 1"
@@ -427,7 +349,7 @@ class Workspace:
             entry_id = (last[0] + 1) if last else 1
             prev_hash = last[1] if last else GENESIS_HASH
             created_at = _now()
-            digest = entry_hash(entry_id, created_at, action, obj, summary_json, prev_hash)
+            digest = entry_hash(entry_id, created_at, action, obj, summary_json, prev_hash, key)
             conn.execute(
                 "INSERT INTO audit_log (id, created_at, action, object, summary_json, prev_hash,"
                 " hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -457,8 +379,49 @@ class Workspace:
             entries.append(entry)
         return entries
 
+    def _chain_key(self, *, writing: bool = False) -> bytes | None:
+        """The key of this workspace's chain (None: a plain sha256 chain)."""
+        if self._chain != KEYED_CHAIN:
+            return None
+        if self._key is None:
+            doing = "record anything in it" if writing else "check its audit log"
+            raise WorkspaceError(
+                f"Workspace '{self.path}' keeps a keyed audit log: set ${AUDIT_KEY_VAR} to "
+                f"the key it was made with to {doing}."
+            )
+        return self._key
+
+    @property
+    def keyed(self) -> bool:
+        """Whether this workspace's audit chain is an HMAC (made with the audit key)."""
+        return self._chain == KEYED_CHAIN
+
+    def storage_problems(self) -> list[str]:
+        """What SQLite's ``PRAGMA quick_check`` finds wrong with the file (empty: none)."""
+        try:
+            rows = self._conn.execute("PRAGMA quick_check(20)").fetchall()
+        except sqlite3.DatabaseError as error:
+            return [str(error)]
+        problems = [str(row[0]) for row in rows]
+        return [] if problems == ["ok"] else problems
+
+    def head(self) -> tuple[int, str]:
+        """(number of entries, hash of the last entry): what an anchor records."""
+        row = self._conn.execute("SELECT id, hash FROM audit_log ORDER BY id DESC LIMIT 1")
+        last = row.fetchone()
+        return (int(last[0]), str(last[1])) if last else (0, GENESIS_HASH)
+
     def verify_chain(self) -> ChainCheck:
-        """Recompute every entry's hash; name the first entry that does not match."""
+        """Check the file (``PRAGMA quick_check``: a damaged file is never "intact"), then
+        recompute every entry's hash; name the first entry that does not match."""
+        problems = self.storage_problems()
+        if problems:
+            return ChainCheck(False, 0, None, "the workspace file is damaged (SQLite "
+                              f"quick_check: {'; '.join(problems[:3])}).")  # fmt: skip
+        try:
+            key = self._chain_key()
+        except WorkspaceError as error:
+            return ChainCheck(False, 0, None, str(error))
         prev = GENESIS_HASH
         rows = self._conn.execute(
             "SELECT id, created_at, action, object, summary_json, prev_hash, hash "
@@ -473,11 +436,11 @@ class Workspace:
             if prev_hash != prev:
                 return ChainCheck(False, len(rows), entry_id,
                                   "it does not point at the previous entry's hash.")  # fmt: skip
-            if entry_hash(entry_id, at, action, obj, summary, prev_hash) != digest:
+            if entry_hash(entry_id, at, action, obj, summary, prev_hash, key) != digest:
                 return ChainCheck(False, len(rows), entry_id,
                                   "its content does not match its hash (it was changed).")  # fmt: skip
             prev = digest
-        return ChainCheck(True, len(rows))
+        return ChainCheck(True, len(rows), keyed=key is not None)
 
     # -- data sets -----------------------------------------------------------------------
     def add_dataset(
@@ -704,10 +667,14 @@ class Workspace:
         mapping_tables: Mapping[tuple[str, str], bytes] | None = None,
         engine: str = "pandas",
         block_rows: int | None = None,
+        data_files: Sequence[tuple[str, str]] | None = None,
     ) -> int:
         """Record a release; ``mapping_tables`` maps (column, kind) to *encrypted* bytes.
         ``engine`` made it (core.engines); a streamed release (duckdb, spark) gives the rows
-        of its blocks, ``block_rows``."""
+        of its blocks, ``block_rows``, and, when it read several files (a glob, a folder),
+        each file's path and sha256 as ``data_files``: a recorded input is files, never a
+        pattern to search again."""
+        files_json = _canonical([[str(p), str(h)] for p, h in data_files]) if data_files else None
         with self.transaction() as conn:
             recipe = self.recipe_version(recipe_version_id)
             risk = conn.execute(
@@ -716,10 +683,10 @@ class Workspace:
             cursor = conn.execute(
                 "INSERT INTO releases (data_sha256, data_path, recipe_version_id, seed, "
                 "output_sha256, output_name, risk_id, report_json, created_at, engine, "
-                "block_rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "block_rows, data_files_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (data_sha256, data_path, recipe_version_id, seed, output_sha256, output_name,
                  risk_id, _canonical(dict(report)) if report else None, _now(), engine,
-                 block_rows),
+                 block_rows, files_json),
             )  # fmt: skip
             release_id = int(cursor.lastrowid)
             for (column, kind), blob in (mapping_tables or {}).items():
@@ -728,7 +695,9 @@ class Workspace:
                      {"data_sha256": data_sha256, "recipe_sha256": recipe.sha256,
                       "recipe_version": recipe_version_id, "seed": seed,
                       "output_sha256": output_sha256, "output_name": output_name,
-                      "engine": engine, "block_rows": block_rows,
+                      "engine": engine, "block_rows": block_rows, "data_path": data_path,
+                      "data_files": json.loads(files_json) if files_json else None,
+                      "risk": risk_id,
                       "k": risk[0] if risk else None, "p_reid": risk[1] if risk else None,
                       "mapping_tables": sorted(f"{c} ({k})" for c, k in (mapping_tables or {}))})  # fmt: skip
         return release_id
@@ -777,6 +746,9 @@ class Workspace:
         return [dict(r) for r in rows]
 
     # -- the differential-privacy ledger -------------------------------------------------
+    def dp_budget_names(self) -> list[str]:
+        return [row[0] for row in self._conn.execute("SELECT name FROM dp_budgets ORDER BY name")]
+
     def dp_budget(self, name: str = "default") -> dict[str, Any] | None:
         """The budget ``name`` with its charges, in the shape of a JSON ledger, or None."""
         row = self._conn.execute(

@@ -63,7 +63,7 @@ MIN_KEY_BYTES = 16
 KEY_ENV_PREFIX = "ANON_"
 # The workbench's own settings share the prefix but never hold a key.
 _SETTING_VARIABLES = frozenset(
-    {"ANON_DATA", "ANON_HIERARCHY_DIR", "ANON_MAP_STYLE", "ANON_WORKSPACE"}
+    {"ANON_AUDIT_KEY", "ANON_DATA", "ANON_HIERARCHY_DIR", "ANON_MAP_STYLE", "ANON_WORKSPACE"}
 )
 _KEY_ADVICE = (
     "Create a long random key once, for example with "
