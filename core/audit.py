@@ -9,6 +9,7 @@ each one whose input file is still present and compares the output's sha256.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -38,6 +39,9 @@ class RecordedRelease:
     output_sha256: str
     k: int | None
     p_reid: float | None
+    #: Where the release stands in the audit log (core.audit_check.anchor): for the report
+    #: and bundle that leave, so a cut or rewritten log shows later.
+    anchor: dict[str, Any]
 
 
 def release_risk(
@@ -73,7 +77,7 @@ def record_release(
     data_path: str | os.PathLike[str] | None,
     recipe: Recipe,
     result: RecipeResult,
-    output: bytes,
+    output: bytes | None,
     output_name: str,
     base_dir: str | Path | None = None,
     quasi_identifiers: Sequence[str] | None = None,
@@ -86,6 +90,8 @@ def record_release(
     released_counts: tuple[pd.DataFrame, np.ndarray] | None = None,
     engine: str = "pandas",
     block_rows: int | None = None,
+    output_sha256: str | None = None,
+    data_files: Sequence[tuple[str, str]] | None = None,
 ) -> RecordedRelease:
     """Record data set, recipe version, hierarchies, risk and release in one transaction.
 
@@ -95,8 +101,15 @@ def record_release(
     and ``original_rows``, and the frequency table of the released quasi-identifiers (and
     sensitive attribute) with its counts as ``released_counts``, its ``engine`` and the
     rows of the blocks it streamed (``block_rows``: seeded steps draw per block), which
-    :func:`check_release` needs to make the release again the same way.
+    :func:`check_release` needs to make the release again the same way; when it read
+    several files, each one's path and sha256 (``data_files``). A released table staged in
+    a file gives its ``output_sha256`` instead of its bytes (``output``).
+
+    Called inside the caller's transaction, the record is part of the release: the caller
+    places the files before it commits, and removes them if the commit fails.
     """
+    from core.audit_check import anchor_of
+
     portable, hierarchies = portable_recipe(
         recipe, base_dir=base_dir, known=workspace.hierarchies()
     )
@@ -106,7 +119,9 @@ def record_release(
     data_sha = data_sha256
     released, counts = released_counts or (result.data, None)
     kept, k, p_reid, extra = release_risk(released, recipe, quasi_identifiers, counts)
-    output_sha = sha256_bytes(output)
+    output_sha = output_sha256 if output is None else sha256_bytes(output)
+    if output_sha is None:
+        raise AnonymisationError("record_release needs the released bytes or their sha256.")
     with workspace.transaction():
         data_sha = workspace.add_dataset(
             original,
@@ -122,7 +137,7 @@ def record_release(
             portable.to_yaml(), message=f"applied to {Path(output_name).name}", author=author
         )
         risk_id = workspace.add_risk(
-            data_sha256=sha256_bytes(output),
+            data_sha256=output_sha,
             recipe_version_id=version.id,
             quasi_identifiers=kept,
             sensitive=extra.get("sensitive"),
@@ -144,8 +159,11 @@ def record_release(
             mapping_tables=encrypted_mappings,
             engine=engine,
             block_rows=block_rows,
+            data_files=data_files,
         )
-    return RecordedRelease(release_id, portable, hierarchies, data_sha, output_sha, k, p_reid)
+        anchor = anchor_of(workspace, release_id, output_sha)
+    return RecordedRelease(release_id, portable, hierarchies, data_sha, output_sha, k, p_reid,
+                           anchor)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -204,7 +222,24 @@ def check_release(
             f"{'the loaded data' if original is not None else repr(path)} gives "
             f"sha256 {sha256_bytes(output)}, but {release['output_sha256']} was released.",
         )
-    return ReleaseCheck(release_id, "reproduced", f"output sha256 {release['output_sha256']}.")
+    wrong_k = _recount_k(release, result.data, recipe)
+    if wrong_k:
+        return ReleaseCheck(release_id, "mismatch", wrong_k)
+    return ReleaseCheck(release_id, "reproduced", f"output sha256 {release['output_sha256']}"
+                        f"{'' if release.get('k') is None else ', k counted again'}.")  # fmt: skip
+
+
+def _recount_k(release: Mapping[str, Any], released: pd.DataFrame, recipe: Recipe) -> str:
+    """Count k of the re-made release over its recorded quasi-identifiers; a recorded k
+    that differs (an edited risk row, or one its log entry was rewritten to) is named."""
+    if release.get("k") is None or not release.get("quasi_identifiers_json"):
+        return ""
+    names = json.loads(release["quasi_identifiers_json"])
+    _, k, _, _ = release_risk(released, recipe, names)
+    if k == int(release["k"]):
+        return ""
+    return (f"the release records k = {release['k']}, but its re-made table has k = {k} over "
+            f"{', '.join(map(str, names))}: the recorded risk was changed.")  # fmt: skip
 
 
 def _check_streamed_release(
@@ -215,7 +250,7 @@ def _check_streamed_release(
     steps draw per block (core.engines.streaming); a re-run in memory draws once for the
     whole table, and its bytes would differ from the release's though nothing changed."""
     from core.engines import streaming
-    from core.engines.sources import resolve_sources, sources_sha256
+    from core.engines.sources import sources_of_files, sources_sha256
 
     release_id, path = int(release["id"]), release.get("data_path")
 
@@ -226,10 +261,21 @@ def _check_streamed_release(
     if blocks is not None and int(blocks) != streaming.BATCH_ROWS:
         return skip(f"it was streamed in blocks of {int(blocks):,} rows; this version streams "
                     f"{streaming.BATCH_ROWS:,}, so its seeded draws would differ.")  # fmt: skip
+    # The recorded files, each read as the file it names: never a pattern or a folder to
+    # search again (a workspace someone sent may record '/usr/**/*.csv').
+    recorded = json.loads(release.get("data_files_json") or "null") or [
+        [path, release["data_sha256"]]
+    ]
+    for file, digest in recorded:
+        if not file or not Path(file).is_file():
+            return skip(f"the original data is not at '{file}' (put it back to check; "
+                        "a pattern or folder is never searched).")  # fmt: skip
+        if len(recorded) > 1 and sha256_file(file) != digest:
+            return skip(f"the file '{file}' is not the recorded original (its sha256 differs).")
     try:
-        sources = resolve_sources(str(path))
-    except AnonymisationError:
-        return skip(f"the original data is not at '{path}' (put it back to check).")
+        sources = sources_of_files([file for file, _ in recorded])
+    except AnonymisationError as error:
+        return skip(f"the recorded data cannot be read: {error}")
     if sources_sha256(sources) != release["data_sha256"]:
         return skip(f"the data at '{path}' is not the recorded original (its sha256 differs).")
     if uses_random_pseudonyms(recipe):

@@ -3,8 +3,9 @@
 Commands follow the guide's steps: ``classify`` (Step 1), ``apply`` (Steps 2-3 from a
 recipe), ``risk`` (Step 4, Annex C), ``suda`` (Step 4, SUDA2 special uniques),
 ``reid-risk`` (Annex D), ``uniqueness`` (Gibbon & Aisbett), ``spatial-k`` (locations, NIST
-SP 800-188), ``safe-harbor`` (HIPAA), and ``log`` and ``verify`` (a workspace's audit
-trail, Step 5), and ``decrypt-mapping`` (read back an encrypted identity mapping table).
+SP 800-188), ``safe-harbor`` (HIPAA), ``log``, ``verify`` and ``verify-bundle`` (a
+workspace's audit trail and the bundles recorded in it, Step 5: core.cli_audit), and
+``decrypt-mapping`` (read back an encrypted identity mapping table).
 A user mistake prints one clear line on stderr and exits with status 2; a traceback means
 a bug. Every file a command writes follows :mod:`core.outputs`: never onto an input or
 another output, never over an existing file without ``--force``, never over an identity
@@ -17,22 +18,24 @@ import argparse
 import getpass
 import json
 import os
+import sqlite3
 import sys
-from collections.abc import Sequence
-from contextlib import nullcontext
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import pandas as pd
 
+from core.cli_audit import add_commands as add_audit_commands
 from core.engines import ENGINES, choose_engine, frequency_table
 from core.errors import AnonymisationError, ReleaseRefusedError
 from core.file_lock import exclusive_lock
 from core.io import output_format, read_table, stream_table, table_to_bytes
 from core.markup import terminal_line
 from core.model_risk import MODEL_METHODS, model_risk
-from core.outputs import ContentWriter, Output, file_name_part, plan_outputs, write_outputs
+from core.outputs import Output, file_name_part, plan_outputs, stage_content, write_outputs
 from core.privacy import L_KINDS, T_DISTANCES
 from core.progress import ProgressFn, TextBar, no_progress, stage
 from core.recipe import Recipe, RecipeResult, apply_recipe, check_recipe_columns
@@ -68,11 +71,11 @@ from core.techniques.pseudonymisation import (
 from core.techniques.registry import Ref, resolve
 from core.validation import require_columns
 from core.workspace import ENV_VAR as WORKSPACE_ENV
-from core.workspace import Workspace
-from core.workspace import default_path as default_workspace_path
+from core.workspace import Workspace, sha256_file
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader left
 
 
 class _Parser(argparse.ArgumentParser):
@@ -468,14 +471,16 @@ def cmd_apply(args: argparse.Namespace) -> int:
                       report=Path(marked_name(job.report)) if job.report else None)  # fmt: skip
         packages = [replace(p, path=Path(marked_name(p.path))) for p in packages]
     progress(0.7, "writing the release")
-    files = _release_files(args, job, result, check)
-    if packages:  # the bundle and archive may not take the path of another output either
-        plan_outputs([*(output for output, _ in files), *packages], job.inputs, force=args.force)
-    write_outputs(files, force=args.force, progress=stage(progress, 0.7, 1.0))
-    _end_bar(args)  # the messages below start on a line of their own
-    _tell_what_was_written(files, result, check)
-    if workspace or packages:
-        _record_and_bundle(args, job, result, files, workspace, packages, check)
+    outputs, staged, identities = _release_files(args, job, result, stage(progress, 0.7, 0.95))
+    try:
+        if packages:  # the bundle and archive may not take the path of another output either
+            plan_outputs([*outputs, *packages], job.inputs, force=args.force)
+        _place_and_record(args, job, result, check, outputs, staged, identities, workspace,
+                          packages)  # fmt: skip
+    except BaseException:
+        staged.unlink(missing_ok=True)
+        raise
+    _tell_what_was_written(outputs, result, check)
     return 0
 
 
@@ -572,16 +577,12 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
         figures, recorded, done = {}, {}, None
         if counted is not None:
             figures, recorded, done = _counted_release(sources, steps, result, counted, engine)
-        if job.report is not None:
-            contents.append(_report_file(args, job, done, check, outputs[1 : 1 + len(tables)],
-                                         **figures))  # fmt: skip
-        files: list[tuple[Output, Any]] = [(outputs[0], staged)]
-        files += list(zip(outputs[1:], contents, strict=True))
+            job = replace(job, data=counted.original)
+        _place_and_record(args, job, done, check, outputs, staged, contents, workspace,
+                          packages, figures, recorded)  # fmt: skip
     except BaseException:
         staged.unlink(missing_ok=True)
         raise
-    write_outputs(files, force=args.force)
-    _end_bar(args)  # the messages below start on a line of their own
     if check.acknowledged:
         print(f"warning: released anyway at your request; this is NOT an anonymised release "
               f"and every file is marked {NOT_ANONYMISED_MARK}. {' '.join(check.problems)}",
@@ -593,9 +594,6 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
               "(PDPC guide, Annex A: Pseudonymisation).", file=sys.stderr)  # fmt: skip
     if job.report is not None:
         print(f"Report: {outputs[-1].path}", file=sys.stderr)
-    if workspace or packages:
-        job = replace(job, data=counted.original)
-        _record_and_bundle(args, job, done, files, workspace, packages, check, figures, recorded)
     return 0
 
 
@@ -606,7 +604,7 @@ def _counted_release(
     while it was written (core.engines.streaming.ReleaseCounts), the options of
     core.audit.record_release, and a RecipeResult with the step log and the release's
     columns (no rows)."""
-    from core.engines.sources import sources_sha256
+    from core.engines.sources import file_hashes, sources_sha256
     from core.engines.streaming import BATCH_ROWS
     from core.recipe import StepLog, describe_step
     from core.spreadsheet_safety import formula_like_counts
@@ -623,9 +621,11 @@ def _counted_release(
         "utility": counted.utility(),
         "formula_like_cells": formula_like_counts(counted.released, counted.formula_cells),
     }  # fmt: skip
+    hashes = file_hashes(sources)  # several files: verify reads exactly these again
     recorded = {"original_rows": counted.records_in, "released_counts": after,
-                "data_sha256": sources_sha256(sources), "engine": engine,
-                "block_rows": BATCH_ROWS}  # fmt: skip
+                "data_sha256": sources_sha256(sources, hashes), "engine": engine,
+                "block_rows": BATCH_ROWS,
+                "data_files": hashes if len(hashes) > 1 else None}  # fmt: skip
     return figures, recorded, done
 
 
@@ -653,64 +653,87 @@ def _plan_record(args: argparse.Namespace, job: _ApplyJob) -> tuple[str | None, 
     return workspace, list(plan_outputs(packages, job.inputs, force=args.force))
 
 
-def _record_and_bundle(
+def _place_and_record(
     args: argparse.Namespace,
     job: _ApplyJob,
-    result: RecipeResult,
-    files: list[tuple[Output, bytes | ContentWriter]],
+    result: RecipeResult | None,
+    check: ReleaseCheck,
+    outputs: list[Output],
+    staged: Path,
+    identities: list[bytes],
     workspace: str | None,
     packages: list[Output],
-    check: ReleaseCheck,
     figures: dict[str, Any] | None = None,
     recorded: dict[str, Any] | None = None,
 ) -> None:
-    """Record the release in the workspace and/or write its bundle and archive (core.audit,
-    core.bundle).
+    """Record the release and place its files, all or nothing (issue 27).
 
-    Identity mapping tables go into the workspace and the internal archive only when
-    encrypted (--mapping-passphrase-env); never into the recipient bundle.
-    An engine gives its counted ``figures`` for the report and the ``recorded`` options of
-    :func:`core.audit.record_release` (rows, frequency table of the release).
+    ``outputs`` are the released table (written in full to ``staged``), the identity
+    tables (``identities``, their bytes) and the --report; ``packages`` the recipient
+    --bundle and the internal --archive (core.bundle). The workspace records the release
+    in one transaction that stays open while the files are placed and commits after: a
+    release that cannot be recorded (a full disk, a damaged workspace, Ctrl-C) writes no
+    file, and files whose record cannot be committed are removed. The report, bundle and
+    archive carry the release's anchor in the audit log (core.audit_check). Identity
+    tables go into the workspace and the internal archive only encrypted, never into the
+    recipient bundle. An engine gives its counted ``figures`` for the report and the
+    ``recorded`` options of :func:`core.audit.record_release` (rows, frequency table,
+    input files).
     """
     from core.audit import record_release
     from core.bundle import build_archive, build_bundle, portable_recipe
 
-    output = files[0][0].path.read_bytes()  # the released table, as written to --out
-    identities = [*((c, "mapping") for c in result.mappings),
-                  *((c, "linking") for c in result.linking)]  # fmt: skip
-    encrypted = {}
-    if job.passphrase is not None:
-        encrypted = {key: blob for key, (_, blob) in zip(identities, files[1:], strict=False)}
-    report: Report = build_report(job.data, result, job.recipe,
-                                  quasi_identifiers=job.quasi_identifiers,
-                                  use_case=args.use_case, release_check=check,
-                                  **(figures or {}))  # fmt: skip
-    if workspace:
-        with Workspace(workspace) as ws:
-            recorded = record_release(
-                ws, original=job.data, data_path=args.data, recipe=job.recipe, result=result,
-                output=output, output_name=job.out.name, base_dir=job.base_dir,
-                quasi_identifiers=job.quasi_identifiers, report=report.to_dict(),
-                encrypted_mappings=encrypted, author=getpass.getuser(), **(recorded or {}),
-            )  # fmt: skip
-        portable, hierarchies = recorded.recipe, recorded.hierarchies
-        print(f"Recorded release {recorded.release_id} in workspace {workspace} (k = "
-              f"{recorded.k}, P(re-ID) = {recorded.p_reid}).", file=sys.stderr)  # fmt: skip
-    else:
-        portable, hierarchies = portable_recipe(job.recipe, base_dir=job.base_dir)
-        portable = Recipe(portable.steps, result.seed, portable.meta)
-    release = {"released": output, "released_name": job.out.name, "recipe": portable,
-               "hierarchies": hierarchies, "report": report}  # fmt: skip
-    written = []
-    for package in packages:
-        if package.label == "--archive":
-            mappings = {f"{c}-{kind}": blob for (c, kind), blob in encrypted.items()}
-            written.append((package, build_archive(**release, encrypted_mappings=mappings)))
-        else:
-            written.append((package, build_bundle(
-                **release, made_mappings=bool(identities), original=job.data,
-                released_table=result.data, k=check.k_target)))  # fmt: skip
-    write_outputs([(package, made.to_zip()) for package, made in written], force=args.force)
+    identity_outputs = outputs[1 : 1 + len(identities)]
+    files: list[tuple[Output, bytes | Path]] = [(outputs[0], staged)]
+    files += list(zip(identity_outputs, identities, strict=True))
+    report = None
+    if job.report is not None or workspace or packages:
+        report = _build_report(args, job, result, check, identity_outputs, **(figures or {}))
+    # (an engine gives no result when nothing is recorded, reported or packaged)
+    encrypted = (dict(zip(pairs_of(result), identities, strict=False))
+                 if job.passphrase is not None and result is not None else {})  # fmt: skip
+    placed, written = False, []
+    try:
+        with _recording(workspace) as ws:
+            if ws is not None:
+                done = record_release(
+                    ws, original=job.data, data_path=args.data, recipe=job.recipe,
+                    result=result, output=None, output_sha256=sha256_file(staged),
+                    output_name=job.out.name, base_dir=job.base_dir,
+                    quasi_identifiers=job.quasi_identifiers, report=report.to_dict(),
+                    encrypted_mappings=encrypted, author=getpass.getuser(), **(recorded or {}),
+                )  # fmt: skip
+                report = replace(report, audit=done.anchor)
+                portable, hierarchies = done.recipe, done.hierarchies
+            elif packages:
+                portable, hierarchies = portable_recipe(job.recipe, base_dir=job.base_dir)
+                portable = Recipe(portable.steps, result.seed, portable.meta)
+            if job.report is not None:
+                files.append((outputs[-1], _report_bytes(report, job.report)))
+            for package in packages:
+                release = {"released": staged.read_bytes(), "released_name": job.out.name,
+                           "recipe": portable, "hierarchies": hierarchies, "report": report}  # fmt: skip
+                if package.label == "--archive":
+                    mappings = {f"{c}-{kind}": blob for (c, kind), blob in encrypted.items()}
+                    made = build_archive(**release, encrypted_mappings=mappings)
+                else:
+                    made = build_bundle(**release, made_mappings=bool(identities),
+                                        original=job.data, released_table=result.data,
+                                        k=check.k_target)  # fmt: skip
+                written.append((package, made))
+            files += [(package, made.to_zip()) for package, made in written]
+            write_outputs(files, force=args.force)
+            placed = True
+    except BaseException:
+        if placed:  # the record was not committed: the release must not stand without it
+            for output, _ in files:
+                output.path.unlink(missing_ok=True)
+        raise
+    _end_bar(args)  # the messages below start on a line of their own
+    if ws is not None:
+        print(f"Recorded release {done.release_id} in workspace {workspace} (k = {done.k}, "
+              f"P(re-ID) = {done.p_reid}; audit log entry {done.anchor['entries']}).",
+              file=sys.stderr)  # fmt: skip
     for package, made in written:
         if made.private:
             left_out = bool(identities) and not encrypted
@@ -722,48 +745,19 @@ def _record_and_bundle(
                   f"tables): {package.path}.", file=sys.stderr)  # fmt: skip
 
 
-def _open_existing_workspace(path: str | None) -> Workspace:
-    chosen = Path(path) if path else default_workspace_path()
-    if not chosen.is_file():
-        raise AnonymisationError(
-            f"No workspace at '{chosen}'. Give --workspace FILE or set {WORKSPACE_ENV}."
-        )
-    return Workspace(chosen)
+def pairs_of(result: RecipeResult) -> list[tuple[str, str]]:
+    """(column, "mapping" | "linking") of each identity table, in the order of the files."""
+    return [*((c, "mapping") for c in result.mappings), *((c, "linking") for c in result.linking)]
 
 
-def cmd_log(args: argparse.Namespace) -> int:
-    with _open_existing_workspace(args.workspace) as ws:
-        entries = ws.audit_entries()
-    if args.json:
-        print(json.dumps(entries, indent=2, ensure_ascii=False))
-        return 0
-    for e in entries:
-        figures = "  ".join(
-            f"{name}={str(e[name])[:12] if name.endswith('sha256') else e[name]}"
-            for name in ("data_sha256", "recipe_sha256", "output_sha256", "k", "p_reid")
-            if e[name] is not None
-        )
-        print(f"{e['id']:>5}  {e['time']}  {e['action']:<13} {e['object']!r}  {figures}")
-    return 0
-
-
-def cmd_verify(args: argparse.Namespace) -> int:
-    """Exit 0 if the audit chain holds and every checkable release reproduces, else 1."""
-    from core.audit import verify_releases
-
-    with _open_existing_workspace(args.workspace) as ws:
-        chain = ws.verify_chain()
-        print(terminal_line(chain.explanation()))
-        if not chain.ok:
-            return 1
-        checks = verify_releases(ws)
-    for check in checks:
-        print(terminal_line(check.line()))  # it names recorded file paths
-    mismatch = next((c for c in checks if c.status == "mismatch"), None)
-    if mismatch is not None:
-        print(f"error: release {mismatch.release_id} does not reproduce.", file=sys.stderr)
-        return 1
-    return 0
+@contextmanager
+def _recording(workspace: str | None) -> Iterator[Workspace | None]:
+    """The workspace to record in, with its write transaction open (None: no workspace)."""
+    if not workspace:
+        yield None
+        return
+    with Workspace(workspace) as ws, ws.transaction():
+        yield ws
 
 
 def _plan_apply(args: argparse.Namespace) -> _ApplyJob:
@@ -896,56 +890,57 @@ def _apply_outputs(job: _ApplyJob, mapping: list[str], linking: list[str]) -> li
 
 
 def _release_files(
-    args: argparse.Namespace, job: _ApplyJob, result: RecipeResult, check: ReleaseCheck
-) -> list[tuple[Output, bytes | ContentWriter]]:
-    """Every file of the release, under paths checked again: the released table as the
-    writer that encodes it (streamed to disk), the others as bytes."""
+    args: argparse.Namespace, job: _ApplyJob, result: RecipeResult, progress: ProgressFn
+) -> tuple[list[Output], Path, list[bytes]]:
+    """Every output of the release under paths checked again, the released table written
+    in full to a temporary file beside --out (encoded straight into it, never held twice
+    in memory; placed by :func:`_place_and_record`), and the identity tables' bytes."""
     outputs = plan_outputs(
         _apply_outputs(job, list(result.mappings), list(result.linking)),
         job.inputs,
         force=args.force,
     )
-    identities = [*result.mappings.values(), *result.linking.values()]
+    tables = [*result.mappings.values(), *result.linking.values()]
     fmt = output_format(job.out)
 
-    def released_table(handle: BinaryIO, progress: ProgressFn) -> None:
-        stream_table(handle, result.data, fmt, progress)  # encoded into its temporary file
+    def released_table(handle: BinaryIO, part: ProgressFn) -> None:
+        stream_table(handle, result.data, fmt, part)
 
-    contents: list[bytes | ContentWriter] = [released_table]
     if job.passphrase is None:
-        contents += [table_to_bytes(table, "csv") for table in identities]
+        identities = [table_to_bytes(table, "csv") for table in tables]
     else:
-        contents += [encrypt_table(table, job.passphrase) for table in identities]
-    if job.report is not None:
-        contents.append(_report_file(args, job, result, check, outputs[1 : 1 + len(identities)]))
-    return list(zip(outputs, contents, strict=True))
+        identities = [encrypt_table(table, job.passphrase) for table in tables]
+    return outputs, stage_content(outputs[0], released_table, progress), identities
 
 
-def _report_file(
+def _build_report(
     args: argparse.Namespace,
     job: _ApplyJob,
-    result: RecipeResult,
+    result: RecipeResult | None,
     check: ReleaseCheck,
     identity_outputs: list[Output],
     **figures: Any,
-) -> bytes:
-    """The --report file (Markdown or JSON); ``figures`` are an engine's counted figures
-    (:func:`core.report.build_report`'s ``frequency_before``, ``utility``, ...)."""
+) -> Report:
+    """The release's report (one for --report, the workspace and the bundle); ``figures``
+    are an engine's counted figures (:func:`core.report.build_report`'s
+    ``frequency_before``, ``utility``, ...)."""
     identity_files = [
         {"table": output.label, "file": output.path.name, "encrypted": job.passphrase is not None}
         for output in identity_outputs
     ]
-    report = build_report(
+    return build_report(
         job.data, result, job.recipe, quasi_identifiers=job.quasi_identifiers,
         use_case=args.use_case, identity_files=identity_files, release_check=check,
         annex_d=_annex_d(job.recipe, check), direct_identifiers=job.direct_identifiers,
         **figures,
     )  # fmt: skip
-    if job.report is not None and job.report.suffix.lower() in (".md", ".markdown"):
-        text = report_to_markdown(report)
-    else:
-        text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
-    return text.encode("utf-8")
+
+
+def _report_bytes(report: Report, path: Path) -> bytes:
+    """The --report file: Markdown for .md, else JSON."""
+    if path.suffix.lower() in (".md", ".markdown"):
+        return report_to_markdown(report).encode("utf-8")
+    return json.dumps(report.to_dict(), indent=2, ensure_ascii=False).encode("utf-8")
 
 
 def _annex_d(recipe: Recipe, check: ReleaseCheck) -> AnnexDResult | None:
@@ -955,13 +950,13 @@ def _annex_d(recipe: Recipe, check: ReleaseCheck) -> AnnexDResult | None:
 
 
 def _tell_what_was_written(
-    files: list[tuple[Output, bytes | ContentWriter]], result: RecipeResult, check: ReleaseCheck
+    outputs: list[Output], result: RecipeResult, check: ReleaseCheck
 ) -> None:
     if check.acknowledged:
         print(f"warning: released anyway at your request; this is NOT an anonymised release "
               f"and every file is marked {NOT_ANONYMISED_MARK}. {' '.join(check.problems)}",
               file=sys.stderr)  # fmt: skip
-    for output, _ in files:
+    for output in outputs:
         if output.label == "--out":
             print(f"Wrote {len(result.data)} records to {output.path} (seed {result.seed}).",
                   file=sys.stderr)  # fmt: skip
@@ -1336,17 +1331,7 @@ def build_parser() -> argparse.ArgumentParser:
     _engine_options(apply)
     apply.set_defaults(run=cmd_apply)
 
-    log = sub.add_parser("log", help="Print a workspace's audit log.")
-    log.add_argument("--workspace", help=f"workspace file (default ${WORKSPACE_ENV} or "
-                     "workspace.anon.db)")  # fmt: skip
-    log.add_argument("--json", action="store_true", help="print JSON")
-    log.set_defaults(run=cmd_log)
-
-    verify = sub.add_parser("verify", help="Check a workspace's audit chain and re-run every "
-                            "recorded release whose input file is present.")  # fmt: skip
-    verify.add_argument("--workspace", help=f"workspace file (default ${WORKSPACE_ENV} or "
-                        "workspace.anon.db)")  # fmt: skip
-    verify.set_defaults(run=cmd_verify)
+    add_audit_commands(sub)  # log, verify, verify-bundle (core.cli_audit)
 
     decrypt = sub.add_parser("decrypt-mapping", help="Decrypt an identity mapping table "
                              "written by apply (--mapping-passphrase-env).")  # fmt: skip
@@ -1417,7 +1402,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     args.bar = _progress_bar(args)
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # a reader that went away (verify | head) is heard here
+        return code
+    except BrokenPipeError:
+        # The reader of our output stopped (e.g. `verify | head`): end quietly, as a pipe's
+        # writer does, without "Broken pipe" or a second error when Python flushes at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         _end_bar(args)
         print("error: interrupted (Ctrl-C); files are written all or nothing and the "
@@ -1427,6 +1420,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AnonymisationError as error:
         _end_bar(args)
         print(f"error: {terminal_line(error)}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except sqlite3.Error as error:  # a workspace damaged or full beyond what it catches
+        _end_bar(args)
+        print(f"error: the workspace could not be read or written ({terminal_line(error)}); "
+              "nothing was recorded. Check it with `python -m core verify`.", file=sys.stderr)  # fmt: skip
         return EXIT_USER_ERROR
     except OSError as error:
         _end_bar(args)

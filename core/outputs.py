@@ -181,6 +181,22 @@ def write_outputs(
         raise
 
 
+def stage_content(
+    output: Output, data: bytes | ContentWriter, progress: ProgressFn | None = None
+) -> Path:
+    """Write ``data`` in full to a new temporary file next to ``output`` (fsynced), for a
+    caller that needs its bytes (their sha256) before the release is placed: hand it to
+    :func:`write_outputs` to place it, or delete it if the work fails."""
+    created: list[Path] = []
+    try:
+        _write_temporary(output, data, created, progress or no_progress)
+    except BaseException:
+        for path in created:
+            path.unlink(missing_ok=True)
+        raise
+    return created[0]
+
+
 def staging_file(output: Output) -> Path:
     """A new empty temporary file next to ``output`` (hidden, mode as :func:`write_outputs`
     gives), for content streamed into it; hand it to :func:`write_outputs` to place it, or

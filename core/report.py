@@ -196,6 +196,10 @@ class Report:
     #: Per column: text cells (and the name) that look like spreadsheet formulas, which
     #: CSV output prefixes with a quote and .xlsx stores as text (core.spreadsheet_safety).
     formula_like_cells: dict[str, int] = field(default_factory=dict)
+    #: Where the release stands in its workspace's audit log (core.audit_check.anchor):
+    #: the entry count and head hash at the release, so a copy of this report that left
+    #: shows later whether the log was cut or rewritten (``verify --report``).
+    audit: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -227,6 +231,7 @@ class Report:
                 "csv_prefix": CSV_PREFIX,
                 "summary": formula_like_summary(self.formula_like_cells),
             },
+            "audit": dict(self.audit) if self.audit else None,
         }
 
 
@@ -477,5 +482,13 @@ def report_to_markdown(report: Report) -> str:
         lines += [
             f"- **{escape_markdown(k)}:** {escape_markdown(v)}" for k, v in report.sign_off.items()
         ]
+    if report.audit:
+        lines += ["", "## Audit record", "", escape_markdown(
+            f"Recorded as release {report.audit['release']} at audit log entry "
+            f"{report.audit['entries']} (head {report.audit['head']}"
+            f"{', keyed' if report.audit.get('keyed') else ''}). Check later that the "
+            "workspace still holds this record: python -m core verify --workspace WORKSPACE "
+            "--report THIS-REPORT"
+        )]  # fmt: skip
     lines += ["", "## Recipe", "", *code_fence(report.recipe.to_yaml().rstrip(), "yaml"), ""]
     return "\n".join(lines)

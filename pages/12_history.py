@@ -14,6 +14,7 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from core.audit import check_release
+from core.audit_check import check_records
 from core.markup import escape_markdown
 from ui import state
 from ui.page_errors import continue_on_error, stop_on_error
@@ -51,6 +52,7 @@ if right.button("Open or create", key="hist_open"):
 
 with stop_on_error(), state.open_workspace() as ws:
     chain = ws.verify_chain()
+    problems = check_records(ws) if chain.ok else []
     entries = ws.audit_entries()
     versions = ws.recipe_versions()
     releases = ws.releases()
@@ -58,6 +60,8 @@ with stop_on_error(), state.open_workspace() as ws:
 # --- audit log ----------------------------------------------------------------------------
 st.subheader("Audit log")
 (st.success if chain.ok else st.error)(escape_markdown(chain.explanation()))
+for problem in problems:  # a row changed under an intact log (core.audit_check)
+    st.error(escape_markdown(f"Record changed outside the audit log: {problem}"))
 state.explain("Each entry stores the fingerprint (sha256) of the one before, so an entry "
               "changed or removed afterwards breaks the chain from that entry on.",
               "PDPC guide, Step 5 (keep the record securely)")  # fmt: skip

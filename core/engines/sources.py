@@ -42,7 +42,16 @@ class Sources:
 
 def resolve_sources(source: str, *, sep: str | None = None) -> Sources:
     """The files named by ``source`` (file, glob or folder), checked to hold one table."""
-    files = _files(str(source))
+    return sources_of_files(_files(str(source)), sep=sep, source=str(source))
+
+
+def sources_of_files(
+    files: Sequence[str], *, sep: str | None = None, source: str | None = None
+) -> Sources:
+    """The table held by exactly these ``files`` (each read literally, never as a pattern:
+    a recorded release's inputs, core.audit), checked as :func:`resolve_sources` checks."""
+    files = [str(f) for f in files]
+    source = source or ", ".join(files)
     kinds = {READ_FORMATS.get(Path(f).suffix.lower()) for f in files}
     if kinds - {"csv", "parquet"}:
         odd = next(f for f in files if READ_FORMATS.get(Path(f).suffix.lower()) not in
@@ -176,15 +185,23 @@ def _is_utf8(head: bytes) -> bool:
     return True
 
 
-def sources_sha256(sources: Sources) -> str:
-    """The data set's fingerprint, as a workspace records it: the sha256 of its file, or for
-    a glob or folder the sha256 of its files' sha256s and paths."""
-    from core.workspace import sha256_bytes, sha256_file
+def file_hashes(sources: Sources) -> list[tuple[str, str]]:
+    """Each file of ``sources`` with its sha256 (what a release records it was made from)."""
+    from core.workspace import sha256_file
 
-    files = sources.files
-    if len(files) == 1:
-        return sha256_file(files[0])
-    return sha256_bytes("".join(f"{sha256_file(f)}  {f}\n" for f in files).encode())
+    return [(f, sha256_file(f)) for f in sources.files]
+
+
+def sources_sha256(sources: Sources, hashes: Sequence[tuple[str, str]] | None = None) -> str:
+    """The data set's fingerprint, as a workspace records it: the sha256 of its file, or for
+    a glob or folder the sha256 of its files' sha256s and paths (``hashes``, when already
+    computed by :func:`file_hashes`)."""
+    from core.workspace import sha256_bytes
+
+    hashes = list(hashes) if hashes is not None else file_hashes(sources)
+    if len(hashes) == 1:
+        return hashes[0][1]
+    return sha256_bytes("".join(f"{digest}  {f}\n" for f, digest in hashes).encode())
 
 
 def expected_records(sources: Sources) -> tuple[int, bool]:

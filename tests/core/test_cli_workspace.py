@@ -222,3 +222,81 @@ def test_verify_lines_show_control_characters_of_a_recorded_path_escaped(
     assert [line for line in out.splitlines() if line.startswith("release ")] == [
         line for line in out.splitlines() if line.startswith("release 1:")
     ]
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [sqlite3.OperationalError("database or disk is full"),
+     sqlite3.DatabaseError("database disk image is malformed"), KeyboardInterrupt()],
+)  # fmt: skip
+def test_a_release_that_cannot_be_recorded_writes_no_file(project, monkeypatch, capsys, failure):
+    """The record is part of the release (issue 27): the workspace failing as it records
+    (a full disk, a damaged file, Ctrl-C) leaves no released file, no report, no bundle
+    and no record, and says so in one line."""
+    from core.workspace import Workspace
+
+    ws = project / "w.anon.db"
+    with Workspace(ws):
+        pass
+
+    def fail(self, **kwargs):
+        raise failure
+
+    monkeypatch.setattr(Workspace, "add_release", fail)
+    code = _apply(project, "--workspace", str(ws), "--report", str(project / "r.json"),
+                  "--bundle", str(project / "b.zip"))  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == (130 if isinstance(failure, KeyboardInterrupt) else EXIT_USER_ERROR)
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert sorted(p.name for p in project.iterdir() if not p.name.startswith("w.anon")) == [
+        "adult.csv", "age.csv", "recipe.yaml"]  # fmt: skip
+    monkeypatch.undo()
+    with Workspace(ws) as workspace:
+        assert workspace.releases() == [] and workspace.verify_chain().ok
+
+
+def test_files_whose_record_cannot_be_committed_are_removed(project, monkeypatch, capsys):
+    """The files are placed, then the commit fails (e.g. the disk filled at that moment):
+    the release must not stand without its record, so its files are removed."""
+    import core.cli
+    from core.workspace import Workspace
+
+    ws = project / "w.anon.db"
+    with Workspace(ws):
+        pass
+
+    class CommitFails:
+        def __init__(self, conn):
+            self._conn = conn
+
+        def execute(self, sql, *args):
+            if sql == "COMMIT":
+                raise sqlite3.OperationalError("database or disk is full")
+            return self._conn.execute(sql, *args)
+
+        def __getattr__(self, name):
+            return getattr(self._conn, name)
+
+    opened = Workspace.__init__
+
+    def open_then_fail_commits(self, *args, **kwargs):
+        opened(self, *args, **kwargs)
+        self._conn = CommitFails(self._conn)
+
+    placed = []
+    real = core.cli.write_outputs
+
+    def note(files, **kwargs):
+        files = list(files)
+        real(files, **kwargs)
+        placed.extend(output.path for output, _ in files)
+
+    monkeypatch.setattr(Workspace, "__init__", open_then_fail_commits)
+    monkeypatch.setattr(core.cli, "write_outputs", note)
+    code = _apply(project, "--workspace", str(ws), "--report", str(project / "r.json"))
+    assert code == EXIT_USER_ERROR
+    assert len(placed) == 2 and not any(path.exists() for path in placed)
+    assert "Cannot write workspace" in capsys.readouterr().err
+    monkeypatch.undo()
+    with Workspace(ws) as workspace:
+        assert workspace.releases() == []

@@ -104,3 +104,22 @@ def test_the_workspace_refuses_a_hierarchy_name_that_is_not_a_bundle_name(tmp_pa
 
     with Workspace(tmp_path / "w.anon.db") as ws, pytest.raises(WorkspaceError, match="name"):
         ws.put_hierarchy(name, AGE, column="age")
+
+
+def test_history_names_a_record_changed_under_an_intact_log(tmp_path, monkeypatch):
+    """k edited in the risk table (the audit log untouched, so its chain still holds):
+    History says which row no longer matches its audit entry (issue 27, High 2)."""
+    import sqlite3
+
+    workspace = tmp_path / "edited.anon.db"
+    with Workspace(workspace) as ws:
+        ws.add_risk(data_sha256="d" * 64, quasi_identifiers=["age"], k=2, p_reid=0.5)
+    with sqlite3.connect(workspace) as conn:
+        conn.execute("UPDATE risk_computations SET k = 50")
+    monkeypatch.setenv("ANON_WORKSPACE", str(workspace))
+    at = _session()
+    at.switch_page("pages/12_history.py").run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert any("risk computation 1: k is 50 in its table but 2 in its audit entry" in e
+               for e in errors), errors  # fmt: skip

@@ -1,0 +1,240 @@
+"""``log``, ``verify`` and ``verify-bundle`` on hostile or awkward workspaces (issue 27):
+a damaged file, a read-only copy, a recorded data path that is a pattern, a reader that
+goes away, a tampered bundle re-hashed."""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import io
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from core.cli import EXIT_USER_ERROR, main
+from core.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+ADULT = ROOT / "tests" / "data" / "adult"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    lines = (ADULT / "adult.csv").read_text().splitlines()[:2001]
+    (tmp_path / "adult.csv").write_text("\n".join(lines) + "\n")
+    shutil.copy(ADULT / "adult_hierarchy_age.csv", tmp_path / "age.csv")
+    (tmp_path / "recipe.yaml").write_text(
+        "seed: 11\nquasi_identifiers: [age, sex]\nk: 5\nsteps:\n"
+        "  - {step: generalise, column: age, hierarchy: age.csv, level: 3}\n"
+        "  - {step: suppress_records, below_k: 5, quasi_identifiers: [age, sex]}\n"
+    )
+    return tmp_path
+
+
+def _apply(project: Path, *extra: str) -> int:
+    return main(["apply", str(project / "adult.csv"), "--recipe", str(project / "recipe.yaml"),
+                 "--out", str(project / "out.csv"), "--workspace", str(project / "w.anon.db"),
+                 *extra])  # fmt: skip
+
+
+def _damage_the_datasets_page(path: Path) -> None:
+    """Write a nonsense cell count into the header of the datasets table's page: a page
+    neither the audit chain nor the releases read, so only a check of the file sees it."""
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        root = conn.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'datasets'"
+        ).fetchone()[0]
+    data = bytearray(path.read_bytes())
+    offset = (root - 1) * page_size
+    data[offset + 3 : offset + 5] = b"\xff\xff"
+    path.write_bytes(bytes(data))
+
+
+def test_verify_on_a_damaged_workspace_is_not_intact(project, capsys):
+    assert _apply(project) == 0
+    _damage_the_datasets_page(project / "w.anon.db")
+    capsys.readouterr()
+    assert main(["verify", "--workspace", str(project / "w.anon.db")]) == 1
+    out = capsys.readouterr().out
+    assert "intact" not in out and "damaged (SQLite quick_check" in out
+
+
+def test_log_and_verify_read_a_read_only_workspace(project, capsys):
+    assert _apply(project) == 0
+    ws = project / "w.anon.db"
+    with Workspace(ws):  # closed cleanly: the WAL is folded back into the file
+        pass
+    before = ws.read_bytes()
+    ws.chmod(0o444)
+    project.chmod(0o555)
+    try:
+        capsys.readouterr()
+        assert main(["log", "--workspace", str(ws)]) == 0
+        assert "release" in capsys.readouterr().out
+        assert main(["verify", "--workspace", str(ws)]) == 0
+        assert "release 1: reproduced" in capsys.readouterr().out
+    finally:
+        project.chmod(0o755)
+        ws.chmod(0o644)
+    assert ws.read_bytes() == before
+
+
+def test_a_recorded_data_path_is_never_searched_as_a_pattern(tmp_path, capsys, monkeypatch):
+    """A workspace someone sent records '<folder>/**/*.csv' as the input of a streamed
+    release: verify (and History's Re-run, the same check_release) must read no file it
+    matches, and say the release could not be checked."""
+    (tmp_path / "deep").mkdir()
+    pd.DataFrame({"a": [1, 2]}).to_csv(tmp_path / "deep" / "found.csv", index=False)
+    ws = tmp_path / "sent.anon.db"
+    with Workspace(ws) as workspace:
+        version = workspace.add_recipe_version("seed: 1\nsteps: []\n", message="crafted")
+        workspace.add_release(data_sha256="0" * 64, recipe_version_id=version.id, seed=1,
+                              output_sha256="1" * 64, output_name="out.csv",
+                              data_path=f"{tmp_path}/**/*.csv", engine="duckdb")  # fmt: skip
+
+    def no_search(*args, **kwargs):
+        raise AssertionError(f"searched the file system for {args}")
+
+    monkeypatch.setattr(glob, "glob", no_search)
+    monkeypatch.setattr(Path, "rglob", no_search)
+    capsys.readouterr()
+    assert main(["verify", "--workspace", str(ws)]) == 0
+    out = capsys.readouterr().out
+    assert "release 1: not checked" in out and "a pattern or folder is never searched" in out
+
+
+def test_a_release_from_several_files_is_checked_on_exactly_those(tmp_path, capsys):
+    """The release of 'parts/*.csv' records each file with its sha256; a file added to the
+    folder later is not read, and the release still reproduces."""
+    pytest.importorskip("duckdb")
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    frame = pd.DataFrame({"age": [23, 35, 47, 51, 62, 38] * 20, "sex": ["F", "M"] * 60})
+    frame.iloc[:60].to_csv(parts / "a.csv", index=False)
+    frame.iloc[60:].to_csv(parts / "b.csv", index=False)
+    (tmp_path / "recipe.yaml").write_text(
+        "seed: 4\nquasi_identifiers: [age, sex]\nk: 5\nsteps:\n"
+        "  - {step: generalise, column: age, width: 20}\n"
+    )
+    ws = tmp_path / "w.anon.db"
+    assert main(["apply", str(parts / "*.csv"), "--recipe", str(tmp_path / "recipe.yaml"),
+                 "--out", str(tmp_path / "out.csv"), "--engine", "duckdb",
+                 "--workspace", str(ws)]) == 0  # fmt: skip
+    frame.iloc[:10].to_csv(parts / "c.csv", index=False)  # would change a glob's table
+    capsys.readouterr()
+    assert main(["verify", "--workspace", str(ws)]) == 0
+    assert "release 1: reproduced" in capsys.readouterr().out
+    with Workspace(ws) as workspace:
+        (release,) = workspace.releases()
+    files = [file for file, _ in __import__("json").loads(release["data_files_json"])]
+    assert files == [str(parts / "a.csv"), str(parts / "b.csv")]
+
+
+def test_verify_piped_into_head_ends_quietly(tmp_path):
+    """`log | head -1` on a long log: no "Broken pipe", no second error at exit."""
+    ws = tmp_path / "w.anon.db"
+    with Workspace(ws) as workspace, workspace.transaction():
+        for n in range(3000):
+            workspace.log("note", f"note:{n}", {"k": n})
+    command = (f"{sys.executable} -m core log --workspace {ws} | head -1; "
+               f"{sys.executable} -m core verify --workspace {ws} | head -1")  # fmt: skip
+    done = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    assert done.stderr == "", done.stderr
+    assert done.stdout.splitlines()[0].strip().startswith("1 ")
+
+
+# --- verify-bundle ----------------------------------------------------------------------
+
+
+def _rezip(path: Path, changes: dict[str, bytes]) -> None:
+    """Rewrite a bundle with ``changes`` and a manifest re-hashed to match, as anyone can."""
+    with zipfile.ZipFile(path) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    files.update(changes)
+    files["MANIFEST.sha256"] = "".join(
+        f"{hashlib.sha256(data).hexdigest()}  {name}\n"
+        for name, data in sorted(files.items()) if name != "MANIFEST.sha256"
+    ).encode()  # fmt: skip
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    path.write_bytes(buffer.getvalue())
+
+
+def _verify_bundle(project: Path, capsys, *extra: str) -> tuple[int, str]:
+    capsys.readouterr()
+    code = main(["verify-bundle", str(project / "b.zip"), "--workspace",
+                 str(project / "w.anon.db"), *extra])  # fmt: skip
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def test_verify_bundle_accepts_the_bundle_as_released(project, capsys):
+    assert _apply(project, "--bundle", str(project / "b.zip")) == 0
+    code, out = _verify_bundle(project, capsys, "--data", str(project / "adult.csv"))
+    assert code == 0, out
+    assert "not a signature" in out and "anonymise.py is the script of recipe.yaml" in out
+
+
+@pytest.mark.parametrize(
+    ("member", "change", "named"),
+    [
+        ("anonymise.py", b"import os\nos.system('echo owned')\n",
+         "anonymise.py is not the script recipe.yaml makes"),
+        ("released.csv", b"age,sex\n*,F\n", "is not release 1's recorded"),
+        ("recipe.yaml", None, "recipe.yaml is not recipe version"),
+    ],
+)  # fmt: skip
+def test_a_tampered_bundle_rehashed_does_not_verify(project, capsys, member, change, named):
+    assert _apply(project, "--bundle", str(project / "b.zip")) == 0
+    if change is None:  # the recipe and its script changed together, consistently
+        from core.recipe import Recipe, to_python_script
+
+        with zipfile.ZipFile(project / "b.zip") as archive:
+            text = archive.read("recipe.yaml").decode().replace("level: 3", "level: 1")
+        script = to_python_script(Recipe.from_yaml(text)).encode()
+        _rezip(project / "b.zip", {"recipe.yaml": text.encode(), "anonymise.py": script})
+    else:
+        _rezip(project / "b.zip", {member: change})
+    code, out = _verify_bundle(project, capsys)
+    assert code == 1 and named in out
+
+
+def test_verify_bundle_names_another_input(project, capsys):
+    assert _apply(project, "--bundle", str(project / "b.zip")) == 0
+    other = project / "other.csv"
+    other.write_text((project / "adult.csv").read_text().replace("Male", "Female", 1))
+    code, out = _verify_bundle(project, capsys, "--data", str(other))
+    assert code == 1 and "is not the input of release 1" in out
+
+
+def test_verify_bundle_of_a_bundle_without_a_record_is_one_line(project, capsys):
+    assert main(["apply", str(project / "adult.csv"), "--recipe", str(project / "recipe.yaml"),
+                 "--out", str(project / "out.csv"), "--bundle", str(project / "b.zip")]) == 0  # fmt: skip
+    with Workspace(project / "w.anon.db"):
+        pass
+    code, out = _verify_bundle(project, capsys)
+    assert code == EXIT_USER_ERROR and "carries no audit record" in out
+
+
+def test_the_internal_archive_carries_the_anchor_and_verifies(project, capsys):
+    assert _apply(project, "--archive", str(project / "a.zip")) == 0
+    with zipfile.ZipFile(project / "a.zip") as archive:
+        report = __import__("json").loads(archive.read("report.json"))
+    assert report["audit"]["release"] == 1
+    capsys.readouterr()
+    assert main(["verify-bundle", str(project / "a.zip"), "--workspace",
+                 str(project / "w.anon.db")]) == 0  # fmt: skip
+    assert main(["verify", "--workspace", str(project / "w.anon.db"), "--bundle",
+                 str(project / "a.zip")]) == 0  # fmt: skip
