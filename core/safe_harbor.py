@@ -485,12 +485,23 @@ def _birth_years(values: pd.Series, column: str, old: np.ndarray, ref: pd.Timest
     return text.astype("str").array, int(hide.sum()), "Years of birth kept." + note
 
 
+# Ages already grouped: a band ("21-30", "21 to 30") or an open top ("85+", "85 and over").
+_AGE_BAND = re.compile(r"\s*(\d{1,3})\s*(?:-|–|to)\s*(\d{1,3})\s*")
+_AGE_TOP = re.compile(r"\s*(\d{1,3})\s*(?:\+|and over|and above|or older|or over)\s*", re.I)
+
+
 def _top_code_ages(values: pd.Series, column: str):
+    """Ages over 89 become one category (45 CFR 164.514(b)(2)(i)(C)); bands and open tops
+    starting at 90 or more become that category too, other bands stay; a word with no
+    digit ("unknown") stays; anything else with a digit is refused with its row."""
     numbers = pd.to_numeric(values, errors="coerce")
     text = values.astype("str")
-    already = text.str.fullmatch(r"\s*\d+\s*\+\s*").fillna(False)
+    band = text.str.extract(_AGE_BAND)
+    top_open = pd.to_numeric(text.str.extract(_AGE_TOP, expand=False), errors="coerce")
+    band_low, band_high = (pd.to_numeric(band[i], errors="coerce") for i in (0, 1))
+    grouped = band_low.notna() | top_open.notna()
     # A word with no digit ("unknown", "N/A") is not an age and stays; "94 years" is one.
-    bad = numbers.isna() & values.notna() & ~already & text.str.contains(r"\d").fillna(False)
+    bad = numbers.isna() & values.notna() & ~grouped & text.str.contains(r"\d").fillna(False)
     if bad.any():
         row = int(np.flatnonzero(bad.to_numpy())[0])
         raise ParameterError(
@@ -498,14 +509,18 @@ def _top_code_ages(values: pd.Series, column: str):
             f"numbers, the first in row {row + 1} ({values.iloc[row]!r}). Clean the column or "
             "pass it in 'exclude' and top-code it yourself."
         )
-    top = (numbers >= TOP_AGE).fillna(False) | already
+    top = (numbers >= TOP_AGE) | (band_low >= TOP_AGE) | (top_open >= TOP_AGE)
+    top = top.fillna(False)
     whole = numbers.dropna()
     integral = bool((whole == np.floor(whole)).all())
     ages = (numbers.astype("Int64") if integral else numbers).astype("str")
     ages = ages.where(numbers.notna(), text).where(~top, AGE_LABEL).where(values.notna())
-    changed = int((numbers >= TOP_AGE).sum())
-    return (
-        ages.astype("str").array,
-        changed,
-        f"Ages of {TOP_AGE} and over become '{AGE_LABEL}' (one category, 90 or older).",
-    )
+    changed = int((top & (text.str.strip() != AGE_LABEL)).sum())
+    detail = f"Ages of {TOP_AGE} and over become '{AGE_LABEL}' (one category, 90 or older)."
+    straddle = int(((band_low < TOP_AGE) & (band_high >= TOP_AGE)).sum())
+    if straddle:
+        detail += (
+            f" {straddle} band(s) reach past 89 from below (e.g. {text[band_high >= TOP_AGE].iloc[0]!r}): "
+            "no exact age, but check the bands."
+        )
+    return ages.astype("str").array, changed, detail

@@ -162,6 +162,7 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
             "are 6-digit numbers, the shape of a Singapore postal code "
             "(other 6-digit codes look the same, so check); a postal code is an indirect "
             "identifier",
+            uncertain=True,
         ),  # fmt: skip
         _simple(
             "money",
@@ -206,11 +207,12 @@ def _occupation(s: _Sample) -> Evidence | None:
     return occupation_evidence(s.values, s.counts)
 
 
-def _simple(kind: str, what: str):
+def _simple(kind: str, what: str, *, uncertain: bool = False):
     def check(s: _Sample) -> Evidence | None:
         share = s.measure(lambda x: x.kind(kind))
         if share >= THRESHOLD:
-            return Evidence(kind, share, f"{_pct(share)} of sampled values {what} {_STEP1}.")
+            reason = f"{_pct(share)} of sampled values {what} {_STEP1}."
+            return Evidence(kind, share, reason, uncertain=uncertain)
         return None
 
     return check

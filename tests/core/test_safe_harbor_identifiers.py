@@ -291,3 +291,11 @@ def test_an_age_written_with_words_is_refused_with_the_row():
     df = pd.DataFrame({"age": ["45", "94 years", "30"]})
     with pytest.raises(ParameterError, match=r"row 2 \('94 years'\)"):
         apply_safe_harbor(df)
+
+
+def test_age_bands_starting_at_90_join_the_top_category_and_other_bands_stay():
+    df = pd.DataFrame({"age": ["21-30", "85 to 94", "90-99", "95+", "100 and over", "70+"]})
+    result = apply_safe_harbor(df)
+    assert result.data["age"].tolist() == ["21-30", "85 to 94", "90+", "90+", "90+", "70+"]
+    detail = result.to_frame().set_index("column").loc["age", "detail"]
+    assert "1 band(s) reach past 89" in detail and "'85 to 94'" in detail

@@ -196,6 +196,7 @@ def test_postal_code_reason_mentions_the_ambiguity():
     got = by_column(pd.DataFrame({"col": [117438, 828755, 208215, 570150]}))["col"]
     assert got.kind == "postal_code"
     assert "other 6-digit codes look the same" in got.reason
+    assert got.uncertain  # issue 26: a person decides
 
 
 def test_name_wins_over_an_ambiguous_shape():
