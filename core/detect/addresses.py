@@ -16,6 +16,7 @@ long cell cannot make it backtrack):
 * any case when a unit number, a block number or a Malay street word and a house number
   make it an address: ``blk 7 toa payoh lor 1 #02-33``, ``45 jalan sultan #01-02``;
 * a street name without a street word followed by its postal code: ``12 Cavenagh 229603``;
+* Indian: ``H.No. 49, Nair Colony, Belgaum - 590001``, ``11/13, Royal Palms, MG Road``;
 * ``Singapore 806799`` / ``S(806799)`` alone (a postal code named as such), a UK postcode
   alone (``SW1A 1AA``).
 """
@@ -30,6 +31,12 @@ _STREET = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Drive|Dr|Lane|Ln|Crescent|Cres|Close|Way|Boulevard|"
     r"Blvd|Place|Pl|Court|Ct|Terrace|Walk|Link|Rise|View|Grove|Gardens|Park|Square|Sq|"
     r"Highway|Hwy|Central|Circle|Parkway|Pkwy|Row|Mews|Hill|Heights|Loop|Green|Quay|"
+    # more US street suffixes of USPS Publication 28 (Appendix C1)
+    r"Trail|Trl|Ferry|Spur|Crest|Forks?|Mills?|Motorway|Forge|Ridges?|Course|Point|Wells|"
+    r"Villages?|Dam|Squares|Parkways|Unions?|Turnpike|Expressway|Expy|Freeway|Pike|Pass|"
+    r"Path|Pines|Ranch|Shores?|Springs|Summit|Trace|Valley|Vista|Landing|Junction|Harbou?r|"
+    r"Haven|Glen|Estates|Creek|Cove|Commons?|Canyon|Brook|Bridge|Bluff|Bend|Alley|Manor|"
+    r"Meadows?|Orchard|Oval|Plains?|Prairie|Stream|Ville|Walks|Garden|Gateway|Isle|Knolls?|"
     # Indian street and locality words: Marg (road), Salai (road, Tamil), Nagar, Colony,
     # Layout, Main, Cross (Bengaluru's numbered roads), Chowk, Bagh, Vihar, Enclave
     r"Marg|Salai|Nagar|Colony|Layout|Main|Cross|Chowk|Bagh|Vihar|Enclave)"
@@ -84,10 +91,24 @@ _NAME_THEN_CODE = (
     rf"[0-9]{{1,5}}[A-Z]?,?\s+(?:[A-Z][A-Za-z'’.-]*\s+){{1,4}}"
     rf"(?:{_UNIT},?\s+)?(?:(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|[0-9]{{6}})"
 )
+# Indian addresses: a house number with a slash or named ("H.No. 49", "No. 20", "Flat
+# 14D", "11/13"), comma-separated parts (a building, a street, a locality, a town), then
+# a 6-digit PIN code ("Mumbai 400014", "Rampur - 932686") or a street word.
+_IN_HOUSE = (
+    r"(?:(?:H\.?[ \t]?No|No|Door[ \t]+No|Plot[ \t]+No)\.?[ \t]*|(?:Flat|Plot|House)[ \t]+)"
+    r"[0-9]{1,4}[A-Za-z]?(?:/[0-9]{1,4}[A-Za-z]?)?"
+    r"|[0-9]{1,4}[A-Za-z]?/[0-9]{1,4}[A-Za-z]?"
+)
+_IN_PART = r"[A-Z0-9][A-Za-z0-9.'’-]*(?:[ \t]+[A-Z0-9][A-Za-z.'’-]*){0,3}"
+_INDIAN = (
+    rf"(?:{_IN_HOUSE}),[ \t]+(?:{_IN_PART},[ \t]+){{0,5}}"
+    rf"(?:{_IN_PART}(?:[ \t]*-[ \t]*|,?[ \t]+)[0-9]{{6}}"
+    rf"|(?:[A-Z0-9][A-Za-z0-9.'’-]*[ \t]+){{1,3}}{_STREET}\.?(?![A-Za-z]))"
+)
 # A UK postcode alone ("SW1A 1AA"): written with its space, in capitals.
 _UK_POSTCODE_ALONE = r"[A-Z]{1,2}[0-9][A-Z0-9]? [0-9][A-Z]{2}"
 ADDRESS = re.compile(
-    rf"(?<![\w#])(?:(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|{_ANY_CASE}|{_NAME_THEN_CODE}"
+    rf"(?<![\w#/])(?:(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|{_INDIAN}|{_ANY_CASE}|{_NAME_THEN_CODE}"
     rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE_ALONE})(?![\w])"
 )
 

@@ -82,14 +82,15 @@ _FICTIONAL = re.compile(
 _PHONE_CUE = re.compile(
     r"\b(?:tel|telephone|phone|phoned|ph|mobile|mob|hp|h/p|handphone|cell|cellphone|fax|"
     r"landline|whatsapp|sms|call|called|calling|ring|rang|reach|reached|contact|contacted|"
-    r"text|texted|dial|dialled|dialed)\b[^\n0-9]{0,24}$",
+    r"text|texted|dial|dialled|dialed|tried|try)\b[^\n0-9]{0,24}$",
     re.IGNORECASE,
 )
 # Without a cue, a number written in the national format of one of these countries is a
 # phone number too (the countries of the people in the issue-26 sample and of the users'
 # relatives): libphonenumber checks it is valid there. Only numbers of 9 digits or more
-# written with separators or brackets ("415.938.1277", "98765 43210", "(02) 9876 5432"):
-# a bare run of digits, or a shorter one, is more often a batch, lot or invoice number.
+# written with separators or brackets ("415.938.1277", "98765 43210", "(02) 9876 5432"),
+# or bare runs of exactly 10 digits valid in India or the US ("9876543210"): another bare
+# run of digits, or a shorter one, is more often a batch, lot or invoice number.
 HINT_REGIONS = ("US", "GB", "IN", "MY", "AU")
 # ... unless the word just before names it a code: "Order 07911 123456", "Invoice 012-345
 # 6789", "batch no. 0412 345 678" are not read as phones of another country.
@@ -214,8 +215,12 @@ def _inside(spans: list[tuple[int, int]]):
 def _national_elsewhere(candidate: str, digits: str, region: str) -> bool:
     """A valid number in the national format of a :data:`HINT_REGIONS` country, written
     with separators and of 9 digits or more (see there)."""
-    if len(digits) < 9 or candidate.startswith(("+", "00")) or not _GROUPED.search(candidate):
+    if len(digits) < 9 or candidate.startswith(("+", "00")):
         return False
+    if not _GROUPED.search(candidate):
+        # A bare run of exactly 10 digits is how Indian mobiles (6-9...) and US numbers
+        # are often written ("7675857833"); other bare runs stay codes.
+        return len(candidate) == 10 and any(_valid(candidate, r) for r in ("IN", "US"))
     if _DECIMAL.fullmatch(candidate):
         return False  # "77.2164013": a decimal number (a longitude), not "772-164-013"
     return any(_valid(candidate, other) for other in HINT_REGIONS if other != region)

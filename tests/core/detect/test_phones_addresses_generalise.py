@@ -106,3 +106,35 @@ def test_street_addresses_of_several_countries_are_found_whole(text, address):
 )
 def test_numbers_and_words_that_are_not_addresses(text):
     assert not any(e.kind == "address" for e in find_entities(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "phone"),
+    [
+        ("ravi sharma, 9876543210, ravi@example.com", "9876543210"),  # Indian mobile, bare
+        ("Tried 2025550143 twice", "2025550143"),  # a US number, bare, after "tried"
+    ],
+)
+def test_a_bare_ten_digit_mobile_is_a_phone(text, phone):
+    assert _has(text, "phone", phone)
+
+
+@pytest.mark.parametrize("text", ["epoch 1700000000 logged", "order 9876543210 shipped"])
+def test_other_bare_ten_digit_numbers_are_not_phones(text):
+    assert not any(e.kind == "phone" for e in find_entities(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("pick up at H.No. 12, Gandhi Colony, Nashik - 422001 today",
+         "H.No. 12, Gandhi Colony, Nashik - 422001"),
+        ("letter from 7/21, Lotus Towers, Station Road, Thane West, Thane 400601.",
+         "7/21, Lotus Towers, Station Road, Thane West, Thane 400601"),
+        ("returned from 45/2, Green Acres, Link Road", "45/2, Green Acres, Link Road"),
+        ("moved to 8812 Willow Creek Trail, Austin, TX 78701", "8812 Willow Creek Trail, Austin, TX 78701"),
+        ("lives at 19 Old Mill Ferry Apt. 4, Dover, DE 19901", "19 Old Mill Ferry Apt. 4, Dover, DE 19901"),
+    ],
+)  # fmt: skip
+def test_indian_and_more_us_street_addresses(text, address):
+    assert _has(text, "address", address)
