@@ -22,7 +22,7 @@ from core.errors import ParameterError
 from core.formatting import fmt_percent
 from core.privacy import equivalence_classes
 from core.risk import p_shares_birthday
-from core.validation import require_columns, require_int
+from core.validation import require_columns, require_int, shown_value
 
 _DATE_SHAPE = r"^\s*(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})(?:[ T].*)?$"
 
@@ -176,7 +176,7 @@ def cell_shares_from_table(table: pd.DataFrame, *, column: str = "share") -> np.
         row = int(np.flatnonzero(bad.to_numpy() | (values < 0).to_numpy())[0]) + 1
         raise ParameterError(
             f"Column '{column}' must hold non-negative numbers (shares or head counts); "
-            f"row {row} holds {table[column].iloc[row - 1]!r}."
+            f"row {row} holds {shown_value(table[column].iloc[row - 1])}."
         )
     values = values.dropna().to_numpy(dtype=float)
     total = values.sum()

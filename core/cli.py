@@ -17,9 +17,11 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
+import math
 import os
 import sqlite3
 import sys
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field, replace
@@ -96,7 +98,34 @@ def _progress_bar(args: argparse.Namespace) -> TextBar | None:
 
 
 def _emit(data: object, as_json: bool, text: str) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text)
+    print(json.dumps(_finite(data), indent=2, ensure_ascii=False) if as_json else text)
+
+
+def _finite(data: object) -> object:
+    """``data`` with every NaN or infinite float as None: ``json.dumps`` writes them as
+    ``NaN``/``Infinity``, which JSON does not have and strict parsers refuse."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return None
+    if isinstance(data, dict):
+        return {key: _finite(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [_finite(value) for value in data]
+    return data
+
+
+def _plain_warnings(run):
+    """``run`` with each warning shown as one line of its text: Python's own format names
+    the source file and line, a server path the user has no use for."""
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        print(f"warning: {terminal_line(message)}", file=sys.stderr)
+
+    def run_showing_plain_warnings(args: argparse.Namespace) -> int:
+        with warnings.catch_warnings():
+            warnings.showwarning = show
+            return run(args)
+
+    return run_showing_plain_warnings
 
 
 def cmd_classify(args: argparse.Namespace) -> int:
@@ -1401,6 +1430,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     args.bar = _progress_bar(args)
+    args.run = _plain_warnings(args.run)
     try:
         code = args.run(args)
         sys.stdout.flush()  # a reader that went away (verify | head) is heard here

@@ -56,7 +56,13 @@ import pandas as pd
 
 from core.errors import ColumnNotFoundError, ParameterError
 from core.privacy import combined_codes
-from core.validation import require_choice, require_columns, require_int, require_numeric
+from core.validation import (
+    require_choice,
+    require_columns,
+    require_int,
+    require_numeric,
+    shown_value,
+)
 
 #: The paper's default thresholds (Section 3.b, assumptions 3-5; Section 3.d).
 T1_DEFAULT = 20
@@ -220,7 +226,7 @@ def validate_area_table(
             row = int(np.flatnonzero(missing)[0]) + 1
             raise ParameterError(
                 f"The area table has {int(missing.sum())} empty value(s) in column '{column}', "
-                f"the first in row {row} (area {text.iloc[row - 1]!r}). Every area needs every "
+                f"the first in row {row} (area {shown_value(text.iloc[row - 1])}). Every area needs every "
                 "measure: fill them in from the source tabulation or drop the column."
             )
         out[column] = values.to_numpy()

@@ -36,6 +36,7 @@ from core.validation import (
     make_rng,
     require_columns,
     require_int,
+    shown_value,
 )
 
 _DAY = np.timedelta64(1, "D")
@@ -279,7 +280,7 @@ def age_from_dob(
         row = int(np.flatnonzero(future)[0])
         raise ParameterError(
             f"Column '{column}' has {int(future.sum())} date(s) of birth after the reference "
-            f"date {ref.date()}, the first in row {row + 1} ({df[column].iloc[row]!r}). "
+            f"date {ref.date()}, the first in row {row + 1} ({shown_value(df[column].iloc[row])}). "
             "Choose a later 'reference_date' or correct the data."
         )
     if top is not None:
@@ -334,7 +335,7 @@ def perturb_ages(
         raise ParameterError(
             f"Perturbing ages needs numbers, but column '{column}' has {int(bad.sum())} "
             f"value(s) that are not (nor a top-coded label like '90+'), the first in row "
-            f"{row + 1} ({series.iloc[row]!r})."
+            f"{row + 1} ({shown_value(series.iloc[row])})."
         )
     age = numbers.to_numpy(dtype=float)
     eligible = np.isfinite(age) & (age > above)

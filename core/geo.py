@@ -36,6 +36,7 @@ from core.validation import (
     require_int,
     require_numeric,
     require_positive,
+    shown_value,
 )
 
 #: Mean Earth radius (IUGG), metres.
@@ -216,7 +217,7 @@ def _radii(
         if max_m is None:
             row = int(np.flatnonzero(missing)[0])
             raise ParameterError(
-                f"Column '{by}' has value {df[by].iloc[row]!r} (row {row + 1}) with no radius in "
+                f"Column '{by}' has value {shown_value(df[by].iloc[row])} (row {row + 1}) with no radius in "
                 f"'radii' ({', '.join(map(str, radii))}). Add it to 'radii', or give 'max_m' as "
                 "the radius for all other values."
             )

@@ -78,6 +78,7 @@ from core.validation import (
     require_int,
     require_positive,
     require_probability,
+    shown_value,
 )
 
 POPULATION_MODELS = ("dankar", "pitman", "zayatz", "snb")
@@ -701,7 +702,7 @@ def _covered(values: pd.Series, hierarchy: Hierarchy, column: str) -> pd.Series:
     missing = ~text.isin(hierarchy.levels[0]) & text.notna()
     if missing.any():
         raise ParameterError(
-            f"The population table's value {text[missing].iloc[0]!r} in column '{column}' is "
+            f"The population table's value {shown_value(text[missing].iloc[0])} in column '{column}' is "
             f"not in the column's hierarchy ({int(missing.sum())} distinct value(s)): add it to "
             "the hierarchy file, or give the population with the same coding as the data."
         )

@@ -42,6 +42,7 @@ from core.validation import (
     require_int,
     require_positive,
     require_probability,
+    shown_value,
 )
 
 # --- Annex D ------------------------------------------------------------------------
@@ -208,7 +209,7 @@ def journalist_class_population(
             row = int(np.flatnonzero(weights.isna() | (weights < 0))[0])
             raise ParameterError(
                 f"Population column '{count_column}' must hold counts of people; row "
-                f"{row + 1} has {population[count_column].iloc[row]!r}."
+                f"{row + 1} has {shown_value(population[count_column].iloc[row])}."
             )
         weights = weights.to_numpy(dtype=float)
     # Code both tables together so that equal values get equal codes. Values are compared

@@ -49,7 +49,7 @@ from core.safe_harbor_report import (
 )
 from core.schema import Suggestion, suggest_roles
 from core.states import state_of
-from core.validation import require_choice, require_columns
+from core.validation import require_choice, require_columns, shown_value
 
 __all__ = [
     "AGE_LABEL",
@@ -506,7 +506,7 @@ def _top_code_ages(values: pd.Series, column: str):
         row = int(np.flatnonzero(bad.to_numpy())[0])
         raise ParameterError(
             f"Safe Harbor: age column '{column}' has {int(bad.sum())} value(s) that are not "
-            f"numbers, the first in row {row + 1} ({values.iloc[row]!r}). Clean the column or "
+            f"numbers, the first in row {row + 1} ({shown_value(values.iloc[row])}). Clean the column or "
             "pass it in 'exclude' and top-code it yourself."
         )
     top = (numbers >= TOP_AGE) | (band_low >= TOP_AGE) | (top_open >= TOP_AGE)

@@ -38,7 +38,7 @@ import pandas as pd
 from core.errors import ParameterError
 from core.formatting import fmt_number, fmt_percent, fmt_probability
 from core.privacy import combined_codes
-from core.validation import require_choice, require_columns, require_positive
+from core.validation import require_choice, require_columns, require_positive, shown_value
 
 RISK_METHODS = ("approx", "exact")
 MISSING_RULES = ("own_value", "sdcmicro")
@@ -56,20 +56,28 @@ class Frequencies:
     Fk: np.ndarray  # noqa: N815 - sdcMicro's name for the estimated population frequency
 
 
+#: Largest sampling weight: a record stands for at most this many people (ten times the
+#: world's population). Beyond it the sums F_k lose their meaning, and two weights of
+#: 1e308 add up to infinity, whose figures are NaN.
+MAX_WEIGHT = 1e11
+
+
 def _weights(df: pd.DataFrame, column: str | None) -> np.ndarray:
     if column is None:
         return np.ones(len(df))
     require_columns(df, column, parameter="weights")
-    values = pd.to_numeric(df[column], errors="coerce")
-    bad = values.isna() | (values < 1)
+    values = pd.to_numeric(df[column], errors="coerce").to_numpy(dtype=float)
+    # NaN compares False: '~(within)' catches missing values, 'nan' and infinities too
+    bad = ~((values >= 1) & (values <= MAX_WEIGHT))
     if bad.any():
-        row = int(np.flatnonzero(bad.to_numpy())[0])
+        row = int(np.flatnonzero(bad)[0])
         raise ParameterError(
             f"Sampling weights in column '{column}' must be numbers of at least 1 (each record "
-            f"stands for itself and possibly others); row {row + 1} has "
-            f"{df[column].iloc[row]!r}. Check that the right column is named as weights."
+            f"stands for itself and possibly others) and at most {MAX_WEIGHT:,.0f}; row "
+            f"{row + 1} has {shown_value(df[column].iloc[row])}. Check that the right column "
+            "is named as weights."
         )
-    return values.to_numpy(dtype=float)
+    return values
 
 
 def sample_frequencies(

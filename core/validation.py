@@ -21,6 +21,15 @@ def _preview(names: Iterable[object], limit: int = 12) -> str:
     return shown + (f", ... ({len(names) - limit} more)" if len(names) > limit else "")
 
 
+def shown_value(value: object) -> str:
+    """``value`` for a message, as a person reads it: a NumPy or pandas scalar as the
+    plain Python value (``-5``, not ``np.int64(-5)``), quoted when it is text."""
+    item = getattr(value, "item", None)
+    if isinstance(value, np.generic) and item is not None:
+        value = item()
+    return repr(value)
+
+
 def require_columns(
     df: pd.DataFrame,
     columns: str | Iterable[str],
@@ -57,7 +66,7 @@ def require_numeric(df: pd.DataFrame, column: str, *, technique: str) -> pd.Seri
         row = bad.to_numpy().nonzero()[0][0]
         raise ParameterError(
             f"{technique} needs numbers, but column '{column}' has {int(bad.sum())} value(s) "
-            f"that are not, the first in row {row + 1} ({series.iloc[row]!r}). Clean or "
+            f"that are not, the first in row {row + 1} ({shown_value(series.iloc[row])}). Clean or "
             "generalise that column first, or choose a numeric column."
         )
     return numbers.astype(float)
@@ -66,10 +75,10 @@ def require_numeric(df: pd.DataFrame, column: str, *, technique: str) -> pd.Seri
 def require_positive(name: str, value: object, *, allow_zero: bool = False) -> float:
     """Check that a parameter is a (strictly) positive finite number."""
     if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
-        raise ParameterError(f"Parameter '{name}' must be a number, got {value!r}.")
+        raise ParameterError(f"Parameter '{name}' must be a number, got {shown_value(value)}.")
     if value < 0 or (value == 0 and not allow_zero):
         bound = "zero or more" if allow_zero else "greater than zero"
-        raise ParameterError(f"Parameter '{name}' must be {bound}, got {value!r}.")
+        raise ParameterError(f"Parameter '{name}' must be {bound}, got {shown_value(value)}.")
     return float(value)
 
 
@@ -81,7 +90,9 @@ def require_int(name: str, value: object, *, minimum: int = 0) -> int:
         else:
             raise ParameterError(f"Parameter '{name}' must be a whole number, got {value!r}.")
     if value < minimum:
-        raise ParameterError(f"Parameter '{name}' must be at least {minimum}, got {value!r}.")
+        raise ParameterError(
+            f"Parameter '{name}' must be at least {minimum}, got {shown_value(value)}."
+        )
     return int(value)
 
 
@@ -89,7 +100,7 @@ def require_probability(name: str, value: object) -> float:
     """Check that a parameter is a probability between 0 and 1."""
     if isinstance(value, bool) or not isinstance(value, Real) or not 0 <= value <= 1:
         raise ParameterError(
-            f"Parameter '{name}' must be a probability between 0 and 1, got {value!r}."
+            f"Parameter '{name}' must be a probability between 0 and 1, got {shown_value(value)}."
         )
     return float(value)
 
@@ -99,7 +110,7 @@ def require_choice(name: str, value: object, choices: Iterable[str]) -> str:
     choices = list(choices)
     if value not in choices:
         raise ParameterError(
-            f"Parameter '{name}' must be one of {_preview(choices)}, got {value!r}."
+            f"Parameter '{name}' must be one of {_preview(choices)}, got {shown_value(value)}."
         )
     return str(value)
 

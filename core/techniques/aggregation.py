@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from numbers import Real
 
+import numpy as np
 import pandas as pd
 
 from core.errors import AnonymisationWarning, ParameterError
@@ -93,17 +94,18 @@ def aggregate(
 
     if min_cell:
         sizes = grouped.size().to_numpy()
-        small = result.loc[sizes < min_cell, by]
-        if len(small):
-            shown = "; ".join(
-                ", ".join(f"{c}={row[c]}" for c in by) + f" ({n} records)"
-                for (_, row), n in zip(small.iterrows(), sizes[sizes < min_cell], strict=True)
-            )
+        small = np.flatnonzero(sizes < min_cell)
+        if small.size:
+            # Rows of the result, never their values: a warning reaches stderr and logs,
+            # and a small group's values are what could identify someone.
+            rows = ", ".join(f"{row + 1} ({sizes[row]} records)" for row in small[:10])
+            more = f" and {small.size - 10} more" if small.size > 10 else ""
             warnings.warn(
                 AnonymisationWarning(
-                    f"{len(small)} group(s) have fewer than {min_cell} records and could "
-                    f"identify someone: {shown}. Merge them (wider bands) or suppress them "
-                    "before release (PDPC guide, Annex A: Data aggregation)."
+                    f"{small.size} group(s) have fewer than {min_cell} records and could "
+                    f"identify someone: row(s) {rows}{more} of the aggregated table. Merge "
+                    "them (wider bands) or suppress them before release (PDPC guide, Annex A: "
+                    "Data aggregation)."
                 ),
                 stacklevel=2,
             )

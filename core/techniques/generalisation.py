@@ -26,7 +26,13 @@ import pandas as pd
 from core._text import as_text, format_number
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
-from core.validation import require_choice, require_columns, require_numeric, require_positive
+from core.validation import (
+    require_choice,
+    require_columns,
+    require_numeric,
+    require_positive,
+    shown_value,
+)
 
 DATE_UNITS = ("week", "month", "quarter", "year")
 
@@ -122,7 +128,7 @@ def generalise_edges(
         raise ParameterError(
             f"Column '{column}' has {int(outside.sum())} value(s) outside the edges "
             f"{format_number(edges[0])}..{format_number(edges[-1])}, the first in row {row + 1} "
-            f"({df[column].iloc[row]!r}). Widen the first/last edge (e.g. -inf or inf)."
+            f"({shown_value(df[column].iloc[row])}). Widen the first/last edge (e.g. -inf or inf)."
         )
     label_array = np.asarray(labels, dtype=object)
     out = np.full(len(values), np.nan, dtype=object)
@@ -271,7 +277,7 @@ def _parse_dates(series: pd.Series, column: str, *, dayfirst: bool) -> pd.Series
         row = int(failed.to_numpy().nonzero()[0][0])
         raise ParameterError(
             f"Column '{column}' has {int(failed.sum())} value(s) that are not dates, the first "
-            f"in row {row + 1} ({series.iloc[row]!r}). Correct them, or write dates like "
+            f"in row {row + 1} ({shown_value(series.iloc[row])}). Correct them, or write dates like "
             "2003-02-01."
         )
     return parsed

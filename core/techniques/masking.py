@@ -18,7 +18,7 @@ import pandas as pd
 
 from core._text import as_text
 from core.errors import ParameterError
-from core.validation import require_choice, require_columns, require_int
+from core.validation import require_choice, require_columns, require_int, shown_value
 
 _HEX = "[0-9A-Fa-f]{1,4}"
 
@@ -176,7 +176,7 @@ def _mask_preset(series: pd.Series, column: str, preset: str, char: str) -> pd.S
         raise ParameterError(
             f"Mask preset {preset!r} expects values like {rule['example'][0]!r}, but column "
             f"'{column}' has {int(bad.sum())} value(s) that are not, the first in row "
-            f"{row + 1} ({series.iloc[row]!r}). Clean those values, or use keep_first/keep_last."
+            f"{row + 1} ({shown_value(series.iloc[row])}). Clean those values, or use keep_first/keep_last."
         )
     replacement = rule["replacement"].replace("{c}", char.replace("\\", "\\\\"))
     return text.str.replace(pattern, replacement, regex=True).astype("str")

@@ -701,3 +701,21 @@ def test_large_arrays_come_from_the_heap_in_the_command_lines_process(setting, m
     probe = subprocess.run([sys.executable, "-c", _MAPPED_PROBE, setting], capture_output=True,
                            text=True, check=True, cwd=ROOT)  # fmt: skip
     assert (int(probe.stdout.split()[-1]) >= 2**26) == mapped, probe.stdout
+
+
+def test_the_small_cell_warning_names_no_value_and_no_source_file(tmp_path):
+    """Issue 27: the aggregate step's warning printed the small groups' values (Gender=F,
+    Age=30: one woman) and, as Python shows a warning, the server's source path."""
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(
+        "seed: 3\nsteps:\n"
+        "  - {step: aggregate, by: [Gender, Age], values: [Average number of trips per week],"
+        " min_cell: 3}\n",
+        encoding="utf-8",
+    )
+    done = run("apply", str(TAXI), "--recipe", str(recipe), "--out", str(tmp_path / "o.csv"),
+               "--release-anyway")  # fmt: skip
+    warning = [line for line in done.stderr.splitlines() if "fewer than 3" in line]
+    assert len(warning) == 1 and warning[0].startswith("warning: "), done.stderr
+    assert "Gender=" not in done.stderr and "=F" not in done.stderr
+    assert ".py" not in done.stderr and str(ROOT) not in done.stderr
