@@ -98,7 +98,12 @@ def _progress_bar(args: argparse.Namespace) -> TextBar | None:
 
 
 def _emit(data: object, as_json: bool, text: str) -> None:
-    print(json.dumps(_finite(data), indent=2, ensure_ascii=False) if as_json else text)
+    """``data`` as JSON, or ``text`` with each line's control characters shown as their
+    escapes (a column name's escape sequence would retitle or recolour the terminal)."""
+    if as_json:  # JSON escapes control characters itself
+        print(json.dumps(_finite(data), indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(terminal_line(line) for line in text.split("\n")))
 
 
 def _finite(data: object) -> object:

@@ -11,6 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from core import cli
+
 ROOT = Path(__file__).resolve().parents[2]
 STEP4 = ROOT / "sample_data" / "guide_step4_k_example.csv"
 TAXI = ROOT / "sample_data" / "guide_annex_c_taxi.csv"
@@ -719,3 +721,22 @@ def test_the_small_cell_warning_names_no_value_and_no_source_file(tmp_path):
     assert len(warning) == 1 and warning[0].startswith("warning: "), done.stderr
     assert "Gender=" not in done.stderr and "=F" not in done.stderr
     assert ".py" not in done.stderr and str(ROOT) not in done.stderr
+
+
+ESCAPED_NAME = "name\x1b]0;owned\x07\x1b[31m"  # retitles the terminal, turns it red
+
+
+@pytest.mark.parametrize("command", [["classify"], ["risk", "--qi", ESCAPED_NAME],
+                                     ["safe-harbor", "--reference-date", "2024-01-01"]])  # fmt: skip
+def test_control_characters_in_column_names_never_reach_the_terminal(tmp_path, capsys,
+                                                                    command):  # fmt: skip
+    """Issue 27: a column name's escape sequences reached the normal output of classify,
+    risk and safe-harbor (errors were already neutralised)."""
+    data = tmp_path / "people.csv"
+    pd.DataFrame({ESCAPED_NAME: ["Tan Ah Kow", "Lim Mei Ling"], "age": [30, 41]}).to_csv(
+        data, index=False
+    )
+    assert cli.main([command[0], str(data), *command[1:]]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "name\\x1b]0;owned\\x07\\x1b[31m" in out  # shown, as its Python escapes
