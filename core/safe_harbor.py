@@ -102,6 +102,7 @@ FREE_TEXT_CHOICES: dict[str, str] = {
 _KIND_LETTER = {
     "name": "A",
     "address": "B",
+    "place": "B",
     "gps": "B",
     "postal_code": "B",
     "date_of_birth": "C",

@@ -78,7 +78,7 @@ class Suggestion:
 
     ``kind`` names what the column appears to hold ("nric", "ssn", "nino", "national_id", "email",
     "phone", "ipv4", "ipv6", "mac", "url", "address", "postal_code", "vehicle_plate",
-    "date_of_birth", "year_of_birth", "date", "name", "age", "gender", "job_title",
+    "date_of_birth", "year_of_birth", "date", "name", "age", "gender", "job_title", "place",
     "mixed", "free_text", "near_unique", "identifier_like", "code", "measurement",
     "money", "category", ...).
     ``reason`` is one plain sentence stating the evidence; ``technique`` is what Annex B
@@ -147,6 +147,10 @@ _TECHNIQUES: dict[str, str] = {
     "address": (
         "generalise to a pre-defined zone (e.g. URA planning area) and remove unit numbers, "
         "or swap (Annex B)"
+    ),
+    "place": (
+        "generalise to a larger area (e.g. planning area to region), or swap; HIPAA Safe "
+        "Harbor removes it (Annex B, address)"
     ),
     "gps": (
         "round to 2 or 3 decimal places, or perturb by up to +/- 0.005 degrees, or swap (Annex B)"

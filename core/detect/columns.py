@@ -13,7 +13,7 @@ regions the column itself shows, then the users' common countries; numbers shari
 their digits or repeating over many rows are codes, not phones), addresses of the common
 English-speaking forms in any case, dates (spanning a lifetime: dates of birth), and the
 quasi-identifiers of :mod:`core.detect.quasi` (age, year of birth, gender, country, job
-title, postal code). Evidence that fits two kinds comes back ``uncertain``.
+title, place, postal code). Evidence that fits two kinds comes back ``uncertain``.
 
 The sample bounds the error of each share: with n sampled values, the true share differs
 from the sampled one by more than sqrt(ln(2/0.05) / (2n)) with probability at most 5%
@@ -44,6 +44,7 @@ from core.detect.quasi import (
     gender_evidence,
     occupation_evidence,
     occupation_words,
+    place_evidence,
     postal_evidence,
 )
 from core.detect.text import scan_values
@@ -176,7 +177,8 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
     if pd.api.types.is_datetime64_any_dtype(sample):
         return _dates_evidence(pd.Series(sample.dropna().unique()), 1.0)
     if not numeric:
-        for check in (_date, _address, _name, _gender, _country, _occupation, _code, _mixed):
+        checks = (_date, _address, _name, _gender, _country, _occupation, _place, _code, _mixed)
+        for check in checks:
             found = check(s)
             if found is not None:
                 return found
@@ -201,6 +203,10 @@ def _gender(s: _Sample) -> Evidence | None:
 
 def _country(s: _Sample) -> Evidence | None:
     return country_evidence(s.values, s.counts)
+
+
+def _place(s: _Sample) -> Evidence | None:
+    return place_evidence(s.values, s.counts)
 
 
 def _occupation(s: _Sample) -> Evidence | None:

@@ -13,6 +13,8 @@ returns an :class:`~core.detect.evidence.Evidence` or None:
 - :func:`occupation_evidence`: a repeated short category whose words are job titles
   (``data/occupations.txt``: head nouns of the US BLS/SOC occupation titles, public
   domain, plus a short hand-written list; see the file's header);
+- :func:`place_evidence`: towns, cities and areas (``data/places.txt``: libphonenumber's
+  geocoder places of eight countries, Apache 2.0; Singapore's planning areas);
 - :func:`postal_evidence`: postal codes of the US (ZIP, ZIP+4), the UK, Canada, India
   (6 digits or ``560 001``) and Singapore (6 digits), or a mix of them.
 
@@ -39,6 +41,8 @@ __all__ = [
     "gender_evidence",
     "occupation_evidence",
     "occupation_words",
+    "place_evidence",
+    "place_names",
     "postal_evidence",
 ]
 
@@ -53,6 +57,14 @@ def _weighted_share(mask: np.ndarray, counts: pd.Series) -> float:
 # Words a column of numbers may hold instead of a number ("unknown", "N/A", "-"): at most
 # this share of rows, and only without a digit ("94 years" is an age written out).
 _NOT_A_NUMBER = 0.05
+
+
+def _listed(values: pd.Series, words: frozenset[str]) -> np.ndarray:
+    """Which values (lower-cased, stripped of spaces and dots) are in ``words``. A Python
+    set lookup: pandas' ``isin`` on Arrow strings converts each listed word to an Arrow
+    scalar, 15 ms a call for the 13,000 place names."""
+    lowered = values.str.lower().str.strip(" .").tolist()
+    return np.fromiter((value in words for value in lowered), bool, len(lowered))
 
 
 def _whole_numbers(
@@ -153,8 +165,8 @@ def gender_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
     most 5% of rows or a few known answers ("Other", "X", "Unknown"), fit a gender
     column."""
     lowered = values.str.lower().str.strip(" .")
-    core = lowered.isin(_GENDERS).to_numpy()
-    other = lowered.isin(_OTHER_GENDERS).to_numpy()
+    core = _listed(values, _GENDERS)
+    other = _listed(values, _OTHER_GENDERS)
     core_share = _weighted_share(core, counts)
     if core_share < _THRESHOLD or lowered[core].str[0].nunique() < 2:
         return None
@@ -237,7 +249,7 @@ def country_names() -> frozenset[str]:
 def country_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
     """At least 80% of rows are names of countries (2 or more distinct): a country of
     residence, birth or nationality, which narrows who a person is."""
-    known = values.str.lower().str.strip(" .").isin(country_names()).to_numpy()
+    known = _listed(values, country_names())
     share = _weighted_share(known, counts)
     if share < _THRESHOLD or known.sum() < 2:
         return None
@@ -246,6 +258,30 @@ def country_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
         share,
         f"{pct(share)} of sampled values are names of countries ({known.sum()} distinct); a "
         f"country of residence, birth or nationality is an indirect identifier {STEP1}.",
+    )
+
+
+@cache
+def place_names() -> frozenset[str]:
+    """Towns, cities and areas, lower case (``data/places.txt``: libphonenumber's geocoder
+    places of eight countries, Singapore's planning areas and regions)."""
+    return frozenset(_data_lines("places.txt"))
+
+
+def place_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
+    """At least 80% of rows name a town, city or area (3 distinct or more): a location
+    smaller than a state."""
+    known = _listed(values, place_names())
+    share = _weighted_share(known, counts)
+    if share < _THRESHOLD or known.sum() < 3:
+        return None
+    examples = ", ".join(map(repr, list(values[known][:3])))
+    return Evidence(
+        "place",
+        share,
+        f"{pct(share)} of sampled values name towns, cities or areas (e.g. {examples}); a "
+        f"place of residence is an indirect identifier {STEP1}, and a place smaller than a "
+        "state is a HIPAA Safe Harbor identifier (B).",
     )
 
 

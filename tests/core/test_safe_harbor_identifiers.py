@@ -299,3 +299,11 @@ def test_age_bands_starting_at_90_join_the_top_category_and_other_bands_stay():
     assert result.data["age"].tolist() == ["21-30", "85 to 94", "90+", "90+", "90+", "70+"]
     detail = result.to_frame().set_index("column").loc["age", "detail"]
     assert "1 band(s) reach past 89" in detail and "'85 to 94'" in detail
+
+
+def test_a_column_of_towns_is_removed_as_a_place_smaller_than_a_state():
+    df = pd.DataFrame({"x": ["Tampines", "Chennai", "Leeds", "Bedok", "Brisbane"] * 4})
+    result = apply_safe_harbor(df)
+    assert "x" not in result.data.columns
+    line = next(line for line in result.identifiers if line.letter == "B")
+    assert line.columns == ("x",) and line.judged_by == "content"

@@ -267,6 +267,18 @@ def test_job_titles_with_a_long_tail_and_countries():
     assert "names of countries" in got["c2"].reason
 
 
+def test_towns_and_cities_are_places():
+    rng = np.random.default_rng(RNG_SEED)
+    towns = ["Tampines", "Bedok", "Jurong West", "Woodlands", "Yishun", "Toa Payoh"]
+    cities = ["Chennai", "Leeds", "Kuala Lumpur", "Brisbane", "Hyderabad", "Manchester"]
+    colours = ["Orange", "Amber", "Red", "Blue", "Green", "Black"]  # two are also towns
+    got = by_column(pd.DataFrame({"c1": rng.choice(towns, 90), "c2": rng.choice(cities, 90),
+                                  "c3": rng.choice(colours, 90)}))  # fmt: skip
+    for column in ("c1", "c2"):
+        assert (got[column].kind, got[column].role) == ("place", Role.INDIRECT), got[column]
+    assert got["c3"].kind != "place"
+
+
 def test_counts_codes_and_categories_are_not_quasi_identifiers():
     rng = np.random.default_rng(RNG_SEED)
     df = pd.DataFrame(
