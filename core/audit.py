@@ -281,9 +281,9 @@ def _check_streamed_release(
     if uses_random_pseudonyms(recipe):
         return skip("random pseudonyms are drawn from secret entropy on every run.")
     with tempfile.TemporaryDirectory(prefix="anon-verify-") as folder:
-        write_hierarchies(workspace.hierarchies(), folder)
         remade = Path(folder) / f"release.{suffix}"
-        try:
+        try:  # a stored name that is not a bundle name is refused here, never written
+            write_hierarchies(workspace.hierarchies(), folder)
             steps = streaming.streamable_steps(recipe, int(release["seed"]), engine)
             writer = streaming.BatchWriter(remade, output_format(remade))
             try:

@@ -236,11 +236,16 @@ state.explain("A table leaves the workbench as anonymised only when the roles ar
 
 # --- downloads -------------------------------------------------------------------------
 st.subheader("Downloads")
-markdown = report_markdown(report, done)
 d1, d2 = st.columns(2)
 fmt = d1.radio("Data format", ["csv", "xlsx"], horizontal=True, key="data_format")
 if check.releasable:
     data_bytes = state.memo("data_bytes", lambda: table_to_bytes(result.data, fmt), fmt)
+    anchor = state.release_anchor(data_bytes)  # recorded when the data was downloaded
+    if anchor is not None:  # the report and bundle below carry the record (issue 27)
+        report = dataclasses.replace(report, audit=anchor)
+        d1.caption(f"Recorded as release {anchor['release']} at audit log entry "
+                   f"{anchor['entries']}: the report and bundle below carry this record, "
+                   "so `verify --report` shows later whether the log was cut or rewritten.")  # fmt: skip
     name = f"{STEM}.{fmt}" if check.passed else marked_name(f"released.{fmt}")
     label = "Anonymised data" if check.passed else "Data (NOT anonymised, released anyway)"
     # Each download of the data (or the bundle) is recorded as a release in the workspace.
@@ -262,6 +267,7 @@ d1.download_button("Recipe (YAML)", release.to_yaml(), file_name="recipe.yaml",
                    mime="application/x-yaml", key="download_recipe")  # fmt: skip
 d1.download_button("Python script", to_python_script(release), file_name="anonymise.py",
                    mime="text/x-python", key="download_script")  # fmt: skip
+markdown = report_markdown(report, done)  # with the release's record, once there is one
 d2.download_button("Report (Markdown)", markdown, file_name="report.md",
                    mime="text/markdown", key="download_report_md")  # fmt: skip
 d2.download_button("Report (JSON)", report_json(report, done), file_name="report.json",

@@ -1222,6 +1222,19 @@ def release_archive(
                          encrypted_mappings=encrypted_mappings).to_zip()  # fmt: skip
 
 
+def release_anchor(data_bytes: bytes) -> dict[str, Any] | None:
+    """Where the latest recorded release of these released bytes stands in the audit log
+    (core.audit_check.recorded_anchor), for the report and bundle offered after it; None
+    before the data is downloaded (recorded) or when the workspace cannot be read."""
+    from core.audit_check import recorded_anchor
+
+    try:
+        with open_workspace() as ws:
+            return recorded_anchor(ws, sha256_bytes(data_bytes))
+    except WorkspaceError:
+        return None
+
+
 def record_release(report: dict[str, Any], data_bytes: bytes, fmt: str) -> None:
     """Record a download of the released data as a release (download buttons' callback)."""
     sha = _state().get("data_sha256")

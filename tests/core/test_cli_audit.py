@@ -238,3 +238,32 @@ def test_the_internal_archive_carries_the_anchor_and_verifies(project, capsys):
                  str(project / "w.anon.db")]) == 0  # fmt: skip
     assert main(["verify", "--workspace", str(project / "w.anon.db"), "--bundle",
                  str(project / "a.zip")]) == 0  # fmt: skip
+
+
+def test_verify_refuses_a_stored_hierarchy_name_that_is_a_path(tmp_path, capsys):
+    """A crafted workspace stores a hierarchy under '../escaped.csv': re-making a streamed
+    release writes the workspace's hierarchies into a temporary folder, which refuses the
+    name (nothing is written outside) and the release is reported as not checked."""
+    pytest.importorskip("duckdb")
+    from core.engines import streaming
+    from core.workspace import sha256_file
+
+    data = tmp_path / "data" / "people.csv"
+    data.parent.mkdir()
+    pd.DataFrame({"age": [30, 40]}).to_csv(data, index=False)
+    ws = tmp_path / "sent.anon.db"
+    with Workspace(ws) as workspace:
+        version = workspace.add_recipe_version("seed: 1\nsteps: []\n", message="crafted")
+        workspace.add_release(data_sha256=sha256_file(data), recipe_version_id=version.id,
+                              seed=1, output_sha256="1" * 64, output_name="out.csv",
+                              data_path=str(data), engine="duckdb",
+                              block_rows=streaming.BATCH_ROWS)  # fmt: skip
+        with workspace.transaction() as conn:
+            conn.execute("INSERT INTO hierarchies (name, column_name, sha256, content, "
+                         "created_at) VALUES ('../escaped.csv', 'age', 'x', '30;*', 'now')")  # fmt: skip
+    capsys.readouterr()
+    code = main(["verify", "--workspace", str(ws)])
+    out = capsys.readouterr().out
+    assert "release 1: not checked" in out and "not a bundle file name" in out
+    assert code == 1  # the row has no audit entry: named as a problem too
+    assert not list(tmp_path.rglob("escaped.csv"))

@@ -270,3 +270,48 @@ def test_an_upload_asks_before_replacing_work(own_workspace):
     at.button(key="upload_yes").click().run()
     assert not at.exception, at.exception
     assert at.session_state["source_name"] == "mine.csv"
+
+
+def test_after_a_recorded_download_the_report_and_bundle_carry_the_record(
+    own_workspace, downloads, capsys
+):
+    """The data download records the release; the report and bundle offered after it
+    carry its anchor in the audit log, and `verify --report` / `--bundle` accept them
+    (issue 27, High 2)."""
+    import json
+    import zipfile
+
+    from core.cli import main
+
+    at = _new_session()
+    at.switch_page("pages/1_data.py").run()
+    at.selectbox(key="sample").set_value(TAXI)
+    at.button(key="load_sample").click().run()
+    at.session_state["roles"] = ROLES
+    at.switch_page("pages/7_report.py").run()
+    if at.download_button(key="download_data").proto.disabled:
+        at.checkbox(key="release_anyway").check().run()
+    before = json.loads(downloads.content(at, "download_report_json"))
+    assert before["audit"] is None  # nothing recorded yet
+    at.download_button(key="download_data").click().run()
+    assert not at.exception, at.exception
+    report = json.loads(downloads.content(at, "download_report_json"))
+    with Workspace(own_workspace) as ws:
+        [release] = ws.releases()
+        entries = ws.audit_entries()
+    entry = next(e for e in entries if e["object"] == f"release:{release['id']}")
+    assert report["audit"]["release"] == release["id"]
+    assert (report["audit"]["entries"], report["audit"]["head"]) == (entry["id"], entry["hash"])
+    assert any("Recorded as release" in c.value for c in at.caption)
+    tmp = own_workspace.parent
+    (tmp / "report.json").write_bytes(downloads.content(at, "download_report_json"))
+    (tmp / "report.md").write_bytes(downloads.content(at, "download_report_md"))
+    (tmp / "bundle.zip").write_bytes(downloads.content(at, "download_bundle"))
+    with zipfile.ZipFile(tmp / "bundle.zip") as bundle:
+        assert json.loads(bundle.read("report.json"))["audit"]["release"] == release["id"]
+    capsys.readouterr()
+    code = main(["verify", "--workspace", str(own_workspace), "--report", str(tmp / "report.json"),
+                 "--report", str(tmp / "report.md"), "--bundle", str(tmp / "bundle.zip")])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.count(f"release {release['id']} is in this workspace") == 3
