@@ -64,7 +64,12 @@ def _listed(values: pd.Series, words: frozenset[str]) -> np.ndarray:
     set lookup: pandas' ``isin`` on Arrow strings converts each listed word to an Arrow
     scalar, 15 ms a call for the 13,000 place names."""
     lowered = values.str.lower().str.strip(" .").tolist()
-    return np.fromiter((value in words for value in lowered), bool, len(lowered))
+    return np.fromiter(
+        # "United-States", "Puerto_Rico": words joined as in some exports
+        (v in words or re.sub(r"[-_]", " ", v) in words for v in lowered),
+        bool,
+        len(lowered),
+    )
 
 
 def _whole_numbers(

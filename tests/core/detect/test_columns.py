@@ -259,7 +259,7 @@ def test_job_titles_with_a_long_tail_and_countries():
     common = ["Cleaner", "Teacher", "Driver", "Clerk", "Nurse"]
     jobs = titles + [f"{rng.choice(['Senior', 'Assistant', 'Chief'])} {t}" for t in titles]
     column = jobs + list(rng.choice(common, 33))
-    countries = rng.choice(["Singapore", "India", "United States", "United Kingdom", "USA",
+    countries = rng.choice(["Singapore", "India", "United-States", "United Kingdom", "USA",
                             "Malaysia"], len(column))  # fmt: skip
     got = by_column(pd.DataFrame({"c1": column, "c2": countries}))
     assert (got["c1"].kind, got["c1"].role) == ("job_title", Role.INDIRECT), got["c1"]
