@@ -161,6 +161,28 @@ def _check_openable(path: Path, *, read_only: bool = False) -> bool:
     return exists
 
 
+class _Connection(sqlite3.Connection):
+    """A connection that turns a damaged file met while reading (SQLITE_CORRUPT, not a
+    database) into one :class:`WorkspaceError` line, for every caller (the dashboard's
+    pages too, not only the command line). Locks and full disks (OperationalError) pass
+    through: :meth:`Workspace.transaction` retries and words them."""
+
+    opened: Path | None = None  # set once the workspace is open (opening words its own)
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        try:
+            return super().execute(sql, parameters)
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError as error:
+            if self.opened is None:
+                raise
+            raise WorkspaceError(
+                f"Workspace '{self.opened}' is damaged ({error}): check it with `python -m "
+                "core verify` and restore it from a copy."
+            ) from None
+
+
 class Workspace:
     """An open workspace file. Use as a context manager, or call :meth:`close`.
 
@@ -195,6 +217,7 @@ class Workspace:
                     "(any command that records) to upgrade it, then read it again."
                 )
             self._chain = self._chain_kind()
+            self._conn.opened = self.path  # from now on a damaged page is one clear line
         except sqlite3.DatabaseError as error:
             self._conn.close()
             raise WorkspaceError(
@@ -207,7 +230,8 @@ class Workspace:
 
     # -- opening -------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
-        options = {"timeout": _BUSY_TIMEOUT_MS / 1000, "isolation_level": None}
+        options = {"timeout": _BUSY_TIMEOUT_MS / 1000, "isolation_level": None,
+                   "factory": _Connection}  # fmt: skip
         if not self.read_only:
             return sqlite3.connect(self.path, **options)
         uri = self.path.resolve().as_uri()
@@ -400,7 +424,7 @@ class Workspace:
         """What SQLite's ``PRAGMA quick_check`` finds wrong with the file (empty: none)."""
         try:
             rows = self._conn.execute("PRAGMA quick_check(20)").fetchall()
-        except sqlite3.DatabaseError as error:
+        except (sqlite3.DatabaseError, WorkspaceError) as error:
             return [str(error)]
         problems = [str(row[0]) for row in rows]
         return [] if problems == ["ok"] else problems

@@ -979,6 +979,8 @@ def restore_from_workspace() -> bool:
             roles_saved = ws.roles(current["sha256"])
     except (WorkspaceError, AnonymisationError) as error:
         _state()["workspace_error"] = str(error)
+        # said beside the table shown instead (a later write may clear workspace_error)
+        _state()["restore_note"] = f"The workspace could not be read: {error}"
         return False
     _install_original(df, current["name"])
     state = _state()

@@ -9,7 +9,6 @@ import hashlib
 import io
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import zipfile
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from damaged_workspace import damage_the_datasets_page
 
 from core.cli import EXIT_USER_ERROR, main
 from core.workspace import Workspace
@@ -44,24 +44,9 @@ def _apply(project: Path, *extra: str) -> int:
                  *extra])  # fmt: skip
 
 
-def _damage_the_datasets_page(path: Path) -> None:
-    """Write a nonsense cell count into the header of the datasets table's page: a page
-    neither the audit chain nor the releases read, so only a check of the file sees it."""
-    with sqlite3.connect(path) as conn:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
-        root = conn.execute(
-            "SELECT rootpage FROM sqlite_master WHERE name = 'datasets'"
-        ).fetchone()[0]
-    data = bytearray(path.read_bytes())
-    offset = (root - 1) * page_size
-    data[offset + 3 : offset + 5] = b"\xff\xff"
-    path.write_bytes(bytes(data))
-
-
 def test_verify_on_a_damaged_workspace_is_not_intact(project, capsys):
     assert _apply(project) == 0
-    _damage_the_datasets_page(project / "w.anon.db")
+    damage_the_datasets_page(project / "w.anon.db")
     capsys.readouterr()
     assert main(["verify", "--workspace", str(project / "w.anon.db")]) == 1
     out = capsys.readouterr().out

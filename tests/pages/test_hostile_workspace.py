@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from damaged_workspace import damage_the_datasets_page
 from streamlit.testing.v1 import AppTest
 
 from core.recipe import Recipe
@@ -123,3 +124,22 @@ def test_history_names_a_record_changed_under_an_intact_log(tmp_path, monkeypatc
     errors = [e.value for e in at.error]
     assert any("risk computation 1: k is 50 in its table but 2 in its audit entry" in e
                for e in errors), errors  # fmt: skip
+
+
+def test_a_damaged_workspace_is_one_line_in_the_dashboard(tmp_path, monkeypatch):
+    """A workspace with a damaged page (SQLITE_CORRUPT where the data sets are kept): the
+    dashboard starts on the sample and says why in one line; History says the file is
+    damaged instead of 'intact' (issue 27: every SQLite error becomes one line)."""
+    workspace = tmp_path / "damaged.anon.db"
+    with Workspace(workspace) as ws:
+        sha = ws.add_dataset(pd.DataFrame({"a": range(2000)}), name="t.csv", store_data=True)
+        ws.set_setting("current_data", {"sha256": sha, "name": "t.csv", "source_path": None})
+    damage_the_datasets_page(workspace)
+    monkeypatch.setenv("ANON_WORKSPACE", str(workspace))
+    at = _session()
+    warnings = [w.value for w in at.sidebar.warning]
+    assert any("is damaged (database disk image is malformed)" in w for w in warnings), warnings
+    at.switch_page("pages/12_history.py").run()
+    assert not at.exception, at.exception
+    shown = [e.value for e in at.error] + [s.value for s in at.success]
+    assert any("damaged" in text for text in shown) and not any("intact" in t for t in shown)
