@@ -108,6 +108,7 @@ _KIND_LETTER = {
     "date_of_birth": "C",
     "year_of_birth": "C",
     "date": "C",
+    "day_month": "C",
     "age": "C",
     "phone": "D",
     "email": "F",
@@ -121,6 +122,7 @@ _KIND_LETTER = {
     "iu_number": "M",
     "mac": "M",
     "url": "N",
+    "image": "Q",
     "ipv4": "O",
     "ipv6": "O",
     "ip_address": "O",
@@ -306,6 +308,9 @@ def apply_safe_harbor(
         elif letter == "C" and kind == "age":
             out[column], changed, detail = _top_code_ages(values, column)
             line(column, "top_coded", changed, detail, letter)
+        elif letter == "C" and kind == "day_month":
+            remove(column, letter, "Days and months without a year: Safe Harbor keeps only the "
+                   "year of a date, and these have none; removed.")  # fmt: skip
         elif letter == "C" and kind == "year_of_birth":
             out[column], changed, detail = _birth_years(values, column, old, ref)
             line(column, "year_of_birth", changed, detail, letter)

@@ -76,11 +76,11 @@ ROLE_DESCRIPTIONS: dict[Role, str] = {
 class Suggestion:
     """A suggested role for one column, with the evidence and the guide's technique.
 
-    ``kind`` names what the column appears to hold ("nric", "ssn", "nino", "national_id", "email",
-    "phone", "ipv4", "ipv6", "mac", "url", "address", "postal_code", "vehicle_plate",
-    "date_of_birth", "year_of_birth", "date", "name", "age", "gender", "job_title", "place",
-    "mixed", "free_text", "near_unique", "identifier_like", "code", "measurement",
-    "money", "category", ...).
+    ``kind`` names what the column appears to hold ("nric", "ssn", "nino", "national_id",
+    "email", "phone", "ipv4", "ipv6", "mac", "url", "address", "place", "postal_code",
+    "vehicle_plate", "date_of_birth", "year_of_birth", "date", "day_month", "name", "age",
+    "gender", "job_title", "image", "mixed", "free_text", "near_unique", "identifier_like",
+    "code", "measurement", "money", "category", ...).
     ``reason`` is one plain sentence stating the evidence; ``technique`` is what Annex B
     of the guide suggests for that kind of attribute.
     ``judged_by`` says where the evidence came from: "header", "content" (the sampled
@@ -148,6 +148,10 @@ _TECHNIQUES: dict[str, str] = {
         "generalise to a pre-defined zone (e.g. URA planning area) and remove unit numbers, "
         "or swap (Annex B)"
     ),
+    "day_month": (
+        "remove it, or generalise to the month; a birthday narrows who a person is (Annex B, dates)"
+    ),
+    "image": "remove the column (attribute suppression); a photograph identifies a person",
     "place": (
         "generalise to a larger area (e.g. planning area to region), or swap; HIPAA Safe "
         "Harbor removes it (Annex B, address)"
@@ -329,6 +333,7 @@ _STRONG_VALUE_KINDS = {
     "ssn",
     "nino",
     "national_id",
+    "image",
     "mac",
     "url",
     "name",
@@ -468,6 +473,7 @@ _VALUE_ROLES = {
     "ssn": Role.DIRECT,
     "nino": Role.DIRECT,
     "national_id": Role.DIRECT,
+    "image": Role.DIRECT,
     "url": Role.DIRECT,
     "mac": Role.DIRECT,
     "mixed": Role.DIRECT,

@@ -177,7 +177,8 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
     if pd.api.types.is_datetime64_any_dtype(sample):
         return _dates_evidence(pd.Series(sample.dropna().unique()), 1.0)
     if not numeric:
-        checks = (_date, _address, _name, _gender, _country, _occupation, _place, _code, _mixed)
+        checks = (_date, _day_month, _image, _address, _name, _gender, _country, _occupation,
+                  _place, _code, _mixed)  # fmt: skip
         for check in checks:
             found = check(s)
             if found is not None:
@@ -525,6 +526,49 @@ def _date(s: _Sample) -> Evidence | None:
     if dates >= THRESHOLD:
         return _dates_evidence(parsed, dates)
     return None
+
+
+_MONTH = (
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|"
+    r"june|july|august|september|october|november|december)\.?"
+)
+# A day and a month without a year: "18 May", "May 18", "18th May", "18-May".
+_DAY_MONTH = (
+    rf"(?i:(?:[0-3]?[0-9])(?:st|nd|rd|th)?[ -]{_MONTH}|{_MONTH} [0-3]?[0-9](?:st|nd|rd|th)?)"
+)
+
+
+def _day_month(s: _Sample) -> Evidence | None:
+    """Days of the year without the year (birthdays, anniversaries): HIPAA Safe Harbor C
+    removes every date element but the year, and these have nothing else."""
+    share = s.measure(lambda x: x.share(fast_fullmatch(x.values, _DAY_MONTH)))
+    if share < THRESHOLD:
+        return None
+    return Evidence(
+        "day_month",
+        share,
+        f"{_pct(share)} of sampled values are a day and a month without a year (such as "
+        "'18 May'), like birthdays; a date of birth, even without its year, is an indirect "
+        f"identifier {_STEP1}.",
+    )
+
+
+_IMAGE = r"(?i:.{1,300}\.(?:jpe?g|png|gif|bmp|tiff?|heic|webp)|data:image/[a-z+]+;base64,.*)"
+
+
+def _image(s: _Sample) -> Evidence | None:
+    """Names, paths or links of image files, or images inlined as data URIs: photographs
+    of people are HIPAA Safe Harbor identifier Q."""
+    share = s.measure(lambda x: x.share(fast_fullmatch(x.values, _IMAGE)))
+    if share < THRESHOLD:
+        return None
+    return Evidence(
+        "image",
+        share,
+        f"{_pct(share)} of sampled values are image files or inlined images (.jpg, .png, "
+        "data:image...); a photograph of a person is a direct identifier (HIPAA Safe Harbor "
+        f"Q) {_STEP1}.",
+    )
 
 
 def _address_share(x: _Sample) -> float:

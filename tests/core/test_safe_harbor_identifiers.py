@@ -307,3 +307,12 @@ def test_a_column_of_towns_is_removed_as_a_place_smaller_than_a_state():
     assert "x" not in result.data.columns
     line = next(line for line in result.identifiers if line.letter == "B")
     assert line.columns == ("x",) and line.judged_by == "content"
+
+
+def test_birthdays_without_a_year_and_photos_are_removed():
+    df = pd.DataFrame({"x": ["18 May", "3 Jan", "27 Dec", "9 Aug"] * 3,
+                       "y": [f"img_{i}.jpeg" for i in range(12)]})  # fmt: skip
+    result = apply_safe_harbor(df)
+    assert result.data.columns.tolist() == []
+    lines = {line.letter: line for line in result.identifiers}
+    assert lines["C"].columns == ("x",) and lines["Q"].columns == ("y",)

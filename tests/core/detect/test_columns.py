@@ -279,6 +279,17 @@ def test_towns_and_cities_are_places():
     assert got["c3"].kind != "place"
 
 
+def test_birthdays_without_a_year_and_photographs():
+    rng = np.random.default_rng(RNG_SEED)
+    days = [f"{d} {m}" for d, m in zip(rng.integers(1, 29, 40), rng.choice(
+        ["Jan", "May", "August", "Dec", "Sept"], 40), strict=True)]  # fmt: skip
+    photos = [f"/scans/patient_{i:04d}.JPG" for i in range(20)] + [
+        f"https://cdn.example.org/p/{i}.png" for i in range(20)]  # fmt: skip
+    got = by_column(pd.DataFrame({"c1": days, "c2": photos}))
+    assert (got["c1"].kind, got["c1"].role) == ("day_month", Role.INDIRECT)
+    assert got["c2"].role is Role.DIRECT and got["c2"].kind in {"image", "url"}
+
+
 def test_counts_codes_and_categories_are_not_quasi_identifiers():
     rng = np.random.default_rng(RNG_SEED)
     df = pd.DataFrame(
