@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import json
 import math
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -49,7 +48,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from core.errors import AnonymisationWarning, ParameterError
+from core.errors import ParameterError
 from core.formatting import fmt_count, fmt_number
 from core.outputs import Output, write_outputs
 from core.validation import (
@@ -493,6 +492,10 @@ def _codes(series: pd.Series, values: list[Any]) -> np.ndarray:
     return np.asarray(codes, dtype=np.int64)
 
 
+#: Largest clipping bound (in size): the noise grows with hi - lo, which must stay finite.
+MAX_BOUND = 1e15
+
+
 def _require_bounds(bounds: Mapping[str, Any] | None, column: str) -> tuple[float, float]:
     pair = (bounds or {}).get(column)
     if pair is None:
@@ -511,6 +514,12 @@ def _require_bounds(bounds: Mapping[str, Any] | None, column: str) -> tuple[floa
     if not (math.isfinite(lo) and math.isfinite(hi)) or lo >= hi:
         raise ParameterError(
             f"Bounds of '{column}' must be finite with lo < hi, got ({lo:g}, {hi:g})."
+        )
+    if max(abs(lo), abs(hi)) > MAX_BOUND:
+        # hi - lo sets the noise: (-1e308, 1e308) overflowed to an infinite scale
+        raise ParameterError(
+            f"Bounds of '{column}' must be at most {MAX_BOUND:g} in size, got ({lo:g}, {hi:g}); "
+            "noise as wide as such bounds would leave no figure worth releasing."
         )
     return lo, hi
 
@@ -994,17 +1003,24 @@ def suppressed_cross_tab(
     for column in values:
         work[column] = df[column].to_numpy()[inside]
     stats = ["count", *(["sum"] if sums else []), *(["mean"] if means else [])]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", AnonymisationWarning)
-        groups = aggregate(work, by, values=values, stats=stats, min_cell=min_cell)
+    groups = aggregate(work, by, values=values, stats=stats, min_cell=0)
     keep = ["count", *(f"{c}_sum" for c in sums), *(f"{c}_mean" for c in means)]
     groups = grid.keys.merge(groups[[*by, *keep]], on=by, how="left")
     groups["count"] = groups["count"].fillna(0)
     table = groups.astype({c: float for c in keep})
-    small = table["count"].to_numpy() < min_cell
+    counts = table["count"].to_numpy()
+    small = counts < min_cell
+    few = int((small & (counts > 0)).sum())
     table.loc[small, keep] = np.nan
     table["suppressed"] = small
-    message = str(caught[0].message) if caught else None
+    # The groups are counted, never named: their values are what could identify someone.
+    message = (
+        f"{few} group(s) have fewer than {min_cell} records and could identify someone; "
+        "their cells are blanked (marked in 'suppressed'). Merge them (wider bands) or "
+        "suppress them before release (PDPC guide, Annex A: Data aggregation)."
+        if few
+        else None
+    )
     return table, message
 
 
