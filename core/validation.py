@@ -6,6 +6,7 @@ produces the same kind of message: what is wrong, where, and what to do instead.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from numbers import Real
 
@@ -72,14 +73,53 @@ def require_numeric(df: pd.DataFrame, column: str, *, technique: str) -> pd.Seri
     return numbers.astype(float)
 
 
+#: YAML 1.1 (PyYAML) reads a number in exponent form as text unless it has a decimal
+#: point and a signed exponent: '1e3' and '1.0e308' are strings, '1.0e+3' is a number.
+_YAML_TEXT_NUMBER = re.compile(r"^([+-]?)(\d+)(?:\.(\d*))?[eE]([+-]?)(\d+)$")
+
+
+def _yaml_text_hint(value: object) -> str:
+    """For a number YAML read as text, what happened and how to write it; else ''."""
+    found = _YAML_TEXT_NUMBER.match(value.strip()) if isinstance(value, str) else None
+    if not found:
+        return ""
+    sign, whole, fraction, exp_sign, exponent = found.groups()
+    written = f"{sign}{whole}.{fraction or '0'}e{exp_sign or '+'}{exponent}"
+    return (
+        f" (YAML read {value.strip()!r} as text: write it with a decimal point and a signed "
+        f"exponent, {written})"
+    )
+
+
 def require_positive(name: str, value: object, *, allow_zero: bool = False) -> float:
     """Check that a parameter is a (strictly) positive finite number."""
     if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
-        raise ParameterError(f"Parameter '{name}' must be a number, got {shown_value(value)}.")
+        raise ParameterError(
+            f"Parameter '{name}' must be a number, got {shown_value(value)}"
+            f"{_yaml_text_hint(value)}."
+        )
     if value < 0 or (value == 0 and not allow_zero):
         bound = "zero or more" if allow_zero else "greater than zero"
         raise ParameterError(f"Parameter '{name}' must be {bound}, got {shown_value(value)}.")
     return float(value)
+
+
+#: The finest and the coarsest step of a grid of values (a band's width, a rounding
+#: base): beyond these a step means nothing, and dividing by it overflows (a width of
+#: 1e-300 labelled values '[inf, inf)', a base of 1e-320 rounded them to inf).
+MIN_STEP = 1e-9
+MAX_STEP = 1e15
+
+
+def require_step(name: str, value: object) -> float:
+    """Check that a parameter is a step between :data:`MIN_STEP` and :data:`MAX_STEP`."""
+    value = require_positive(name, value)
+    if not MIN_STEP <= value <= MAX_STEP:
+        raise ParameterError(
+            f"Parameter '{name}' must be between {MIN_STEP:g} and {MAX_STEP:g}, got {value:g}: "
+            "a step outside that range means nothing for real values (and overflows)."
+        )
+    return value
 
 
 def require_int(name: str, value: object, *, minimum: int = 0) -> int:
@@ -88,7 +128,10 @@ def require_int(name: str, value: object, *, minimum: int = 0) -> int:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         else:
-            raise ParameterError(f"Parameter '{name}' must be a whole number, got {value!r}.")
+            raise ParameterError(
+                f"Parameter '{name}' must be a whole number, got {shown_value(value)}"
+                f"{_yaml_text_hint(value)}."
+            )
     if value < minimum:
         raise ParameterError(
             f"Parameter '{name}' must be at least {minimum}, got {shown_value(value)}."

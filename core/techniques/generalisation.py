@@ -30,7 +30,7 @@ from core.validation import (
     require_choice,
     require_columns,
     require_numeric,
-    require_positive,
+    require_step,
     shown_value,
 )
 
@@ -57,7 +57,7 @@ def generalise_bands(
     Non-numeric values raise :class:`ParameterError` naming the first bad row.
     """
     numbers = require_numeric(df, column, technique="Generalisation into bands")
-    width = require_positive("width", width)
+    width = require_step("width", width)
     bottom = _optional_number("bottom", bottom)
     top = _optional_number("top", top)
     start = _optional_number("start", start)

@@ -21,6 +21,7 @@ from core.validation import (
     require_columns,
     require_numeric,
     require_positive,
+    require_step,
 )
 
 ROUNDING_MODES = ("nearest", "down", "up")
@@ -42,7 +43,7 @@ def round_to_base(
     naming the first bad row.
     """
     numbers = require_numeric(df, column, technique="Base-x rounding")
-    base = require_positive("base", base)
+    base = require_step("base", base)
     mode = require_choice("mode", mode, ROUNDING_MODES)
     # round the quotient first so that 0.3 / 0.1 = 2.9999999999999996 counts as 3
     quotient = np.round(numbers.to_numpy() / base, 9)

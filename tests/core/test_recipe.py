@@ -344,3 +344,26 @@ def test_pseudonymising_a_double_coded_column_again_is_refused(taxi):
     )
     with pytest.raises(ParameterError, match=r"Step 2 .*double coding.*once"):
         apply_recipe(taxi, recipe)
+
+
+# --- Absurd parameters (issue 27): bounded, and YAML's text numbers named ----------------
+
+
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        # a band 1e-300 wide labelled values '[inf, inf)'; a base of 1e-320 rounded to inf
+        ("{step: generalise, column: age, width: 1.0e-300}", r"'width' must be between 1e-09"),
+        ("{step: round, column: income, base: 1.0e-320}", r"'base' must be between 1e-09"),
+        ("{step: round, column: income, base: 1.0e+308}", r"'base' must be between.*1e\+15"),
+        # YAML 1.1 reads a number without a decimal point, or an exponent without its
+        # sign, as text: the message says so and how to write it
+        ("{step: round, column: income, base: 1e3}", r"YAML read '1e3' as text.*1\.0e\+3"),
+        ("{step: generalise, column: age, width: 1.0e308}", r"YAML read '1.0e308' as text"),
+    ],
+)
+def test_absurd_parameters_are_refused_with_a_clear_message(step, message):
+    df = pd.DataFrame({"age": [20, 31, 45], "income": [1000.0, 2500.0, 4000.0]})
+    with pytest.raises(ParameterError, match=message) as error:
+        apply_recipe(df, Recipe.from_yaml(f"seed: 1\nsteps: [{step}]"))
+    assert "\n" not in str(error.value)
