@@ -199,6 +199,10 @@ def _classify(df: pd.DataFrame, known: Mapping[str, Suggestion] | None = None) -
             found[column] = _Found("C", "age", judged)
         elif kind in {"free_text", "text"}:
             found[column] = _Found("", kind, judged)
+        elif kind == "category" and _sentences(df[column]):
+            # Notes that repeat (boilerplate) are a 'category' to Step 1, but a few may
+            # still name someone: read like short text.
+            found[column] = _Found("", "text", "content")
         elif kind in _KIND_LETTER:
             found[column] = _Found(_KIND_LETTER[kind], kind, judged)
         elif kind in PATTERNS and kind not in BUILTIN_KINDS:  # a registered identifier
@@ -208,6 +212,13 @@ def _classify(df: pd.DataFrame, known: Mapping[str, Suggestion] | None = None) -
         else:
             found[column] = _Found("", kind, "")
     return found
+
+
+def _sentences(values: pd.Series) -> bool:
+    """Cells that read as sentences: 6 words or more at the median (category labels such
+    as hospital or course names are shorter)."""
+    text = values.dropna().astype("str").head(5000)
+    return bool(len(text)) and float(text.str.count(r"\S+").median()) >= 6
 
 
 def _label(letter: str) -> str:

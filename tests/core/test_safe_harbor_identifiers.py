@@ -316,3 +316,14 @@ def test_birthdays_without_a_year_and_photos_are_removed():
     assert result.data.columns.tolist() == []
     lines = {line.letter: line for line in result.identifiers}
     assert lines["C"].columns == ("x",) and lines["Q"].columns == ("y",)
+
+
+def test_repeated_notes_that_name_someone_now_and_then_are_removed():
+    # Step 1 calls this a category (3 distinct notes in 60 rows); one note names a person.
+    notes = ["Patient attended the clinic and was reviewed today",
+             "No change since the last visit, continue the same plan",
+             "Daughter Kavitha Raman will call back on 9123 4567 tomorrow"] * 20  # fmt: skip
+    hospitals = ["Ng Teng Fong General Hospital", "Tan Tock Seng Hospital"] * 30
+    result = apply_safe_harbor(pd.DataFrame({"x": notes, "h": hospitals}))
+    assert "x" not in result.data.columns
+    assert result.data["h"].tolist() == hospitals  # names of places, not people: kept
