@@ -279,72 +279,19 @@ def apply_safe_harbor(
     free_text = require_choice("free_text", free_text, FREE_TEXT_MODES)
     exclude = set(require_columns(df, list(exclude), parameter="exclude")) if exclude else set()
     ref = _reference(reference_date)
-    kinds = _classify(df, suggestions)
-    out = df.copy()
-    report: list[SafeHarborColumn] = []
-    removed: list[str] = []
-    old = _old_people(df, kinds, ref)
-
-    def line(column: str, action: str, changed: int, detail: str, letter: str = "") -> None:
-        by = kinds[column].judged_by if letter or action != "kept" else ""
-        report.append(SafeHarborColumn(column, _label(letter), action, changed, detail, by))
-
-    def remove(column: str, letter: str, why: str) -> None:
-        removed.append(column)
-        line(column, "removed", int(df[column].notna().sum()), why, letter)
-
+    run = _Run(df, _classify(df, suggestions), ref, postal, free_text)
     for column in map(str, df.columns):
-        found = kinds[column]
-        letter, kind = found.letter, found.kind
-        values = df[column]
         if column in exclude:
-            report.append(SafeHarborColumn(column, _label(letter), "excluded", 0,
-                                           "Kept as it is at your request.", "you"))  # fmt: skip
-        elif kind in _TEXT_KINDS:
-            _free_text(column, values, kind, free_text, out, line, remove)
-        elif kind == "postal_code":
-            if postal == "remove" or (postal == "auto" and not _is_us_zip(values)):
-                remove(column, letter, "Postal codes that are not US ZIP codes have no Safe "
-                       "Harbor population rule, so the column is removed." if postal == "auto"
-                       else "Postal codes removed as asked.")  # fmt: skip
-            else:
-                new = zip3(values)
-                out[column] = new.astype("str").array
-                restricted = int((new == "000").sum())
-                line(column, "zip3", int((new != _zip_text(values)).fillna(False).sum()),
-                     f"ZIP codes cut to their first 3 digits; {restricted} in areas of 20,000 "
-                     "people or fewer recoded to 000.", letter)  # fmt: skip
-        elif kind == "address":
-            _address_to_state(column, values, out, line, remove, letter)
-        elif letter == "C" and kind == "age":
-            out[column], changed, detail = _top_code_ages(values, column)
-            line(column, "top_coded", changed, detail, letter)
-        elif letter == "C" and kind == "day_month":
-            remove(column, letter, "Days and months without a year: Safe Harbor keeps only the "
-                   "year of a date, and these have none; removed.")  # fmt: skip
-        elif letter == "C" and kind == "year_of_birth":
-            out[column], changed, detail = _birth_years(values, column, old, ref)
-            line(column, "year_of_birth", changed, detail, letter)
-        elif letter == "C":
-            years, changed, detail = _dates_to_year(values, column, kind, old, ref)
-            out[column] = years
-            line(column, "year", changed, detail, letter)
-        elif letter:
-            remove(column, letter, f"Removed: identifier {letter}, {IDENTIFIERS[letter]}.")
-        elif kind == "code":
-            line(column, "kept", 0, "Numbers that parse as phone numbers but behave like codes "
-                 "(batch, product or order numbers: Step 1 is unsure); kept. If they are "
-                 "people's phone numbers (D), remove the column.")  # fmt: skip
+            run.report.append(SafeHarborColumn(column, _label(run.kinds[column].letter),
+                              "excluded", 0, "Kept as it is at your request.", "you"))  # fmt: skip
         else:
-            line(
-                column, "kept", 0, "Not recognised as one of the 18 identifiers; check it by hand."
-            )
-    columns = tuple(report)
-    text_columns = tuple(c.column for c in columns if kinds[c.column].kind == "free_text")
+            run.apply(column)
+    columns = tuple(run.report)
+    text_columns = tuple(c.column for c in columns if run.kinds[c.column].kind == "free_text")
     how = {"remove": "removed", "flag": "not checked",
            "redact": f"redacted (measured recall {REDACTION_RECALL:.0%})"}[free_text]  # fmt: skip
     return SafeHarborResult(
-        out.drop(columns=removed),
+        run.out.drop(columns=run.removed),
         columns,
         str(ref.date()),
         identifier_lines(columns, text_columns, how),
@@ -357,34 +304,118 @@ def apply_safe_harbor(
 _TEXT_KINDS = ("free_text", "text")
 
 
-def _free_text(column, values, kind, mode, out, line, remove) -> None:
-    """Free text removed (default), redacted or flagged; a short text column of unclear kind
-    is scanned and removed or redacted only when the scanner finds an identifier in it."""
-    if mode == "redact":
-        new, changed, detail = _redact(values)
-        if changed or kind == "free_text":
-            out[column] = new
-            line(column, "redacted", changed, detail)
+class _Run:
+    """One application of the preset: the table being made and the report being written,
+    with one method per way of handling a column."""
+
+    def __init__(self, df, kinds: dict[str, _Found], ref: pd.Timestamp, postal: str,
+                 free_text: str) -> None:  # fmt: skip
+        self.df, self.kinds, self.ref = df, kinds, ref
+        self.postal, self.free_text = postal, free_text
+        self.out = df.copy()
+        self.report: list[SafeHarborColumn] = []
+        self.removed: list[str] = []
+        self.old = _old_people(df, kinds, ref)
+
+    def line(self, column: str, action: str, changed: int, detail: str, letter: str = "") -> None:
+        by = self.kinds[column].judged_by if letter or action != "kept" else ""
+        self.report.append(SafeHarborColumn(column, _label(letter), action, changed, detail, by))
+
+    def remove(self, column: str, letter: str, why: str) -> None:
+        self.removed.append(column)
+        self.line(column, "removed", int(self.df[column].notna().sum()), why, letter)
+
+    def apply(self, column: str) -> None:
+        letter, kind = self.kinds[column].letter, self.kinds[column].kind
+        values = self.df[column]
+        if kind in _TEXT_KINDS:
+            self.text(column, values, kind)
+        elif kind == "postal_code":
+            self.postal_code(column, values, letter)
+        elif kind == "address":
+            self.address(column, values, letter)
+        elif letter == "C" and kind == "age":
+            self.out[column], changed, detail = _top_code_ages(values, column)
+            self.line(column, "top_coded", changed, detail, letter)
+        elif letter == "C" and kind == "day_month":
+            self.remove(column, letter, "Days and months without a year: Safe Harbor keeps "
+                        "only the year of a date, and these have none; removed.")  # fmt: skip
+        elif letter == "C" and kind == "year_of_birth":
+            self.out[column], changed, detail = _birth_years(values, column, self.old, self.ref)
+            self.line(column, "year_of_birth", changed, detail, letter)
+        elif letter == "C":
+            years, changed, detail = _dates_to_year(values, column, kind, self.old, self.ref)
+            self.out[column] = years
+            self.line(column, "year", changed, detail, letter)
+        elif letter:
+            self.remove(column, letter, f"Removed: identifier {letter}, {IDENTIFIERS[letter]}.")
+        elif kind == "code":
+            self.line(column, "kept", 0, "Numbers that parse as phone numbers but behave like "
+                      "codes (batch, product or order numbers: Step 1 is unsure); kept. If "
+                      "they are people's phone numbers (D), remove the column.")  # fmt: skip
         else:
-            line(column, "kept", 0, "Not recognised as one of the 18 identifiers and the "
-                 "scanner found none inside it; check it by hand.")  # fmt: skip
-        return
-    if kind == "free_text":
-        if mode == "remove":
-            remove(column, "", "Free text can hold any of the 18 identifiers; removed.")
+            self.line(column, "kept", 0,
+                      "Not recognised as one of the 18 identifiers; check it by hand.")  # fmt: skip
+
+    def postal_code(self, column: str, values: pd.Series, letter: str) -> None:
+        """ZIP codes to 3 digits ('000' for the small areas); other postal codes removed."""
+        if self.postal == "remove" or (self.postal == "auto" and not _is_us_zip(values)):
+            self.remove(column, letter, "Postal codes that are not US ZIP codes have no Safe "
+                        "Harbor population rule, so the column is removed."
+                        if self.postal == "auto" else "Postal codes removed as asked.")  # fmt: skip
+            return
+        new = zip3(values)
+        self.out[column] = new.astype("str").array
+        restricted = int((new == "000").sum())
+        self.line(column, "zip3", int((new != _zip_text(values)).fillna(False).sum()),
+                  f"ZIP codes cut to their first 3 digits; {restricted} in areas of 20,000 "
+                  "people or fewer recoded to 000.", letter)  # fmt: skip
+
+    def address(self, column: str, values: pd.Series, letter: str) -> None:
+        """An address keeps only the state it names (45 CFR 164.514(b)(2)(i)(B)); an address
+        column in which no state is read is removed."""
+        states = state_of(values)
+        read = int(states.notna().sum())
+        if read == 0:
+            self.remove(column, letter, "Addresses are geographic subdivisions smaller than a "
+                        "state and name no state that could be kept; removed.")  # fmt: skip
+            return
+        self.out[column] = states.astype("str").where(states.notna()).array
+        missing = int(values.notna().sum()) - read
+        self.line(column, "state", int(values.notna().sum()),
+                  f"Addresses cut to the state they name ({read} read); street, town and "
+                  f"postal code removed{f', {missing} naming no state left empty' if missing else ''}.",
+                  letter)  # fmt: skip
+
+    def text(self, column: str, values: pd.Series, kind: str) -> None:
+        """Free text removed (default), redacted or flagged; a short text column of unclear
+        kind is scanned and removed or redacted only when the scanner finds an identifier."""
+        if self.free_text == "redact":
+            new, changed, detail = _redact(values)
+            if changed or kind == "free_text":
+                self.out[column] = new
+                self.line(column, "redacted", changed, detail)
+            else:
+                self.line(column, "kept", 0, "Not recognised as one of the 18 identifiers and "
+                          "the scanner found none inside it; check it by hand.")  # fmt: skip
+            return
+        if kind == "free_text":
+            if self.free_text == "remove":
+                self.remove(column, "", "Free text can hold any of the 18 identifiers; removed.")
+            else:
+                self.line(column, "not_checked", 0, "Free text may contain names, dates, "
+                          "numbers or places; it was not checked. Review it by hand or "
+                          "remove it.")  # fmt: skip
+            return
+        found = scan_values(values.dropna().astype("str").head(5000))
+        if self.free_text == "remove" and not found.empty:
+            kinds = ", ".join(found["kind"].str.replace("_", " "))
+            self.remove(column, "", f"Short text of no known shape in which the scanner found "
+                        f"{kinds}; removed with the free text.")  # fmt: skip
         else:
-            line(column, "not_checked", 0, "Free text may contain names, dates, numbers or "
-                 "places; it was not checked. Review it by hand or remove it.")  # fmt: skip
-        return
-    found = scan_values(values.dropna().astype("str").head(5000))
-    if mode == "remove" and not found.empty:
-        kinds = ", ".join(found["kind"].str.replace("_", " "))
-        remove(column, "", f"Short text of no known shape in which the scanner found {kinds}; "
-               "removed with the free text.")  # fmt: skip
-    else:
-        line(column, "kept", 0, "Not recognised as one of the 18 identifiers"
-             + ("" if found.empty else " (the scanner found some inside it: check)")
-             + "; check it by hand.")  # fmt: skip
+            self.line(column, "kept", 0, "Not recognised as one of the 18 identifiers"
+                      + ("" if found.empty else " (the scanner found some inside it: check)")
+                      + "; check it by hand.")  # fmt: skip
 
 
 def _redact(values: pd.Series) -> tuple[pd.Series, int, str]:
@@ -401,23 +432,6 @@ def _redact(values: pd.Series) -> tuple[pd.Series, int, str]:
             f"Measured recall {REDACTION_RECALL:.0%}: review a sample, some stay in clear."
         ),
     )
-
-
-def _address_to_state(column, values, out, line, remove, letter) -> None:
-    """An address keeps only the state it names (45 CFR 164.514(b)(2)(i)(B)); an address
-    column in which no state is read is removed."""
-    states = state_of(values)
-    read = int(states.notna().sum())
-    if read == 0:
-        remove(column, letter, "Addresses are geographic subdivisions smaller than a state and "
-               "name no state that could be kept; removed.")  # fmt: skip
-        return
-    out[column] = states.astype("str").where(states.notna()).array
-    missing = int(values.notna().sum()) - read
-    line(column, "state", int(values.notna().sum()),
-         f"Addresses cut to the state they name ({read} read); street, town and postal code "
-         f"removed{f', {missing} naming no state left empty' if missing else ''}.",
-         letter)  # fmt: skip
 
 
 def safe_harbor(
