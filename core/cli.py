@@ -58,7 +58,7 @@ from core.risk import (
     uniqueness,
 )
 from core.safe_harbor import FREE_TEXT_CHOICES
-from core.schema import Role, suggest_roles
+from core.schema import Role, Suggestion, suggest_roles
 from core.search import MEASURES
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import MISSING_RULES, RISK_METHODS, sample_frequencies, survey_risk
@@ -486,6 +486,8 @@ class _ApplyJob:
     passphrase: str | None = field(default=None, repr=False)
     # keys typed at --ask-keys, by key_env name: held in memory only, never in os.environ
     keys: dict[str, bytes] = field(default_factory=dict, repr=False)
+    # Step 1's suggestions on the data (or a sample of it), read by the release gate
+    suggestions: tuple[Suggestion, ...] = ()
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
@@ -551,10 +553,11 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     inputs.update({"recipe": Path(args.recipe)})
     inputs.update(_recipe_input_files(recipe, base_dir))
     mapping, linking = _pseudonymised_columns(recipe)
+    direct, suggestions = _step1(first, recipe)
     job = _ApplyJob(
         columns, recipe, base_dir, quasi_identifiers, inputs, Path(args.out),
-        Path(args.report) if args.report else None, _direct_identifiers(first, recipe),
-        _mapping_passphrase(args, mapping), keys,
+        Path(args.report) if args.report else None, direct,
+        _mapping_passphrase(args, mapping), keys, suggestions,
     )  # fmt: skip
     (out, *_) = plan_outputs(_apply_outputs(job, mapping, linking), inputs, force=args.force)
     workspace, packages = _plan_record(args, job)
@@ -586,7 +589,7 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
             direct_identifiers=job.direct_identifiers, sensitive=sensitive,
             k_target=meta.get("k") or SUGGESTED_K[args.use_case], annex_d=meta.get("annex_d"),
             counts=result.counts, changed=result.changed,
-            identifiers_left=result.identifiers_left,
+            identifiers_left=result.identifiers_left, **_gate_options(job),
         )  # fmt: skip
         if not check.passed:
             if not args.release_anyway:
@@ -809,21 +812,34 @@ def _plan_apply(args: argparse.Namespace) -> _ApplyJob:
     inputs = {"data": Path(args.data), "recipe": Path(args.recipe)}
     inputs.update(_recipe_input_files(recipe, base_dir))
     mapping, linking = _pseudonymised_columns(recipe)
+    direct, suggestions = _step1(df, recipe)
     job = _ApplyJob(
         df, recipe, base_dir, quasi_identifiers, inputs, Path(args.out),
-        Path(args.report) if args.report else None, _direct_identifiers(df, recipe),
-        _mapping_passphrase(args, mapping), keys,
+        Path(args.report) if args.report else None, direct,
+        _mapping_passphrase(args, mapping), keys, suggestions,
     )  # fmt: skip
     plan_outputs(_apply_outputs(job, mapping, linking), inputs, force=args.force)
     return job
 
 
-def _direct_identifiers(df: pd.DataFrame, recipe: Recipe) -> list[str]:
-    """The recipe's ``direct_identifiers``, else the columns Step 1 classifies as direct."""
+def _step1(df: pd.DataFrame, recipe: Recipe) -> tuple[list[str], tuple[Suggestion, ...]]:
+    """(direct identifiers, Step 1's suggestions): the recipe's ``direct_identifiers``,
+    else the columns Step 1 classifies as direct; the suggestions let the release gate
+    name the columns Step 1 doubts that the recipe gives no place."""
+    suggestions = tuple(suggest_roles(df))
     if "direct_identifiers" in recipe.meta:
         names = recipe.meta["direct_identifiers"] or []
-        return [names] if isinstance(names, str) else list(names)
-    return [s.column for s in suggest_roles(df) if s.role is Role.DIRECT]
+        return ([names] if isinstance(names, str) else list(names)), suggestions
+    return [s.column for s in suggestions if s.role is Role.DIRECT], suggestions
+
+
+def _gate_options(job: _ApplyJob) -> dict[str, Any]:
+    """What the release gate reads from the recipe besides the figures: its steps, Step
+    1's suggestions and the recipe's decisions, reviews and targets."""
+    meta = job.recipe.meta
+    return {"recipe_steps": job.recipe.steps, "suggestions": job.suggestions,
+            "not_quasi_identifiers": meta.get("not_quasi_identifiers"),
+            "reviewed_text": meta.get("reviewed_text"), "targets": meta.get("targets")}  # fmt: skip
 
 
 def _gate(args: argparse.Namespace, job: _ApplyJob, result: RecipeResult) -> ReleaseCheck:
@@ -838,7 +854,7 @@ def _gate(args: argparse.Namespace, job: _ApplyJob, result: RecipeResult) -> Rel
         quasi_identifiers=job.quasi_identifiers or meta.get("quasi_identifiers"),
         direct_identifiers=job.direct_identifiers, sensitive=meta.get("sensitive"),
         k_target=meta.get("k") or SUGGESTED_K[args.use_case], annex_d=meta.get("annex_d"),
-        missing=missing_rule(job.recipe.steps),
+        missing=missing_rule(job.recipe.steps), mappings=result.mappings, **_gate_options(job),
     )  # fmt: skip
     if check.passed:
         return check

@@ -18,6 +18,9 @@ gigabytes, the "billion laughs" attack)::
     sensitive: diagnosis
     k: 5
     direct_identifiers: [name, email, nric]   # optional: default, the Step 1 suggestions
+    not_quasi_identifiers: {ward: "the ward is not published anywhere"}   # Step 1 doubts decided
+    reviewed_text: {notes: {by: A. Tan, at: 2026-11-27, rows_checked: 50}}   # free text read
+    targets: {l_diversity: {sensitive: diagnosis, l: 3, kind: entropy}}   # core.release_targets
     annex_d: {controls: medium, motivation: low, harm: medium}   # optional (Annex D)
     steps:
       - {step: remove, columns: [name, email]}
@@ -50,12 +53,14 @@ import pandas as pd
 import yaml
 
 from core import techniques
-from core.errors import AnonymisationError, RecipeError
+from core.errors import AnonymisationError, ParameterError, RecipeError
 from core.hierarchy import read_hierarchy
 from core.progress import ProgressFn, no_progress
+from core.release_targets import parse_targets
 from core.step_words import describe_step_plain
 from core.techniques.pseudonymisation import Pseudonymised, chain_mapping, key_from_env
 from core.techniques.registry import STEPS, Call, Ref, resolve
+from core.text_rescan import check_review
 from core.validation import require_columns
 
 RECIPE_VERSION = 1
@@ -70,6 +75,9 @@ _META_KEYS = (
     "use_case",
     "direct_identifiers",
     "annex_d",
+    "not_quasi_identifiers",
+    "reviewed_text",
+    "targets",
 )
 #: Settings of the Annex D model a recipe may give (core.risk.annex_d_risk's keywords).
 ANNEX_D_KEYS = ("controls", "motivation", "acquaintance", "breach", "harm")
@@ -190,6 +198,10 @@ class Recipe:
             raise RecipeError("The recipe's 'steps' must be a list of steps.")
         meta = {k: data[k] for k in _META_KEYS if k in data}
         _check_meta_types(meta)
+        if meta.get("reviewed_text"):  # plain text dates (YAML reads 2026-11-27 as a date)
+            meta["reviewed_text"] = {
+                str(c): check_review(str(c), r) for c, r in meta["reviewed_text"].items()
+            }
         return cls(steps=tuple(dict(s) if isinstance(s, Mapping) else s for s in steps),
                    seed=data.get("seed"), meta=meta)  # fmt: skip
 
@@ -249,6 +261,29 @@ def _check_meta_types(meta: Mapping[str, Any]) -> None:
             raise RecipeError(
                 f"The recipe's '{key}' must be a list of column names, got {names!r}."
             )
+    decided = meta.get("not_quasi_identifiers")
+    if decided is not None and (
+        not isinstance(decided, Mapping)
+        or not all(
+            isinstance(c, str) and isinstance(r, str) and r.strip() for c, r in decided.items()
+        )  # fmt: skip
+    ):
+        raise RecipeError(
+            "The recipe's 'not_quasi_identifiers' must map each column to the reason it is "
+            f"not a quasi-identifier, e.g. {{postal: 'only the region is kept'}}, got {decided!r}."
+        )
+    reviews = meta.get("reviewed_text")
+    if reviews is not None and not isinstance(reviews, Mapping):
+        raise RecipeError(
+            "The recipe's 'reviewed_text' must map each free-text column to "
+            f"{{by: NAME, at: DATE, rows_checked: N}}, got {reviews!r}."
+        )
+    try:
+        for column, review in (reviews or {}).items():
+            check_review(str(column), review)
+        parse_targets(meta.get("targets"))
+    except ParameterError as error:
+        raise RecipeError(f"The recipe's {error}") from None
     annex_d = meta.get("annex_d")
     if annex_d is not None:
         unknown = set(annex_d) - set(ANNEX_D_KEYS) if isinstance(annex_d, Mapping) else None
@@ -277,6 +312,9 @@ def check_recipe_columns(recipe: Recipe, df: pd.DataFrame) -> None:
     direct = recipe.meta.get("direct_identifiers")
     if direct:
         require_columns(df, direct, parameter="direct_identifiers")
+    for key in ("not_quasi_identifiers", "reviewed_text"):
+        if recipe.meta.get(key):
+            require_columns(df, list(recipe.meta[key]), parameter=key)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ acknowledging it: the acknowledgement is written into the report and into the fi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import PurePath
 from typing import Any
@@ -19,18 +19,36 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from core.errors import ParameterError
+from core.kept_identifiers import RUN, advice, form_words, identifying_runs, treatment
+from core.release_targets import evaluate_targets, parse_targets, target_columns
 from core.risk import annex_d_risk, risk_report
+from core.schema import Role, Suggestion, suggest_roles
 from core.survey_risk import sample_frequencies
+from core.text_rescan import (
+    MIN_REVIEWED_CELLS,
+    check_review,
+    describe_findings,
+    rescan,
+    review_shortfall,
+)
 from core.validation import require_columns, require_int, require_positive
 
 #: Inserted into the file name of a release made despite the gate's objections.
 NOT_ANONYMISED_MARK = "NOT-ANONYMISED"
 
 #: The kinds of problem the gate reports (:attr:`ReleaseCheck.kinds`): roles not
-#: confirmed, untouched data, direct identifiers left, no quasi-identifiers, k below
-#: target, Annex D threshold exceeded, l-diversity or t-closeness target missed.
-PROBLEM_KINDS = ("roles", "untouched", "direct_identifiers", "no_quasi_identifiers", "k",
-                 "annex_d", "l_diversity", "t_closeness")  # fmt: skip
+#: confirmed, untouched data, direct identifiers left (or kept in a form that still shows
+#: them), free text not rescanned clean or not reviewed, Step 1's doubts not decided, no
+#: quasi-identifiers, k below target, Annex D threshold exceeded, l-diversity or
+#: t-closeness target missed, a privacy-model target of the recipe's ``targets`` missed.
+PROBLEM_KINDS = ("roles", "untouched", "direct_identifiers", "free_text", "text_review",
+                 "undecided", "no_quasi_identifiers", "k", "annex_d", "l_diversity",
+                 "t_closeness", "targets")  # fmt: skip
+#: Step 1 kinds of an "other" column it could not place: high-cardinality text.
+UNSURE_KINDS = ("text", "mixed")
+#: Step 1 kinds of a column unique (or nearly) for every record.
+NEAR_UNIQUE_KINDS = ("near_unique", "identifier_like")
 
 
 @dataclass(frozen=True)
@@ -41,7 +59,11 @@ class ReleaseCheck:
     anonymised (empty when it is); ``kinds`` names each problem's kind, in the same order
     (one of :data:`PROBLEM_KINDS`), so a user interface can point to where it is fixed.
     ``acknowledged`` is True when the user chose to release it anyway; the release must
-    then carry :data:`NOT_ANONYMISED_MARK`.
+    then carry :data:`NOT_ANONYMISED_MARK`. ``kept_identifiers`` are direct identifiers
+    the release keeps in a form other than pseudonyms, counted as quasi-identifiers;
+    ``decisions`` the recipe's reasons for not counting columns Step 1 doubted
+    (``not_quasi_identifiers``); ``reviews`` who read which redacted free-text column;
+    ``targets`` each privacy-model target with the records failing it.
     """
 
     problems: tuple[str, ...]
@@ -55,6 +77,10 @@ class ReleaseCheck:
     acknowledged: bool = False
     kinds: tuple[str, ...] = ()
     missing: str = "own_value"  # how a blank quasi-identifier cell counted for k
+    kept_identifiers: tuple[str, ...] = ()
+    decisions: tuple[tuple[str, str], ...] = ()
+    reviews: tuple[tuple[str, str, str, int], ...] = ()  # column, by, at, cells read
+    targets: tuple[tuple[str, str, int], ...] = ()  # model, requirement, failing records
 
     @property
     def passed(self) -> bool:
@@ -70,6 +96,28 @@ class ReleaseCheck:
         """The same verdict with the user's "release anyway" acknowledgement."""
         return replace(self, acknowledged=True)
 
+    def _records(self) -> str:
+        """The decisions, reviews and targets behind the verdict, for the report."""
+        parts = []
+        if self.kept_identifiers:
+            names = ", ".join(repr(c) for c in self.kept_identifiers)
+            parts.append(f"Direct identifier(s) {names} kept in a changed form, counted as "
+                         "quasi-identifiers.")  # fmt: skip
+        if self.decisions:
+            said = "; ".join(f"{column!r}: {reason}" for column, reason in self.decisions)
+            parts.append(f"Not counted as quasi-identifiers, by the recipe's decision: {said}.")
+        if self.reviews:
+            said = "; ".join(f"{column!r} read by {by} on {at} ({cells:,} cells)"
+                             for column, by, at, cells in self.reviews)  # fmt: skip
+            parts.append(f"Redacted free text reviewed: {said}.")
+        if self.targets:
+            said = "; ".join(
+                f"{requirement}: " + ("met" if failing == 0 else f"{failing:,} records fail")
+                for _, requirement, failing in self.targets
+            )
+            parts.append(f"Privacy-model targets: {said}.")
+        return (" " + " ".join(parts)) if parts else ""
+
     def statement(self) -> str:
         """One paragraph for the report: the verdict and, if any, the reasons."""
         if self.passed:
@@ -78,18 +126,24 @@ class ReleaseCheck:
                 figures += " counting a blanked cell as any value (sdcMicro's rule)"
             if self.p_reid is not None:
                 figures += f", P(re-identification) = {self.p_reid:.4g} <= {self.threshold:g}"
-            return f"Release check passed ({figures})."
+            return f"Release check passed ({figures})." + self._records()
         verdict = (
             f"RELEASED ANYWAY BY THE USER, NOT ANONYMISED (file marked {NOT_ANONYMISED_MARK})"
             if self.acknowledged
             else "Release check failed"
         )
-        return f"{verdict}: " + " ".join(self.problems)
+        return f"{verdict}: " + " ".join(self.problems) + self._records()
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["quasi_identifiers"] = list(self.quasi_identifiers)
         data["problems"] = list(self.problems)
+        data["kept_identifiers"] = list(self.kept_identifiers)
+        data["decisions"] = dict(self.decisions)
+        data["reviews"] = {column: {"by": by, "at": at, "rows_checked": cells}
+                           for column, by, at, cells in self.reviews}  # fmt: skip
+        data["targets"] = [{"model": name, "requirement": requirement, "failing_records": n}
+                           for name, requirement, n in self.targets]  # fmt: skip
         data["passed"] = self.passed
         return data
 
@@ -111,6 +165,12 @@ def check_release(
     counts: np.ndarray | None = None,
     changed: bool | None = None,
     identifiers_left: Sequence[str] | None = None,
+    recipe_steps: Sequence[Mapping[str, Any]] | None = None,
+    mappings: Mapping[str, pd.DataFrame] | None = None,
+    suggestions: Sequence[Suggestion] | None = None,
+    not_quasi_identifiers: Mapping[str, str] | None = None,
+    reviewed_text: Mapping[str, Any] | None = None,
+    targets: Mapping[str, Any] | None = None,
 ) -> ReleaseCheck:
     """Judge ``released`` (made from ``original`` by ``steps`` recipe steps).
 
@@ -118,11 +178,24 @@ def check_release(
     misspelt name raises :class:`~core.errors.ColumnNotFoundError` rather than letting the
     risk be understated); those the recipe removed no longer count. ``annex_d`` holds the
     keyword settings of :func:`core.risk.annex_d_risk` (controls, motivation, ...); when
-    given, P(re-ID) for the released k must be within its threshold. ``direct_identifiers``
-    are the columns classified as direct identifiers in Step 1. ``missing="sdcmicro"``
+    given, P(re-ID) for the released k must be within its threshold. ``missing="sdcmicro"``
     counts a blank quasi-identifier cell as matching any value when computing k (the rule
     under which local suppression reaches its k, as sdcMicro counts it); by default a blank
     is a value of its own, as everywhere else in ``core``.
+
+    ``direct_identifiers`` are the columns classified as direct identifiers in Step 1. Each
+    one the release keeps is handled only when the recipe's steps (``recipe_steps``)
+    pseudonymise it, once (a second pseudonymisation must chain its identity mapping table,
+    ``mappings``, back to the original values); kept in any other form it counts as a
+    quasi-identifier and may not show a run of :data:`core.kept_identifiers.RUN`
+    characters of a value fewer than k records share (:mod:`core.kept_identifiers`). One
+    that Step 1 (``suggestions``) calls free text is handled when removed, or redacted with
+    a rescan of the released column that finds nothing and a review recorded in
+    ``reviewed_text`` (:mod:`core.text_rescan`). Columns ``suggestions`` call indirect,
+    near-unique or unsure text need a place in the recipe: a quasi-identifier, a direct
+    identifier, the sensitive column, removed, or a reason in ``not_quasi_identifiers``.
+    ``targets`` is the recipe's section of privacy-model targets
+    (:mod:`core.release_targets`), judged on the released table.
 
     A table too large for memory (:mod:`core.engines.streaming`) is judged from what was
     counted while it was written: ``released`` is then the frequency table of its
@@ -139,6 +212,14 @@ def check_release(
         kinds.append(kind)
         problems.append(text)
 
+    if k_target is not None:
+        k_target = require_int("k_target", k_target, minimum=1)
+    models = parse_targets(targets)
+    for column in target_columns(models):
+        require_columns(original, column, parameter="targets")
+    decisions = _decisions(original, not_quasi_identifiers)
+    reviews = {str(c): check_review(str(c), r) for c, r in (reviewed_text or {}).items()}
+    streamed = counts is not None or identifiers_left is not None
     if not roles_confirmed:
         problem(
             "roles",
@@ -152,31 +233,62 @@ def check_release(
             "No technique has changed the table: it is the original data, not an "
             "anonymised release.",
         )
-    if direct_identifiers:
-        direct = require_columns(original, direct_identifiers, parameter="direct_identifiers")
-        kept = (
-            [column for column in direct if column in identifiers_left]
-            if identifiers_left is not None
-            else [
-                column
-                for column in direct
-                if column in released.columns
-                and _original_values_left(original[column], released[column])
-            ]
-        )
-        if kept:
-            names = ", ".join(repr(str(column)) for column in kept)
+    direct = (
+        require_columns(original, direct_identifiers, parameter="direct_identifiers")
+        if direct_identifiers
+        else []
+    )
+    if suggestions is None and direct and not streamed:
+        suggestions = suggest_roles(original[list(dict.fromkeys(direct))])
+    kinds_of = {str(s.column): s for s in suggestions or ()}
+    rare_below = max(k_target or 1, 2)  # a value one record holds identifies its person
+    kept: list[str] = []
+    untouched_identifiers: list[str] = []
+    reviewed: list[tuple[str, str, str, int]] = []
+    if streamed:
+        _streamed_identifiers(direct, identifiers_left, recipe_steps, kinds_of, problem)
+    else:
+        for column in direct:
+            if column not in released.columns:
+                continue
+            suggestion = kinds_of.get(str(column))
+            if suggestion is not None and suggestion.kind == "free_text":
+                review = _judge_free_text(column, original, released, recipe_steps,
+                                          reviews.get(str(column)), problem)  # fmt: skip
+                if review is not None:
+                    reviewed.append(review)
+                continue
+            done = treatment(recipe_steps or (), column)
+            as_it_was = not done.forms and not (recipe_steps is not None and done.pseudonymised)
+            if as_it_was and _original_values_left(original[column], released[column]):
+                untouched_identifiers.append(column)
+            elif _judge_identifier(column, original, released, recipe_steps, mappings,
+                                   rare_below, problem):  # fmt: skip
+                kept.append(column)
+        if untouched_identifiers:
+            names = ", ".join(repr(str(column)) for column in untouched_identifiers)
             problem(
                 "direct_identifiers",
                 f"Column(s) {names} classified as direct identifiers still hold original "
                 "values: remove or pseudonymise them (PDPC guide, Step 2).",
             )
-    if k_target is not None:
-        k_target = require_int("k_target", k_target, minimum=1)
     qis: tuple[str, ...] = ()
     k: int | None = None
     l_distinct: int | None = None
     t_value: float | None = None
+    sensitive_kept = None
+    if sensitive is not None:
+        require_columns(original, sensitive, parameter="sensitive")
+        sensitive_kept = sensitive if sensitive in released.columns else None
+    if quasi_identifiers:
+        quasi_identifiers = require_columns(
+            original, quasi_identifiers, parameter="quasi_identifiers"
+        )
+    if suggestions is not None:
+        _undecided(suggestions, original, released, recipe_steps, streamed,
+                   listed={*(quasi_identifiers or ()), *direct, *decisions,
+                           *([sensitive] if sensitive else []), *target_columns(models)},
+                   problem=problem)  # fmt: skip
     if not quasi_identifiers:
         problem(
             "no_quasi_identifiers",
@@ -184,14 +296,11 @@ def check_release(
             "cannot be computed: classify the indirect identifiers (Step 1).",
         )
     else:
-        quasi_identifiers = require_columns(
-            original, quasi_identifiers, parameter="quasi_identifiers"
-        )
-        qis = tuple(column for column in quasi_identifiers if column in released.columns)
-        kept_sensitive = None
-        if sensitive is not None:
-            require_columns(original, sensitive, parameter="sensitive")
-            kept_sensitive = sensitive if sensitive in released.columns else None
+        named = [
+            *(quasi_identifiers or ()),
+            *(c for c in kept if c not in (quasi_identifiers or ())),
+        ]
+        qis = tuple(column for column in named if column in released.columns)
         records = len(released) if counts is None else int(np.sum(counts))
         if not records:
             k = 0
@@ -199,7 +308,7 @@ def check_release(
             k = records
         else:
             report = risk_report(
-                released, qis, k_threshold=k_target or 1, sensitive=kept_sensitive,
+                released, qis, k_threshold=k_target or 1, sensitive=sensitive_kept,
                 impact=False, counts=counts,
             )  # fmt: skip
             k = report.k
@@ -207,7 +316,14 @@ def check_release(
             if missing != "own_value":
                 k = int(sample_frequencies(released, qis, missing=missing).fk.min())
         if k_target is not None and k < k_target:
-            problem("k", f"k = {k} is below the target k = {k_target} (PDPC guide, Step 4).")
+            with_kept = (
+                f" with the kept direct identifier(s) {', '.join(map(repr, kept))} counted as "
+                "quasi-identifiers"
+                if kept
+                else ""
+            )
+            problem("k", f"k = {k}{with_kept} is below the target k = {k_target} (PDPC guide, "
+                         "Step 4).")  # fmt: skip
     p_reid = threshold = None
     if annex_d is not None and k:
         verdict = annex_d_risk(k, **dict(annex_d))
@@ -232,6 +348,16 @@ def check_release(
             problem(
                 "t_closeness", f"t-closeness = {t_value:.4g} is above the target t = {t_target:g}."
             )
+    judged = evaluate_targets(released, list(qis), models, counts=counts) if models else []
+    for result in judged:
+        if not result.met:
+            problem(
+                "targets",
+                f"Target {result.requirement} is not met: {result.failing_records:,} records "
+                f"in {result.failing_classes:,} group(s) fail it; generalise or suppress "
+                "further (a suppress_records step with below_k and the same model removes "
+                "the failing groups) (PDPC guide, Step 4).",
+            )
     return ReleaseCheck(
         problems=tuple(problems),
         quasi_identifiers=qis,
@@ -243,7 +369,207 @@ def check_release(
         t_closeness=t_value,
         kinds=tuple(kinds),
         missing=missing,
+        kept_identifiers=tuple(kept),
+        decisions=tuple((c, decisions[c]) for c in decisions),
+        reviews=tuple(reviewed),
+        targets=tuple((r.name, r.requirement, r.failing_records) for r in judged),
     )
+
+
+Problem = Callable[[str, str], None]
+
+
+def _decisions(original: pd.DataFrame, decided: Mapping[str, str] | None) -> dict[str, str]:
+    """``not_quasi_identifiers``: column -> the reason it is not a quasi-identifier."""
+    if not decided:
+        return {}
+    if not isinstance(decided, Mapping):
+        raise ParameterError(
+            "'not_quasi_identifiers' must map each column to the reason it is not a "
+            f"quasi-identifier, e.g. {{postal: 'only the region is kept'}}, got {decided!r}."
+        )
+    require_columns(original, list(decided), parameter="not_quasi_identifiers")
+    for column, reason in decided.items():
+        if not isinstance(reason, str) or not reason.strip():
+            raise ParameterError(
+                f"not_quasi_identifiers: give the reason why column '{column}' is not a "
+                "quasi-identifier (a sentence), not an empty value."
+            )
+    return {str(column): " ".join(str(reason).split()) for column, reason in decided.items()}
+
+
+def _judge_identifier(
+    column: str,
+    original: pd.DataFrame,
+    released: pd.DataFrame,
+    recipe_steps: Sequence[Mapping[str, Any]] | None,
+    mappings: Mapping[str, pd.DataFrame] | None,
+    rare_below: int,
+    problem: Problem,
+) -> bool:
+    """Judge one direct identifier the release keeps (PDPC guide, Step 2); True when it is
+    kept in a form other than pseudonyms, so that it counts as a quasi-identifier."""
+    done = treatment(recipe_steps or (), column)
+    if recipe_steps is not None and done.pseudonymised:
+        if done.pseudonymisations > 1 and not _chained(original[column], column, mappings):
+            problem(
+                "direct_identifiers",
+                f"Column {column!r} is pseudonymised {done.pseudonymisations} times and its "
+                "identity mapping table no longer leads back to the original values: "
+                "pseudonymise it once (PDPC guide, Annex A: Pseudonymisation).",
+            )
+        return False
+    leak = identifying_runs(original[column], released[column], k=rare_below)
+    if leak.records:
+        shown = (
+            "are values"
+            if leak.equal == leak.records
+            else f"hold {RUN} or more characters in a row of values"
+        )
+        problem(
+            "direct_identifiers",
+            f"Column {column!r}, a direct identifier, is {form_words(done.forms)} but "
+            f"{leak.records:,} released record(s) {shown} of that column that fewer than "
+            f"{rare_below} original records share (rule: no released value may equal or "
+            f"contain {RUN} characters in a row of such a value): "
+            + advice(done, leak, original[column]),
+        )
+    return True
+
+
+def _chained(values: pd.Series, column: str, mappings: Mapping[str, pd.DataFrame] | None) -> bool:
+    """True when the column's identity mapping table maps to the original values."""
+    table = (mappings or {}).get(column)
+    if table is None or column not in table.columns:
+        return False
+    return bool(values.dropna().astype(str).isin(table[column].dropna().astype(str)).all())
+
+
+def _streamed_identifiers(
+    direct: Sequence[str],
+    identifiers_left: Sequence[str] | None,
+    recipe_steps: Sequence[Mapping[str, Any]] | None,
+    kinds_of: Mapping[str, Suggestion],
+    problem: Problem,
+) -> None:
+    """A release an engine streamed keeps no values to compare: a direct identifier is
+    handled only when removed or pseudonymised."""
+    left = [c for c in direct if c in (identifiers_left or ())]
+    if left:
+        names = ", ".join(repr(str(column)) for column in left)
+        problem(
+            "direct_identifiers",
+            f"Column(s) {names} classified as direct identifiers still hold original "
+            "values: remove or pseudonymise them (PDPC guide, Step 2).",
+        )
+    if recipe_steps is None:
+        return
+    for column in direct:
+        done = treatment(recipe_steps, column)
+        if column in left or done.removed or done.pseudonymised:
+            continue
+        if done.forms:
+            problem(
+                "direct_identifiers",
+                f"Column {column!r}, a direct identifier, is {form_words(done.forms)}: a release "
+                "streamed by an engine is judged without its values, so remove or pseudonymise "
+                "it (PDPC guide, Step 2).",
+            )
+
+
+def _judge_free_text(
+    column: str,
+    original: pd.DataFrame,
+    released: pd.DataFrame,
+    recipe_steps: Sequence[Mapping[str, Any]] | None,
+    review: Mapping[str, Any] | None,
+    problem: Problem,
+) -> tuple[str, str, str, int] | None:
+    """A free-text column Step 1 calls direct, kept in the release: handled after a
+    redaction whose rescan finds nothing, read and signed for by a person (Step 2)."""
+    done = treatment(recipe_steps or (), column)
+    redacted = "redact_text" in done.forms or (
+        recipe_steps is None and not original[column].equals(released[column])
+    )
+    if not redacted:
+        problem(
+            "free_text",
+            f"Free-text column {column!r} (Step 1: its text can hold names, NRIC numbers "
+            "and other direct identifiers) is released without redaction: remove it, or "
+            "redact it (redact_text with residue: true) and record that you read the result "
+            "(PDPC guide, Step 2).",
+        )
+        return None
+    found = rescan(released[column])
+    if found:
+        problem(
+            "free_text",
+            f"After redaction, a rescan of free-text column {column!r} still finds "
+            f"{describe_findings(found)}: redact again with residue: true (or add the kinds "
+            "to redact), or remove the column (PDPC guide, Step 2).",
+        )
+    cells = int(released[column].notna().sum())
+    if review is None:
+        problem(
+            "text_review",
+            f"No one has recorded reading the redacted free-text column {column!r}: a person "
+            f"must read at least {min(MIN_REVIEWED_CELLS, cells)} of its cells and sign for "
+            f"it (reviewed_text: {{{column}: {{by: NAME, at: DATE, rows_checked: N}}}} in the "
+            "recipe, or the Report page) (PDPC guide, Step 2).",
+        )
+        return None
+    short = review_shortfall(review, cells)
+    if short:
+        problem(
+            "text_review",
+            f"The review of free-text column {column!r} read {review['rows_checked']} cells; "
+            f"read at least {min(MIN_REVIEWED_CELLS, cells)} (PDPC guide, Step 2).",
+        )
+    return (column, review["by"], review["at"], int(review["rows_checked"]))
+
+
+def _undecided(
+    suggestions: Sequence[Suggestion],
+    original: pd.DataFrame,
+    released: pd.DataFrame,
+    recipe_steps: Sequence[Mapping[str, Any]] | None,
+    streamed: bool,
+    *,
+    listed: set[str],
+    problem: Problem,
+) -> None:
+    """Columns Step 1 doubts (indirect, near-unique, unsure text) that the release keeps
+    but the recipe gives no place (PDPC guide, Step 1: know your data)."""
+    doubts = []
+    for suggestion in suggestions:
+        column = suggestion.column
+        if column in listed or column not in original.columns:
+            continue
+        if treatment(recipe_steps or (), str(column)).pseudonymised:
+            continue  # tokens: nothing to link on without the identity mapping table
+        if streamed:
+            if treatment(recipe_steps or (), str(column)).removed:
+                continue
+        elif column not in released.columns:
+            continue
+        if suggestion.role is Role.INDIRECT:
+            doubts.append(
+                f"{column!r} (an indirect identifier: {suggestion.kind.replace('_', ' ')})"
+            )
+        elif suggestion.kind in NEAR_UNIQUE_KINDS:
+            doubts.append(f"{column!r} (nearly unique for every record)")
+        elif suggestion.role is Role.DIRECT:
+            doubts.append(f"{column!r} (a direct identifier: {suggestion.kind.replace('_', ' ')})")
+        elif suggestion.kind in UNSURE_KINDS:
+            doubts.append(f"{column!r} (Step 1 is unsure what this text holds)")
+    if doubts:
+        problem(
+            "undecided",
+            f"Step 1 doubts column(s) {', '.join(doubts)} that the recipe neither counts as "
+            "quasi-identifiers nor removes: add them to quasi_identifiers (or "
+            "direct_identifiers), remove them, or record why they are not quasi-identifiers "
+            "(not_quasi_identifiers: {column: reason}) (PDPC guide, Step 1).",
+        )
 
 
 def _original_values_left(before: pd.Series, after: pd.Series) -> bool:

@@ -43,6 +43,15 @@ FIXES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "direct_identifiers": ("direct identifiers left",
                            "Open De-identify (Step 2) and remove or pseudonymise them.",
                            (DEIDENTIFY,)),
+    "free_text": ("free text not clean", "Open De-identify (Step 2): redact the column with the "
+                  "residue option (or remove it); the rescan must find nothing.", (DEIDENTIFY,)),
+    "text_review": ("free text not reviewed", "Read the redacted column below (before and "
+                    "after) and sign that you reviewed it.", ()),
+    "undecided": ("Step 1's doubts not decided", "Below, record why each column is not a "
+                  "quasi-identifier, or mark it indirect on Classify (Step 1), or remove it.",
+                  (CLASSIFY,)),
+    "targets": ("privacy-model target missed", "Open Techniques (Step 3) and generalise or "
+                "suppress further, or review the targets below.", (TECHNIQUES,)),
     "no_quasi_identifiers": ("no quasi-identifiers",
                              "Open Classify (Step 1) and mark the indirect identifiers.",
                              (CLASSIFY,)),

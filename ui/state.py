@@ -9,6 +9,7 @@ undo costs nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 import getpass
 import io
 import os
@@ -24,6 +25,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from core._text import as_text
 from core.audit import record_release as record_release_in
 from core.bundle import build_archive, build_bundle, portable_name, portable_recipe
 from core.errors import (
@@ -47,10 +49,12 @@ from core.recipe import (
     step_seed,
 )
 from core.release_gate import ReleaseCheck, check_release, missing_rule
+from core.release_targets import parse_targets
 from core.risk import RiskReport, annex_d_risk, risk_report
 from core.schema import Role, Suggestion, suggest_roles
 from core.techniques.pseudonymisation import MIN_KEY_BYTES, require_key_env_name
 from core.techniques.registry import resolve
+from core.text_rescan import check_review
 from core.workspace import Workspace, WorkspaceError, sha256_bytes, sha256_file
 from core.workspace import default_path as default_workspace_path
 
@@ -394,6 +398,10 @@ def removed_note() -> str | None:
 # Not "sensitive" / "k_target": those are the keys of the Classify page's widgets, and
 # Streamlit drops a widget's value from the session when another page is shown.
 _SENSITIVE_KEY = "sensitive_column"
+# The recipe's not_quasi_identifiers, reviewed_text and targets (core.release_gate).
+_DECISIONS_KEY = "release_decisions"
+_REVIEWS_KEY = "text_reviews"
+_TARGETS_KEY = "release_targets"
 _K_TARGET_KEY = "k_target_value"
 
 
@@ -649,13 +657,80 @@ def set_use_case(name: str) -> None:
     _write(lambda ws: ws.set_setting("use_case", name))
 
 
+def release_decisions() -> dict[str, str]:
+    """Columns Step 1 doubts that are not quasi-identifiers, with the reason recorded on the
+    Report page (the recipe's ``not_quasi_identifiers``; core.release_gate)."""
+    columns = set(map(str, original().columns)) if has_data() else set()
+    return {c: r for c, r in (_state().get(_DECISIONS_KEY) or {}).items() if c in columns}
+
+
+def set_release_decision(column: str, reason: str | None) -> None:
+    """Record (or, with no reason, withdraw) why ``column`` is not a quasi-identifier."""
+    decisions = dict(_state().get(_DECISIONS_KEY) or {})
+    if reason and reason.strip():
+        decisions[str(column)] = " ".join(reason.split())
+    else:
+        decisions.pop(str(column), None)
+    if decisions == (_state().get(_DECISIONS_KEY) or {}):
+        return
+    _state()[_DECISIONS_KEY] = decisions
+    _write(lambda ws: ws.set_setting("not_quasi_identifiers", decisions))
+
+
+def column_fingerprint(values: pd.Series) -> str:
+    """The sha256 of a column's values as text: a review holds for the text it read."""
+    text = as_text(values).fillna("\x00")
+    return sha256_bytes("\x1f".join(text.tolist()).encode("utf-8", "surrogatepass"))
+
+
+def text_reviews() -> dict[str, dict[str, Any]]:
+    """The recorded reviews of redacted free-text columns that still hold: those whose
+    column, as the current recipe releases it, is the text that was read."""
+    stored = _state().get(_REVIEWS_KEY) or {}
+    data = current_data()
+    return {
+        column: {k: review[k] for k in ("by", "at", "rows_checked")}
+        for column, review in stored.items()
+        if column in data.columns and review.get("fingerprint") == column_fingerprint(data[column])
+    }
+
+
+def set_text_review(column: str, *, by: str, rows_checked: int) -> None:
+    """Record that ``by`` read ``rows_checked`` cells of the redacted column as released
+    now (who, when, how many: PDPC guide, Step 2); checked by core.text_rescan."""
+    at = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+    review = check_review(column, {"by": by, "at": at, "rows_checked": int(rows_checked)})
+    review["fingerprint"] = column_fingerprint(current_data()[column])
+    reviews = {**(_state().get(_REVIEWS_KEY) or {}), str(column): review}
+    _state()[_REVIEWS_KEY] = reviews
+    _write(lambda ws: ws.set_setting("reviewed_text", reviews))
+
+
+def release_targets() -> dict[str, Any]:
+    """The privacy-model targets of the release (the recipe's ``targets``)."""
+    return dict(_state().get(_TARGETS_KEY) or {})
+
+
+def set_release_targets(targets: dict[str, Any]) -> None:
+    """Keep the targets chosen on the Report page (checked first: core.release_targets)."""
+    parse_targets(targets)
+    if targets == release_targets():
+        return
+    _state()[_TARGETS_KEY] = dict(targets)
+    _write(lambda ws: ws.set_setting("targets", dict(targets)))
+
+
 def release_recipe() -> Recipe:
-    """The recipe with what the release is about: quasi-identifiers, sensitive, k, use case."""
+    """The recipe with what the release is about: quasi-identifiers, sensitive, k, use case,
+    and the decisions, reviews and targets the release check reads."""
     meta: dict[str, Any] = {"quasi_identifiers": quasi_identifiers(original()),
                             "k": k_target(), "use_case": use_case()}  # fmt: skip
     sensitive = sensitive_column(original())
     if sensitive is not None:
         meta["sensitive"] = sensitive
+    extra = {"not_quasi_identifiers": release_decisions(), "reviewed_text": text_reviews(),
+             "targets": release_targets()}  # fmt: skip
+    meta.update({key: value for key, value in extra.items() if value})
     return recipe().with_meta(**meta)
 
 
@@ -674,6 +749,7 @@ def release_check() -> ReleaseCheck:
     sensitive = sensitive_column(table)
     annex_d = {**annex_d_settings(), "insider_table": insider_table()}
     confirmed = roles_confirmed()
+    decisions, reviews, targets = release_decisions(), text_reviews(), release_targets()
 
     def compute() -> ReleaseCheck:
         return check_release(
@@ -687,9 +763,16 @@ def release_check() -> ReleaseCheck:
             annex_d=annex_d,
             roles_confirmed=confirmed,
             missing=missing_rule(recipe().steps),
+            recipe_steps=recipe().steps,
+            mappings=current().mappings,
+            suggestions=list(suggestions().values()),
+            not_quasi_identifiers=decisions,
+            reviewed_text=reviews,
+            targets=targets,
         )
 
-    settings = (tuple(quasi), tuple(direct), sensitive, k_target(), repr(annex_d), confirmed)
+    settings = (tuple(quasi), tuple(direct), sensitive, k_target(), repr(annex_d), confirmed,
+                repr(decisions), repr(reviews), repr(targets))  # fmt: skip
     return memo("release_check", compute, *settings)
 
 
@@ -1026,6 +1109,9 @@ _FOLLOWED_SETTINGS = {
     "use_case": "release_use_case",
     _CHOICES: _CHOICES,
     "keep_rows": KEEP_ROWS_KEY,
+    "not_quasi_identifiers": _DECISIONS_KEY,
+    "reviewed_text": _REVIEWS_KEY,
+    "targets": _TARGETS_KEY,
 }
 
 

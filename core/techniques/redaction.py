@@ -30,6 +30,7 @@ import pandas as pd
 from core.detect.text import Entity, redact_series, resolve_kinds
 from core.errors import ParameterError
 from core.techniques.pseudonymisation import require_key
+from core.text_rescan import scrub
 from core.validation import require_choice, require_columns, require_int
 
 __all__ = ["REDACTION_MODES", "redact_text"]
@@ -52,6 +53,7 @@ def redact_text(
     mode: str = "label",
     key: bytes | None = None,
     length: int = 8,
+    residue: bool = False,
 ) -> pd.DataFrame:
     """Replace the names, emails, phones, IDs, addresses, dates... inside text columns.
 
@@ -60,10 +62,15 @@ def redact_text(
     kinds); ``mode``: ``"label"`` or ``"pseudonym"`` (needs ``key``, bytes of at least 16,
     and writes ``length`` hex characters of the HMAC, 6 to 64). Cells without a detected
     entity and missing values are unchanged; the input table is never modified.
+    ``residue=True`` then also replaces what the release check's rescan counts
+    (:func:`core.text_rescan.scrub`: runs of 5+ digits, block and unit numbers, name-like
+    words in any case), which the scanner's recognisers may miss.
     """
     columns = [columns] if isinstance(columns, str) else list(columns)
     require_columns(df, columns)
     chosen = resolve_kinds(kinds)
+    if not isinstance(residue, bool):
+        raise ParameterError(f"redact_text: 'residue' must be true or false, got {residue!r}.")
     mode = require_choice("mode", mode, REDACTION_MODES)
     if mode == "pseudonym":
         if key is None:
@@ -91,6 +98,9 @@ def redact_text(
     out = df.copy()
     for column in columns:
         new, changed = redact_series(df[column], replace, kinds=chosen)
+        if residue:
+            new = scrub(new)
+            changed = new.astype(object).ne(df[column].astype(object)) & df[column].notna()
         if changed.any():
             out[column] = new
     return out

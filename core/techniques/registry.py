@@ -207,7 +207,7 @@ def _key_ref(p: dict[str, Any], what: str) -> Ref:
 
 def _redact_text(p: dict[str, Any]) -> Call:
     mode = p.get("mode", "label")
-    kwargs: dict[str, Any] = {"mode": mode, **_pick(p, ("length",))}
+    kwargs: dict[str, Any] = {"mode": mode, **_pick(p, ("length", "residue"))}
     if "kinds" in p:
         kwargs["kinds"] = _as_list(p["kinds"])
     if mode == "pseudonym":
@@ -469,10 +469,11 @@ STEPS: dict[str, StepSpec] = {
             "redact_text",
             "Replace names, emails, phone numbers, IDs, addresses, dates... found inside "
             "free-text columns by a label ([NAME]) or a keyed pseudonym per entity; cells "
-            "without one are unchanged.",
+            "without one are unchanged; residue: true also replaces digit runs, block/unit "
+            "numbers and name-like words in any case.",
             "Step 2 (De-identify); Annex A: Pseudonymisation",
             ("columns",),
-            ("kinds", "mode", "key_env", "length"),
+            ("kinds", "mode", "key_env", "length", "residue"),
             _redact_text,
         ),
         StepSpec(

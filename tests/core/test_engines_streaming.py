@@ -14,6 +14,10 @@ from core.io import read_table
 from core.recipe import Recipe
 
 ADULT_QIS = ["age", "sex", "race", "marital-status", "education"]
+#: Step 1 doubts these columns; the release gate needs a decision on each (issue 25). The
+#: tests here compare engines, not the choice of quasi-identifiers.
+ADULT_DECIDED = {"occupation": "compared across engines only"}
+SEEDED_DECIDED = {"postal": "compared across engines only"}
 
 
 def _recipe(folder, steps, **meta) -> str:
@@ -41,7 +45,8 @@ def _adult_recipe(folder, adult_dir) -> str:
         {"step": "suppress_records", "below_k": 5, "quasi_identifiers": ADULT_QIS,
          "l_diversity": {"sensitive": "salary-class", "l": 2}},
     ]  # fmt: skip
-    return _recipe(folder, steps, quasi_identifiers=ADULT_QIS, sensitive="salary-class", k=5)
+    return _recipe(folder, steps, quasi_identifiers=ADULT_QIS, sensitive="salary-class", k=5,
+                   not_quasi_identifiers=ADULT_DECIDED)  # fmt: skip
 
 
 @pytest.fixture
@@ -129,7 +134,7 @@ def test_parquet_integers_with_a_gap_in_one_file_are_floats_in_every_batch(tmp_p
     df.iloc[200:].to_parquet(parts / "part-1.parquet", index=False)
     df.to_parquet(tmp_path / "whole.parquet", index=False)
     recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}],
-                     quasi_identifiers=["age"], k=1)  # fmt: skip
+                     quasi_identifiers=["age"], k=1, not_quasi_identifiers=SEEDED_DECIDED)  # fmt: skip
     _apply(capsys, tmp_path / "whole.parquet", recipe, tmp_path / "pandas.csv", "pandas")
     _apply(capsys, parts, recipe, tmp_path / "duckdb.csv", "duckdb")
     assert (tmp_path / "duckdb.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
@@ -140,7 +145,8 @@ def test_parquet_integers_with_a_gap_in_one_file_are_floats_in_every_batch(tmp_p
 def _noise_recipe(folder) -> str:
     steps = [{"step": "remove", "columns": ["nric"]},
              {"step": "noise", "column": "income", "distribution": "normal", "scale": 50}]  # fmt: skip
-    return _recipe(folder, steps, quasi_identifiers=["age"], k=1)
+    return _recipe(folder, steps, quasi_identifiers=["age"], k=1,
+                   not_quasi_identifiers=SEEDED_DECIDED)  # fmt: skip
 
 
 def test_seeded_noise_is_drawn_per_block_of_rows(tmp_path, capsys, monkeypatch):
@@ -352,7 +358,8 @@ def test_kmap_on_duckdb_writes_the_pandas_file(tmp_path, capsys, adult_hierarchi
     kmap = {"k": 10, "population": 100_000, "estimator": "poisson", "significance": 0.05}
     steps = [{"step": "suppress_records", "below_k": 1, "quasi_identifiers": ADULT_QIS,
               "k_map": kmap}]  # fmt: skip
-    recipe = _recipe(tmp_path, steps, quasi_identifiers=ADULT_QIS, k=1)
+    recipe = _recipe(tmp_path, steps, quasi_identifiers=ADULT_QIS, k=1,
+                     not_quasi_identifiers=ADULT_DECIDED)  # fmt: skip
     _apply(capsys, data, recipe, tmp_path / "pandas.csv", "pandas")
     _apply(capsys, data, recipe, tmp_path / "duckdb.csv", "duckdb")
     assert (tmp_path / "duckdb.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
@@ -361,7 +368,8 @@ def test_kmap_on_duckdb_writes_the_pandas_file(tmp_path, capsys, adult_hierarchi
     assert 0 < len(released) < 30_162
     assert released.groupby(ADULT_QIS).size().min() >= 8
     steps[0]["average_risk"] = {"max": 0.1}
-    recipe = _recipe(tmp_path, steps, quasi_identifiers=ADULT_QIS, k=1)
+    recipe = _recipe(tmp_path, steps, quasi_identifiers=ADULT_QIS, k=1,
+                     not_quasi_identifiers=ADULT_DECIDED)  # fmt: skip
     err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
                    str(tmp_path / "out.csv"), "--engine", "duckdb")  # fmt: skip
     assert "average_risk" in err and "--engine pandas" in err
@@ -381,7 +389,8 @@ def test_spark_and_duckdb_draw_the_same_noise_on_a_folder_of_parquet(tmp_path, c
     steps = [{"step": "remove", "columns": ["nric"]},
              {"step": "mask", "column": "postal", "keep_first": 3},
              {"step": "noise", "column": "income", "distribution": "laplace", "scale": 20}]  # fmt: skip
-    recipe = _recipe(tmp_path, steps, quasi_identifiers=["age"], k=1)
+    recipe = _recipe(tmp_path, steps, quasi_identifiers=["age"], k=1,
+                     not_quasi_identifiers=SEEDED_DECIDED)  # fmt: skip
     _apply(capsys, parts, recipe, tmp_path / "duckdb.csv", "duckdb")
     _apply(capsys, parts, recipe, tmp_path / "spark.csv", "spark")
     assert (tmp_path / "spark.csv").read_bytes() == (tmp_path / "duckdb.csv").read_bytes()
@@ -566,7 +575,8 @@ def test_spark_pseudonymises_with_the_pandas_pseudonyms_and_mapping(tmp_path, ca
              {"step": "generalise", "column": "age", "width": 10},
              {"step": "pseudonymise", "column": "nric", "method": "hmac",
               "key_env": "ANON_TEST_HMAC_KEY", "length": 20}]  # fmt: skip
-    recipe = _recipe(tmp_path, steps, quasi_identifiers=["age"], k=3)
+    recipe = _recipe(tmp_path, steps, quasi_identifiers=["age"], k=3,
+                     not_quasi_identifiers=SEEDED_DECIDED)  # fmt: skip
     told = ""
     for engine in ("pandas", "duckdb", "spark"):
         told += _apply(capsys, data, recipe, tmp_path / f"{engine}.csv", engine,

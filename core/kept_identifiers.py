@@ -1,0 +1,170 @@
+"""Direct identifiers a release keeps in some form, judged by what they still reveal.
+
+PDPC guide, Step 2: a direct identifier is *removed*, or *replaced by a pseudonym* (random
+or keyed tokens with the identity mapping table kept apart, Annex A). Any other form that
+keeps it in the release (character masking, swapping, noise, rounding, generalisation, a
+partial redaction) leaves part of the person's value in the table: a masked NRIC that
+keeps its seven digits and check letter, a name swapped into another record. Such a
+column is judged like a quasi-identifier (the release must reach k with it counted, see
+:mod:`core.release_gate`) and by what it still holds of the original values
+(:func:`identifying_runs`): no released value may equal, or contain a run of
+:data:`RUN` characters of, an original value of that column that fewer than k records
+share.
+
+Only the recipe's steps say whether a column holds pseudonyms (a random token can share
+four digits with an NRIC by chance); :func:`treatment` reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from core._text import as_text
+
+#: A released value may not hold this many characters in a row of a rare original value.
+RUN = 4
+#: Characters that only format a value ("S 1234567 D", "9123-4567", "tan ah kow"): removed
+#: before values are compared, so a re-spaced or re-cased value is still the same value.
+_FORMATTING = r"[\s\-./(),'_+]"
+#: Steps that replace a column's values by tokens (PDPC guide, Annex A: Pseudonymisation).
+PSEUDONYMISING_STEPS = frozenset({"pseudonymise"})
+
+
+@dataclass(frozen=True)
+class Treatment:
+    """What the recipe did to one direct identifier column."""
+
+    column: str
+    removed: bool
+    pseudonymisations: int  # pseudonymise steps on the column
+    forms: tuple[str, ...]  # the other steps that changed it (mask, swap, ...), in order
+
+    @property
+    def pseudonymised(self) -> bool:
+        return self.pseudonymisations > 0
+
+
+def _step_columns(step: Mapping[str, Any]) -> list[str]:
+    """The columns whose values a step changes (its 'column', 'columns', 'lat'/'lon')."""
+    names: list[str] = []
+    for key in ("column", "columns", "lat", "lon"):
+        value = step.get(key)
+        if isinstance(value, str):
+            names.append(value)
+        elif isinstance(value, list | tuple):
+            names.extend(v for v in value if isinstance(v, str))
+    return names
+
+
+def treatment(steps: Iterable[Mapping[str, Any]], column: str) -> Treatment:
+    """How ``steps`` (a recipe's, in order) treat ``column``."""
+    removed, pseudonymisations, forms = False, 0, []
+    for step in steps:
+        if column not in _step_columns(step):
+            continue
+        name = str(step.get("step"))
+        if name == "remove":
+            removed = True
+        elif name in PSEUDONYMISING_STEPS:
+            pseudonymisations += 1
+        else:
+            forms.append(name)
+    return Treatment(column, removed, pseudonymisations, tuple(dict.fromkeys(forms)))
+
+
+def normalised(values: pd.Series) -> pd.Series:
+    """Values as comparable text: case folded, formatting characters removed."""
+    text = as_text(values)
+    return text.str.casefold().str.replace(_FORMATTING, "", regex=True)
+
+
+def _runs(values: pd.Series, width: int) -> pd.Index:
+    """Every distinct run of ``width`` characters in ``values`` (one vector op per position)."""
+    lengths = values.str.len().to_numpy()
+    pieces = []
+    for start in range(int(lengths.max(initial=0)) - width + 1):
+        long_enough = values[lengths >= start + width]
+        pieces.append(long_enough.str.slice(start, start + width).unique())
+    if not pieces:
+        return pd.Index([], dtype=object)
+    return pd.Index(np.concatenate([np.asarray(p, dtype=object) for p in pieces])).unique()
+
+
+def _holds_a_run(values: pd.Series, runs: pd.Index, width: int) -> np.ndarray:
+    """Per value: does it contain one of ``runs`` (runs of ``width`` characters)?"""
+    lengths = values.str.len().to_numpy()
+    hit = np.zeros(len(values), dtype=bool)
+    if runs.empty:
+        return hit
+    for start in range(int(lengths.max(initial=0)) - width + 1):
+        rows = np.flatnonzero(lengths >= start + width)
+        pieces = values.iloc[rows].str.slice(start, start + width)
+        hit[rows[pieces.isin(runs).to_numpy()]] = True
+    return hit
+
+
+@dataclass(frozen=True)
+class RunLeak:
+    """What a kept column still shows of its rare original values (counts only: a report
+    must never quote the values themselves)."""
+
+    records: int  # released records whose value equals or contains a rare original run
+    equal: int  # of them, records whose value is a rare original value, whole
+    rare_values: int  # distinct original values fewer than k records share
+
+
+def identifying_runs(original: pd.Series, released: pd.Series, *, k: int) -> RunLeak:
+    """How many released values equal or contain a run of :data:`RUN` characters of an
+    original value of the column held by fewer than ``k`` records (compared as
+    :func:`normalised` text). Work is done per distinct value and per character position,
+    never per row."""
+    before = normalised(original.dropna())
+    counts = before.value_counts()
+    rare = pd.Series(counts.index[counts.to_numpy() < k], dtype="str")
+    after = normalised(released.dropna())
+    if rare.empty or after.empty:
+        return RunLeak(0, 0, int(rare.size))
+    distinct = after.value_counts()
+    values = pd.Series(distinct.index, dtype="str")
+    equal = values.isin(pd.Index(rare)).to_numpy()
+    hit = equal | _holds_a_run(values, _runs(rare, RUN), RUN)
+    records = int(distinct.to_numpy()[hit].sum())
+    return RunLeak(records, int(distinct.to_numpy()[equal].sum()), int(rare.size))
+
+
+def advice(kept: Treatment, leak: RunLeak, original: pd.Series) -> str:
+    """What would pass, for the forms the column was kept in."""
+    length = int(normalised(original.dropna()).str.len().median()) if original.notna().any() else 0
+    if "swap" in kept.forms or "pram" in kept.forms or leak.equal == leak.records:
+        return (
+            "swapping or re-drawing values moves a person's value to another record, where it "
+            "is still released: remove or pseudonymise the column (PDPC guide, Step 2)."
+        )
+    if "mask" in kept.forms and length:
+        masked = max(length - 2 * (RUN - 1), 1)
+        return (
+            f"mask more: keep at most {RUN - 1} characters in a row (keep_first and keep_last "
+            f"at most {RUN - 1}; on a {length}-character value, mask at least {masked}, e.g. "
+            "at least 5 of the 7 digits of an NRIC), so that the column also reaches k, or "
+            "remove or pseudonymise it (PDPC guide, Step 2; Annex B)."
+        )
+    return (
+        f"generalise or mask it until no released value keeps {RUN} characters in a row of "
+        "such a value, or remove or pseudonymise it (PDPC guide, Step 2)."
+    )
+
+
+def form_words(forms: Sequence[str]) -> str:
+    """'masked', 'swapped and rounded', ... for a message."""
+    words = {"mask": "masked", "swap": "swapped", "noise": "perturbed with noise",
+             "round": "rounded", "generalise": "generalised", "redact_text": "partly redacted",
+             "pram": "post-randomised", "correlated_noise": "perturbed with noise"}  # fmt: skip
+    named = [words.get(form, f"changed by '{form}'") for form in forms]
+    if not named:
+        return "kept"
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]

@@ -1,0 +1,201 @@
+"""The rescan of a redacted free-text column, and the review a person signs for it.
+
+PDPC guide, Step 2: direct identifiers inside free text are removed too. A redaction
+(``redact_text``) replaces what the scanner recognises; what it misses stays: a name in
+lower case (``tan ah kow``), an NRIC written with spaces or glued to a label
+(``ms [NAME]3456789a``), a block and unit number (``Blk 7 ... #02-33``). Before such a
+column may leave as part of an anonymised release (:mod:`core.release_gate`):
+
+1. :func:`rescan` reads the *released* column again: the scanner
+   (:func:`core.detect.scan_values`) plus three simple counters that do not depend on
+   its recognisers (runs of :data:`DIGITS` or more digits, block and unit numbers, and
+   name-like words of the curated name lists in any case), and must find nothing;
+   ``redact_text`` with ``residue: true`` replaces what the counters find (:func:`scrub`);
+2. a person records that they read it (:func:`check_review`): who, when and how many
+   cells; the record goes into the recipe (``reviewed_text``) and the report.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from core._text import as_text
+from core.detect import scan_values
+from core.detect.names import name_lists
+from core.errors import ParameterError
+
+#: A run of this many digits or more is counted (an NRIC keeps 7, a phone 8, a postal
+#: code 6; a year or a block number has at most 4).
+DIGITS = 5
+#: A review must read at least this many non-empty cells (all of them when fewer).
+MIN_REVIEWED_CELLS = 20
+#: Labels a redaction writes ([NAME], [ID-3f2a9c1b]): not findings themselves.
+_LABEL = re.compile(r"\[[A-Z]+(?:-[0-9a-f]+)?\]")
+_DIGIT_RUN = re.compile(rf"\d{{{DIGITS},}}")
+_ADDRESS_PART = re.compile(r"#\s?\d{1,3}\s?-\s?\d{1,5}|\b(?:blk|block)\.?\s?\d+[a-z]?\b", re.I)
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+#: Counter names (besides the scanner's entity kinds) and what each means in a message.
+COUNTERS = {"digit_run": f"a run of {DIGITS} or more digits",
+            "address_part": "a block or unit number",
+            "name_word": "a name-like word"}  # fmt: skip
+
+
+def _without_labels(text: pd.Series) -> pd.Series:
+    return text.str.replace(_LABEL, " ", regex=True)
+
+
+def _name_word_cells(text: pd.Series) -> np.ndarray:
+    """Per value: a word of the name lists that is never an everyday word (``lim``,
+    ``mei``), or two name-list words in a row, one of them a family name (``tan ah``; not
+    ``will mark``), in any case."""
+    lists = name_lists()
+    plain = lists.known - lists.ambiguous - lists.not_name
+    words = text.str.casefold().str.findall(_WORD).explode()
+    words = words[words.notna()]
+    if words.empty:
+        return np.zeros(len(text), dtype=bool)
+    position = words.groupby(level=0).cumcount().to_numpy()
+    owner = words.index.to_numpy()
+    known = words.isin(lists.known - lists.not_name).to_numpy()
+    family = words.isin(lists.family - lists.not_name).to_numpy()
+    sure = words.isin(plain).to_numpy()
+    follows = np.r_[False, (owner[1:] == owner[:-1]) & (position[1:] == position[:-1] + 1)]
+    pair = known & np.r_[False, known[:-1]] & follows & (family | np.r_[False, family[:-1]])
+    hit = np.zeros(len(text), dtype=bool)
+    hit[np.unique(owner[sure | pair])] = True
+    return hit
+
+
+def rescan(values: pd.Series) -> dict[str, int]:
+    """Cells of ``values`` in which something identifying is still found, per kind: the
+    scanner's entity kinds and the counters of :data:`COUNTERS` (kinds found in no cell
+    are left out). Work is done once per distinct value."""
+    counts = as_text(values.dropna()).value_counts()
+    if counts.empty:
+        return {}
+    scanned = scan_values(values)
+    found = dict(zip(scanned["kind"].astype(str), scanned["cells"].astype(int), strict=True))
+    text = _without_labels(pd.Series(counts.index, dtype="str"))
+    weights = counts.to_numpy()
+    counters = {
+        "digit_run": text.str.contains(_DIGIT_RUN).to_numpy(dtype=bool),
+        "address_part": text.str.contains(_ADDRESS_PART).to_numpy(dtype=bool),
+        "name_word": _name_word_cells(text),
+    }
+    for kind, hits in counters.items():
+        found[kind] = int(weights[hits].sum())
+    return {kind: int(cells) for kind, cells in found.items() if cells}
+
+
+def describe_findings(found: Mapping[str, int]) -> str:
+    """'3 cells with a name, 2 with a run of 5 or more digits' (counts only, no values)."""
+    from core.detect import label_of
+
+    parts = []
+    for kind, cells in found.items():
+        what = COUNTERS.get(kind) or f"a {label_of(kind).lower()} the scanner recognises"
+        parts.append(f"{cells:,} cell{'s' if cells != 1 else ''} with {what}")
+    return ", ".join(parts)
+
+
+def scrub(values: pd.Series) -> pd.Series:
+    """``values`` with what the counters of :func:`rescan` find replaced: digit runs by
+    ``[NUMBER]``, block and unit numbers by ``[ADDRESS]``, name-like words by ``[NAME]``
+    (``redact_text`` with ``residue: true``). Missing values stay missing; done once per
+    distinct value."""
+    text = as_text(values)
+    distinct = pd.Series(text.dropna().unique(), dtype="str")
+    if distinct.empty:
+        return values.copy()
+    new = distinct.str.replace(_DIGIT_RUN, "[NUMBER]", regex=True)
+    new = new.str.replace(_ADDRESS_PART, "[ADDRESS]", regex=True)
+    new = _replace_name_words(new)
+    changed = dict(zip(distinct[new != distinct], new[new != distinct], strict=True))
+    if not changed:
+        return values.copy()
+    out = values.astype(object).copy()
+    rows = text.isin(list(changed)).fillna(False).to_numpy(dtype=bool)
+    out[rows] = text[rows].map(changed)
+    return out
+
+
+def _replace_name_words(text: pd.Series) -> pd.Series:
+    """Name-like words (as :func:`_name_word_cells` finds them) replaced by ``[NAME]``."""
+    lists = name_lists()
+    plain = lists.known - lists.ambiguous - lists.not_name
+    known = lists.known - lists.not_name
+    family = lists.family - lists.not_name
+    hits = _name_word_cells(_without_labels(text))
+    if not hits.any():
+        return text
+
+    def one(value: str) -> str:  # only on the values with a hit
+        words = list(_WORD.finditer(value))
+        marked = [w.group().casefold() in plain for w in words]
+        for i in range(1, len(words)):
+            between = value[words[i - 1].end() : words[i].start()]
+            pair = [w.group().casefold() for w in words[i - 1 : i + 1]]
+            if (
+                between.strip() == ""
+                and all(w in known for w in pair)
+                and any(w in family for w in pair)
+            ):
+                marked[i - 1] = marked[i] = True
+                after = i + 1  # the word after a pair (tan ah *kow*), unless never a name
+                if after < len(words) and words[after].group().casefold() not in lists.not_name:
+                    marked[after] = True
+        for word, mark in zip(reversed(words), reversed(marked), strict=True):
+            if mark:
+                value = value[: word.start()] + "[NAME]" + value[word.end() :]
+        return value
+
+    out = text.copy()
+    out[hits] = text[hits].map(one)
+    return out
+
+
+def check_review(column: str, review: Any) -> dict[str, Any]:
+    """A review record ``{by, at, rows_checked}`` checked: who (text), when (an ISO date
+    or time) and how many cells they read (:func:`review_shortfall` says whether enough).
+    Returns it as plain data; a one-line
+    :class:`ParameterError` names the field at fault."""
+    where = f"reviewed_text for '{column}'"
+    if not isinstance(review, Mapping):
+        raise ParameterError(
+            f"{where} must be a mapping {{by: NAME, at: DATE, rows_checked: N}}, got {review!r}."
+        )
+    unknown = sorted(set(map(str, review)) - {"by", "at", "rows_checked"})
+    if unknown:
+        raise ParameterError(f"{where} does not take {', '.join(map(repr, unknown))}; it takes "
+                             "'by', 'at', 'rows_checked'.")  # fmt: skip
+    by = review.get("by")
+    if not isinstance(by, str) or not by.strip() or len(by) > 200:
+        raise ParameterError(f"{where}: 'by' must name the person who read it (1-200 characters).")
+    at = review.get("at")
+    if isinstance(at, dt.datetime | dt.date):
+        at = at.isoformat()
+    try:
+        dt.datetime.fromisoformat(str(at))
+    except ValueError:
+        raise ParameterError(
+            f"{where}: 'at' must be the date (and time) of the review, e.g. 2026-11-27, got {at!r}."
+        ) from None
+    rows = review.get("rows_checked")
+    if isinstance(rows, bool) or not isinstance(rows, int) or rows < 1:
+        raise ParameterError(
+            f"{where}: 'rows_checked' must be the number of cells read, a whole number >= 1, "
+            f"got {rows!r}."
+        )
+    return {"by": by.strip(), "at": str(at), "rows_checked": rows}
+
+
+def review_shortfall(review: Mapping[str, Any], cells: int) -> int:
+    """How many more cells the review must read (0 when it read enough)."""
+    return max(min(MIN_REVIEWED_CELLS, cells) - int(review["rows_checked"]), 0)
