@@ -81,6 +81,8 @@ class ReleaseCheck:
     decisions: tuple[tuple[str, str], ...] = ()
     reviews: tuple[tuple[str, str, str, int], ...] = ()  # column, by, at, cells read
     targets: tuple[tuple[str, str, int], ...] = ()  # model, requirement, failing records
+    undecided: tuple[str, ...] = ()  # columns Step 1 doubts that the recipe gives no place
+    free_text: tuple[str, ...] = ()  # free-text direct identifiers the release keeps
 
     @property
     def passed(self) -> bool:
@@ -139,6 +141,8 @@ class ReleaseCheck:
         data["quasi_identifiers"] = list(self.quasi_identifiers)
         data["problems"] = list(self.problems)
         data["kept_identifiers"] = list(self.kept_identifiers)
+        data["undecided"] = list(self.undecided)
+        data["free_text"] = list(self.free_text)
         data["decisions"] = dict(self.decisions)
         data["reviews"] = {column: {"by": by, "at": at, "rows_checked": cells}
                            for column, by, at, cells in self.reviews}  # fmt: skip
@@ -244,6 +248,8 @@ def check_release(
     rare_below = max(k_target or 1, 2)  # a value one record holds identifies its person
     kept: list[str] = []
     untouched_identifiers: list[str] = []
+    text_kept: list[str] = []
+    undecided: list[str] = []
     reviewed: list[tuple[str, str, str, int]] = []
     if streamed:
         _streamed_identifiers(direct, identifiers_left, recipe_steps, kinds_of, problem)
@@ -253,6 +259,7 @@ def check_release(
                 continue
             suggestion = kinds_of.get(str(column))
             if suggestion is not None and suggestion.kind == "free_text":
+                text_kept.append(column)
                 review = _judge_free_text(column, original, released, recipe_steps,
                                           reviews.get(str(column)), problem)  # fmt: skip
                 if review is not None:
@@ -285,7 +292,7 @@ def check_release(
             original, quasi_identifiers, parameter="quasi_identifiers"
         )
     if suggestions is not None:
-        _undecided(suggestions, original, released, recipe_steps, streamed,
+        undecided = _undecided(suggestions, original, released, recipe_steps, streamed,
                    listed={*(quasi_identifiers or ()), *direct, *decisions,
                            *([sensitive] if sensitive else []), *target_columns(models)},
                    problem=problem)  # fmt: skip
@@ -373,6 +380,8 @@ def check_release(
         decisions=tuple((c, decisions[c]) for c in decisions),
         reviews=tuple(reviewed),
         targets=tuple((r.name, r.requirement, r.failing_records) for r in judged),
+        undecided=tuple(undecided),
+        free_text=tuple(text_kept),
     )
 
 
@@ -537,10 +546,10 @@ def _undecided(
     *,
     listed: set[str],
     problem: Problem,
-) -> None:
+) -> list[str]:
     """Columns Step 1 doubts (indirect, near-unique, unsure text) that the release keeps
-    but the recipe gives no place (PDPC guide, Step 1: know your data)."""
-    doubts = []
+    but the recipe gives no place (PDPC guide, Step 1: know your data); returns them."""
+    doubts, columns = [], []
     for suggestion in suggestions:
         column = suggestion.column
         if column in listed or column not in original.columns:
@@ -562,6 +571,9 @@ def _undecided(
             doubts.append(f"{column!r} (a direct identifier: {suggestion.kind.replace('_', ' ')})")
         elif suggestion.kind in UNSURE_KINDS:
             doubts.append(f"{column!r} (Step 1 is unsure what this text holds)")
+        else:
+            continue
+        columns.append(str(column))
     if doubts:
         problem(
             "undecided",
@@ -570,6 +582,7 @@ def _undecided(
             "direct_identifiers), remove them, or record why they are not quasi-identifiers "
             "(not_quasi_identifiers: {column: reason}) (PDPC guide, Step 1).",
         )
+    return columns
 
 
 def _original_values_left(before: pd.Series, after: pd.Series) -> bool:

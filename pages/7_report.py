@@ -25,7 +25,7 @@ from core.schema import Role
 from core.techniques import encrypt_table
 from core.techniques.pseudonymisation import MIN_PASSPHRASE_CHARS, passphrase_problem
 from core.utility import utility_report
-from ui import state
+from ui import release_fixes, state
 from ui.page_errors import stop_on_error
 from ui.tables import formatted_table
 
@@ -238,6 +238,9 @@ else:
         report = dataclasses.replace(report, release_check=check)
         st.warning("You release this table although it is not anonymised: the report says so "
                    f"and the file name carries {NOT_ANONYMISED_MARK}.", icon=":material/warning:")  # fmt: skip
+release_fixes.decisions_section(check)
+release_fixes.free_text_section(check)
+release_fixes.targets_section(check)
 state.explain("A table leaves the workbench as anonymised only when the roles are confirmed, "
               "the direct identifiers are handled and the risk of the released table meets "
               "the target k and the Annex D threshold.",

@@ -143,14 +143,23 @@ def test_rounded_phone_numbers_keep_their_first_digits_and_are_refused():
     assert check.kinds[0] == "direct_identifiers" and "is rounded" in check.problems[0]
 
 
-def test_pseudonyms_are_handled_once_but_a_second_pseudonymisation_is_refused(data, capsys):
+def test_pseudonyms_are_handled_and_a_second_pseudonymisation_must_lead_back(data, capsys):
     once = (BASE.replace("[name, nric, notes]", "[name, nric]") + "steps:\n" + REMOVED + AGE
             + "  - {step: remove, columns: [name]}\n"
             + "  - {step: pseudonymise, column: nric, method: random, digits: 7}\n")  # fmt: skip
     assert _apply(data, once) == 0, _refusal(capsys)
+    # the recipe chains a second pseudonymisation's table back to the people (issue 27)
     twice = once + "  - {step: pseudonymise, column: nric, method: random, digits: 8}\n"
-    assert _apply(data, twice) == 2
-    assert "pseudonymised 2 times" in _refusal(capsys)
+    assert _apply(data, twice) == 0, _refusal(capsys)
+    # a mapping table that leads only to the first pseudonyms is refused by the gate
+    steps = ({"step": "pseudonymise", "column": "nric"},) * 2
+    released = TABLE[["age", "sex"]].assign(nric=[f"{i:08d}" for i in range(20)])
+    lost = {"nric": pd.DataFrame({"pseudonym": released["nric"],
+                                  "nric": [f"{i:07d}" for i in range(20)]})}  # fmt: skip
+    check = check_release(TABLE[["nric", "age", "sex"]], released, steps=2,
+                          quasi_identifiers=["sex"], direct_identifiers=["nric"],
+                          recipe_steps=steps, mappings=lost)  # fmt: skip
+    assert "pseudonymised 2 times" in check.problems[0]
 
 
 # --- item 2: free text rescanned, and a person signs for it ----------------------------

@@ -1,0 +1,144 @@
+"""The Report page's ways out of a refused release, other than "release anyway" (issue 25).
+
+Each refusal of the release check (:mod:`core.release_gate`) that is fixed by a decision
+rather than by a recipe step is fixed here, and recorded in the recipe and the workspace:
+why a column Step 1 doubts is not a quasi-identifier (``not_quasi_identifiers``), who
+read a redacted free-text column (``reviewed_text``, with the before/after of the column
+and what the rescan still finds), and the privacy-model targets (``targets``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.errors import AnonymisationError
+from core.markup import code_span, escape_markdown
+from core.release_gate import ReleaseCheck
+from core.release_targets import TARGET_MODELS
+from core.text_rescan import COUNTERS, MIN_REVIEWED_CELLS, rescan
+from ui import state
+
+STEP1 = "PDPC guide, Step 1 (Know your data)"
+STEP2 = "PDPC guide, Step 2 (De-identify your data)"
+STEP4 = "PDPC guide, Step 4 and Annex C"
+
+
+def decisions_section(check: ReleaseCheck) -> None:
+    """A reason field per column Step 1 doubts that the recipe gives no place."""
+    decided = state.release_decisions()
+    if not check.undecided and not decided:
+        return
+    st.markdown("#### Columns Step 1 doubts")
+    for column in check.undecided:
+        reason = st.text_input(f"Why is {code_span(column)} not a quasi-identifier?",
+                               key=f"decide_{column}",
+                               placeholder="e.g. nobody outside holds it")  # fmt: skip
+        if st.button(f"Record the reason for {column}", key=f"decide_button_{column}",
+                     disabled=not reason.strip()):  # fmt: skip
+            state.set_release_decision(column, reason)
+            st.rerun()
+    for column, reason in decided.items():
+        st.caption(f"{code_span(column)}: not a quasi-identifier, because "
+                   f"{escape_markdown(reason)}")  # fmt: skip
+    state.explain("Step 1 found these columns could identify a person with other data. "
+                  "Mark them indirect on Classify (they are then counted in k), remove "
+                  "them, or record here why they are not: the reason goes into the "
+                  "recipe and the report.", STEP1)  # fmt: skip
+
+
+def free_text_section(check: ReleaseCheck) -> None:
+    """Before/after of each free-text column the release keeps, what the rescan still
+    finds, and the reviewer's signature."""
+    if not check.free_text:
+        return
+    st.markdown("#### Free text: read it before you release it")
+    original, released = state.original(), state.current_data()
+    reviews = state.text_reviews()
+    for column in check.free_text:
+        if column not in released.columns:
+            continue
+        found = state.memo("rescan", lambda c=column: rescan(released[c]), column)
+        left, right = st.columns(2)
+        left.caption(f"{code_span(column)} before (first 10 records)")
+        left.dataframe(original[[column]].head(10), width="stretch", hide_index=True)
+        right.caption(f"{code_span(column)} as released")
+        right.dataframe(released[[column]].head(10), width="stretch", hide_index=True)
+        if found:
+            st.table(pd.DataFrame({"still found": [COUNTERS.get(k, k) for k in found],
+                                   "cells": list(found.values())}))  # fmt: skip
+            st.warning(f"The rescan of {code_span(column)} still finds something: on "
+                       "**De-identify**, redact it with \"also replace digit runs and "
+                       "name-like words\" (or remove the column).", icon=":material/search:")  # fmt: skip
+        else:
+            st.success(f"The rescan finds nothing in {code_span(column)}.")
+        cells = int(released[column].notna().sum())
+        if column in reviews:
+            review = reviews[column]
+            st.caption(f"Reviewed by {escape_markdown(review['by'])} on {review['at']} "
+                       f"({review['rows_checked']:,} cells read).")  # fmt: skip
+            continue
+        by = st.text_input("Reviewed by", key=f"review_by_{column}")
+        rows = st.number_input("Cells read", min_value=0, max_value=cells, step=1,
+                               value=min(MIN_REVIEWED_CELLS, cells),
+                               key=f"review_rows_{column}")  # fmt: skip
+        if st.button(f"I reviewed {column}", key=f"review_button_{column}",
+                     disabled=not by.strip() or bool(found)):  # fmt: skip
+            try:
+                state.set_text_review(column, by=by, rows_checked=int(rows))
+            except AnonymisationError as error:
+                st.error(escape_markdown(error), icon=":material/error:")
+            else:
+                st.rerun()
+    state.explain("The redaction recognises what its detectors know; a person reads at "
+                  f"least {MIN_REVIEWED_CELLS} cells (all, if fewer) of the column as it "
+                  "will be released and signs for it. The review holds for that text only: "
+                  "a change to the recipe that changes the column asks for a new one.", STEP2)  # fmt: skip
+
+
+_PARAMETERS: dict[str, tuple[tuple[str, float], ...]] = {
+    "l_diversity": (("l", 2.0),), "t_closeness": (("t", 0.2),),
+    "delta_disclosure": (("delta", 1.5),), "beta_likeness": (("beta", 1.0),),
+    "alpha_k": (("alpha", 0.8),), "k_map": (("k", 5.0), ("population", 1_000_000.0)),
+}  # fmt: skip
+
+
+def targets_section(check: ReleaseCheck) -> None:
+    """Choose the privacy-model targets the release must meet (the recipe's ``targets``)."""
+    targets = state.release_targets()
+    with st.expander("Privacy-model targets (l, t, delta, beta, (alpha,k), k-map)",
+                     expanded=bool(targets)):  # fmt: skip
+        for _model, requirement, failing in check.targets:
+            mark = "met" if failing == 0 else f"{failing:,} records fail"
+            st.caption(f"{escape_markdown(requirement)}: {mark}")
+        model = st.selectbox("Model", TARGET_MODELS, key="target_model")
+        spec: dict[str, Any] = {}
+        if model != "k_map":
+            columns = [str(c) for c in state.current_data().columns]
+            spec["sensitive"] = st.selectbox("Sensitive column", columns, key="target_sensitive")
+        if model == "l_diversity":
+            spec["kind"] = st.selectbox("Kind", ["distinct", "entropy", "recursive"],
+                                        key="target_l_kind")  # fmt: skip
+            if spec["kind"] == "recursive":
+                spec["c"] = st.number_input("c", min_value=0.1, value=3.0, key="target_c")
+        for parameter, default in _PARAMETERS[model]:
+            value = st.number_input(parameter, value=default, key=f"target_{parameter}")
+            whole = parameter in ("k", "population") or (model == "l_diversity"
+                                                          and spec.get("kind") != "entropy")  # fmt: skip
+            spec[parameter] = int(value) if whole else float(value)
+        b1, b2 = st.columns(2)
+        if b1.button("Require this target", key="target_add"):
+            try:
+                state.set_release_targets({**targets, model: spec})
+            except AnonymisationError as error:
+                st.error(escape_markdown(error), icon=":material/error:")
+            else:
+                st.rerun()
+        if targets and b2.button("Remove every target", key="target_clear"):
+            state.set_release_targets({})
+            st.rerun()
+        state.explain("k protects against being found; these models protect what a group "
+                      "reveals about its members (a sensitive value shared by the whole "
+                      "group). The release check judges them on the released table.", STEP4)  # fmt: skip
