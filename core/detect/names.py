@@ -30,6 +30,7 @@ reported as such by :func:`non_latin_script`).
 from __future__ import annotations
 
 import gzip
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -280,7 +281,8 @@ def find_names(text: str) -> list[tuple[int, int]]:
     lists = name_lists()
     runs = [run.span() for run in _RUN.finditer(text)]
     cued = [span for m in _CUED.finditer(text) if (span := _cued_span(m, lists))]
-    return names_from_matches(text, runs, cued, lists)
+    lower = [run.span() for run in LOWER_RUN.finditer(text)]
+    return names_from_matches(text, runs, cued, lists, lower)
 
 
 def names_from_matches(
@@ -288,6 +290,7 @@ def names_from_matches(
     runs: list[tuple[int, int]],
     cued: list[tuple[int, int]],
     lists: NameLists,
+    lower: list[tuple[int, int]] = (),
 ) -> list[tuple[int, int]]:
     """:func:`find_names` from the spans of the capitalised runs (``_RUN``) and of the
     names after a cue (:func:`_cued_span`) already found in ``text``; the free-text
@@ -306,7 +309,8 @@ def names_from_matches(
                 # A lone word in capitals ("UK", "HDB", "ICU") is an acronym more often
                 # than a surname: only the hand-written list's names count ("LIM").
                 acronym = piece.isupper() and only not in lists.listed
-                if only in lists.strong and not acronym:
+                sure = only in lists.strong and not acronym
+                if sure or _unknown_but_named(text, start, end, only, piece, lists):
                     spans.append((start, end))
             elif (
                 _has_sure_name(piece, lists)
@@ -317,7 +321,9 @@ def names_from_matches(
             ):
                 spans.append((start, end))
     spans += cued
-    # The two passes may find the same name: keep each span not inside another one
+    for run_start, run_end in lower:
+        spans += _lower_names(text, run_start, run_end, lists)
+    # The passes may find the same name: keep each span not inside another one
     # (sorted by start, longest first: a span inside another comes after it; n log n).
     kept, reach = [], -1
     for start, end in sorted(set(spans), key=lambda span: (span[0], -span[1])):
@@ -337,17 +343,45 @@ _RELATIONS = (
     "grandma|grandpa|friend|neighbour|neighbor|caregiver|carer|guardian|nok|named|called|"
     "nurse|pharmacist|interpreter|colleague|dr|doctor|pt|spouse|partner|fiance|fiancee|"
     "son-in-law|daughter-in-law|mother-in-law|father-in-law|brother-in-law|sister-in-law|"
-    "stepson|stepdaughter|stepmother|stepfather|helper|maid"
+    "stepson|stepdaughter|stepmother|stepfather|helper|maid|escort|kid|child"
+)
+_REACH_WORDS = (
+    "contact|contacted|call|called|calling|ring|rang|phone|phoned|email|emailed|text|texted|"
+    "message|messaged|tell|told|ask|asked|inform|informed|remind|reminded|meet|met|reached"
 )
 _REACH_VERBS = (
-    r"contact|contacted|call|called|calling|ring|rang|phone|phoned|email|emailed|text|texted|"
-    r"message|messaged|tell|told|ask|asked|inform|informed|remind|reminded|meet|met|reached|"
+    rf"{_REACH_WORDS}|"
     r"(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with)"
 )
 _RELATION_WORDS = frozenset(_RELATIONS.split("|"))
 _CUE_WORDS = rf"{'|'.join(sorted(_TITLES))}|{_RELATIONS}|{_REACH_VERBS}"
+
+
+def _trie(words: list[str]) -> str:
+    """One expression matching exactly ``words``, written as a tree of their letters
+    ("grand(?:ma|pa|son...)"): Python's engine tries a plain alternation word by word at
+    each position, a tree letter by letter (the cue search is the scanner's costliest)."""
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        branches = [re.escape(char) + emit(node[char]) for char in sorted(node) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(tree)
+
+
+_CUE_TREE = _trie([*_TITLES, *_RELATIONS.split("|"), *_REACH_WORDS.split("|")])
 _CUED = re.compile(
-    rf"(?<![\w/-])(?P<cue>{_CUE_WORDS})\.?[ \t]*[:,]?[ \t]+(?:(?:is|was|named|called)[ \t]+)?"
+    rf"(?<![\w/-])(?P<cue>{_CUE_TREE}"
+    r"|(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with))\.?[ \t]*[:,]?[ \t]+(?:(?:is|was|named|called)[ \t]+)?"
     r"(?P<words>[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*){0,3})",
     re.IGNORECASE,
 )
@@ -357,6 +391,35 @@ _NOT_AFTER_TITLE = frozenset(
      "on", "at", "for", "with", "from", "by", "not", "also", "then", "who", "as", "are", "the",
      "a", "an", "his", "her", "their", "this", "that", "be", "been", "did", "does", "can"]
 )  # fmt: skip
+
+
+# Runs of lower-case words (a note typed without capitals): two or more sure names side by
+# side in one ("lim boon huat, 9123 4567") are a name without any cue.
+LOWER_RUN = re.compile(
+    r"(?<![\w'’@./-])[a-z][a-z'’-]{1,24}(?:[ \t]+[a-z][a-z'’-]{1,24})+(?![\w@'’/-])"
+)
+_SPACE_SPLIT = re.compile(r"[^ \t]+")
+
+
+def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tuple[int, int]]:
+    """In a run of lower-case words, each stretch of 2-4 known names (no function word)
+    holding at least two sure ones (no everyday word: "boon", "huat", not "will", "long")."""
+    found: list[tuple[int, int]] = []
+    stretch: list[tuple[int, int, bool]] = []
+    for match in itertools.chain(_SPACE_SPLIT.finditer(text, start, end), [None]):
+        word = match.group() if match else ""
+        if (
+            match
+            and word in lists.known
+            and word not in _NOT_AFTER_TITLE
+            and word not in lists.not_name
+        ):
+            stretch.append((match.start(), match.end(), word in lists.strong))
+            continue
+        if 2 <= len(stretch) <= 4 and sum(sure for _, _, sure in stretch) >= 2:
+            found.append((stretch[0][0], stretch[-1][1]))
+        stretch = []
+    return found
 
 
 def _lower_strength(word: str, lists: NameLists, *, title: bool, relation: bool) -> str:
@@ -451,9 +514,39 @@ _ORGANISATION_WORDS = frozenset(
 # by the next-word rule alone.)
 _INSTITUTIONS = _ORGANISATION_WORDS - {"road", "street", "avenue", "drive", "park", "life"}
 _ORGANISATION_AFTER = re.compile(
-    r"(?:[ \t]+[A-Z][A-Za-z'’.-]{0,24}){0,4}?[ \t]+"
-    rf"(?i:{'|'.join(sorted(_INSTITUTIONS))})(?![A-Za-z])"
+    r"(?:['’]s?)?(?:[ \t]+(?:[A-Z][A-Za-z'’.-]{0,24}"
+    r"|(?:and|&)(?=[ \t]+(?!(?:Dr|Mr|Mrs|Ms|Mdm|Miss|Nurse|Prof)\b)[A-Z]))){0,5}?[ \t]+"
+    rf"(?i:{'|'.join(sorted(_INSTITUTIONS))})s?(?![A-Za-z])"
 )
+
+
+# Verbs that, after one capitalised word, say a person is meant ("Kuldeep says", "Thivya
+# complained"); "said" and "is" are left out: places and things take them too.
+_SURE_PERSON_VERBS = frozenset(
+    ["says", "complained", "complains", "agreed", "agrees", "consented", "refused",
+     "declined", "attended", "phoned", "emailed", "texted", "requested", "denies", "denied",
+     "feels", "felt", "wants", "wanted", "asked", "told", "mentioned", "promised", "prefers",
+     "insisted", "apologised", "apologized", "thanked"]
+)  # fmt: skip
+_SPEAKER = re.compile(r":[ \t]")
+
+
+_LINE_START = re.compile(r"(?:^|[.!?;/\n\"“])[ \t]*$")
+
+
+def _unknown_but_named(
+    text: str, start: int, end: int, word: str, piece: str, lists: NameLists
+) -> bool:
+    """One capitalised word no list knows, that is no English word, followed by a verb only
+    people do ("Kuldeep says") or, opening a line or sentence, by a colon as a speaker
+    ("Harbhajan: I will come"; not "Brother in Chennai: ...")."""
+    if len(word) < 3 or piece.isupper() or word in lists.english or word in lists.known:
+        return False
+    if _next_word(text, end) in _SURE_PERSON_VERBS:
+        return True
+    return bool(_SPEAKER.match(text, end)) and bool(
+        _LINE_START.search(text, max(0, start - 8), start)
+    )
 
 
 def _has_sure_name(piece: str, lists: NameLists) -> bool:
@@ -516,8 +609,12 @@ def _split_run(run: str, offset: int, lists: NameLists):
             continue
         if not tokens:
             start = match.start()
-        tokens.append(lower.rstrip("."))
-        end = match.end()
+        possessive = lower.endswith(("'s", "’s"))  # "Margaret's": the name ends here
+        tokens.append(lower[:-2] if possessive else lower.rstrip("."))
+        end = match.end() - 2 if possessive else match.end()
+        if possessive:
+            yield offset + start, offset + end, tokens
+            tokens = []
     if tokens:
         yield offset + start, offset + end, tokens
 

@@ -37,6 +37,7 @@ from core.detect.names import (
     _CUE_WORDS,
     _CUED,
     _RUN,
+    LOWER_RUN,
     _cued_span,
     find_names,
     name_lists,
@@ -266,6 +267,7 @@ _LOOSER = {
     "phone": r"[0-9](?:[ ().-]{0,2}[0-9]){6}",
     "address": r"[0-9]|Jalan|Jln|Lorong|Lor",  # every alternative holds a digit but these
     "name": "[A-Z]",
+    "lower_name": r"[a-z][a-z'’-]+[ \t]+[a-z]",
     "cued_name": rf"(?i)(?:{_CUE_WORDS})\.?[ \t]*[:,]?[ \t]+\S",
 }
 _NON_ASCII = r"[^\x00-\x7f]"
@@ -412,8 +414,13 @@ def _find_many(texts: list[str], chosen: tuple[str, ...], region: str) -> list[l
         joined = column.joined(_LOOSER["cued_name"])
         for i, start, end in joined.search(_CUED, lambda m: _cued_span(m, lists)):
             cued[i].append((start, end))
-        for i in set(name_runs) | set(cued):
-            spans = names_from_matches(column.texts[i], name_runs[i], cued[i], lists)
+        lower: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for i, start, end in column.joined(_LOOSER["lower_name"]).search(LOWER_RUN, _whole):
+            lower[i].append((start, end))
+        for i in set(name_runs) | set(cued) | set(lower):
+            spans = names_from_matches(
+                column.texts[i], name_runs[i], cued[i], lists, lower.get(i, [])
+            )
             candidates[i] += [(s, e, "name") for s, e in spans]
     priority = {k: i for i, k in enumerate(chosen)}
     for i, found in candidates.items():

@@ -122,3 +122,39 @@ def test_organisation_names_are_not_persons(text, organisation):
     assert not any(
         e.kind == "name" and e.start < end and start < e.end for e in find_entities(text)
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Collected Margaret's forms at noon", "Margaret"),  # a possessive
+        ("Harbhajan: I will come tomorrow", "Harbhajan"),  # a speaker's name
+        ("Kuldeep says the pain is better", "Kuldeep"),  # a name before a person's verb
+        ("Thivya complained of giddiness", "Thivya"),
+        ("transport arranged; escort Jasvinder", "Jasvinder"),  # a role before a name
+        ("remove my kid Aarav from the policy", "Aarav"),
+        ("Lab request for NURUL BINTI HASHIM, ward 5", "NURUL BINTI HASHIM"),  # capitals
+        ("Specimen for DEEPAK CHANDRAN, bed 12", "DEEPAK CHANDRAN"),
+        ("lim boon huat, 9123 4567, lbh@example.com", "lim boon huat"),  # lower case, uncued
+        ("priya raman, +91 98400 12345", "priya raman"),
+    ],
+)
+def test_more_places_where_people_are_named(text, name):
+    assert name in _names(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Singapore's hospitals are busy",
+        "Diagnosis: stable angina",
+        "Chennai said to be hot",
+        "Specimen for ICU BED 4",
+        "tmr pt ok will review meds",
+        "pain better, bp stable, sugar ok",
+        "Admitted to Mount Sinai Hospitals Group",
+        "Transferred to Guy's and St Thomas' Hospital",
+    ],
+)
+def test_more_words_that_are_not_names(text):
+    assert _names(text) == []
