@@ -8,9 +8,22 @@ the dashboard can show it as is, without a traceback.
 
 from __future__ import annotations
 
+import re
+
+# A line break (and the spaces around it) in a message: a parser's error text (YAML,
+# pandas, pyarrow) quoted in ours often spans lines, and an error is shown as one line.
+_BREAK = re.compile(r"\s*[\r\n\x85\u2028\u2029]+\s*")
+
+
+def _one_line(text: str) -> str:
+    return _BREAK.sub(" ", text).strip()
+
 
 class AnonymisationError(Exception):
-    """Base class of every user-facing error raised by ``core``."""
+    """Base class of every user-facing error raised by ``core``; its text is one line."""
+
+    def __str__(self) -> str:
+        return _one_line(super().__str__())
 
 
 class DataReadError(AnonymisationError):
@@ -21,7 +34,7 @@ class ColumnNotFoundError(AnonymisationError, KeyError):
     """A column named by the user does not exist in the table."""
 
     def __str__(self) -> str:  # KeyError would otherwise quote the message
-        return str(self.args[0]) if self.args else ""
+        return _one_line(str(self.args[0])) if self.args else ""
 
 
 class ParameterError(AnonymisationError, ValueError):

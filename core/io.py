@@ -40,6 +40,7 @@ import re
 import select
 import stat
 import zipfile
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -586,7 +587,13 @@ def _read_text(
                 "the right delimiter, or leave it empty to detect it."
             )
 
-    header = next((row for row in csv.reader(_lines(text), delimiter=used_sep) if row), [])
+    try:
+        header = next((row for row in csv.reader(_lines(text), delimiter=used_sep) if row), [])
+    except csv.Error as exc:  # e.g. a carriage return alone inside the header's line
+        raise DataReadError(
+            f"File '{display}': the header row cannot be read ({exc}). Lines must end with a "
+            "line feed (Windows or Unix line ends); save the file again as CSV."
+        ) from exc
     utf8 = data if used_encoding in ("utf-8", "utf-8-sig") else text.encode("utf-8")
     del text  # the parser reads the bytes; the decoded text is not needed any more
     if utf8.startswith(codecs.BOM_UTF8):
@@ -878,6 +885,18 @@ def _value_extents(chunk: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 # ------------------------------------------------------------------------------ Excel
 
 
+#: What zipfile raises on a damaged archive or member (a fuzzed workbook raised each).
+_DAMAGED_ZIP = (zipfile.BadZipFile, ValueError, OSError, EOFError, zlib.error, NotImplementedError)
+
+
+def _damaged_xlsx(display: str, exc: BaseException) -> DataReadError:
+    return DataReadError(
+        f"File '{display}' is not a readable Excel .xlsx workbook (it may be damaged or in "
+        f"another format: {exc}). Open it in Excel or LibreOffice and save it again as .xlsx "
+        "or CSV."
+    )
+
+
 def _check_xlsx_archive(data: bytes, display: str) -> None:
     """Refuse a workbook whose zip members would decompress to too much (a zip bomb).
 
@@ -887,12 +906,8 @@ def _check_xlsx_archive(data: bytes, display: str) -> None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = archive.infolist()
-    except (zipfile.BadZipFile, ValueError, OSError) as exc:
-        raise DataReadError(
-            f"File '{display}' is not a readable Excel .xlsx workbook (it may be damaged or "
-            f"in another format: {exc}). Open it in Excel or LibreOffice and save it again "
-            "as .xlsx or CSV."
-        ) from exc
+    except _DAMAGED_ZIP as exc:
+        raise _damaged_xlsx(display, exc) from exc
     total = sum(member.file_size for member in members)
     if total > MAX_XLSX_UNCOMPRESSED_BYTES:
         raise DataReadError(
@@ -913,7 +928,10 @@ def _check_xlsx_archive(data: bytes, display: str) -> None:
         cells = 0
         for member in members:
             if member.filename.lower().endswith(".xml"):
-                cells += _count_cell_elements(archive, member)
+                try:
+                    cells += _count_cell_elements(archive, member)
+                except _DAMAGED_ZIP as exc:  # a member whose bytes are damaged
+                    raise _damaged_xlsx(display, exc) from exc
             if cells > MAX_XLSX_CELLS:
                 raise DataReadError(
                     f"File '{display}' holds more than {MAX_XLSX_CELLS:,} cells, the most this "
