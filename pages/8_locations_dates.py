@@ -188,7 +188,7 @@ if dob_options:
     a.caption("Age in whole years, 90 and over as '90+' (HIPAA Safe Harbor).")
     if a.button("Add: age from date of birth", key="age_add", icon=":material/add:"):
         add({"step": "age_from_dob", "column": dob, "reference_date": str(reference)})
-ages = [c for c in columns if c.lower().startswith("age")]
+ages = [c for c in columns if c.lower().startswith("age") or kinds.get(c) == "age"]
 if ages:
     age_col = b.selectbox("Age column", ages, key="age_column")
     milestones = b.text_input("Milestone ages kept exactly (with +/-1 year)", "62, 65",

@@ -134,3 +134,21 @@ def test_no_developer_words_on_the_page(page, method):
     texts += [e.label for e in page.metric]
     developer = [t for t in texts if any(w in t for w in ("geo_", "ANON_", "date_shift"))]
     assert developer == [], developer
+
+
+def test_an_age_column_found_by_content_is_offered_for_age_steps(tmp_path, monkeypatch):
+    # Issue 26: the header says nothing ('c1'); Step 1 reads ages in the values.
+    rng = np.random.default_rng(26)
+    path = tmp_path / "people.csv"
+    pd.DataFrame(
+        {"c1": rng.normal(45, 20, 300).clip(0, 100).round().astype(int),
+         "c2": rng.choice(["M", "F"], 300)}
+    ).to_csv(path, index=False)  # fmt: skip
+    monkeypatch.setenv("ANON_DATA", str(path))
+    at = open_app(PAGE)
+    assert "c1" in at.selectbox(key="age_column").options
+    lines = next(d.value for d in at.dataframe if "how handled" in d.value.columns)
+    c_line = lines.set_index("identifier").loc[
+        "(C) Dates (except year) related to a person; ages over 89"
+    ]
+    assert c_line["columns"] == "c1" and c_line["found by"] == "content"
