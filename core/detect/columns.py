@@ -177,8 +177,8 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
     if pd.api.types.is_datetime64_any_dtype(sample):
         return _dates_evidence(pd.Series(sample.dropna().unique()), 1.0)
     if not numeric:
-        checks = (_date, _day_month, _image, _address, _name, _gender, _country, _occupation,
-                  _place, _code, _mixed)  # fmt: skip
+        checks = (_date, _day_month, _image, _coordinates, _address, _name, _gender, _country,
+                  _occupation, _place, _code, _mixed)  # fmt: skip
         for check in checks:
             found = check(s)
             if found is not None:
@@ -550,6 +550,25 @@ def _day_month(s: _Sample) -> Evidence | None:
         f"{_pct(share)} of sampled values are a day and a month without a year (such as "
         "'18 May'), like birthdays; a date of birth, even without its year, is an indirect "
         f"identifier {_STEP1}.",
+    )
+
+
+# "1.3521, 103.8198", "(40.7128, -74.0060)", "51.5074 -0.1278": a point written in one cell.
+_COORDINATES = r"\(?\s*[-+]?[0-9]{1,2}\.[0-9]{3,}\s*[,; ]\s*[-+]?[0-9]{1,3}\.[0-9]{3,}\s*\)?"
+
+
+def _coordinates(s: _Sample) -> Evidence | None:
+    """Latitude and longitude in one cell, 3 decimals or more (111 m or finer): a GPS
+    location (PDPC guide Annex B; HIPAA Safe Harbor B, geocodes)."""
+    share = s.measure(lambda x: x.share(fast_fullmatch(x.values, _COORDINATES)))
+    if share < THRESHOLD:
+        return None
+    return Evidence(
+        "gps",
+        share,
+        f"{_pct(share)} of sampled values are latitude and longitude pairs (3 decimals or "
+        "more: 111 m or finer); a GPS location is an indirect identifier and can point to a "
+        f"home {_STEP1}.",
     )
 
 

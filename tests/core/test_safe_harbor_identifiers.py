@@ -309,13 +309,15 @@ def test_a_column_of_towns_is_removed_as_a_place_smaller_than_a_state():
     assert line.columns == ("x",) and line.judged_by == "content"
 
 
-def test_birthdays_without_a_year_and_photos_are_removed():
+def test_birthdays_without_a_year_photos_and_coordinates_are_removed():
     df = pd.DataFrame({"x": ["18 May", "3 Jan", "27 Dec", "9 Aug"] * 3,
-                       "y": [f"img_{i}.jpeg" for i in range(12)]})  # fmt: skip
+                       "y": [f"img_{i}.jpeg" for i in range(12)],
+                       "z": [f"1.3{i:02d}4, 103.8{i:02d}9" for i in range(12)]})  # fmt: skip
     result = apply_safe_harbor(df)
     assert result.data.columns.tolist() == []
     lines = {line.letter: line for line in result.identifiers}
     assert lines["C"].columns == ("x",) and lines["Q"].columns == ("y",)
+    assert lines["B"].columns == ("z",) and lines["B"].judged_by == "content"
 
 
 def test_repeated_notes_that_name_someone_now_and_then_are_removed():

@@ -279,14 +279,17 @@ def test_towns_and_cities_are_places():
     assert got["c3"].kind != "place"
 
 
-def test_birthdays_without_a_year_and_photographs():
+def test_birthdays_without_a_year_photographs_and_coordinates():
     rng = np.random.default_rng(RNG_SEED)
     days = [f"{d} {m}" for d, m in zip(rng.integers(1, 29, 40), rng.choice(
         ["Jan", "May", "August", "Dec", "Sept"], 40), strict=True)]  # fmt: skip
     photos = [f"/scans/patient_{i:04d}.JPG" for i in range(20)] + [
         f"https://cdn.example.org/p/{i}.png" for i in range(20)]  # fmt: skip
-    got = by_column(pd.DataFrame({"c1": days, "c2": photos}))
+    points = [f"{1.28 + i / 997:.5f}, {103.8 + i / 991:.5f}" for i in range(20)] + [
+        f"({51.5 + i / 1000:.4f}, -0.{1278 + i})" for i in range(20)]  # fmt: skip
+    got = by_column(pd.DataFrame({"c1": days, "c2": photos, "c3": points}))
     assert (got["c1"].kind, got["c1"].role) == ("day_month", Role.INDIRECT)
+    assert (got["c3"].kind, got["c3"].role) == ("gps", Role.INDIRECT)
     assert got["c2"].role is Role.DIRECT and got["c2"].kind in {"image", "url"}
 
 
