@@ -37,8 +37,11 @@ state.explain(
 
 replay = state.current()
 direct = state.columns_with_role(Role.DIRECT, state.original())
+# A free-text column redacted by the recipe is handled in the free-text section below
+# (rescan and review), not offered for removal or pseudonymisation again.
 pending = [c for c in state.columns_with_role(Role.DIRECT, replay.data)
-           if c not in replay.mappings and c not in replay.linking]  # fmt: skip
+           if c not in replay.mappings and c not in replay.linking
+           and c not in free_text.redacted_columns()]  # fmt: skip
 if not direct:
     if state.roles_confirmed():  # the roles were confirmed: there is simply none
         st.info("This table has no column classified as a direct identifier, so there is "
@@ -120,6 +123,9 @@ if pending:
             st.error(escape_markdown(error), icon=":material/error:")
         else:
             st.rerun()
+elif free_text.redacted_columns():
+    st.success("Every other direct identifier has been removed or pseudonymised; the "
+               "redacted free text is rescanned below.", icon=":material/check_circle:")  # fmt: skip
 else:
     st.success("Every direct identifier has been removed or pseudonymised.",
                icon=":material/check_circle:")  # fmt: skip

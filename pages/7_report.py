@@ -227,7 +227,7 @@ else:
         hide_index=True,
     )  # fmt: skip
     pages = dict.fromkeys(page for kind in check.kinds for page in FIXES[kind][2])
-    for column, page in zip(st.columns(len(pages)), pages, strict=True):
+    for column, page in zip(st.columns(len(pages)) if pages else [], pages, strict=True):
         with column:
             st.page_link(page, label=f"Go to {PAGE_TITLES[page]}", icon=":material/arrow_forward:")
     names = "; ".join(dict.fromkeys(FIXES[kind][0] for kind in check.kinds))

@@ -14,8 +14,10 @@ import streamlit as st
 
 from core.detect import entity_kinds, label_of, scan_table
 from core.errors import SecretError
+from core.kept_identifiers import treatment
 from core.markup import code_span, escape_markdown
 from core.techniques.redaction import REDACTION_MODES
+from core.text_rescan import COUNTERS, MIN_REVIEWED_CELLS, rescan
 from ui import data_steps, state
 
 STEP2 = "PDPC guide, Step 2 (De-identify your data)"
@@ -47,9 +49,20 @@ def counts_table(data: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     return table.reindex(columns, fill_value=0).astype(int)
 
 
-def redact_step(columns: list[str], kinds: list[str], mode: str, key_env: str) -> dict[str, Any]:
+def redacted_columns() -> list[str]:
+    """Columns of the current table that a ``redact_text`` step of the recipe redacted."""
+    steps = state.recipe().steps
+    data = state.current_data()
+    return [c for c in data.columns if "redact_text" in treatment(steps, str(c)).forms]
+
+
+def redact_step(
+    columns: list[str], kinds: list[str], mode: str, key_env: str, *, residue: bool = True
+) -> dict[str, Any]:
     """The ``redact_text`` recipe step for the choices made on the page."""
     step: dict[str, Any] = {"step": "redact_text", "columns": list(columns), "mode": mode}
+    if residue:
+        step["residue"] = True
     if kinds and set(kinds) != set(entity_kinds()):
         step["kinds"] = list(kinds)
     if mode == "pseudonym":
@@ -57,9 +70,41 @@ def redact_step(columns: list[str], kinds: list[str], mode: str, key_env: str) -
     return step
 
 
+def rescan_section() -> None:
+    """Each redacted column before and after, and what the release check's rescan still
+    finds in it (the same rescan, core.text_rescan): the page and the check agree."""
+    columns = redacted_columns()
+    if not columns:
+        return
+    st.markdown("#### Redacted free text: what the rescan still finds")
+    original, data = state.original(), state.current_data()
+    for column in columns:
+        found = state.memo("rescan", lambda c=column: rescan(data[c]), column)
+        before, after = data_steps.before_after(original, data, [column], rows=5)
+        left, right = st.columns(2)
+        left.caption(f"{code_span(column)} before")
+        left.dataframe(before, width="stretch")
+        right.caption(f"{code_span(column)} after the recipe")
+        right.dataframe(after, width="stretch")
+        if found:
+            st.table(pd.DataFrame({"still found": [COUNTERS.get(k, k) for k in found],
+                                   "cells": list(found.values())}))  # fmt: skip
+            st.warning(f"The release check will refuse {code_span(column)} while the rescan finds "
+                       "something: add a redaction with \"also replace digit runs, block "
+                       "numbers and name-like words\" ticked, or remove the column.",
+                       icon=":material/search:")  # fmt: skip
+        else:
+            st.success(f"The rescan finds nothing in {code_span(column)}. Before release, a "
+                       f"person reads at least {MIN_REVIEWED_CELLS} of its cells and signs "
+                       "for it on the **Report** page.", icon=":material/check_circle:")  # fmt: skip
+    state.explain("The scanner, plus runs of 5 or more digits, block and unit numbers and "
+                  "name-like words in any case: the same rescan as the release check.", STEP2)  # fmt: skip
+
+
 def section() -> None:
     """The free-text section of the De-identify page."""
     data = state.current_data()
+    rescan_section()
     st.markdown("#### Free text: identifiers inside text cells")
     candidates = text_columns(data)
     others = [c for c in data.columns if c not in candidates and _is_text(data[c])]
@@ -78,9 +123,15 @@ def section() -> None:
         STEP2,
     )
     found = [k for k in counts.columns if counts[k].sum() > 0] if not counts.empty else []
-    if not found:
+    residual = [c for c in columns
+                if state.memo("rescan", lambda c=c: rescan(data[c]), c)]  # fmt: skip
+    if not found and not residual:
         st.success("The scanner found no identifier inside these columns.")
         return
+    if not found:  # the rescan's counters still find something the scanner does not
+        st.info("The scanner finds no identifier it recognises, but the rescan still counts "
+                f"digit runs, block numbers or name-like words in {', '.join(map(code_span, residual))}: "
+                "add a redaction with the option below ticked.")  # fmt: skip
     kinds = st.multiselect("Kinds to redact", list(entity_kinds()), default=found,
                            format_func=lambda k: f"{k} -> [{label_of(k)}]",
                            key="ft_kinds")  # fmt: skip
@@ -100,9 +151,12 @@ def section() -> None:
             st.warning(f"{code_span(key_env)} is not set: set it in the app's environment before "
                        "starting, or type a key for this session where the keyed HMAC method "
                        "is chosen above.", icon=":material/key:")  # fmt: skip
-    step = redact_step(columns, kinds, mode, key_env)
+    residue = st.checkbox("Also replace digit runs, block numbers and name-like words in any "
+                          "case (what the release check's rescan counts)", value=True,
+                          key="ft_residue")  # fmt: skip
+    step = redact_step(columns, kinds, mode, key_env, residue=residue)
     if st.button("Add redact_text to recipe", key="ft_add", icon=":material/add:",
-                 disabled=not kinds):  # fmt: skip
+                 disabled=not kinds and not residue):  # fmt: skip
         error = data_steps.add_steps([step])
         if error:
             st.error(escape_markdown(error), icon=":material/error:")

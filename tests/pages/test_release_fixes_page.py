@@ -1,0 +1,103 @@
+"""AppTest: a refused release walked to a passing one without relabelling a role (issue 25).
+
+The table is written here: lower-case names, NRICs written with spaces, a postal code
+unique for every record, and notes that hold names and NRIC digits. Step 1 calls the
+postal code indirect; the user's roles call it "other" (the relabelling the issue found
+unrecorded): the release check refuses until a reason is recorded. The notes are
+redacted, rescanned on De-identify and signed for on the Report page.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from apptest_helpers import open_app, recorded_downloads
+
+from core.recipe import EditHistory, Recipe
+from core.schema import Role
+
+NAMES = ["tan ah kow", "lim mei ling", "ong boon huat", "goh siew lan", "ng kok wai",
+         "lee hui min", "chua beng hock", "teo soo lin", "koh wee kiat", "yeo poh choo"] * 2  # fmt: skip
+TABLE = pd.DataFrame(
+    {
+        "name": [f"{n} {i}" for i, n in enumerate(NAMES)],
+        "nric": [f"S {1234567 + 1111 * i:07d} D" for i in range(20)],
+        "age": [21 + i for i in range(10)] + [51 + i for i in range(10)],
+        "sex": ["F", "M"] * 10,
+        "postal": [f"{310000 + 37 * i:06d}" for i in range(20)],
+        "notes": [
+            f"{n} called about the bill, nric S {2345678 + i:07d} D, will come back next week"
+            for i, n in enumerate(NAMES)
+        ],  # fmt: skip
+    }
+)
+ROLES = {"name": Role.DIRECT, "nric": Role.DIRECT, "notes": Role.DIRECT, "age": Role.INDIRECT,
+         "sex": Role.INDIRECT, "postal": Role.OTHER}  # fmt: skip
+STEPS = (
+    {"step": "remove", "columns": ["name", "nric"]},
+    # age bands of 50: (0-49, F), (0-49, M), (50-99, F), (50-99, M), 5 records each: k = 5
+    {"step": "generalise", "column": "age", "width": 50},
+    {"step": "redact_text", "columns": ["notes"]},
+)
+
+
+@pytest.fixture
+def people(tmp_path: Path, monkeypatch) -> Path:
+    path = tmp_path / "people.csv"
+    TABLE.to_csv(path, index=False)
+    monkeypatch.setenv("ANON_DATA", str(path))
+    return path
+
+
+def _problems(at) -> list[str]:
+    tables = [t.value for t in at.table if "problem" in t.value.columns]
+    return list(tables[0]["problem"]) if tables else []
+
+
+def test_a_refusal_is_fixed_on_the_pages_without_relabelling_a_role(people):
+    with recorded_downloads() as files:
+        at = open_app()
+        at.session_state["roles"] = dict(ROLES)
+        at.session_state["history"] = EditHistory(Recipe(steps=STEPS, seed=7))
+        at.session_state["k_target_value"] = 5
+        at.switch_page("pages/7_report.py").run()
+        assert not at.exception, at.exception
+        problems = " ".join(_problems(at))
+        assert "Step 1 doubts column(s) 'postal'" in problems
+        assert "a rescan of free-text column 'notes' still finds" in problems
+        assert "No one has recorded reading" in problems
+        assert at.download_button(key="download_data").proto.disabled
+
+        # 1. the postal code: a reason, recorded (not a role changed)
+        at.text_input(key="decide_postal").input("the codes are not published").run()
+        at.button(key="decide_button_postal").click().run()
+        assert not at.exception, at.exception
+        assert not any("'postal'" in p for p in _problems(at))
+
+        # 2. the notes: De-identify shows what the rescan finds and adds the residue option
+        at.switch_page("pages/3_deidentify.py").run()
+        assert not at.exception, at.exception
+        assert any("The release check will refuse" in w.value for w in at.warning)
+        assert at.checkbox(key="ft_residue").value
+        at.button(key="ft_add").click().run()
+        assert not at.exception, at.exception
+        assert at.session_state["history"].current.steps[-1].get("residue") is True
+        assert any("The rescan finds nothing" in s.value for s in at.success)
+
+        # 3. the Report page: the before/after, then the reviewer signs
+        at.switch_page("pages/7_report.py").run()
+        problems = " ".join(_problems(at))
+        assert "still finds" not in problems and "No one has recorded reading" in problems
+        at.text_input(key="review_by_notes").input("A. Reviewer").run()
+        at.button(key="review_button_notes").click().run()
+        assert not at.exception, at.exception
+        assert not _problems(at), _problems(at)
+        assert not at.download_button(key="download_data").proto.disabled
+        check = json.loads(files.content(at, "download_report_json"))["release_check"]
+        assert check["passed"] and check["decisions"] == {"postal": "the codes are not published"}
+        assert check["reviews"]["notes"]["by"] == "A. Reviewer"
+        assert check["reviews"]["notes"]["rows_checked"] == 20
+        assert at.session_state["roles"] == ROLES  # no role was relabelled
