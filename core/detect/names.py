@@ -30,7 +30,6 @@ reported as such by :func:`non_latin_script`).
 from __future__ import annotations
 
 import gzip
-import itertools
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -343,7 +342,7 @@ _RELATIONS = (
     "grandma|grandpa|friend|neighbour|neighbor|caregiver|carer|guardian|nok|named|called|"
     "nurse|pharmacist|interpreter|colleague|dr|doctor|pt|spouse|partner|fiance|fiancee|"
     "son-in-law|daughter-in-law|mother-in-law|father-in-law|brother-in-law|sister-in-law|"
-    "stepson|stepdaughter|stepmother|stepfather|helper|maid|escort|kid|child"
+    "stepson|stepdaughter|stepmother|stepfather|helper|maid|escort|kid|child|name"
 )
 _REACH_WORDS = (
     "contact|contacted|call|called|calling|ring|rang|phone|phoned|email|emailed|text|texted|"
@@ -398,28 +397,71 @@ _NOT_AFTER_TITLE = frozenset(
 LOWER_RUN = re.compile(
     r"(?<![\w'’@./-])[a-z][a-z'’-]{1,24}(?:[ \t]+[a-z][a-z'’-]{1,24})+(?![\w@'’/-])"
 )
-_SPACE_SPLIT = re.compile(r"[^ \t]+")
+_SPACE_SPLIT = re.compile(r"[^ ]+")
 
 
 def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tuple[int, int]]:
     """In a run of lower-case words, each stretch of 2-4 known names (no function word)
-    holding at least two sure ones (no everyday word: "boon", "huat", not "will", "long")."""
+    holding at least two sure ones (no everyday word: "boon", "huat", not "will", "long");
+    or, opening a line and followed by a comma (a contact line: "ishaan kapoor, +91..."),
+    a stretch of 2-4 words that are sure names or no English word, one of them a sure name.
+    Particles (van, bin, d/o) may stand inside."""
     found: list[tuple[int, int]] = []
-    stretch: list[tuple[int, int, bool]] = []
-    for match in itertools.chain(_SPACE_SPLIT.finditer(text, start, end), [None]):
-        word = match.group() if match else ""
+    stretch: list[tuple[int, int, str]] = []  # (start, end, "sure" | "known" | "new" | "particle")
+
+    def close(stretch: list[tuple[int, int, str]]) -> None:
+        while stretch and stretch[-1][2] == "particle":
+            stretch = stretch[:-1]
+        kinds = [k for _, _, k in stretch if k != "particle"]
+        if not kinds:
+            return
+        first, last = stretch[0][0], stretch[-1][1]
         if (
-            match
-            and word in lists.known
-            and word not in _NOT_AFTER_TITLE
-            and word not in lists.not_name
+            2 <= len(kinds) <= 4
+            and "sure" in kinds
+            and "known" not in kinds
+            and text.startswith(",", last)
+            and _LINE_START.search(text, max(0, first - 8), first)
         ):
-            stretch.append((match.start(), match.end(), word in lists.strong))
+            found.append((first, last))  # a contact line
+            return
+        if "new" in kinds:  # the parts between unknown words, each on its own
+            part: list[tuple[int, int, str]] = []
+            for item in [*stretch, (0, 0, "new")]:
+                if item[2] == "new":
+                    if part:
+                        close(part)
+                    part = []
+                else:
+                    part.append(item)
+            return
+        if 2 <= len(kinds) <= 4 and kinds.count("sure") >= 2:
+            found.append((first, last))
+
+    for match in _SPACE_SPLIT.finditer(text, start, end):
+        word = match.group()
+        kind = ""
+        if stretch and word in lists.particles:
+            kind = "particle"
+        elif word in _NOT_AFTER_TITLE or word in lists.not_name:
+            kind = ""
+        elif word in lists.strong:
+            kind = "sure"
+        elif word in lists.known:
+            kind = "known"
+        elif len(word) >= 3 and word.isalpha() and word not in lists.english:
+            kind = "new"
+        if kind:
+            stretch.append((match.start(), match.end(), kind))
             continue
-        if 2 <= len(stretch) <= 4 and sum(sure for _, _, sure in stretch) >= 2:
-            found.append((stretch[0][0], stretch[-1][1]))
+        close(stretch)
         stretch = []
+    close(stretch)
     return found
+
+
+# After these a single everyday word is still a name ("maiden name is Grant").
+_NAMING = frozenset(["name", "named"])
 
 
 def _lower_strength(word: str, lists: NameLists, *, title: bool, relation: bool) -> str:
@@ -459,8 +501,15 @@ def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None
         capital = bool(_TOKEN.fullmatch(token)) and token[0].isupper()
         if lower.rstrip(".") in lists.not_name:
             break
-        if capital and reach and token.rstrip(".").isupper():
-            break  # "spoke to GP", "called AIC": after a verb, capitals are an acronym
+        bare = token.rstrip(".")
+        if (
+            capital
+            and bare.isupper()
+            and (
+                reach or (not title and not taken and len(bare) <= 4 and lower not in lists.listed)
+            )
+        ):
+            break  # "spoke to GP", "called AIC", "Name MRN": capitals are an acronym
         if capital and len(token.rstrip(".")) >= 2:
             taken.append((word.start(), word.end(), lower, "capital"))
         elif token.islower() and not any(t[3] == "capital" for t in taken):
@@ -477,7 +526,7 @@ def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None
     if not taken:
         return None
     names = [t for _, _, t, _ in taken if t != "particle"]
-    if len(names) == 1 and not title and names[0] in lists.ambiguous:
+    if len(names) == 1 and not title and names[0] in lists.ambiguous and cue not in _NAMING:
         return None  # "call May", "ask Will": an everyday word alone
     offset = match.start("words")
     end = offset + taken[-1][1]
@@ -544,8 +593,9 @@ def _unknown_but_named(
         return False
     if _next_word(text, end) in _SURE_PERSON_VERBS:
         return True
-    return bool(_SPEAKER.match(text, end)) and bool(
-        _LINE_START.search(text, max(0, start - 8), start)
+    return bool(_SPEAKER.match(text, end)) and (
+        bool(_LINE_START.search(text, max(0, start - 8), start))
+        or _previous_word(text, start) in ("from", "per", "by")  # "Memo from X: ..."
     )
 
 

@@ -218,9 +218,11 @@ def _national_elsewhere(candidate: str, digits: str, region: str) -> bool:
     if len(digits) < 9 or candidate.startswith(("+", "00")):
         return False
     if not _GROUPED.search(candidate):
-        # A bare run of exactly 10 digits is how Indian mobiles (6-9...) and US numbers
-        # are often written ("7675857833"); other bare runs stay codes.
-        return len(candidate) == 10 and any(_valid(candidate, r) for r in ("IN", "US"))
+        # A bare run of exactly 10 digits is how Indian mobiles (starting 6-9) and US
+        # numbers are often written ("7675857833"); other bare runs stay codes.
+        return len(candidate) == 10 and (
+            (candidate[0] in "6789" and _valid(candidate, "IN")) or _valid(candidate, "US")
+        )
     if _DECIMAL.fullmatch(candidate):
         return False  # "77.2164013": a decimal number (a longitude), not "772-164-013"
     return any(_valid(candidate, other) for other in HINT_REGIONS if other != region)

@@ -267,7 +267,7 @@ _LOOSER = {
     "phone": r"[0-9](?:[ ().-]{0,2}[0-9]){6}",
     "address": r"[0-9]|Jalan|Jln|Lorong|Lor",  # every alternative holds a digit but these
     "name": "[A-Z]",
-    "lower_name": r"[a-z][a-z'’-]+[ \t]+[a-z]",
+    "lower_name": r"[a-z][a-z'’-]+ +[a-z]",
     "cued_name": rf"(?i)(?:{_CUE_WORDS})\.?[ \t]*[:,]?[ \t]+\S",
 }
 _NON_ASCII = r"[^\x00-\x7f]"

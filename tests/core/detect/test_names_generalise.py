@@ -158,3 +158,39 @@ def test_more_places_where_people_are_named(text, name):
 )
 def test_more_words_that_are_not_names(text):
     assert _names(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Memo from Harshita: invoice to follow", "Harshita"),  # a sender before a colon
+        ("Per Zhiwei: bill settled", "Zhiwei"),
+        ("Her maiden name is Grant", "Grant"),  # after "name is", even an everyday word
+        ("Name: Tan Ah Kow", "Tan Ah Kow"),
+        ("Ashwin Kowalczyk did not turn up", "Ashwin Kowalczyk"),
+        ("HR: employee Sigrun Halvorsen joined", "Sigrun Halvorsen"),
+        ("ambulance to pick up Dragomir Petrovic at home", "Dragomir Petrovic"),
+        ("rohan van der berg, 9123 4567, rvdb@example.com", "rohan van der berg"),
+        ("ishaan kapoor, +91 98111 22334", "ishaan kapoor"),  # a contact line in lower case
+    ],
+)
+def test_names_in_memos_forms_and_contact_lines(text, name):
+    assert name in _names(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Blood Pressure and Heart Rate stable",
+        "name: not given",
+        "Metoprolol did not help",
+        "paracetamol, 500 mg",
+        "stable overnight, plan discharge",
+    ],
+)
+def test_memo_and_form_words_that_are_not_names(text):
+    assert _names(text) == []
+
+
+def test_an_acronym_after_name_is_no_name():
+    assert _names("Name MRN Ward") == []

@@ -138,3 +138,9 @@ def test_other_bare_ten_digit_numbers_are_not_phones(text):
 )  # fmt: skip
 def test_indian_and_more_us_street_addresses(text, address):
     assert _has(text, "address", address)
+
+
+def test_a_bare_ten_digit_run_counting_up_is_no_indian_mobile():
+    # "1234567890" is valid for libphonenumber as an Indian fixed line; bare, only a
+    # mobile (6-9...) is read as a phone.
+    assert not any(e.kind == "phone" for e in find_entities("sample 1234567890 used"))
