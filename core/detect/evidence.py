@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["STEP1", "Evidence", "pct"]
+__all__ = ["STEP1", "THRESHOLD", "Evidence", "pct"]
 
 STEP1 = "(PDPC guide, Step 1)"
+#: A kind counts when at least this share of sampled values is of that kind.
+THRESHOLD = 0.8
 
 
 @dataclass(frozen=True)
