@@ -8,6 +8,7 @@
 - :mod:`.names`: person names (curated English, Chinese, Malay and Indian name lists plus
   the shape of a name);
 - :mod:`.columns`: what a column's values are, with the evidence (Step 1, Know your data);
+  :mod:`.column_phones` for phone columns (and codes that only look like phones);
 - :mod:`.quasi`: quasi-identifiers read from values (age, year of birth, gender, country,
   job title from ``data/occupations.txt``, postal codes of several countries);
 - :mod:`.text`: the free-text scanner (entities inside text cells, counts, redaction).
