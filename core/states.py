@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 __all__ = ["state_of"]
 
@@ -42,27 +44,33 @@ _INDIA = (
     "Lakshadweep", "Puducherry",
 )  # fmt: skip
 # A USPS code before a ZIP code ("Austin, TX 78701") or closing the address (", TX").
-_US_CODE = re.compile(r"(?:^|[\s,])([A-Z]{2})(?:\s+[0-9]{5}(?:-[0-9]{4})?)?\s*$")
+_US_CODE = r"(?:^|[\s,])(?P<code>[A-Z]{2})(?:\s+[0-9]{5}(?:-[0-9]{4})?)?\s*$"
 # Names of more words first, so "West Virginia" wins over "Virginia". "Washington" and
 # "Delhi" are also cities: a name counts only when it ends the address or comes before
 # a postal code (", Washington 98101"); "Washington, DC" is read by its code first.
 _NAMES = {name.lower(): name for name in (*_US.values(), *_INDIA, "Singapore")}
-_BY_NAME = re.compile(
-    r"(?:^|[\s,])("
+_BY_NAME = (
+    r"(?i)(?:^|[\s,])(?P<name>"
     + "|".join(re.escape(n) for n in sorted(_NAMES, key=len, reverse=True))
-    + r")\s*(?:[-,]?\s*[0-9]{3} ?[0-9]{3}|[0-9]{5}(?:-[0-9]{4})?)?\s*\.?$",
-    re.IGNORECASE,
+    + r")\s*(?:[-,]?\s*[0-9]{3} ?[0-9]{3}|[0-9]{5}(?:-[0-9]{4})?)?\s*\.?$"
 )
-_SINGAPORE = re.compile(r"\bsingapore\b|\bs\s*\(?[0-9]{6}\)?\s*$", re.IGNORECASE)
+_SINGAPORE = r"(?i)\bsingapore\b|\bs\s*\(?[0-9]{6}\)?\s*$"
 
 
 def state_of(values: pd.Series) -> pd.Series:
-    """The state each address names (see the module doc), missing where none is read."""
-    text = values.astype("str").str.strip()
-    upper = text.str.upper()
-    code = upper.str.extract(_US_CODE, expand=False)
-    state = code.where(code.isin(_US.keys())).map(_US)
-    named = text.str.extract(_BY_NAME, expand=False).str.lower().map(_NAMES)
+    """The state each address names (see the module doc), missing where none is read.
+
+    The expressions run in Arrow's RE2 engine on the whole column at once (Python's
+    engine took 5 s for 200,000 addresses, trying 90 state names at every position)."""
+    present = values.notna()
+    text = pa.array(values.astype("object").where(present, None).tolist(), type=pa.large_string())
+    text = pc.utf8_trim_whitespace(text)
+    code = pc.extract_regex(pc.utf8_upper(text), _US_CODE).field("code").to_pandas()
+    state = pd.Series(code, index=values.index).map(_US)
+    named = pc.extract_regex(text, _BY_NAME).field("name").to_pandas()
+    named = pd.Series(named, index=values.index).str.lower().map(_NAMES)
     state = state.fillna(named)
-    state = state.where(state.notna() | ~text.str.contains(_SINGAPORE), "Singapore")
-    return state.where(values.notna())
+    singapore = pc.fill_null(pc.match_substring_regex(text, _SINGAPORE), False)
+    singapore = singapore.to_numpy(zero_copy_only=False).astype(bool)
+    state = state.where(state.notna() | ~singapore, "Singapore")
+    return state.where(present)

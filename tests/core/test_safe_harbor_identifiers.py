@@ -329,3 +329,17 @@ def test_repeated_notes_that_name_someone_now_and_then_are_removed():
     result = apply_safe_harbor(pd.DataFrame({"x": notes, "h": hospitals}))
     assert "x" not in result.data.columns
     assert result.data["h"].tolist() == hospitals  # names of places, not people: kept
+
+
+def test_the_state_of_every_form_of_address():
+    from core.states import state_of
+
+    addresses = pd.Series(
+        ["1600 Pennsylvania Ave NW, Washington, DC 20500", "10 Main St, Seattle, Washington 98101",
+         "x, West Virginia", "Flat 4B, 22 MG Road, Bengaluru, Karnataka 560001",
+         "12 anna salai, chennai, tamil nadu - 600002", "blk 456 ang mo kio ave 10 #03-45 s(560456)",
+         None, "221B Baker Street, London NW1 6XE"]
+    )  # fmt: skip
+    got = [None if pd.isna(v) else v for v in state_of(addresses)]
+    assert got == ["District of Columbia", "Washington", "West Virginia", "Karnataka",
+                   "Tamil Nadu", "Singapore", None, None]  # fmt: skip
