@@ -278,6 +278,8 @@ def apply_safe_harbor(
     postal = require_choice("postal", postal, POSTAL_MODES)
     free_text = require_choice("free_text", free_text, FREE_TEXT_MODES)
     exclude = set(require_columns(df, list(exclude), parameter="exclude")) if exclude else set()
+    exclude = {str(c) for c in exclude}
+    df = _with_text_labels(df)
     ref = _reference(reference_date)
     run = _Run(df, _classify(df, suggestions), ref, postal, free_text)
     for column in map(str, df.columns):
@@ -297,6 +299,21 @@ def apply_safe_harbor(
         identifier_lines(columns, text_columns, how),
         REDACTION_NOTE,
     )
+
+
+def _with_text_labels(df: pd.DataFrame) -> pd.DataFrame:
+    """The table with its column labels as text (the report names columns by text; a label
+    such as 0 was looked up as '0'); two labels that read the same are refused."""
+    labels = [str(c) for c in df.columns]
+    if labels == list(df.columns):
+        return df
+    if len(set(labels)) < len(labels):
+        twice = sorted({label for label in labels if labels.count(label) > 1})
+        raise ParameterError(
+            f"Safe Harbor: columns {twice} read the same as text; rename them so that each "
+            "column has its own name."
+        )
+    return df.set_axis(labels, axis=1)
 
 
 # Text columns: free text, and text with no recognised pattern (a short note per record is

@@ -343,3 +343,13 @@ def test_the_state_of_every_form_of_address():
     got = [None if pd.isna(v) else v for v in state_of(addresses)]
     assert got == ["District of Columbia", "Washington", "West Virginia", "Karnataka",
                    "Tamil Nadu", "Singapore", None, None]  # fmt: skip
+
+
+def test_columns_labelled_by_numbers_are_handled_by_their_text():
+    ages = list(range(3, 100, 3)) * 2  # 33 ages twice, 3 of them over 89
+    names = ["Priya Raman", "John Smith", "Tan Wei Ling"] * 22
+    result = apply_safe_harbor(pd.DataFrame({0: names, 1: ages}), reference_date=REFERENCE.date())
+    assert result.data.columns.tolist() == ["1"]
+    assert result.data["1"].tolist() == [AGE_LABEL if a > 89 else str(a) for a in ages]
+    with pytest.raises(ParameterError, match="read the same as text"):
+        apply_safe_harbor(pd.DataFrame({1: [1], "1": [2]}))
