@@ -266,8 +266,9 @@ if check.releasable:
                        on_click=state.record_release, args=recorded)  # fmt: skip
     bundle = state.release_bundle(report, data_bytes, fmt, result)
     bundle_name = "release-bundle.zip" if check.passed else marked_name("release-bundle.zip")
-    d1.download_button("Release bundle for the recipient (zip: data, report, recipe, script; "
-                       "no original values)", bundle, file_name=bundle_name,
+    # A short label: a longer one is cut off with an ellipsis in its half of the page. What
+    # the zip holds is said below the buttons.
+    d1.download_button("Release bundle for the recipient (zip)", bundle, file_name=bundle_name,
                        mime="application/zip", key="download_bundle",
                        on_click=state.record_release, args=recorded)  # fmt: skip
 else:
@@ -286,7 +287,8 @@ d2.download_button("Report (JSON)", report_json(report, done), file_name="report
                    mime="application/json", key="download_report_json")  # fmt: skip
 state.explain("Keep the report and recipe secure: releasing the parameters may help "
               "re-identification. None of these files contains a key or passphrase. The "
-              "bundle holds no value of the original table that the released table does not: "
+              "release bundle holds the data, the report, the recipe and the script, and no "
+              "value of the original table that the released table does not: "
               "hierarchies go in as the rule that builds them, hierarchy files listing "
               "original values and identity mapping tables stay in your internal archive.",
               "PDPC guide, Step 5")  # fmt: skip

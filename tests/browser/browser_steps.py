@@ -63,13 +63,34 @@ def watch_console(page) -> list[str]:
     return messages
 
 
+#: Text Streamlit cuts with an ellipsis because it does not fit its box (a label, a button,
+#: the uploader's file types...): a person cannot read it (issue 17, "no label is cut off").
+#: The box that cuts is not always the one holding the text: a button's label is a <p>
+#: inside a <div class="stMarkdownEllipsis">, and the <div> cuts. Data grids are canvases,
+#: not text: their cells are not seen here.
+CUT_TEXT = """() => [...document.querySelectorAll(
+    '[data-testid="stMain"] *, [data-testid="stSidebar"] *')]
+  .filter(e => e.textContent.trim() && e.scrollWidth > e.clientWidth + 1
+    && getComputedStyle(e).textOverflow === 'ellipsis'
+    && getComputedStyle(e).overflowX !== 'visible')
+  .map(e => e.textContent.trim().slice(0, 80))"""
+
+
+def cut_text(page) -> list[str]:
+    """The texts on the page cut off with an ellipsis (the first 80 characters of each)."""
+    return page.evaluate(CUT_TEXT)
+
+
 def check_page(page, shots: Path, name: str, console: list[str] | None = None) -> None:
-    """No exception box on the page and, when ``console`` (from :func:`watch_console`) is
-    given, no console warning or error since the last check; save a full-page screenshot."""
+    """No exception box on the page, no text cut off with an ellipsis and, when ``console``
+    (from :func:`watch_console`) is given, no console warning or error since the last
+    check; save a full-page screenshot."""
     exceptions = page.locator('[data-testid="stException"]')
     full_screenshot(page, shots / f"{name}.png")
     if exceptions.count():
         pytest.fail(f"Streamlit exception on page {name}:\n" + exceptions.first.inner_text())
+    if cut := cut_text(page):
+        pytest.fail(f"Text cut off with an ellipsis on page {name}: {cut}")
     if console:
         pytest.fail(f"Console warnings or errors on page {name}:\n" + "\n".join(console))
     if console is not None:

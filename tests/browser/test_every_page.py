@@ -14,6 +14,7 @@ from browser_steps import (
     ROOT,
     VIEWPORT,
     accept_roles,
+    cut_text,
     full_screenshot,
     open_page,
     wait_idle,
@@ -72,16 +73,6 @@ def _axe_problems(page) -> tuple[list[str], list[str]]:
                 f"[{len(nodes)} element(s), e.g. {targets}]"
             )
     return problems, excluded
-
-
-#: Text Streamlit cuts with an ellipsis because it does not fit its box (a label, the
-#: uploader's file types...): a person cannot read it (issue 17, "no label is cut off").
-#: Data grids are canvases, not text: their cells are not seen here.
-CUT_TEXT = """() => [...document.querySelectorAll(
-    '[data-testid="stMain"] *, [data-testid="stSidebar"] *')]
-  .filter(e => e.children.length === 0 && e.textContent.trim()
-    && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).textOverflow === 'ellipsis')
-  .map(e => e.textContent.trim().slice(0, 80))"""
 
 
 def _check_menu_is_one_list(page) -> None:
@@ -145,7 +136,7 @@ def _walk_every_page(page, url: str, screenshot_dir: Path) -> None:
         found = [f"console {line}" for line in console]
         if page.locator('[data-testid="stException"]').count():
             found.append("Streamlit exception box")
-        found += [f"text cut off: {text!r}" for text in page.evaluate(CUT_TEXT)]
+        found += [f"text cut off: {text!r}" for text in cut_text(page)]
         axe, excluded = _axe_problems(page)
         found += [f"axe {line}" for line in axe]
         with log.open("a") as out:

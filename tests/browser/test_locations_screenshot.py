@@ -47,6 +47,14 @@ def test_locations_page_maps(page, app_url, screenshot_dir):
     page.set_viewport_size(viewport)
     assert not outside, f"requests left the machine: {outside[:5]}"
 
+    # Safe Harbor, identifier by identifier: every line is read in full, none cut at the
+    # page's edge (a data grid showed "postal_code, latitu" and hid "found by").
+    lines = page.locator(f'{MAIN} [data-testid="stTable"]').filter(has_text="(A) Names")
+    assert lines.count() == 1, "the 18 identifiers are not shown as a table read in full"
+    row_b = lines.locator("tr").filter(has_text="(B) Geographic subdivisions")
+    assert "postal_code, latitude, longitude" in row_b.inner_text()
+    assert lines.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "the table is cut"
+
 
 LAST_ELEMENT = f'{MAIN} button:has-text("Add Safe Harbor to recipe")'
 #: Every chart has drawn its canvas or SVG (Vega draws after the element appears).

@@ -146,6 +146,9 @@ def test_main_path_in_chromium(page, app_url: str, screenshot_dir: Path) -> None
     assert page.locator(".st-key-download_data button").is_disabled()
     page.locator(".st-key-release_anyway label").click()
     wait_idle(page)
+    # The unlocked downloads' labels are read in full (the bundle's was cut off).
+    page.locator(".st-key-download_bundle button:not([disabled])").wait_for()
+    check_page(page, screenshot_dir, "08_report_released_anyway", console)
     with page.expect_download() as download:
         page.locator(".st-key-download_data button").click()
     assert download.value.suggested_filename == "released.NOT-ANONYMISED.csv"
