@@ -214,7 +214,9 @@ with continue_on_error():
         data, reference_date=str(reference), free_text=free_text,
         suggestions=state.suggestions()), str(reference), free_text)  # fmt: skip
     st.markdown("**Identifier by identifier** (45 CFR §164.514(b)(2)(i), A to R)")
-    st.dataframe(result.identifiers_frame(), hide_index=True)
+    # st.table, whose cells wrap: the 18 lines are read in full (a data grid cut them at the
+    # page's edge). Its cells are Markdown and name columns from the data: escaped.
+    st.table(result.identifiers_frame().map(escape_markdown), hide_index=True)
     st.markdown("**Column by column**")
     st.dataframe(result.to_frame(), hide_index=True)
     for note in result.notes():

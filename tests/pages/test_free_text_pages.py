@@ -70,7 +70,7 @@ def test_safe_harbor_page_removes_free_text_by_default(patients):
     assert actions["c1"] == "removed" and actions["c2"] == "removed"
     assert actions["c9"] == "removed"
     # One line per identifier A-R, in plain words, citing the rule.
-    lines = [d.value for d in at.dataframe if "how handled" in getattr(d.value, "columns", [])]
+    lines = [t.value for t in at.table if "how handled" in getattr(t.value, "columns", [])]
     assert lines and len(lines[-1]) == 18
     assert lines[-1]["identifier"].iloc[0] == "(A) Names"
     assert any("164.514(b)(2)" in m.value for m in at.markdown)
