@@ -171,16 +171,62 @@ class _Connection(sqlite3.Connection):
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         try:
-            return super().execute(sql, parameters)
-        except sqlite3.OperationalError:
-            raise
-        except sqlite3.DatabaseError as error:
-            if self.opened is None:
-                raise
-            raise WorkspaceError(
-                f"Workspace '{self.opened}' is damaged ({error}): check it with `python -m "
-                "core verify` and restore it from a copy."
-            ) from None
+            return self.cursor(_Cursor).execute(sql, parameters)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
+            raise self.damaged(error) from None
+
+    def damaged(self, error: sqlite3.DatabaseError | UnicodeDecodeError) -> BaseException:
+        """``error`` itself, or for damage met once the workspace is open, one line."""
+        if self.opened is None or not _is_damage(error):
+            return error
+        return WorkspaceError(
+            f"Workspace '{self.opened}' is damaged ({error}): check it with `python -m "
+            "core verify` and restore it from a copy."
+        )
+
+
+def _is_damage(error: sqlite3.DatabaseError | UnicodeDecodeError) -> bool:
+    """A damaged file (SQLITE_CORRUPT, not a database, text that is not UTF-8, even in the
+    schema), not a lock or a full disk, which pass through to be retried or worded as a
+    failed write."""
+    if isinstance(error, sqlite3.OperationalError):
+        return str(error).startswith("Could not decode")
+    return True
+
+
+class _Cursor(sqlite3.Cursor):
+    """Rows are read (and a damaged page met) when fetched, after ``execute``: the same
+    one-line error then (a fuzzed workspace raised 'database disk image is malformed'
+    from ``fetchall``, and undecodable text from ``fetchone``)."""
+
+    def _read(self, fetch, *args):
+        try:
+            return fetch(*args)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
+            raise self.connection.damaged(error) from None
+
+    def fetchone(self):
+        return self._read(super().fetchone)
+
+    def fetchmany(self, size: int = 1):
+        return self._read(super().fetchmany, size)
+
+    def fetchall(self):
+        return self._read(super().fetchall)
+
+    def __next__(self):
+        return self._read(super().__next__)
+
+
+def _stored_json(text: object, what: str) -> Any:
+    """A JSON value stored in the workspace; a damaged or crafted one is one clear line."""
+    try:
+        return json.loads(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise WorkspaceError(
+            f"The workspace's {what} is not readable JSON: the file is damaged or was "
+            "altered. Check it with `python -m core verify` and restore it from a copy."
+        ) from None
 
 
 class Workspace:
@@ -218,7 +264,7 @@ class Workspace:
                 )
             self._chain = self._chain_kind()
             self._conn.opened = self.path  # from now on a damaged page is one clear line
-        except sqlite3.DatabaseError as error:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
             self._conn.close()
             raise WorkspaceError(
                 f"'{self.path}' is not a usable workspace ({error}). Choose another file; this "
@@ -249,7 +295,11 @@ class Workspace:
         row = self._conn.execute(
             "SELECT value_json FROM settings WHERE key = ?", (CHAIN_SETTING,)
         ).fetchone()
-        return KEYED_CHAIN if row and json.loads(row[0]) == KEYED_CHAIN else "sha256"
+        return (
+            KEYED_CHAIN
+            if row and _stored_json(row[0], "chain setting") == KEYED_CHAIN
+            else "sha256"
+        )
 
     def _check_schema(self, existed: bool) -> None:
         version = self._conn.execute("PRAGMA user_version").fetchone()[0]
@@ -390,7 +440,7 @@ class Workspace:
         """Every audit entry, oldest first, with the common summary fields at top level."""
         entries = []
         for row in self._query("SELECT * FROM audit_log ORDER BY id"):
-            summary = json.loads(row["summary_json"])
+            summary = _stored_json(row["summary_json"], f"audit entry {row['id']}")
             entry = {
                 "id": row["id"],
                 "time": row["created_at"],
@@ -516,7 +566,9 @@ class Workspace:
             "SELECT id, name, sha256, schema_json, n_rows, source_path, "
             "data_parquet IS NOT NULL AS stored, created_at FROM datasets ORDER BY id"
         )
-        return [{**dict(r), "schema": json.loads(r["schema_json"])} for r in rows]
+        return [
+            {**dict(r), "schema": _stored_json(r["schema_json"], "data set schema")} for r in rows
+        ]
 
     def dataset_table(self, sha256: str) -> pd.DataFrame | None:
         """The stored rows of a data set, or None if only its fingerprint was recorded."""
@@ -537,7 +589,7 @@ class Workspace:
                 (dataset_sha256, roles_json, author, _now()),
             )
             self.log("roles", f"dataset:{dataset_sha256}",
-                     {"data_sha256": dataset_sha256, "roles": json.loads(roles_json),
+                     {"data_sha256": dataset_sha256, "roles": _stored_json(roles_json, "roles"),
                       "author": author})  # fmt: skip
 
     def roles(self, dataset_sha256: str) -> dict[str, str]:
@@ -545,7 +597,7 @@ class Workspace:
             "SELECT roles_json FROM role_sets WHERE dataset_sha256 = ? ORDER BY id DESC LIMIT 1",
             (dataset_sha256,),
         ).fetchone()
-        return json.loads(row[0]) if row else {}
+        return _stored_json(row[0], "roles") if row else {}
 
     # -- recipes -------------------------------------------------------------------------
     def add_recipe_version(
@@ -644,7 +696,7 @@ class Workspace:
 
     def settings(self) -> dict[str, Any]:
         rows = self._conn.execute("SELECT key, value_json FROM settings ORDER BY key")
-        return {key: json.loads(value) for key, value in rows}
+        return {key: _stored_json(value, f"setting {key!r}") for key, value in rows}
 
     # -- risk and releases ---------------------------------------------------------------
     def add_risk(
@@ -720,7 +772,7 @@ class Workspace:
                       "recipe_version": recipe_version_id, "seed": seed,
                       "output_sha256": output_sha256, "output_name": output_name,
                       "engine": engine, "block_rows": block_rows, "data_path": data_path,
-                      "data_files": json.loads(files_json) if files_json else None,
+                      "data_files": _stored_json(files_json, "release files") if files_json else None,
                       "risk": risk_id,
                       "k": risk[0] if risk else None, "p_reid": risk[1] if risk else None,
                       "mapping_tables": sorted(f"{c} ({k})" for c, k in (mapping_tables or {}))})  # fmt: skip
@@ -788,7 +840,7 @@ class Workspace:
         return {
             "budget": {"epsilon": row[0], "delta": row[1]},
             "charges": [{"query": c["query"], "epsilon": c["epsilon"], "delta": c["delta"],
-                         "time": c["created_at"], **json.loads(c["about_json"])}
+                         "time": c["created_at"], **_stored_json(c["about_json"], "DP charge")}
                         for c in charges],
         }  # fmt: skip
 

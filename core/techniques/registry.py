@@ -63,7 +63,12 @@ class StepSpec:
 
 
 def _as_list(value: Any) -> list[str]:
-    return [value] if isinstance(value, str) else list(value)
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple):
+        return list(value)
+    # e.g. 'quasi_identifiers:' left empty (None), which list() would fail on
+    raise RecipeError(f"Expected a column name or a list of column names, got {value!r}.")
 
 
 def _pick(params: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:

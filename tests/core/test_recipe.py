@@ -367,3 +367,9 @@ def test_absurd_parameters_are_refused_with_a_clear_message(step, message):
     with pytest.raises(ParameterError, match=message) as error:
         apply_recipe(df, Recipe.from_yaml(f"seed: 1\nsteps: [{step}]"))
     assert "\n" not in str(error.value)
+
+
+def test_a_column_list_left_empty_is_a_recipe_error():
+    """Found by fuzzing (issue 27): 'quasi_identifiers:' with no value raised TypeError."""
+    with pytest.raises(RecipeError, match=r"Step 1: .*list of column names, got None"):
+        Recipe.from_yaml("steps: [{step: suppress_records, below_k: 2, quasi_identifiers}]")

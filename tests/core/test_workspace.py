@@ -367,3 +367,30 @@ def test_a_workspace_of_schema_1_opens_with_its_releases_made_in_memory(
         assert ws.verify_chain().ok
     with _raw(ws_path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+# --- A damaged or altered workspace, read (issue 27, found by tests/core/test_fuzz_readers.py)
+
+
+@pytest.mark.parametrize(
+    ("alteration", "read"),
+    [
+        # text that is not UTF-8: sqlite3's OperationalError ('Could not decode'), raised
+        # when the row is fetched, after execute
+        ("UPDATE audit_log SET created_at = CAST(X'80323032' AS TEXT) WHERE id = 1",
+         lambda ws: ws.verify_chain()),
+        # a summary that is not JSON: json.loads raised its own error (a NULL: TypeError)
+        ("UPDATE audit_log SET summary_json = '{oops' WHERE id = 1", lambda ws: ws.audit_entries()),
+        ("UPDATE settings SET value_json = '{not json' ", lambda ws: ws.settings()),
+    ],
+)  # fmt: skip
+def test_a_damaged_workspace_is_one_workspace_error_when_read(tmp_path, alteration, read):
+    path = tmp_path / "w.anon.db"
+    with Workspace(path) as ws:
+        ws.set_setting("current_recipe", 1)
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP TRIGGER IF EXISTS audit_log_no_update")
+        conn.execute(alteration)
+    with Workspace(path) as ws, pytest.raises(WorkspaceError) as error:
+        read(ws)
+    assert "damaged" in str(error.value) and "\n" not in str(error.value)
