@@ -32,6 +32,7 @@ TABLE = pd.DataFrame(
             f"{n} called about the bill, nric S {2345678 + i:07d} D, will come back next week"
             for i, n in enumerate(NAMES)
         ],  # fmt: skip
+        "salary": ["low"] * 10 + ["high"] * 10,
     }
 )
 ROLES = {"name": Role.DIRECT, "nric": Role.DIRECT, "notes": Role.DIRECT, "age": Role.INDIRECT,
@@ -101,3 +102,31 @@ def test_a_refusal_is_fixed_on_the_pages_without_relabelling_a_role(people):
         assert check["reviews"]["notes"]["by"] == "A. Reviewer"
         assert check["reviews"]["notes"]["rows_checked"] == 20
         assert at.session_state["roles"] == ROLES  # no role was relabelled
+
+
+def test_a_privacy_model_target_chosen_on_the_report_page_is_judged_on_the_release(people):
+    """Age bands x sex: 4 groups of 5, salary "low" in the first band and "high" in the
+    second, so each group holds one salary value: alpha = 1 in every group (by hand), and
+    an (alpha,k) target of 0.8 fails for all 20 records."""
+    with recorded_downloads() as files:
+        at = open_app()
+        at.session_state["roles"] = {**ROLES, "salary": Role.TARGET}
+        steps = ({"step": "remove", "columns": ["name", "nric", "notes", "postal"]}, STEPS[1])
+        at.session_state["history"] = EditHistory(Recipe(steps=steps, seed=7))
+        at.session_state["k_target_value"] = 5
+        at.switch_page("pages/7_report.py").run()
+        assert not at.exception, at.exception
+        assert not _problems(at), _problems(at)
+        at.selectbox(key="target_model").select("alpha_k").run()
+        at.selectbox(key="target_sensitive").select("salary").run()
+        at.number_input(key="target_alpha").set_value(0.8).run()
+        at.button(key="target_add").click().run()
+        assert not at.exception, at.exception
+        problems = " ".join(_problems(at))
+        assert "Target (alpha,k)-anonymity alpha = 0.8 on 'salary' is not met" in problems
+        assert "20 records in 4 group(s) fail it" in problems
+        assert at.download_button(key="download_data").proto.disabled
+        recipe = files.content(at, "download_recipe").decode()
+        assert "alpha_k" in recipe and "alpha: 0.8" in recipe  # the target is in the recipe
+        at.button(key="target_clear").click().run()
+        assert not _problems(at), _problems(at)
