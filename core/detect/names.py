@@ -315,7 +315,7 @@ def names_from_matches(
                 _has_sure_name(piece, lists)
                 or all(t in lists.listed for t in tokens)
                 or _PARTICLE_INSIDE.search(piece)
-                or len(_PROPER.findall(piece)) >= 2
+                or _shaped_like_a_name(piece, tokens, lists)
                 and (cue in _WEAK_CUES or _next_word(text, end) in _PERSON_VERBS)
             ):
                 spans.append((start, end))
@@ -537,8 +537,9 @@ def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None
 
 # Words around a run of capitalised words that say it names a person, or an organisation.
 _WEAK_CUES = frozenset(
-    ["to", "with", "by", "from", "kin", "contact", "cc", "attn", "for", "informed", "told"]
-)
+    ["to", "with", "by", "from", "kin", "contact", "cc", "attn", "for", "informed", "told",
+     "and", "employee", "recipient", "up", "per", "escort", "visitor", "applicant"]
+)  # fmt: skip
 _PERSON_VERBS = frozenset(
     ["attended", "called", "reports", "reported", "said", "says", "was", "is", "has", "had",
      "visited", "came", "phoned", "emailed", "presented", "complained", "declined", "agreed",
@@ -554,7 +555,8 @@ _ORGANISATION_WORDS = frozenset(
      "home", "homes", "hospice", "society", "association", "church", "temple", "mosque",
      "ministry", "council", "agency", "enterprise", "enterprises", "trading", "llp", "co",
      "company", "corporation", "restaurant", "cafe", "hotel", "market", "kindergarten",
-     "academy", "services", "nursing", "dental", "surgery", "practice", "partners"]
+     "academy", "services", "nursing", "dental", "surgery", "practice", "partners",
+     "authority", "commission", "bureau", "committee", "board", "department", "office"]
 )  # fmt: skip
 # An organisation word up to four capitalised words after a name-like piece ("Ng Teng Fong
 # General Hospital", "Lee Ah Mooi Old Age Home", "KK Women's and Children's Hospital"):
@@ -597,6 +599,16 @@ def _unknown_but_named(
         bool(_LINE_START.search(text, max(0, start - 8), start))
         or _previous_word(text, start) in ("from", "per", "by")  # "Memo from X: ..."
     )
+
+
+def _shaped_like_a_name(piece: str, tokens: list[str], lists: NameLists) -> bool:
+    """Two or more capitalised words of two letters or more (in capitals too: "VEHBIJA
+    EKMECIC"), one of them at least no English word ("Heart Rate" is not a name)."""
+    if not any(t not in lists.english for t in tokens):
+        return False
+    if piece.isupper():  # two words of 3 letters or more: not "HIPAA CE"
+        return sum(len(t) >= 3 for t in tokens) >= 2
+    return len(_PROPER.findall(piece)) >= 2
 
 
 def _has_sure_name(piece: str, lists: NameLists) -> bool:

@@ -194,3 +194,16 @@ def test_memo_and_form_words_that_are_not_names(text):
 
 def test_an_acronym_after_name_is_no_name():
     assert _names("Name MRN Ward") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Family meeting with Mei Ling Tan, Eirik Solvang and Dr Lim", "Eirik Solvang"),
+        ("HR: employee Radomir Kuzmanovic, staff email on file", "Radomir Kuzmanovic"),
+        ("parcel recipient Oyelaran Adebayo; call on arrival", "Oyelaran Adebayo"),
+        ("Lab request for TEODORA VASILESCU, ward 7", "TEODORA VASILESCU"),
+    ],
+)
+def test_unknown_two_word_names_after_more_cues(text, name):
+    assert name in _names(text)
