@@ -161,7 +161,9 @@ _RECORD_PREFIX = (
     r"Acc(?:oun)?t\.?(?:\s+(?:No\.?|Number))?|Account(?:\s+(?:No\.?|Number))?|"
     r"Licen[cs]e(?:\s+(?:No\.?|Number))?|Policy(?:\s+(?:No\.?|Number))?|"
     r"Member(?:ship)?(?:\s+(?:ID|No\.?|Number))?|Passport(?:\s+(?:No\.?|Number))?|"
-    r"Case(?:\s+(?:No\.?|Number))|Ref(?:erence)?(?:\s+(?:No\.?|Number))?|ID(?:\s+No\.?)?)"
+    r"Case(?:\s+(?:No\.?|Number))|Ref(?:erence)?(?:\s+(?:No\.?|Number))?|ID(?:\s+No\.?)?|"
+    # an identity card number named as such is an ID even with a mistyped check letter
+    r"NRIC(?:\s+No\.?)?|FIN(?:\s+No\.?)?|I/?C(?:\s+No\.?)?)"
 )
 
 
@@ -238,7 +240,7 @@ _BUILTIN = (
     Pattern(
         "record_code",
         _compile(
-            rf"(?<![\w]){_RECORD_PREFIX}\s*[:#.]?\s*"
+            rf"(?<![\w]){_RECORD_PREFIX}\s*[:#.(]?\s*"
             r"(?P<value>(?=[A-Z0-9/-]*[0-9])[A-Z0-9][A-Z0-9/-]{3,}[A-Z0-9])"
             r"(?![\w])",
             re.IGNORECASE,

@@ -261,7 +261,7 @@ _LOOSER = {
     "nric": r"[STFGMstfgm][ .-]?[0-9]{7}[ .-]?[A-Za-z]",
     "ssn": r"[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}",
     "nino": r"[A-Za-z]{2} ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-Da-d]",
-    "record_code": rf"(?i)(?:{_RECORD_PREFIX})\s*[:#.]?\s*[A-Z0-9]",
+    "record_code": rf"(?i)(?:{_RECORD_PREFIX})\s*[:#.(]?\s*[A-Z0-9]",
     "vehicle_plate": r"[A-Z]{1,3}[0-9]{1,4}[A-Z]",
     "date": "[0-9]",
     "phone": r"[0-9](?:[ ().-]{0,2}[0-9]){6}",

@@ -125,3 +125,15 @@ def test_a_day_and_month_without_a_year_is_a_date(text, date):
 )
 def test_lower_case_may_and_march_after_a_number_are_not_dates(text):
     assert not any(e.kind == "date" for e in find_entities(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("lost her IC (G1234567Z) at the mall", "G1234567Z"),  # check letter mistyped
+        ("FIN: M7654321A on the form", "M7654321A"),
+        ("NRIC no. S7654321X", "S7654321X"),
+    ],
+)
+def test_an_identity_number_named_as_such_is_an_id_even_with_a_wrong_check_letter(text, number):
+    assert _has(text, "id", number)
