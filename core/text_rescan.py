@@ -18,12 +18,15 @@ column may leave as part of an anonymised release (:mod:`core.release_gate`):
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from core._text import as_text
 from core.detect import scan_values
@@ -39,7 +42,8 @@ MIN_REVIEWED_CELLS = 20
 _LABEL = re.compile(r"\[[A-Z]+(?:-[0-9a-f]+)?\]")
 _DIGIT_RUN = re.compile(rf"\d{{{DIGITS},}}")
 _ADDRESS_PART = re.compile(r"#\s?\d{1,3}\s?-\s?\d{1,5}|\b(?:blk|block)\.?\s?\d+[a-z]?\b", re.I)
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+#: A word's letters: from its first letter to its last (``(tan,`` -> ``tan``).
+_LETTERS = re.compile(r"[^\W\d_](?:.*[^\W\d_])?")
 
 #: Counter names (besides the scanner's entity kinds) and what each means in a message.
 COUNTERS = {"digit_run": f"a run of {DIGITS} or more digits",
@@ -51,26 +55,60 @@ def _without_labels(text: pd.Series) -> pd.Series:
     return text.str.replace(_LABEL, " ", regex=True)
 
 
-def _name_word_cells(text: pd.Series) -> np.ndarray:
-    """Per value: a word of the name lists that is never an everyday word (``lim``,
-    ``mei``), or two name-list words in a row, one of them a family name (``tan ah``; not
-    ``will mark``), in any case."""
+@functools.cache
+def _name_sets() -> tuple[pa.Array, pa.Array, pa.Array]:
+    """(known, family, never an everyday word) name-list words, as arrow value sets."""
     lists = name_lists()
-    plain = lists.known - lists.ambiguous - lists.not_name
-    words = text.str.casefold().str.findall(_WORD).explode()
-    words = words[words.notna()]
-    if words.empty:
-        return np.zeros(len(text), dtype=bool)
-    position = words.groupby(level=0).cumcount().to_numpy()
-    owner = words.index.to_numpy()
-    known = words.isin(lists.known - lists.not_name).to_numpy()
-    family = words.isin(lists.family - lists.not_name).to_numpy()
-    sure = words.isin(plain).to_numpy()
-    follows = np.r_[False, (owner[1:] == owner[:-1]) & (position[1:] == position[:-1] + 1)]
-    pair = known & np.r_[False, known[:-1]] & follows & (family | np.r_[False, family[:-1]])
+    known = lists.known - lists.not_name
+    return (pa.array(sorted(known)), pa.array(sorted(lists.family - lists.not_name)),
+            pa.array(sorted(known - lists.ambiguous)))  # fmt: skip
+
+
+def _name_word_cells(text: pd.Series) -> np.ndarray:
+    """Per value: a capitalised word of the name lists that is never an everyday word
+    (``Lim``, ``Mei``; in lower case too many names are words: ``see``), or two name-list
+    words in a row in any case, one of them a family name (``tan ah``; not across
+    punctuation, ``tan, ah``). Words are the text
+    between spaces from its first to its last letter (as :func:`_name_words` reads them),
+    split and looked up in arrow, column-wide."""
     hit = np.zeros(len(text), dtype=bool)
-    hit[np.unique(owner[sure | pair])] = True
+    values = pa.array(text.fillna("").tolist(), pa.string())
+    parts = pc.split_pattern_regex(values, r"\s+")
+    raw = pc.list_flatten(parts)
+    if not len(raw):
+        return hit
+    owner = pc.list_parent_indices(parts).to_numpy()
+    capital = pc.match_substring_regex(raw, r"^[^\p{L}]*\p{Lu}").to_numpy(zero_copy_only=False)
+    words = pc.utf8_lower(pc.replace_substring_regex(raw, r"^[^\p{L}]+|[^\p{L}]+$", ""))
+    clean_start = pc.invert(pc.match_substring_regex(raw, r"^[^\p{L}]")).to_numpy(
+        zero_copy_only=False
+    )
+    clean_end = pc.invert(pc.match_substring_regex(raw, r"[^\p{L}]$")).to_numpy(
+        zero_copy_only=False
+    )
+    known_set, family_set, sure_set = _name_sets()
+    known = pc.is_in(words, value_set=known_set).to_numpy(zero_copy_only=False)
+    family = pc.is_in(words, value_set=family_set).to_numpy(zero_copy_only=False)
+    sure = pc.is_in(words, value_set=sure_set).to_numpy(zero_copy_only=False)
+    follows = np.r_[False, (owner[1:] == owner[:-1]) & clean_end[:-1] & clean_start[1:]]
+    pair = known & np.r_[False, known[:-1]] & follows & (family | np.r_[False, family[:-1]])
+    hit[np.unique(owner[(sure & capital) | pair])] = True
     return hit
+
+
+def _name_words(value: str) -> list[tuple[int, int, str, bool, bool, bool]]:
+    """The words of one value as :func:`_name_word_cells` reads them: (start, end, the
+    word in lower case, clean start, clean end, capitalised), the span from first to last
+    letter."""
+    words = []
+    for token in re.finditer(r"\S+", value):
+        core = _LETTERS.search(token.group())
+        if core is None:
+            continue
+        start, end = token.start() + core.start(), token.start() + core.end()
+        words.append((start, end, value[start:end].lower(), start == token.start(),
+                      end == token.end(), value[start].isupper()))  # fmt: skip
+    return words
 
 
 def rescan(values: pd.Series) -> dict[str, int]:
@@ -127,33 +165,30 @@ def scrub(values: pd.Series) -> pd.Series:
 
 
 def _replace_name_words(text: pd.Series) -> pd.Series:
-    """Name-like words (as :func:`_name_word_cells` finds them) replaced by ``[NAME]``."""
+    """Name-like words (as :func:`_name_word_cells` finds them) replaced by ``[NAME]``,
+    with the word after a pair (``tan ah *kow*``) unless it is never part of a name."""
     lists = name_lists()
-    plain = lists.known - lists.ambiguous - lists.not_name
     known = lists.known - lists.not_name
     family = lists.family - lists.not_name
+    plain = known - lists.ambiguous
     hits = _name_word_cells(_without_labels(text))
     if not hits.any():
         return text
 
     def one(value: str) -> str:  # only on the values with a hit
-        words = list(_WORD.finditer(value))
-        marked = [w.group().casefold() in plain for w in words]
+        words = _name_words(value)
+        marked = [w[2] in plain and w[5] for w in words]
         for i in range(1, len(words)):
-            between = value[words[i - 1].end() : words[i].start()]
-            pair = [w.group().casefold() for w in words[i - 1 : i + 1]]
-            if (
-                between.strip() == ""
-                and all(w in known for w in pair)
-                and any(w in family for w in pair)
-            ):
+            (_, _, before, _, end_clean, _), (_, _, word, start_clean, _, _) = words[i - 1 : i + 1]
+            if (end_clean and start_clean and before in known and word in known
+                    and (before in family or word in family)):  # fmt: skip
                 marked[i - 1] = marked[i] = True
-                after = i + 1  # the word after a pair (tan ah *kow*), unless never a name
-                if after < len(words) and words[after].group().casefold() not in lists.not_name:
+                after = i + 1
+                if after < len(words) and words[after][2] not in lists.not_name:
                     marked[after] = True
-        for word, mark in zip(reversed(words), reversed(marked), strict=True):
+        for (start, end, *_), mark in zip(reversed(words), reversed(marked), strict=True):
             if mark:
-                value = value[: word.start()] + "[NAME]" + value[word.end() :]
+                value = value[:start] + "[NAME]" + value[end:]
         return value
 
     out = text.copy()
