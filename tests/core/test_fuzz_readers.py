@@ -119,6 +119,18 @@ def test_csv_reader_returns_a_table_or_one_of_our_errors(data):
 
 
 @FUZZ
+@given(data=CSV_BYTES)
+def test_csv_file_reader_returns_the_table_of_its_bytes_or_one_of_our_errors(contained, data):
+    """A file is read by another path (pyarrow streams it, the head decides the dialect):
+    it gives the table its bytes give, or an error."""
+    path = contained / "sent.csv"
+    path.write_bytes(data)
+    table = _only_our_errors(read_table, path)
+    if table is not None:
+        pd.testing.assert_frame_equal(table, read_table(data, name="sent.csv"), check_like=False)
+
+
+@FUZZ
 @given(data=mutated(table_to_bytes(PEOPLE, "xlsx")))
 def test_xlsx_reader_returns_a_table_or_one_of_our_errors(data):
     table = _only_our_errors(read_table, data, name="sent.xlsx")
