@@ -580,6 +580,8 @@ _SURE_PERSON_VERBS = frozenset(
      "insisted", "apologised", "apologized", "thanked"]
 )  # fmt: skip
 _SPEAKER = re.compile(r":[ \t]")
+_JOINED_AFTER = re.compile(r"[ \t]+(?:and|&)[ \t]+([A-Z][a-z'’-]{1,24})(?![A-Za-z])")
+_JOINED_BEFORE = re.compile(r"(?<![A-Za-z])([A-Z][a-z'’-]{1,24})[ \t]+(?:and|&)[ \t]+$")
 
 
 _LINE_START = re.compile(r"(?:^|[.!?;/\n\"“])[ \t]*$")
@@ -594,6 +596,12 @@ def _unknown_but_named(
     if len(word) < 3 or piece.isupper() or word in lists.english or word in lists.known:
         return False
     if _next_word(text, end) in _SURE_PERSON_VERBS:
+        return True
+    # Joined by "and" to a sure name ("Vaidehi and Margaret", "Margaret and Oluwaseun");
+    # two unknown words joined are more often places ("Chennai and Coimbatore").
+    after = _JOINED_AFTER.match(text, end)
+    before = _JOINED_BEFORE.search(text, max(0, start - 32), start)
+    if any(m and m.group(1).lower() in lists.strong for m in (after, before)):
         return True
     return bool(_SPEAKER.match(text, end)) and (
         bool(_LINE_START.search(text, max(0, start - 8), start))

@@ -207,3 +207,18 @@ def test_an_acronym_after_name_is_no_name():
 )
 def test_unknown_two_word_names_after_more_cues(text, name):
     assert name in _names(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Vaidehi and Margaret were both at the meeting", "Vaidehi"),  # beside a sure name
+        ("Seen with Margaret and Oluwaseun today", "Oluwaseun"),
+    ],
+)
+def test_an_unknown_word_joined_to_a_sure_name_is_a_name(text, name):
+    assert name in _names(text)
+
+
+def test_two_places_joined_are_not_names():
+    assert _names("moved between Chennai and Coimbatore last year") == []
