@@ -229,17 +229,40 @@ def check_release(
                         f"{'' if release.get('k') is None else ', k counted again'}.")  # fmt: skip
 
 
-def _recount_k(release: Mapping[str, Any], released: pd.DataFrame, recipe: Recipe) -> str:
+def _recount_k(
+    release: Mapping[str, Any],
+    released: pd.DataFrame,
+    recipe: Recipe,
+    counts: np.ndarray | None = None,
+) -> str:
     """Count k of the re-made release over its recorded quasi-identifiers; a recorded k
-    that differs (an edited risk row, or one its log entry was rewritten to) is named."""
+    that differs (an edited risk row, or one its log entry was rewritten to) is named.
+    With ``counts``, ``released`` is the frequency table of the re-made release."""
     if release.get("k") is None or not release.get("quasi_identifiers_json"):
         return ""
     names = json.loads(release["quasi_identifiers_json"])
-    _, k, _, _ = release_risk(released, recipe, names)
+    _, k, _, _ = release_risk(released, recipe, names, counts)
     if k == int(release["k"]):
         return ""
     return (f"the release records k = {release['k']}, but its re-made table has k = {k} over "
             f"{', '.join(map(str, names))}: the recorded risk was changed.")  # fmt: skip
+
+
+def _recount_streamed_k(
+    release: Mapping[str, Any], remade: Path, recipe: Recipe, engine: str
+) -> str:
+    """:func:`_recount_k` on a streamed release, counted by its engine from the re-made
+    file (never held in memory)."""
+    from core.engines import frequency_table
+
+    if release.get("k") is None or not release.get("quasi_identifiers_json"):
+        return ""
+    names = json.loads(release["quasi_identifiers_json"])
+    try:
+        counted = frequency_table(str(remade), names, engine=engine)
+    except AnonymisationError:
+        return ""  # e.g. a quasi-identifier the recipe removed: nothing to count
+    return _recount_k(release, counted.table, recipe, counted.counts)
 
 
 def _check_streamed_release(
@@ -296,6 +319,9 @@ def _check_streamed_release(
         except AnonymisationError as error:  # a key not in the environment, no Java, ...
             return skip(f"the recipe cannot run here on {engine}: {error}")
         remade_sha256 = sha256_file(remade)
+        wrong_k = ""
+        if remade_sha256 == release["output_sha256"]:
+            wrong_k = _recount_streamed_k(release, remade, recipe, engine)
     if remade_sha256 != release["output_sha256"]:
         return ReleaseCheck(
             release_id,
@@ -304,8 +330,11 @@ def _check_streamed_release(
             f"{path!r} gives sha256 {remade_sha256}, but {release['output_sha256']} was "
             "released.",
         )
+    if wrong_k:
+        return ReleaseCheck(release_id, "mismatch", wrong_k)
     return ReleaseCheck(release_id, "reproduced",
-                        f"output sha256 {release['output_sha256']} (made again on {engine}).")  # fmt: skip
+                        f"output sha256 {release['output_sha256']} (made again on {engine}"
+                        f"{'' if release.get('k') is None else ', k counted again'}).")  # fmt: skip
 
 
 def verify_releases(workspace: Workspace) -> list[ReleaseCheck]:
