@@ -4,8 +4,8 @@
   letter, US SSN, UK NINO, record/account/licence codes, IPv4/IPv6, MAC, vehicle plates,
   dates, postal codes) and :func:`register_pattern` for your own;
 - :mod:`.phones`: phone numbers of any country (Google's libphonenumber);
-- :mod:`.addresses`: street addresses (Singapore, UK and US shapes);
-- :mod:`.names`: person names (curated English, Chinese, Malay and Indian name lists plus
+- :mod:`.addresses`: street addresses (Singapore in any case, UK, US and Indian shapes);
+- :mod:`.names`: person names (hand-written and census name lists, see :mod:`.lexicon`, plus
   the shape of a name);
 - :mod:`.columns`: what a column's values are, with the evidence (Step 1, Know your data);
   :mod:`.column_phones` for phone columns (and codes that only look like phones);

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench import bench_detect as bench
-from core.detect.names import _sections
+from core.detect.lexicon import _sections
 from scripts import make_pii_data
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -1,0 +1,94 @@
+"""The name and word lists of :mod:`core.detect.names`, read once from ``data/``.
+
+``data/names.txt`` is written by hand for this project; ``data/name_lists.txt.gz`` is
+derived by ``scripts/build_name_lists.py`` from the US Census Bureau's name lists, the
+Tzioumis (2018) first names and Debian's SCOWL English words (sources, versions and
+licences in ``data/SOURCES.md``). Nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+__all__ = ["NameLists", "name_lists"]
+
+
+@dataclass(frozen=True)
+class NameLists:
+    """The name and word lists, lower-case: the hand-written ``data/names.txt`` merged
+    with the vendored ``data/name_lists.txt.gz`` (census and first-name lists, English
+    words; see ``data/SOURCES.md``)."""
+
+    given: frozenset[str]
+    family: frozenset[str]
+    particles: frozenset[str]
+    ambiguous: frozenset[str]
+    not_name: frozenset[str]
+    english: frozenset[str] = frozenset()  # lower-case English words (names or not)
+    # Names of the hand-written list, everyday words included ("May", "Tan"): two of them
+    # together are a name ("May Tan"), two vendored everyday words are not ("Silver Plan").
+    listed: frozenset[str] = frozenset()
+    known: frozenset[str] = frozenset()  # given | family, computed once
+    strong: frozenset[str] = frozenset()  # known names that are no everyday word
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "known", self.given | self.family)
+        object.__setattr__(self, "strong", self.known - self.ambiguous)
+
+
+def _sections(text: str) -> dict[str, set[str]]:
+    sections: dict[str, set[str]] = {}
+    current = None
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            current = line.strip("[]").split()[0]
+            sections.setdefault(current, set())
+            continue
+        if current is not None:
+            sections[current].update(word.lower() for word in line.split())
+    return sections
+
+
+def _word_sections(data: bytes) -> dict[str, set[str]]:
+    """The vendored file: ``[section]`` lines, then one lower-case word a line (read in a
+    few C-level splits: 240,000 words in a tenth of a second)."""
+    text = data.decode("utf-8")
+    parts = re.split(r"^\[([a-z_]+)\]$", text, flags=re.MULTILINE)
+    return {name: set(body.split()) for name, body in zip(parts[1::2], parts[2::2], strict=True)}
+
+
+@cache
+def name_lists() -> NameLists:
+    """Read the lists once (shipped with the package; nothing is downloaded).
+
+    A name of the vendored lists that is also an everyday English word is ambiguous
+    (alone it is not a name) unless the hand-written list knows it as a name and not as
+    ambiguous ("Lee" is a name, "Young" ambiguous); words the hand-written list says never
+    belong to a name never do.
+    """
+    data = resources.files("core.detect").joinpath("data")
+    hand = _sections(data.joinpath("names.txt").read_text("utf-8"))
+    vendored = _word_sections(gzip.decompress(data.joinpath("name_lists.txt.gz").read_bytes()))
+    hand_known = hand.get("given", set()) | hand.get("family", set())
+    hand_sure = hand_known - hand.get("ambiguous", set())
+    ambiguous = hand.get("ambiguous", set()) | (vendored.get("ambiguous", set()) - hand_sure)
+    return NameLists(
+        given=frozenset(hand.get("given", set()) | vendored.get("given", set())),
+        family=frozenset(
+            hand.get("family", set())
+            | vendored.get("family", set())
+            | vendored.get("ambiguous", set())
+        ),
+        particles=frozenset(hand.get("particle", ())),
+        ambiguous=frozenset(ambiguous),
+        not_name=frozenset(hand.get("not_name", ())),
+        english=frozenset(vendored.get("english", set()) | ambiguous),
+        listed=frozenset(hand_known),
+    )
