@@ -147,7 +147,7 @@ def test_an_age_column_found_by_content_is_offered_for_age_steps(tmp_path, monke
     monkeypatch.setenv("ANON_DATA", str(path))
     at = open_app(PAGE)
     assert "c1" in at.selectbox(key="age_column").options
-    lines = next(d.value for d in at.dataframe if "how handled" in d.value.columns)
+    lines = next(t.value for t in at.table if "how handled" in t.value.columns)
     c_line = lines.set_index("identifier").loc[
         "(C) Dates (except year) related to a person; ages over 89"
     ]
