@@ -319,6 +319,14 @@ LOWER_RUN = re.compile(
     r"(?<![\w'’@./-])[a-z][a-z'’-]{1,24}(?:[ \t]+[a-z][a-z'’-]{1,24})+(?![\w@'’/-])"
 )
 _SPACE_SPLIT = re.compile(r"[^ ]+")
+# Punctuation read as a space when a text's words are looked up all at once.
+_PUNCTUATION_TO_SPACE = str.maketrans({c: " " for c in ',.;:!?()[]{}"/\t\n'})
+
+
+def may_hold_lower_name(text: str, lists: NameLists) -> bool:
+    """Whether a lower-case word of ``text`` is a sure name (a C-level set test): only such
+    texts can hold a name found by :data:`LOWER_RUN`."""
+    return not lists.strong.isdisjoint(text.translate(_PUNCTUATION_TO_SPACE).split())
 
 
 def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tuple[int, int]]:
@@ -327,6 +335,8 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
     or, opening a line and followed by a comma (a contact line: "ishaan kapoor, +91..."),
     a stretch of 2-4 words that are sure names or no English word, one of them a sure name.
     Particles (van, bin, d/o) may stand inside."""
+    if lists.strong.isdisjoint(text[start:end].split(" ")):
+        return []  # the usual case: no sure name in the run (one C-level set test)
     found: list[tuple[int, int]] = []
     stretch: list[tuple[int, int, str]] = []  # (start, end, "sure" | "known" | "new" | "particle")
 

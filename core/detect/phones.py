@@ -201,6 +201,8 @@ def _inside(spans: list[tuple[int, int]]):
     """A test "is (start, end) inside one of ``spans``" in log time: for the spans sorted
     by start, the furthest end reached so far (a cell with thousands of IDs and runs
     stays linear, issue 27)."""
+    if not spans:
+        return lambda start, end: False
     ordered = sorted(spans)
     starts = [s for s, _ in ordered]
     reach = list(itertools.accumulate((e for _, e in ordered), max))

@@ -40,6 +40,7 @@ from core.detect.names import (
     LOWER_RUN,
     _cued_span,
     find_names,
+    may_hold_lower_name,
     name_lists,
     names_from_matches,
 )
@@ -173,6 +174,10 @@ def _resolve(
     (the name is cut around it, so "Anita Miller F9583525L" is a name and an NRIC, never a
     longer "name" that swallows the NRIC); among the others, and among names, the longer
     wins, then the kind earlier in ``priority``."""
+    ordered = sorted(candidates)
+    # The usual case: no two findings overlap, nothing to decide.
+    if all(a[1] <= b[0] for a, b in zip(ordered, ordered[1:], strict=False)):
+        return [Entity(kind, s, e, text[s:e]) for s, e, kind in ordered]
     others = [c for c in candidates if c[2] != "name"]
     names = [c for c in candidates if c[2] == "name"]
     taken = _Taken()
@@ -267,7 +272,6 @@ _LOOSER = {
     "phone": r"[0-9](?:[ ().-]{0,2}[0-9]){6}",
     "address": r"[0-9]|Jalan|Jln|Lorong|Lor",  # every alternative holds a digit but these
     "name": "[A-Z]",
-    "lower_name": r"[a-z][a-z'’-]+ +[a-z]",
     "cued_name": rf"(?i)(?:{_CUE_WORDS})\.?[ \t]*[:,]?[ \t]+\S",
 }
 _NON_ASCII = r"[^\x00-\x7f]"
@@ -415,7 +419,12 @@ def _find_many(texts: list[str], chosen: tuple[str, ...], region: str) -> list[l
         for i, start, end in joined.search(_CUED, lambda m: _cued_span(m, lists)):
             cued[i].append((start, end))
         lower: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        for i, start, end in column.joined(_LOOSER["lower_name"]).search(LOWER_RUN, _whole):
+        # Lower-case runs are everywhere: search only the texts holding a sure name.
+        holding = np.asarray(
+            [i for i, t in enumerate(column.texts) if may_hold_lower_name(t, lists)], dtype=np.int64
+        )
+        subset = _Joined([column.texts[i] for i in holding.tolist()], holding, column.crossed)
+        for i, start, end in subset.search(LOWER_RUN, _whole):
             lower[i].append((start, end))
         for i in set(name_runs) | set(cued) | set(lower):
             spans = names_from_matches(
