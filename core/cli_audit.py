@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import zipfile
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 from core.errors import AnonymisationError
 from core.markup import terminal_line
 from core.workspace import ENV_VAR as WORKSPACE_ENV
-from core.workspace import Workspace, sha256_bytes, sha256_file
+from core.workspace import OlderSchemaError, Workspace, sha256_bytes, sha256_file
 from core.workspace import default_path as default_workspace_path
 
 #: Largest member of a bundle read to check it (a bundle holds one released table).
@@ -37,6 +38,12 @@ def open_existing_workspace(path: str | None) -> Workspace:
         raise AnonymisationError(
             f"No workspace at '{chosen}'. Give --workspace FILE or set {WORKSPACE_ENV}."
         )
+    try:
+        return Workspace(chosen, read_only=True)
+    except OlderSchemaError:
+        if not (os.access(chosen, os.W_OK) and chosen.stat().st_mode & 0o222):
+            raise
+    Workspace(chosen).close()  # a writable file of an older version: upgraded once, as before
     return Workspace(chosen, read_only=True)
 
 

@@ -72,6 +72,10 @@ class WorkspaceError(AnonymisationError):
     """The workspace file cannot be opened or written (not SQLite, too new, read-only...)."""
 
 
+class OlderSchemaError(WorkspaceError):
+    """A workspace opened read-only has an older schema, which only a writer can upgrade."""
+
+
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -258,7 +262,7 @@ class Workspace:
                 self._conn.execute("PRAGMA foreign_keys = ON")
                 self._migrate()
             elif self._conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-                raise WorkspaceError(
+                raise OlderSchemaError(
                     f"Workspace '{self.path}' has an older schema; open it once writable "
                     "(any command that records) to upgrade it, then read it again."
                 )

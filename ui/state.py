@@ -875,7 +875,7 @@ _POPULATION_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".parquet")
 
 def save_population_table(data: bytes, name: str) -> str:
     """Write the uploaded population table (its bytes as uploaded) where a k-map step can
-    read it when the recipe replays, next to the hierarchies; return the path the step
+    read it when the recipe replays (in the hierarchy folder); return the path the step
     records. The file name is its content's hash (never the upload's name, which is data);
     the recipe names the file and never holds its records."""
     suffix = Path(name).suffix.lower()

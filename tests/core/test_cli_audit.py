@@ -9,6 +9,7 @@ import hashlib
 import io
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import zipfile
@@ -256,3 +257,27 @@ def test_verify_refuses_a_stored_hierarchy_name_that_is_a_path(tmp_path, capsys)
     assert "release 1: not checked" in out and "not a bundle file name" in out
     assert code == 1  # the row has no audit entry: named as a problem too
     assert not list(tmp_path.rglob("escaped.csv"))
+
+
+def test_verify_upgrades_a_writable_workspace_of_an_older_version(tmp_path, capsys, monkeypatch):
+    """A workspace of schema 2 (before recorded input files): verify, which reads
+    read-only, upgrades a writable file once, as it did before it read read-only; a
+    read-only one is named in one line."""
+    import core.workspace as workspace_module
+
+    ws = tmp_path / "old.anon.db"
+    with monkeypatch.context() as old:
+        old.setattr(workspace_module, "MIGRATIONS", workspace_module.MIGRATIONS[:2])
+        old.setattr(workspace_module, "SCHEMA_VERSION", 2)
+        with Workspace(ws) as workspace:
+            workspace.log("note", "note:1", {})
+    read_only = tmp_path / "old-read-only.anon.db"
+    shutil.copy(ws, read_only)
+    read_only.chmod(0o444)
+    capsys.readouterr()
+    assert main(["verify", "--workspace", str(ws)]) == 0
+    assert "Audit log intact: 1 entries" in capsys.readouterr().out
+    with sqlite3.connect(ws) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == workspace_module.SCHEMA_VERSION
+    assert main(["verify", "--workspace", str(read_only)]) == EXIT_USER_ERROR
+    assert "older schema" in capsys.readouterr().err
