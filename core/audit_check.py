@@ -164,7 +164,15 @@ def _member_text(archive: zipfile.ZipFile, name: str, path: Path) -> str:
 # --- rows against their audit entries ---------------------------------------------------
 
 
+def _nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
 def _same(a: Any, b: Any) -> bool:
+    """Whether a table's value and its logged value agree. SQLite stores NaN (a figure with
+    no class to measure) as NULL, while the log keeps NaN: the two are the same."""
+    if _nan(a) or _nan(b):
+        return (a is None or _nan(a)) and (b is None or _nan(b))
     if isinstance(a, float) or isinstance(b, float):
         try:
             return a is not None and b is not None and math.isclose(float(a), float(b))

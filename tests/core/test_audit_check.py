@@ -226,3 +226,21 @@ def test_k_of_a_streamed_release_is_counted_again_by_its_engine(project, capsys)
         _rewrite_k(conn, 100)
     code, out = _verify(project, capsys)
     assert code == 1 and f"records k = 100, but its re-made table has k = {true_k}" in out
+
+
+def test_a_figure_sqlite_stores_as_null_is_not_a_change(tmp_path):
+    """P(re-ID) and l of a table with no class are NaN: SQLite stores NULL, the log NaN.
+    That is no edit; an edited figure still is."""
+    from core.audit_check import check_records
+    from core.workspace import Workspace
+
+    with Workspace(tmp_path / "w.anon.db") as ws:
+        ws.add_risk(data_sha256="d" * 64, quasi_identifiers=["age"], k=2,
+                    p_reid=float("nan"), l_diversity=float("nan"), t_closeness=0.25)  # fmt: skip
+        assert check_records(ws) == []
+    with sqlite3.connect(tmp_path / "w.anon.db") as conn:
+        conn.execute("UPDATE risk_computations SET p_reid = 0.01")
+    with Workspace(tmp_path / "w.anon.db") as ws:
+        assert check_records(ws) == [
+            "risk computation 1: p_reid is 0.01 in its table but nan in its audit entry."
+        ]
