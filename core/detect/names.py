@@ -47,7 +47,12 @@ __all__ = [
 
 # A name token: capitalised word (Tan, O'Brien, McDonald, Jean-Luc), ALL CAPS (TAN), or an
 # initial (G, G.). Particles are matched separately, case-insensitively.
-_WORD = r"[A-Z](?:['’][A-Z])?[a-z'’-]*[a-z](?:[A-Z][a-z'’-]*)?|[A-Z](?:[A-Z'’-]*[A-Z])?\.?"
+# A token never runs into digits or an underscore ("SUDA2", "MIN_EPSILON"), and capitals
+# never into lower case ("QIs").
+_WORD = (
+    r"[A-Z](?:['’][A-Z])?[a-z'’-]*[a-z](?:[A-Z][a-z'’-]*)?(?![0-9_])"
+    r"|[A-Z](?:[A-Z'’-]*[A-Z])?(?![a-z0-9_])\.?"
+)
 _TOKEN = re.compile(_WORD)
 _PARTICLE = r"bin|binte|binti|bte|bt|s/o|d/o|a/l|a/p|van|von|de|da|del|della|di|du|al|el"
 # Chinese characters: 2-4 of them starting with one of the commonest surname characters.
@@ -300,7 +305,7 @@ def _trie(words: list[str]) -> str:
 
 _CUE_TREE = _trie([*_TITLES, *_RELATIONS.split("|"), *_REACH_WORDS.split("|")])
 _CUED = re.compile(
-    rf"(?<![\w/-])(?P<cue>{_CUE_TREE}"
+    rf"(?<![\w/-])(?<![0-9] )(?P<cue>{_CUE_TREE}"
     r"|(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with))\.?[ \t]*[:,]?[ \t]+(?:(?:is|was|named|called)[ \t]+)?"
     r"(?P<words>[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*){0,3})",
     re.IGNORECASE,
@@ -457,6 +462,8 @@ def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None
     if not taken:
         return None
     names = [t for _, _, t, _ in taken if t != "particle"]
+    if reach and all(n in lists.english or n in lists.ambiguous for n in names):
+        return None  # "text, Safe Harbor", "call Will Young": everyday words after a verb
     if len(names) == 1 and not title and names[0] in lists.ambiguous and cue not in _NAMING:
         return None  # "call May", "ask Will": an everyday word alone
     offset = match.start("words")
@@ -543,21 +550,20 @@ def _unknown_but_named(
 def _shaped_like_a_name(piece: str, tokens: list[str], lists: NameLists) -> bool:
     """Two or more capitalised words of two letters or more (in capitals too: "VEHBIJA
     EKMECIC"), one of them at least no English word ("Heart Rate" is not a name)."""
-    if not any(t not in lists.english for t in tokens):
-        return False
     if piece.isupper():  # two words of 3 letters or more: not "HIPAA CE"
-        return sum(len(t) >= 3 for t in tokens) >= 2
-    return len(_PROPER.findall(piece)) >= 2
+        return sum(len(t) >= 3 for t in tokens) >= 2 and any(t not in lists.english for t in tokens)
+    proper = [w.lower() for w in _PROPER.findall(piece)]  # not the acronyms ("HIPAA Safe")
+    return len(proper) >= 2 and any(w not in lists.english for w in proper)
 
 
 def _has_sure_name(piece: str, lists: NameLists) -> bool:
     """A word of ``piece`` is a known name that is no everyday word, and not a short
-    acronym in capitals that only the vendored lists know ("UK NI number")."""
+    acronym in capitals that only the vendored lists know ("UK NI number", "NIST SP")."""
     for word in piece.split():
         bare = word.rstrip(".")
         lower = bare.lower()
         if lower in lists.strong and not (
-            bare.isupper() and len(bare) <= 3 and lower not in lists.listed
+            bare.isupper() and len(bare) <= 4 and lower not in lists.listed
         ):
             return True
     return False

@@ -222,3 +222,21 @@ def test_an_unknown_word_joined_to_a_sure_name_is_a_name(text, name):
 
 def test_two_places_joined_are_not_names():
     assert _names("moved between Chennai and Coimbatore last year") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "risk measures SUDA2 and k",  # capitals glued to a digit
+        "the QIs of the table",  # capitals glued to lower case
+        "bounded by MIN_EPSILON",
+        "took 342 ms against 37 ms",  # "ms" after a number is milliseconds, not Ms
+        "scanned as free text, Safe Harbor applies",  # everyday words after "text"
+        "a UK NINO with its suffix",  # short capitals only the census lists know
+        "see NIST SP 800-188",
+        "written in English and Tamil",
+        "dates and HIPAA Safe Harbor rules",
+    ],
+)
+def test_technical_words_are_not_names(text):
+    assert _names(text) == []
