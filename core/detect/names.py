@@ -199,9 +199,14 @@ def find_names(text: str) -> list[tuple[int, int]]:
     * it holds a known given or family name (a lone one that is also an English word,
       such as "May" or "Tan", only after a cue);
     * a patronymic joins two of its words ("X bin Y", "X s/o Y");
-    * it has the shape of a name, 2-4 capitalised words (not acronyms), and stands where
-      people are named: after "to", "with", "by", "from", "of kin:"... or before "attended",
-      "called", "reports"....
+    * it has the shape of a name, 2-4 capitalised words (not acronyms, one at least no
+      English word), and stands where people are named: after "to", "with", "by", "from",
+      "and", "employee"... or before "attended", "called", "reports"...;
+    * it is one word no list knows and no English word, before a verb only people do
+      ("Kuldeep says"), joined by "and" to a sure name, or a speaker ("Kuldeep: ...").
+
+    In lower case, a name follows a cue (see :func:`_cued_span`), or two sure names stand
+    side by side ("lim boon huat"), or it opens a contact line ("ishaan kapoor, +91...").
     """
     lists = name_lists()
     runs = [run.span() for run in _RUN.finditer(text)]
@@ -217,9 +222,9 @@ def names_from_matches(
     lists: NameLists,
     lower: list[tuple[int, int]] = (),
 ) -> list[tuple[int, int]]:
-    """:func:`find_names` from the spans of the capitalised runs (``_RUN``) and of the
-    names after a cue (:func:`_cued_span`) already found in ``text``; the free-text
-    scanner finds both for a whole column in one pass."""
+    """:func:`find_names` from the spans of the capitalised runs (``_RUN``), of the names
+    after a cue (:func:`_cued_span`) and of the lower-case runs (:data:`LOWER_RUN`) already
+    found in ``text``; the free-text scanner finds them for a whole column in one pass."""
     spans: list[tuple[int, int]] = []
     for run_start, run_end in runs:
         for start, end, tokens in _split_run(text[run_start:run_end], run_start, lists):
