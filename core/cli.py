@@ -823,14 +823,20 @@ def _plan_apply(args: argparse.Namespace) -> _ApplyJob:
 
 
 def _step1(df: pd.DataFrame, recipe: Recipe) -> tuple[list[str], tuple[Suggestion, ...]]:
-    """(direct identifiers, Step 1's suggestions): the recipe's ``direct_identifiers``,
-    else the columns Step 1 classifies as direct; the suggestions let the release gate
-    name the columns Step 1 doubts that the recipe gives no place."""
+    """(direct identifiers, Step 1's suggestions): the recipe's ``direct_identifiers``
+    with the columns Step 1 is sure are direct, else all those Step 1 classifies as
+    direct; the suggestions let the release gate name the columns Step 1 doubts that the
+    recipe gives no place."""
     suggestions = tuple(suggest_roles(df))
+    classified = [s.column for s in suggestions if s.role is Role.DIRECT]
     if "direct_identifiers" in recipe.meta:
         names = recipe.meta["direct_identifiers"] or []
-        return ([names] if isinstance(names, str) else list(names)), suggestions
-    return [s.column for s in suggestions if s.role is Role.DIRECT], suggestions
+        declared = [names] if isinstance(names, str) else list(names)
+        # those Step 1 is sure of count too, whatever the recipe says (an engine tracks
+        # which still hold original values: core.release_gate._with_classified)
+        sure = [s.column for s in suggestions if s.role is Role.DIRECT and not s.uncertain]
+        return list(dict.fromkeys([*declared, *sure])), suggestions
+    return classified, suggestions
 
 
 def _gate_options(job: _ApplyJob) -> dict[str, Any]:

@@ -244,6 +244,7 @@ def check_release(
     )
     if suggestions is None and direct and not streamed:
         suggestions = suggest_roles(original[list(dict.fromkeys(direct))])
+    direct = _with_classified(direct, suggestions, original)
     kinds_of = {str(s.column): s for s in suggestions or ()}
     rare_below = max(k_target or 1, 2)  # a value one record holds identifies its person
     kept: list[str] = []
@@ -386,6 +387,24 @@ def check_release(
 
 
 Problem = Callable[[str, str], None]
+
+
+def _with_classified(
+    declared: Sequence[str], suggestions: Sequence[Suggestion] | None, original: pd.DataFrame
+) -> list[str]:
+    """The direct identifiers to judge: those the recipe (or the user) declares and those
+    Step 1 classifies as direct without doubt (issue 25: "classified *or* declared"). A
+    recipe cannot talk a column out of being one, by leaving it out of
+    ``direct_identifiers`` and naming it in ``not_quasi_identifiers``, as the sensitive
+    column or as a target's: an NRIC is an NRIC whatever the recipe calls it (PDPC guide,
+    Step 2). A column Step 1 is unsure of (``uncertain``: unique values of no known shape)
+    still takes a decision, as :func:`_undecided` asks."""
+    classified = [
+        s.column
+        for s in suggestions or ()
+        if s.role is Role.DIRECT and not s.uncertain and s.column in original.columns
+    ]
+    return list(dict.fromkeys([*declared, *classified]))
 
 
 def _decisions(original: pd.DataFrame, decided: Mapping[str, str] | None) -> dict[str, str]:
@@ -567,8 +586,9 @@ def _undecided(
             )
         elif suggestion.kind in NEAR_UNIQUE_KINDS:
             doubts.append(f"{column!r} (nearly unique for every record)")
-        elif suggestion.role is Role.DIRECT:
-            doubts.append(f"{column!r} (a direct identifier: {suggestion.kind.replace('_', ' ')})")
+        elif suggestion.role is Role.DIRECT:  # one Step 1 is unsure of (_with_classified)
+            doubts.append(f"{column!r} (perhaps a direct identifier: "
+                          f"{suggestion.kind.replace('_', ' ')})")  # fmt: skip
         elif suggestion.kind in UNSURE_KINDS:
             doubts.append(f"{column!r} (Step 1 is unsure what this text holds)")
         else:

@@ -1,0 +1,101 @@
+"""The release check attacked: recipes that made ``apply`` write a table still holding
+people's identifying values (issue 25, tried as an attacker and as a hurried user).
+
+The table is written here, not drawn from the detectors' samples: names from Vietnam,
+Nigeria and Ireland and in Japanese script, NRICs with valid check letters, emails and
+phones, ages and sexes. Each test ran through ``apply`` and wrote its release before the
+fix it comes with; each now asserts the refusal names the column and what would pass.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from core import cli
+
+
+def _nric(prefix: str, digits: str) -> str:
+    """An NRIC with its check letter (the published weights 2,7,6,5,4,3,2; +4 for T)."""
+    total = sum(int(d) * w for d, w in zip(digits, (2, 7, 6, 5, 4, 3, 2), strict=True))
+    total += 4 if prefix == "T" else 0
+    return f"{prefix}{digits}{'JZIHGFEDCBA'[total % 11]}"
+
+
+NAMES = ["Nguyễn Văn An", "Trần Thị Bích", "Lê Hoàng Minh", "Phạm Thu Hà", "Võ Đức Thắng",
+         "Oluwaseun Adebayo", "Chidinma Okafor", "Babatunde Olatunji", "Ngozi Eze",
+         "Adaeze Nwosu", "Siobhán Ní Bhriain", "Pádraig Ó Súilleabháin", "Aoife Nic Giolla",
+         "Caoimhín Mac Aodha", "Gráinne Ní Mhaille", "山田太郎", "佐藤花子", "鈴木一郎",
+         "高橋美咲", "田中健"]  # fmt: skip
+NRICS = [_nric("S" if i % 2 else "T", f"{2345671 + 7919 * i:07d}") for i in range(20)]
+TABLE = pd.DataFrame(
+    {
+        "name": NAMES,
+        "nric": NRICS,
+        "email": [f"person{i}@mail.example.org" for i in range(20)],
+        # ages 20..39 and sexes F/M alternating: width 20 gives one band, so each sex is
+        # one group of 10 records (k = 10 by hand)
+        "age": list(range(20, 40)),
+        "sex": ["F", "M"] * 10,
+        "salary": ["low", "high"] * 10,
+    }
+)
+# the hurried user's recipe: what Step 1 calls direct is handled except the NRIC
+BASE = (
+    "seed: 3\nquasi_identifiers: [age, sex]\nk: 5\n"
+    "not_quasi_identifiers: {salary: the outcome studied}\n"
+)
+STEPS = (
+    "steps:\n  - {step: remove, columns: [name, email]}\n"
+    "  - {step: generalise, column: age, width: 20}\n"
+)
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    path = tmp_path / "people.csv"
+    TABLE.to_csv(path, index=False)
+    return path
+
+
+def _apply(data: Path, recipe_text: str, *extra: str) -> int:
+    recipe = data.parent / "recipe.yaml"
+    recipe.write_text(recipe_text, encoding="utf-8")
+    out = data.parent / "out.csv"
+    out.unlink(missing_ok=True)
+    return cli.main(["apply", str(data), "--recipe", str(recipe), "--out", str(out), *extra])
+
+
+def test_the_control_passes_with_the_nric_removed(data, capsys):
+    recipe = BASE + STEPS.replace("[name, email]", "[name, email, nric]")
+    assert _apply(data, recipe) == 0, capsys.readouterr().err
+
+
+# --- a column Step 1 calls a direct identifier cannot be talked out of it -----------------
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        # the recipe lists no direct identifiers and decides the NRIC is no quasi-identifier
+        "direct_identifiers: []\nnot_quasi_identifiers: {nric: used to link visits, "
+        "salary: the outcome studied}\n",
+        # it lists the others and decides the NRIC away
+        "direct_identifiers: [name, email]\nnot_quasi_identifiers: {nric: used to link "
+        "visits, salary: the outcome studied}\n",
+        # the NRIC named as the sensitive column
+        "direct_identifiers: [name, email]\nsensitive: nric\n",
+        # the NRIC named as the sensitive column of a target
+        "direct_identifiers: [name, email]\ntargets: {l_diversity: {sensitive: nric, l: 2}}\n",
+    ],
+    ids=["no-direct-list-and-a-decision", "a-decision", "sensitive", "target"],
+)
+def test_a_column_step1_calls_direct_is_judged_as_one_whatever_the_recipe_calls_it(
+    data, capsys, how
+):
+    assert _apply(data, BASE + how + STEPS) == 2
+    err = capsys.readouterr().err
+    assert "'nric'" in err and "remove or pseudonymise" in err
+    assert not (data.parent / "out.csv").exists()
