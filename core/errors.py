@@ -10,17 +10,25 @@ from __future__ import annotations
 
 import re
 
-# A line break (and the spaces around it) in a message: a parser's error text (YAML,
-# pandas, pyarrow) quoted in ours often spans lines, and an error is shown as one line.
-_BREAK = re.compile(r"\s*[\r\n\x85\u2028\u2029]+\s*")
+# Line breaks of every kind: an error is shown as one line.
+_BREAK = re.compile(r"[\r\n\x85\u2028\u2029]")
 
 
 def _one_line(text: str) -> str:
-    return _BREAK.sub(" ", text).strip()
+    """``text`` with each line break shown as its Python escape (``\\n``): a name from
+    the data that holds one stays recognisable and cannot start a second line."""
+    return _BREAK.sub(lambda found: found.group().encode("unicode_escape").decode(), text)
+
+
+def parser_message(error: BaseException) -> str:
+    """A parser's error text (YAML, pandas, pyarrow, zipfile) to quote in ours: its lines
+    joined by spaces (they are layout, not data)."""
+    return " ".join(str(error).split())
 
 
 class AnonymisationError(Exception):
-    """Base class of every user-facing error raised by ``core``; its text is one line."""
+    """Base class of every user-facing error raised by ``core``; its text is one line
+    (a parser's text quoted in it goes through :func:`parser_message` first)."""
 
     def __str__(self) -> str:
         return _one_line(super().__str__())

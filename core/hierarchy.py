@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from core._text import as_text, format_number
-from core.errors import DataReadError, ParameterError
+from core.errors import DataReadError, ParameterError, parser_message
 from core.validation import require_choice, require_int, require_positive
 
 
@@ -137,8 +137,8 @@ def read_hierarchy(
         )
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as error:
         raise DataReadError(
-            f"Could not read hierarchy file{_label(name)}: {error}. A hierarchy is a text file "
-            f"with one line per value, cells separated by {sep!r}, no header."
+            f"Could not read hierarchy file{_label(name)}: {parser_message(error)}. A hierarchy "
+            f"is a text file with one line per value, cells separated by {sep!r}, no header."
         ) from error
     levels = levels.replace("", pd.NA) if (levels == "").any().any() else levels
     return Hierarchy(levels, name=name)

@@ -48,7 +48,7 @@ from typing import Any, BinaryIO
 import numpy as np
 import pandas as pd
 
-from core.errors import AnonymisationError, DataReadError, ParameterError
+from core.errors import AnonymisationError, DataReadError, ParameterError, parser_message
 from core.progress import ProgressFn, no_progress
 from core.spreadsheet_safety import formula_like, neutralise_for_csv, text_only
 
@@ -705,7 +705,7 @@ def _parse_csv(utf8: bytes, display: str, sep: str, header: list[str]) -> Any:
                 ) from exc
         raise DataReadError(
             f"File '{display}' could not be parsed as a table with delimiter {sep!r} "
-            f"({exc}). Check the delimiter and the quotes in the file."
+            f"({parser_message(exc)}). Check the delimiter and the quotes in the file."
         ) from exc
 
 
@@ -892,7 +892,7 @@ _DAMAGED_ZIP = (zipfile.BadZipFile, ValueError, OSError, EOFError, zlib.error, N
 def _damaged_xlsx(display: str, exc: BaseException) -> DataReadError:
     return DataReadError(
         f"File '{display}' is not a readable Excel .xlsx workbook (it may be damaged or in "
-        f"another format: {exc}). Open it in Excel or LibreOffice and save it again as .xlsx "
+        f"another format: {parser_message(exc)}). Open it in Excel or LibreOffice and save it again as .xlsx "
         "or CSV."
     )
 
@@ -1015,7 +1015,7 @@ def _read_excel(data: bytes, display: str, sheet_name: int | str) -> tuple[pd.Da
     except Exception as exc:  # openpyxl raises many types on damaged content
         raise DataReadError(
             f"File '{display}' is not a readable Excel .xlsx workbook (it may be damaged or "
-            f"in another format: {exc}). Open it in Excel or LibreOffice and save it again "
+            f"in another format: {parser_message(exc)}). Open it in Excel or LibreOffice and save it again "
             "as .xlsx or CSV."
         ) from exc
     try:
@@ -1046,7 +1046,7 @@ def _read_excel(data: bytes, display: str, sheet_name: int | str) -> tuple[pd.Da
             raise
         except Exception as exc:  # openpyxl raises many types on damaged content
             raise DataReadError(
-                f"Sheet '{sheet}' of file '{display}' could not be read ({exc}). The workbook "
+                f"Sheet '{sheet}' of file '{display}' could not be read ({parser_message(exc)}). The workbook "
                 "may be damaged: open it in Excel or LibreOffice and save it again."
             ) from exc
     finally:
@@ -1103,7 +1103,7 @@ def _read_parquet(data: bytes, display: str) -> pd.DataFrame:
     except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... on damaged files
         raise DataReadError(
             f"File '{display}' is not a readable Parquet file (it may be damaged or in another "
-            f"format: {exc}). Export the table again."
+            f"format: {parser_message(exc)}). Export the table again."
         ) from exc
     require_unique_names([str(n).strip() for n in schema.names], display)
     nested = [str(f.name) for f in schema if pa_types.is_nested(f.type)]
@@ -1142,7 +1142,7 @@ def _read_parquet(data: bytes, display: str) -> pd.DataFrame:
     except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... on damaged files
         raise DataReadError(
             f"File '{display}' is not a readable Parquet file (it may be damaged or in another "
-            f"format: {exc}). Export the table again."
+            f"format: {parser_message(exc)}). Export the table again."
         ) from exc
     names = [str(n).strip() for n in table.column_names]
     placeholder = table.rename_columns([f"_c{i}" for i in range(len(names))])
@@ -1150,7 +1150,7 @@ def _read_parquet(data: bytes, display: str) -> pd.DataFrame:
         body = placeholder.to_pandas()
     except Exception as exc:
         raise DataReadError(
-            f"File '{display}' holds column types that cannot be converted to a table ({exc})."
+            f"File '{display}' holds column types that cannot be converted to a table ({parser_message(exc)})."
         ) from exc
     body.attrs = {}
     return _apply_header(body, names, display)

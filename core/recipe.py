@@ -53,7 +53,7 @@ import pandas as pd
 import yaml
 
 from core import techniques
-from core.errors import AnonymisationError, ParameterError, RecipeError
+from core.errors import AnonymisationError, ParameterError, RecipeError, parser_message
 from core.hierarchy import read_hierarchy
 from core.progress import ProgressFn, no_progress
 from core.release_targets import parse_targets
@@ -210,7 +210,7 @@ class Recipe:
         try:
             data = _parse_yaml(text)
         except yaml.YAMLError as error:
-            raise RecipeError(f"The recipe is not valid YAML: {error}") from None
+            raise RecipeError(f"The recipe is not valid YAML: {parser_message(error)}") from None
         return cls.from_dict(data or {})
 
     @classmethod

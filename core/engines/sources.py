@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.errors import DataReadError
+from core.errors import DataReadError, parser_message
 from core.io import READ_FORMATS, _decode, _detect_sep, _normalise_sep, require_unique_names
 from core.validation import require_columns
 
@@ -103,7 +103,8 @@ def _parquet_sources(files: list[str]) -> Sources:
             schemas.append(pq.read_schema(file))
         except Exception as exc:  # pyarrow raises several types on damaged files
             raise DataReadError(
-                f"File '{file}' is not a readable Parquet file ({exc}). Export it again."
+                f"File '{file}' is not a readable Parquet file ({parser_message(exc)}). Export it "
+                "again."
             ) from exc
     first = schemas[0]
     for file, schema in zip(files[1:], schemas[1:], strict=True):
@@ -247,7 +248,7 @@ def sample_rows(sources: Sources, rows: int = 5000) -> pd.DataFrame:
             batch = next(iter(reader), None)
             kinds = combine_kinds([batch_kinds(batch)]) if batch is not None else None
     except (pa.ArrowInvalid, OSError) as exc:
-        raise DataReadError(f"File '{first}' could not be read: {exc}") from exc
+        raise DataReadError(f"File '{first}' could not be read: {parser_message(exc)}") from exc
     if batch is None or not batch.num_rows:
         raise DataReadError(f"File '{first}' holds no records; nothing was written.")
     batch = batch.slice(0, rows)
