@@ -137,21 +137,25 @@ def identifying_runs(original: pd.Series, released: pd.Series, *, k: int) -> Run
     return RunLeak(records, int(distinct.to_numpy()[equal].sum()), int(rare.size))
 
 
-def advice(kept: Treatment, leak: RunLeak, original: pd.Series) -> str:
+def advice(kept: Treatment, leak: RunLeak) -> str:
     """What would pass, for the forms the column was kept in."""
-    length = int(normalised(original.dropna()).str.len().median()) if original.notna().any() else 0
-    if "swap" in kept.forms or "pram" in kept.forms or leak.equal == leak.records:
+    if "swap" in kept.forms or "pram" in kept.forms:
         return (
             "swapping or re-drawing values moves a person's value to another record, where it "
             "is still released: remove or pseudonymise the column (PDPC guide, Step 2)."
         )
-    if "mask" in kept.forms and length:
-        masked = max(length - 2 * (RUN - 1), 1)
+    if "mask" in kept.forms:
         return (
             f"mask more: keep at most {RUN - 1} characters in a row (keep_first and keep_last "
-            f"at most {RUN - 1}; on a {length}-character value, mask at least {masked}, e.g. "
-            "at least 5 of the 7 digits of an NRIC), so that the column also reaches k, or "
-            "remove or pseudonymise it (PDPC guide, Step 2; Annex B)."
+            f"at most {RUN - 1} each), and few enough that the column, counted as a "
+            "quasi-identifier, reaches k (an NRIC keeps its first letter, at most 2 digits "
+            "and its check letter: mask at least 5 of the 7 digits), or remove or "
+            "pseudonymise it (PDPC guide, Step 2; Annex B)."
+        )
+    if leak.equal == leak.records:
+        return (
+            "those values are released whole: generalise every value of the column, or "
+            "remove or pseudonymise it (PDPC guide, Step 2)."
         )
     return (
         f"generalise or mask it until no released value keeps {RUN} characters in a row of "

@@ -459,8 +459,7 @@ def _judge_identifier(
             f"Column {column!r}, a direct identifier, is {form_words(done.forms)} but "
             f"{leak.records:,} released record(s) {shown} of that column that fewer than "
             f"{rare_below} original records share (rule: no released value may equal or "
-            f"contain {RUN} characters in a row of such a value): "
-            + advice(done, leak, original[column]),
+            f"contain {RUN} characters in a row of such a value): " + advice(done, leak),
         )
     return True
 

@@ -16,7 +16,8 @@ from core.recipe import Recipe
 ADULT_QIS = ["age", "sex", "race", "marital-status", "education"]
 #: Step 1 doubts these columns; the release gate needs a decision on each (issue 25). The
 #: tests here compare engines, not the choice of quasi-identifiers.
-ADULT_DECIDED = {"occupation": "compared across engines only"}
+ADULT_DECIDED = {"occupation": "compared across engines only",
+                 "native-country": "compared across engines only"}  # fmt: skip
 SEEDED_DECIDED = {"postal": "compared across engines only"}
 
 
