@@ -342,8 +342,9 @@ def may_hold_lower_name(text: str, lists: NameLists) -> bool:
 def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tuple[int, int]]:
     """In a run of lower-case words, each stretch of 2-4 known names (no function word)
     holding at least two sure ones (no everyday word: "boon", "huat", not "will", "long");
-    or, opening a line and followed by a comma (a contact line: "ishaan kapoor, +91..."),
-    a stretch of 2-4 words that are sure names or no English word, one of them a sure name.
+    or, opening a line and followed by a comma (a contact line: "ishaan kapoor, +91...",
+    "john brown, 720-..."), a stretch of 2-4 words that are names or no English word, one
+    of them a sure name.
     Particles (van, bin, d/o) may stand inside."""
     if lists.strong.isdisjoint(text[start:end].split(" ")):
         return []  # the usual case: no sure name in the run (one C-level set test)
@@ -360,7 +361,6 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
         if (
             2 <= len(kinds) <= 4
             and "sure" in kinds
-            and "known" not in kinds
             and text.startswith(",", last)
             and _LINE_START.search(text, max(0, first - 8), first)
         ):
@@ -487,7 +487,7 @@ _PERSON_VERBS = frozenset(
     ["attended", "called", "reports", "reported", "said", "says", "was", "is", "has", "had",
      "visited", "came", "phoned", "emailed", "presented", "complained", "declined", "agreed",
      "requested", "asked", "lives", "lived", "died", "consented", "refused", "wants", "will",
-     "who", "herself", "himself"]
+     "who", "herself", "himself", "did", "does"]
 )  # fmt: skip
 _ORGANISATION_WORDS = frozenset(
     ["hospital", "clinic", "polyclinic", "centre", "center", "programme", "program", "life",

@@ -240,3 +240,19 @@ def test_two_places_joined_are_not_names():
 )
 def test_technical_words_are_not_names(text):
     assert _names(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Oyvind Brekkestad did not turn up for the appointment", "Oyvind Brekkestad"),
+        ("mark hughes, 020 7946 0321, mh@example.co.uk", "mark hughes"),  # contact line
+    ],
+)
+def test_names_before_did_and_on_contact_lines_with_everyday_names(text, name):
+    assert name in _names(text)
+
+
+@pytest.mark.parametrize("text", ["will call, no answer", "Heart Rate did not settle"])
+def test_everyday_words_before_a_comma_or_did_stay_words(text):
+    assert _names(text) == []
