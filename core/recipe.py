@@ -207,11 +207,23 @@ class Recipe:
 
     @classmethod
     def from_yaml(cls, text: str) -> Recipe:
+        """A recipe from YAML text (a file's, or one kept in a workspace someone sent):
+        at most :data:`MAX_RECIPE_BYTES` characters, nested as deep as Python recurses."""
+        if len(text) > MAX_RECIPE_BYTES:
+            raise RecipeError(
+                f"The recipe is larger than {MAX_RECIPE_BYTES // 2**20} MiB; a recipe is a short "
+                "list of steps. Check that this is the right recipe."
+            )
         try:
             data = _parse_yaml(text)
+            return cls.from_dict(data or {})
         except yaml.YAMLError as error:
             raise RecipeError(f"The recipe is not valid YAML: {parser_message(error)}") from None
-        return cls.from_dict(data or {})
+        except RecursionError:  # '[[[[...' thousands deep: PyYAML recurses per level
+            raise RecipeError(
+                "The recipe is nested too deeply to be read (brackets or lists inside one "
+                "another thousands of times); a recipe is a short list of steps."
+            ) from None
 
     @classmethod
     def load(cls, path: str | Path) -> Recipe:

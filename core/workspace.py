@@ -226,7 +226,7 @@ def _stored_json(text: object, what: str) -> Any:
     """A JSON value stored in the workspace; a damaged or crafted one is one clear line."""
     try:
         return json.loads(text)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         raise WorkspaceError(
             f"The workspace's {what} is not readable JSON: the file is damaged or was "
             "altered. Check it with `python -m core verify` and restore it from a copy."

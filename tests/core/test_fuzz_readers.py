@@ -165,6 +165,10 @@ YAML_TOKENS = st.sampled_from(
 )  # fmt: skip
 RECIPE_TEXT = st.one_of(
     st.lists(YAML_TOKENS, max_size=40).map("".join),
+    # nesting: PyYAML recursed past Python's limit on '[[[[...' (RecursionError)
+    st.tuples(st.sampled_from(["[", "- ", "{a: ", "steps: ["]), st.integers(1, 5000)).map(
+        lambda opener: opener[0] * opener[1]
+    ),
     mutated(VALID_RECIPE.encode()).map(lambda data: data.decode("utf-8", "replace")),
 )
 

@@ -373,3 +373,17 @@ def test_a_column_list_left_empty_is_a_recipe_error():
     """Found by fuzzing (issue 27): 'quasi_identifiers:' with no value raised TypeError."""
     with pytest.raises(RecipeError, match=r"Step 1: .*list of column names, got None"):
         Recipe.from_yaml("steps: [{step: suppress_records, below_k: 2, quasi_identifiers}]")
+
+
+@pytest.mark.parametrize("text", ["[" * 5000 + "]" * 5000, "- " * 5000 + "1",
+                                  "{a: " * 3000 + "1" + "}" * 3000])  # fmt: skip
+def test_a_recipe_nested_too_deeply_is_a_recipe_error(text):
+    """Issue 27: PyYAML recursed until Python's limit (RecursionError, a traceback)."""
+    with pytest.raises(RecipeError, match="nested too deeply"):
+        Recipe.from_yaml(text)
+
+
+def test_a_recipe_text_larger_than_a_recipe_file_may_be_is_refused():
+    # A recipe kept in a workspace someone sent is read from text, not from a file.
+    with pytest.raises(RecipeError, match="larger than 1 MiB"):
+        Recipe.from_yaml("# " + "x" * 2**20 + "\nsteps: []\n")
