@@ -52,9 +52,15 @@ if not direct:
         st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
     free_text.section()
     st.stop()
-done = [c for c in direct if c not in pending]
+# A redacted free-text column is not handled yet: the rescan and a person's review below
+# decide (the release check says the same).
+redacted = free_text.redacted_columns()
+done = [c for c in direct if c not in pending and c not in redacted]
 if done:
     st.caption("Already handled by the recipe: " + ", ".join(map(code_span, done)))
+if redacted_direct := [c for c in direct if c in redacted]:
+    st.caption("Redacted, to be rescanned and reviewed below: "
+               + ", ".join(map(code_span, redacted_direct)))  # fmt: skip
 
 if pending:
     st.markdown("#### Choose what to do with each direct identifier")

@@ -116,12 +116,13 @@ def section() -> None:
                 "column above to scan it anyway.")  # fmt: skip
         return
     counts = counts_table(data, columns)
-    st.dataframe(counts, width="stretch")
-    state.explain(
-        "Cells holding at least one name, email, phone number, ID, address, date... found by "
-        "the scanner, per column and kind. Detection is not perfect: read a sample too.",
-        STEP2,
-    )
+    if not counts.empty:  # a table of no kind at all would be an empty frame: said below
+        st.dataframe(counts, width="stretch")
+        state.explain(
+            "Cells holding at least one name, email, phone number, ID, address, date... found "
+            "by the scanner, per column and kind. Detection is not perfect: read a sample too.",
+            STEP2,
+        )
     found = [k for k in counts.columns if counts[k].sum() > 0] if not counts.empty else []
     residual = [c for c in columns
                 if state.memo("rescan", lambda c=c: rescan(data[c]), c)]  # fmt: skip

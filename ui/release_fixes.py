@@ -61,11 +61,16 @@ def free_text_section(check: ReleaseCheck) -> None:
         if column not in released.columns:
             continue
         found = state.memo("rescan", lambda c=column: rescan(released[c]), column)
-        left, right = st.columns(2)
-        left.caption(f"{code_span(column)} before (first 10 records)")
-        left.dataframe(original[[column]].head(10), width="stretch", hide_index=True)
-        right.caption(f"{code_span(column)} as released")
-        right.dataframe(released[[column]].head(10), width="stretch", hide_index=True)
+        # As many records as the review asks a person to read, each cell in full: st.table
+        # wraps (a data grid showed 10 records, cut at its width). Its cells are Markdown
+        # and hold the data's text: escaped.
+        shown = released.index[:MIN_REVIEWED_CELLS]
+        st.caption(f"{code_span(column)} before and as released (the first {len(shown):,} of "
+                   f"{len(released):,} records)")  # fmt: skip
+        st.table(pd.DataFrame({
+            "before": original[column].reindex(shown).fillna("").map(escape_markdown),
+            "as released": released.loc[shown, column].fillna("").map(escape_markdown),
+        }), hide_index=True)  # fmt: skip
         if found:
             st.table(pd.DataFrame({"still found": [COUNTERS.get(k, k) for k in found],
                                    "cells": list(found.values())}))  # fmt: skip
