@@ -48,6 +48,7 @@ from core.release_gate import (
     marked_name,
     missing_rule,
 )
+from core.release_targets import parse_targets, target_columns
 from core.report import SUGGESTED_K, USE_CASES, Report, build_report, report_to_markdown
 from core.risk import (
     CONTROL_LEVELS,
@@ -572,13 +573,17 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
             require_columns(columns, sensitive, parameter="sensitive")
         counted = ReleaseCounts(list(dict.fromkeys([*qis, *([sensitive] if sensitive else [])])),
                                 len(steps))  # fmt: skip
+    # the release check's columns, counted as the table is written (a target's sensitive
+    # column too: core.release_targets judges it on the frequency table)
+    targeted = target_columns(parse_targets(meta.get("targets")))
+    gate_columns = list(dict.fromkeys([*qis, *([sensitive] if sensitive else []), *targeted]))
     staged = staging_file(out)
     try:
         writer = BatchWriter(staged, output_format(out.path))
         try:
             result = stream_on_engine(
                 engine, sources, steps, writer, seed=seed, progress=args.bar,
-                gate_columns=list(dict.fromkeys([*qis, *([sensitive] if sensitive else [])])),
+                gate_columns=gate_columns,
                 direct_identifiers=job.direct_identifiers, base_dir=base_dir, keys=keys,
                 master=args.spark_master, release_counts=counted,
             )  # fmt: skip

@@ -309,3 +309,13 @@ def test_bad_targets_are_refused_in_one_line(targets, message):
     with pytest.raises(RecipeError, match="^The recipe's ") as error:
         Recipe.from_yaml(f"targets: {targets}\n")
     assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_target_is_judged_on_a_release_streamed_by_an_engine(data, capsys):
+    pytest.importorskip("duckdb")
+    # the recipe names no sensitive column: the target's own column is counted as it streams
+    recipe = TARGETS.replace("sensitive: salary\n", "").replace(
+        "steps:", "targets: {alpha_k: {sensitive: salary, alpha: 0.8}}\nsteps:"
+    )
+    assert _apply(data, recipe, "--engine", "duckdb") == 2
+    assert "20 records in 4 group(s) fail it" in _refusal(capsys)

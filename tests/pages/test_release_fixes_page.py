@@ -130,3 +130,27 @@ def test_a_privacy_model_target_chosen_on_the_report_page_is_judged_on_the_relea
         assert "alpha_k" in recipe and "alpha: 0.8" in recipe  # the target is in the recipe
         at.button(key="target_clear").click().run()
         assert not _problems(at), _problems(at)
+
+
+def test_a_masked_nric_is_refused_with_what_would_pass_and_fixed_on_de_identify(people):
+    """keep_last 8 releases every NRIC's digits and check letter: the Report says to mask
+    more or to remove/pseudonymise; De-identify still offers the column, and a
+    pseudonymisation there passes the check."""
+    at = open_app()
+    at.session_state["roles"] = {**ROLES, "postal": Role.INDIRECT}
+    steps = ({"step": "remove", "columns": ["name", "notes", "postal"]}, STEPS[1],
+             {"step": "mask", "column": "nric", "keep_last": 8})  # fmt: skip
+    at.session_state["history"] = EditHistory(Recipe(steps=steps, seed=7))
+    at.session_state["k_target_value"] = 5
+    at.switch_page("pages/7_report.py").run()
+    assert not at.exception, at.exception
+    problems = " ".join(_problems(at))
+    assert "Column 'nric', a direct identifier, is masked" in problems
+    assert "mask at least 5 of the 7 digits" in problems and "pseudonymise" in problems
+    at.switch_page("pages/3_deidentify.py").run()
+    at.selectbox(key="method_nric").select("random").run()
+    at.button(key="apply_deidentify").click().run()
+    assert not at.exception, at.exception
+    at.switch_page("pages/7_report.py").run()
+    assert not _problems(at), _problems(at)
+    assert at.session_state["roles"]["postal"] == Role.INDIRECT  # no role was relabelled
