@@ -15,7 +15,14 @@ from pathlib import Path
 import pandas as pd
 
 from core.errors import DataReadError, parser_message
-from core.io import READ_FORMATS, _decode, _detect_sep, _normalise_sep, require_unique_names
+from core.io import (
+    READ_FORMATS,
+    _decode,
+    _detect_sep,
+    _normalise_sep,
+    require_unique_names,
+    require_width,
+)
 from core.validation import require_columns
 
 _HEAD_BYTES = 64_000
@@ -130,6 +137,7 @@ def _parquet_sources(files: list[str]) -> Sources:
                     "nothing was written."
                 )
     names = tuple(str(n).strip() for n in first.names)
+    require_width(len(names), files[0])
     require_unique_names(list(names), files[0])  # DuckDB would silently read one of two
     return Sources(tuple(files), "parquet", names, tuple(first.names))
 
@@ -151,6 +159,7 @@ def _csv_sources(files: list[str], sep: str | None) -> Sources:
                 f"{detail}. Give files of one table; nothing was written."
             )
     names = tuple(h.strip() for h in header)
+    require_width(len(names), files[0])
     if "" in names:
         raise DataReadError(
             f"File '{files[0]}': every column needs a unique name in the header row."
