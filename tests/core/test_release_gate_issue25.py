@@ -17,6 +17,7 @@ from core import cli
 from core.errors import ParameterError, RecipeError
 from core.recipe import Recipe, apply_recipe
 from core.release_gate import check_release
+from core.schema import suggest_roles
 
 
 def _nric(prefix: str, digits: str) -> str:
@@ -319,3 +320,29 @@ def test_a_target_is_judged_on_a_release_streamed_by_an_engine(data, capsys):
     )
     assert _apply(data, recipe, "--engine", "duckdb") == 2
     assert "20 records in 4 group(s) fail it" in _refusal(capsys)
+
+
+def test_unsure_text_is_named_and_a_code_is_judged_when_the_recipe_lists_its_own_identifiers():
+    # 40 records: 'remark' has 28 distinct short texts (70%: neither a category nor
+    # near-unique, so Step 1 is unsure), 'ref' a different code for every record
+    words = [f"w{i}x" for i in range(28)]
+    table = pd.DataFrame({
+        "name": [f"person {i}" for i in range(40)],
+        "remark": [f"note {words[i % 28]} {'ab'[i % 2]}" if i < 28 else f"note {words[i - 28]} a"
+                   for i in range(40)],
+        "ref": [f"QX{i * 7919 % 100000:05d}Z{i}" for i in range(40)],
+        "sex": ["F", "M"] * 20,
+    })  # fmt: skip
+    released = table.drop(columns="name")
+    check = check_release(table, released, steps=1, quasi_identifiers=["sex"],
+                          direct_identifiers=["name"], suggestions=suggest_roles(table))  # fmt: skip
+    [doubts] = [
+        p for p, kind in zip(check.problems, check.kinds, strict=True) if kind == "undecided"
+    ]
+    assert "'remark' (Step 1 is unsure what this text holds)" in doubts
+    assert check.undecided == ("remark",)
+    # a code Step 1 is sure identifies a record is judged as a direct identifier, though
+    # the recipe lists only 'name' ("classified or declared", core.release_gate)
+    left = [p for p, kind in zip(check.problems, check.kinds, strict=True)
+            if kind == "direct_identifiers"]  # fmt: skip
+    assert any("'ref'" in p for p in left)
