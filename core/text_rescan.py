@@ -41,14 +41,24 @@ MIN_REVIEWED_CELLS = 20
 #: Labels a redaction writes ([NAME], [ID-3f2a9c1b]): not findings themselves.
 _LABEL = re.compile(r"\[[A-Z]+(?:-[0-9a-f]+)?\]")
 _DIGIT_RUN = re.compile(rf"\d{{{DIGITS},}}")
+#: An NRIC/FIN however it is written: any case, dots, dashes, slashes or spaces between
+#: its characters (``S.235.3590.D``, ``t 234 5671 g``); not inside a longer word.
+_SPLIT_ID = re.compile(r"(?<![^\W\d_])[STFGM][\s.\-/]*(?:\d[\s.\-/]*){7}[A-Z](?![^\W\d_])", re.I)
+#: A redaction label glued to letters: the scanner replaced part of a word (``[NAME]ễn``,
+#: a name read up to its first letter outside its alphabet) and left the rest of it.
+_CUT_WORD = re.compile(r"(\[[A-Z]+(?:-[0-9a-f]+)?\])[^\W\d_]+|[^\W\d_]+(\[[A-Z]+(?:-[0-9a-f]+)?\])")
+_CUT_WORD_FOUND = re.compile(r"\[[A-Z]+(?:-[0-9a-f]+)?\][^\W\d_]|[^\W\d_]\[[A-Z]+(?:-[0-9a-f]+)?\]")
 _ADDRESS_PART = re.compile(r"#\s?\d{1,3}\s?-\s?\d{1,5}|\b(?:blk|block)\.?\s?\d+[a-z]?\b", re.I)
 #: A word's letters: from its first letter to its last (``(tan,`` -> ``tan``).
 _LETTERS = re.compile(r"[^\W\d_](?:.*[^\W\d_])?")
 
 #: Counter names (besides the scanner's entity kinds) and what each means in a message.
 COUNTERS = {"digit_run": f"a run of {DIGITS} or more digits",
+            "id_number": "an NRIC/FIN-shaped number (also in lower case or split by dots, "
+                         "dashes or spaces)",
             "address_part": "a block or unit number",
-            "name_word": "a name-like word"}  # fmt: skip
+            "name_word": "a name-like word",
+            "cut_word": "the rest of a word a label replaced only part of"}  # fmt: skip
 
 
 def _without_labels(text: pd.Series) -> pd.Series:
@@ -115,21 +125,33 @@ def rescan(values: pd.Series) -> dict[str, int]:
     """Cells of ``values`` in which something identifying is still found, per kind: the
     scanner's entity kinds and the counters of :data:`COUNTERS` (kinds found in no cell
     are left out). Work is done once per distinct value."""
-    counts = as_text(values.dropna()).value_counts()
+    folded = compatible(as_text(values))
+    counts = folded.dropna().value_counts()
     if counts.empty:
         return {}
-    scanned = scan_values(values)
+    scanned = scan_values(folded)
     found = dict(zip(scanned["kind"].astype(str), scanned["cells"].astype(int), strict=True))
-    text = _without_labels(pd.Series(counts.index, dtype="str"))
+    labelled = pd.Series(counts.index, dtype="str")
+    text = _without_labels(labelled)
     weights = counts.to_numpy()
     counters = {
         "digit_run": text.str.contains(_DIGIT_RUN).to_numpy(dtype=bool),
+        "id_number": text.str.contains(_SPLIT_ID).to_numpy(dtype=bool),
         "address_part": text.str.contains(_ADDRESS_PART).to_numpy(dtype=bool),
         "name_word": _name_word_cells(text),
+        "cut_word": labelled.str.contains(_CUT_WORD_FOUND).to_numpy(dtype=bool),
     }
     for kind, hits in counters.items():
         found[kind] = int(weights[hits].sum())
     return {kind: int(cells) for kind, cells in found.items() if cells}
+
+
+def compatible(text: pd.Series) -> pd.Series:
+    """Text in Unicode's compatibility form (NFKC): full-width digits and letters, the
+    full-width ``＠`` and ``．`` a phone's input method types, read as the ASCII
+    characters they stand for, so that ``minh２＠mail．example．org`` is an email to the
+    scanner and the counters too."""
+    return text.str.normalize("NFKC")
 
 
 def describe_findings(found: Mapping[str, int]) -> str:
@@ -152,9 +174,14 @@ def scrub(values: pd.Series) -> pd.Series:
     distinct = pd.Series(text.dropna().unique(), dtype="str")
     if distinct.empty:
         return values.copy()
-    new = distinct.str.replace(_DIGIT_RUN, "[NUMBER]", regex=True)
+    folded = compatible(distinct)
+    new = folded.str.replace(_SPLIT_ID, "[ID]", regex=True)
+    new = new.str.replace(_DIGIT_RUN, "[NUMBER]", regex=True)
     new = new.str.replace(_ADDRESS_PART, "[ADDRESS]", regex=True)
     new = _replace_name_words(new)
+    # last: what a label (the scanner's or one above) left of a word ("[NUMBER]a")
+    new = new.str.replace(_CUT_WORD, lambda m: m.group(1) or m.group(2), regex=True)
+    new = new.where(new != folded, distinct)  # nothing found: the value as it was written
     changed = dict(zip(distinct[new != distinct], new[new != distinct], strict=True))
     if not changed:
         return values.copy()

@@ -27,10 +27,11 @@ from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
+from core._text import as_text
 from core.detect.text import Entity, redact_series, resolve_kinds
 from core.errors import ParameterError
 from core.techniques.pseudonymisation import require_key
-from core.text_rescan import scrub
+from core.text_rescan import compatible, scrub
 from core.validation import require_choice, require_columns, require_int
 
 __all__ = ["REDACTION_MODES", "redact_text"]
@@ -64,7 +65,9 @@ def redact_text(
     entity and missing values are unchanged; the input table is never modified.
     ``residue=True`` then also replaces what the release check's rescan counts
     (:func:`core.text_rescan.scrub`: runs of 5+ digits, block and unit numbers, name-like
-    words in any case), which the scanner's recognisers may miss.
+    words in any case, NRICs split by dots or spaces), which the scanner's recognisers
+    may miss; the text is first read in Unicode's compatibility form (full-width
+    characters as the ASCII ones they stand for), so the scanner sees them too.
     """
     columns = [columns] if isinstance(columns, str) else list(columns)
     require_columns(df, columns)
@@ -97,7 +100,12 @@ def redact_text(
 
     out = df.copy()
     for column in columns:
-        new, changed = redact_series(df[column], replace, kinds=chosen)
+        source = df[column]
+        if residue:  # full-width '＠', digits... read as what they stand for (text_rescan)
+            text = as_text(source)
+            folded = compatible(text)
+            source = source.mask((folded != text).fillna(False).astype(bool), folded)
+        new, changed = redact_series(source, replace, kinds=chosen)
         if residue:
             new = scrub(new)
             changed = new.astype(object).ne(df[column].astype(object)) & df[column].notna()

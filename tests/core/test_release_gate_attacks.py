@@ -99,3 +99,41 @@ def test_a_column_step1_calls_direct_is_judged_as_one_whatever_the_recipe_calls_
     err = capsys.readouterr().err
     assert "'nric'" in err and "remove or pseudonymise" in err
     assert not (data.parent / "out.csv").exists()
+
+
+# --- free text: what the rescan did not count ----------------------------------------------
+
+#: Notes written as people do, with the identifiers in forms the scanner was not written
+#: for: an NRIC with dots, an email in full-width characters (a phone keyboard's input
+#: method), a Vietnamese name the scanner cuts in the middle of a word.
+NOTES = [
+    "spoke to mother; ic S.235.3590.D confirmed",
+    "email minh２＠mail．example．org for results",
+    "Nguyễn Văn An came in",
+]
+
+
+def test_the_rescan_counts_split_nrics_full_width_emails_and_words_cut_by_a_label():
+    from core.text_rescan import rescan, scrub
+
+    found = rescan(pd.Series(NOTES))
+    assert found.get("id_number") == 1  # S.235.3590.D
+    assert found.get("email") == 1  # minh2@mail.example.org once compatibility forms fold
+    # "[NAME]ễn": a redaction that replaced part of a word left the rest of it
+    assert rescan(pd.Series(["[NAME]ễn Văn An came in"])).get("cut_word") == 1
+    scrubbed = scrub(pd.Series(["ic S.235.3590.D ok", "[NAME]ễn came"]))
+    assert scrubbed.tolist() == ["ic [ID] ok", "[NAME] came"]
+
+
+def test_redacted_notes_with_split_nrics_and_full_width_emails_are_not_released(data, capsys):
+    table = TABLE.assign(notes=NOTES + ["no contact"] * 17)
+    table.to_csv(data, index=False)
+    recipe = (BASE + "reviewed_text: {notes: {by: A. Reader, at: 2026-11-27, rows_checked: 20}}\n"
+              + STEPS.replace("[name, email]", "[name, email, nric]")
+              + "  - {step: redact_text, columns: [notes], residue: true}\n")  # fmt: skip
+    # residue: true reads the full-width email as an email and replaces the split NRIC and
+    # the cut word; the rescan then finds nothing, and what is written holds none of them
+    assert _apply(data, recipe) == 0, capsys.readouterr().err
+    notes = pd.read_csv(data.parent / "out.csv")["notes"].tolist()
+    assert notes[:3] == ["spoke to mother; ic [ID] confirmed", "email [EMAIL] for results",
+                         "[NAME] Văn An came in"]  # fmt: skip
