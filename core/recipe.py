@@ -111,6 +111,20 @@ class _NoAliasDumper(yaml.SafeDumper):
         return True
 
 
+#: Deepest nesting of '[' and '{' read: PyYAML's time grows with the square of it (1,946
+#: opening brackets took 1.5 s), and a recipe needs a handful.
+MAX_FLOW_DEPTH = 64
+
+
+def _flow_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in ``text`` (brackets in quotes count too: an
+    upper bound), counted without a Python loop over the characters."""
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    steps = np.isin(codes, (ord("["), ord("{"))).astype(np.int64)
+    steps -= np.isin(codes, (ord("]"), ord("}")))
+    return int(np.cumsum(steps).max(initial=0))
+
+
 def _parse_yaml(text: str) -> Any:
     """The YAML document in ``text``, parsed without anchors/aliases (see _NoAliasLoader)."""
     loader = _NoAliasLoader(text)
@@ -213,6 +227,11 @@ class Recipe:
             raise RecipeError(
                 f"The recipe is larger than {MAX_RECIPE_BYTES // 2**20} MiB; a recipe is a short "
                 "list of steps. Check that this is the right recipe."
+            )
+        if _flow_depth(text) > MAX_FLOW_DEPTH:
+            raise RecipeError(
+                f"The recipe is nested too deeply to be read (more than {MAX_FLOW_DEPTH} "
+                "brackets inside one another); a recipe is a short list of steps."
             )
         try:
             data = _parse_yaml(text)

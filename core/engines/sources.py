@@ -181,7 +181,13 @@ def _csv_header(file: str, sep: str | None) -> tuple[list[str], str, str, int]:
     cut = head.rfind(b"\n") if len(head) == _HEAD_BYTES else len(head)
     text, encoding = _decode(head[: cut if cut > 0 else len(head)], file, None)
     used_sep = _detect_sep(text) if sep is None else _normalise_sep(sep, file)
-    header = next((row for row in csv.reader(io.StringIO(text), delimiter=used_sep) if row), [])
+    try:
+        header = next((row for row in csv.reader(io.StringIO(text), delimiter=used_sep) if row), [])
+    except csv.Error as exc:  # e.g. a carriage return alone inside the header's line
+        raise DataReadError(
+            f"File '{file}': the header row cannot be read ({exc}). Lines must end with a "
+            "line feed (Windows or Unix line ends); save the file again as CSV."
+        ) from exc
     lines = text.lstrip("\ufeff").split("\n")
     skip = next((i for i, line in enumerate(lines) if line.strip("\r")), len(lines))
     return header, used_sep, encoding, skip

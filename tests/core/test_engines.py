@@ -544,3 +544,12 @@ def test_engine_sources_read_a_file_crafted_against_the_delimiter_guess_at_once(
     started = time.perf_counter()
     assert resolve_sources(str(tmp_path / "trap.csv")).sep == ","
     assert time.perf_counter() - started < 2
+
+
+def test_engine_sources_refuse_a_header_with_a_lone_carriage_return(tmp_path):
+    """Found by fuzzing (issue 27): the csv module's own error escaped."""
+    from core.engines.sources import resolve_sources
+
+    (tmp_path / "cr.csv").write_bytes(b"a,b\rc\n1,2\n")
+    with pytest.raises(DataReadError, match="header row cannot be read"):
+        resolve_sources(str(tmp_path / "cr.csv"))

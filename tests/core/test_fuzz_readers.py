@@ -131,6 +131,17 @@ def test_csv_file_reader_returns_the_table_of_its_bytes_or_one_of_our_errors(con
 
 
 @FUZZ
+@given(data=st.one_of(CSV_BYTES, mutated(table_to_bytes(PEOPLE, "parquet"))))
+def test_engine_sources_are_checked_or_refused_with_one_of_our_errors(contained, data):
+    """The DuckDB and Spark engines' first look at a file (header, dialect, schema)."""
+    from core.engines.sources import resolve_sources
+
+    suffix = ".parquet" if data.startswith(b"PAR1") else ".csv"
+    (contained / f"sent{suffix}").write_bytes(data)
+    _only_our_errors(resolve_sources, str(contained / f"sent{suffix}"))
+
+
+@FUZZ
 @given(data=mutated(table_to_bytes(PEOPLE, "xlsx")))
 def test_xlsx_reader_returns_a_table_or_one_of_our_errors(data):
     table = _only_our_errors(read_table, data, name="sent.xlsx")

@@ -383,6 +383,15 @@ def test_a_recipe_nested_too_deeply_is_a_recipe_error(text):
         Recipe.from_yaml(text)
 
 
+def test_a_recipe_nested_deep_is_refused_at_once():
+    """1,946 '[' took PyYAML 1.5 s (its time grows with the square of the depth)."""
+    started = time.perf_counter()
+    with pytest.raises(RecipeError, match="more than 64 brackets"):
+        Recipe.from_yaml("[" * 1946)
+    assert time.perf_counter() - started < 0.5
+    assert Recipe.from_yaml("steps: [{step: remove, columns: [a]}]").steps  # a real one reads
+
+
 def test_a_recipe_text_larger_than_a_recipe_file_may_be_is_refused():
     # A recipe kept in a workspace someone sent is read from text, not from a file.
     with pytest.raises(RecipeError, match="larger than 1 MiB"):
