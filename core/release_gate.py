@@ -45,6 +45,8 @@ NOT_ANONYMISED_MARK = "NOT-ANONYMISED"
 PROBLEM_KINDS = ("roles", "untouched", "direct_identifiers", "free_text", "text_review",
                  "undecided", "no_quasi_identifiers", "k", "annex_d", "l_diversity",
                  "t_closeness", "targets")  # fmt: skip
+#: The lowest k target the gate accepts: with k = 1 every table "reaches" k.
+MIN_K_TARGET = 2
 #: Step 1 kinds of an "other" column it could not place: high-cardinality text.
 UNSURE_KINDS = ("text", "mixed")
 #: Step 1 kinds of a column unique (or nearly) for every record.
@@ -218,6 +220,13 @@ def check_release(
 
     if k_target is not None:
         k_target = require_int("k_target", k_target, minimum=1)
+        if k_target < MIN_K_TARGET:
+            problem(
+                "k",
+                f"A k target of {k_target} asks nothing: every record may be unique and the "
+                f"check would still pass. Set k to at least {MIN_K_TARGET} (the guide's "
+                "industry threshold is 3 or 5; PDPC guide, Step 4).",
+            )
     models = parse_targets(targets)
     for column in target_columns(models):
         require_columns(original, column, parameter="targets")

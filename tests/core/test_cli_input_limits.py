@@ -99,14 +99,14 @@ def test_apply_refuses_a_cell_beyond_the_maximum_naming_row_and_column(tmp_path,
 
 def test_a_200_kb_note_loads_through_the_command_line(tmp_path, capsys):
     data = tmp_path / "notes.csv"
-    data.write_text(f"Favourite show,note\nx,{'z' * 200_000}\n")
+    data.write_text(f"Favourite show,note\nx,{'z' * 200_000}\ny,{'z' * 200_000}\n")
     out = tmp_path / "out.csv"
-    recipe = tmp_path / "recipe.yaml"  # one record: k = 1 is all the release check can ask
-    recipe.write_text("quasi_identifiers: [note]\nk: 1\n"
+    recipe = tmp_path / "recipe.yaml"  # two records alike: k = 2, the lowest target allowed
+    recipe.write_text("quasi_identifiers: [note]\nk: 2\n"
                       "steps: [{step: remove, columns: [Favourite show]}]\n")  # fmt: skip
     argv = ["apply", str(data), "--recipe", str(recipe), "--out", str(out)]
     assert main(argv) == 0, capsys.readouterr().err
-    assert pd.read_csv(out)["note"].str.len().tolist() == [200_000]
+    assert pd.read_csv(out)["note"].str.len().tolist() == [200_000, 200_000]
 
 
 @pytest.mark.parametrize("epsilon", ["1000", "1e-17"])
