@@ -4,7 +4,14 @@ One place decides, for the command line (``apply``) and the dashboard (Report pa
 The PDPC guide's Step 4 and Step 5 ask that the re-identification risk of the table
 *as released* is computed and judged against a threshold before it is shared; a table
 that still holds a direct identifier (Step 2), or that no technique has touched, is not
-anonymised whatever the figures say. A user may still release a risky table, but only by
+anonymised whatever the figures say.
+
+The gate reads the released table as a re-identifier would (issue 25), not the recipe's
+vocabulary: a direct identifier kept in any form but pseudonyms is judged by what it
+still shows (:mod:`core.kept_identifiers`); redacted free text is rescanned and signed
+for (:mod:`core.text_rescan`); a column Step 1 doubts needs a place in the recipe or a
+recorded reason; and the recipe's privacy-model ``targets`` are judged on the released
+table (:mod:`core.release_targets`). A user may still release a risky table, but only by
 acknowledging it: the acknowledgement is written into the report and into the file name
 (:func:`marked_name`), so the file can never pass for an anonymised release.
 """
