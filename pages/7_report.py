@@ -16,7 +16,7 @@ import streamlit as st
 
 from core.formatting import fmt_count, fmt_percent, fmt_value
 from core.io import table_to_bytes
-from core.markup import escape_markdown
+from core.markup import code_span, escape_markdown
 from core.recipe import to_python_script
 from core.release import SIGN_OFF_FIELDS, identity_table, report_json, report_markdown, sign_off
 from core.release_gate import NOT_ANONYMISED_MARK, marked_name
@@ -166,6 +166,14 @@ if verdict is not None:
     (st.success if verdict.acceptable else st.error)(verdict.explanation())
     state.explain("The chance of re-identification against the threshold for the harm.",
                   "PDPC guide, Annex D")  # fmt: skip
+# The figures above count the quasi-identifiers confirmed on Classify; the release check
+# also counts a direct identifier kept in a changed form (masked, swapped...): say so when
+# its k differs, or the page shows k = 5 in green above a refusal for k = 1.
+if check.kept_identifiers and after is not None and check.k is not None and check.k != after.k:
+    st.warning(f"These figures count the quasi-identifiers confirmed on Classify. The release "
+               "check below also counts the direct identifier(s) "
+               f"{', '.join(map(code_span, check.kept_identifiers))} that the recipe keeps in "
+               f"a changed form: with them, k = {check.k}.", icon=":material/warning:")  # fmt: skip
 
 st.subheader("Utility cost per column")
 if report.utility is None:

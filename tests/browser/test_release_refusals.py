@@ -184,6 +184,10 @@ def _walk(page, csv: Path, shots: Path) -> None:
     assert "remove or pseudonymise" in said, said
     assert "notes" in said and "postal" in said, said
     assert page.locator(".st-key-download_data button").is_disabled()
+    # The risk figures (k = 5 on age and sex, in green) say why the check's k differs: it
+    # counts the masked NRIC, unique per record, too.
+    main.get_by_text("also counts the direct identifier(s) nric").first.wait_for()
+    assert "with them, k = 1" in main.inner_text()
     check_page(page, shots, "refusal_02_report_masked_nric", console)
 
     # Replace the mask: delete it on Techniques, pseudonymise on De-identify.
