@@ -551,15 +551,15 @@ def test_bundle_may_not_take_the_report_path(people, tmp_path, capsys):
 
 def test_an_error_naming_a_hostile_file_name_stays_one_terminal_line(tmp_path, capsys):
     """A file name with a newline and an ANSI escape must not forge a second 'error:' line
-    or recolour the terminal: an error's text is one line (core.errors turns a line break into
-    a space) and the escape is shown as an escape."""
+    or recolour the terminal: an error's text is one line (core.errors shows a line break as
+    its escape, so the name stays recognisable) and the escape is shown as an escape."""
     from core.cli import main
 
     name = tmp_path / "x\nerror: all clear\x1b[32m.csv"
     assert main(["risk", str(name), "--qi", "a"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: ")
-    assert "\x1b" not in err and "x error: all clear\\x1b[32m.csv" in err
+    assert "\x1b" not in err and "x\\nerror: all clear\\x1b[32m.csv" in err
 
 
 def test_risk_reports_population_uniqueness_with_a_population(adult_hierarchies_dir, capsys):
