@@ -555,6 +555,7 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     inputs.update(_recipe_input_files(recipe, base_dir))
     mapping, linking = _pseudonymised_columns(recipe)
     direct, suggestions = _step1(first, recipe)
+    suggestions = _unseen_in_sample(suggestions)
     job = _ApplyJob(
         columns, recipe, base_dir, quasi_identifiers, inputs, Path(args.out),
         Path(args.report) if args.report else None, direct,
@@ -842,6 +843,19 @@ def _step1(df: pd.DataFrame, recipe: Recipe) -> tuple[list[str], tuple[Suggestio
         sure = [s.column for s in suggestions if s.role is Role.DIRECT and not s.uncertain]
         return list(dict.fromkeys([*declared, *sure])), suggestions
     return classified, suggestions
+
+
+def _unseen_in_sample(suggestions: tuple[Suggestion, ...]) -> tuple[Suggestion, ...]:
+    """An engine's Step 1 reads the first rows only (core.engines.sources.sample_rows): a
+    column empty there may hold NRICs further down. It is not "empty" but "unseen", and
+    the release check asks for a decision on it (core.release_gate.UNSURE_KINDS)."""
+    return tuple(
+        replace(s, kind="unseen", uncertain=True, reason=(
+            "Step 1 saw no value of this column in the first rows an engine samples; what "
+            "the rest of the file holds is unknown, so check it (PDPC guide, Step 1)."))
+        if s.kind == "empty" else s
+        for s in suggestions
+    )  # fmt: skip
 
 
 def _gate_options(job: _ApplyJob) -> dict[str, Any]:

@@ -55,7 +55,7 @@ PROBLEM_KINDS = ("roles", "untouched", "direct_identifiers", "free_text", "text_
 #: The lowest k target the gate accepts: with k = 1 every table "reaches" k.
 MIN_K_TARGET = 2
 #: Step 1 kinds of an "other" column it could not place: high-cardinality text.
-UNSURE_KINDS = ("text", "mixed")
+UNSURE_KINDS = ("text", "mixed", "unseen")  # unseen: empty in an engine's first rows
 #: Step 1 kinds of a column unique (or nearly) for every record.
 NEAR_UNIQUE_KINDS = ("near_unique", "identifier_like")
 
@@ -604,6 +604,9 @@ def _undecided(
         elif suggestion.role is Role.DIRECT:  # one Step 1 is unsure of (_with_classified)
             doubts.append(f"{column!r} (perhaps a direct identifier: "
                           f"{suggestion.kind.replace('_', ' ')})")  # fmt: skip
+        elif suggestion.kind == "unseen":
+            doubts.append(f"{column!r} (no value in the first rows Step 1 read; the rest of "
+                          "the file is unread)")  # fmt: skip
         elif suggestion.kind in UNSURE_KINDS:
             doubts.append(f"{column!r} (Step 1 is unsure what this text holds)")
         else:

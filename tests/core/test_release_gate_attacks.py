@@ -154,3 +154,21 @@ def test_a_k_target_of_1_does_not_pass_a_table_of_unique_records(data, capsys):
     # k: 2 is a choice the guide's threshold (3 or 5) argues against, but it is a
     # requirement: met by the banded ages (k = 10 by hand), the release passes
     assert _apply(data, BASE.replace("k: 5", "k: 2") + STEPS.replace("email]", "email, nric]")) == 0
+
+
+# --- a table streamed by an engine: Step 1 reads only its first rows ---------------------
+
+
+def test_an_engine_release_does_not_pass_a_column_step1_saw_empty_in_the_first_rows(
+    data, capsys
+):
+    # 5,000 records with no reference first (Step 1's sample on an engine), then the 20
+    # people with their NRICs under a header that says nothing
+    filler = TABLE.iloc[[0]].assign(nric=None, name="x", email="x").loc[[0] * 5000]
+    table = pd.concat([filler, TABLE], ignore_index=True).rename(columns={"nric": "ref"})
+    table.to_csv(data, index=False)
+    recipe = BASE + STEPS
+    assert _apply(data, recipe, "--engine", "duckdb") == 2
+    err = capsys.readouterr().err
+    assert "'ref' (no value in the first rows Step 1 read" in err and "not_quasi_identifiers" in err
+    assert not list(data.parent.glob("out*.csv"))
