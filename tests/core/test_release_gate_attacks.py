@@ -159,9 +159,7 @@ def test_a_k_target_of_1_does_not_pass_a_table_of_unique_records(data, capsys):
 # --- a table streamed by an engine: Step 1 reads only its first rows ---------------------
 
 
-def test_an_engine_release_does_not_pass_a_column_step1_saw_empty_in_the_first_rows(
-    data, capsys
-):
+def test_an_engine_release_does_not_pass_a_column_step1_saw_empty_in_the_first_rows(data, capsys):
     # 5,000 records with no reference first (Step 1's sample on an engine), then the 20
     # people with their NRICs under a header that says nothing
     filler = TABLE.iloc[[0]].assign(nric=None, name="x", email="x").loc[[0] * 5000]
