@@ -103,6 +103,10 @@ def free_text_section(check: ReleaseCheck) -> None:
                   "a change to the recipe that changes the column asks for a new one.", STEP2)  # fmt: skip
 
 
+#: The models as the literature names them (the recipe's ``targets`` keys stay as written).
+MODEL_NAMES = {"l_diversity": "l-diversity", "t_closeness": "t-closeness",
+               "delta_disclosure": "δ-disclosure privacy", "beta_likeness": "β-likeness",
+               "alpha_k": "(α,k)-anonymity", "k_map": "k-map"}  # fmt: skip
 _PARAMETERS: dict[str, tuple[tuple[str, float], ...]] = {
     "l_diversity": (("l", 2.0),), "t_closeness": (("t", 0.2),),
     "delta_disclosure": (("delta", 1.5),), "beta_likeness": (("beta", 1.0),),
@@ -118,20 +122,29 @@ def targets_section(check: ReleaseCheck) -> None:
         for _model, requirement, failing in check.targets:
             mark = "met" if failing == 0 else f"{failing:,} records fail"
             st.caption(f"{escape_markdown(requirement)}: {mark}")
-        model = st.selectbox("Model", TARGET_MODELS, key="target_model")
+        model = st.selectbox("Model", TARGET_MODELS, key="target_model",
+                             format_func=lambda name: MODEL_NAMES.get(name, name))  # fmt: skip
         spec: dict[str, Any] = {}
         if model != "k_map":
             columns = [str(c) for c in state.current_data().columns]
-            spec["sensitive"] = st.selectbox("Sensitive column", columns, key="target_sensitive")
+            chosen = str(state.sensitive_column(state.current_data()))  # Classify's choice
+            spec["sensitive"] = st.selectbox("Sensitive column", columns, key="target_sensitive",
+                                             index=columns.index(chosen) if chosen in columns
+                                             else 0)  # fmt: skip
         if model == "l_diversity":
             spec["kind"] = st.selectbox("Kind", ["distinct", "entropy", "recursive"],
                                         key="target_l_kind")  # fmt: skip
             if spec["kind"] == "recursive":
                 spec["c"] = st.number_input("c", min_value=0.1, value=3.0, key="target_c")
         for parameter, default in _PARAMETERS[model]:
-            value = st.number_input(parameter, value=default, key=f"target_{parameter}")
             whole = parameter in ("k", "population") or (model == "l_diversity"
                                                           and spec.get("kind") != "entropy")  # fmt: skip
+            # A whole number is typed and shown as one ('5', not '5.00'). Entropy l is the
+            # one real l: its own key, as a widget keeps the type of its first value.
+            key = f"target_{parameter}" + ("_entropy" if model == "l_diversity" and not whole
+                                           else "")  # fmt: skip
+            value = (st.number_input(parameter, min_value=1, value=int(default), step=1, key=key)
+                     if whole else st.number_input(parameter, value=default, key=key))  # fmt: skip
             spec[parameter] = int(value) if whole else float(value)
         b1, b2 = st.columns(2)
         if b1.button("Require this target", key="target_add"):
