@@ -9,7 +9,7 @@ folder, and the process's peak memory grows by less than :data:`MEMORY_GROWTH_BY
 Inputs are both made up (text from an alphabet of the characters that matter to each
 format) and mutated from a valid file (bytes flipped, cut, repeated), which reaches
 deeper into a format's parser than random bytes do. Hypothesis is derandomised (the
-suite's runs are reproducible, as STYLE.md asks of randomness) and bounded: a few dozen
+suite's runs are reproducible, as STYLE.md asks of randomness) and bounded: a few hundred
 examples per reader and a deadline each, so the whole file runs in well under a minute.
 """
 
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MEMORY_GROWTH_BYTES = 512 * 2**20
 
 FUZZ = settings(
-    max_examples=40,
+    max_examples=300,
     deadline=2000,  # milliseconds per example: a reader that takes longer is a finding
     derandomize=True,
     database=None,
@@ -241,7 +241,7 @@ def _read_everything(path: Path) -> None:
         ws.releases()
 
 
-@settings(FUZZ, max_examples=30)
+@settings(FUZZ, max_examples=150)
 @given(data=st.data())
 def test_a_damaged_workspace_is_read_or_refused_with_one_of_our_errors(
     workspace_bytes, contained, data
