@@ -44,24 +44,6 @@ def anchor_of(workspace: Workspace, release_id: int, output_sha256: str) -> dict
             "keyed": workspace.keyed, "output_sha256": output_sha256}  # fmt: skip
 
 
-def recorded_anchor(workspace: Workspace, output_sha256: str) -> dict[str, Any] | None:
-    """The anchor of the latest recorded release of the output ``output_sha256`` (None if
-    none): the dashboard records a release when its data is downloaded, and the report and
-    bundle offered after carry that record (the same anchor :func:`anchor_of` gave then,
-    since a release's entry is the last of its transaction)."""
-    releases = [r for r in workspace.releases() if r["output_sha256"] == output_sha256]
-    if not releases:
-        return None
-    release_id = int(releases[-1]["id"])
-    entry = next((e for e in reversed(workspace.audit_entries())
-                  if e["action"] == "release" and e["object"] == f"release:{release_id}"),
-                 None)  # fmt: skip
-    if entry is None:
-        return None
-    return {"release": release_id, "entries": int(entry["id"]), "head": entry["hash"],
-            "keyed": workspace.keyed, "output_sha256": output_sha256}  # fmt: skip
-
-
 def check_anchor(
     workspace: Workspace, anchor: Mapping[str, Any], released_sha256: str | None = None
 ) -> list[str]:

@@ -255,44 +255,66 @@ state.explain("A table leaves the workbench as anonymised only when the roles ar
               "PDPC guide, Step 4 and Step 5; Annex D")  # fmt: skip
 
 # --- downloads -------------------------------------------------------------------------
+# Recorded first (issue 27): the workspace records the release, and only then are its
+# data, report and bundle offered, each carrying the release's anchor in the audit log.
 st.subheader("Downloads")
 d1, d2 = st.columns(2)
 fmt = d1.radio("Data format", ["csv", "xlsx"], horizontal=True, key="data_format")
+prepared = None
 if check.releasable:
     data_bytes = state.memo("data_bytes", lambda: table_to_bytes(result.data, fmt), fmt)
-    anchor = state.release_anchor(data_bytes)  # recorded when the data was downloaded
-    if anchor is not None:  # the report and bundle below carry the record (issue 27)
-        report = dataclasses.replace(report, audit=anchor)
-        d1.caption(f"Recorded as release {anchor['release']} at audit log entry "
-                   f"{anchor['entries']}: the report and bundle below carry this record, "
-                   "so `verify --report` shows later whether the log was cut or rewritten.")  # fmt: skip
+    prepared = state.prepared_release(data_bytes, fmt, check.acknowledged, signed)
+    if prepared is None:
+        if (earlier := state.stale_release()) is not None:
+            st.info(f"Release {earlier} was prepared for another recipe, format or sign-off: "
+                    "prepare this one to download it.", icon=":material/update:")  # fmt: skip
+        if st.button("Prepare the release", key="prepare_release", type="primary",
+                     help="Records the release in the workspace (recipe, risk, sign-off, "
+                          "audit log entry); its downloads follow."):  # fmt: skip
+            problem = state.prepare_release(report.to_dict(), data_bytes, fmt, check.acknowledged)
+            if problem is None:
+                prepared = state.prepared_release(data_bytes, fmt, check.acknowledged, signed)
+            else:
+                st.error(f"The release was not recorded, so nothing is offered for download: "
+                         f"{escape_markdown(problem)}", icon=":material/error:")  # fmt: skip
+if prepared is not None:
+    anchor = prepared["anchor"]
+    report = dataclasses.replace(report, audit=anchor)  # the report and bundle carry it
+    said = "Recorded as" if prepared["new"] else "Already recorded as"
+    st.success(f"{said} release {anchor['release']} at audit log entry {anchor['entries']}: "
+               "the data, report and bundle below carry this record, so `verify --report` "
+               "shows later whether the log was cut or rewritten.", icon=":material/task_alt:")  # fmt: skip
     name = f"{STEM}.{fmt}" if check.passed else marked_name(f"released.{fmt}")
     label = "Anonymised data" if check.passed else "Data (NOT anonymised, released anyway)"
-    # Each download of the data (or the bundle) is recorded as a release in the workspace.
-    recorded = (report.to_dict(), data_bytes, fmt)
-    d1.download_button(label, data_bytes, file_name=name, key="download_data",
-                       on_click=state.record_release, args=recorded)  # fmt: skip
+    d1.download_button(label, data_bytes, file_name=name, key="download_data")
     bundle = state.release_bundle(report, data_bytes, fmt, result)
     bundle_name = "release-bundle.zip" if check.passed else marked_name("release-bundle.zip")
     # A short label: a longer one is cut off with an ellipsis in its half of the page. What
     # the zip holds is said below the buttons.
     d1.download_button("Release bundle for the recipient (zip)", bundle, file_name=bundle_name,
-                       mime="application/zip", key="download_bundle",
-                       on_click=state.record_release, args=recorded)  # fmt: skip
+                       mime="application/zip", key="download_bundle")  # fmt: skip
 else:
-    d1.download_button("Anonymised data (locked: see the release check)", b"",
-                       file_name=f"{STEM}.{fmt}", key="download_data", disabled=True)  # fmt: skip
-    d1.download_button("Release bundle (locked: see the release check)", b"",
-                       file_name="release-bundle.zip", key="download_bundle", disabled=True)  # fmt: skip
+    why = "prepare the release first" if check.releasable else "locked: see the release check"
+    d1.download_button(f"Anonymised data ({why})", b"", file_name=f"{STEM}.{fmt}",
+                       key="download_data", disabled=True)  # fmt: skip
+    d1.download_button(f"Release bundle ({why})", b"", file_name="release-bundle.zip",
+                       key="download_bundle", disabled=True)  # fmt: skip
 d1.download_button("Recipe (YAML)", release.to_yaml(), file_name="recipe.yaml",
                    mime="application/x-yaml", key="download_recipe")  # fmt: skip
 d1.download_button("Python script", to_python_script(release), file_name="anonymise.py",
                    mime="text/x-python", key="download_script")  # fmt: skip
 markdown = report_markdown(report, done)  # with the release's record, once there is one
-d2.download_button("Report (Markdown)", markdown, file_name="report.md",
-                   mime="text/markdown", key="download_report_md")  # fmt: skip
-d2.download_button("Report (JSON)", report_json(report, done), file_name="report.json",
-                   mime="application/json", key="download_report_json")  # fmt: skip
+# A releasable table's report leaves only with its record; a refused one's report (no
+# release) says why it was refused.
+report_locked = check.releasable and prepared is None
+report_note = " (prepare the release first)" if report_locked else ""
+d2.download_button(f"Report (Markdown){report_note}", b"" if report_locked else markdown,
+                   file_name="report.md", mime="text/markdown", key="download_report_md",
+                   disabled=report_locked)  # fmt: skip
+d2.download_button(f"Report (JSON){report_note}",
+                   b"" if report_locked else report_json(report, done), file_name="report.json",
+                   mime="application/json", key="download_report_json",
+                   disabled=report_locked)  # fmt: skip
 state.explain("Keep the report and recipe secure: releasing the parameters may help "
               "re-identification. None of these files contains a key or passphrase. The "
               "release bundle holds the data, the report, the recipe and the script, and no "
@@ -326,9 +348,10 @@ else:
 
 st.markdown("**For your records (internal)**")
 archive_name = "INTERNAL-reproduction-archive.zip"
-if not check.releasable:
-    st.download_button("Reproduction archive (locked: see the release check)", b"",
-                       file_name=archive_name, key="download_archive", disabled=True)  # fmt: skip
+if prepared is None:
+    why = "prepare the release first" if check.releasable else "locked: see the release check"
+    st.download_button(f"Reproduction archive ({why})", b"", file_name=archive_name,
+                       key="download_archive", disabled=True)  # fmt: skip
 # Built only on request (a second zip of the release on every rerun otherwise), and the
 # request is a person saying they know what the file holds.
 elif st.checkbox("Prepare the reproduction archive. It holds personal data (hierarchy "

@@ -14,6 +14,7 @@ import getpass
 import io
 import os
 import secrets
+import sqlite3
 import threading
 import warnings
 from collections import OrderedDict
@@ -26,7 +27,6 @@ import pandas as pd
 import streamlit as st
 
 from core._text import as_text
-from core.audit import record_release as record_release_in
 from core.bundle import build_archive, build_bundle, portable_name, portable_recipe
 from core.errors import (
     AnonymisationError,
@@ -980,18 +980,23 @@ def _author() -> str:
 def _write(action: Callable[[Workspace], Any]) -> Any:
     """Write through to the workspace. If it cannot be written, say so in the sidebar;
     the session's work goes on (and nothing half-written is left: one transaction)."""
-    seen = None
     try:
-        with open_workspace() as ws, ws.transaction():
-            # If nothing else wrote since this session last looked, what it sees now is
-            # its own write: remember it, so the next rerun does not reload it.
-            up_to_date = _state().get(_SEEN_AT) == _revision_key(ws)
-            result = action(ws)
-            if up_to_date:
-                seen = (_snapshot(ws), _revision_key(ws))
+        return _write_through(action)
     except WorkspaceError as error:
         _state()["workspace_error"] = str(error)
         return None
+
+
+def _write_through(action: Callable[[Workspace], Any]) -> Any:
+    """:func:`_write` for a caller that must know it failed: raises what the write raised."""
+    seen = None
+    with open_workspace() as ws, ws.transaction():
+        # If nothing else wrote since this session last looked, what it sees now is
+        # its own write: remember it, so the next rerun does not reload it.
+        up_to_date = _state().get(_SEEN_AT) == _revision_key(ws)
+        result = action(ws)
+        if up_to_date:
+            seen = (_snapshot(ws), _revision_key(ws))
     if seen is not None:
         _state()[_SEEN], _state()[_SEEN_AT] = seen
     _state().pop("workspace_error", None)
@@ -1310,49 +1315,76 @@ def release_archive(
                          encrypted_mappings=encrypted_mappings).to_zip()  # fmt: skip
 
 
-def release_anchor(data_bytes: bytes) -> dict[str, Any] | None:
-    """Where the latest recorded release of these released bytes stands in the audit log
-    (core.audit_check.recorded_anchor), for the report and bundle offered after it; None
-    before the data is downloaded (recorded) or when the workspace cannot be read."""
-    from core.audit_check import recorded_anchor
+_PREPARED = "prepared_release"
 
+
+def _release_key(data_bytes: bytes, fmt: str, acknowledged: bool, signed: Mapping[str, str]) -> str:
+    """What a prepared release stands for: the recipe as released (with its decisions and
+    targets), its seed, the data set, the released bytes and their format, a "release
+    anyway" and the sign-off. Any change makes the prepared downloads stale."""
+    parts = [release_recipe().to_yaml(), current().seed, _state().get("data_sha256"),
+             sha256_bytes(data_bytes), fmt, acknowledged, sorted(signed.items())]  # fmt: skip
+    return sha256_bytes(repr(parts).encode("utf-8"))
+
+
+def prepared_release(
+    data_bytes: bytes, fmt: str, acknowledged: bool, signed: Mapping[str, str]
+) -> dict[str, Any] | None:
+    """The release recorded for these downloads (its anchor and whether it was new), or
+    None: not prepared yet, or prepared for another recipe, format or sign-off."""
+    prepared = _state().get(_PREPARED)
+    if prepared and prepared["key"] == _release_key(data_bytes, fmt, acknowledged, signed):
+        return prepared
+    return None
+
+
+def stale_release() -> int | None:
+    """The id of the release prepared earlier in this session (for a note once the recipe
+    or sign-off changed: its downloads are withdrawn), or None."""
+    prepared = _state().get(_PREPARED)
+    return prepared["anchor"]["release"] if prepared else None
+
+
+def prepare_release(
+    report: dict[str, Any], data_bytes: bytes, fmt: str, acknowledged: bool
+) -> str | None:
+    """Record the release in the workspace before any of its files is offered (issue 27):
+    the record made by ``apply`` (core.release_record), once per output and recipe
+    version, with the sign-off typed on the page. Returns None, or the one-line reason it
+    could not be recorded (then nothing is offered)."""
+    from core.release_record import record_once
+
+    signed = dict(report.get("sign_off") or {})
+    data_sha = _state().get("data_sha256")
     try:
         with open_workspace() as ws:
-            return recorded_anchor(ws, sha256_bytes(data_bytes))
-    except WorkspaceError:
-        return None
-
-
-def record_release(report: dict[str, Any], data_bytes: bytes, fmt: str) -> None:
-    """Record a download of the released data as a release (download buttons' callback)."""
-    sha = _state().get("data_sha256")
-    if not sha:
-        return
-    with open_workspace() as ws:
-        current_data_set = ws.settings().get("current_data") or {}
+            current_data_set = ws.settings().get("current_data") or {}
+    except (AnonymisationError, sqlite3.Error) as error:
+        return _one_line(error)
     source = current_data_set.get("source_path")
     source = source if source and Path(source).is_file() else None
-    signers = {role: name for role, name in (report.get("sign_off") or {}).items()
-               if role in ("Prepared by", "Reviewed by", "Approved by")}  # fmt: skip
-    purpose = (report.get("sign_off") or {}).get("Purpose of release", "")
 
-    def record(ws: Workspace) -> None:
-        with ws.transaction():
-            recorded = record_release_in(
-                ws, original=original(), data_path=source, recipe=release_recipe(),
-                result=current(), output=data_bytes, output_name=f"released.{fmt}",
-                base_dir=ROOT, quasi_identifiers=quasi_identifiers(original()), report=report,
-                author=_author(), annex_d=annex_d_settings(), data_sha256=sha,
-            )  # fmt: skip
-            # The Report page's sign-off, as typed, kept with the release (Step 5).
-            for role, name in signers.items():
-                statement = f"{role} release {recorded.release_id}" + (
-                    f" for: {purpose}" if purpose else ""
-                )
-                ws.sign_off(name=name, role=role, statement=statement,
-                            release_id=recorded.release_id)  # fmt: skip
+    def record(ws: Workspace) -> Any:
+        return record_once(
+            ws, original=original(), data_path=source, recipe=release_recipe(),
+            result=current(), output_sha256=sha256_bytes(data_bytes),
+            output_name=f"released.{fmt}", base_dir=ROOT,
+            quasi_identifiers=quasi_identifiers(original()), report=report,
+            author=_author(), annex_d=annex_d_settings(), data_sha256=data_sha, sign_off=signed,
+        )  # fmt: skip
 
-    _write(record)
+    try:
+        done = _write_through(record)
+    except (AnonymisationError, sqlite3.Error, OSError) as error:
+        return _one_line(error)
+    _state()[_PREPARED] = {"key": _release_key(data_bytes, fmt, acknowledged, signed),
+                           "anchor": done.anchor, "new": done.new}  # fmt: skip
+    return None
+
+
+def _one_line(error: BaseException) -> str:
+    """An error as the one line the page shows (a library's own text may span lines)."""
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 def dp_ledger() -> dict[str, Any] | None:

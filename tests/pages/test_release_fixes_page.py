@@ -96,6 +96,7 @@ def test_a_refusal_is_fixed_on_the_pages_without_relabelling_a_role(people):
         at.button(key="review_button_notes").click().run()
         assert not at.exception, at.exception
         assert not _problems(at), _problems(at)
+        at.button(key="prepare_release").click().run()  # recorded, then offered
         assert not at.download_button(key="download_data").proto.disabled
         check = json.loads(files.content(at, "download_report_json"))["release_check"]
         assert check["passed"] and check["decisions"] == {"postal": "the codes are not published"}

@@ -67,6 +67,13 @@ def page(files) -> AppTest:
 
 
 def download(at: AppTest, files: Downloads, key: str) -> bytes:
+    """The file behind ``key``; a release's files are offered once it is recorded, so the
+    release is prepared first when the page asks for it (tests/pages/test_release_record_page)."""
+    if at.download_button(key=key).proto.disabled and "prepare_release" in {
+        b.key for b in at.button
+    }:
+        at.button(key="prepare_release").click().run()
+        assert not at.exception, at.exception
     assert not at.download_button(key=key).proto.disabled, f"{key} is disabled"
     return files.content(at, key)
 
@@ -225,8 +232,8 @@ def test_the_bundle_goes_to_the_recipient_and_the_archive_stays_internal(page, f
 def test_passing_release_is_named_anonymised_and_says_so(page: AppTest, files) -> None:
     assert not problems_shown(page)
     assert "release_anyway" not in {c.key for c in page.checkbox}
-    assert files.name(page, "download_data") == "anonymised.csv"
     report = json.loads(download(page, files, "download_report_json"))
+    assert files.name(page, "download_data") == "anonymised.csv"
     assert report["release_check"]["passed"] is True
     assert "Release check passed" in download(page, files, "download_report_md").decode()
 
@@ -266,13 +273,14 @@ def test_release_anyway_marks_the_file_and_the_report(files) -> None:
     roles = {c: Role.INDIRECT for c in QI} | {"nric": Role.DIRECT}
     at = open_report(roles, STEPS[1:])
     assert at.download_button(key="download_data").proto.disabled
+    assert "prepare_release" not in {b.key for b in at.button}  # nothing to record
     assert any("'nric'" in p for p in problems_shown(at))
     box = at.checkbox(key="release_anyway")
     assert "direct identifiers left" in box.label
     box.check().run()
     assert not at.exception
-    assert files.name(at, "download_data") == f"released.{NOT_ANONYMISED_MARK}.csv"
     data = pd.read_csv(io.BytesIO(download(at, files, "download_data")), dtype=str)
+    assert files.name(at, "download_data") == f"released.{NOT_ANONYMISED_MARK}.csv"
     assert set(data["nric"]) == set(pd.read_csv(SAMPLE, dtype=str)["nric"])
     markdown = download(at, files, "download_report_md").decode()
     assert f"RELEASED ANYWAY BY THE USER, NOT ANONYMISED (file marked {NOT_ANONYMISED_MARK})" in (

@@ -100,8 +100,9 @@ def test_workspace_flow_from_upload_to_reproduced_bundle(own_workspace, download
     # release in an empty folder.
     again.switch_page("pages/7_report.py").run()
     assert not again.exception, again.exception
-    if again.download_button(key="download_bundle").proto.disabled:
+    if "prepare_release" not in {b.key for b in again.button}:
         again.checkbox(key="release_anyway").check().run()
+    again.button(key="prepare_release").click().run()  # recorded, then offered
     recipient_files(downloads.content(again, "download_bundle"))
     again.checkbox(key="prepare_archive").check().run()
     archive = downloads.content(again, "download_archive")
@@ -152,17 +153,17 @@ def test_dp_budget_persists_across_sessions(own_workspace):
         assert ws.dp_budget()["budget"]["epsilon"] == 1.5
 
 
-def test_a_report_download_is_recorded_and_reproduces(own_workspace):
+def test_a_prepared_release_is_recorded_and_reproduces(own_workspace):
     at = _new_session()
     at.switch_page("pages/1_data.py").run()
     at.selectbox(key="sample").set_value(TAXI)
     at.button(key="load_sample").click().run()
     at.session_state["roles"] = ROLES
     at.switch_page("pages/7_report.py").run()
-    if at.download_button(key="download_data").proto.disabled:
+    if "prepare_release" not in {b.key for b in at.button}:
         at.checkbox(key="release_anyway").check().run()
     at.text_input(key="signoff_prepared_by").set_value("Ann Tan").run()
-    at.download_button(key="download_data").click().run()
+    at.button(key="prepare_release").click().run()
     assert not at.exception, at.exception
     with Workspace(own_workspace) as ws:
         [release] = ws.releases()
@@ -272,12 +273,12 @@ def test_an_upload_asks_before_replacing_work(own_workspace):
     assert at.session_state["source_name"] == "mine.csv"
 
 
-def test_after_a_recorded_download_the_report_and_bundle_carry_the_record(
+def test_the_report_and_bundle_of_a_prepared_release_carry_the_record(
     own_workspace, downloads, capsys
 ):
-    """The data download records the release; the report and bundle offered after it
-    carry its anchor in the audit log, and `verify --report` / `--bundle` accept them
-    (issue 27, High 2)."""
+    """Preparing records the release; the report and bundle offered after it carry its
+    anchor in the audit log, and `verify --report` / `--bundle` accept them (issue 27,
+    High 2). Before, no report of the release is offered."""
     import json
     import zipfile
 
@@ -289,11 +290,10 @@ def test_after_a_recorded_download_the_report_and_bundle_carry_the_record(
     at.button(key="load_sample").click().run()
     at.session_state["roles"] = ROLES
     at.switch_page("pages/7_report.py").run()
-    if at.download_button(key="download_data").proto.disabled:
+    if "prepare_release" not in {b.key for b in at.button}:
         at.checkbox(key="release_anyway").check().run()
-    before = json.loads(downloads.content(at, "download_report_json"))
-    assert before["audit"] is None  # nothing recorded yet
-    at.download_button(key="download_data").click().run()
+    assert at.download_button(key="download_report_json").proto.disabled  # nothing recorded
+    at.button(key="prepare_release").click().run()
     assert not at.exception, at.exception
     report = json.loads(downloads.content(at, "download_report_json"))
     with Workspace(own_workspace) as ws:
@@ -302,7 +302,7 @@ def test_after_a_recorded_download_the_report_and_bundle_carry_the_record(
     entry = next(e for e in entries if e["object"] == f"release:{release['id']}")
     assert report["audit"]["release"] == release["id"]
     assert (report["audit"]["entries"], report["audit"]["head"]) == (entry["id"], entry["hash"])
-    assert any("Recorded as release" in c.value for c in at.caption)
+    assert any("Recorded as release" in s.value for s in at.success)
     tmp = own_workspace.parent
     (tmp / "report.json").write_bytes(downloads.content(at, "download_report_json"))
     (tmp / "report.md").write_bytes(downloads.content(at, "download_report_md"))
