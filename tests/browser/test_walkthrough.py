@@ -146,6 +146,11 @@ def test_main_path_in_chromium(page, app_url: str, screenshot_dir: Path) -> None
     assert page.locator(".st-key-download_data button").is_disabled()
     page.locator(".st-key-release_anyway label").click()
     wait_idle(page)
+    # The release is recorded in the workspace before its files are offered (issue 27).
+    assert page.locator(".st-key-download_report_json button").is_disabled()
+    page.locator(".st-key-prepare_release button").click()
+    wait_idle(page)
+    page.get_by_text("Recorded as release").first.wait_for()
     # The unlocked downloads' labels are read in full (the bundle's was cut off).
     page.locator(".st-key-download_bundle button:not([disabled])").wait_for()
     check_page(page, screenshot_dir, "08_report_released_anyway", console)
