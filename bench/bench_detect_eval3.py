@@ -1,0 +1,433 @@
+"""Step 1, the free-text scanner and Safe Harbor on a third, hand-written set (issue 26).
+
+The set (``bench/data/eval3/``, written by ``bench/make_eval3.py``; measure only: never tune
+a detector on it) is a clinic / HR / CRM export from Malaysia, the Philippines, Australia and
+Singapore: 300 rows, 25 columns under headers such as ``nama``, ``no_kp``, ``tel_bimbit``,
+``emp#``, ``c07``, code columns shaped like phones and IDs, and a notes column of 214
+hand-written sentences with their personal-data spans labelled exactly. It is read the way a
+user's file is read (:func:`core.io.read_table`). Printed:
+
+1. **Step 1** (:func:`core.schema.suggest_roles`): each column's true role against the
+   suggested one; direct-identifier columns missed; code columns called direct or a phone;
+2. **Free text** (``catatan``): span recall per kind, precision per label (a true span is
+   found when a detection of a compatible kind overlaps it: ``bench/independent_eval.py``),
+   the labelled strings left in clear after redaction (``redact_and_count``), and the same
+   for presidio when it is installed (bench/requirements-bench.txt), side by side;
+3. **Names in the name column** ``nama``, cell by cell, per tradition (both tools);
+4. **Safe Harbor** (:func:`core.safe_harbor.apply_safe_harbor`, free text removed by
+   default, then redacted): personal values left per 1,000 cells, and people over 89 whose
+   age or year of birth stays exact.
+
+Run: ``.venv/bin/python bench/bench_detect_eval3.py`` (``--no-presidio`` for the project
+alone; ``--list-left`` also prints the strings left in clear: read them to describe kinds
+of misses, never to tune a detector on them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.independent_eval import (  # noqa: E402
+    SPAN_KINDS,
+    left_verbatim,
+    match,
+    precision,
+    precision_by_label,
+    recall_table,
+)
+
+DATA = ROOT / "bench" / "data" / "eval3"
+REFERENCE_DATE = dt.date(2026, 1, 1)  # the ages of people.csv are computed on this date
+NOTES = "catatan"
+NAMES = "nama"
+#: column -> (true role in the PDPC guide's Step 1, group, what it holds). Groups: direct,
+#: indirect, code (looks like an identifier, is not one), target, free_text.
+COLUMN_TRUTH: dict[str, tuple[str, str, str]] = {
+    "bil": ("other", "code", "row number 1-300"),
+    "nama": ("direct", "direct", "full name, 8 traditions, some in hanzi"),
+    "c07": ("direct", "direct", "first / preferred name alone"),
+    "no_kp": ("direct", "direct", "MyKad (with and without hyphens), NRIC/FIN, passport"),
+    "emp#": ("direct", "direct", "employee number (E-00417 or 6 digits)"),
+    "tel_bimbit": ("direct", "direct", "mobile, MY/PH/AU/SG, several ways of writing"),
+    "emel": ("direct", "direct", "email"),
+    "alamat": ("indirect", "indirect", "address, MY/PH/AU/SG (some all capitals)"),
+    "poskod": ("indirect", "indirect", "postal code, 4-6 digits"),
+    "dob": ("indirect", "indirect", "date of birth, 5 formats"),
+    "umur": ("indirect", "indirect", "age (some 90+)"),
+    "jantina": ("indirect", "indirect", "gender: L/P, M/F, Male/Female"),
+    "pekerjaan": ("indirect", "indirect", "occupation, Malay or English"),
+    "negara": ("indirect", "indirect", "country, in Malay"),
+    "waris": ("direct", "direct", "next of kin's name, lower case"),
+    "tarikh_lawatan": ("indirect", "indirect", "visit date, 5 formats"),
+    "inv_no": ("other", "code", "invoice number (INV-2024-01234 or 8 digits)"),
+    "sku": ("other", "code", "SKU or EAN-13"),
+    "icd10": ("target", "target", "ICD-10 code"),
+    "hba1c": ("target", "target", "lab value"),
+    "no_resit": ("other", "code", "receipt number, 10 digits starting 01 (a MY mobile's shape)"),
+    "lot_no": ("other", "code", "lot number, 12 digits starting with a date (a MyKad's shape)"),
+    "ts": ("other", "code", "system timestamp"),
+    "amaun": ("target", "target", "amount in RM"),
+    "catatan": ("free_text", "free_text", "hand-written notes, labelled spans"),
+}
+# Columns whose whole value is a Safe Harbor identifier (45 CFR 164.514(b)(2)(i): A names,
+# R other unique numbers, D phones, F emails).
+_WHOLE_VALUE = ("nama", "c07", "no_kp", "emp#", "tel_bimbit", "emel", "waris")
+_NOT_A_DATE = re.compile(
+    r"\s*(?:\d{4}(?:\.0)?|\d{4}\s*or\s+(?:earlier|before)|<=?\s*\d{4}|90\+)\s*"
+)
+PRESIDIO_EVAL3_LABELS = {
+    "PERSON": "NAME", "PHONE_NUMBER": "PHONE", "EMAIL_ADDRESS": "EMAIL", "LOCATION": "ADDRESS",
+    "DATE_TIME": "DATE", "URL": "URL", "IP_ADDRESS": "IP", "SG_NRIC_FIN": "ID", "US_SSN": "ID",
+    "AU_MEDICARE": "ID", "AU_TFN": "ID", "AU_ABN": "ID", "AU_ACN": "ID", "PH_TIN": "ID",
+    "PH_UMID": "ID", "PH_PASSPORT": "ID",
+}  # fmt: skip
+PRESIDIO_EVAL3_RECOGNIZERS = ("SgFinRecognizer", "AuMedicareRecognizer", "AuTfnRecognizer",
+                              "AuAbnRecognizer", "AuAcnRecognizer", "PhTinRecognizer",
+                              "PhUmidRecognizer", "PhPassportRecognizer")  # fmt: skip
+
+
+def load() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(table as a user's file is read, scored spans, neutral spans, people)."""
+    from core.io import read_table
+
+    table = read_table(DATA / "table.csv")
+    spans = pd.read_csv(DATA / "spans.csv", dtype={"text": str}, keep_default_na=False)
+    people = pd.read_csv(DATA / "people.csv", dtype=str, keep_default_na=False)
+    people["age"] = people["age"].astype(int)
+    scored = spans["kind"].isin(SPAN_KINDS)
+    return (
+        table,
+        spans[scored].reset_index(drop=True),
+        spans[~scored].reset_index(drop=True),
+        people,
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Step 1
+# --------------------------------------------------------------------------------------
+def step1(table: pd.DataFrame) -> pd.DataFrame:
+    from core.schema import suggest_roles
+
+    rows = [(s.column, COLUMN_TRUTH[str(s.column)][2], COLUMN_TRUTH[str(s.column)][0],
+             COLUMN_TRUTH[str(s.column)][1], str(s.role), s.kind, s.judged_by)
+            for s in suggest_roles(table)]  # fmt: skip
+    return pd.DataFrame(rows, columns=["column", "holds", "true role", "group", "suggested",
+                                       "kind", "judged by"])  # fmt: skip
+
+
+def step1_summary(roles: pd.DataFrame) -> dict[str, object]:
+    """Direct columns missed, indirect ones found, code and target columns called direct or
+    a phone (hand-checkable: plain comparisons of two columns of ``roles``)."""
+    direct = roles[roles["group"] == "direct"]
+    indirect = roles[roles["group"] == "indirect"]
+    code = roles[roles["group"].isin(["code", "target"])]
+    return {
+        "direct found": int((direct["suggested"] == "direct").sum()),
+        "direct": len(direct),
+        "direct missed": [
+            f"{c} ({s}, {k})"
+            for c, s, k in direct.loc[
+                direct["suggested"] != "direct", ["column", "suggested", "kind"]
+            ].itertuples(index=False)
+        ],  # fmt: skip
+        "indirect found": int(indirect["suggested"].isin(["indirect", "direct"]).sum()),
+        "indirect": len(indirect),
+        "indirect missed": indirect.loc[
+            ~indirect["suggested"].isin(["indirect", "direct"]), "column"
+        ].tolist(),  # fmt: skip
+        "code called direct": [
+            f"{c} ({k})"
+            for c, k in code.loc[code["suggested"] == "direct", ["column", "kind"]].itertuples(
+                index=False
+            )
+        ],  # fmt: skip
+        "code called phone": code.loc[code["kind"] == "phone", "column"].tolist(),
+        "code called indirect": [
+            f"{c} ({k})"
+            for c, k in code.loc[code["suggested"] == "indirect", ["column", "kind"]].itertuples(
+                index=False
+            )
+        ],  # fmt: skip
+    }
+
+
+# --------------------------------------------------------------------------------------
+# Free text
+# --------------------------------------------------------------------------------------
+def ours_detect(texts: pd.Series) -> pd.DataFrame:
+    from core.detect import find_entities
+
+    rows = [(row, e.start, e.end, e.label, e.text) for row, text in texts.items()
+            if isinstance(text, str) for e in find_entities(text)]  # fmt: skip
+    return pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
+
+
+def ours_redact(texts: pd.Series) -> tuple[pd.Series, float]:
+    from core.detect.text import redact_and_count
+
+    redact_and_count(texts.head(10), lambda e: f"[{e.label}]")  # warm-up
+    start = time.perf_counter()
+    out, _, _ = redact_and_count(texts, lambda e: f"[{e.label}]")
+    return out, time.perf_counter() - start
+
+
+def notes_scores(spans: pd.DataFrame, neutral: pd.DataFrame, found: pd.DataFrame,
+                 redacted: pd.Series) -> dict:  # fmt: skip
+    truth, found = match(spans, found, neutral)
+    truth["left"] = left_verbatim(truth, redacted.fillna("")).to_numpy()
+    on_pii, correct = precision(found)
+    left = truth[truth["left"]]
+    return {
+        "truth": truth,
+        "found": found,
+        "by_kind": recall_table(truth, "kind"),
+        "precision": on_pii,
+        "precision_kind": correct,
+        "precision_by_label": precision_by_label(found),
+        "left": len(left),
+        "left_by_kind": left["kind"].value_counts().to_dict(),
+        "false_alarms": int((~found["on_pii"]).sum()),
+        "detections": len(found),
+    }
+
+
+def name_cells(names: pd.Series, origins: pd.Series, found: pd.DataFrame) -> pd.Series:
+    """Share of name cells in which a NAME is found, per tradition, plus ``all``."""
+    hit = names.index.isin(found.loc[found["label"] == "NAME", "row"])
+    shares = pd.Series(hit).groupby(origins.to_numpy()).mean()
+    shares["all"] = hit.mean()
+    return shares
+
+
+# --------------------------------------------------------------------------------------
+# Safe Harbor
+# --------------------------------------------------------------------------------------
+def date_kept(text: str) -> bool:
+    """Whether a Safe Harbor cell still shows more of a date than the year: any digit left
+    in it unless it is a bare year or a year aggregate ("1935 or earlier", "90+")."""
+    return bool(re.search(r"\d", text)) and not _NOT_A_DATE.fullmatch(text)
+
+
+def year_kept(text: str, original: str, born: dt.date) -> bool:
+    """Whether a cell still shows a birth year: the 4-digit year, or the cell as written."""
+    return str(born.year) in text or (bool(original) and original in text)
+
+
+def safe_harbor_left(table: pd.DataFrame, out: pd.DataFrame, spans: pd.DataFrame,
+                     people: pd.DataFrame) -> dict[str, object]:  # fmt: skip
+    """Personal values of ``table`` left in the Safe Harbor output ``out`` (same rows).
+
+    Counted per cell: a whole-value identifier (names, IDs, phones, emails) still in its
+    cell; an address's street line; a postal code; a date of birth or visit date showing
+    more than its year; for people over 89, an exact age or their birth year; and every
+    labelled span of the notes still in clear.
+    """
+
+    def cells(column: str) -> list[str]:
+        if column not in out.columns:
+            return [""] * len(table)
+        return ["" if pd.isna(v) else str(v) for v in out[column]]
+
+    def original(column: str) -> list[str]:
+        return ["" if pd.isna(v) else str(v) for v in table[column]]
+
+    left: dict[str, np.ndarray] = {}
+    for column in _WHOLE_VALUE:
+        left[column] = np.array([bool(a) and a in b for a, b in
+                                 zip(original(column), cells(column), strict=True)])  # fmt: skip
+    left["alamat"] = np.array(
+        [s in c for s, c in zip(people["street"], cells("alamat"), strict=True)]
+    )
+    left["poskod"] = np.array(
+        [p in c for p, c in zip(people["postal"], cells("poskod"), strict=True)]
+    )
+    for column in ("dob", "tarikh_lawatan"):
+        left[column] = np.array([date_kept(c) for c in cells(column)])
+    old = (people["age"] >= 90).to_numpy()
+    ages = pd.to_numeric(pd.Series(cells("umur")), errors="coerce").to_numpy()
+    left["umur"] = old & (ages == people["age"].to_numpy())
+    born = [dt.date.fromisoformat(d) for d in people["dob"]]
+    birth_year = old & np.array([year_kept(c, o, b) for c, o, b in
+                                 zip(cells("dob"), original("dob"), born, strict=True)])  # fmt: skip
+    # a birth year kept, but not the person's (a 2-digit year read in the wrong century)
+    dob_out = pd.Series(cells("dob"), dtype=object)
+    kept_years = pd.to_numeric(dob_out.where(dob_out.str.fullmatch(r"\s*\d{4}\s*")),
+                               errors="coerce").to_numpy(dtype=float)  # fmt: skip
+    wrong_year = ~np.isnan(kept_years) & (kept_years != np.array([b.year for b in born]))
+    notes_left = 0
+    if NOTES in out.columns and not spans.empty:
+        notes_left = int(left_verbatim(spans, pd.Series(cells(NOTES), index=table.index)).sum())
+    by_column = {c: int(v.sum()) for c, v in left.items() if v.any()}
+    year_only = birth_year & ~left["dob"]  # a date kept whole is counted once, as a date
+    if year_only.any():
+        by_column["dob (birth year, 90+)"] = int(year_only.sum())
+    if notes_left:
+        by_column[f"{NOTES} (spans)"] = notes_left
+    values = sum(by_column.values())
+    cells_total = table.shape[0] * table.shape[1]
+    groups = {c: g for c, (_, g, _) in COLUMN_TRUTH.items()}
+    return {
+        "values_left": values,
+        "per_1000_cells": 1000 * values / cells_total,
+        "left_by_column": by_column,
+        "aged_90_plus": int(old.sum()),
+        "aged_90_plus_exact": int((left["umur"] | birth_year).sum()),
+        "birth_year_wrong": int(wrong_year.sum()),
+        "plain_removed": [
+            c
+            for c in table.columns
+            if groups.get(str(c)) in {"code", "target"} and c not in out.columns
+        ],  # fmt: skip
+    }
+
+
+def safe_harbor(table, spans, people) -> dict[str, dict]:
+    from core.safe_harbor import apply_safe_harbor
+
+    return {
+        mode: safe_harbor_left(table, apply_safe_harbor(table, reference_date=REFERENCE_DATE,
+                                                        free_text=mode).data, spans, people)
+        for mode in ("remove", "redact")
+    }  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------
+# Printing
+# --------------------------------------------------------------------------------------
+def _f(x: float) -> str:
+    return "-" if x is None or pd.isna(x) else f"{x:.2f}"
+
+
+def print_step1(roles: pd.DataFrame) -> None:
+    print("## Step 1: suggested role of each column (project)\n")
+    print(roles.to_string(index=False))
+    s = step1_summary(roles)
+    print(
+        f"\ndirect-identifier columns called direct: {s['direct found']} of {s['direct']}; "
+        f"missed: {', '.join(s['direct missed']) or 'none'}"
+    )
+    print(
+        f"indirect columns called indirect or direct: {s['indirect found']} of "
+        f"{s['indirect']}; missed: {', '.join(s['indirect missed']) or 'none'}"
+    )
+    print(f"code/target columns called direct: {', '.join(s['code called direct']) or 'none'}; "
+          f"called a phone: {', '.join(s['code called phone']) or 'none'}; called indirect: "
+          f"{', '.join(s['code called indirect']) or 'none'}")  # fmt: skip
+
+
+def print_notes(ours: dict, theirs: dict | None, times: tuple[float, float], setup: str) -> None:
+    n = int(ours["by_kind"].loc["all", "spans"])
+    print(f"\n## Free text ({NOTES}): {n} labelled spans; presidio: {setup or 'not run'}\n")
+    print("| measure | project | presidio |\n|---|---|---|")
+
+    def row(label: str, key) -> None:
+        b = key(theirs) if theirs else "-"
+        print(f"| {label} | {key(ours)} | {b} |")
+
+    for kind in ("all", *SPAN_KINDS):
+        if kind in ours["by_kind"].index:
+            spans = int(ours["by_kind"].loc[kind, "spans"])
+            row(f"recall: {kind} ({spans})", lambda s, k=kind: _f(s["by_kind"].loc[k, "recall"]))
+    row("precision (detections on a labelled span)", lambda s: _f(s["precision"]))
+    row("precision (on a span of its kind)", lambda s: _f(s["precision_kind"]))
+    for label in ("NAME", "PHONE", "ID", "EMAIL", "ADDRESS", "DATE"):
+        row(f"precision: {label} detections",
+            lambda s, lab=label: _f(s["precision_by_label"].get(lab, float("nan"))))  # fmt: skip
+    row("detections on no labelled span", lambda s: str(s["false_alarms"]))
+    row(f"labelled strings left in clear after redaction (of {n})", lambda s: str(s["left"]))
+    for kind in SPAN_KINDS:
+        if kind in ours["by_kind"].index:
+            row(f"left in clear: {kind}", lambda s, k=kind: str(s["left_by_kind"].get(k, 0)))
+    a, b = times
+    print(
+        f"| time to redact the notes | {a:.3f} s | "
+        + (f"{b:.2f} s ({b / a:.0f}x the project's time) |" if theirs else "- |")
+    )
+
+
+def print_names(ours: pd.Series, theirs: pd.Series | None) -> None:
+    print(f"\n## Names in the name column ({NAMES}), cell by cell, per tradition\n")
+    print("| tradition | cells | project | presidio |\n|---|---|---|---|")
+    for origin in ours.index:
+        b = _f(theirs[origin]) if theirs is not None else "-"
+        print(f"| {origin} | {ours.attrs['cells'].get(origin, '')} | {_f(ours[origin])} | {b} |")
+
+
+def print_safe_harbor(results: dict[str, dict], cells: int) -> None:
+    print(f"\n## Safe Harbor preset ({cells:,} cells)\n")
+    print("| free text | values left | per 1,000 cells | aged 90+ exact | birth years in the "
+          "wrong century | code/target columns removed | left by column |\n"
+          "|---|---|---|---|---|---|---|")  # fmt: skip
+    for mode, r in results.items():
+        print(f"| {mode}{' (default)' if mode == 'remove' else ''} | {r['values_left']} | "
+              f"{r['per_1000_cells']:.1f} | {r['aged_90_plus_exact']} of {r['aged_90_plus']} | "
+              f"{r['birth_year_wrong']} | "
+              f"{', '.join(r['plain_removed']) or 'none'} | {r['left_by_column']} |")  # fmt: skip
+
+
+def run_presidio(notes: pd.Series, names: pd.Series):
+    """presidio's detections and redaction of the notes, its time, its set-up, and its
+    detections in the name column; None when presidio is not installed."""
+    try:
+        from bench.bench_detect_independent import Presidio
+
+        presidio = Presidio(regions=("MY", "PH", "AU", "SG"),
+                            recognizers=PRESIDIO_EVAL3_RECOGNIZERS, labels=PRESIDIO_EVAL3_LABELS)  # fmt: skip
+    except ImportError as exc:
+        print(f"presidio not run ({exc}); install bench/requirements-bench.txt")
+        return None
+    found, redacted, seconds = presidio.run(notes)
+    cells, _, _ = presidio.run(names)
+    setup = f"{presidio.setup}, phones MY/PH/AU/SG, SG/AU/PH ID recognisers"
+    return found, redacted, seconds, setup, cells
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-presidio", action="store_true", help="the project alone")
+    parser.add_argument("--list-left", action="store_true",
+                        help="print the labelled strings the project left in clear")  # fmt: skip
+    args = parser.parse_args(argv)
+    table, spans, neutral, people = load()
+    print_step1(step1(table))
+    notes = table[NOTES].where(table[NOTES].notna(), "").astype(str)
+    names = table[NAMES].astype(str)
+    redacted, ours_s = ours_redact(notes)
+    ours = notes_scores(spans, neutral, ours_detect(notes), redacted)
+    other = None if args.no_presidio else run_presidio(notes, names)
+    theirs, theirs_s, setup, their_names = None, 0.0, "", None
+    origins = people["origin"]
+    if other:
+        p_found, p_redacted, theirs_s, setup, p_cells = other
+        theirs = notes_scores(spans, neutral, p_found, p_redacted)
+        their_names = name_cells(names, origins, p_cells)
+    print_notes(ours, theirs, (ours_s, theirs_s), setup)
+    our_names = name_cells(names, origins, ours_detect(names))
+    our_names.attrs["cells"] = {**origins.value_counts().to_dict(), "all": len(origins)}
+    print_names(our_names, their_names)
+    print_safe_harbor(safe_harbor(table, spans, people), table.size)
+    if args.list_left:
+        truth = ours["truth"]
+        print("\n## Labelled strings the project left in clear (measure only: do not tune on them)")
+        for kind, text in truth.loc[truth["left"], ["kind", "text"]].itertuples(index=False):
+            print(f"{kind}\t{text}")
+        wrong = ours["found"][~ours["found"]["on_pii"]]
+        print("\n## Project detections on no labelled span")
+        for label, text in wrong[["label", "text"]].itertuples(index=False):
+            print(f"{label}\t{text}")
+
+
+if __name__ == "__main__":
+    main()
