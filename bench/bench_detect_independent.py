@@ -104,24 +104,29 @@ def ours_redact(texts: pd.Series, repeat: int = 3) -> tuple[pd.Series, float]:
     return out, float(np.median(times))
 
 
-class Presidio:
-    """presidio's analyzer and anonymizer, set up for Singapore, the US, the UK and India."""
+_RECOGNIZERS = ("SgFinRecognizer", "UkNinoRecognizer", "UkPostcodeRecognizer",
+                "InAadhaarRecognizer", "InPanRecognizer")  # fmt: skip
 
-    def __init__(self) -> None:
+
+class Presidio:
+    """presidio's analyzer and anonymizer, set up by default for Singapore, the US, the UK
+    and India: phones of ``regions``, and the country recognisers named in ``recognizers``
+    (classes of ``presidio_analyzer.predefined_recognizers``); ``labels`` maps each
+    entity to the project's label (the entities asked for)."""
+
+    def __init__(
+        self,
+        regions: tuple[str, ...] = ("SG", "US", "GB", "IN"),
+        recognizers: tuple[str, ...] = _RECOGNIZERS,
+        labels: dict[str, str] | None = None,
+    ) -> None:
         # The e-mail check of presidio asks tldextract for the public suffix list, which it
         # would download: use the snapshot the package ships (nothing fetched at run time).
         os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
         import tldextract.tldextract as tld
         from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+        from presidio_analyzer import predefined_recognizers as predefined
         from presidio_analyzer.nlp_engine import NlpEngineProvider
-        from presidio_analyzer.predefined_recognizers import (
-            InAadhaarRecognizer,
-            InPanRecognizer,
-            PhoneRecognizer,
-            SgFinRecognizer,
-            UkNinoRecognizer,
-            UkPostcodeRecognizer,
-        )
         from presidio_anonymizer import AnonymizerEngine
 
         tld.TLD_EXTRACTOR = tld.TLDExtract(suffix_list_urls=())
@@ -140,18 +145,13 @@ class Presidio:
         registry = RecognizerRegistry()
         registry.load_predefined_recognizers(nlp_engine=nlp)
         registry.remove_recognizer("PhoneRecognizer")
-        for recognizer in (
-            PhoneRecognizer(supported_regions=("SG", "US", "GB", "IN")),
-            SgFinRecognizer(),
-            UkNinoRecognizer(),
-            UkPostcodeRecognizer(),
-            InAadhaarRecognizer(),
-            InPanRecognizer(),
-        ):
-            registry.add_recognizer(recognizer)
+        registry.add_recognizer(predefined.PhoneRecognizer(supported_regions=regions))
+        for name in recognizers:
+            registry.add_recognizer(getattr(predefined, name)())
         self.analyzer = AnalyzerEngine(registry=registry, nlp_engine=nlp)
         self.anonymizer = AnonymizerEngine()
-        self.entities = list(PRESIDIO_LABELS)
+        self.labels = labels or PRESIDIO_LABELS
+        self.entities = list(self.labels)
 
     def run(self, texts: pd.Series) -> tuple[pd.DataFrame, pd.Series, float]:
         for text in texts.head(5):
@@ -161,7 +161,7 @@ class Presidio:
         for row, text in texts.items():
             results = self.analyzer.analyze(text, language="en", entities=self.entities)
             redacted[row] = self.anonymizer.anonymize(text=text, analyzer_results=results).text
-            rows += [(row, r.start, r.end, PRESIDIO_LABELS[r.entity_type], text[r.start : r.end])
+            rows += [(row, r.start, r.end, self.labels[r.entity_type], text[r.start : r.end])
                      for r in results]  # fmt: skip
         seconds = time.perf_counter() - start
         found = pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
