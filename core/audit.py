@@ -20,7 +20,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from core.bundle import portable_recipe, replay, uses_random_pseudonyms, write_hierarchies
+from core.bundle import (
+    portable_recipe,
+    replay,
+    stored_tables,
+    uses_random_pseudonyms,
+    write_hierarchies,
+)
 from core.errors import AnonymisationError
 from core.io import output_format, read_table, table_to_bytes
 from core.recipe import Recipe, RecipeResult
@@ -210,7 +216,8 @@ def check_release(
         return skip("Excel files carry their creation time, so their bytes differ on each run.")
     try:
         table = original if original is not None else read_table(path)
-        result = replay(table, recipe, workspace.hierarchies())
+        result = replay(table, recipe, workspace.hierarchies(),
+                        tables=stored_tables(workspace, recipe))  # fmt: skip
         output = table_to_bytes(result.data, "parquet" if suffix == "pq" else suffix)
     except AnonymisationError as error:  # e.g. a key not in the environment
         return skip(f"the recipe cannot run here: {error}")

@@ -129,7 +129,8 @@ def portable_recipe(
                      for column, source in k_map["hierarchies"].items()}  # fmt: skip
             step = {**step, "k_map": {**k_map, "hierarchies": moved}}
         k_map = step.get("k_map")  # the population table is data: never copied, only located
-        if isinstance(k_map, Mapping) and isinstance(k_map.get("population_table"), str):
+        if (isinstance(k_map, Mapping) and isinstance(k_map.get("population_table"), str)
+                and stored_table_sha256(k_map["population_table"]) is None):  # fmt: skip
             table = Path(k_map["population_table"])
             if base_dir is not None and not table.is_absolute():
                 table = Path(base_dir) / table
@@ -169,13 +170,16 @@ def replay(
     hierarchies: Mapping[str, str],
     *,
     pseudonym_seed: int | None = None,
+    tables: Mapping[str, pd.DataFrame] | None = None,
 ) -> RecipeResult:
-    """Apply a portable recipe whose hierarchies are given as content (e.g. a workspace's)."""
+    """Apply a portable recipe whose hierarchies are given as content (e.g. a workspace's),
+    and its k-map population tables kept by name as ``tables``."""
     if recipe.seed is None:
         raise RecipeError("A recorded release must have a seed to be replayed.")
     with tempfile.TemporaryDirectory(prefix="anon-replay-") as folder:
         write_hierarchies(hierarchies, folder)
-        return apply_recipe(original, recipe, base_dir=folder, pseudonym_seed=pseudonym_seed)
+        return apply_recipe(original, recipe, base_dir=folder, pseudonym_seed=pseudonym_seed,
+                            tables=tables)  # fmt: skip
 
 
 def uses_random_pseudonyms(recipe: Recipe) -> bool:
@@ -217,6 +221,35 @@ class Bundle:
                 info.external_attr = mode << 16
                 archive.writestr(info, entries[name])
         return buffer.getvalue()
+
+
+#: How a recipe names a k-map population table kept in a workspace (its rows stored as a
+#: data set, by the sha256 of the upload): the dashboard writes no file for it (issue 25).
+STORED_TABLE_PREFIX = "workspace:population-"
+
+
+def stored_table_name(sha256: str) -> str:
+    """The name a recipe gives a population table kept in the workspace."""
+    return f"{STORED_TABLE_PREFIX}{sha256}"
+
+
+def stored_table_sha256(name: str) -> str | None:
+    """The sha256 of the data set a stored table's name points at (None: a file path)."""
+    digest = name[len(STORED_TABLE_PREFIX) :] if name.startswith(STORED_TABLE_PREFIX) else ""
+    return digest if re.fullmatch(r"[0-9a-f]{64}", digest) else None
+
+
+def stored_tables(workspace: Any, recipe: Recipe) -> dict[str, pd.DataFrame]:
+    """The population tables ``recipe`` names that ``workspace`` keeps (name -> table), for
+    core.recipe's ``tables``; one it names but does not keep is left out (its step then
+    says it cannot read it)."""
+    tables = {}
+    for name in population_tables(recipe):
+        digest = stored_table_sha256(name)
+        table = workspace.dataset_table(digest) if digest else None
+        if table is not None:
+            tables[name] = table
+    return tables
 
 
 def population_tables(recipe: Recipe) -> list[str]:
@@ -321,6 +354,13 @@ def _reproduce_lines(released_name: str, released_sha: str, recipe: Recipe) -> l
         f"  The recipe's seed ({recipe.seed}) fixes every random step.",
     ]
     for table in population_tables(recipe):
+        if stored_table_sha256(table) is not None:
+            lines.append(
+                "  k-map's population table is data, so it is not in this package: it is kept "
+                f"in the workspace the release was recorded in ({table!r} in recipe.yaml, its "
+                "sha256); save it from there as a file and put that file's path in its place."
+            )
+            continue
         lines.append(
             "  k-map's population table is data, so it is not in this package: the recipe reads "
             f"it from {table!r} (see recipe.yaml, k_map population_table); put the same file "

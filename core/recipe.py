@@ -390,6 +390,7 @@ def _evaluate(
     base_dir: Path | None,
     keys: Mapping[str, bytes] | None,
     hierarchies: Mapping[str, str] | None = None,
+    tables: Mapping[str, pd.DataFrame] | None = None,
 ) -> Any:
     if isinstance(value, Ref):
         if value.function == "read_hierarchy":
@@ -401,6 +402,8 @@ def _evaluate(
                 path = base_dir / path
             return read_hierarchy(path)
         if value.function == "read_population_table":  # k-map's population (a data file)
+            if tables is not None and value.argument in tables:  # kept by name (a workspace)
+                return tables[value.argument]
             from core.io import read_table  # core.io is heavy; only this step needs it
 
             path = Path(value.argument)
@@ -412,7 +415,7 @@ def _evaluate(
                 return keys[value.argument]  # checked (length) by the technique itself
             return key_from_env(value.argument)
     if isinstance(value, Mapping):  # recode_locally's hierarchies, t_closeness's, k_map's
-        return {k: _evaluate(v, base_dir, keys, hierarchies) for k, v in value.items()}
+        return {k: _evaluate(v, base_dir, keys, hierarchies, tables) for k, v in value.items()}
     return value
 
 
@@ -425,6 +428,7 @@ def run_step(
     secret_seed: int | None = None,
     keys: Mapping[str, bytes] | None = None,
     hierarchies: Mapping[str, str] | None = None,
+    tables: Mapping[str, pd.DataFrame] | None = None,
 ) -> tuple[pd.DataFrame, Pseudonymised | None]:
     """Apply one step to ``df`` (a new table is returned; ``df`` is untouched).
 
@@ -434,11 +438,13 @@ def run_step(
     key held by the caller (e.g. typed in one dashboard session) instead of the process
     environment; keys are never recorded anywhere either. ``hierarchies`` (name -> text,
     e.g. a workspace's) gives the hierarchy files a step names by content; a name not in
-    it is read from disk, relative to ``base_dir``.
+    it is read from disk, relative to ``base_dir``; ``tables`` likewise gives the k-map
+    population tables a step names (name -> table, e.g. kept in a workspace).
     """
     call = resolve(step)
     function = getattr(techniques, call.function)
-    kwargs = {k: _evaluate(v, base_dir, keys, hierarchies) for k, v in call.kwargs.items()}
+    kwargs = {k: _evaluate(v, base_dir, keys, hierarchies, tables)
+              for k, v in call.kwargs.items()}  # fmt: skip
     if call.random:
         kwargs["seed"] = seed
     if call.secret_seed and secret_seed is not None:
@@ -468,11 +474,13 @@ def advance(
     pseudonym_seed: int | None = None,
     keys: Mapping[str, bytes] | None = None,
     hierarchies: Mapping[str, str] | None = None,
+    tables: Mapping[str, pd.DataFrame] | None = None,
 ) -> RecipeResult:
     """Apply the step at ``position`` (1-based) to a partial result: one replay step.
 
     The step's seed comes from ``result.seed`` (recorded in the log); random pseudonyms
-    use ``pseudonym_seed`` when given; ``keys`` and ``hierarchies`` as in :func:`run_step`.
+    use ``pseudonym_seed`` when given; ``keys``, ``hierarchies`` and ``tables`` as in
+    :func:`run_step`.
     Errors name the step that failed.
     """
     call = resolve(step, position=position)
@@ -486,6 +494,7 @@ def advance(
             secret_seed=secret_step_seed(pseudonym_seed, position),
             keys=keys,
             hierarchies=hierarchies,
+            tables=tables,
         )
     except AnonymisationError as error:
         raise type(error)(f"Step {position} ({step['step']}): {error}") from None
@@ -521,6 +530,7 @@ def apply_recipe(
     pseudonym_seed: int | None = None,
     keys: Mapping[str, bytes] | None = None,
     hierarchies: Mapping[str, str] | None = None,
+    tables: Mapping[str, pd.DataFrame] | None = None,
 ) -> RecipeResult:
     """Replay every step of ``recipe`` on ``df``; the same input and seed give the same output.
 
@@ -530,7 +540,7 @@ def apply_recipe(
     (a secret the caller keeps, never recorded), else fresh operating-system entropy.
     HMAC keys come from ``keys`` (``key_env`` name -> key bytes) when given there, else
     from the environment variable the step names; they are never recorded. ``hierarchies``
-    (name -> text) as in :func:`run_step`.
+    (name -> text) and ``tables`` as in :func:`run_step`.
     """
     check_recipe_columns(recipe, df)
     seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
@@ -540,7 +550,7 @@ def apply_recipe(
     total = len(recipe.steps)
     for position, step in enumerate(recipe.steps, start=1):
         result = advance(result, step, position, base_dir=base, pseudonym_seed=pseudonym_seed,
-                         keys=keys, hierarchies=hierarchies)  # fmt: skip
+                         keys=keys, hierarchies=hierarchies, tables=tables)  # fmt: skip
         report(position / total, f"step {position} of {total}: {result.log[-1].summary}")
     return result
 

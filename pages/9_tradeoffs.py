@@ -15,7 +15,7 @@ from core.privacy import T_DISTANCES
 from core.risk import annex_d_risk
 from core.search import MEASURES, Target, apply_candidate, recipe_steps, search
 from ui import state
-from ui.page_errors import continue_on_error
+from ui.page_errors import continue_on_error, stop_on_error
 from ui.tradeoffs import (
     MEASURE_NAMES,
     describe_level,
@@ -266,7 +266,7 @@ if st.button("Search", key="to_run", type="primary"):
                         weights=weights,
                         progress=lambda f, text: bar.progress(min(f, 1.0), text=text))  # fmt: skip
         state.set_tradeoff_result((result, hierarchies))
-        if target.population_table is not None:  # Apply saves the file the step names
+        if target.population_table is not None:  # Apply keeps the table the step names
             st.session_state["to_population_file"] = (population_upload.getvalue(),
                                                       population_upload.name)  # fmt: skip
     except (AnonymisationError, ValueError) as error:
@@ -431,9 +431,10 @@ if st.button("Apply: add these steps to the recipe", key="to_apply"):
         paths = {column: state.save_hierarchy(column, hierarchies[column])
                  for column, level in candidate.levels.items() if level > 0}  # fmt: skip
         population_path = None
-        if target.population_table is not None:
+        if target.population_table is not None:  # kept in the workspace, never a file
             data_bytes, file_name = st.session_state["to_population_file"]
-            population_path = state.save_population_table(data_bytes, file_name)
+            with stop_on_error():
+                population_path = state.save_population_table(data_bytes, file_name)
         steps = recipe_steps(candidate, {**paths, **t_paths}, models=result.target,
                              population_table_path=population_path)  # fmt: skip
     new = state.recipe()

@@ -18,7 +18,7 @@ import sqlite3
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,15 @@ import pandas as pd
 import streamlit as st
 
 from core._text import as_text
-from core.bundle import build_archive, build_bundle, portable_name, portable_recipe
+from core.bundle import (
+    build_archive,
+    build_bundle,
+    population_tables,
+    portable_name,
+    portable_recipe,
+    stored_table_name,
+    stored_tables,
+)
 from core.errors import (
     AnonymisationError,
     AnonymisationWarning,
@@ -502,7 +510,7 @@ def _replay(target: Recipe) -> RecipeResult:
     keys = [(seed, repr(steps[:i])) for i in range(len(steps) + 1)]
     start = max((i for i, key in enumerate(keys) if key in cache), default=0)
     current = cache.setdefault(keys[start], RecipeResult(original(), {}, {}, (), seed))
-    stored = StoredHierarchies()
+    stored, tables = StoredHierarchies(), _stored_tables(steps[start:])
     for position in range(start + 1, len(steps) + 1):
         current = advance(
             current,
@@ -512,6 +520,7 @@ def _replay(target: Recipe) -> RecipeResult:
             pseudonym_seed=state["pseudonym_secret"],
             keys=session_keys(),
             hierarchies=stored,
+            tables=tables,
         )
         cache[keys[position]] = current
     while len(cache) > _PREFIX_CACHE_SIZE:  # forget the oldest prefixes
@@ -554,7 +563,7 @@ def preview_step(step: dict[str, Any]) -> StepPreview:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", AnonymisationWarning)
         data, _ = run_step(current_data(), step, seed=seed, base_dir=ROOT, keys=session_keys(),
-                           hierarchies=StoredHierarchies())  # fmt: skip
+                           hierarchies=StoredHierarchies(), tables=_stored_tables([step]))  # fmt: skip
     return StepPreview(data, seed, tuple(str(w.message) for w in caught))
 
 
@@ -816,17 +825,6 @@ def set_local_recoding_result(key: Any, result: Any) -> None:
     _state()["local_recoding"] = (key, result)
 
 
-def hierarchy_dir() -> Path:
-    """Where the dashboard writes population tables that k-map steps read (hierarchies are
-    kept in the workspace, never in a file).
-
-    ``$ANON_HIERARCHY_DIR`` or the session's ``hierarchy_dir`` override the default
-    ``hierarchies/`` folder of the repository (tests point it at a temporary folder).
-    """
-    chosen = _state().get("hierarchy_dir") or os.environ.get("ANON_HIERARCHY_DIR")
-    return Path(chosen) if chosen else ROOT / "hierarchies"
-
-
 class StoredHierarchies(Mapping[str, str]):
     """The workspace's hierarchies (name -> text), read once, when a step first names one.
 
@@ -869,26 +867,29 @@ def save_hierarchy(column: str, hierarchy: Hierarchy) -> str:
     return name
 
 
-#: File types a population table is saved with (the upload's own bytes, unchanged).
-_POPULATION_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".parquet")
-
-
 def save_population_table(data: bytes, name: str) -> str:
-    """Write the uploaded population table (its bytes as uploaded) where a k-map step can
-    read it when the recipe replays (in the hierarchy folder); return the path the step
-    records. The file name is its content's hash (never the upload's name, which is data);
-    the recipe names the file and never holds its records."""
-    suffix = Path(name).suffix.lower()
-    suffix = suffix if suffix in _POPULATION_SUFFIXES else ".csv"
-    folder = hierarchy_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"population-{sha256_bytes(data)[:16]}{suffix}"
-    if not path.exists():
-        path.write_bytes(data)
+    """Keep an uploaded population table in the workspace (its rows, as a data set known by
+    the upload's sha256), where a k-map step reads it when the recipe replays; return the
+    name the step records (core.bundle.stored_table_name). No file is written: the table
+    holds a population's records, which must not sit in clear in the working folder
+    (issue 25). Raises WorkspaceError if the workspace cannot keep it."""
+    table = side_table(name, data)
+    digest = sha256_bytes(data)
+    _write_through(lambda ws: ws.add_dataset(table, name=f"population table {name}",
+                                             sha256=digest, store_data=True))  # fmt: skip
+    return stored_table_name(digest)
+
+
+def _stored_tables(steps: Sequence[Mapping[str, Any]]) -> dict[str, pd.DataFrame]:
+    """The population tables ``steps`` name that the workspace keeps (opened only then)."""
+    steps_recipe = Recipe(tuple(steps))
+    if not population_tables(steps_recipe):
+        return {}
     try:
-        return str(path.relative_to(ROOT))
-    except ValueError:
-        return str(path)
+        with open_workspace() as ws:
+            return stored_tables(ws, steps_recipe)
+    except WorkspaceError:
+        return {}  # the step then says it cannot read its table
 
 
 _CHOICES = "tradeoff_hierarchies"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import itertools
 import json
@@ -31,7 +32,7 @@ def _stored() -> dict[str, str]:
 
 
 def taxi_page(tmp_path: Path) -> AppTest:
-    return open_sample(TAXI, QI, PAGE, session={"hierarchy_dir": str(tmp_path)})
+    return open_sample(TAXI, QI, PAGE)
 
 
 def _target(at: AppTest, *, k: int, removed_percent: float) -> None:
@@ -121,7 +122,6 @@ def test_sensitive_models_results_in_words_and_replayable_recipe(tmp_path):
     at.button(key="load_sample").click().run()
     at.session_state["roles"] = {"Age": Role.INDIRECT, "Gender": Role.TARGET}
     at.session_state["sensitive_column"] = "Gender"  # chosen on Classify
-    at.session_state["hierarchy_dir"] = str(tmp_path)
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
     assert at.selectbox(key="to_sensitive").value == "Gender"  # Classify's choice
@@ -319,15 +319,25 @@ def test_a_visit_records_no_setting_and_a_change_records_one(tmp_path, own_works
     }
 
 
-def test_kmap_with_an_uploaded_population_table(tmp_path):
+def _files(folder: Path) -> set[Path]:
+    """Every file under ``folder`` (none if there is no such folder)."""
+    return {path for path in folder.rglob("*") if path.is_file()} if folder.is_dir() else set()
+
+
+def test_kmap_with_an_uploaded_population_table(tmp_path, own_workspace, monkeypatch):
     """The population holds every taxi record five times, except record 1 (21, Female),
     which it holds once. k-map 5 at the original levels: that record's group stands for 1
     person (fails), every other group for 5 or 10: with one record (10% of 11) allowed to
-    go, the lowest option keeps Age and Gender and removes record 1. Apply saves the
-    uploaded file for the recipe (the step names it, no records in the recipe) and the
-    recipe replays to the same table."""
+    go, the lowest option keeps Age and Gender and removes record 1. Apply keeps the
+    uploaded table in the workspace (the step names it by its sha256, no records in the
+    recipe), writes no file (issue 25: a population's records never sit in clear in the
+    working folder), and the recipe replays to the same table."""
     population = pd.concat([TAXI_TABLE.iloc[:1], *[TAXI_TABLE.iloc[1:]] * 5], ignore_index=True)
     upload = population.to_csv(index=False).encode()
+    working = tmp_path / "working"
+    working.mkdir()
+    monkeypatch.chdir(working)
+    in_app = _files(ROOT / "hierarchies")  # the folder population tables were written to
     at = taxi_page(tmp_path)
     at.selectbox(key="to_kind_Age").set_value("numeric").run()
     _target(at, k=1, removed_percent=10.0)
@@ -347,9 +357,17 @@ def test_kmap_with_an_uploaded_population_table(tmp_path):
     steps = at.session_state["history"].current.steps
     k_map = steps[-1]["k_map"]
     assert k_map["k"] == 5 and k_map["levels"] == {} and k_map["hierarchies"] == {}
-    saved = Path(k_map["population_table"])
-    saved = saved if saved.is_absolute() else ROOT / saved
-    assert saved.parent == tmp_path and saved.read_bytes() == upload
+    digest = hashlib.sha256(upload).hexdigest()
+    assert k_map["population_table"] == f"workspace:population-{digest}"
+    with Workspace(own_workspace) as ws:
+        kept = ws.dataset_table(digest)
+    pd.testing.assert_frame_equal(kept, population, check_dtype=False)
+    assert _files(working) == set()  # no file in the working folder
+    assert _files(ROOT / "hierarchies") == in_app
+    assert _files(tmp_path) == {own_workspace} | {
+        p for p in _files(tmp_path) if p.name.startswith(f"{own_workspace.name}-")
+    }  # the workspace (and its journal) only
     replayed = apply_recipe(TAXI_TABLE, at.session_state["history"].current,
-                            hierarchies=_stored()).data  # fmt: skip
+                            hierarchies=_stored(),
+                            tables={k_map["population_table"]: kept}).data  # fmt: skip
     assert replayed["Serial number"].tolist() == list(range(2, 12))

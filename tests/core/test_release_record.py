@@ -1,0 +1,71 @@
+"""core.release_record: a release recorded once, with its sign-off, before its files leave
+(issue 27); a k-map population table kept in the workspace replays from it (issue 25)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from core.audit import check_release
+from core.audit_check import check_anchor
+from core.bundle import stored_table_name
+from core.io import table_to_bytes
+from core.recipe import Recipe, apply_recipe
+from core.release_record import record_once
+from core.workspace import Workspace, sha256_bytes
+
+ROOT = Path(__file__).resolve().parents[2]
+TAXI = pd.read_csv(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
+
+
+def _record(ws: Workspace, table: pd.DataFrame, recipe: Recipe, **options):
+    result = apply_recipe(table, recipe, tables=options.pop("tables", None))
+    output = table_to_bytes(result.data, "csv")
+    done = record_once(ws, original=table, data_path=None, recipe=recipe, result=result,
+                       output_sha256=sha256_bytes(output), output_name="released.csv",
+                       **options)  # fmt: skip
+    return done, result
+
+
+def test_the_same_release_is_recorded_once_and_each_signer_once(tmp_path):
+    recipe = Recipe(steps=({"step": "remove", "columns": ["Serial number"]},), seed=3)
+    with Workspace(tmp_path / "w.anon.db") as ws:
+        first, _ = _record(ws, TAXI, recipe,
+                           sign_off={"Prepared by": "Ann Tan", "Purpose of release": "study"})  # fmt: skip
+        entries = len(ws.audit_entries())
+        again, _ = _record(ws, TAXI, recipe,
+                           sign_off={"Prepared by": "Ann Tan", "Reviewed by": "Bo Lim"})  # fmt: skip
+        assert (first.new, again.new) == (True, False)
+        assert again.anchor == first.anchor and len(ws.releases()) == 1
+        signed = [(s["name"], s["role"], s["statement"]) for s in ws.signoffs()]
+        assert signed == [
+            ("Ann Tan", "Prepared by", f"Prepared by release {first.release_id} for: study"),
+            ("Bo Lim", "Reviewed by", f"Reviewed by release {first.release_id}"),
+        ]
+        assert len(ws.audit_entries()) == entries + 1  # Bo Lim's sign-off only
+        assert check_anchor(ws, again.anchor) == []
+        # another recipe (another seed recorded) is another release
+        other, _ = _record(ws, TAXI, Recipe(recipe.steps, seed=4))
+        assert other.new and other.release_id != first.release_id
+
+
+def test_a_population_table_kept_in_the_workspace_makes_the_release_again(tmp_path):
+    """The population holds every taxi record five times, except record 1, held once:
+    k-map 5 removes record 1 (by hand, as tests/pages/test_tradeoffs_page.py). The table is
+    kept in the workspace (no file anywhere) and `verify`'s re-run reads it from there."""
+    population = pd.concat([TAXI.iloc[:1], *[TAXI.iloc[1:]] * 5], ignore_index=True)
+    digest = sha256_bytes(population.to_csv(index=False).encode())
+    name = stored_table_name(digest)
+    step = {"step": "suppress_records", "below_k": 1, "quasi_identifiers": ["Age", "Gender"],
+            "k_map": {"k": 5, "population_table": name, "hierarchies": {}, "levels": {}}}  # fmt: skip
+    recipe = Recipe(steps=(step,), seed=3, meta={"quasi_identifiers": ["Age", "Gender"]})
+    with Workspace(tmp_path / "w.anon.db") as ws:
+        ws.add_dataset(population, name="population", sha256=digest, store_data=True)
+        done, result = _record(ws, TAXI, recipe, tables={name: population})
+        assert result.data["Serial number"].tolist() == list(range(2, 12))
+        [release] = ws.releases()
+        checked = check_release(ws, release, original=TAXI)
+    assert checked.status == "reproduced", checked.detail
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file())[0] == "w.anon.db"
+    assert not [p for p in tmp_path.rglob("*") if "population" in p.name]
