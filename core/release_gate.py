@@ -312,7 +312,7 @@ def check_release(
         undecided = _undecided(suggestions, original, released, recipe_steps, streamed,
                    listed={*(quasi_identifiers or ()), *direct, *decisions,
                            *([sensitive] if sensitive else []), *target_columns(models)},
-                   problem=problem)  # fmt: skip
+                   rare_below=rare_below, problem=problem)  # fmt: skip
     if not quasi_identifiers:
         problem(
             "no_quasi_identifiers",
@@ -579,10 +579,18 @@ def _undecided(
     streamed: bool,
     *,
     listed: set[str],
+    rare_below: int,
     problem: Problem,
 ) -> list[str]:
-    """Columns Step 1 doubts (indirect, near-unique, unsure text) that the release keeps
-    but the recipe gives no place (PDPC guide, Step 1: know your data); returns them."""
+    """Columns Step 1 doubts (indirect, near-unique, unsure text, a category some of whose
+    released values fewer than ``rare_below`` records share) that the release keeps but
+    the recipe gives no place (PDPC guide, Step 1: know your data); returns them.
+
+    A category is doubted for what it does, not what it is: Step 1 cannot read names it
+    has no list for (``Ngozi Eze``, ``山田太郎``), and a column of them in a table with a
+    few records per person is a "category" to it. When most of its values are each held
+    by fewer than k records it singles people out as names do (one rare value among
+    common ones, a small town, is left to the quasi-identifiers the recipe lists)."""
     doubts, columns = [], []
     for suggestion in suggestions:
         column = suggestion.column
@@ -609,6 +617,14 @@ def _undecided(
                           "the file is unread)")  # fmt: skip
         elif suggestion.kind in UNSURE_KINDS:
             doubts.append(f"{column!r} (Step 1 is unsure what this text holds)")
+        elif suggestion.kind == "category" and not streamed:
+            counts = released[column].value_counts()
+            rare = int((counts < rare_below).sum())
+            if rare * 2 <= counts.size:  # most values single out small groups: like names
+                continue
+            doubts.append(f"{column!r} (a category of which {rare:,} value"
+                          f"{' is' if rare == 1 else 's are each'} held by fewer than "
+                          f"{rare_below} records: it singles them out)")  # fmt: skip
         else:
             continue
         columns.append(str(column))

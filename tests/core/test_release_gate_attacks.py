@@ -126,7 +126,10 @@ def test_the_rescan_counts_split_nrics_full_width_emails_and_words_cut_by_a_labe
 
 
 def test_redacted_notes_with_split_nrics_and_full_width_emails_are_not_released(data, capsys):
-    table = TABLE.assign(notes=NOTES + ["no contact"] * 17)
+    # the other 17 notes say nothing identifying: free text to Step 1 (all distinct)
+    table = TABLE.assign(
+        notes=NOTES + [f"seen on day {i} of the trial, all well" for i in range(17)]
+    )
     table.to_csv(data, index=False)
     recipe = (BASE + "reviewed_text: {notes: {by: A. Reader, at: 2026-11-27, rows_checked: 20}}\n"
               + STEPS.replace("[name, email]", "[name, email, nric]")
@@ -170,3 +173,22 @@ def test_an_engine_release_does_not_pass_a_column_step1_saw_empty_in_the_first_r
     err = capsys.readouterr().err
     assert "'ref' (no value in the first rows Step 1 read" in err and "not_quasi_identifiers" in err
     assert not list(data.parent.glob("out*.csv"))
+
+
+# --- names Step 1 does not know, under a header that says nothing ----------------------
+
+
+def test_a_category_whose_values_fewer_than_k_records_share_needs_a_decision(data, capsys):
+    # a visits table: each person three times, the names under 'col_a'; 20 names in 60
+    # values is a "category" to Step 1 (none of these names is in its lists), and each
+    # value is held by 3 records, fewer than k = 5
+    visits = pd.concat([TABLE] * 3, ignore_index=True).rename(columns={"name": "col_a"})
+    visits.to_csv(data, index=False)
+    recipe = BASE + STEPS.replace("[name, email]", "[email, nric]")
+    assert _apply(data, recipe) == 2
+    err = capsys.readouterr().err
+    assert "'col_a' (a category of which 20 values are each held by fewer than 5 records" in err
+    assert "not_quasi_identifiers" in err
+    # counted as a quasi-identifier it gives k = 3 by hand (3 visits a person): refused
+    assert _apply(data, recipe.replace("[age, sex]", "[age, sex, col_a]")) == 2
+    assert "k = 3 is below the target k = 5" in capsys.readouterr().err
