@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from core.dates import two_digit_years_not_after
 from core.errors import ParameterError
 from core.formatting import fmt_percent
 from core.privacy import equivalence_classes
@@ -57,6 +58,8 @@ def _dates(series: pd.Series) -> pd.Series:
     parsed = pd.to_datetime(text, errors="coerce", format="ISO8601")
     if parsed.notna().sum() < text.notna().sum() / 2:  # not ISO: try day first (Singapore)
         parsed = pd.to_datetime(text, errors="coerce", dayfirst=True, format="mixed")
+    # Births are in the past: 02/01/42 is 1942, not the 2042 pandas reads.
+    parsed = two_digit_years_not_after(text, parsed, pd.Timestamp.today().normalize())
     return parsed.dt.normalize()
 
 

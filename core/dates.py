@@ -45,9 +45,49 @@ _TOP_LABEL = re.compile(r"^\s*\d+\s*\+\s*$")
 DEFAULT_MILESTONES = (62, 65)
 
 
-def _parse(series: pd.Series, column: str) -> pd.Series:
+# A date written with its year in full has a run of three digits or more (1942-01-02,
+# 02/01/1942); 02/01/42 or 2 Jan 42 has none: its century is a guess.
+_FULL_YEAR = r"[0-9]{3}"
+_CENTURY = pd.DateOffset(years=100)
+
+
+def two_digit_years_not_after(
+    text: pd.Series, parsed: pd.Series, latest: pd.Timestamp, *, events: bool = False
+) -> pd.Series:
+    """``parsed`` with each date written with a two-digit year and read after ``latest``
+    moved back a century: 02/01/42 is 2 January 1942, not 2042.
+
+    pandas (like dateutil) puts a two-digit year within 50 years of today, so in 2026 it
+    reads 15/08/31 as 2031: a date of birth in the future, which would hide a person aged
+    over 89 from HIPAA Safe Harbor's age rule (45 CFR 164.514(b)(2)(i)(C)). A date of birth
+    or of a past event cannot be later than the reference date (``latest``). With
+    ``events`` the column's own dates written in full can reach later (a column of
+    appointments holding 01/03/2031 keeps 12/12/30 in 2030): the bound is the latest of
+    ``latest`` and those. Dates written in full are never moved.
+    """
+    if not len(parsed) or pd.api.types.is_datetime64_any_dtype(text):
+        return parsed
+    written = text.astype("str").where(text.notna())
+    short = written.notna() & ~written.str.contains(_FULL_YEAR, na=True).astype(bool)
+    naive = parsed.dt.tz_localize(None) if isinstance(parsed.dtype, pd.DatetimeTZDtype) else parsed
+    bound = latest
+    if events:
+        in_full = naive[~short].max()
+        bound = max(bound, in_full) if pd.notna(in_full) else bound
+    late = (short & (naive.dt.normalize() > bound)).fillna(False).astype(bool)
+    if not late.any():
+        return parsed
+    return parsed.where(~late, parsed - _CENTURY)
+
+
+def _parse(
+    series: pd.Series, column: str, *, latest: pd.Timestamp | None = None, events: bool = False
+) -> pd.Series:
     """Dates from text: ISO (2003-02-01) as written, and slash dates day first (08/01/1971 is
-    8 January), as the PDPC guide writes them (Step 1, Example 1) and as Singapore does."""
+    8 January), as the PDPC guide writes them (Step 1, Example 1) and as Singapore does.
+
+    With ``latest`` (dates of birth or of past events), a two-digit year that would land
+    after it is in the previous century: :func:`two_digit_years_not_after`."""
     # Imported here: core.techniques re-exports this module (an import cycle otherwise).
     from core.techniques.generalisation import _parse_dates
 
@@ -63,7 +103,11 @@ def _parse(series: pd.Series, column: str) -> pd.Series:
             if others.isna().all()
             else iso.fillna(pd.to_datetime(_parse_dates(others, column, dayfirst=True)))
         )
-    return pd.to_datetime(parsed) if not pd.api.types.is_datetime64_any_dtype(parsed) else parsed
+    if not pd.api.types.is_datetime64_any_dtype(parsed):
+        parsed = pd.to_datetime(parsed)
+    if latest is None:
+        return parsed
+    return two_digit_years_not_after(series, parsed, latest, events=events)
 
 
 def _as_output(
@@ -273,7 +317,7 @@ def age_from_dob(
         raise ParameterError(
             f"Column '{new_column}' already exists: choose another 'new_column' for the age."
         )
-    dob = _parse(df[column], column)
+    dob = _parse(df[column], column, latest=ref)
     ages = ages_at(dob, ref)
     future = (ages < 0).fillna(False).to_numpy()
     if future.any():

@@ -475,7 +475,7 @@ def _old_people(df: pd.DataFrame, kinds: dict[str, _Found], ref: pd.Timestamp) -
     old = np.zeros(len(df), dtype=bool)
     for column, found in kinds.items():
         if found.kind == "date_of_birth":
-            ages = ages_at(_parse(df[column], column), ref)
+            ages = ages_at(_parse(df[column], column, latest=ref), ref)
             old |= (ages >= TOP_AGE).fillna(False).to_numpy()
         elif found.kind == "year_of_birth":
             years = _birth_year_numbers(df[column])
@@ -512,7 +512,9 @@ def _hide_birth_years(years: pd.Series, old: np.ndarray, ref: pd.Timestamp):
 
 
 def _dates_to_year(values: pd.Series, column: str, kind: str, old: np.ndarray, ref: pd.Timestamp):
-    dates = _parse(values, column)
+    # A two-digit year is read in the past (born on 15/08/31: 1931, aged over 89), as are
+    # those of other dates directly related to the person, up to the column's own latest.
+    dates = _parse(values, column, latest=ref, events=kind != "date_of_birth")
     years = dates.dt.year.astype("Int64").astype("str").where(dates.notna())
     note = ""
     if kind == "date_of_birth":

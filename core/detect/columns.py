@@ -30,6 +30,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from core.dates import two_digit_years_not_after
 from core.detect.addresses import ADDRESS
 from core.detect.column_phones import phone_evidence
 from core.detect.evidence import THRESHOLD, Evidence, pct
@@ -343,7 +344,8 @@ def _parse_dates(values: pd.Series) -> pd.Series:
             warnings.simplefilter("ignore")
             mixed = pd.to_datetime(rest, errors="coerce", format="mixed", dayfirst=True)
         parsed[rest.index] = mixed.to_numpy(dtype="datetime64[ns]")
-    return parsed
+    # 02/01/42 is read 2042 by pandas; as dates of birth or past events, 1942.
+    return two_digit_years_not_after(values, parsed, pd.Timestamp.today().normalize(), events=True)
 
 
 # Dates of birth: all in the past and spread over at least this many years (dates of

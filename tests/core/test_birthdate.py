@@ -55,6 +55,13 @@ def test_day_first_dates_and_missing_column() -> None:
         observed_uniqueness(df, date_of_birth="dob", sex="gender", locality="town")
 
 
+def test_two_digit_birth_years_are_in_the_past() -> None:
+    # 02/01/42 is the same birth as 02/01/1942 (pandas alone reads 2042): one class of two.
+    df = pd.DataFrame({"dob": ["02/01/42", "02/01/1942"], "sex": ["F", "F"], "town": ["A", "A"]})
+    result = observed_uniqueness(df, date_of_birth="dob", sex="sex", locality="town")
+    assert result.observed_unique == 0
+
+
 def test_date_like_columns() -> None:
     df = _table().assign(n=[1, 2, 3, 4, 5, 6], when=pd.to_datetime(["2020-01-01"] * 6))
     assert date_like_columns(df) == ["dob", "when"]

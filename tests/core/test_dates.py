@@ -130,6 +130,24 @@ def test_age_from_dob_refuses_births_after_the_reference_date():
         age_from_dob(pd.DataFrame({"dob": ["2030-01-01"]}), "dob", reference_date="2025-01-01")
 
 
+def test_two_digit_birth_years_are_in_the_past():
+    # dd/mm/yy: pandas alone reads '31' as 2031 and '42' as 2042, births after the reference
+    # date. A birth cannot be in the future, so such a year is in the previous century.
+    df = pd.DataFrame({"dob": ["15/08/31", "01/01/05", "02/01/42", "02/01/35", "28/11/26"]})
+    out = age_from_dob(df, "dob", reference_date="2026-11-28", top=None)
+    # By hand on 2026-11-28: 1931-08-15 -> 95; 2005-01-01 -> 21; 1942-01-02 -> 84;
+    # 1935-01-02 -> 91; 2026-11-28 (born today, not after it) -> 0.
+    assert out["age"].tolist() == [95, 21, 84, 91, 0]
+    top_coded = age_from_dob(df, "dob", reference_date="2026-11-28")
+    assert top_coded["age"].tolist() == ["90+", "21", "84", "90+", "0"]
+
+
+def test_a_four_digit_future_birth_is_still_refused():
+    # Only a year written with two digits is ambiguous; 2042 written in full is an error.
+    with pytest.raises(ParameterError, match="row 1"):
+        age_from_dob(pd.DataFrame({"dob": ["02/01/2042"]}), "dob", reference_date="2026-11-28")
+
+
 @settings(max_examples=50, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_age_perturbation_follows_nist(seed):

@@ -228,3 +228,38 @@ def test_cli_safe_harbor_on_the_issue_table(tmp_path, capsys):
     released = pd.read_csv(target)
     assert not {"c1", "c2", "c8"} & set(released.columns)
     assert not released["c9"].str.contains("@").any()
+
+
+def test_two_digit_birth_years_are_read_in_the_past_century():
+    # dd/mm/yy dates of birth: '31' and '35' are 1931 and 1935, not 2031 and 2035 (a birth
+    # after the reference date is impossible); '05' is 2005 and '88' 1988.
+    df = pd.DataFrame(
+        {
+            "date_of_birth": ["15/08/31", "01/01/05", "02/01/35", "23/11/88"],
+            "diagnosis": ["I20", "E11", "J06", "S62"],
+        }
+    )
+    result = apply_safe_harbor(df, reference_date="2026-11-28")
+    out = result.data
+    # On 2026-11-28 those born 1931-08-15 (95) and 1935-01-02 (91) are over 89: their year
+    # of birth is suppressed, 45 CFR 164.514(b)(2)(i)(C); 2005 and 1988 are kept.
+    assert out["date_of_birth"].isna().tolist() == [True, False, True, False]
+    assert out["date_of_birth"].iloc[[1, 3]].tolist() == ["2005", "1988"]
+    detail = result.to_frame().set_index("column").loc["date_of_birth", "detail"]
+    assert "2 person(s) aged 90 or over" in detail
+
+
+def test_two_digit_years_of_other_dates_stay_within_the_columns_own_range():
+    # A date of an event with a two-digit year after the reference date is in the previous
+    # century too, unless the column itself holds dates that late written in full (here
+    # 2031: an appointment column reaching into the future keeps '30' as 2030).
+    df = pd.DataFrame(
+        {
+            "admission_date": ["02/01/24", "15/08/42", "01/01/05", "07/07/99"],
+            "appointment_date": ["02/01/27", "12/12/30", "01/03/2031", "05/05/26"],
+            "diagnosis": ["I20", "E11", "J06", "S62"],
+        }
+    )
+    out = apply_safe_harbor(df, reference_date="2026-11-28").data
+    assert out["admission_date"].tolist() == ["2024", "1942", "2005", "1999"]
+    assert out["appointment_date"].tolist() == ["2027", "2030", "2031", "2026"]

@@ -338,3 +338,15 @@ def test_national_identity_numbers_of_several_countries_in_one_column():
     (s,) = suggest_roles(pd.DataFrame({"c1": rng.permutation(nrics + ssns + ninos)}))
     assert (s.kind, s.role) == ("national_id", Role.DIRECT)
     assert "US SSN" in s.reason and "UK NINO" in s.reason
+
+
+def test_dates_of_birth_with_two_digit_years():
+    # dd/mm/yy under a header that says nothing: pandas reads '42' as 2042 (a future date,
+    # so not a birth); read in the past, 1931..2005 span a lifetime like dates of birth.
+    # The admissions, 2019..2025, stay dates of events.
+    births = ["02/01/42", "15/08/31", "01/01/05", "02/01/35", "23/11/88", "07/07/60"] * 5
+    visits = ["02/01/24", "15/08/23", "01/01/25", "02/01/19", "23/11/20", "07/07/21"] * 5
+    got = by_column(pd.DataFrame({"c1": births, "c2": visits}))
+    assert (got["c1"].kind, got["c1"].role) == ("date_of_birth", Role.INDIRECT)
+    assert "from 1931 to 2005" in got["c1"].reason
+    assert got["c2"].kind == "date"
