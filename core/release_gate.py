@@ -562,7 +562,14 @@ def _judge_free_text(
         )
         return None
     short = review_shortfall(review, cells)
-    if short:
+    if int(review["rows_checked"]) > cells:  # a signature, not a reading
+        problem(
+            "text_review",
+            f"The review of free-text column {column!r} says {review['rows_checked']:,} cells "
+            f"were read, but the released column holds {cells:,}: record the cells the "
+            "reviewer read (PDPC guide, Step 2).",
+        )
+    elif short:
         problem(
             "text_review",
             f"The review of free-text column {column!r} read {review['rows_checked']} cells; "

@@ -192,3 +192,16 @@ def test_a_category_whose_values_fewer_than_k_records_share_needs_a_decision(dat
     # counted as a quasi-identifier it gives k = 3 by hand (3 visits a person): refused
     assert _apply(data, recipe.replace("[age, sex]", "[age, sex, col_a]")) == 2
     assert "k = 3 is below the target k = 5" in capsys.readouterr().err
+
+
+def test_a_review_that_read_more_cells_than_the_column_holds_is_not_a_review(data, capsys):
+    # 20 notes, all clean after redaction; the signature claims 500 cells were read
+    table = TABLE.assign(notes=[f"seen on day {i} of the trial, all well" for i in range(20)])
+    table.to_csv(data, index=False)
+    recipe = (BASE + "reviewed_text: {notes: {by: A. Reader, at: 2026-11-27, rows_checked: 500}}\n"
+              + STEPS.replace("[name, email]", "[name, email, nric]")
+              + "  - {step: redact_text, columns: [notes], residue: true}\n")  # fmt: skip
+    assert _apply(data, recipe) == 2
+    err = capsys.readouterr().err
+    assert "'notes'" in err and "500 cells" in err and "holds 20" in err
+    assert _apply(data, recipe.replace("rows_checked: 500", "rows_checked: 20")) == 0
