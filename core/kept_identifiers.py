@@ -17,7 +17,7 @@ four digits with an NRIC by chance); :func:`treatment` reads them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,28 +83,69 @@ def normalised(values: pd.Series) -> pd.Series:
     return text.str.casefold().str.replace(_FORMATTING, "", regex=True)
 
 
-def _runs(values: pd.Series, width: int) -> pd.Index:
-    """Every distinct run of ``width`` characters in ``values`` (one vector op per position)."""
-    lengths = values.str.len().to_numpy()
-    pieces = []
-    for start in range(int(lengths.max(initial=0)) - width + 1):
-        long_enough = values[lengths >= start + width]
-        pieces.append(long_enough.str.slice(start, start + width).unique())
-    if not pieces:
-        return pd.Index([], dtype=object)
-    return pd.Index(np.concatenate([np.asarray(p, dtype=object) for p in pieces])).unique()
+#: Every Unicode code point is below 2**21, so three fit in one 64-bit integer.
+_POINT_BITS = 21
+#: Runs keyed at a time: bounds the memory of the integer keys, whatever the values' length.
+_CHUNK = 2**20
 
 
-def _holds_a_run(values: pd.Series, runs: pd.Index, width: int) -> np.ndarray:
-    """Per value: does it contain one of ``runs`` (runs of ``width`` characters)?"""
-    lengths = values.str.len().to_numpy()
+def _code_points(values: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The code points of ``values`` end to end, whether a run of :data:`RUN` characters
+    inside one value starts at each, and where each value ends (one pass over the
+    characters: a value of a million characters costs what a million short ones do)."""
+    points = np.frombuffer("".join(values.tolist()).encode("utf-32-le"), dtype=np.uint32)
+    lengths = values.str.len().to_numpy(dtype=np.int64)
+    ends = np.cumsum(lengths)
+    starts_run = np.ones(points.size, dtype=bool)
+    for back in range(1, RUN):  # the last RUN - 1 characters of a value start no run
+        starts_run[(ends - back)[lengths >= back]] = False
+    return points, starts_run, ends
+
+
+def _run_starts(starts_run: np.ndarray) -> Iterator[np.ndarray]:
+    """Where runs start, :data:`_CHUNK` characters at a time."""
+    for first in range(0, starts_run.size, _CHUNK):
+        yield first + np.flatnonzero(starts_run[first : first + _CHUNK])
+
+
+def _prefixes(points: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The first ``RUN - 1`` characters of each run packed into one integer (exact: 63
+    bits, so it is also a non-negative int64)."""
+    packed = np.zeros(starts.size, dtype=np.uint64)
+    for offset in range(RUN - 1):
+        packed = (packed << np.uint64(_POINT_BITS)) | points[starts + offset]
+    return packed
+
+
+def _keys(points: np.ndarray, starts: np.ndarray, prefixes: pd.Index) -> np.ndarray:
+    """Each run's key: the position of its first ``RUN - 1`` characters in ``prefixes``,
+    then its last character (exact, in 64 bits); -1 when its prefix is not there."""
+    rank = prefixes.get_indexer(_prefixes(points, starts))
+    keys = (rank.astype(np.uint64) << np.uint64(_POINT_BITS)) | points[starts + RUN - 1]
+    return np.where(rank >= 0, keys.astype(np.int64), -1)
+
+
+def _distinct(arrays: Iterable[np.ndarray]) -> pd.Index:
+    return pd.Index(pd.unique(np.concatenate([np.empty(0, dtype=np.int64), *arrays])))
+
+
+def _holding_rows(values: pd.Series, rare: pd.Series) -> np.ndarray:
+    """Per value of ``values``: does it contain a run of :data:`RUN` characters of a value
+    of ``rare``? Runs are compared as integer keys (:func:`_keys`) in hash tables, a chunk
+    at a time: time linear in the characters, memory bounded, never a loop over values or
+    character positions."""
     hit = np.zeros(len(values), dtype=bool)
-    if runs.empty:
+    rare_points, rare_starts_run, _ = _code_points(rare)
+    prefixes = _distinct(pd.unique(_prefixes(rare_points, starts).astype(np.int64))
+                         for starts in _run_starts(rare_starts_run))  # fmt: skip
+    if prefixes.empty:
         return hit
-    for start in range(int(lengths.max(initial=0)) - width + 1):
-        rows = np.flatnonzero(lengths >= start + width)
-        pieces = values.iloc[rows].str.slice(start, start + width)
-        hit[rows[pieces.isin(runs).to_numpy()]] = True
+    rare_keys = _distinct(pd.unique(_keys(rare_points, starts, prefixes))
+                          for starts in _run_starts(rare_starts_run))  # fmt: skip
+    points, starts_run, ends = _code_points(values)
+    for starts in _run_starts(starts_run):
+        found = rare_keys.get_indexer(_keys(points, starts, prefixes)) >= 0
+        hit[np.searchsorted(ends, starts[found], side="right")] = True
     return hit
 
 
@@ -121,8 +162,8 @@ class RunLeak:
 def identifying_runs(original: pd.Series, released: pd.Series, *, k: int) -> RunLeak:
     """How many released values equal or contain a run of :data:`RUN` characters of an
     original value of the column held by fewer than ``k`` records (compared as
-    :func:`normalised` text). Work is done per distinct value and per character position,
-    never per row."""
+    :func:`normalised` text). Work is done per distinct value, in time linear in their
+    characters (:func:`_holding_rows`)."""
     before = normalised(original.dropna())
     counts = before.value_counts()
     rare = pd.Series(counts.index[counts.to_numpy() < k], dtype="str")
@@ -132,7 +173,7 @@ def identifying_runs(original: pd.Series, released: pd.Series, *, k: int) -> Run
     distinct = after.value_counts()
     values = pd.Series(distinct.index, dtype="str")
     equal = values.isin(pd.Index(rare)).to_numpy()
-    hit = equal | _holds_a_run(values, _runs(rare, RUN), RUN)
+    hit = equal | _holding_rows(values, rare)
     records = int(distinct.to_numpy()[hit].sum())
     return RunLeak(records, int(distinct.to_numpy()[equal].sum()), int(rare.size))
 
