@@ -376,13 +376,15 @@ def _sample(series: pd.Series, sample_size: int) -> pd.Series:
 
 
 def _as_text(values: pd.Series) -> pd.Series:
-    """Sampled values as stripped strings; whole floats are written without '.0'."""
+    """Sampled values as stripped strings; whole floats are written without '.0'. Text is
+    read in Unicode's compatibility form (NFKC): an NRIC or email typed with a phone's
+    full-width keyboard (``Ｓ１２３４５６７Ｄ``, ``a＠b．com``) is the same identifier."""
     if pd.api.types.is_float_dtype(values):
         finite = np.isfinite(values.to_numpy(dtype=float))
         whole = finite.all() and bool((values == np.floor(values)).all())
         if whole and (values.abs() < 2**53).all():
             values = values.astype("int64")
-    return values.astype(str).astype("str").str.strip()
+    return values.astype(str).astype("str").str.strip().str.normalize("NFKC")
 
 
 def _pct(share: float) -> str:

@@ -205,3 +205,27 @@ def test_a_review_that_read_more_cells_than_the_column_holds_is_not_a_review(dat
     err = capsys.readouterr().err
     assert "'notes'" in err and "500 cells" in err and "holds 20" in err
     assert _apply(data, recipe.replace("rows_checked: 500", "rows_checked: 20")) == 0
+
+
+# --- identifiers typed with a phone's full-width keyboard ------------------------------
+
+FULL_WIDTH = str.maketrans(
+    "0123456789STDZIHGFEABCJ@.", "０１２３４５６７８９ＳＴＤＺＩＨＧＦＥＡＢＣＪ＠．"
+)
+
+
+def test_full_width_nrics_and_emails_are_read_as_what_they_are(data, capsys):
+    from core.schema import suggest_roles
+
+    table = TABLE.assign(ref=[n.translate(FULL_WIDTH) for n in NRICS],
+                         contact=TABLE["email"].str.translate(FULL_WIDTH))  # fmt: skip
+    kinds = {s.column: (s.role.value, s.kind, s.uncertain) for s in suggest_roles(table)}
+    assert kinds["ref"] == ("direct", "nric", False)
+    assert kinds["contact"] == ("direct", "email", False)
+    # the hurried user's reason no longer lets them out in clear
+    table.to_csv(data, index=False)
+    recipe = (BASE.replace("{salary:", "{ref: internal reference, contact: not needed, salary:")
+              + STEPS.replace("[name, email]", "[name, email, nric]"))  # fmt: skip
+    assert _apply(data, recipe) == 2
+    err = capsys.readouterr().err
+    assert "'ref'" in err and "'contact'" in err and "remove or pseudonymise" in err
