@@ -201,6 +201,22 @@ def add_age_bands(page, width: int = 10) -> None:
     wait_idle(page)
 
 
+def prepare_release_button(page):
+    """Report: the "Prepare the release" button. With its help text Streamlit draws a second,
+    hidden button in the same container: the one named by its label is the one seen."""
+    return page.locator(".st-key-prepare_release").get_by_role(
+        "button", name="Prepare the release", exact=True
+    )
+
+
+def prepare_release(page) -> None:
+    """Report: record the release in the workspace; its downloads are offered after it
+    (issue 27)."""
+    prepare_release_button(page).click()
+    wait_idle(page)
+    page.get_by_text(re.compile("(Already r|R)ecorded as release")).first.wait_for()
+
+
 def expect_project_in_sidebar(page, *, data: str, steps: int, k: str) -> None:
     """The sidebar names the data file, the recipe's number of steps and its k (what a
     person checks after a restart or on another page)."""

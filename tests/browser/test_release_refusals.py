@@ -35,6 +35,8 @@ from browser_steps import (
     open_page,
     open_tab,
     pick,
+    prepare_release,
+    prepare_release_button,
     wait_idle,
     watch_console,
 )
@@ -282,7 +284,7 @@ def _walk(page, csv: Path, shots: Path) -> None:
     page.locator(".st-key-decide_button_postal button").click()
     main.get_by_text("not a quasi-identifier, because").first.wait_for()
     wait_idle(page)
-    page.locator(".st-key-prepare_release button").wait_for()
+    prepare_release_button(page).wait_for()
     assert problems(page) == ""
 
     # A privacy-model target on the diagnosis: each (age band, sex) group holds 4 different
@@ -295,13 +297,12 @@ def _walk(page, csv: Path, shots: Path) -> None:
     assert page.locator(".st-key-download_data button").is_disabled()
     check_page(page, shots, "refusal_07_report_target_missed", console)
     require_l_diversity(page, 4)
-    page.locator(".st-key-prepare_release button").wait_for()
+    prepare_release_button(page).wait_for()
 
     # Passed: recorded in the workspace first (issue 27), then the data downloads as
     # anonymised, and the report records the decisions.
     assert problems(page) == ""
-    page.locator(".st-key-prepare_release button").click()
-    wait_idle(page)
+    prepare_release(page)
     page.locator(".st-key-download_data button:not([disabled])").wait_for()
     download = page.locator(".st-key-download_data button")
     assert download.is_enabled()

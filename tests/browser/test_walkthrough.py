@@ -28,6 +28,7 @@ from browser_steps import (
     load_sample,
     metric_value,
     open_page,
+    prepare_release,
     save_roles,
     wait_idle,
     watch_console,
@@ -148,9 +149,7 @@ def test_main_path_in_chromium(page, app_url: str, screenshot_dir: Path) -> None
     wait_idle(page)
     # The release is recorded in the workspace before its files are offered (issue 27).
     assert page.locator(".st-key-download_report_json button").is_disabled()
-    page.locator(".st-key-prepare_release button").click()
-    wait_idle(page)
-    page.get_by_text("Recorded as release").first.wait_for()
+    prepare_release(page)
     # The unlocked downloads' labels are read in full (the bundle's was cut off).
     page.locator(".st-key-download_bundle button:not([disabled])").wait_for()
     check_page(page, screenshot_dir, "08_report_released_anyway", console)

@@ -34,6 +34,7 @@ from browser_steps import (
     open_page,
     open_tab,
     pick,
+    prepare_release,
     save_roles,
     wait_idle,
 )
@@ -163,8 +164,7 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
         page.locator(".st-key-release_anyway label").click()
         wait_idle(page)
         page.get_by_text("You release this table although it is not anonymised").first.wait_for()
-        page.locator(".st-key-prepare_release button").click()  # recorded, then offered
-        wait_idle(page)
+        prepare_release(page)  # recorded, then offered
         bundle_name = "release-bundle.NOT-ANONYMISED.zip"
         page.locator(".st-key-download_bundle button:not([disabled])").wait_for()
         check_page(page, shots, "ws_walk_07_report")
