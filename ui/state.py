@@ -32,7 +32,6 @@ from core.bundle import (
     build_bundle,
     population_tables,
     portable_name,
-    portable_recipe,
     stored_table_name,
     stored_tables,
 )
@@ -1284,20 +1283,17 @@ def _follow(ws: Workspace, now: dict[str, Any], seen: dict[str, Any]) -> list[st
     return notes
 
 
-def _portable_release() -> tuple[Recipe, dict[str, str]]:
-    """The release recipe with its hierarchies by content (see core.bundle), seed fixed."""
-    release = release_recipe()
-    with open_workspace() as ws:
-        known = ws.hierarchies()
-    portable, hierarchies = portable_recipe(release, base_dir=ROOT, known=known)
-    seed = release.seed if release.seed is not None else current().seed
-    return Recipe(portable.steps, seed, portable.meta), hierarchies
+def _prepared_recipe() -> tuple[Recipe, dict[str, str]]:
+    """The prepared release's recipe and hierarchies as its record holds them (hierarchies
+    by content, see core.bundle; the seed used): what its bundle and archive carry."""
+    prepared = _state()[_PREPARED]
+    return prepared["recipe"], prepared["hierarchies"]
 
 
 def release_bundle(report: Any, data_bytes: bytes, fmt: str, result: RecipeResult) -> bytes:
-    """The recipient's bundle (core.bundle) of the current release, as a zip: no original
+    """The recipient's bundle (core.bundle) of the prepared release, as a zip: no original
     value, hierarchies as rules, no identity mapping table."""
-    portable, hierarchies = _portable_release()
+    portable, hierarchies = _prepared_recipe()
     return build_bundle(released=data_bytes, released_name=f"released.{fmt}", recipe=portable,
                         hierarchies=hierarchies, report=report,
                         made_mappings=bool(result.mappings or result.linking),
@@ -1310,7 +1306,7 @@ def release_archive(
 ) -> bytes:
     """The internal reproduction archive (core.bundle) of the current release, as a zip:
     every hierarchy file and the encrypted identity tables (personal data)."""
-    portable, hierarchies = _portable_release()
+    portable, hierarchies = _prepared_recipe()
     return build_archive(released=data_bytes, released_name=f"released.{fmt}", recipe=portable,
                          hierarchies=hierarchies, report=report,
                          encrypted_mappings=encrypted_mappings).to_zip()  # fmt: skip
@@ -1379,7 +1375,8 @@ def prepare_release(
     except (AnonymisationError, sqlite3.Error, OSError) as error:
         return _one_line(error)
     _state()[_PREPARED] = {"key": _release_key(data_bytes, fmt, acknowledged, signed),
-                           "anchor": done.anchor, "new": done.new}  # fmt: skip
+                           "anchor": done.anchor, "new": done.new, "recipe": done.recipe,
+                           "hierarchies": done.hierarchies}  # fmt: skip
     return None
 
 
