@@ -32,6 +32,7 @@ import pandas as pd
 
 from core.detect.columns import free_text_findings, script_note, value_evidence
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS
+from core.detect.record_numbers import UNIQUE_KINDS, review_unique_column
 from core.validation import require_int
 
 __all__ = ["ROLE_DESCRIPTIONS", "Role", "Suggestion", "suggest_roles"]
@@ -492,6 +493,16 @@ def _is_registered(kind: str) -> bool:
 
 
 def _suggest(column: Hashable, series: pd.Series, sample_size: int) -> Suggestion:
+    """The column's suggestion; one called direct only for being unique is reviewed: a row
+    number, amounts or lot numbers are not direct (:mod:`core.detect.record_numbers`)."""
+    suggestion = _suggest_from_evidence(column, series, sample_size)
+    if suggestion.role is not Role.DIRECT or suggestion.kind not in UNIQUE_KINDS:
+        return suggestion
+    text = _as_text(_sample(series, sample_size))
+    return review_unique_column(suggestion, series, text, _name_words(column))
+
+
+def _suggest_from_evidence(column: Hashable, series: pd.Series, sample_size: int) -> Suggestion:
     sample = _sample(series, sample_size)
     if sample.empty:
         return Suggestion(

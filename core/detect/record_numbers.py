@@ -1,0 +1,188 @@
+"""Near-unique columns that are not direct identifiers: row numbers, amounts, lot numbers.
+
+A column whose values are all (or almost all) distinct looks like a key, and Step 1 calls
+such a column direct. The PDPC guide (Step 1, "Know your data", classification table)
+calls *direct* the attributes "unique to an individual" that "can be used as key data
+attributes to re-identify an individual": name, NRIC, account number, and in its
+examples the staff ID and customer ID. Being distinct in one table is not enough:
+
+- a running row number (1, 2, 3 ... n) is unique to a row of this table, not to a
+  person: the guide's own worked examples (Annex A, generalisation; Annex C, k-anonymity)
+  keep their "Serial number" column after anonymisation. It is "other", with one caution
+  from the guide ("D. Inferred information"): if rows follow the order records were
+  collected, shuffle them;
+- an amount (1234.50, 12,500.00) is a quantity, not a key; amounts of transactions and
+  salaries are *target* attributes (classification table), a height or weight an
+  indirect one, so the column is "other" for a person to place;
+- a lot or batch number names a batch of goods that many people share: "other";
+- an invoice, receipt, order or transaction number is unique to one record of one
+  person's purchase, and leads to that person through the issuer's records, as an
+  account number or customer ID does: it stays direct, marked uncertain so a person
+  decides (drop or pseudonymise it unless the recipient can never look it up).
+
+:func:`review_unique_column` applies these rules to a suggestion Step 1 has made.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+if TYPE_CHECKING:
+    from core.schema import Suggestion
+
+# Kinds Step 1 gives a column because it is unique, not because of what it holds.
+UNIQUE_KINDS = frozenset({"near_unique", "identifier_like", "code"})
+
+# Header words, on the lower-case words of core.schema._name_words ("Row No." -> row_no).
+_ROW_WORDS = re.compile(
+    r"(?:^|_)(?:row|rows|no|num|nr|number|index|idx|s_?n|sno|serial|seq|sequence|line|"
+    r"entry|item|count|unnamed|n)(?:_|$)|^$"
+)
+_PERSON_WORDS = re.compile(
+    r"(?:^|_)(?:customer|cust|client|patient|staff|employee|emp|member|student|user|"
+    r"account|acct|acc|person|applicant|citizen|passport|nric|ic|fin|policy|card|"
+    r"contact|subscriber|holder|mrn|case|pupil|worker)(?:_|$)"
+)
+# "id" alone says nothing of whose: a row number under it may be a person's key elsewhere.
+_ID_WORDS = re.compile(r"(?:^|_)(?:id|uid|key|pk)(?:_|$)")
+_RECORD_WORDS = re.compile(
+    r"(?:^|_)(?:invoice|inv|receipt|rcpt|order|txn|transaction|trans|booking|ticket|"
+    r"voucher|bill|consignment|tracking|awb)(?:_|$)"
+)
+_BATCH_WORDS = re.compile(r"(?:^|_)(?:lot|batch|bin|pallet|shipment)(?:_|$)")
+# A number written with a decimal part, or grouped in thousands: 1234.50, 89.9, 12,500.00.
+_AMOUNT = r"[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)\.[0-9]+|[-+]?[0-9]{1,3}(?:,[0-9]{3})+"
+_AMOUNT_SHARE = 0.9
+
+_STEP1 = "PDPC guide, Step 1"
+_TECHNIQUE_ROW = (
+    "keep it only if needed (it says nothing about the person); if the rows follow the "
+    "order records were collected, shuffle them before sharing (PDPC guide, "
+    "'D. Inferred information')"
+)
+_TECHNIQUE_AMOUNT = (
+    "keep as it is if it is a target attribute (amounts); if it describes the person "
+    "(height, weight), generalise into ranges or perturb (Annex B)"
+)
+_TECHNIQUE_BATCH = "keep it only if needed; otherwise remove it (data minimisation, Step 1)"
+
+
+def row_number_start(series: pd.Series) -> int | None:
+    """1 or 0 when the column is a running row number (no value missing, its values exactly
+    the whole numbers 1..n or 0..n-1, in any order), else None."""
+    n = len(series)
+    if n < 2 or series.isna().any() or pd.api.types.is_bool_dtype(series):
+        return None
+    numbers = pd.to_numeric(series, errors="coerce")
+    if numbers.isna().any():
+        return None
+    first, last = numbers.min(), numbers.max()
+    running = (
+        first in (0, 1)
+        and last - first == n - 1
+        and bool((numbers % 1 == 0).all())
+        and numbers.nunique() == n
+    )
+    return int(first) if running else None
+
+
+def amount_share(text: pd.Series) -> float:
+    """Share of values written as amounts: with a decimal part or thousands separators."""
+    if text.empty:
+        return 0.0
+    return float(text.str.fullmatch(_AMOUNT).fillna(False).mean())
+
+
+def review_unique_column(
+    suggestion: Suggestion, series: pd.Series, text: pd.Series, header: str
+) -> Suggestion:
+    """Step 1's suggestion for a column called direct for being unique, revised by what
+    the column is: a row number, amounts, lot numbers ("other"), or record numbers
+    (direct, uncertain). ``text`` is the sampled values as text, ``header`` the column's
+    name as lower-case words; other suggestions come back unchanged."""
+    from core.schema import Role
+
+    if suggestion.role is not Role.DIRECT or suggestion.kind not in UNIQUE_KINDS:
+        return suggestion
+    if amount_share(text) >= _AMOUNT_SHARE:
+        return replace(
+            suggestion,
+            role=Role.OTHER,
+            kind="measurement",
+            reason=(
+                f"{amount_share(text):.0%} of sampled values are numbers with decimals or "
+                "thousands separators (like 1234.50 or 12,500.00): amounts or measurements, "
+                "which are distinct but are not keys, so not a direct identifier "
+                f"({_STEP1}: direct identifiers are unique to a person, like an account "
+                "number). An amount such as a purchase or salary is a target attribute, a "
+                "height or weight an indirect identifier: decide which."
+            ),
+            technique=_TECHNIQUE_AMOUNT,
+            uncertain=True,
+            judged_by="content",
+        )
+    person = bool(_PERSON_WORDS.search(header))
+    start = row_number_start(series)
+    if start is not None and not _RECORD_WORDS.search(header):
+        span = f"{start:,} to {start + len(series) - 1:,}"
+        keyed = person or _ID_WORDS.search(header)
+        if keyed or not (_ROW_WORDS.search(header) or suggestion.judged_by == "content"):
+            return replace(
+                suggestion,
+                reason=(
+                    f"{suggestion.reason} Its values are also {span}, one per row, "
+                    "like a row number: if it only numbers the rows, it is not a direct "
+                    f"identifier; if it is the key of a person in another system, it is "
+                    f"({_STEP1})."
+                ),
+                uncertain=True,
+            )
+        return replace(
+            suggestion,
+            role=Role.OTHER,
+            kind="row_number",
+            reason=(
+                f"The values are the whole numbers {span}, one per row: a running row "
+                "number. It is unique to a row of this table, not to a "
+                f"person, so it is not a direct identifier ({_STEP1}; the guide's own "
+                "examples keep their 'Serial number' column after anonymisation, Annexes A "
+                "and C). If the rows follow the order records were collected, shuffle them "
+                "(PDPC guide, 'D. Inferred information')."
+            ),
+            technique=_TECHNIQUE_ROW,
+            uncertain=False,
+            judged_by="content",
+        )
+    if _BATCH_WORDS.search(header) and not person:
+        return replace(
+            suggestion,
+            role=Role.OTHER,
+            kind="code",
+            reason=(
+                f"The column name '{suggestion.column}' says a lot or batch number: its values "
+                "are distinct here, but a lot names a batch of goods that many people share, "
+                f"not a person, so it is not a direct identifier ({_STEP1}: direct "
+                "identifiers are unique to an individual). Check that it never leads to one "
+                "buyer."
+            ),
+            technique=_TECHNIQUE_BATCH,
+            uncertain=True,
+        )
+    if _RECORD_WORDS.search(header) and not person:
+        return replace(
+            suggestion,
+            reason=(
+                f"{suggestion.reason} The column name says a record number (invoice, "
+                "receipt, order, transaction): unique to one purchase, not to a person, but "
+                "it leads to the person through the issuer's records, as an account number "
+                f"or customer ID does ({_STEP1}), so it is treated as direct. Decide: keep "
+                "it as direct (remove or pseudonymise) unless the recipient can never look "
+                "it up."
+            ),
+            uncertain=True,
+        )
+    return suggestion
