@@ -27,7 +27,14 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
-from core.kept_identifiers import RUN, advice, form_words, identifying_runs, treatment
+from core.kept_identifiers import (
+    RUN,
+    advice,
+    form_words,
+    identifying_runs,
+    normalised,
+    treatment,
+)
 from core.release_targets import evaluate_targets, parse_targets, target_columns
 from core.risk import annex_d_risk, risk_report
 from core.schema import Role, Suggestion, suggest_roles
@@ -455,6 +462,16 @@ def _judge_identifier(
     kept in a form other than pseudonyms, so that it counts as a quasi-identifier."""
     done = treatment(recipe_steps or (), column)
     if recipe_steps is not None and done.pseudonymised:
+        # tokens are trusted for what the recipe says, but not when a later step (a
+        # 'mapping' from tokens the key holder computed) writes the originals back
+        back = _rare_values_back(original[column], released[column], rare_below)
+        if back:
+            problem(
+                "direct_identifiers",
+                f"Column {column!r} is pseudonymised but {back:,} released record(s) hold its "
+                "original values again (a step after the pseudonymisation writes them back): "
+                "remove that step, or remove the column (PDPC guide, Step 2).",
+            )
         if done.pseudonymisations > 1 and not _chained(original[column], column, mappings):
             problem(
                 "direct_identifiers",
@@ -478,6 +495,30 @@ def _judge_identifier(
             f"contain {RUN} characters in a row of such a value): " + advice(done, leak),
         )
     return True
+
+
+#: Share of released records whose pseudonym equals some other record's rare original
+#: value above which the tokens are taken for the originals moved (random 6-digit
+#: tokens of 10,000 six-digit numbers meet one by chance in about 1.1% of records).
+_TOKENS_BACK_SHARE = 0.05
+
+
+def _rare_values_back(before: pd.Series, after: pd.Series, rare_below: int) -> int:
+    """Released records whose value is an original value fewer than ``rare_below`` records
+    share, when the pseudonyms were written back (0 otherwise): their own value (records
+    matched by index label), or other records' values in more than
+    :data:`_TOKENS_BACK_SHARE` of the records (a mapping moved by one row). Values are
+    compared as :func:`core.kept_identifiers.normalised` text."""
+    was, now = normalised(before.dropna()), normalised(after.dropna())
+    counts = was.value_counts()
+    rare = counts.index[counts.to_numpy() < rare_below]
+    if not len(rare) or now.empty:
+        return 0
+    held = now.isin(rare)
+    own = now.index.isin(was.index) & (now == was.reindex(now.index)).to_numpy()
+    if (own & held.to_numpy()).any() or held.mean() > _TOKENS_BACK_SHARE:
+        return int(held.sum())
+    return 0
 
 
 def _chained(values: pd.Series, column: str, mappings: Mapping[str, pd.DataFrame] | None) -> bool:

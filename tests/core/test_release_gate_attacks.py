@@ -229,3 +229,30 @@ def test_full_width_nrics_and_emails_are_read_as_what_they_are(data, capsys):
     assert _apply(data, recipe) == 2
     err = capsys.readouterr().err
     assert "'ref'" in err and "'contact'" in err and "remove or pseudonymise" in err
+
+
+# --- pseudonyms written back --------------------------------------------------------------
+
+
+def test_keyed_pseudonyms_mapped_back_to_the_originals_are_refused(data, capsys, monkeypatch):
+    # whoever holds the key can compute each NRIC's token, so a later 'mapping' step can
+    # write the NRICs back; the gate trusted 'pseudonymise' in the recipe and passed it
+    from core.techniques import pseudonymise_hmac
+
+    key = "k" * 32
+    monkeypatch.setenv("ANON_ATTACK_KEY", key)
+    tokens = pseudonymise_hmac(TABLE, "nric", key=key.encode()).data["nric"]
+    back = ", ".join(f"'{t}': {n}" for t, n in zip(tokens, NRICS, strict=True))
+    recipe = (BASE + STEPS
+              + "  - {step: pseudonymise, column: nric, method: hmac, key_env: ANON_ATTACK_KEY}\n"
+              + f"  - {{step: generalise, column: nric, mapping: {{{back}}}}}\n")  # fmt: skip
+    assert _apply(data, recipe, "--plaintext-mapping") == 2
+    err = capsys.readouterr().err
+    assert "Column 'nric' is pseudonymised but 20 released record(s) hold its original" in err
+    # each token mapped to the next person's NRIC: no record holds its own, all are out
+    shifted = ", ".join(f"'{t}': {n}" for t, n in zip(tokens, NRICS[1:] + NRICS[:1], strict=True))
+    assert _apply(data, recipe.replace(back, shifted), "--plaintext-mapping") == 2
+    assert "20 released record(s) hold its original values" in capsys.readouterr().err
+    # the pseudonyms alone pass
+    tokens_only = recipe.rsplit("  - {step: generalise, column: nric", 1)[0]
+    assert _apply(data, tokens_only, "--plaintext-mapping") == 0, capsys.readouterr().err
