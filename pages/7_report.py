@@ -258,8 +258,7 @@ state.explain("A table leaves the workbench as anonymised only when the roles ar
 # Recorded first (issue 27): the workspace records the release, and only then are its
 # data, report and bundle offered, each carrying the release's anchor in the audit log.
 st.subheader("Downloads")
-d1, d2 = st.columns(2)
-fmt = d1.radio("Data format", ["csv", "xlsx"], horizontal=True, key="data_format")
+fmt = st.radio("Data format", ["csv", "xlsx"], horizontal=True, key="data_format")
 prepared = None
 if check.releasable:
     data_bytes = state.memo("data_bytes", lambda: table_to_bytes(result.data, fmt), fmt)
@@ -273,10 +272,9 @@ if check.releasable:
                           "audit log entry); its downloads follow."):  # fmt: skip
             problem = state.prepare_release(report.to_dict(), data_bytes, fmt, check.acknowledged)
             if problem is None:
-                prepared = state.prepared_release(data_bytes, fmt, check.acknowledged, signed)
-            else:
-                st.error(f"The release was not recorded, so nothing is offered for download: "
-                         f"{escape_markdown(problem)}", icon=":material/error:")  # fmt: skip
+                st.rerun()  # drawn again: its downloads in place of the button
+            st.error(f"The release was not recorded, so nothing is offered for download: "
+                     f"{escape_markdown(problem)}", icon=":material/error:")  # fmt: skip
 if prepared is not None:
     anchor = prepared["anchor"]
     report = dataclasses.replace(report, audit=anchor)  # the report and bundle carry it
@@ -284,6 +282,8 @@ if prepared is not None:
     st.success(f"{said} release {anchor['release']} at audit log entry {anchor['entries']}: "
                "the data, report and bundle below carry this record, so `verify --report` "
                "shows later whether the log was cut or rewritten.", icon=":material/task_alt:")  # fmt: skip
+d1, d2 = st.columns(2)
+if prepared is not None:
     name = f"{STEM}.{fmt}" if check.passed else marked_name(f"released.{fmt}")
     label = "Anonymised data" if check.passed else "Data (NOT anonymised, released anyway)"
     d1.download_button(label, data_bytes, file_name=name, key="download_data")

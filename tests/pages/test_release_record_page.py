@@ -155,12 +155,18 @@ def test_a_changed_recipe_withdraws_the_prepared_downloads(own_workspace):
     assert offered(at) == dict.fromkeys(RELEASE_FILES, True)
 
 
-def test_a_record_that_fails_offers_no_download_and_says_why(own_workspace, monkeypatch):
+@pytest.mark.parametrize("failure", ["full disk", "damaged file"])
+def test_a_record_that_fails_offers_no_download_and_says_why(own_workspace, monkeypatch, failure):
     def full_disk(*args, **kwargs):
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(Workspace, "add_release", full_disk)
     at = open_report()
+    if failure == "full disk":
+        monkeypatch.setattr(Workspace, "add_release", full_disk)
+    else:  # the workspace file overwritten while the page is open
+        for path in own_workspace.parent.glob(f"{own_workspace.name}*"):
+            path.unlink()
+        own_workspace.write_bytes(b"not a database, " * 512)
     prepare(at)
     assert offered(at) == dict.fromkeys(RELEASE_FILES, False)
     assert "download_archive" not in {
@@ -168,6 +174,11 @@ def test_a_record_that_fails_offers_no_download_and_says_why(own_workspace, monk
     }
     [said] = [e.value for e in at.error]
     assert said.startswith("The release was not recorded, so nothing is offered for download")
-    assert "database or disk is full" in said and "\n" not in said
-    monkeypatch.undo()
-    assert releases(own_workspace) == []  # nothing half-recorded: one transaction
+    assert "\n" not in said and "Traceback" not in said
+    if failure == "full disk":
+        assert "database or disk is full" in said
+        monkeypatch.undo()
+        assert releases(own_workspace) == []  # nothing half-recorded: one transaction
+    else:
+        assert "not an SQLite database" in said, said
+        assert own_workspace.read_bytes() == b"not a database, " * 512  # left as it was
