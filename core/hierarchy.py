@@ -29,7 +29,7 @@ import pandas as pd
 
 from core._text import as_text, format_number
 from core.errors import DataReadError, ParameterError, parser_message
-from core.validation import require_choice, require_int, require_positive
+from core.validation import require_anchor, require_choice, require_int, require_step
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,6 +111,18 @@ class Hierarchy:
 #: have a handful). A line of 20,001 cells took 13 s to read, one of 800 KB a minute and
 #: 1.8 GB: the width is checked on the first line, before the table is built.
 MAX_HIERARCHY_LEVELS = 100
+
+
+def require_masking_height(height: object) -> int:
+    """A masking hierarchy's ``height`` (the level that is ``*``): a whole number from 1 to
+    ``MAX_HIERARCHY_LEVELS - 1``, so that it has no more levels than a file may have."""
+    height = require_int("height", height, minimum=1)
+    if height >= MAX_HIERARCHY_LEVELS:
+        raise ParameterError(
+            f"Parameter 'height' must be at most {MAX_HIERARCHY_LEVELS - 1} (a hierarchy has "
+            f"at most {MAX_HIERARCHY_LEVELS} levels), got {height:,}."
+        )
+    return height
 
 
 def read_hierarchy(
@@ -255,7 +267,7 @@ def numeric_hierarchy(
             f"A numeric hierarchy needs numbers; {bad!r} is not one. Use a grouping or "
             "masking hierarchy for text columns."
         )
-    widths = [require_positive("widths", w) for w in widths]
+    widths = [require_step("widths", w) for w in widths]
     if not widths:
         raise ParameterError("Parameter 'widths' needs at least one band width, e.g. (5, 10, 20).")
     for narrow, wide in zip(widths, widths[1:], strict=False):
@@ -268,7 +280,8 @@ def numeric_hierarchy(
     values_ = numbers.to_numpy(dtype=float)
     if start is None:
         start = math.floor(values_.min() / widths[-1]) * widths[-1]
-    start = float(start)
+    else:
+        start = require_anchor("start", start)
     if values_.min() < start:
         raise ParameterError(
             f"Parameter 'start' ({format_number(start)}) is above the smallest value "
@@ -341,9 +354,16 @@ def masking_hierarchy(
     text = _distinct_text(values)
     if len(char) != 1:
         raise ParameterError(f"Parameter 'char' must be one character, got {char!r}.")
-    longest = int(text.str.len().max())
     if height is not None:
-        longest = require_int("height", height, minimum=1)
+        longest = require_masking_height(height)
+    else:
+        longest = int(text.str.len().max())
+        if longest >= MAX_HIERARCHY_LEVELS:  # one level per character: a 10 MiB cell never ends
+            raise ParameterError(
+                f"Column{_label(name)} has values of {longest:,} characters; a hierarchy has at "
+                f"most {MAX_HIERARCHY_LEVELS} levels: give 'height' (the level that is *, at "
+                f"most {MAX_HIERARCHY_LEVELS - 1}) or choose another hierarchy."
+            )
     lengths = text.str.len().to_numpy()
     levels = []
     for masked in range(1, longest):  # one vectorised pass per level, none per value

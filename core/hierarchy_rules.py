@@ -36,6 +36,7 @@ from core.hierarchy import (
     masking_hierarchy,
     numeric_hierarchy,
     read_hierarchy,
+    require_masking_height,
 )
 
 RULE_KINDS = ("numeric", "dates", "masking", "suppress")
@@ -121,6 +122,7 @@ class HierarchyRule:
                 raise _rule_error(f"'char' must be one character, got {char!r}.")
             if isinstance(height, bool) or not isinstance(height, int) or height < 1:
                 raise _rule_error(f"masking needs 'height', a whole number >= 1, got {height!r}.")
+            require_masking_height(height)  # no more levels than a file may have
             params = {"char": char, "height": height}
         else:
             params = {}

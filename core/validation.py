@@ -122,6 +122,19 @@ def require_step(name: str, value: object) -> float:
     return value
 
 
+def require_anchor(name: str, value: object) -> float:
+    """Check that a parameter is where a grid of steps starts (a band's ``start``): a finite
+    number at most :data:`MAX_STEP` in size (a start of -1e300 labelled every value
+    '[inf, inf)')."""
+    if (isinstance(value, bool) or not isinstance(value, Real)
+            or not abs(float(value)) <= MAX_STEP):  # fmt: skip
+        raise ParameterError(
+            f"Parameter '{name}' must be a number between {-MAX_STEP:g} and {MAX_STEP:g}, got "
+            f"{shown_value(value)}."
+        )
+    return float(value)
+
+
 def require_int(name: str, value: object, *, minimum: int = 0) -> int:
     """Check that a parameter is a whole number of at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):

@@ -27,6 +27,7 @@ from core._text import as_text, format_number
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
 from core.validation import (
+    require_anchor,
     require_choice,
     require_columns,
     require_numeric,
@@ -60,7 +61,7 @@ def generalise_bands(
     width = require_step("width", width)
     bottom = _optional_number("bottom", bottom)
     top = _optional_number("top", top)
-    start = _optional_number("start", start)
+    start = None if start is None else require_anchor("start", start)
     if bottom is not None and top is not None and bottom >= top:
         raise ParameterError(f"Parameter 'bottom' ({bottom:g}) must be below 'top' ({top:g}).")
     values = numbers.to_numpy()

@@ -1,0 +1,68 @@
+"""A second attacker's review of what reads strings from files someone else sent (issue 27,
+red team round 2): hierarchy rules in a recipient's recipe, bundles, the DP ledger's lock,
+the recipe's review and decision fields. Each test failed before its fix."""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import pytest
+
+from core.errors import ParameterError, RecipeError
+from core.hierarchy import masking_hierarchy
+from core.hierarchy_rules import HierarchyRule
+from core.recipe import Recipe
+from core.techniques.generalisation import generalise_bands
+
+# --- hierarchy rules (a recipient's recipe carries any rule it likes) ---------------------
+
+
+def test_a_masking_rule_of_a_billion_levels_is_refused_before_anything_is_built():
+    # before: accepted; building it ran one pass per level (100,000 levels: over a minute)
+    for height in (100, 10**9):
+        with pytest.raises(ParameterError, match=r"'height'.* at most 99"):
+            HierarchyRule.from_mapping({"kind": "masking", "height": height})
+    assert HierarchyRule.from_mapping({"kind": "masking", "height": 99}).height == 99
+    step = {"step": "generalise", "column": "nric", "level": 1,
+            "hierarchy_rule": {"kind": "masking", "height": 10**9}}  # fmt: skip
+    with pytest.raises(RecipeError, match=r"Step 1: .*'height' must be at most 99"):
+        Recipe.from_yaml(Recipe(steps=(step,), seed=1).to_yaml())
+
+
+def test_a_masking_hierarchy_of_a_long_value_needs_a_height():
+    # before: one level per character of the longest value (a 10,000-character cell: 55 s,
+    # growing with the cube of the length; a 10 MiB cell would never end)
+    values = pd.Series(["018956", "x" * 500], name="postal")
+    started = time.perf_counter()
+    with pytest.raises(
+        ParameterError, match=r"'postal'.*500 characters.*at most 100 levels: give 'height'"
+    ):
+        masking_hierarchy(values, name="postal")
+    assert time.perf_counter() - started < 2
+    # with a height, the long value keeps its first characters up to the last level
+    built = masking_hierarchy(values, height=3, name="postal")
+    assert built.levels.shape == (2, 4)
+
+
+@pytest.mark.parametrize(
+    ("rule", "parameter"),
+    [
+        ({"kind": "numeric", "widths": [1e-300], "start": 0}, "widths"),
+        ({"kind": "numeric", "widths": [1e16], "start": 0}, "widths"),
+        ({"kind": "numeric", "widths": [10], "start": -1e300}, "start"),
+        ({"kind": "numeric", "widths": [10], "start": 1e308}, "start"),
+    ],
+)
+def test_a_numeric_rule_beyond_the_bounds_of_a_step_is_refused(rule, parameter):
+    # before: accepted; a start of -1e300 labelled every value '[inf, inf)' and a start of
+    # 1e308 was written back into the recipe as a 309-digit number
+    with pytest.raises(ParameterError, match=rf"'{parameter}'.*1e\+15"):
+        HierarchyRule.from_mapping(rule)
+
+
+def test_a_band_start_beyond_the_bounds_of_a_step_is_refused():
+    # before: a start of 1e308 overflowed (a RuntimeWarning) and labelled 1, 5 and 1e14 '0-9'
+    df = pd.DataFrame({"age": [1.0, 5.0, 1e14]})
+    with pytest.raises(ParameterError, match=r"'start' must be a number between -1e\+15"):
+        generalise_bands(df, "age", width=10, start=1e308)
