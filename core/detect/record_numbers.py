@@ -54,9 +54,26 @@ _RECORD_WORDS = re.compile(
     r"voucher|bill|consignment|tracking|awb)(?:_|$)"
 )
 _BATCH_WORDS = re.compile(r"(?:^|_)(?:lot|batch|bin|pallet|shipment)(?:_|$)")
-# A number written with a decimal part, or grouped in thousands: 1234.50, 89.9, 12,500.00.
-_AMOUNT = r"[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)\.[0-9]+|[-+]?[0-9]{1,3}(?:,[0-9]{3})+"
-_AMOUNT_SHARE = 0.9
+# An amount as people write one: cents (1234.50, 89.9: one or two decimals, never the
+# four or more of a coordinate), thousands grouped (12,500.00; 1.234,50), or a currency
+# before or after (RM 89.90, S$12, 45.00 AUD); a refund may stand in brackets.
+_CURRENCY = (
+    r"(?:[$\u00a3\u20ac\u00a5\u20b9\u20b1\u20a9\u0e3f]|(?:S|A|US|HK|NZ|C)\$|RM|MYR|SGD|USD|AUD|"
+    r"PHP|IDR|Rp|INR|Rs\.?|EUR|GBP|JPY|CNY|RMB|HKD|NZD|THB|VND|KRW|CAD)"
+)
+_FIGURE = (
+    r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]{1,2})?"  # 12,500 / 12,500.00
+    r"|[0-9]{1,3}(?:\.[0-9]{3})+,[0-9]{1,2}"  # 12.500,00
+    r"|[0-9]+[.,][0-9]{1,2}"  # 1234.50 / 89,9
+)
+_AMOUNT = (
+    rf"\(?[-+]?(?:{_CURRENCY} ?[-+]?(?:{_FIGURE}|[0-9]+)|(?:{_FIGURE})(?: ?{_CURRENCY})?"
+    rf"|[0-9]+ ?{_CURRENCY})\)?"
+)
+_WHOLE = r"[-+]?[0-9]+"
+# Most values written as amounts, the rest whole numbers (1200 for 1,200.00).
+_AMOUNT_SHARE = 0.5
+_NUMBER_SHARE = 0.9
 
 _STEP1 = "PDPC guide, Step 1"
 _TECHNIQUE_ROW = (
@@ -91,10 +108,14 @@ def row_number_start(series: pd.Series) -> int | None:
 
 
 def amount_share(text: pd.Series) -> float:
-    """Share of values written as amounts: with a decimal part or thousands separators."""
+    """Share of values written as amounts (cents, thousands grouped or a currency), or 0
+    when fewer than 90% of the values are amounts or whole numbers."""
     if text.empty:
         return 0.0
-    return float(text.str.fullmatch(_AMOUNT).fillna(False).mean())
+    amounts = text.str.fullmatch(_AMOUNT).fillna(False).astype(bool)
+    whole = text.str.fullmatch(_WHOLE).fillna(False).astype(bool)
+    share = float(amounts.mean())
+    return share if float((amounts | whole).mean()) >= _NUMBER_SHARE else 0.0
 
 
 def review_unique_column(
@@ -108,14 +129,16 @@ def review_unique_column(
 
     if suggestion.role is not Role.DIRECT or suggestion.kind not in UNIQUE_KINDS:
         return suggestion
-    if amount_share(text) >= _AMOUNT_SHARE:
+    amounts = amount_share(text)
+    if amounts >= _AMOUNT_SHARE:
         return replace(
             suggestion,
             role=Role.OTHER,
             kind="measurement",
             reason=(
-                f"{amount_share(text):.0%} of sampled values are numbers with decimals or "
-                "thousands separators (like 1234.50 or 12,500.00): amounts or measurements, "
+                f"{amounts:.0%} of sampled values are written as amounts (cents, thousands "
+                "grouped or a currency, like 1234.50, 12,500.00 or RM 89.90), the rest as whole "
+                "numbers: amounts or measurements, "
                 "which are distinct but are not keys, so not a direct identifier "
                 f"({_STEP1}: direct identifiers are unique to a person, like an account "
                 "number). An amount such as a purchase or salary is a target attribute, a "

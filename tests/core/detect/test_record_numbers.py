@@ -96,3 +96,36 @@ def test_safe_harbor_keeps_a_row_number_and_removes_invoice_numbers():
     out = apply_safe_harbor(df, reference_date="2026-11-28").data
     assert "invoice_no" not in out.columns
     assert out["no"].tolist() == list(range(1, N + 1))
+
+
+def test_amounts_with_a_currency_or_some_whole_values_are_not_direct_identifiers():
+    # Amounts as exports write them: a currency before or after, some whole (1200), a
+    # refund in brackets, a comma for the decimals (Europe).
+    rng = np.random.default_rng(11)
+    cents = rng.choice(np.arange(100, 5_000_000), N, replace=False)
+    columns = {
+        "c1": [f"RM {c / 100:,.2f}" for c in cents],
+        "c2": [f"RM{c / 100:.2f}" for c in cents],
+        "c3": [f"\u20b1{c / 100:,.2f}" for c in cents],  # peso sign
+        "c4": [f"{c / 100:.2f} AUD" for c in cents],
+        "c5": [f"({c / 100:.2f})" if c % 7 == 0 else f"{c / 100:.2f}" for c in cents],
+        "c6": [str(c // 100) if c % 3 == 0 else f"{c / 100:.2f}" for c in cents],  # 1/3 whole
+        "c7": [f"{c // 100:,}".replace(",", ".") + f",{c % 100:02d}" for c in cents],  # 1.234,50
+    }
+    got = by_column(pd.DataFrame(columns))
+    for column in columns:
+        assert (got[column].role, got[column].kind) == (Role.OTHER, "measurement"), got[column]
+
+
+def test_codes_shaped_like_numbers_are_not_amounts():
+    # Whole numbers alone, coordinates to 5 decimals and dotted codes stay near-unique.
+    rng = np.random.default_rng(13)
+    codes = rng.choice(np.arange(1_000_000, 9_999_999), N, replace=False)
+    columns = {
+        "c1": [str(c) for c in codes],
+        "c2": [f"1.{c}" for c in codes],  # 1.3521034 ... a latitude near Singapore
+        "c3": [f"{c // 10_000}.{c % 1000:03d}.{c % 97:02d}" for c in codes],
+    }
+    got = by_column(pd.DataFrame(columns))
+    for column in columns:
+        assert got[column].role is Role.DIRECT, got[column]
