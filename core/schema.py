@@ -32,7 +32,7 @@ import pandas as pd
 
 from core.detect.columns import free_text_findings, script_note, value_evidence
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS
-from core.detect.record_numbers import UNIQUE_KINDS, review_unique_column
+from core.detect.record_numbers import needs_review, review_unique_column
 from core.validation import require_int
 
 __all__ = ["ROLE_DESCRIPTIONS", "Role", "Suggestion", "suggest_roles"]
@@ -493,10 +493,11 @@ def _is_registered(kind: str) -> bool:
 
 
 def _suggest(column: Hashable, series: pd.Series, sample_size: int) -> Suggestion:
-    """The column's suggestion; one called direct only for being unique is reviewed: a row
-    number, amounts or lot numbers are not direct (:mod:`core.detect.record_numbers`)."""
+    """The column's suggestion; one made for the column's uniqueness or shape alone is
+    reviewed: a row number, amounts or lot numbers are not direct identifiers, and a row
+    number is not a postal code (:mod:`core.detect.record_numbers`)."""
     suggestion = _suggest_from_evidence(column, series, sample_size)
-    if suggestion.role is not Role.DIRECT or suggestion.kind not in UNIQUE_KINDS:
+    if not needs_review(suggestion):
         return suggestion
     text = _as_text(_sample(series, sample_size))
     return review_unique_column(suggestion, series, text, _name_words(column))

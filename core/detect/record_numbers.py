@@ -37,6 +37,16 @@ if TYPE_CHECKING:
 # Kinds Step 1 gives a column because it is unique, not because of what it holds.
 UNIQUE_KINDS = frozenset({"near_unique", "identifier_like", "code"})
 
+
+def needs_review(suggestion: Suggestion) -> bool:
+    """Whether :func:`review_unique_column` may change the suggestion: a column called
+    direct for being unique, or 6-digit numbers taken for postal codes by their shape alone
+    (the row numbers of a table of 100,000 to 999,999 rows have that shape)."""
+    if suggestion.role == "direct" and suggestion.kind in UNIQUE_KINDS:
+        return True
+    return suggestion.kind == "postal_code" and suggestion.judged_by == "content"
+
+
 # Header words, on the lower-case words of core.schema._name_words ("Row No." -> row_no).
 _ROW_WORDS = re.compile(
     r"(?:^|_)(?:row|rows|no|num|nr|number|index|idx|s_?n|sno|serial|seq|sequence|line|"
@@ -94,6 +104,8 @@ def row_number_start(series: pd.Series) -> int | None:
     n = len(series)
     if n < 2 or series.isna().any() or pd.api.types.is_bool_dtype(series):
         return None
+    if pd.to_numeric(series.iloc[:100], errors="coerce").isna().any():
+        return None  # codes: no need to read a million of them as numbers
     numbers = pd.to_numeric(series, errors="coerce")
     if numbers.isna().any():
         return None
@@ -121,15 +133,17 @@ def amount_share(text: pd.Series) -> float:
 def review_unique_column(
     suggestion: Suggestion, series: pd.Series, text: pd.Series, header: str
 ) -> Suggestion:
-    """Step 1's suggestion for a column called direct for being unique, revised by what
-    the column is: a row number, amounts, lot numbers ("other"), or record numbers
-    (direct, uncertain). ``text`` is the sampled values as text, ``header`` the column's
-    name as lower-case words; other suggestions come back unchanged."""
+    """Step 1's suggestion for a column called direct for being unique (or a postal code
+    for its shape), revised by what the column is: a row number, amounts, lot numbers
+    ("other"), or record numbers (direct, uncertain). ``text`` is the sampled values as
+    text, ``header`` the column's name as lower-case words; other suggestions come back
+    unchanged (see :func:`needs_review`)."""
     from core.schema import Role
 
-    if suggestion.role is not Role.DIRECT or suggestion.kind not in UNIQUE_KINDS:
+    if not needs_review(suggestion):
         return suggestion
-    amounts = amount_share(text)
+    postal = suggestion.kind == "postal_code"
+    amounts = 0.0 if postal else amount_share(text)
     if amounts >= _AMOUNT_SHARE:
         return replace(
             suggestion,
@@ -153,6 +167,8 @@ def review_unique_column(
     if start is not None and not _RECORD_WORDS.search(header):
         span = f"{start:,} to {start + len(series) - 1:,}"
         keyed = person or _ID_WORDS.search(header)
+        if postal and keyed:
+            return suggestion
         if keyed or not (_ROW_WORDS.search(header) or suggestion.judged_by == "content"):
             return replace(
                 suggestion,
@@ -180,6 +196,8 @@ def review_unique_column(
             uncertain=False,
             judged_by="content",
         )
+    if postal:
+        return suggestion
     if _BATCH_WORDS.search(header) and not person:
         return replace(
             suggestion,

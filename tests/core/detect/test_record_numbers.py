@@ -129,3 +129,12 @@ def test_codes_shaped_like_numbers_are_not_amounts():
     got = by_column(pd.DataFrame(columns))
     for column in columns:
         assert got[column].role is Role.DIRECT, got[column]
+
+
+def test_the_row_numbers_of_a_large_table_are_not_postal_codes():
+    # 1..1,000,000: 90% of them have 6 digits, the shape of a Singapore postal code.
+    n = 1_000_000
+    got = by_column(pd.DataFrame({"c1": np.arange(1, n + 1), "c2": np.arange(n)}))
+    for column in ("c1", "c2"):
+        assert (got[column].role, got[column].kind) == (Role.OTHER, "row_number"), got[column]
+        assert "1,000,000" in got["c1"].reason or column == "c2"
