@@ -320,6 +320,9 @@ def check_release(
                    listed={*(quasi_identifiers or ()), *direct, *decisions,
                            *([sensitive] if sensitive else []), *target_columns(models)},
                    rare_below=rare_below, problem=problem)  # fmt: skip
+    if not streamed:
+        _identifiers_inside(released, recipe_steps, skip={*direct, *(quasi_identifiers or ())},
+                            problem=problem)  # fmt: skip
     if not quasi_identifiers:
         problem(
             "no_quasi_identifiers",
@@ -685,6 +688,47 @@ def _undecided(
             "(not_quasi_identifiers: {column: reason}) (PDPC guide, Step 1).",
         )
     return columns
+
+
+#: What :func:`_identifiers_inside` looks for, and how a message names it.
+INSIDE_KINDS = {"nric": "an NRIC/FIN", "email": "an email address", "phone": "a phone number"}
+
+
+def _identifiers_inside(
+    released: pd.DataFrame,
+    recipe_steps: Sequence[Mapping[str, Any]] | None,
+    *,
+    skip: set[str],
+    problem: Problem,
+) -> None:
+    """The last look a re-identifier takes: text columns the recipe does not treat as
+    direct identifiers or quasi-identifiers (decided away, sensitive, "other") may not
+    hold an NRIC, email or phone number the scanner recognises (PDPC guide, Step 2). A
+    column of staff remarks decided "not a quasi-identifier" that says "call 9123 4567"
+    releases that person's number all the same. Each distinct value is scanned once."""
+    from core.detect import scan_values
+
+    for column in released.columns:
+        values = released[column]
+        if str(column) in skip or not (
+            pd.api.types.is_object_dtype(values) or pd.api.types.is_string_dtype(values)
+        ):
+            continue
+        if treatment(recipe_steps or (), str(column)).pseudonymised:
+            continue
+        found = scan_values(values, kinds=list(INSIDE_KINDS))
+        if found.empty:
+            continue
+        counts = ", ".join(
+            f"{cells:,} cell{'s' if cells != 1 else ''} with {INSIDE_KINDS[kind]}"
+            for kind, cells in zip(found["kind"], found["cells"].astype(int), strict=True)
+        )
+        problem(
+            "direct_identifiers",
+            f"Column {column!r} holds {counts} (found by the scanner), though the recipe does "
+            "not treat it as a direct identifier: remove it, redact it (redact_text), or add "
+            "it to direct_identifiers (PDPC guide, Step 2).",
+        )
 
 
 def _original_values_left(before: pd.Series, after: pd.Series) -> bool:

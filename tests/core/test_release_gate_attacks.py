@@ -256,3 +256,23 @@ def test_keyed_pseudonyms_mapped_back_to_the_originals_are_refused(data, capsys,
     # the pseudonyms alone pass
     tokens_only = recipe.rsplit("  - {step: generalise, column: nric", 1)[0]
     assert _apply(data, tokens_only, "--plaintext-mapping") == 0, capsys.readouterr().err
+
+
+# --- identifiers inside a column the recipe decided is harmless ----------------------------
+
+
+def test_phones_and_nrics_inside_a_decided_column_are_found(data, capsys):
+    # staff remarks: mostly short words, some with a phone number or an NRIC; Step 1
+    # calls the column a category and the hurried user decides it is not a quasi-identifier
+    remarks = ["ok", "follow up", "no show", "declined"] * 5
+    remarks[0], remarks[5], remarks[10] = "call +65 9123 4567", f"ic {NRICS[5]}", "call 8765 4321"
+    TABLE.assign(remarks=remarks).to_csv(data, index=False)
+    recipe = (BASE.replace("{salary:", "{remarks: free remarks by staff, salary:")
+              + STEPS.replace("[name, email]", "[name, email, nric]"))  # fmt: skip
+    assert _apply(data, recipe) == 2
+    err = capsys.readouterr().err
+    assert "Column 'remarks' holds 1 cell with an NRIC/FIN" in err
+    assert "2 cells with a phone number" in err and "redact_text" in err
+    # redacted (labels), it passes
+    redacted = recipe + "  - {step: redact_text, columns: [remarks]}\n"
+    assert _apply(data, redacted) == 0, capsys.readouterr().err
