@@ -29,6 +29,7 @@ from browser_steps import (
     metric_value,
     open_page,
     prepare_release,
+    prepare_release_button,
     save_roles,
     wait_idle,
     watch_console,
@@ -150,6 +151,10 @@ def test_main_path_in_chromium(page, app_url: str, screenshot_dir: Path) -> None
     # The release is recorded in the workspace before its files are offered (issue 27).
     assert page.locator(".st-key-download_report_json button").is_disabled()
     prepare_release(page)
+    # Recorded: the button is gone, and the record is said above the downloads it unlocks.
+    assert not prepare_release_button(page).count()
+    recorded = page.get_by_text("Recorded as release").first.bounding_box()
+    assert recorded["y"] < page.locator(".st-key-download_data button").bounding_box()["y"]
     # The unlocked downloads' labels are read in full (the bundle's was cut off).
     page.locator(".st-key-download_bundle button:not([disabled])").wait_for()
     check_page(page, screenshot_dir, "08_report_released_anyway", console)
