@@ -839,7 +839,7 @@ def _step1(df: pd.DataFrame, recipe: Recipe) -> tuple[list[str], tuple[Suggestio
         names = recipe.meta["direct_identifiers"] or []
         declared = [names] if isinstance(names, str) else list(names)
         # those Step 1 is sure of count too, whatever the recipe says (an engine tracks
-        # which still hold original values: core.release_gate._with_classified)
+        # which still hold original values: core.release_backstops.with_classified)
         sure = [s.column for s in suggestions if s.role is Role.DIRECT and not s.uncertain]
         return list(dict.fromkeys([*declared, *sure])), suggestions
     return classified, suggestions

@@ -27,14 +27,8 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
-from core.kept_identifiers import (
-    RUN,
-    advice,
-    form_words,
-    identifying_runs,
-    normalised,
-    treatment,
-)
+from core.kept_identifiers import RUN, advice, form_words, identifying_runs, treatment
+from core.release_backstops import identifiers_inside, rare_values_back, with_classified
 from core.release_targets import evaluate_targets, parse_targets, target_columns
 from core.risk import annex_d_risk, risk_report
 from core.schema import Role, Suggestion, suggest_roles
@@ -267,7 +261,7 @@ def check_release(
     )
     if suggestions is None and direct and not streamed:
         suggestions = suggest_roles(original[list(dict.fromkeys(direct))])
-    direct = _with_classified(direct, suggestions, original)
+    direct = with_classified(direct, suggestions, original)
     kinds_of = {str(s.column): s for s in suggestions or ()}
     rare_below = max(k_target or 1, 2)  # a value one record holds identifies its person
     kept: list[str] = []
@@ -321,7 +315,7 @@ def check_release(
                            *([sensitive] if sensitive else []), *target_columns(models)},
                    rare_below=rare_below, problem=problem)  # fmt: skip
     if not streamed:
-        _identifiers_inside(released, recipe_steps, skip={*direct, *(quasi_identifiers or ())},
+        identifiers_inside(released, recipe_steps, skip={*direct, *(quasi_identifiers or ())},
                             problem=problem)  # fmt: skip
     if not quasi_identifiers:
         problem(
@@ -415,24 +409,6 @@ def check_release(
 Problem = Callable[[str, str], None]
 
 
-def _with_classified(
-    declared: Sequence[str], suggestions: Sequence[Suggestion] | None, original: pd.DataFrame
-) -> list[str]:
-    """The direct identifiers to judge: those the recipe (or the user) declares and those
-    Step 1 classifies as direct without doubt (issue 25: "classified *or* declared"). A
-    recipe cannot talk a column out of being one, by leaving it out of
-    ``direct_identifiers`` and naming it in ``not_quasi_identifiers``, as the sensitive
-    column or as a target's: an NRIC is an NRIC whatever the recipe calls it (PDPC guide,
-    Step 2). A column Step 1 is unsure of (``uncertain``: unique values of no known shape)
-    still takes a decision, as :func:`_undecided` asks."""
-    classified = [
-        s.column
-        for s in suggestions or ()
-        if s.role is Role.DIRECT and not s.uncertain and s.column in original.columns
-    ]
-    return list(dict.fromkeys([*declared, *classified]))
-
-
 def _decisions(original: pd.DataFrame, decided: Mapping[str, str] | None) -> dict[str, str]:
     """``not_quasi_identifiers``: column -> the reason it is not a quasi-identifier."""
     if not decided:
@@ -467,7 +443,7 @@ def _judge_identifier(
     if recipe_steps is not None and done.pseudonymised:
         # tokens are trusted for what the recipe says, but not when a later step (a
         # 'mapping' from tokens the key holder computed) writes the originals back
-        back = _rare_values_back(original[column], released[column], rare_below)
+        back = rare_values_back(original[column], released[column], rare_below)
         if back:
             problem(
                 "direct_identifiers",
@@ -498,30 +474,6 @@ def _judge_identifier(
             f"contain {RUN} characters in a row of such a value): " + advice(done, leak),
         )
     return True
-
-
-#: Share of released records whose pseudonym equals some other record's rare original
-#: value above which the tokens are taken for the originals moved (random 6-digit
-#: tokens of 10,000 six-digit numbers meet one by chance in about 1.1% of records).
-_TOKENS_BACK_SHARE = 0.05
-
-
-def _rare_values_back(before: pd.Series, after: pd.Series, rare_below: int) -> int:
-    """Released records whose value is an original value fewer than ``rare_below`` records
-    share, when the pseudonyms were written back (0 otherwise): their own value (records
-    matched by index label), or other records' values in more than
-    :data:`_TOKENS_BACK_SHARE` of the records (a mapping moved by one row). Values are
-    compared as :func:`core.kept_identifiers.normalised` text."""
-    was, now = normalised(before.dropna()), normalised(after.dropna())
-    counts = was.value_counts()
-    rare = counts.index[counts.to_numpy() < rare_below]
-    if not len(rare) or now.empty:
-        return 0
-    held = now.isin(rare)
-    own = now.index.isin(was.index) & (now == was.reindex(now.index)).to_numpy()
-    if (own & held.to_numpy()).any() or held.mean() > _TOKENS_BACK_SHARE:
-        return int(held.sum())
-    return 0
 
 
 def _chained(values: pd.Series, column: str, mappings: Mapping[str, pd.DataFrame] | None) -> bool:
@@ -660,7 +612,7 @@ def _undecided(
             )
         elif suggestion.kind in NEAR_UNIQUE_KINDS:
             doubts.append(f"{column!r} (nearly unique for every record)")
-        elif suggestion.role is Role.DIRECT:  # one Step 1 is unsure of (_with_classified)
+        elif suggestion.role is Role.DIRECT:  # one Step 1 is unsure of (with_classified)
             doubts.append(f"{column!r} (perhaps a direct identifier: "
                           f"{suggestion.kind.replace('_', ' ')})")  # fmt: skip
         elif suggestion.kind == "unseen":
@@ -688,47 +640,6 @@ def _undecided(
             "(not_quasi_identifiers: {column: reason}) (PDPC guide, Step 1).",
         )
     return columns
-
-
-#: What :func:`_identifiers_inside` looks for, and how a message names it.
-INSIDE_KINDS = {"nric": "an NRIC/FIN", "email": "an email address", "phone": "a phone number"}
-
-
-def _identifiers_inside(
-    released: pd.DataFrame,
-    recipe_steps: Sequence[Mapping[str, Any]] | None,
-    *,
-    skip: set[str],
-    problem: Problem,
-) -> None:
-    """The last look a re-identifier takes: text columns the recipe does not treat as
-    direct identifiers or quasi-identifiers (decided away, sensitive, "other") may not
-    hold an NRIC, email or phone number the scanner recognises (PDPC guide, Step 2). A
-    column of staff remarks decided "not a quasi-identifier" that says "call 9123 4567"
-    releases that person's number all the same. Each distinct value is scanned once."""
-    from core.detect import scan_values
-
-    for column in released.columns:
-        values = released[column]
-        if str(column) in skip or not (
-            pd.api.types.is_object_dtype(values) or pd.api.types.is_string_dtype(values)
-        ):
-            continue
-        if treatment(recipe_steps or (), str(column)).pseudonymised:
-            continue
-        found = scan_values(values, kinds=list(INSIDE_KINDS))
-        if found.empty:
-            continue
-        counts = ", ".join(
-            f"{cells:,} cell{'s' if cells != 1 else ''} with {INSIDE_KINDS[kind]}"
-            for kind, cells in zip(found["kind"], found["cells"].astype(int), strict=True)
-        )
-        problem(
-            "direct_identifiers",
-            f"Column {column!r} holds {counts} (found by the scanner), though the recipe does "
-            "not treat it as a direct identifier: remove it, redact it (redact_text), or add "
-            "it to direct_identifiers (PDPC guide, Step 2).",
-        )
 
 
 def _original_values_left(before: pd.Series, after: pd.Series) -> bool:
