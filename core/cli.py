@@ -595,7 +595,7 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
             direct_identifiers=job.direct_identifiers, sensitive=sensitive,
             k_target=meta.get("k") or SUGGESTED_K[args.use_case], annex_d=meta.get("annex_d"),
             counts=result.counts, changed=result.changed,
-            identifiers_left=result.identifiers_left, **_gate_options(job),
+            identifiers_left=result.identifiers_left, sample=first, **_gate_options(job),
         )  # fmt: skip
         if not check.passed:
             if not args.release_anyway:

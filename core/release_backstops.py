@@ -72,6 +72,7 @@ def identifiers_inside(
     *,
     skip: set[str],
     problem: Callable[[str, str], None],
+    where: str = "",
 ) -> None:
     """The last look a re-identifier takes: text columns the recipe does not treat as
     direct identifiers or quasi-identifiers (decided away, sensitive, "other") may not
@@ -97,7 +98,34 @@ def identifiers_inside(
         )
         problem(
             "direct_identifiers",
-            f"Column {column!r} holds {counts} (found by the scanner), though the recipe does "
+            f"Column {column!r} holds {counts}{where} (found by the scanner), though the recipe does "
             "not treat it as a direct identifier: remove it, redact it (redact_text), or add "
             "it to direct_identifiers (PDPC guide, Step 2).",
         )
+
+
+def as_released(sample: pd.DataFrame, steps: Sequence[Mapping[str, Any]] | None) -> pd.DataFrame:
+    """The columns of ``sample`` (an engine's first rows) that a release streamed with
+    ``steps`` holds exactly as they are: no step names them, and no step changes columns
+    it does not name (``safe_harbor`` finds its own)."""
+    steps = list(steps or ())
+    if any(step.get("step") == "safe_harbor" for step in steps):
+        return sample.iloc[:, :0]
+    kept = [c for c in sample.columns if not any(str(c) in _named(step) for step in steps)]
+    return sample[kept]
+
+
+def _named(step: Mapping[str, Any]) -> set[str]:
+    """Every column name a step's parameters mention, at any depth."""
+    names: set[str] = set()
+    stack: list[Any] = list(step.values())
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            names.add(value)
+        elif isinstance(value, Mapping):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+    return names

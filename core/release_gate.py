@@ -28,7 +28,12 @@ import pandas as pd
 
 from core.errors import ParameterError
 from core.kept_identifiers import RUN, advice, form_words, identifying_runs, treatment
-from core.release_backstops import identifiers_inside, rare_values_back, with_classified
+from core.release_backstops import (
+    as_released,
+    identifiers_inside,
+    rare_values_back,
+    with_classified,
+)
 from core.release_targets import evaluate_targets, parse_targets, target_columns
 from core.risk import annex_d_risk, risk_report
 from core.schema import Role, Suggestion, suggest_roles
@@ -185,6 +190,7 @@ def check_release(
     not_quasi_identifiers: Mapping[str, str] | None = None,
     reviewed_text: Mapping[str, Any] | None = None,
     targets: Mapping[str, Any] | None = None,
+    sample: pd.DataFrame | None = None,
 ) -> ReleaseCheck:
     """Judge ``released`` (made from ``original`` by ``steps`` recipe steps).
 
@@ -216,7 +222,8 @@ def check_release(
     quasi-identifiers (and sensitive column) with ``counts`` records per row, ``original``
     needs only its columns, ``changed`` says whether any record or column differs from the
     original, and ``identifiers_left`` names the direct identifiers that still hold an
-    original value.
+    original value; ``sample`` (the first rows Step 1 read) shows the columns no step
+    changes as they are released, and is scanned for identifiers as a table in memory is.
     """
     steps = require_int("steps", steps, minimum=0)
     problems: list[str] = []
@@ -314,9 +321,12 @@ def check_release(
                    listed={*(quasi_identifiers or ()), *direct, *decisions,
                            *([sensitive] if sensitive else []), *target_columns(models)},
                    rare_below=rare_below, problem=problem)  # fmt: skip
+    skip = {*direct, *(quasi_identifiers or ())}
     if not streamed:
-        identifiers_inside(released, recipe_steps, skip={*direct, *(quasi_identifiers or ())},
-                            problem=problem)  # fmt: skip
+        identifiers_inside(released, recipe_steps, skip=skip, problem=problem)
+    elif sample is not None:
+        identifiers_inside(as_released(sample, recipe_steps), recipe_steps, skip=skip,
+                           problem=problem, where=" in the first rows")  # fmt: skip
     if not quasi_identifiers:
         problem(
             "no_quasi_identifiers",

@@ -276,3 +276,17 @@ def test_phones_and_nrics_inside_a_decided_column_are_found(data, capsys):
     # redacted (labels), it passes
     redacted = recipe + "  - {step: redact_text, columns: [remarks]}\n"
     assert _apply(data, redacted) == 0, capsys.readouterr().err
+
+
+def test_an_engine_release_scans_the_first_rows_of_columns_no_step_changes(data, capsys):
+    # the remarks of the test above, on --engine duckdb: the release holds no rows in
+    # memory, but a column no step touches is released as the first rows show it
+    remarks = ["ok", "follow up", "no show", "declined"] * 5
+    remarks[0], remarks[5] = "call +65 9123 4567", f"ic {NRICS[5]}"
+    TABLE.assign(remarks=remarks).to_csv(data, index=False)
+    recipe = (BASE.replace("{salary:", "{remarks: free remarks by staff, salary:")
+              + STEPS.replace("[name, email]", "[name, email, nric]"))  # fmt: skip
+    assert _apply(data, recipe, "--engine", "duckdb") == 2
+    err = capsys.readouterr().err
+    assert "Column 'remarks' holds 1 cell with an NRIC/FIN, 1 cell with a phone number" in err
+    assert "in the first rows" in err
