@@ -155,17 +155,17 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
         main.get_by_text("Using the uploaded hierarchy").first.wait_for()
         check_page(page, shots, "ws_walk_06_after_restart")
 
-        # Report: the taxi table keeps 'Serial number', a direct identifier, so the release
-        # check fails and the bundle is locked; released anyway, its name says so.
+        # Report: Step 1 reads the taxi table's 'Serial number' as a row number, not a direct
+        # identifier (the guide's Annex C keeps it; 619ce55), and k = 5 on the applied
+        # option: the release check passes. The bundle stays locked until the release is
+        # recorded in the workspace (issue 27).
         open_page(page, "Report")
         bundle_button = page.locator(".st-key-download_bundle button")
         bundle_button.wait_for()
         assert bundle_button.is_disabled()
-        page.locator(".st-key-release_anyway label").click()
-        wait_idle(page)
-        page.get_by_text("You release this table although it is not anonymised").first.wait_for()
+        main.get_by_text("Release check passed").first.wait_for()
         prepare_release(page)  # recorded, then offered
-        bundle_name = "release-bundle.NOT-ANONYMISED.zip"
+        bundle_name = "release-bundle.zip"
         page.locator(".st-key-download_bundle button:not([disabled])").wait_for()
         check_page(page, shots, "ws_walk_07_report")
         with page.expect_download(timeout=SLOW_MS) as download:
