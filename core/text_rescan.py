@@ -58,6 +58,8 @@ COUNTERS = {"digit_run": f"a run of {DIGITS} or more digits",
                          "dashes or spaces)",
             "address_part": "a block or unit number",
             "name_word": "a name-like word",
+            "unknown_name": "two or more capitalised words in a row that are no English word "
+                            "(a name of no list)",
             "cut_word": "the rest of a word a label replaced only part of"}  # fmt: skip
 
 
@@ -106,6 +108,70 @@ def _name_word_cells(text: pd.Series) -> np.ndarray:
     return hit
 
 
+def _unknown_name_cells(text: pd.Series) -> np.ndarray:
+    """Per value: two or more title-case words in a row (``Phạm Thu Hà``, ``Ngozi Eze``)
+    none of which is an English word, not across punctuation. The name lists hold some
+    cultures' names and not others'; an English sentence's capitalised words that are no
+    English word, side by side, are most often a name (``Pádraig Ó Súilleabháin``: a
+    one-letter word too). All-capital words (``COVID PCR``) are left out. Looked up in arrow, column-wide, as :func:`_name_word_cells`."""
+    hit = np.zeros(len(text), dtype=bool)
+    values = pa.array(text.fillna("").tolist(), pa.string())
+    parts = pc.split_pattern_regex(values, r"\s+")
+    raw = pc.list_flatten(parts)
+    if not len(raw):
+        return hit
+    owner = pc.list_parent_indices(parts).to_numpy()
+    letters = pc.replace_substring_regex(raw, r"^[^\p{L}]+|[^\p{L}]+$", "")
+    title = pc.match_substring_regex(letters, r"^\p{Lu}\p{Ll}*$").to_numpy(zero_copy_only=False)
+    clean_start = pc.invert(pc.match_substring_regex(raw, r"^[^\p{L}]")).to_numpy(
+        zero_copy_only=False
+    )
+    clean_end = pc.invert(pc.match_substring_regex(raw, r"[^\p{L}]$")).to_numpy(
+        zero_copy_only=False
+    )
+    english = pc.is_in(pc.utf8_lower(letters), value_set=_english_set()).to_numpy(
+        zero_copy_only=False
+    )
+    candidate = title & ~english
+    follows = np.r_[False, (owner[1:] == owner[:-1]) & clean_end[:-1] & clean_start[1:]]
+    pair = candidate & np.r_[False, candidate[:-1]] & follows
+    hit[np.unique(owner[pair])] = True
+    return hit
+
+
+@functools.cache
+def _english_set() -> pa.Array:
+    return pa.array(sorted(name_lists().english), pa.string())
+
+
+def _replace_unknown_names(text: pd.Series) -> pd.Series:
+    """What :func:`_unknown_name_cells` finds replaced by ``[NAME]``, word by word."""
+    hits = _unknown_name_cells(_without_labels(text))
+    if not hits.any():
+        return text
+    english = name_lists().english
+
+    def one(value: str) -> str:  # only on the values with a hit
+        # labels read as spaces of their length, as the rescan reads them ("Ruairí [NAME]
+        # Cárthaigh": two words side by side once the label is out of the way)
+        words = _name_words(_LABEL.sub(lambda m: " " * len(m.group()), value))
+        candidate = [w[5] and not any(c.isupper() for c in value[w[0] + 1 : w[1]])
+                     and w[2] not in english
+                     for w in words]  # fmt: skip
+        marked = [False] * len(words)
+        for i in range(1, len(words)):
+            if candidate[i - 1] and candidate[i] and words[i - 1][4] and words[i][3]:
+                marked[i - 1] = marked[i] = True
+        for (start, end, *_), mark in zip(reversed(words), reversed(marked), strict=True):
+            if mark:
+                value = value[:start] + "[NAME]" + value[end:]
+        return value
+
+    out = text.copy()
+    out[hits] = text[hits].map(one)
+    return out
+
+
 def _name_words(value: str) -> list[tuple[int, int, str, bool, bool, bool]]:
     """The words of one value as :func:`_name_word_cells` reads them: (start, end, the
     word in lower case, clean start, clean end, capitalised), the span from first to last
@@ -139,6 +205,7 @@ def rescan(values: pd.Series) -> dict[str, int]:
         "id_number": text.str.contains(_SPLIT_ID).to_numpy(dtype=bool),
         "address_part": text.str.contains(_ADDRESS_PART).to_numpy(dtype=bool),
         "name_word": _name_word_cells(text),
+        "unknown_name": _unknown_name_cells(text),
         "cut_word": labelled.str.contains(_CUT_WORD_FOUND).to_numpy(dtype=bool),
     }
     for kind, hits in counters.items():
@@ -179,6 +246,7 @@ def scrub(values: pd.Series) -> pd.Series:
     new = new.str.replace(_DIGIT_RUN, "[NUMBER]", regex=True)
     new = new.str.replace(_ADDRESS_PART, "[ADDRESS]", regex=True)
     new = _replace_name_words(new)
+    new = _replace_unknown_names(new)
     # last: what a label (the scanner's or one above) left of a word ("[NUMBER]a")
     new = new.str.replace(_CUT_WORD, lambda m: m.group(1) or m.group(2), regex=True)
     new = new.where(new != folded, distinct)  # nothing found: the value as it was written

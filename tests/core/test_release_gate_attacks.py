@@ -290,3 +290,27 @@ def test_an_engine_release_scans_the_first_rows_of_columns_no_step_changes(data,
     err = capsys.readouterr().err
     assert "Column 'remarks' holds 1 cell with an NRIC/FIN, 1 cell with a phone number" in err
     assert "in the first rows" in err
+
+
+def test_names_of_no_list_in_redacted_notes_are_counted_and_scrubbed():
+    from core.text_rescan import rescan, scrub
+
+    notes = pd.Series([
+        "daughter of Phạm Thu Hà phoned, wants results",  # Vietnamese
+        "Dr Ngozi Eze will review on Monday",  # Igbo, after a title
+        "Ruairí [NAME] Cárthaigh called",  # the scanner took the middle of an Irish name
+        "seen with Pádraig Ó Súilleabháin at the clinic",  # Irish, a one-letter word
+        "COVID PCR negative, Singapore General Hospital",  # capitals and English words only
+        "all well",
+    ])  # fmt: skip
+    # two or more title-case words in a row that are no English word: a name to the
+    # rescan whatever list it is missing from (by hand: the first four notes)
+    assert rescan(notes).get("unknown_name") == 4
+    assert scrub(notes).tolist() == [
+        "daughter of [NAME] [NAME] [NAME] phoned, wants results",
+        "[NAME] [NAME] [NAME] [NAME] review on Monday",  # "Eze will": a listed pair
+        "[NAME] [NAME] [NAME] called",
+        "seen with [NAME] [NAME] [NAME] at the clinic",
+        "COVID PCR negative, Singapore General Hospital",
+        "all well",
+    ]
