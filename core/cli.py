@@ -48,6 +48,7 @@ from core.release_gate import (
     marked_name,
     missing_rule,
 )
+from core.release_record import workspace_tables
 from core.release_targets import parse_targets, target_columns
 from core.report import SUGGESTED_K, USE_CASES, Report, build_report, report_to_markdown
 from core.risk import (
@@ -500,7 +501,8 @@ def cmd_apply(args: argparse.Namespace) -> int:
     job = _plan_apply(args)
     workspace, packages = _plan_record(args, job)
     result = apply_recipe(job.data, job.recipe, base_dir=job.base_dir, keys=job.keys,
-                          progress=stage(progress, 0.2, 0.6))  # fmt: skip
+                          progress=stage(progress, 0.2, 0.6),
+                          tables=workspace_tables(workspace, job.recipe))  # fmt: skip
     progress(0.6, "checking the release")
     check = _gate(args, job, result)
     if check.acknowledged:  # every file of the release says so in its name

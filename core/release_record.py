@@ -17,12 +17,16 @@ PDPC guide, Step 5 (keep a record of the anonymisation process); NIST SP 800-188
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from core.audit import RecordedRelease, record_release
-from core.bundle import portable_recipe
+from core.bundle import portable_recipe, stored_tables
 from core.errors import AnonymisationError
 from core.recipe import Recipe, RecipeResult
 from core.workspace import Workspace, sha256_text
@@ -117,3 +121,15 @@ def record_once(
             release_id, anchor = done.release_id, done.anchor
         _record_sign_offs(workspace, release_id, sign_off or {})
     return PreparedRelease(release_id, anchor, portable, hierarchies, new=not found)
+
+
+def workspace_tables(
+    workspace: str | os.PathLike[str] | None, recipe: Recipe
+) -> dict[str, pd.DataFrame]:
+    """The k-map population tables ``recipe`` names that the workspace at ``workspace``
+    keeps (the dashboard keeps uploaded ones there, never in a file; core.bundle), for
+    ``apply`` to run a recipe made on the dashboard. None, or no such file: none."""
+    if not workspace or not Path(workspace).exists():
+        return {}
+    with Workspace(workspace) as ws:
+        return stored_tables(ws, recipe)
