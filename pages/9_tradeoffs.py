@@ -215,8 +215,9 @@ with st.expander("Population models: k-map, population uniqueness, average risk 
             "way as the data (Sweeney's k-map, ARX's KMap with a research subset). The table "
             "must hold every record of the data (the data is a sample of it). A group of two "
             "records can pass when ten people of the population share its values; set the "
-            "k-map k above. Apply saves this file next to the hierarchies for the recipe to "
-            "read when it replays; the recipe names the file, never its records.",
+            "k-map k above. Apply keeps this table in the workspace (no file is written) for "
+            "the recipe to read when it replays; the recipe names it by its checksum, never "
+            "its records.",
             "PDPC guide, Annex D (singling out a person of the population); ARX "
             "org.deidentifier.arx.criteria.KMap",
         )
