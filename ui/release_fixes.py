@@ -9,6 +9,7 @@ and what the rescan still finds), and the privacy-model targets (``targets``).
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pandas as pd
@@ -49,6 +50,20 @@ def decisions_section(check: ReleaseCheck) -> None:
                   "recipe and the report.", STEP1)  # fmt: skip
 
 
+def when(at: str) -> str:
+    """A review's moment as people read it: '2026-11-28 00:02 UTC' for the recorded
+    '2026-11-28T00:02:48+00:00'; a date alone, or text that is no date, as written."""
+    try:
+        moment = dt.datetime.fromisoformat(str(at))
+    except ValueError:
+        return escape_markdown(at)
+    if len(str(at)) <= len("2026-11-28"):
+        return str(at)
+    if moment.tzinfo is None:
+        return moment.strftime("%Y-%m-%d %H:%M")
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def free_text_section(check: ReleaseCheck) -> None:
     """Before/after of each free-text column the release keeps, what the rescan still
     finds, and the reviewer's signature."""
@@ -82,7 +97,7 @@ def free_text_section(check: ReleaseCheck) -> None:
         cells = int(released[column].notna().sum())
         if column in reviews:
             review = reviews[column]
-            st.caption(f"Reviewed by {escape_markdown(review['by'])} on {review['at']} "
+            st.caption(f"Reviewed by {escape_markdown(review['by'])} on {when(review['at'])} "
                        f"({review['rows_checked']:,} cells read).")  # fmt: skip
             continue
         by = st.text_input("Reviewed by", key=f"review_by_{column}")

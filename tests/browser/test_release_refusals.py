@@ -277,6 +277,9 @@ def _walk(page, csv: Path, shots: Path) -> None:
     page.locator(".st-key-review_button_notes button").click()
     wait_idle(page)
     main.get_by_text(f"Reviewed by {REVIEWER}").first.wait_for()
+    # ... on a moment people read (not '2026-11-28T00:02:48+00:00').
+    said_review = r"Reviewed by A\. Reviewer on \d{4}-\d\d-\d\d \d\d:\d\d UTC \(20 cells read\)"
+    assert re.search(said_review, main.inner_text()), main.inner_text()[-2000:]
     assert "notes" not in problems(page)
     page.locator(".st-key-decide_postal input").fill(REASON)
     page.locator(".st-key-decide_postal input").press("Enter")
