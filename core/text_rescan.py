@@ -108,14 +108,30 @@ def _name_word_cells(text: pd.Series) -> np.ndarray:
     return hit
 
 
+#: A ``[NAME]`` label as :func:`_unknown_name_cells` reads it: a title-case word of the
+#: label's length that is no English word ("Bùi [NAME]": a name word beside a name).
+_NAME_LABEL = re.compile(r"\[NAME(?:-[0-9a-f]+)?\]")
+_LABEL_WORD = re.compile(r"^Xq+$")
+
+
+def _shadow(value: str) -> str:
+    """``value`` with each ``[NAME]`` label written as a placeholder word of its length and
+    other labels as spaces, so positions stay those of ``value``."""
+    value = _NAME_LABEL.sub(lambda m: "X" + "q" * (len(m.group()) - 1), value)
+    return _LABEL.sub(lambda m: " " * len(m.group()), value)
+
+
 def _unknown_name_cells(text: pd.Series) -> np.ndarray:
     """Per value: two or more title-case words in a row (``Phạm Thu Hà``, ``Ngozi Eze``)
-    none of which is an English word, not across punctuation. The name lists hold some
-    cultures' names and not others'; an English sentence's capitalised words that are no
-    English word, side by side, are most often a name (``Pádraig Ó Súilleabháin``: a
-    one-letter word too). All-capital words (``COVID PCR``) are left out. Looked up in arrow, column-wide, as :func:`_name_word_cells`."""
+    none of which is an English word, or a word of no English in any case beside a
+    ``[NAME]`` label (``Bùi [NAME]``, ``[NAME] văn an``), not across punctuation. The name lists hold some cultures' names and not others'; an
+    English sentence's capitalised words that are no English word, side by side, are
+    most often a name (``Pádraig Ó Súilleabháin``: a one-letter word too). All-capital
+    words (``COVID PCR``) are left out. ``text`` is read through :func:`_shadow`; looked
+    up in arrow, column-wide, as :func:`_name_word_cells`."""
     hit = np.zeros(len(text), dtype=bool)
-    values = pa.array(text.fillna("").tolist(), pa.string())
+    shadowed = text.fillna("").map(_shadow) if text.str.contains("[", regex=False).any() else text
+    values = pa.array(shadowed.fillna("").tolist(), pa.string())
     parts = pc.split_pattern_regex(values, r"\s+")
     raw = pc.list_flatten(parts)
     if not len(raw):
@@ -123,6 +139,7 @@ def _unknown_name_cells(text: pd.Series) -> np.ndarray:
     owner = pc.list_parent_indices(parts).to_numpy()
     letters = pc.replace_substring_regex(raw, r"^[^\p{L}]+|[^\p{L}]+$", "")
     title = pc.match_substring_regex(letters, r"^\p{Lu}\p{Ll}*$").to_numpy(zero_copy_only=False)
+    label = pc.match_substring_regex(letters, _LABEL_WORD.pattern).to_numpy(zero_copy_only=False)
     clean_start = pc.invert(pc.match_substring_regex(raw, r"^[^\p{L}]")).to_numpy(
         zero_copy_only=False
     )
@@ -132,9 +149,16 @@ def _unknown_name_cells(text: pd.Series) -> np.ndarray:
     english = pc.is_in(pc.utf8_lower(letters), value_set=_english_set()).to_numpy(
         zero_copy_only=False
     )
-    candidate = title & ~english
+    has_letters = pc.match_substring_regex(letters, r"^\p{L}+$").to_numpy(zero_copy_only=False)
+    unknown = has_letters & ~english & ~label  # no English word, in any case ("văn", "Phạm")
+    real = title & ~english & ~label
     follows = np.r_[False, (owner[1:] == owner[:-1]) & clean_end[:-1] & clean_start[1:]]
-    pair = candidate & np.r_[False, candidate[:-1]] & follows
+
+    def before(flags: np.ndarray) -> np.ndarray:
+        return np.r_[False, flags[:-1]]
+
+    pair = follows & ((real & before(real | label)) | (label & before(real | unknown))
+                      | (unknown & before(label)))  # fmt: skip
     hit[np.unique(owner[pair])] = True
     return hit
 
@@ -145,26 +169,40 @@ def _english_set() -> pa.Array:
 
 
 def _replace_unknown_names(text: pd.Series) -> pd.Series:
-    """What :func:`_unknown_name_cells` finds replaced by ``[NAME]``, word by word."""
-    hits = _unknown_name_cells(_without_labels(text))
+    """What :func:`_unknown_name_cells` finds replaced by ``[NAME]``, word by word (the
+    labels beside them stay as they are)."""
+    hits = _unknown_name_cells(text)
     if not hits.any():
         return text
     english = name_lists().english
 
-    def one(value: str) -> str:  # only on the values with a hit
-        # labels read as spaces of their length, as the rescan reads them ("Ruairí [NAME]
-        # Cárthaigh": two words side by side once the label is out of the way)
-        words = _name_words(_LABEL.sub(lambda m: " " * len(m.group()), value))
-        candidate = [w[5] and not any(c.isupper() for c in value[w[0] + 1 : w[1]])
-                     and w[2] not in english
-                     for w in words]  # fmt: skip
+    def once(value: str) -> str:
+        shadow = _shadow(value)
+        words = _name_words(shadow)
+        label = [bool(_LABEL_WORD.match(shadow[w[0] : w[1]])) for w in words]
+        unknown = [not label[i] and w[2].isalpha() and w[2] not in english
+                   for i, w in enumerate(words)]  # fmt: skip
+        real = [unknown[i] and w[5] and not any(c.isupper() for c in value[w[0] + 1 : w[1]])
+                for i, w in enumerate(words)]  # fmt: skip
         marked = [False] * len(words)
         for i in range(1, len(words)):
-            if candidate[i - 1] and candidate[i] and words[i - 1][4] and words[i][3]:
-                marked[i - 1] = marked[i] = True
+            if not (words[i - 1][4] and words[i][3]):
+                continue
+            if (real[i] and (real[i - 1] or label[i - 1])) or (unknown[i] and label[i - 1]):
+                marked[i] = True
+            if (real[i - 1] and (real[i] or label[i])) or (unknown[i - 1] and label[i]):
+                marked[i - 1] = True
         for (start, end, *_), mark in zip(reversed(words), reversed(marked), strict=True):
             if mark:
                 value = value[:start] + "[NAME]" + value[end:]
+        return value
+
+    def one(value: str) -> str:  # only on the values with a hit; a name word at a time
+        for _ in range(len(value)):  # "đặng ngọc [NAME]": ngọc, then đặng
+            new = once(value)
+            if new == value:
+                break
+            value = new
         return value
 
     out = text.copy()
@@ -205,7 +243,7 @@ def rescan(values: pd.Series) -> dict[str, int]:
         "id_number": text.str.contains(_SPLIT_ID).to_numpy(dtype=bool),
         "address_part": text.str.contains(_ADDRESS_PART).to_numpy(dtype=bool),
         "name_word": _name_word_cells(text),
-        "unknown_name": _unknown_name_cells(text),
+        "unknown_name": _unknown_name_cells(labelled),
         "cut_word": labelled.str.contains(_CUT_WORD_FOUND).to_numpy(dtype=bool),
     }
     for kind, hits in counters.items():
@@ -245,10 +283,11 @@ def scrub(values: pd.Series) -> pd.Series:
     new = folded.str.replace(_SPLIT_ID, "[ID]", regex=True)
     new = new.str.replace(_DIGIT_RUN, "[NUMBER]", regex=True)
     new = new.str.replace(_ADDRESS_PART, "[ADDRESS]", regex=True)
+    # what a label (the scanner's or one above) left of a word ("[NUMBER]a", "[NAME]ễn"),
+    # before the name words are read: none of these cuts a word
+    new = new.str.replace(_CUT_WORD, lambda m: m.group(1) or m.group(2), regex=True)
     new = _replace_name_words(new)
     new = _replace_unknown_names(new)
-    # last: what a label (the scanner's or one above) left of a word ("[NUMBER]a")
-    new = new.str.replace(_CUT_WORD, lambda m: m.group(1) or m.group(2), regex=True)
     new = new.where(new != folded, distinct)  # nothing found: the value as it was written
     changed = dict(zip(distinct[new != distinct], new[new != distinct], strict=True))
     if not changed:
