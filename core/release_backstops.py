@@ -16,8 +16,10 @@ from typing import Any
 
 import pandas as pd
 
+from core._text import as_text
 from core.kept_identifiers import normalised, treatment
 from core.schema import Role, Suggestion
+from core.text_rescan import compatible
 
 
 def with_classified(
@@ -89,7 +91,7 @@ def identifiers_inside(
             continue
         if treatment(recipe_steps or (), str(column)).pseudonymised:
             continue
-        found = scan_values(values, kinds=list(INSIDE_KINDS))
+        found = scan_values(compatible(as_text(values)), kinds=list(INSIDE_KINDS))
         if found.empty:
             continue
         counts = ", ".join(

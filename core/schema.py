@@ -33,6 +33,7 @@ import pandas as pd
 from core.detect.columns import free_text_findings, script_note, value_evidence
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS
 from core.detect.record_numbers import needs_review, review_unique_column
+from core.text_rescan import compatible
 from core.validation import require_int
 
 __all__ = ["ROLE_DESCRIPTIONS", "Role", "Suggestion", "suggest_roles"]
@@ -379,13 +380,15 @@ def _sample(series: pd.Series, sample_size: int) -> pd.Series:
 def _as_text(values: pd.Series) -> pd.Series:
     """Sampled values as stripped strings; whole floats are written without '.0'. Text is
     read in Unicode's compatibility form (NFKC): an NRIC or email typed with a phone's
-    full-width keyboard (``Ｓ１２３４５６７Ｄ``, ``a＠b．com``) is the same identifier."""
+    full-width keyboard (``Ｓ１２３４５６７Ｄ``, ``a＠b．com``), or with a look-alike letter
+    or another script's digits (:func:`core.text_rescan.compatible`), is the same
+    identifier."""
     if pd.api.types.is_float_dtype(values):
         finite = np.isfinite(values.to_numpy(dtype=float))
         whole = finite.all() and bool((values == np.floor(values)).all())
         if whole and (values.abs() < 2**53).all():
             values = values.astype("int64")
-    return values.astype(str).astype("str").str.strip().str.normalize("NFKC")
+    return compatible(values.astype(str).astype("str").str.strip())
 
 
 def _pct(share: float) -> str:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import sys
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -251,12 +253,38 @@ def rescan(values: pd.Series) -> dict[str, int]:
     return {kind: int(cells) for kind, cells in found.items() if cells}
 
 
+@functools.cache
+def _look_alikes() -> tuple[dict[int, str], dict[int, str]]:
+    """Translate tables: every script's decimal digits (Arabic-Indic ``٢``, Devanagari
+    ``२``...) as ASCII digits; Cyrillic and Greek capitals that look like Latin ones."""
+    digits = {c: str(unicodedata.digit(chr(c))) for c in range(sys.maxunicode + 1)
+              if unicodedata.category(chr(c)) == "Nd" and not chr(c).isascii()}  # fmt: skip
+    letters = dict(zip("АВЕКМНОРСТХЅІЈΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEKMHOPCTXSIJABEZHIKMNOPTYX", strict=True))
+    return str.maketrans(digits), str.maketrans(letters)
+
+
+_MIXED = re.compile(r"\S*(?:[0-9A-Za-z][^\x00-\x7f]|[^\x00-\x7f][0-9A-Za-z])\S*")
+
+
 def compatible(text: pd.Series) -> pd.Series:
     """Text in Unicode's compatibility form (NFKC): full-width digits and letters, the
     full-width ``＠`` and ``．`` a phone's input method types, read as the ASCII
     characters they stand for, so that ``minh２＠mail．example．org`` is an email to the
-    scanner and the counters too."""
-    return text.str.normalize("NFKC")
+    scanner and the counters too. Every script's digits are read as ASCII digits
+    (``S٢٣٥٣٥٩٠D``), and a word that mixes ASCII letters or digits with Cyrillic or
+    Greek look-alikes (``Ѕ2353590D``) in ASCII; a word of one script (``Москва``) is
+    left."""
+    folded = text.str.normalize("NFKC")
+    odd = folded.str.contains(r"[^\x00-\x7f]", regex=True).fillna(False).to_numpy(dtype=bool)
+    if odd.any():
+        folded = folded.copy()
+        digits, letters = _look_alikes()
+        folded[odd] = (
+            folded[odd]
+            .str.translate(digits)
+            .str.replace(_MIXED, lambda m: m.group().translate(letters), regex=True)
+        )
+    return folded
 
 
 def describe_findings(found: Mapping[str, int]) -> str:

@@ -265,7 +265,9 @@ def test_phones_and_nrics_inside_a_decided_column_are_found(data, capsys):
     # staff remarks: mostly short words, some with a phone number or an NRIC; Step 1
     # calls the column a category and the hurried user decides it is not a quasi-identifier
     remarks = ["ok", "follow up", "no show", "declined"] * 5
-    remarks[0], remarks[5], remarks[10] = "call +65 9123 4567", f"ic {NRICS[5]}", "call 8765 4321"
+    # (the second phone with Arabic-Indic digits: read as the digits they are)
+    remarks[0], remarks[5] = "call +65 9123 4567", f"ic {NRICS[5]}"
+    remarks[10] = "call ٨٧٦٥ ٤٣٢١"
     TABLE.assign(remarks=remarks).to_csv(data, index=False)
     recipe = (BASE.replace("{salary:", "{remarks: free remarks by staff, salary:")
               + STEPS.replace("[name, email]", "[name, email, nric]"))  # fmt: skip
@@ -273,9 +275,12 @@ def test_phones_and_nrics_inside_a_decided_column_are_found(data, capsys):
     err = capsys.readouterr().err
     assert "Column 'remarks' holds 1 cell with an NRIC/FIN" in err
     assert "2 cells with a phone number" in err and "redact_text" in err
-    # redacted (labels), it passes
+    # redacted, the Arabic-Indic digits missed: still refused
     redacted = recipe + "  - {step: redact_text, columns: [remarks]}\n"
-    assert _apply(data, redacted) == 0, capsys.readouterr().err
+    assert _apply(data, redacted) == 2
+    assert "Column 'remarks' holds 1 cell with a phone number" in capsys.readouterr().err
+    # redacted reading every script's digits (residue: true), it passes
+    assert _apply(data, redacted.replace("[remarks]}", "[remarks], residue: true}")) == 0
 
 
 def test_an_engine_release_scans_the_first_rows_of_columns_no_step_changes(data, capsys):
@@ -319,3 +324,19 @@ def test_names_of_no_list_in_redacted_notes_are_counted_and_scrubbed():
         "COVID PCR negative, Singapore General Hospital",
         "all well",
     ]
+
+
+def test_nrics_with_look_alike_letters_or_other_scripts_digits_are_nrics():
+    from core.schema import suggest_roles
+    from core.text_rescan import compatible
+
+    cyrillic = ["\u0405" + n[1:] if n[0] == "S" else "\u0422" + n[1:] for n in NRICS]  # Ѕ, Т
+    arabic = [n[0] + n[1:8].translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")) + n[8]
+              for n in NRICS]  # fmt: skip
+    table = TABLE.assign(cyrillic=cyrillic, arabic=arabic)
+    kinds = {s.column: (s.kind, s.uncertain) for s in suggest_roles(table)}
+    assert kinds["cyrillic"] == kinds["arabic"] == ("nric", False)
+    # a word of one script is left as it is: only a word mixing look-alikes with Latin
+    # letters or digits is folded
+    assert compatible(pd.Series(["Ѕ2353590D", "Москва", "САТ"])).tolist() == [
+        "S2353590D", "Москва", "САТ"]  # fmt: skip
