@@ -23,17 +23,19 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
-import zipfile
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from core.bundle_reader import MAX_KEPT_BYTES, BundleFiles, read_bundle
 from core.errors import AnonymisationError
-from core.workspace import Workspace, sha256_bytes, sha256_text
+from core.workspace import Workspace, sha256_text
 
-#: Largest report.json read from a bundle or a file (a report is a few hundred KB).
-_MAX_REPORT_BYTES = 50 * 2**20
+#: Largest report read from a bundle or a file (a report is a few hundred KB).
+_MAX_REPORT_BYTES = MAX_KEPT_BYTES
 _MD_ANCHOR = re.compile(r"release (\d+) at audit log entry (\d+) \(head ([0-9a-f]{64})(, keyed)?\)")
 
 
@@ -44,6 +46,10 @@ def anchor_of(workspace: Workspace, release_id: int, output_sha256: str) -> dict
             "keyed": workspace.keyed, "output_sha256": output_sha256}  # fmt: skip
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def check_anchor(
     workspace: Workspace, anchor: Mapping[str, Any], released_sha256: str | None = None
 ) -> list[str]:
@@ -52,13 +58,13 @@ def check_anchor(
     The chain itself must have been checked (:meth:`Workspace.verify_chain`): then the
     entry at the anchor's position having the anchor's hash means every entry up to it is
     the one the release was recorded after. ``released_sha256`` is the sha256 of the
-    released file beside the anchor (a bundle's), checked against the record.
+    released file beside the anchor (a bundle's), checked against the record. The anchor
+    comes from a file someone sent: its fields must have the types this tool writes.
     """
-    try:
-        release, entries = int(anchor["release"]), int(anchor["entries"])
-        head = str(anchor["head"])
-    except (KeyError, TypeError, ValueError):
-        return ["the anchor is not readable: it needs release, entries and head."]
+    release, entries, head = (anchor.get(key) for key in ("release", "entries", "head"))
+    if not (_whole(release) and _whole(entries) and isinstance(head, str)):
+        return ["the anchor is not readable: it needs release and entries (whole numbers) and "
+                "head (text)."]  # fmt: skip
     problems = []
     hashes = {entry["id"]: entry["hash"] for entry in workspace.audit_entries()}
     have, _ = workspace.head()
@@ -83,7 +89,7 @@ def check_anchor(
                              ("released file", released_sha256)):  # fmt: skip
             if digest is not None and digest != recorded:
                 problems.append(
-                    f"the {what}'s output sha256 {digest} is not release {release}'s "
+                    f"the {what}'s output sha256 {digest!r} is not release {release}'s "
                     f"recorded {recorded}."
                 )
     return problems
@@ -93,19 +99,18 @@ def read_anchor(path: str | Path) -> tuple[dict[str, Any], str | None]:
     """The anchor in a report (``.json`` or ``.md``) or a bundle (``.zip``), and for a
     bundle the sha256 of its released table. Raises AnonymisationError if there is none."""
     path = Path(path)
-    released_sha = None
+    if path.suffix.lower() == ".zip":
+        return anchor_in_bundle(read_bundle(path))
     try:
-        if path.suffix.lower() == ".zip":
-            with zipfile.ZipFile(path) as archive:
-                text = _member_text(archive, "report.json", path)
-                released = [n for n in archive.namelist() if re.fullmatch(r"released\.\w+", n)]
-                if released:
-                    released_sha = sha256_bytes(_member_bytes(archive, released[0], path))
-        else:
-            if path.stat().st_size > _MAX_REPORT_BYTES:
-                raise AnonymisationError(f"'{path}' is too large to be a report.")
-            text = path.read_text(encoding="utf-8")
-    except (OSError, zipfile.BadZipFile, UnicodeDecodeError) as error:
+        # O_NONBLOCK: opening a FIFO to read would wait for a writer for ever
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise AnonymisationError(f"'{path}' is not a regular file (a report is one).")
+            data = file.read(_MAX_REPORT_BYTES + 1)
+        if len(data) > _MAX_REPORT_BYTES:
+            raise AnonymisationError(f"'{path}' is too large to be a report.")
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
         raise AnonymisationError(f"Cannot read '{path}': {error}.") from None
     if path.suffix.lower() in (".md", ".markdown"):
         found = _MD_ANCHOR.search(text.replace("\\", ""))
@@ -113,34 +118,35 @@ def read_anchor(path: str | Path) -> tuple[dict[str, Any], str | None]:
             raise AnonymisationError(f"'{path}' carries no audit record (no workspace anchor).")
         release, entries, head, keyed = found.groups()
         return {"release": int(release), "entries": int(entries), "head": head,
-                "keyed": bool(keyed)}, released_sha  # fmt: skip
+                "keyed": bool(keyed)}, None  # fmt: skip
+    return _anchor_in_json(text, path), None
+
+
+def anchor_in_bundle(bundle: BundleFiles) -> tuple[dict[str, Any], str | None]:
+    """The anchor in a bundle's report.json, and the sha256 of its released table."""
+    data = bundle.kept.get("report.json")
+    if data is None:
+        raise AnonymisationError(f"'{bundle.path}' holds no report.json (of at most "
+                                 f"{_MAX_REPORT_BYTES // 2**20} MiB).")  # fmt: skip
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise AnonymisationError(f"Cannot read report.json in '{bundle.path}': {error}.") from None
+    released = bundle.released
+    return _anchor_in_json(text, bundle.path), bundle.sha256[released] if released else None
+
+
+def _anchor_in_json(text: str, path: Path) -> dict[str, Any]:
     try:
         anchor = json.loads(text).get("audit")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):  # RecursionError: "[[[[..." nested
         raise AnonymisationError(f"'{path}' is not a JSON report.") from None
     if not isinstance(anchor, dict):
         raise AnonymisationError(
             f"'{path}' carries no audit record: the release was not recorded in a workspace "
             "(or the report was made before reports carried one)."
         )
-    return anchor, released_sha
-
-
-def _member_bytes(archive: zipfile.ZipFile, name: str, path: Path) -> bytes:
-    info = archive.getinfo(name)
-    if info.file_size > _MAX_REPORT_BYTES * 40:
-        raise AnonymisationError(f"'{name}' in '{path}' is too large to check.")
-    return archive.read(name)
-
-
-def _member_text(archive: zipfile.ZipFile, name: str, path: Path) -> str:
-    try:
-        info = archive.getinfo(name)
-    except KeyError:
-        raise AnonymisationError(f"'{path}' holds no {name}.") from None
-    if info.file_size > _MAX_REPORT_BYTES:
-        raise AnonymisationError(f"'{name}' in '{path}' is too large to be a report.")
-    return archive.read(name).decode("utf-8")
+    return anchor
 
 
 # --- rows against their audit entries ---------------------------------------------------

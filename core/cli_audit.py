@@ -11,18 +11,16 @@ import argparse
 import json
 import os
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any
 
+from core.bundle_reader import BundleFiles
 from core.errors import AnonymisationError
 from core.markup import terminal_line
 from core.workspace import ENV_VAR as WORKSPACE_ENV
 from core.workspace import OlderSchemaError, Workspace, sha256_bytes, sha256_file
 from core.workspace import default_path as default_workspace_path
 
-#: Largest member of a bundle read to check it (a bundle holds one released table).
-_MAX_MEMBER_BYTES = 2 * 2**30
 UNKEYED_NOTE = (
     "note: this audit chain is not keyed (no ANON_AUDIT_KEY when the workspace was made): it "
     "shows damage and edits of single entries, not a rewrite by someone who can write the "
@@ -102,11 +100,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_verify_bundle(args: argparse.Namespace) -> int:
     """Check a release bundle against itself, the recipe and the workspace it was recorded
     in; exit 0 if everything holds, else 1."""
-    from core.audit_check import check_anchor, read_anchor
+    from core.audit_check import anchor_in_bundle, check_anchor
+    from core.bundle_reader import read_bundle
 
-    files = _bundle_files(Path(args.bundle))
+    files = read_bundle(args.bundle)  # refuses a crafted zip in one line (core.bundle_reader)
     problems = _bundle_problems(files)
-    anchor, released_sha = read_anchor(args.bundle)
+    anchor, released_sha = anchor_in_bundle(files)
     with open_existing_workspace(args.workspace) as ws:
         chain = ws.verify_chain()
         print(terminal_line(chain.explanation()))
@@ -130,39 +129,28 @@ def cmd_verify_bundle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bundle_files(path: Path) -> dict[str, bytes]:
-    try:
-        with zipfile.ZipFile(path) as archive:
-            infos = archive.infolist()
-            if sum(info.file_size for info in infos) > _MAX_MEMBER_BYTES:
-                raise AnonymisationError(f"The bundle '{path}' is too large to check.")
-            return {info.filename: archive.read(info) for info in infos if not info.is_dir()}
-    except (OSError, zipfile.BadZipFile) as error:
-        raise AnonymisationError(f"Cannot read the bundle '{path}': {error}.") from None
-
-
-def _bundle_problems(files: dict[str, bytes]) -> list[str]:
+def _bundle_problems(files: BundleFiles) -> list[str]:
     """The bundle against its own manifest, and anonymise.py against its recipe."""
     from core.recipe import Recipe, to_python_script
 
     problems = []
-    manifest = files.get("MANIFEST.sha256", b"").decode("utf-8", "replace")
+    manifest = files.kept.get("MANIFEST.sha256", b"").decode("utf-8", "replace")
     listed = {}
     for line in manifest.splitlines():
         digest, _, name = line.partition("  ")
         listed[name] = digest
-    for name, data in files.items():
+    for name, digest in files.sha256.items():
         if name == "MANIFEST.sha256":
             continue
-        if listed.get(name) != sha256_bytes(data):
+        if listed.get(name) != digest:
             problems.append(f"{name} does not match its line in MANIFEST.sha256.")
     problems += [f"{name} is listed in MANIFEST.sha256 but missing." for name in listed
-                 if name not in files]  # fmt: skip
+                 if name not in files.sha256]  # fmt: skip
     try:
-        recipe = Recipe.from_yaml(files["recipe.yaml"].decode("utf-8"))
+        recipe = Recipe.from_yaml(files.kept["recipe.yaml"].decode("utf-8"))
     except (KeyError, UnicodeDecodeError, AnonymisationError) as error:
         return [*problems, f"recipe.yaml cannot be read ({error})."]
-    if files.get("anonymise.py") != to_python_script(recipe).encode("utf-8"):
+    if files.kept.get("anonymise.py") != to_python_script(recipe).encode("utf-8"):
         problems.append(
             "anonymise.py is not the script recipe.yaml makes (it was changed: do not run it)."
         )
@@ -170,7 +158,7 @@ def _bundle_problems(files: dict[str, bytes]) -> list[str]:
 
 
 def _against_release(
-    ws: Workspace, release: dict[str, Any], files: dict[str, bytes], data: str | None
+    ws: Workspace, release: dict[str, Any], files: BundleFiles, data: str | None
 ) -> list[str]:
     """The bundle's (or archive's) recipe, hierarchies and (with ``data``) input against
     the release."""
@@ -183,13 +171,14 @@ def _against_release(
     # The internal archive carries the recorded recipe; the recipient bundle the same
     # recipe with rules instead of hierarchy files (core.bundle.recipient_recipe).
     recipient = recipient_recipe(Recipe.from_yaml(recorded.yaml), stored).recipe.to_yaml()
-    if files.get("recipe.yaml") not in (recorded.yaml.encode("utf-8"), recipient.encode("utf-8")):
+    if files.kept.get("recipe.yaml") not in (recorded.yaml.encode("utf-8"),
+                                             recipient.encode("utf-8")):  # fmt: skip
         problems.append(
             f"recipe.yaml is not recipe version {recorded.id} that release {release['id']} "
             "recorded."
         )
-    for name, data_bytes in files.items():
-        if name in stored and stored[name].encode("utf-8") != data_bytes:
+    for name, digest in files.sha256.items():
+        if name in stored and sha256_bytes(stored[name].encode("utf-8")) != digest:
             problems.append(f"{name} is not the hierarchy the workspace keeps under it.")
     if data is not None and sha256_file(data) != release["data_sha256"]:
         problems.append(f"'{data}' is not the input of release {release['id']} (sha256 "

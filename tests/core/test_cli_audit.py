@@ -7,11 +7,14 @@ from __future__ import annotations
 import glob
 import hashlib
 import io
+import json
 import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -281,3 +284,152 @@ def test_verify_upgrades_a_writable_workspace_of_an_older_version(tmp_path, caps
         assert conn.execute("PRAGMA user_version").fetchone()[0] == workspace_module.SCHEMA_VERSION
     assert main(["verify", "--workspace", str(read_only)]) == EXIT_USER_ERROR
     assert "older schema" in capsys.readouterr().err
+
+
+# --- a bundle or report crafted against the checks (issue 27, red team round 2) ---------
+
+
+def _zip(path: Path, entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> Path:
+    with warnings.catch_warnings():  # zipfile warns of a duplicate name, and writes it
+        warnings.simplefilter("ignore")
+        with zipfile.ZipFile(path, "w") as archive:
+            for info, data in entries:
+                archive.writestr(info, data)
+    return path
+
+
+def _members(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _manifest(files: dict[str, bytes]) -> bytes:
+    return "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n"
+                   for name, data in sorted(files.items())
+                   if name != "MANIFEST.sha256").encode()  # fmt: skip
+
+
+def test_a_bundle_holding_a_file_twice_is_refused(project, capsys):
+    # before: both checks read the last 'released.csv' and said the bundle verifies, while
+    # a tool that shows the first one shows the recipient a table the release never made
+    assert _apply(project, "--bundle", str(project / "b.zip")) == 0
+    files = _members(project / "b.zip")
+    _zip(project / "b.zip", [("released.csv", b"age,sex\n*,F\n"), *files.items()])
+    code, out = _verify_bundle(project, capsys)
+    assert code == EXIT_USER_ERROR and "holds 'released.csv' twice" in out
+    code = main(["verify", "--workspace", str(project / "w.anon.db"), "--bundle",
+                 str(project / "b.zip")])  # fmt: skip
+    assert code == EXIT_USER_ERROR and "twice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["../evil.pth", "/tmp/abs.txt", "hierarchies/../../x.csv",
+                                  "a\\b.txt", "two/folders/deep.txt", ".hidden", "line\nbreak"])  # fmt: skip
+def test_a_bundle_entry_named_outside_the_bundle_is_refused(project, capsys, name):
+    # before: listed in the manifest, such a name verified; unzipped, it may land anywhere
+    assert _apply(project, "--bundle", str(project / "b.zip")) == 0
+    files = {**_members(project / "b.zip"), name: b"import os\n"}
+    files["MANIFEST.sha256"] = _manifest(files)
+    _zip(project / "b.zip", list(files.items()))
+    code, out = _verify_bundle(project, capsys)
+    assert code == EXIT_USER_ERROR and "is not a bundle file name" in out
+    assert "\n" not in out.split("error: ", 1)[1].rstrip("\n")
+
+
+def test_a_bundle_entry_that_is_a_link_is_refused(project, capsys):
+    # before: README.txt as a symbolic link to /etc/passwd verified (its text is the target)
+    assert _apply(project, "--bundle", str(project / "b.zip")) == 0
+    files = {**_members(project / "b.zip"), "README.txt": b"/etc/passwd"}
+    files["MANIFEST.sha256"] = _manifest(files)
+    entries = []
+    for name, data in files.items():
+        info = zipfile.ZipInfo(name)
+        info.create_system = 3
+        kind = stat.S_IFLNK if name == "README.txt" else stat.S_IFREG
+        info.external_attr = (kind | 0o644) << 16
+        entries.append((info, data))
+    _zip(project / "b.zip", entries)
+    code, out = _verify_bundle(project, capsys)
+    assert code == EXIT_USER_ERROR and "'README.txt', which is not a plain file" in out
+
+
+def _patch_headers(path: Path, local: int, central: int, value: bytes) -> None:
+    """Overwrite bytes at ``local``/``central`` offsets of every local and central header."""
+    raw = bytearray(path.read_bytes())
+    for signature, offset in ((b"PK\x03\x04", local), (b"PK\x01\x02", central)):
+        at = raw.find(signature)
+        while at >= 0:
+            raw[at + offset : at + offset + len(value)] = value
+            at = raw.find(signature, at + 4)
+    path.write_bytes(bytes(raw))
+
+
+@pytest.mark.parametrize(
+    ("damage", "named"),
+    [
+        ("encrypted", "is encrypted"),
+        ("method", "compression this tool does not read"),
+        ("corrupt", "Cannot read the bundle"),
+    ],
+)
+def test_a_damaged_or_encrypted_bundle_is_one_line(project, capsys, damage, named):
+    # before: RuntimeError, NotImplementedError or zlib.error, each a traceback
+    assert _apply(project, "--bundle", str(project / "b.zip")) == 0
+    bundle = project / "b.zip"
+    if damage == "encrypted":
+        _patch_headers(bundle, 6, 8, b"\x01\x00")  # general purpose flag: encrypted
+    elif damage == "method":
+        _patch_headers(bundle, 8, 10, b"\x63\x00")  # method 99 (AES), which zipfile lacks
+    else:
+        raw = bytearray(bundle.read_bytes())
+        start = 30 + int.from_bytes(raw[26:28], "little") + int.from_bytes(raw[28:30], "little")
+        raw[start : start + 16] = b"\xff" * 16  # the first entry's deflate stream
+        bundle.write_bytes(bytes(raw))
+    for command in (["verify-bundle", str(bundle)], ["verify", "--bundle", str(bundle)]):
+        capsys.readouterr()
+        code = main([*command, "--workspace", str(project / "w.anon.db")])
+        err = capsys.readouterr().err
+        assert code == EXIT_USER_ERROR and named in err, err
+        if damage == "corrupt" and command[0] == "verify":
+            break  # verify --bundle reads the report and table only: may not meet the damage
+
+
+def test_a_bundle_of_too_many_files_is_refused_before_it_is_read(project, capsys):
+    assert _apply(project, "--bundle", str(project / "b.zip")) == 0
+    files = _members(project / "b.zip")
+    extra = [(f"hierarchies/h{i}.csv", b"") for i in range(10_001)]
+    _zip(project / "b.zip", [*files.items(), *extra])
+    code, out = _verify_bundle(project, capsys)
+    assert code == EXIT_USER_ERROR and "more than 10,000 files" in out
+
+
+@pytest.mark.parametrize(
+    "anchor",
+    ['"release": 1e999', '"release": true', '"release": "1"', '"entries": [1]', '"head": 5'],
+)
+def test_an_anchor_of_the_wrong_type_is_named_not_a_traceback(project, capsys, anchor):
+    # before: a release of 1e999 (infinity in JSON) raised OverflowError, a traceback
+    assert _apply(project, "--report", str(project / "r.json")) == 0
+    report = json.loads((project / "r.json").read_text())
+    key, value = anchor.split(": ")
+    report["audit"][key.strip('"')] = "__VALUE__"
+    text = json.dumps(report).replace('"__VALUE__"', value)
+    (project / "r.json").write_text(text)
+    capsys.readouterr()
+    code = main(["verify", "--workspace", str(project / "w.anon.db"), "--report",
+                 str(project / "r.json")])  # fmt: skip
+    assert code == 1 and "the anchor is not readable" in capsys.readouterr().out
+
+
+def test_a_report_nested_deep_or_not_a_file_is_one_line(project, capsys):
+    assert _apply(project) == 0
+    (project / "deep.json").write_text("[" * 100_000)
+    fifo = project / "fifo.json"
+    os.mkfifo(fifo)
+    for report, named in ((project / "deep.json", "is not a JSON report"),
+                          (fifo, "is not a regular file"),
+                          (Path("/dev/zero"), "is not a regular file")):  # fmt: skip
+        capsys.readouterr()
+        code = main(["verify", "--workspace", str(project / "w.anon.db"), "--report",
+                     str(report)])  # fmt: skip
+        # before: RecursionError (a traceback); a FIFO or /dev/zero read for ever
+        assert code == EXIT_USER_ERROR and named in capsys.readouterr().err
