@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -894,6 +896,28 @@ def parse_bounds(items: Iterable[str], columns: Iterable[str]) -> dict[str, tupl
     return result
 
 
+#: Largest ledger file read (an entry per release is about a kilobyte).
+MAX_LEDGER_BYTES = 64 * 2**20
+
+
+def _read_ledger(path: Path) -> Any:
+    """The ledger file's JSON: a regular file (a FIFO would be waited on for ever) of
+    at most :data:`MAX_LEDGER_BYTES`, one line of error otherwise."""
+    try:
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise ParameterError(f"The privacy ledger '{path}' is not a regular file.")
+            raw = file.read(MAX_LEDGER_BYTES + 1)
+        if len(raw) > MAX_LEDGER_BYTES:
+            raise ParameterError(f"The privacy ledger '{path}' is larger than "
+                                 f"{MAX_LEDGER_BYTES // 2**20} MiB: not a ledger.")  # fmt: skip
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as error:  # RecursionError: "[[[[..." nested
+        reason = "nested too deep" if isinstance(error, RecursionError) else error
+        raise ParameterError(f"Cannot read the privacy ledger '{path}': {reason}.") from None
+    return data
+
+
 def open_ledger(path: str | Path, *, epsilon: float | None, delta: float = 0.0) -> PrivacyBudget:
     """The budget recorded in the ledger file at ``path``, or a new one of ``epsilon``/``delta``.
 
@@ -905,11 +929,7 @@ def open_ledger(path: str | Path, *, epsilon: float | None, delta: float = 0.0) 
         if epsilon is None:
             raise ParameterError("A new ledger needs a budget: give --budget (total ε).")
         return PrivacyBudget(epsilon, delta)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise ParameterError(f"Cannot read the privacy ledger '{path}': {error}.") from None
-    budget = PrivacyBudget.from_dict(data)
+    budget = PrivacyBudget.from_dict(_read_ledger(path))
     if epsilon is not None and not math.isclose(epsilon, budget.epsilon):
         raise ParameterError(
             f"The ledger '{path}' records a budget of ε = {budget.epsilon:g}; a release's "
@@ -931,7 +951,7 @@ def write_ledger(
     path = Path(path)
     releases: list[Any] = []
     if path.exists():
-        releases = json.loads(path.read_text(encoding="utf-8")).get("releases", [])
+        releases = _read_ledger(path).get("releases", [])
     entry = {k: v for k, v in release.ledger().items() if k not in ("budget", "spent", "charges")}
     entry.update(about)
     data = {**budget.to_dict(), "source": SOURCE, "releases": [*releases, entry]}

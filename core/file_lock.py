@@ -11,6 +11,7 @@ it in between, so two runs cannot both spend the same budget (issue 27, High 3).
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +25,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
     import msvcrt
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # POSIX; Windows has no symbolic links to follow here
 #: How long a run waits for another run to finish with the file before giving up.
 WAIT_SECONDS = 600.0
 
@@ -56,13 +58,24 @@ def exclusive_lock(
     """Hold the lock of ``path`` (a ``what``, e.g. "privacy ledger") for the ``with`` block,
     waiting while another process holds it; the lock ends with the block or the process."""
     companion = lock_path(path)
+    not_a_file = LockError(
+        f"Cannot lock the {what} '{path}': '{companion}' is not a regular file (a link, pipe or "
+        "folder someone put there); remove it and run again."
+    )
     try:
-        fd = os.open(companion, os.O_RDWR | os.O_CREAT, 0o600)
+        # never through a link (it would create the file it points to, anywhere), and
+        # without waiting on a FIFO
+        fd = os.open(companion, os.O_RDWR | os.O_CREAT | _NOFOLLOW | os.O_NONBLOCK, 0o600)
     except OSError as error:
+        if os.path.islink(companion) or os.path.isdir(companion):
+            raise not_a_file from None
         raise LockError(
             f"Cannot lock the {what} '{path}': cannot create '{companion}' "
             f"({error.strerror}). Choose a writable folder."
         ) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise not_a_file
     try:
         deadline = time.monotonic() + wait_seconds
         while not _try_lock(fd):

@@ -4,12 +4,15 @@ the recipe's review and decision fields. Each test failed before its fix."""
 
 from __future__ import annotations
 
+import os
 import time
 
 import pandas as pd
 import pytest
 
+from core.dp import open_ledger
 from core.errors import ParameterError, RecipeError
+from core.file_lock import LockError, exclusive_lock
 from core.hierarchy import masking_hierarchy
 from core.hierarchy_rules import HierarchyRule
 from core.recipe import Recipe
@@ -66,3 +69,35 @@ def test_a_band_start_beyond_the_bounds_of_a_step_is_refused():
     df = pd.DataFrame({"age": [1.0, 5.0, 1e14]})
     with pytest.raises(ParameterError, match=r"'start' must be a number between -1e\+15"):
         generalise_bands(df, "age", width=10, start=1e308)
+
+
+# --- the DP ledger and its lock ------------------------------------------------------------
+
+
+def test_the_ledger_lock_is_never_a_link_or_a_pipe(tmp_path):
+    # before: the lock followed a link planted as '<ledger>.lock' and created the file it
+    # points to (anywhere the user may write), and locked a FIFO
+    outside = tmp_path / "elsewhere" / "made.txt"
+    outside.parent.mkdir()
+    (tmp_path / "linked.json.lock").symlink_to(outside)
+    os.mkfifo(tmp_path / "piped.json.lock")
+    for ledger in ("linked.json", "piped.json"):
+        lock = exclusive_lock(tmp_path / ledger, what="privacy ledger", wait_seconds=1)
+        with pytest.raises(LockError, match=rf"{ledger}.lock' is not a regular file.*remove it"):
+            lock.__enter__()
+    assert not outside.exists()
+    with exclusive_lock(tmp_path / "plain.json", what="privacy ledger", wait_seconds=1):
+        assert (tmp_path / "plain.json.lock").is_file()
+
+
+def test_a_ledger_nested_deep_or_a_pipe_is_one_line(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    with pytest.raises(ParameterError, match=r"Cannot read the privacy ledger .*deep\.json"):
+        open_ledger(deep, epsilon=None)  # before: RecursionError, a traceback
+    piped = tmp_path / "piped.json"
+    os.mkfifo(piped)
+    started = time.perf_counter()
+    with pytest.raises(ParameterError, match=r"'.*piped\.json' is not a regular file"):
+        open_ledger(piped, epsilon=None)  # before: waited for a writer for ever
+    assert time.perf_counter() - started < 5
