@@ -32,7 +32,7 @@ import pandas as pd
 
 from core.cli_audit import add_commands as add_audit_commands
 from core.engines import ENGINES, choose_engine, frequency_table
-from core.errors import AnonymisationError, ReleaseRefusedError
+from core.errors import AnonymisationError, ReleaseRefusedError, SecretError
 from core.file_lock import exclusive_lock
 from core.io import output_format, read_table, stream_table, table_to_bytes
 from core.markup import terminal_line
@@ -545,7 +545,7 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     if quasi_identifiers:
         require_columns(columns, quasi_identifiers, parameter="quasi_identifiers")
     check_recipe_columns(recipe, columns)
-    keys = _require_keys(recipe, ask=args.ask_keys)
+    keys = _require_keys(recipe, ask=args.ask_keys, written=Path(args.recipe))
     if args.seed is not None:
         recipe = Recipe(recipe.steps, args.seed, recipe.meta)
     seed = recipe.seed if recipe.seed is not None else secrets.randbelow(2**31)
@@ -813,7 +813,7 @@ def _plan_apply(args: argparse.Namespace) -> _ApplyJob:
     if quasi_identifiers:  # a misspelt name would understate the risk
         require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
     check_recipe_columns(recipe, df)
-    keys = _require_keys(recipe, ask=args.ask_keys)
+    keys = _require_keys(recipe, ask=args.ask_keys, written=Path(args.recipe))
     if args.seed is not None:
         recipe = Recipe(recipe.steps, args.seed, recipe.meta)
     base_dir = Path(args.recipe).resolve().parent
@@ -1049,25 +1049,37 @@ def _tell_what_was_written(
             print(f"Report: {output.path}", file=sys.stderr)
 
 
-def _require_keys(recipe: Recipe, *, ask: bool) -> dict[str, bytes]:
+def _require_keys(recipe: Recipe, *, ask: bool, written: Path | None = None) -> dict[str, bytes]:
     """Check every pseudonymisation key the recipe names before any work is done.
 
     With ``ask``, a key missing from the environment is typed without echo and returned
     (by its ``key_env`` name) to be passed to the replay; it is never put in the process
     environment, a file, the recipe, the report or the log (PDPC guide, Annex A: "the
-    encryption key ... must be securely protected").
+    encryption key ... must be securely protected"). A key that the recipe itself holds
+    (its file ``written``, comments included, or its fields: a description "for the
+    record") is refused: the recipe travels with the release, and whoever reads the key
+    recomputes every pseudonym.
     """
     typed: dict[str, bytes] = {}
+    text = recipe.to_yaml()
+    if written is not None:
+        text += written.read_bytes().decode("utf-8", errors="replace")
     for step in recipe.steps:
         name = step.get("key_env")
         if not name or name in typed:
             continue
         if ask and not os.environ.get(require_key_env_name(name)):
-            typed[name] = require_key(
+            key = typed[name] = require_key(
                 getpass.getpass(f"Key for {name} (input hidden): ").encode("utf-8")
             )
         else:
-            key_from_env(name)  # names the variable if it is unset or too short
+            key = key_from_env(name)  # names the variable if it is unset or too short
+        if key.decode("utf-8", errors="replace") in text:
+            raise SecretError(
+                f"The key in {name} is written in the recipe: anyone who receives the recipe "
+                "(the release bundle carries it) can recompute every pseudonym. Take it out "
+                "of the recipe and use a new key (PDPC guide, Annex A: Pseudonymisation)."
+            )
     return typed
 
 

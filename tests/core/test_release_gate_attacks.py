@@ -340,3 +340,19 @@ def test_nrics_with_look_alike_letters_or_other_scripts_digits_are_nrics():
     # letters or digits is folded
     assert compatible(pd.Series(["Ѕ2353590D", "Москва", "САТ"])).tolist() == [
         "S2353590D", "Москва", "САТ"]  # fmt: skip
+
+
+def test_a_key_pasted_into_the_recipe_is_refused_before_anything_is_written(
+    data, capsys, monkeypatch
+):
+    # the key is named by key_env, as it must be, but also pasted into the description
+    # "for the record": the bundle's recipe would let any recipient recompute every
+    # NRIC's token (PDPC guide, Annex A: the key must be protected)
+    key = "Kx9-long-enough-secret-2026"
+    monkeypatch.setenv("ANON_ATTACK_KEY", key)
+    recipe = (BASE + f"description: tokens made with key {key}\n" + STEPS
+              + "  - {step: pseudonymise, column: nric, method: hmac, key_env: ANON_ATTACK_KEY}\n")  # fmt: skip
+    assert _apply(data, recipe, "--plaintext-mapping") == 2
+    err = capsys.readouterr().err
+    assert "ANON_ATTACK_KEY" in err and "written in the recipe" in err and key not in err
+    assert not list(data.parent.glob("out*.csv"))
