@@ -628,12 +628,11 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     except BaseException:
         staged.unlink(missing_ok=True)
         raise
-    if check.acknowledged:
-        print(f"warning: released anyway at your request; this is NOT an anonymised release "
-              f"and every file is marked {NOT_ANONYMISED_MARK}. {' '.join(check.problems)}",
-              file=sys.stderr)  # fmt: skip
-    print(f"Wrote {result.records} records to {outputs[0].path} (engine {engine}, seed "
-          f"{seed}; release check: {check.statement()})", file=sys.stderr)  # fmt: skip
+    _warn_released_anyway(check)
+    # the statement quotes the recipe's reasons and reviewers: text someone typed
+    print(terminal_line(f"Wrote {result.records} records to {outputs[0].path} (engine {engine}, "
+                        f"seed {seed}; release check: {check.statement()})"),
+          file=sys.stderr)  # fmt: skip
     for output in outputs[1 : 1 + len(tables)]:
         print(f"The {output.label}: {output.path}. Keep it secure and apart from the data "
               "(PDPC guide, Annex A: Pseudonymisation).", file=sys.stderr)  # fmt: skip
@@ -1026,13 +1025,17 @@ def _annex_d(recipe: Recipe, check: ReleaseCheck) -> AnnexDResult | None:
     return annex_d_risk(check.k, **settings) if settings and check.k else None
 
 
+def _warn_released_anyway(check: ReleaseCheck) -> None:
+    if check.acknowledged:
+        print(terminal_line(f"warning: released anyway at your request; this is NOT an "
+                            f"anonymised release and every file is marked {NOT_ANONYMISED_MARK}. "
+                            f"{' '.join(check.problems)}"), file=sys.stderr)  # fmt: skip
+
+
 def _tell_what_was_written(
     outputs: list[Output], result: RecipeResult, check: ReleaseCheck
 ) -> None:
-    if check.acknowledged:
-        print(f"warning: released anyway at your request; this is NOT an anonymised release "
-              f"and every file is marked {NOT_ANONYMISED_MARK}. {' '.join(check.problems)}",
-              file=sys.stderr)  # fmt: skip
+    _warn_released_anyway(check)
     for output in outputs:
         if output.label == "--out":
             print(f"Wrote {len(result.data)} records to {output.path} (seed {result.seed}).",

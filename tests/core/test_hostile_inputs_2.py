@@ -101,3 +101,29 @@ def test_a_ledger_nested_deep_or_a_pipe_is_one_line(tmp_path):
     with pytest.raises(ParameterError, match=r"'.*piped\.json' is not a regular file"):
         open_ledger(piped, epsilon=None)  # before: waited for a writer for ever
     assert time.perf_counter() - started < 5
+
+
+# --- the recipe's decisions and reviews on the terminal -------------------------------------
+
+
+def test_a_reason_in_the_recipe_cannot_retitle_or_recolour_the_terminal(tmp_path, capsys):
+    # before: apply --engine printed the release check's statement raw, so a reason holding
+    # ESC ] 0 ; ... BEL retitled the terminal and ESC [ 31 m turned it red
+    pytest.importorskip("duckdb")
+    from core.cli import main
+
+    people = pd.DataFrame({"age": [31, 32, 33, 34, 35, 36] * 2, "sex": ["F", "M"] * 6,
+                           "ward": ["A", "B", "C"] * 4})  # fmt: skip
+    people.to_csv(tmp_path / "people.csv", index=False)
+    (tmp_path / "recipe.yaml").write_text(
+        "seed: 1\nquasi_identifiers: [age, sex]\nk: 2\n"
+        'not_quasi_identifiers: {ward: "kept\\e]0;PWNED\\a\\e[31m red"}\n'
+        "steps:\n  - {step: generalise, column: age, width: 10}\n"
+    )
+    capsys.readouterr()
+    code = main(["apply", str(tmp_path / "people.csv"), "--recipe", str(tmp_path / "recipe.yaml"),
+                 "--out", str(tmp_path / "out.csv"), "--engine", "duckdb"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "\x1b" not in err and "\x07" not in err
+    assert "kept\\x1b]0;PWNED\\x07\\x1b[31m red" in err
