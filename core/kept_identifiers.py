@@ -7,9 +7,10 @@ partial redaction) leaves part of the person's value in the table: a masked NRIC
 keeps its seven digits and check letter, a name swapped into another record. Such a
 column is judged like a quasi-identifier (the release must reach k with it counted, see
 :mod:`core.release_gate`) and by what it still holds of the original values
-(:func:`identifying_runs`): no released value may equal, or contain a run of
-:data:`RUN` characters of, an original value of that column that fewer than k records
-share.
+(:func:`identifying_runs`): no released value may equal an original value of that
+column that fewer than k records share, or contain a run of :data:`RUN` characters that
+the original values of fewer than k records hold (a shared e-mail domain identifies
+nobody; four digits of one person's NRIC do).
 
 Only the recipe's steps say whether a column holds pseudonyms (a random token can share
 four digits with an NRIC by chance); :func:`treatment` reads them.
@@ -129,19 +130,33 @@ def _distinct(arrays: Iterable[np.ndarray]) -> pd.Index:
     return pd.Index(pd.unique(np.concatenate([np.empty(0, dtype=np.int64), *arrays])))
 
 
-def _holding_rows(values: pd.Series, rare: pd.Series) -> np.ndarray:
-    """Per value of ``values``: does it contain a run of :data:`RUN` characters of a value
-    of ``rare``? Runs are compared as integer keys (:func:`_keys`) in hash tables, a chunk
-    at a time: time linear in the characters, memory bounded, never a loop over values or
-    character positions."""
-    hit = np.zeros(len(values), dtype=bool)
-    rare_points, rare_starts_run, _ = _code_points(rare)
-    prefixes = _distinct(pd.unique(_prefixes(rare_points, starts).astype(np.int64))
-                         for starts in _run_starts(rare_starts_run))  # fmt: skip
+def _rare_runs(originals: pd.Series, records: np.ndarray, k: int) -> tuple[pd.Index, pd.Index]:
+    """The runs of :data:`RUN` characters that fewer than ``k`` records' original values
+    hold (``originals`` are distinct values, ``records`` how many records hold each), as
+    integer keys (:func:`_keys`), with the prefixes the keys were made with. A run every
+    record of a shared e-mail domain holds ("mail.example.org") identifies nobody; a run
+    of one person's NRIC does."""
+    points, starts_run, ends = _code_points(originals)
+    prefixes = _distinct(pd.unique(_prefixes(points, starts).astype(np.int64))
+                         for starts in _run_starts(starts_run))  # fmt: skip
     if prefixes.empty:
+        return prefixes, prefixes
+    pairs = []
+    for starts in _run_starts(starts_run):
+        value = np.searchsorted(ends, starts, side="right")
+        pairs.append(pd.DataFrame({"key": _keys(points, starts, prefixes), "value": value}))
+    held = pd.concat(pairs, ignore_index=True).drop_duplicates()  # a run once per value
+    held_by = pd.Series(records[held["value"].to_numpy()]).groupby(held["key"].to_numpy()).sum()
+    return pd.Index(held_by.index[held_by.to_numpy() < k]), prefixes
+
+
+def _holding_rows(values: pd.Series, rare_keys: pd.Index, prefixes: pd.Index) -> np.ndarray:
+    """Per value of ``values``: does it contain one of the runs ``rare_keys``? Runs are
+    compared as integer keys (:func:`_keys`) in hash tables, a chunk at a time: time linear
+    in the characters, memory bounded, never a loop over values or character positions."""
+    hit = np.zeros(len(values), dtype=bool)
+    if rare_keys.empty:
         return hit
-    rare_keys = _distinct(pd.unique(_keys(rare_points, starts, prefixes))
-                          for starts in _run_starts(rare_starts_run))  # fmt: skip
     points, starts_run, ends = _code_points(values)
     for starts in _run_starts(starts_run):
         found = rare_keys.get_indexer(_keys(points, starts, prefixes)) >= 0
@@ -160,10 +175,10 @@ class RunLeak:
 
 
 def identifying_runs(original: pd.Series, released: pd.Series, *, k: int) -> RunLeak:
-    """How many released values equal or contain a run of :data:`RUN` characters of an
-    original value of the column held by fewer than ``k`` records (compared as
-    :func:`normalised` text). Work is done per distinct value, in time linear in their
-    characters (:func:`_holding_rows`)."""
+    """How many released values equal an original value of the column held by fewer than
+    ``k`` records, or contain a run of :data:`RUN` characters that the original values of
+    fewer than ``k`` records hold (compared as :func:`normalised` text). Work is done per
+    distinct value, in time linear in their characters (:func:`_rare_runs`)."""
     before = normalised(original.dropna())
     counts = before.value_counts()
     rare = pd.Series(counts.index[counts.to_numpy() < k], dtype="str")
@@ -173,7 +188,9 @@ def identifying_runs(original: pd.Series, released: pd.Series, *, k: int) -> Run
     distinct = after.value_counts()
     values = pd.Series(distinct.index, dtype="str")
     equal = values.isin(pd.Index(rare)).to_numpy()
-    hit = equal | _holding_rows(values, rare)
+    originals = pd.Series(counts.index, dtype="str")
+    rare_keys, prefixes = _rare_runs(originals, counts.to_numpy(), k)
+    hit = equal | _holding_rows(values, rare_keys, prefixes)
     records = int(distinct.to_numpy()[hit].sum())
     return RunLeak(records, int(distinct.to_numpy()[equal].sum()), int(rare.size))
 

@@ -31,6 +31,22 @@ def test_runs_of_four_characters_of_a_rare_value_are_counted_by_hand():
     assert (swapped.records, swapped.equal) == (1, 1)
 
 
+def test_a_run_that_k_records_share_identifies_nobody():
+    # 40 people, unique e-mails on one domain, generalised to the domain (red team: the
+    # domain's runs were counted as runs of each rare e-mail, and the release refused).
+    original = pd.Series([f"person{i:02d}@mail.example.org" for i in range(40)])
+    domain_only = pd.Series(["mail.example.org"] * 40)
+    assert identifying_runs(original, domain_only, k=5).records == 0
+    # a local part kept is still one person's: "person07" holds runs only one record has
+    partial = pd.Series(["person07@***"] + ["***@***"] * 39)
+    assert identifying_runs(original, partial, k=5).records == 1
+    # "son0" is held by person00..person09, 10 records: it identifies nobody at k = 5,
+    # and at k = 11 it is a run fewer than k records hold
+    shared_four = pd.Series(["son0"] * 40)
+    assert identifying_runs(original, shared_four, k=5).records == 0
+    assert identifying_runs(original, shared_four, k=11).records == 40
+
+
 def test_treatment_reads_the_steps_that_touch_a_column():
     steps = [
         {"step": "mask", "column": "nric", "keep_last": 4},
@@ -45,10 +61,12 @@ def test_treatment_reads_the_steps_that_touch_a_column():
 
 
 def _leaks_by_brute_force(original: list[str], released: list[str], k: int) -> int:
-    """Records that equal or hold 4 characters in a row of a rare original value, by
-    comparing every released value with every rare one (an independent method)."""
+    """Records that equal a rare original value or hold 4 characters in a row that fewer
+    than k records' original values contain, by comparing every released value with every
+    original one (an independent method)."""
     rare = [v for v in set(original) if original.count(v) < k]
-    runs = {v[i : i + 4] for v in rare for i in range(len(v) - 3)}
+    every_run = {v[i : i + 4] for v in original for i in range(len(v) - 3)}
+    runs = {r for r in every_run if sum(r in v for v in original) < k}
     return sum(v in rare or any(v[i : i + 4] in runs for i in range(len(v) - 3)) for v in released)
 
 
