@@ -55,6 +55,7 @@ from core.audit_chain import (
 from core.audit_chain import canonical_json as _canonical
 from core.errors import AnonymisationError, SecretError
 from core.workspace_schema import MIGRATIONS, SCHEMA_VERSION
+from core.workspace_settings import setting_problem
 
 #: Written into the file header (``PRAGMA application_id``) so a workspace is recognisable.
 APPLICATION_ID = 0x414E4F4E  # "ANON"
@@ -699,8 +700,14 @@ class Workspace:
             self.log("setting", f"setting:{key}", {"value": value})
 
     def settings(self) -> dict[str, Any]:
+        """Every setting, each of the shape this tool writes (core.workspace_settings)."""
         rows = self._conn.execute("SELECT key, value_json FROM settings ORDER BY key")
-        return {key: _stored_json(value, f"setting {key!r}") for key, value in rows}
+        settings = {key: _stored_json(value, f"setting {key!r}") for key, value in rows}
+        for key, value in settings.items():
+            problem = setting_problem(key, value)
+            if problem is not None:
+                raise WorkspaceError(problem)
+        return settings
 
     # -- risk and releases ---------------------------------------------------------------
     def add_risk(

@@ -1,0 +1,103 @@
+"""The shape of each setting a workspace keeps, checked when it is read.
+
+A workspace may come from someone else (issue 27), and its ``settings`` table holds any
+JSON a crafted file puts there. The dashboard copies the settings it follows into the
+session (k, Annex D, the release check's decisions, reviews and targets...): a list where
+a mapping belongs failed a page with only an error's type, naming nothing. Each setting
+this tool writes is checked here against the shape it writes; one of another shape is a
+one-line ``WorkspaceError`` naming it (:meth:`core.workspace.Workspace.settings`). Settings
+this module does not know are left to their readers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from core.errors import AnonymisationError
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text_or_none(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _reasons(value: Any) -> bool:
+    return isinstance(value, Mapping) and all(
+        isinstance(column, str) and isinstance(reason, str) and reason.strip()
+        for column, reason in value.items()
+    )
+
+
+def _reviews(value: Any) -> bool:
+    from core.text_rescan import check_review  # the scanner's lists: only when there are reviews
+
+    if not isinstance(value, Mapping):
+        return False
+    for column, review in value.items():
+        if not isinstance(review, Mapping) or not isinstance(review.get("fingerprint", ""), str):
+            return False
+        check_review(str(column), {k: v for k, v in review.items() if k != "fingerprint"})
+    return True
+
+
+def _targets(value: Any) -> bool:
+    from core.release_targets import parse_targets
+
+    parse_targets(value)
+    return True
+
+
+def _choices(value: Any) -> bool:
+    """The trade-offs page's hierarchy choice per column: ``{kind: ..., widths: '5, 10'}``."""
+    return isinstance(value, Mapping) and all(
+        isinstance(choice, Mapping) and all(map(_text_or_none, choice.values()))
+        for choice in value.values()
+    )
+
+
+def _data_set(value: Any) -> bool:
+    return value is None or (
+        isinstance(value, Mapping)
+        and isinstance(value.get("sha256"), str)
+        and isinstance(value.get("name"), str)
+        and _text_or_none(value.get("source_path"))
+    )
+
+
+#: Each setting this tool writes, and the test of the shape it writes.
+SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "k": ("a whole number >= 1", lambda v: v is None or (_whole(v) and v >= 1)),
+    "sensitive": ("a column name", _text_or_none),
+    "use_case": ("a use case's name", _text_or_none),
+    "keep_rows": ("true or false", lambda v: v is None or isinstance(v, bool)),
+    "annex_d": ("a mapping of Annex D settings",
+                lambda v: v is None or (isinstance(v, Mapping) and all(map(_text_or_none, v)))),
+    "current_data": ("{sha256, name, source_path}", _data_set),
+    "current_recipe": ("a recipe version's number", lambda v: v is None or _whole(v)),
+    "not_quasi_identifiers": ("a mapping of columns to reasons (text)", _reasons),
+    "reviewed_text": ("a mapping of columns to {by, at, rows_checked}", _reviews),
+    "targets": ("a mapping of privacy models to their parameters", _targets),
+    "tradeoff_hierarchies": ("a mapping of columns to hierarchy choices", _choices),
+}  # fmt: skip
+
+
+def setting_problem(key: str, value: Any) -> str | None:
+    """None if ``value`` has the shape this tool writes for setting ``key`` (or the key is
+    not one of :data:`SHAPES`); else the one line that says what is wrong."""
+    shape = SHAPES.get(key)
+    if shape is None:
+        return None
+    what, holds = shape
+    try:
+        if holds(value):
+            return None
+    except AnonymisationError:
+        pass
+    shown = repr(value)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return (f"The workspace's setting '{key}' is not what this tool writes ({what}), got "
+            f"{shown}: the file was altered or made by another tool. Restore it from a copy.")  # fmt: skip
