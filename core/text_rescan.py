@@ -194,10 +194,13 @@ def _replace_unknown_names(text: pd.Series) -> pd.Series:
                 marked[i] = True
             if (real[i - 1] and (real[i] or label[i])) or (unknown[i - 1] and label[i]):
                 marked[i - 1] = True
-        for (start, end, *_), mark in zip(reversed(words), reversed(marked), strict=True):
+        pieces, kept_from = [], 0  # one pass: cutting each word out copied the whole value
+        for (start, end, *_), mark in zip(words, marked, strict=True):
             if mark:
-                value = value[:start] + "[NAME]" + value[end:]
-        return value
+                pieces += [value[kept_from:start], "[NAME]"]
+                kept_from = end
+        pieces.append(value[kept_from:])
+        return "".join(pieces)
 
     def one(value: str) -> str:  # only on the values with a hit; a name word at a time
         for _ in range(len(value)):  # "đặng ngọc [NAME]": ngọc, then đặng
@@ -348,10 +351,13 @@ def _replace_name_words(text: pd.Series) -> pd.Series:
                 after = i + 1
                 if after < len(words) and words[after][2] not in lists.not_name:
                     marked[after] = True
-        for (start, end, *_), mark in zip(reversed(words), reversed(marked), strict=True):
+        pieces, kept_from = [], 0  # one pass: cutting each word out copied the whole value
+        for (start, end, *_), mark in zip(words, marked, strict=True):
             if mark:
-                value = value[:start] + "[NAME]" + value[end:]
-        return value
+                pieces += [value[kept_from:start], "[NAME]"]
+                kept_from = end
+        pieces.append(value[kept_from:])
+        return "".join(pieces)
 
     out = text.copy()
     out[hits] = text[hits].map(one)
