@@ -388,7 +388,7 @@ def area_shapes(df: pd.DataFrame, column: str) -> list[dict | None]:
             continue
         try:
             shape = json.loads(value) if isinstance(value, str) else value
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested deep
             shape = None
         if isinstance(shape, dict) and shape.get("type") == "Feature":
             shape = shape.get("geometry")

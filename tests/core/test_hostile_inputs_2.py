@@ -142,3 +142,13 @@ def test_name_words_in_a_million_character_cell_are_scrubbed_in_linear_time():
     out = scrub(pd.Series([cell, None]))
     assert time.perf_counter() - started < 10
     assert out[0] == "[NAME] " * 300_000 and pd.isna(out[1])
+
+
+def test_an_area_shape_nested_deep_is_named_by_its_row():
+    # before: json.loads raised RecursionError on the Contextual page's areas table (a
+    # traceback's type only), only ValueError was caught
+    from core.geo import area_shapes
+
+    areas = pd.DataFrame({"shape": ["", "[" * 100_000]})
+    with pytest.raises(ParameterError, match=r"Column 'shape', row 2: not a GeoJSON"):
+        area_shapes(areas, "shape")
