@@ -130,6 +130,11 @@ def _class_models(name: str, spec: object) -> ClassModels:
     main = next(iter(fields))
     if main not in spec:
         raise ParameterError(f"Parameter '{name}' needs '{main}'.")
+    sensitive = spec["sensitive"]
+    if isinstance(sensitive, bool) or not isinstance(sensitive, str | int):
+        raise ParameterError(  # a list here failed later as "unhashable type" (a traceback)
+            f"Parameter '{name}': 'sensitive' must be one column name, got {sensitive!r}."
+        )
     values = {fields[key]: value for key, value in spec.items() if key != "sensitive"}
     return ClassModels(sensitive=spec["sensitive"], **values)
 

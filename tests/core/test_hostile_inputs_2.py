@@ -16,6 +16,7 @@ from core.file_lock import LockError, exclusive_lock
 from core.hierarchy import masking_hierarchy
 from core.hierarchy_rules import HierarchyRule
 from core.recipe import Recipe
+from core.release_targets import parse_targets
 from core.techniques.generalisation import generalise_bands
 from core.text_rescan import scrub
 
@@ -152,3 +153,18 @@ def test_an_area_shape_nested_deep_is_named_by_its_row():
     areas = pd.DataFrame({"shape": ["", "[" * 100_000]})
     with pytest.raises(ParameterError, match=r"Column 'shape', row 2: not a GeoJSON"):
         area_shapes(areas, "shape")
+
+
+# --- the recipe's targets ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sensitive", [["diagnosis"], {"a": 1}, None, True])
+def test_a_target_whose_sensitive_column_is_not_a_name_is_refused_when_read(sensitive):
+    # before: accepted when the recipe was read; judging the release then raised
+    # TypeError: unhashable type: 'list' (a traceback)
+    spec = {"sensitive": sensitive, "l": 2}
+    with pytest.raises(ParameterError, match=r"'sensitive' must be one column name"):
+        parse_targets({"l_diversity": spec})
+    text = Recipe((), 1, {"targets": {"l_diversity": spec}}).to_yaml()
+    with pytest.raises(RecipeError, match=r"'sensitive' must be one column name"):
+        Recipe.from_yaml(text)
