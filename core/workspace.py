@@ -677,11 +677,24 @@ class Workspace:
 
     def hierarchies(self) -> dict[str, str]:
         """Every stored hierarchy: name -> content."""
-        return dict(self._conn.execute("SELECT name, content FROM hierarchies ORDER BY id"))
+        return self._hierarchy_texts("content")
 
     def hierarchy_columns(self) -> dict[str, str]:
         """Every stored hierarchy: name -> the column it was made for."""
-        return dict(self._conn.execute("SELECT name, column_name FROM hierarchies ORDER BY id"))
+        return self._hierarchy_texts("column_name")
+
+    def _hierarchy_texts(self, field: str) -> dict[str, str]:
+        """name -> ``field`` of every stored hierarchy, both text (SQLite keeps any type in
+        any column: a crafted file's bytes would fail whoever reads them)."""
+        rows = self._conn.execute(f"SELECT name, {field} FROM hierarchies ORDER BY id")
+        found = dict(rows)
+        for name, value in found.items():
+            if not (isinstance(name, str) and isinstance(value, str)):
+                raise WorkspaceError(
+                    f"The workspace's hierarchy {name!r} is not text: the file was altered or "
+                    "made by another tool. Restore it from a copy."
+                )
+        return found
 
     # -- settings ------------------------------------------------------------------------
     def set_setting(self, key: str, value: Any) -> None:

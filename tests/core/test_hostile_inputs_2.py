@@ -168,3 +168,25 @@ def test_a_target_whose_sensitive_column_is_not_a_name_is_refused_when_read(sens
     text = Recipe((), 1, {"targets": {"l_diversity": spec}}).to_yaml()
     with pytest.raises(RecipeError, match=r"'sensitive' must be one column name"):
         Recipe.from_yaml(text)
+
+
+# --- hierarchies kept in a workspace someone sent --------------------------------------------
+
+
+def test_a_stored_hierarchy_that_is_not_text_is_one_line(tmp_path, capsys):
+    # before: SQLite keeps any type in any column; a hierarchy stored as bytes made
+    # 'verify' fail with AttributeError: 'bytes' object has no attribute 'encode'
+    from core.cli import main
+    from core.workspace import Workspace, WorkspaceError
+
+    path = tmp_path / "sent.anon.db"
+    with Workspace(path) as ws:
+        with ws.transaction() as conn:
+            conn.execute("INSERT INTO hierarchies (name, column_name, sha256, content, "
+                         "created_at) VALUES ('hierarchies/a.csv', 'age', 'x', X'3330', 'now')")  # fmt: skip
+            ws.log("hierarchy", "hierarchy:hierarchies/a.csv", {"sha256": "x"})
+        with pytest.raises(WorkspaceError, match=r"hierarchy 'hierarchies/a.csv' is not text"):
+            ws.hierarchies()
+    capsys.readouterr()
+    assert main(["verify", "--workspace", str(path)]) == 2
+    assert "is not text" in capsys.readouterr().err
