@@ -163,8 +163,8 @@ class HierarchyRule:
         params = dict(self.params)
         if level is not None and level >= self.height:
             return "every value becomes *"
-        if level == 0:
-            return "values unchanged"
+        if level is not None and level <= 0:
+            return "values unchanged" if level == 0 else f"no level {level} (levels start at 0)"
         if self.kind == "numeric":
             widths = [format_number(w) for w in params["widths"]]
             start = format_number(params["start"])

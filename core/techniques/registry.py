@@ -246,7 +246,7 @@ def _generalise(p: dict[str, Any]) -> Call:
         if "level" not in p:
             raise RecipeError("Step 'generalise' with 'hierarchy_rule' needs 'level' (1, 2, ...).")
         rule = _hierarchy_rule("generalise", p["hierarchy_rule"])
-        return Call("generalise_by_rule", column, {"rule": rule, "level": p["level"]})
+        return Call("generalise_by_rule", column, {"rule": rule, "level": _level(p["level"])})
     if "date_unit" in p:
         kwargs = {"unit": p["date_unit"], **_pick(p, ("dayfirst",))}
         return Call("generalise_date", column, kwargs)
@@ -288,6 +288,18 @@ def _dp_aggregate(p: dict[str, Any]) -> Call:
     # replay draws new noise and is a new release (core.dp).
     kwargs = {"categories": p["categories"], "epsilon": p["epsilon"], **_pick(p, _DP_OPTIONS)}
     return Call("dp_aggregate", (_as_list(p["by"]),), kwargs)
+
+
+def _level(level: Any) -> int:
+    """A hierarchy level given with a rule, checked when the recipe is read (-3 failed the
+    step's description with IndexError)."""
+    from core.errors import ParameterError
+    from core.validation import require_int
+
+    try:
+        return require_int("level", level, minimum=0)
+    except ParameterError as error:
+        raise RecipeError(f"Step 'generalise': {error}") from None
 
 
 def _hierarchy_rule(step: str, rule: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from core.errors import ParameterError, RecipeError
 from core.file_lock import LockError, exclusive_lock
 from core.hierarchy import masking_hierarchy
 from core.hierarchy_rules import HierarchyRule
-from core.recipe import Recipe
+from core.recipe import Recipe, describe_step
 from core.release_targets import parse_targets
 from core.techniques.generalisation import generalise_bands
 from core.text_rescan import scrub
@@ -190,3 +190,14 @@ def test_a_stored_hierarchy_that_is_not_text_is_one_line(tmp_path, capsys):
     capsys.readouterr()
     assert main(["verify", "--workspace", str(path)]) == 2
     assert "is not text" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("level", [-3, "x", 2.5, True])
+def test_a_rule_level_that_is_not_a_level_is_refused_when_the_recipe_is_read(level):
+    # before: read without a word; describing the step (sidebar, report) raised IndexError
+    # for -3, and 'x' or 2.5 were shown as levels
+    step = {"step": "generalise", "column": "age", "level": level,
+            "hierarchy_rule": {"kind": "numeric", "widths": [5], "start": 0}}  # fmt: skip
+    with pytest.raises(RecipeError, match=r"Step 1: .*'level' must be"):
+        Recipe.from_yaml(Recipe((step,), 1, {}).to_yaml())
+    assert "level" in describe_step(step)  # a step built in code is described, not a crash
