@@ -97,12 +97,27 @@ def _check_entries(infos: list[zipfile.ZipInfo], path: Path) -> None:
                                  "holds one.")  # fmt: skip
 
 
+def _check_count(path: Path) -> None:
+    """Refuse a zip of more than :data:`MAX_ENTRIES` entries from its end record, before
+    zipfile builds a record per entry (a 2 GB zip can list some 20 million: 13 GB)."""
+    with open(path, "rb") as file:
+        end = zipfile._EndRecData(file)  # the end record zipfile reads first; None: not a zip
+    # the count, and the directory's size (zipfile reads entries until it has read that
+    # many bytes, whatever the count says): at most a kilobyte an entry
+    if end is not None and (end[zipfile._ECD_ENTRIES_TOTAL] > MAX_ENTRIES
+                            or end[zipfile._ECD_SIZE] > MAX_ENTRIES * 1024):  # fmt: skip
+        raise AnonymisationError(
+            f"The bundle '{path}' holds more than {MAX_ENTRIES:,} files; a bundle holds a few."
+        )
+
+
 def read_bundle(path: str | Path) -> BundleFiles:
     """The files of the bundle or archive at ``path``, checked (see the module docstring)."""
     path = Path(path)
     sha256: dict[str, str] = {}
     kept: dict[str, bytes] = {}
     try:
+        _check_count(path)
         with zipfile.ZipFile(path) as archive:
             infos = archive.infolist()
             _check_entries(infos, path)
