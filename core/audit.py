@@ -9,7 +9,6 @@ each one whose input file is still present and compares the output's sha256.
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -31,7 +30,7 @@ from core.errors import AnonymisationError
 from core.io import output_format, read_table, table_to_bytes
 from core.recipe import Recipe, RecipeResult
 from core.risk import risk_report
-from core.workspace import Workspace, sha256_bytes, sha256_file
+from core.workspace import Workspace, sha256_bytes, sha256_file, stored_json
 
 
 @dataclass(frozen=True)
@@ -247,7 +246,7 @@ def _recount_k(
     With ``counts``, ``released`` is the frequency table of the re-made release."""
     if release.get("k") is None or not release.get("quasi_identifiers_json"):
         return ""
-    names = json.loads(release["quasi_identifiers_json"])
+    names = stored_json(release["quasi_identifiers_json"], "release's quasi-identifiers")
     _, k, _, _ = release_risk(released, recipe, names, counts)
     if k == int(release["k"]):
         return ""
@@ -264,7 +263,7 @@ def _recount_streamed_k(
 
     if release.get("k") is None or not release.get("quasi_identifiers_json"):
         return ""
-    names = json.loads(release["quasi_identifiers_json"])
+    names = stored_json(release["quasi_identifiers_json"], "release's quasi-identifiers")
     try:
         counted = frequency_table(str(remade), names, engine=engine)
     except AnonymisationError:
@@ -293,7 +292,7 @@ def _check_streamed_release(
                     f"{streaming.BATCH_ROWS:,}, so its seeded draws would differ.")  # fmt: skip
     # The recorded files, each read as the file it names: never a pattern or a folder to
     # search again (a workspace someone sent may record '/usr/**/*.csv').
-    recorded = json.loads(release.get("data_files_json") or "null") or [
+    recorded = stored_json(release.get("data_files_json") or "null", "release's data files") or [
         [path, release["data_sha256"]]
     ]
     for file, digest in recorded:

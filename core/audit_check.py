@@ -32,7 +32,7 @@ from typing import Any
 
 from core.bundle_reader import MAX_KEPT_BYTES, BundleFiles, read_bundle
 from core.errors import AnonymisationError
-from core.workspace import Workspace, sha256_text
+from core.workspace import Workspace, sha256_text, stored_json
 
 #: Largest report read from a bundle or a file (a report is a few hundred KB).
 _MAX_REPORT_BYTES = MAX_KEPT_BYTES
@@ -216,7 +216,12 @@ def check_records(workspace: Workspace) -> list[str]:
         if summary is None:
             problems.append(f"{what} has no audit entry.")
             continue
-        row = {**risk, "quasi_identifiers": json.loads(risk["quasi_identifiers_json"])}
+        row = {
+            **risk,
+            "quasi_identifiers": stored_json(
+                risk["quasi_identifiers_json"], "risk row's quasi-identifiers"
+            ),
+        }
         compare(what, row, summary, {"data_sha256": "data_sha256", "k": "k",
                 "p_reid": "p_reid", "recipe_version_id": "recipe_version",
                 "quasi_identifiers": "quasi_identifiers", "sensitive": "sensitive",
@@ -228,7 +233,7 @@ def check_records(workspace: Workspace) -> list[str]:
             problems.append(f"{what} has no audit entry.")
             continue
         row = {**release,
-               "data_files": json.loads(release.get("data_files_json") or "null")}  # fmt: skip
+               "data_files": stored_json(release.get("data_files_json") or "null", "release's data files")}  # fmt: skip
         compare(what, row, summary, {
             "data_sha256": "data_sha256", "recipe_sha256": "recipe_sha256",
             "recipe_version_id": "recipe_version", "seed": "seed",

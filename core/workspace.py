@@ -223,7 +223,7 @@ class _Cursor(sqlite3.Cursor):
         return self._read(super().__next__)
 
 
-def _stored_json(text: object, what: str) -> Any:
+def stored_json(text: object, what: str) -> Any:
     """A JSON value stored in the workspace; a damaged or crafted one is one clear line."""
     try:
         return json.loads(text)  # type: ignore[arg-type]
@@ -301,9 +301,7 @@ class Workspace:
             "SELECT value_json FROM settings WHERE key = ?", (CHAIN_SETTING,)
         ).fetchone()
         return (
-            KEYED_CHAIN
-            if row and _stored_json(row[0], "chain setting") == KEYED_CHAIN
-            else "sha256"
+            KEYED_CHAIN if row and stored_json(row[0], "chain setting") == KEYED_CHAIN else "sha256"
         )
 
     def _check_schema(self, existed: bool) -> None:
@@ -445,7 +443,7 @@ class Workspace:
         """Every audit entry, oldest first, with the common summary fields at top level."""
         entries = []
         for row in self._query("SELECT * FROM audit_log ORDER BY id"):
-            summary = _stored_json(row["summary_json"], f"audit entry {row['id']}")
+            summary = stored_json(row["summary_json"], f"audit entry {row['id']}")
             entry = {
                 "id": row["id"],
                 "time": row["created_at"],
@@ -572,7 +570,7 @@ class Workspace:
             "data_parquet IS NOT NULL AS stored, created_at FROM datasets ORDER BY id"
         )
         return [
-            {**dict(r), "schema": _stored_json(r["schema_json"], "data set schema")} for r in rows
+            {**dict(r), "schema": stored_json(r["schema_json"], "data set schema")} for r in rows
         ]
 
     def dataset_table(self, sha256: str) -> pd.DataFrame | None:
@@ -594,7 +592,7 @@ class Workspace:
                 (dataset_sha256, roles_json, author, _now()),
             )
             self.log("roles", f"dataset:{dataset_sha256}",
-                     {"data_sha256": dataset_sha256, "roles": _stored_json(roles_json, "roles"),
+                     {"data_sha256": dataset_sha256, "roles": stored_json(roles_json, "roles"),
                       "author": author})  # fmt: skip
 
     def roles(self, dataset_sha256: str) -> dict[str, str]:
@@ -602,7 +600,7 @@ class Workspace:
             "SELECT roles_json FROM role_sets WHERE dataset_sha256 = ? ORDER BY id DESC LIMIT 1",
             (dataset_sha256,),
         ).fetchone()
-        return _stored_json(row[0], "roles") if row else {}
+        return stored_json(row[0], "roles") if row else {}
 
     # -- recipes -------------------------------------------------------------------------
     def add_recipe_version(
@@ -715,7 +713,7 @@ class Workspace:
     def settings(self) -> dict[str, Any]:
         """Every setting, each of the shape this tool writes (core.workspace_settings)."""
         rows = self._conn.execute("SELECT key, value_json FROM settings ORDER BY key")
-        settings = {key: _stored_json(value, f"setting {key!r}") for key, value in rows}
+        settings = {key: stored_json(value, f"setting {key!r}") for key, value in rows}
         for key, value in settings.items():
             problem = setting_problem(key, value)
             if problem is not None:
@@ -796,7 +794,7 @@ class Workspace:
                       "recipe_version": recipe_version_id, "seed": seed,
                       "output_sha256": output_sha256, "output_name": output_name,
                       "engine": engine, "block_rows": block_rows, "data_path": data_path,
-                      "data_files": _stored_json(files_json, "release files") if files_json else None,
+                      "data_files": stored_json(files_json, "release files") if files_json else None,
                       "risk": risk_id,
                       "k": risk[0] if risk else None, "p_reid": risk[1] if risk else None,
                       "mapping_tables": sorted(f"{c} ({k})" for c, k in (mapping_tables or {}))})  # fmt: skip
@@ -864,7 +862,7 @@ class Workspace:
         return {
             "budget": {"epsilon": row[0], "delta": row[1]},
             "charges": [{"query": c["query"], "epsilon": c["epsilon"], "delta": c["delta"],
-                         "time": c["created_at"], **_stored_json(c["about_json"], "DP charge")}
+                         "time": c["created_at"], **stored_json(c["about_json"], "DP charge")}
                         for c in charges],
         }  # fmt: skip
 

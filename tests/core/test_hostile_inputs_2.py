@@ -251,3 +251,19 @@ def test_a_bundle_whose_end_record_understates_its_entries_is_refused(tmp_path):
     with pytest.raises(AnonymisationError, match=r"more than 10,000 files"):
         read_bundle(path)
     assert time.perf_counter() - started < 0.5
+
+
+def test_a_recorded_row_of_json_nested_deep_is_one_line(tmp_path, capsys):
+    # before: verify read a risk row's quasi-identifiers with json.loads: RecursionError
+    from core.cli import main
+    from core.workspace import Workspace
+
+    path = tmp_path / "sent.anon.db"
+    with Workspace(path) as ws:
+        ws.add_risk(data_sha256="d" * 64, quasi_identifiers=["age"], k=2, p_reid=0.5)
+        with ws.transaction() as conn:
+            conn.execute("UPDATE risk_computations SET quasi_identifiers_json = ?",
+                         ("[" * 100_000,))  # fmt: skip
+    capsys.readouterr()
+    assert main(["verify", "--workspace", str(path)]) == 2
+    assert "is not readable JSON" in capsys.readouterr().err
