@@ -29,7 +29,13 @@ import pandas as pd
 
 from core._text import as_text, format_number
 from core.errors import DataReadError, ParameterError, parser_message
-from core.validation import require_anchor, require_choice, require_int, require_step
+from core.validation import (
+    MAX_STEP,
+    require_anchor,
+    require_choice,
+    require_int,
+    require_step,
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -278,10 +284,17 @@ def numeric_hierarchy(
                 f"{format_number(wide)} after {format_number(narrow)} is not."
             )
     values_ = numbers.to_numpy(dtype=float)
+    if start is not None:
+        start = require_anchor("start", start)
+    beyond = np.abs(values_) > MAX_STEP  # bands of such numbers overflow (inf labels)
+    if beyond.any():
+        raise ParameterError(
+            f"A numeric hierarchy's values must be at most {MAX_STEP:g} in size; "
+            f"{values_[beyond][0]:g} is not. Use a masking or grouping hierarchy, "
+            "or top/bottom-code the column first."
+        )
     if start is None:
         start = math.floor(values_.min() / widths[-1]) * widths[-1]
-    else:
-        start = require_anchor("start", start)
     if values_.min() < start:
         raise ParameterError(
             f"Parameter 'start' ({format_number(start)}) is above the smallest value "

@@ -14,7 +14,7 @@ import pytest
 from core.dp import open_ledger
 from core.errors import AnonymisationError, ParameterError, RecipeError
 from core.file_lock import LockError, exclusive_lock
-from core.hierarchy import masking_hierarchy
+from core.hierarchy import build_hierarchy, masking_hierarchy
 from core.hierarchy_rules import HierarchyRule
 from core.recipe import Recipe, describe_step
 from core.release_targets import parse_targets
@@ -267,3 +267,11 @@ def test_a_recorded_row_of_json_nested_deep_is_one_line(tmp_path, capsys):
     capsys.readouterr()
     assert main(["verify", "--workspace", str(path)]) == 2
     assert "is not readable JSON" in capsys.readouterr().err
+
+
+def test_a_numeric_hierarchy_of_values_beyond_a_step_is_refused():
+    # before: values of -1e308 and 1e308 (a CSV someone sent) overflowed: a RuntimeWarning
+    # and bands labelled with inf
+    values = pd.Series([-1e308, 1e308, 30.0], name="income")
+    with pytest.raises(ParameterError, match=r"at most 1e\+15 in size.*-1e\+308"):
+        build_hierarchy(values, "numeric", widths=[10])
