@@ -87,14 +87,33 @@ _NOT_A_DATE = re.compile(
     r"\s*(?:\d{4}(?:\.0)?|\d{4}\s*or\s+(?:earlier|before)|<=?\s*\d{4}|90\+)\s*"
 )
 PRESIDIO_EVAL3_LABELS = {
-    "PERSON": "NAME", "PHONE_NUMBER": "PHONE", "EMAIL_ADDRESS": "EMAIL", "LOCATION": "ADDRESS",
-    "DATE_TIME": "DATE", "URL": "URL", "IP_ADDRESS": "IP", "SG_NRIC_FIN": "ID", "US_SSN": "ID",
-    "AU_MEDICARE": "ID", "AU_TFN": "ID", "AU_ABN": "ID", "AU_ACN": "ID", "PH_TIN": "ID",
-    "PH_UMID": "ID", "PH_PASSPORT": "ID",
-}  # fmt: skip
-PRESIDIO_EVAL3_RECOGNIZERS = ("SgFinRecognizer", "AuMedicareRecognizer", "AuTfnRecognizer",
-                              "AuAbnRecognizer", "AuAcnRecognizer", "PhTinRecognizer",
-                              "PhUmidRecognizer", "PhPassportRecognizer")  # fmt: skip
+    "PERSON": "NAME",
+    "PHONE_NUMBER": "PHONE",
+    "EMAIL_ADDRESS": "EMAIL",
+    "LOCATION": "ADDRESS",
+    "DATE_TIME": "DATE",
+    "URL": "URL",
+    "IP_ADDRESS": "IP",
+    "SG_NRIC_FIN": "ID",
+    "US_SSN": "ID",
+    "AU_MEDICARE": "ID",
+    "AU_TFN": "ID",
+    "AU_ABN": "ID",
+    "AU_ACN": "ID",
+    "PH_TIN": "ID",
+    "PH_UMID": "ID",
+    "PH_PASSPORT": "ID",
+}
+PRESIDIO_EVAL3_RECOGNIZERS = (
+    "SgFinRecognizer",
+    "AuMedicareRecognizer",
+    "AuTfnRecognizer",
+    "AuAbnRecognizer",
+    "AuAcnRecognizer",
+    "PhTinRecognizer",
+    "PhUmidRecognizer",
+    "PhPassportRecognizer",
+)
 
 
 def load() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -120,11 +139,21 @@ def load() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
 def step1(table: pd.DataFrame) -> pd.DataFrame:
     from core.schema import suggest_roles
 
-    rows = [(s.column, COLUMN_TRUTH[str(s.column)][2], COLUMN_TRUTH[str(s.column)][0],
-             COLUMN_TRUTH[str(s.column)][1], str(s.role), s.kind, s.judged_by)
-            for s in suggest_roles(table)]  # fmt: skip
-    return pd.DataFrame(rows, columns=["column", "holds", "true role", "group", "suggested",
-                                       "kind", "judged by"])  # fmt: skip
+    rows = [
+        (
+            s.column,
+            COLUMN_TRUTH[str(s.column)][2],
+            COLUMN_TRUTH[str(s.column)][0],
+            COLUMN_TRUTH[str(s.column)][1],
+            str(s.role),
+            s.kind,
+            s.judged_by,
+        )
+        for s in suggest_roles(table)
+    ]
+    return pd.DataFrame(
+        rows, columns=["column", "holds", "true role", "group", "suggested", "kind", "judged by"]
+    )
 
 
 def step1_summary(roles: pd.DataFrame) -> dict[str, object]:
@@ -141,25 +170,25 @@ def step1_summary(roles: pd.DataFrame) -> dict[str, object]:
             for c, s, k in direct.loc[
                 direct["suggested"] != "direct", ["column", "suggested", "kind"]
             ].itertuples(index=False)
-        ],  # fmt: skip
+        ],
         "indirect found": int(indirect["suggested"].isin(["indirect", "direct"]).sum()),
         "indirect": len(indirect),
         "indirect missed": indirect.loc[
             ~indirect["suggested"].isin(["indirect", "direct"]), "column"
-        ].tolist(),  # fmt: skip
+        ].tolist(),
         "code called direct": [
             f"{c} ({k})"
             for c, k in code.loc[code["suggested"] == "direct", ["column", "kind"]].itertuples(
                 index=False
             )
-        ],  # fmt: skip
+        ],
         "code called phone": code.loc[code["kind"] == "phone", "column"].tolist(),
         "code called indirect": [
             f"{c} ({k})"
             for c, k in code.loc[code["suggested"] == "indirect", ["column", "kind"]].itertuples(
                 index=False
             )
-        ],  # fmt: skip
+        ],
     }
 
 
@@ -169,8 +198,12 @@ def step1_summary(roles: pd.DataFrame) -> dict[str, object]:
 def ours_detect(texts: pd.Series) -> pd.DataFrame:
     from core.detect import find_entities
 
-    rows = [(row, e.start, e.end, e.label, e.text) for row, text in texts.items()
-            if isinstance(text, str) for e in find_entities(text)]  # fmt: skip
+    rows = [
+        (row, e.start, e.end, e.label, e.text)
+        for row, text in texts.items()
+        if isinstance(text, str)
+        for e in find_entities(text)
+    ]
     return pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
 
 
@@ -183,8 +216,9 @@ def ours_redact(texts: pd.Series) -> tuple[pd.Series, float]:
     return out, time.perf_counter() - start
 
 
-def notes_scores(spans: pd.DataFrame, neutral: pd.DataFrame, found: pd.DataFrame,
-                 redacted: pd.Series) -> dict:  # fmt: skip
+def notes_scores(
+    spans: pd.DataFrame, neutral: pd.DataFrame, found: pd.DataFrame, redacted: pd.Series
+) -> dict:
     truth, found = match(spans, found, neutral)
     truth["left"] = left_verbatim(truth, redacted.fillna("")).to_numpy()
     on_pii, correct = precision(found)
@@ -225,8 +259,9 @@ def year_kept(text: str, original: str, born: dt.date) -> bool:
     return str(born.year) in text or (bool(original) and original in text)
 
 
-def safe_harbor_left(table: pd.DataFrame, out: pd.DataFrame, spans: pd.DataFrame,
-                     people: pd.DataFrame) -> dict[str, object]:  # fmt: skip
+def safe_harbor_left(
+    table: pd.DataFrame, out: pd.DataFrame, spans: pd.DataFrame, people: pd.DataFrame
+) -> dict[str, object]:
     """Personal values of ``table`` left in the Safe Harbor output ``out`` (same rows).
 
     Counted per cell: a whole-value identifier (names, IDs, phones, emails) still in its
@@ -245,8 +280,9 @@ def safe_harbor_left(table: pd.DataFrame, out: pd.DataFrame, spans: pd.DataFrame
 
     left: dict[str, np.ndarray] = {}
     for column in _WHOLE_VALUE:
-        left[column] = np.array([bool(a) and a in b for a, b in
-                                 zip(original(column), cells(column), strict=True)])  # fmt: skip
+        left[column] = np.array(
+            [bool(a) and a in b for a, b in zip(original(column), cells(column), strict=True)]
+        )
     left["alamat"] = np.array(
         [s in c for s, c in zip(people["street"], cells("alamat"), strict=True)]
     )
@@ -259,12 +295,14 @@ def safe_harbor_left(table: pd.DataFrame, out: pd.DataFrame, spans: pd.DataFrame
     ages = pd.to_numeric(pd.Series(cells("umur")), errors="coerce").to_numpy()
     left["umur"] = old & (ages == people["age"].to_numpy())
     born = [dt.date.fromisoformat(d) for d in people["dob"]]
-    birth_year = old & np.array([year_kept(c, o, b) for c, o, b in
-                                 zip(cells("dob"), original("dob"), born, strict=True)])  # fmt: skip
+    birth_year = old & np.array(
+        [year_kept(c, o, b) for c, o, b in zip(cells("dob"), original("dob"), born, strict=True)]
+    )
     # a birth year kept, but not the person's (a 2-digit year read in the wrong century)
     dob_out = pd.Series(cells("dob"), dtype=object)
-    kept_years = pd.to_numeric(dob_out.where(dob_out.str.fullmatch(r"\s*\d{4}\s*")),
-                               errors="coerce").to_numpy(dtype=float)  # fmt: skip
+    kept_years = pd.to_numeric(
+        dob_out.where(dob_out.str.fullmatch(r"\s*\d{4}\s*")), errors="coerce"
+    ).to_numpy(dtype=float)
     wrong_year = ~np.isnan(kept_years) & (kept_years != np.array([b.year for b in born]))
     notes_left = 0
     if NOTES in out.columns and not spans.empty:
@@ -289,7 +327,7 @@ def safe_harbor_left(table: pd.DataFrame, out: pd.DataFrame, spans: pd.DataFrame
             c
             for c in table.columns
             if groups.get(str(c)) in {"code", "target"} and c not in out.columns
-        ],  # fmt: skip
+        ],
     }
 
 
@@ -297,10 +335,14 @@ def safe_harbor(table, spans, people) -> dict[str, dict]:
     from core.safe_harbor import apply_safe_harbor
 
     return {
-        mode: safe_harbor_left(table, apply_safe_harbor(table, reference_date=REFERENCE_DATE,
-                                                        free_text=mode).data, spans, people)
+        mode: safe_harbor_left(
+            table,
+            apply_safe_harbor(table, reference_date=REFERENCE_DATE, free_text=mode).data,
+            spans,
+            people,
+        )
         for mode in ("remove", "redact")
-    }  # fmt: skip
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -322,9 +364,11 @@ def print_step1(roles: pd.DataFrame) -> None:
         f"indirect columns called indirect or direct: {s['indirect found']} of "
         f"{s['indirect']}; missed: {', '.join(s['indirect missed']) or 'none'}"
     )
-    print(f"code/target columns called direct: {', '.join(s['code called direct']) or 'none'}; "
-          f"called a phone: {', '.join(s['code called phone']) or 'none'}; called indirect: "
-          f"{', '.join(s['code called indirect']) or 'none'}")  # fmt: skip
+    print(
+        f"code/target columns called direct: {', '.join(s['code called direct']) or 'none'}; "
+        f"called a phone: {', '.join(s['code called phone']) or 'none'}; called indirect: "
+        f"{', '.join(s['code called indirect']) or 'none'}"
+    )
 
 
 def print_notes(ours: dict, theirs: dict | None, times: tuple[float, float], setup: str) -> None:
@@ -343,8 +387,10 @@ def print_notes(ours: dict, theirs: dict | None, times: tuple[float, float], set
     row("precision (detections on a labelled span)", lambda s: _f(s["precision"]))
     row("precision (on a span of its kind)", lambda s: _f(s["precision_kind"]))
     for label in ("NAME", "PHONE", "ID", "EMAIL", "ADDRESS", "DATE"):
-        row(f"precision: {label} detections",
-            lambda s, lab=label: _f(s["precision_by_label"].get(lab, float("nan"))))  # fmt: skip
+        row(
+            f"precision: {label} detections",
+            lambda s, lab=label: _f(s["precision_by_label"].get(lab, float("nan"))),
+        )
     row("detections on no labelled span", lambda s: str(s["false_alarms"]))
     row(f"labelled strings left in clear after redaction (of {n})", lambda s: str(s["left"]))
     for kind in SPAN_KINDS:
@@ -367,14 +413,18 @@ def print_names(ours: pd.Series, theirs: pd.Series | None) -> None:
 
 def print_safe_harbor(results: dict[str, dict], cells: int) -> None:
     print(f"\n## Safe Harbor preset ({cells:,} cells)\n")
-    print("| free text | values left | per 1,000 cells | aged 90+ exact | birth years in the "
-          "wrong century | code/target columns removed | left by column |\n"
-          "|---|---|---|---|---|---|---|")  # fmt: skip
+    print(
+        "| free text | values left | per 1,000 cells | aged 90+ exact | birth years in the "
+        "wrong century | code/target columns removed | left by column |\n"
+        "|---|---|---|---|---|---|---|"
+    )
     for mode, r in results.items():
-        print(f"| {mode}{' (default)' if mode == 'remove' else ''} | {r['values_left']} | "
-              f"{r['per_1000_cells']:.1f} | {r['aged_90_plus_exact']} of {r['aged_90_plus']} | "
-              f"{r['birth_year_wrong']} | "
-              f"{', '.join(r['plain_removed']) or 'none'} | {r['left_by_column']} |")  # fmt: skip
+        print(
+            f"| {mode}{' (default)' if mode == 'remove' else ''} | {r['values_left']} | "
+            f"{r['per_1000_cells']:.1f} | {r['aged_90_plus_exact']} of {r['aged_90_plus']} | "
+            f"{r['birth_year_wrong']} | "
+            f"{', '.join(r['plain_removed']) or 'none'} | {r['left_by_column']} |"
+        )
 
 
 def run_presidio(notes: pd.Series, names: pd.Series):
@@ -383,8 +433,11 @@ def run_presidio(notes: pd.Series, names: pd.Series):
     try:
         from bench.bench_detect_independent import Presidio
 
-        presidio = Presidio(regions=("MY", "PH", "AU", "SG"),
-                            recognizers=PRESIDIO_EVAL3_RECOGNIZERS, labels=PRESIDIO_EVAL3_LABELS)  # fmt: skip
+        presidio = Presidio(
+            regions=("MY", "PH", "AU", "SG"),
+            recognizers=PRESIDIO_EVAL3_RECOGNIZERS,
+            labels=PRESIDIO_EVAL3_LABELS,
+        )
     except ImportError as exc:
         print(f"presidio not run ({exc}); install bench/requirements-bench.txt")
         return None
@@ -397,8 +450,11 @@ def run_presidio(notes: pd.Series, names: pd.Series):
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-presidio", action="store_true", help="the project alone")
-    parser.add_argument("--list-left", action="store_true",
-                        help="print the labelled strings the project left in clear")  # fmt: skip
+    parser.add_argument(
+        "--list-left",
+        action="store_true",
+        help="print the labelled strings the project left in clear",
+    )
     args = parser.parse_args(argv)
     table, spans, neutral, people = load()
     print_step1(step1(table))

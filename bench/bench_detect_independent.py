@@ -104,8 +104,13 @@ def ours_redact(texts: pd.Series, repeat: int = 3) -> tuple[pd.Series, float]:
     return out, float(np.median(times))
 
 
-_RECOGNIZERS = ("SgFinRecognizer", "UkNinoRecognizer", "UkPostcodeRecognizer",
-                "InAadhaarRecognizer", "InPanRecognizer")  # fmt: skip
+_RECOGNIZERS = (
+    "SgFinRecognizer",
+    "UkNinoRecognizer",
+    "UkPostcodeRecognizer",
+    "InAadhaarRecognizer",
+    "InPanRecognizer",
+)
 
 
 class Presidio:
@@ -161,8 +166,10 @@ class Presidio:
         for row, text in texts.items():
             results = self.analyzer.analyze(text, language="en", entities=self.entities)
             redacted[row] = self.anonymizer.anonymize(text=text, analyzer_results=results).text
-            rows += [(row, r.start, r.end, self.labels[r.entity_type], text[r.start : r.end])
-                     for r in results]  # fmt: skip
+            rows += [
+                (row, r.start, r.end, self.labels[r.entity_type], text[r.start : r.end])
+                for r in results
+            ]
         seconds = time.perf_counter() - start
         found = pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
         return found, pd.Series(redacted), seconds
@@ -217,12 +224,14 @@ def safe_harbor(part: Part) -> dict[str, dict]:
     from core import safe_harbor as preset
 
     default = inspect.signature(preset.apply_safe_harbor).parameters["free_text"].default
-    modes = [default] + [m for m in ("redact", "remove")
-                         if m != default and m in getattr(preset, "FREE_TEXT_MODES", ())]  # fmt: skip
+    modes = [default] + [
+        m
+        for m in ("redact", "remove")
+        if m != default and m in getattr(preset, "FREE_TEXT_MODES", ())
+    ]
     out = {}
     for mode in modes:
-        result = preset.apply_safe_harbor(part.table, reference_date=REFERENCE_DATE,
-                                          free_text=mode)  # fmt: skip
+        result = preset.apply_safe_harbor(part.table, reference_date=REFERENCE_DATE, free_text=mode)
         out[f"{mode} (default)" if mode == default else mode] = safe_harbor_left(part, result.data)
     return out
 
@@ -255,21 +264,33 @@ def print_notes(part: Part, ours: dict, theirs: dict | None, times: tuple, setup
             spans = int(table.loc[origin, "spans"])
             b = _f(theirs["names_by_origin"].loc[origin, "recall"]) if theirs else "-"
             row(f"recall: names, {origin} ({spans:,})", _f(table.loc[origin, "recall"]), b)
-    row("precision (detections on a PII span)", _f(ours["precision"]),
-        _f(theirs["precision"]) if theirs else "-")  # fmt: skip
-    row("precision (on a span of its kind)", _f(ours["precision_kind"]),
-        _f(theirs["precision_kind"]) if theirs else "-")  # fmt: skip
+    row(
+        "precision (detections on a PII span)",
+        _f(ours["precision"]),
+        _f(theirs["precision"]) if theirs else "-",
+    )
+    row(
+        "precision (on a span of its kind)",
+        _f(ours["precision_kind"]),
+        _f(theirs["precision_kind"]) if theirs else "-",
+    )
     for label in ("NAME", "PHONE", "ID", "EMAIL", "ADDRESS", "DATE"):
         a = ours["precision_by_label"].get(label, float("nan"))
         b = theirs["precision_by_label"].get(label, float("nan")) if theirs else float("nan")
         row(f"precision: {label} detections", _f(a), _f(b))
     row("detections", f"{ours['detections']:,}", f"{theirs['detections']:,}" if theirs else "-")
-    row("PII strings left verbatim after redaction", f"{ours['left']:,} of {n:,}",
-        f"{theirs['left']:,} of {n:,}" if theirs else "-")  # fmt: skip
+    row(
+        "PII strings left verbatim after redaction",
+        f"{ours['left']:,} of {n:,}",
+        f"{theirs['left']:,} of {n:,}" if theirs else "-",
+    )
     ours_s, theirs_s = times
     if theirs:
-        row("time to redact the notes", f"{ours_s:.2f} s ({theirs_s / ours_s:.0f}x faster)",
-            f"{theirs_s:.2f} s (1x)")  # fmt: skip
+        row(
+            "time to redact the notes",
+            f"{ours_s:.2f} s ({theirs_s / ours_s:.0f}x faster)",
+            f"{theirs_s:.2f} s (1x)",
+        )
     else:
         row("time to redact the notes", f"{ours_s:.2f} s", "-")
 
@@ -318,22 +339,30 @@ def _has_tabulate() -> bool:
 
 def print_safe_harbor(results: dict[str, dict]) -> None:
     print("\n## Safe Harbor preset (project only)\n")
-    print("| free text | values left | per 1,000 cells | rows with any | 90+ exact | "
-          "columns without identifier kept | left by column |")  # fmt: skip
+    print(
+        "| free text | values left | per 1,000 cells | rows with any | 90+ exact | "
+        "columns without identifier kept | left by column |"
+    )
     print("|---|---|---|---|---|---|---|")
     for mode, r in results.items():
-        print(f"| {mode} | {r['values_left']:,} | {r['per_1000_cells']:.1f} | "
-              f"{r['rows_with_left']:,} of {r['rows']:,} | {r['aged_90_plus_exact']} of "
-              f"{r['aged_90_plus']} | {len(r['plain_columns_kept'])} of 7 | "
-              f"{r['left_by_column']} |")  # fmt: skip
+        print(
+            f"| {mode} | {r['values_left']:,} | {r['per_1000_cells']:.1f} | "
+            f"{r['rows_with_left']:,} of {r['rows']:,} | {r['aged_90_plus_exact']} of "
+            f"{r['aged_90_plus']} | {len(r['plain_columns_kept'])} of 7 | "
+            f"{r['left_by_column']} |"
+        )
 
 
 def write_misses(path: Path, part: Part, scores: dict, extra: list[str] = ()) -> None:
     """What the project missed, and what it flagged that is not PII, in the dev part."""
     truth, found = scores["truth"], scores["found"]
     notes = part.table["txt"]
-    head = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h %s"],
-                          capture_output=True, text=True, check=False).stdout.strip()  # fmt: skip
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "log", "-1", "--format=%h %s"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
     lines = [
         "Misses of the project's detectors on the DEV part of the independent table",
         "(bench/data/independent_pii/dev_*; issue 26). The test part is never listed.",
@@ -350,15 +379,19 @@ def write_misses(path: Path, part: Part, scores: dict, extra: list[str] = ()) ->
         "",
     ]
     missed = truth[~truth["found"]].sort_values(["kind", "row"])
-    lines.append(f"# Missed spans: {len(missed)} of {len(truth)} "
-                 "(kind | span | touched by another kind? | note)")  # fmt: skip
+    lines.append(
+        f"# Missed spans: {len(missed)} of {len(truth)} "
+        "(kind | span | touched by another kind? | note)"
+    )
     for _, span in missed.iterrows():
         note = notes.iloc[int(span["row"])].replace("\n", " / ")
         touched = "touched" if span["touched"] else "untouched"
         lines.append(f"{span['kind']} | {span['text']!r} | {touched} | {note}")
     wrong = found[~found["on_pii"]]
-    lines += ["", f"# Detections on no labelled span: {len(wrong)} of {len(found)} "
-              "(label | text | note)"]  # fmt: skip
+    lines += [
+        "",
+        f"# Detections on no labelled span: {len(wrong)} of {len(found)} (label | text | note)",
+    ]
     for _, hit in wrong.iterrows():
         note = notes.iloc[int(hit["row"])].replace("\n", " / ")
         lines.append(f"{hit['label']} | {hit['text']!r} | {note}")
@@ -394,12 +427,20 @@ def main(argv: list[str] | None = None) -> None:
     kept = safe_harbor(part)
     print_safe_harbor(kept)
     if args.misses:
-        extra = ["# Step 1 on the dev part", roles.to_string(index=False), step1_summary(roles), "",
-                 "# Safe Harbor on the dev part: personal values left (free-text handling: "
-                 "values left, per 1,000 cells, left by column)"]  # fmt: skip
-        extra += [f"{mode}: {r['values_left']}, {r['per_1000_cells']:.1f}, "
-                  f"{r['left_by_column']}; aged 90+ left exact: {r['aged_90_plus_exact']} of "
-                  f"{r['aged_90_plus']}" for mode, r in kept.items()]  # fmt: skip
+        extra = [
+            "# Step 1 on the dev part",
+            roles.to_string(index=False),
+            step1_summary(roles),
+            "",
+            "# Safe Harbor on the dev part: personal values left (free-text handling: "
+            "values left, per 1,000 cells, left by column)",
+        ]
+        extra += [
+            f"{mode}: {r['values_left']}, {r['per_1000_cells']:.1f}, "
+            f"{r['left_by_column']}; aged 90+ left exact: {r['aged_90_plus_exact']} of "
+            f"{r['aged_90_plus']}"
+            for mode, r in kept.items()
+        ]
         write_misses(args.misses, part, ours, extra)
 
 

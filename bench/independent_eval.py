@@ -122,8 +122,13 @@ def load(split: str, rows: int | None = None) -> Part:
         spans = spans[spans["row"] < rows]
         people = people.iloc[:rows]
     scored = spans["kind"].isin(list(COMPATIBLE))
-    return Part(split, table, spans[scored].reset_index(drop=True), people,
-                spans[~scored].reset_index(drop=True))  # fmt: skip
+    return Part(
+        split,
+        table,
+        spans[scored].reset_index(drop=True),
+        people,
+        spans[~scored].reset_index(drop=True),
+    )
 
 
 def _pairs(truth: pd.DataFrame, found: pd.DataFrame) -> pd.DataFrame:
@@ -228,8 +233,15 @@ def safe_harbor_left(part: Part, out: pd.DataFrame) -> dict[str, object]:
         old_exact |= exact & old
     year_kept = np.zeros(len(table), dtype=bool)
     if "d1" in out.columns:
-        year_kept = np.array([_year_kept(text, dob) for text, dob in
-                              zip(cell_text("d1"), table["d1"].fillna(""), strict=True)]) & old  # fmt: skip
+        year_kept = (
+            np.array(
+                [
+                    _year_kept(text, dob)
+                    for text, dob in zip(cell_text("d1"), table["d1"].fillna(""), strict=True)
+                ]
+            )
+            & old
+        )
     old_exact |= year_kept
     notes_left = 0
     if "txt" in out.columns and not part.spans.empty:

@@ -48,110 +48,494 @@ MARKUP = re.compile(r"\{\{([a-z]+)\|([^{}]+)\}\}")
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 # ---- name parts, by tradition (hand-written) ------------------------------------------
-CHINESE_SURNAMES = ("Tan", "Lim", "Lee", "Ng", "Wong", "Chan", "Goh", "Ong", "Teo", "Chua",
-                    "Koh", "Yeo", "Low", "Chong", "Leong", "Foo", "Ho", "Sim", "Toh", "Liew",
-                    "Lau", "Yap", "Khoo", "Cheah", "Loh", "Zhang", "Wang", "Liu", "Chen",
-                    "Yang", "Huang", "Zhao", "Zhou", "Wu", "Xu", "Sun", "Zhu", "Guo", "Lin")  # fmt: skip
-CHINESE_GIVEN_M = (("Wei", "Ming"), ("Jia", "Hao"), ("Zi", "Hao"), ("Yong", "Sheng"),
-                   ("Kah", "Wai"), ("Chee", "Keong"), ("Boon", "Huat"), ("Kian", "Seng"),
-                   ("Jun", "Jie"), ("Hong", "Wei"), ("Zhi", "Qiang"), ("Wen", "Bin"),
-                   ("Yi", "Xiang"), ("Kok", "Leong"), ("Teck", "Soon"))  # fmt: skip
-CHINESE_GIVEN_F = (("Mei", "Ling"), ("Xiao", "Hui"), ("Siew", "Mei"), ("Hui", "Min"),
-                   ("Li", "Ting"), ("Pui", "San"), ("Yee", "Ling"), ("Xiu", "Ying"),
-                   ("Shu", "Fen"), ("Jia", "Yi"), ("Wan", "Ting"), ("Su", "Ann"),
-                   ("Yen", "Ping"), ("Zi", "Xuan"), ("Swee", "Lan"))  # fmt: skip
-HANZI_NAMES = ("陈伟明", "林美玲", "王小慧", "张家豪", "李子轩", "黄志强", "刘秀英", "吴建国",
-               "郑淑芬", "赵文斌", "周婉婷", "许永胜", "孙丽华", "朱国华", "郭佳怡")  # fmt: skip
-WESTERN_CHINESE_FIRST = ("Alvin", "Cheryl", "Darren", "Joanne", "Kelvin", "Jasmine",
-                         "Melvin", "Vivian", "Eugene", "Doreen")  # fmt: skip
+CHINESE_SURNAMES = (
+    "Tan",
+    "Lim",
+    "Lee",
+    "Ng",
+    "Wong",
+    "Chan",
+    "Goh",
+    "Ong",
+    "Teo",
+    "Chua",
+    "Koh",
+    "Yeo",
+    "Low",
+    "Chong",
+    "Leong",
+    "Foo",
+    "Ho",
+    "Sim",
+    "Toh",
+    "Liew",
+    "Lau",
+    "Yap",
+    "Khoo",
+    "Cheah",
+    "Loh",
+    "Zhang",
+    "Wang",
+    "Liu",
+    "Chen",
+    "Yang",
+    "Huang",
+    "Zhao",
+    "Zhou",
+    "Wu",
+    "Xu",
+    "Sun",
+    "Zhu",
+    "Guo",
+    "Lin",
+)
+CHINESE_GIVEN_M = (
+    ("Wei", "Ming"),
+    ("Jia", "Hao"),
+    ("Zi", "Hao"),
+    ("Yong", "Sheng"),
+    ("Kah", "Wai"),
+    ("Chee", "Keong"),
+    ("Boon", "Huat"),
+    ("Kian", "Seng"),
+    ("Jun", "Jie"),
+    ("Hong", "Wei"),
+    ("Zhi", "Qiang"),
+    ("Wen", "Bin"),
+    ("Yi", "Xiang"),
+    ("Kok", "Leong"),
+    ("Teck", "Soon"),
+)
+CHINESE_GIVEN_F = (
+    ("Mei", "Ling"),
+    ("Xiao", "Hui"),
+    ("Siew", "Mei"),
+    ("Hui", "Min"),
+    ("Li", "Ting"),
+    ("Pui", "San"),
+    ("Yee", "Ling"),
+    ("Xiu", "Ying"),
+    ("Shu", "Fen"),
+    ("Jia", "Yi"),
+    ("Wan", "Ting"),
+    ("Su", "Ann"),
+    ("Yen", "Ping"),
+    ("Zi", "Xuan"),
+    ("Swee", "Lan"),
+)
+HANZI_NAMES = (
+    "陈伟明",
+    "林美玲",
+    "王小慧",
+    "张家豪",
+    "李子轩",
+    "黄志强",
+    "刘秀英",
+    "吴建国",
+    "郑淑芬",
+    "赵文斌",
+    "周婉婷",
+    "许永胜",
+    "孙丽华",
+    "朱国华",
+    "郭佳怡",
+)
+WESTERN_CHINESE_FIRST = (
+    "Alvin",
+    "Cheryl",
+    "Darren",
+    "Joanne",
+    "Kelvin",
+    "Jasmine",
+    "Melvin",
+    "Vivian",
+    "Eugene",
+    "Doreen",
+)
 
-MALAY_GIVEN_M = ("Muhammad Hafiz", "Ahmad Faizal", "Mohd Azlan", "Mohd Firdaus", "Amirul",
-                 "Khairul Anuar", "Zulkifli", "Hafizuddin", "Syed Hamzah", "Wan Ahmad Zaki",
-                 "Nik Faris", "Razak", "Hamid", "Iskandar", "Shahrul Nizam")  # fmt: skip
-MALAY_GIVEN_F = ("Nur Aisyah", "Nurul Izzah", "Siti Aminah", "Farah Diyana", "Norhayati",
-                 "Nor Hidayah", "Aminah", "Rohani", "Syafiqah", "Nik Nurul Ain", "Salmah",
-                 "Faridah", "Rosnah", "Wan Nur Amirah", "Puteri Balqis")  # fmt: skip
-MALAY_FATHERS = ("Abdullah", "Ahmad", "Ismail", "Yusof", "Hashim", "Osman", "Salleh",
-                 "Kassim", "Mohd Noor", "Ibrahim", "Kamarudin", "Rahman", "Hussin",
-                 "Mat Isa", "Zakaria")  # fmt: skip
+MALAY_GIVEN_M = (
+    "Muhammad Hafiz",
+    "Ahmad Faizal",
+    "Mohd Azlan",
+    "Mohd Firdaus",
+    "Amirul",
+    "Khairul Anuar",
+    "Zulkifli",
+    "Hafizuddin",
+    "Syed Hamzah",
+    "Wan Ahmad Zaki",
+    "Nik Faris",
+    "Razak",
+    "Hamid",
+    "Iskandar",
+    "Shahrul Nizam",
+)
+MALAY_GIVEN_F = (
+    "Nur Aisyah",
+    "Nurul Izzah",
+    "Siti Aminah",
+    "Farah Diyana",
+    "Norhayati",
+    "Nor Hidayah",
+    "Aminah",
+    "Rohani",
+    "Syafiqah",
+    "Nik Nurul Ain",
+    "Salmah",
+    "Faridah",
+    "Rosnah",
+    "Wan Nur Amirah",
+    "Puteri Balqis",
+)
+MALAY_FATHERS = (
+    "Abdullah",
+    "Ahmad",
+    "Ismail",
+    "Yusof",
+    "Hashim",
+    "Osman",
+    "Salleh",
+    "Kassim",
+    "Mohd Noor",
+    "Ibrahim",
+    "Kamarudin",
+    "Rahman",
+    "Hussin",
+    "Mat Isa",
+    "Zakaria",
+)
 
-TAMIL_GIVEN_M = ("Ganesan", "Sivakumar", "Arumugam", "Murugan", "Annamalai", "Rajesh",
-                 "Prakash", "Jeyakumar", "Selvaraj", "Vijay", "Kannan", "Saravanan")  # fmt: skip
-TAMIL_GIVEN_F = ("Kavitha", "Priya", "Thilagavathy", "Revathi", "Lakshmi", "Rajeswari",
-                 "Kamala", "Malar", "Shalini", "Vani", "Devi", "Sangeetha")  # fmt: skip
-TAMIL_FATHERS = ("Muthusamy", "Rajendran", "Subramaniam", "Krishnan", "Palaniappan",
-                 "Ramasamy", "Perumal", "Veerappan", "Nadarajah", "Balakrishnan",
-                 "Govindasamy", "Letchumanan")  # fmt: skip
+TAMIL_GIVEN_M = (
+    "Ganesan",
+    "Sivakumar",
+    "Arumugam",
+    "Murugan",
+    "Annamalai",
+    "Rajesh",
+    "Prakash",
+    "Jeyakumar",
+    "Selvaraj",
+    "Vijay",
+    "Kannan",
+    "Saravanan",
+)
+TAMIL_GIVEN_F = (
+    "Kavitha",
+    "Priya",
+    "Thilagavathy",
+    "Revathi",
+    "Lakshmi",
+    "Rajeswari",
+    "Kamala",
+    "Malar",
+    "Shalini",
+    "Vani",
+    "Devi",
+    "Sangeetha",
+)
+TAMIL_FATHERS = (
+    "Muthusamy",
+    "Rajendran",
+    "Subramaniam",
+    "Krishnan",
+    "Palaniappan",
+    "Ramasamy",
+    "Perumal",
+    "Veerappan",
+    "Nadarajah",
+    "Balakrishnan",
+    "Govindasamy",
+    "Letchumanan",
+)
 
-BORNEO_GIVEN = ("Anyi", "Jimmy", "Mary", "Jugah", "Ujang", "Linggi", "Rentap", "Dayang",
-                "Nyanggau", "Siti")  # fmt: skip
+BORNEO_GIVEN = (
+    "Anyi",
+    "Jimmy",
+    "Mary",
+    "Jugah",
+    "Ujang",
+    "Linggi",
+    "Rentap",
+    "Dayang",
+    "Nyanggau",
+    "Siti",
+)
 
-FILIPINO_FIRST_M = ("Juan Miguel", "Rommel", "Efren", "Ronaldo", "Mark Anthony",
-                    "Jhun-Jhun", "Ernesto", "Bong", "Rodel", "Jomar", "Arnel", "Dondon")  # fmt: skip
-FILIPINO_FIRST_F = ("Maria Cristina", "Ma. Lourdes", "Princess Joy", "Maricel", "Lorna",
-                    "Rowena", "Jocelyn", "Jennylyn", "Rizalina", "Marites", "Girlie",
-                    "Analyn")  # fmt: skip
-FILIPINO_SURNAMES = ("Dela Cruz", "Bautista", "Reyes", "Santos", "Villanueva", "Mendoza",
-                     "Aquino", "Ramos", "Pangilinan", "Macapagal", "Tolentino", "Manalo",
-                     "Dizon", "Dimaculangan", "Magbanua", "Ocampo", "Delos Santos",
-                     "Sarmiento", "Cabrera", "Evangelista")  # fmt: skip
+FILIPINO_FIRST_M = (
+    "Juan Miguel",
+    "Rommel",
+    "Efren",
+    "Ronaldo",
+    "Mark Anthony",
+    "Jhun-Jhun",
+    "Ernesto",
+    "Bong",
+    "Rodel",
+    "Jomar",
+    "Arnel",
+    "Dondon",
+)
+FILIPINO_FIRST_F = (
+    "Maria Cristina",
+    "Ma. Lourdes",
+    "Princess Joy",
+    "Maricel",
+    "Lorna",
+    "Rowena",
+    "Jocelyn",
+    "Jennylyn",
+    "Rizalina",
+    "Marites",
+    "Girlie",
+    "Analyn",
+)
+FILIPINO_SURNAMES = (
+    "Dela Cruz",
+    "Bautista",
+    "Reyes",
+    "Santos",
+    "Villanueva",
+    "Mendoza",
+    "Aquino",
+    "Ramos",
+    "Pangilinan",
+    "Macapagal",
+    "Tolentino",
+    "Manalo",
+    "Dizon",
+    "Dimaculangan",
+    "Magbanua",
+    "Ocampo",
+    "Delos Santos",
+    "Sarmiento",
+    "Cabrera",
+    "Evangelista",
+)
 
-WESTERN_FIRST_M = ("Liam", "Jack", "Shane", "Darren", "Brendan", "Lachlan", "José",
-                   "Jean-Pierre", "Björn", "Declan", "Hamish", "Nikos")  # fmt: skip
-WESTERN_FIRST_F = ("Siobhan", "Bronwyn", "Kylie", "Chloé", "Zoë", "Bridget", "Sinéad",
-                   "Mia", "Kirra", "Renée", "Niamh", "Eleni")  # fmt: skip
-WESTERN_SURNAMES = ("O'Neill", "O'Brien", "McAllister", "Henderson", "Thompson", "Walker",
-                    "Martínez", "Dubois", "Papadopoulos", "D'Arcy", "O'Sullivan",
-                    "MacKenzie", "Whitfield", "Nguyen", "Rossi", "Kowalski")  # fmt: skip
-VIETNAMESE = ("Nguyễn Văn An", "Trần Thị Hoa", "Lê Minh Tuấn", "Phạm Quốc Bảo",
-              "Nguyen Thi Lan", "Vo Thanh Son", "Đặng Thu Hà", "Huỳnh Ngọc Anh")  # fmt: skip
+WESTERN_FIRST_M = (
+    "Liam",
+    "Jack",
+    "Shane",
+    "Darren",
+    "Brendan",
+    "Lachlan",
+    "José",
+    "Jean-Pierre",
+    "Björn",
+    "Declan",
+    "Hamish",
+    "Nikos",
+)
+WESTERN_FIRST_F = (
+    "Siobhan",
+    "Bronwyn",
+    "Kylie",
+    "Chloé",
+    "Zoë",
+    "Bridget",
+    "Sinéad",
+    "Mia",
+    "Kirra",
+    "Renée",
+    "Niamh",
+    "Eleni",
+)
+WESTERN_SURNAMES = (
+    "O'Neill",
+    "O'Brien",
+    "McAllister",
+    "Henderson",
+    "Thompson",
+    "Walker",
+    "Martínez",
+    "Dubois",
+    "Papadopoulos",
+    "D'Arcy",
+    "O'Sullivan",
+    "MacKenzie",
+    "Whitfield",
+    "Nguyen",
+    "Rossi",
+    "Kowalski",
+)
+VIETNAMESE = (
+    "Nguyễn Văn An",
+    "Trần Thị Hoa",
+    "Lê Minh Tuấn",
+    "Phạm Quốc Bảo",
+    "Nguyen Thi Lan",
+    "Vo Thanh Son",
+    "Đặng Thu Hà",
+    "Huỳnh Ngọc Anh",
+)
 
 # ---- places (hand-written) --------------------------------------------------------------
-MY_TOWNS = (("Petaling Jaya", "47300", "Selangor", "10"), ("Shah Alam", "40000", "Selangor", "10"),
-            ("Klang", "41000", "Selangor", "10"), ("Subang Jaya", "47500", "Selangor", "10"),
-            ("Ipoh", "30000", "Perak", "08"), ("George Town", "10200", "Pulau Pinang", "07"),
-            ("Johor Bahru", "80000", "Johor", "01"), ("Kota Kinabalu", "88000", "Sabah", "12"),
-            ("Kuching", "93000", "Sarawak", "13"), ("Seremban", "70000", "Negeri Sembilan", "05"),
-            ("Melaka", "75000", "Melaka", "04"), ("Kuantan", "25000", "Pahang", "06"),
-            ("Alor Setar", "05000", "Kedah", "02"), ("Kota Bharu", "15000", "Kelantan", "03"),
-            ("Kuala Lumpur", "50450", "WP Kuala Lumpur", "14"))  # fmt: skip
-MY_STREETS = ("Jalan SS 2/24", "Jalan Ampang", "Jalan Tun Razak", "Jalan Gasing",
-              "Lorong Kenari 3", "Jalan Bukit Bintang", "Jalan Sultan Ismail", "Jalan Mawar 5",
-              "Jalan Kenanga 2/3", "Lorong Maarof 3", "Jalan Kampung Pandan", "Jalan Melati 7",
-              "Jalan Teratai 12", "Persiaran Surian", "Jalan Tanjung 4")  # fmt: skip
-MY_ESTATES = ("Taman Bahagia", "Taman Melawati", "Taman Sri Muda", "Bandar Baru Bangi",
-              "Taman Desa", "Kampung Baru", "Taman Tun Dr Ismail", "Taman Perling")  # fmt: skip
-PH_PLACES = (("Quezon City", "1100", "Metro Manila"), ("Makati", "1200", "Metro Manila"),
-             ("Pasig", "1600", "Metro Manila"), ("Cebu City", "6000", "Cebu"),
-             ("Davao City", "8000", "Davao del Sur"), ("Taguig", "1630", "Metro Manila"),
-             ("Iloilo City", "5000", "Iloilo"), ("Baguio", "2600", "Benguet"),
-             ("Cainta", "1900", "Rizal"), ("Sta. Rosa", "4026", "Laguna"))  # fmt: skip
-PH_BARANGAYS = ("San Isidro", "Poblacion", "San Roque", "Bagong Silang", "Santo Niño",
-                "Malinta", "Mabini", "Lahug")  # fmt: skip
-PH_STREETS = ("Rizal Ave.", "Mabini St.", "Aguinaldo Hwy", "Bonifacio St.", "Katipunan Ave.",
-              "Osmeña Blvd", "J.P. Laurel St.")  # fmt: skip
-AU_PLACES = (("Fitzroy", "VIC", "3065"), ("Toowong", "QLD", "4066"),
-             ("North Sydney", "NSW", "2060"), ("Joondalup", "WA", "6027"),
-             ("North Adelaide", "SA", "5006"), ("Parramatta", "NSW", "2150"),
-             ("Footscray", "VIC", "3011"), ("Sandy Bay", "TAS", "7005"),
-             ("Belconnen", "ACT", "2617"), ("Darwin City", "NT", "0800"))  # fmt: skip
-AU_STREETS = ("Smith St", "Wattle Grove", "Pacific Hwy", "Jarrah Ct", "O'Connell St",
-              "Banksia Cres", "George St", "Bridge Rd", "Kookaburra Way", "Station St")  # fmt: skip
-SG_STREETS = (("Ang Mo Kio Ave 3", "56"), ("Jurong West St 91", "64"), ("Tampines St 21", "52"),
-              ("Bedok North Rd", "46"), ("Yishun Ring Rd", "76"), ("Toa Payoh Lor 1", "31"),
-              ("Woodlands Dr 14", "73"), ("Bukit Batok West Ave 6", "65"))  # fmt: skip
+MY_TOWNS = (
+    ("Petaling Jaya", "47300", "Selangor", "10"),
+    ("Shah Alam", "40000", "Selangor", "10"),
+    ("Klang", "41000", "Selangor", "10"),
+    ("Subang Jaya", "47500", "Selangor", "10"),
+    ("Ipoh", "30000", "Perak", "08"),
+    ("George Town", "10200", "Pulau Pinang", "07"),
+    ("Johor Bahru", "80000", "Johor", "01"),
+    ("Kota Kinabalu", "88000", "Sabah", "12"),
+    ("Kuching", "93000", "Sarawak", "13"),
+    ("Seremban", "70000", "Negeri Sembilan", "05"),
+    ("Melaka", "75000", "Melaka", "04"),
+    ("Kuantan", "25000", "Pahang", "06"),
+    ("Alor Setar", "05000", "Kedah", "02"),
+    ("Kota Bharu", "15000", "Kelantan", "03"),
+    ("Kuala Lumpur", "50450", "WP Kuala Lumpur", "14"),
+)
+MY_STREETS = (
+    "Jalan SS 2/24",
+    "Jalan Ampang",
+    "Jalan Tun Razak",
+    "Jalan Gasing",
+    "Lorong Kenari 3",
+    "Jalan Bukit Bintang",
+    "Jalan Sultan Ismail",
+    "Jalan Mawar 5",
+    "Jalan Kenanga 2/3",
+    "Lorong Maarof 3",
+    "Jalan Kampung Pandan",
+    "Jalan Melati 7",
+    "Jalan Teratai 12",
+    "Persiaran Surian",
+    "Jalan Tanjung 4",
+)
+MY_ESTATES = (
+    "Taman Bahagia",
+    "Taman Melawati",
+    "Taman Sri Muda",
+    "Bandar Baru Bangi",
+    "Taman Desa",
+    "Kampung Baru",
+    "Taman Tun Dr Ismail",
+    "Taman Perling",
+)
+PH_PLACES = (
+    ("Quezon City", "1100", "Metro Manila"),
+    ("Makati", "1200", "Metro Manila"),
+    ("Pasig", "1600", "Metro Manila"),
+    ("Cebu City", "6000", "Cebu"),
+    ("Davao City", "8000", "Davao del Sur"),
+    ("Taguig", "1630", "Metro Manila"),
+    ("Iloilo City", "5000", "Iloilo"),
+    ("Baguio", "2600", "Benguet"),
+    ("Cainta", "1900", "Rizal"),
+    ("Sta. Rosa", "4026", "Laguna"),
+)
+PH_BARANGAYS = (
+    "San Isidro",
+    "Poblacion",
+    "San Roque",
+    "Bagong Silang",
+    "Santo Niño",
+    "Malinta",
+    "Mabini",
+    "Lahug",
+)
+PH_STREETS = (
+    "Rizal Ave.",
+    "Mabini St.",
+    "Aguinaldo Hwy",
+    "Bonifacio St.",
+    "Katipunan Ave.",
+    "Osmeña Blvd",
+    "J.P. Laurel St.",
+)
+AU_PLACES = (
+    ("Fitzroy", "VIC", "3065"),
+    ("Toowong", "QLD", "4066"),
+    ("North Sydney", "NSW", "2060"),
+    ("Joondalup", "WA", "6027"),
+    ("North Adelaide", "SA", "5006"),
+    ("Parramatta", "NSW", "2150"),
+    ("Footscray", "VIC", "3011"),
+    ("Sandy Bay", "TAS", "7005"),
+    ("Belconnen", "ACT", "2617"),
+    ("Darwin City", "NT", "0800"),
+)
+AU_STREETS = (
+    "Smith St",
+    "Wattle Grove",
+    "Pacific Hwy",
+    "Jarrah Ct",
+    "O'Connell St",
+    "Banksia Cres",
+    "George St",
+    "Bridge Rd",
+    "Kookaburra Way",
+    "Station St",
+)
+SG_STREETS = (
+    ("Ang Mo Kio Ave 3", "56"),
+    ("Jurong West St 91", "64"),
+    ("Tampines St 21", "52"),
+    ("Bedok North Rd", "46"),
+    ("Yishun Ring Rd", "76"),
+    ("Toa Payoh Lor 1", "31"),
+    ("Woodlands Dr 14", "73"),
+    ("Bukit Batok West Ave 6", "65"),
+)
 
-JOBS = ("Jururawat", "Guru", "Pemandu lori", "Kerani", "Peniaga", "Pesara", "Suri rumah",
-        "Juruteknik", "Pegawai polis", "Nurse", "Teacher", "Truck driver", "Accountant",
-        "Call centre agent", "Seaman", "Caregiver", "Domestic helper", "Electrician",
-        "Software engineer", "Retiree", "Student", "Farmer", "Cashier", "Security guard")  # fmt: skip
-ICD10 = ("E11.9", "I10", "J06.9", "A90", "K29.7", "M54.5", "N39.0", "J45.909", "E78.5",
-         "R51", "Z00.0", "O24.4", "F32.9", "L03.115")  # fmt: skip
-SKUS = ("MED-PCM-500", "MED-MTF-500", "CONS-GLV-M", "CONS-SYR-3ML", "MED-AML-5")  # fmt: skip
-EAN13 = ("8851234567890", "9556001234561", "9300675024235", "4800016644290")  # fmt: skip
-PLAIN_NOTES = ("Follow-up in 2 weeks.", "No complaints.", "Tiada aduan.", "Ubat diteruskan.",
-               "Review with results.", "Walang reklamo.", "Stable, for discharge.",
-               "BP ok, continue meds.", "", "")  # fmt: skip
+JOBS = (
+    "Jururawat",
+    "Guru",
+    "Pemandu lori",
+    "Kerani",
+    "Peniaga",
+    "Pesara",
+    "Suri rumah",
+    "Juruteknik",
+    "Pegawai polis",
+    "Nurse",
+    "Teacher",
+    "Truck driver",
+    "Accountant",
+    "Call centre agent",
+    "Seaman",
+    "Caregiver",
+    "Domestic helper",
+    "Electrician",
+    "Software engineer",
+    "Retiree",
+    "Student",
+    "Farmer",
+    "Cashier",
+    "Security guard",
+)
+ICD10 = (
+    "E11.9",
+    "I10",
+    "J06.9",
+    "A90",
+    "K29.7",
+    "M54.5",
+    "N39.0",
+    "J45.909",
+    "E78.5",
+    "R51",
+    "Z00.0",
+    "O24.4",
+    "F32.9",
+    "L03.115",
+)
+SKUS = ("MED-PCM-500", "MED-MTF-500", "CONS-GLV-M", "CONS-SYR-3ML", "MED-AML-5")
+EAN13 = ("8851234567890", "9556001234561", "9300675024235", "4800016644290")
+PLAIN_NOTES = (
+    "Follow-up in 2 weeks.",
+    "No complaints.",
+    "Tiada aduan.",
+    "Ubat diteruskan.",
+    "Review with results.",
+    "Walang reklamo.",
+    "Stable, for discharge.",
+    "BP ok, continue meds.",
+    "",
+    "",
+)
 COUNTRY_WORD = {"MY": "Malaysia", "PH": "Filipina", "AU": "Australia", "SG": "Singapura"}
 
 
@@ -176,10 +560,12 @@ class Person:
         default one of the country's)."""
         rng = self.rng
         male = self.gender == "M" if male is None else male
-        pick = {"MY": ("Malay", "Malay", "Chinese", "Chinese", "Indian", "Borneo"),
-                "SG": ("Chinese", "Chinese", "Chinese", "Malay", "Indian"),
-                "PH": ("Filipino",), "AU": ("Western", "Western", "Western", "Vietnamese",
-                                            "Chinese")}[self.country]  # fmt: skip
+        pick = {
+            "MY": ("Malay", "Malay", "Chinese", "Chinese", "Indian", "Borneo"),
+            "SG": ("Chinese", "Chinese", "Chinese", "Malay", "Indian"),
+            "PH": ("Filipino",),
+            "AU": ("Western", "Western", "Western", "Vietnamese", "Chinese"),
+        }[self.country]
         origin = {"Chinese (hanzi)": "Chinese"}.get(origin, origin) or rng.choice(pick)
         if origin == "Chinese":
             surname = rng.choice(CHINESE_SURNAMES)
@@ -232,8 +618,10 @@ class Person:
                 f"{rng.randrange(100):02d}{rng.choice('13579' if self.gender == 'M' else '02468')}"
             )
             head = f"{self.dob:%y%m%d}"
-            return rng.choice((f"{head}-{pb}-{rng.randrange(10)}{tail}",) * 3
-                              + (f"{head}{pb}{rng.randrange(10)}{tail}",))  # fmt: skip
+            return rng.choice(
+                (f"{head}-{pb}-{rng.randrange(10)}{tail}",) * 3
+                + (f"{head}{pb}{rng.randrange(10)}{tail}",)
+            )
         if self.country == "SG":
             prefix = "T" if self.dob.year >= 2000 else rng.choice("SSSSG")
             digits = f"{self.dob:%y}" + "".join(str(rng.randrange(10)) for _ in range(5))
@@ -249,30 +637,58 @@ class Person:
             prefix = rng.choice(("12", "13", "16", "17", "19", "11"))
             body = n(8) if prefix == "11" else n(7)
             mid = len(body) - 4
-            return rng.choice((f"0{prefix}-{body[:mid]} {body[mid:]}", f"0{prefix}-{body}",
-                               f"+60{prefix}-{body[:mid]} {body[mid:]}", f"60{prefix}{body}",
-                               f"0{prefix} {body[:mid]} {body[mid:]}"))  # fmt: skip
+            return rng.choice(
+                (
+                    f"0{prefix}-{body[:mid]} {body[mid:]}",
+                    f"0{prefix}-{body}",
+                    f"+60{prefix}-{body[:mid]} {body[mid:]}",
+                    f"60{prefix}{body}",
+                    f"0{prefix} {body[:mid]} {body[mid:]}",
+                )
+            )
         if self.country == "PH":
             prefix, body = rng.choice(("917", "918", "927", "939", "998", "906")), n(7)
-            return rng.choice((f"0{prefix} {body[:3]} {body[3:]}", f"+63 {prefix} {body[:3]} "
-                               f"{body[3:]}", f"0{prefix}{body}", f"+63{prefix}{body}"))  # fmt: skip
+            return rng.choice(
+                (
+                    f"0{prefix} {body[:3]} {body[3:]}",
+                    f"+63 {prefix} {body[:3]} {body[3:]}",
+                    f"0{prefix}{body}",
+                    f"+63{prefix}{body}",
+                )
+            )
         if self.country == "AU":
             body = "4" + n(8)
-            return rng.choice((f"0{body[:3]} {body[3:6]} {body[6:]}", f"+61 {body[0]} "
-                               f"{body[1:5]} {body[5:]}", f"0{body}"))  # fmt: skip
+            return rng.choice(
+                (
+                    f"0{body[:3]} {body[3:6]} {body[6:]}",
+                    f"+61 {body[0]} {body[1:5]} {body[5:]}",
+                    f"0{body}",
+                )
+            )
         body = rng.choice("89") + n(7)
         return rng.choice((f"{body[:4]} {body[4:]}", f"+65 {body[:4]} {body[4:]}", body))
 
     def email(self) -> str:
         rng = self.rng
         words = re.findall(r"[a-z]+", _ascii(self.full).lower())
-        words = [w for w in words if w not in {"bin", "binti", "bt", "b", "s", "o", "d", "a",
-                                               "l", "p", "anak"}] or [f"pt{rng.randrange(1000, 9999)}"]  # fmt: skip
-        local = rng.choice((".".join(words[:2]), "_".join(words[-2:]) + str(rng.randrange(70, 99)),
-                            words[0][0] + words[-1]))  # fmt: skip
-        domain = {"MY": ("gmail.com", "yahoo.com.my", "hotmail.com"),
-                  "PH": ("gmail.com", "yahoo.com.ph"), "AU": ("bigpond.com", "gmail.com",
-                  "outlook.com.au"), "SG": ("gmail.com", "singnet.com.sg")}[self.country]  # fmt: skip
+        words = [
+            w
+            for w in words
+            if w not in {"bin", "binti", "bt", "b", "s", "o", "d", "a", "l", "p", "anak"}
+        ] or [f"pt{rng.randrange(1000, 9999)}"]
+        local = rng.choice(
+            (
+                ".".join(words[:2]),
+                "_".join(words[-2:]) + str(rng.randrange(70, 99)),
+                words[0][0] + words[-1],
+            )
+        )
+        domain = {
+            "MY": ("gmail.com", "yahoo.com.my", "hotmail.com"),
+            "PH": ("gmail.com", "yahoo.com.ph"),
+            "AU": ("bigpond.com", "gmail.com", "outlook.com.au"),
+            "SG": ("gmail.com", "singnet.com.sg"),
+        }[self.country]
         return f"{local}@{rng.choice(domain)}"
 
     def address(self) -> tuple[str, str, str, str]:
@@ -295,8 +711,11 @@ class Person:
             return full, street, postal, "71"
         if self.country == "AU":
             town, state, postal = rng.choice(AU_PLACES)
-            number = f"{rng.randint(1, 12)}/{rng.randint(1, 200)}" if rng.random() < 0.3 \
-                else str(rng.randint(1, 200))  # fmt: skip
+            number = (
+                f"{rng.randint(1, 12)}/{rng.randint(1, 200)}"
+                if rng.random() < 0.3
+                else str(rng.randint(1, 200))
+            )
             street = f"{number} {rng.choice(AU_STREETS)}"
             return f"{street}, {town} {state} {postal}", street, postal, "71"
         road, sector = rng.choice(SG_STREETS)
@@ -317,8 +736,15 @@ def _age(born: dt.date, on: dt.date) -> int:
 
 def write_date(rng: random.Random, day: dt.date) -> str:
     """A date the way exports write them: dd/mm/yy, dd/mm/yyyy, ISO, '5 Mar 1987', dd.mm.yyyy."""
-    return rng.choice((f"{day:%d/%m/%y}", f"{day:%d/%m/%Y}", day.isoformat(),
-                       f"{day.day} {MONTHS[day.month - 1]} {day.year}", f"{day:%d.%m.%Y}"))  # fmt: skip
+    return rng.choice(
+        (
+            f"{day:%d/%m/%y}",
+            f"{day:%d/%m/%Y}",
+            day.isoformat(),
+            f"{day.day} {MONTHS[day.month - 1]} {day.year}",
+            f"{day:%d.%m.%Y}",
+        )
+    )
 
 
 def parse_notes(lines: list[str]) -> tuple[list[str], list[tuple[int, int, int, str, str]]]:
@@ -358,41 +784,56 @@ def build(rng: random.Random, notes: list[str]) -> tuple[list[dict], list[dict]]
         visit = dt.date(2024, 1, 2) + dt.timedelta(days=rng.randrange(700))
         receipt += rng.randint(1, 40)
         kin = person.next_of_kin()
-        gender = {"MY": ("L", "P"), "SG": ("M", "F"), "PH": ("Male", "Female"),
-                  "AU": ("M", "F")}[country][person.gender == "F"]  # fmt: skip
-        table.append({
-            "bil": row + 1,
-            "nama": person.full,
-            "c07": person.first,
-            "no_kp": person.id_number(pb),
-            "emp#": rng.choice((f"E-{rng.randrange(10**5):05d}", f"{rng.randrange(10**6):06d}")),
-            "tel_bimbit": person.phone(),
-            "emel": person.email(),
-            "alamat": full_address,
-            "poskod": postal,
-            "dob": write_date(rng, person.dob),
-            "umur": person.age,
-            "jantina": gender,
-            "pekerjaan": "Pesara" if person.age >= 65 else rng.choice(JOBS),
-            "negara": COUNTRY_WORD[country],
-            "waris": kin,
-            "tarikh_lawatan": write_date(rng, visit),
-            "inv_no": rng.choice((f"INV-{visit.year}-{rng.randrange(10**5):05d}",
-                                  f"{10023000 + row * 3}")),  # fmt: skip
-            "sku": rng.choice(SKUS + EAN13),
-            "icd10": rng.choice(ICD10),
-            "hba1c": f"{rng.uniform(5.0, 11.5):.1f}",
-            "no_resit": f"0{receipt}",
-            "lot_no": f"{visit - dt.timedelta(days=rng.randrange(30, 400)):%y%m%d}"
-                      f"{rng.randrange(10**6):06d}",  # fmt: skip
-            "ts": f"{visit} {rng.randrange(8, 18):02d}:{rng.randrange(60):02d}:"
-                  f"{rng.randrange(60):02d}",  # fmt: skip
-            "amaun": f"RM {rng.randrange(2000, 60000) / 100:,.2f}",
-            "catatan": notes[row] if row < len(notes) else rng.choice(PLAIN_NOTES),
-        })  # fmt: skip
-        people.append({"row": row, "country": country, "origin": person.origin,
-                       "age": person.age, "dob": person.dob.isoformat(),
-                       "visit": visit.isoformat(), "street": street, "postal": postal})  # fmt: skip
+        gender = {"MY": ("L", "P"), "SG": ("M", "F"), "PH": ("Male", "Female"), "AU": ("M", "F")}[
+            country
+        ][person.gender == "F"]
+        table.append(
+            {
+                "bil": row + 1,
+                "nama": person.full,
+                "c07": person.first,
+                "no_kp": person.id_number(pb),
+                "emp#": rng.choice(
+                    (f"E-{rng.randrange(10**5):05d}", f"{rng.randrange(10**6):06d}")
+                ),
+                "tel_bimbit": person.phone(),
+                "emel": person.email(),
+                "alamat": full_address,
+                "poskod": postal,
+                "dob": write_date(rng, person.dob),
+                "umur": person.age,
+                "jantina": gender,
+                "pekerjaan": "Pesara" if person.age >= 65 else rng.choice(JOBS),
+                "negara": COUNTRY_WORD[country],
+                "waris": kin,
+                "tarikh_lawatan": write_date(rng, visit),
+                "inv_no": rng.choice(
+                    (f"INV-{visit.year}-{rng.randrange(10**5):05d}", f"{10023000 + row * 3}")
+                ),
+                "sku": rng.choice(SKUS + EAN13),
+                "icd10": rng.choice(ICD10),
+                "hba1c": f"{rng.uniform(5.0, 11.5):.1f}",
+                "no_resit": f"0{receipt}",
+                "lot_no": f"{visit - dt.timedelta(days=rng.randrange(30, 400)):%y%m%d}"
+                f"{rng.randrange(10**6):06d}",
+                "ts": f"{visit} {rng.randrange(8, 18):02d}:{rng.randrange(60):02d}:"
+                f"{rng.randrange(60):02d}",
+                "amaun": f"RM {rng.randrange(2000, 60000) / 100:,.2f}",
+                "catatan": notes[row] if row < len(notes) else rng.choice(PLAIN_NOTES),
+            }
+        )
+        people.append(
+            {
+                "row": row,
+                "country": country,
+                "origin": person.origin,
+                "age": person.age,
+                "dob": person.dob.isoformat(),
+                "visit": visit.isoformat(),
+                "street": street,
+                "postal": postal,
+            }
+        )
     return table, people
 
 
@@ -411,8 +852,10 @@ def main() -> None:
     table, people = build(random.Random(SEED), notes)
     _write(DATA / "table.csv", table)
     _write(DATA / "people.csv", people)
-    _write(DATA / "spans.csv", [dict(zip(("row", "start", "end", "kind", "text"), s,
-                                         strict=True)) for s in spans])  # fmt: skip
+    _write(
+        DATA / "spans.csv",
+        [dict(zip(("row", "start", "end", "kind", "text"), s, strict=True)) for s in spans],
+    )
     print(f"wrote {len(table)} rows, {len(spans)} labelled spans to {DATA}")
 
 

@@ -48,22 +48,65 @@ OUT = DATA / "independent_pii"
 SEED = 26
 PEOPLE = {"dev": 500, "test": 1500}
 REFERENCE_DATE = dt.date(2026, 1, 1)
-COLUMNS = ("c1", "c2", "c3", "k1", "k2", "tel", "c7", "loc", "pc", "d1", "n1", "g", "c13",
-           "c14", "ref", "c16", "c17", "n2", "d2", "txt")  # fmt: skip
+COLUMNS = (
+    "c1",
+    "c2",
+    "c3",
+    "k1",
+    "k2",
+    "tel",
+    "c7",
+    "loc",
+    "pc",
+    "d1",
+    "n1",
+    "g",
+    "c13",
+    "c14",
+    "ref",
+    "c16",
+    "c17",
+    "n2",
+    "d2",
+    "txt",
+)
 COUNTRY_NAMES = {"SG": "Singapore", "US": "United States", "GB": "United Kingdom", "IN": "India"}
 COUNTRIES = (("SG", 0.4), ("US", 0.2), ("GB", 0.2), ("IN", 0.2))
 ORIGINS = {
-    "SG": (("Chinese", 0.60), ("Malay", 0.15), ("Indian", 0.15), ("Eurasian", 0.05),
-           ("Western", 0.05)),
+    "SG": (
+        ("Chinese", 0.60),
+        ("Malay", 0.15),
+        ("Indian", 0.15),
+        ("Eurasian", 0.05),
+        ("Western", 0.05),
+    ),
     "US": (("Western", 0.76), ("Chinese", 0.12), ("Indian", 0.12)),
     "GB": (("Western", 0.76), ("Indian", 0.16), ("Chinese", 0.08)),
     "IN": (("Indian", 0.92), ("Eurasian", 0.04), ("Western", 0.04)),
-}  # fmt: skip
+}
 # Labelled placeholders of the note templates -> span kind.
 LABELLED = {
-    **dict.fromkeys(("name", "name_lc", "name_uc", "first", "first_lc", "formal", "mother",
-                     "father", "spouse", "child", "child_lc", "nok", "nok_lc", "doctor",
-                     "staff", "staff2"), "name"),
+    **dict.fromkeys(
+        (
+            "name",
+            "name_lc",
+            "name_uc",
+            "first",
+            "first_lc",
+            "formal",
+            "mother",
+            "father",
+            "spouse",
+            "child",
+            "child_lc",
+            "nok",
+            "nok_lc",
+            "doctor",
+            "staff",
+            "staff2",
+        ),
+        "name",
+    ),
     **dict.fromkeys(("phone", "phone2", "phone_intl"), "phone"),
     **dict.fromkeys(("nric", "nric_sp", "nric2", "nino", "aadhaar"), "id"),
     **dict.fromkeys(("ssn", "ssn_bare"), "ssn"),
@@ -73,20 +116,44 @@ LABELLED = {
     # An 8-digit number after "ref", "claim", "invoice": an account number (a Safe Harbor
     # identifier) or a batch code, the note does not say: neither scored nor a false alarm.
     "ref": "ref",
-}  # fmt: skip
+}
 _ONLY_IN = {"ssn": "US", "ssn_bare": "US", "nino": "GB", "aadhaar": "IN", "addr_lc": "SG"}
 # presidio-evaluator placeholders -> ours (the first {{person}} is the patient's name...).
 _PRESIDIO = {
-    "person": "name", "name": "name", "name_male": "name", "name_female": "name",
-    "first_name": "first", "first_name_male": "first", "first_name_female": "first",
-    "first_name_nonbinary": "first", "last_name": "formal", "last_name_male": "formal",
-    "last_name_female": "formal", "phone_number": "phone", "email": "email",
-    "address": "addr", "date_of_birth": "dob", "date_time": "date", "ssn": "ssn",
-    "prefix": "title", "prefix_male": "title", "prefix_female": "title",
-    "day_of_week": "weekday", "job": "job",
-}  # fmt: skip
-_SECOND = {"name": "nok", "first": "staff", "formal": "staff", "addr": "addr2", "phone": "phone2",
-           "email": "email2", "dob": "date", "date": "date_long", "ssn": "ssn"}  # fmt: skip
+    "person": "name",
+    "name": "name",
+    "name_male": "name",
+    "name_female": "name",
+    "first_name": "first",
+    "first_name_male": "first",
+    "first_name_female": "first",
+    "first_name_nonbinary": "first",
+    "last_name": "formal",
+    "last_name_male": "formal",
+    "last_name_female": "formal",
+    "phone_number": "phone",
+    "email": "email",
+    "address": "addr",
+    "date_of_birth": "dob",
+    "date_time": "date",
+    "ssn": "ssn",
+    "prefix": "title",
+    "prefix_male": "title",
+    "prefix_female": "title",
+    "day_of_week": "weekday",
+    "job": "job",
+}
+_SECOND = {
+    "name": "nok",
+    "first": "staff",
+    "formal": "staff",
+    "addr": "addr2",
+    "phone": "phone2",
+    "email": "email2",
+    "dob": "date",
+    "date": "date_long",
+    "ssn": "ssn",
+}
 
 
 def split_of(item: str) -> str:
@@ -185,8 +252,11 @@ class Sources:
 
     def _chinese(self, gender: str, country: str) -> Name:
         rng = self.rng
-        surname = (rng.choice(self.cn_surnames) if rng.random() < 0.75
-                   else self.faker_word("zh_CN", "last_romanized_name"))  # fmt: skip
+        surname = (
+            rng.choice(self.cn_surnames)
+            if rng.random() < 0.75
+            else self.faker_word("zh_CN", "last_romanized_name")
+        )
         pair = " ".join(rng.sample(self.cn_syllables, 2))
         english = self.western_first(gender, "en_GB" if country != "US" else "en_US")
         style = rng.random()
@@ -196,8 +266,9 @@ class Sources:
             given = self.faker_word("zh_CN", "first_romanized_name")
             return Name(f"{surname} {given}", given, surname, "Chinese", given, surname)
         if style < 0.70:
-            return Name(f"{english} {surname} {pair}", english, surname, "Chinese", english,
-                        surname)  # fmt: skip
+            return Name(
+                f"{english} {surname} {pair}", english, surname, "Chinese", english, surname
+            )
         if style < 0.82:
             return Name(f"{english} {surname}", english, surname, "Chinese", english, surname)
         if style < 0.94:
@@ -213,11 +284,20 @@ class Sources:
             given = f"{given} {rng.choice(own)}" if given in ("Muhammad", "Nur", "Siti") else given
         if rng.random() < 0.25:  # Arabic-derived given names of Faker's en_PK
             given = self.western_first(gender, "en_PK")
-        father = (rng.choice(self.malay_fathers) if rng.random() < 0.7
-                  else self.faker_word("en_PK", "first_name_male"))  # fmt: skip
+        father = (
+            rng.choice(self.malay_fathers)
+            if rng.random() < 0.7
+            else self.faker_word("en_PK", "first_name_male")
+        )
         link = rng.choices(
-            ["bin" if gender != "F" else "binti", "Bin" if gender != "F" else "Binte",
-             "b." if gender != "F" else "bte", ""], [0.55, 0.1, 0.05, 0.3])[0]  # fmt: skip
+            [
+                "bin" if gender != "F" else "binti",
+                "Bin" if gender != "F" else "Binte",
+                "b." if gender != "F" else "bte",
+                "",
+            ],
+            [0.55, 0.1, 0.05, 0.3],
+        )[0]
         full = f"{given} {link} {father}" if link else f"{given} {father}"
         formal = given.split()[-1]
         return Name(full, given, formal, "Malay", given, father)
@@ -236,15 +316,21 @@ class Sources:
         given = rng.choice(self.tamil["F" if gender == "F" else "M"])
         father = rng.choice(self.tamil["M"])
         if style < 0.85:
-            link = ("d/o" if gender == "F" else "s/o") if rng.random() < 0.8 else (
-                "D/O" if gender == "F" else "S/O")  # fmt: skip
+            link = (
+                ("d/o" if gender == "F" else "s/o")
+                if rng.random() < 0.8
+                else ("D/O" if gender == "F" else "S/O")
+            )
             return Name(f"{given} {link} {father}", given, given, "Indian", given, father)
         return Name(f"{father[0]}. {given}", given, given, "Indian", given, father)
 
     def _eurasian(self, gender: str, country: str) -> Name:
         given = self.western_first(gender, "en_GB")
-        surname = (self.rng.choice(self.eurasian) if self.rng.random() < 0.7
-                   else self.faker_word("pt_PT", "last_name"))  # fmt: skip
+        surname = (
+            self.rng.choice(self.eurasian)
+            if self.rng.random() < 0.7
+            else self.faker_word("pt_PT", "last_name")
+        )
         return Name(f"{given} {surname}", given, surname, "Eurasian", given, surname)
 
     def _western(self, gender: str, country: str) -> Name:
@@ -270,8 +356,13 @@ def nric_check_letter(prefix: str, digits: str) -> str:
     """The check letter of an NRIC/FIN (ICA's weights 2,7,6,5,4,3,2; offsets T/G 4, M 3)."""
     total = sum(int(d) * w for d, w in zip(digits, (2, 7, 6, 5, 4, 3, 2), strict=True))
     total += {"T": 4, "G": 4, "M": 3}.get(prefix, 0)
-    letters = {"S": "JZIHGFEDCBA", "T": "JZIHGFEDCBA", "F": "XWUTRQPNMLK", "G": "XWUTRQPNMLK",
-               "M": "KLJNPQRTUWX"}[prefix]  # fmt: skip
+    letters = {
+        "S": "JZIHGFEDCBA",
+        "T": "JZIHGFEDCBA",
+        "F": "XWUTRQPNMLK",
+        "G": "XWUTRQPNMLK",
+        "M": "KLJNPQRTUWX",
+    }[prefix]
     return letters[total % 11]
 
 
@@ -282,16 +373,27 @@ def nric(rng: random.Random, prefix: str) -> str:
 
 
 _D = (
-    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 3, 4, 0, 6, 7, 8, 9, 5), (2, 3, 4, 0, 1, 7, 8, 9, 5, 6),
-    (3, 4, 0, 1, 2, 8, 9, 5, 6, 7), (4, 0, 1, 2, 3, 9, 5, 6, 7, 8), (5, 9, 8, 7, 6, 0, 4, 3, 2, 1),
-    (6, 5, 9, 8, 7, 1, 0, 4, 3, 2), (7, 6, 5, 9, 8, 2, 1, 0, 4, 3), (8, 7, 6, 5, 9, 3, 2, 1, 0, 4),
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+    (1, 2, 3, 4, 0, 6, 7, 8, 9, 5),
+    (2, 3, 4, 0, 1, 7, 8, 9, 5, 6),
+    (3, 4, 0, 1, 2, 8, 9, 5, 6, 7),
+    (4, 0, 1, 2, 3, 9, 5, 6, 7, 8),
+    (5, 9, 8, 7, 6, 0, 4, 3, 2, 1),
+    (6, 5, 9, 8, 7, 1, 0, 4, 3, 2),
+    (7, 6, 5, 9, 8, 2, 1, 0, 4, 3),
+    (8, 7, 6, 5, 9, 3, 2, 1, 0, 4),
     (9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-)  # fmt: skip
+)
 _P = (
-    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 5, 7, 6, 2, 8, 3, 0, 9, 4), (5, 8, 0, 3, 7, 9, 6, 1, 4, 2),
-    (8, 9, 1, 6, 0, 4, 3, 5, 2, 7), (9, 4, 5, 3, 1, 2, 6, 8, 7, 0), (4, 2, 8, 6, 5, 7, 3, 9, 0, 1),
-    (2, 7, 9, 3, 8, 0, 6, 4, 1, 5), (7, 0, 4, 6, 9, 1, 3, 2, 5, 8),
-)  # fmt: skip
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+    (1, 5, 7, 6, 2, 8, 3, 0, 9, 4),
+    (5, 8, 0, 3, 7, 9, 6, 1, 4, 2),
+    (8, 9, 1, 6, 0, 4, 3, 5, 2, 7),
+    (9, 4, 5, 3, 1, 2, 6, 8, 7, 0),
+    (4, 2, 8, 6, 5, 7, 3, 9, 0, 1),
+    (2, 7, 9, 3, 8, 0, 6, 4, 1, 5),
+    (7, 0, 4, 6, 9, 1, 3, 2, 5, 8),
+)
 _INV = (0, 4, 3, 2, 1, 5, 6, 7, 8, 9)
 
 
@@ -327,8 +429,38 @@ def nino(rng: random.Random) -> str:
     return f"{first}{second}{digits}{suffix}"
 
 
-_US_AREAS = (212, 213, 305, 312, 404, 415, 503, 512, 602, 617, 646, 702, 713, 718, 720, 773,
-             808, 818, 916, 919, 206, 214, 303, 347, 408, 469, 510, 571, 615, 678)  # fmt: skip
+_US_AREAS = (
+    212,
+    213,
+    305,
+    312,
+    404,
+    415,
+    503,
+    512,
+    602,
+    617,
+    646,
+    702,
+    713,
+    718,
+    720,
+    773,
+    808,
+    818,
+    916,
+    919,
+    206,
+    214,
+    303,
+    347,
+    408,
+    469,
+    510,
+    571,
+    615,
+    678,
+)
 
 
 def phone(rng: random.Random, country: str) -> tuple[str, str]:
@@ -343,17 +475,21 @@ def phone(rng: random.Random, country: str) -> tuple[str, str]:
         area = rng.choice(_US_AREAS)
         exchange = rng.choice([x for x in range(200, 1000) if x % 100 != 11 and x != 555])
         line = rng.randrange(10000)
-        forms = [f"({area}) {exchange}-{line:04d}", f"{area}-{exchange}-{line:04d}",
-                 f"{area}.{exchange}.{line:04d}", f"{area}{exchange}{line:04d}"]  # fmt: skip
-        return (rng.choices(forms, [0.35, 0.3, 0.25, 0.1])[0],
-                f"+1 {area}-{exchange}-{line:04d}")  # fmt: skip
+        forms = [
+            f"({area}) {exchange}-{line:04d}",
+            f"{area}-{exchange}-{line:04d}",
+            f"{area}.{exchange}.{line:04d}",
+            f"{area}{exchange}{line:04d}",
+        ]
+        return (rng.choices(forms, [0.35, 0.3, 0.25, 0.1])[0], f"+1 {area}-{exchange}-{line:04d}")
     if country == "GB":
         if r < 0.6:
             n = "7" + rng.choice("12345789") + "".join(str(rng.randrange(10)) for _ in range(8))
             forms = [f"0{n[:4]} {n[4:]}", f"0{n}", f"0{n[:4]} {n[4:7]} {n[7:]}"]
             return rng.choices(forms, [0.6, 0.2, 0.2])[0], f"+44 {n[:4]} {n[4:]}"
-        area, rest = rng.choice((("20", 8), ("161", 7), ("121", 7), ("113", 7), ("131", 7),
-                                 ("1865", 6), ("117", 7)))  # fmt: skip
+        area, rest = rng.choice(
+            (("20", 8), ("161", 7), ("121", 7), ("113", 7), ("131", 7), ("1865", 6), ("117", 7))
+        )
         n = str(rng.randrange(2, 9)) + "".join(str(rng.randrange(10)) for _ in range(rest - 1))
         local = f"{n[:4]} {n[4:]}" if rest == 8 else f"{n[:3]} {n[3:]}" if rest == 7 else n
         forms = [f"0{area} {local}", f"(0{area}) {local}"]
@@ -417,8 +553,11 @@ def gb_address(s: Sources) -> tuple[str, str, str]:
     else:
         f = s.fakers["en_GB"]
         line, city, postcode = f.street_address().replace("\n", ", "), f.city(), f.postcode()
-    return f"{line}, {city} {postcode}" if rng.random() < 0.5 else f"{line}, {city}, {postcode}", \
-        line, postcode  # fmt: skip
+    return (
+        f"{line}, {city} {postcode}" if rng.random() < 0.5 else f"{line}, {city}, {postcode}",
+        line,
+        postcode,
+    )
 
 
 def in_address(s: Sources) -> tuple[str, str, str]:
@@ -426,11 +565,19 @@ def in_address(s: Sources) -> tuple[str, str, str]:
     if rng.random() < 0.5:
         f = s.fakers["en_IN"]
         line, city, pin = f.street_address().replace("\n", ", "), f.city(), f.postcode()
-        return f"{line}, {city} - {pin}" if rng.random() < 0.5 else f"{line}, {city} {pin}", \
-            line, pin  # fmt: skip
+        return (
+            f"{line}, {city} - {pin}" if rng.random() < 0.5 else f"{line}, {city} {pin}",
+            line,
+            pin,
+        )
     locality, city, pin = rng.choice(s.india_localities)
-    flat = rng.choice((f"Flat {rng.randrange(1, 40)}{rng.choice('ABCD')}", f"No. {rng.randrange(1, 200)}",
-                       f"{rng.randrange(1, 99)}/{rng.randrange(1, 30)}"))  # fmt: skip
+    flat = rng.choice(
+        (
+            f"Flat {rng.randrange(1, 40)}{rng.choice('ABCD')}",
+            f"No. {rng.randrange(1, 200)}",
+            f"{rng.randrange(1, 99)}/{rng.randrange(1, 30)}",
+        )
+    )
     building = rng.choice(s.india_buildings)
     road = rng.choice(s.india_roads)
     line = f"{flat}, {building}, {road}"
@@ -446,10 +593,17 @@ def fmt_date(rng: random.Random, day: dt.date, country: str) -> str:
 
 def day_month(rng: random.Random) -> str:
     day = dt.date(2025, 1, 1) + dt.timedelta(days=rng.randrange(365))
-    return day.strftime(rng.choices(["%-d %B", "%-d %b", "%B %-d", "%-dth %B"],
-                                     [0.4, 0.25, 0.25, 0.1])[0]).replace("1th", "1st").replace(
-        "2th", "2nd").replace("3th", "3rd").replace("11st", "11th").replace(
-        "12nd", "12th").replace("13rd", "13th")  # fmt: skip
+    return (
+        day.strftime(
+            rng.choices(["%-d %B", "%-d %b", "%B %-d", "%-dth %B"], [0.4, 0.25, 0.25, 0.1])[0]
+        )
+        .replace("1th", "1st")
+        .replace("2th", "2nd")
+        .replace("3th", "3rd")
+        .replace("11st", "11th")
+        .replace("12nd", "12th")
+        .replace("13rd", "13th")
+    )
 
 
 def email_of(rng: random.Random, name: Name, country: str) -> str:
@@ -464,11 +618,12 @@ def email_of(rng: random.Random, name: Name, country: str) -> str:
             f"{given}{surname}",
         )
     )
-    domains = {"SG": ("gmail.com", "yahoo.com.sg", "hotmail.com", "singnet.com.sg", "outlook.com"),
-               "US": ("gmail.com", "yahoo.com", "aol.com", "outlook.com", "icloud.com",
-                      "comcast.net"),
-               "GB": ("gmail.com", "btinternet.com", "hotmail.co.uk", "yahoo.co.uk", "outlook.com"),
-               "IN": ("gmail.com", "rediffmail.com", "yahoo.co.in", "outlook.com")}  # fmt: skip
+    domains = {
+        "SG": ("gmail.com", "yahoo.com.sg", "hotmail.com", "singnet.com.sg", "outlook.com"),
+        "US": ("gmail.com", "yahoo.com", "aol.com", "outlook.com", "icloud.com", "comcast.net"),
+        "GB": ("gmail.com", "btinternet.com", "hotmail.co.uk", "yahoo.co.uk", "outlook.com"),
+        "IN": ("gmail.com", "rediffmail.com", "yahoo.co.in", "outlook.com"),
+    }
     return f"{local}@{rng.choice(domains[country])}"
 
 
@@ -535,15 +690,22 @@ def other_name(s: Sources, person: Person, family: bool) -> Name:
 def _value(s: Sources, person: Person, key: str, names: dict[str, Name]) -> tuple[str, str]:
     """(text, origin of a name or '') of one placeholder for ``person``."""
     rng, v, n = s.rng, person.values, person.name
-    own = {"name": n.full, "name_lc": n.full.lower(), "name_uc": n.full.upper(), "first": n.first,
-           "first_lc": n.first.lower(), "formal": n.formal}  # fmt: skip
+    own = {
+        "name": n.full,
+        "name_lc": n.full.lower(),
+        "name_uc": n.full.upper(),
+        "first": n.first,
+        "first_lc": n.first.lower(),
+        "formal": n.formal,
+    }
     if key in own:
         return own[key], n.origin
     base = key.removesuffix("_lc")
     if base in ("mother", "father", "spouse", "child", "nok", "doctor", "staff", "staff2"):
         if base not in names:
-            names[base] = other_name(s, person, base in ("mother", "father", "spouse", "child",
-                                                          "nok"))  # fmt: skip
+            names[base] = other_name(
+                s, person, base in ("mother", "father", "spouse", "child", "nok")
+            )
         other = names[base]
         text = other.first if base.startswith("staff") else other.full
         return (text.lower() if key.endswith("_lc") else text), other.origin
@@ -553,15 +715,19 @@ def _value(s: Sources, person: Person, key: str, names: dict[str, Name]) -> tupl
         "hosp": lambda: rng.choice(src.HOSPITALS[person.country]),
         "ref": lambda: rng.choice(s.batches),
         "ward": lambda: rng.choice(("Ward 7B", "W45", "ward 12", "B1 bed 14", "ICU", "Ward 64")),
-        "amount": lambda: rng.choice(("$", "S$", "US$", "£", "Rs ", "INR ")) + f"{rng.randrange(20, 9000):,}"
-        + rng.choice(("", ".00", ".50")),
-        "weekday": lambda: rng.choice(("Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
-                                       "Saturday", "Sunday")),
+        "amount": lambda: (
+            rng.choice(("$", "S$", "US$", "£", "Rs ", "INR "))
+            + f"{rng.randrange(20, 9000):,}"
+            + rng.choice(("", ".00", ".50"))
+        ),
+        "weekday": lambda: rng.choice(
+            ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+        ),
         "time": lambda: rng.choice(("3pm", "10.15am", "14:30", "9am", "2130h", "noon", "7.45pm")),
         "job": lambda: rng.choice(src.LOCAL_JOBS),
         "dx": lambda: rng.choice(src.DIAGNOSES),
         "title": lambda: v["title"],
-    }  # fmt: skip
+    }
     if key in decoys:
         return decoys[key](), ""
     return v[key], ""
@@ -617,8 +783,11 @@ def note(s: Sources, person: Person, hand: list[str], presidio: list[str]):
     text, spans = "", []
     for i in range(rng.choices([1, 2, 3], [0.35, 0.45, 0.2])[0]):
         from_presidio = rng.random() < 0.3
-        pool = [t for t in (presidio if from_presidio else hand)
-                if _usable(t, person.country, from_presidio)]  # fmt: skip
+        pool = [
+            t
+            for t in (presidio if from_presidio else hand)
+            if _usable(t, person.country, from_presidio)
+        ]
         if i == 0 and not from_presidio and rng.random() < 0.25:
             # identifiers are rarer in templates than in real notes: one note in four has one
             pool = [t for t in pool if _IDS.search(t)] or pool
@@ -646,21 +815,52 @@ def build(split: str, seed: int = SEED):
         if rng.random() < 0.08:
             name_col = f"{rng.choice(src.TITLES)} {name_col}"
         job = rng.choice(src.LOCAL_JOBS) if rng.random() < 0.4 else s.fakers["en_US"].job()
-        table.append({
-            "c1": name_col, "c2": person.name.first, "c3": nok.full.lower(), "k1": v["k1"],
-            "k2": v.get("k2", ""), "tel": v["phone"], "c7": v["email"], "loc": v["loc"],
-            "pc": v["postal"], "d1": person.dob.strftime("%d/%m/%Y"), "n1": person.age,
-            "g": {"M": "Male", "F": "Female", "O": "Other"}[person.gender], "c13": job,
-            "c14": COUNTRY_NAMES[person.country], "ref": rng.choice(s.batches),
-            "c16": rng.choice(hospitals[person.country]), "c17": rng.choice(src.DIAGNOSES),
-            "n2": round(rng.lognormvariate(6, 1), 2), "d2": v["d2"], "txt": text,
-        })  # fmt: skip
+        table.append(
+            {
+                "c1": name_col,
+                "c2": person.name.first,
+                "c3": nok.full.lower(),
+                "k1": v["k1"],
+                "k2": v.get("k2", ""),
+                "tel": v["phone"],
+                "c7": v["email"],
+                "loc": v["loc"],
+                "pc": v["postal"],
+                "d1": person.dob.strftime("%d/%m/%Y"),
+                "n1": person.age,
+                "g": {"M": "Male", "F": "Female", "O": "Other"}[person.gender],
+                "c13": job,
+                "c14": COUNTRY_NAMES[person.country],
+                "ref": rng.choice(s.batches),
+                "c16": rng.choice(hospitals[person.country]),
+                "c17": rng.choice(src.DIAGNOSES),
+                "n2": round(rng.lognormvariate(6, 1), 2),
+                "d2": v["d2"],
+                "txt": text,
+            }
+        )
         for start, end, kind, origin in found:
-            spans.append({"row": row, "start": start, "end": end, "kind": kind,
-                          "origin": origin, "text": text[start:end]})  # fmt: skip
-        people.append({"row": row, "country": person.country, "origin": person.origin,
-                       "age": person.age, "street": v["street"], "postal": v["postal"],
-                       "nok_origin": nok.origin})  # fmt: skip
+            spans.append(
+                {
+                    "row": row,
+                    "start": start,
+                    "end": end,
+                    "kind": kind,
+                    "origin": origin,
+                    "text": text[start:end],
+                }
+            )
+        people.append(
+            {
+                "row": row,
+                "country": person.country,
+                "origin": person.origin,
+                "age": person.age,
+                "street": v["street"],
+                "postal": v["postal"],
+                "nok_origin": nok.origin,
+            }
+        )
     return table, spans, people
 
 

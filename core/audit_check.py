@@ -42,8 +42,13 @@ _MD_ANCHOR = re.compile(r"release (\d+) at audit log entry (\d+) \(head ([0-9a-f
 def anchor_of(workspace: Workspace, release_id: int, output_sha256: str) -> dict[str, Any]:
     """Where release ``release_id`` stands in the audit log, right after its entry."""
     entries, head = workspace.head()
-    return {"release": int(release_id), "entries": entries, "head": head,
-            "keyed": workspace.keyed, "output_sha256": output_sha256}  # fmt: skip
+    return {
+        "release": int(release_id),
+        "entries": entries,
+        "head": head,
+        "keyed": workspace.keyed,
+        "output_sha256": output_sha256,
+    }
 
 
 def _whole(value: Any) -> bool:
@@ -63,8 +68,10 @@ def check_anchor(
     """
     release, entries, head = (anchor.get(key) for key in ("release", "entries", "head"))
     if not (_whole(release) and _whole(entries) and isinstance(head, str)):
-        return ["the anchor is not readable: it needs release and entries (whole numbers) and "
-                "head (text)."]  # fmt: skip
+        return [
+            "the anchor is not readable: it needs release and entries (whole numbers) and "
+            "head (text)."
+        ]
     problems = []
     hashes = {entry["id"]: entry["hash"] for entry in workspace.audit_entries()}
     have, _ = workspace.head()
@@ -80,13 +87,14 @@ def check_anchor(
         )
     if anchor.get("keyed") and not workspace.keyed:
         problems.append("the release was recorded in a keyed audit log; this one is not keyed.")
-    recorded = next((r["output_sha256"] for r in workspace.releases() if r["id"] == release),
-                    None)  # fmt: skip
+    recorded = next((r["output_sha256"] for r in workspace.releases() if r["id"] == release), None)
     if recorded is None:
         problems.append(f"release {release} is not in the workspace.")
     else:
-        for what, digest in (("anchor", anchor.get("output_sha256")),
-                             ("released file", released_sha256)):  # fmt: skip
+        for what, digest in (
+            ("anchor", anchor.get("output_sha256")),
+            ("released file", released_sha256),
+        ):
             if digest is not None and digest != recorded:
                 problems.append(
                     f"the {what}'s output sha256 {digest!r} is not release {release}'s "
@@ -117,8 +125,12 @@ def read_anchor(path: str | Path) -> tuple[dict[str, Any], str | None]:
         if found is None:
             raise AnonymisationError(f"'{path}' carries no audit record (no workspace anchor).")
         release, entries, head, keyed = found.groups()
-        return {"release": int(release), "entries": int(entries), "head": head,
-                "keyed": bool(keyed)}, None  # fmt: skip
+        return {
+            "release": int(release),
+            "entries": int(entries),
+            "head": head,
+            "keyed": bool(keyed),
+        }, None
     return _anchor_in_json(text, path), None
 
 
@@ -126,8 +138,9 @@ def anchor_in_bundle(bundle: BundleFiles) -> tuple[dict[str, Any], str | None]:
     """The anchor in a bundle's report.json, and the sha256 of its released table."""
     data = bundle.kept.get("report.json")
     if data is None:
-        raise AnonymisationError(f"'{bundle.path}' holds no report.json (of at most "
-                                 f"{_MAX_REPORT_BYTES // 2**20} MiB).")  # fmt: skip
+        raise AnonymisationError(
+            f"'{bundle.path}' holds no report.json (of at most {_MAX_REPORT_BYTES // 2**20} MiB)."
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -186,12 +199,15 @@ def check_records(workspace: Workspace) -> list[str]:
         found = [e for e in entries.get(obj, []) if e["action"] == action]
         return found[-1]["summary"] if found else None
 
-    def compare(what: str, row: Mapping[str, Any], summary: Mapping[str, Any],
-                fields: Mapping[str, str]) -> None:  # fmt: skip
+    def compare(
+        what: str, row: Mapping[str, Any], summary: Mapping[str, Any], fields: Mapping[str, str]
+    ) -> None:
         for column, key in fields.items():
             if key in summary and not _same(row[column], summary[key]):
-                problems.append(f"{what}: {column} is {row[column]!r} in its table but "
-                                f"{summary[key]!r} in its audit entry.")  # fmt: skip
+                problems.append(
+                    f"{what}: {column} is {row[column]!r} in its table but "
+                    f"{summary[key]!r} in its audit entry."
+                )
 
     for version in workspace.recipe_versions():
         what = f"recipe version {version.id}"
@@ -201,15 +217,21 @@ def check_records(workspace: Workspace) -> list[str]:
             continue
         if sha256_text(version.yaml) != version.sha256:
             problems.append(f"{what}: its YAML does not have its recorded sha256.")
-        compare(what, {"sha256": version.sha256, "parent_id": version.parent_id}, summary,
-                {"sha256": "recipe_sha256", "parent_id": "parent"})  # fmt: skip
+        compare(
+            what,
+            {"sha256": version.sha256, "parent_id": version.parent_id},
+            summary,
+            {"sha256": "recipe_sha256", "parent_id": "parent"},
+        )
     for name, text in workspace.hierarchies().items():
         summary = logged(f"hierarchy:{name}", "hierarchy")
         if summary is None:
             problems.append(f"hierarchy {name!r} has no audit entry.")
         elif sha256_text(text) != summary.get("sha256"):
-            problems.append(f"hierarchy {name!r}: its content is not the one its audit entry "
-                            "recorded (sha256 differs).")  # fmt: skip
+            problems.append(
+                f"hierarchy {name!r}: its content is not the one its audit entry "
+                "recorded (sha256 differs)."
+            )
     for risk in workspace.risks():
         what = f"risk computation {risk['id']}"
         summary = logged(f"risk:{risk['id']}", "risk")
@@ -222,25 +244,53 @@ def check_records(workspace: Workspace) -> list[str]:
                 risk["quasi_identifiers_json"], "risk row's quasi-identifiers"
             ),
         }
-        compare(what, row, summary, {"data_sha256": "data_sha256", "k": "k",
-                "p_reid": "p_reid", "recipe_version_id": "recipe_version",
-                "quasi_identifiers": "quasi_identifiers", "sensitive": "sensitive",
-                "l_diversity": "l", "t_closeness": "t"})  # fmt: skip
+        compare(
+            what,
+            row,
+            summary,
+            {
+                "data_sha256": "data_sha256",
+                "k": "k",
+                "p_reid": "p_reid",
+                "recipe_version_id": "recipe_version",
+                "quasi_identifiers": "quasi_identifiers",
+                "sensitive": "sensitive",
+                "l_diversity": "l",
+                "t_closeness": "t",
+            },
+        )
     for release in workspace.releases():
         what = f"release {release['id']}"
         summary = logged(f"release:{release['id']}", "release")
         if summary is None:
             problems.append(f"{what} has no audit entry.")
             continue
-        row = {**release,
-               "data_files": stored_json(release.get("data_files_json") or "null", "release's data files")}  # fmt: skip
-        compare(what, row, summary, {
-            "data_sha256": "data_sha256", "recipe_sha256": "recipe_sha256",
-            "recipe_version_id": "recipe_version", "seed": "seed",
-            "output_sha256": "output_sha256", "output_name": "output_name",
-            "engine": "engine", "block_rows": "block_rows", "k": "k", "p_reid": "p_reid",
-            "data_path": "data_path", "data_files": "data_files", "risk_id": "risk",
-        })  # fmt: skip
+        row = {
+            **release,
+            "data_files": stored_json(
+                release.get("data_files_json") or "null", "release's data files"
+            ),
+        }
+        compare(
+            what,
+            row,
+            summary,
+            {
+                "data_sha256": "data_sha256",
+                "recipe_sha256": "recipe_sha256",
+                "recipe_version_id": "recipe_version",
+                "seed": "seed",
+                "output_sha256": "output_sha256",
+                "output_name": "output_name",
+                "engine": "engine",
+                "block_rows": "block_rows",
+                "k": "k",
+                "p_reid": "p_reid",
+                "data_path": "data_path",
+                "data_files": "data_files",
+                "risk_id": "risk",
+            },
+        )
     problems += _check_ledger(workspace, entries)
     return problems
 
@@ -258,8 +308,10 @@ def _check_ledger(workspace: Workspace, entries: Mapping[str, list[dict[str, Any
         budget = ledger.get("budget", {})
         for key in ("epsilon", "delta"):
             if not _same(float(budget.get(key, 0.0)), float(budgets[0].get(key, 0.0))):
-                problems.append(f"privacy budget {name!r}: {key} is {budget.get(key)} in its "
-                                f"table but {budgets[0].get(key)} in its audit entry.")  # fmt: skip
+                problems.append(
+                    f"privacy budget {name!r}: {key} is {budget.get(key)} in its "
+                    f"table but {budgets[0].get(key)} in its audit entry."
+                )
         releases = [e["summary"] for e in logged if e["action"] == "dp_release"]
         charged = math.fsum(float(c["epsilon"]) for c in ledger.get("charges", []))
         spent = math.fsum(float(r.get("epsilon", 0.0)) for r in releases)

@@ -93,8 +93,9 @@ def _check_entries(infos: list[zipfile.ZipInfo], path: Path) -> None:
             )
         released += bool(_RELEASED.fullmatch(name))
     if released > 1:
-        raise AnonymisationError(f"The bundle '{path}' holds {released} released tables; it "
-                                 "holds one.")  # fmt: skip
+        raise AnonymisationError(
+            f"The bundle '{path}' holds {released} released tables; it holds one."
+        )
 
 
 def _check_count(path: Path) -> None:
@@ -104,8 +105,9 @@ def _check_count(path: Path) -> None:
         end = zipfile._EndRecData(file)  # the end record zipfile reads first; None: not a zip
     # the count, and the directory's size (zipfile reads entries until it has read that
     # many bytes, whatever the count says): at most a kilobyte an entry
-    if end is not None and (end[zipfile._ECD_ENTRIES_TOTAL] > MAX_ENTRIES
-                            or end[zipfile._ECD_SIZE] > MAX_ENTRIES * 1024):  # fmt: skip
+    if end is not None and (
+        end[zipfile._ECD_ENTRIES_TOTAL] > MAX_ENTRIES or end[zipfile._ECD_SIZE] > MAX_ENTRIES * 1024
+    ):
         raise AnonymisationError(
             f"The bundle '{path}' holds more than {MAX_ENTRIES:,} files; a bundle holds a few."
         )

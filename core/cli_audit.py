@@ -57,8 +57,11 @@ def cmd_log(args: argparse.Namespace) -> int:
             for name in ("data_sha256", "recipe_sha256", "output_sha256", "k", "p_reid")
             if e[name] is not None
         )
-        print(terminal_line(f"{e['id']:>5}  {e['time']}  {e['action']:<13} {e['object']!r}  "
-                            f"{figures}"))  # fmt: skip
+        print(
+            terminal_line(
+                f"{e['id']:>5}  {e['time']}  {e['action']:<13} {e['object']!r}  {figures}"
+            )
+        )
     return 0
 
 
@@ -82,8 +85,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
             found = check_anchor(ws, anchor, released_sha)
             problems += [f"{path}: {problem}" for problem in found]
             if not found:
-                print(terminal_line(f"{path}: release {anchor['release']} is in this workspace, "
-                                    f"at audit log entry {anchor['entries']} as recorded."))  # fmt: skip
+                print(
+                    terminal_line(
+                        f"{path}: release {anchor['release']} is in this workspace, "
+                        f"at audit log entry {anchor['entries']} as recorded."
+                    )
+                )
         checks = verify_releases(ws)
     for problem in problems:
         print(terminal_line(f"problem: {problem}"))
@@ -115,17 +122,25 @@ def cmd_verify_bundle(args: argparse.Namespace) -> int:
         release = next((r for r in ws.releases() if r["id"] == anchor.get("release")), None)
         if release is not None:
             problems += _against_release(ws, release, files, args.data)
-    print("note: MANIFEST.sha256 is a list of checksums, not a signature: anyone who changes "
-          "a file can write a new one. What holds is checked against the workspace.")  # fmt: skip
+    print(
+        "note: MANIFEST.sha256 is a list of checksums, not a signature: anyone who changes "
+        "a file can write a new one. What holds is checked against the workspace."
+    )
     for problem in problems:
         print(terminal_line(f"problem: {problem}"))
     if problems:
-        print(f"error: the bundle does not match its record ({len(problems)} problem(s)).",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"error: the bundle does not match its record ({len(problems)} problem(s)).",
+            file=sys.stderr,
+        )
         return 1
-    print(terminal_line(f"Bundle {args.bundle}: every file matches its manifest, anonymise.py is "
-                        f"the script of recipe.yaml, and release {anchor['release']} in the "
-                        "workspace records this table, recipe and input."))  # fmt: skip
+    print(
+        terminal_line(
+            f"Bundle {args.bundle}: every file matches its manifest, anonymise.py is "
+            f"the script of recipe.yaml, and release {anchor['release']} in the "
+            "workspace records this table, recipe and input."
+        )
+    )
     return 0
 
 
@@ -144,8 +159,11 @@ def _bundle_problems(files: BundleFiles) -> list[str]:
             continue
         if listed.get(name) != digest:
             problems.append(f"{name} does not match its line in MANIFEST.sha256.")
-    problems += [f"{name} is listed in MANIFEST.sha256 but missing." for name in listed
-                 if name not in files.sha256]  # fmt: skip
+    problems += [
+        f"{name} is listed in MANIFEST.sha256 but missing."
+        for name in listed
+        if name not in files.sha256
+    ]
     try:
         recipe = Recipe.from_yaml(files.kept["recipe.yaml"].decode("utf-8"))
     except (KeyError, UnicodeDecodeError, AnonymisationError) as error:
@@ -171,8 +189,10 @@ def _against_release(
     # The internal archive carries the recorded recipe; the recipient bundle the same
     # recipe with rules instead of hierarchy files (core.bundle.recipient_recipe).
     recipient = recipient_recipe(Recipe.from_yaml(recorded.yaml), stored).recipe.to_yaml()
-    if files.kept.get("recipe.yaml") not in (recorded.yaml.encode("utf-8"),
-                                             recipient.encode("utf-8")):  # fmt: skip
+    if files.kept.get("recipe.yaml") not in (
+        recorded.yaml.encode("utf-8"),
+        recipient.encode("utf-8"),
+    ):
         problems.append(
             f"recipe.yaml is not recipe version {recorded.id} that release {release['id']} "
             "recorded."
@@ -181,8 +201,10 @@ def _against_release(
         if name in stored and sha256_bytes(stored[name].encode("utf-8")) != digest:
             problems.append(f"{name} is not the hierarchy the workspace keeps under it.")
     if data is not None and sha256_file(data) != release["data_sha256"]:
-        problems.append(f"'{data}' is not the input of release {release['id']} (sha256 "
-                        f"{release['data_sha256']} recorded).")  # fmt: skip
+        problems.append(
+            f"'{data}' is not the input of release {release['id']} (sha256 "
+            f"{release['data_sha256']} recorded)."
+        )
     return problems
 
 
@@ -194,22 +216,37 @@ def add_commands(sub: Any) -> None:
     log.add_argument("--json", action="store_true", help="print JSON")
     log.set_defaults(run=cmd_log)
 
-    verify = sub.add_parser("verify", help="Check a workspace: the file, its audit chain, each "
-                            "recorded row against its audit entry, the anchors of reports and "
-                            "bundles given, and re-run every release whose input is present.")  # fmt: skip
+    verify = sub.add_parser(
+        "verify",
+        help="Check a workspace: the file, its audit chain, each "
+        "recorded row against its audit entry, the anchors of reports and "
+        "bundles given, and re-run every release whose input is present.",
+    )
     verify.add_argument("--workspace", help=workspace_help)
-    verify.add_argument("--bundle", action="append", metavar="ZIP",
-                        help="a release bundle: the workspace must still hold the audit "
-                        "entry it was recorded at (repeatable)")  # fmt: skip
-    verify.add_argument("--report", action="append", metavar="FILE",
-                        help="a release report (.json or .md), checked as --bundle")  # fmt: skip
+    verify.add_argument(
+        "--bundle",
+        action="append",
+        metavar="ZIP",
+        help="a release bundle: the workspace must still hold the audit "
+        "entry it was recorded at (repeatable)",
+    )
+    verify.add_argument(
+        "--report",
+        action="append",
+        metavar="FILE",
+        help="a release report (.json or .md), checked as --bundle",
+    )
     verify.set_defaults(run=cmd_verify)
 
-    bundle = sub.add_parser("verify-bundle", help="Check a release bundle: its manifest, that "
-                            "anonymise.py is the script of its recipe, and its table, recipe "
-                            "and anchor against the workspace it was recorded in.")  # fmt: skip
+    bundle = sub.add_parser(
+        "verify-bundle",
+        help="Check a release bundle: its manifest, that "
+        "anonymise.py is the script of its recipe, and its table, recipe "
+        "and anchor against the workspace it was recorded in.",
+    )
     bundle.add_argument("bundle", help="the release bundle (.zip)")
     bundle.add_argument("--workspace", help=workspace_help)
-    bundle.add_argument("--data", help="the original data, checked against the release's input "
-                        "sha256")  # fmt: skip
+    bundle.add_argument(
+        "--data", help="the original data, checked against the release's input sha256"
+    )
     bundle.set_defaults(run=cmd_verify_bundle)

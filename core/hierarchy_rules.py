@@ -130,8 +130,10 @@ class HierarchyRule:
 
     def to_dict(self) -> dict[str, Any]:
         """The rule as recipe data (``{kind: ..., ...}``), read back by :meth:`from_mapping`."""
-        return {"kind": self.kind, **{k: list(v) if isinstance(v, tuple) else v
-                                      for k, v in self.params}}  # fmt: skip
+        return {
+            "kind": self.kind,
+            **{k: list(v) if isinstance(v, tuple) else v for k, v in self.params},
+        }
 
     @property
     def height(self) -> int:
@@ -151,11 +153,11 @@ class HierarchyRule:
         if self.kind == "numeric":
             return numeric_hierarchy(values, params["widths"], start=params["start"], name=name)
         if self.kind == "dates":
-            return date_hierarchy(values, params["levels"], dayfirst=params["dayfirst"],
-                                  name=name)  # fmt: skip
+            return date_hierarchy(values, params["levels"], dayfirst=params["dayfirst"], name=name)
         if self.kind == "masking":
-            return masking_hierarchy(values, char=params["char"], height=params["height"],
-                                     name=name)  # fmt: skip
+            return masking_hierarchy(
+                values, char=params["char"], height=params["height"], name=name
+            )
         return build_hierarchy(pd.Series(list(values), name=name, dtype=object), "suppress")
 
     def describe(self, level: int | None = None) -> str:
@@ -179,8 +181,10 @@ class HierarchyRule:
             char = params["char"]
             if level is not None:
                 return f"the last {level} character(s) masked with {char!r}"
-            return (f"one more character masked with {char!r} from the right at each level, "
-                    f"* at level {params['height']}")  # fmt: skip
+            return (
+                f"one more character masked with {char!r} from the right at each level, "
+                f"* at level {params['height']}"
+            )
         return "the value, then *"
 
 
@@ -214,8 +218,9 @@ def _candidates(levels: pd.DataFrame) -> Iterable[HierarchyRule]:
         widest = levels[height - 1].str.extract(r"^\[?(-?[^,\s]+?)(?:-|, )", expand=False)
         start = pd.to_numeric(widest, errors="coerce").min()
         if math.isfinite(start):
-            yield HierarchyRule("numeric", (("widths", tuple(_plain(w) for w in widths)),
-                                            ("start", _plain(start))))  # fmt: skip
+            yield HierarchyRule(
+                "numeric", (("widths", tuple(_plain(w) for w in widths)), ("start", _plain(start)))
+            )
 
 
 def infer_rule(hierarchy: Hierarchy) -> HierarchyRule | None:

@@ -137,8 +137,9 @@ def _rare_runs(originals: pd.Series, records: np.ndarray, k: int) -> tuple[pd.In
     record of a shared e-mail domain holds ("mail.example.org") identifies nobody; a run
     of one person's NRIC does."""
     points, starts_run, ends = _code_points(originals)
-    prefixes = _distinct(pd.unique(_prefixes(points, starts).astype(np.int64))
-                         for starts in _run_starts(starts_run))  # fmt: skip
+    prefixes = _distinct(
+        pd.unique(_prefixes(points, starts).astype(np.int64)) for starts in _run_starts(starts_run)
+    )
     if prefixes.empty:
         return prefixes, prefixes
     pairs = []
@@ -223,9 +224,16 @@ def advice(kept: Treatment, leak: RunLeak) -> str:
 
 def form_words(forms: Sequence[str]) -> str:
     """'masked', 'swapped and rounded', ... for a message."""
-    words = {"mask": "masked", "swap": "swapped", "noise": "perturbed with noise",
-             "round": "rounded", "generalise": "generalised", "redact_text": "partly redacted",
-             "pram": "post-randomised", "correlated_noise": "perturbed with noise"}  # fmt: skip
+    words = {
+        "mask": "masked",
+        "swap": "swapped",
+        "noise": "perturbed with noise",
+        "round": "rounded",
+        "generalise": "generalised",
+        "redact_text": "partly redacted",
+        "pram": "post-randomised",
+        "correlated_noise": "perturbed with noise",
+    }
     named = [words.get(form, f"changed by '{form}'") for form in forms]
     if not named:
         return "kept"

@@ -25,11 +25,31 @@ from core._text import as_text, format_number
 from core.recipe import Recipe
 
 #: Parameters that name columns, files, keys or choices of the tool, never data values.
-_STRUCTURE = frozenset({
-    "step", "column", "columns", "by", "values", "quasi_identifiers", "sensitive", "key_env",
-    "importance", "hierarchy", "hierarchies", "hierarchy_rule", "method", "kind", "distance",
-    "mode", "date_unit", "stats", "population_table", "levels", "together",
-})  # fmt: skip
+_STRUCTURE = frozenset(
+    {
+        "step",
+        "column",
+        "columns",
+        "by",
+        "values",
+        "quasi_identifiers",
+        "sensitive",
+        "key_env",
+        "importance",
+        "hierarchy",
+        "hierarchies",
+        "hierarchy_rule",
+        "method",
+        "kind",
+        "distance",
+        "mode",
+        "date_unit",
+        "stats",
+        "population_table",
+        "levels",
+        "together",
+    }
+)
 
 
 def rare_unreleased_values(
@@ -73,8 +93,7 @@ def _map_literals(recipe: Recipe, change: Callable[[Any], Any]) -> Recipe:
 
     def walk(value: Any, *, numbers: bool = False) -> Any:
         if isinstance(value, Mapping):
-            return {k: v if k in _STRUCTURE else walk(v, numbers=numbers)
-                    for k, v in value.items()}  # fmt: skip
+            return {k: v if k in _STRUCTURE else walk(v, numbers=numbers) for k, v in value.items()}
         if isinstance(value, list | tuple):
             return [walk(v, numbers=numbers) for v in value]
         return change(value) if isinstance(value, str) or numbers else value
@@ -86,8 +105,9 @@ def _map_literals(recipe: Recipe, change: Callable[[Any], Any]) -> Recipe:
             return {change(k): walk(v) for k, v in value.items()}
         return walk(value, numbers=name == "where")
 
-    steps = tuple({name: held(name, value) for name, value in step.items()}
-                  for step in recipe.steps)  # fmt: skip
+    steps = tuple(
+        {name: held(name, value) for name, value in step.items()} for step in recipe.steps
+    )
     return Recipe(steps, recipe.seed, dict(recipe.meta))
 
 

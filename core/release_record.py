@@ -66,16 +66,26 @@ def release_entry_anchor(workspace: Workspace, release: Mapping[str, Any]) -> di
     core.audit_check.anchor_of gave when it was recorded, as its entry ends its record).
     Raises AnonymisationError if the release has no entry (a log cut or edited)."""
     release_id = int(release["id"])
-    entry = next((e for e in reversed(workspace.audit_entries())
-                  if e["action"] == "release" and e["object"] == f"release:{release_id}"),
-                 None)  # fmt: skip
+    entry = next(
+        (
+            e
+            for e in reversed(workspace.audit_entries())
+            if e["action"] == "release" and e["object"] == f"release:{release_id}"
+        ),
+        None,
+    )
     if entry is None:
         raise AnonymisationError(
             f"Release {release_id} has no entry in the workspace's audit log: run "
             "`python -m core verify` on the workspace before releasing from it."
         )
-    return {"release": release_id, "entries": int(entry["id"]), "head": entry["hash"],
-            "keyed": workspace.keyed, "output_sha256": release["output_sha256"]}  # fmt: skip
+    return {
+        "release": release_id,
+        "entries": int(entry["id"]),
+        "head": entry["hash"],
+        "keyed": workspace.keyed,
+        "output_sha256": release["output_sha256"],
+    }
 
 
 def _record_sign_offs(workspace: Workspace, release_id: int, sign_off: Mapping[str, str]) -> None:
@@ -109,15 +119,23 @@ def record_once(
     with workspace.transaction():
         portable, hierarchies = portable_release_recipe(workspace, recipe, result.seed, base_dir)
         recipe_sha = sha256_text(portable.to_yaml())
-        found = [r for r in workspace.releases()
-                 if r["output_sha256"] == output_sha256 and r["recipe_sha256"] == recipe_sha]  # fmt: skip
+        found = [
+            r
+            for r in workspace.releases()
+            if r["output_sha256"] == output_sha256 and r["recipe_sha256"] == recipe_sha
+        ]
         if found:
             release_id, anchor = int(found[-1]["id"]), release_entry_anchor(workspace, found[-1])
         else:
             done: RecordedRelease = record_release(
-                workspace, result=result, recipe=recipe, output=None,
-                output_sha256=output_sha256, base_dir=base_dir, **recorded,
-            )  # fmt: skip
+                workspace,
+                result=result,
+                recipe=recipe,
+                output=None,
+                output_sha256=output_sha256,
+                base_dir=base_dir,
+                **recorded,
+            )
             release_id, anchor = done.release_id, done.anchor
         _record_sign_offs(workspace, release_id, sign_off or {})
     return PreparedRelease(release_id, anchor, portable, hierarchies, new=not found)

@@ -33,8 +33,12 @@ from core.techniques.suppression import CLASS_MODELS, class_models
 
 #: The models a ``targets:`` section may name.
 TARGET_MODELS = (*CLASS_MODELS, "k_map")
-_KMAP_FIELDS = {"k": "k_map", "population": "population", "estimator": "k_map_estimator",
-                "significance": "k_map_significance"}  # fmt: skip
+_KMAP_FIELDS = {
+    "k": "k_map",
+    "population": "population",
+    "estimator": "k_map_estimator",
+    "significance": "k_map_significance",
+}
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,12 @@ def evaluate_targets(
             fail = failing_records(whole, ["_all"], models, counts=counts)
             classes = np.zeros(len(released), dtype=np.int64)
         weights = np.ones(len(released)) if counts is None else np.asarray(counts, dtype=float)
-        results.append(TargetResult(name, models.describe(), int(round(weights[fail].sum())),
-                                    int(np.unique(classes[fail]).size)))  # fmt: skip
+        results.append(
+            TargetResult(
+                name,
+                models.describe(),
+                int(round(weights[fail].sum())),
+                int(np.unique(classes[fail]).size),
+            )
+        )
     return results

@@ -55,14 +55,16 @@ _ADDRESS_PART = re.compile(r"#\s?\d{1,3}\s?-\s?\d{1,5}|\b(?:blk|block)\.?\s?\d+[
 _LETTERS = re.compile(r"[^\W\d_](?:.*[^\W\d_])?")
 
 #: Counter names (besides the scanner's entity kinds) and what each means in a message.
-COUNTERS = {"digit_run": f"a run of {DIGITS} or more digits",
-            "id_number": "an NRIC/FIN-shaped number (also in lower case or split by dots, "
-                         "dashes or spaces)",
-            "address_part": "a block or unit number",
-            "name_word": "a name-like word",
-            "unknown_name": "two or more capitalised words in a row that are no English word "
-                            "(a name of no list)",
-            "cut_word": "the rest of a word a label replaced only part of"}  # fmt: skip
+COUNTERS = {
+    "digit_run": f"a run of {DIGITS} or more digits",
+    "id_number": "an NRIC/FIN-shaped number (also in lower case or split by dots, "
+    "dashes or spaces)",
+    "address_part": "a block or unit number",
+    "name_word": "a name-like word",
+    "unknown_name": "two or more capitalised words in a row that are no English word "
+    "(a name of no list)",
+    "cut_word": "the rest of a word a label replaced only part of",
+}
 
 
 def _without_labels(text: pd.Series) -> pd.Series:
@@ -74,8 +76,11 @@ def _name_sets() -> tuple[pa.Array, pa.Array, pa.Array]:
     """(known, family, never an everyday word) name-list words, as arrow value sets."""
     lists = name_lists()
     known = lists.known - lists.not_name
-    return (pa.array(sorted(known)), pa.array(sorted(lists.family - lists.not_name)),
-            pa.array(sorted(known - lists.ambiguous)))  # fmt: skip
+    return (
+        pa.array(sorted(known)),
+        pa.array(sorted(lists.family - lists.not_name)),
+        pa.array(sorted(known - lists.ambiguous)),
+    )
 
 
 def _name_word_cells(text: pd.Series) -> np.ndarray:
@@ -159,8 +164,9 @@ def _unknown_name_cells(text: pd.Series) -> np.ndarray:
     def before(flags: np.ndarray) -> np.ndarray:
         return np.r_[False, flags[:-1]]
 
-    pair = follows & ((real & before(real | label)) | (label & before(real | unknown))
-                      | (unknown & before(label)))  # fmt: skip
+    pair = follows & (
+        (real & before(real | label)) | (label & before(real | unknown)) | (unknown & before(label))
+    )
     hit[np.unique(owner[pair])] = True
     return hit
 
@@ -182,10 +188,13 @@ def _replace_unknown_names(text: pd.Series) -> pd.Series:
         shadow = _shadow(value)
         words = _name_words(shadow)
         label = [bool(_LABEL_WORD.match(shadow[w[0] : w[1]])) for w in words]
-        unknown = [not label[i] and w[2].isalpha() and w[2] not in english
-                   for i, w in enumerate(words)]  # fmt: skip
-        real = [unknown[i] and w[5] and not any(c.isupper() for c in value[w[0] + 1 : w[1]])
-                for i, w in enumerate(words)]  # fmt: skip
+        unknown = [
+            not label[i] and w[2].isalpha() and w[2] not in english for i, w in enumerate(words)
+        ]
+        real = [
+            unknown[i] and w[5] and not any(c.isupper() for c in value[w[0] + 1 : w[1]])
+            for i, w in enumerate(words)
+        ]
         marked = [False] * len(words)
         for i in range(1, len(words)):
             if not (words[i - 1][4] and words[i][3]):
@@ -225,8 +234,16 @@ def _name_words(value: str) -> list[tuple[int, int, str, bool, bool, bool]]:
         if core is None:
             continue
         start, end = token.start() + core.start(), token.start() + core.end()
-        words.append((start, end, value[start:end].lower(), start == token.start(),
-                      end == token.end(), value[start].isupper()))  # fmt: skip
+        words.append(
+            (
+                start,
+                end,
+                value[start:end].lower(),
+                start == token.start(),
+                end == token.end(),
+                value[start].isupper(),
+            )
+        )
     return words
 
 
@@ -260,8 +277,11 @@ def rescan(values: pd.Series) -> dict[str, int]:
 def _look_alikes() -> tuple[dict[int, str], dict[int, str]]:
     """Translate tables: every script's decimal digits (Arabic-Indic ``٢``, Devanagari
     ``२``...) as ASCII digits; Cyrillic and Greek capitals that look like Latin ones."""
-    digits = {c: str(unicodedata.digit(chr(c))) for c in range(sys.maxunicode + 1)
-              if unicodedata.category(chr(c)) == "Nd" and not chr(c).isascii()}  # fmt: skip
+    digits = {
+        c: str(unicodedata.digit(chr(c)))
+        for c in range(sys.maxunicode + 1)
+        if unicodedata.category(chr(c)) == "Nd" and not chr(c).isascii()
+    }
     letters = dict(zip("АВЕКМНОРСТХЅІЈΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEKMHOPCTXSIJABEZHIKMNOPTYX", strict=True))
     return str.maketrans(digits), str.maketrans(letters)
 
@@ -345,8 +365,13 @@ def _replace_name_words(text: pd.Series) -> pd.Series:
         marked = [w[2] in plain and w[5] for w in words]
         for i in range(1, len(words)):
             (_, _, before, _, end_clean, _), (_, _, word, start_clean, _, _) = words[i - 1 : i + 1]
-            if (end_clean and start_clean and before in known and word in known
-                    and (before in family or word in family)):  # fmt: skip
+            if (
+                end_clean
+                and start_clean
+                and before in known
+                and word in known
+                and (before in family or word in family)
+            ):
                 marked[i - 1] = marked[i] = True
                 after = i + 1
                 if after < len(words) and words[after][2] not in lists.not_name:
@@ -376,8 +401,10 @@ def check_review(column: str, review: Any) -> dict[str, Any]:
         )
     unknown = sorted(set(map(str, review)) - {"by", "at", "rows_checked"})
     if unknown:
-        raise ParameterError(f"{where} does not take {', '.join(map(repr, unknown))}; it takes "
-                             "'by', 'at', 'rows_checked'.")  # fmt: skip
+        raise ParameterError(
+            f"{where} does not take {', '.join(map(repr, unknown))}; it takes "
+            "'by', 'at', 'rows_checked'."
+        )
     by = review.get("by")
     if not isinstance(by, str) or not by.strip() or len(by) > 200:
         raise ParameterError(f"{where}: 'by' must name the person who read it (1-200 characters).")

@@ -74,15 +74,17 @@ SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "sensitive": ("a column name", _text_or_none),
     "use_case": ("a use case's name", _text_or_none),
     "keep_rows": ("true or false", lambda v: v is None or isinstance(v, bool)),
-    "annex_d": ("a mapping of Annex D settings",
-                lambda v: v is None or (isinstance(v, Mapping) and all(map(_text_or_none, v)))),
+    "annex_d": (
+        "a mapping of Annex D settings",
+        lambda v: v is None or (isinstance(v, Mapping) and all(map(_text_or_none, v))),
+    ),
     "current_data": ("{sha256, name, source_path}", _data_set),
     "current_recipe": ("a recipe version's number", lambda v: v is None or _whole(v)),
     "not_quasi_identifiers": ("a mapping of columns to reasons (text)", _reasons),
     "reviewed_text": ("a mapping of columns to {by, at, rows_checked}", _reviews),
     "targets": ("a mapping of privacy models to their parameters", _targets),
     "tradeoff_hierarchies": ("a mapping of columns to hierarchy choices", _choices),
-}  # fmt: skip
+}
 
 
 def setting_problem(key: str, value: Any) -> str | None:
@@ -99,5 +101,7 @@ def setting_problem(key: str, value: Any) -> str | None:
         pass
     shown = repr(value)
     shown = shown if len(shown) <= 60 else shown[:57] + "..."
-    return (f"The workspace's setting '{key}' is not what this tool writes ({what}), got "
-            f"{shown}: the file was altered or made by another tool. Restore it from a copy.")  # fmt: skip
+    return (
+        f"The workspace's setting '{key}' is not what this tool writes ({what}), got "
+        f"{shown}: the file was altered or made by another tool. Restore it from a copy."
+    )

@@ -34,20 +34,29 @@ def decisions_section(check: ReleaseCheck) -> None:
         return
     st.markdown("#### Columns Step 1 doubts")
     for column in check.undecided:
-        reason = st.text_input(f"Why is {code_span(column)} not a quasi-identifier?",
-                               key=f"decide_{column}",
-                               placeholder="e.g. nobody outside holds it")  # fmt: skip
-        if st.button(f"Record the reason for {column}", key=f"decide_button_{column}",
-                     disabled=not reason.strip()):  # fmt: skip
+        reason = st.text_input(
+            f"Why is {code_span(column)} not a quasi-identifier?",
+            key=f"decide_{column}",
+            placeholder="e.g. nobody outside holds it",
+        )
+        if st.button(
+            f"Record the reason for {column}",
+            key=f"decide_button_{column}",
+            disabled=not reason.strip(),
+        ):
             state.set_release_decision(column, reason)
             st.rerun()
     for column, reason in decided.items():
-        st.caption(f"{code_span(column)}: not a quasi-identifier, because "
-                   f"{escape_markdown(reason)}")  # fmt: skip
-    state.explain("Step 1 found these columns could identify a person with other data. "
-                  "Mark them indirect on Classify (they are then counted in k), remove "
-                  "them, or record here why they are not: the reason goes into the "
-                  "recipe and the report.", STEP1)  # fmt: skip
+        st.caption(
+            f"{code_span(column)}: not a quasi-identifier, because {escape_markdown(reason)}"
+        )
+    state.explain(
+        "Step 1 found these columns could identify a person with other data. "
+        "Mark them indirect on Classify (they are then counted in k), remove "
+        "them, or record here why they are not: the reason goes into the "
+        "recipe and the report.",
+        STEP1,
+    )
 
 
 def when(at: str) -> str:
@@ -80,86 +89,137 @@ def free_text_section(check: ReleaseCheck) -> None:
         # wraps (a data grid showed 10 records, cut at its width). Its cells are Markdown
         # and hold the data's text: escaped.
         shown = released.index[:MIN_REVIEWED_CELLS]
-        st.caption(f"{code_span(column)} before and as released (the first {len(shown):,} of "
-                   f"{len(released):,} records)")  # fmt: skip
-        st.table(pd.DataFrame({
-            "before": original[column].reindex(shown).fillna("").map(escape_markdown),
-            "as released": released.loc[shown, column].fillna("").map(escape_markdown),
-        }), hide_index=True)  # fmt: skip
+        st.caption(
+            f"{code_span(column)} before and as released (the first {len(shown):,} of "
+            f"{len(released):,} records)"
+        )
+        st.table(
+            pd.DataFrame(
+                {
+                    "before": original[column].reindex(shown).fillna("").map(escape_markdown),
+                    "as released": released.loc[shown, column].fillna("").map(escape_markdown),
+                }
+            ),
+            hide_index=True,
+        )
         if found:
-            st.table(pd.DataFrame({"still found": [COUNTERS.get(k, k) for k in found],
-                                   "cells": list(found.values())}))  # fmt: skip
-            st.warning(f"The rescan of {code_span(column)} still finds something: on "
-                       "**De-identify**, redact it with \"also replace digit runs and "
-                       "name-like words\" (or remove the column).", icon=":material/search:")  # fmt: skip
+            st.table(
+                pd.DataFrame(
+                    {
+                        "still found": [COUNTERS.get(k, k) for k in found],
+                        "cells": list(found.values()),
+                    }
+                )
+            )
+            st.warning(
+                f"The rescan of {code_span(column)} still finds something: on "
+                '**De-identify**, redact it with "also replace digit runs and '
+                'name-like words" (or remove the column).',
+                icon=":material/search:",
+            )
         else:
             st.success(f"The rescan finds nothing in {code_span(column)}.")
         cells = int(released[column].notna().sum())
         if column in reviews:
             review = reviews[column]
-            st.caption(f"Reviewed by {escape_markdown(review['by'])} on {when(review['at'])} "
-                       f"({review['rows_checked']:,} cells read).")  # fmt: skip
+            st.caption(
+                f"Reviewed by {escape_markdown(review['by'])} on {when(review['at'])} "
+                f"({review['rows_checked']:,} cells read)."
+            )
             continue
         by = st.text_input("Reviewed by", key=f"review_by_{column}")
-        rows = st.number_input("Cells read", min_value=0, max_value=cells, step=1,
-                               value=min(MIN_REVIEWED_CELLS, cells),
-                               key=f"review_rows_{column}")  # fmt: skip
-        if st.button(f"I reviewed {column}", key=f"review_button_{column}",
-                     disabled=not by.strip() or bool(found)):  # fmt: skip
+        rows = st.number_input(
+            "Cells read",
+            min_value=0,
+            max_value=cells,
+            step=1,
+            value=min(MIN_REVIEWED_CELLS, cells),
+            key=f"review_rows_{column}",
+        )
+        if st.button(
+            f"I reviewed {column}",
+            key=f"review_button_{column}",
+            disabled=not by.strip() or bool(found),
+        ):
             try:
                 state.set_text_review(column, by=by, rows_checked=int(rows))
             except AnonymisationError as error:
                 st.error(escape_markdown(error), icon=":material/error:")
             else:
                 st.rerun()
-    state.explain("The redaction recognises what its detectors know; a person reads at "
-                  f"least {MIN_REVIEWED_CELLS} cells (all, if fewer) of the column as it "
-                  "will be released and signs for it. The review holds for that text only: "
-                  "a change to the recipe that changes the column asks for a new one.", STEP2)  # fmt: skip
+    state.explain(
+        "The redaction recognises what its detectors know; a person reads at "
+        f"least {MIN_REVIEWED_CELLS} cells (all, if fewer) of the column as it "
+        "will be released and signs for it. The review holds for that text only: "
+        "a change to the recipe that changes the column asks for a new one.",
+        STEP2,
+    )
 
 
 #: The models as the literature names them (the recipe's ``targets`` keys stay as written).
-MODEL_NAMES = {"l_diversity": "l-diversity", "t_closeness": "t-closeness",
-               "delta_disclosure": "δ-disclosure privacy", "beta_likeness": "β-likeness",
-               "alpha_k": "(α,k)-anonymity", "k_map": "k-map"}  # fmt: skip
+MODEL_NAMES = {
+    "l_diversity": "l-diversity",
+    "t_closeness": "t-closeness",
+    "delta_disclosure": "δ-disclosure privacy",
+    "beta_likeness": "β-likeness",
+    "alpha_k": "(α,k)-anonymity",
+    "k_map": "k-map",
+}
 _PARAMETERS: dict[str, tuple[tuple[str, float], ...]] = {
-    "l_diversity": (("l", 2.0),), "t_closeness": (("t", 0.2),),
-    "delta_disclosure": (("delta", 1.5),), "beta_likeness": (("beta", 1.0),),
-    "alpha_k": (("alpha", 0.8),), "k_map": (("k", 5.0), ("population", 1_000_000.0)),
-}  # fmt: skip
+    "l_diversity": (("l", 2.0),),
+    "t_closeness": (("t", 0.2),),
+    "delta_disclosure": (("delta", 1.5),),
+    "beta_likeness": (("beta", 1.0),),
+    "alpha_k": (("alpha", 0.8),),
+    "k_map": (("k", 5.0), ("population", 1_000_000.0)),
+}
 
 
 def targets_section(check: ReleaseCheck) -> None:
     """Choose the privacy-model targets the release must meet (the recipe's ``targets``)."""
     targets = state.release_targets()
-    with st.expander("Privacy-model targets (l, t, delta, beta, (alpha,k), k-map)",
-                     expanded=bool(targets)):  # fmt: skip
+    with st.expander(
+        "Privacy-model targets (l, t, delta, beta, (alpha,k), k-map)", expanded=bool(targets)
+    ):
         for _model, requirement, failing in check.targets:
             mark = "met" if failing == 0 else f"{failing:,} records fail"
             st.caption(f"{escape_markdown(requirement)}: {mark}")
-        model = st.selectbox("Model", TARGET_MODELS, key="target_model",
-                             format_func=lambda name: MODEL_NAMES.get(name, name))  # fmt: skip
+        model = st.selectbox(
+            "Model",
+            TARGET_MODELS,
+            key="target_model",
+            format_func=lambda name: MODEL_NAMES.get(name, name),
+        )
         spec: dict[str, Any] = {}
         if model != "k_map":
             columns = [str(c) for c in state.current_data().columns]
             chosen = str(state.sensitive_column(state.current_data()))  # Classify's choice
-            spec["sensitive"] = st.selectbox("Sensitive column", columns, key="target_sensitive",
-                                             index=columns.index(chosen) if chosen in columns
-                                             else 0)  # fmt: skip
+            spec["sensitive"] = st.selectbox(
+                "Sensitive column",
+                columns,
+                key="target_sensitive",
+                index=columns.index(chosen) if chosen in columns else 0,
+            )
         if model == "l_diversity":
-            spec["kind"] = st.selectbox("Kind", ["distinct", "entropy", "recursive"],
-                                        key="target_l_kind")  # fmt: skip
+            spec["kind"] = st.selectbox(
+                "Kind", ["distinct", "entropy", "recursive"], key="target_l_kind"
+            )
             if spec["kind"] == "recursive":
                 spec["c"] = st.number_input("c", min_value=0.1, value=3.0, key="target_c")
         for parameter, default in _PARAMETERS[model]:
-            whole = parameter in ("k", "population") or (model == "l_diversity"
-                                                          and spec.get("kind") != "entropy")  # fmt: skip
+            whole = parameter in ("k", "population") or (
+                model == "l_diversity" and spec.get("kind") != "entropy"
+            )
             # A whole number is typed and shown as one ('5', not '5.00'). Entropy l is the
             # one real l: its own key, as a widget keeps the type of its first value.
-            key = f"target_{parameter}" + ("_entropy" if model == "l_diversity" and not whole
-                                           else "")  # fmt: skip
-            value = (st.number_input(parameter, min_value=1, value=int(default), step=1, key=key)
-                     if whole else st.number_input(parameter, value=default, key=key))  # fmt: skip
+            key = f"target_{parameter}" + (
+                "_entropy" if model == "l_diversity" and not whole else ""
+            )
+            value = (
+                st.number_input(parameter, min_value=1, value=int(default), step=1, key=key)
+                if whole
+                else st.number_input(parameter, value=default, key=key)
+            )
             spec[parameter] = int(value) if whole else float(value)
         b1, b2 = st.columns(2)
         if b1.button("Require this target", key="target_add"):
@@ -172,6 +232,9 @@ def targets_section(check: ReleaseCheck) -> None:
         if targets and b2.button("Remove every target", key="target_clear"):
             state.set_release_targets({})
             st.rerun()
-        state.explain("k protects against being found; these models protect what a group "
-                      "reveals about its members (a sensitive value shared by the whole "
-                      "group). The release check judges them on the released table.", STEP4)  # fmt: skip
+        state.explain(
+            "k protects against being found; these models protect what a group "
+            "reveals about its members (a sensitive value shared by the whole "
+            "group). The release check judges them on the released table.",
+            STEP4,
+        )

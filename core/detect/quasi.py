@@ -159,10 +159,33 @@ def birth_year_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None
 _GENDERS = frozenset({"m", "f", "male", "female", "man", "woman", "boy", "girl", "men", "women"})
 # Other answers a gender column holds besides the two commonest.
 _OTHER_GENDERS = frozenset(
-    {"other", "others", "o", "x", "u", "unknown", "unk", "nb", "non-binary", "nonbinary",
-     "non binary", "prefer not to say", "not stated", "not specified", "unspecified",
-     "undisclosed", "declined", "intersex", "transgender", "trans", "n/a", "na", "-", "?"}
-)  # fmt: skip
+    {
+        "other",
+        "others",
+        "o",
+        "x",
+        "u",
+        "unknown",
+        "unk",
+        "nb",
+        "non-binary",
+        "nonbinary",
+        "non binary",
+        "prefer not to say",
+        "not stated",
+        "not specified",
+        "unspecified",
+        "undisclosed",
+        "declined",
+        "intersex",
+        "transgender",
+        "trans",
+        "n/a",
+        "na",
+        "-",
+        "?",
+    }
+)
 
 
 def gender_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:

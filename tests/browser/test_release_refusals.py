@@ -44,16 +44,36 @@ from dashboard_server import run_dashboard
 
 pytestmark = pytest.mark.browser
 
-NAMES = ["Tan Ah Kow", "lim mei ling", "Ong Boon Huat", "goh siew lan", "Ng Kok Wai",
-         "lee hui min", "Chua Beng Hock", "teo soo lin", "Koh Wee Kiat", "yeo poh choo",
-         "Lim Wei Jie", "tan hui ling", "Wong Kah Meng", "sim pei shan", "Ho Jun Kai",
-         "chan mei xin", "Low Chee Meng", "ng li ting", "Toh Zhi Hao", "ang siew mei"]  # fmt: skip
+NAMES = [
+    "Tan Ah Kow",
+    "lim mei ling",
+    "Ong Boon Huat",
+    "goh siew lan",
+    "Ng Kok Wai",
+    "lee hui min",
+    "Chua Beng Hock",
+    "teo soo lin",
+    "Koh Wee Kiat",
+    "yeo poh choo",
+    "Lim Wei Jie",
+    "tan hui ling",
+    "Wong Kah Meng",
+    "sim pei shan",
+    "Ho Jun Kai",
+    "chan mei xin",
+    "Low Chee Meng",
+    "ng li ting",
+    "Toh Zhi Hao",
+    "ang siew mei",
+]
 RECORDS = len(NAMES)
 #: Sex alternates F, M; the first ten ages are under 50, the last ten 50 or over, so ages in
 #: bands of 50 make four groups of 5 records on (age, sex): k = 5, by hand.
 AGES = [23, 27, 31, 36, 42, 45, 48, 24, 29, 33, 52, 57, 61, 55, 58, 63, 66, 71, 74, 69]
-NRICS = [f"S {1234567 + 1111 * i:07d} D" if i % 2 else f"S{2234567 + 1111 * i:07d}D"
-         for i in range(RECORDS)]  # fmt: skip
+NRICS = [
+    f"S {1234567 + 1111 * i:07d} D" if i % 2 else f"S{2234567 + 1111 * i:07d}D"
+    for i in range(RECORDS)
+]
 
 
 def note(i: int, name: str) -> str:

@@ -41,10 +41,21 @@ def project(tmp_path: Path) -> Path:
 
 
 def _apply(project: Path, name: str, *extra: str) -> int:
-    return main(["apply", str(project / "adult.csv"), "--recipe", str(project / "recipe.yaml"),
-                 "--out", str(project / f"{name}.csv"), "--report",
-                 str(project / f"{name}.json"), "--workspace", str(project / "w.anon.db"),
-                 *extra])  # fmt: skip
+    return main(
+        [
+            "apply",
+            str(project / "adult.csv"),
+            "--recipe",
+            str(project / "recipe.yaml"),
+            "--out",
+            str(project / f"{name}.csv"),
+            "--report",
+            str(project / f"{name}.json"),
+            "--workspace",
+            str(project / "w.anon.db"),
+            *extra,
+        ]
+    )
 
 
 def _verify(project: Path, capsys, *extra: str) -> tuple[int, str]:
@@ -58,12 +69,14 @@ def _rechain(conn: sqlite3.Connection, key: bytes | None = None) -> None:
     """Recompute every entry's hash, as anyone who can write the file can (no key)."""
     conn.execute("DROP TRIGGER IF EXISTS audit_log_no_update")
     prev = GENESIS_HASH
-    rows = conn.execute("SELECT id, created_at, action, object, summary_json FROM audit_log "
-                        "ORDER BY id").fetchall()  # fmt: skip
+    rows = conn.execute(
+        "SELECT id, created_at, action, object, summary_json FROM audit_log ORDER BY id"
+    ).fetchall()
     for entry_id, at, action, obj, summary in rows:
         digest = entry_hash(entry_id, at, action, obj, summary, prev, key)
-        conn.execute("UPDATE audit_log SET prev_hash = ?, hash = ? WHERE id = ?",
-                     (prev, digest, entry_id))  # fmt: skip
+        conn.execute(
+            "UPDATE audit_log SET prev_hash = ?, hash = ? WHERE id = ?", (prev, digest, entry_id)
+        )
         prev = digest
 
 
@@ -75,8 +88,7 @@ def _rewrite_k(conn: sqlite3.Connection, k: int) -> None:
     for entry_id, summary in conn.execute(
         "SELECT id, summary_json FROM audit_log WHERE action IN ('risk', 'release')"
     ).fetchall():
-        changed = json.dumps({**json.loads(summary), "k": k}, sort_keys=True,
-                             separators=(",", ":"))  # fmt: skip
+        changed = json.dumps({**json.loads(summary), "k": k}, sort_keys=True, separators=(",", ":"))
         conn.execute("UPDATE audit_log SET summary_json = ? WHERE id = ?", (changed, entry_id))
     _rechain(conn)
 
@@ -122,8 +134,7 @@ def test_a_recomputed_chain_no_longer_meets_the_reports_anchor(project, capsys):
     assert _apply(project, "r1") == 0
     with sqlite3.connect(project / "w.anon.db") as conn:
         conn.execute("DROP TRIGGER audit_log_no_update")
-        conn.execute("UPDATE audit_log SET created_at = '2020-01-01T00:00:00+00:00' "
-                     "WHERE id = 1")  # fmt: skip
+        conn.execute("UPDATE audit_log SET created_at = '2020-01-01T00:00:00+00:00' WHERE id = 1")
         _rechain(conn)
     code, out = _verify(project, capsys)
     assert code == 0  # the chain holds: without an anchor or a key this cannot be told
@@ -150,12 +161,16 @@ def test_k_edited_in_table_and_log_is_counted_again_from_the_data(project, capsy
         ("UPDATE risk_computations SET k = 100", "risk computation 1: k is 100"),
         ("UPDATE releases SET seed = 12", "release 1: seed is 12"),
         ("UPDATE releases SET data_path = '/usr/**/*.csv'", "release 1: data_path"),
-        ("UPDATE recipe_versions SET yaml = replace(yaml, 'level: 3', 'level: 1')",
-         "recipe version 1: its YAML does not have its recorded sha256"),
-        ("UPDATE hierarchies SET content = replace(content, '-', ' to ')",
-         "its content is not the one its audit entry recorded"),
+        (
+            "UPDATE recipe_versions SET yaml = replace(yaml, 'level: 3', 'level: 1')",
+            "recipe version 1: its YAML does not have its recorded sha256",
+        ),
+        (
+            "UPDATE hierarchies SET content = replace(content, '-', ' to ')",
+            "its content is not the one its audit entry recorded",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_row_edited_under_an_intact_log_is_named(project, capsys, edit, named):
     """The input is gone (nothing can be re-run): only the rows against their entries
     show the edit."""
@@ -171,9 +186,27 @@ def test_the_epsilon_ledger_is_checked_against_its_entries(tmp_path, capsys):
     data = tmp_path / "people.csv"
     pd.DataFrame({"sex": ["F", "M"] * 50}).to_csv(data, index=False)
     ws = tmp_path / "w.anon.db"
-    assert main(["dp-aggregate", str(data), "--out", str(tmp_path / "o.csv"), "--by", "sex",
-                 "--categories", "sex=F|M", "--ledger", str(ws), "--epsilon", "0.6",
-                 "--budget", "1"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "dp-aggregate",
+                str(data),
+                "--out",
+                str(tmp_path / "o.csv"),
+                "--by",
+                "sex",
+                "--categories",
+                "sex=F|M",
+                "--ledger",
+                str(ws),
+                "--epsilon",
+                "0.6",
+                "--budget",
+                "1",
+            ]
+        )
+        == 0
+    )
     with sqlite3.connect(ws) as conn:
         conn.execute("DELETE FROM dp_charges")  # ε 0.6 handed back
     capsys.readouterr()
@@ -235,8 +268,14 @@ def test_a_figure_sqlite_stores_as_null_is_not_a_change(tmp_path):
     from core.workspace import Workspace
 
     with Workspace(tmp_path / "w.anon.db") as ws:
-        ws.add_risk(data_sha256="d" * 64, quasi_identifiers=["age"], k=2,
-                    p_reid=float("nan"), l_diversity=float("nan"), t_closeness=0.25)  # fmt: skip
+        ws.add_risk(
+            data_sha256="d" * 64,
+            quasi_identifiers=["age"],
+            k=2,
+            p_reid=float("nan"),
+            l_diversity=float("nan"),
+            t_closeness=0.25,
+        )
         assert check_records(ws) == []
     with sqlite3.connect(tmp_path / "w.anon.db") as conn:
         conn.execute("UPDATE risk_computations SET p_reid = 0.01")

@@ -34,8 +34,12 @@ from core.recipe import Recipe, apply_recipe
 ROOT = Path(__file__).resolve().parents[2]
 KEY_ENV, PASS_ENV = "ANON_BUNDLE_TEST_KEY", "ANON_BUNDLE_TEST_PASSPHRASE"
 IDENTIFYING = ("name", "address", "dob", "postal")
-STREETS = {"Jalan Bukit Merah": "Bukit Merah", "Lorong Chuan": "Serangoon",
-           "Toa Payoh North": "Toa Payoh", "Upper Serangoon Road": "Serangoon"}  # fmt: skip
+STREETS = {
+    "Jalan Bukit Merah": "Bukit Merah",
+    "Lorong Chuan": "Serangoon",
+    "Toa Payoh North": "Toa Payoh",
+    "Upper Serangoon Road": "Serangoon",
+}
 SURNAMES = ["Tan", "Lim", "Ng", "Goh", "Rahman", "Pillai", "Wong", "Chua"]
 GIVEN = ["Ah Kow", "Mei Ling", "Siti", "Rajesh", "Wei Jie", "Hui Min", "Farid", "Kavitha"]
 
@@ -45,18 +49,26 @@ def _people(rows: int = 240) -> pd.DataFrame:
     rng = np.random.default_rng(2507)
     streets = rng.choice(list(STREETS), rows)
     born = pd.Timestamp("1961-01-01") + pd.to_timedelta(rng.integers(0, 3 * 365, rows), "D")
-    return pd.DataFrame({
-        "name": [f"{SURNAMES[i % 8]} {GIVEN[(i // 8) % 8]} {chr(65 + i % 26)}{i}"
-                 for i in range(rows)],
-        "address": [f"Blk {100 + i} {s} #{i % 12 + 2:02d}-{i * 7 % 300 + 11:03d}"
-                    for i, s in enumerate(streets)],
-        "dob": born.strftime("%Y-%m-%d"),
-        "postal": [f"5{i % 2 + 2}{n:04d}" for i, n in enumerate(rng.integers(0, 10000, rows))],
-        "sex": rng.choice(["F", "M"], rows),
-        "diagnosis": rng.choice(["asthma", "diabetes", "flu"], rows),
-        # one astronaut: a value that points at one person
-        "occupation": ["Astronaut" if i == 7 else ("Nurse", "Clerk")[i % 2] for i in range(rows)],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "name": [
+                f"{SURNAMES[i % 8]} {GIVEN[(i // 8) % 8]} {chr(65 + i % 26)}{i}"
+                for i in range(rows)
+            ],
+            "address": [
+                f"Blk {100 + i} {s} #{i % 12 + 2:02d}-{i * 7 % 300 + 11:03d}"
+                for i, s in enumerate(streets)
+            ],
+            "dob": born.strftime("%Y-%m-%d"),
+            "postal": [f"5{i % 2 + 2}{n:04d}" for i, n in enumerate(rng.integers(0, 10000, rows))],
+            "sex": rng.choice(["F", "M"], rows),
+            "diagnosis": rng.choice(["asthma", "diabetes", "flu"], rows),
+            # one astronaut: a value that points at one person
+            "occupation": [
+                "Astronaut" if i == 7 else ("Nurse", "Clerk")[i % 2] for i in range(rows)
+            ],
+        }
+    )
 
 
 @pytest.fixture
@@ -65,11 +77,13 @@ def release(tmp_path: Path, monkeypatch) -> Path:
     people = _people()
     people.to_csv(tmp_path / "people.csv", index=False)
     folder = tmp_path / "hierarchies"  # what the Trade-offs page writes: built from the data
-    dob = store_hierarchy(build_hierarchy(people["dob"], "dates", levels=("month", "year")),
-                          folder, stem="dob")  # fmt: skip
+    dob = store_hierarchy(
+        build_hierarchy(people["dob"], "dates", levels=("month", "year")), folder, stem="dob"
+    )
     postal = store_hierarchy(build_hierarchy(people["postal"]), folder, stem="postal")  # auto
-    towns = "".join(f"{a};{STREETS[next(s for s in STREETS if s in a)]};*\n"
-                    for a in people["address"])  # fmt: skip
+    towns = "".join(
+        f"{a};{STREETS[next(s for s in STREETS if s in a)]};*\n" for a in people["address"]
+    )
     (tmp_path / "towns.csv").write_text(towns, encoding="utf-8")  # enumerated by hand
     (tmp_path / "recipe.yaml").write_text(
         "seed: 5\nquasi_identifiers: [address, dob, postal, sex]\nk: 2\nsteps:\n"
@@ -91,9 +105,20 @@ def release(tmp_path: Path, monkeypatch) -> Path:
 def _apply(folder: Path, *extra: str) -> int:
     # --release-anyway: this file tests what is written, not the release check's verdict
     # (core/release_gate.py); every file is then marked, so names are found by glob.
-    return main(["apply", str(folder / "people.csv"), "--recipe", str(folder / "recipe.yaml"),
-                 "--out", str(folder / "out.csv"), "--mapping-passphrase-env", PASS_ENV,
-                 "--release-anyway", *extra])  # fmt: skip
+    return main(
+        [
+            "apply",
+            str(folder / "people.csv"),
+            "--recipe",
+            str(folder / "recipe.yaml"),
+            "--out",
+            str(folder / "out.csv"),
+            "--mapping-passphrase-env",
+            PASS_ENV,
+            "--release-anyway",
+            *extra,
+        ]
+    )
 
 
 def _one(folder: Path, pattern: str) -> Path:
@@ -123,23 +148,26 @@ def _unreleased_values(folder: Path) -> set[str]:
 def _found(values: set[str], text: str) -> list[str]:
     """The values that occur in ``text`` as a whole (not inside a longer word or number:
     a postal code's digits may occur by chance inside a sha256 or a pseudonym)."""
-    return sorted(v for v in values
-                  if re.search(rf"(?<![0-9A-Za-z]){re.escape(v)}(?![0-9A-Za-z])", text))  # fmt: skip
+    return sorted(
+        v for v in values if re.search(rf"(?<![0-9A-Za-z]){re.escape(v)}(?![0-9A-Za-z])", text)
+    )
 
 
 def test_the_recipient_bundle_holds_no_original_value_it_does_not_release(release, capsys):
     assert _apply(release, "--bundle", str(release / "bundle.zip")) == 0, capsys.readouterr().err
     values = _unreleased_values(release)
     members = _members(_one(release, "bundle*.zip"))
-    leaks = {name: _found(values, data.decode("utf-8", "replace"))
-             for name, data in members.items()}  # fmt: skip
+    leaks = {
+        name: _found(values, data.decode("utf-8", "replace")) for name, data in members.items()
+    }
     assert {name: found[:3] for name, found in leaks.items() if found} == {}
     assert not any(name.startswith(("hierarchies/", "mapping/")) for name in members)
     readme = members["README.txt"].decode()
     # Hierarchies built from the data travel as rules; the hand-made file is named, not sent.
     assert "dates to month, then year, then *" in readme
-    assert "towns.csv" not in readme and re.search(r"hierarchies/address-\w+\.csv: enumerated",
-                                                   readme)  # fmt: skip
+    assert "towns.csv" not in readme and re.search(
+        r"hierarchies/address-\w+\.csv: enumerated", readme
+    )
     assert "Identity mapping tables were made; they are not in this bundle." in readme
     recipe = members["recipe.yaml"].decode()
     assert "hierarchy_rule" in recipe and "kind: masking" in recipe
@@ -169,8 +197,9 @@ def test_rules_in_the_recipient_recipe_release_the_same_table(release):
 
     # Such a bundle alone re-runs the release from the original data (no hierarchy file).
     released = apply_recipe(original, kept, base_dir=release).data.to_csv(index=False).encode()
-    bundle = build_bundle(released=released, released_name="out.csv", recipe=portable,
-                          hierarchies=files).to_zip()  # fmt: skip
+    bundle = build_bundle(
+        released=released, released_name="out.csv", recipe=portable, hierarchies=files
+    ).to_zip()
     _run_script(bundle, release / "recipient", release / "people.csv", released)
 
 
@@ -178,12 +207,26 @@ def _run_script(package: bytes, folder: Path, original: Path, released: bytes) -
     folder.mkdir()
     with zipfile.ZipFile(io.BytesIO(package)) as zipped:
         zipped.extractall(folder)
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT),
-           KEY_ENV: os.environ.get(KEY_ENV, ""), PASS_ENV: os.environ.get(PASS_ENV, ""),
-           "ANON_MAPPING_PASSPHRASE": os.environ.get(PASS_ENV, "")}  # fmt: skip
-    run = subprocess.run([sys.executable, "-B", str(folder / "anonymise.py"), str(original),
-                          str(folder / "OUT.csv")], env=env, capture_output=True, text=True,
-                         timeout=300)  # fmt: skip
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(ROOT),
+        KEY_ENV: os.environ.get(KEY_ENV, ""),
+        PASS_ENV: os.environ.get(PASS_ENV, ""),
+        "ANON_MAPPING_PASSPHRASE": os.environ.get(PASS_ENV, ""),
+    }
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-B",
+            str(folder / "anonymise.py"),
+            str(original),
+            str(folder / "OUT.csv"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     assert (folder / "OUT.csv").read_bytes() == released
 
@@ -208,8 +251,9 @@ def test_the_internal_archive_is_labelled_private_and_reproduces_the_release(rel
     with zipfile.ZipFile(archive) as zipped:  # unzipped, its files stay the owner's only
         assert {info.external_attr >> 16 for info in zipped.infolist()} == {0o600}
     # Every file is listed with its sha256 in the manifest.
-    listed = dict(reversed(line.split("  ", 1))
-                  for line in members["MANIFEST.sha256"].decode().splitlines())  # fmt: skip
+    listed = dict(
+        reversed(line.split("  ", 1)) for line in members["MANIFEST.sha256"].decode().splitlines()
+    )
     assert set(listed) == set(members) - {"MANIFEST.sha256"}
     assert all(hashlib.sha256(members[n]).hexdigest() == d for n, d in listed.items())
     # From the archive and the original data, the script writes the released file again.
@@ -217,9 +261,19 @@ def test_the_internal_archive_is_labelled_private_and_reproduces_the_release(rel
     again = release / "again"
     _run_script(archive.read_bytes(), again, release / "people.csv", released)
     # ... and so does `apply` with the archive's recipe (hierarchies next to it).
-    code = main(["apply", str(release / "people.csv"), "--recipe", str(again / "recipe.yaml"),
-                 "--out", str(again / "cli.csv"), "--mapping-passphrase-env", PASS_ENV,
-                 "--release-anyway"])  # fmt: skip
+    code = main(
+        [
+            "apply",
+            str(release / "people.csv"),
+            "--recipe",
+            str(again / "recipe.yaml"),
+            "--out",
+            str(again / "cli.csv"),
+            "--mapping-passphrase-env",
+            PASS_ENV,
+            "--release-anyway",
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     assert _one(again, "cli*.csv").read_bytes() == released
 
@@ -241,8 +295,10 @@ def test_local_recoding_travels_with_rules_and_releases_the_same_table(tmp_path)
     from core.search import Target
 
     people = _people(240)[["dob", "postal", "sex"]]
-    hierarchies = {"dob": build_hierarchy(people["dob"], "dates", levels=("month", "year")),
-                   "postal": build_hierarchy(people["postal"])}  # fmt: skip
+    hierarchies = {
+        "dob": build_hierarchy(people["dob"], "dates", levels=("month", "year")),
+        "postal": build_hierarchy(people["postal"]),
+    }
     result = recode_suppressed(people, hierarchies, Target(k=3, max_suppressed=0.3))
     paths = {c: store_hierarchy(h, tmp_path, stem=c).name for c, h in hierarchies.items()}
     recipe = Recipe(steps=(result.recipe_step(paths),), seed=1)
@@ -254,5 +310,7 @@ def test_local_recoding_travels_with_rules_and_releases_the_same_table(tmp_path)
     assert given["dob"] == {"kind": "dates", "levels": ["month", "year"], "dayfirst": False}
     assert given["postal"] == {"kind": "masking", "char": "*", "height": 6}
     through_yaml = Recipe.from_yaml(recipient.recipe.to_yaml())
-    pd.testing.assert_frame_equal(apply_recipe(people, through_yaml).data,
-                                  apply_recipe(people, recipe, base_dir=tmp_path).data)  # fmt: skip
+    pd.testing.assert_frame_equal(
+        apply_recipe(people, through_yaml).data,
+        apply_recipe(people, recipe, base_dir=tmp_path).data,
+    )

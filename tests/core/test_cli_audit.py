@@ -47,9 +47,19 @@ def project(tmp_path: Path) -> Path:
 
 
 def _apply(project: Path, *extra: str) -> int:
-    return main(["apply", str(project / "adult.csv"), "--recipe", str(project / "recipe.yaml"),
-                 "--out", str(project / "out.csv"), "--workspace", str(project / "w.anon.db"),
-                 *extra])  # fmt: skip
+    return main(
+        [
+            "apply",
+            str(project / "adult.csv"),
+            "--recipe",
+            str(project / "recipe.yaml"),
+            "--out",
+            str(project / "out.csv"),
+            "--workspace",
+            str(project / "w.anon.db"),
+            *extra,
+        ]
+    )
 
 
 def test_verify_on_a_damaged_workspace_is_not_intact(project, capsys):
@@ -90,9 +100,15 @@ def test_a_recorded_data_path_is_never_searched_as_a_pattern(tmp_path, capsys, m
     ws = tmp_path / "sent.anon.db"
     with Workspace(ws) as workspace:
         version = workspace.add_recipe_version("seed: 1\nsteps: []\n", message="crafted")
-        workspace.add_release(data_sha256="0" * 64, recipe_version_id=version.id, seed=1,
-                              output_sha256="1" * 64, output_name="out.csv",
-                              data_path=f"{tmp_path}/**/*.csv", engine="duckdb")  # fmt: skip
+        workspace.add_release(
+            data_sha256="0" * 64,
+            recipe_version_id=version.id,
+            seed=1,
+            output_sha256="1" * 64,
+            output_name="out.csv",
+            data_path=f"{tmp_path}/**/*.csv",
+            engine="duckdb",
+        )
 
     def no_search(*args, **kwargs):
         raise AssertionError(f"searched the file system for {args}")
@@ -119,9 +135,23 @@ def test_a_release_from_several_files_is_checked_on_exactly_those(tmp_path, caps
         "  - {step: generalise, column: age, width: 20}\n"
     )
     ws = tmp_path / "w.anon.db"
-    assert main(["apply", str(parts / "*.csv"), "--recipe", str(tmp_path / "recipe.yaml"),
-                 "--out", str(tmp_path / "out.csv"), "--engine", "duckdb",
-                 "--workspace", str(ws)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "apply",
+                str(parts / "*.csv"),
+                "--recipe",
+                str(tmp_path / "recipe.yaml"),
+                "--out",
+                str(tmp_path / "out.csv"),
+                "--engine",
+                "duckdb",
+                "--workspace",
+                str(ws),
+            ]
+        )
+        == 0
+    )
     frame.iloc[:10].to_csv(parts / "c.csv", index=False)  # would change a glob's table
     capsys.readouterr()
     assert main(["verify", "--workspace", str(ws)]) == 0
@@ -138,10 +168,18 @@ def test_verify_piped_into_head_ends_quietly(tmp_path):
     with Workspace(ws) as workspace, workspace.transaction():
         for n in range(3000):
             workspace.log("note", f"note:{n}", {"k": n})
-    command = (f"{sys.executable} -m core log --workspace {ws} | head -1; "
-               f"{sys.executable} -m core verify --workspace {ws} | head -1")  # fmt: skip
-    done = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    command = (
+        f"{sys.executable} -m core log --workspace {ws} | head -1; "
+        f"{sys.executable} -m core verify --workspace {ws} | head -1"
+    )
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.stderr == "", done.stderr
     assert done.stdout.splitlines()[0].strip().startswith("1 ")
 
@@ -156,8 +194,9 @@ def _rezip(path: Path, changes: dict[str, bytes]) -> None:
     files.update(changes)
     files["MANIFEST.sha256"] = "".join(
         f"{hashlib.sha256(data).hexdigest()}  {name}\n"
-        for name, data in sorted(files.items()) if name != "MANIFEST.sha256"
-    ).encode()  # fmt: skip
+        for name, data in sorted(files.items())
+        if name != "MANIFEST.sha256"
+    ).encode()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name, data in files.items():
@@ -167,8 +206,9 @@ def _rezip(path: Path, changes: dict[str, bytes]) -> None:
 
 def _verify_bundle(project: Path, capsys, *extra: str) -> tuple[int, str]:
     capsys.readouterr()
-    code = main(["verify-bundle", str(project / "b.zip"), "--workspace",
-                 str(project / "w.anon.db"), *extra])  # fmt: skip
+    code = main(
+        ["verify-bundle", str(project / "b.zip"), "--workspace", str(project / "w.anon.db"), *extra]
+    )
     captured = capsys.readouterr()
     return code, captured.out + captured.err
 
@@ -183,12 +223,15 @@ def test_verify_bundle_accepts_the_bundle_as_released(project, capsys):
 @pytest.mark.parametrize(
     ("member", "change", "named"),
     [
-        ("anonymise.py", b"import os\nos.system('echo owned')\n",
-         "anonymise.py is not the script recipe.yaml makes"),
+        (
+            "anonymise.py",
+            b"import os\nos.system('echo owned')\n",
+            "anonymise.py is not the script recipe.yaml makes",
+        ),
         ("released.csv", b"age,sex\n*,F\n", "is not release 1's recorded"),
         ("recipe.yaml", None, "recipe.yaml is not recipe version"),
     ],
-)  # fmt: skip
+)
 def test_a_tampered_bundle_rehashed_does_not_verify(project, capsys, member, change, named):
     assert _apply(project, "--bundle", str(project / "b.zip")) == 0
     if change is None:  # the recipe and its script changed together, consistently
@@ -213,8 +256,21 @@ def test_verify_bundle_names_another_input(project, capsys):
 
 
 def test_verify_bundle_of_a_bundle_without_a_record_is_one_line(project, capsys):
-    assert main(["apply", str(project / "adult.csv"), "--recipe", str(project / "recipe.yaml"),
-                 "--out", str(project / "out.csv"), "--bundle", str(project / "b.zip")]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "apply",
+                str(project / "adult.csv"),
+                "--recipe",
+                str(project / "recipe.yaml"),
+                "--out",
+                str(project / "out.csv"),
+                "--bundle",
+                str(project / "b.zip"),
+            ]
+        )
+        == 0
+    )
     with Workspace(project / "w.anon.db"):
         pass
     code, out = _verify_bundle(project, capsys)
@@ -227,10 +283,22 @@ def test_the_internal_archive_carries_the_anchor_and_verifies(project, capsys):
         report = __import__("json").loads(archive.read("report.json"))
     assert report["audit"]["release"] == 1
     capsys.readouterr()
-    assert main(["verify-bundle", str(project / "a.zip"), "--workspace",
-                 str(project / "w.anon.db")]) == 0  # fmt: skip
-    assert main(["verify", "--workspace", str(project / "w.anon.db"), "--bundle",
-                 str(project / "a.zip")]) == 0  # fmt: skip
+    assert (
+        main(["verify-bundle", str(project / "a.zip"), "--workspace", str(project / "w.anon.db")])
+        == 0
+    )
+    assert (
+        main(
+            [
+                "verify",
+                "--workspace",
+                str(project / "w.anon.db"),
+                "--bundle",
+                str(project / "a.zip"),
+            ]
+        )
+        == 0
+    )
 
 
 def test_verify_refuses_a_stored_hierarchy_name_that_is_a_path(tmp_path, capsys):
@@ -247,13 +315,21 @@ def test_verify_refuses_a_stored_hierarchy_name_that_is_a_path(tmp_path, capsys)
     ws = tmp_path / "sent.anon.db"
     with Workspace(ws) as workspace:
         version = workspace.add_recipe_version("seed: 1\nsteps: []\n", message="crafted")
-        workspace.add_release(data_sha256=sha256_file(data), recipe_version_id=version.id,
-                              seed=1, output_sha256="1" * 64, output_name="out.csv",
-                              data_path=str(data), engine="duckdb",
-                              block_rows=streaming.BATCH_ROWS)  # fmt: skip
+        workspace.add_release(
+            data_sha256=sha256_file(data),
+            recipe_version_id=version.id,
+            seed=1,
+            output_sha256="1" * 64,
+            output_name="out.csv",
+            data_path=str(data),
+            engine="duckdb",
+            block_rows=streaming.BATCH_ROWS,
+        )
         with workspace.transaction() as conn:
-            conn.execute("INSERT INTO hierarchies (name, column_name, sha256, content, "
-                         "created_at) VALUES ('../escaped.csv', 'age', 'x', '30;*', 'now')")  # fmt: skip
+            conn.execute(
+                "INSERT INTO hierarchies (name, column_name, sha256, content, "
+                "created_at) VALUES ('../escaped.csv', 'age', 'x', '30;*', 'now')"
+            )
     capsys.readouterr()
     code = main(["verify", "--workspace", str(ws)])
     out = capsys.readouterr().out
@@ -304,9 +380,11 @@ def _members(path: Path) -> dict[str, bytes]:
 
 
 def _manifest(files: dict[str, bytes]) -> bytes:
-    return "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n"
-                   for name, data in sorted(files.items())
-                   if name != "MANIFEST.sha256").encode()  # fmt: skip
+    return "".join(
+        f"{hashlib.sha256(data).hexdigest()}  {name}\n"
+        for name, data in sorted(files.items())
+        if name != "MANIFEST.sha256"
+    ).encode()
 
 
 def test_a_bundle_holding_a_file_twice_is_refused(project, capsys):
@@ -317,13 +395,24 @@ def test_a_bundle_holding_a_file_twice_is_refused(project, capsys):
     _zip(project / "b.zip", [("released.csv", b"age,sex\n*,F\n"), *files.items()])
     code, out = _verify_bundle(project, capsys)
     assert code == EXIT_USER_ERROR and "holds 'released.csv' twice" in out
-    code = main(["verify", "--workspace", str(project / "w.anon.db"), "--bundle",
-                 str(project / "b.zip")])  # fmt: skip
+    code = main(
+        ["verify", "--workspace", str(project / "w.anon.db"), "--bundle", str(project / "b.zip")]
+    )
     assert code == EXIT_USER_ERROR and "twice" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name", ["../evil.pth", "/tmp/abs.txt", "hierarchies/../../x.csv",
-                                  "a\\b.txt", "two/folders/deep.txt", ".hidden", "line\nbreak"])  # fmt: skip
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../evil.pth",
+        "/tmp/abs.txt",
+        "hierarchies/../../x.csv",
+        "a\\b.txt",
+        "two/folders/deep.txt",
+        ".hidden",
+        "line\nbreak",
+    ],
+)
 def test_a_bundle_entry_named_outside_the_bundle_is_refused(project, capsys, name):
     # before: listed in the manifest, such a name verified; unzipped, it may land anywhere
     assert _apply(project, "--bundle", str(project / "b.zip")) == 0
@@ -415,8 +504,9 @@ def test_an_anchor_of_the_wrong_type_is_named_not_a_traceback(project, capsys, a
     text = json.dumps(report).replace('"__VALUE__"', value)
     (project / "r.json").write_text(text)
     capsys.readouterr()
-    code = main(["verify", "--workspace", str(project / "w.anon.db"), "--report",
-                 str(project / "r.json")])  # fmt: skip
+    code = main(
+        ["verify", "--workspace", str(project / "w.anon.db"), "--report", str(project / "r.json")]
+    )
     assert code == 1 and "the anchor is not readable" in capsys.readouterr().out
 
 
@@ -425,11 +515,12 @@ def test_a_report_nested_deep_or_not_a_file_is_one_line(project, capsys):
     (project / "deep.json").write_text("[" * 100_000)
     fifo = project / "fifo.json"
     os.mkfifo(fifo)
-    for report, named in ((project / "deep.json", "is not a JSON report"),
-                          (fifo, "is not a regular file"),
-                          (Path("/dev/zero"), "is not a regular file")):  # fmt: skip
+    for report, named in (
+        (project / "deep.json", "is not a JSON report"),
+        (fifo, "is not a regular file"),
+        (Path("/dev/zero"), "is not a regular file"),
+    ):
         capsys.readouterr()
-        code = main(["verify", "--workspace", str(project / "w.anon.db"), "--report",
-                     str(report)])  # fmt: skip
+        code = main(["verify", "--workspace", str(project / "w.anon.db"), "--report", str(report)])
         # before: RecursionError (a traceback); a FIFO or /dev/zero read for ever
         assert code == EXIT_USER_ERROR and named in capsys.readouterr().err

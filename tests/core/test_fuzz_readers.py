@@ -170,10 +170,42 @@ steps:
   - {step: suppress_records, below_k: 2, quasi_identifiers: [age, sex]}
 """
 YAML_TOKENS = st.sampled_from(
-    ["steps:", "step:", " ", "\n", "  - ", "{", "}", "[", "]", ":", ",", "&a", "*a", "!!python",
-     "seed", "1e3", "1.0e+308", "-1", "0", "null", "~", "'", '"', "age", "remove", "generalise",
-     "width", "columns", "hierarchy", "/etc/passwd", "../x", "\t", "#"]
-)  # fmt: skip
+    [
+        "steps:",
+        "step:",
+        " ",
+        "\n",
+        "  - ",
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ",",
+        "&a",
+        "*a",
+        "!!python",
+        "seed",
+        "1e3",
+        "1.0e+308",
+        "-1",
+        "0",
+        "null",
+        "~",
+        "'",
+        '"',
+        "age",
+        "remove",
+        "generalise",
+        "width",
+        "columns",
+        "hierarchy",
+        "/etc/passwd",
+        "../x",
+        "\t",
+        "#",
+    ]
+)
 RECIPE_TEXT = st.one_of(
     st.lists(YAML_TOKENS, max_size=40).map("".join),
     # nesting: PyYAML recursed past Python's limit on '[[[[...' (RecursionError)

@@ -24,14 +24,16 @@ ADULT_AGE = "tests/data/adult/adult_hierarchy_age.csv"
 
 def test_each_builder_is_recognised_with_its_parameters() -> None:
     ages = numeric_hierarchy([39, 17, 90], (5, 10, 20, 40))  # anchored at 0 (hand: 17 // 40)
-    assert infer_rule(ages).to_dict() == {"kind": "numeric", "widths": [5, 10, 20, 40],
-                                          "start": 0}  # fmt: skip
+    assert infer_rule(ages).to_dict() == {"kind": "numeric", "widths": [5, 10, 20, 40], "start": 0}
     halves = numeric_hierarchy([2.5, 7.25], (2.5, 5))  # [2.5, 5) and [0, 5): start 0
     assert infer_rule(halves).to_dict() == {"kind": "numeric", "widths": [2.5, 5], "start": 0}
     # 01/04/2003 is 1 April (Q2) day first, 4 January (Q1) month first
     dates = date_hierarchy(["01/04/2003", "31/12/1999"], ("quarter", "decade"), dayfirst=True)
-    assert infer_rule(dates).to_dict() == {"kind": "dates", "levels": ["quarter", "decade"],
-                                           "dayfirst": True}  # fmt: skip
+    assert infer_rule(dates).to_dict() == {
+        "kind": "dates",
+        "levels": ["quarter", "decade"],
+        "dayfirst": True,
+    }
     postal = masking_hierarchy(["235546", "12"], char="#")
     assert infer_rule(postal).to_dict() == {"kind": "masking", "char": "#", "height": 6}
     names = build_hierarchy(pd.Series(["Tan Ah Kow", "Siti"]), "suppress")
@@ -101,13 +103,17 @@ def test_a_rule_in_a_recipe_is_checked_when_the_recipe_is_read(rule, message) ->
 def test_generalise_with_a_rule_matches_the_file_it_replaces(tmp_path) -> None:
     df = pd.DataFrame({"dob": ["2003-02-15", None, "1999-12-31"]})
     hierarchy = date_hierarchy(df["dob"].dropna(), ("month", "year"))
-    (tmp_path / "dob.csv").write_text(hierarchy.levels.to_csv(sep=";", header=False,
-                                                              index=False))  # fmt: skip
-    by_file = Recipe(steps=({"step": "generalise", "column": "dob", "hierarchy": "dob.csv",
-                             "level": 2},), seed=1)  # fmt: skip
+    (tmp_path / "dob.csv").write_text(hierarchy.levels.to_csv(sep=";", header=False, index=False))
+    by_file = Recipe(
+        steps=({"step": "generalise", "column": "dob", "hierarchy": "dob.csv", "level": 2},), seed=1
+    )
     rule = rule_of_text((tmp_path / "dob.csv").read_text())
-    by_rule = Recipe(steps=({"step": "generalise", "column": "dob",
-                             "hierarchy_rule": rule.to_dict(), "level": 2},), seed=1)  # fmt: skip
+    by_rule = Recipe(
+        steps=(
+            {"step": "generalise", "column": "dob", "hierarchy_rule": rule.to_dict(), "level": 2},
+        ),
+        seed=1,
+    )
     expected = apply_recipe(df, by_file, base_dir=tmp_path).data
     released = apply_recipe(df, by_rule).data
     pd.testing.assert_frame_equal(released, expected)
@@ -122,8 +128,11 @@ def test_an_unreadable_text_has_no_rule() -> None:
 
 def test_local_recoding_takes_a_rule_for_a_hierarchy_and_checks_it() -> None:
     df = pd.DataFrame({"postal": ["235546", "235547", "239999", "112345"]})
-    step = {"step": "recode_locally", "rounds": [[2]],
-            "hierarchies": {"postal": {"kind": "masking", "height": 6}}}  # fmt: skip
+    step = {
+        "step": "recode_locally",
+        "rounds": [[2]],
+        "hierarchies": {"postal": {"kind": "masking", "height": 6}},
+    }
     released = apply_recipe(df, Recipe(steps=(step,), seed=1)).data
     assert released["postal"].tolist() == ["2355**", "2355**", "2399**", "1123**"]  # by hand
     bad = {**step, "hierarchies": {"postal": {"kind": "masking"}}}

@@ -30,8 +30,12 @@ def test_a_masking_rule_of_a_billion_levels_is_refused_before_anything_is_built(
         with pytest.raises(ParameterError, match=r"'height'.* at most 99"):
             HierarchyRule.from_mapping({"kind": "masking", "height": height})
     assert HierarchyRule.from_mapping({"kind": "masking", "height": 99}).height == 99
-    step = {"step": "generalise", "column": "nric", "level": 1,
-            "hierarchy_rule": {"kind": "masking", "height": 10**9}}  # fmt: skip
+    step = {
+        "step": "generalise",
+        "column": "nric",
+        "level": 1,
+        "hierarchy_rule": {"kind": "masking", "height": 10**9},
+    }
     with pytest.raises(RecipeError, match=r"Step 1: .*'height' must be at most 99"):
         Recipe.from_yaml(Recipe(steps=(step,), seed=1).to_yaml())
 
@@ -115,8 +119,9 @@ def test_a_reason_in_the_recipe_cannot_retitle_or_recolour_the_terminal(tmp_path
     pytest.importorskip("duckdb")
     from core.cli import main
 
-    people = pd.DataFrame({"age": [31, 32, 33, 34, 35, 36] * 2, "sex": ["F", "M"] * 6,
-                           "ward": ["A", "B", "C"] * 4})  # fmt: skip
+    people = pd.DataFrame(
+        {"age": [31, 32, 33, 34, 35, 36] * 2, "sex": ["F", "M"] * 6, "ward": ["A", "B", "C"] * 4}
+    )
     people.to_csv(tmp_path / "people.csv", index=False)
     (tmp_path / "recipe.yaml").write_text(
         "seed: 1\nquasi_identifiers: [age, sex]\nk: 2\n"
@@ -124,8 +129,18 @@ def test_a_reason_in_the_recipe_cannot_retitle_or_recolour_the_terminal(tmp_path
         "steps:\n  - {step: generalise, column: age, width: 10}\n"
     )
     capsys.readouterr()
-    code = main(["apply", str(tmp_path / "people.csv"), "--recipe", str(tmp_path / "recipe.yaml"),
-                 "--out", str(tmp_path / "out.csv"), "--engine", "duckdb"])  # fmt: skip
+    code = main(
+        [
+            "apply",
+            str(tmp_path / "people.csv"),
+            "--recipe",
+            str(tmp_path / "recipe.yaml"),
+            "--out",
+            str(tmp_path / "out.csv"),
+            "--engine",
+            "duckdb",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 0, err
     assert "\x1b" not in err and "\x07" not in err
@@ -183,8 +198,10 @@ def test_a_stored_hierarchy_that_is_not_text_is_one_line(tmp_path, capsys):
     path = tmp_path / "sent.anon.db"
     with Workspace(path) as ws:
         with ws.transaction() as conn:
-            conn.execute("INSERT INTO hierarchies (name, column_name, sha256, content, "
-                         "created_at) VALUES ('hierarchies/a.csv', 'age', 'x', X'3330', 'now')")  # fmt: skip
+            conn.execute(
+                "INSERT INTO hierarchies (name, column_name, sha256, content, "
+                "created_at) VALUES ('hierarchies/a.csv', 'age', 'x', X'3330', 'now')"
+            )
             ws.log("hierarchy", "hierarchy:hierarchies/a.csv", {"sha256": "x"})
         with pytest.raises(WorkspaceError, match=r"hierarchy 'hierarchies/a.csv' is not text"):
             ws.hierarchies()
@@ -197,8 +214,12 @@ def test_a_stored_hierarchy_that_is_not_text_is_one_line(tmp_path, capsys):
 def test_a_rule_level_that_is_not_a_level_is_refused_when_the_recipe_is_read(level):
     # before: read without a word; describing the step (sidebar, report) raised IndexError
     # for -3, and 'x' or 2.5 were shown as levels
-    step = {"step": "generalise", "column": "age", "level": level,
-            "hierarchy_rule": {"kind": "numeric", "widths": [5], "start": 0}}  # fmt: skip
+    step = {
+        "step": "generalise",
+        "column": "age",
+        "level": level,
+        "hierarchy_rule": {"kind": "numeric", "widths": [5], "start": 0},
+    }
     with pytest.raises(RecipeError, match=r"Step 1: .*'level' must be"):
         Recipe.from_yaml(Recipe((step,), 1, {}).to_yaml())
     assert "level" in describe_step(step)  # a step built in code is described, not a crash
@@ -262,8 +283,9 @@ def test_a_recorded_row_of_json_nested_deep_is_one_line(tmp_path, capsys):
     with Workspace(path) as ws:
         ws.add_risk(data_sha256="d" * 64, quasi_identifiers=["age"], k=2, p_reid=0.5)
         with ws.transaction() as conn:
-            conn.execute("UPDATE risk_computations SET quasi_identifiers_json = ?",
-                         ("[" * 100_000,))  # fmt: skip
+            conn.execute(
+                "UPDATE risk_computations SET quasi_identifiers_json = ?", ("[" * 100_000,)
+            )
     capsys.readouterr()
     assert main(["verify", "--workspace", str(path)]) == 2
     assert "is not readable JSON" in capsys.readouterr().err

@@ -18,12 +18,14 @@ def test_values_compare_without_case_spacing_or_punctuation():
 def test_runs_of_four_characters_of_a_rare_value_are_counted_by_hand():
     # S1234567D is held by 2 records (not rare for k = 2), T7654321A by 1 (rare).
     original = pd.Series(["S1234567D", "S1234567D", "T7654321A"])
-    released = pd.Series([
-        "x7654xxxx",  # "7654" is a run of T7654321A: leaks
-        "S1234567D",  # equal, but to a value 2 records share: not counted
-        "xxxxx321A",  # "321a" (4 characters) is a run of T7654321A: leaks
-        "xxxxxx21A",  # "21a" is only 3 characters: does not
-    ])  # fmt: skip
+    released = pd.Series(
+        [
+            "x7654xxxx",  # "7654" is a run of T7654321A: leaks
+            "S1234567D",  # equal, but to a value 2 records share: not counted
+            "xxxxx321A",  # "321a" (4 characters) is a run of T7654321A: leaks
+            "xxxxxx21A",  # "21a" is only 3 characters: does not
+        ]
+    )
     leak = identifying_runs(original, released, k=2)
     assert (leak.records, leak.equal, leak.rare_values) == (2, 0, 1)
     # a swap: the released values are the originals, moved
@@ -82,8 +84,9 @@ def test_runs_agree_with_a_brute_force_comparison_on_random_text():
     for _ in range(30):
         original, released = draw(40), draw(40)
         expected = _leaks_by_brute_force(original, released, k=2)
-        leak = identifying_runs(pd.Series(original, dtype=object),
-                                pd.Series(released, dtype=object), k=2)  # fmt: skip
+        leak = identifying_runs(
+            pd.Series(original, dtype=object), pd.Series(released, dtype=object), k=2
+        )
         assert leak.records == expected
 
 

@@ -7,22 +7,28 @@ import pandas as pd
 from core.recipe import Recipe
 from core.recipient_values import hold_back, rare_unreleased_values, recipe_literals
 
-ORIGINAL = pd.DataFrame({
-    "name": ["Tan Ah Kow", "Siti", "Siti", "Siti"],
-    "postal": [520003, 530101, 530101, 530101],
-    "job": ["Astronaut", "Nurse", "Nurse", "Nurse"],
-    "age": [2, 41, 41, 41],
-})  # fmt: skip
+ORIGINAL = pd.DataFrame(
+    {
+        "name": ["Tan Ah Kow", "Siti", "Siti", "Siti"],
+        "postal": [520003, 530101, 530101, 530101],
+        "job": ["Astronaut", "Nurse", "Nurse", "Nurse"],
+        "age": [2, 41, 41, 41],
+    }
+)
 RECIPE = Recipe(
     steps=(
         {"step": "suppress_records", "where": {"column": "postal", "equals": 520003}},
         {"step": "suppress_records", "where": {"column": "name", "in": ["Tan Ah Kow", "Siti"]}},
-        {"step": "generalise", "column": "job", "mapping": {"Astronaut": "Other", "Nurse": "Health"}},
+        {
+            "step": "generalise",
+            "column": "job",
+            "mapping": {"Astronaut": "Other", "Nurse": "Health"},
+        },
         {"step": "generalise", "column": "age", "hierarchy": "hierarchies/age.csv", "level": 2},
         {"step": "remove", "columns": ["Astronaut"]},  # a column name is never a value
     ),
     seed=1,
-)  # fmt: skip
+)
 
 
 def test_only_values_fewer_than_k_people_hold_and_the_release_does_not() -> None:
@@ -37,8 +43,7 @@ def test_only_values_fewer_than_k_people_hold_and_the_release_does_not() -> None
     assert rare_unreleased_values(ORIGINAL, released, below=2, among=[]) == frozenset()
     # A value the released table holds is not held back, however rare.
     released = pd.DataFrame({"name": ["Tan Ah Kow"]})
-    assert "Tan Ah Kow" not in rare_unreleased_values(ORIGINAL, released, below=2,
-                                                      among=literals)  # fmt: skip
+    assert "Tan Ah Kow" not in rare_unreleased_values(ORIGINAL, released, below=2, among=literals)
 
 
 def test_held_back_values_get_numbered_placeholders_and_nothing_else_changes() -> None:

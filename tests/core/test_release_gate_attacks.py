@@ -24,11 +24,28 @@ def _nric(prefix: str, digits: str) -> str:
     return f"{prefix}{digits}{'JZIHGFEDCBA'[total % 11]}"
 
 
-NAMES = ["Nguyễn Văn An", "Trần Thị Bích", "Lê Hoàng Minh", "Phạm Thu Hà", "Võ Đức Thắng",
-         "Oluwaseun Adebayo", "Chidinma Okafor", "Babatunde Olatunji", "Ngozi Eze",
-         "Adaeze Nwosu", "Siobhán Ní Bhriain", "Pádraig Ó Súilleabháin", "Aoife Nic Giolla",
-         "Caoimhín Mac Aodha", "Gráinne Ní Mhaille", "山田太郎", "佐藤花子", "鈴木一郎",
-         "高橋美咲", "田中健"]  # fmt: skip
+NAMES = [
+    "Nguyễn Văn An",
+    "Trần Thị Bích",
+    "Lê Hoàng Minh",
+    "Phạm Thu Hà",
+    "Võ Đức Thắng",
+    "Oluwaseun Adebayo",
+    "Chidinma Okafor",
+    "Babatunde Olatunji",
+    "Ngozi Eze",
+    "Adaeze Nwosu",
+    "Siobhán Ní Bhriain",
+    "Pádraig Ó Súilleabháin",
+    "Aoife Nic Giolla",
+    "Caoimhín Mac Aodha",
+    "Gráinne Ní Mhaille",
+    "山田太郎",
+    "佐藤花子",
+    "鈴木一郎",
+    "高橋美咲",
+    "田中健",
+]
 NRICS = [_nric("S" if i % 2 else "T", f"{2345671 + 7919 * i:07d}") for i in range(20)]
 TABLE = pd.DataFrame(
     {
@@ -131,15 +148,21 @@ def test_redacted_notes_with_split_nrics_and_full_width_emails_are_not_released(
         notes=NOTES + [f"seen on day {i} of the trial, all well" for i in range(17)]
     )
     table.to_csv(data, index=False)
-    recipe = (BASE + "reviewed_text: {notes: {by: A. Reader, at: 2026-11-27, rows_checked: 20}}\n"
-              + STEPS.replace("[name, email]", "[name, email, nric]")
-              + "  - {step: redact_text, columns: [notes], residue: true}\n")  # fmt: skip
+    recipe = (
+        BASE
+        + "reviewed_text: {notes: {by: A. Reader, at: 2026-11-27, rows_checked: 20}}\n"
+        + STEPS.replace("[name, email]", "[name, email, nric]")
+        + "  - {step: redact_text, columns: [notes], residue: true}\n"
+    )
     # residue: true reads the full-width email as an email and replaces the split NRIC and
     # the cut word; the rescan then finds nothing, and what is written holds none of them
     assert _apply(data, recipe) == 0, capsys.readouterr().err
     notes = pd.read_csv(data.parent / "out.csv")["notes"].tolist()
-    assert notes[:3] == ["spoke to mother; ic [ID] confirmed", "email [EMAIL] for results",
-                         "[NAME] [NAME] An came in"]  # fmt: skip
+    assert notes[:3] == [
+        "spoke to mother; ic [ID] confirmed",
+        "email [EMAIL] for results",
+        "[NAME] [NAME] An came in",
+    ]
 
 
 # --- targets that ask nothing ---------------------------------------------------------
@@ -198,9 +221,12 @@ def test_a_review_that_read_more_cells_than_the_column_holds_is_not_a_review(dat
     # 20 notes, all clean after redaction; the signature claims 500 cells were read
     table = TABLE.assign(notes=[f"seen on day {i} of the trial, all well" for i in range(20)])
     table.to_csv(data, index=False)
-    recipe = (BASE + "reviewed_text: {notes: {by: A. Reader, at: 2026-11-27, rows_checked: 500}}\n"
-              + STEPS.replace("[name, email]", "[name, email, nric]")
-              + "  - {step: redact_text, columns: [notes], residue: true}\n")  # fmt: skip
+    recipe = (
+        BASE
+        + "reviewed_text: {notes: {by: A. Reader, at: 2026-11-27, rows_checked: 500}}\n"
+        + STEPS.replace("[name, email]", "[name, email, nric]")
+        + "  - {step: redact_text, columns: [notes], residue: true}\n"
+    )
     assert _apply(data, recipe) == 2
     err = capsys.readouterr().err
     assert "'notes'" in err and "500 cells" in err and "holds 20" in err
@@ -217,15 +243,18 @@ FULL_WIDTH = str.maketrans(
 def test_full_width_nrics_and_emails_are_read_as_what_they_are(data, capsys):
     from core.schema import suggest_roles
 
-    table = TABLE.assign(ref=[n.translate(FULL_WIDTH) for n in NRICS],
-                         contact=TABLE["email"].str.translate(FULL_WIDTH))  # fmt: skip
+    table = TABLE.assign(
+        ref=[n.translate(FULL_WIDTH) for n in NRICS],
+        contact=TABLE["email"].str.translate(FULL_WIDTH),
+    )
     kinds = {s.column: (s.role.value, s.kind, s.uncertain) for s in suggest_roles(table)}
     assert kinds["ref"] == ("direct", "nric", False)
     assert kinds["contact"] == ("direct", "email", False)
     # the hurried user's reason no longer lets them out in clear
     table.to_csv(data, index=False)
-    recipe = (BASE.replace("{salary:", "{ref: internal reference, contact: not needed, salary:")
-              + STEPS.replace("[name, email]", "[name, email, nric]"))  # fmt: skip
+    recipe = BASE.replace(
+        "{salary:", "{ref: internal reference, contact: not needed, salary:"
+    ) + STEPS.replace("[name, email]", "[name, email, nric]")
     assert _apply(data, recipe) == 2
     err = capsys.readouterr().err
     assert "'ref'" in err and "'contact'" in err and "remove or pseudonymise" in err
@@ -243,9 +272,12 @@ def test_keyed_pseudonyms_mapped_back_to_the_originals_are_refused(data, capsys,
     monkeypatch.setenv("ANON_ATTACK_KEY", key)
     tokens = pseudonymise_hmac(TABLE, "nric", key=key.encode()).data["nric"]
     back = ", ".join(f"'{t}': {n}" for t, n in zip(tokens, NRICS, strict=True))
-    recipe = (BASE + STEPS
-              + "  - {step: pseudonymise, column: nric, method: hmac, key_env: ANON_ATTACK_KEY}\n"
-              + f"  - {{step: generalise, column: nric, mapping: {{{back}}}}}\n")  # fmt: skip
+    recipe = (
+        BASE
+        + STEPS
+        + "  - {step: pseudonymise, column: nric, method: hmac, key_env: ANON_ATTACK_KEY}\n"
+        + f"  - {{step: generalise, column: nric, mapping: {{{back}}}}}\n"
+    )
     assert _apply(data, recipe, "--plaintext-mapping") == 2
     err = capsys.readouterr().err
     assert "Column 'nric' is pseudonymised but 20 released record(s) hold its original" in err
@@ -269,8 +301,9 @@ def test_phones_and_nrics_inside_a_decided_column_are_found(data, capsys):
     remarks[0], remarks[5] = "call +65 9123 4567", f"ic {NRICS[5]}"
     remarks[10] = "call ٨٧٦٥ ٤٣٢١"
     TABLE.assign(remarks=remarks).to_csv(data, index=False)
-    recipe = (BASE.replace("{salary:", "{remarks: free remarks by staff, salary:")
-              + STEPS.replace("[name, email]", "[name, email, nric]"))  # fmt: skip
+    recipe = BASE.replace("{salary:", "{remarks: free remarks by staff, salary:") + STEPS.replace(
+        "[name, email]", "[name, email, nric]"
+    )
     assert _apply(data, recipe) == 2
     err = capsys.readouterr().err
     assert "Column 'remarks' holds 1 cell with an NRIC/FIN" in err
@@ -289,8 +322,9 @@ def test_an_engine_release_scans_the_first_rows_of_columns_no_step_changes(data,
     remarks = ["ok", "follow up", "no show", "declined"] * 5
     remarks[0], remarks[5] = "call +65 9123 4567", f"ic {NRICS[5]}"
     TABLE.assign(remarks=remarks).to_csv(data, index=False)
-    recipe = (BASE.replace("{salary:", "{remarks: free remarks by staff, salary:")
-              + STEPS.replace("[name, email]", "[name, email, nric]"))  # fmt: skip
+    recipe = BASE.replace("{salary:", "{remarks: free remarks by staff, salary:") + STEPS.replace(
+        "[name, email]", "[name, email, nric]"
+    )
     assert _apply(data, recipe, "--engine", "duckdb") == 2
     err = capsys.readouterr().err
     assert "Column 'remarks' holds 1 cell with an NRIC/FIN, 1 cell with a phone number" in err
@@ -300,16 +334,18 @@ def test_an_engine_release_scans_the_first_rows_of_columns_no_step_changes(data,
 def test_names_of_no_list_in_redacted_notes_are_counted_and_scrubbed():
     from core.text_rescan import rescan, scrub
 
-    notes = pd.Series([
-        "daughter of Phạm Thu Hà phoned, wants results",  # Vietnamese
-        "Dr Ngozi Eze will review on Monday",  # Igbo, after a title
-        "Ruairí [NAME] Cárthaigh called",  # the scanner took the middle of an Irish name
-        "spoke to Bùi [NAME]; all well",  # a family name beside the label of the rest
-        "patient đặng ngọc [NAME] came in",  # lower case, beside the label
-        "seen with Pádraig Ó Súilleabháin at the clinic",  # Irish, a one-letter word
-        "COVID PCR negative, Singapore General Hospital",  # capitals and English words only
-        "all well",
-    ])  # fmt: skip
+    notes = pd.Series(
+        [
+            "daughter of Phạm Thu Hà phoned, wants results",  # Vietnamese
+            "Dr Ngozi Eze will review on Monday",  # Igbo, after a title
+            "Ruairí [NAME] Cárthaigh called",  # the scanner took the middle of an Irish name
+            "spoke to Bùi [NAME]; all well",  # a family name beside the label of the rest
+            "patient đặng ngọc [NAME] came in",  # lower case, beside the label
+            "seen with Pádraig Ó Súilleabháin at the clinic",  # Irish, a one-letter word
+            "COVID PCR negative, Singapore General Hospital",  # capitals and English words only
+            "all well",
+        ]
+    )
     # two or more title-case words in a row that are no English word: a name to the
     # rescan whatever list it is missing from, or a word of no English beside a [NAME]
     # label (by hand: the first six notes)
@@ -331,15 +367,19 @@ def test_nrics_with_look_alike_letters_or_other_scripts_digits_are_nrics():
     from core.text_rescan import compatible
 
     cyrillic = ["\u0405" + n[1:] if n[0] == "S" else "\u0422" + n[1:] for n in NRICS]  # Ѕ, Т
-    arabic = [n[0] + n[1:8].translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")) + n[8]
-              for n in NRICS]  # fmt: skip
+    arabic = [
+        n[0] + n[1:8].translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")) + n[8] for n in NRICS
+    ]
     table = TABLE.assign(cyrillic=cyrillic, arabic=arabic)
     kinds = {s.column: (s.kind, s.uncertain) for s in suggest_roles(table)}
     assert kinds["cyrillic"] == kinds["arabic"] == ("nric", False)
     # a word of one script is left as it is: only a word mixing look-alikes with Latin
     # letters or digits is folded
     assert compatible(pd.Series(["Ѕ2353590D", "Москва", "САТ"])).tolist() == [
-        "S2353590D", "Москва", "САТ"]  # fmt: skip
+        "S2353590D",
+        "Москва",
+        "САТ",
+    ]
 
 
 def test_a_key_pasted_into_the_recipe_is_refused_before_anything_is_written(
@@ -350,8 +390,12 @@ def test_a_key_pasted_into_the_recipe_is_refused_before_anything_is_written(
     # NRIC's token (PDPC guide, Annex A: the key must be protected)
     key = "Kx9-long-enough-secret-2026"
     monkeypatch.setenv("ANON_ATTACK_KEY", key)
-    recipe = (BASE + f"description: tokens made with key {key}\n" + STEPS
-              + "  - {step: pseudonymise, column: nric, method: hmac, key_env: ANON_ATTACK_KEY}\n")  # fmt: skip
+    recipe = (
+        BASE
+        + f"description: tokens made with key {key}\n"
+        + STEPS
+        + "  - {step: pseudonymise, column: nric, method: hmac, key_env: ANON_ATTACK_KEY}\n"
+    )
     assert _apply(data, recipe, "--plaintext-mapping") == 2
     err = capsys.readouterr().err
     assert "ANON_ATTACK_KEY" in err and "written in the recipe" in err and key not in err

@@ -27,11 +27,28 @@ def _nric(prefix: str, digits: str) -> str:
     return f"{prefix}{digits}{'JZIHGFEDCBA'[total % 11]}"
 
 
-NAMES = ["tan ah kow", "lim mei ling", "ong boon huat", "goh siew lan", "ng kok wai",
-         "lee hui min", "chua beng hock", "teo soo lin", "koh wee kiat", "yeo poh choo",
-         "Wong Kai Xiang", "Siti Nurhaliza binte Osman", "Rajesh s/o Kumar", "Nur Aisyah",
-         "Chen Jia Hui", "Muthu Raman", "Ho Li Ting", "Ang Chee Keong", "Low Mei Yee",
-         "Toh Kian Seng"]  # fmt: skip
+NAMES = [
+    "tan ah kow",
+    "lim mei ling",
+    "ong boon huat",
+    "goh siew lan",
+    "ng kok wai",
+    "lee hui min",
+    "chua beng hock",
+    "teo soo lin",
+    "koh wee kiat",
+    "yeo poh choo",
+    "Wong Kai Xiang",
+    "Siti Nurhaliza binte Osman",
+    "Rajesh s/o Kumar",
+    "Nur Aisyah",
+    "Chen Jia Hui",
+    "Muthu Raman",
+    "Ho Li Ting",
+    "Ang Chee Keong",
+    "Low Mei Yee",
+    "Toh Kian Seng",
+]
 DIGITS = [f"{1234567 + 1111 * i:07d}" for i in range(20)]
 NRICS = [_nric("S" if i % 2 else "T", d) for i, d in enumerate(DIGITS)]
 NRICS = [f"{n[0]} {n[1:8]} {n[8]}" if i % 3 == 0 else n for i, n in enumerate(NRICS)]
@@ -75,8 +92,18 @@ def _apply(data: Path, recipe_text: str, *extra: str) -> int:
     out = data.parent / "out.csv"
     for old in data.parent.glob("out.csv*"):  # the earlier run's table and mapping table
         old.unlink()
-    return cli.main(["apply", str(data), "--recipe", str(recipe), "--out", str(out),
-                     "--plaintext-mapping", *extra])  # fmt: skip
+    return cli.main(
+        [
+            "apply",
+            str(data),
+            "--recipe",
+            str(recipe),
+            "--out",
+            str(out),
+            "--plaintext-mapping",
+            *extra,
+        ]
+    )
 
 
 def _refusal(capsys) -> str:
@@ -88,8 +115,12 @@ REMOVED = "  - {step: remove, columns: [notes, postal]}\n"
 
 def test_the_table_passes_once_identifiers_are_removed(data, capsys):
     # the control: everything removed, ages banded, k = 5 by hand (see TABLE)
-    code = _apply(data, BASE + "steps:\n  - {step: remove, columns: [name, nric, notes, postal]}\n"
-                  + AGE, "--report", str(data.parent / "r.json"))  # fmt: skip
+    code = _apply(
+        data,
+        BASE + "steps:\n  - {step: remove, columns: [name, nric, notes, postal]}\n" + AGE,
+        "--report",
+        str(data.parent / "r.json"),
+    )
     assert code == 0, _refusal(capsys)
     check = json.loads((data.parent / "r.json").read_text())["release_check"]
     assert check["passed"] and check["k"] == 5
@@ -99,9 +130,14 @@ def test_the_table_passes_once_identifiers_are_removed(data, capsys):
 
 
 def test_masked_identifiers_that_keep_most_of_each_value_are_refused(data, capsys):
-    recipe = (BASE + "steps:\n" + REMOVED + AGE
-              + "  - {step: mask, column: nric, keep_last: 8}\n"
-              + "  - {step: mask, column: name, keep_first: 7}\n")  # fmt: skip
+    recipe = (
+        BASE
+        + "steps:\n"
+        + REMOVED
+        + AGE
+        + "  - {step: mask, column: nric, keep_last: 8}\n"
+        + "  - {step: mask, column: name, keep_first: 7}\n"
+    )
     assert _apply(data, recipe) == 2
     err = _refusal(capsys)
     assert "Column 'nric', a direct identifier, is masked" in err
@@ -116,9 +152,13 @@ def test_a_mask_that_keeps_three_characters_passes_the_run_rule_but_must_reach_k
     # keep_first 1 + keep_last 3 masks 5 of the 7 digits ("S*****67D"): no 4-character run
     # of an original is left, but the 20 masked values are still 20 different ones, so with
     # nric counted as a quasi-identifier every record is alone (k = 1 by hand).
-    recipe = (BASE.replace("[name, nric, notes]", "[nric]") + "steps:\n"
-              + "  - {step: remove, columns: [name, notes, postal]}\n" + AGE
-              + "  - {step: mask, column: nric, keep_first: 1, keep_last: 3}\n")  # fmt: skip
+    recipe = (
+        BASE.replace("[name, nric, notes]", "[nric]")
+        + "steps:\n"
+        + "  - {step: remove, columns: [name, notes, postal]}\n"
+        + AGE
+        + "  - {step: mask, column: nric, keep_first: 1, keep_last: 3}\n"
+    )
     assert _apply(data, recipe) == 2
     err = _refusal(capsys)
     assert "is masked but" not in err  # the run rule is met
@@ -135,19 +175,31 @@ def test_swapped_names_and_nrics_are_refused(data, capsys):
 
 
 def test_rounded_phone_numbers_keep_their_first_digits_and_are_refused():
-    phones = pd.DataFrame({"phone": [91234567 + 10_007 * i for i in range(12)],
-                           "sex": ["F", "M"] * 6})  # fmt: skip
+    phones = pd.DataFrame(
+        {"phone": [91234567 + 10_007 * i for i in range(12)], "sex": ["F", "M"] * 6}
+    )
     recipe = Recipe(({"step": "round", "column": "phone", "base": 100},))
     released = apply_recipe(phones, recipe).data  # 91234567 -> 91234600: keeps "912346"
-    check = check_release(phones, released, steps=1, quasi_identifiers=["sex"],
-                          direct_identifiers=["phone"], recipe_steps=recipe.steps)  # fmt: skip
+    check = check_release(
+        phones,
+        released,
+        steps=1,
+        quasi_identifiers=["sex"],
+        direct_identifiers=["phone"],
+        recipe_steps=recipe.steps,
+    )
     assert check.kinds[0] == "direct_identifiers" and "is rounded" in check.problems[0]
 
 
 def test_pseudonyms_are_handled_and_a_second_pseudonymisation_must_lead_back(data, capsys):
-    once = (BASE.replace("[name, nric, notes]", "[name, nric]") + "steps:\n" + REMOVED + AGE
-            + "  - {step: remove, columns: [name]}\n"
-            + "  - {step: pseudonymise, column: nric, method: random, digits: 7}\n")  # fmt: skip
+    once = (
+        BASE.replace("[name, nric, notes]", "[name, nric]")
+        + "steps:\n"
+        + REMOVED
+        + AGE
+        + "  - {step: remove, columns: [name]}\n"
+        + "  - {step: pseudonymise, column: nric, method: random, digits: 7}\n"
+    )
     assert _apply(data, once) == 0, _refusal(capsys)
     # the recipe chains a second pseudonymisation's table back to the people (issue 27)
     twice = once + "  - {step: pseudonymise, column: nric, method: random, digits: 8}\n"
@@ -155,11 +207,20 @@ def test_pseudonyms_are_handled_and_a_second_pseudonymisation_must_lead_back(dat
     # a mapping table that leads only to the first pseudonyms is refused by the gate
     steps = ({"step": "pseudonymise", "column": "nric"},) * 2
     released = TABLE[["age", "sex"]].assign(nric=[f"{i:08d}" for i in range(20)])
-    lost = {"nric": pd.DataFrame({"pseudonym": released["nric"],
-                                  "nric": [f"{i:07d}" for i in range(20)]})}  # fmt: skip
-    check = check_release(TABLE[["nric", "age", "sex"]], released, steps=2,
-                          quasi_identifiers=["sex"], direct_identifiers=["nric"],
-                          recipe_steps=steps, mappings=lost)  # fmt: skip
+    lost = {
+        "nric": pd.DataFrame(
+            {"pseudonym": released["nric"], "nric": [f"{i:07d}" for i in range(20)]}
+        )
+    }
+    check = check_release(
+        TABLE[["nric", "age", "sex"]],
+        released,
+        steps=2,
+        quasi_identifiers=["sex"],
+        direct_identifiers=["nric"],
+        recipe_steps=steps,
+        mappings=lost,
+    )
     assert "pseudonymised 2 times" in check.problems[0]
 
 
@@ -195,8 +256,9 @@ def test_a_clean_rescan_and_a_signed_review_release_the_redacted_column(data, ca
     report = data.parent / "r.json"
     assert _apply(data, review + FREE_TEXT + step, "--report", str(report)) == 0, _refusal(capsys)
     check = json.loads(report.read_text())["release_check"]
-    assert check["reviews"] == {"notes": {"by": "A. Reviewer", "at": "2026-11-27",
-                                          "rows_checked": 20}}  # fmt: skip
+    assert check["reviews"] == {
+        "notes": {"by": "A. Reviewer", "at": "2026-11-27", "rows_checked": 20}
+    }
     released = pd.read_csv(data.parent / "out.csv")["notes"]
     for name in NAMES[:10]:  # the lower-case names are gone from every note
         assert not released.str.contains(name.split()[0] + " ").any()
@@ -213,7 +275,7 @@ def test_a_review_record_with_a_bad_field_is_refused_in_one_line():
 
 
 def test_an_unlisted_near_unique_quasi_identifier_stops_the_release(data, capsys):
-    recipe = (BASE + "steps:\n  - {step: remove, columns: [name, nric, notes]}\n" + AGE)  # fmt: skip
+    recipe = BASE + "steps:\n  - {step: remove, columns: [name, nric, notes]}\n" + AGE
     assert _apply(data, recipe) == 2
     err = _refusal(capsys)
     assert "Step 1 doubts column(s) 'postal'" in err and "not_quasi_identifiers" in err
@@ -232,8 +294,11 @@ def test_an_unlisted_near_unique_quasi_identifier_stops_the_release(data, capsys
 def test_without_direct_identifiers_in_the_recipe_lower_case_names_and_spaced_nrics_are_caught(
     data, capsys
 ):
-    recipe = (BASE.replace("direct_identifiers: [name, nric, notes]\n", "")
-              + "steps:\n  - {step: remove, columns: [notes, postal]}\n" + AGE)  # fmt: skip
+    recipe = (
+        BASE.replace("direct_identifiers: [name, nric, notes]\n", "")
+        + "steps:\n  - {step: remove, columns: [notes, postal]}\n"
+        + AGE
+    )
     assert _apply(data, recipe) == 2
     err = _refusal(capsys)
     assert "'name'" in err and "'nric'" in err
@@ -243,17 +308,27 @@ def test_a_decision_needs_a_reason():
     with pytest.raises(RecipeError, match="'not_quasi_identifiers' must map each column"):
         Recipe.from_yaml("not_quasi_identifiers: {postal: ''}\n")
     with pytest.raises(ParameterError, match="reason why column 'postal'"):
-        check_release(TABLE, TABLE.iloc[:0], steps=1, quasi_identifiers=["age"],
-                      not_quasi_identifiers={"postal": "  "})  # fmt: skip
+        check_release(
+            TABLE,
+            TABLE.iloc[:0],
+            steps=1,
+            quasi_identifiers=["age"],
+            not_quasi_identifiers={"postal": "  "},
+        )
 
 
 # --- item 4: every privacy model can be a release target --------------------------------
 
 # Released: age band x sex, 4 classes of 5; salary is "low" in the first band, "high" in the
 # second: each class holds one salary value (distinct l = 1, by hand).
-TARGETS = (BASE.replace("not_quasi_identifiers: {salary: the outcome studied and known to no "
-                        "outsider}\n", "sensitive: salary\n")
-           + "steps:\n  - {step: remove, columns: [name, nric, notes, postal]}\n" + AGE)  # fmt: skip
+TARGETS = (
+    BASE.replace(
+        "not_quasi_identifiers: {salary: the outcome studied and known to no outsider}\n",
+        "sensitive: salary\n",
+    )
+    + "steps:\n  - {step: remove, columns: [name, nric, notes, postal]}\n"
+    + AGE
+)
 
 
 @pytest.mark.parametrize(
@@ -261,8 +336,10 @@ TARGETS = (BASE.replace("not_quasi_identifiers: {salary: the outcome studied and
     [
         ("l_diversity: {sensitive: salary, l: 2}", "distinct l-diversity l = 2"),
         ("l_diversity: {sensitive: salary, l: 2, kind: entropy}", "entropy l-diversity l = 2"),
-        ("l_diversity: {sensitive: salary, l: 2, kind: recursive, c: 3}",
-         "recursive (c,l)-diversity c = 3, l = 2"),
+        (
+            "l_diversity: {sensitive: salary, l: 2, kind: recursive, c: 3}",
+            "recursive (c,l)-diversity c = 3, l = 2",
+        ),
         # one value per class: share 1 against 1/2 in the table, EMD = 0.5 > 0.2 (by hand)
         ("t_closeness: {sensitive: salary, t: 0.2}", "t-closeness t = 0.2"),
         # |ln(1 / 0.5)| = 0.69 >= 0.5
@@ -271,7 +348,7 @@ TARGETS = (BASE.replace("not_quasi_identifiers: {salary: the outcome studied and
         ("beta_likeness: {sensitive: salary, beta: 0.5}", "basic beta-likeness beta = 0.5"),
         ("alpha_k: {sensitive: salary, alpha: 0.8}", "(alpha,k)-anonymity alpha = 0.8"),
     ],
-)  # fmt: skip
+)
 def test_each_privacy_model_target_refuses_a_table_whose_groups_reveal_the_salary(
     data, capsys, target, words
 ):
@@ -292,8 +369,13 @@ def test_a_met_target_passes_and_is_reported(data, capsys):
     report = data.parent / "r.json"
     assert _apply(data, recipe, "--report", str(report)) == 0, _refusal(capsys)
     check = json.loads(report.read_text())["release_check"]
-    assert check["targets"] == [{"model": "alpha_k", "failing_records": 0,
-                                 "requirement": "(alpha,k)-anonymity alpha = 1 on 'salary'"}]  # fmt: skip
+    assert check["targets"] == [
+        {
+            "model": "alpha_k",
+            "failing_records": 0,
+            "requirement": "(alpha,k)-anonymity alpha = 1 on 'salary'",
+        }
+    ]
 
 
 @pytest.mark.parametrize(
@@ -326,16 +408,26 @@ def test_unsure_text_is_named_and_a_code_is_judged_when_the_recipe_lists_its_own
     # 40 records: 'remark' has 28 distinct short texts (70%: neither a category nor
     # near-unique, so Step 1 is unsure), 'ref' a different code for every record
     words = [f"w{i}x" for i in range(28)]
-    table = pd.DataFrame({
-        "name": [f"person {i}" for i in range(40)],
-        "remark": [f"note {words[i % 28]} {'ab'[i % 2]}" if i < 28 else f"note {words[i - 28]} a"
-                   for i in range(40)],
-        "ref": [f"QX{i * 7919 % 100000:05d}Z{i}" for i in range(40)],
-        "sex": ["F", "M"] * 20,
-    })  # fmt: skip
+    table = pd.DataFrame(
+        {
+            "name": [f"person {i}" for i in range(40)],
+            "remark": [
+                f"note {words[i % 28]} {'ab'[i % 2]}" if i < 28 else f"note {words[i - 28]} a"
+                for i in range(40)
+            ],
+            "ref": [f"QX{i * 7919 % 100000:05d}Z{i}" for i in range(40)],
+            "sex": ["F", "M"] * 20,
+        }
+    )
     released = table.drop(columns="name")
-    check = check_release(table, released, steps=1, quasi_identifiers=["sex"],
-                          direct_identifiers=["name"], suggestions=suggest_roles(table))  # fmt: skip
+    check = check_release(
+        table,
+        released,
+        steps=1,
+        quasi_identifiers=["sex"],
+        direct_identifiers=["name"],
+        suggestions=suggest_roles(table),
+    )
     [doubts] = [
         p for p, kind in zip(check.problems, check.kinds, strict=True) if kind == "undecided"
     ]
@@ -343,6 +435,9 @@ def test_unsure_text_is_named_and_a_code_is_judged_when_the_recipe_lists_its_own
     assert check.undecided == ("remark",)
     # a code Step 1 is sure identifies a record is judged as a direct identifier, though
     # the recipe lists only 'name' ("classified or declared", core.release_gate)
-    left = [p for p, kind in zip(check.problems, check.kinds, strict=True)
-            if kind == "direct_identifiers"]  # fmt: skip
+    left = [
+        p
+        for p, kind in zip(check.problems, check.kinds, strict=True)
+        if kind == "direct_identifiers"
+    ]
     assert any("'ref'" in p for p in left)

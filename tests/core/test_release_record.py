@@ -22,20 +22,29 @@ TAXI = pd.read_csv(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
 def _record(ws: Workspace, table: pd.DataFrame, recipe: Recipe, **options):
     result = apply_recipe(table, recipe, tables=options.pop("tables", None))
     output = table_to_bytes(result.data, "csv")
-    done = record_once(ws, original=table, data_path=None, recipe=recipe, result=result,
-                       output_sha256=sha256_bytes(output), output_name="released.csv",
-                       **options)  # fmt: skip
+    done = record_once(
+        ws,
+        original=table,
+        data_path=None,
+        recipe=recipe,
+        result=result,
+        output_sha256=sha256_bytes(output),
+        output_name="released.csv",
+        **options,
+    )
     return done, result
 
 
 def test_the_same_release_is_recorded_once_and_each_signer_once(tmp_path):
     recipe = Recipe(steps=({"step": "remove", "columns": ["Serial number"]},), seed=3)
     with Workspace(tmp_path / "w.anon.db") as ws:
-        first, _ = _record(ws, TAXI, recipe,
-                           sign_off={"Prepared by": "Ann Tan", "Purpose of release": "study"})  # fmt: skip
+        first, _ = _record(
+            ws, TAXI, recipe, sign_off={"Prepared by": "Ann Tan", "Purpose of release": "study"}
+        )
         entries = len(ws.audit_entries())
-        again, _ = _record(ws, TAXI, recipe,
-                           sign_off={"Prepared by": "Ann Tan", "Reviewed by": "Bo Lim"})  # fmt: skip
+        again, _ = _record(
+            ws, TAXI, recipe, sign_off={"Prepared by": "Ann Tan", "Reviewed by": "Bo Lim"}
+        )
         assert (first.new, again.new) == (True, False)
         assert again.anchor == first.anchor and len(ws.releases()) == 1
         signed = [(s["name"], s["role"], s["statement"]) for s in ws.signoffs()]
@@ -57,8 +66,12 @@ def test_a_population_table_kept_in_the_workspace_makes_the_release_again(tmp_pa
     population = pd.concat([TAXI.iloc[:1], *[TAXI.iloc[1:]] * 5], ignore_index=True)
     digest = sha256_bytes(population.to_csv(index=False).encode())
     name = stored_table_name(digest)
-    step = {"step": "suppress_records", "below_k": 1, "quasi_identifiers": ["Age", "Gender"],
-            "k_map": {"k": 5, "population_table": name, "hierarchies": {}, "levels": {}}}  # fmt: skip
+    step = {
+        "step": "suppress_records",
+        "below_k": 1,
+        "quasi_identifiers": ["Age", "Gender"],
+        "k_map": {"k": 5, "population_table": name, "hierarchies": {}, "levels": {}},
+    }
     recipe = Recipe(steps=(step,), seed=3, meta={"quasi_identifiers": ["Age", "Gender"]})
     with Workspace(tmp_path / "w.anon.db") as ws:
         ws.add_dataset(population, name="population", sha256=digest, store_data=True)
@@ -87,9 +100,19 @@ def test_apply_reads_a_population_table_the_workspace_keeps(tmp_path, capsys):
         f"{{k: 5, population_table: '{stored_table_name(digest)}', hierarchies: {{}}, "
         "levels: {}}}\n"
     )
-    code = main(["apply", str(tmp_path / "taxi.csv"), "--recipe", str(tmp_path / "recipe.yaml"),
-                 "--out", str(tmp_path / "out.csv"), "--workspace", str(tmp_path / "w.anon.db"),
-                 "--release-anyway"])  # fmt: skip
+    code = main(
+        [
+            "apply",
+            str(tmp_path / "taxi.csv"),
+            "--recipe",
+            str(tmp_path / "recipe.yaml"),
+            "--out",
+            str(tmp_path / "out.csv"),
+            "--workspace",
+            str(tmp_path / "w.anon.db"),
+            "--release-anyway",
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     [written] = [p for p in tmp_path.glob("out*.csv")]
     # record 1 (held once by the population) removed, as k-map 5 asks (by hand above)

@@ -22,36 +22,113 @@ from core.safe_harbor import AGE_LABEL, FREE_TEXT_CHOICES, apply_safe_harbor
 REFERENCE = pd.Timestamp("2025-06-30")
 
 GIVEN = {
-    "SG": ["Wei Ling", "Jun Jie", "Mei Hua", "Siti", "Nurul", "Farhan", "Kavitha", "Thivya",
-           "Hui Min", "Zhi Hao", "Aisyah", "Ravi"],
-    "US": ["John", "Emily", "Michael", "Ashley", "Tyrone", "Dakota", "Brianna", "Cody",
-           "Latoya", "Hunter", "Madison", "Jose"],
-    "UK": ["Oliver", "Charlotte", "Harry", "Amelia", "Callum", "Niamh", "Rhys", "Siobhan",
-           "Alfie", "Freya", "Hamish", "Imogen"],
-    "IN": ["Priya", "Arjun", "Rahul", "Ananya", "Harpreet", "Aarav", "Lakshmi", "Venkatesh",
-           "Divya", "Sandeep", "Meenakshi", "Gurpreet"],
-}  # fmt: skip
+    "SG": [
+        "Wei Ling",
+        "Jun Jie",
+        "Mei Hua",
+        "Siti",
+        "Nurul",
+        "Farhan",
+        "Kavitha",
+        "Thivya",
+        "Hui Min",
+        "Zhi Hao",
+        "Aisyah",
+        "Ravi",
+    ],
+    "US": [
+        "John",
+        "Emily",
+        "Michael",
+        "Ashley",
+        "Tyrone",
+        "Dakota",
+        "Brianna",
+        "Cody",
+        "Latoya",
+        "Hunter",
+        "Madison",
+        "Jose",
+    ],
+    "UK": [
+        "Oliver",
+        "Charlotte",
+        "Harry",
+        "Amelia",
+        "Callum",
+        "Niamh",
+        "Rhys",
+        "Siobhan",
+        "Alfie",
+        "Freya",
+        "Hamish",
+        "Imogen",
+    ],
+    "IN": [
+        "Priya",
+        "Arjun",
+        "Rahul",
+        "Ananya",
+        "Harpreet",
+        "Aarav",
+        "Lakshmi",
+        "Venkatesh",
+        "Divya",
+        "Sandeep",
+        "Meenakshi",
+        "Gurpreet",
+    ],
+}
 FAMILY = {
     "SG": ["Tan", "Lim", "Ng", "Goh", "Binte Yusof", "Bin Osman", "Pillai", "Chua"],
     "US": ["Smith", "Johnson", "Washington", "Nguyen", "Okafor", "Kowalski", "Rivera", "Baker"],
     "UK": ["Bennett", "MacLeod", "Evans", "O'Neill", "Patel", "Hughes", "Pritchard", "Doyle"],
     "IN": ["Sharma", "Iyer", "Reddy", "Banerjee", "Singh", "Nair", "Chatterjee", "Kulkarni"],
-}  # fmt: skip
+}
 STREETS = {
     "US": ["Maple Street", "Oak Avenue", "Sunset Blvd", "Lakeview Drive", "Elm St", "Pine Road"],
-    "UK": ["High Street", "Station Road", "Church Lane", "Victoria Road", "Mill Lane", "Park Avenue"],
+    "UK": [
+        "High Street",
+        "Station Road",
+        "Church Lane",
+        "Victoria Road",
+        "Mill Lane",
+        "Park Avenue",
+    ],
     "IN": ["MG Road", "Anna Salai", "Linking Road", "Park Street", "Brigade Road", "Nehru Nagar"],
-    "SG": ["jurong west st 41", "ang mo kio ave 10", "toa payoh lorong 8", "tampines st 81",
-           "bedok north road", "clementi ave 3"],
-}  # fmt: skip
+    "SG": [
+        "jurong west st 41",
+        "ang mo kio ave 10",
+        "toa payoh lorong 8",
+        "tampines st 81",
+        "bedok north road",
+        "clementi ave 3",
+    ],
+}
 TOWNS = {
     "US": [("Austin", "TX"), ("Denver", "CO"), ("Boston", "MA"), ("Seattle", "WA")],
     "UK": [("London", "SW1A"), ("Leeds", "LS6"), ("Cardiff", "CF10"), ("Bristol", "BS1")],
-    "IN": [("Bengaluru", "Karnataka"), ("Chennai", "Tamil Nadu"), ("Mumbai", "Maharashtra"),
-           ("Kolkata", "West Bengal")],
-}  # fmt: skip
-JOBS = ["Nurse", "Teacher", "Civil Engineer", "Accountant", "Taxi Driver", "Cleaner",
-        "Software Developer", "Retired", "Student", "Police Officer", "Chef", "Pharmacist"]  # fmt: skip
+    "IN": [
+        ("Bengaluru", "Karnataka"),
+        ("Chennai", "Tamil Nadu"),
+        ("Mumbai", "Maharashtra"),
+        ("Kolkata", "West Bengal"),
+    ],
+}
+JOBS = [
+    "Nurse",
+    "Teacher",
+    "Civil Engineer",
+    "Accountant",
+    "Taxi Driver",
+    "Cleaner",
+    "Software Developer",
+    "Retired",
+    "Student",
+    "Police Officer",
+    "Chef",
+    "Pharmacist",
+]
 DIAGNOSES = ["E11", "I10", "J45", "M54", "F32", "K21", "I20", "N39", "J06", "L40"]
 
 
@@ -139,13 +216,23 @@ def people(n: int, seed: int = 26) -> tuple[pd.DataFrame, list[dict]]:
         )
         secrets.append(
             {
-                "values": [full, given, pid, phone, email, address, postal,
-                           born.strftime("%d/%m/%Y"), admitted.strftime("%Y-%m-%d"), note],
+                "values": [
+                    full,
+                    given,
+                    pid,
+                    phone,
+                    email,
+                    address,
+                    postal,
+                    born.strftime("%d/%m/%Y"),
+                    admitted.strftime("%Y-%m-%d"),
+                    note,
+                ],
                 "age": age,
                 "born": born.year,
                 "state": state,
             }
-        )  # fmt: skip
+        )
     df = pd.DataFrame(rows)
     genders = rng.choice(["M", "F", "Male", "Female"], n).astype(object)
     genders[rng.choice(n, max(3, n // 100), replace=False)] = rng.choice(["Other", "X", "Unknown"])
@@ -310,9 +397,13 @@ def test_a_column_of_towns_is_removed_as_a_place_smaller_than_a_state():
 
 
 def test_birthdays_without_a_year_photos_and_coordinates_are_removed():
-    df = pd.DataFrame({"x": ["18 May", "3 Jan", "27 Dec", "9 Aug"] * 3,
-                       "y": [f"img_{i}.jpeg" for i in range(12)],
-                       "z": [f"1.3{i:02d}4, 103.8{i:02d}9" for i in range(12)]})  # fmt: skip
+    df = pd.DataFrame(
+        {
+            "x": ["18 May", "3 Jan", "27 Dec", "9 Aug"] * 3,
+            "y": [f"img_{i}.jpeg" for i in range(12)],
+            "z": [f"1.3{i:02d}4, 103.8{i:02d}9" for i in range(12)],
+        }
+    )
     result = apply_safe_harbor(df)
     assert result.data.columns.tolist() == []
     lines = {line.letter: line for line in result.identifiers}
@@ -322,9 +413,11 @@ def test_birthdays_without_a_year_photos_and_coordinates_are_removed():
 
 def test_repeated_notes_that_name_someone_now_and_then_are_removed():
     # Step 1 calls this a category (3 distinct notes in 60 rows); one note names a person.
-    notes = ["Patient attended the clinic and was reviewed today",
-             "No change since the last visit, continue the same plan",
-             "Daughter Kavitha Raman will call back on 9123 4567 tomorrow"] * 20  # fmt: skip
+    notes = [
+        "Patient attended the clinic and was reviewed today",
+        "No change since the last visit, continue the same plan",
+        "Daughter Kavitha Raman will call back on 9123 4567 tomorrow",
+    ] * 20
     hospitals = ["Ng Teng Fong General Hospital", "Tan Tock Seng Hospital"] * 30
     result = apply_safe_harbor(pd.DataFrame({"x": notes, "h": hospitals}))
     assert "x" not in result.data.columns
@@ -335,14 +428,28 @@ def test_the_state_of_every_form_of_address():
     from core.states import state_of
 
     addresses = pd.Series(
-        ["1600 Pennsylvania Ave NW, Washington, DC 20500", "10 Main St, Seattle, Washington 98101",
-         "x, West Virginia", "Flat 4B, 22 MG Road, Bengaluru, Karnataka 560001",
-         "12 anna salai, chennai, tamil nadu - 600002", "blk 456 ang mo kio ave 10 #03-45 s(560456)",
-         None, "221B Baker Street, London NW1 6XE"]
-    )  # fmt: skip
+        [
+            "1600 Pennsylvania Ave NW, Washington, DC 20500",
+            "10 Main St, Seattle, Washington 98101",
+            "x, West Virginia",
+            "Flat 4B, 22 MG Road, Bengaluru, Karnataka 560001",
+            "12 anna salai, chennai, tamil nadu - 600002",
+            "blk 456 ang mo kio ave 10 #03-45 s(560456)",
+            None,
+            "221B Baker Street, London NW1 6XE",
+        ]
+    )
     got = [None if pd.isna(v) else v for v in state_of(addresses)]
-    assert got == ["District of Columbia", "Washington", "West Virginia", "Karnataka",
-                   "Tamil Nadu", "Singapore", None, None]  # fmt: skip
+    assert got == [
+        "District of Columbia",
+        "Washington",
+        "West Virginia",
+        "Karnataka",
+        "Tamil Nadu",
+        "Singapore",
+        None,
+        None,
+    ]
 
 
 def test_columns_labelled_by_numbers_are_handled_by_their_text():

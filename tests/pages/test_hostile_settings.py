@@ -35,8 +35,7 @@ def test_a_setting_of_the_wrong_shape_is_named_not_a_crash(tmp_path, monkeypatch
     workspace = tmp_path / "sent.anon.db"
     with Workspace(workspace) as ws:
         sha = ws.add_dataset(table, name="people.csv", store_data=True)
-        ws.set_setting("current_data", {"sha256": sha, "name": "people.csv",
-                                        "source_path": None})  # fmt: skip
+        ws.set_setting("current_data", {"sha256": sha, "name": "people.csv", "source_path": None})
         ws.set_setting(key, value)
     monkeypatch.setenv("ANON_WORKSPACE", str(workspace))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)

@@ -27,8 +27,7 @@ def _hostile_workspace(path: Path, targets: list[Path]) -> None:
     table = pd.DataFrame({"age": [25, 27, 33, 35, 41, 44], "sex": list("FMFMFM")})
     with Workspace(path) as ws:
         sha = ws.add_dataset(table, name="people.csv", store_data=True)
-        ws.set_setting("current_data", {"sha256": sha, "name": "people.csv",
-                                        "source_path": None})  # fmt: skip
+        ws.set_setting("current_data", {"sha256": sha, "name": "people.csv", "source_path": None})
         names = [str(targets[0]), os.path.relpath(targets[1], ROOT)]
         with ws.transaction() as conn:
             for name in names:
@@ -40,7 +39,7 @@ def _hostile_workspace(path: Path, targets: list[Path]) -> None:
         version = ws.add_recipe_version(
             Recipe(
                 ({"step": "generalise", "column": "age", "hierarchy": names[1], "level": 1},), 7, {}
-            ).to_yaml(),  # fmt: skip
+            ).to_yaml(),
             message="crafted",
         )
         ws.set_setting("current_recipe", version.id)
@@ -98,8 +97,16 @@ def test_another_sessions_hierarchies_are_followed_without_a_file(tmp_path, monk
     assert not target.exists() and not target.parent.exists()
 
 
-@pytest.mark.parametrize("name", ["/tmp/evil.pth", "../../evil.pth", "hierarchies/../x.csv",
-                                  "hierarchies/a b.csv", "hierarchies/x.pth"])  # fmt: skip
+@pytest.mark.parametrize(
+    "name",
+    [
+        "/tmp/evil.pth",
+        "../../evil.pth",
+        "hierarchies/../x.csv",
+        "hierarchies/a b.csv",
+        "hierarchies/x.pth",
+    ],
+)
 def test_the_workspace_refuses_a_hierarchy_name_that_is_not_a_bundle_name(tmp_path, name):
     from core.workspace import WorkspaceError
 
@@ -122,8 +129,9 @@ def test_history_names_a_record_changed_under_an_intact_log(tmp_path, monkeypatc
     at.switch_page("pages/12_history.py").run()
     assert not at.exception, at.exception
     errors = [e.value for e in at.error]
-    assert any("risk computation 1: k is 50 in its table but 2 in its audit entry" in e
-               for e in errors), errors  # fmt: skip
+    assert any(
+        "risk computation 1: k is 50 in its table but 2 in its audit entry" in e for e in errors
+    ), errors
 
 
 def test_a_damaged_workspace_is_one_line_in_the_dashboard(tmp_path, monkeypatch):

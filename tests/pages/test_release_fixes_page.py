@@ -19,8 +19,18 @@ from apptest_helpers import open_app, recorded_downloads
 from core.recipe import EditHistory, Recipe
 from core.schema import Role
 
-NAMES = ["tan ah kow", "lim mei ling", "ong boon huat", "goh siew lan", "ng kok wai",
-         "lee hui min", "chua beng hock", "teo soo lin", "koh wee kiat", "yeo poh choo"] * 2  # fmt: skip
+NAMES = [
+    "tan ah kow",
+    "lim mei ling",
+    "ong boon huat",
+    "goh siew lan",
+    "ng kok wai",
+    "lee hui min",
+    "chua beng hock",
+    "teo soo lin",
+    "koh wee kiat",
+    "yeo poh choo",
+] * 2
 TABLE = pd.DataFrame(
     {
         "name": [f"{n} {i}" for i, n in enumerate(NAMES)],
@@ -31,12 +41,18 @@ TABLE = pd.DataFrame(
         "notes": [
             f"{n} called about the bill, nric S {2345678 + i:07d} D, will come back next week"
             for i, n in enumerate(NAMES)
-        ],  # fmt: skip
+        ],
         "salary": ["low"] * 10 + ["high"] * 10,
     }
 )
-ROLES = {"name": Role.DIRECT, "nric": Role.DIRECT, "notes": Role.DIRECT, "age": Role.INDIRECT,
-         "sex": Role.INDIRECT, "postal": Role.OTHER}  # fmt: skip
+ROLES = {
+    "name": Role.DIRECT,
+    "nric": Role.DIRECT,
+    "notes": Role.DIRECT,
+    "age": Role.INDIRECT,
+    "sex": Role.INDIRECT,
+    "postal": Role.OTHER,
+}
 STEPS = (
     {"step": "remove", "columns": ["name", "nric"]},
     # age bands of 50: (0-49, F), (0-49, M), (50-99, F), (50-99, M), 5 records each: k = 5
@@ -139,8 +155,11 @@ def test_a_masked_nric_is_refused_with_what_would_pass_and_fixed_on_de_identify(
     pseudonymisation there passes the check."""
     at = open_app()
     at.session_state["roles"] = {**ROLES, "postal": Role.INDIRECT}
-    steps = ({"step": "remove", "columns": ["name", "notes", "postal"]}, STEPS[1],
-             {"step": "mask", "column": "nric", "keep_last": 8})  # fmt: skip
+    steps = (
+        {"step": "remove", "columns": ["name", "notes", "postal"]},
+        STEPS[1],
+        {"step": "mask", "column": "nric", "keep_last": 8},
+    )
     at.session_state["history"] = EditHistory(Recipe(steps=steps, seed=7))
     at.session_state["k_target_value"] = 5
     at.switch_page("pages/7_report.py").run()

@@ -35,9 +35,21 @@ ROLES = {c: Role.INDIRECT for c in QI} | {"nric": Role.DIRECT}
 # No random step: two sessions make the same bytes, so the second finds the first's record.
 STEPS = (
     {"step": "generalise", "column": "date_of_birth", "date_unit": "year"},
-    {"step": "remove", "columns": ["nric", "name", "email", "mobile", "race", "postal_code",
-                                   "latitude", "longitude", "occupation"]},
-)  # fmt: skip
+    {
+        "step": "remove",
+        "columns": [
+            "nric",
+            "name",
+            "email",
+            "mobile",
+            "race",
+            "postal_code",
+            "latitude",
+            "longitude",
+            "occupation",
+        ],
+    },
+)
 RELEASE_FILES = ("download_data", "download_bundle", "download_report_md", "download_report_json")
 
 
@@ -93,11 +105,24 @@ def test_downloads_follow_the_record_and_the_report_verifies(own_workspace, file
     (tmp_path / "report.md").write_bytes(files.content(at, "download_report_md"))
     (tmp_path / "bundle.zip").write_bytes(files.content(at, "download_bundle"))
     done = subprocess.run(
-        [sys.executable, "-m", "core", "verify", "--workspace", str(own_workspace),
-         "--report", str(tmp_path / "report.json"), "--report", str(tmp_path / "report.md"),
-         "--bundle", str(tmp_path / "bundle.zip")],
-        cwd=ROOT, capture_output=True, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "core",
+            "verify",
+            "--workspace",
+            str(own_workspace),
+            "--report",
+            str(tmp_path / "report.json"),
+            "--report",
+            str(tmp_path / "report.md"),
+            "--bundle",
+            str(tmp_path / "bundle.zip"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count(f"release {release['id']} is in this workspace") == 3
 
@@ -137,8 +162,10 @@ def test_the_sign_off_is_recorded_with_the_release_once(own_workspace):
     [release] = releases(own_workspace)
     with Workspace(own_workspace) as ws:
         signed = sorted((s["name"], s["role"], s["release_id"]) for s in ws.signoffs())
-    assert signed == [("Ann Tan", "Prepared by", release["id"]),
-                      ("Bo Lim", "Reviewed by", release["id"])]  # fmt: skip
+    assert signed == [
+        ("Ann Tan", "Prepared by", release["id"]),
+        ("Bo Lim", "Reviewed by", release["id"]),
+    ]
 
 
 def test_a_changed_recipe_withdraws_the_prepared_downloads(own_workspace):

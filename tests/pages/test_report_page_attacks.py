@@ -17,9 +17,11 @@ QI = ["date_of_birth", "sex"]
 STEPS = (
     {"step": "pseudonymise", "column": "nric", "method": "random"},
     {"step": "generalise", "column": "date_of_birth", "date_unit": "year"},
-    {"step": "remove", "columns": ["name", "email", "race", "postal_code", "latitude",
-                                   "longitude", "occupation"]},
-)  # fmt: skip
+    {
+        "step": "remove",
+        "columns": ["name", "email", "race", "postal_code", "latitude", "longitude", "occupation"],
+    },
+)
 
 
 def test_a_phone_column_relabelled_and_decided_away_keeps_the_download_locked():

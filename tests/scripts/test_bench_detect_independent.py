@@ -185,8 +185,17 @@ def test_year_kept_by_hand():
 # -- end to end, the project alone --------------------------------------------------------
 def test_benchmark_runs_on_a_slice(capsys, tmp_path):
     rows = 40
-    bench.main(["--split", "dev", "--rows", str(rows), "--no-presidio",
-                "--misses", str(tmp_path / "misses.txt")])  # fmt: skip
+    bench.main(
+        [
+            "--split",
+            "dev",
+            "--rows",
+            str(rows),
+            "--no-presidio",
+            "--misses",
+            str(tmp_path / "misses.txt"),
+        ]
+    )
     out = capsys.readouterr().out
     with (ev.DATA / "dev_spans.csv").open(encoding="utf-8", newline="") as handle:
         expected = sum(int(r["row"]) < rows and r["kind"] != "ref" for r in csv.DictReader(handle))
@@ -199,8 +208,9 @@ def test_benchmark_runs_on_a_slice(capsys, tmp_path):
 
 def test_misses_of_the_test_part_are_refused(tmp_path):
     with pytest.raises(SystemExit, match="dev part only"):
-        bench.main(["--split", "test", "--rows", "5", "--no-presidio",
-                    "--misses", str(tmp_path / "m.txt")])  # fmt: skip
+        bench.main(
+            ["--split", "test", "--rows", "5", "--no-presidio", "--misses", str(tmp_path / "m.txt")]
+        )
     assert not (tmp_path / "m.txt").exists()
 
 

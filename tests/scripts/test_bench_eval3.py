@@ -82,8 +82,9 @@ def test_people_agree_with_the_table():
     heads = table.loc[mykad, "no_kp"].str.replace("-", "").str[:6]
     assert heads.tolist() == born[mykad].dt.strftime("%y%m%d").tolist()
     # the street line and the postal code of people.csv are in the address as written
-    for street, postal, address in zip(people["street"], people["postal"], table["alamat"],
-                                       strict=True):  # fmt: skip
+    for street, postal, address in zip(
+        people["street"], people["postal"], table["alamat"], strict=True
+    ):
         assert street in address and postal in address
 
 
@@ -122,7 +123,7 @@ def test_step1_summary_by_hand():
         ("2024-03", True),
         ("05/03/2024", True),
         ("5 Mar", True),
-    ],  # fmt: skip
+    ],
 )
 def test_date_kept_by_hand(text, kept):
     assert bench.date_kept(text) is kept
@@ -137,24 +138,76 @@ def test_year_kept_by_hand():
 
 
 def test_safe_harbor_left_by_hand():
-    columns = ["nama", "c07", "no_kp", "emp#", "tel_bimbit", "emel", "waris", "alamat",
-               "poskod", "dob", "umur", "tarikh_lawatan", "inv_no", bench.NOTES]  # fmt: skip
+    columns = [
+        "nama",
+        "c07",
+        "no_kp",
+        "emp#",
+        "tel_bimbit",
+        "emel",
+        "waris",
+        "alamat",
+        "poskod",
+        "dob",
+        "umur",
+        "tarikh_lawatan",
+        "inv_no",
+        bench.NOTES,
+    ]
     table = pd.DataFrame(
         [
-            ["Ana Reyes", "Ana", "P1234567A", "E-00001", "0917 123 4567", "a@x.ph", "jo reyes",
-             "12 Rizal Ave., Makati 1200", "1200", "05/03/31", 94, "2024-03-05", "INV-1",
-             "Call Jo on 0917 000 0000."],
-            ["Lim Ah Kow", "Ah Kow", "520714-07-5011", "E-00002", "012-345 6789", "l@x.my",
-             "tan mei", "No. 8, Jalan Gasing, 46000 Petaling Jaya", "46000", "14/07/1952", 73,
-             "5 Mar 2024", "INV-2", "Seen."],
+            [
+                "Ana Reyes",
+                "Ana",
+                "P1234567A",
+                "E-00001",
+                "0917 123 4567",
+                "a@x.ph",
+                "jo reyes",
+                "12 Rizal Ave., Makati 1200",
+                "1200",
+                "05/03/31",
+                94,
+                "2024-03-05",
+                "INV-1",
+                "Call Jo on 0917 000 0000.",
+            ],
+            [
+                "Lim Ah Kow",
+                "Ah Kow",
+                "520714-07-5011",
+                "E-00002",
+                "012-345 6789",
+                "l@x.my",
+                "tan mei",
+                "No. 8, Jalan Gasing, 46000 Petaling Jaya",
+                "46000",
+                "14/07/1952",
+                73,
+                "5 Mar 2024",
+                "INV-2",
+                "Seen.",
+            ],
         ],
         columns=columns,
-    )  # fmt: skip
-    people = pd.DataFrame({"age": [94, 73], "dob": ["1931-03-05", "1952-07-14"],
-                           "street": ["12 Rizal Ave.", "No. 8, Jalan Gasing"],
-                           "postal": ["1200", "46000"]})  # fmt: skip
-    spans = pd.DataFrame({"row": [0, 0], "start": [5, 12], "end": [7, 25], "kind": ["name", "phone"],
-                          "text": ["Jo", "0917 000 0000"]})  # fmt: skip
+    )
+    people = pd.DataFrame(
+        {
+            "age": [94, 73],
+            "dob": ["1931-03-05", "1952-07-14"],
+            "street": ["12 Rizal Ave.", "No. 8, Jalan Gasing"],
+            "postal": ["1200", "46000"],
+        }
+    )
+    spans = pd.DataFrame(
+        {
+            "row": [0, 0],
+            "start": [5, 12],
+            "end": [7, 25],
+            "kind": ["name", "phone"],
+            "text": ["Jo", "0917 000 0000"],
+        }
+    )
     out = pd.DataFrame(
         {
             # row 1's name kept whole; row 0's removed
@@ -174,9 +227,15 @@ def test_safe_harbor_left_by_hand():
     )
     r = bench.safe_harbor_left(table, out, spans, people)
     # 1 name + 1 street + 2 postal codes + 1 visit date + 1 exact age + 1 birth year + 1 span
-    assert r["left_by_column"] == {"nama": 1, "alamat": 1, "poskod": 2, "umur": 1,
-                                   "tarikh_lawatan": 1, "dob (birth year, 90+)": 1,
-                                   f"{bench.NOTES} (spans)": 1}  # fmt: skip
+    assert r["left_by_column"] == {
+        "nama": 1,
+        "alamat": 1,
+        "poskod": 2,
+        "umur": 1,
+        "tarikh_lawatan": 1,
+        "dob (birth year, 90+)": 1,
+        f"{bench.NOTES} (spans)": 1,
+    }
     assert r["values_left"] == 8
     assert r["per_1000_cells"] == pytest.approx(1000 * 8 / (2 * 14))
     assert (r["aged_90_plus"], r["aged_90_plus_exact"]) == (1, 1)  # age and year: one person
@@ -187,8 +246,18 @@ def test_safe_harbor_left_by_hand():
 def test_birth_year_in_the_wrong_century_is_counted():
     table = pd.DataFrame({"dob": ["02/01/42"], "umur": [83]})
     people = pd.DataFrame({"age": [83], "dob": ["1942-01-02"], "street": ["x"], "postal": ["y"]})
-    for column in ("nama", "c07", "no_kp", "emp#", "tel_bimbit", "emel", "waris", "alamat",
-                   "poskod", "tarikh_lawatan"):  # fmt: skip
+    for column in (
+        "nama",
+        "c07",
+        "no_kp",
+        "emp#",
+        "tel_bimbit",
+        "emel",
+        "waris",
+        "alamat",
+        "poskod",
+        "tarikh_lawatan",
+    ):
         table[column] = ""
     out = pd.DataFrame({"dob": ["2042"], "umur": [83]})
     r = bench.safe_harbor_left(table, out, pd.DataFrame(), people)
@@ -200,6 +269,10 @@ def test_birth_year_in_the_wrong_century_is_counted():
 def test_runs_end_to_end_without_presidio(capsys):
     bench.main(["--no-presidio"])
     out = capsys.readouterr().out
-    for heading in ("## Step 1", "## Free text", "## Names in the name column",
-                    "## Safe Harbor preset (7,500 cells)"):  # fmt: skip
+    for heading in (
+        "## Step 1",
+        "## Free text",
+        "## Names in the name column",
+        "## Safe Harbor preset (7,500 cells)",
+    ):
         assert heading in out

@@ -250,8 +250,10 @@ def _score() -> None:
                 alarms.append((k, note[s:e], note))
         for string in negatives:
             start = note.index(string)
-            if any(k in ("name", "phone") and s < start + len(string) and start < e
-                   for k, s, e in found):  # fmt: skip
+            if any(
+                k in ("name", "phone") and s < start + len(string) and start < e
+                for k, s, e in found
+            ):
                 alarms.append(("negative", string, note))
     print(f"recall {tp / (tp + fn):.3f} ({tp}/{tp + fn}), precision {tp / (tp + fp):.3f}")
     for kind, (hit, miss) in sorted(per_kind.items()):

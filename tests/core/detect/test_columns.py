@@ -28,32 +28,98 @@ def nric(prefix: str, digits: str) -> str:
     return f"{prefix}{digits}{letters[total % 11]}"
 
 
-FIRST_NAMES = ["Wei Ling", "Priya", "John", "Siti", "Arjun", "Mei Hua", "Ahmad", "Emily",
-               "Rahul", "Kavitha", "Oliver", "Nurul", "Harpreet", "Jun Jie", "Fiona",
-               "Thivya", "Aarav", "Charlotte", "Zhi Hao", "Farhan"]  # fmt: skip
-FULL_NAMES = ["tan wei ling", "priya ramasamy", "john smith", "siti aminah binte yusof",
-              "arjun mehta", "lim mei hua", "ahmad faisal bin osman", "emily clarke",
-              "rahul verma", "kavitha d/o subramaniam", "oliver bennett", "nurul huda",
-              "harpreet kaur", "goh jun jie", "fiona macleod", "ng zhi hao"]  # fmt: skip
-NATIONAL_PHONES = ["415.938.1277", "(617) 253-1000", "212-736-3100", "020 7946 0321",
-                   "0161 496 0754", "07911 123456", "098765 43210", "080 2345 6789",
-                   "6123 4567", "9123 4567", "8234 5678", "+91 98200 12345",
-                   "+44 20 7123 4567", "+1 303-555-2368", "01632 960123", "(312) 782-0123"]  # fmt: skip
+FIRST_NAMES = [
+    "Wei Ling",
+    "Priya",
+    "John",
+    "Siti",
+    "Arjun",
+    "Mei Hua",
+    "Ahmad",
+    "Emily",
+    "Rahul",
+    "Kavitha",
+    "Oliver",
+    "Nurul",
+    "Harpreet",
+    "Jun Jie",
+    "Fiona",
+    "Thivya",
+    "Aarav",
+    "Charlotte",
+    "Zhi Hao",
+    "Farhan",
+]
+FULL_NAMES = [
+    "tan wei ling",
+    "priya ramasamy",
+    "john smith",
+    "siti aminah binte yusof",
+    "arjun mehta",
+    "lim mei hua",
+    "ahmad faisal bin osman",
+    "emily clarke",
+    "rahul verma",
+    "kavitha d/o subramaniam",
+    "oliver bennett",
+    "nurul huda",
+    "harpreet kaur",
+    "goh jun jie",
+    "fiona macleod",
+    "ng zhi hao",
+]
+NATIONAL_PHONES = [
+    "415.938.1277",
+    "(617) 253-1000",
+    "212-736-3100",
+    "020 7946 0321",
+    "0161 496 0754",
+    "07911 123456",
+    "098765 43210",
+    "080 2345 6789",
+    "6123 4567",
+    "9123 4567",
+    "8234 5678",
+    "+91 98200 12345",
+    "+44 20 7123 4567",
+    "+1 303-555-2368",
+    "01632 960123",
+    "(312) 782-0123",
+]
 ADDRESSES = {
-    "us": ["1600 Pennsylvania Ave NW, Washington, DC 20500", "350 Fifth Avenue, New York, NY 10118",
-           "221 W 2nd St, Austin, TX 78701", "742 Evergreen Terrace, Springfield, IL 62704",
-           "1 Infinite Loop, Cupertino, CA 95014", "4059 Mt Lee Dr, Hollywood, CA 90068"],
-    "uk": ["221B Baker Street, London NW1 6XE", "10 Downing Street, London SW1A 2AA",
-           "Flat 3, 14 Princes Street, Edinburgh EH2 2AN", "52 Deansgate, Manchester M3 2EG",
-           "7 Queen's Road, Brighton BN1 3XE", "16 Victoria Rd, Leeds LS6 1AS"],
-    "in": ["Flat 4B, 22 MG Road, Bengaluru 560001", "12, 3rd Cross, Indiranagar, Bengaluru 560038",
-           "House No. 45, Sector 15, Noida 201301", "B-12, Lajpat Nagar, New Delhi 110024",
-           "9 Anna Salai, Chennai 600002", "Plot 7, Banjara Hills Road No. 3, Hyderabad 500034"],
-    "sg": ["blk 123 jurong west st 41 #05-12 singapore 640123",
-           "10 anson road #22-01 singapore 079903", "blk 456 ang mo kio ave 10 #03-45 s(560456)",
-           "21 lorong 8 toa payoh #07-11 singapore 319264", "5 jalan bukit merah singapore 150005",
-           "blk 88 tampines st 81 #11-203 singapore 520088"],
-}  # fmt: skip
+    "us": [
+        "1600 Pennsylvania Ave NW, Washington, DC 20500",
+        "350 Fifth Avenue, New York, NY 10118",
+        "221 W 2nd St, Austin, TX 78701",
+        "742 Evergreen Terrace, Springfield, IL 62704",
+        "1 Infinite Loop, Cupertino, CA 95014",
+        "4059 Mt Lee Dr, Hollywood, CA 90068",
+    ],
+    "uk": [
+        "221B Baker Street, London NW1 6XE",
+        "10 Downing Street, London SW1A 2AA",
+        "Flat 3, 14 Princes Street, Edinburgh EH2 2AN",
+        "52 Deansgate, Manchester M3 2EG",
+        "7 Queen's Road, Brighton BN1 3XE",
+        "16 Victoria Rd, Leeds LS6 1AS",
+    ],
+    "in": [
+        "Flat 4B, 22 MG Road, Bengaluru 560001",
+        "12, 3rd Cross, Indiranagar, Bengaluru 560038",
+        "House No. 45, Sector 15, Noida 201301",
+        "B-12, Lajpat Nagar, New Delhi 110024",
+        "9 Anna Salai, Chennai 600002",
+        "Plot 7, Banjara Hills Road No. 3, Hyderabad 500034",
+    ],
+    "sg": [
+        "blk 123 jurong west st 41 #05-12 singapore 640123",
+        "10 anson road #22-01 singapore 079903",
+        "blk 456 ang mo kio ave 10 #03-45 s(560456)",
+        "21 lorong 8 toa payoh #07-11 singapore 319264",
+        "5 jalan bukit merah singapore 150005",
+        "blk 88 tampines st 81 #11-203 singapore 520088",
+    ],
+}
 
 
 def test_direct_identifiers_are_found_under_headers_that_say_nothing():
@@ -81,14 +147,20 @@ def test_direct_identifiers_are_found_under_headers_that_say_nothing():
                     rng.integers(1, 9999, n),
                     strict=True,
                 )
-            ],  # fmt: skip
+            ],
             "c6": [f"user.{i}@mail{i % 3}.example.com" for i in range(n)],
             **{f"loc_{country}": pick(values) for country, values in ADDRESSES.items()},
         }
     )
     got = by_column(df)
-    expected = {"c1": "name", "c2": "name", "c3": "nric", "tel": "phone", "c5": "ssn",
-                "c6": "email"}  # fmt: skip
+    expected = {
+        "c1": "name",
+        "c2": "name",
+        "c3": "nric",
+        "tel": "phone",
+        "c5": "ssn",
+        "c6": "email",
+    }
     for column, kind in expected.items():
         assert (got[column].kind, got[column].role) == (kind, Role.DIRECT), got[column]
         assert got[column].judged_by in {"content", "header and content"}
@@ -113,8 +185,18 @@ def test_first_names_alone_even_when_many_are_not_in_the_lists():
         "Bartholomew",
         "Ioana",
     ]
-    common = ["John", "Priya", "Mary", "David", "Ahmad", "Sarah", "Michael", "Fatimah",
-              "James", "Emily"]  # fmt: skip
+    common = [
+        "John",
+        "Priya",
+        "Mary",
+        "David",
+        "Ahmad",
+        "Sarah",
+        "Michael",
+        "Fatimah",
+        "James",
+        "Emily",
+    ]
     got = by_column(
         pd.DataFrame({"c1": (rare + common) * 3, "c2": [v.lower() for v in (rare + common) * 3]})
     )
@@ -147,19 +229,41 @@ def test_phones_of_one_country_in_its_national_format():
         "01632 960789",
         "07400 123456",
     ]
-    india = ["098200 12345", "080 2345 6789", "022 2266 1234", "09845 012345", "011 2334 5678",
-             "044 2852 1234", "098450 12345", "033 2248 1234", "040 2335 1234", "079 2658 1234"]  # fmt: skip
+    india = [
+        "098200 12345",
+        "080 2345 6789",
+        "022 2266 1234",
+        "09845 012345",
+        "011 2334 5678",
+        "044 2852 1234",
+        "098450 12345",
+        "033 2248 1234",
+        "040 2335 1234",
+        "079 2658 1234",
+    ]
     got = by_column(pd.DataFrame({"a": us * 3, "b": uk * 3, "c": india * 3}))
     for column in "abc":
         assert got[column].kind == "phone", got[column]
 
 
 def test_names_with_titles_and_phones_written_in_other_ways():
-    titled = ["Mr John Smith", "Dr. Priya Raman", "Mdm Tan Wei Ling", "Ms Emily Clarke",
-              "Mr. Arjun Kumar", "Puan Siti Aminah"]  # fmt: skip
+    titled = [
+        "Mr John Smith",
+        "Dr. Priya Raman",
+        "Mdm Tan Wei Ling",
+        "Ms Emily Clarke",
+        "Mr. Arjun Kumar",
+        "Puan Siti Aminah",
+    ]
     bracketed = ["(+44) 20 7946 0321", "(+65) 9123 4567", "(+91) 98200 12345", "(+1) 415 938 1277"]
-    indian_mobiles = ["9820012345", "9845012345", "9876543210", "8123456789", "7012345678",
-                      "6301234567"]  # fmt: skip
+    indian_mobiles = [
+        "9820012345",
+        "9845012345",
+        "9876543210",
+        "8123456789",
+        "7012345678",
+        "6301234567",
+    ]
     got = by_column(pd.DataFrame({"c1": titled * 4, "c2": bracketed * 6, "c3": indian_mobiles * 4}))
     assert got["c1"].kind == "name"
     assert got["c2"].kind == "phone"
@@ -238,8 +342,13 @@ def test_quasi_identifiers_found_by_content():
         }
     )
     got = by_column(df)
-    expected = {"c1": "age", "c2": "gender", "c3": "job_title", "c4": "date_of_birth",
-                "c5": "year_of_birth"}  # fmt: skip
+    expected = {
+        "c1": "age",
+        "c2": "gender",
+        "c3": "job_title",
+        "c4": "date_of_birth",
+        "c5": "year_of_birth",
+    }
     for column, kind in expected.items():
         assert (got[column].kind, got[column].role) == (kind, Role.INDIRECT), got[column]
         assert got[column].judged_by == "content"
@@ -250,17 +359,39 @@ def test_job_titles_with_a_long_tail_and_countries():
     # Job titles as people write them: many appear once or twice (60% distinct), some are
     # missing from any list but end like a profession (-ologist, -ographer, -ician...).
     rng = np.random.default_rng(RNG_SEED)
-    titles = ["Marine biologist", "Seismologist", "Cartographer, digital", "Dietician",
-              "Podiatrist", "Sous chef", "Crane operator", "Warehouse supervisor",
-              "Retail manager", "Primary school teacher", "Staff nurse", "Bus captain",
-              "Art therapist", "Naturopath", "Locum pharmacist", "Tax consultant",
-              "Junior lawyer", "Flight attendant", "Logistics coordinator", "Data analyst",
-              "Sound engineer", "Dog groomer", "Hawker", "Homemaker", "Retiree"]  # fmt: skip
+    titles = [
+        "Marine biologist",
+        "Seismologist",
+        "Cartographer, digital",
+        "Dietician",
+        "Podiatrist",
+        "Sous chef",
+        "Crane operator",
+        "Warehouse supervisor",
+        "Retail manager",
+        "Primary school teacher",
+        "Staff nurse",
+        "Bus captain",
+        "Art therapist",
+        "Naturopath",
+        "Locum pharmacist",
+        "Tax consultant",
+        "Junior lawyer",
+        "Flight attendant",
+        "Logistics coordinator",
+        "Data analyst",
+        "Sound engineer",
+        "Dog groomer",
+        "Hawker",
+        "Homemaker",
+        "Retiree",
+    ]
     common = ["Cleaner", "Teacher", "Driver", "Clerk", "Nurse"]
     jobs = titles + [f"{rng.choice(['Senior', 'Assistant', 'Chief'])} {t}" for t in titles]
     column = jobs + list(rng.choice(common, 33))
-    countries = rng.choice(["Singapore", "India", "United-States", "United Kingdom", "USA",
-                            "Malaysia"], len(column))  # fmt: skip
+    countries = rng.choice(
+        ["Singapore", "India", "United-States", "United Kingdom", "USA", "Malaysia"], len(column)
+    )
     got = by_column(pd.DataFrame({"c1": column, "c2": countries}))
     assert (got["c1"].kind, got["c1"].role) == ("job_title", Role.INDIRECT), got["c1"]
     assert (got["c2"].kind, got["c2"].role) == ("group", Role.INDIRECT), got["c2"]
@@ -272,8 +403,15 @@ def test_towns_and_cities_are_places():
     towns = ["Tampines", "Bedok", "Jurong West", "Woodlands", "Yishun", "Toa Payoh"]
     cities = ["Chennai", "Leeds", "Kuala Lumpur", "Brisbane", "Hyderabad", "Manchester"]
     colours = ["Orange", "Amber", "Red", "Blue", "Green", "Black"]  # two are also towns
-    got = by_column(pd.DataFrame({"c1": rng.choice(towns, 90), "c2": rng.choice(cities, 90),
-                                  "c3": rng.choice(colours, 90)}))  # fmt: skip
+    got = by_column(
+        pd.DataFrame(
+            {
+                "c1": rng.choice(towns, 90),
+                "c2": rng.choice(cities, 90),
+                "c3": rng.choice(colours, 90),
+            }
+        )
+    )
     for column in ("c1", "c2"):
         assert (got[column].kind, got[column].role) == ("place", Role.INDIRECT), got[column]
     assert got["c3"].kind != "place"
@@ -281,12 +419,20 @@ def test_towns_and_cities_are_places():
 
 def test_birthdays_without_a_year_photographs_and_coordinates():
     rng = np.random.default_rng(RNG_SEED)
-    days = [f"{d} {m}" for d, m in zip(rng.integers(1, 29, 40), rng.choice(
-        ["Jan", "May", "August", "Dec", "Sept"], 40), strict=True)]  # fmt: skip
+    days = [
+        f"{d} {m}"
+        for d, m in zip(
+            rng.integers(1, 29, 40),
+            rng.choice(["Jan", "May", "August", "Dec", "Sept"], 40),
+            strict=True,
+        )
+    ]
     photos = [f"/scans/patient_{i:04d}.JPG" for i in range(20)] + [
-        f"https://cdn.example.org/p/{i}.png" for i in range(20)]  # fmt: skip
+        f"https://cdn.example.org/p/{i}.png" for i in range(20)
+    ]
     points = [f"{1.28 + i / 997:.5f}, {103.8 + i / 991:.5f}" for i in range(20)] + [
-        f"({51.5 + i / 1000:.4f}, -0.{1278 + i})" for i in range(20)]  # fmt: skip
+        f"({51.5 + i / 1000:.4f}, -0.{1278 + i})" for i in range(20)
+    ]
     got = by_column(pd.DataFrame({"c1": days, "c2": photos, "c3": points}))
     assert (got["c1"].kind, got["c1"].role) == ("day_month", Role.INDIRECT)
     assert (got["c3"].kind, got["c3"].role) == ("gps", Role.INDIRECT)
@@ -328,13 +474,28 @@ def test_unclear_columns_say_so_and_the_old_api_still_works():
 
 def test_national_identity_numbers_of_several_countries_in_one_column():
     rng = np.random.default_rng(RNG_SEED)
-    nrics = [nric(p, f"{int(d):07d}") for p, d in zip("STFG" * 5, rng.integers(0, 10**7, 20),
-                                                       strict=True)]  # fmt: skip
-    ssns = [f"{a}-{g:02d}-{s:04d}" for a, g, s in zip(rng.integers(100, 665, 20),
-            rng.integers(1, 99, 20), rng.integers(1, 9999, 20), strict=True)]  # fmt: skip
-    ninos = [f"{p} {a:02d} {b:02d} {c:02d} {s}" for p, a, b, c, s in zip(
-        rng.choice(["AB", "JG", "PR", "CE"], 20), *rng.integers(0, 100, (3, 20)),
-        rng.choice(list("ABCD"), 20), strict=True)]  # fmt: skip
+    nrics = [
+        nric(p, f"{int(d):07d}")
+        for p, d in zip("STFG" * 5, rng.integers(0, 10**7, 20), strict=True)
+    ]
+    ssns = [
+        f"{a}-{g:02d}-{s:04d}"
+        for a, g, s in zip(
+            rng.integers(100, 665, 20),
+            rng.integers(1, 99, 20),
+            rng.integers(1, 9999, 20),
+            strict=True,
+        )
+    ]
+    ninos = [
+        f"{p} {a:02d} {b:02d} {c:02d} {s}"
+        for p, a, b, c, s in zip(
+            rng.choice(["AB", "JG", "PR", "CE"], 20),
+            *rng.integers(0, 100, (3, 20)),
+            rng.choice(list("ABCD"), 20),
+            strict=True,
+        )
+    ]
     (s,) = suggest_roles(pd.DataFrame({"c1": rng.permutation(nrics + ssns + ninos)}))
     assert (s.kind, s.role) == ("national_id", Role.DIRECT)
     assert "US SSN" in s.reason and "UK NINO" in s.reason

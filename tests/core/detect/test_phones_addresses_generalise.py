@@ -77,10 +77,14 @@ def test_code_numbers_amounts_and_dates_are_not_phones(text):
 @pytest.mark.parametrize(
     ("text", "address"),
     [
-        ("Lives at 1600 Pennsylvania Ave NW, Washington, DC 20500 now",
-         "1600 Pennsylvania Ave NW, Washington, DC 20500"),
-        ("Moved to 221B Baker Street, London NW1 6XE last year",
-         "221B Baker Street, London NW1 6XE"),
+        (
+            "Lives at 1600 Pennsylvania Ave NW, Washington, DC 20500 now",
+            "1600 Pennsylvania Ave NW, Washington, DC 20500",
+        ),
+        (
+            "Moved to 221B Baker Street, London NW1 6XE last year",
+            "221B Baker Street, London NW1 6XE",
+        ),
         ("Address: Flat 12, MG Road, Bengaluru 560001.", "Flat 12, MG Road, Bengaluru 560001"),
         ("home visit at blk 7 toa payoh lor 1 #02-33 done", "blk 7 toa payoh lor 1 #02-33"),
         ("stays at 23 Lorong 5 Toa Payoh", "23 Lorong 5 Toa Payoh"),
@@ -89,7 +93,7 @@ def test_code_numbers_amounts_and_dates_are_not_phones(text):
         ("posted to 12 Cavenagh 229603", "12 Cavenagh 229603"),
         ("lives at 30 Bukit Timah Singapore 259712", "30 Bukit Timah Singapore 259712"),
     ],
-)  # fmt: skip
+)
 def test_street_addresses_of_several_countries_are_found_whole(text, address):
     assert _has(text, "address", address)
 
@@ -127,15 +131,25 @@ def test_other_bare_ten_digit_numbers_are_not_phones(text):
 @pytest.mark.parametrize(
     ("text", "address"),
     [
-        ("pick up at H.No. 12, Gandhi Colony, Nashik - 422001 today",
-         "H.No. 12, Gandhi Colony, Nashik - 422001"),
-        ("letter from 7/21, Lotus Towers, Station Road, Thane West, Thane 400601.",
-         "7/21, Lotus Towers, Station Road, Thane West, Thane 400601"),
+        (
+            "pick up at H.No. 12, Gandhi Colony, Nashik - 422001 today",
+            "H.No. 12, Gandhi Colony, Nashik - 422001",
+        ),
+        (
+            "letter from 7/21, Lotus Towers, Station Road, Thane West, Thane 400601.",
+            "7/21, Lotus Towers, Station Road, Thane West, Thane 400601",
+        ),
         ("returned from 45/2, Green Acres, Link Road", "45/2, Green Acres, Link Road"),
-        ("moved to 8812 Willow Creek Trail, Austin, TX 78701", "8812 Willow Creek Trail, Austin, TX 78701"),
-        ("lives at 19 Old Mill Ferry Apt. 4, Dover, DE 19901", "19 Old Mill Ferry Apt. 4, Dover, DE 19901"),
+        (
+            "moved to 8812 Willow Creek Trail, Austin, TX 78701",
+            "8812 Willow Creek Trail, Austin, TX 78701",
+        ),
+        (
+            "lives at 19 Old Mill Ferry Apt. 4, Dover, DE 19901",
+            "19 Old Mill Ferry Apt. 4, Dover, DE 19901",
+        ),
     ],
-)  # fmt: skip
+)
 def test_indian_and_more_us_street_addresses(text, address):
     assert _has(text, "address", address)
 
