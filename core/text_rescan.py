@@ -203,13 +203,7 @@ def _replace_unknown_names(text: pd.Series) -> pd.Series:
                 marked[i] = True
             if (real[i - 1] and (real[i] or label[i])) or (unknown[i - 1] and label[i]):
                 marked[i - 1] = True
-        pieces, kept_from = [], 0  # one pass: cutting each word out copied the whole value
-        for (start, end, *_), mark in zip(words, marked, strict=True):
-            if mark:
-                pieces += [value[kept_from:start], "[NAME]"]
-                kept_from = end
-        pieces.append(value[kept_from:])
-        return "".join(pieces)
+        return _names_replaced(value, words, marked)
 
     def one(value: str) -> str:  # only on the values with a hit; a name word at a time
         for _ in range(len(value)):  # "đặng ngọc [NAME]": ngọc, then đặng
@@ -376,13 +370,7 @@ def _replace_name_words(text: pd.Series) -> pd.Series:
                 after = i + 1
                 if after < len(words) and words[after][2] not in lists.not_name:
                     marked[after] = True
-        pieces, kept_from = [], 0  # one pass: cutting each word out copied the whole value
-        for (start, end, *_), mark in zip(words, marked, strict=True):
-            if mark:
-                pieces += [value[kept_from:start], "[NAME]"]
-                kept_from = end
-        pieces.append(value[kept_from:])
-        return "".join(pieces)
+        return _names_replaced(value, words, marked)
 
     out = text.copy()
     out[hits] = text[hits].map(one)
@@ -429,3 +417,15 @@ def check_review(column: str, review: Any) -> dict[str, Any]:
 def review_shortfall(review: Mapping[str, Any], cells: int) -> int:
     """How many more cells the review must read (0 when it read enough)."""
     return max(min(MIN_REVIEWED_CELLS, cells) - int(review["rows_checked"]), 0)
+
+
+def _names_replaced(value: str, words: list, marked: list[bool]) -> str:
+    """``value`` with each marked word (``words`` hold (start, end, ...)) replaced by
+    "[NAME]", in one pass: cutting each word out in turn copied the whole value."""
+    pieces, kept_from = [], 0
+    for (start, end, *_), mark in zip(words, marked, strict=True):
+        if mark:
+            pieces += [value[kept_from:start], "[NAME]"]
+            kept_from = end
+    pieces.append(value[kept_from:])
+    return "".join(pieces)

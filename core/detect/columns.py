@@ -396,18 +396,24 @@ _DAY_MONTH = (
 )
 
 
+def _whole_value_evidence(s: _Sample, pattern: str, kind: str, holds: str) -> Evidence | None:
+    """Evidence of ``kind`` when enough sampled values are, whole, of ``pattern``;
+    ``holds`` completes the sentence "N% of sampled values are ..."."""
+    share = s.measure(lambda x: x.share(fast_fullmatch(x.values, pattern)))
+    if share < THRESHOLD:
+        return None
+    return Evidence(kind, share, f"{_pct(share)} of sampled values are {holds}")
+
+
 def _day_month(s: _Sample) -> Evidence | None:
     """Days of the year without the year (birthdays, anniversaries): HIPAA Safe Harbor C
     removes every date element but the year, and these have nothing else."""
-    share = s.measure(lambda x: x.share(fast_fullmatch(x.values, _DAY_MONTH)))
-    if share < THRESHOLD:
-        return None
-    return Evidence(
+    return _whole_value_evidence(
+        s,
+        _DAY_MONTH,
         "day_month",
-        share,
-        f"{_pct(share)} of sampled values are a day and a month without a year (such as "
-        "'18 May'), like birthdays; a date of birth, even without its year, is an indirect "
-        f"identifier {_STEP1}.",
+        "a day and a month without a year (such as '18 May'), like birthdays; a date of "
+        f"birth, even without its year, is an indirect identifier {_STEP1}.",
     )
 
 
@@ -418,15 +424,12 @@ _COORDINATES = r"\(?\s*[-+]?[0-9]{1,2}\.[0-9]{3,}\s*[,; ]\s*[-+]?[0-9]{1,3}\.[0-
 def _coordinates(s: _Sample) -> Evidence | None:
     """Latitude and longitude in one cell, 3 decimals or more (111 m or finer): a GPS
     location (PDPC guide Annex B; HIPAA Safe Harbor B, geocodes)."""
-    share = s.measure(lambda x: x.share(fast_fullmatch(x.values, _COORDINATES)))
-    if share < THRESHOLD:
-        return None
-    return Evidence(
+    return _whole_value_evidence(
+        s,
+        _COORDINATES,
         "gps",
-        share,
-        f"{_pct(share)} of sampled values are latitude and longitude pairs (3 decimals or "
-        "more: 111 m or finer); a GPS location is an indirect identifier and can point to a "
-        f"home {_STEP1}.",
+        "latitude and longitude pairs (3 decimals or more: 111 m or finer); a GPS location "
+        f"is an indirect identifier and can point to a home {_STEP1}.",
     )
 
 
@@ -436,15 +439,12 @@ _IMAGE = r"(?i:.{1,300}\.(?:jpe?g|png|gif|bmp|tiff?|heic|webp)|data:image/[a-z+]
 def _image(s: _Sample) -> Evidence | None:
     """Names, paths or links of image files, or images inlined as data URIs: photographs
     of people are HIPAA Safe Harbor identifier Q."""
-    share = s.measure(lambda x: x.share(fast_fullmatch(x.values, _IMAGE)))
-    if share < THRESHOLD:
-        return None
-    return Evidence(
+    return _whole_value_evidence(
+        s,
+        _IMAGE,
         "image",
-        share,
-        f"{_pct(share)} of sampled values are image files or inlined images (.jpg, .png, "
-        "data:image...); a photograph of a person is a direct identifier (HIPAA Safe Harbor "
-        f"Q) {_STEP1}.",
+        "image files or inlined images (.jpg, .png, data:image...); a photograph of a person "
+        f"is a direct identifier (HIPAA Safe Harbor Q) {_STEP1}.",
     )
 
 
