@@ -86,14 +86,17 @@ def time_first_table(rows: int, repeat: int) -> float:
     t0 = time.perf_counter()
     suggest_roles(df)
     later = time.perf_counter() - t0
-    print(f"rows: {rows:,} ({len(data) / 2**20:.0f} MiB CSV); pandas pyarrow read_csv "
-          f"baseline: {baseline:.2f} s")  # fmt: skip
+    print(
+        f"rows: {rows:,} ({len(data) / 2**20:.0f} MiB CSV); pandas pyarrow read_csv "
+        f"baseline: {baseline:.2f} s"
+    )
     for name, seconds in best.items():
         print(f"{name:<16} {seconds:7.2f} s")
     print(f"{'(suggest_roles)':<16} {later:7.2f} s (after the first table, on first use)")
     verdict = "within" if total <= 2 else "OVER"
-    print(f"{'first table':<16} {total:7.2f} s ({verdict} 2 s; "
-          f"{total / baseline:.1f}x the bare read)")  # fmt: skip
+    print(
+        f"{'first table':<16} {total:7.2f} s ({verdict} 2 s; {total / baseline:.1f}x the bare read)"
+    )
     return total
 
 
@@ -127,8 +130,10 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             people.groupby(QUASI_IDENTIFIERS).size().min()
             baseline = min(baseline, time.perf_counter() - t0)
-        print(f"rows: {args.rows:,}; first load: {first_load:.2f} s; "
-              f"pandas groupby baseline: {baseline:.3f} s")  # fmt: skip
+        print(
+            f"rows: {args.rows:,}; first load: {first_load:.2f} s; "
+            f"pandas groupby baseline: {baseline:.3f} s"
+        )
         print(f"{'page':<24} {'rerun s':>8} {'/ baseline':>11}")
         worst = 0.0
         for page in PAGES:

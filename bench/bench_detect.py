@@ -66,8 +66,14 @@ _COLUMN_GROUP = {
     "vehicle_plate": "vehicle_plate",
 }
 # Scanner kinds -> entity kind.
-_TEXT_GROUP = {"nric": "id", "ssn": "id", "nino": "id", "record_code": "id", "ipv4": "ip",
-               "ipv6": "ip"}  # fmt: skip
+_TEXT_GROUP = {
+    "nric": "id",
+    "ssn": "id",
+    "nino": "id",
+    "record_code": "id",
+    "ipv4": "ip",
+    "ipv6": "ip",
+}
 
 
 def _scores(pairs: list[tuple[str, str]], kinds=KINDS) -> pd.DataFrame:
@@ -100,13 +106,23 @@ def labelled_tables(rows: int, seed: int, copies: int) -> list[tuple[pd.DataFram
     table = pd.DataFrame({f"c{i}": values for i, (_, values) in enumerate(columns)})
     truth = {f"c{i}": kind for i, (kind, _) in enumerate(columns)}
     tables = [(table, truth)]
-    customers = pd.read_csv(ROOT / "sample_data" / "guide_step1_customers.csv",
-                            dtype={"Postal code": str})  # fmt: skip
+    customers = pd.read_csv(
+        ROOT / "sample_data" / "guide_step1_customers.csv", dtype={"Postal code": str}
+    )
     tables.append((customers, {"Customer ID": "id", "Name": "name", "Date of birth": "date"}))
-    people = pd.read_csv(ROOT / "sample_data" / "singapore_people.csv",
-                         dtype={"postal_code": str})  # fmt: skip
-    tables.append((people, {"nric": "id", "name": "name", "date_of_birth": "date",
-                            "email": "email", "mobile": "phone"}))  # fmt: skip
+    people = pd.read_csv(ROOT / "sample_data" / "singapore_people.csv", dtype={"postal_code": str})
+    tables.append(
+        (
+            people,
+            {
+                "nric": "id",
+                "name": "name",
+                "date_of_birth": "date",
+                "email": "email",
+                "mobile": "phone",
+            },
+        )
+    )
     return tables
 
 
@@ -145,8 +161,7 @@ def score_notes(notes: list[tuple[str, list[tuple[str, str]]]]) -> pd.DataFrame:
         for kind, value in entities:
             start = text.index(value)
             truth.append((kind, start, start + len(value)))
-        detected = [(_TEXT_GROUP.get(e.kind, e.kind), e.start, e.end)
-                    for e in find_entities(text)]  # fmt: skip
+        detected = [(_TEXT_GROUP.get(e.kind, e.kind), e.start, e.end) for e in find_entities(text)]
         for kind, start, end in truth:
             counts[kind]["true"] += 1
             counts[kind]["found"] += any(
@@ -286,14 +301,18 @@ def main() -> None:
         redact = min(redact, time.perf_counter() - start)
         baseline = min(baseline, finditer_baseline(notes))
         single = min(single, one_by_one(notes))
-    print(f"\nClassify {rows:,} rows x 50 columns: {classify:.2f} s (sample of 5,000 values "
-          "per column; +/-1.9 points at 95%, Hoeffding).")  # fmt: skip
-    print(f"Redact {rows:,} generated notes (every kind, labels, fastest of {args.repeats}): "
-          f"{redact:.2f} s; a plain "
-          f"re.finditer loop over the notes with the scanner's {len(scanner_expressions())} "
-          f"expressions: {baseline:.2f} s; ratio {redact / baseline:.2f}. The scanner one "
-          f"distinct note at a time (before): {single:.2f} s, ratio "
-          f"{single / baseline:.2f}.")  # fmt: skip
+    print(
+        f"\nClassify {rows:,} rows x 50 columns: {classify:.2f} s (sample of 5,000 values "
+        "per column; +/-1.9 points at 95%, Hoeffding)."
+    )
+    print(
+        f"Redact {rows:,} generated notes (every kind, labels, fastest of {args.repeats}): "
+        f"{redact:.2f} s; a plain "
+        f"re.finditer loop over the notes with the scanner's {len(scanner_expressions())} "
+        f"expressions: {baseline:.2f} s; ratio {redact / baseline:.2f}. The scanner one "
+        f"distinct note at a time (before): {single:.2f} s, ratio "
+        f"{single / baseline:.2f}."
+    )
 
 
 if __name__ == "__main__":

@@ -53,8 +53,14 @@ def main() -> None:
     categories = {"sex": SEXES, "region": REGIONS}
 
     def core() -> None:
-        dp_release(df, ["sex", "region"], categories=categories, epsilon=1.0,
-                   means="income", bounds={"income": (0, 20000)})  # fmt: skip
+        dp_release(
+            df,
+            ["sex", "region"],
+            categories=categories,
+            epsilon=1.0,
+            means="income",
+            bounds={"income": (0, 20000)},
+        )
 
     def baseline() -> None:
         df.groupby(["sex", "region"])["income"].agg(["size", "sum", "mean"])

@@ -98,19 +98,34 @@ def main() -> None:
         return pd.DataFrame({"r": row, "c": col}).groupby(["r", "c"])["r"].transform("size")
 
     cases = [
-        ("round_coordinates (3 dp)", lambda: round_coordinates(df, "lat", "lon", decimals=3), np_round),
+        (
+            "round_coordinates (3 dp)",
+            lambda: round_coordinates(df, "lat", "lon", decimals=3),
+            np_round,
+        ),
         ("snap_to_grid (100 m)", lambda: snap_to_grid(df, "lat", "lon", cell_m=100), np_grid),
-        ("displace_points (20-100 m)",
-         lambda: displace_points(df, "lat", "lon", max_m=100, min_m=20, seed=1), np_flat_displace),
-        ("displace_points (urban/rural)",
-         lambda: displace_points(df, "lat", "lon", by="area", seed=1), np_flat_displace),
+        (
+            "displace_points (20-100 m)",
+            lambda: displace_points(df, "lat", "lon", max_m=100, min_m=20, seed=1),
+            np_flat_displace,
+        ),
+        (
+            "displace_points (urban/rural)",
+            lambda: displace_points(df, "lat", "lon", by="area", seed=1),
+            np_flat_displace,
+        ),
         ("displacement_report", lambda: displacement_report(df, moved, "lat", "lon"), np_report),
-        ("spatial_k (500 m grid)",
-         lambda: spatial_k(df, "lat", "lon", cell_m=500, warn=False), pandas_cells),
-        ("spatial_k (100 m radius)",
-         lambda: spatial_k(df, "lat", "lon", radius_m=100, warn=False),
-         lambda: _radius_counts_by_buckets(lat, lon, 100.0)),
-    ]  # fmt: skip
+        (
+            "spatial_k (500 m grid)",
+            lambda: spatial_k(df, "lat", "lon", cell_m=500, warn=False),
+            pandas_cells,
+        ),
+        (
+            "spatial_k (100 m radius)",
+            lambda: spatial_k(df, "lat", "lon", radius_m=100, warn=False),
+            lambda: _radius_counts_by_buckets(lat, lon, 100.0),
+        ),
+    ]
     print(f"{n:,} coordinates, best of {args.repeat} (one core; load {os.getloadavg()[0]:.1f})")
     print(
         f"{'operation':32} {'core s':>8} {'CPU s':>7} {'baseline s':>11} {'CPU s':>7} {'ratio':>7}"
@@ -120,8 +135,10 @@ def main() -> None:
         for name, core, baseline in cases:
             t_core, c_core = best_wall_and_cpu(core, args.repeat)
             t_base, c_base = best_wall_and_cpu(baseline, args.repeat)
-            print(f"{name:32} {t_core:8.3f} {c_core:7.3f} {t_base:11.3f} {c_base:7.3f} "
-                  f"{t_core / t_base:6.1f}x")  # fmt: skip
+            print(
+                f"{name:32} {t_core:8.3f} {c_core:7.3f} {t_base:11.3f} {c_base:7.3f} "
+                f"{t_core / t_base:6.1f}x"
+            )
 
 
 if __name__ == "__main__":

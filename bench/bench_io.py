@@ -64,11 +64,15 @@ def main(argv: list[str] | None = None) -> int:
         size = path.stat().st_size / 2**20
     best = {name: min(seconds) for name, seconds in times.items()}
     round_ratios = np.array(times["core"]) / np.array(times["pyarrow"])
-    print(f"{'rows':>11} {'MiB':>6} {'core s':>8} {'pyarrow s':>10} {'pandas c s':>11} "
-          f"{'core/pyarrow':>13} {'median ratio':>13}")  # fmt: skip
-    print(f"{args.rows:>11,} {size:6.0f} {best['core']:8.3f} {best['pyarrow']:10.3f} "
-          f"{best['c']:11.3f} {best['core'] / best['pyarrow']:13.2f} "
-          f"{np.median(round_ratios):13.2f}")  # fmt: skip
+    print(
+        f"{'rows':>11} {'MiB':>6} {'core s':>8} {'pyarrow s':>10} {'pandas c s':>11} "
+        f"{'core/pyarrow':>13} {'median ratio':>13}"
+    )
+    print(
+        f"{args.rows:>11,} {size:6.0f} {best['core']:8.3f} {best['pyarrow']:10.3f} "
+        f"{best['c']:11.3f} {best['core'] / best['pyarrow']:13.2f} "
+        f"{np.median(round_ratios):13.2f}"
+    )
     return 0
 
 

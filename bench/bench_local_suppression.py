@@ -24,8 +24,16 @@ from core.techniques.cell_suppression import plan_local_suppression  # noqa: E40
 from core.techniques.suppression import suppress_below_k  # noqa: E402
 
 ADULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "adult"
-QI = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
-      "occupation"]  # fmt: skip
+QI = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+]
 
 
 def main() -> None:
@@ -35,8 +43,10 @@ def main() -> None:
     raw = pd.read_csv(ADULT / "adult.csv", sep=";")
     banded = raw.assign(age=raw["age"] // 10 * 10)
     print(f"adult: {len(raw):,} records, k = 5")
-    print("| age | QIs | records below k | local suppression | cells blanked | k (wildcard) "
-          "| record suppression | cells deleted |")  # fmt: skip
+    print(
+        "| age | QIs | records below k | local suppression | cells blanked | k (wildcard) "
+        "| record suppression | cells deleted |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for label, df in (("as recorded", raw), ("10-year bands", banded)):
         for m in map(int, args.qis.split(",")):
@@ -46,8 +56,10 @@ def main() -> None:
             )
             base_seconds, kept = best_of(lambda df=df, qis=qis: suppress_below_k(df, qis, k=5), 3)
             below = len(df) - len(kept)
-            print(f"| {label} | {m} | {below:,} | {seconds:.2f} s | {result.total_suppressed:,} "
-                  f"| {result.k_wildcard} | {base_seconds:.3f} s | {below * m:,} |")  # fmt: skip
+            print(
+                f"| {label} | {m} | {below:,} | {seconds:.2f} s | {result.total_suppressed:,} "
+                f"| {result.k_wildcard} | {base_seconds:.3f} s | {below * m:,} |"
+            )
 
 
 if __name__ == "__main__":

@@ -112,8 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", default="30000,1000000,10000000")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
-    print(f"{'rows':>11} {'core s':>8} {'-impact s':>9} {'numpy s':>8} {'pandas s':>9} "
-          f"{'python s':>9} {'core/numpy':>10} {'core/pandas':>11} {'python/core':>11}")  # fmt: skip
+    print(
+        f"{'rows':>11} {'core s':>8} {'-impact s':>9} {'numpy s':>8} {'pandas s':>9} "
+        f"{'python s':>9} {'core/numpy':>10} {'core/pandas':>11} {'python/core':>11}"
+    )
     for rows in (int(r) for r in args.rows.split(",")):
         df = synthetic_table(rows)
         t_core, r_core = best_time(core_report, df, args.repeat)

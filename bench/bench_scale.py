@@ -134,9 +134,12 @@ def write_files(rows: int, folder: Path, formats: list[str]) -> dict[str, Path]:
 
 def run(engine: str, path: Path, *, impact: bool = True) -> dict:
     code = CHILD.format(root=str(ROOT), qis=QUASI_IDENTIFIERS, sensitive=SENSITIVE)
-    done = subprocess.run([sys.executable, "-c", code, engine, str(path),
-                           "impact" if impact else "no-impact"],
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code, engine, str(path), "impact" if impact else "no-impact"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         raise SystemExit(f"{engine} on {path.name} failed:\n{done.stderr[-2000:]}")
     last = [line for line in done.stdout.splitlines() if line.startswith("{")][-1]
@@ -163,8 +166,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     engines = args.engines.split(",")
     polars = importlib.util.find_spec("polars") is not None
-    print(f"{'rows':>11} {'format':>8} {'engine':>12} {'seconds':>8} {'peak MiB':>9} "
-          f"{'/ GROUP BY':>10} {'/ limited':>9} {'load':>5}")  # fmt: skip
+    print(
+        f"{'rows':>11} {'format':>8} {'engine':>12} {'seconds':>8} {'peak MiB':>9} "
+        f"{'/ GROUP BY':>10} {'/ limited':>9} {'load':>5}"
+    )
     measured: dict[tuple[str, str], list[tuple[int, dict]]] = defaultdict(list)
     for rows in (int(r) for r in args.rows.split(",")):
         with tempfile.TemporaryDirectory() as scratch:
@@ -173,13 +178,17 @@ def main(argv: list[str] | None = None) -> int:
                 bare = run("bare", path)
                 limited = run("bare-limited", path)
 
-                def show(engine: str, result: dict, rows=rows, fmt=fmt, bare=bare,
-                         limited=limited) -> None:  # fmt: skip
-                    print(f"{rows:>11,} {fmt:>8} {engine:>12} {result['seconds']:8.2f} "
-                          f"{result['peak_mib']:9.0f} "
-                          f"{result['seconds'] / bare['seconds']:10.2f} "
-                          f"{result['seconds'] / limited['seconds']:9.2f} "
-                          f"{os.getloadavg()[0]:5.1f}", flush=True)  # fmt: skip
+                def show(
+                    engine: str, result: dict, rows=rows, fmt=fmt, bare=bare, limited=limited
+                ) -> None:
+                    print(
+                        f"{rows:>11,} {fmt:>8} {engine:>12} {result['seconds']:8.2f} "
+                        f"{result['peak_mib']:9.0f} "
+                        f"{result['seconds'] / bare['seconds']:10.2f} "
+                        f"{result['seconds'] / limited['seconds']:9.2f} "
+                        f"{os.getloadavg()[0]:5.1f}",
+                        flush=True,
+                    )
 
                 show("GROUP BY", bare)
                 show("GROUP BY lim", limited)
@@ -189,8 +198,11 @@ def main(argv: list[str] | None = None) -> int:
                 results = {}
                 for engine in engines:  # each printed as soon as it is measured
                     if engine == "pandas" and path.stat().st_size > MAX_FILE_BYTES:
-                        print(f"{rows:>11,} {fmt:>8} {engine:>12}  skipped: read_table "
-                              "refuses files over 1 GiB", flush=True)  # fmt: skip
+                        print(
+                            f"{rows:>11,} {fmt:>8} {engine:>12}  skipped: read_table "
+                            "refuses files over 1 GiB",
+                            flush=True,
+                        )
                         continue
                     results[engine] = run(engine, path, impact=not args.no_impact)
                     show(engine, results[engine])

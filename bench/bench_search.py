@@ -44,8 +44,16 @@ from core.hierarchy import read_hierarchy  # noqa: E402
 from core.search import Target, search  # noqa: E402
 
 ADULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "adult"
-QI = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
-      "occupation"]  # fmt: skip
+QI = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+]
 CASES = {
     "k=5, 0% suppressed": Target(k=5, max_suppressed=0.0),
     "k=5, <=1% suppressed": Target(k=5, max_suppressed=0.01),
@@ -97,8 +105,10 @@ def _arx_text(name: str, seconds: float, kind: int) -> str:
         parts.append(f"ARX {arx:.0f} ms here: {seconds * 1e3 / arx:.2f}x")
     if name in ARX_ISSUE_MS and kind == 1:
         low, high = ARX_ISSUE_MS[name]
-        parts.append(f"ARX {low:.0f}-{high:.0f} ms (issue 13): "
-                     f"{seconds * 1e3 / high:.2f}-{seconds * 1e3 / low:.2f}x")  # fmt: skip
+        parts.append(
+            f"ARX {low:.0f}-{high:.0f} ms (issue 13): "
+            f"{seconds * 1e3 / high:.2f}-{seconds * 1e3 / low:.2f}x"
+        )
     return "; ".join(parts) or "no ARX figure"
 
 
@@ -108,8 +118,10 @@ def main() -> None:
     args = parser.parse_args()
     df = pd.read_csv(ADULT / "adult.csv", sep=";")
     hierarchies = {c: read_hierarchy(ADULT / f"adult_hierarchy_{c}.csv") for c in QI}
-    print(f"adult: {len(df):,} records, {len(QI)} quasi-identifiers; times are the best of "
-          f"{args.repeat} (CPU time of this process / wall time)")  # fmt: skip
+    print(
+        f"adult: {len(df):,} records, {len(QI)} quasi-identifiers; times are the best of "
+        f"{args.repeat} (CPU time of this process / wall time)"
+    )
     for name, target in CASES.items():
         result, cpu, wall = _timed(
             lambda target=target: search(df, hierarchies, target, measure="arx_loss"), args.repeat
@@ -117,14 +129,20 @@ def main() -> None:
         o = result.optimum
         per_node = _pandas_node_seconds(df, hierarchies, dict(o.levels), target.sensitive, 3)
         pandas_total = per_node * result.evaluated
-        print(f"\n{name}: lattice {result.lattice_size:,} nodes, {result.evaluated} evaluated, "
-              f"{result.solutions} solutions, {len(result.frontier)} minimal")  # fmt: skip
-        print(f"  optimum (ARX loss): {o.label()}; ARX loss {o.measures['arx_loss']:.4f}, "
-              f"average loss {o.measures['loss']:.4f}, {o.suppressed} suppressed, "
-              f"{o.classes} classes")  # fmt: skip
+        print(
+            f"\n{name}: lattice {result.lattice_size:,} nodes, {result.evaluated} evaluated, "
+            f"{result.solutions} solutions, {len(result.frontier)} minimal"
+        )
+        print(
+            f"  optimum (ARX loss): {o.label()}; ARX loss {o.measures['arx_loss']:.4f}, "
+            f"average loss {o.measures['loss']:.4f}, {o.suppressed} suppressed, "
+            f"{o.classes} classes"
+        )
         print(f"  core search     : {cpu * 1e3:.0f} ms CPU / {wall * 1e3:.0f} ms wall")
-        print(f"  pandas per node : {per_node * 1e3:.1f} ms x {result.evaluated} nodes = "
-              f"{pandas_total:.2f} s: core is {pandas_total / cpu:.1f}x faster")  # fmt: skip
+        print(
+            f"  pandas per node : {per_node * 1e3:.1f} ms x {result.evaluated} nodes = "
+            f"{pandas_total:.2f} s: core is {pandas_total / cpu:.1f}x faster"
+        )
         print(f"  against ARX, CPU: {_arx_text(name, cpu, 0)}")
         print(f"  against ARX wall: {_arx_text(name, wall, 1)}")
 

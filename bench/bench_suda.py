@@ -27,8 +27,16 @@ from timing import best_of  # noqa: E402
 from core.suda import msu_weights, suda2  # noqa: E402
 
 ADULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "adult"
-QI = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
-      "occupation"]  # fmt: skip
+QI = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+]
 
 
 def brute_force_scores(df: pd.DataFrame, qis: list[str]) -> np.ndarray:
@@ -67,8 +75,10 @@ def main() -> None:
             if not np.allclose(scores, result.score):
                 raise SystemExit(f"brute force and core disagree with {m} quasi-identifiers")
             brute, ratio = f"{brute_seconds:.2f} s", f"{brute_seconds / seconds:.0f}×"
-        print(f"| {m} | {2**m - 1} | {result.records_with_msu:,} | {seconds:.3f} s | {brute} "
-              f"| {ratio} |")  # fmt: skip
+        print(
+            f"| {m} | {2**m - 1} | {result.records_with_msu:,} | {seconds:.3f} s | {brute} "
+            f"| {ratio} |"
+        )
 
 
 if __name__ == "__main__":

@@ -69,8 +69,13 @@ def release_risk(
         return kept, None, None, {}
     sensitive = recipe.meta.get("sensitive")
     sensitive = sensitive if sensitive in released.columns else None
-    report = risk_report(released, kept, k_threshold=int(recipe.meta.get("k") or 5),
-                         sensitive=sensitive, counts=counts)  # fmt: skip
+    report = risk_report(
+        released,
+        kept,
+        k_threshold=int(recipe.meta.get("k") or 5),
+        sensitive=sensitive,
+        counts=counts,
+    )
     extra = {"sensitive": sensitive, "l": report.l_distinct, "t": report.t_closeness}
     return kept, int(report.k), float(report.max_risk), extra
 
@@ -167,8 +172,9 @@ def record_release(
             data_files=data_files,
         )
         anchor = anchor_of(workspace, release_id, output_sha)
-    return RecordedRelease(release_id, portable, hierarchies, data_sha, output_sha, k, p_reid,
-                           anchor)  # fmt: skip
+    return RecordedRelease(
+        release_id, portable, hierarchies, data_sha, output_sha, k, p_reid, anchor
+    )
 
 
 @dataclass(frozen=True)
@@ -215,8 +221,9 @@ def check_release(
         return skip("Excel files carry their creation time, so their bytes differ on each run.")
     try:
         table = original if original is not None else read_table(path)
-        result = replay(table, recipe, workspace.hierarchies(),
-                        tables=stored_tables(workspace, recipe))  # fmt: skip
+        result = replay(
+            table, recipe, workspace.hierarchies(), tables=stored_tables(workspace, recipe)
+        )
         output = table_to_bytes(result.data, "parquet" if suffix == "pq" else suffix)
     except AnonymisationError as error:  # e.g. a key not in the environment
         return skip(f"the recipe cannot run here: {error}")
@@ -231,8 +238,12 @@ def check_release(
     wrong_k = _recount_k(release, result.data, recipe)
     if wrong_k:
         return ReleaseCheck(release_id, "mismatch", wrong_k)
-    return ReleaseCheck(release_id, "reproduced", f"output sha256 {release['output_sha256']}"
-                        f"{'' if release.get('k') is None else ', k counted again'}.")  # fmt: skip
+    return ReleaseCheck(
+        release_id,
+        "reproduced",
+        f"output sha256 {release['output_sha256']}"
+        f"{'' if release.get('k') is None else ', k counted again'}.",
+    )
 
 
 def _recount_k(
@@ -250,8 +261,10 @@ def _recount_k(
     _, k, _, _ = release_risk(released, recipe, names, counts)
     if k == int(release["k"]):
         return ""
-    return (f"the release records k = {release['k']}, but its re-made table has k = {k} over "
-            f"{', '.join(map(str, names))}: the recorded risk was changed.")  # fmt: skip
+    return (
+        f"the release records k = {release['k']}, but its re-made table has k = {k} over "
+        f"{', '.join(map(str, names))}: the recorded risk was changed."
+    )
 
 
 def _recount_streamed_k(
@@ -288,8 +301,10 @@ def _check_streamed_release(
 
     blocks = release.get("block_rows")
     if blocks is not None and int(blocks) != streaming.BATCH_ROWS:
-        return skip(f"it was streamed in blocks of {int(blocks):,} rows; this version streams "
-                    f"{streaming.BATCH_ROWS:,}, so its seeded draws would differ.")  # fmt: skip
+        return skip(
+            f"it was streamed in blocks of {int(blocks):,} rows; this version streams "
+            f"{streaming.BATCH_ROWS:,}, so its seeded draws would differ."
+        )
     # The recorded files, each read as the file it names: never a pattern or a folder to
     # search again (a workspace someone sent may record '/usr/**/*.csv').
     recorded = stored_json(release.get("data_files_json") or "null", "release's data files") or [
@@ -297,8 +312,10 @@ def _check_streamed_release(
     ]
     for file, digest in recorded:
         if not file or not Path(file).is_file():
-            return skip(f"the original data is not at '{file}' (put it back to check; "
-                        "a pattern or folder is never searched).")  # fmt: skip
+            return skip(
+                f"the original data is not at '{file}' (put it back to check; "
+                "a pattern or folder is never searched)."
+            )
         if len(recorded) > 1 and sha256_file(file) != digest:
             return skip(f"the file '{file}' is not the recorded original (its sha256 differs).")
     try:
@@ -317,9 +334,15 @@ def _check_streamed_release(
             writer = streaming.BatchWriter(remade, output_format(remade))
             try:
                 streaming.stream_on_engine(
-                    engine, sources, steps, writer, seed=int(release["seed"]),
-                    gate_columns=[], direct_identifiers=[], base_dir=Path(folder),
-                )  # fmt: skip
+                    engine,
+                    sources,
+                    steps,
+                    writer,
+                    seed=int(release["seed"]),
+                    gate_columns=[],
+                    direct_identifiers=[],
+                    base_dir=Path(folder),
+                )
             finally:
                 writer.close()
         except AnonymisationError as error:  # a key not in the environment, no Java, ...
@@ -338,9 +361,12 @@ def _check_streamed_release(
         )
     if wrong_k:
         return ReleaseCheck(release_id, "mismatch", wrong_k)
-    return ReleaseCheck(release_id, "reproduced",
-                        f"output sha256 {release['output_sha256']} (made again on {engine}"
-                        f"{'' if release.get('k') is None else ', k counted again'}).")  # fmt: skip
+    return ReleaseCheck(
+        release_id,
+        "reproduced",
+        f"output sha256 {release['output_sha256']} (made again on {engine}"
+        f"{'' if release.get('k') is None else ', k counted again'}).",
+    )
 
 
 def verify_releases(workspace: Workspace) -> list[ReleaseCheck]:

@@ -128,7 +128,7 @@ def observed_uniqueness(
             records=("unique", "size"),
             observed_share=("unique", "mean"),
             predicted_share=("expected", "mean"),
-        )  # fmt: skip
+        )
         .reset_index()
     )
     per["observed_share"] = per["observed_share"].astype(float)

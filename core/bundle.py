@@ -116,21 +116,32 @@ def portable_recipe(
         if "hierarchy" in step:
             step = {**step, "hierarchy": portable(position, step.get("column"), step["hierarchy"])}
         if isinstance(step.get("hierarchies"), Mapping):  # recode_locally: one per column
-            step = {**step, "hierarchies": {column: portable(position, column, source)
-                                            if isinstance(source, str) else source  # a rule
-                                            for column, source in step["hierarchies"].items()}}  # fmt: skip
+            step = {
+                **step,
+                "hierarchies": {
+                    column: portable(position, column, source)
+                    if isinstance(source, str)
+                    else source  # a rule
+                    for column, source in step["hierarchies"].items()
+                },
+            }
         t_closeness = step.get("t_closeness")  # hierarchical distance names the sensitive's
         if isinstance(t_closeness, Mapping) and "hierarchy" in t_closeness:
             name = portable(position, t_closeness.get("sensitive"), t_closeness["hierarchy"])
             step = {**step, "t_closeness": {**t_closeness, "hierarchy": name}}
         k_map = step.get("k_map")  # with a population table: the data's hierarchies
         if isinstance(k_map, Mapping) and isinstance(k_map.get("hierarchies"), Mapping):
-            moved = {column: portable(position, column, source)
-                     for column, source in k_map["hierarchies"].items()}  # fmt: skip
+            moved = {
+                column: portable(position, column, source)
+                for column, source in k_map["hierarchies"].items()
+            }
             step = {**step, "k_map": {**k_map, "hierarchies": moved}}
         k_map = step.get("k_map")  # the population table is data: never copied, only located
-        if (isinstance(k_map, Mapping) and isinstance(k_map.get("population_table"), str)
-                and stored_table_sha256(k_map["population_table"]) is None):  # fmt: skip
+        if (
+            isinstance(k_map, Mapping)
+            and isinstance(k_map.get("population_table"), str)
+            and stored_table_sha256(k_map["population_table"]) is None
+        ):
             table = Path(k_map["population_table"])
             if base_dir is not None and not table.is_absolute():
                 table = Path(base_dir) / table
@@ -178,8 +189,9 @@ def replay(
         raise RecipeError("A recorded release must have a seed to be replayed.")
     with tempfile.TemporaryDirectory(prefix="anon-replay-") as folder:
         write_hierarchies(hierarchies, folder)
-        return apply_recipe(original, recipe, base_dir=folder, pseudonym_seed=pseudonym_seed,
-                            tables=tables)  # fmt: skip
+        return apply_recipe(
+            original, recipe, base_dir=folder, pseudonym_seed=pseudonym_seed, tables=tables
+        )
 
 
 def uses_random_pseudonyms(recipe: Recipe) -> bool:
@@ -406,9 +418,12 @@ def _recipient_readme(
         lines += ["", "Hierarchy files not in this bundle (named in recipe.yaml)"]
         lines += [f"  {name}: {why}." for name, why in sorted(recipient.left_out.items())]
     if recipient.held_back:
-        lines += ["", f"{recipient.held_back} value(s) the recipe names are rare values of the "
-                  "original table that the released table does not hold: recipe.yaml writes "
-                  "them [held back 1], [held back 2]...; the internal archive's recipe has them."]  # fmt: skip
+        lines += [
+            "",
+            f"{recipient.held_back} value(s) the recipe names are rare values of the "
+            "original table that the released table does not hold: recipe.yaml writes "
+            "them [held back 1], [held back 2]...; the internal archive's recipe has them.",
+        ]
     if mappings:
         lines += ["", "Identity mapping tables were made; they are not in this bundle."]
     lines += ["", "How to reproduce the release (for the data holder)"]
@@ -443,11 +458,15 @@ def _recipient_report(report: Any, recipe: Recipe) -> Any:
     of a hierarchy file the recipient does not get (and its recipe is recipe.yaml's)."""
     steps = recipe.steps
     log = tuple(
-        {**entry, "step": steps[entry["position"] - 1],
-         "summary": describe_step(steps[entry["position"] - 1])}
-        if 0 < entry.get("position", 0) <= len(steps) else entry
+        {
+            **entry,
+            "step": steps[entry["position"] - 1],
+            "summary": describe_step(steps[entry["position"] - 1]),
+        }
+        if 0 < entry.get("position", 0) <= len(steps)
+        else entry
         for entry in report.step_log
-    )  # fmt: skip
+    )
     return replace(report, recipe=recipe, step_log=log)
 
 
@@ -487,8 +506,9 @@ def build_bundle(
     if original is not None:
         below = k if k is not None else recipe.meta.get("k")
         below = below if isinstance(below, int) and not isinstance(below, bool) else 5
-        rare = rare_unreleased_values(original, released_table, below=max(below, 2),
-                                      among=recipe_literals(recipe))  # fmt: skip
+        rare = rare_unreleased_values(
+            original, released_table, below=max(below, 2), among=recipe_literals(recipe)
+        )
     recipient = recipient_recipe(recipe, hierarchies, rare_values=rare)
     name = _released_name(released_name)
     files: dict[str, bytes] = {
@@ -572,8 +592,10 @@ def build_archive(
         # file_name_part: 'NRIC no' and 'NRIC/no' differ by a hash (a plain stem merged them)
         entry = f"mapping/{file_name_part(column)}.enc"
         if entry in files:
-            raise RecipeError(f"Two identity mapping tables would both be stored as {entry!r}; "
-                              "rename one of their columns.")  # fmt: skip
+            raise RecipeError(
+                f"Two identity mapping tables would both be stored as {entry!r}; "
+                "rename one of their columns."
+            )
         files[entry] = bytes(blob)
         mapping_names.append(entry)
     released_sha = hashlib.sha256(bytes(released)).hexdigest()

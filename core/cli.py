@@ -167,8 +167,14 @@ def cmd_risk(args: argparse.Namespace) -> int:
     progress = args.bar or no_progress
     progress(0.0, f"reading {Path(args.data).name}")
     df = read_table(args.data, sep=args.sep)
-    report = risk_report(df, _split(args.qi), k_threshold=args.k, sensitive=args.sensitive,
-                         impact=not args.no_impact, progress=stage(progress, 0.5, 1.0))  # fmt: skip
+    report = risk_report(
+        df,
+        _split(args.qi),
+        k_threshold=args.k,
+        sensitive=args.sensitive,
+        impact=not args.no_impact,
+        progress=stage(progress, 0.5, 1.0),
+    )
     _end_bar(args)  # the figures start on a line of their own
     data = report.to_dict()
     explanations = report.explanations()
@@ -184,20 +190,29 @@ def cmd_risk(args: argparse.Namespace) -> int:
     if args.weights or args.household or args.per_record:
         records = _new_output(args)
         survey = survey_risk(
-            df, report.quasi_identifiers, weights=args.weights, household=args.household,
-            method=args.risk_method, threshold=args.risk_threshold, missing=args.missing,
-        )  # fmt: skip
+            df,
+            report.quasi_identifiers,
+            weights=args.weights,
+            household=args.household,
+            method=args.risk_method,
+            threshold=args.risk_threshold,
+            missing=args.missing,
+        )
         data.update(survey.to_dict())
         explanations.update(survey.explanations())
         if records is not None:
-            per_record = {"fk": survey.frequencies.fk, "Fk": survey.frequencies.Fk,
-                          "individual_risk": survey.individual}  # fmt: skip
+            per_record = {
+                "fk": survey.frequencies.fk,
+                "Fk": survey.frequencies.Fk,
+                "individual_risk": survey.individual,
+            }
             if survey.household is not None:
                 per_record["household_risk"] = survey.household
             _write_table_output(records, pd.DataFrame(per_record), force=args.force)
     if args.model_risk:
-        model = model_risk(df, report.quasi_identifiers, weights=args.weights,
-                           method=args.model_method)  # fmt: skip
+        model = model_risk(
+            df, report.quasi_identifiers, weights=args.weights, method=args.model_method
+        )
         data.update(model.to_dict())
         explanations.update(model.explanations())
     _add_population_figures(args, report, data, explanations, df)
@@ -217,12 +232,23 @@ def _risk_on_engine(args: argparse.Namespace, engine: str) -> int:
     wanted = qis + ([args.sensitive] if args.sensitive else [])
     progress = args.bar or no_progress
     progress(0.0, f"counting the classes on {engine}")
-    freq = frequency_table(args.data, wanted, engine=engine, sep=args.sep,
-                           spark_master=args.spark_master,
-                           progress=stage(progress, 0.0, 0.8))  # fmt: skip
-    report = risk_report(freq.table, qis, k_threshold=args.k, sensitive=args.sensitive,
-                         impact=not args.no_impact, counts=freq.counts,
-                         progress=stage(progress, 0.8, 1.0))  # fmt: skip
+    freq = frequency_table(
+        args.data,
+        wanted,
+        engine=engine,
+        sep=args.sep,
+        spark_master=args.spark_master,
+        progress=stage(progress, 0.0, 0.8),
+    )
+    report = risk_report(
+        freq.table,
+        qis,
+        k_threshold=args.k,
+        sensitive=args.sensitive,
+        impact=not args.no_impact,
+        counts=freq.counts,
+        progress=stage(progress, 0.8, 1.0),
+    )
     _end_bar(args)
     data, explanations = {**report.to_dict(), "engine": engine}, report.explanations()
     _add_population_figures(args, report, data, explanations, freq.table, freq.counts)
@@ -231,25 +257,30 @@ def _risk_on_engine(args: argparse.Namespace, engine: str) -> int:
     return 0
 
 
-def _add_population_figures(args: argparse.Namespace, report, data: dict, explanations: dict,
-                            table: pd.DataFrame | None = None,
-                            counts: Any = None):  # fmt: skip
+def _add_population_figures(
+    args: argparse.Namespace,
+    report,
+    data: dict,
+    explanations: dict,
+    table: pd.DataFrame | None = None,
+    counts: Any = None,
+):
     """With --population N: estimated population uniqueness; with --population-table FILE:
     k-map against the population's records, on ``table`` (core.population_risk)."""
     if args.population_table and table is not None:
         from core.population_risk import kmap_figures
 
         population = read_table(args.population_table, sep=args.sep)
-        figures, sentences = kmap_figures(table, population, report.quasi_identifiers,
-                                          k=args.k, counts=counts)  # fmt: skip
+        figures, sentences = kmap_figures(
+            table, population, report.quasi_identifiers, k=args.k, counts=counts
+        )
         data.update(figures)
         explanations.update(sentences)
     if args.population is None:
         return
     from core.population_risk import population_figures, sizes_from_distribution
 
-    sizes = sizes_from_distribution(report.class_sizes["class_size"],
-                                    report.class_sizes["classes"])  # fmt: skip
+    sizes = sizes_from_distribution(report.class_sizes["class_size"], report.class_sizes["classes"])
     figures, sentences = population_figures(sizes, args.population, model=args.population_model)
     data.update(figures)
     explanations.update(sentences)
@@ -271,17 +302,24 @@ def cmd_search(args: argparse.Namespace) -> int:
             )
         hierarchies[column.strip()] = read_hierarchy(path.strip())
         hierarchy_paths[column.strip()] = str(Path(path.strip()).resolve())  # for --recipe-out
-    population = {"population": args.population, "max_average_risk": args.max_average_risk,
-                  "max_population_uniqueness": args.max_population_uniqueness,
-                  "population_model": args.population_model}  # fmt: skip
+    population = {
+        "population": args.population,
+        "max_average_risk": args.max_average_risk,
+        "max_population_uniqueness": args.max_population_uniqueness,
+        "population_model": args.population_model,
+    }
     if args.population_solver_iterations is not None:  # ARX's iterationsPerTry
         from core.population_risk import SolverSettings
 
         population["population_solver"] = SolverSettings(
-            iterations_per_try=args.population_solver_iterations)  # fmt: skip
+            iterations_per_try=args.population_solver_iterations
+        )
     if args.k_map is not None:
-        population.update(k_map=args.k_map, k_map_estimator=args.k_map_estimator,
-                          k_map_significance=args.k_map_significance)  # fmt: skip
+        population.update(
+            k_map=args.k_map,
+            k_map_estimator=args.k_map_estimator,
+            k_map_significance=args.k_map_significance,
+        )
     if args.population_table:  # k-map against the population's records (ARX KMap(k, subset))
         if args.k_map is None:
             raise AnonymisationError(
@@ -297,9 +335,17 @@ def cmd_search(args: argparse.Namespace) -> int:
     t_distance = "hierarchical" if t_hierarchy is not None else args.t_distance
     if t_hierarchy is not None and args.sensitive:  # named by the recipe's suppression step
         hierarchy_paths[args.sensitive] = str(Path(args.t_hierarchy).resolve())
-    target = Target(k=args.k, max_suppressed=args.max_suppressed, sensitive=args.sensitive,
-                    l=args.l, l_kind=args.l_kind, t=args.t, t_distance=t_distance,
-                    t_hierarchy=t_hierarchy, **population)  # fmt: skip
+    target = Target(
+        k=args.k,
+        max_suppressed=args.max_suppressed,
+        sensitive=args.sensitive,
+        l=args.l,
+        l_kind=args.l_kind,
+        t=args.t,
+        t_distance=t_distance,
+        t_hierarchy=t_hierarchy,
+        **population,
+    )
     engine = choose_engine(args.data, args.engine)
     if args.recode_locally and target.sample_based:
         raise AnonymisationError(
@@ -324,21 +370,29 @@ def cmd_search(args: argparse.Namespace) -> int:
         )
     recipe_out = None
     if args.recipe_out:
-        read = {"data": Path(args.data),
-                **{f"--hierarchy {c}": Path(p) for c, p in hierarchy_paths.items()}}  # fmt: skip
+        read = {
+            "data": Path(args.data),
+            **{f"--hierarchy {c}": Path(p) for c, p in hierarchy_paths.items()},
+        }
         if args.population_table:
             read["--population-table"] = Path(args.population_table)
-        (recipe_out,) = plan_outputs([Output("--recipe-out", Path(args.recipe_out))], read,
-                                     force=args.force)  # fmt: skip
+        (recipe_out,) = plan_outputs(
+            [Output("--recipe-out", Path(args.recipe_out))], read, force=args.force
+        )
     wanted = [*hierarchies, *([args.sensitive] if args.sensitive else [])]
     progress = args.bar or no_progress
     progress(0.0, f"reading {Path(args.data).name}")
     if engine == "pandas":
         df, counts = read_table(args.data, sep=args.sep), None
     else:
-        freq = frequency_table(args.data, wanted, engine=engine, sep=args.sep,
-                               spark_master=args.spark_master,
-                               progress=stage(progress, 0.0, 0.2))  # fmt: skip
+        freq = frequency_table(
+            args.data,
+            wanted,
+            engine=engine,
+            sep=args.sep,
+            spark_master=args.spark_master,
+            progress=stage(progress, 0.0, 0.2),
+        )
         df, counts = freq.table, freq.counts
     weights = {}
     for given in args.weight or []:
@@ -352,9 +406,16 @@ def cmd_search(args: argparse.Namespace) -> int:
                 f"--weight {given!r} must be COLUMN=NUMBER, e.g. --weight age=1 (ARX's "
                 "attribute weight; 0.5 when not given)."
             )
-    result = search(df, hierarchies, target, measure=args.measure, counts=counts,
-                    gs_factor=args.gs_factor, weights=weights,
-                    progress=stage(progress, 0.2, 1.0))  # fmt: skip
+    result = search(
+        df,
+        hierarchies,
+        target,
+        measure=args.measure,
+        counts=counts,
+        gs_factor=args.gs_factor,
+        weights=weights,
+        progress=stage(progress, 0.2, 1.0),
+    )
     _end_bar(args)  # what follows starts on a line of its own
     data = {
         "engine": engine,
@@ -369,13 +430,20 @@ def cmd_search(args: argparse.Namespace) -> int:
     steps = None
     if result.optimum is not None:
         population_path = Path(args.population_table).resolve() if args.population_table else None
-        steps = recipe_steps(result.optimum, hierarchy_paths, models=target,
-                             population_table_path=population_path)  # fmt: skip
+        steps = recipe_steps(
+            result.optimum, hierarchy_paths, models=target, population_table_path=population_path
+        )
     if args.recode_locally and result.optimum is not None:
-        local = recode_suppressed(df, hierarchies, target, result.optimum, measure=args.measure,
-                                  step_share=args.recode_step_share,
-                                  gs_factor=args.recode_gs_factor,
-                                  adaption=args.recode_adaption)  # fmt: skip
+        local = recode_suppressed(
+            df,
+            hierarchies,
+            target,
+            result.optimum,
+            measure=args.measure,
+            step_share=args.recode_step_share,
+            gs_factor=args.recode_gs_factor,
+            adaption=args.recode_adaption,
+        )
         if local.rounds:
             steps = [local.recipe_step(hierarchy_paths)]
         data["local_recoding"] = {
@@ -422,8 +490,9 @@ def _new_output(args: argparse.Namespace) -> Output | None:
     """The --per-record file, checked by the output rules (core.outputs) before any work."""
     if args.per_record is None:
         return None
-    (output,) = plan_outputs([Output("--per-record", Path(args.per_record))],
-                             {"data": Path(args.data)}, force=args.force)  # fmt: skip
+    (output,) = plan_outputs(
+        [Output("--per-record", Path(args.per_record))], {"data": Path(args.data)}, force=args.force
+    )
     return output
 
 
@@ -438,9 +507,11 @@ def cmd_suda(args: argparse.Namespace) -> int:
     if records is not None:
         per_record = {"suda_score": result.score, "dis_suda_score": result.dis_score}
         per_record.update(
-            {f"contribution_{qi}": result.contribution[:, i]
-             for i, qi in enumerate(result.quasi_identifiers)}
-        )  # fmt: skip
+            {
+                f"contribution_{qi}": result.contribution[:, i]
+                for i, qi in enumerate(result.quasi_identifiers)
+            }
+        )
         _write_table_output(records, pd.DataFrame(per_record), force=args.force)
     text = "\n".join(f"{key}: {sentence}" for key, sentence in result.explanations().items())
     _emit(result.to_dict(), args.json, text)
@@ -500,22 +571,31 @@ def cmd_apply(args: argparse.Namespace) -> int:
     progress(0.0, f"reading {Path(args.data).name}")
     job = _plan_apply(args)
     workspace, packages = _plan_record(args, job)
-    result = apply_recipe(job.data, job.recipe, base_dir=job.base_dir, keys=job.keys,
-                          progress=stage(progress, 0.2, 0.6),
-                          tables=workspace_tables(workspace, job.recipe))  # fmt: skip
+    result = apply_recipe(
+        job.data,
+        job.recipe,
+        base_dir=job.base_dir,
+        keys=job.keys,
+        progress=stage(progress, 0.2, 0.6),
+        tables=workspace_tables(workspace, job.recipe),
+    )
     progress(0.6, "checking the release")
     check = _gate(args, job, result)
     if check.acknowledged:  # every file of the release says so in its name
-        job = replace(job, out=Path(marked_name(job.out)),
-                      report=Path(marked_name(job.report)) if job.report else None)  # fmt: skip
+        job = replace(
+            job,
+            out=Path(marked_name(job.out)),
+            report=Path(marked_name(job.report)) if job.report else None,
+        )
         packages = [replace(p, path=Path(marked_name(p.path))) for p in packages]
     progress(0.7, "writing the release")
     outputs, staged, identities = _release_files(args, job, result, stage(progress, 0.7, 0.95))
     try:
         if packages:  # the bundle and archive may not take the path of another output either
             plan_outputs([*outputs, *packages], job.inputs, force=args.force)
-        _place_and_record(args, job, result, check, outputs, staged, identities, workspace,
-                          packages)  # fmt: skip
+        _place_and_record(
+            args, job, result, check, outputs, staged, identities, workspace, packages
+        )
     except BaseException:
         staged.unlink(missing_ok=True)
         raise
@@ -559,10 +639,18 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     direct, suggestions = _step1(first, recipe)
     suggestions = _unseen_in_sample(suggestions)
     job = _ApplyJob(
-        columns, recipe, base_dir, quasi_identifiers, inputs, Path(args.out),
-        Path(args.report) if args.report else None, direct,
-        _mapping_passphrase(args, mapping), keys, suggestions,
-    )  # fmt: skip
+        columns,
+        recipe,
+        base_dir,
+        quasi_identifiers,
+        inputs,
+        Path(args.out),
+        Path(args.report) if args.report else None,
+        direct,
+        _mapping_passphrase(args, mapping),
+        keys,
+        suggestions,
+    )
     (out, *_) = plan_outputs(_apply_outputs(job, mapping, linking), inputs, force=args.force)
     workspace, packages = _plan_record(args, job)
     meta = recipe.meta
@@ -574,8 +662,9 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
             require_columns(columns, qis, parameter="quasi_identifiers")
         if sensitive:
             require_columns(columns, sensitive, parameter="sensitive")
-        counted = ReleaseCounts(list(dict.fromkeys([*qis, *([sensitive] if sensitive else [])])),
-                                len(steps))  # fmt: skip
+        counted = ReleaseCounts(
+            list(dict.fromkeys([*qis, *([sensitive] if sensitive else [])])), len(steps)
+        )
     # the release check's columns, counted as the table is written (a target's sensitive
     # column too: core.release_targets judges it on the frequency table)
     targeted = target_columns(parse_targets(meta.get("targets")))
@@ -585,33 +674,54 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
         writer = BatchWriter(staged, output_format(out.path))
         try:
             result = stream_on_engine(
-                engine, sources, steps, writer, seed=seed, progress=args.bar,
+                engine,
+                sources,
+                steps,
+                writer,
+                seed=seed,
+                progress=args.bar,
                 gate_columns=gate_columns,
-                direct_identifiers=job.direct_identifiers, base_dir=base_dir, keys=keys,
-                master=args.spark_master, release_counts=counted,
-            )  # fmt: skip
+                direct_identifiers=job.direct_identifiers,
+                base_dir=base_dir,
+                keys=keys,
+                master=args.spark_master,
+                release_counts=counted,
+            )
         finally:
             writer.close()
         check = check_release(
-            columns, result.frequency, steps=len(recipe.steps), quasi_identifiers=qis or None,
-            direct_identifiers=job.direct_identifiers, sensitive=sensitive,
-            k_target=meta.get("k") or SUGGESTED_K[args.use_case], annex_d=meta.get("annex_d"),
-            counts=result.counts, changed=result.changed,
-            identifiers_left=result.identifiers_left, sample=first, **_gate_options(job),
-        )  # fmt: skip
+            columns,
+            result.frequency,
+            steps=len(recipe.steps),
+            quasi_identifiers=qis or None,
+            direct_identifiers=job.direct_identifiers,
+            sensitive=sensitive,
+            k_target=meta.get("k") or SUGGESTED_K[args.use_case],
+            annex_d=meta.get("annex_d"),
+            counts=result.counts,
+            changed=result.changed,
+            identifiers_left=result.identifiers_left,
+            sample=first,
+            **_gate_options(job),
+        )
         if not check.passed:
             if not args.release_anyway:
                 raise ReleaseRefusedError(
                     "The release check failed, so nothing was written: "
-                    + " ".join(check.problems) + " Fix the recipe, or give --release-anyway "
+                    + " ".join(check.problems)
+                    + " Fix the recipe, or give --release-anyway "
                     f"to write the files marked {NOT_ANONYMISED_MARK}."
-                )  # fmt: skip
+                )
             check = check.acknowledge()
-            job = replace(job, out=Path(marked_name(job.out)),
-                          report=Path(marked_name(job.report)) if job.report else None)  # fmt: skip
+            job = replace(
+                job,
+                out=Path(marked_name(job.out)),
+                report=Path(marked_name(job.report)) if job.report else None,
+            )
             packages = [replace(p, path=Path(marked_name(p.path))) for p in packages]
-        outputs = plan_outputs(_apply_outputs(job, list(result.mappings), []), inputs,
-                               force=args.force)  # fmt: skip
+        outputs = plan_outputs(
+            _apply_outputs(job, list(result.mappings), []), inputs, force=args.force
+        )
         if packages:  # the bundle and archive may not take the path of another output either
             plan_outputs([*outputs, *packages], inputs, force=args.force)
         tables = list(result.mappings.values())
@@ -623,19 +733,37 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
         if counted is not None:
             figures, recorded, done = _counted_release(sources, steps, result, counted, engine)
             job = replace(job, data=counted.original)
-        _place_and_record(args, job, done, check, outputs, staged, contents, workspace,
-                          packages, figures, recorded)  # fmt: skip
+        _place_and_record(
+            args,
+            job,
+            done,
+            check,
+            outputs,
+            staged,
+            contents,
+            workspace,
+            packages,
+            figures,
+            recorded,
+        )
     except BaseException:
         staged.unlink(missing_ok=True)
         raise
     _warn_released_anyway(check)
     # the statement quotes the recipe's reasons and reviewers: text someone typed
-    print(terminal_line(f"Wrote {result.records} records to {outputs[0].path} (engine {engine}, "
-                        f"seed {seed}; release check: {check.statement()})"),
-          file=sys.stderr)  # fmt: skip
+    print(
+        terminal_line(
+            f"Wrote {result.records} records to {outputs[0].path} (engine {engine}, "
+            f"seed {seed}; release check: {check.statement()})"
+        ),
+        file=sys.stderr,
+    )
     for output in outputs[1 : 1 + len(tables)]:
-        print(f"The {output.label}: {output.path}. Keep it secure and apart from the data "
-              "(PDPC guide, Annex A: Pseudonymisation).", file=sys.stderr)  # fmt: skip
+        print(
+            f"The {output.label}: {output.path}. Keep it secure and apart from the data "
+            "(PDPC guide, Annex A: Pseudonymisation).",
+            file=sys.stderr,
+        )
     if job.report is not None:
         print(f"Report: {outputs[-1].path}", file=sys.stderr)
     return 0
@@ -654,22 +782,35 @@ def _counted_release(
     from core.spreadsheet_safety import formula_like_counts
 
     log = tuple(
-        StepLog(step.position, dict(step.step), describe_step(step.step), int(rows[0]),
-                int(rows[1]), (), (), step.seed)
+        StepLog(
+            step.position,
+            dict(step.step),
+            describe_step(step.step),
+            int(rows[0]),
+            int(rows[1]),
+            (),
+            (),
+            step.seed,
+        )
         for step, rows in zip(steps, counted.step_rows, strict=True)
-    )  # fmt: skip
+    )
     done = RecipeResult(counted.released, dict(result.mappings), {}, log, result.seed)
     after = (result.frequency, result.counts)
     figures = {
-        "frequency_before": counted.risk_table(), "frequency_after": after,
+        "frequency_before": counted.risk_table(),
+        "frequency_after": after,
         "utility": counted.utility(),
         "formula_like_cells": formula_like_counts(counted.released, counted.formula_cells),
-    }  # fmt: skip
+    }
     hashes = file_hashes(sources)  # several files: verify reads exactly these again
-    recorded = {"original_rows": counted.records_in, "released_counts": after,
-                "data_sha256": sources_sha256(sources, hashes), "engine": engine,
-                "block_rows": BATCH_ROWS,
-                "data_files": hashes if len(hashes) > 1 else None}  # fmt: skip
+    recorded = {
+        "original_rows": counted.records_in,
+        "released_counts": after,
+        "data_sha256": sources_sha256(sources, hashes),
+        "engine": engine,
+        "block_rows": BATCH_ROWS,
+        "data_files": hashes if len(hashes) > 1 else None,
+    }
     return figures, recorded, done
 
 
@@ -734,19 +875,31 @@ def _place_and_record(
     if job.report is not None or workspace or packages:
         report = _build_report(args, job, result, check, identity_outputs, **(figures or {}))
     # (an engine gives no result when nothing is recorded, reported or packaged)
-    encrypted = (dict(zip(pairs_of(result), identities, strict=False))
-                 if job.passphrase is not None and result is not None else {})  # fmt: skip
+    encrypted = (
+        dict(zip(pairs_of(result), identities, strict=False))
+        if job.passphrase is not None and result is not None
+        else {}
+    )
     placed, written = False, []
     try:
         with _recording(workspace) as ws:
             if ws is not None:
                 done = record_release(
-                    ws, original=job.data, data_path=args.data, recipe=job.recipe,
-                    result=result, output=None, output_sha256=sha256_file(staged),
-                    output_name=job.out.name, base_dir=job.base_dir,
-                    quasi_identifiers=job.quasi_identifiers, report=report.to_dict(),
-                    encrypted_mappings=encrypted, author=getpass.getuser(), **(recorded or {}),
-                )  # fmt: skip
+                    ws,
+                    original=job.data,
+                    data_path=args.data,
+                    recipe=job.recipe,
+                    result=result,
+                    output=None,
+                    output_sha256=sha256_file(staged),
+                    output_name=job.out.name,
+                    base_dir=job.base_dir,
+                    quasi_identifiers=job.quasi_identifiers,
+                    report=report.to_dict(),
+                    encrypted_mappings=encrypted,
+                    author=getpass.getuser(),
+                    **(recorded or {}),
+                )
                 report = replace(report, audit=done.anchor)
                 portable, hierarchies = done.recipe, done.hierarchies
             elif packages:
@@ -755,15 +908,24 @@ def _place_and_record(
             if job.report is not None:
                 files.append((outputs[-1], _report_bytes(report, job.report)))
             for package in packages:
-                release = {"released": staged.read_bytes(), "released_name": job.out.name,
-                           "recipe": portable, "hierarchies": hierarchies, "report": report}  # fmt: skip
+                release = {
+                    "released": staged.read_bytes(),
+                    "released_name": job.out.name,
+                    "recipe": portable,
+                    "hierarchies": hierarchies,
+                    "report": report,
+                }
                 if package.label == "--archive":
                     mappings = {f"{c}-{kind}": blob for (c, kind), blob in encrypted.items()}
                     made = build_archive(**release, encrypted_mappings=mappings)
                 else:
-                    made = build_bundle(**release, made_mappings=bool(identities),
-                                        original=job.data, released_table=result.data,
-                                        k=check.k_target)  # fmt: skip
+                    made = build_bundle(
+                        **release,
+                        made_mappings=bool(identities),
+                        original=job.data,
+                        released_table=result.data,
+                        k=check.k_target,
+                    )
                 written.append((package, made))
             files += [(package, made.to_zip()) for package, made in written]
             write_outputs(files, force=args.force)
@@ -775,18 +937,26 @@ def _place_and_record(
         raise
     _end_bar(args)  # the messages below start on a line of their own
     if ws is not None:
-        print(f"Recorded release {done.release_id} in workspace {workspace} (k = {done.k}, "
-              f"P(re-ID) = {done.p_reid}; audit log entry {done.anchor['entries']}).",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"Recorded release {done.release_id} in workspace {workspace} (k = {done.k}, "
+            f"P(re-ID) = {done.p_reid}; audit log entry {done.anchor['entries']}).",
+            file=sys.stderr,
+        )
     for package, made in written:
         if made.private:
             left_out = bool(identities) and not encrypted
             note = " Plaintext identity tables are not in it: keep them apart." if left_out else ""
-            print(f"Reproduction archive (internal: holds personal data, mode 0600): "
-                  f"{package.path}.{note}", file=sys.stderr)  # fmt: skip
+            print(
+                f"Reproduction archive (internal: holds personal data, mode 0600): "
+                f"{package.path}.{note}",
+                file=sys.stderr,
+            )
         else:
-            print(f"Release bundle (for the recipient: no original values, no identity "
-                  f"tables): {package.path}.", file=sys.stderr)  # fmt: skip
+            print(
+                f"Release bundle (for the recipient: no original values, no identity "
+                f"tables): {package.path}.",
+                file=sys.stderr,
+            )
 
 
 def pairs_of(result: RecipeResult) -> list[tuple[str, str]]:
@@ -821,10 +991,18 @@ def _plan_apply(args: argparse.Namespace) -> _ApplyJob:
     mapping, linking = _pseudonymised_columns(recipe)
     direct, suggestions = _step1(df, recipe)
     job = _ApplyJob(
-        df, recipe, base_dir, quasi_identifiers, inputs, Path(args.out),
-        Path(args.report) if args.report else None, direct,
-        _mapping_passphrase(args, mapping), keys, suggestions,
-    )  # fmt: skip
+        df,
+        recipe,
+        base_dir,
+        quasi_identifiers,
+        inputs,
+        Path(args.out),
+        Path(args.report) if args.report else None,
+        direct,
+        _mapping_passphrase(args, mapping),
+        keys,
+        suggestions,
+    )
     plan_outputs(_apply_outputs(job, mapping, linking), inputs, force=args.force)
     return job
 
@@ -851,21 +1029,32 @@ def _unseen_in_sample(suggestions: tuple[Suggestion, ...]) -> tuple[Suggestion, 
     column empty there may hold NRICs further down. It is not "empty" but "unseen", and
     the release check asks for a decision on it (core.release_gate.UNSURE_KINDS)."""
     return tuple(
-        replace(s, kind="unseen", uncertain=True, reason=(
-            "Step 1 saw no value of this column in the first rows an engine samples; what "
-            "the rest of the file holds is unknown, so check it (PDPC guide, Step 1)."))
-        if s.kind == "empty" else s
+        replace(
+            s,
+            kind="unseen",
+            uncertain=True,
+            reason=(
+                "Step 1 saw no value of this column in the first rows an engine samples; what "
+                "the rest of the file holds is unknown, so check it (PDPC guide, Step 1)."
+            ),
+        )
+        if s.kind == "empty"
+        else s
         for s in suggestions
-    )  # fmt: skip
+    )
 
 
 def _gate_options(job: _ApplyJob) -> dict[str, Any]:
     """What the release gate reads from the recipe besides the figures: its steps, Step
     1's suggestions and the recipe's decisions, reviews and targets."""
     meta = job.recipe.meta
-    return {"recipe_steps": job.recipe.steps, "suggestions": job.suggestions,
-            "not_quasi_identifiers": meta.get("not_quasi_identifiers"),
-            "reviewed_text": meta.get("reviewed_text"), "targets": meta.get("targets")}  # fmt: skip
+    return {
+        "recipe_steps": job.recipe.steps,
+        "suggestions": job.suggestions,
+        "not_quasi_identifiers": meta.get("not_quasi_identifiers"),
+        "reviewed_text": meta.get("reviewed_text"),
+        "targets": meta.get("targets"),
+    }
 
 
 def _gate(args: argparse.Namespace, job: _ApplyJob, result: RecipeResult) -> ReleaseCheck:
@@ -876,20 +1065,27 @@ def _gate(args: argparse.Namespace, job: _ApplyJob, result: RecipeResult) -> Rel
     """
     meta = job.recipe.meta
     check = check_release(
-        job.data, result.data, steps=len(job.recipe.steps),
+        job.data,
+        result.data,
+        steps=len(job.recipe.steps),
         quasi_identifiers=job.quasi_identifiers or meta.get("quasi_identifiers"),
-        direct_identifiers=job.direct_identifiers, sensitive=meta.get("sensitive"),
-        k_target=meta.get("k") or SUGGESTED_K[args.use_case], annex_d=meta.get("annex_d"),
-        missing=missing_rule(job.recipe.steps), mappings=result.mappings, **_gate_options(job),
-    )  # fmt: skip
+        direct_identifiers=job.direct_identifiers,
+        sensitive=meta.get("sensitive"),
+        k_target=meta.get("k") or SUGGESTED_K[args.use_case],
+        annex_d=meta.get("annex_d"),
+        missing=missing_rule(job.recipe.steps),
+        mappings=result.mappings,
+        **_gate_options(job),
+    )
     if check.passed:
         return check
     if not args.release_anyway:
         raise ReleaseRefusedError(
-            "The release check failed, so nothing was written: " + " ".join(check.problems)
+            "The release check failed, so nothing was written: "
+            + " ".join(check.problems)
             + f" Fix the recipe, or give --release-anyway to write the files marked "
             f"{NOT_ANONYMISED_MARK}."
-        )  # fmt: skip
+        )
     return check.acknowledge()
 
 
@@ -1005,11 +1201,17 @@ def _build_report(
         for output in identity_outputs
     ]
     return build_report(
-        job.data, result, job.recipe, quasi_identifiers=job.quasi_identifiers,
-        use_case=args.use_case, identity_files=identity_files, release_check=check,
-        annex_d=_annex_d(job.recipe, check), direct_identifiers=job.direct_identifiers,
+        job.data,
+        result,
+        job.recipe,
+        quasi_identifiers=job.quasi_identifiers,
+        use_case=args.use_case,
+        identity_files=identity_files,
+        release_check=check,
+        annex_d=_annex_d(job.recipe, check),
+        direct_identifiers=job.direct_identifiers,
         **figures,
-    )  # fmt: skip
+    )
 
 
 def _report_bytes(report: Report, path: Path) -> bytes:
@@ -1027,9 +1229,14 @@ def _annex_d(recipe: Recipe, check: ReleaseCheck) -> AnnexDResult | None:
 
 def _warn_released_anyway(check: ReleaseCheck) -> None:
     if check.acknowledged:
-        print(terminal_line(f"warning: released anyway at your request; this is NOT an "
-                            f"anonymised release and every file is marked {NOT_ANONYMISED_MARK}. "
-                            f"{' '.join(check.problems)}"), file=sys.stderr)  # fmt: skip
+        print(
+            terminal_line(
+                f"warning: released anyway at your request; this is NOT an "
+                f"anonymised release and every file is marked {NOT_ANONYMISED_MARK}. "
+                f"{' '.join(check.problems)}"
+            ),
+            file=sys.stderr,
+        )
 
 
 def _tell_what_was_written(
@@ -1038,16 +1245,27 @@ def _tell_what_was_written(
     _warn_released_anyway(check)
     for output in outputs:
         if output.label == "--out":
-            print(f"Wrote {len(result.data)} records to {output.path} (seed {result.seed}).",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"Wrote {len(result.data)} records to {output.path} (seed {result.seed}).",
+                file=sys.stderr,
+            )
         elif output.label.startswith("identity mapping"):
-            how = ("encrypted; read it back with decrypt-mapping" if output.path.suffix == ".enc"
-                   else "PLAINTEXT (--plaintext-mapping)")  # fmt: skip
-            print(f"The {output.label}: {output.path} ({how}). Keep it secure and apart from "
-                  "the data (PDPC guide, Annex A: Pseudonymisation).", file=sys.stderr)  # fmt: skip
+            how = (
+                "encrypted; read it back with decrypt-mapping"
+                if output.path.suffix == ".enc"
+                else "PLAINTEXT (--plaintext-mapping)"
+            )
+            print(
+                f"The {output.label}: {output.path} ({how}). Keep it secure and apart from "
+                "the data (PDPC guide, Annex A: Pseudonymisation).",
+                file=sys.stderr,
+            )
         elif output.label.startswith("identity linking"):
-            print(f"The {output.label}: {output.path}. Give it to the trusted third party "
-                  "only (double coding).", file=sys.stderr)  # fmt: skip
+            print(
+                f"The {output.label}: {output.path}. Give it to the trusted third party "
+                "only (double coding).",
+                file=sys.stderr,
+            )
         else:
             print(f"Report: {output.path}", file=sys.stderr)
 
@@ -1101,9 +1319,12 @@ def cmd_decrypt_mapping(args: argparse.Namespace) -> int:
         )
     table = decrypt_table(source.read_bytes(), passphrase)
     write_outputs([(output, table_to_bytes(table, fmt))])
-    print(f"Wrote the decrypted table ({len(table)} rows) to {output.path}, readable by you "
-          "only. It re-identifies people: keep it secure, apart from the data, and delete it "
-          "when done (PDPC guide, Step 5).", file=sys.stderr)  # fmt: skip
+    print(
+        f"Wrote the decrypted table ({len(table)} rows) to {output.path}, readable by you "
+        "only. It re-identifies people: keep it secure, apart from the data, and delete it "
+        "when done (PDPC guide, Step 5).",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -1124,8 +1345,16 @@ def cmd_spatial_k(args: argparse.Namespace) -> int:
     from core.geo import spatial_k
 
     df = read_table(args.data, sep=args.sep)
-    result = spatial_k(df, args.lat, args.lon, k=args.k, cell_m=args.cell_m,
-                       decimals=args.decimals, radius_m=args.radius_m, warn=False)  # fmt: skip
+    result = spatial_k(
+        df,
+        args.lat,
+        args.lon,
+        k=args.k,
+        cell_m=args.cell_m,
+        decimals=args.decimals,
+        radius_m=args.radius_m,
+        warn=False,
+    )
     text = (
         f"{result.n_records:,} records at {result.n_locations:,} locations "
         f"({result.describe_method()}); smallest count {result.min_count}; "
@@ -1148,9 +1377,14 @@ def cmd_safe_harbor(args: argparse.Namespace) -> int:
         print(f"Wrote {len(result.data)} records to {output.path}.", file=sys.stderr)
     table = result.to_frame()
     lines = [asdict(line) for line in result.identifiers]
-    data = {"reference_date": result.reference_date, "columns": table.to_dict("records"),
-            "identifiers": lines, "unchecked": list(result.unchecked),
-            "redacted": list(result.redacted), "notes": list(result.notes())}  # fmt: skip
+    data = {
+        "reference_date": result.reference_date,
+        "columns": table.to_dict("records"),
+        "identifiers": lines,
+        "unchecked": list(result.unchecked),
+        "redacted": list(result.redacted),
+        "notes": list(result.notes()),
+    }
     by_identifier = "\n".join(
         f"({line.letter}) {line.identifier}: {', '.join(line.columns) or 'no column'}"
         f"{f' (found by {line.judged_by})' if line.judged_by else ''}; {line.handling}."
@@ -1192,23 +1426,35 @@ def cmd_dp_aggregate(args: argparse.Namespace) -> int:
             total = args.budget if args.budget is not None or ledger.path.exists() else args.epsilon
             budget = dp.open_ledger(ledger.path, epsilon=total, delta=budget_delta)
         release = dp.dp_release(
-            df, _split(args.by), categories=dp.parse_categories(args.categories),
-            epsilon=args.epsilon, delta=args.delta, mechanism=args.mechanism,
-            count=args.count or not measured, sums=args.sums, means=args.means,
-            bounds=dp.parse_bounds(args.bounds, measured), budget=budget,
-        )  # fmt: skip
+            df,
+            _split(args.by),
+            categories=dp.parse_categories(args.categories),
+            epsilon=args.epsilon,
+            delta=args.delta,
+            mechanism=args.mechanism,
+            count=args.count or not measured,
+            sums=args.sums,
+            means=args.means,
+            bounds=dp.parse_bounds(args.bounds, measured),
+            budget=budget,
+        )
         # The ε record first, durably: a noisy table never exists without its ledger entry.
         if in_workspace:
             with Workspace(ledger.path) as ws, ws.transaction():
                 ws.set_dp_budget(budget.epsilon, budget.delta)
                 new = budget.charges[charged_before:]
-                ws.add_dp_charges([(c.query, c.epsilon, c.delta) for c in new],
-                                  about={"data": str(args.data), "out": str(out.path)})  # fmt: skip
+                ws.add_dp_charges(
+                    [(c.query, c.epsilon, c.delta) for c in new],
+                    about={"data": str(args.data), "out": str(out.path)},
+                )
         else:
             dp.write_ledger(ledger.path, release, budget, data=str(args.data), out=str(out.path))
     _write_table_output(out, release.table, force=args.force)
-    print(f"Wrote {len(release.table)} cells to {out.path}; ε spent {budget.spent_epsilon:g} of "
-          f"{budget.epsilon:g} (ledger {args.ledger}).", file=sys.stderr)  # fmt: skip
+    print(
+        f"Wrote {len(release.table)} cells to {out.path}; ε spent {budget.spent_epsilon:g} of "
+        f"{budget.epsilon:g} (ledger {args.ledger}).",
+        file=sys.stderr,
+    )
     text = "\n".join([*(f.statement for f in release.figures), release.outside_statement])
     _emit(release.ledger(), args.json, text)
     return 0
@@ -1233,13 +1479,19 @@ def _workspace_budget(path: str, total: float | None, epsilon: float, delta: flo
 
 
 def _engine_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--engine", choices=("auto", *ENGINES), default="auto",
-                         help="where the data is processed: pandas (in memory), duckdb (files "
-                         "larger than memory, globs, folders of Parquet) or spark; auto: duckdb "
-                         "for globs, folders and files over 1 GiB, else pandas")  # fmt: skip
-    command.add_argument("--spark-master",
-                         help="Spark master URL for --engine spark (default: spark-submit's "
-                         "--master, else local[*])")  # fmt: skip
+    command.add_argument(
+        "--engine",
+        choices=("auto", *ENGINES),
+        default="auto",
+        help="where the data is processed: pandas (in memory), duckdb (files "
+        "larger than memory, globs, folders of Parquet) or spark; auto: duckdb "
+        "for globs, folders and files over 1 GiB, else pandas",
+    )
+    command.add_argument(
+        "--spark-master",
+        help="Spark master URL for --engine spark (default: spark-submit's "
+        "--master, else local[*])",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1255,9 +1507,12 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("data", help="CSV, Excel (.xlsx) or Parquet file")
         command.add_argument("--sep", help="CSV delimiter (detected when omitted)")
         command.add_argument("--json", action="store_true", help="print JSON")
-        command.add_argument("--progress", action="store_true",
-                             help="show a progress bar on stderr for work over ~2 s (default: "
-                             "only when stderr is a terminal)")  # fmt: skip
+        command.add_argument(
+            "--progress",
+            action="store_true",
+            help="show a progress bar on stderr for work over ~2 s (default: "
+            "only when stderr is a terminal)",
+        )
         return command
 
     classify = data_command("classify", "Step 1: suggest a role and reason for each column.")
@@ -1268,113 +1523,238 @@ def build_parser() -> argparse.ArgumentParser:
     risk.add_argument("--sensitive", help="sensitive (target) column for l-diversity/t-closeness")
     risk.add_argument("--k", type=int, default=5, help="target k (default 5)")
     _engine_options(risk)
-    risk.add_argument("--no-impact", action="store_true",
-                      help="skip the k and uniques without each quasi-identifier (faster)")  # fmt: skip
-    risk.add_argument("--weights", help="sampling-weight column: survey risk with F_k = sum of "
-                      "weights (Benedetti-Franconi individual risk, as sdcMicro)")  # fmt: skip
+    risk.add_argument(
+        "--no-impact",
+        action="store_true",
+        help="skip the k and uniques without each quasi-identifier (faster)",
+    )
+    risk.add_argument(
+        "--weights",
+        help="sampling-weight column: survey risk with F_k = sum of "
+        "weights (Benedetti-Franconi individual risk, as sdcMicro)",
+    )
     risk.add_argument("--household", help="household id column: hierarchical (household) risk")
-    risk.add_argument("--risk-method", choices=RISK_METHODS, default="approx",
-                      help="individual risk: sdcMicro's approx (default) or exact")  # fmt: skip
-    risk.add_argument("--risk-threshold", type=float,
-                      help="report the share of records with individual risk above this")  # fmt: skip
-    risk.add_argument("--per-record", help="write f_k, F_k and the individual risk per record "
-                      "to this new file (.csv, .xlsx, .parquet)")  # fmt: skip
+    risk.add_argument(
+        "--risk-method",
+        choices=RISK_METHODS,
+        default="approx",
+        help="individual risk: sdcMicro's approx (default) or exact",
+    )
+    risk.add_argument(
+        "--risk-threshold",
+        type=float,
+        help="report the share of records with individual risk above this",
+    )
+    risk.add_argument(
+        "--per-record",
+        help="write f_k, F_k and the individual risk per record "
+        "to this new file (.csv, .xlsx, .parquet)",
+    )
     risk.add_argument("--force", action="store_true", help="replace an existing --per-record")
-    risk.add_argument("--missing", choices=MISSING_RULES, default="own_value",
-                      help="own_value: a blank is a value of its own (default); sdcmicro: a "
-                      "blank matches any value (adds k_missing_as_wildcard)")  # fmt: skip
-    risk.add_argument("--population", type=float,
-                      help="size of the population the records were drawn from: adds the "
-                      "estimated population uniqueness (ARX's Pitman/Zayatz/SNB/Dankar)")  # fmt: skip
-    risk.add_argument("--population-table", metavar="FILE",
-                      help="the population's own records, coded as DATA is: adds k-map (the "
-                      "fewest people of the population sharing a record's values) and the "
-                      "records standing for fewer than --k people")  # fmt: skip
-    risk.add_argument("--population-model", choices=("dankar", "pitman", "zayatz", "snb"),
-                      default="dankar", help="population uniqueness model (default dankar: "
-                      "Dankar et al.'s rule picks one by the sampling fraction)")  # fmt: skip
-    risk.add_argument("--model-risk", action="store_true",
-                      help="add sdcMicro's log-linear model risk (modRisk, main effects)")  # fmt: skip
-    risk.add_argument("--model-method", choices=MODEL_METHODS, default="default",
-                      help="modRisk's model: default, CE, PML or weightedLLM")  # fmt: skip
+    risk.add_argument(
+        "--missing",
+        choices=MISSING_RULES,
+        default="own_value",
+        help="own_value: a blank is a value of its own (default); sdcmicro: a "
+        "blank matches any value (adds k_missing_as_wildcard)",
+    )
+    risk.add_argument(
+        "--population",
+        type=float,
+        help="size of the population the records were drawn from: adds the "
+        "estimated population uniqueness (ARX's Pitman/Zayatz/SNB/Dankar)",
+    )
+    risk.add_argument(
+        "--population-table",
+        metavar="FILE",
+        help="the population's own records, coded as DATA is: adds k-map (the "
+        "fewest people of the population sharing a record's values) and the "
+        "records standing for fewer than --k people",
+    )
+    risk.add_argument(
+        "--population-model",
+        choices=("dankar", "pitman", "zayatz", "snb"),
+        default="dankar",
+        help="population uniqueness model (default dankar: "
+        "Dankar et al.'s rule picks one by the sampling fraction)",
+    )
+    risk.add_argument(
+        "--model-risk",
+        action="store_true",
+        help="add sdcMicro's log-linear model risk (modRisk, main effects)",
+    )
+    risk.add_argument(
+        "--model-method",
+        choices=MODEL_METHODS,
+        default="default",
+        help="modRisk's model: default, CE, PML or weightedLLM",
+    )
     risk.set_defaults(run=cmd_risk)
 
-    find = data_command("search", "Step 3: the least damaging generalisation levels that "
-                        "meet a k (and l, t) target, from hierarchies (lattice search).")  # fmt: skip
-    find.add_argument("--hierarchy", action="append", required=True, metavar="COLUMN=FILE",
-                      help="a quasi-identifier and its hierarchy file (ARX format); repeat")  # fmt: skip
+    find = data_command(
+        "search",
+        "Step 3: the least damaging generalisation levels that "
+        "meet a k (and l, t) target, from hierarchies (lattice search).",
+    )
+    find.add_argument(
+        "--hierarchy",
+        action="append",
+        required=True,
+        metavar="COLUMN=FILE",
+        help="a quasi-identifier and its hierarchy file (ARX format); repeat",
+    )
     find.add_argument("--k", type=int, default=5, help="target k (default 5)")
-    find.add_argument("--max-suppressed", type=float, default=0.0,
-                      help="largest share of records that may be suppressed (0.01 = 1%%)")  # fmt: skip
+    find.add_argument(
+        "--max-suppressed",
+        type=float,
+        default=0.0,
+        help="largest share of records that may be suppressed (0.01 = 1%%)",
+    )
     find.add_argument("--sensitive", help="sensitive column for --l and --t")
     find.add_argument("--l", type=float, help="l-diversity of the sensitive column")
     find.add_argument("--l-kind", choices=L_KINDS, default="distinct", help="kind of l")
     find.add_argument("--t", type=float, help="t-closeness of the sensitive column")
-    find.add_argument("--t-distance", choices=T_DISTANCES, default="auto",
-                      help="ground distance of t: auto (ordered for numbers), equal, ordered, or "
-                      "hierarchical (with --t-hierarchy)")  # fmt: skip
-    find.add_argument("--gs-factor", type=float, default=0.5,
-                      help="ARX's gsFactor for the arx_* measures: 0 = suppression free, "
-                      "1 = generalisation free (default 0.5: both weigh the same)")  # fmt: skip
-    find.add_argument("--weight", action="append", metavar="COLUMN=NUMBER",
-                      help="ARX's attribute weight of a quasi-identifier for the arx_* measures "
-                      "(default 0.5 each; divided by the largest); repeat")  # fmt: skip
-    find.add_argument("--t-hierarchy", metavar="FILE",
-                      help="the sensitive column's hierarchy file (ARX format): t-closeness "
-                      "with hierarchical distance")  # fmt: skip
-    find.add_argument("--population", type=float,
-                      help="size of the population the records were drawn from (for --k-map "
-                      "and --max-population-uniqueness)")  # fmt: skip
-    find.add_argument("--k-map", type=int, help="k-map: each class stands for at least k "
-                      "people of the population (ARX's estimate)")  # fmt: skip
-    find.add_argument("--population-table", metavar="FILE",
-                      help="with --k-map: the population's own records (a table holding every "
-                      "record of DATA, e.g. the register it was drawn from); each class must "
-                      "stand for at least k of them, generalised alike (ARX KMap(k, subset))")  # fmt: skip
-    find.add_argument("--k-map-estimator", choices=("poisson", "zero_truncated_poisson"),
-                      default="zero_truncated_poisson", help="k-map cell size estimator")  # fmt: skip
-    find.add_argument("--k-map-significance", type=float, default=0.01,
-                      help="k-map significance level (default 0.01)")  # fmt: skip
-    find.add_argument("--max-population-uniqueness", type=float,
-                      help="largest estimated share of population uniques (0.01 = 1%%)")  # fmt: skip
-    find.add_argument("--population-model", choices=("dankar", "pitman", "zayatz", "snb"),
-                      default="dankar", help="population uniqueness model (default dankar)")  # fmt: skip
-    find.add_argument("--population-solver-iterations", type=int, metavar="N",
-                      help="Newton-Raphson steps per start value for Pitman and SNB (ARX's "
-                      "ARXSolverConfiguration.iterationsPerTry; default 200)")  # fmt: skip
-    find.add_argument("--max-average-risk", type=float,
-                      help="largest average re-identification risk (classes / records)")  # fmt: skip
-    find.add_argument("--measure", choices=list(MEASURES), default="loss",
-                      help="what the optimum minimises (default loss)")  # fmt: skip
-    find.add_argument("--recode-locally", action="store_true",
-                      help="search the records the optimum suppresses again and keep those "
-                      "whose classes then meet the target at other levels (local recoding; "
-                      "measures loss, arx_loss, precision, entropy, discernibility)")  # fmt: skip
-    find.add_argument("--recode-step-share", type=float,
-                      help="with --recode-locally: each round releases at least this share "
-                      "of all records (ARX optimizeIterativeFast); default: each round keeps "
-                      "--max-suppressed")  # fmt: skip
-    find.add_argument("--recode-gs-factor", type=float, default=0.5,
-                      help="with --recode-locally: ARX's gsFactor of each round's search "
-                      "(arx_loss; 0 = removing records free; default 0.5)")  # fmt: skip
-    find.add_argument("--recode-adaption", type=float, default=0.0,
-                      help="with --recode-locally: added to the rounds' gsFactor when a round "
-                      "releases nothing, until it passes 1 (ARX optimizeIterative's "
-                      "adaptionFactor; default 0: stop)")  # fmt: skip
-    find.add_argument("--recipe-out", help="write the optimum's recipe steps to this new YAML "
-                      "file (replay with 'apply')")  # fmt: skip
+    find.add_argument(
+        "--t-distance",
+        choices=T_DISTANCES,
+        default="auto",
+        help="ground distance of t: auto (ordered for numbers), equal, ordered, or "
+        "hierarchical (with --t-hierarchy)",
+    )
+    find.add_argument(
+        "--gs-factor",
+        type=float,
+        default=0.5,
+        help="ARX's gsFactor for the arx_* measures: 0 = suppression free, "
+        "1 = generalisation free (default 0.5: both weigh the same)",
+    )
+    find.add_argument(
+        "--weight",
+        action="append",
+        metavar="COLUMN=NUMBER",
+        help="ARX's attribute weight of a quasi-identifier for the arx_* measures "
+        "(default 0.5 each; divided by the largest); repeat",
+    )
+    find.add_argument(
+        "--t-hierarchy",
+        metavar="FILE",
+        help="the sensitive column's hierarchy file (ARX format): t-closeness "
+        "with hierarchical distance",
+    )
+    find.add_argument(
+        "--population",
+        type=float,
+        help="size of the population the records were drawn from (for --k-map "
+        "and --max-population-uniqueness)",
+    )
+    find.add_argument(
+        "--k-map",
+        type=int,
+        help="k-map: each class stands for at least k people of the population (ARX's estimate)",
+    )
+    find.add_argument(
+        "--population-table",
+        metavar="FILE",
+        help="with --k-map: the population's own records (a table holding every "
+        "record of DATA, e.g. the register it was drawn from); each class must "
+        "stand for at least k of them, generalised alike (ARX KMap(k, subset))",
+    )
+    find.add_argument(
+        "--k-map-estimator",
+        choices=("poisson", "zero_truncated_poisson"),
+        default="zero_truncated_poisson",
+        help="k-map cell size estimator",
+    )
+    find.add_argument(
+        "--k-map-significance",
+        type=float,
+        default=0.01,
+        help="k-map significance level (default 0.01)",
+    )
+    find.add_argument(
+        "--max-population-uniqueness",
+        type=float,
+        help="largest estimated share of population uniques (0.01 = 1%%)",
+    )
+    find.add_argument(
+        "--population-model",
+        choices=("dankar", "pitman", "zayatz", "snb"),
+        default="dankar",
+        help="population uniqueness model (default dankar)",
+    )
+    find.add_argument(
+        "--population-solver-iterations",
+        type=int,
+        metavar="N",
+        help="Newton-Raphson steps per start value for Pitman and SNB (ARX's "
+        "ARXSolverConfiguration.iterationsPerTry; default 200)",
+    )
+    find.add_argument(
+        "--max-average-risk",
+        type=float,
+        help="largest average re-identification risk (classes / records)",
+    )
+    find.add_argument(
+        "--measure",
+        choices=list(MEASURES),
+        default="loss",
+        help="what the optimum minimises (default loss)",
+    )
+    find.add_argument(
+        "--recode-locally",
+        action="store_true",
+        help="search the records the optimum suppresses again and keep those "
+        "whose classes then meet the target at other levels (local recoding; "
+        "measures loss, arx_loss, precision, entropy, discernibility)",
+    )
+    find.add_argument(
+        "--recode-step-share",
+        type=float,
+        help="with --recode-locally: each round releases at least this share "
+        "of all records (ARX optimizeIterativeFast); default: each round keeps "
+        "--max-suppressed",
+    )
+    find.add_argument(
+        "--recode-gs-factor",
+        type=float,
+        default=0.5,
+        help="with --recode-locally: ARX's gsFactor of each round's search "
+        "(arx_loss; 0 = removing records free; default 0.5)",
+    )
+    find.add_argument(
+        "--recode-adaption",
+        type=float,
+        default=0.0,
+        help="with --recode-locally: added to the rounds' gsFactor when a round "
+        "releases nothing, until it passes 1 (ARX optimizeIterative's "
+        "adaptionFactor; default 0: stop)",
+    )
+    find.add_argument(
+        "--recipe-out",
+        help="write the optimum's recipe steps to this new YAML file (replay with 'apply')",
+    )
     find.add_argument("--force", action="store_true", help="replace an existing --recipe-out")
     _engine_options(find)
     find.set_defaults(run=cmd_search)
 
-    suda = data_command("suda", "Step 4: SUDA2 special uniques (minimal sample uniques, "
-                        "SUDA and DIS-SUDA scores, as sdcMicro).")  # fmt: skip
+    suda = data_command(
+        "suda",
+        "Step 4: SUDA2 special uniques (minimal sample uniques, "
+        "SUDA and DIS-SUDA scores, as sdcMicro).",
+    )
     suda.add_argument("--qi", required=True, help="quasi-identifiers, comma-separated")
     suda.add_argument("--max-size", type=int, help="largest MSU searched (default: all QIs)")
-    suda.add_argument("--dis-fraction", type=float, default=DEFAULT_DIS_FRACTION,
-                      help="sampling fraction for the DIS-SUDA score (sdcMicro's 0.01)")  # fmt: skip
-    suda.add_argument("--per-record", help="write the SUDA and DIS-SUDA score and each "
-                      "quasi-identifier's contribution per record to this new file")  # fmt: skip
+    suda.add_argument(
+        "--dis-fraction",
+        type=float,
+        default=DEFAULT_DIS_FRACTION,
+        help="sampling fraction for the DIS-SUDA score (sdcMicro's 0.01)",
+    )
+    suda.add_argument(
+        "--per-record",
+        help="write the SUDA and DIS-SUDA score and each "
+        "quasi-identifier's contribution per record to this new file",
+    )
     suda.add_argument("--force", action="store_true", help="replace an existing --per-record")
     suda.set_defaults(run=cmd_suda)
 
@@ -1382,12 +1762,15 @@ def build_parser() -> argparse.ArgumentParser:
     reid.add_argument("--k", type=int, required=True, help="k of the anonymised table")
     reid.add_argument("--controls", required=True, choices=CONTROL_LEVELS)
     reid.add_argument("--motivation", required=True, choices=MOTIVATION_LEVELS)
-    reid.add_argument("--acquaintance", type=float, default=0.0,
-                      help="P(recipient knows a person in the data)")  # fmt: skip
-    reid.add_argument("--breach", type=float, default=0.0,
-                      help="P(data breach in the recipient's industry)")  # fmt: skip
-    reid.add_argument("--harm", default="medium",
-                      help="low (0.2), medium (0.1), high (0.01) or a threshold")  # fmt: skip
+    reid.add_argument(
+        "--acquaintance", type=float, default=0.0, help="P(recipient knows a person in the data)"
+    )
+    reid.add_argument(
+        "--breach", type=float, default=0.0, help="P(data breach in the recipient's industry)"
+    )
+    reid.add_argument(
+        "--harm", default="medium", help="low (0.2), medium (0.1), high (0.01) or a threshold"
+    )
     reid.add_argument("--json", action="store_true", help="print JSON")
     reid.set_defaults(run=cmd_reid_risk)
 
@@ -1398,38 +1781,65 @@ def build_parser() -> argparse.ArgumentParser:
     apply.add_argument("--qi", help="quasi-identifiers for the report (default: recipe's)")
     apply.add_argument("--use-case", default="external", choices=list(USE_CASES))
     apply.add_argument("--seed", type=int, help="override the recipe's seed")
-    apply.add_argument("--force", action="store_true",
-                       help="replace existing output files (never an identity mapping table)")  # fmt: skip
+    apply.add_argument(
+        "--force",
+        action="store_true",
+        help="replace existing output files (never an identity mapping table)",
+    )
     mapping = apply.add_mutually_exclusive_group()
-    mapping.add_argument("--mapping-passphrase-env", metavar="NAME",
-                         help="encrypt identity mapping tables with the passphrase in this "
-                         "environment variable (at least 12 characters)")  # fmt: skip
-    mapping.add_argument("--plaintext-mapping", action="store_true",
-                         help="write identity mapping tables as plain CSV (recorded in the "
-                         "report)")  # fmt: skip
-    apply.add_argument("--release-anyway", action="store_true",
-                       help="write a release that fails the release check, every file "
-                       f"marked {NOT_ANONYMISED_MARK} and the report saying so")  # fmt: skip
-    apply.add_argument("--ask-keys", action="store_true",
-                       help="prompt (without echo) for pseudonymisation keys not set in the "
-                       "environment")  # fmt: skip
-    apply.add_argument("--workspace", help=f"record the release in this workspace file "
-                       f"(default ${WORKSPACE_ENV} if set)")  # fmt: skip
-    apply.add_argument("--bundle", help="also write the release bundle for the recipient "
-                       "(.zip: table, report, recipe, script; no original values)")  # fmt: skip
-    apply.add_argument("--archive", help="also write the internal reproduction archive (.zip: "
-                       "hierarchy files, encrypted mapping tables; holds personal data, "
-                       "written 0600, never over a file)")  # fmt: skip
+    mapping.add_argument(
+        "--mapping-passphrase-env",
+        metavar="NAME",
+        help="encrypt identity mapping tables with the passphrase in this "
+        "environment variable (at least 12 characters)",
+    )
+    mapping.add_argument(
+        "--plaintext-mapping",
+        action="store_true",
+        help="write identity mapping tables as plain CSV (recorded in the report)",
+    )
+    apply.add_argument(
+        "--release-anyway",
+        action="store_true",
+        help="write a release that fails the release check, every file "
+        f"marked {NOT_ANONYMISED_MARK} and the report saying so",
+    )
+    apply.add_argument(
+        "--ask-keys",
+        action="store_true",
+        help="prompt (without echo) for pseudonymisation keys not set in the environment",
+    )
+    apply.add_argument(
+        "--workspace",
+        help=f"record the release in this workspace file (default ${WORKSPACE_ENV} if set)",
+    )
+    apply.add_argument(
+        "--bundle",
+        help="also write the release bundle for the recipient "
+        "(.zip: table, report, recipe, script; no original values)",
+    )
+    apply.add_argument(
+        "--archive",
+        help="also write the internal reproduction archive (.zip: "
+        "hierarchy files, encrypted mapping tables; holds personal data, "
+        "written 0600, never over a file)",
+    )
     _engine_options(apply)
     apply.set_defaults(run=cmd_apply)
 
     add_audit_commands(sub)  # log, verify, verify-bundle (core.cli_audit)
 
-    decrypt = sub.add_parser("decrypt-mapping", help="Decrypt an identity mapping table "
-                             "written by apply (--mapping-passphrase-env).")  # fmt: skip
+    decrypt = sub.add_parser(
+        "decrypt-mapping",
+        help="Decrypt an identity mapping table written by apply (--mapping-passphrase-env).",
+    )
     decrypt.add_argument("file", help="encrypted table (.enc)")
-    decrypt.add_argument("--passphrase-env", required=True, metavar="NAME",
-                         help="environment variable holding the passphrase")  # fmt: skip
+    decrypt.add_argument(
+        "--passphrase-env",
+        required=True,
+        metavar="NAME",
+        help="environment variable holding the passphrase",
+    )
     decrypt.add_argument("--out", required=True, help="decrypted table (.csv, .xlsx, .parquet)")
     decrypt.set_defaults(run=cmd_decrypt_mapping)
 
@@ -1462,21 +1872,33 @@ def build_parser() -> argparse.ArgumentParser:
     harbor.add_argument("--force", action="store_true", help="replace an existing --out file")
     harbor.set_defaults(run=cmd_safe_harbor)
 
-    dpa = data_command("dp-aggregate", "Differentially private counts/sums/means per listed "
-                       "category (OpenDP noise; writes the table and a privacy ledger).")  # fmt: skip
+    dpa = data_command(
+        "dp-aggregate",
+        "Differentially private counts/sums/means per listed "
+        "category (OpenDP noise; writes the table and a privacy ledger).",
+    )
     dpa.add_argument("--by", required=True, help="grouping columns, comma-separated")
-    dpa.add_argument("--categories", action="append", default=[],
-                     help="every category of each grouping column: a=x|y,b=p|q")  # fmt: skip
+    dpa.add_argument(
+        "--categories",
+        action="append",
+        default=[],
+        help="every category of each grouping column: a=x|y,b=p|q",
+    )
     dpa.add_argument("--count", action="store_true", help="release counts (default if no sums)")
     dpa.add_argument("--sum", action="append", default=[], dest="sums", help="column to sum")
     dpa.add_argument("--mean", action="append", default=[], dest="means", help="column to average")
-    dpa.add_argument("--bounds", action="append", default=[],
-                     help="clipping bounds lo,hi or col=lo,hi (use --bounds=-5,5 if negative)")  # fmt: skip
+    dpa.add_argument(
+        "--bounds",
+        action="append",
+        default=[],
+        help="clipping bounds lo,hi or col=lo,hi (use --bounds=-5,5 if negative)",
+    )
     dpa.add_argument("--epsilon", type=float, required=True, help="ε of this command's queries")
     dpa.add_argument("--delta", type=float, default=0.0, help="δ (Gaussian mechanism only)")
     dpa.add_argument("--mechanism", choices=("laplace", "gaussian"), default="laplace")
-    dpa.add_argument("--budget", type=float, help="total ε of the release (new ledger; "
-                     "default --epsilon)")  # fmt: skip
+    dpa.add_argument(
+        "--budget", type=float, help="total ε of the release (new ledger; default --epsilon)"
+    )
     dpa.add_argument("--budget-delta", type=float, help="total δ (new ledger; default --delta)")
     dpa.add_argument("--out", required=True, help="released table (.csv, .xlsx, .parquet)")
     dpa.add_argument(
@@ -1506,9 +1928,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         _end_bar(args)
-        print("error: interrupted (Ctrl-C); files are written all or nothing and the "
-              "workspace in one transaction, so nothing was left half-written.",
-              file=sys.stderr)  # fmt: skip
+        print(
+            "error: interrupted (Ctrl-C); files are written all or nothing and the "
+            "workspace in one transaction, so nothing was left half-written.",
+            file=sys.stderr,
+        )
         return EXIT_INTERRUPTED
     except AnonymisationError as error:
         _end_bar(args)
@@ -1516,8 +1940,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USER_ERROR
     except sqlite3.Error as error:  # a workspace damaged or full beyond what it catches
         _end_bar(args)
-        print(f"error: the workspace could not be read or written ({terminal_line(error)}); "
-              "nothing was recorded. Check it with `python -m core verify`.", file=sys.stderr)  # fmt: skip
+        print(
+            f"error: the workspace could not be read or written ({terminal_line(error)}); "
+            "nothing was recorded. Check it with `python -m core verify`.",
+            file=sys.stderr,
+        )
         return EXIT_USER_ERROR
     except OSError as error:
         _end_bar(args)

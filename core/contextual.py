@@ -984,16 +984,28 @@ def coarsening_step(
         for c in columns:
             scale = infer_scale(data.areas[c])
             bounds[c] = [float(scale.lower), float(scale.upper)]
-        return {"step": "contextual_absolute", "columns": list(columns),
-                "width": coarsening.width, "bounds": bounds}  # fmt: skip
+        return {
+            "step": "contextual_absolute",
+            "columns": list(columns),
+            "width": coarsening.width,
+            "bounds": bounds,
+        }
     edges = {c: percentile_edges(data.areas[c], coarsening.groups) for c in columns}
-    return {"step": "contextual_percentile", "columns": list(columns),
-            "groups": coarsening.groups, "edges": edges}  # fmt: skip
+    return {
+        "step": "contextual_percentile",
+        "columns": list(columns),
+        "groups": coarsening.groups,
+        "edges": edges,
+    }
 
 
 def suppression_step(
     areas: Sequence[str], columns: Sequence[str], area_column: str
 ) -> dict[str, object]:
     """The recipe step for local suppression of ``areas`` (Section 2)."""
-    return {"step": "contextual_suppress", "columns": list(columns),
-            "area_column": area_column, "areas": [str(a) for a in areas]}  # fmt: skip
+    return {
+        "step": "contextual_suppress",
+        "columns": list(columns),
+        "area_column": area_column,
+        "areas": [str(a) for a in areas],
+    }

@@ -621,7 +621,7 @@ def dp_release(
                 1.0,
                 count_accuracy,
                 _statement("count", count_accuracy, "of the true count"),
-            )  # fmt: skip
+            )
         )
     noisy_sums: dict[str, tuple[np.ndarray, Accuracy]] = {}
     for column in measured:
@@ -634,9 +634,12 @@ def dp_release(
         query = f"sum of {column} clipped to [{lo:g}, {hi:g}] by {keys}{purpose}"
         budget.charge(query, eps_each, delta_each)
         noisy, acc = add_dp_noise(
-            exact, sensitivity=sensitivity, epsilon=eps_each, mechanism=mechanism,
+            exact,
+            sensitivity=sensitivity,
+            epsilon=eps_each,
+            mechanism=mechanism,
             delta=delta_each,
-        )  # fmt: skip
+        )
         if lo >= 0:
             noisy = np.maximum(noisy, 0.0)
         elif hi <= 0:
@@ -656,7 +659,7 @@ def dp_release(
                 _statement(
                     f"sum of {column}", acc, f"of the sum of {column} clipped to [{lo:g}, {hi:g}]"
                 ),
-            )  # fmt: skip
+            )
         )
     for column in means:
         lo, hi = limits[column]
@@ -676,7 +679,7 @@ def dp_release(
                 f"privacy cost); it is within about ± the value in '{column}_mean_error95' of "
                 f"the mean of the clipped values 95% of the time; it is left blank where the "
                 "noisy count is too small for the noise to allow any useful mean.",
-            )  # fmt: skip
+            )
         )
     if outside is None:
         outside_statement = (
@@ -784,9 +787,17 @@ def dp_aggregate(
     """
     del seed
     return dp_release(
-        df, by, categories=categories, epsilon=epsilon, count=count, sums=sums, means=means,
-        bounds=bounds, mechanism=mechanism, delta=delta,
-    ).table  # fmt: skip
+        df,
+        by,
+        categories=categories,
+        epsilon=epsilon,
+        count=count,
+        sums=sums,
+        means=means,
+        bounds=bounds,
+        mechanism=mechanism,
+        delta=delta,
+    ).table
 
 
 # --- for the dashboard: accuracy against ε and error bands -----------------------------------
@@ -909,8 +920,10 @@ def _read_ledger(path: Path) -> Any:
                 raise ParameterError(f"The privacy ledger '{path}' is not a regular file.")
             raw = file.read(MAX_LEDGER_BYTES + 1)
         if len(raw) > MAX_LEDGER_BYTES:
-            raise ParameterError(f"The privacy ledger '{path}' is larger than "
-                                 f"{MAX_LEDGER_BYTES // 2**20} MiB: not a ledger.")  # fmt: skip
+            raise ParameterError(
+                f"The privacy ledger '{path}' is larger than "
+                f"{MAX_LEDGER_BYTES // 2**20} MiB: not a ledger."
+            )
         data = json.loads(raw.decode("utf-8"))
     except (OSError, ValueError, RecursionError) as error:  # RecursionError: "[[[[..." nested
         reason = "nested too deep" if isinstance(error, RecursionError) else error

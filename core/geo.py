@@ -360,8 +360,9 @@ _SHAPE_TYPES = ("Polygon", "MultiPolygon")
 def coordinate_columns(df: pd.DataFrame) -> tuple[str, str] | None:
     """The (latitude, longitude) columns of a table, found by name (e.g. ``lat``/``lon``,
     ``latitude``/``longitude``) among numeric columns; None when there is no such pair."""
-    numeric = {str(c).strip().lower(): c for c in df.columns
-               if pd.api.types.is_numeric_dtype(df[c])}  # fmt: skip
+    numeric = {
+        str(c).strip().lower(): c for c in df.columns if pd.api.types.is_numeric_dtype(df[c])
+    }
     lat = next((numeric[n] for n in LATITUDE_NAMES if n in numeric), None)
     lon = next((numeric[n] for n in LONGITUDE_NAMES if n in numeric), None)
     return None if lat is None or lon is None else (str(lat), str(lon))
@@ -392,8 +393,11 @@ def area_shapes(df: pd.DataFrame, column: str) -> list[dict | None]:
             shape = None
         if isinstance(shape, dict) and shape.get("type") == "Feature":
             shape = shape.get("geometry")
-        if not (isinstance(shape, dict) and shape.get("type") in _SHAPE_TYPES
-                and isinstance(shape.get("coordinates"), list)):  # fmt: skip
+        if not (
+            isinstance(shape, dict)
+            and shape.get("type") in _SHAPE_TYPES
+            and isinstance(shape.get("coordinates"), list)
+        ):
             raise ParameterError(
                 f"Column '{column}', row {row + 1}: not a GeoJSON Polygon or MultiPolygon "
                 f"({str(value)[:40]!r}...). Give each area's shape as GeoJSON geometry text, "
@@ -509,8 +513,11 @@ def spatial_k(
     data). Emits an :class:`AnonymisationWarning` when locations fall below ``k``.
     """
     k = require_int("k", k, minimum=1)
-    chosen = [name for name, v in (("grid", cell_m), ("decimals", decimals),
-                                   ("radius", radius_m)) if v is not None]  # fmt: skip
+    chosen = [
+        name
+        for name, v in (("grid", cell_m), ("decimals", decimals), ("radius", radius_m))
+        if v is not None
+    ]
     if len(chosen) > 1:
         raise ParameterError(
             "Give at most one of 'cell_m', 'decimals' and 'radius_m' for spatial k."
@@ -598,8 +605,9 @@ def _radius_counts(la: np.ndarray, lo: np.ndarray, radius_m: float) -> tuple[np.
     cells = _CELLS_PER_RADIUS
     angle = radius_m / EARTH_RADIUS_M
     south, west = float(a.min()), float(b.min())
-    lats = np.radians(np.clip([south - math.degrees(angle), float(a.max()) + math.degrees(angle)],
-                              -90.0, 90.0))  # fmt: skip
+    lats = np.radians(
+        np.clip([south - math.degrees(angle), float(a.max()) + math.degrees(angle)], -90.0, 90.0)
+    )
     cos_lo = float(np.cos(lats).min())
     cos_hi = 1.0 if lats[0] <= 0 <= lats[1] else float(np.cos(lats).max())
     ratio = math.sin(angle / 2) / max(cos_lo, 1e-12)
@@ -795,8 +803,9 @@ def _radius_counts_by_buckets(
         if d_row == d_col == 0:
             cells = other = np.arange(cell_keys.size)
         else:
-            pos = np.minimum(np.searchsorted(cell_keys, cell_keys + d_row * n_cols + d_col),
-                             cell_keys.size - 1)  # fmt: skip
+            pos = np.minimum(
+                np.searchsorted(cell_keys, cell_keys + d_row * n_cols + d_col), cell_keys.size - 1
+            )
             cells = np.flatnonzero(cell_keys[pos] == cell_keys + d_row * n_cols + d_col)
             other = pos[cells]
         # one row per point of the first bucket: where its partners start and how many
@@ -814,8 +823,15 @@ def _radius_counts_by_buckets(
             # where the two formulas could round differently, decide with the haversine
             close = np.flatnonzero(np.abs(chord - limit) <= 1e-9 * limit)
             if close.size:
-                near[close] = haversine_m(a[order[i[close]]], b[order[i[close]]],
-                                          a[order[j[close]]], b[order[j[close]]]) <= radius_m  # fmt: skip
+                near[close] = (
+                    haversine_m(
+                        a[order[i[close]]],
+                        b[order[i[close]]],
+                        a[order[j[close]]],
+                        b[order[j[close]]],
+                    )
+                    <= radius_m
+                )
             found += np.bincount(i[near], minlength=idx.size)
             found += np.bincount(j[near], minlength=idx.size)
     counts[idx[order]] = found

@@ -1263,8 +1263,13 @@ def stream_table(
         rows = len(safe)
         for start in range(0, max(rows, 1), CSV_CHUNK_ROWS):
             part = safe.iloc[start : start + CSV_CHUNK_ROWS]
-            text = part.to_csv(index=False, header=header and start == 0, sep=sep, lineterminator="\n",
-                               quoting=quoting)  # fmt: skip
+            text = part.to_csv(
+                index=False,
+                header=header and start == 0,
+                sep=sep,
+                lineterminator="\n",
+                quoting=quoting,
+            )
             handle.write(text.encode("utf-8"))
             done = min(start + CSV_CHUNK_ROWS, rows)
             report(done / rows if rows else 1.0, f"{done:,} of {rows:,} records written")

@@ -152,10 +152,12 @@ def recode_step(
     missing = [c for c in qis if c not in hierarchy_paths]
     if missing:
         raise ParameterError(f"No hierarchy file given for column '{missing[0]}'.")
-    suppression = suppression_step(models, qis,
-                                   t_hierarchy_path=hierarchy_paths.get(models.sensitive or ""))  # fmt: skip
-    models_part = {k: v for k, v in suppression.items()
-                   if k not in ("step", "below_k", "quasi_identifiers")}  # fmt: skip
+    suppression = suppression_step(
+        models, qis, t_hierarchy_path=hierarchy_paths.get(models.sensitive or "")
+    )
+    models_part = {
+        k: v for k, v in suppression.items() if k not in ("step", "below_k", "quasi_identifiers")
+    }
     return {
         "step": "recode_locally",
         "hierarchies": {c: str(hierarchy_paths[c]) for c in qis},
@@ -407,24 +409,32 @@ def recode_suppressed(
         searches += 1
         remaining = np.flatnonzero(before_check < 0)
         if remaining.size < max(_minimal_group(models), 1):
-            note = note or (f"fewer records remain than the smallest class allowed "
-                            f"({_minimal_group(models)}).")  # fmt: skip
+            note = note or (
+                f"fewer records remain than the smallest class allowed ({_minimal_group(models)})."
+            )
             break
         limit = target.max_suppressed
         if step_share is not None:
             limit = float(np.clip(1 - step_share * n / remaining.size, 0.0, 1.0))
-        report(len(level_rounds) / (max_rounds + 1),
-               f"round {len(level_rounds)}: searching {remaining.size:,} suppressed records")  # fmt: skip
+        report(
+            len(level_rounds) / (max_rounds + 1),
+            f"round {len(level_rounds)}: searching {remaining.size:,} suppressed records",
+        )
         sub_target = dataclasses.replace(target, max_suppressed=limit)
-        found = search(df.iloc[remaining], hierarchies, sub_target, measure=measure,
-                       gs_factor=gs_factor).optimum  # fmt: skip
+        found = search(
+            df.iloc[remaining], hierarchies, sub_target, measure=measure, gs_factor=gs_factor
+        ).optimum
         # ARX also weighs removing every remaining record (allowed when the limit is 100%):
         # at the lowest levels each column then loses the suppression factor min(2 gsFactor,
         # 1) (ARX's loss: share + s (1 - share), rescaled), so a low gsFactor makes that the
         # round's optimum and it releases nothing.
         everything = min(2 * gs_factor, 1.0)
-        if found is not None and limit >= 1 and measure == "arx_loss" and (
-                everything <= found.measures["arx_loss"]):  # fmt: skip
+        if (
+            found is not None
+            and limit >= 1
+            and measure == "arx_loss"
+            and (everything <= found.measures["arx_loss"])
+        ):
             found = None
         released_any = False
         if found is None:
@@ -432,8 +442,9 @@ def recode_suppressed(
         else:
             levels = {c: int(found.levels[c]) for c in global_levels}
             trial = [*level_rounds, levels]
-            trial_before = _release_round(df, hierarchies, levels, len(level_rounds),
-                                          before_check, models)  # fmt: skip
+            trial_before = _release_round(
+                df, hierarchies, levels, len(level_rounds), before_check, models
+            )
             trial_round_of = _checked(df, hierarchies, trial, trial_before, models)
             released_any = (trial_round_of < 0).sum() < (round_of < 0).sum()
             note = "" if released_any else "the last search released no record."

@@ -257,8 +257,10 @@ def _write_temporary(
                 view = memoryview(data)
                 for start in range(0, len(view), WRITE_CHUNK):
                     handle.write(view[start : start + WRITE_CHUNK])
-                    progress(min(start + WRITE_CHUNK, len(view)) / max(len(view), 1),
-                             f"writing {output.path.name}")  # fmt: skip
+                    progress(
+                        min(start + WRITE_CHUNK, len(view)) / max(len(view), 1),
+                        f"writing {output.path.name}",
+                    )
             handle.flush()
             os.fsync(handle.fileno())
     except OSError as error:

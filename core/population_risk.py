@@ -239,8 +239,12 @@ def _newton(
                 det = jac[0, 0] * jac[1, 1] - jac[0, 1] * jac[1, 0]
                 if not (np.isfinite(det) and det != 0 and np.isfinite(f).all()):
                     break
-                step = np.array([jac[1, 1] * f[0] - jac[0, 1] * f[1],
-                                 jac[0, 0] * f[1] - jac[1, 0] * f[0]]) / det  # fmt: skip
+                step = (
+                    np.array(
+                        [jac[1, 1] * f[0] - jac[0, 1] * f[1], jac[0, 0] * f[1] - jac[1, 0] * f[0]]
+                    )
+                    / det
+                )
                 x = x - step
             if index == len(starts) - 1:
                 return math.nan, math.nan  # ARX: every start value used
@@ -298,8 +302,9 @@ def pitman_uniques(
         d1 = (tri_1 - tri_u) / (a * a)
         d2 = trigamma(t + 1) - trigamma(n + t)
         d5 = (a * psi_u + t * tri_u - a * psi_1 - t * tri_1) / a**3
-        d3 = (a * a * v0 - t * t * tri_u + t * t * tri_1 - 2 * a * t * psi_u
-              + 2 * a * t * psi_1) / a**4  # fmt: skip
+        d3 = (
+            a * a * v0 - t * t * tri_u + t * t * tri_1 - 2 * a * t * psi_u + 2 * a * t * psi_1
+        ) / a**4
         f = np.array([o1 - o2, o3 - o4], dtype=float)
         jac = np.array([[d2 - d1, -d5], [-d5, -d3 - d4]], dtype=float)
         return f, jac
@@ -400,11 +405,20 @@ def snb_uniques(
         v20 = v18 * v19
         x1 = -v13 * np.log(-b / v1) * v3 * v4 - v13 * v4 * v0 / v1
         x2 = a * v13 * (1 / v1 - b * v14 / v11) * v3 * (-b / v1) ** v15 - v13 * v4 * (
-            a * v14 / v1 - a * v16 * v14**2 / v11)  # fmt: skip
-        y1 = (v9 * np.log(v2) * v19 * v16 / v10 - v9 * v16**2 * v14 / v10
-              - v7 * v20 * v16 / v10 - a * v7 * v18 * np.log(b) * v19 * v16 / v10)  # fmt: skip
-        y2 = (-(v9 * v19) / v10 - a * a * b**v15 * v20 * v16 / v10 - a * v7 * v18 * v17 / v10
-              - a * v7 * v20 * (a + 2) * v0 / (2 * v2 ** (a + 3)))  # fmt: skip
+            a * v14 / v1 - a * v16 * v14**2 / v11
+        )
+        y1 = (
+            v9 * np.log(v2) * v19 * v16 / v10
+            - v9 * v16**2 * v14 / v10
+            - v7 * v20 * v16 / v10
+            - a * v7 * v18 * np.log(b) * v19 * v16 / v10
+        )
+        y2 = (
+            -(v9 * v19) / v10
+            - a * a * b**v15 * v20 * v16 / v10
+            - a * v7 * v18 * v17 / v10
+            - a * v7 * v20 * (a + 2) * v0 / (2 * v2 ** (a + 3))
+        )
         return np.array([fx, fy]), np.array([[x1, x2], [y1, y2]])
 
     a, b = _newton(equations, (1.0, 1.0), solver=solver)
@@ -486,10 +500,20 @@ def population_uniqueness(
     c1 = hist.classes_of_size(1)
     if c1 == 0:
         zero = dict.fromkeys(POPULATION_MODELS[1:], 0.0)
-        return PopulationUniqueness(model, 0.0, "dankar" if model == "dankar" else model,
-                                    population, f, 0, {**zero, "dankar": 0.0})  # fmt: skip
-    compute = {"pitman": lambda h, p: pitman_uniques(h, p, solver), "zayatz": zayatz_uniques,
-               "snb": lambda h, p: snb_uniques(h, p, solver)}  # fmt: skip
+        return PopulationUniqueness(
+            model,
+            0.0,
+            "dankar" if model == "dankar" else model,
+            population,
+            f,
+            0,
+            {**zero, "dankar": 0.0},
+        )
+    compute = {
+        "pitman": lambda h, p: pitman_uniques(h, p, solver),
+        "zayatz": zayatz_uniques,
+        "snb": lambda h, p: snb_uniques(h, p, solver),
+    }
     estimates = _LazyEstimates(lambda m: compute[m](hist, population) / population)
     if model == "dankar":
         share, chosen = _dankar(estimates, f, zayatz_fallback)
@@ -516,8 +540,9 @@ def meets_population_uniqueness(
     sizes = np.asarray(class_sizes)
     if sizes.sum() == 0:
         return True
-    result = population_uniqueness(sizes, population, model=model, zayatz_fallback=False,
-                                   solver=solver)  # fmt: skip
+    result = population_uniqueness(
+        sizes, population, model=model, zayatz_fallback=False, solver=solver
+    )
     share = 0.0 if math.isnan(result.share) else result.share
     if 0 < share <= threshold:
         return True
@@ -622,8 +647,9 @@ def kmap_population_counts(
     columns = list(quasi_identifiers)
     require_columns(sample, columns, parameter="quasi_identifiers")
     require_columns(population, columns, parameter="quasi_identifiers", table=POPULATION_TABLE)
-    both = pd.concat([population[columns].apply(as_text), sample[columns].apply(as_text)],
-                     ignore_index=True)  # fmt: skip
+    both = pd.concat(
+        [population[columns].apply(as_text), sample[columns].apply(as_text)], ignore_index=True
+    )
     keys, n_keys = combined_codes(both, columns)
     in_population = np.bincount(keys[: len(population)], minlength=n_keys)
     return in_population[keys[len(population) :]]
@@ -683,8 +709,11 @@ def kmap_figures(
     present = weights > 0
     smallest = int(found[present].min()) if present.any() else 0
     below = int(weights[present & (found < k)].sum())
-    figures = {"k_map_population_table": smallest, "population_table_records": len(population),
-               "records_below_k_map": below}  # fmt: skip
+    figures = {
+        "k_map_population_table": smallest,
+        "population_table_records": len(population),
+        "records_below_k_map": below,
+    }
     sentence = (
         f"Every released record's combination of quasi-identifier values is shared by at "
         f"least {smallest:,} of the {len(population):,} people in the population table "
@@ -798,8 +827,9 @@ class PopulationLattice:
             match &= self.codes[i][level] >= 0
         coded = []
         for i, level in enumerate(levels):
-            both = np.concatenate([np.asarray(sample_codes[i], dtype=np.int64),
-                                   self.codes[i][level][match]])  # fmt: skip
+            both = np.concatenate(
+                [np.asarray(sample_codes[i], dtype=np.int64), self.codes[i][level][match]]
+            )
             coded.append((both, max(self.cards[i][level], 1)))
         key, n_keys = combine_codes(coded, n_sample + int(match.sum()))
         found = np.bincount(key[n_sample:], weights=self.weights[match], minlength=n_keys)
@@ -939,9 +969,11 @@ def table_suppression(
     if max_population_uniqueness is not None:
         if population is None:
             raise ParameterError("A population uniqueness target needs 'population'.")
-        checks.append(lambda kept: meets_population_uniqueness(
-            kept, population, max_population_uniqueness, model=population_model,
-            solver=solver))  # fmt: skip
+        checks.append(
+            lambda kept: meets_population_uniqueness(
+                kept, population, max_population_uniqueness, model=population_model, solver=solver
+            )
+        )
     candidates = np.flatnonzero(np.asarray(sizes) > 0)
     ranked = candidates[np.lexsort((order[candidates], sizes[candidates]))]
     ranked_sizes = np.asarray(sizes[ranked]).astype(np.int64)

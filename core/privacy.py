@@ -269,12 +269,22 @@ def _distribution(
     hierarchy: Hierarchy | None = None,
 ) -> ClassDistribution:
     """The (class, sensitive value) pairs counted once; l and t both read them."""
-    distance = "hierarchical" if hierarchy is not None else (
-        "auto" if ordered is None else "ordered" if ordered else "equal")  # fmt: skip
+    distance = (
+        "hierarchical"
+        if hierarchy is not None
+        else ("auto" if ordered is None else "ordered" if ordered else "equal")
+    )
     codes, n_values, is_ordered, tree = sensitive_coding(column, distance, hierarchy)
     overall = np.bincount(codes, weights=counts, minlength=n_values) / max(classes.n_records, 1)
-    return ClassDistribution.of(classes.class_of_record, codes, overall, ordered=is_ordered,
-                                n_classes=classes.sizes.size, weights=counts, tree=tree)  # fmt: skip
+    return ClassDistribution.of(
+        classes.class_of_record,
+        codes,
+        overall,
+        ordered=is_ordered,
+        n_classes=classes.sizes.size,
+        weights=counts,
+        tree=tree,
+    )
 
 
 def _l_from(
@@ -534,8 +544,11 @@ def hierarchy_tree(
             )
         parents.append(parent)
         nodes = upper
-    return codes.astype(np.int64, copy=False), max(len(uniques), 1), HierarchyTree(
-        tuple(parents), hierarchy.height)  # fmt: skip
+    return (
+        codes.astype(np.int64, copy=False),
+        max(len(uniques), 1),
+        HierarchyTree(tuple(parents), hierarchy.height),
+    )
 
 
 def hierarchical_emd(
@@ -831,8 +844,9 @@ class ClassDistribution:
             pairs, pair_count = pairs[order], pair_count[order]
         pair_class = pairs // n_values
         sizes = np.bincount(pair_class, weights=pair_count, minlength=n_classes)
-        return cls(sizes, pair_class, pairs % n_values, pair_count.astype(float), overall, ordered,
-                   tree)  # fmt: skip
+        return cls(
+            sizes, pair_class, pairs % n_values, pair_count.astype(float), overall, ordered, tree
+        )
 
     @property
     def n_classes(self) -> int:
@@ -895,8 +909,9 @@ class ClassDistribution:
         rank = np.arange(cls.size) - np.repeat(first, np.diff(np.r_[first, cls.size]))
         top = np.zeros(self.n_classes)
         top[cls[first]] = count[first]
-        tail = np.bincount(cls, weights=np.where(rank >= l - 1, count, 0.0),
-                           minlength=self.n_classes)  # fmt: skip
+        tail = np.bincount(
+            cls, weights=np.where(rank >= l - 1, count, 0.0), minlength=self.n_classes
+        )
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(tail > 0, top / tail, np.inf)
 
@@ -912,11 +927,13 @@ class ClassDistribution:
                     "t-closeness with hierarchical distance needs the sensitive attribute's "
                     "hierarchy."
                 )
-            emd = hierarchical_emd(self.pair_class, self.pair_value, share, overall,
-                                   self.n_classes, self.tree)  # fmt: skip
+            emd = hierarchical_emd(
+                self.pair_class, self.pair_value, share, overall, self.n_classes, self.tree
+            )
         elif ordered:
-            emd = ordered_emd(self.pair_class, self.pair_value, share, overall, self.n_classes,
-                              overall.size)  # fmt: skip
+            emd = ordered_emd(
+                self.pair_class, self.pair_value, share, overall, self.n_classes, overall.size
+            )
         else:
             table_share = overall[self.pair_value]
             term = np.subtract(share, table_share)
@@ -1065,13 +1082,21 @@ class ClassModels:
     def monotone_with_suppression(self) -> bool:
         """True when a class that contains a passing class always passes (k, distinct l):
         then generalising can only shrink the set of suppressed records."""
-        return self.t is None and self.delta is None and self.beta is None and (
-            self.alpha is None) and (self.l is None or self.l_kind == "distinct")  # fmt: skip
+        return (
+            self.t is None
+            and self.delta is None
+            and self.beta is None
+            and (self.alpha is None)
+            and (self.l is None or self.l_kind == "distinct")
+        )
 
     @property
     def grassberger(self) -> bool:
-        return self.l is not None and self.l_kind == "entropy" and (
-            self.entropy_estimator == "grassberger")  # fmt: skip
+        return (
+            self.l is not None
+            and self.l_kind == "entropy"
+            and (self.entropy_estimator == "grassberger")
+        )
 
     @property
     def monotone_with_generalisation(self) -> bool:
@@ -1096,9 +1121,13 @@ class ClassModels:
         size of its criteria)."""
         if self.k_map is None or self.population_table is not None:
             return self.k  # with a population table, k-map is checked on its counts
-        derived = kmap_derived_k(self.k_map, n_records, self.population,
-                                 estimator=self.k_map_estimator,
-                                 significance=self.k_map_significance).derived_k  # fmt: skip
+        derived = kmap_derived_k(
+            self.k_map,
+            n_records,
+            self.population,
+            estimator=self.k_map_estimator,
+            significance=self.k_map_significance,
+        ).derived_k
         return max(self.k, derived)
 
     def _kmap_part(self) -> dict:
@@ -1156,8 +1185,11 @@ class ClassModels:
         if self.delta is not None:
             fail |= dist.delta() >= self.delta
         if self.beta is not None:
-            fail |= ~dist.beta_enhanced_ok(self.beta) if self.enhanced_beta else (
-                dist.beta() > self.beta + 1e-12)  # fmt: skip
+            fail |= (
+                ~dist.beta_enhanced_ok(self.beta)
+                if self.enhanced_beta
+                else (dist.beta() > self.beta + 1e-12)
+            )
         if self.alpha is not None:
             fail |= dist.alpha() > self.alpha + 1e-12
         return fail
@@ -1165,12 +1197,16 @@ class ClassModels:
     def describe(self) -> str:
         parts = [f"k = {self.k}"] if self.k > 1 else []
         if self.k_map is not None and self.population_table is not None:
-            parts.append(f"k-map k = {self.k_map} in a population table of "
-                         f"{len(self.population_table):,} records")  # fmt: skip
+            parts.append(
+                f"k-map k = {self.k_map} in a population table of "
+                f"{len(self.population_table):,} records"
+            )
         elif self.k_map is not None:
             estimator = self.k_map_estimator.replace("_", "-")
-            parts.append(f"k-map k = {self.k_map} in a population of {self.population:,.0f} "
-                         f"({estimator} estimate, significance {self.k_map_significance:g})")  # fmt: skip
+            parts.append(
+                f"k-map k = {self.k_map} in a population of {self.population:,.0f} "
+                f"({estimator} estimate, significance {self.k_map_significance:g})"
+            )
         s = f"on '{self.sensitive}'"
         if self.l is not None:
             if self.l_kind == "recursive":
@@ -1206,14 +1242,21 @@ def failing_records(
     dist = None
     if models.uses_sensitive:
         require_columns(df, models.sensitive, parameter="sensitive")
-        codes, n_values, is_ordered, tree = sensitive_coding(df[models.sensitive],
-                                                             models.t_distance, models.t_hierarchy)  # fmt: skip
+        codes, n_values, is_ordered, tree = sensitive_coding(
+            df[models.sensitive], models.t_distance, models.t_hierarchy
+        )
         overall = np.bincount(codes, weights=counts, minlength=n_values) / max(
             int(classes.sizes.sum()), 1
         )
-        dist = ClassDistribution.of(classes.class_of_record, codes, overall, tree=tree,
-                                    n_classes=classes.sizes.size, ordered=is_ordered,
-                                    weights=counts)  # fmt: skip
+        dist = ClassDistribution.of(
+            classes.class_of_record,
+            codes,
+            overall,
+            tree=tree,
+            n_classes=classes.sizes.size,
+            ordered=is_ordered,
+            weights=counts,
+        )
     population_counts = None
     if models.population_table is not None:  # generalised like df (core.population_risk)
         per_record = kmap_population_counts(df, models.population_table, quasi_identifiers)

@@ -216,8 +216,11 @@ class Recipe:
             meta["reviewed_text"] = {
                 str(c): check_review(str(c), r) for c, r in meta["reviewed_text"].items()
             }
-        return cls(steps=tuple(dict(s) if isinstance(s, Mapping) else s for s in steps),
-                   seed=data.get("seed"), meta=meta)  # fmt: skip
+        return cls(
+            steps=tuple(dict(s) if isinstance(s, Mapping) else s for s in steps),
+            seed=data.get("seed"),
+            meta=meta,
+        )
 
     @classmethod
     def from_yaml(cls, text: str) -> Recipe:
@@ -297,7 +300,7 @@ def _check_meta_types(meta: Mapping[str, Any]) -> None:
         not isinstance(decided, Mapping)
         or not all(
             isinstance(c, str) and isinstance(r, str) and r.strip() for c, r in decided.items()
-        )  # fmt: skip
+        )
     ):
         raise RecipeError(
             "The recipe's 'not_quasi_identifiers' must map each column to the reason it is "
@@ -443,8 +446,7 @@ def run_step(
     """
     call = resolve(step)
     function = getattr(techniques, call.function)
-    kwargs = {k: _evaluate(v, base_dir, keys, hierarchies, tables)
-              for k, v in call.kwargs.items()}  # fmt: skip
+    kwargs = {k: _evaluate(v, base_dir, keys, hierarchies, tables) for k, v in call.kwargs.items()}
     if call.random:
         kwargs["seed"] = seed
     if call.secret_seed and secret_seed is not None:
@@ -549,8 +551,16 @@ def apply_recipe(
     report = progress or no_progress
     total = len(recipe.steps)
     for position, step in enumerate(recipe.steps, start=1):
-        result = advance(result, step, position, base_dir=base, pseudonym_seed=pseudonym_seed,
-                         keys=keys, hierarchies=hierarchies, tables=tables)  # fmt: skip
+        result = advance(
+            result,
+            step,
+            position,
+            base_dir=base,
+            pseudonym_seed=pseudonym_seed,
+            keys=keys,
+            hierarchies=hierarchies,
+            tables=tables,
+        )
         report(position / total, f"step {position} of {total}: {result.log[-1].summary}")
     return result
 

@@ -55,9 +55,20 @@ NOT_ANONYMISED_MARK = "NOT-ANONYMISED"
 #: them), free text not rescanned clean or not reviewed, Step 1's doubts not decided, no
 #: quasi-identifiers, k below target, Annex D threshold exceeded, l-diversity or
 #: t-closeness target missed, a privacy-model target of the recipe's ``targets`` missed.
-PROBLEM_KINDS = ("roles", "untouched", "direct_identifiers", "free_text", "text_review",
-                 "undecided", "no_quasi_identifiers", "k", "annex_d", "l_diversity",
-                 "t_closeness", "targets")  # fmt: skip
+PROBLEM_KINDS = (
+    "roles",
+    "untouched",
+    "direct_identifiers",
+    "free_text",
+    "text_review",
+    "undecided",
+    "no_quasi_identifiers",
+    "k",
+    "annex_d",
+    "l_diversity",
+    "t_closeness",
+    "targets",
+)
 #: The lowest k target the gate accepts: with k = 1 every table "reaches" k.
 MIN_K_TARGET = 2
 #: Step 1 kinds of an "other" column it could not place: high-cardinality text.
@@ -118,14 +129,18 @@ class ReleaseCheck:
         parts = []
         if self.kept_identifiers:
             names = ", ".join(repr(c) for c in self.kept_identifiers)
-            parts.append(f"Direct identifier(s) {names} kept in a changed form, counted as "
-                         "quasi-identifiers.")  # fmt: skip
+            parts.append(
+                f"Direct identifier(s) {names} kept in a changed form, counted as "
+                "quasi-identifiers."
+            )
         if self.decisions:
             said = "; ".join(f"{column!r}: {reason}" for column, reason in self.decisions)
             parts.append(f"Not counted as quasi-identifiers, by the recipe's decision: {said}.")
         if self.reviews:
-            said = "; ".join(f"{column!r} read by {by} on {at} ({cells:,} cells)"
-                             for column, by, at, cells in self.reviews)  # fmt: skip
+            said = "; ".join(
+                f"{column!r} read by {by} on {at} ({cells:,} cells)"
+                for column, by, at, cells in self.reviews
+            )
             parts.append(f"Redacted free text reviewed: {said}.")
         if self.targets:
             said = "; ".join(
@@ -159,10 +174,14 @@ class ReleaseCheck:
         data["undecided"] = list(self.undecided)
         data["free_text"] = list(self.free_text)
         data["decisions"] = dict(self.decisions)
-        data["reviews"] = {column: {"by": by, "at": at, "rows_checked": cells}
-                           for column, by, at, cells in self.reviews}  # fmt: skip
-        data["targets"] = [{"model": name, "requirement": requirement, "failing_records": n}
-                           for name, requirement, n in self.targets]  # fmt: skip
+        data["reviews"] = {
+            column: {"by": by, "at": at, "rows_checked": cells}
+            for column, by, at, cells in self.reviews
+        }
+        data["targets"] = [
+            {"model": name, "requirement": requirement, "failing_records": n}
+            for name, requirement, n in self.targets
+        ]
         data["passed"] = self.passed
         return data
 
@@ -285,8 +304,9 @@ def check_release(
             suggestion = kinds_of.get(str(column))
             if suggestion is not None and suggestion.kind == "free_text":
                 text_kept.append(column)
-                review = _judge_free_text(column, original, released, recipe_steps,
-                                          reviews.get(str(column)), problem)  # fmt: skip
+                review = _judge_free_text(
+                    column, original, released, recipe_steps, reviews.get(str(column)), problem
+                )
                 if review is not None:
                     reviewed.append(review)
                 continue
@@ -294,8 +314,9 @@ def check_release(
             as_it_was = not done.forms and not (recipe_steps is not None and done.pseudonymised)
             if as_it_was and _original_values_left(original[column], released[column]):
                 untouched_identifiers.append(column)
-            elif _judge_identifier(column, original, released, recipe_steps, mappings,
-                                   rare_below, problem):  # fmt: skip
+            elif _judge_identifier(
+                column, original, released, recipe_steps, mappings, rare_below, problem
+            ):
                 kept.append(column)
         if untouched_identifiers:
             names = ", ".join(repr(str(column)) for column in untouched_identifiers)
@@ -317,16 +338,33 @@ def check_release(
             original, quasi_identifiers, parameter="quasi_identifiers"
         )
     if suggestions is not None:
-        undecided = _undecided(suggestions, original, released, recipe_steps, streamed,
-                   listed={*(quasi_identifiers or ()), *direct, *decisions,
-                           *([sensitive] if sensitive else []), *target_columns(models)},
-                   rare_below=rare_below, problem=problem)  # fmt: skip
+        undecided = _undecided(
+            suggestions,
+            original,
+            released,
+            recipe_steps,
+            streamed,
+            listed={
+                *(quasi_identifiers or ()),
+                *direct,
+                *decisions,
+                *([sensitive] if sensitive else []),
+                *target_columns(models),
+            },
+            rare_below=rare_below,
+            problem=problem,
+        )
     skip = {*direct, *(quasi_identifiers or ())}
     if not streamed:
         identifiers_inside(released, recipe_steps, skip=skip, problem=problem)
     elif sample is not None:
-        identifiers_inside(as_released(sample, recipe_steps), recipe_steps, skip=skip,
-                           problem=problem, where=" in the first rows")  # fmt: skip
+        identifiers_inside(
+            as_released(sample, recipe_steps),
+            recipe_steps,
+            skip=skip,
+            problem=problem,
+            where=" in the first rows",
+        )
     if not quasi_identifiers:
         problem(
             "no_quasi_identifiers",
@@ -346,9 +384,13 @@ def check_release(
             k = records
         else:
             report = risk_report(
-                released, qis, k_threshold=k_target or 1, sensitive=sensitive_kept,
-                impact=False, counts=counts,
-            )  # fmt: skip
+                released,
+                qis,
+                k_threshold=k_target or 1,
+                sensitive=sensitive_kept,
+                impact=False,
+                counts=counts,
+            )
             k = report.k
             l_distinct, t_value = report.l_distinct, report.t_closeness
             if missing != "own_value":
@@ -360,8 +402,9 @@ def check_release(
                 if kept
                 else ""
             )
-            problem("k", f"k = {k}{with_kept} is below the target k = {k_target} (PDPC guide, "
-                         "Step 4).")  # fmt: skip
+            problem(
+                "k", f"k = {k}{with_kept} is below the target k = {k_target} (PDPC guide, Step 4)."
+            )
     p_reid = threshold = None
     if annex_d is not None and k:
         verdict = annex_d_risk(k, **dict(annex_d))
@@ -623,11 +666,14 @@ def _undecided(
         elif suggestion.kind in NEAR_UNIQUE_KINDS:
             doubts.append(f"{column!r} (nearly unique for every record)")
         elif suggestion.role is Role.DIRECT:  # one Step 1 is unsure of (with_classified)
-            doubts.append(f"{column!r} (perhaps a direct identifier: "
-                          f"{suggestion.kind.replace('_', ' ')})")  # fmt: skip
+            doubts.append(
+                f"{column!r} (perhaps a direct identifier: {suggestion.kind.replace('_', ' ')})"
+            )
         elif suggestion.kind == "unseen":
-            doubts.append(f"{column!r} (no value in the first rows Step 1 read; the rest of "
-                          "the file is unread)")  # fmt: skip
+            doubts.append(
+                f"{column!r} (no value in the first rows Step 1 read; the rest of "
+                "the file is unread)"
+            )
         elif suggestion.kind in UNSURE_KINDS:
             doubts.append(f"{column!r} (Step 1 is unsure what this text holds)")
         elif suggestion.kind == "category" and not streamed:
@@ -635,9 +681,11 @@ def _undecided(
             rare = int((counts < rare_below).sum())
             if rare * 2 <= counts.size:  # most values single out small groups: like names
                 continue
-            doubts.append(f"{column!r} (a category of which {rare:,} value"
-                          f"{' is' if rare == 1 else 's are each'} held by fewer than "
-                          f"{rare_below} records: it singles them out)")  # fmt: skip
+            doubts.append(
+                f"{column!r} (a category of which {rare:,} value"
+                f"{' is' if rare == 1 else 's are each'} held by fewer than "
+                f"{rare_below} records: it singles them out)"
+            )
         else:
             continue
         columns.append(str(column))

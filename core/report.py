@@ -75,61 +75,118 @@ _ALL = ("internal_deidentified", "internal_anonymised", "external", "long_term")
 
 #: Step 5 tables of technical, process and legal controls ("Y" cells of the guide).
 CONTROLS: tuple[Control, ...] = (
-    Control("technical", "Access control and passwords",
-            "Restrict data access at the application level to a user level; passwords of at "
-            "least 12 characters mixing upper and lower case, digits and special characters.",
-            _ALL),
-    Control("technical", "Access control and passwords",
-            "Regularly review user accounts: remove leavers and keep rights to what each role "
-            "needs.", _ALL),
-    Control("technical", "Security for storage devices/databases",
-            "Protect computers with passwords (boot, operating system login, screen lock).",
-            _ALL),
-    Control("technical", "Security for storage devices/databases",
-            "Encrypt the dataset; review the algorithm and key length periodically.",
-            ("internal_deidentified",),
-            "Where the data is sensitive or shared with more than one department without "
-            "anonymisation."),
-    Control("technical", "Security for storage devices/databases",
-            "Encrypt the identity mapping tables; never share them.",
-            ("internal_deidentified", "internal_anonymised", "external")),
-    Control("technical", "Security for storage devices/databases",
-            "Securely destroy all identity mapping tables.", ("long_term",)),
-    Control("technical", "Security for storage devices/databases",
-            "Send the dataset's decryption key to the recipient separately from the data.",
-            ("internal_deidentified",)),
-    Control("process", "Incident management",
-            "Keep a data breach management plan covering loss of the data and of identity "
-            "mapping tables.", _ALL),
-    Control("process", "Internal governance",
-            "Keep a central registry of all shared de-identified/anonymised data, so that "
-            "combined releases do not allow re-identification.",
-            ("internal_deidentified", "internal_anonymised", "external")),
-    Control("process", "Internal governance",
-            "Periodically conduct re-identification reviews of the released data.", _ALL),
-    Control("process", "Internal governance",
-            "Have the recipient and the purpose approved by the relevant authorities within "
-            "the organisation.", ("internal_deidentified", "internal_anonymised")),
-    Control("process", "Internal governance",
-            "Prohibit the recipient from sharing the data onwards or attempting "
-            "re-identification without approval.",
-            ("internal_deidentified", "internal_anonymised")),
-    Control("process", "Internal governance",
-            "Purge the data when its purpose has been fulfilled.",
-            ("internal_deidentified", "internal_anonymised")),
-    Control("process", "Internal governance",
-            "Periodically conduct internal checks/audits of compliance with these processes.",
-            _ALL),
-    Control("legal", "Data sharing agreement",
-            "Ensure the data is only used for permitted purposes and allocate liability for "
-            "contract breaches.", ("external",)),
-    Control("legal", "Data sharing agreement",
-            "Prohibit third-party recipients from attempting to re-identify the data.",
-            ("external",)),
-    Control("legal", "Data sharing agreement",
-            "Require third-party recipients to protect the data as the organisation's internal "
-            "controls do.", ("external",)),
-)  # fmt: skip
+    Control(
+        "technical",
+        "Access control and passwords",
+        "Restrict data access at the application level to a user level; passwords of at "
+        "least 12 characters mixing upper and lower case, digits and special characters.",
+        _ALL,
+    ),
+    Control(
+        "technical",
+        "Access control and passwords",
+        "Regularly review user accounts: remove leavers and keep rights to what each role needs.",
+        _ALL,
+    ),
+    Control(
+        "technical",
+        "Security for storage devices/databases",
+        "Protect computers with passwords (boot, operating system login, screen lock).",
+        _ALL,
+    ),
+    Control(
+        "technical",
+        "Security for storage devices/databases",
+        "Encrypt the dataset; review the algorithm and key length periodically.",
+        ("internal_deidentified",),
+        "Where the data is sensitive or shared with more than one department without "
+        "anonymisation.",
+    ),
+    Control(
+        "technical",
+        "Security for storage devices/databases",
+        "Encrypt the identity mapping tables; never share them.",
+        ("internal_deidentified", "internal_anonymised", "external"),
+    ),
+    Control(
+        "technical",
+        "Security for storage devices/databases",
+        "Securely destroy all identity mapping tables.",
+        ("long_term",),
+    ),
+    Control(
+        "technical",
+        "Security for storage devices/databases",
+        "Send the dataset's decryption key to the recipient separately from the data.",
+        ("internal_deidentified",),
+    ),
+    Control(
+        "process",
+        "Incident management",
+        "Keep a data breach management plan covering loss of the data and of identity "
+        "mapping tables.",
+        _ALL,
+    ),
+    Control(
+        "process",
+        "Internal governance",
+        "Keep a central registry of all shared de-identified/anonymised data, so that "
+        "combined releases do not allow re-identification.",
+        ("internal_deidentified", "internal_anonymised", "external"),
+    ),
+    Control(
+        "process",
+        "Internal governance",
+        "Periodically conduct re-identification reviews of the released data.",
+        _ALL,
+    ),
+    Control(
+        "process",
+        "Internal governance",
+        "Have the recipient and the purpose approved by the relevant authorities within "
+        "the organisation.",
+        ("internal_deidentified", "internal_anonymised"),
+    ),
+    Control(
+        "process",
+        "Internal governance",
+        "Prohibit the recipient from sharing the data onwards or attempting "
+        "re-identification without approval.",
+        ("internal_deidentified", "internal_anonymised"),
+    ),
+    Control(
+        "process",
+        "Internal governance",
+        "Purge the data when its purpose has been fulfilled.",
+        ("internal_deidentified", "internal_anonymised"),
+    ),
+    Control(
+        "process",
+        "Internal governance",
+        "Periodically conduct internal checks/audits of compliance with these processes.",
+        _ALL,
+    ),
+    Control(
+        "legal",
+        "Data sharing agreement",
+        "Ensure the data is only used for permitted purposes and allocate liability for "
+        "contract breaches.",
+        ("external",),
+    ),
+    Control(
+        "legal",
+        "Data sharing agreement",
+        "Prohibit third-party recipients from attempting to re-identify the data.",
+        ("external",),
+    ),
+    Control(
+        "legal",
+        "Data sharing agreement",
+        "Require third-party recipients to protect the data as the organisation's internal "
+        "controls do.",
+        ("external",),
+    ),
+)
 
 
 def direct_identifier_warnings(
@@ -290,8 +347,9 @@ def build_report(
     released = result.data
     if qi and risk_before is None:
         table, counts = frequency_before or (original, None)
-        risk_before = risk_report(table, qi, k_threshold=k_threshold, sensitive=sensitive,
-                                  counts=counts)  # fmt: skip
+        risk_before = risk_report(
+            table, qi, k_threshold=k_threshold, sensitive=sensitive, counts=counts
+        )
     if qi and risk_after is None:
         kept = [c for c in qi if c in released.columns]
         if kept:
@@ -483,12 +541,17 @@ def report_to_markdown(report: Report) -> str:
             f"- **{escape_markdown(k)}:** {escape_markdown(v)}" for k, v in report.sign_off.items()
         ]
     if report.audit:
-        lines += ["", "## Audit record", "", escape_markdown(
-            f"Recorded as release {report.audit['release']} at audit log entry "
-            f"{report.audit['entries']} (head {report.audit['head']}"
-            f"{', keyed' if report.audit.get('keyed') else ''}). Check later that the "
-            "workspace still holds this record: python -m core verify --workspace WORKSPACE "
-            "--report THIS-REPORT"
-        )]  # fmt: skip
+        lines += [
+            "",
+            "## Audit record",
+            "",
+            escape_markdown(
+                f"Recorded as release {report.audit['release']} at audit log entry "
+                f"{report.audit['entries']} (head {report.audit['head']}"
+                f"{', keyed' if report.audit.get('keyed') else ''}). Check later that the "
+                "workspace still holds this record: python -m core verify --workspace WORKSPACE "
+                "--report THIS-REPORT"
+            ),
+        ]
     lines += ["", "## Recipe", "", *code_fence(report.recipe.to_yaml().rstrip(), "yaml"), ""]
     return "\n".join(lines)

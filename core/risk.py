@@ -379,8 +379,11 @@ def risk_report(
     """
     k_threshold = require_int("k_threshold", k_threshold, minimum=1)
     report_progress = progress or no_progress
-    report_progress(0.0, "counting the equivalence classes" + (" and the impact of each "
-                    "quasi-identifier" if impact else ""))  # fmt: skip
+    report_progress(
+        0.0,
+        "counting the equivalence classes"
+        + (" and the impact of each quasi-identifier" if impact else ""),
+    )
     if counts is not None:
         counts = np.asarray(counts, dtype=np.int64)
         if population is not None:

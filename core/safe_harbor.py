@@ -68,9 +68,26 @@ __all__ = [
 
 #: 3-digit ZIP areas with 20,000 people or fewer: recoded to "000".
 RESTRICTED_ZIP3 = frozenset(
-    {"036", "059", "102", "203", "205", "369", "556", "692", "753", "772", "821", "823",
-     "878", "879", "884", "890", "893"}
-)  # fmt: skip
+    {
+        "036",
+        "059",
+        "102",
+        "203",
+        "205",
+        "369",
+        "556",
+        "692",
+        "753",
+        "772",
+        "821",
+        "823",
+        "878",
+        "879",
+        "884",
+        "890",
+        "893",
+    }
+)
 TOP_AGE = 90
 AGE_LABEL = "90+"
 POSTAL_MODES = ("auto", "zip3", "remove")
@@ -284,14 +301,25 @@ def apply_safe_harbor(
     run = _Run(df, _classify(df, suggestions), ref, postal, free_text)
     for column in map(str, df.columns):
         if column in exclude:
-            run.report.append(SafeHarborColumn(column, _label(run.kinds[column].letter),
-                              "excluded", 0, "Kept as it is at your request.", "you"))  # fmt: skip
+            run.report.append(
+                SafeHarborColumn(
+                    column,
+                    _label(run.kinds[column].letter),
+                    "excluded",
+                    0,
+                    "Kept as it is at your request.",
+                    "you",
+                )
+            )
         else:
             run.apply(column)
     columns = tuple(run.report)
     text_columns = tuple(c.column for c in columns if run.kinds[c.column].kind == "free_text")
-    how = {"remove": "removed", "flag": "not checked",
-           "redact": f"redacted (measured recall {REDACTION_RECALL:.0%})"}[free_text]  # fmt: skip
+    how = {
+        "remove": "removed",
+        "flag": "not checked",
+        "redact": f"redacted (measured recall {REDACTION_RECALL:.0%})",
+    }[free_text]
     return SafeHarborResult(
         run.out.drop(columns=run.removed),
         columns,
@@ -325,8 +353,9 @@ class _Run:
     """One application of the preset: the table being made and the report being written,
     with one method per way of handling a column."""
 
-    def __init__(self, df, kinds: dict[str, _Found], ref: pd.Timestamp, postal: str,
-                 free_text: str) -> None:  # fmt: skip
+    def __init__(
+        self, df, kinds: dict[str, _Found], ref: pd.Timestamp, postal: str, free_text: str
+    ) -> None:
         self.df, self.kinds, self.ref = df, kinds, ref
         self.postal, self.free_text = postal, free_text
         self.out = df.copy()
@@ -355,8 +384,12 @@ class _Run:
             self.out[column], changed, detail = _top_code_ages(values, column)
             self.line(column, "top_coded", changed, detail, letter)
         elif letter == "C" and kind == "day_month":
-            self.remove(column, letter, "Days and months without a year: Safe Harbor keeps "
-                        "only the year of a date, and these have none; removed.")  # fmt: skip
+            self.remove(
+                column,
+                letter,
+                "Days and months without a year: Safe Harbor keeps "
+                "only the year of a date, and these have none; removed.",
+            )
         elif letter == "C" and kind == "year_of_birth":
             self.out[column], changed, detail = _birth_years(values, column, self.old, self.ref)
             self.line(column, "year_of_birth", changed, detail, letter)
@@ -367,26 +400,42 @@ class _Run:
         elif letter:
             self.remove(column, letter, f"Removed: identifier {letter}, {IDENTIFIERS[letter]}.")
         elif kind == "code":
-            self.line(column, "kept", 0, "Numbers that parse as phone numbers but behave like "
-                      "codes (batch, product or order numbers: Step 1 is unsure); kept. If "
-                      "they are people's phone numbers (D), remove the column.")  # fmt: skip
+            self.line(
+                column,
+                "kept",
+                0,
+                "Numbers that parse as phone numbers but behave like "
+                "codes (batch, product or order numbers: Step 1 is unsure); kept. If "
+                "they are people's phone numbers (D), remove the column.",
+            )
         else:
-            self.line(column, "kept", 0,
-                      "Not recognised as one of the 18 identifiers; check it by hand.")  # fmt: skip
+            self.line(
+                column, "kept", 0, "Not recognised as one of the 18 identifiers; check it by hand."
+            )
 
     def postal_code(self, column: str, values: pd.Series, letter: str) -> None:
         """ZIP codes to 3 digits ('000' for the small areas); other postal codes removed."""
         if self.postal == "remove" or (self.postal == "auto" and not _is_us_zip(values)):
-            self.remove(column, letter, "Postal codes that are not US ZIP codes have no Safe "
-                        "Harbor population rule, so the column is removed."
-                        if self.postal == "auto" else "Postal codes removed as asked.")  # fmt: skip
+            self.remove(
+                column,
+                letter,
+                "Postal codes that are not US ZIP codes have no Safe "
+                "Harbor population rule, so the column is removed."
+                if self.postal == "auto"
+                else "Postal codes removed as asked.",
+            )
             return
         new = zip3(values)
         self.out[column] = new.astype("str").array
         restricted = int((new == "000").sum())
-        self.line(column, "zip3", int((new != _zip_text(values)).fillna(False).sum()),
-                  f"ZIP codes cut to their first 3 digits; {restricted} in areas of 20,000 "
-                  "people or fewer recoded to 000.", letter)  # fmt: skip
+        self.line(
+            column,
+            "zip3",
+            int((new != _zip_text(values)).fillna(False).sum()),
+            f"ZIP codes cut to their first 3 digits; {restricted} in areas of 20,000 "
+            "people or fewer recoded to 000.",
+            letter,
+        )
 
     def address(self, column: str, values: pd.Series, letter: str) -> None:
         """An address keeps only the state it names (45 CFR 164.514(b)(2)(i)(B)); an address
@@ -394,15 +443,23 @@ class _Run:
         states = state_of(values)
         read = int(states.notna().sum())
         if read == 0:
-            self.remove(column, letter, "Addresses are geographic subdivisions smaller than a "
-                        "state and name no state that could be kept; removed.")  # fmt: skip
+            self.remove(
+                column,
+                letter,
+                "Addresses are geographic subdivisions smaller than a "
+                "state and name no state that could be kept; removed.",
+            )
             return
         self.out[column] = states.astype("str").where(states.notna()).array
         missing = int(values.notna().sum()) - read
-        self.line(column, "state", int(values.notna().sum()),
-                  f"Addresses cut to the state they name ({read} read); street, town and "
-                  f"postal code removed{f', {missing} naming no state left empty' if missing else ''}.",
-                  letter)  # fmt: skip
+        self.line(
+            column,
+            "state",
+            int(values.notna().sum()),
+            f"Addresses cut to the state they name ({read} read); street, town and "
+            f"postal code removed{f', {missing} naming no state left empty' if missing else ''}.",
+            letter,
+        )
 
     def text(self, column: str, values: pd.Series, kind: str) -> None:
         """Free text removed (default), redacted or flagged; a short text column of unclear
@@ -413,26 +470,45 @@ class _Run:
                 self.out[column] = new
                 self.line(column, "redacted", changed, detail)
             else:
-                self.line(column, "kept", 0, "Not recognised as one of the 18 identifiers and "
-                          "the scanner found none inside it; check it by hand.")  # fmt: skip
+                self.line(
+                    column,
+                    "kept",
+                    0,
+                    "Not recognised as one of the 18 identifiers and "
+                    "the scanner found none inside it; check it by hand.",
+                )
             return
         if kind == "free_text":
             if self.free_text == "remove":
                 self.remove(column, "", "Free text can hold any of the 18 identifiers; removed.")
             else:
-                self.line(column, "not_checked", 0, "Free text may contain names, dates, "
-                          "numbers or places; it was not checked. Review it by hand or "
-                          "remove it.")  # fmt: skip
+                self.line(
+                    column,
+                    "not_checked",
+                    0,
+                    "Free text may contain names, dates, "
+                    "numbers or places; it was not checked. Review it by hand or "
+                    "remove it.",
+                )
             return
         found = scan_values(values.dropna().astype("str").head(5000))
         if self.free_text == "remove" and not found.empty:
             kinds = ", ".join(found["kind"].str.replace("_", " "))
-            self.remove(column, "", f"Short text of no known shape in which the scanner found "
-                        f"{kinds}; removed with the free text.")  # fmt: skip
+            self.remove(
+                column,
+                "",
+                f"Short text of no known shape in which the scanner found "
+                f"{kinds}; removed with the free text.",
+            )
         else:
-            self.line(column, "kept", 0, "Not recognised as one of the 18 identifiers"
-                      + ("" if found.empty else " (the scanner found some inside it: check)")
-                      + "; check it by hand.")  # fmt: skip
+            self.line(
+                column,
+                "kept",
+                0,
+                "Not recognised as one of the 18 identifiers"
+                + ("" if found.empty else " (the scanner found some inside it: check)")
+                + "; check it by hand.",
+            )
 
 
 def _redact(values: pd.Series) -> tuple[pd.Series, int, str]:

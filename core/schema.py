@@ -539,9 +539,13 @@ def _suggest_from_evidence(column: Hashable, series: pd.Series, sample_size: int
         kind = evidence.kind
         if registered:  # a pattern added with core.detect.register_pattern: an identifier
             return Suggestion(
-                column, Role.DIRECT, kind, _capitalise(evidence.reason), _PSEUDONYMISE_OR_REMOVE,
+                column,
+                Role.DIRECT,
+                kind,
+                _capitalise(evidence.reason),
+                _PSEUDONYMISE_OR_REMOVE,
                 judged_by="content",
-            )  # fmt: skip
+            )
         if kind == "date":
             role = Role.INDIRECT
             reason = (
@@ -556,8 +560,15 @@ def _suggest_from_evidence(column: Hashable, series: pd.Series, sample_size: int
         if hint is not None and hint[0] == kind:  # the header agrees: one more piece of evidence
             reason = f"The column name '{column}' suggests {hint[2]}, and {evidence.reason}"
             judged_by = "header and content"
-        return Suggestion(column, role, kind, reason, _TECHNIQUES[kind],
-                          uncertain=evidence.uncertain, judged_by=judged_by)  # fmt: skip
+        return Suggestion(
+            column,
+            role,
+            kind,
+            reason,
+            _TECHNIQUES[kind],
+            uncertain=evidence.uncertain,
+            judged_by=judged_by,
+        )
 
     if hint is not None:
         kind, role, what = hint

@@ -256,10 +256,12 @@ class Target(ClassModels):
         if self.max_average_risk is not None:
             criteria["max_average_risk"] = self.max_average_risk
         if self.max_population_uniqueness is not None:
-            criteria.update(max_population_uniqueness=self.max_population_uniqueness,
-                            population=self.population,
-                            population_model=self.population_model,
-                            solver=self.population_solver)  # fmt: skip
+            criteria.update(
+                max_population_uniqueness=self.max_population_uniqueness,
+                population=self.population,
+                population_model=self.population_model,
+                solver=self.population_solver,
+            )
         return criteria
 
     def table_figures(self, kept_sizes: np.ndarray) -> dict[str, float]:
@@ -267,9 +269,12 @@ class Target(ClassModels):
         released classes."""
         figures = {"average_risk": average_risk(kept_sizes)}
         if self.population is not None and np.asarray(kept_sizes).sum() > 0:
-            estimate = population_uniqueness(kept_sizes, self.population,
-                                             model=self.population_model,
-                                             solver=self.population_solver)  # fmt: skip
+            estimate = population_uniqueness(
+                kept_sizes,
+                self.population,
+                model=self.population_model,
+                solver=self.population_solver,
+            )
             figures["population_uniqueness"] = float(estimate.share)
         return figures
 
@@ -280,8 +285,10 @@ class Target(ClassModels):
         if self.uses_sensitive or self.k_map is not None:
             parts.append(ClassModels(**{**self.model_fields(), "k": 1}).describe())
         if self.max_population_uniqueness is not None:
-            parts.append(f"population uniqueness <= {self.max_population_uniqueness:g} "
-                         f"({self.population_model}, population {self.population:,.0f})")  # fmt: skip
+            parts.append(
+                f"population uniqueness <= {self.max_population_uniqueness:g} "
+                f"({self.population_model}, population {self.population:,.0f})"
+            )
         if self.max_average_risk is not None:
             parts.append(f"average risk <= {self.max_average_risk:g}")
         parts.append(f"at most {self.max_suppressed:.2%} of records suppressed")
@@ -343,8 +350,13 @@ class SearchResult:
         rows = []
         for c in self.candidates:
             row: dict[str, Any] = {"candidate": c.label(), **dict(c.levels)}
-            row.update(k=c.k, classes=c.classes, suppressed=c.suppressed,
-                       share_suppressed=c.share_suppressed, max_risk=c.max_risk)  # fmt: skip
+            row.update(
+                k=c.k,
+                classes=c.classes,
+                suppressed=c.suppressed,
+                share_suppressed=c.share_suppressed,
+                max_risk=c.max_risk,
+            )
             if c.p_reid is not None:
                 row["p_reid"] = c.p_reid
             row.update(c.table_figures)
@@ -475,17 +487,23 @@ def _prepare_column(
     starts = np.concatenate([[0], np.cumsum(cards)[:-1]])
     groups = rank[value_label] - starts[:, None]  # dense 0..cards-1 per level
     for level in range(1, levels):
-        _check_nested(groups[level - 1], groups[level], cards[level - 1], rows, hierarchy,
-                      level, series.name)  # fmt: skip
+        _check_nested(
+            groups[level - 1], groups[level], cards[level - 1], rows, hierarchy, level, series.name
+        )
     counts = np.bincount(value_codes, weights=records, minlength=d).astype(float)
     n = float(counts.sum())
-    group_count = np.bincount((groups + starts[:, None]).ravel(),
-                              weights=np.tile(counts, levels))  # fmt: skip
+    group_count = np.bincount((groups + starts[:, None]).ravel(), weights=np.tile(counts, levels))
     entropy = -np.log2(counts / group_count[groups + starts[:, None]])
     loss = (leaves[rows].T - 1.0) / (domain - 1) if domain > 1 else np.zeros((levels, d))
-    column = _Column(str(series.name), hierarchy.height, groups,
-                     [max(int(c), 1) for c in cards], value_codes, list(loss),
-                     list(entropy))  # fmt: skip
+    column = _Column(
+        str(series.name),
+        hierarchy.height,
+        groups,
+        [max(int(c), 1) for c in cards],
+        value_codes,
+        list(loss),
+        list(entropy),
+    )
     column.level_totals["loss"] = loss @ counts
     column.level_totals["entropy"] = entropy @ counts
     column.level_totals["precision"] = np.arange(levels) / max(hierarchy.height, 1) * n
@@ -607,20 +625,29 @@ class _Lattice:
         self.population = None  # k-map with a population table: its records, coded alike
         if target.population_table is not None:
             self.population = PopulationLattice.of(
-                target.population_table, hierarchies,
+                target.population_table,
+                hierarchies,
                 {c.name: df[c.name].iloc[first] for c in columns},
-                {c.name: c.codes for c in columns})  # fmt: skip
+                {c.name: c.codes for c in columns},
+            )
         dist = None
         if self.models.uses_sensitive:
             s_codes = self._prepare_sensitive(df[target.sensitive], counts)
             dist = self._distribution(unit_of_record, s_codes, n_units, counts)
         # The root of every roll-up: the units themselves (a partition finer than any node).
-        self._root = _Classes(np.arange(n_units), self.weights.astype(float), dist,
-                              first if target.sample_based else None)  # fmt: skip
+        self._root = _Classes(
+            np.arange(n_units),
+            self.weights.astype(float),
+            dist,
+            first if target.sample_based else None,
+        )
         # Coarse roots (_coarse_root): the units, then coarser partitions built when needed.
         self._coarse_roots: list[tuple[_Classes, list]] = [(self._root, None)]
-        self._root_columns = [i for i in np.argsort([-c.cards[0] for c in columns], kind="stable")
-                              if columns[i].height >= 1 and columns[i].cards[1] < columns[i].cards[0]]  # fmt: skip
+        self._root_columns = [
+            i
+            for i in np.argsort([-c.cards[0] for c in columns], kind="stable")
+            if columns[i].height >= 1 and columns[i].cards[1] < columns[i].cards[0]
+        ]
         # The roll-up cache: slot i holds the levels, class count and classes of a node
         # (None once evicted); free slots hold levels no node reaches.
         self._cache_nodes = np.full((256, len(self.qis)), np.iinfo(np.int64).max)
@@ -630,7 +657,8 @@ class _Lattice:
 
     def _prepare_sensitive(self, column: pd.Series, counts: np.ndarray | None) -> np.ndarray:
         self.s_codes, self.s_values, self.s_ordered, self.s_tree = sensitive_coding(
-            column, self.models.t_distance, self.models.t_hierarchy)  # fmt: skip
+            column, self.models.t_distance, self.models.t_hierarchy
+        )
         overall = np.bincount(self.s_codes, weights=counts, minlength=self.s_values)
         self.s_overall = overall / max(self.n, 1)
         self.sensitive = column.name
@@ -679,8 +707,11 @@ class _Lattice:
         ``codes``: per column and level, the codes to key (default: the units')."""
         codes_of = codes or [column.codes for column in self.columns]
         size = codes_of[0][levels[0]].size if rows is None else rows.size
-        parts = [(card, i) for i, (column, level) in enumerate(zip(self.columns, levels,
-                 strict=True)) if (card := column.cards[level]) > 1]  # fmt: skip
+        parts = [
+            (card, i)
+            for i, (column, level) in enumerate(zip(self.columns, levels, strict=True))
+            if (card := column.cards[level]) > 1
+        ]
         radix = 1
         for card, _ in parts:
             radix *= card
@@ -733,9 +764,13 @@ class _Lattice:
                 levels[self._root_columns[:j]] = 1
                 parent, parent_codes = roots[j - 1]
                 classes = self._roll_up(levels, parent, None, parent_codes, remember=False)
-                codes = [[c[classes.reps] if level >= levels[i] else None
-                          for level, c in enumerate(column.codes)]
-                         for i, column in enumerate(self.columns)]  # fmt: skip
+                codes = [
+                    [
+                        c[classes.reps] if level >= levels[i] else None
+                        for level, c in enumerate(column.codes)
+                    ]
+                    for i, column in enumerate(self.columns)
+                ]
                 roots.append((classes, codes))
         return roots[j]
 
@@ -789,23 +824,32 @@ class _Lattice:
                 return
             self._cache_entries[worst] = None
             self._cache_elements -= 2 * gone.size + (
-                0 if gone.dist is None else 3 * gone.dist.pair_class.size)  # fmt: skip
+                0 if gone.dist is None else 3 * gone.dist.pair_class.size
+            )
             self._cache_nodes[worst] = np.iinfo(np.int64).max
             self._cache_classes[worst] = -1
         if count == len(self._cache_classes):  # full: double the slots
-            self._cache_nodes = np.vstack([self._cache_nodes,
-                                           np.full_like(self._cache_nodes, np.iinfo(np.int64).max)])  # fmt: skip
-            self._cache_classes = np.concatenate([self._cache_classes,
-                                                  np.full_like(self._cache_classes, -1)])  # fmt: skip
+            self._cache_nodes = np.vstack(
+                [self._cache_nodes, np.full_like(self._cache_nodes, np.iinfo(np.int64).max)]
+            )
+            self._cache_classes = np.concatenate(
+                [self._cache_classes, np.full_like(self._cache_classes, -1)]
+            )
         self._cache_entries.append(classes)
         self._cache_elements += elements
         self._cache_nodes[count] = node
         self._cache_classes[count] = classes.size
 
     def _distribution(self, class_codes, value_codes, n_classes: int, weights) -> ClassDistribution:
-        return ClassDistribution.of(class_codes, value_codes, self.s_overall, n_classes=n_classes,
-                                    ordered=self.s_ordered, weights=weights,
-                                    tree=self.s_tree)  # fmt: skip
+        return ClassDistribution.of(
+            class_codes,
+            value_codes,
+            self.s_overall,
+            n_classes=n_classes,
+            ordered=self.s_ordered,
+            weights=weights,
+            tree=self.s_tree,
+        )
 
     def _in_population(self, levels, classes: _Classes) -> np.ndarray | None:
         """k-map with a population table: the population records of each class."""
@@ -884,8 +928,9 @@ class _Lattice:
         fail, _, _ = self._failing(levels, classes)
         d = classes.dist
         kept = ~fail[d.pair_class]
-        dist = self._distribution(d.pair_class[kept], d.pair_value[kept], classes.size,
-                                  d.pair_count[kept])  # fmt: skip
+        dist = self._distribution(
+            d.pair_class[kept], d.pair_value[kept], classes.size, d.pair_count[kept]
+        )
         present = dist.sizes > 0
         if not present.any():
             return {}
@@ -917,12 +962,14 @@ class _Lattice:
             return total / self._normaliser(measure)
         if measure in ("arx_entropy", "arx_entropy_monotonic"):  # generalisation part (all
             # records); suppression adds to arx_entropy
-            per_column = np.stack([c.level_totals["entropy"][grid[:, i]]
-                                   for i, c in enumerate(self.columns)], axis=1)  # fmt: skip
+            per_column = np.stack(
+                [c.level_totals["entropy"][grid[:, i]] for i, c in enumerate(self.columns)], axis=1
+            )
             return self.g_factor * (per_column @ self.column_weights)
         if measure == "arx_loss":  # every record charged g x its share: ARX's lower bound
-            level_loss = np.stack([c.level_totals["loss"][grid[:, i]]
-                                   for i, c in enumerate(self.columns)], axis=1)  # fmt: skip
+            level_loss = np.stack(
+                [c.level_totals["loss"][grid[:, i]] for i, c in enumerate(self.columns)], axis=1
+            )
             per_column = self._arx_loss_columns(level_loss, np.zeros_like(level_loss), 0.0)
             return arx_geometric_loss(per_column, self.column_weights)
         return np.zeros(len(grid))
@@ -940,16 +987,20 @@ class _Lattice:
                 f"give weights for {', '.join(map(repr, self.qis))}."
             )
         for column, weight in weights.items():
-            if isinstance(weight, bool) or not isinstance(weight, int | float | np.number) or not (
-                    0 <= float(weight) < float("inf")):  # fmt: skip
+            if (
+                isinstance(weight, bool)
+                or not isinstance(weight, int | float | np.number)
+                or not (0 <= float(weight) < float("inf"))
+            ):
                 raise ParameterError(
                     f"The weight of '{column}' must be a number >= 0, got {weight!r}."
                 )
         raw = np.array([float(weights.get(c, 0.5)) for c in self.qis])  # ARX's default 0.5
         self.column_weights = raw / raw.max() if raw.max() > 0 else np.ones(raw.size)
 
-    def _arx_loss_columns(self, level_loss: np.ndarray, suppressed_loss: np.ndarray,
-                          suppressed: float) -> np.ndarray:  # fmt: skip
+    def _arx_loss_columns(
+        self, level_loss: np.ndarray, suppressed_loss: np.ndarray, suppressed: float
+    ) -> np.ndarray:
         """ARX's per-column loss (MetricMDNMLoss) from this project's Iyengar sums: over all
         records and over the suppressed ones, with ARX's factors and normalisation."""
         n, g, s = float(max(self.n, 1)), self.g_factor, self.s_factor
@@ -957,7 +1008,8 @@ class _Lattice:
         share_all = (level_loss * (domain - 1) + n) / domain  # sum of leaves / domain
         share_supp = (suppressed_loss * (domain - 1) + suppressed) / domain
         charged = g * (share_all - share_supp) + (
-            suppressed if s == 1 else share_supp + s * (suppressed - share_supp))  # fmt: skip
+            suppressed if s == 1 else share_supp + s * (suppressed - share_supp)
+        )
         low = g * n / domain
         with np.errstate(divide="ignore", invalid="ignore"):
             value = (charged - low) / (n - low)
@@ -1016,8 +1068,9 @@ class _Lattice:
         slot = (owner[:, None] * q + columns).ravel()  # (node, column) of each cell
 
         def by_node(values: np.ndarray) -> np.ndarray:  # weighted sums per (node, column)
-            return np.bincount(slot, (weights[:, None] * values).ravel(),
-                               minlength=nodes * q).reshape(nodes, q)  # fmt: skip
+            return np.bincount(
+                slot, (weights[:, None] * values).ravel(), minlength=nodes * q
+            ).reshape(nodes, q)
 
         # suppressed records count as '*' in every column
         suppressed_loss = by_node(self._loss_flat[cells])
@@ -1026,8 +1079,9 @@ class _Lattice:
         totals["entropy"] += by_node(self._gap_flat[cells])
         per_column = totals["loss"] / max(n, 1)
         out = {m: totals[m].sum(axis=1) / self._normaliser(m) for m in totals}
-        arx_columns = self._arx_loss_columns(self._totals["loss"][columns, level],
-                                             suppressed_loss, suppressed[:, None])  # fmt: skip
+        arx_columns = self._arx_loss_columns(
+            self._totals["loss"][columns, level], suppressed_loss, suppressed[:, None]
+        )
         out["arx_loss"] = arx_geometric_loss(arx_columns, self.column_weights)
         generalised = self._totals["entropy"][columns, level]
         within = self._arx_entropy_within(reps, weights, owner, owner_level, suppressed)
@@ -1060,8 +1114,9 @@ class _Lattice:
         node_of, rest = np.divmod(present, width.sum())
         column_of = np.searchsorted(base, rest, side="right") - 1
         c = counts[present]
-        return np.bincount(node_of * q + column_of, -c * np.log2(c / suppressed[node_of]),
-                           minlength=nodes * q).reshape(nodes, q)  # fmt: skip
+        return np.bincount(
+            node_of * q + column_of, -c * np.log2(c / suppressed[node_of]), minlength=nodes * q
+        ).reshape(nodes, q)
 
     def dynamic_bound(self, ev: _Eval, measure: str) -> float:
         """Lower bound of ``measure`` for every generalisation of an evaluated node."""
@@ -1082,26 +1137,31 @@ class _Lattice:
         if not evs:
             return []
         measures, per_column = self._measures(np.asarray(levels, dtype=np.int64), evs)
-        measure_rows = [dict(zip(measures, row, strict=True))
-                        for row in np.stack(list(measures.values()), axis=1).tolist()]  # fmt: skip
+        measure_rows = [
+            dict(zip(measures, row, strict=True))
+            for row in np.stack(list(measures.values()), axis=1).tolist()
+        ]
         t = self.target
         out = []
-        for node, ev, node_measures, losses in zip(levels.tolist(), evs, measure_rows,
-                                                   per_column.tolist(), strict=True):  # fmt: skip
+        for node, ev, node_measures, losses in zip(
+            levels.tolist(), evs, measure_rows, per_column.tolist(), strict=True
+        ):
             p_reid = t.p_attempt / ev.k if t.p_reid_threshold is not None and ev.k else None
-            out.append(Candidate(
-                levels=dict(zip(self.qis, node, strict=True)),
-                k=ev.k,
-                classes=ev.classes,
-                suppressed=ev.suppressed,
-                share_suppressed=ev.suppressed / self.n if self.n else 0.0,
-                max_risk=1.0 / ev.k if ev.k else 1.0,
-                p_reid=p_reid,
-                measures=node_measures,
-                column_loss=dict(zip((c.name for c in self.columns), losses, strict=True)),
-                sensitive_figures=self.sensitive_figures(node, ev),
-                table_figures=self.table_figures(node, ev),
-            ))  # fmt: skip
+            out.append(
+                Candidate(
+                    levels=dict(zip(self.qis, node, strict=True)),
+                    k=ev.k,
+                    classes=ev.classes,
+                    suppressed=ev.suppressed,
+                    share_suppressed=ev.suppressed / self.n if self.n else 0.0,
+                    max_risk=1.0 / ev.k if ev.k else 1.0,
+                    p_reid=p_reid,
+                    measures=node_measures,
+                    column_loss=dict(zip((c.name for c in self.columns), losses, strict=True)),
+                    sensitive_figures=self.sensitive_figures(node, ev),
+                    table_figures=self.table_figures(node, ev),
+                )
+            )
         return out
 
 
@@ -1190,17 +1250,27 @@ def search(
     report = progress or (lambda fraction, message: None)
     if method == "greedy":
         optimum, frontier, solutions = _greedy(lattice, measure, report)
-        note = ("Greedy fallback: a locally minimal solution, not guaranteed optimal; the "
-                "frontier holds that node only.")  # fmt: skip
+        note = (
+            "Greedy fallback: a locally minimal solution, not guaranteed optimal; the "
+            "frontier holds that node only."
+        )
     else:
         optimum, frontier, solutions = _exact(lattice, measure, report, method == "exhaustive")
-        note = "" if lattice.monotone else (
-            "Part of the target is not monotone (ARX: entropy/recursive l, t, delta, beta "
-            "and alpha with suppression; delta and Grassberger's l always): k and at least l "
-            "sensitive values pruned, and every node meeting them was checked against the rest"
-            + ("; population uniqueness, a whole-table criterion, was checked on every such "
-               "node." if target.max_population_uniqueness is not None else ".")
-        )  # fmt: skip
+        note = (
+            ""
+            if lattice.monotone
+            else (
+                "Part of the target is not monotone (ARX: entropy/recursive l, t, delta, beta "
+                "and alpha with suppression; delta and Grassberger's l always): k and at least l "
+                "sensitive values pruned, and every node meeting them was checked against the rest"
+                + (
+                    "; population uniqueness, a whole-table criterion, was checked on every such "
+                    "node."
+                    if target.max_population_uniqueness is not None
+                    else "."
+                )
+            )
+        )
     report(1.0, "done")
     return SearchResult(
         quasi_identifiers=lattice.qis,
@@ -1265,9 +1335,12 @@ def _exact(lattice: _Lattice, measure: str, report: ProgressFn, exhaustive: bool
         unknown -= int(np.count_nonzero(tagged))
         if probe:
             step = -1 if ev.prune_ok else 1
-            queue += [idx + step * stride for i, stride in enumerate(strides)
-                      if (levels[i] > 0 if step < 0 else levels[i] < heights[i])
-                      and known[idx + step * stride] == 0]  # fmt: skip
+            queue += [
+                idx + step * stride
+                for i, stride in enumerate(strides)
+                if (levels[i] > 0 if step < 0 else levels[i] < heights[i])
+                and known[idx + step * stride] == 0
+            ]
         report(0.8 * (1 - unknown / size), f"{lattice.evaluated:,} nodes evaluated")
 
     def get(idx: int) -> _Eval:
@@ -1332,10 +1405,12 @@ def _chain_middle(
         current = start
         while True:
             levels = rows[current]
-            steps = [current + direction * stride
-                     for i, stride in enumerate(strides)
-                     if (levels[i] < heights[i] if direction > 0 else levels[i] > 0)
-                     and status[current + direction * stride] == 0]  # fmt: skip
+            steps = [
+                current + direction * stride
+                for i, stride in enumerate(strides)
+                if (levels[i] < heights[i] if direction > 0 else levels[i] > 0)
+                and status[current + direction * stride] == 0
+            ]
             if not steps:
                 break
             current = steps[int(rng.integers(len(steps)))]
@@ -1358,8 +1433,15 @@ def _branch_and_bound(lattice, grid, feasible, measure, get, known) -> Candidate
     order = nodes[np.lexsort((grid[nodes].sum(axis=1), static[nodes]))]
     dynamic = np.zeros(len(grid))
     best: Candidate | None = None
-    sorted_bound = measure in ("loss", "arx_loss", "precision", "entropy", "arx_entropy",
-                               "arx_entropy_monotonic", "height")  # fmt: skip
+    sorted_bound = measure in (
+        "loss",
+        "arx_loss",
+        "precision",
+        "entropy",
+        "arx_entropy",
+        "arx_entropy_monotonic",
+        "height",
+    )
     for idx in order:
         if best is not None:
             value = best.measures[measure]
@@ -1384,16 +1466,20 @@ def _greedy(lattice: _Lattice, measure: str, report: ProgressFn):
     bound = lattice.static_bound
     steps = int(lattice.heights.sum())
     while not ev.ok:
-        options = [node + np.eye(len(node), dtype=np.int64)[i]
-                   for i in range(len(node)) if node[i] < lattice.heights[i]]  # fmt: skip
+        options = [
+            node + np.eye(len(node), dtype=np.int64)[i]
+            for i in range(len(node))
+            if node[i] < lattice.heights[i]
+        ]
         if not options:
             return None, [], -1
         scored = []
         for option in options:
             option_ev = lattice.evaluate(option)
             gain = ev.suppressed - option_ev.suppressed
-            cost = max(float(bound(option[None, :], "loss")[0] - bound(node[None, :], "loss")[0]),
-                       1e-9)  # fmt: skip
+            cost = max(
+                float(bound(option[None, :], "loss")[0] - bound(node[None, :], "loss")[0]), 1e-9
+            )
             scored.append((not option_ev.ok, -gain / cost, option_ev.suppressed, tuple(option)))
         best = min(range(len(options)), key=lambda j: scored[j])
         node = options[best]
@@ -1448,8 +1534,7 @@ def apply_candidate(
     qis = list(candidate.levels)
     if models.population_table is not None:  # k-map: the population generalised alike
         generalised = {c: lv for c, lv in candidate.levels.items() if lv > 0}
-        population = generalise_population(models.population_table, qis, hierarchies,
-                                           generalised)  # fmt: skip
+        population = generalise_population(models.population_table, qis, hierarchies, generalised)
         models = replace(models, population_table=population)
     fail = failing_records(out, qis, models)
     if isinstance(models, Target) and models.sample_based:
@@ -1457,8 +1542,9 @@ def apply_candidate(
         from core.techniques.suppression import table_failing_records
 
         table = _table_specs(models)
-        fail |= table_failing_records(out, qis, fail, table.get("average_risk"),
-                                      table.get("population_uniqueness"))  # fmt: skip
+        fail |= table_failing_records(
+            out, qis, fail, table.get("average_risk"), table.get("population_uniqueness")
+        )
     return out.loc[~fail]
 
 
@@ -1468,12 +1554,15 @@ def _table_specs(target: Target) -> dict[str, dict[str, Any]]:
     if target.max_average_risk is not None:
         specs["average_risk"] = {"max": target.max_average_risk}
     if target.max_population_uniqueness is not None:
-        specs["population_uniqueness"] = {"max": target.max_population_uniqueness,
-                                          "population": target.population,
-                                          "model": target.population_model}  # fmt: skip
+        specs["population_uniqueness"] = {
+            "max": target.max_population_uniqueness,
+            "population": target.population,
+            "model": target.population_model,
+        }
         if target.population_solver != DEFAULT_SOLVER:  # ARX's solver settings, replayed
             specs["population_uniqueness"]["iterations_per_try"] = (
-                target.population_solver.iterations_per_try)  # fmt: skip
+                target.population_solver.iterations_per_try
+            )
     return specs
 
 
@@ -1492,8 +1581,11 @@ def suppression_step(
     into the recipe) and the hierarchy file and level of each generalised column
     (``generalised``), so the population is generalised like the data when it replays."""
     below_k = models.required_k if isinstance(models, Target) else models.k
-    step: dict[str, Any] = {"step": "suppress_records", "below_k": int(below_k),
-                            "quasi_identifiers": list(quasi_identifiers)}  # fmt: skip
+    step: dict[str, Any] = {
+        "step": "suppress_records",
+        "below_k": int(below_k),
+        "quasi_identifiers": list(quasi_identifiers),
+    }
     sensitive = {"sensitive": models.sensitive}
     if models.l is not None:
         step["l_diversity"] = {**sensitive, "l": models.l, "kind": models.l_kind}
@@ -1513,21 +1605,26 @@ def suppression_step(
     if models.delta is not None:
         step["delta_disclosure"] = {**sensitive, "delta": models.delta}
     if models.beta is not None:
-        step["beta_likeness"] = {**sensitive, "beta": models.beta,
-                                 "enhanced": models.enhanced_beta}  # fmt: skip
+        step["beta_likeness"] = {**sensitive, "beta": models.beta, "enhanced": models.enhanced_beta}
     if models.alpha is not None:
         step["alpha_k"] = {**sensitive, "alpha": models.alpha}
     if models.k_map is not None and models.population_table is not None:
         if population_table_path is None:
             raise ParameterError("No file given for k-map's population table.")
         generalised = dict(generalised or {})
-        step["k_map"] = {"k": models.k_map, "population_table": str(population_table_path),
-                         "hierarchies": {c: str(p) for c, (p, _) in generalised.items()},
-                         "levels": {c: int(lv) for c, (_, lv) in generalised.items()}}  # fmt: skip
+        step["k_map"] = {
+            "k": models.k_map,
+            "population_table": str(population_table_path),
+            "hierarchies": {c: str(p) for c, (p, _) in generalised.items()},
+            "levels": {c: int(lv) for c, (_, lv) in generalised.items()},
+        }
     elif models.k_map is not None:
-        step["k_map"] = {"k": models.k_map, "population": models.population,
-                         "estimator": models.k_map_estimator,
-                         "significance": models.k_map_significance}  # fmt: skip
+        step["k_map"] = {
+            "k": models.k_map,
+            "population": models.population,
+            "estimator": models.k_map_estimator,
+            "significance": models.k_map_significance,
+        }
     if isinstance(models, Target):
         step.update(_table_specs(models))
     return step
@@ -1552,12 +1649,24 @@ def recipe_steps(
         if level > 0:
             if column not in hierarchy_paths:
                 raise ParameterError(f"No hierarchy file given for column '{column}'.")
-            steps.append({"step": "generalise", "column": column,
-                          "hierarchy": str(hierarchy_paths[column]), "level": int(level)})  # fmt: skip
+            steps.append(
+                {
+                    "step": "generalise",
+                    "column": column,
+                    "hierarchy": str(hierarchy_paths[column]),
+                    "level": int(level),
+                }
+            )
     if candidate.suppressed:
         path = hierarchy_paths.get(models.sensitive) if models.sensitive else None
         generalised = {c: (hierarchy_paths[c], lv) for c, lv in candidate.levels.items() if lv}
-        steps.append(suppression_step(models, list(candidate.levels), t_hierarchy_path=path,
-                                      population_table_path=population_table_path,
-                                      generalised=generalised))  # fmt: skip
+        steps.append(
+            suppression_step(
+                models,
+                list(candidate.levels),
+                t_hierarchy_path=path,
+                population_table_path=population_table_path,
+                generalised=generalised,
+            )
+        )
     return steps

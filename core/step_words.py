@@ -163,8 +163,9 @@ def _recode_locally(p: Mapping[str, Any]) -> str:
     first = rounds[0] if rounds else []
     levels = ", ".join(f"{c} level {_num(v)}" for c, v in zip(hierarchies, first, strict=False))
     models = [_model(name, p[name]) for name in _MODEL_WORDS if name in p]
-    failing = f"fewer than {_num(p.get('k', 1))} alike" + (f" or {', '.join(models)} not met"
-                                                           if models else "")  # fmt: skip
+    failing = f"fewer than {_num(p.get('k', 1))} alike" + (
+        f" or {', '.join(models)} not met" if models else ""
+    )
     return (
         f"{levels or _names(list(hierarchies))}; records in groups with {failing} "
         f"generalised again in {max(len(rounds) - 1, 0)} more round(s) (local recoding), "

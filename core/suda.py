@@ -222,9 +222,13 @@ def suda2(
         missing = df[list(qis)].isna().to_numpy().T[:, candidates]
         _score_candidates(
             _unique_masks(codes, cards, missing, candidates, max_size),
-            candidates, m, msu_weights(m, original_scores=original_scores),
-            counts, score, contribution,
-        )  # fmt: skip
+            candidates,
+            m,
+            msu_weights(m, original_scores=original_scores),
+            counts,
+            score,
+            contribution,
+        )
     safe = np.where(score > 0, score, 1.0)
     contribution = contribution / safe[:, None]
     pairs = int(np.count_nonzero(full_sizes == 2)) * 2

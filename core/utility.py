@@ -148,8 +148,9 @@ def value_counts(series: pd.Series) -> pd.DataFrame:
 def pair_counts(before: pd.Series, after: pd.Series) -> pd.DataFrame:
     """The frequency table of (value before, value after) over the same records (matched by
     position): ``before``, ``after`` and ``n``."""
-    pairs = pd.DataFrame({"before": before.reset_index(drop=True),
-                          "after": after.reset_index(drop=True)})  # fmt: skip
+    pairs = pd.DataFrame(
+        {"before": before.reset_index(drop=True), "after": after.reset_index(drop=True)}
+    )
     counted = pairs.groupby(["before", "after"], dropna=False, sort=False, observed=True).size()
     return counted.rename("n").reset_index()
 

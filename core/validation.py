@@ -126,8 +126,7 @@ def require_anchor(name: str, value: object) -> float:
     """Check that a parameter is where a grid of steps starts (a band's ``start``): a finite
     number at most :data:`MAX_STEP` in size (a start of -1e300 labelled every value
     '[inf, inf)')."""
-    if (isinstance(value, bool) or not isinstance(value, Real)
-            or not abs(float(value)) <= MAX_STEP):  # fmt: skip
+    if isinstance(value, bool) or not isinstance(value, Real) or not abs(float(value)) <= MAX_STEP:
         raise ParameterError(
             f"Parameter '{name}' must be a number between {-MAX_STEP:g} and {MAX_STEP:g}, got "
             f"{shown_value(value)}."

@@ -281,8 +281,11 @@ class Workspace:
 
     # -- opening -------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
-        options = {"timeout": _BUSY_TIMEOUT_MS / 1000, "isolation_level": None,
-                   "factory": _Connection}  # fmt: skip
+        options = {
+            "timeout": _BUSY_TIMEOUT_MS / 1000,
+            "isolation_level": None,
+            "factory": _Connection,
+        }
         if not self.read_only:
             return sqlite3.connect(self.path, **options)
         uri = self.path.resolve().as_uri()
@@ -493,8 +496,12 @@ class Workspace:
         recompute every entry's hash; name the first entry that does not match."""
         problems = self.storage_problems()
         if problems:
-            return ChainCheck(False, 0, None, "the workspace file is damaged (SQLite "
-                              f"quick_check: {'; '.join(problems[:3])}).")  # fmt: skip
+            return ChainCheck(
+                False,
+                0,
+                None,
+                f"the workspace file is damaged (SQLite quick_check: {'; '.join(problems[:3])}).",
+            )
         try:
             key = self._chain_key()
         except WorkspaceError as error:
@@ -508,14 +515,23 @@ class Workspace:
             rows, start=1
         ):
             if entry_id != position:
-                return ChainCheck(False, len(rows), entry_id,
-                                  f"entry {position} is missing (ids must run 1, 2, 3, ...).")  # fmt: skip
+                return ChainCheck(
+                    False,
+                    len(rows),
+                    entry_id,
+                    f"entry {position} is missing (ids must run 1, 2, 3, ...).",
+                )
             if prev_hash != prev:
-                return ChainCheck(False, len(rows), entry_id,
-                                  "it does not point at the previous entry's hash.")  # fmt: skip
+                return ChainCheck(
+                    False, len(rows), entry_id, "it does not point at the previous entry's hash."
+                )
             if entry_hash(entry_id, at, action, obj, summary, prev_hash, key) != digest:
-                return ChainCheck(False, len(rows), entry_id,
-                                  "its content does not match its hash (it was changed).")  # fmt: skip
+                return ChainCheck(
+                    False,
+                    len(rows),
+                    entry_id,
+                    "its content does not match its hash (it was changed).",
+                )
             prev = digest
         return ChainCheck(True, len(rows), keyed=key is not None)
 
@@ -539,8 +555,7 @@ class Workspace:
         """
         rows = len(df) if rows is None else rows
         digest = sha256 or table_sha256(df)
-        schema = {"columns": [str(c) for c in df.columns],
-                  "dtypes": [str(t) for t in df.dtypes]}  # fmt: skip
+        schema = {"columns": [str(c) for c in df.columns], "dtypes": [str(t) for t in df.dtypes]}
         blob = _to_parquet(df) if store_data else None
         with self.transaction() as conn:
             known = conn.execute(
@@ -558,10 +573,18 @@ class Workspace:
                 "data_parquet, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (name, digest, _canonical(schema), rows, source_path, blob, _now()),
             )
-            self.log("dataset", f"dataset:{digest}",
-                     {"data_sha256": digest, "name": name, "rows": rows,
-                      "columns": len(df.columns), "source_path": source_path,
-                      "data_stored": blob is not None})  # fmt: skip
+            self.log(
+                "dataset",
+                f"dataset:{digest}",
+                {
+                    "data_sha256": digest,
+                    "name": name,
+                    "rows": rows,
+                    "columns": len(df.columns),
+                    "source_path": source_path,
+                    "data_stored": blob is not None,
+                },
+            )
         return digest
 
     def datasets(self) -> list[dict[str, Any]]:
@@ -591,9 +614,15 @@ class Workspace:
                 "VALUES (?, ?, ?, ?)",
                 (dataset_sha256, roles_json, author, _now()),
             )
-            self.log("roles", f"dataset:{dataset_sha256}",
-                     {"data_sha256": dataset_sha256, "roles": stored_json(roles_json, "roles"),
-                      "author": author})  # fmt: skip
+            self.log(
+                "roles",
+                f"dataset:{dataset_sha256}",
+                {
+                    "data_sha256": dataset_sha256,
+                    "roles": stored_json(roles_json, "roles"),
+                    "author": author,
+                },
+            )
 
     def roles(self, dataset_sha256: str) -> dict[str, str]:
         row = self._conn.execute(
@@ -622,9 +651,11 @@ class Workspace:
                 (digest, yaml_text, parent, message, author, _now()),
             )
             version_id = int(cursor.lastrowid)
-            self.log("recipe", f"recipe:{version_id}",
-                     {"recipe_sha256": digest, "parent": parent, "message": message,
-                      "author": author})  # fmt: skip
+            self.log(
+                "recipe",
+                f"recipe:{version_id}",
+                {"recipe_sha256": digest, "parent": parent, "message": message, "author": author},
+            )
         return self.recipe_version(version_id)
 
     def recipe_version(self, version_id: int) -> RecipeVersion:
@@ -739,16 +770,35 @@ class Workspace:
                 "INSERT INTO risk_computations (data_sha256, recipe_version_id, "
                 "quasi_identifiers_json, sensitive, k, p_reid, l_diversity, t_closeness, "
                 "annex_d_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (data_sha256, recipe_version_id, _canonical(list(quasi_identifiers)), sensitive,
-                 k, p_reid, l_diversity, t_closeness,
-                 _canonical(dict(annex_d)) if annex_d else None, _now()),
-            )  # fmt: skip
+                (
+                    data_sha256,
+                    recipe_version_id,
+                    _canonical(list(quasi_identifiers)),
+                    sensitive,
+                    k,
+                    p_reid,
+                    l_diversity,
+                    t_closeness,
+                    _canonical(dict(annex_d)) if annex_d else None,
+                    _now(),
+                ),
+            )
             risk_id = int(cursor.lastrowid)
-            self.log("risk", f"risk:{risk_id}",
-                     {"data_sha256": data_sha256, "recipe_version": recipe_version_id,
-                      "quasi_identifiers": list(quasi_identifiers), "sensitive": sensitive,
-                      "k": k, "p_reid": p_reid, "l": l_diversity, "t": t_closeness,
-                      "annex_d": dict(annex_d) if annex_d else None})  # fmt: skip
+            self.log(
+                "risk",
+                f"risk:{risk_id}",
+                {
+                    "data_sha256": data_sha256,
+                    "recipe_version": recipe_version_id,
+                    "quasi_identifiers": list(quasi_identifiers),
+                    "sensitive": sensitive,
+                    "k": k,
+                    "p_reid": p_reid,
+                    "l": l_diversity,
+                    "t": t_closeness,
+                    "annex_d": dict(annex_d) if annex_d else None,
+                },
+            )
         return risk_id
 
     def add_release(
@@ -782,22 +832,44 @@ class Workspace:
                 "INSERT INTO releases (data_sha256, data_path, recipe_version_id, seed, "
                 "output_sha256, output_name, risk_id, report_json, created_at, engine, "
                 "block_rows, data_files_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (data_sha256, data_path, recipe_version_id, seed, output_sha256, output_name,
-                 risk_id, _canonical(dict(report)) if report else None, _now(), engine,
-                 block_rows, files_json),
-            )  # fmt: skip
+                (
+                    data_sha256,
+                    data_path,
+                    recipe_version_id,
+                    seed,
+                    output_sha256,
+                    output_name,
+                    risk_id,
+                    _canonical(dict(report)) if report else None,
+                    _now(),
+                    engine,
+                    block_rows,
+                    files_json,
+                ),
+            )
             release_id = int(cursor.lastrowid)
             for (column, kind), blob in (mapping_tables or {}).items():
                 self._add_mapping(release_id, column, kind, blob)
-            self.log("release", f"release:{release_id}",
-                     {"data_sha256": data_sha256, "recipe_sha256": recipe.sha256,
-                      "recipe_version": recipe_version_id, "seed": seed,
-                      "output_sha256": output_sha256, "output_name": output_name,
-                      "engine": engine, "block_rows": block_rows, "data_path": data_path,
-                      "data_files": stored_json(files_json, "release files") if files_json else None,
-                      "risk": risk_id,
-                      "k": risk[0] if risk else None, "p_reid": risk[1] if risk else None,
-                      "mapping_tables": sorted(f"{c} ({k})" for c, k in (mapping_tables or {}))})  # fmt: skip
+            self.log(
+                "release",
+                f"release:{release_id}",
+                {
+                    "data_sha256": data_sha256,
+                    "recipe_sha256": recipe.sha256,
+                    "recipe_version": recipe_version_id,
+                    "seed": seed,
+                    "output_sha256": output_sha256,
+                    "output_name": output_name,
+                    "engine": engine,
+                    "block_rows": block_rows,
+                    "data_path": data_path,
+                    "data_files": stored_json(files_json, "release files") if files_json else None,
+                    "risk": risk_id,
+                    "k": risk[0] if risk else None,
+                    "p_reid": risk[1] if risk else None,
+                    "mapping_tables": sorted(f"{c} ({k})" for c, k in (mapping_tables or {})),
+                },
+            )
         return release_id
 
     def releases(self) -> list[dict[str, Any]]:
@@ -833,14 +905,24 @@ class Workspace:
         """Store an identity mapping table already encrypted with ``encrypt_table``."""
         with self.transaction():
             self._add_mapping(release_id, column, kind, encrypted)
-            self.log("mapping_table", f"mapping:{column}",
-                     {"column": column, "kind": kind, "release": release_id,
-                      "sha256": sha256_bytes(bytes(encrypted))})  # fmt: skip
+            self.log(
+                "mapping_table",
+                f"mapping:{column}",
+                {
+                    "column": column,
+                    "kind": kind,
+                    "release": release_id,
+                    "sha256": sha256_bytes(bytes(encrypted)),
+                },
+            )
 
     def mapping_tables(self, release_id: int | None = None) -> list[dict[str, Any]]:
         sql = "SELECT id, release_id, column_name, kind, encrypted, created_at FROM mapping_tables"
-        rows = (self._query(sql + " WHERE release_id = ? ORDER BY id", (release_id,))
-                if release_id is not None else self._query(sql + " ORDER BY id"))  # fmt: skip
+        rows = (
+            self._query(sql + " WHERE release_id = ? ORDER BY id", (release_id,))
+            if release_id is not None
+            else self._query(sql + " ORDER BY id")
+        )
         return [dict(r) for r in rows]
 
     # -- the differential-privacy ledger -------------------------------------------------
@@ -861,10 +943,17 @@ class Workspace:
         )
         return {
             "budget": {"epsilon": row[0], "delta": row[1]},
-            "charges": [{"query": c["query"], "epsilon": c["epsilon"], "delta": c["delta"],
-                         "time": c["created_at"], **stored_json(c["about_json"], "DP charge")}
-                        for c in charges],
-        }  # fmt: skip
+            "charges": [
+                {
+                    "query": c["query"],
+                    "epsilon": c["epsilon"],
+                    "delta": c["delta"],
+                    "time": c["created_at"],
+                    **stored_json(c["about_json"], "DP charge"),
+                }
+                for c in charges
+            ],
+        }
 
     def set_dp_budget(self, epsilon: float, delta: float = 0.0, *, name: str = "default") -> None:
         """Create the budget ``name``; an existing budget cannot change (start another name)."""
@@ -911,10 +1000,16 @@ class Workspace:
                     "created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (name, query, float(epsilon), float(delta), about_json, _now()),
                 )
-            self.log("dp_release", f"dp:{name}",
-                     {"queries": [q for q, _, _ in charges],
-                      "epsilon": sum(e for _, e, _ in charges),
-                      "spent_epsilon": budget.spent_epsilon, **dict(about or {})})  # fmt: skip
+            self.log(
+                "dp_release",
+                f"dp:{name}",
+                {
+                    "queries": [q for q, _, _ in charges],
+                    "epsilon": sum(e for _, e, _ in charges),
+                    "spent_epsilon": budget.spent_epsilon,
+                    **dict(about or {}),
+                },
+            )
 
     # -- sign-offs -----------------------------------------------------------------------
     def sign_off(
@@ -931,9 +1026,11 @@ class Workspace:
                 (name, role, statement, release_id, _now()),
             )
             signoff_id = int(cursor.lastrowid)
-            self.log("signoff", f"signoff:{signoff_id}",
-                     {"name": name, "role": role, "statement": statement,
-                      "release": release_id})  # fmt: skip
+            self.log(
+                "signoff",
+                f"signoff:{signoff_id}",
+                {"name": name, "role": role, "statement": statement, "release": release_id},
+            )
         return signoff_id
 
     def signoffs(self) -> list[dict[str, Any]]:
@@ -955,8 +1052,15 @@ def _split_sql(script: str) -> list[str]:
 
 
 def _recipe_version(row: sqlite3.Row) -> RecipeVersion:
-    return RecipeVersion(row["id"], row["sha256"], row["yaml"], row["parent_id"], row["message"],
-                         row["author"], row["created_at"])  # fmt: skip
+    return RecipeVersion(
+        row["id"],
+        row["sha256"],
+        row["yaml"],
+        row["parent_id"],
+        row["message"],
+        row["author"],
+        row["created_at"],
+    )
 
 
 def _to_parquet(df: pd.DataFrame) -> bytes:

@@ -33,8 +33,19 @@ from ui.tables import formatted_table
 
 PAPER = "Witkowski 2007"
 #: T5 choices: areas of at least this many people hide their residents (paper: 100,000).
-PROTECTIVE_POPULATIONS = [0, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000,
-                          500_000, 1_000_000]  # fmt: skip
+PROTECTIVE_POPULATIONS = [
+    0,
+    1_000,
+    2_000,
+    5_000,
+    10_000,
+    20_000,
+    50_000,
+    100_000,
+    200_000,
+    500_000,
+    1_000_000,
+]
 SURVEY, AREAS = "survey_respondents.csv", "singapore_areas.csv"
 
 if not state.require_data() or not state.require_known_columns():
@@ -88,75 +99,125 @@ shared = [c for c in area_cols if c in data.columns]
 left, middle, right = st.columns(3)
 area_key = left.selectbox("Area key (area table)", area_cols, key="ctx_area_key")
 pop_default = "population" if "population" in numeric else (numeric or area_cols)[0]
-population = middle.selectbox("Population column", numeric or area_cols,
-                              index=(numeric or area_cols).index(pop_default),
-                              key="ctx_population")  # fmt: skip
+population = middle.selectbox(
+    "Population column",
+    numeric or area_cols,
+    index=(numeric or area_cols).index(pop_default),
+    key="ctx_population",
+)
 no_key = "(none: values merged in the records)"
 record_options = [no_key, *map(str, data.columns)]
-record_key = right.selectbox("Area key (records)", record_options,
-                             index=record_options.index(area_key) if area_key in shared else 0,
-                             key="ctx_record_key" + suffix)  # fmt: skip
+record_key = right.selectbox(
+    "Area key (records)",
+    record_options,
+    index=record_options.index(area_key) if area_key in shared else 0,
+    key="ctx_record_key" + suffix,
+)
 measures = [c for c in numeric if c not in (area_key, population)]
-contextual = st.multiselect("Contextual columns released", measures,
-                            default=[c for c in measures if c in shared] or measures[:3],
-                            key="ctx_columns" + suffix)  # fmt: skip
+contextual = st.multiselect(
+    "Contextual columns released",
+    measures,
+    default=[c for c in measures if c in shared] or measures[:3],
+    key="ctx_columns" + suffix,
+)
 if not contextual:
     st.info("Choose at least one contextual column.")
     st.stop()
 t1, t3, t5 = st.columns(3)
 # A slider over round sizes, so the population reads 100,000 (a number input cannot show
 # thousands separators).
-protective = t5.select_slider("T5: protective population (people)", PROTECTIVE_POPULATIONS,
-                              value=100_000, format_func=fmt_count, key="ctx_t5")  # fmt: skip
+protective = t5.select_slider(
+    "T5: protective population (people)",
+    PROTECTIVE_POPULATIONS,
+    value=100_000,
+    format_func=fmt_count,
+    key="ctx_t5",
+)
 thresholds = Thresholds(
     t1=int(t1.number_input("T1: look-alike areas needed", 1, value=20, key="ctx_t1")),
     t3=int(t3.number_input("T3: respondents sharing values", 1, value=3, key="ctx_t3")),
     t5=int(protective),
 )
-state.explain("Defaults are the paper's: p = 0.05 gives 20 look-alikes; 3 respondents is the "
-              "usual k; areas of 100,000+ people hide their residents.", f"{PAPER}, Section 3.d")  # fmt: skip
-method = st.radio("Release the values as", ["exact", "absolute", "percentile"], horizontal=True,
-                  key="ctx_method")  # fmt: skip
-grades = {"exact": [None], "absolute": [*ABSOLUTE_WIDTHS, TOP_BOTTOM],
-          "percentile": [*PERCENTILE_GROUPS, TOP_BOTTOM]}[method]  # fmt: skip
-grade = st.selectbox("Coarseness", grades, key=f"ctx_grade_{method}",
-                     format_func=lambda g: "none: the exact values are released" if g is None
-                     else Coarsening(method, width=g, groups=g).label)  # fmt: skip
+state.explain(
+    "Defaults are the paper's: p = 0.05 gives 20 look-alikes; 3 respondents is the "
+    "usual k; areas of 100,000+ people hide their residents.",
+    f"{PAPER}, Section 3.d",
+)
+method = st.radio(
+    "Release the values as", ["exact", "absolute", "percentile"], horizontal=True, key="ctx_method"
+)
+grades = {
+    "exact": [None],
+    "absolute": [*ABSOLUTE_WIDTHS, TOP_BOTTOM],
+    "percentile": [*PERCENTILE_GROUPS, TOP_BOTTOM],
+}[method]
+grade = st.selectbox(
+    "Coarseness",
+    grades,
+    key=f"ctx_grade_{method}",
+    format_func=lambda g: (
+        "none: the exact values are released"
+        if g is None
+        else Coarsening(method, width=g, groups=g).label
+    ),
+)
 coarsening = Coarsening(method, width=grade, groups=grade)
 
 try:
-    prepared = prepare(data, areas, contextual=contextual, area_key=area_key,
-                       population=population, record_key=None if record_key == no_key
-                       else record_key)  # fmt: skip
+    prepared = prepare(
+        data,
+        areas,
+        contextual=contextual,
+        area_key=area_key,
+        population=population,
+        record_key=None if record_key == no_key else record_key,
+    )
     result = assess(prepared, coarsening=coarsening, thresholds=thresholds)
 except AnonymisationError as error:
     shared = set(map(str, data.columns)) & set(area_cols)
     if not shared:  # not a survey with area data at all: point the way, not an error
-        st.info(f"The loaded table {code_span(state.source_name())} shares no column with the area "
-                f"table. Load a survey with an area key or merged area measures, or click "
-                f"**Use the sample survey** above. ({escape_markdown(error)})")  # fmt: skip
+        st.info(
+            f"The loaded table {code_span(state.source_name())} shares no column with the area "
+            f"table. Load a survey with an area key or merged area measures, or click "
+            f"**Use the sample survey** above. ({escape_markdown(error)})"
+        )
     else:
         st.error(escape_markdown(error))
     st.stop()
 
 figures = [
-    ("Locational risk LR", f"{result.lr:.1%}",
-     "Share of respondents living in an easily re-identified area: fewer than T3 respondents "
-     "share its values, or fewer than T1 areas do and it has under T5 people.",
-     f"{PAPER}, Section 3.b eq. 6-8 and 4.d"),
-    ("Pinpointed areas", f"{result.pinpointed_areas:,} of {result.n_areas:,}",
-     "Areas with fewer than T1 look-alikes among all areas (contextual matchsets).",
-     f"{PAPER}, Section 3.a (A_j)"),
-    ("In pinpointed areas", f"{result.respondents_in_pinpointed:.1%}",
-     "Respondents whose area has fewer than T1 look-alikes, before the other two rules.",
-     f"{PAPER}, Section 4.d"),
-    ("Sample uniques", f"{result.respondents_sample_unique:.1%}",
-     "Respondents whose released area values fewer than T3 respondents share.",
-     f"{PAPER}, Section 3.b (C_-,j)"),
-    ("Protected by population", f"{result.respondents_protected:.1%}",
-     "Respondents in a pinpointed area of at least T5 people, not counted as at risk.",
-     f"{PAPER}, Section 3.d (E_-,j|J)"),
-]  # fmt: skip
+    (
+        "Locational risk LR",
+        f"{result.lr:.1%}",
+        "Share of respondents living in an easily re-identified area: fewer than T3 respondents "
+        "share its values, or fewer than T1 areas do and it has under T5 people.",
+        f"{PAPER}, Section 3.b eq. 6-8 and 4.d",
+    ),
+    (
+        "Pinpointed areas",
+        f"{result.pinpointed_areas:,} of {result.n_areas:,}",
+        "Areas with fewer than T1 look-alikes among all areas (contextual matchsets).",
+        f"{PAPER}, Section 3.a (A_j)",
+    ),
+    (
+        "In pinpointed areas",
+        f"{result.respondents_in_pinpointed:.1%}",
+        "Respondents whose area has fewer than T1 look-alikes, before the other two rules.",
+        f"{PAPER}, Section 4.d",
+    ),
+    (
+        "Sample uniques",
+        f"{result.respondents_sample_unique:.1%}",
+        "Respondents whose released area values fewer than T3 respondents share.",
+        f"{PAPER}, Section 3.b (C_-,j)",
+    ),
+    (
+        "Protected by population",
+        f"{result.respondents_protected:.1%}",
+        "Respondents in a pinpointed area of at least T5 people, not counted as at risk.",
+        f"{PAPER}, Section 3.d (E_-,j|J)",
+    ),
+]
 for column, (label, value, sentence, section) in zip(st.columns(5), figures, strict=True):
     with column:
         st.metric(label, value)
@@ -167,24 +228,31 @@ at_risk = result.areas[result.areas["at_risk"]].sort_values("respondents", ascen
 # matchset numbers a group of areas (a label); the other numbers are counts or measures
 counted = ["population", "matchset_size", "respondents", "sample_matches"]
 st.dataframe(formatted_table(at_risk, counts=counted, labels=["matchset"]), hide_index=True)
-state.explain(f"{len(at_risk):,} areas whose respondents are at risk; matchset_size counts the "
-              "areas sharing the released values.", f"{PAPER}, Section 4.d")  # fmt: skip
+state.explain(
+    f"{len(at_risk):,} areas whose respondents are at risk; matchset_size counts the "
+    "areas sharing the released values.",
+    f"{PAPER}, Section 4.d",
+)
 
 
 def draw_area_map() -> None:
     """The areas on the offline basemap coloured by risk, or a sentence saying why not."""
     if area_shape_column is None and area_coordinates is None:
-        st.info("No map: the area table has neither latitude and longitude columns (e.g. "
-                "`latitude`, `longitude` of each area's centre) nor area shapes (a `geometry` "
-                "column of GeoJSON polygons), so the areas cannot be placed.")  # fmt: skip
+        st.info(
+            "No map: the area table has neither latitude and longitude columns (e.g. "
+            "`latitude`, `longitude` of each area's centre) nor area shapes (a `geometry` "
+            "column of GeoJSON polygons), so the areas cannot be placed."
+        )
         return
-    view = pd.DataFrame({
-        "area": result.areas.iloc[:, 0].astype("str").to_numpy(),
-        "status": location_charts.area_status(result.areas),
-        "respondents": result.areas["respondents"].to_numpy(),
-        "population": result.areas[population].to_numpy(),
-        "look_alikes": result.areas["matchset_size"].to_numpy(),
-    })  # fmt: skip
+    view = pd.DataFrame(
+        {
+            "area": result.areas.iloc[:, 0].astype("str").to_numpy(),
+            "status": location_charts.area_status(result.areas),
+            "respondents": result.areas["respondents"].to_numpy(),
+            "population": result.areas[population].to_numpy(),
+            "look_alikes": result.areas["matchset_size"].to_numpy(),
+        }
+    )
     title = f"{len(at_risk):,} of {result.n_areas:,} areas with respondents at risk"
     rows = areas.set_index(areas[area_key].astype("str")).loc[view["area"]]
     if area_shape_column is not None:
@@ -192,15 +260,24 @@ def draw_area_map() -> None:
         chart = location_charts.area_risk_map(view, title, shapes=shapes)
     else:
         lat, lon = area_coordinates
-        chart = location_charts.area_risk_map(view, title, lat=rows[lat].to_numpy(),
-                                              lon=rows[lon].to_numpy())  # fmt: skip
+        chart = location_charts.area_risk_map(
+            view, title, lat=rows[lat].to_numpy(), lon=rows[lon].to_numpy()
+        )
     st.vega_lite_chart(*chart, width="stretch")
-    placed = f"shape (column {code_span(area_shape_column)})" if area_shape_column else (
-        f"centre (columns {code_span(area_coordinates[0])}, {code_span(area_coordinates[1])})")  # fmt: skip
-    state.explain(f"Each area drawn at its {placed}. Red: some of its respondents can be "
-                  "re-identified from the released values; orange: few areas look alike but "
-                  "its population protects them; blue: safe; grey: no respondents. "
-                  + location_charts.basemap_note(), f"{PAPER}, Section 3.b and 4.d")  # fmt: skip
+    placed = (
+        f"shape (column {code_span(area_shape_column)})"
+        if area_shape_column
+        else (
+            f"centre (columns {code_span(area_coordinates[0])}, {code_span(area_coordinates[1])})"
+        )
+    )
+    state.explain(
+        f"Each area drawn at its {placed}. Red: some of its respondents can be "
+        "re-identified from the released values; orange: few areas look alike but "
+        "its population protects them; blue: safe; grey: no respondents. "
+        + location_charts.basemap_note(),
+        f"{PAPER}, Section 3.b and 4.d",
+    )
 
 
 st.markdown("**Map of the areas**")
@@ -215,18 +292,23 @@ chart = (
     alt.Chart(full[full["method"] != "exact"])
     .mark_line(point=True)
     .encode(
-        x=alt.X("categories:O", sort="descending",
-                title="Categories per variable (finer to coarser; 3 = Top/Bottom-25%)"),
+        x=alt.X(
+            "categories:O",
+            sort="descending",
+            title="Categories per variable (finer to coarser; 3 = Top/Bottom-25%)",
+        ),
         y=alt.Y("lr:Q", title="LR (share of respondents at risk)", axis=alt.Axis(format="%")),
         color=alt.Color("method:N", title="Recoding"),
         tooltip=["method", "grade", alt.Tooltip("lr:Q", format=".1%"), "pinpointed_areas"],
     )
-)  # fmt: skip
+)
 st.altair_chart(chart, width="stretch")
 exact_lr = float(full.loc[full["method"] == "exact", "lr"].iloc[0])
-state.explain(f"LR for each recoding of all {len(contextual)} columns (exact values: "
-              f"{exact_lr:.1%}); percentile recoding caps the look-alikes per group.",
-              f"{PAPER}, Section 4.b, Table A-3 and endnote 2")  # fmt: skip
+state.explain(
+    f"LR for each recoding of all {len(contextual)} columns (exact values: "
+    f"{exact_lr:.1%}); percentile recoding caps the look-alikes per group.",
+    f"{PAPER}, Section 4.b, Table A-3 and endnote 2",
+)
 subset = table[table["grade"] == coarsening.label]
 if len(contextual) > 1 and len(subset):
     bars = (
@@ -241,8 +323,10 @@ if len(contextual) > 1 and len(subset):
         .properties(height=18 * int(subset["variables"].nunique()) + 20)
     )
     st.altair_chart(bars, width="stretch")
-    state.explain(f"LR for each subset of the columns at {coarsening.label}: which variables "
-                  "drive the risk.", f"{PAPER}, Section 4.b (number of keys)")  # fmt: skip
+    state.explain(
+        f"LR for each subset of the columns at {coarsening.label}: which variables drive the risk.",
+        f"{PAPER}, Section 4.b (number of keys)",
+    )
 
 st.subheader("With personal identifiers")
 qi_options = [c for c in map(str, data.columns) if c not in contextual and c != record_key]
@@ -257,8 +341,11 @@ if qi:
     a, b = st.columns(2)
     a.metric("k within contextual matchsets", view.k)
     b.metric("LR with personal identifiers", f"{view.lr:.1%}")
-    state.explain("Respondents alike on personal and area values; fewer than T3 makes them "
-                  "sample uniques (C_i,j).", f"{PAPER}, Section 3.a, eq. 3")  # fmt: skip
+    state.explain(
+        "Respondents alike on personal and area values; fewer than T3 makes them "
+        "sample uniques (C_i,j).",
+        f"{PAPER}, Section 3.a, eq. 3",
+    )
 
 st.subheader("Add to the recipe")
 merged = all(c in data.columns for c in contextual)
@@ -270,11 +357,17 @@ if one.button("Add this coarsening", key="ctx_add", disabled=step is None or not
     with continue_on_error():
         state.add_step(step)
         st.rerun()
-if two.button("Suppress the remaining at-risk areas", key="ctx_suppress",
-              disabled=record_key == no_key or not merged):  # fmt: skip
+if two.button(
+    "Suppress the remaining at-risk areas",
+    key="ctx_suppress",
+    disabled=record_key == no_key or not merged,
+):
     suppressed, after = suppress_until_safe(prepared, coarsening=coarsening, thresholds=thresholds)
     with continue_on_error():
         state.add_step(suppression_step(suppressed, contextual, record_key))
         st.rerun()
-state.explain("Recoding is global (all areas); suppression empties the values of the areas "
-              "still at risk, and LR is then the suppression rate.", f"{PAPER}, Section 2 and 5")  # fmt: skip
+state.explain(
+    "Recoding is global (all areas); suppression empties the values of the areas "
+    "still at risk, and LR is then the suppression rate.",
+    f"{PAPER}, Section 2 and 5",
+)

@@ -49,8 +49,9 @@ categories = {}
 for column in by:
     seen = sorted(map(str, data[column].dropna().unique()))
     label = f"Other categories of {escape_markdown(column)} (comma-separated)"
-    extra = [v.strip() for v in st.text_input(label,
-                                              key=f"dp_extra_{column}").split(",") if v.strip()]  # fmt: skip
+    extra = [
+        v.strip() for v in st.text_input(label, key=f"dp_extra_{column}").split(",") if v.strip()
+    ]
     options = list(dict.fromkeys([*seen, *extra]))
     categories[column] = st.multiselect(
         f"Categories of {column}", options, default=options, key=f"dp_cats_{column}"
@@ -69,29 +70,45 @@ bounds = {}
 for column in dict.fromkeys([*sums, *means]):
     shown = escape_markdown(column)
     lo = right.number_input(f"{shown}: lowest plausible value", value=0.0, key=f"dp_lo_{column}")
-    hi = right.number_input(f"{shown}: highest plausible value", value=10000.0,
-                            key=f"dp_hi_{column}")  # fmt: skip
+    hi = right.number_input(
+        f"{shown}: highest plausible value", value=10000.0, key=f"dp_hi_{column}"
+    )
     bounds[column] = (lo, hi)
 if bounds:
     with right:
-        state.explain("Values are clipped to these bounds; set them from what is plausible, "
-                      "never from the data's own min/max (that would leak).", DP)  # fmt: skip
+        state.explain(
+            "Values are clipped to these bounds; set them from what is plausible, "
+            "never from the data's own min/max (that would leak).",
+            DP,
+        )
 
-mechanism = st.radio("Noise", dp.MECHANISMS, horizontal=True, key="dp_mechanism",
-                     format_func=lambda m: {"laplace": "Laplace (pure ε)",
-                                            "gaussian": "Gaussian (ε, δ)"}[m])  # fmt: skip
+mechanism = st.radio(
+    "Noise",
+    dp.MECHANISMS,
+    horizontal=True,
+    key="dp_mechanism",
+    format_func=lambda m: {"laplace": "Laplace (pure ε)", "gaussian": "Gaussian (ε, δ)"}[m],
+)
 delta = 0.0
 if mechanism == "gaussian":
     delta = st.number_input("δ", 0.0, 0.01, 1e-6, format="%.1e", key="dp_delta")
 recorded = state.dp_ledger()  # the workspace keeps the budget across sessions and restarts
-budget_total = st.number_input("Privacy budget of this release (total ε)", 0.01, 20.0, 1.0,
-                               key="dp_budget", disabled=recorded is not None)  # fmt: skip
+budget_total = st.number_input(
+    "Privacy budget of this release (total ε)",
+    0.01,
+    20.0,
+    1.0,
+    key="dp_budget",
+    disabled=recorded is not None,
+)
 if recorded is not None:
     budget_total = float(recorded["budget"]["epsilon"])
     used = sum(c["epsilon"] for c in recorded["charges"])
-    st.caption(f"This workspace's privacy budget is ε = {fmt_number(budget_total)}; ε = "
-               f"{fmt_number(used)} was "
-               f"spent by {fmt_count(len(recorded['charges']))} released query(ies). It cannot change.")  # fmt: skip
+    st.caption(
+        f"This workspace's privacy budget is ε = {fmt_number(budget_total)}; ε = "
+        f"{fmt_number(used)} was "
+        f"spent by {fmt_count(len(recorded['charges']))} released query(ies). It cannot change."
+    )
 epsilon = st.slider("ε for these queries", 0.01, 5.0, 1.0, 0.01, key="dp_epsilon")
 state.explain(
     "Smaller ε: stronger privacy, more noise. The ε is split evenly over the queries and "
@@ -102,17 +119,43 @@ state.explain(
 with stop_on_error(), st.spinner("Drawing the noise..."):
 
     def draw() -> tuple[dp.PrivacyBudget, dp.DPRelease]:
-        budget = (dp.PrivacyBudget.from_dict(recorded) if recorded is not None
-                  else dp.PrivacyBudget(budget_total, delta))  # fmt: skip
-        release = dp.dp_release(data, by, categories=categories, epsilon=epsilon,
-                                count=count, sums=sums, means=means, bounds=bounds,
-                                mechanism=mechanism, delta=delta, budget=budget)  # fmt: skip
+        budget = (
+            dp.PrivacyBudget.from_dict(recorded)
+            if recorded is not None
+            else dp.PrivacyBudget(budget_total, delta)
+        )
+        release = dp.dp_release(
+            data,
+            by,
+            categories=categories,
+            epsilon=epsilon,
+            count=count,
+            sums=sums,
+            means=means,
+            bounds=bounds,
+            mechanism=mechanism,
+            delta=delta,
+            budget=budget,
+        )
         return budget, release
 
     # One draw per setting: reruns that change nothing else (a chart choice, a download)
     # show the same noisy figures instead of handing out fresh, averageable draws.
-    settings = repr((by, categories, epsilon, count, sums, means, bounds, mechanism, delta,
-                     budget_total, recorded))  # fmt: skip
+    settings = repr(
+        (
+            by,
+            categories,
+            epsilon,
+            count,
+            sums,
+            means,
+            bounds,
+            mechanism,
+            delta,
+            budget_total,
+            recorded,
+        )
+    )
     budget, release = state.memo("dp_release", draw, settings)
     exact = dp.exact_cross_tab(data, by, categories=categories, sums=sums, means=means)
 
@@ -122,14 +165,20 @@ total.metric(
     "Budget left", f"{fmt_number(budget.remaining_epsilon)} of {fmt_number(budget.epsilon)}"
 )
 queries.metric("Noisy queries", fmt_count(len(budget.charges)))
-state.explain("Each query's ε adds up (sequential composition); cells of one table share one "
-              "query because each person is in one cell only.", DP)  # fmt: skip
+state.explain(
+    "Each query's ε adds up (sequential composition); cells of one table share one "
+    "query because each person is in one cell only.",
+    DP,
+)
 st.dataframe(formatted_table(pd.DataFrame(release.ledger()["charges"])), hide_index=True)
 for figure in release.figures:
     st.markdown(f"- {escape_markdown(figure.statement)}")
 st.markdown(f"- {escape_markdown(release.outside_statement)}")
-state.explain("Error bounds come from the noise scale alone, not the data, so they are safe "
-              "to publish with the table.", DP)  # fmt: skip
+state.explain(
+    "Error bounds come from the noise scale alone, not the data, so they are safe "
+    "to publish with the table.",
+    DP,
+)
 
 noisy_side, exact_side = st.columns(2)
 with noisy_side:
@@ -146,8 +195,11 @@ with exact_side:
     state.explain("True figures on the same cells, without clipping or noise.", DP)
 
 st.subheader("Error bands")
-shown = [c for c in ("count", *(f"{c}_sum" for c in sums), *(f"{c}_mean" for c in means))
-         if c in release.table.columns]  # fmt: skip
+shown = [
+    c
+    for c in ("count", *(f"{c}_sum" for c in sums), *(f"{c}_mean" for c in means))
+    if c in release.table.columns
+]
 measure = st.selectbox("Measure", shown, key="dp_chart_measure")
 bands = dp.band_frame(release.table, exact, by, measure)
 # Drawn relative to the exact value, so bands stay visible whatever the cells' sizes.
@@ -173,14 +225,18 @@ chart = (
 # at least 200 px, so that two cells do not share a 50 px strip.
 height = min(max(40 * len(bands) + 60, 200), 600)
 st.altair_chart(chart.properties(height=height), width="stretch")
-state.explain("Dot: how far each released value is from the truth; bar: its 95% noise band; "
-              "red line: the exact value (only you see it). The line falls inside the bar 95% "
-              "of the time.", DP)  # fmt: skip
+state.explain(
+    "Dot: how far each released value is from the truth; bar: its 95% noise band; "
+    "red line: the exact value (only you see it). The line falls inside the bar 95% "
+    "of the time.",
+    DP,
+)
 
 st.subheader("Accuracy against privacy")
 grid = np.geomspace(0.05, 5, 12 if mechanism == "laplace" else 7)
-curve = dp.accuracy_curve(grid, dp.measures_of(count, sums, means, bounds),
-                          mechanism=mechanism, delta=delta)  # fmt: skip
+curve = dp.accuracy_curve(
+    grid, dp.measures_of(count, sums, means, bounds), mechanism=mechanism, delta=delta
+)
 lines = (
     alt.Chart(curve)
     .mark_line(point=True)
@@ -206,14 +262,21 @@ lines = (
 )
 now = alt.Chart(pd.DataFrame({"epsilon": [epsilon]})).mark_rule(strokeDash=[4, 4])
 st.altair_chart(lines + now.encode(x="epsilon:Q"), width="stretch")
-state.explain("The error falls as 1/ε: ten times more ε, ten times less noise and ten times "
-              "less privacy. The dashed line is the ε on the slider.", DP)  # fmt: skip
+state.explain(
+    "The error falls as 1/ε: ten times more ε, ten times less noise and ten times "
+    "less privacy. The dashed line is the ε on the slider.",
+    DP,
+)
 
 st.subheader("The guide's way, for comparison")
-min_cell = int(st.number_input("Suppress cells with fewer records than", 1, 1000,
-                               value=state.k_target(), key="dp_min_cell"))  # fmt: skip
-guide, warning = dp.suppressed_cross_tab(data, by, categories=categories, sums=sums,
-                                         means=means, min_cell=min_cell)  # fmt: skip
+min_cell = int(
+    st.number_input(
+        "Suppress cells with fewer records than", 1, 1000, value=state.k_target(), key="dp_min_cell"
+    )
+)
+guide, warning = dp.suppressed_cross_tab(
+    data, by, categories=categories, sums=sums, means=means, min_cell=min_cell
+)
 st.metric("Cells suppressed", f"{fmt_count(guide['suppressed'].sum())} of {fmt_count(len(guide))}")
 st.dataframe(formatted_table(guide, counts=["count"], labels=by), hide_index=True)
 state.explain(
@@ -225,13 +288,24 @@ state.explain(
 
 already = len(recorded["charges"]) if recorded is not None else 0
 new_charges = [(c.query, c.epsilon, c.delta) for c in budget.charges[already:]]
-st.download_button("Download the noisy table (CSV)", table_to_bytes(release.table, "csv"),
-                   "dp_release.csv", "text/csv", key="dp_download",
-                   on_click=state.record_dp_release,
-                   args=(budget.epsilon, budget.delta, new_charges,
-                         {"data": state.source_name(), "by": list(by)}))  # fmt: skip
-state.explain("Downloading the noisy table spends its ε from the workspace's budget, for "
-              "good: later releases of the same data only get what is left.", DP)  # fmt: skip
-st.download_button("Download the privacy ledger (JSON)",
-                   json.dumps(release.ledger(), indent=2, ensure_ascii=False),
-                   "dp_ledger.json", "application/json", key="dp_ledger")  # fmt: skip
+st.download_button(
+    "Download the noisy table (CSV)",
+    table_to_bytes(release.table, "csv"),
+    "dp_release.csv",
+    "text/csv",
+    key="dp_download",
+    on_click=state.record_dp_release,
+    args=(budget.epsilon, budget.delta, new_charges, {"data": state.source_name(), "by": list(by)}),
+)
+state.explain(
+    "Downloading the noisy table spends its ε from the workspace's budget, for "
+    "good: later releases of the same data only get what is left.",
+    DP,
+)
+st.download_button(
+    "Download the privacy ledger (JSON)",
+    json.dumps(release.ledger(), indent=2, ensure_ascii=False),
+    "dp_ledger.json",
+    "application/json",
+    key="dp_ledger",
+)

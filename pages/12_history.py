@@ -26,9 +26,12 @@ def _readable(frame: pd.DataFrame, time_column: str) -> Styler:
     an entry has none), as a person reads a log; the grid still sorts k and P(re-ID) as
     numbers. Ids, seeds and recipe versions are names, shown as they are."""
     table = frame.assign(
-        **{time_column: pd.to_datetime(frame[time_column], utc=True, format="ISO8601")
-           .dt.strftime("%Y-%m-%d %H:%M:%S UTC")}
-    ).rename(columns={"p_reid": "P(re-ID)"})  # fmt: skip
+        **{
+            time_column: pd.to_datetime(frame[time_column], utc=True, format="ISO8601").dt.strftime(
+                "%Y-%m-%d %H:%M:%S UTC"
+            )
+        }
+    ).rename(columns={"p_reid": "P(re-ID)"})
     names = [c for c in ("id", "seed", "recipe version") if c in table.columns]
     return formatted_table(table, counts=["k"], measures=["P(re-ID)"], labels=names)
 
@@ -43,8 +46,12 @@ state.explain(
 
 # --- which workspace ----------------------------------------------------------------------
 left, right = st.columns([3, 1])
-path = left.text_input("Workspace file", str(state.workspace_path()), key="hist_path",
-                       help="Opened if it exists, created otherwise (e.g. project.anon.db).")  # fmt: skip
+path = left.text_input(
+    "Workspace file",
+    str(state.workspace_path()),
+    key="hist_path",
+    help="Opened if it exists, created otherwise (e.g. project.anon.db).",
+)
 if right.button("Open or create", key="hist_open"):
     with continue_on_error():
         state.switch_workspace(path)
@@ -62,9 +69,11 @@ st.subheader("Audit log")
 (st.success if chain.ok else st.error)(escape_markdown(chain.explanation()))
 for problem in problems:  # a row changed under an intact log (core.audit_check)
     st.error(escape_markdown(f"Record changed outside the audit log: {problem}"))
-state.explain("Each entry stores the fingerprint (sha256) of the one before, so an entry "
-              "changed or removed afterwards breaks the chain from that entry on.",
-              "PDPC guide, Step 5 (keep the record securely)")  # fmt: skip
+state.explain(
+    "Each entry stores the fingerprint (sha256) of the one before, so an entry "
+    "changed or removed afterwards breaks the chain from that entry on.",
+    "PDPC guide, Step 5 (keep the record securely)",
+)
 if entries:
     log = pd.DataFrame(entries)[["id", "time", "action", "object", "k", "p_reid"]].iloc[::-1]
     st.dataframe(_readable(log, "time"), hide_index=True, width="stretch", key="hist_log")
@@ -77,18 +86,26 @@ else:
     labels = {v.id: f"v{v.id} · {v.created_at[:19]} · {v.message}" for v in versions}
     ids = list(labels)
     a, b = st.columns(2)
-    older = a.selectbox("Version", ids, index=max(len(ids) - 2, 0), format_func=labels.get,
-                        key="hist_v_old")  # fmt: skip
-    newer = b.selectbox("Compared with", ids, index=len(ids) - 1, format_func=labels.get,
-                        key="hist_v_new")  # fmt: skip
+    older = a.selectbox(
+        "Version", ids, index=max(len(ids) - 2, 0), format_func=labels.get, key="hist_v_old"
+    )
+    newer = b.selectbox(
+        "Compared with", ids, index=len(ids) - 1, format_func=labels.get, key="hist_v_new"
+    )
     by_id = {v.id: v for v in versions}
     # Plain text, not Streamlit's syntax colours: its YAML and diff token colours fail the
     # WCAG AA contrast ratio (axe, tests/browser/test_every_page.py).
     a.code(by_id[older].yaml, language=None)
     b.code(by_id[newer].yaml, language=None)
-    diff = "\n".join(difflib.unified_diff(
-        by_id[older].yaml.splitlines(), by_id[newer].yaml.splitlines(),
-        f"v{older}", f"v{newer}", lineterm=""))  # fmt: skip
+    diff = "\n".join(
+        difflib.unified_diff(
+            by_id[older].yaml.splitlines(),
+            by_id[newer].yaml.splitlines(),
+            f"v{older}",
+            f"v{newer}",
+            lineterm="",
+        )
+    )
     st.code(diff or "(the two versions are the same)", language=None)
 
 # --- releases -----------------------------------------------------------------------------
@@ -99,15 +116,33 @@ if not releases:
 table = pd.DataFrame(releases)
 table["recipe version"] = table["recipe_version_id"]
 st.dataframe(
-    _readable(table[["id", "created_at", "output_name", "k", "p_reid", "seed", "recipe version",
-                     "engine", "output_sha256"]], "created_at"),
-    hide_index=True, width="stretch", key="hist_releases",
-)  # fmt: skip
-state.explain("Each release keeps its input's and output's sha256, the recipe version, "
-              "the seed and the engine that made it (a release streamed by DuckDB or Spark "
-              "is made again the same way, block by block), so it can be made again and "
-              "compared byte for byte.",
-              "PDPC guide, Step 5")  # fmt: skip
+    _readable(
+        table[
+            [
+                "id",
+                "created_at",
+                "output_name",
+                "k",
+                "p_reid",
+                "seed",
+                "recipe version",
+                "engine",
+                "output_sha256",
+            ]
+        ],
+        "created_at",
+    ),
+    hide_index=True,
+    width="stretch",
+    key="hist_releases",
+)
+state.explain(
+    "Each release keeps its input's and output's sha256, the recipe version, "
+    "the seed and the engine that made it (a release streamed by DuckDB or Spark "
+    "is made again the same way, block by block), so it can be made again and "
+    "compared byte for byte.",
+    "PDPC guide, Step 5",
+)
 chosen = st.selectbox("Release", list(table["id"]), index=len(table) - 1, key="hist_release")
 if st.button("Re-run this release", key="hist_rerun"):
     release = next(r for r in releases if r["id"] == chosen)

@@ -54,50 +54,79 @@ others = [c for c in map(str, data.columns) if c not in qi]
 numeric = [c for c in others if pd.api.types.is_numeric_dtype(data[c])]
 left, middle, right = st.columns(3)
 weights = left.selectbox(
-    "Sampling weight column", [None, *numeric], key="survey_weights",
+    "Sampling weight column",
+    [None, *numeric],
+    key="survey_weights",
     format_func=lambda c: "(none: each record stands for itself)" if c is None else c,
-)  # fmt: skip
+)
 household = middle.selectbox(
-    "Household id column", [None, *others], key="survey_household",
+    "Household id column",
+    [None, *others],
+    key="survey_household",
     format_func=lambda c: "(none)" if c is None else c,
-)  # fmt: skip
+)
 method = right.selectbox("Individual risk", RISK_METHODS, key="survey_method")
 left, right = st.columns(2)
 threshold = float(
     left.number_input("Risk threshold", 0.0001, 1.0, value=0.05, format="%g", key="survey_th")
 )
 missing = right.radio(
-    "Missing values", list(MISSING_RULES), key="survey_missing",
-    format_func=MISSING_RULES.get, horizontal=True,
-)  # fmt: skip
+    "Missing values",
+    list(MISSING_RULES),
+    key="survey_missing",
+    format_func=MISSING_RULES.get,
+    horizontal=True,
+)
 
 with stop_on_error():
     risk = state.memo(
         "survey_risk",
-        lambda: survey_risk(data, qi, weights=weights, household=household, method=method,
-                            threshold=threshold, missing=missing),  # fmt: skip
-        tuple(qi), weights, household, method, threshold, missing,
-    )  # fmt: skip
+        lambda: survey_risk(
+            data,
+            qi,
+            weights=weights,
+            household=household,
+            method=method,
+            threshold=threshold,
+            missing=missing,
+        ),
+        tuple(qi),
+        weights,
+        household,
+        method,
+        threshold,
+        missing,
+    )
 
 text = risk.explanations()
 figures = [
     ("Global risk", fmt_probability(risk.global_risk), text["global_risk"]),
-    ("Expected re-identifications", fmt_number(risk.expected_reidentifications),
-     f"The sum of the individual risks: about {fmt_number(risk.expected_reidentifications)} "
-     f"of {fmt_count(len(data))} records could be re-identified."),
-    ("Highest individual risk", fmt_probability(risk.individual.max(initial=0.0)),
-     text["individual_risk_max"]),
-    (f"Records above {fmt_probability(threshold)}", fmt_percent(risk.share_above_threshold),
-     text["share_above_threshold"]),
-]  # fmt: skip
+    (
+        "Expected re-identifications",
+        fmt_number(risk.expected_reidentifications),
+        f"The sum of the individual risks: about {fmt_number(risk.expected_reidentifications)} "
+        f"of {fmt_count(len(data))} records could be re-identified.",
+    ),
+    (
+        "Highest individual risk",
+        fmt_probability(risk.individual.max(initial=0.0)),
+        text["individual_risk_max"],
+    ),
+    (
+        f"Records above {fmt_probability(threshold)}",
+        fmt_percent(risk.share_above_threshold),
+        text["share_above_threshold"],
+    ),
+]
 if risk.household is not None:
     figures.append(
-        ("Expected re-identifications, by household", fmt_number(risk.household.sum()),
-         text["household_risk"])
-    )  # fmt: skip
-for column, (label, value, sentence) in zip(
-    st.columns(len(figures)), figures, strict=True
-):  # fmt: skip
+        (
+            "Expected re-identifications, by household",
+            fmt_number(risk.household.sum()),
+            text["household_risk"],
+        )
+    )
+for column, (label, value, sentence) in zip(st.columns(len(figures)), figures, strict=True):
     with column:
         st.metric(label, value)
         state.explain(escape_markdown(sentence), SOURCE)
@@ -113,16 +142,20 @@ if data[qi].isna().to_numpy().any():
     )
 
 model_method = st.selectbox(
-    "Log-linear model (sdcMicro modRisk)", MODEL_METHODS, key="survey_model",
+    "Log-linear model (sdcMicro modRisk)",
+    MODEL_METHODS,
+    key="survey_model",
     help="default: main effects of the quasi-identifiers; CE, PML and weightedLLM use the "
     "sampling weights in the model as well.",
-)  # fmt: skip
+)
 with stop_on_error():
     model = state.memo(
         "model_risk",
         lambda: model_risk(data, qi, weights=weights, method=model_method),
-        tuple(qi), weights, model_method,
-    )  # fmt: skip
+        tuple(qi),
+        weights,
+        model_method,
+    )
 left, right = st.columns(2)
 left.metric(
     "Sample uniques expected unique in the population",
@@ -134,9 +167,13 @@ state.explain(
 )
 
 per_record = pd.DataFrame(
-    {"f_k (records)": risk.frequencies.fk.astype(int), "F_k (people)": risk.frequencies.Fk,
-     "individual risk": risk.individual}, index=data.index,
-)  # fmt: skip
+    {
+        "f_k (records)": risk.frequencies.fk.astype(int),
+        "F_k (people)": risk.frequencies.Fk,
+        "individual risk": risk.individual,
+    },
+    index=data.index,
+)
 if risk.household is not None:
     per_record["household risk"] = risk.household
 riskiest = np.argsort(-risk.individual, kind="stable")[:20]
@@ -156,10 +193,14 @@ max_size = int(
 )
 fraction = float(
     right.number_input(
-        "Sampling fraction (for DIS-SUDA)", 0.0001, 0.9999, value=DEFAULT_DIS_FRACTION,
-        format="%g", key="suda_fraction",
+        "Sampling fraction (for DIS-SUDA)",
+        0.0001,
+        0.9999,
+        value=DEFAULT_DIS_FRACTION,
+        format="%g",
+        key="suda_fraction",
     )
-)  # fmt: skip
+)
 # One group-by per combination of quasi-identifiers: about a second for 30,000 records and
 # 8 of them; on big tables the search waits for a click instead of running on every visit.
 combinations = sum(math.comb(len(qi), size) for size in range(1, max_size + 1))
@@ -175,8 +216,10 @@ with stop_on_error():
     special = state.memo(
         "suda2",
         lambda: suda2(data, qi, max_size=max_size, dis_fraction=fraction),
-        tuple(qi), max_size, fraction,
-    )  # fmt: skip
+        tuple(qi),
+        max_size,
+        fraction,
+    )
 sentences = special.explanations()
 summary = special.to_dict()
 cols = st.columns(3)
@@ -199,9 +242,11 @@ with cols[2]:
     )
 
 contribution = pd.DataFrame(
-    {"quasi-identifier": list(special.attribute_contribution),
-     "contribution (%)": list(special.attribute_contribution.values())}
-)  # fmt: skip
+    {
+        "quasi-identifier": list(special.attribute_contribution),
+        "contribution (%)": list(special.attribute_contribution.values()),
+    }
+)
 chart = (
     alt.Chart(contribution)
     .mark_bar()

@@ -37,9 +37,11 @@ with upload_col:
         if stake is None:
             data_steps.receive_upload(uploaded.getvalue(), uploaded.name, uploaded.file_id)
         else:
-            st.warning(f"Loading '{escape_markdown(uploaded.name)}' replaces {stake}. They stay "
-                       "in the workspace's history (History page). Continue?",
-                       icon=":material/help:")  # fmt: skip
+            st.warning(
+                f"Loading '{escape_markdown(uploaded.name)}' replaces {stake}. They stay "
+                "in the workspace's history (History page). Continue?",
+                icon=":material/help:",
+            )
             yes, no = st.columns(2)
             if yes.button("Yes, load it", key="upload_yes", type="primary"):
                 data_steps.receive_upload(uploaded.getvalue(), uploaded.name, uploaded.file_id)
@@ -56,8 +58,9 @@ with sample_col:
         key="sample",
         help="Synthetic Singapore people, and the guide's worked-example tables.",
     )
-    state.ask_before_replacing("load_sample", "Load sample",
-                               lambda: data_steps.load_sample_or_error(sample))  # fmt: skip
+    state.ask_before_replacing(
+        "load_sample", "Load sample", lambda: data_steps.load_sample_or_error(sample)
+    )
 
 
 state.ask_before_replacing(
@@ -67,11 +70,14 @@ state.ask_before_replacing(
     on_click=state.start_training_mode,  # the guide's tables and longer explanations
 )
 if state.training_mode():
-    with st.expander("The 30-minute workshop", expanded=state.source_name() ==
-                     guide_examples.WORKSHOP_TABLE):  # fmt: skip
+    with st.expander(
+        "The 30-minute workshop", expanded=state.source_name() == guide_examples.WORKSHOP_TABLE
+    ):
         st.dataframe(guide_examples.workshop_tasks(), hide_index=True, width="stretch")
-        st.caption("The guide's Annex C example, one task per page in the order of its five "
-                   "steps; training mode adds the guide's worked examples on each page.")  # fmt: skip
+        st.caption(
+            "The guide's Annex C example, one task per page in the order of its five "
+            "steps; training mode adds the guide's worked examples on each page."
+        )
 
 keep = st.checkbox(
     "Keep a copy of the rows in the workspace",
@@ -132,5 +138,8 @@ state.explain(
     "hold the utility of the data. Columns you do not need should be removed (data "
     "minimisation).",
 )
-st.page_link("pages/2_classify.py", label="Next: classify the columns (Step 1)",
-             icon=":material/arrow_forward:")  # fmt: skip
+st.page_link(
+    "pages/2_classify.py",
+    label="Next: classify the columns (Step 1)",
+    icon=":material/arrow_forward:",
+)

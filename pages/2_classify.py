@@ -57,15 +57,17 @@ if state.training_mode():
                     "indirect",
                 ],
             }
-        ),  # fmt: skip
+        ),
         hide_index=True,
     )
 
 data = state.original()
 confirmed = state.roles()
 if confirmed:
-    st.success(f"Roles confirmed for {len(confirmed)} of {data.shape[1]} columns.",
-               icon=":material/check_circle:")  # fmt: skip
+    st.success(
+        f"Roles confirmed for {len(confirmed)} of {data.shape[1]} columns.",
+        icon=":material/check_circle:",
+    )
 else:
     st.warning(
         "No roles confirmed yet: the roles below are only suggestions until you save or "
@@ -149,5 +151,8 @@ state.explain(
     "sharing, 3 may do for internal sharing or long-term retention.",
     "PDPC guide, Step 4 (note)",
 )
-st.page_link("pages/3_deidentify.py", label="Next: remove or pseudonymise direct identifiers "
-             "(Step 2)", icon=":material/arrow_forward:")  # fmt: skip
+st.page_link(
+    "pages/3_deidentify.py",
+    label="Next: remove or pseudonymise direct identifiers (Step 2)",
+    icon=":material/arrow_forward:",
+)

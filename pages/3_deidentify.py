@@ -39,13 +39,19 @@ replay = state.current()
 direct = state.columns_with_role(Role.DIRECT, state.original())
 # A free-text column redacted by the recipe is handled in the free-text section below
 # (rescan and review), not offered for removal or pseudonymisation again.
-pending = [c for c in state.columns_with_role(Role.DIRECT, replay.data)
-           if c not in replay.mappings and c not in replay.linking
-           and c not in free_text.redacted_columns()]  # fmt: skip
+pending = [
+    c
+    for c in state.columns_with_role(Role.DIRECT, replay.data)
+    if c not in replay.mappings
+    and c not in replay.linking
+    and c not in free_text.redacted_columns()
+]
 if not direct:
     if state.roles_confirmed():  # the roles were confirmed: there is simply none
-        st.info("This table has no column classified as a direct identifier, so there is "
-                "nothing to remove or pseudonymise here (change a role on **Classify**).")  # fmt: skip
+        st.info(
+            "This table has no column classified as a direct identifier, so there is "
+            "nothing to remove or pseudonymise here (change a role on **Classify**)."
+        )
         st.page_link("pages/2_classify.py", label="Review the roles", icon=":material/label:")
     else:
         st.info("No roles are confirmed yet: confirm them on **Classify** first.")
@@ -59,8 +65,10 @@ done = [c for c in direct if c not in pending and c not in redacted]
 if done:
     st.caption("Already handled by the recipe: " + ", ".join(map(code_span, done)))
 if redacted_direct := [c for c in direct if c in redacted]:
-    st.caption("Redacted, to be rescanned and reviewed below: "
-               + ", ".join(map(code_span, redacted_direct)))  # fmt: skip
+    st.caption(
+        "Redacted, to be rescanned and reviewed below: "
+        + ", ".join(map(code_span, redacted_direct))
+    )
 
 if pending:
     st.markdown("#### Choose what to do with each direct identifier")
@@ -82,16 +90,21 @@ if pending:
     )
     key_env = "ANON_PSEUDONYM_KEY"
     if "hmac" in choices.values():
-        key_env = st.text_input("Environment variable holding the HMAC key (its name starts "
-                                "with ANON_)", value=key_env, key="key_env").strip()  # fmt: skip
+        key_env = st.text_input(
+            "Environment variable holding the HMAC key (its name starts with ANON_)",
+            value=key_env,
+            key="key_env",
+        ).strip()
         try:
             source = state.key_source(key_env)
         except SecretError as error:
             st.error(escape_markdown(error), icon=":material/error:")
             source = "invalid"
         if source == "session":
-            st.success(f"The key typed in this session is used for {code_span(key_env)}. It stays in "
-                       "this browser session only; the recipe stores only the name.")  # fmt: skip
+            st.success(
+                f"The key typed in this session is used for {code_span(key_env)}. It stays in "
+                "this browser session only; the recipe stores only the name."
+            )
         elif source == "environment":
             st.success(
                 f"{code_span(key_env)} is set. The recipe stores only its name, never the key."
@@ -104,8 +117,9 @@ if pending:
                 icon=":material/key:",
             )
         with st.form("hmac_key_form", clear_on_submit=True):
-            typed = st.text_input(f"Key (at least {MIN_KEY_BYTES} characters)",
-                                  type="password", key="hmac_key")  # fmt: skip
+            typed = st.text_input(
+                f"Key (at least {MIN_KEY_BYTES} characters)", type="password", key="hmac_key"
+            )
             if st.form_submit_button("Use this key for this session", disabled=source == "invalid"):
                 try:
                     state.set_session_key(key_env, typed)  # this session only; never saved
@@ -130,11 +144,15 @@ if pending:
         else:
             st.rerun()
 elif free_text.redacted_columns():
-    st.success("Every other direct identifier has been removed or pseudonymised; the "
-               "redacted free text is rescanned below.", icon=":material/check_circle:")  # fmt: skip
+    st.success(
+        "Every other direct identifier has been removed or pseudonymised; the "
+        "redacted free text is rescanned below.",
+        icon=":material/check_circle:",
+    )
 else:
-    st.success("Every direct identifier has been removed or pseudonymised.",
-               icon=":material/check_circle:")  # fmt: skip
+    st.success(
+        "Every direct identifier has been removed or pseudonymised.", icon=":material/check_circle:"
+    )
 
 free_text.section()
 
@@ -175,9 +193,12 @@ for kind, column, table in tables:
             mime="text/csv",
             key=f"download_{kind}_{column}",
         )
-        passphrase = st.text_input("Passphrase for the encrypted file", type="password",
-                                   key=f"passphrase_{kind}_{column}",
-                                   help=f"At least {MIN_PASSPHRASE_CHARS} characters (Step 5).")  # fmt: skip
+        passphrase = st.text_input(
+            "Passphrase for the encrypted file",
+            type="password",
+            key=f"passphrase_{kind}_{column}",
+            help=f"At least {MIN_PASSPHRASE_CHARS} characters (Step 5).",
+        )
         weak = passphrase_problem(passphrase)
         if passphrase and weak:
             st.warning(weak)
@@ -189,5 +210,7 @@ for kind, column, table in tables:
             key=f"download_{kind}_encrypted_{column}",
             disabled=weak is not None,
         )
-        st.caption("To read it back, put the passphrase in an environment variable NAME and "
-                   f"run `{DECRYPT_COMMAND}`; give the passphrase separately from the file.")  # fmt: skip
+        st.caption(
+            "To read it back, put the passphrase in an environment variable NAME and "
+            f"run `{DECRYPT_COMMAND}`; give the passphrase separately from the file."
+        )

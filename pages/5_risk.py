@@ -26,8 +26,10 @@ if not state.require_data() or not state.require_known_columns():
 
 st.title("Risk")
 data = state.current_data()
-st.caption(f"Step 4 · Compute your risk. Measured on {state.recipe_label()} "
-           f"({fmt_count(len(data))} records).")  # fmt: skip
+st.caption(
+    f"Step 4 · Compute your risk. Measured on {state.recipe_label()} "
+    f"({fmt_count(len(data))} records)."
+)
 guide_examples.show_step4_k_example()
 qi = state.quasi_identifiers(data)
 if not qi:
@@ -148,15 +150,19 @@ def show_hierarchical_t(data: pd.DataFrame, qi: tuple[str, ...], sensitive: str)
     chosen on Explore trade-offs (ARX's hierarchical t-closeness)."""
     choice = state.hierarchy_choices().get(sensitive)
     if not choice:
-        st.caption(f"For t-closeness with hierarchical distance, choose a hierarchy of "
-                   f"'{escape_markdown(sensitive)}' on Explore trade-offs (t distance: "
-                   "hierarchical).")  # fmt: skip
+        st.caption(
+            f"For t-closeness with hierarchical distance, choose a hierarchy of "
+            f"'{escape_markdown(sensitive)}' on Explore trade-offs (t distance: "
+            "hierarchical)."
+        )
         return
     try:
-        hierarchy = hierarchy_from_choice(data[sensitive].rename(sensitive), choice,
-                                          stored=state.stored_hierarchy)  # fmt: skip
-        value = t_closeness(data, list(qi), sensitive, distance="hierarchical",
-                            hierarchy=hierarchy).t  # fmt: skip
+        hierarchy = hierarchy_from_choice(
+            data[sensitive].rename(sensitive), choice, stored=state.stored_hierarchy
+        )
+        value = t_closeness(
+            data, list(qi), sensitive, distance="hierarchical", hierarchy=hierarchy
+        ).t
     except AnonymisationError as error:
         st.caption(f"t-closeness with hierarchical distance: {escape_markdown(error)}")
         return
@@ -211,25 +217,33 @@ state.explain(
     "PDPC guide, Annex D",
 )
 if population and population < report.records:
-    st.error(f"The population must be at least the {fmt_count(report.records)} records of the "
-             "table: give the number of people the data was drawn from.")  # fmt: skip
+    st.error(
+        f"The population must be at least the {fmt_count(report.records)} records of the "
+        "table: give the number of people the data was drawn from."
+    )
 elif population and report.records:
-    sizes = sizes_from_distribution(report.class_sizes["class_size"],
-                                    report.class_sizes["classes"])  # fmt: skip
+    sizes = sizes_from_distribution(report.class_sizes["class_size"], report.class_sizes["classes"])
     with st.spinner("Estimating population uniqueness..."):
         pop_figures, pop_text = population_figures(sizes, float(population), model=model)
     share = pop_figures["population_uniqueness"]
     share_col, people_col, fraction_col = st.columns(3)
     share_col.metric("Population uniqueness", "n/a" if share is None else fmt_probability(share))
-    people_col.metric("People unique in the population",
-                      "n/a" if share is None else fmt_count(round(pop_figures["population_uniques"])))  # fmt: skip
+    people_col.metric(
+        "People unique in the population",
+        "n/a" if share is None else fmt_count(round(pop_figures["population_uniques"])),
+    )
     fraction_col.metric("Sampling fraction", fmt_probability(pop_figures["sampling_fraction"]))
     st.info(escape_markdown(pop_text["population_uniqueness"]))
     estimates = pd.DataFrame(
-        [{"model": MODEL_NAMES[m], "population uniqueness": "did not converge" if v is None
-          else fmt_probability(v)} for m, v in pop_figures["population_estimates"].items()
-         if m != "dankar"]
-    )  # fmt: skip
+        [
+            {
+                "model": MODEL_NAMES[m],
+                "population uniqueness": "did not converge" if v is None else fmt_probability(v),
+            }
+            for m, v in pop_figures["population_estimates"].items()
+            if m != "dankar"
+        ]
+    )
     st.table(estimates)
 
 if not show_impact:
@@ -259,8 +273,9 @@ if show_impact and report.impact:
     left, right = st.columns(2)
     left.altair_chart(k_chart.properties(height=tall), width="stretch")
     right.altair_chart(u_chart.properties(height=tall), width="stretch")
-    state.explain(driving_advice(impact, report.k, report.uniques),
-                  "PDPC guide, Step 3 and Annex C")  # fmt: skip
+    state.explain(
+        driving_advice(impact, report.k, report.uniques), "PDPC guide, Step 3 and Annex C"
+    )
 
 st.subheader("Annex D: is the risk acceptable?")
 guide_examples.show_annex_d_tables()
@@ -364,9 +379,12 @@ if verdict is None:
     st.stop()
 cols = st.columns(5)
 cols[0].metric("P(attempt)", fmt_probability(verdict.p_attempt), help=verdict.driving_scenario)
-cols[1].metric("P(re-ID)", fmt_probability(verdict.p_reid),
-               help="The chance of re-identification: P(attempt) divided by k, the size of "
-               "the smallest group a person could be hidden in.")  # fmt: skip
+cols[1].metric(
+    "P(re-ID)",
+    fmt_probability(verdict.p_reid),
+    help="The chance of re-identification: P(attempt) divided by k, the size of "
+    "the smallest group a person could be hidden in.",
+)
 cols[2].metric("Threshold", fmt_probability(verdict.threshold))
 cols[3].metric("Acceptable", "yes" if verdict.acceptable else "no")
 cols[4].metric("Minimum k", verdict.min_k)

@@ -39,10 +39,17 @@ st.write(
 # --- one age-sex cell: Section 2 -------------------------------------------------------
 st.subheader("One cell: N people of the same age and sex")
 left, right = st.columns(2)
-population = int(left.number_input("Population N of the cell", min_value=1, max_value=10**7,
-                                   value=250, step=10, key="population"))  # fmt: skip
-days = int(right.number_input("Days in a year", min_value=2, max_value=3660, value=365,
-                              key="days"))  # fmt: skip
+population = int(
+    left.number_input(
+        "Population N of the cell",
+        min_value=1,
+        max_value=10**7,
+        value=250,
+        step=10,
+        key="population",
+    )
+)
+days = int(right.number_input("Days in a year", min_value=2, max_value=3660, value=365, key="days"))
 estimate = uniqueness(population, days=days)
 m1, m2, m3 = st.columns(3)
 m1.metric("P(unique)", fmt_percent(estimate.p_unique))
@@ -114,22 +121,37 @@ else:
 
 # --- a locality: Section 3 --------------------------------------------------------------
 st.subheader("A locality: many age-sex cells")
-locality_population = int(st.number_input("Locality population", min_value=1, max_value=10**8,
-                                          value=4000, step=500, key="locality_population"))  # fmt: skip
-mode = st.radio("Share of the locality in each age-sex cell",
-                ["Equal shares", "Edit a table", "Upload a table"], horizontal=True,
-                key="cell_mode")  # fmt: skip
+locality_population = int(
+    st.number_input(
+        "Locality population",
+        min_value=1,
+        max_value=10**8,
+        value=4000,
+        step=500,
+        key="locality_population",
+    )
+)
+mode = st.radio(
+    "Share of the locality in each age-sex cell",
+    ["Equal shares", "Edit a table", "Upload a table"],
+    horizontal=True,
+    key="cell_mode",
+)
 if mode == "Equal shares":
     ages = int(st.number_input("One-year ages", min_value=1, max_value=120, value=80, key="ages"))
     cells = pd.DataFrame({"sex": np.repeat(["F", "M"], ages), "age": np.tile(np.arange(ages), 2)})
     cells["share"] = 1 / len(cells)
 elif mode == "Edit a table":
-    default = pd.DataFrame({"sex": np.repeat(["F", "M"], 80), "age": np.tile(np.arange(80), 2),
-                            "share": 1 / 160})  # fmt: skip
+    default = pd.DataFrame(
+        {"sex": np.repeat(["F", "M"], 80), "age": np.tile(np.arange(80), 2), "share": 1 / 160}
+    )
     cells = st.data_editor(default, num_rows="dynamic", key="cells_editor", hide_index=True)
 else:
-    upload = st.file_uploader("Table with a 'share' (or head count) column per age-sex cell",
-                              type=["csv", "xlsx"], key="cells_upload")  # fmt: skip
+    upload = st.file_uploader(
+        "Table with a 'share' (or head count) column per age-sex cell",
+        type=["csv", "xlsx"],
+        key="cells_upload",
+    )
     cells = None
     if upload is not None:
         with continue_on_error():
@@ -155,8 +177,10 @@ st.subheader("Your table: records unique on date of birth, sex and locality")
 data = state.current_data()
 dates = date_like_columns(data)
 if not dates:
-    st.info("The current table has no date-of-birth column (or it has been generalised), "
-            "so the model is not compared with the data.")  # fmt: skip
+    st.info(
+        "The current table has no date-of-birth column (or it has been generalised), "
+        "so the model is not compared with the data."
+    )
     st.stop()
 kinds = {c: s.kind for c, s in state.suggestions().items() if c in data.columns}
 columns = list(map(str, data.columns))
@@ -171,16 +195,28 @@ d1, d2, d3, d4 = st.columns(4)
 dob = d1.selectbox("Date of birth", dates, key="dob_column")
 sex = d2.selectbox("Sex", columns, index=_first("gender"), key="sex_column")
 locality = d3.selectbox("Locality", columns, index=_first("postal_code"), key="locality_column")
-prefix = int(d4.number_input("Keep first characters (0 = all)", min_value=0, max_value=20,
-                             value=2 if kinds.get(locality) == "postal_code" else 0,
-                             key="locality_prefix",
-                             help="2 turns a Singapore postal code into its postal sector."))  # fmt: skip
+prefix = int(
+    d4.number_input(
+        "Keep first characters (0 = all)",
+        min_value=0,
+        max_value=20,
+        value=2 if kinds.get(locality) == "postal_code" else 0,
+        key="locality_prefix",
+        help="2 turns a Singapore postal code into its postal sector.",
+    )
+)
 if sex is None or locality is None:
     st.info("Pick the sex and locality columns to compare the model with your data.")
     st.stop()
 with stop_on_error(), st.spinner("Counting unique records..."):
-    seen = observed_uniqueness(data, date_of_birth=dob, sex=sex, locality=locality,
-                               locality_prefix=prefix or None, days=days)  # fmt: skip
+    seen = observed_uniqueness(
+        data,
+        date_of_birth=dob,
+        sex=sex,
+        locality=locality,
+        locality_prefix=prefix or None,
+        days=days,
+    )
 o1, o2, o3 = st.columns(3)
 o1.metric("Unique in the data", fmt_percent(seen.observed_share))
 o2.metric("Model prediction", fmt_percent(seen.predicted_share))
@@ -188,9 +224,12 @@ o3.metric("Localities", f"{seen.localities:,}")
 st.write(seen.explanation())
 if seen.skipped:
     st.caption(f"{seen.skipped:,} record(s) without a readable date, sex or locality are left out.")
-per = seen.per_locality.melt(id_vars=["locality", "records"],
-                             value_vars=["observed_share", "predicted_share"],
-                             var_name="figure", value_name="share unique")  # fmt: skip
+per = seen.per_locality.melt(
+    id_vars=["locality", "records"],
+    value_vars=["observed_share", "predicted_share"],
+    var_name="figure",
+    value_name="share unique",
+)
 per["figure"] = per["figure"].map({"observed_share": "observed", "predicted_share": "model"})
 scatter = (
     alt.Chart(per)

@@ -60,10 +60,17 @@ else:
     with b:
         lon = pick("Longitude column", numeric, guess_lon, "geo_lon")
     with c:
-        method = st.radio("Technique", ["round", "snap", "displace"], horizontal=True,
-                          key="geo_method",
-                          format_func={"round": "Round decimals", "snap": "Snap to grid",
-                                       "displace": "Random displacement"}.get)  # fmt: skip
+        method = st.radio(
+            "Technique",
+            ["round", "snap", "displace"],
+            horizontal=True,
+            key="geo_method",
+            format_func={
+                "round": "Round decimals",
+                "snap": "Snap to grid",
+                "displace": "Random displacement",
+            }.get,
+        )
     step: dict = {"step": "geo_round", "lat": lat, "lon": lon}
     if method == "round":
         decimals = st.radio("Decimal places", [3, 2], horizontal=True, key="geo_decimals")
@@ -78,8 +85,12 @@ else:
         low = a.number_input("At least (m)", 0.0, 50_000.0, 20.0, key="geo_min")
         high = b.number_input("At most (m)", 1.0, 50_000.0, 100.0, key="geo_max")
         others = [None, *[x for x in columns if x not in (lat, lon)]]
-        by = c.selectbox("Urban/rural radii by column (NIST: 100 m / 5 km)", others,
-                         key="geo_by", format_func=lambda x: "(same for all)" if x is None else x)  # fmt: skip
+        by = c.selectbox(
+            "Urban/rural radii by column (NIST: 100 m / 5 km)",
+            others,
+            key="geo_by",
+            format_func=lambda x: "(same for all)" if x is None else x,
+        )
         step |= {"step": "geo_displace", "min_m": float(low), "max_m": float(high)}
         if by is not None:
             step["by"] = by
@@ -97,16 +108,24 @@ else:
         st.markdown("**Close up: where points moved**")
         moved = charts.displacement_frame(before_pts, after_pts)
         st.altair_chart(charts.displacement_detail(moved), width="content")
-        state.explain(f"The {len(moved):,} points nearest the middle of the data, each with a "
-                      "grey line from where it was (blue) to where it is now (orange), drawn "
-                      "to scale in metres: at the zoom of the maps above a move of tens of "
-                      "metres is invisible.", "PDPC guide, Annex B: GPS location")  # fmt: skip
-        cell_m = st.number_input("Cell for 'stayed in the same cell' (m)", 10.0, 100_000.0, 100.0,
-                                 key="geo_report_cell")  # fmt: skip
+        state.explain(
+            f"The {len(moved):,} points nearest the middle of the data, each with a "
+            "grey line from where it was (blue) to where it is now (orange), drawn "
+            "to scale in metres: at the zoom of the maps above a move of tens of "
+            "metres is invisible.",
+            "PDPC guide, Annex B: GPS location",
+        )
+        cell_m = st.number_input(
+            "Cell for 'stayed in the same cell' (m)", 10.0, 100_000.0, 100.0, key="geo_report_cell"
+        )
         report = displacement_report(data, after, lat, lon, cell_m=float(cell_m))
         cols = st.columns(5)
-        figures = [("Mean moved", report.mean_m), ("Median", report.percentiles_m[50]),
-                   ("95th percentile", report.percentiles_m[95]), ("Max moved", report.max_m)]  # fmt: skip
+        figures = [
+            ("Mean moved", report.mean_m),
+            ("Median", report.percentiles_m[50]),
+            ("95th percentile", report.percentiles_m[95]),
+            ("Max moved", report.max_m),
+        ]
         for col, (label, value) in zip(cols, figures, strict=False):
             col.metric(label, f"{value:,.0f} m")
         cols[4].metric("Same cell", f"{report.same_cell_share:.0%}")
@@ -117,12 +136,25 @@ else:
 
         st.subheader("Spatial k")
         a, b = st.columns(2)
-        sk_method = a.radio("Records share a location when they are", ["exact", "grid", "radius"],
-                            horizontal=True, key="sk_method",
-                            format_func={"exact": "at the same point", "grid": "in the same cell",
-                                         "radius": "within r metres"}.get)  # fmt: skip
-        size = b.number_input("Cell or radius (m)", 10.0, 100_000.0, 200.0, key="sk_size",
-                              disabled=sk_method == "exact")  # fmt: skip
+        sk_method = a.radio(
+            "Records share a location when they are",
+            ["exact", "grid", "radius"],
+            horizontal=True,
+            key="sk_method",
+            format_func={
+                "exact": "at the same point",
+                "grid": "in the same cell",
+                "radius": "within r metres",
+            }.get,
+        )
+        size = b.number_input(
+            "Cell or radius (m)",
+            10.0,
+            100_000.0,
+            200.0,
+            key="sk_size",
+            disabled=sk_method == "exact",
+        )
         k = state.k_target()
         options = {"grid": {"cell_m": float(size)}, "radius": {"radius_m": float(size)}}
         with st.spinner("Counting neighbours..."):
@@ -132,8 +164,10 @@ else:
         b.metric(f"Locations below k = {k}", f"{sk.locations_below:,}")
         c.metric(f"Records below k = {k}", f"{sk.records_below:,}")
         shown = charts.spatial_k_points(after, lat, lon, sk.counts, k)
-        title = (f"Where the points are after this step ({len(shown):,} of {len(after):,} "
-                 "shown, those below k first)")  # fmt: skip
+        title = (
+            f"Where the points are after this step ({len(shown):,} of {len(after):,} "
+            "shown, those below k first)"
+        )
         st.vega_lite_chart(*charts.spatial_k_chart(shown, k, title), width="stretch")
         state.explain(
             f"Red points share their location ({sk.describe_method()}) with fewer than {k} "
@@ -145,29 +179,40 @@ else:
 
 # --- dates ------------------------------------------------------------------------------
 st.header("Dates")
-date_like = [c for c in columns if kinds.get(c) in ("date", "date_of_birth")
-             or pd.api.types.is_datetime64_any_dtype(data[c])]  # fmt: skip
+date_like = [
+    c
+    for c in columns
+    if kinds.get(c) in ("date", "date_of_birth") or pd.api.types.is_datetime64_any_dtype(data[c])
+]
 if not date_like:
     st.info("No date column was recognised in the current table.")
 else:
     a, b, c, d = st.columns(4)
     chosen = a.multiselect("Date columns", date_like, default=date_like[:1], key="date_columns")
-    person = b.selectbox("Person id column (same shift for all their rows)", [None, *columns],
-                         key="date_person",
-                         format_func=lambda x: "(each record)" if x is None else x)  # fmt: skip
+    person = b.selectbox(
+        "Person id column (same shift for all their rows)",
+        [None, *columns],
+        key="date_person",
+        format_func=lambda x: "(each record)" if x is None else x,
+    )
     max_days = c.number_input("Shift up to (days)", 7, 3650, 180, key="date_max_days")
     keep_weekday = d.checkbox("Keep the day of the week", value=True, key="date_keep_weekday")
     if chosen:
-        step = {"step": "date_shift", "columns": chosen, "max_days": int(max_days),
-                "keep_weekday": bool(keep_weekday)}  # fmt: skip
+        step = {
+            "step": "date_shift",
+            "columns": chosen,
+            "max_days": int(max_days),
+            "keep_weekday": bool(keep_weekday),
+        }
         if person:
             step["by"] = person
         with continue_on_error():
             shifted = state.preview_step(step).data
             long = charts.timeline_frame(data, shifted, chosen, person, people=8)
             st.vega_lite_chart(*charts.timeline(long), width="stretch")
-            pivot = long.pivot_table(index=["pair"], columns="version", values="weekday",
-                                     aggfunc="first")  # fmt: skip
+            pivot = long.pivot_table(
+                index=["pair"], columns="version", values="weekday", aggfunc="first"
+            )
             kept = float((pivot["original"] == pivot["shifted"]).mean()) if len(pivot) else 1.0
             state.explain(
                 f"Original (blue) and shifted (orange) dates of 8 people, weekday above each; each "
@@ -179,8 +224,9 @@ else:
                 add(step)
 
 st.subheader("Ages")
-reference = st.date_input("Reference date (ages are computed on this day)", dt.date.today(),
-                          key="age_reference")  # fmt: skip
+reference = st.date_input(
+    "Reference date (ages are computed on this day)", dt.date.today(), key="age_reference"
+)
 a, b = st.columns(2)
 dob_options = [c for c in date_like if kinds.get(c) == "date_of_birth"] or date_like
 if dob_options:
@@ -191,8 +237,9 @@ if dob_options:
 ages = [c for c in columns if c.lower().startswith("age") or kinds.get(c) == "age"]
 if ages:
     age_col = b.selectbox("Age column", ages, key="age_column")
-    milestones = b.text_input("Milestone ages kept exactly (with +/-1 year)", "62, 65",
-                              key="age_milestones")  # fmt: skip
+    milestones = b.text_input(
+        "Milestone ages kept exactly (with +/-1 year)", "62, 65", key="age_milestones"
+    )
     b.caption("Ages over 25 move by up to +/-2 years; milestones never move or get crossed.")
     if b.button("Add: perturb ages", key="age_perturb_add", icon=":material/add:"):
         try:
@@ -200,19 +247,37 @@ if ages:
             add({"step": "age_perturb", "column": age_col, "milestones": marks})
         except ValueError:
             st.error("Milestones must be whole numbers separated by commas, e.g. 62, 65.")
-state.explain("NIST allows +/-2 years over age 25 but not near benefit milestones such as 62.",
-              "NIST SP 800-188 4.3.4")  # fmt: skip
+state.explain(
+    "NIST allows +/-2 years over age 25 but not near benefit milestones such as 62.",
+    "NIST SP 800-188 4.3.4",
+)
 
 # --- HIPAA Safe Harbor ------------------------------------------------------------------
 st.header("HIPAA Safe Harbor preset")
-free_text = st.radio("Free text", list(FREE_TEXT_CHOICES), horizontal=True, key="sh_free_text",
-                     format_func={"remove": "remove it", "redact": "redact inside it",
-                                  "flag": "keep and flag as not checked"}.get)  # fmt: skip
+free_text = st.radio(
+    "Free text",
+    list(FREE_TEXT_CHOICES),
+    horizontal=True,
+    key="sh_free_text",
+    format_func={
+        "remove": "remove it",
+        "redact": "redact inside it",
+        "flag": "keep and flag as not checked",
+    }.get,
+)
 st.caption(FREE_TEXT_CHOICES[free_text].capitalize() + ".")
 with continue_on_error():
-    result = state.memo("safe_harbor", lambda: apply_safe_harbor(
-        data, reference_date=str(reference), free_text=free_text,
-        suggestions=state.suggestions()), str(reference), free_text)  # fmt: skip
+    result = state.memo(
+        "safe_harbor",
+        lambda: apply_safe_harbor(
+            data,
+            reference_date=str(reference),
+            free_text=free_text,
+            suggestions=state.suggestions(),
+        ),
+        str(reference),
+        free_text,
+    )
     st.markdown("**Identifier by identifier** (45 CFR §164.514(b)(2)(i), A to R)")
     # st.table, whose cells wrap: the 18 lines are read in full (a data grid cut them at the
     # page's edge). Its cells are Markdown and name columns from the data: escaped.

@@ -48,8 +48,7 @@ if flash:
 BASES = {"original": "the original table"}
 if state.recipe().steps:
     BASES["current"] = state.recipe_label()
-basis = st.radio("Search on", list(BASES), format_func=BASES.get, horizontal=True,
-                 key="to_basis")  # fmt: skip
+basis = st.radio("Search on", list(BASES), format_func=BASES.get, horizontal=True, key="to_basis")
 data = state.original() if basis == "original" else state.current_data()
 st.caption(f"Works on {BASES[basis]} ({len(data):,} records).")
 columns = [str(c) for c in data.columns]
@@ -68,15 +67,21 @@ def hierarchy_inputs(column: str) -> dict:
     """The hierarchy chosen for ``column`` (kind and its settings), kept in the workspace."""
     left, right = st.columns([1, 2])
     before = state.hierarchy_choices().get(column, {})  # across pages and restarts
-    kind = left.selectbox(escape_markdown(column), KINDS, key=f"to_kind_{column}",
-                          index=KINDS.index(before.get("kind", "auto")))  # fmt: skip
+    kind = left.selectbox(
+        escape_markdown(column),
+        KINDS,
+        key=f"to_kind_{column}",
+        index=KINDS.index(before.get("kind", "auto")),
+    )
     spec: dict = {"kind": kind}
     if kind == "numeric":
-        spec["widths"] = right.text_input("Band widths", before.get("widths", "5, 10, 20, 40"),
-                                          key=f"to_w_{column}")  # fmt: skip
+        spec["widths"] = right.text_input(
+            "Band widths", before.get("widths", "5, 10, 20, 40"), key=f"to_w_{column}"
+        )
     elif kind == "grouping":
-        spec["mapping"] = right.text_area("value: group, one a line",
-                                          before.get("mapping", ""), key=f"to_map_{column}")  # fmt: skip
+        spec["mapping"] = right.text_area(
+            "value: group, one a line", before.get("mapping", ""), key=f"to_map_{column}"
+        )
     elif kind == "upload":
         upload = right.file_uploader("ARX hierarchy (CSV, ';')", key=f"to_up_{column}")
         spec["name"] = before.get("name")
@@ -84,16 +89,20 @@ def hierarchy_inputs(column: str) -> dict:
             with continue_on_error(right):
                 spec["name"] = state.keep_uploaded_hierarchy(column, upload.getvalue())
         if spec["name"]:
-            right.caption(f"Using the uploaded hierarchy {escape_markdown(repr(spec['name']))}, kept in the "
-                          "workspace.")  # fmt: skip
+            right.caption(
+                f"Using the uploaded hierarchy {escape_markdown(repr(spec['name']))}, kept in the "
+                "workspace."
+            )
     state.set_hierarchy_choice(column, spec)
     return spec
 
 
 with st.expander("Hierarchies", expanded=False):
     specs = {column: hierarchy_inputs(column) for column in qi}
-    state.explain("ARX format: one line per value, 'value;level 1;...;*'.",
-                  "PDPC guide, Annex A: Generalisation")  # fmt: skip
+    state.explain(
+        "ARX format: one line per value, 'value;level 1;...;*'.",
+        "PDPC guide, Annex A: Generalisation",
+    )
 
 
 def hierarchy_for(column: str, spec: dict):
@@ -102,22 +111,39 @@ def hierarchy_for(column: str, spec: dict):
 
 c1, c2, c3 = st.columns(3)
 k = int(c1.number_input("Target k", 1, value=state.k_target(), key="to_k"))
-suppression = c2.number_input("Records removed at most (%)", 0.0, 100.0, 1.0, 0.5,
-                              key="to_supp")  # fmt: skip
+suppression = c2.number_input("Records removed at most (%)", 0.0, 100.0, 1.0, 0.5, key="to_supp")
 measures = list(MEASURES)
-measure = c3.selectbox("Least", measures, index=measures.index("arx_loss"),
-                       format_func=lambda m: MEASURE_NAMES[m], key="to_measure",
-                       help="; ".join(measure_words(m) for m in measures))  # fmt: skip
+measure = c3.selectbox(
+    "Least",
+    measures,
+    index=measures.index("arx_loss"),
+    format_func=lambda m: MEASURE_NAMES[m],
+    key="to_measure",
+    help="; ".join(measure_words(m) for m in measures),
+)
 with st.expander("Weighting of the ARX measures", expanded=False):
-    gs_factor = st.slider("Generalisation vs suppression (ARX's gsFactor)", 0.0, 1.0, 0.5, 0.05,
-                          key="to_gs_factor",
-                          help="0: removing records costs nothing, only generalising counts; "
-                          "1: generalising costs nothing, only removed records count; 0.5: "
-                          "both weigh the same (ARX's default)")  # fmt: skip
+    gs_factor = st.slider(
+        "Generalisation vs suppression (ARX's gsFactor)",
+        0.0,
+        1.0,
+        0.5,
+        0.05,
+        key="to_gs_factor",
+        help="0: removing records costs nothing, only generalising counts; "
+        "1: generalising costs nothing, only removed records count; 0.5: "
+        "both weigh the same (ARX's default)",
+    )
     weight_columns = st.columns(min(len(qi), 4))
-    weights = {column: weight_columns[i % len(weight_columns)].number_input(
-        f"Weight of {escape_markdown(column)}", 0.0, value=0.5, step=0.1, key=f"to_weight_{column}")
-        for i, column in enumerate(qi)}  # fmt: skip
+    weights = {
+        column: weight_columns[i % len(weight_columns)].number_input(
+            f"Weight of {escape_markdown(column)}",
+            0.0,
+            value=0.5,
+            step=0.1,
+            key=f"to_weight_{column}",
+        )
+        for i, column in enumerate(qi)
+    }
     state.explain(
         "For ARX loss and the ARX entropies only: how much removing records costs against "
         "generalising, and how much each column's loss counts (weights are divided by the "
@@ -126,28 +152,39 @@ with st.expander("Weighting of the ARX measures", expanded=False):
     )
 others = [c for c in columns if c not in qi]
 chosen = state.sensitive_column(data)
-sensitive = st.selectbox("Sensitive attribute (for the models below)", [None, *others],
-                         index=others.index(chosen) + 1 if chosen in others else 0,
-                         format_func=lambda c: "(none)" if c is None else c,
-                         key="to_sensitive")  # fmt: skip
+sensitive = st.selectbox(
+    "Sensitive attribute (for the models below)",
+    [None, *others],
+    index=others.index(chosen) + 1 if chosen in others else 0,
+    format_func=lambda c: "(none)" if c is None else c,
+    key="to_sensitive",
+)
 models: dict = {}
 # An unused model is an empty input reading "off" (not "l = 0.00"): a reader sees it is off.
 OFF = {"value": None, "placeholder": "off"}
 with st.expander("Attribute disclosure models (empty = off)", expanded=sensitive is not None):
     m1, m2, m3 = st.columns(3)
-    l_kind = m1.selectbox("l-diversity", ["distinct", "entropy", "entropy (Grassberger)",
-                                          "recursive"], key="to_l_kind")  # fmt: skip
+    l_kind = m1.selectbox(
+        "l-diversity",
+        ["distinct", "entropy", "entropy (Grassberger)", "recursive"],
+        key="to_l_kind",
+    )
     if l_kind in ("distinct", "recursive"):  # l counts sensitive values: a whole number
         l_value = m2.number_input("l", min_value=1, step=1, key="to_l", **OFF)
     else:  # an entropy's l may lie between two counts (1.5)
         l_value = m2.number_input("l", min_value=1.0, step=0.5, key="to_l_entropy", **OFF)
-    c_value = m3.number_input("c (recursive only)", 0.0, value=3.0, key="to_c",
-                              disabled=l_kind != "recursive")  # fmt: skip
+    c_value = m3.number_input(
+        "c (recursive only)", 0.0, value=3.0, key="to_c", disabled=l_kind != "recursive"
+    )
     m4, m5, m6 = st.columns(3)
     t_value = m4.number_input("t-closeness t", 0.0, 1.0, step=0.05, key="to_t", **OFF)
-    t_distance = m5.selectbox("t distance", list(T_DISTANCES), key="to_t_distance",
-                              help="hierarchical: distances in the sensitive attribute's "
-                              "hierarchy (chosen below), as ARX's hierarchical t-closeness")  # fmt: skip
+    t_distance = m5.selectbox(
+        "t distance",
+        list(T_DISTANCES),
+        key="to_t_distance",
+        help="hierarchical: distances in the sensitive attribute's "
+        "hierarchy (chosen below), as ARX's hierarchical t-closeness",
+    )
     alpha = m6.number_input("(alpha,k) alpha", 0.0, 1.0, step=0.05, key="to_alpha", **OFF)
     m7, m8, m9 = st.columns(3)
     delta = m7.number_input("delta-disclosure delta", 0.0, key="to_delta", **OFF)
@@ -155,18 +192,28 @@ with st.expander("Attribute disclosure models (empty = off)", expanded=sensitive
     enhanced = m9.checkbox("enhanced beta-likeness", key="to_beta_enhanced")
     if l_value:
         grassberger = l_kind == "entropy (Grassberger)"
-        models.update(l=l_value, l_kind="entropy" if grassberger else l_kind,
-                      c=c_value if l_kind == "recursive" else None,
-                      entropy_estimator="grassberger" if grassberger else "shannon")  # fmt: skip
+        models.update(
+            l=l_value,
+            l_kind="entropy" if grassberger else l_kind,
+            c=c_value if l_kind == "recursive" else None,
+            entropy_estimator="grassberger" if grassberger else "shannon",
+        )
     if t_value:
         models.update(t=t_value, t_distance=t_distance)
     if t_distance == "hierarchical" and sensitive is not None:
-        st.caption(f"Hierarchy of the sensitive attribute '{escape_markdown(sensitive)}' (for "
-                   "the hierarchical distance: values a level apart are closer than values "
-                   "that only meet at '*')")  # fmt: skip
+        st.caption(
+            f"Hierarchy of the sensitive attribute '{escape_markdown(sensitive)}' (for "
+            "the hierarchical distance: values a level apart are closer than values "
+            "that only meet at '*')"
+        )
         specs[sensitive] = hierarchy_inputs(sensitive)
-    models.update({name: value for name, value in
-                   (("alpha", alpha), ("delta", delta), ("beta", beta)) if value})  # fmt: skip
+    models.update(
+        {
+            name: value
+            for name, value in (("alpha", alpha), ("delta", delta), ("beta", beta))
+            if value
+        }
+    )
     if beta:
         models["enhanced_beta"] = enhanced
     state.explain(
@@ -179,31 +226,56 @@ with st.expander("Attribute disclosure models (empty = off)", expanded=sensitive
 population_targets: dict = {}
 with st.expander("Population models: k-map, population uniqueness, average risk (empty = off)"):
     p1, p2, p3 = st.columns(3)
-    population = p1.number_input("Population size (people the data was drawn from)", 1,
-                                 step=1000, key="to_population", **OFF)  # fmt: skip
+    population = p1.number_input(
+        "Population size (people the data was drawn from)", 1, step=1000, key="to_population", **OFF
+    )
     if population:  # the box cannot show thousands separators
         p1.caption(f"{fmt_count(population)} people")
     k_map = p2.number_input("k-map k", 1, step=1, key="to_kmap", **OFF)
-    kmap_estimator = p3.selectbox("k-map estimator", list(KMAP_ESTIMATORS),
-                                  format_func=lambda e: e.replace("_", " ").capitalize(),
-                                  key="to_kmap_estimator")  # fmt: skip
+    kmap_estimator = p3.selectbox(
+        "k-map estimator",
+        list(KMAP_ESTIMATORS),
+        format_func=lambda e: e.replace("_", " ").capitalize(),
+        key="to_kmap_estimator",
+    )
     p4, p5, p6 = st.columns(3)
-    significance = p4.number_input("k-map significance", 0.0, 1.0, 0.01, 0.01,
-                                   key="to_kmap_significance")  # fmt: skip
-    uniqueness = p5.number_input("Population uniqueness at most (%)", 0.0, 100.0, step=0.1,
-                                 key="to_population_uniqueness", **OFF)  # fmt: skip
-    population_model = p6.selectbox("Population model", list(MODEL_NAMES),
-                                    format_func=lambda m: MODEL_NAMES[m],
-                                    key="to_population_model")  # fmt: skip
-    average = st.number_input("Average risk at most (classes / records, 0-1)", 0.0, 1.0,
-                              step=0.01, key="to_average_risk", **OFF)  # fmt: skip
+    significance = p4.number_input(
+        "k-map significance", 0.0, 1.0, 0.01, 0.01, key="to_kmap_significance"
+    )
+    uniqueness = p5.number_input(
+        "Population uniqueness at most (%)",
+        0.0,
+        100.0,
+        step=0.1,
+        key="to_population_uniqueness",
+        **OFF,
+    )
+    population_model = p6.selectbox(
+        "Population model",
+        list(MODEL_NAMES),
+        format_func=lambda m: MODEL_NAMES[m],
+        key="to_population_model",
+    )
+    average = st.number_input(
+        "Average risk at most (classes / records, 0-1)",
+        0.0,
+        1.0,
+        step=0.01,
+        key="to_average_risk",
+        **OFF,
+    )
     population_upload = st.file_uploader(
         "Population table for k-map (optional): the records of the whole population, e.g. "
-        "the register this table was drawn from", type=["csv", "tsv", "txt", "xlsx", "parquet"],
-        key="to_population_table")  # fmt: skip
+        "the register this table was drawn from",
+        type=["csv", "tsv", "txt", "xlsx", "parquet"],
+        key="to_population_table",
+    )
     try:
-        population_table = None if population_upload is None else state.side_table(
-            population_upload.name, population_upload.getvalue())  # fmt: skip
+        population_table = (
+            None
+            if population_upload is None
+            else state.side_table(population_upload.name, population_upload.getvalue())
+        )
     except AnonymisationError as error:
         st.error(escape_markdown(error))
         population_upload = None
@@ -224,13 +296,15 @@ with st.expander("Population models: k-map, population uniqueness, average risk 
     if population:
         population_targets["population"] = float(population)
     if k_map:
-        population_targets.update(k_map=int(k_map), k_map_estimator=kmap_estimator,
-                                  k_map_significance=significance)  # fmt: skip
+        population_targets.update(
+            k_map=int(k_map), k_map_estimator=kmap_estimator, k_map_significance=significance
+        )
         if population_upload is not None:
             population_targets["population_table"] = population_table
     if uniqueness:
-        population_targets.update(max_population_uniqueness=uniqueness / 100,
-                                  population_model=population_model)  # fmt: skip
+        population_targets.update(
+            max_population_uniqueness=uniqueness / 100, population_model=population_model
+        )
     if average:
         population_targets["max_average_risk"] = average
     state.explain(
@@ -244,8 +318,7 @@ with st.expander("Population models: k-map, population uniqueness, average risk 
         "hold, within the limit above (as ARX does).",
         "PDPC guide, Annex C and Annex D",
     )
-use_annex_d = st.checkbox("Meet the Annex D threshold (settings of the Risk page)",
-                          key="to_annexd")  # fmt: skip
+use_annex_d = st.checkbox("Meet the Annex D threshold (settings of the Risk page)", key="to_annexd")
 
 if st.button("Search", key="to_run", type="primary"):
     bar = st.progress(0.0, text="Preparing hierarchies...")
@@ -253,23 +326,37 @@ if st.button("Search", key="to_run", type="primary"):
         hierarchies = {c: hierarchy_for(c, specs[c]) for c in qi}
         extra = {}
         if use_annex_d:
-            verdict = annex_d_risk(1, insider_table=state.insider_table(),
-                                   **state.annex_d_settings())  # fmt: skip
+            verdict = annex_d_risk(
+                1, insider_table=state.insider_table(), **state.annex_d_settings()
+            )
             extra = {"p_reid_threshold": verdict.threshold, "p_attempt": verdict.p_attempt}
         if models and sensitive is None:
             raise AnonymisationError("Choose the sensitive attribute for the models you set.")
         if models.get("t_distance") == "hierarchical":
             models["t_hierarchy"] = hierarchy_for(sensitive, specs[sensitive])
-        target = Target(k=k, max_suppressed=suppression / 100, sensitive=sensitive,
-                        **(models if sensitive else {}), **extra,
-                        **population_targets)  # fmt: skip
-        result = search(data, hierarchies, target, measure=measure, gs_factor=gs_factor,
-                        weights=weights,
-                        progress=lambda f, text: bar.progress(min(f, 1.0), text=text))  # fmt: skip
+        target = Target(
+            k=k,
+            max_suppressed=suppression / 100,
+            sensitive=sensitive,
+            **(models if sensitive else {}),
+            **extra,
+            **population_targets,
+        )
+        result = search(
+            data,
+            hierarchies,
+            target,
+            measure=measure,
+            gs_factor=gs_factor,
+            weights=weights,
+            progress=lambda f, text: bar.progress(min(f, 1.0), text=text),
+        )
         state.set_tradeoff_result((result, hierarchies))
         if target.population_table is not None:  # Apply keeps the table the step names
-            st.session_state["to_population_file"] = (population_upload.getvalue(),
-                                                      population_upload.name)  # fmt: skip
+            st.session_state["to_population_file"] = (
+                population_upload.getvalue(),
+                population_upload.name,
+            )
     except (AnonymisationError, ValueError) as error:
         st.error(escape_markdown(error))
     bar.empty()
@@ -290,10 +377,14 @@ if result.optimum is None:
 name = MEASURE_NAMES[result.measure]
 st.subheader("Minimal options")
 st.dataframe(
-    solutions_table(result, hierarchies), key="to_table", hide_index=True,
-    column_config={"P(re-ID)": st.column_config.NumberColumn(format="percent"),
-                   name: st.column_config.NumberColumn(format="%.4g")},
-)  # fmt: skip
+    solutions_table(result, hierarchies),
+    key="to_table",
+    hide_index=True,
+    column_config={
+        "P(re-ID)": st.column_config.NumberColumn(format="percent"),
+        name: st.column_config.NumberColumn(format="%.4g"),
+    },
+)
 state.explain(
     "Each row is a minimal option: no column can keep more detail without breaking the "
     f"target. Click a header to sort; {measure_words(result.measure)}.",
@@ -328,12 +419,17 @@ labels = [c.label() for c in result.candidates]
 words = {
     c.label(): "; ".join(
         f"{col} {describe_level(col, hierarchies[col], lvl)}" for col, lvl in c.levels.items()
-    )  # fmt: skip
+    )
     + f"; {c.suppressed:,} removed"
     for c in result.candidates
 }
-pick = st.selectbox("Option", labels, index=labels.index(result.optimum.label()),
-                    format_func=words.get, key="to_candidate")  # fmt: skip
+pick = st.selectbox(
+    "Option",
+    labels,
+    index=labels.index(result.optimum.label()),
+    format_func=words.get,
+    key="to_candidate",
+)
 candidate = result.candidates[labels.index(pick)]
 m1, m2, m3 = st.columns(3)
 m1.metric("k after suppression", candidate.k)
@@ -351,24 +447,34 @@ if candidate.table_figures:
     figures = candidate.table_figures
     words_pu = ""
     if "population_uniqueness" in figures:
-        words_pu = (f"; estimated population uniqueness "
-                    f"{fmt_probability(figures['population_uniqueness'])}")  # fmt: skip
-    st.caption(f"Average risk (groups / records) {fmt_probability(figures['average_risk'])}"
-               f"{words_pu}.")  # fmt: skip
+        words_pu = (
+            f"; estimated population uniqueness {fmt_probability(figures['population_uniqueness'])}"
+        )
+    st.caption(
+        f"Average risk (groups / records) {fmt_probability(figures['average_risk'])}{words_pu}."
+    )
 state.explain(
     f"Groups smaller than k = {result.target.required_k} (or failing a model above) are "
     "removed; the rest form groups of at least k.",
     "PDPC guide, Annex A: Record suppression; Annex C",
 )
-loss = pd.DataFrame({"column": list(candidate.column_loss),
-                     "loss": list(candidate.column_loss.values()),
-                     "level": [candidate.levels[c] for c in candidate.column_loss]})  # fmt: skip
+loss = pd.DataFrame(
+    {
+        "column": list(candidate.column_loss),
+        "loss": list(candidate.column_loss.values()),
+        "level": [candidate.levels[c] for c in candidate.column_loss],
+    }
+)
 st.altair_chart(
-    alt.Chart(loss).mark_bar().encode(
+    alt.Chart(loss)
+    .mark_bar()
+    .encode(
         x=alt.X("loss:Q", scale=alt.Scale(domain=[0, 1]), title="Loss per column (0-1)"),
-        y=alt.Y("column:N", sort=None), tooltip=["column", "level", "loss"]),
+        y=alt.Y("column:N", sort=None),
+        tooltip=["column", "level", "loss"],
+    ),
     width="stretch",
-)  # fmt: skip
+)
 state.explain(
     "Per quasi-identifier loss (Iyengar's loss metric, as in ARX): 0 = unchanged, 1 = fully "
     "generalised to '*' or removed; ARX loss combines these geometrically, average loss "
@@ -378,20 +484,29 @@ state.explain(
 local = None
 if candidate.suppressed and not result.target.sample_based:  # ARX: not with population uniqueness
     recode = st.checkbox(
-        "Recode suppressed records locally", key="to_local",
+        "Recode suppressed records locally",
+        key="to_local",
         help="Search the removed records again on their own: those whose groups then meet "
         "the target at other levels are kept, generalised further, instead of removed.",
-    )  # fmt: skip
+    )
     if recode:
         local_measure = result.measure if result.measure in LOCAL_MEASURES else "loss"
-        local_key = (basis, len(data), result.target, result.quasi_identifiers, result.seconds,
-                     candidate.label(), local_measure)  # fmt: skip
+        local_key = (
+            basis,
+            len(data),
+            result.target,
+            result.quasi_identifiers,
+            result.seconds,
+            candidate.label(),
+            local_measure,
+        )
         local = state.local_recoding_result(local_key)
         if local is None:
             with st.spinner("Searching the suppressed records again..."):
                 try:
-                    local = recode_suppressed(data, hierarchies, result.target, candidate,
-                                              measure=local_measure)  # fmt: skip
+                    local = recode_suppressed(
+                        data, hierarchies, result.target, candidate, measure=local_measure
+                    )
                 except (AnonymisationError, ValueError) as error:
                     st.error(escape_markdown(error))
                 else:
@@ -400,9 +515,13 @@ if candidate.suppressed and not result.target.sample_based:  # ARX: not with pop
         st.info(escape_markdown(local.explanation()))
         r1, r2 = st.columns(2)
         r1.metric("Records kept instead of suppressed", fmt_count(local.kept))
-        r2.metric(measure_label(local.measure),
-                  fmt_number(local.loss_after, 4), delta=f"{local.loss_after - local.loss_before:+.4g}",
-                  delta_color="inverse", help=LOCAL_MEASURES[local.measure])  # fmt: skip
+        r2.metric(
+            measure_label(local.measure),
+            fmt_number(local.loss_after, 4),
+            delta=f"{local.loss_after - local.loss_before:+.4g}",
+            delta_color="inverse",
+            help=LOCAL_MEASURES[local.measure],
+        )
         state.explain(
             "Local recoding: the records this option removes are searched again on their "
             "own, round after round (as ARX's local recoding does); those whose groups then "
@@ -417,27 +536,37 @@ else:
 st.dataframe(released.head(20), key="to_preview")
 
 if basis == "original" and state.recipe().steps:
-    st.caption(f"Apply adds these steps after the recipe's {len(state.recipe().steps)} "
-               "step(s), which already change the table: review them on Techniques.")  # fmt: skip
+    st.caption(
+        f"Apply adds these steps after the recipe's {len(state.recipe().steps)} "
+        "step(s), which already change the table: review them on Techniques."
+    )
 if st.button("Apply: add these steps to the recipe", key="to_apply"):
     target = result.target
     t_paths = {}
     if target.t is not None and target.t_distance == "hierarchical":  # the step names it
         t_paths[target.sensitive] = state.save_hierarchy(target.sensitive, target.t_hierarchy)
     if local is not None and local.rounds:  # every column's hierarchy: rounds differ
-        paths = {column: state.save_hierarchy(column, hierarchies[column])
-                 for column in candidate.levels}  # fmt: skip
+        paths = {
+            column: state.save_hierarchy(column, hierarchies[column]) for column in candidate.levels
+        }
         steps = [local.recipe_step({**paths, **t_paths})]
     else:
-        paths = {column: state.save_hierarchy(column, hierarchies[column])
-                 for column, level in candidate.levels.items() if level > 0}  # fmt: skip
+        paths = {
+            column: state.save_hierarchy(column, hierarchies[column])
+            for column, level in candidate.levels.items()
+            if level > 0
+        }
         population_path = None
         if target.population_table is not None:  # kept in the workspace, never a file
             data_bytes, file_name = st.session_state["to_population_file"]
             with stop_on_error():
                 population_path = state.save_population_table(data_bytes, file_name)
-        steps = recipe_steps(candidate, {**paths, **t_paths}, models=result.target,
-                             population_table_path=population_path)  # fmt: skip
+        steps = recipe_steps(
+            candidate,
+            {**paths, **t_paths},
+            models=result.target,
+            population_table_path=population_path,
+        )
     new = state.recipe()
     for step in steps:
         new = new.add(step)

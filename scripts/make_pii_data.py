@@ -29,60 +29,198 @@ import pandas as pd
 
 # --- held-out names (not read from the detector's list) ---------------------------------
 CHINESE_SURNAMES = (
-    "Seah", "Quek", "Png", "Tng", "Heng", "Khoo", "Kwek", "Liew", "Boey", "Chia", "Foo",
-    "Sng", "Yap", "Yeo", "Goh", "Ng", "Lim", "Tan", "Teo", "Ong", "Toh", "Chua", "Lau",
-    "Leong", "Phang", "Soh", "Wee", "Neo", "Chew", "Lum",
-)  # fmt: skip
+    "Seah",
+    "Quek",
+    "Png",
+    "Tng",
+    "Heng",
+    "Khoo",
+    "Kwek",
+    "Liew",
+    "Boey",
+    "Chia",
+    "Foo",
+    "Sng",
+    "Yap",
+    "Yeo",
+    "Goh",
+    "Ng",
+    "Lim",
+    "Tan",
+    "Teo",
+    "Ong",
+    "Toh",
+    "Chua",
+    "Lau",
+    "Leong",
+    "Phang",
+    "Soh",
+    "Wee",
+    "Neo",
+    "Chew",
+    "Lum",
+)
 CHINESE_GIVEN = (
-    "Zhi Xuan", "Rui En", "Yu Xuan", "Hui Shan", "Kah Wai", "Beng Huat", "Jia Hui",
-    "Wen Jie", "Shi Min", "Kai Ling", "Hong Wei", "Siew Ling", "Boon Heng", "Xin Hui",
-    "Yi Ling", "Jun Wei", "Mei Ling", "Choon Hock", "Li Na", "Guo Wei", "Shu Hui",
-    "Ming Jie", "Pei Ying", "Chee Keong",
-)  # fmt: skip
+    "Zhi Xuan",
+    "Rui En",
+    "Yu Xuan",
+    "Hui Shan",
+    "Kah Wai",
+    "Beng Huat",
+    "Jia Hui",
+    "Wen Jie",
+    "Shi Min",
+    "Kai Ling",
+    "Hong Wei",
+    "Siew Ling",
+    "Boon Heng",
+    "Xin Hui",
+    "Yi Ling",
+    "Jun Wei",
+    "Mei Ling",
+    "Choon Hock",
+    "Li Na",
+    "Guo Wei",
+    "Shu Hui",
+    "Ming Jie",
+    "Pei Ying",
+    "Chee Keong",
+)
 MALAY_GIVEN = (
-    "Haziq", "Nurfarhana", "Aqilah", "Faris", "Izzati", "Danish", "Syahmi", "Nabila",
-    "Haikal", "Aisyah", "Irfan", "Husna", "Firdaus", "Sakinah", "Luqman", "Adibah",
-)  # fmt: skip
+    "Haziq",
+    "Nurfarhana",
+    "Aqilah",
+    "Faris",
+    "Izzati",
+    "Danish",
+    "Syahmi",
+    "Nabila",
+    "Haikal",
+    "Aisyah",
+    "Irfan",
+    "Husna",
+    "Firdaus",
+    "Sakinah",
+    "Luqman",
+    "Adibah",
+)
 MALAY_FATHERS = (
-    "Jamaluddin", "Rosli", "Zulkifli", "Rahmat", "Kamaruddin", "Sulaiman", "Abdullah",
-    "Hashim", "Ismail", "Shamsuddin", "Yusoff", "Mokhtar",
-)  # fmt: skip
+    "Jamaluddin",
+    "Rosli",
+    "Zulkifli",
+    "Rahmat",
+    "Kamaruddin",
+    "Sulaiman",
+    "Abdullah",
+    "Hashim",
+    "Ismail",
+    "Shamsuddin",
+    "Yusoff",
+    "Mokhtar",
+)
 INDIAN_GIVEN = (
-    "Kishore", "Thivya", "Sathish", "Pavithra", "Ravi", "Nithya", "Dinesh", "Keerthana",
-    "Mugilan", "Shalini", "Harish", "Vasuki", "Arul", "Janani",
-)  # fmt: skip
+    "Kishore",
+    "Thivya",
+    "Sathish",
+    "Pavithra",
+    "Ravi",
+    "Nithya",
+    "Dinesh",
+    "Keerthana",
+    "Mugilan",
+    "Shalini",
+    "Harish",
+    "Vasuki",
+    "Arul",
+    "Janani",
+)
 INDIAN_FATHERS = (
-    "Maniam", "Subramaniam", "Rajoo", "Krishnan", "Murugesu", "Veerasamy", "Pillay",
-    "Sundram", "Govindan", "Perumal",
-)  # fmt: skip
+    "Maniam",
+    "Subramaniam",
+    "Rajoo",
+    "Krishnan",
+    "Murugesu",
+    "Veerasamy",
+    "Pillay",
+    "Sundram",
+    "Govindan",
+    "Perumal",
+)
 ENGLISH_GIVEN = (
-    "Harriet", "Gideon", "Imogen", "Rupert", "Tabitha", "Declan", "Marnie", "Felix",
-    "Eloise", "Callum", "Josephine", "Ewan", "Beatrix", "Hamish", "Rosalind", "Alistair",
-)  # fmt: skip
+    "Harriet",
+    "Gideon",
+    "Imogen",
+    "Rupert",
+    "Tabitha",
+    "Declan",
+    "Marnie",
+    "Felix",
+    "Eloise",
+    "Callum",
+    "Josephine",
+    "Ewan",
+    "Beatrix",
+    "Hamish",
+    "Rosalind",
+    "Alistair",
+)
 ENGLISH_SURNAMES = (
-    "Oakes", "Pruitt", "Ashworth", "Fairbanks", "Holloway", "Whitfield", "Pemberton",
-    "Lockhart", "Danvers", "Radcliffe", "Thornton", "Sherwood", "Pereira", "De Souza",
-)  # fmt: skip
+    "Oakes",
+    "Pruitt",
+    "Ashworth",
+    "Fairbanks",
+    "Holloway",
+    "Whitfield",
+    "Pemberton",
+    "Lockhart",
+    "Danvers",
+    "Radcliffe",
+    "Thornton",
+    "Sherwood",
+    "Pereira",
+    "De Souza",
+)
 
 SG_STREETS = (
-    "Clementi Avenue", "Ang Mo Kio Avenue", "Tampines Street", "Jurong West Street",
-    "Bedok North Road", "Yishun Ring Road", "Toa Payoh Lorong", "Hougang Avenue",
-    "Bukit Batok Street", "Woodlands Drive", "Sengkang East Way", "Pasir Ris Drive",
-)  # fmt: skip
+    "Clementi Avenue",
+    "Ang Mo Kio Avenue",
+    "Tampines Street",
+    "Jurong West Street",
+    "Bedok North Road",
+    "Yishun Ring Road",
+    "Toa Payoh Lorong",
+    "Hougang Avenue",
+    "Bukit Batok Street",
+    "Woodlands Drive",
+    "Sengkang East Way",
+    "Pasir Ris Drive",
+)
 UK_ADDRESSES = (
-    "221B Baker Street, London NW1 6XE", "10 Downing Street, London SW1A 2AA",
-    "42 Wallaby Way, Leeds LS1 4DY", "7 Station Road, Cambridge CB1 2JW",
-)  # fmt: skip
+    "221B Baker Street, London NW1 6XE",
+    "10 Downing Street, London SW1A 2AA",
+    "42 Wallaby Way, Leeds LS1 4DY",
+    "7 Station Road, Cambridge CB1 2JW",
+)
 US_STREETS = ("Pennsylvania Ave", "Main Street", "Elm Street", "Ocean Drive", "Maple Lane")
 US_TOWNS = (("Washington", "DC", "20500"), ("Boston", "MA", "02118"), ("Austin", "TX", "78701"))
 SYMPTOMS = (
-    "chest pain", "a persistent cough", "dizziness", "back pain", "fever for three days",
-    "shortness of breath", "a rash on the left arm", "poor sleep",
-)  # fmt: skip
+    "chest pain",
+    "a persistent cough",
+    "dizziness",
+    "back pain",
+    "fever for three days",
+    "shortness of breath",
+    "a rash on the left arm",
+    "poor sleep",
+)
 DIAGNOSES = (
-    "J06 Acute upper respiratory infection", "E11 Type 2 diabetes", "I10 Hypertension",
-    "M54 Back pain", "K21 Reflux", "J45 Asthma",
-)  # fmt: skip
+    "J06 Acute upper respiratory infection",
+    "E11 Type 2 diabetes",
+    "I10 Hypertension",
+    "M54 Back pain",
+    "K21 Reflux",
+    "J45 Asthma",
+)
 
 
 def _pick(rng: np.random.Generator, options, n: int) -> list:
@@ -218,8 +356,10 @@ def macs(rng: np.random.Generator, n: int) -> list[str]:
 
 
 def urls(rng: np.random.Generator, names: list[str]) -> list[str]:
-    return [f"https://www.example.org/people/{name.split()[0].lower()}-{i}"
-            for i, name in enumerate(names)]  # fmt: skip
+    return [
+        f"https://www.example.org/people/{name.split()[0].lower()}-{i}"
+        for i, name in enumerate(names)
+    ]
 
 
 def plates(rng: np.random.Generator, n: int) -> list[str]:
@@ -316,19 +456,61 @@ def patients_table(n: int = 600, seed: int = 16) -> pd.DataFrame:
 
 
 # --- labelled columns for column classification ------------------------------------------
-OCCUPATIONS = ("Accountant", "Nurse", "Civil servant", "Teacher", "Engineer", "Retired",
-               "Data scientist", "Chef", "Driver", "Student")  # fmt: skip
+OCCUPATIONS = (
+    "Accountant",
+    "Nurse",
+    "Civil servant",
+    "Teacher",
+    "Engineer",
+    "Retired",
+    "Data scientist",
+    "Chef",
+    "Driver",
+    "Student",
+)
 CITIES = ("Singapore", "Boston", "London", "Kuala Lumpur", "Chennai", "Shanghai", "Jakarta")
-COMPANIES = ("Acme Pte Ltd", "Lion City Holdings", "Harbour Foods Pte Ltd", "Orchid Bank",
-             "Straits Logistics Ltd", "Merlion Clinic")  # fmt: skip
+COMPANIES = (
+    "Acme Pte Ltd",
+    "Lion City Holdings",
+    "Harbour Foods Pte Ltd",
+    "Orchid Bank",
+    "Straits Logistics Ltd",
+    "Merlion Clinic",
+)
 COLOURS = ("Tan", "Red", "Blue", "Green", "Rose", "Brown", "White", "Olive", "Amber", "Grey")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")  # fmt: skip
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 PRODUCTS = ("Silver Plan", "Gold Plan", "Basic Cover", "Family Shield", "Travel Plus")
-DRUGS = ("Panadol Extra", "Augmentin Duo", "Metformin XR", "Ventolin Inhaler", "Lipitor",
-         "Zyrtec", "Nexium Control", "Voltaren Gel")  # fmt: skip
-HOSPITALS = ("Tan Tock Seng Hospital", "Singapore General Hospital", "Changi General Hospital",
-             "Khoo Teck Puat Hospital", "Ng Teng Fong General Hospital", "Raffles Medical")  # fmt: skip
+DRUGS = (
+    "Panadol Extra",
+    "Augmentin Duo",
+    "Metformin XR",
+    "Ventolin Inhaler",
+    "Lipitor",
+    "Zyrtec",
+    "Nexium Control",
+    "Voltaren Gel",
+)
+HOSPITALS = (
+    "Tan Tock Seng Hospital",
+    "Singapore General Hospital",
+    "Changi General Hospital",
+    "Khoo Teck Puat Hospital",
+    "Ng Teng Fong General Hospital",
+    "Raffles Medical",
+)
 SKUS = ("SKU-1001", "SKU-1002", "SKU-2040", "BX-77", "A4-PAPER")
 
 

@@ -69,9 +69,12 @@ def reproduce_archive(archive_bytes: bytes, folder: Path) -> tuple[list[str], by
     assert any(name.startswith("hierarchies/") for name in names), names
     shutil.copy(ROOT / "sample_data" / TAXI, folder / "ORIGINAL.csv")
     run = subprocess.run(
-        [sys.executable, "anonymise.py", "ORIGINAL.csv", "OUT.csv"], cwd=folder,
+        [sys.executable, "anonymise.py", "ORIGINAL.csv", "OUT.csv"],
+        cwd=folder,
         env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT)},
-        capture_output=True, text=True, timeout=180,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert run.returncode == 0, run.stderr
     return names, (folder / "released.csv").read_bytes(), (folder / "OUT.csv").read_bytes()

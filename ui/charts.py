@@ -52,10 +52,15 @@ def class_size_bands(class_sizes: pd.DataFrame, k: int) -> pd.DataFrame:
         else:
             label = f"{fmt_count(low)}–{fmt_count(high)}"
         rows.append(
-            {"band": label, "order": order, "low": low,
-             "classes": int(inside["classes"].sum()), "records": int(inside["records"].sum()),
-             "below_k": low < k}
-        )  # fmt: skip
+            {
+                "band": label,
+                "order": order,
+                "low": low,
+                "classes": int(inside["classes"].sum()),
+                "records": int(inside["records"].sum()),
+                "below_k": low < k,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -63,8 +68,12 @@ def class_size_chart(class_sizes: pd.DataFrame, k: int) -> alt.LayerChart:
     """Bars of records per band of class size (red below ``k``) and a dashed line at k."""
     bands = class_size_bands(class_sizes, k)
     order = bands["band"].tolist()
-    x = alt.X("band:N", sort=order, title="Class size (records alike on the quasi-identifiers)",
-              axis=alt.Axis(labelAngle=0))  # fmt: skip
+    x = alt.X(
+        "band:N",
+        sort=order,
+        title="Class size (records alike on the quasi-identifiers)",
+        axis=alt.Axis(labelAngle=0),
+    )
     bars = (
         alt.Chart(bands)
         .mark_bar()
@@ -77,13 +86,13 @@ def class_size_chart(class_sizes: pd.DataFrame, k: int) -> alt.LayerChart:
                 legend=alt.Legend(
                     title=None, labelExpr=f"datum.value ? 'below k = {k}' : 'k = {k} or more'"
                 ),
-            ),  # fmt: skip
+            ),
             tooltip=[
                 alt.Tooltip("band:N", title="Class size"),
                 alt.Tooltip("classes:Q", title="Classes", format=","),
                 alt.Tooltip("records:Q", title="Records", format=","),
             ],
-        )  # fmt: skip
+        )
     )
     at_k = bands.loc[bands["low"] >= k, "band"].head(1)  # a band always starts at k
     rule = (

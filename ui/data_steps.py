@@ -110,16 +110,18 @@ def roles_table(suggestions: dict[str, Suggestion], roles: dict[str, Role]) -> p
                 "technique": suggestion.technique,
             }
         )
-    columns = ["column", "role", "confirmed", "suggested", "found", "unsure", "reason",
-               "technique"]  # fmt: skip
+    columns = ["column", "role", "confirmed", "suggested", "found", "unsure", "reason", "technique"]
     return pd.DataFrame(rows, columns=columns)
 
 
 def roles_from_table(table: pd.DataFrame, columns: list[Any]) -> dict[Any, Role]:
     """Roles from the edited table, keyed by the data's own column labels."""
     by_name = {str(c): c for c in columns}
-    return {by_name[name]: Role(role) for name, role in zip(table["column"], table["role"], strict=True)
-            if name in by_name and role in ROLE_VALUES}  # fmt: skip
+    return {
+        by_name[name]: Role(role)
+        for name, role in zip(table["column"], table["role"], strict=True)
+        if name in by_name and role in ROLE_VALUES
+    }
 
 
 def suggested_roles(suggestions: dict[Any, Suggestion]) -> dict[Any, Role]:

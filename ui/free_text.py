@@ -87,18 +87,32 @@ def rescan_section() -> None:
         right.caption(f"{code_span(column)} after the recipe")
         right.dataframe(after, width="stretch")
         if found:
-            st.table(pd.DataFrame({"still found": [COUNTERS.get(k, k) for k in found],
-                                   "cells": list(found.values())}))  # fmt: skip
-            st.warning(f"The release check will refuse {code_span(column)} while the rescan finds "
-                       "something: add a redaction with \"also replace digit runs, block "
-                       "numbers and name-like words\" ticked, or remove the column.",
-                       icon=":material/search:")  # fmt: skip
+            st.table(
+                pd.DataFrame(
+                    {
+                        "still found": [COUNTERS.get(k, k) for k in found],
+                        "cells": list(found.values()),
+                    }
+                )
+            )
+            st.warning(
+                f"The release check will refuse {code_span(column)} while the rescan finds "
+                'something: add a redaction with "also replace digit runs, block '
+                'numbers and name-like words" ticked, or remove the column.',
+                icon=":material/search:",
+            )
         else:
-            st.success(f"The rescan finds nothing in {code_span(column)}. Before release, a "
-                       f"person reads at least {MIN_REVIEWED_CELLS} of its cells and signs "
-                       "for it on the **Report** page.", icon=":material/check_circle:")  # fmt: skip
-    state.explain("The scanner, plus runs of 5 or more digits, block and unit numbers and "
-                  "name-like words in any case: the same rescan as the release check.", STEP2)  # fmt: skip
+            st.success(
+                f"The rescan finds nothing in {code_span(column)}. Before release, a "
+                f"person reads at least {MIN_REVIEWED_CELLS} of its cells and signs "
+                "for it on the **Report** page.",
+                icon=":material/check_circle:",
+            )
+    state.explain(
+        "The scanner, plus runs of 5 or more digits, block and unit numbers and "
+        "name-like words in any case: the same rescan as the release check.",
+        STEP2,
+    )
 
 
 def section() -> None:
@@ -112,8 +126,10 @@ def section() -> None:
         "Text columns to scan", [*candidates, *others], default=candidates, key="ft_columns"
     )
     if not columns:
-        st.info("No free-text column in the current table (Step 1 found none); pick a text "
-                "column above to scan it anyway.")  # fmt: skip
+        st.info(
+            "No free-text column in the current table (Step 1 found none); pick a text "
+            "column above to scan it anyway."
+        )
         return
     counts = counts_table(data, columns)
     if not counts.empty:  # a table of no kind at all would be an empty frame: said below
@@ -124,40 +140,65 @@ def section() -> None:
             STEP2,
         )
     found = [k for k in counts.columns if counts[k].sum() > 0] if not counts.empty else []
-    residual = [c for c in columns
-                if state.memo("rescan", lambda c=c: rescan(data[c]), c)]  # fmt: skip
+    residual = [c for c in columns if state.memo("rescan", lambda c=c: rescan(data[c]), c)]
     if not found and not residual:
         st.success("The scanner found no identifier inside these columns.")
         return
     if not found:  # the rescan's counters still find something the scanner does not
-        st.info("The scanner finds no identifier it recognises, but the rescan still counts "
-                f"digit runs, block numbers or name-like words in {', '.join(map(code_span, residual))}: "
-                "add a redaction with the option below ticked.")  # fmt: skip
-    kinds = st.multiselect("Kinds to redact", list(entity_kinds()), default=found,
-                           format_func=lambda k: f"{k} -> [{label_of(k)}]",
-                           key="ft_kinds")  # fmt: skip
-    mode = st.radio("Replace each one by", list(REDACTION_MODES), horizontal=True,
-                    key="ft_mode", format_func={"label": "its label, e.g. [NAME]",
-                    "pseudonym": "a keyed pseudonym per entity, e.g. [NAME-3f2a9c1b]"}.get)  # fmt: skip
+        st.info(
+            "The scanner finds no identifier it recognises, but the rescan still counts "
+            f"digit runs, block numbers or name-like words in {', '.join(map(code_span, residual))}: "
+            "add a redaction with the option below ticked."
+        )
+    kinds = st.multiselect(
+        "Kinds to redact",
+        list(entity_kinds()),
+        default=found,
+        format_func=lambda k: f"{k} -> [{label_of(k)}]",
+        key="ft_kinds",
+    )
+    mode = st.radio(
+        "Replace each one by",
+        list(REDACTION_MODES),
+        horizontal=True,
+        key="ft_mode",
+        format_func={
+            "label": "its label, e.g. [NAME]",
+            "pseudonym": "a keyed pseudonym per entity, e.g. [NAME-3f2a9c1b]",
+        }.get,
+    )
     key_env = "ANON_PSEUDONYM_KEY"
     if mode == "pseudonym":
-        key_env = st.text_input("Environment variable holding the key (its name starts with "
-                                "ANON_)", value=key_env, key="ft_key_env").strip()  # fmt: skip
+        key_env = st.text_input(
+            "Environment variable holding the key (its name starts with ANON_)",
+            value=key_env,
+            key="ft_key_env",
+        ).strip()
         try:
             source = state.key_source(key_env)
         except SecretError as error:
             st.error(escape_markdown(error), icon=":material/error:")
             return
         if source is None:
-            st.warning(f"{code_span(key_env)} is not set: set it in the app's environment before "
-                       "starting, or type a key for this session where the keyed HMAC method "
-                       "is chosen above.", icon=":material/key:")  # fmt: skip
-    residue = st.checkbox("Also replace digit runs, block numbers and name-like words in any "
-                          "case (what the release check's rescan counts)", value=True,
-                          key="ft_residue")  # fmt: skip
+            st.warning(
+                f"{code_span(key_env)} is not set: set it in the app's environment before "
+                "starting, or type a key for this session where the keyed HMAC method "
+                "is chosen above.",
+                icon=":material/key:",
+            )
+    residue = st.checkbox(
+        "Also replace digit runs, block numbers and name-like words in any "
+        "case (what the release check's rescan counts)",
+        value=True,
+        key="ft_residue",
+    )
     step = redact_step(columns, kinds, mode, key_env, residue=residue)
-    if st.button("Add redact_text to recipe", key="ft_add", icon=":material/add:",
-                 disabled=not kinds and not residue):  # fmt: skip
+    if st.button(
+        "Add redact_text to recipe",
+        key="ft_add",
+        icon=":material/add:",
+        disabled=not kinds and not residue,
+    ):
         error = data_steps.add_steps([step])
         if error:
             st.error(escape_markdown(error), icon=":material/error:")

@@ -42,9 +42,11 @@ def step4_k_example() -> pd.DataFrame:
 def annex_d_harm_thresholds() -> pd.DataFrame:
     """Annex D's example risk thresholds by potential harm, low to high."""
     return pd.DataFrame(
-        {"Potential harm": [h.capitalize() for h in HARM_THRESHOLDS],
-         "Risk threshold": list(HARM_THRESHOLDS.values())}
-    )  # fmt: skip
+        {
+            "Potential harm": [h.capitalize() for h in HARM_THRESHOLDS],
+            "Risk threshold": list(HARM_THRESHOLDS.values()),
+        }
+    )
 
 
 def annex_d_insider_table() -> pd.DataFrame:
@@ -118,16 +120,21 @@ def annex_b_examples() -> tuple[pd.DataFrame, pd.DataFrame]:
     gps = pd.DataFrame({"latitude": [1.27434], "longitude": [103.79967]})
     rounded = round_coordinates(gps, "latitude", "longitude", decimals=3)
     gps_table = pd.DataFrame(
-        {"Before (guide)": ["1.27434, 103.79967"], "After (guide, 3 decimals)": ["1.274, 103.800"],
-         "After (this tool)": [f"{rounded['latitude'][0]:.3f}, {rounded['longitude'][0]:.3f}"]}
-    )  # fmt: skip
+        {
+            "Before (guide)": ["1.27434, 103.79967"],
+            "After (guide, 3 decimals)": ["1.274, 103.800"],
+            "After (this tool)": [f"{rounded['latitude'][0]:.3f}, {rounded['longitude'][0]:.3f}"],
+        }
+    )
     births = pd.DataFrame({"date_of_birth": ["2003-02-01", "1990-08-15", "1998-12-30"]})
     months = generalise_date(births, "date_of_birth", unit="month")["date_of_birth"]
     dob_table = pd.DataFrame(
-        {"Before (guide)": ["1 Feb 2003", "15 Aug 1990", "30 Dec 1998"],
-         "After (guide, month and year)": ["Feb 2003", "Aug 1990", "Dec 1998"],
-         "After (this tool)": list(months)}
-    )  # fmt: skip
+        {
+            "Before (guide)": ["1 Feb 2003", "15 Aug 1990", "30 Dec 1998"],
+            "After (guide, month and year)": ["Feb 2003", "Aug 1990", "Dec 1998"],
+            "After (this tool)": list(months),
+        }
+    )
     return gps_table, dob_table
 
 
@@ -150,22 +157,30 @@ def show_annex_b_examples() -> None:
 #: the order of the guide's five steps.
 WORKSHOP_TABLE = "guide_annex_c_taxi.csv"
 WORKSHOP_TASKS = (
-    ("Classify", "Accept the suggestions: Serial number is a direct identifier; Age, Gender "
-     "and Occupation are indirect identifiers (Step 1). Save."),
+    (
+        "Classify",
+        "Accept the suggestions: Serial number is a direct identifier; Age, Gender "
+        "and Occupation are indirect identifiers (Step 1). Save.",
+    ),
     ("De-identify", "Remove the Serial number (Step 2)."),
     ("Risk", "Note k = 1: every age is unique (Step 4)."),
-    ("Techniques", "Generalise Age into the guide's bands (edges 21, 31, 41), group the "
-     "occupations (Data Protection Officer, IT), then suppress records in groups smaller "
-     "than 5: the banker (Step 3, Annex C)."),
+    (
+        "Techniques",
+        "Generalise Age into the guide's bands (edges 21, 31, 41), group the "
+        "occupations (Data Protection Officer, IT), then suppress records in groups smaller "
+        "than 5: the banker (Step 3, Annex C).",
+    ),
     ("Risk", "Check k again, and P(re-ID) against the Annex D threshold (Step 4)."),
     ("Report", "Tick the controls you would put in place and download the report (Step 5)."),
-)  # fmt: skip
+)
 
 
 def workshop_tasks() -> pd.DataFrame:
     """The workshop's tasks as a numbered table (page, task)."""
     return pd.DataFrame(
-        {"#": range(1, len(WORKSHOP_TASKS) + 1),
-         "page": [page for page, _ in WORKSHOP_TASKS],
-         "task": [task for _, task in WORKSHOP_TASKS]}
-    )  # fmt: skip
+        {
+            "#": range(1, len(WORKSHOP_TASKS) + 1),
+            "page": [page for page, _ in WORKSHOP_TASKS],
+            "task": [task for _, task in WORKSHOP_TASKS],
+        }
+    )

@@ -28,8 +28,9 @@ MAP_HEIGHT = 420
 
 def map_points(df: pd.DataFrame, lat: str, lon: str, limit: int = MAX_POINTS) -> pd.DataFrame:
     """The first ``limit`` points with coordinates, as plain lat/lon columns."""
-    points = pd.DataFrame({"lat": df[lat].to_numpy(dtype=float), "lon": df[lon].to_numpy(dtype=float)},
-                          index=df.index)  # fmt: skip
+    points = pd.DataFrame(
+        {"lat": df[lat].to_numpy(dtype=float), "lon": df[lon].to_numpy(dtype=float)}, index=df.index
+    )
     return points.dropna().head(limit)
 
 
@@ -53,8 +54,10 @@ def offline_basemap() -> dict:
 
 
 def basemap_note() -> str:
-    return ("Grey land: the coastline and national boundaries around Singapore (Natural Earth, "
-            "stored with the tool; nothing is fetched from the internet).")  # fmt: skip
+    return (
+        "Grey land: the coastline and national boundaries around Singapore (Natural Earth, "
+        "stored with the tool; nothing is fetched from the internet)."
+    )
 
 
 def map_projection(lat: pd.Series | np.ndarray, lon: pd.Series | np.ndarray) -> dict:
@@ -100,9 +103,14 @@ def basemap_layer() -> dict:
     second for this basemap), Streamlit sends a spec as it is."""
     return {
         "data": {"values": json.loads(_basemap_json())},
-        "mark": {"type": "geoshape", "fill": LAND, "stroke": COAST, "strokeWidth": 0.8,
-                 "clip": True},
-    }  # fmt: skip
+        "mark": {
+            "type": "geoshape",
+            "fill": LAND,
+            "stroke": COAST,
+            "strokeWidth": 0.8,
+            "clip": True,
+        },
+    }
 
 
 def on_basemap(layer: dict, projection: dict, title: str, height: int = MAP_HEIGHT) -> dict:
@@ -133,8 +141,10 @@ def point_map(
     }
     if tooltip:
         encoding["tooltip"] = tooltip
-    dots = {"mark": {"type": "circle", "size": 12, "opacity": 0.7, "clip": True},
-            "encoding": encoding}  # fmt: skip
+    dots = {
+        "mark": {"type": "circle", "size": 12, "opacity": 0.7, "clip": True},
+        "encoding": encoding,
+    }
     return on_basemap(dots, map_projection(points["lat"], points["lon"]), title, height)
 
 
@@ -202,10 +212,13 @@ def area_risk_map(
         "scale": {"domain": list(AREA_STATUS), "range": list(AREA_STATUS.values())},
         "legend": {"orient": "top", "labelLimit": 0, "titleLimit": 0},
     }
-    tips = [("area", "nominal", "area"), ("status", "nominal", "risk"),
-            ("respondents", "quantitative", "respondents"),
-            ("population", "quantitative", "population"),
-            ("look_alikes", "quantitative", "look-alike areas")]  # fmt: skip
+    tips = [
+        ("area", "nominal", "area"),
+        ("status", "nominal", "risk"),
+        ("respondents", "quantitative", "respondents"),
+        ("population", "quantitative", "population"),
+        ("look_alikes", "quantitative", "look-alike areas"),
+    ]
     if shapes is not None:
         features, xs, ys = [], [], []
         for row, shape in zip(areas.to_dict("records"), shapes, strict=True):
@@ -220,16 +233,31 @@ def area_risk_map(
                 xs.append(points[:, 0])
                 ys.append(points[:, 1])
         prefix = "properties."
-        layer = {"data": {"values": features},
-                 "mark": {"type": "geoshape", "stroke": "white", "strokeWidth": 0.5,
-                          "opacity": 0.85, "clip": True}}  # fmt: skip
+        layer = {
+            "data": {"values": features},
+            "mark": {
+                "type": "geoshape",
+                "stroke": "white",
+                "strokeWidth": 0.5,
+                "opacity": 0.85,
+                "clip": True,
+            },
+        }
         lats = np.concatenate(ys) if ys else np.array([])
         lons = np.concatenate(xs) if xs else np.array([])
         data = None
     else:
         prefix = ""
-        layer = {"mark": {"type": "circle", "size": 70, "opacity": 0.85, "stroke": "white",
-                          "strokeWidth": 0.5, "clip": True}}  # fmt: skip
+        layer = {
+            "mark": {
+                "type": "circle",
+                "size": 70,
+                "opacity": 0.85,
+                "stroke": "white",
+                "strokeWidth": 0.5,
+                "clip": True,
+            }
+        }
         lats, lons = np.asarray(lat, dtype=float), np.asarray(lon, dtype=float)
         data = areas.assign(lat=lats, lon=lons)
     color["field"] = prefix + "status"
@@ -238,8 +266,10 @@ def area_risk_map(
         "tooltip": [{"field": prefix + f, "type": t, "title": name} for f, t, name in tips],
     }
     if shapes is None:
-        encoding |= {"longitude": {"field": "lon", "type": "quantitative"},
-                     "latitude": {"field": "lat", "type": "quantitative"}}  # fmt: skip
+        encoding |= {
+            "longitude": {"field": "lon", "type": "quantitative"},
+            "latitude": {"field": "lat", "type": "quantitative"},
+        }
     layer["encoding"] = encoding
     return data, on_basemap(layer, map_projection(lats, lons), title)
 
@@ -279,17 +309,27 @@ def histogram(distances_m: np.ndarray, bins: int = 40) -> tuple[pd.DataFrame, di
         "encoding": {
             # domains given: Streamlit draws the chart once before its data arrives, and
             # Vega warns about the infinite extent of an empty field otherwise
-            "x": {"field": "from_m", "type": "quantitative", "bin": {"binned": True},
-                  "title": "distance moved (m, haversine)",
-                  "scale": {"domain": [float(edges[0]), float(edges[-1])]}},
+            "x": {
+                "field": "from_m",
+                "type": "quantitative",
+                "bin": {"binned": True},
+                "title": "distance moved (m, haversine)",
+                "scale": {"domain": [float(edges[0]), float(edges[-1])]},
+            },
             "x2": {"field": "to_m"},
-            "y": {"field": "points", "type": "quantitative", "title": "points",
-                  "scale": {"domain": [0, max(int(np.max(counts)), 1)], "nice": True}},
-            "tooltip": [{"field": "from_m", "title": "from (m)", **metres},
-                        {"field": "to_m", "title": "to (m)", **metres},
-                        {"field": "points", "type": "quantitative", "title": "points"}],
+            "y": {
+                "field": "points",
+                "type": "quantitative",
+                "title": "points",
+                "scale": {"domain": [0, max(int(np.max(counts)), 1)], "nice": True},
+            },
+            "tooltip": [
+                {"field": "from_m", "title": "from (m)", **metres},
+                {"field": "to_m", "title": "to (m)", **metres},
+                {"field": "points", "type": "quantitative", "title": "points"},
+            ],
         },
-    }  # fmt: skip
+    }
     return frame, spec
 
 
@@ -309,12 +349,20 @@ def timeline(long: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     low, high = (int(shown["days"].min()), int(shown["days"].max())) if len(shown) else (0, 1)
     # domains given: Streamlit draws the chart once before its data arrives
     base = {
-        "x": {"field": "days", "type": "quantitative",
-              "title": "days from the person's first original date",
-              "scale": {"domain": [low, max(high, low + 1)], "nice": True}},
-        "y": {"field": "row", "type": "nominal", "title": "person · date column",
-              "sort": None, "scale": {"domain": rows}},
-    }  # fmt: skip
+        "x": {
+            "field": "days",
+            "type": "quantitative",
+            "title": "days from the person's first original date",
+            "scale": {"domain": [low, max(high, low + 1)], "nice": True},
+        },
+        "y": {
+            "field": "row",
+            "type": "nominal",
+            "title": "person · date column",
+            "sort": None,
+            "scale": {"domain": rows},
+        },
+    }
     version = {
         "field": "version",
         "type": "nominal",
@@ -324,13 +372,19 @@ def timeline(long: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     tooltip = [{"field": f, "type": "nominal"} for f in ("person", "column", "version")]
     tooltip += [{"field": "date", "type": "temporal"}, {"field": "weekday", "type": "nominal"}]
     layers = [
-        {"mark": {"type": "line", "color": "#bbbbbb"},
-         "encoding": {**base, "detail": {"field": "pair", "type": "nominal"}}},
-        {"mark": {"type": "point", "filled": True, "size": 80, "opacity": 1},
-         "encoding": {**base, "color": version, "tooltip": tooltip}},
-        {"mark": {"type": "text", "dy": -11, "fontSize": 10},
-         "encoding": {**base, "text": {"field": "weekday", "type": "nominal"}}},
-    ]  # fmt: skip
+        {
+            "mark": {"type": "line", "color": "#bbbbbb"},
+            "encoding": {**base, "detail": {"field": "pair", "type": "nominal"}},
+        },
+        {
+            "mark": {"type": "point", "filled": True, "size": 80, "opacity": 1},
+            "encoding": {**base, "color": version, "tooltip": tooltip},
+        },
+        {
+            "mark": {"type": "text", "dy": -11, "fontSize": 10},
+            "encoding": {**base, "text": {"field": "weekday", "type": "nominal"}},
+        },
+    ]
     # A fixed height (not a step per row): Vega drops "fit-y" with a warning otherwise.
     return shown, {"height": 32 * max(len(rows), 1) + 40, "layer": layers}
 
@@ -346,13 +400,17 @@ def timeline_frame(
     for column in columns:
         for version, table in (("original", before), ("shifted", after)):
             dates = pd.to_datetime(table.loc[rows, column], errors="coerce", format="mixed")
-            frames.append(pd.DataFrame({
-                "person": ids.loc[rows].astype(str).to_numpy(),
-                "column": column,
-                "version": version,
-                "date": dates.to_numpy(),
-                "pair": [f"{r}-{column}" for r in rows],
-            }))  # fmt: skip
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "person": ids.loc[rows].astype(str).to_numpy(),
+                        "column": column,
+                        "version": version,
+                        "date": dates.to_numpy(),
+                        "pair": [f"{r}-{column}" for r in rows],
+                    }
+                )
+            )
     long = pd.concat(frames, ignore_index=True).dropna(subset=["date"])
     long["weekday"] = long["date"].dt.day_name()
     return long
@@ -375,9 +433,13 @@ def displacement_frame(before: pd.DataFrame, after: pd.DataFrame, sample: int = 
     lat0, lon0 = float(both["lat_0"].median()), float(both["lon_0"].median())
     per_lon = M_PER_DEG_LON * math.cos(math.radians(lat0))
     frame = pd.DataFrame(
-        {"x": (both["lon_0"] - lon0) * per_lon, "y": (both["lat_0"] - lat0) * M_PER_DEG_LAT,
-         "x2": (both["lon_1"] - lon0) * per_lon, "y2": (both["lat_1"] - lat0) * M_PER_DEG_LAT}
-    )  # fmt: skip
+        {
+            "x": (both["lon_0"] - lon0) * per_lon,
+            "y": (both["lat_0"] - lat0) * M_PER_DEG_LAT,
+            "x2": (both["lon_1"] - lon0) * per_lon,
+            "y2": (both["lat_1"] - lat0) * M_PER_DEG_LAT,
+        }
+    )
     nearest = np.hypot(frame["x"], frame["y"]).nsmallest(sample).index
     frame = frame.loc[nearest]
     return frame.assign(moved_m=np.hypot(frame["x2"] - frame["x"], frame["y2"] - frame["y"]))
@@ -394,16 +456,20 @@ def displacement_detail(frame: pd.DataFrame, height: int = 380) -> alt.LayerChar
     y = alt.Y("y:Q", title="metres north", **axis)
     base = alt.Chart(frame)
     moves = base.mark_rule(color="#888888").encode(
-        x=x, y=y, x2="x2:Q", y2="y2:Q",
+        x=x,
+        y=y,
+        x2="x2:Q",
+        y2="y2:Q",
         tooltip=[alt.Tooltip("moved_m:Q", title="moved (m)", format=",.0f")],
-    )  # fmt: skip
+    )
     start = base.mark_circle(size=40, color="#1f77b4").encode(x=x, y=y)
     end = base.mark_circle(size=40, color="#ff7f0e").encode(
         x=alt.X("x2:Q", **axis), y=alt.Y("y2:Q", **axis)
     )
     left, bottom = -extent * 0.95, -extent * 0.92
-    scale_bar = pd.DataFrame({"x": [left], "x2": [left + bar], "y": [bottom],
-                              "label": [f"{bar:,} m"]})  # fmt: skip
+    scale_bar = pd.DataFrame(
+        {"x": [left], "x2": [left + bar], "y": [bottom], "label": [f"{bar:,} m"]}
+    )
     bar_rule = (
         alt.Chart(scale_bar)
         .mark_rule(color="black", size=3)

@@ -170,10 +170,12 @@ def set_original(
     def record(ws: Workspace) -> None:
         with ws.transaction():
             file_sha = sha256 or (sha256_file(source_path) if source_path else None)
-            sha = ws.add_dataset(df, name=name, source_path=source_path, sha256=file_sha,
-                                 store_data=keep_rows)  # fmt: skip
-            ws.set_setting("current_data", {"sha256": sha, "name": name,
-                                            "source_path": source_path})  # fmt: skip
+            sha = ws.add_dataset(
+                df, name=name, source_path=source_path, sha256=file_sha, store_data=keep_rows
+            )
+            ws.set_setting(
+                "current_data", {"sha256": sha, "name": name, "source_path": source_path}
+            )
         _state()["data_sha256"] = sha
         if keep_rows or source_path:  # other sessions could read it back anyway
             _remember_table(sha, df)
@@ -236,8 +238,7 @@ def require_data() -> bool:
     keeps only the *name* of a typed key, never the key itself).
     """
     if not has_data():
-        st.info("No table is loaded yet. Open **Data** (Step 0) to upload a file or pick a "
-                "sample.")  # fmt: skip
+        st.info("No table is loaded yet. Open **Data** (Step 0) to upload a file or pick a sample.")
         st.page_link("pages/1_data.py", label="Go to Data", icon=":material/upload_file:")
         return False
     missing = missing_keys()
@@ -313,13 +314,17 @@ def role_problem() -> str | None:
     columns = original().columns
     unknown = [str(c) for c in roles() if c not in columns]
     if unknown:
-        return (f"The confirmed roles name column(s) {', '.join(map(repr, unknown))} that the "
-                f"loaded table '{source_name()}' does not have: confirm the roles again on "
-                "Classify (Step 1).")  # fmt: skip
+        return (
+            f"The confirmed roles name column(s) {', '.join(map(repr, unknown))} that the "
+            f"loaded table '{source_name()}' does not have: confirm the roles again on "
+            "Classify (Step 1)."
+        )
     chosen = sensitive_choice()
     if chosen is not None and chosen not in columns:
-        return (f"The sensitive column {str(chosen)!r} is not a column of the loaded table "
-                f"'{source_name()}': choose it again on Classify (Step 1).")  # fmt: skip
+        return (
+            f"The sensitive column {str(chosen)!r} is not a column of the loaded table "
+            f"'{source_name()}': choose it again on Classify (Step 1)."
+        )
     return None
 
 
@@ -382,8 +387,14 @@ def removed_by_recipe(columns: list[str] | None = None) -> dict[str, str]:
     removed = {}
     for column in columns:
         name = str(column)
-        step = next((entry for entry in log if name in entry.columns_before
-                     and name not in entry.columns_after), None)  # fmt: skip
+        step = next(
+            (
+                entry
+                for entry in log
+                if name in entry.columns_before and name not in entry.columns_after
+            ),
+            None,
+        )
         if step is not None:
             removed[name] = f"step {step.position}, {step.step['step']}"
     return removed
@@ -561,8 +572,15 @@ def preview_step(step: dict[str, Any]) -> StepPreview:
     seed = next_step_seed(step)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", AnonymisationWarning)
-        data, _ = run_step(current_data(), step, seed=seed, base_dir=ROOT, keys=session_keys(),
-                           hierarchies=StoredHierarchies(), tables=_stored_tables([step]))  # fmt: skip
+        data, _ = run_step(
+            current_data(),
+            step,
+            seed=seed,
+            base_dir=ROOT,
+            keys=session_keys(),
+            hierarchies=StoredHierarchies(),
+            tables=_stored_tables([step]),
+        )
     return StepPreview(data, seed, tuple(str(w.message) for w in caught))
 
 
@@ -600,8 +618,7 @@ def current_risk(data: pd.DataFrame | None = None, *, impact: bool = False) -> R
     if key not in cache or (impact and not cache[key][2]):
         if len(cache) > 8:
             cache.clear()
-        report = risk_report(data, qi, k_threshold=k_target(), sensitive=sensitive,
-                             impact=impact)  # fmt: skip
+        report = risk_report(data, qi, k_threshold=k_target(), sensitive=sensitive, impact=impact)
         # The table is kept with its report so that its id cannot be reused meanwhile.
         cache[key] = (data, report, impact)
     return cache[key][1]
@@ -731,13 +748,19 @@ def set_release_targets(targets: dict[str, Any]) -> None:
 def release_recipe() -> Recipe:
     """The recipe with what the release is about: quasi-identifiers, sensitive, k, use case,
     and the decisions, reviews and targets the release check reads."""
-    meta: dict[str, Any] = {"quasi_identifiers": quasi_identifiers(original()),
-                            "k": k_target(), "use_case": use_case()}  # fmt: skip
+    meta: dict[str, Any] = {
+        "quasi_identifiers": quasi_identifiers(original()),
+        "k": k_target(),
+        "use_case": use_case(),
+    }
     sensitive = sensitive_column(original())
     if sensitive is not None:
         meta["sensitive"] = sensitive
-    extra = {"not_quasi_identifiers": release_decisions(), "reviewed_text": text_reviews(),
-             "targets": release_targets()}  # fmt: skip
+    extra = {
+        "not_quasi_identifiers": release_decisions(),
+        "reviewed_text": text_reviews(),
+        "targets": release_targets(),
+    }
     meta.update({key: value for key, value in extra.items() if value})
     return recipe().with_meta(**meta)
 
@@ -779,8 +802,17 @@ def release_check() -> ReleaseCheck:
             targets=targets,
         )
 
-    settings = (tuple(quasi), tuple(direct), sensitive, k_target(), repr(annex_d), confirmed,
-                repr(decisions), repr(reviews), repr(targets))  # fmt: skip
+    settings = (
+        tuple(quasi),
+        tuple(direct),
+        sensitive,
+        k_target(),
+        repr(annex_d),
+        confirmed,
+        repr(decisions),
+        repr(reviews),
+        repr(targets),
+    )
     return memo("release_check", compute, *settings)
 
 
@@ -874,8 +906,11 @@ def save_population_table(data: bytes, name: str) -> str:
     (issue 25). Raises WorkspaceError if the workspace cannot keep it."""
     table = side_table(name, data)
     digest = sha256_bytes(data)
-    _write_through(lambda ws: ws.add_dataset(table, name=f"population table {name}",
-                                             sha256=digest, store_data=True))  # fmt: skip
+    _write_through(
+        lambda ws: ws.add_dataset(
+            table, name=f"population table {name}", sha256=digest, store_data=True
+        )
+    )
     return stored_table_name(digest)
 
 
@@ -953,8 +988,9 @@ def set_keep_rows(keep: bool) -> None:
     _write(lambda ws: ws.set_setting("keep_rows", keep))
     sha = _state().get("data_sha256")
     if keep and sha and has_data():
-        _write(lambda ws: ws.add_dataset(original(), name=source_name(), sha256=sha,
-                                         store_data=True))  # fmt: skip
+        _write(
+            lambda ws: ws.add_dataset(original(), name=source_name(), sha256=sha, store_data=True)
+        )
         _remember_table(sha, original())
 
 
@@ -1025,16 +1061,28 @@ def _point_at_own_data_set(ws: Workspace) -> None:
         return
     known = next((d for d in ws.datasets() if d["sha256"] == sha), None)
     if known is not None:
-        ws.set_setting("current_data", {"sha256": sha, "name": known["name"],
-                                        "source_path": known["source_path"]})  # fmt: skip
+        ws.set_setting(
+            "current_data",
+            {"sha256": sha, "name": known["name"], "source_path": known["source_path"]},
+        )
 
 
 def switch_workspace(path: str) -> None:
     """Open (or create) the workspace at ``path`` and continue from what it holds."""
     Workspace(path).close()  # raises WorkspaceError with a clear message; nothing changes
     state = _state()
-    for key in ("original", "history", "roles", "data_sha256", _CHOICES, "tradeoff_result",
-                "local_recoding", "memo", "risk_cache", "prefix_cache"):  # fmt: skip
+    for key in (
+        "original",
+        "history",
+        "roles",
+        "data_sha256",
+        _CHOICES,
+        "tradeoff_result",
+        "local_recoding",
+        "memo",
+        "risk_cache",
+        "prefix_cache",
+    ):
         state.pop(key, None)
     state["workspace_path"] = str(path)
     state.pop(_SEEN_AT, None)
@@ -1252,9 +1300,11 @@ def _follow(ws: Workspace, now: dict[str, Any], seen: dict[str, Any]) -> list[st
     if data_set and sha != seen_sha and sha != state.get("data_sha256"):
         df = _rows_of(ws, data_set)
         if df is None:
-            return [f"Another session opened the data set '{data_set['name']}', whose rows "
-                    "are neither stored in the workspace nor found at their recorded path: "
-                    f"this session keeps working on '{source_name()}'."]  # fmt: skip
+            return [
+                f"Another session opened the data set '{data_set['name']}', whose rows "
+                "are neither stored in the workspace nor found at their recorded path: "
+                f"this session keeps working on '{source_name()}'."
+            ]
         _install_original(df, data_set["name"])
         state["data_sha256"] = sha
         state.pop("restore_note", None)
@@ -1269,8 +1319,10 @@ def _follow(ws: Workspace, now: dict[str, Any], seen: dict[str, Any]) -> list[st
         if theirs.to_yaml() != recipe().to_yaml():
             history().push(theirs)  # undo goes back to this session's recipe
             if not data_changed:  # a new data set comes with its recipe: said once
-                notes.append("The recipe changed in another session: now version "
-                             f"{settings['current_recipe']}.")  # fmt: skip
+                notes.append(
+                    "The recipe changed in another session: now version "
+                    f"{settings['current_recipe']}."
+                )
     if now["roles"] is not None and now["roles"] != seen.get("roles"):
         _set_roles_from(now["roles"])
         _forget_widgets_starting(_ROLE_PICKERS)
@@ -1294,11 +1346,17 @@ def release_bundle(report: Any, data_bytes: bytes, fmt: str, result: RecipeResul
     """The recipient's bundle (core.bundle) of the prepared release, as a zip: no original
     value, hierarchies as rules, no identity mapping table."""
     portable, hierarchies = _prepared_recipe()
-    return build_bundle(released=data_bytes, released_name=f"released.{fmt}", recipe=portable,
-                        hierarchies=hierarchies, report=report,
-                        made_mappings=bool(result.mappings or result.linking),
-                        original=original(), released_table=result.data,
-                        k=k_target()).to_zip()  # fmt: skip
+    return build_bundle(
+        released=data_bytes,
+        released_name=f"released.{fmt}",
+        recipe=portable,
+        hierarchies=hierarchies,
+        report=report,
+        made_mappings=bool(result.mappings or result.linking),
+        original=original(),
+        released_table=result.data,
+        k=k_target(),
+    ).to_zip()
 
 
 def release_archive(
@@ -1307,9 +1365,14 @@ def release_archive(
     """The internal reproduction archive (core.bundle) of the current release, as a zip:
     every hierarchy file and the encrypted identity tables (personal data)."""
     portable, hierarchies = _prepared_recipe()
-    return build_archive(released=data_bytes, released_name=f"released.{fmt}", recipe=portable,
-                         hierarchies=hierarchies, report=report,
-                         encrypted_mappings=encrypted_mappings).to_zip()  # fmt: skip
+    return build_archive(
+        released=data_bytes,
+        released_name=f"released.{fmt}",
+        recipe=portable,
+        hierarchies=hierarchies,
+        report=report,
+        encrypted_mappings=encrypted_mappings,
+    ).to_zip()
 
 
 _PREPARED = "prepared_release"
@@ -1319,8 +1382,15 @@ def _release_key(data_bytes: bytes, fmt: str, acknowledged: bool, signed: Mappin
     """What a prepared release stands for: the recipe as released (with its decisions and
     targets), its seed, the data set, the released bytes and their format, a "release
     anyway" and the sign-off. Any change makes the prepared downloads stale."""
-    parts = [release_recipe().to_yaml(), current().seed, _state().get("data_sha256"),
-             sha256_bytes(data_bytes), fmt, acknowledged, sorted(signed.items())]  # fmt: skip
+    parts = [
+        release_recipe().to_yaml(),
+        current().seed,
+        _state().get("data_sha256"),
+        sha256_bytes(data_bytes),
+        fmt,
+        acknowledged,
+        sorted(signed.items()),
+    ]
     return sha256_bytes(repr(parts).encode("utf-8"))
 
 
@@ -1363,20 +1433,33 @@ def prepare_release(
 
     def record(ws: Workspace) -> Any:
         return record_once(
-            ws, original=original(), data_path=source, recipe=release_recipe(),
-            result=current(), output_sha256=sha256_bytes(data_bytes),
-            output_name=f"released.{fmt}", base_dir=ROOT,
-            quasi_identifiers=quasi_identifiers(original()), report=report,
-            author=_author(), annex_d=annex_d_settings(), data_sha256=data_sha, sign_off=signed,
-        )  # fmt: skip
+            ws,
+            original=original(),
+            data_path=source,
+            recipe=release_recipe(),
+            result=current(),
+            output_sha256=sha256_bytes(data_bytes),
+            output_name=f"released.{fmt}",
+            base_dir=ROOT,
+            quasi_identifiers=quasi_identifiers(original()),
+            report=report,
+            author=_author(),
+            annex_d=annex_d_settings(),
+            data_sha256=data_sha,
+            sign_off=signed,
+        )
 
     try:
         done = _write_through(record)
     except (AnonymisationError, sqlite3.Error, OSError) as error:
         return _one_line(error)
-    _state()[_PREPARED] = {"key": _release_key(data_bytes, fmt, acknowledged, signed),
-                           "anchor": done.anchor, "new": done.new, "recipe": done.recipe,
-                           "hierarchies": done.hierarchies}  # fmt: skip
+    _state()[_PREPARED] = {
+        "key": _release_key(data_bytes, fmt, acknowledged, signed),
+        "anchor": done.anchor,
+        "new": done.new,
+        "recipe": done.recipe,
+        "hierarchies": done.hierarchies,
+    }
     return None
 
 
@@ -1422,8 +1505,10 @@ def work_at_stake() -> str | None:
     if not steps and not confirmed:
         return None
     # The name comes from the data's owner: escaped, as it is shown in Markdown.
-    return (f"the data set '{escape_markdown(source_name())}' with its recipe ({steps} "
-            f"step(s)) and {confirmed} confirmed role(s)")  # fmt: skip
+    return (
+        f"the data set '{escape_markdown(source_name())}' with its recipe ({steps} "
+        f"step(s)) and {confirmed} confirmed role(s)"
+    )
 
 
 def ask_before_replacing(
@@ -1444,8 +1529,10 @@ def ask_before_replacing(
     if stake is None:  # nothing at stake any more (e.g. the data was replaced meanwhile)
         _state().pop(asking, None)
         return
-    st.warning(f"This replaces {stake}. They stay in the workspace's history (History page). "
-               "Continue?", icon=":material/help:")  # fmt: skip
+    st.warning(
+        f"This replaces {stake}. They stay in the workspace's history (History page). Continue?",
+        icon=":material/help:",
+    )
     yes, no = st.columns(2)
     if yes.button("Yes, replace", key=f"{key}_yes", type="primary"):
         _state().pop(asking, None)
@@ -1529,16 +1616,21 @@ def sidebar() -> None:
             st.caption("No table loaded.")
             return
         if missing_keys():
-            st.caption("The recipe needs an HMAC key this session does not have: type it on "
-                       "the page to see the data and its risk.")  # fmt: skip
+            st.caption(
+                "The recipe needs an HMAC key this session does not have: type it on "
+                "the page to see the data and its risk."
+            )
             return
         data = current_data()
-        st.markdown(f"**Data:** {code_span(source_name())}  \n{len(data):,} records, "
-                    f"{len(data.columns)} columns")  # fmt: skip
+        st.markdown(
+            f"**Data:** {code_span(source_name())}  \n{len(data):,} records, "
+            f"{len(data.columns)} columns"
+        )
         report = None if role_problem() else current_risk(data)
         if role_problem():
-            st.caption("The confirmed roles do not fit this table: confirm them again on "
-                       "**Classify**.")  # fmt: skip
+            st.caption(
+                "The confirmed roles do not fit this table: confirm them again on **Classify**."
+            )
         elif report is None:
             st.caption("Mark indirect identifiers on **Classify** to see the risk.")
         else:
@@ -1558,13 +1650,17 @@ def sidebar() -> None:
                 if verdict.acceptable:
                     st.success("Within the Annex D threshold", icon=":material/check_circle:")
                 else:
-                    st.error(f"Above the Annex D threshold: k of at least {verdict.min_k} would meet it",
-                             icon=":material/warning:")  # fmt: skip
+                    st.error(
+                        f"Above the Annex D threshold: k of at least {verdict.min_k} would meet it",
+                        icon=":material/warning:",
+                    )
             disclosure = report.attribute_disclosure()
             if disclosure is not None:
-                st.warning("l-diversity = 1: a group reveals its "
-                           f"{escape_markdown(report.sensitive)} value (see Risk).",
-                           icon=":material/visibility:")  # fmt: skip
+                st.warning(
+                    "l-diversity = 1: a group reveals its "
+                    f"{escape_markdown(report.sensitive)} value (see Risk).",
+                    icon=":material/visibility:",
+                )
         steps = recipe().steps
         st.markdown(f"**Recipe:** {len(steps)} step(s)")
         shown = steps[-SIDEBAR_STEPS:]

@@ -123,8 +123,9 @@ def parse_matrix(text: str) -> dict[str, dict[str, float]]:
             row[target.strip()] = _number(probability, f"matrix line {number}")
         matrix[source.strip()] = row
     if not matrix:
-        raise ParameterError("'matrix' is empty: give one line per value, or leave PRAM's "
-                             "invariant matrix on.")  # fmt: skip
+        raise ParameterError(
+            "'matrix' is empty: give one line per value, or leave PRAM's invariant matrix on."
+        )
     return matrix
 
 
@@ -297,8 +298,10 @@ def _survey_method(
         k = st.number_input("k", 1, value=state.k_target(), key="ls_k")
         importance = st.multiselect(
             "Most important quasi-identifiers first (blanked last; default: fewer values = "
-            "more important)", qi, key="ls_importance",
-        )  # fmt: skip
+            "more important)",
+            qi,
+            key="ls_importance",
+        )
         shown = ", ".join(map(escape_markdown, qi)) or "none confirmed (see Classify)"
         st.caption(f"Quasi-identifiers: {shown}")
 
@@ -323,13 +326,15 @@ def _survey_method(
             "method": method,
             **({"delta": float(delta)} if method == "correlated2" else {"noise": float(noise)}),
         }
-    pd_min = st.number_input("Smallest chance of keeping a value (pd)", 0.01, 1.0, value=0.8,
-                             key="pram_pd")  # fmt: skip
+    pd_min = st.number_input(
+        "Smallest chance of keeping a value (pd)", 0.01, 1.0, value=0.8, key="pram_pd"
+    )
     alpha = st.number_input("alpha", 0.0, 1.0, value=0.5, key="pram_alpha")
     text = st.text_area(
         "Transition matrix (optional), one line per value: 'value: other=probability, ...'",
-        key="pram_matrix", placeholder="north: north=0.9, south=0.1\nsouth: south=1",
-    )  # fmt: skip
+        key="pram_matrix",
+        placeholder="north: north=0.9, south=0.1\nsouth: south=1",
+    )
 
     def pram_step() -> dict[str, Any]:
         out = {**step, "columns": [choice["column"]]}

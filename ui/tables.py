@@ -30,8 +30,11 @@ def formatted_table(
     (an id, a year, a postal code) and stay as they are; other non-numeric columns are never
     touched. A ``column_config`` column without a format of its own shows this text.
     """
-    by_kind = {**dict.fromkeys(measures, fmt_number), **dict.fromkeys(counts, fmt_count),
-               **dict.fromkeys(shares, fmt_percent)}  # fmt: skip
+    by_kind = {
+        **dict.fromkeys(measures, fmt_number),
+        **dict.fromkeys(counts, fmt_count),
+        **dict.fromkeys(shares, fmt_percent),
+    }
     labels = set(labels)
     formats = {
         column: by_kind.get(column, fmt_number)

@@ -62,8 +62,9 @@ def hierarchy_from_choice(
         return build_hierarchy(series, "numeric", widths=widths)
     if spec["kind"] == "grouping":
         pairs = [line.split(":", 1) for line in spec["mapping"].splitlines() if ":" in line]
-        return build_hierarchy(series, "grouping",
-                               mappings={a.strip(): b.strip() for a, b in pairs})  # fmt: skip
+        return build_hierarchy(
+            series, "grouping", mappings={a.strip(): b.strip() for a, b in pairs}
+        )
     if spec["kind"] == "upload":
         if not spec.get("name"):
             raise AnonymisationError(f"Upload a hierarchy file for '{series.name}'.")
@@ -128,8 +129,9 @@ def solutions_table(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) 
     table = pd.DataFrame(rows)
     if table.empty:
         return table
-    return table.sort_values([MEASURE_NAMES[result.measure], "records removed"],
-                             kind="stable").reset_index(drop=True)  # fmt: skip
+    return table.sort_values(
+        [MEASURE_NAMES[result.measure], "records removed"], kind="stable"
+    ).reset_index(drop=True)
 
 
 def _levels(candidate: Candidate | None) -> Mapping[str, int] | None:
@@ -146,15 +148,19 @@ def summary(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> str:
         )
     best = result.optimum
     kept = [c for c, lvl in best.levels.items() if lvl == 0]
-    changed = [f"{c} {describe_level(c, hierarchies[c], lvl)}"
-               for c, lvl in best.levels.items() if lvl > 0]  # fmt: skip
+    changed = [
+        f"{c} {describe_level(c, hierarchies[c], lvl)}" for c, lvl in best.levels.items() if lvl > 0
+    ]
     parts = []
     if kept:
         parts.append(f"keep {', '.join(kept)} unchanged")
     if changed:
         parts.append(f"generalise {'; '.join(changed)}")
-    removed = (f"remove {best.suppressed:,} record(s) ({_share(best.share_suppressed)})"
-               if best.suppressed else "remove no records")  # fmt: skip
+    removed = (
+        f"remove {best.suppressed:,} record(s) ({_share(best.share_suppressed)})"
+        if best.suppressed
+        else "remove no records"
+    )
     risk = best.p_reid if best.p_reid is not None else best.max_risk
     value = best.measures[result.measure]
     return (

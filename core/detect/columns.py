@@ -140,19 +140,19 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
         _simple(
             "ipv4",
             "are IPv4 addresses (four numbers of 0-255); an IP address is an indirect identifier",
-        ),  # fmt: skip
+        ),
         _simple("ipv6", "are IPv6 addresses; an IP address is an indirect identifier"),
         _simple("mac", "are MAC (device) addresses, device identifiers (HIPAA M)"),
         _simple(
             "ssn",
             "are US social security numbers (valid area, group and serial); a "
             "national identity number is a direct identifier",
-        ),  # fmt: skip
+        ),
         _simple(
             "nino",
             "are UK National Insurance numbers (allocated prefixes); a national "
             "identity number is a direct identifier",
-        ),  # fmt: skip
+        ),
         _national_ids,
         _registered,
         _plate,
@@ -163,11 +163,11 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
             "(other 6-digit codes look the same, so check); a postal code is an indirect "
             "identifier",
             uncertain=True,
-        ),  # fmt: skip
+        ),
         _simple(
             "money",
             "are dollar amounts; amounts such as salary or purchases are usually target attributes",
-        ),  # fmt: skip
+        ),
     )
     for check in (*checks, _postal, _birth_year, _age):
         found = check(s)
@@ -176,8 +176,20 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
     if pd.api.types.is_datetime64_any_dtype(sample):
         return _dates_evidence(pd.Series(sample.dropna().unique()), 1.0)
     if not numeric:
-        checks = (_date, _day_month, _image, _coordinates, _address, _name, _gender, _country,
-                  _occupation, _place, _code, _mixed)  # fmt: skip
+        checks = (
+            _date,
+            _day_month,
+            _image,
+            _coordinates,
+            _address,
+            _name,
+            _gender,
+            _country,
+            _occupation,
+            _place,
+            _code,
+            _mixed,
+        )
         for check in checks:
             found = check(s)
             if found is not None:
@@ -301,9 +313,22 @@ def _registered(s: _Sample) -> Evidence | None:
 
 
 _BUILTIN_CHECKED = frozenset(
-    {"nric", "email", "url", "ipv4", "ipv6", "mac", "ssn", "nino", "record_code",
-     "vehicle_plate", "date", "postal_code", "money"}
-)  # fmt: skip
+    {
+        "nric",
+        "email",
+        "url",
+        "ipv4",
+        "ipv6",
+        "mac",
+        "ssn",
+        "nino",
+        "record_code",
+        "vehicle_plate",
+        "date",
+        "postal_code",
+        "money",
+    }
+)
 
 
 def _plate(s: _Sample) -> Evidence | None:
@@ -331,8 +356,19 @@ def _plate(s: _Sample) -> Evidence | None:
 def _parse_dates(values: pd.Series) -> pd.Series:
     """The values as timestamps (NaT where none): common formats first (fast), then any."""
     parsed = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns]")
-    formats = ("%Y-%m-%d", "%d/%m/%Y", "%Y-%m-%d %H:%M:%S", "%d-%m-%Y", "%m/%d/%Y", "%d %b %Y",
-               "%d %B %Y", "%b %d, %Y", "%B %d, %Y", "%Y/%m/%d", "%d.%m.%Y")  # fmt: skip
+    formats = (
+        "%Y-%m-%d",
+        "%d/%m/%Y",
+        "%Y-%m-%d %H:%M:%S",
+        "%d-%m-%Y",
+        "%m/%d/%Y",
+        "%d %b %Y",
+        "%d %B %Y",
+        "%b %d, %Y",
+        "%B %d, %Y",
+        "%Y/%m/%d",
+        "%d.%m.%Y",
+    )
     for fmt in formats:
         rest = values[parsed.isna()]
         if rest.empty:

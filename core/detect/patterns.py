@@ -359,8 +359,11 @@ def fast_fullmatch(values: pd.Series, source: str | re.Pattern[str]) -> pd.Serie
         try:
             array = pa.array(values.to_numpy(dtype=object), type=pa.string(), from_pandas=True)
             matched = pc.match_substring_regex(array, f"^(?:{source})$")
-            return pd.Series(matched.fill_null(False).to_numpy(zero_copy_only=False),
-                             index=values.index, dtype=bool)  # fmt: skip
+            return pd.Series(
+                matched.fill_null(False).to_numpy(zero_copy_only=False),
+                index=values.index,
+                dtype=bool,
+            )
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
             pass
     return values.str.fullmatch(source).fillna(False).astype(bool)

@@ -307,9 +307,8 @@ class _Joined:
         local = bounds - self.starts[first][:, None]
         places = self.positions[first[inside]]
         return list(
-            zip(places.tolist(), local[inside, 0].tolist(), local[inside, 1].tolist(),
-                strict=True)
-        )  # fmt: skip
+            zip(places.tolist(), local[inside, 0].tolist(), local[inside, 1].tolist(), strict=True)
+        )
 
     def search(
         self, regex: re.Pattern[str], keep: Callable[[re.Match[str]], tuple[int, int] | None]

@@ -248,8 +248,7 @@ def count_packed(
     running.flush()
     keys, counts = running.keys, running.counts
     del running
-    table = frequency_frame(books, layout.unpacked(keys), columns, rows=keys.size,
-                            as_read=as_read)  # fmt: skip
+    table = frequency_frame(books, layout.unpacked(keys), columns, rows=keys.size, as_read=as_read)
     return table, counts
 
 

@@ -61,8 +61,9 @@ def sources_of_files(
     source = source or ", ".join(files)
     kinds = {READ_FORMATS.get(Path(f).suffix.lower()) for f in files}
     if kinds - {"csv", "parquet"}:
-        odd = next(f for f in files if READ_FORMATS.get(Path(f).suffix.lower()) not in
-                   ("csv", "parquet"))  # fmt: skip
+        odd = next(
+            f for f in files if READ_FORMATS.get(Path(f).suffix.lower()) not in ("csv", "parquet")
+        )
         raise DataReadError(
             f"File '{odd}' is not CSV or Parquet; the duckdb and spark engines read only "
             "those (use --engine pandas for Excel, or save the sheet as CSV or Parquet)."
@@ -150,10 +151,12 @@ def _csv_sources(files: list[str], sep: str | None) -> Sources:
             missing = [h for h in header if h not in other]
             extra = [h for h in other if h not in header]
             detail = (
-                f": it lacks column(s) {', '.join(repr(m) for m in missing)}" if missing
-                else f": it has extra column(s) {', '.join(repr(e) for e in extra)}" if extra
+                f": it lacks column(s) {', '.join(repr(m) for m in missing)}"
+                if missing
+                else f": it has extra column(s) {', '.join(repr(e) for e in extra)}"
+                if extra
                 else ""
-            )  # fmt: skip
+            )
             raise DataReadError(
                 f"CSV files differ: the header of '{file}' is not the header of '{files[0]}'"
                 f"{detail}. Give files of one table; nothing was written."
@@ -256,10 +259,12 @@ def sample_rows(sources: Sources, rows: int = 5000) -> pd.DataFrame:
                 read_options=pa_csv.ReadOptions(skip_rows=sources.skip + 1, column_names=names),
                 parse_options=pa_csv.ParseOptions(delimiter=sources.sep, newlines_in_values=True),
                 convert_options=pa_csv.ConvertOptions(
-                    column_types=dict.fromkeys(names, pa.string()), null_values=[""],
-                    strings_can_be_null=True, quoted_strings_can_be_null=True,
+                    column_types=dict.fromkeys(names, pa.string()),
+                    null_values=[""],
+                    strings_can_be_null=True,
+                    quoted_strings_can_be_null=True,
                 ),
-            )  # fmt: skip
+            )
             batch = next(iter(reader), None)
             kinds = combine_kinds([batch_kinds(batch)]) if batch is not None else None
     except (pa.ArrowInvalid, OSError) as exc:

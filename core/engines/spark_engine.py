@@ -258,13 +258,18 @@ def _frequency(frame, positions: list[int], columns: list[str], *, as_read: bool
     except KeysTooWide:
         grouped = _count(frame, positions)
         return coded_frequency_table(grouped.to_batches(), columns, as_read=as_read)
-    table = frequency_frame(books, layout.unpacked(keys), columns, rows=keys.size,
-                            as_read=as_read)  # fmt: skip
+    table = frequency_frame(books, layout.unpacked(keys), columns, rows=keys.size, as_read=as_read)
     return table, counts
 
 
-def spark_counts(sources: Sources, stored: list[str], columns: list[str], *,
-                 master: str | None = None, progress: ProgressFn | None = None):  # fmt: skip
+def spark_counts(
+    sources: Sources,
+    stored: list[str],
+    columns: list[str],
+    *,
+    master: str | None = None,
+    progress: ProgressFn | None = None,
+):
     """The frequency table of the ``stored`` columns of ``sources`` (named ``columns``)
     and its counts (:func:`_frequency`); ``progress`` hears the Spark tasks done."""
     from pyspark.errors import PySparkException
@@ -320,8 +325,9 @@ def _numbered(frame, rows: int):
     ``rows`` rows (``__block``): the same blocks, and so the same seeded draws, as DuckDB."""
     from pyspark.sql import functions as F  # noqa: N812
 
-    ids = frame.select("*", F.monotonically_increasing_id().alias("__id"),
-                       F.spark_partition_id().alias("__pid"))  # fmt: skip
+    ids = frame.select(
+        "*", F.monotonically_increasing_id().alias("__id"), F.spark_partition_id().alias("__pid")
+    )
     sizes = dict(ids.groupBy("__pid").count().collect())
     offsets, total = [], 0
     for partition in range(max(sizes, default=-1) + 1):
@@ -379,13 +385,22 @@ def _side_results(numbered, batch_of, steps, failing, release_counts, base_dir, 
         batch, block = batch_of(pdf)
         part = st.ReleaseCounts(risk_columns, len(steps)) if risk_columns is not None else None
         mappings: dict[tuple[int, str], list[pd.DataFrame]] = {}
-        done = st._run_batch(batch, steps, failing, block, base_dir=base_dir, keys=keys,
-                             mappings=mappings,
-                             step_rows=part.step_rows if part is not None else None)  # fmt: skip
+        done = st._run_batch(
+            batch,
+            steps,
+            failing,
+            block,
+            base_dir=base_dir,
+            keys=keys,
+            mappings=mappings,
+            step_rows=part.step_rows if part is not None else None,
+        )
         if part is not None:
             part.add(batch, done)
-        distinct = {key: pd.concat(parts, ignore_index=True).drop_duplicates(ignore_index=True)
-                    for key, parts in mappings.items()}  # fmt: skip
+        distinct = {
+            key: pd.concat(parts, ignore_index=True).drop_duplicates(ignore_index=True)
+            for key, parts in mappings.items()
+        }
         return pd.DataFrame({"__block": [block], "side": [pickle.dumps((part, distinct))]})
 
     rows = numbered.groupBy("__block").applyInPandas(side, "__block long, side binary")
@@ -498,17 +513,25 @@ def spark_stream_recipe(
     def release(pdf):
         batch, block = batch_of(pdf)
         done = run(batch, steps, failing, block, base_dir=base_dir, keys=keys)
-        left = [c for c in direct_identifiers if c in done.columns
-                and st._values_left(batch[c], done[c])]  # fmt: skip
+        left = [
+            c
+            for c in direct_identifiers
+            if c in done.columns and st._values_left(batch[c], done[c])
+        ]
         out = st._plain(done).reset_index(drop=True)
-        return out.assign(__row=done.index.to_numpy(dtype=np.int64), __block=block,
-                          __changed=not done.equals(batch), __left=",".join(left))  # fmt: skip
+        return out.assign(
+            __row=done.index.to_numpy(dtype=np.int64),
+            __block=block,
+            __changed=not done.equals(batch),
+            __left=",".join(left),
+        )
 
     mappings = {}
     if side:
         with next_pass("counting the release" if release_counts is not None else "mappings"):
-            mappings = _side_results(numbered, batch_of, steps, failing, release_counts,
-                                     base_dir, keys)  # fmt: skip
+            mappings = _side_results(
+                numbered, batch_of, steps, failing, release_counts, base_dir, keys
+            )
     example = release(sample_pdf)
     released = numbered.groupBy("__block").applyInPandas(release, _spark_schema(example))
     columns = [c for c in example.columns if c not in _HELPERS]
@@ -541,6 +564,12 @@ def spark_stream_recipe(
         shutil.rmtree(folder, ignore_errors=True)
     frequency, counts = counter.result()
     return st.StreamResult(
-        records, columns, seed, frequency, counts, changed or records != records_in,
-        sorted(left), st.merged_mappings(mappings),
-    )  # fmt: skip
+        records,
+        columns,
+        seed,
+        frequency,
+        counts,
+        changed or records != records_in,
+        sorted(left),
+        st.merged_mappings(mappings),
+    )

@@ -53,12 +53,25 @@ from core.techniques.suppression import CLASS_MODELS, _class_models, _kmap_model
 BATCH_ROWS = 65_536
 
 #: Technique functions whose output row depends only on the same input row.
-ROW_WISE = frozenset({
-    "remove_columns", "suppress_records", "mask", "pseudonymise_hmac", "redact_text",
-    "generalise_bands", "generalise_edges", "generalise_mapping", "generalise_hierarchy",
-    "generalise_date", "top_bottom_code", "round_to_base", "add_noise", "round_coordinates",
-    "snap_to_grid",
-})  # fmt: skip
+ROW_WISE = frozenset(
+    {
+        "remove_columns",
+        "suppress_records",
+        "mask",
+        "pseudonymise_hmac",
+        "redact_text",
+        "generalise_bands",
+        "generalise_edges",
+        "generalise_mapping",
+        "generalise_hierarchy",
+        "generalise_date",
+        "top_bottom_code",
+        "round_to_base",
+        "add_noise",
+        "round_coordinates",
+        "snap_to_grid",
+    }
+)
 #: Steps that drop the records of equivalence classes failing k (and l, t, ...).
 CLASS_STEPS = frozenset({"suppress_below_k", "suppress_failing_classes"})
 
@@ -240,9 +253,13 @@ def _run_batch(
                 batch = batch.loc[~np.isin(keys, failing[step.position])]
                 pseudonymised = None
             else:
-                batch, pseudonymised = run_step(batch, step.step,
-                                                seed=_block_seed(step.seed, block),
-                                                base_dir=base_dir, keys=keys)  # fmt: skip
+                batch, pseudonymised = run_step(
+                    batch,
+                    step.step,
+                    seed=_block_seed(step.seed, block),
+                    base_dir=base_dir,
+                    keys=keys,
+                )
         except AnonymisationError as error:
             raise type(error)(f"Step {step.position} ({step.step['step']}): {error}") from None
         if step_rows is not None:
@@ -290,8 +307,7 @@ class ReleaseCounts:
             self.original = batch.iloc[:0]
             self.released = done.iloc[:0]
             self.before = {str(c): _Counter(["value"]) for c in batch.columns}
-            self.after = {str(c): _Counter(["value"]) for c in batch.columns
-                          if c in done.columns}  # fmt: skip
+            self.after = {str(c): _Counter(["value"]) for c in batch.columns if c in done.columns}
             self.pairs = {c: _Counter(["before", "after"]) for c in self.after}
             self.formula_cells = np.zeros(done.shape[1], dtype=np.int64)
         for column in batch.columns:
@@ -315,8 +331,11 @@ class ReleaseCounts:
             self.after = {c: _Counter(["value"]) for c in other.after}
             self.pairs = {c: _Counter(["before", "after"]) for c in other.pairs}
             self.formula_cells = np.zeros_like(other.formula_cells)
-        for mine, theirs in ((self.before, other.before), (self.after, other.after),
-                             (self.pairs, other.pairs)):  # fmt: skip
+        for mine, theirs in (
+            (self.before, other.before),
+            (self.after, other.after),
+            (self.pairs, other.pairs),
+        ):
             for column, counter in theirs.items():
                 mine[column].merge(counter)
         self.risk.merge(other.risk)
@@ -334,11 +353,14 @@ class ReleaseCounts:
             return table.assign(n=counts)
 
         columns = [
-            ColumnCounts(column, frame(counter),
-                         frame(self.after[column]) if column in self.after else None,
-                         frame(self.pairs[column]) if column in self.pairs else None)
+            ColumnCounts(
+                column,
+                frame(counter),
+                frame(self.after[column]) if column in self.after else None,
+                frame(self.pairs[column]) if column in self.pairs else None,
+            )
             for column, counter in self.before.items()
-        ]  # fmt: skip
+        ]
         return utility_from_counts(self.records_in, self.records_out, columns)
 
     def risk_table(self) -> tuple[pd.DataFrame, np.ndarray]:
@@ -429,8 +451,16 @@ def stream_recipe(
     records, rows, columns = 0, 0, None
     step_rows = release_counts.step_rows if release_counts is not None else None
     for block, batch in enumerate(batches()):
-        done = _run_batch(batch, steps, failing, block, base_dir=base_dir, keys=keys,
-                          mappings=mappings, step_rows=step_rows)  # fmt: skip
+        done = _run_batch(
+            batch,
+            steps,
+            failing,
+            block,
+            base_dir=base_dir,
+            keys=keys,
+            mappings=mappings,
+            step_rows=step_rows,
+        )
         if release_counts is not None:
             release_counts.add(batch, done)
         if counter is None:
@@ -439,10 +469,12 @@ def stream_recipe(
         counter.add(done)
         changed = changed or not done.equals(batch)
         left.update(
-            column for column in direct_identifiers
-            if column in done.columns and column not in left
+            column
+            for column in direct_identifiers
+            if column in done.columns
+            and column not in left
             and _values_left(batch[column], done[column])
-        )  # fmt: skip
+        )
         write(done, block == 0)
         records += len(done)
         rows += len(batch)
@@ -452,9 +484,15 @@ def stream_recipe(
         raise DataReadError("The input holds no records; nothing was written.")
     frequency, counts = counter.result()
     return StreamResult(
-        records, columns or [], seed, frequency, counts, changed, sorted(left),
+        records,
+        columns or [],
+        seed,
+        frequency,
+        counts,
+        changed,
+        sorted(left),
         merged_mappings(mappings),
-    )  # fmt: skip
+    )
 
 
 def stream_on_engine(
@@ -475,8 +513,7 @@ def stream_on_engine(
         return stream_recipe(duckdb_batches(sources), steps, write, progress=passes, **options)
     from core.engines.spark_engine import spark_stream_recipe
 
-    return spark_stream_recipe(sources, steps, write, master=master, progress=progress,
-                               **options)  # fmt: skip
+    return spark_stream_recipe(sources, steps, write, master=master, progress=progress, **options)
 
 
 def _values_left(before: pd.Series, after: pd.Series) -> bool:

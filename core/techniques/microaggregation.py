@@ -87,8 +87,9 @@ def mdav_groups(values: np.ndarray, k: int) -> np.ndarray:
 
     while alive.size >= 2 * k:
         with np.errstate(all="ignore"):
-            centroid = [np.nanmean(column) if not np.isnan(column).all() else np.nan
-                        for column in columns]  # fmt: skip
+            centroid = [
+                np.nanmean(column) if not np.isnan(column).all() else np.nan for column in columns
+            ]
         r = int(np.argmax(distances(centroid)))
         r_point = [column[r] for column in columns]
         s_row = alive[int(np.argmax(distances(r_point)))]
@@ -106,8 +107,9 @@ def _group_means(values: np.ndarray, group: np.ndarray) -> np.ndarray:
     n_groups = int(group.max()) + 1 if group.size else 0
     out = np.full(values.shape, np.nan)
     for j in range(values.shape[1]):
-        sums = np.bincount(group, weights=np.where(present[:, j], values[:, j], 0.0),
-                           minlength=n_groups)  # fmt: skip
+        sums = np.bincount(
+            group, weights=np.where(present[:, j], values[:, j], 0.0), minlength=n_groups
+        )
         counts = np.bincount(group, weights=present[:, j], minlength=n_groups)
         means = np.divide(sums, counts, out=np.full(n_groups, np.nan), where=counts > 0)
         out[:, j] = np.where(present[:, j], means[group], np.nan)

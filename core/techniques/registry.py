@@ -117,7 +117,7 @@ def _kmap_population_table(spec: Any) -> Any:
         or not all(isinstance(c, str) and isinstance(h, str) for c, h in hierarchies.items())
         or not all(
             isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in levels.values()
-        )  # fmt: skip
+        )
     ):
         raise RecipeError(
             "Step 'suppress_records': k_map with a population table takes 'hierarchies' "
@@ -140,13 +140,15 @@ def _suppress(p: dict[str, Any]) -> Call:
     if "below_k" in p:
         if "quasi_identifiers" not in p:
             raise RecipeError("Step 'suppress_records' with 'below_k' needs 'quasi_identifiers'.")
-        models = {**_class_model_parameters(p, "suppress_records"),
-                  **_pick(p, POPULATION_MODELS)}  # fmt: skip
+        models = {**_class_model_parameters(p, "suppress_records"), **_pick(p, POPULATION_MODELS)}
         if "k_map" in models:
             models["k_map"] = _kmap_population_table(models["k_map"])
         if models:  # ARX semantics: classes failing any model are removed
-            return Call("suppress_failing_classes", (_as_list(p["quasi_identifiers"]),),
-                        {"k": p["below_k"], **models})  # fmt: skip
+            return Call(
+                "suppress_failing_classes",
+                (_as_list(p["quasi_identifiers"]),),
+                {"k": p["below_k"], **models},
+            )
         return Call("suppress_below_k", (_as_list(p["quasi_identifiers"]),), {"k": p["below_k"]})
     if any(name in p for name in (*CLASS_MODELS, *POPULATION_MODELS)):
         raise RecipeError(
@@ -222,8 +224,16 @@ def _redact_text(p: dict[str, Any]) -> Call:
     return Call("redact_text", (_as_list(p["columns"]),), kwargs)
 
 
-_GENERALISE_FORMS = ("width", "edges", "top", "bottom", "mapping", "hierarchy",
-                     "hierarchy_rule", "date_unit")  # fmt: skip
+_GENERALISE_FORMS = (
+    "width",
+    "edges",
+    "top",
+    "bottom",
+    "mapping",
+    "hierarchy",
+    "hierarchy_rule",
+    "date_unit",
+)
 
 
 def _generalise(p: dict[str, Any]) -> Call:
@@ -348,7 +358,7 @@ def _recode_locally(p: dict[str, Any]) -> Call:
             if isinstance(given, str)
             else _hierarchy_rule("recode_locally", given)
             for c, given in hierarchies.items()
-        },  # fmt: skip
+        },
         "rounds": rounds,
         **_pick(p, ("k",)),
         **_class_model_parameters(p, "recode_locally"),

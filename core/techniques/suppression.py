@@ -206,9 +206,13 @@ def suppress_failing_classes(
     k = require_int("k", k, minimum=1)
     quasi_identifiers = require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
     fail = failing_records(df, quasi_identifiers, ClassModels(k=k))
-    given = {"l_diversity": l_diversity, "t_closeness": t_closeness,
-             "delta_disclosure": delta_disclosure, "beta_likeness": beta_likeness,
-             "alpha_k": alpha_k}  # fmt: skip
+    given = {
+        "l_diversity": l_diversity,
+        "t_closeness": t_closeness,
+        "delta_disclosure": delta_disclosure,
+        "beta_likeness": beta_likeness,
+        "alpha_k": alpha_k,
+    }
     for name, spec in given.items():
         if spec is not None:
             fail |= failing_records(df, quasi_identifiers, _class_models(name, spec))
@@ -240,13 +244,20 @@ def _kmap_models(spec: object, quasi_identifiers: Sequence[str] = ()) -> ClassMo
         # k-map with the population known (ARX KMap(k, DataSubset)): the population's
         # records, generalised as the data was, counted per class.
         spec = _spec("k_map", spec, ("k", "population_table"), ("hierarchies", "levels"))
-        population = generalise_population(spec["population_table"], quasi_identifiers,
-                                           spec.get("hierarchies", {}), spec.get("levels", {}))  # fmt: skip
+        population = generalise_population(
+            spec["population_table"],
+            quasi_identifiers,
+            spec.get("hierarchies", {}),
+            spec.get("levels", {}),
+        )
         return ClassModels(k_map=spec["k"], population_table=population)
     spec = _spec("k_map", spec, ("k", "population"), ("estimator", "significance"))
-    return ClassModels(k_map=spec["k"], population=spec["population"],
-                       k_map_estimator=spec.get("estimator", "zero_truncated_poisson"),
-                       k_map_significance=spec.get("significance", 0.01))  # fmt: skip
+    return ClassModels(
+        k_map=spec["k"],
+        population=spec["population"],
+        k_map_estimator=spec.get("estimator", "zero_truncated_poisson"),
+        k_map_significance=spec.get("significance", 0.01),
+    )
 
 
 def table_failing_records(
@@ -262,10 +273,17 @@ def table_failing_records(
     if average_risk is not None:
         criteria["max_average_risk"] = _spec("average_risk", average_risk, ("max",), ())["max"]
     if population_uniqueness is not None:
-        spec = _spec("population_uniqueness", population_uniqueness, ("max", "population"),
-                     ("model", "iterations_per_try"))  # fmt: skip
-        criteria.update(max_population_uniqueness=spec["max"], population=spec["population"],
-                        population_model=spec.get("model", "dankar"))  # fmt: skip
+        spec = _spec(
+            "population_uniqueness",
+            population_uniqueness,
+            ("max", "population"),
+            ("model", "iterations_per_try"),
+        )
+        criteria.update(
+            max_population_uniqueness=spec["max"],
+            population=spec["population"],
+            population_model=spec.get("model", "dankar"),
+        )
         if "iterations_per_try" in spec:  # ARX's ARXSolverConfiguration.iterationsPerTry
             criteria["solver"] = SolverSettings(iterations_per_try=spec["iterations_per_try"])
     kept = np.flatnonzero(~fail)

@@ -22,9 +22,15 @@ pytestmark = pytest.mark.browser
 
 def test_locations_page_maps(page, app_url, screenshot_dir):
     outside: list[str] = []
-    page.on("request", lambda r: outside.append(r.url)
+    page.on(
+        "request",
+        lambda r: (
+            outside.append(r.url)
             if urlparse(r.url).hostname not in ("127.0.0.1", "localhost", None)
-            and not r.url.startswith(("data:", "blob:")) else None)  # fmt: skip
+            and not r.url.startswith(("data:", "blob:"))
+            else None
+        ),
+    )
     page.goto(app_url)
     wait_idle(page)
     open_page(page, "Locations and dates")
@@ -126,9 +132,11 @@ def test_locations_page_is_drawn_within_budget(page, app_url):
         cpu.append(cpu_seconds_of_children() - cpu_start)
     assert page.locator(f"{MAIN} .vega-embed").count() >= 4
     load = os.getloadavg()[0] / (os.cpu_count() or 1)
-    shown = (f"clock {', '.join(f'{t:.2f}' for t in times)} s (median "
-             f"{statistics.median(times):.2f} s); CPU of server and browser "
-             f"{', '.join(f'{t:.2f}' for t in cpu)} s; load {load:.1f} per core")  # fmt: skip
+    shown = (
+        f"clock {', '.join(f'{t:.2f}' for t in times)} s (median "
+        f"{statistics.median(times):.2f} s); CPU of server and browser "
+        f"{', '.join(f'{t:.2f}' for t in cpu)} s; load {load:.1f} per core"
+    )
     print(f"Locations and dates drawn: {shown}")
     if min(times) > BUDGET_S and load > 2:
         pytest.skip(f"machine overloaded, the clock measures other work: {shown}")

@@ -17,8 +17,16 @@ from core.privacy import equivalence_classes, l_diversity
 from core.recipe import Recipe, apply_recipe
 from core.risk import risk_report
 
-QI = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
-      "occupation"]  # fmt: skip
+QI = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+]
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +72,9 @@ def _at_levels(generalised, levels) -> pd.DataFrame:
 def test_k_never_decreases_when_generalising_further(generalised, hierarchies, data):
     heights = [hierarchies[c].height for c in QI]
     levels = [data.draw(st.integers(0, h)) for h in heights]
-    raise_at = data.draw(st.sampled_from([i for i, h in enumerate(heights) if levels[i] < h]
-                                         or [0]))  # fmt: skip
+    raise_at = data.draw(
+        st.sampled_from([i for i, h in enumerate(heights) if levels[i] < h] or [0])
+    )
     higher = list(levels)
     higher[raise_at] = min(heights[raise_at], levels[raise_at] + 1)
     k_low = equivalence_classes(_at_levels(generalised, levels), QI).k
@@ -74,8 +83,14 @@ def test_k_never_decreases_when_generalising_further(generalised, hierarchies, d
 
 
 def test_recipe_with_hierarchies_reaches_5_anonymity(adult, adult_hierarchies_dir):
-    levels = {"age": 2, "education": 2, "native-country": 1, "marital-status": 1,
-              "workclass": 1, "occupation": 1}  # fmt: skip
+    levels = {
+        "age": 2,
+        "education": 2,
+        "native-country": 1,
+        "marital-status": 1,
+        "workclass": 1,
+        "occupation": 1,
+    }
     steps = [
         {"step": "generalise", "column": c, "hierarchy": f"adult_hierarchy_{c}.csv", "level": lv}
         for c, lv in levels.items()
@@ -88,8 +103,9 @@ def test_recipe_with_hierarchies_reaches_5_anonymity(adult, adult_hierarchies_di
     # counted here with pandas on a table generalised by reading the hierarchy files.
     generalised = adult.copy()
     for column, level in levels.items():
-        table = pd.read_csv(adult_hierarchies_dir / f"adult_hierarchy_{column}.csv", sep=";",
-                            header=None, dtype=str)  # fmt: skip
+        table = pd.read_csv(
+            adult_hierarchies_dir / f"adult_hierarchy_{column}.csv", sep=";", header=None, dtype=str
+        )
         lookup = dict(zip(table[0], table[level], strict=True))
         generalised[column] = adult[column].astype(str).map(lookup)
     class_size = generalised.groupby(QI)["age"].transform("size")

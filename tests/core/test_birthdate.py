@@ -29,8 +29,9 @@ def _table() -> pd.DataFrame:
 def test_observed_and_predicted_by_hand() -> None:
     df = _table()
     before = df.copy()
-    result = observed_uniqueness(df, date_of_birth="dob", sex="sex", locality="postal",
-                                 locality_prefix=2)  # fmt: skip
+    result = observed_uniqueness(
+        df, date_of_birth="dob", sex="sex", locality="postal", locality_prefix=2
+    )
     pd.testing.assert_frame_equal(df, before)
     # locality "12" for all; rows 0 and 1 share (1980-01-02, F): 3 of 5 readable are unique
     assert (result.records, result.skipped, result.observed_unique) == (5, 1, 3)

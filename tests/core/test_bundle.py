@@ -44,7 +44,7 @@ def _adult_recipe(hierarchy_dir: Path) -> Recipe:
             },
             {"step": "swap", "columns": ["occupation"]},
             {"step": "remove", "columns": ["native-country"]},
-        ),  # fmt: skip
+        ),
         seed=2024,
         meta={"name": "adult release", "quasi_identifiers": ["age", "sex", "education"], "k": 5},
     )
@@ -70,8 +70,9 @@ def test_portable_recipe_names_hierarchies_by_content(adult_hierarchies_dir: Pat
 
 
 def test_a_missing_hierarchy_file_is_named(tmp_path: Path) -> None:
-    recipe = Recipe(steps=({"step": "generalise", "column": "age", "level": 1,
-                            "hierarchy": "nowhere/age.csv"},))  # fmt: skip
+    recipe = Recipe(
+        steps=({"step": "generalise", "column": "age", "level": 1, "hierarchy": "nowhere/age.csv"},)
+    )
     with pytest.raises(RecipeError, match="Step 1.*'nowhere/age.csv'"):
         portable_recipe(recipe, base_dir=tmp_path)
 
@@ -86,8 +87,13 @@ def test_archive_reproduces_the_release_byte_for_byte(adult_release, tmp_path: P
     original, recipe, hierarchies, result = adult_release
     released = released_bytes(result, "out.csv")
     report = build_report(original, result, recipe)
-    archive = build_archive(released=released, released_name="out.csv", recipe=recipe,
-                            hierarchies=hierarchies, report=report).to_zip()  # fmt: skip
+    archive = build_archive(
+        released=released,
+        released_name="out.csv",
+        recipe=recipe,
+        hierarchies=hierarchies,
+        report=report,
+    ).to_zip()
 
     # An empty folder with only the bundle and the original data; only `core` importable.
     folder = tmp_path / "elsewhere"
@@ -98,10 +104,19 @@ def test_archive_reproduces_the_release_byte_for_byte(adult_release, tmp_path: P
     env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT)}
     # Run from another folder: hierarchies are found next to the script, not the caller.
     run = subprocess.run(
-        [sys.executable, "-B", "elsewhere/anonymise.py", "elsewhere/ORIGINAL.csv",
-         "elsewhere/OUT.csv"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-B",
+            "elsewhere/anonymise.py",
+            "elsewhere/ORIGINAL.csv",
+            "elsewhere/OUT.csv",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     assert (folder / "OUT.csv").read_bytes() == (folder / "released.csv").read_bytes() == released
     # The manifest lists every other file with its sha256 (sha256sum -c format).
@@ -122,8 +137,12 @@ def test_bundle_names_enumerated_hierarchies_and_leaves_them_out(adult_release) 
     """ARX's adult hierarchies are enumerated (no builder makes them): the recipient's
     recipe keeps their names, the files stay in the archive, the README says so."""
     original, recipe, hierarchies, result = adult_release
-    bundle = build_bundle(released=released_bytes(result, "out.csv"), released_name="out.csv",
-                          recipe=recipe, hierarchies=hierarchies)  # fmt: skip
+    bundle = build_bundle(
+        released=released_bytes(result, "out.csv"),
+        released_name="out.csv",
+        recipe=recipe,
+        hierarchies=hierarchies,
+    )
     assert not any(name.startswith("hierarchies/") for name in bundle.files)
     readme = bundle.files["README.txt"].decode()
     for name in hierarchies:
@@ -140,8 +159,9 @@ def test_bundle_zip_is_deterministic(adult_release) -> None:
     for build in (build_bundle, build_archive):
 
         def make(build=build) -> bytes:
-            return build(released=released, released_name="out.csv", recipe=recipe,
-                         hierarchies=hierarchies).to_zip()  # fmt: skip
+            return build(
+                released=released, released_name="out.csv", recipe=recipe, hierarchies=hierarchies
+            ).to_zip()
 
         first = make()
         assert first == make()
@@ -152,8 +172,13 @@ def test_bundle_zip_is_deterministic(adult_release) -> None:
 def test_archive_holds_mapping_tables_encrypted_only() -> None:
     mapping = pd.DataFrame({"original": ["S1234567D"], "pseudonym": ["P1"]})
     blob = encrypt_table(mapping, "a long passphrase")
-    bundle = build_archive(released=b"a\n1\n", released_name="x.csv", recipe=Recipe(seed=1),
-                           hierarchies={}, encrypted_mappings={"nric": blob})  # fmt: skip
+    bundle = build_archive(
+        released=b"a\n1\n",
+        released_name="x.csv",
+        recipe=Recipe(seed=1),
+        hierarchies={},
+        encrypted_mappings={"nric": blob},
+    )
     archive = bundle.to_zip()
     with zipfile.ZipFile(io.BytesIO(archive)) as zipped:
         stored = zipped.read("mapping/nric.enc")
@@ -165,22 +190,34 @@ def test_archive_holds_mapping_tables_encrypted_only() -> None:
 def test_the_recipient_bundle_never_holds_a_mapping_table() -> None:
     """Not even encrypted: it links pseudonyms to people (PDPC guide, Annex A:
     Pseudonymisation, "keep the identity mapping table securely and apart")."""
-    bundle = build_bundle(released=b"a\n1\n", released_name="x.csv", recipe=Recipe(seed=1),
-                          hierarchies={}, made_mappings=True)  # fmt: skip
+    bundle = build_bundle(
+        released=b"a\n1\n",
+        released_name="x.csv",
+        recipe=Recipe(seed=1),
+        hierarchies={},
+        made_mappings=True,
+    )
     assert sorted(bundle.files) == ["README.txt", "anonymise.py", "recipe.yaml", "released.csv"]
     readme = bundle.files["README.txt"].decode()
     assert "Identity mapping tables were made; they are not in this bundle." in readme
 
 
 def test_hostile_names_do_not_escape_the_archive() -> None:
-    bundle = build_archive(released=b"a\n", released_name="../../etc/passwd", recipe=Recipe(seed=1),
-                           hierarchies={},
-                           encrypted_mappings={"../x": encrypt_table(pd.DataFrame({"a": [1]}),
-                                                                      "a long passphrase")})  # fmt: skip
+    bundle = build_archive(
+        released=b"a\n",
+        released_name="../../etc/passwd",
+        recipe=Recipe(seed=1),
+        hierarchies={},
+        encrypted_mappings={"../x": encrypt_table(pd.DataFrame({"a": [1]}), "a long passphrase")},
+    )
     assert all(".." not in name and not name.startswith("/") for name in bundle.files)
     with pytest.raises(RecipeError, match="not a bundle file name"):
-        build_archive(released=b"", released_name="x.csv", recipe=Recipe(seed=1),
-                      hierarchies={"../evil.csv": "x;*\n"})  # fmt: skip
+        build_archive(
+            released=b"",
+            released_name="x.csv",
+            recipe=Recipe(seed=1),
+            hierarchies={"../evil.csv": "x;*\n"},
+        )
 
 
 @pytest.mark.parametrize("build", [build_bundle, build_archive])
@@ -191,11 +228,19 @@ def test_a_bundle_needs_the_seed(build) -> None:
 
 def test_two_columns_whose_names_sanitise_alike_keep_both_mapping_tables() -> None:
     """'NRIC no' and 'NRIC/no' both became mapping/NRIC_no-mapping.enc: one table lost."""
-    blobs = {f"{column}-mapping": encrypt_table(pd.DataFrame({"pseudonym": [column]}),
-                                                "a long passphrase")
-             for column in ("NRIC no", "NRIC/no")}  # fmt: skip
-    bundle = build_archive(released=b"a\n1\n", released_name="x.csv", recipe=Recipe(seed=1),
-                           hierarchies={}, encrypted_mappings=blobs)  # fmt: skip
+    blobs = {
+        f"{column}-mapping": encrypt_table(
+            pd.DataFrame({"pseudonym": [column]}), "a long passphrase"
+        )
+        for column in ("NRIC no", "NRIC/no")
+    }
+    bundle = build_archive(
+        released=b"a\n1\n",
+        released_name="x.csv",
+        recipe=Recipe(seed=1),
+        hierarchies={},
+        encrypted_mappings=blobs,
+    )
     stored = {name: data for name, data in bundle.files.items() if name.startswith("mapping/")}
     assert sorted(stored.values()) == sorted(blobs.values())
     assert all("/" not in name.removeprefix("mapping/") for name in stored)

@@ -43,8 +43,9 @@ def test_risk_json_on_the_step4_example():
 
 def test_risk_with_sensitive_attribute():
     columns = pd.read_csv(STEP4).columns
-    done = run("risk", str(STEP4), "--qi", ",".join(columns[:2]), "--sensitive", columns[2],
-               "--json")  # fmt: skip
+    done = run(
+        "risk", str(STEP4), "--qi", ",".join(columns[:2]), "--sensitive", columns[2], "--json"
+    )
     data = json.loads(done.stdout)
     # each group watches one show only: 1 distinct value, entropy exp(0) = 1
     assert data["l_distinct"] == 1
@@ -53,8 +54,18 @@ def test_risk_with_sensitive_attribute():
 
 
 def test_reid_risk_json():
-    done = run("reid-risk", "--k", "5", "--controls", "medium", "--motivation", "high",
-               "--harm", "medium", "--json")  # fmt: skip
+    done = run(
+        "reid-risk",
+        "--k",
+        "5",
+        "--controls",
+        "medium",
+        "--motivation",
+        "high",
+        "--harm",
+        "medium",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["p_insider"] == 0.3
@@ -89,8 +100,9 @@ def test_apply_writes_data_and_report(tmp_path):
         encoding="utf-8",
     )
     out, report = tmp_path / "out.csv", tmp_path / "report.json"
-    done = run("apply", str(TAXI), "--recipe", str(recipe), "--out", str(out),
-               "--report", str(report))  # fmt: skip
+    done = run(
+        "apply", str(TAXI), "--recipe", str(recipe), "--out", str(out), "--report", str(report)
+    )
     assert done.returncode == 0, done.stderr
     released = pd.read_csv(out)
     assert list(released.columns) == ["Age", "Gender", "Average number of trips per week"]
@@ -111,12 +123,14 @@ def test_apply_writes_data_and_report(tmp_path):
         (["risk", "missing.csv", "--qi", "a"], "missing.csv"),
         (["risk", str(TAXI), "--qi", "Salary"], "'Salary'"),
         (["reid-risk", "--k", "0", "--controls", "low", "--motivation", "low"], "'k'"),
-        (["reid-risk", "--k", "5", "--controls", "low", "--motivation", "low", "--harm", "x"],
-         "harm"),
+        (
+            ["reid-risk", "--k", "5", "--controls", "low", "--motivation", "low", "--harm", "x"],
+            "harm",
+        ),
         (["apply", str(TAXI), "--recipe", "nope.yaml", "--out", "x.csv"], "nope.yaml"),
         (["uniqueness", "--population", "0"], "population"),
     ],
-)  # fmt: skip
+)
 def test_user_mistakes_give_one_clear_line_and_no_traceback(args, message):
     done = run(*args)
     assert done.returncode == 2
@@ -137,8 +151,20 @@ def test_apply_prompts_for_a_missing_key_and_never_writes_it(tmp_path, monkeypat
     monkeypatch.delenv("ANON_CLI_TEST_KEY", raising=False)
     monkeypatch.setattr(cli.getpass, "getpass", lambda prompt: key)
     out, report = tmp_path / "out.csv", tmp_path / "report.json"
-    code = cli.main(["apply", str(TAXI), "--recipe", str(recipe), "--out", str(out),
-                     "--report", str(report), "--ask-keys", "--plaintext-mapping"])  # fmt: skip
+    code = cli.main(
+        [
+            "apply",
+            str(TAXI),
+            "--recipe",
+            str(recipe),
+            "--out",
+            str(out),
+            "--report",
+            str(report),
+            "--ask-keys",
+            "--plaintext-mapping",
+        ]
+    )
     assert code == 0
     assert pd.read_csv(out)["Occupation"].str.len().eq(16).all()
     written = out.read_text() + report.read_text() + recipe.read_text()
@@ -148,8 +174,14 @@ def test_apply_prompts_for_a_missing_key_and_never_writes_it(tmp_path, monkeypat
 
 
 def test_apply_without_key_names_the_variable():
-    done = run("apply", str(TAXI), "--recipe", str(ROOT / "tests" / "data" / "hmac_recipe.yaml"),
-               "--out", "/tmp/never.csv")  # fmt: skip
+    done = run(
+        "apply",
+        str(TAXI),
+        "--recipe",
+        str(ROOT / "tests" / "data" / "hmac_recipe.yaml"),
+        "--out",
+        "/tmp/never.csv",
+    )
     assert done.returncode == 2
     assert "ANON_TEST_MISSING_KEY" in done.stderr
 
@@ -184,8 +216,20 @@ def test_misspelt_qi_on_apply_is_refused_not_reported_as_k_2(people, tmp_path, c
 
     recipe = _recipe(tmp_path, "steps:\n  - {step: remove, columns: [name]}\n")
     out, report = tmp_path / "out.csv", tmp_path / "report.json"
-    code = cli.main(["apply", str(people), "--recipe", str(recipe), "--out", str(out),
-                     "--report", str(report), "--qi", "sex,race,date_of_brith"])  # fmt: skip
+    code = cli.main(
+        [
+            "apply",
+            str(people),
+            "--recipe",
+            str(recipe),
+            "--out",
+            str(out),
+            "--report",
+            str(report),
+            "--qi",
+            "sex,race,date_of_brith",
+        ]
+    )
     assert code == 2
     err = capsys.readouterr().err
     assert "'date_of_brith'" in err and "'date_of_birth'" in err  # the name and the choices
@@ -207,8 +251,18 @@ def test_misspelt_recipe_columns_are_refused(people, tmp_path, capsys, header):
 
     recipe = _recipe(tmp_path, header + "steps:\n  - {step: remove, columns: [name]}\n")
     out = tmp_path / "out.csv"
-    code = cli.main(["apply", str(people), "--recipe", str(recipe), "--out", str(out),
-                     "--report", str(tmp_path / "report.json")])  # fmt: skip
+    code = cli.main(
+        [
+            "apply",
+            str(people),
+            "--recipe",
+            str(recipe),
+            "--out",
+            str(out),
+            "--report",
+            str(tmp_path / "report.json"),
+        ]
+    )
     assert code == 2
     assert "do not exist in the table" in capsys.readouterr().err
     assert not out.exists()
@@ -217,10 +271,14 @@ def test_misspelt_recipe_columns_are_refused(people, tmp_path, capsys, header):
 def test_misspelt_below_k_quasi_identifier_is_refused(people, tmp_path, capsys):
     from core import cli
 
-    recipe = _recipe(tmp_path, "steps:\n  - {step: suppress_records, below_k: 2, "
-                     "quasi_identifiers: [sex, race, date_of_brith]}\n")  # fmt: skip
-    code = cli.main(["apply", str(people), "--recipe", str(recipe), "--out",
-                     str(tmp_path / "out.csv")])  # fmt: skip
+    recipe = _recipe(
+        tmp_path,
+        "steps:\n  - {step: suppress_records, below_k: 2, "
+        "quasi_identifiers: [sex, race, date_of_brith]}\n",
+    )
+    code = cli.main(
+        ["apply", str(people), "--recipe", str(recipe), "--out", str(tmp_path / "out.csv")]
+    )
     assert code == 2
     assert "'date_of_brith'" in capsys.readouterr().err
     assert not (tmp_path / "out.csv").exists()
@@ -276,9 +334,13 @@ def test_existing_output_is_replaced_only_with_force(people, tmp_path, capsys):
 
 
 def test_existing_mapping_table_is_never_replaced_even_with_force(people, tmp_path, capsys):
-    recipe = _recipe(tmp_path, SAFE_RECIPE.replace(
-        "columns: [name, date_of_birth]}", "columns: [date_of_birth]}\n"
-        "  - {step: pseudonymise, column: name, method: random}"))  # fmt: skip
+    recipe = _recipe(
+        tmp_path,
+        SAFE_RECIPE.replace(
+            "columns: [name, date_of_birth]}",
+            "columns: [date_of_birth]}\n  - {step: pseudonymise, column: name, method: random}",
+        ),
+    )
     out = tmp_path / "out.csv"
     extra = ["--plaintext-mapping", "--force"]
     assert _apply(people, recipe, out, *extra) == 0
@@ -294,8 +356,13 @@ def test_existing_mapping_table_is_never_replaced_even_with_force(people, tmp_pa
 def test_missing_report_folder_is_found_before_anything_is_written(people, tmp_path, capsys):
     recipe = _recipe(tmp_path, SAFE_RECIPE)
     before = _files(tmp_path)
-    code = _apply(people, recipe, tmp_path / "out.csv", "--report",
-                  str(tmp_path / "no-such-folder" / "report.md"))  # fmt: skip
+    code = _apply(
+        people,
+        recipe,
+        tmp_path / "out.csv",
+        "--report",
+        str(tmp_path / "no-such-folder" / "report.md"),
+    )
     assert code == 2
     assert "does not exist" in capsys.readouterr().err
     assert _files(tmp_path) == before
@@ -304,9 +371,13 @@ def test_missing_report_folder_is_found_before_anything_is_written(people, tmp_p
 def test_a_failed_report_write_removes_the_whole_release(people, tmp_path, monkeypatch):
     from core import outputs
 
-    recipe = _recipe(tmp_path, SAFE_RECIPE.replace(
-        "columns: [name, date_of_birth]}", "columns: [date_of_birth]}\n"
-        "  - {step: pseudonymise, column: name, method: double}"))  # fmt: skip
+    recipe = _recipe(
+        tmp_path,
+        SAFE_RECIPE.replace(
+            "columns: [name, date_of_birth]}",
+            "columns: [date_of_birth]}\n  - {step: pseudonymise, column: name, method: double}",
+        ),
+    )
     write_temporary = outputs._write_temporary
 
     def fail_on_report(output, data, *rest):
@@ -316,8 +387,14 @@ def test_a_failed_report_write_removes_the_whole_release(people, tmp_path, monke
 
     monkeypatch.setattr(outputs, "_write_temporary", fail_on_report)
     before = _files(tmp_path)
-    code = _apply(people, recipe, tmp_path / "out.csv", "--report", str(tmp_path / "r.md"),
-                  "--plaintext-mapping")  # fmt: skip
+    code = _apply(
+        people,
+        recipe,
+        tmp_path / "out.csv",
+        "--report",
+        str(tmp_path / "r.md"),
+        "--plaintext-mapping",
+    )
     assert code == 2
     assert _files(tmp_path) == before  # no table, no mapping or linking table, no temp file
 
@@ -329,8 +406,11 @@ def test_hostile_column_name_cannot_steer_the_mapping_table_path(tmp_path):
     pd.DataFrame({column: ["a", "b", "c", "d"], "sex": ["F", "F", "M", "M"]}).to_csv(
         data, index=False
     )
-    recipe = _recipe(tmp_path, "quasi_identifiers: [sex]\nk: 2\nsteps:\n"
-                     f"  - {{step: pseudonymise, column: {json.dumps(column)}}}\n")  # fmt: skip
+    recipe = _recipe(
+        tmp_path,
+        "quasi_identifiers: [sex]\nk: 2\nsteps:\n"
+        f"  - {{step: pseudonymise, column: {json.dumps(column)}}}\n",
+    )
     out = tmp_path / "in" / "out.csv"
     assert _apply(data, recipe, out, "--plaintext-mapping") == 0
     written = sorted(p.name for p in (tmp_path / "in").iterdir())
@@ -373,8 +453,18 @@ def test_mapping_tables_are_encrypted_private_and_readable_back(
     monkeypatch.setenv("ANON_MAPPING_PASSPHRASE", PASSPHRASE)
     recipe = _recipe(tmp_path, PSEUDONYM_RECIPE)
     out, report = tmp_path / "out.csv", tmp_path / "report.json"
-    assert _apply(people, recipe, out, "--report", str(report),
-                  "--mapping-passphrase-env", "ANON_MAPPING_PASSPHRASE") == 0  # fmt: skip
+    assert (
+        _apply(
+            people,
+            recipe,
+            out,
+            "--report",
+            str(report),
+            "--mapping-passphrase-env",
+            "ANON_MAPPING_PASSPHRASE",
+        )
+        == 0
+    )
     encrypted = tmp_path / "out.csv.mapping-name.enc"
     assert stat.S_IMODE(encrypted.stat().st_mode) == 0o600
     blob = encrypted.read_bytes()
@@ -386,8 +476,14 @@ def test_mapping_tables_are_encrypted_private_and_readable_back(
     assert facts["plaintext_mapping"] is False
     # the user reads it back; the result is private too and never overwritten
     plain = tmp_path / "mapping.csv"
-    args = ["decrypt-mapping", str(encrypted), "--passphrase-env", "ANON_MAPPING_PASSPHRASE",
-            "--out", str(plain)]  # fmt: skip
+    args = [
+        "decrypt-mapping",
+        str(encrypted),
+        "--passphrase-env",
+        "ANON_MAPPING_PASSPHRASE",
+        "--out",
+        str(plain),
+    ]
     assert cli.main(args) == 0
     assert stat.S_IMODE(plain.stat().st_mode) == 0o600
     table = pd.read_csv(plain)
@@ -414,8 +510,10 @@ def test_short_or_missing_passphrase_is_refused_without_echo(people, tmp_path, c
 def test_plaintext_mapping_is_recorded_in_the_report(people, tmp_path):
     recipe = _recipe(tmp_path, PSEUDONYM_RECIPE)
     report = tmp_path / "report.md"
-    assert _apply(people, recipe, tmp_path / "out.csv", "--report", str(report),
-                  "--plaintext-mapping") == 0  # fmt: skip
+    assert (
+        _apply(people, recipe, tmp_path / "out.csv", "--report", str(report), "--plaintext-mapping")
+        == 0
+    )
     text = report.read_text()
     assert "`out.csv.mapping-name.csv`" in text and "PLAINTEXT" in text
     assert "--plaintext-mapping" in text
@@ -424,12 +522,16 @@ def test_plaintext_mapping_is_recorded_in_the_report(people, tmp_path):
 def test_risky_release_is_refused_with_its_reasons_and_nothing_written(tmp_path, capsys):
     from core import cli
 
-    recipe = _recipe(tmp_path, "quasi_identifiers: [Age, Gender]\nk: 5\nsteps:\n"
-                     "  - {step: remove, columns: [Serial number, Occupation]}\n"
-                     "  - {step: generalise, column: Age, width: 10}\n")  # fmt: skip
+    recipe = _recipe(
+        tmp_path,
+        "quasi_identifiers: [Age, Gender]\nk: 5\nsteps:\n"
+        "  - {step: remove, columns: [Serial number, Occupation]}\n"
+        "  - {step: generalise, column: Age, width: 10}\n",
+    )
     out, report = tmp_path / "out.csv", tmp_path / "report.md"
-    code = cli.main(["apply", str(TAXI), "--recipe", str(recipe), "--out", str(out),
-                     "--report", str(report)])  # fmt: skip
+    code = cli.main(
+        ["apply", str(TAXI), "--recipe", str(recipe), "--out", str(out), "--report", str(report)]
+    )
     assert code == 2
     err = capsys.readouterr().err
     # the 30-year-old woman is alone in her class: k = 1 by hand (see above)
@@ -442,16 +544,24 @@ def test_risky_release_is_refused_with_its_reasons_and_nothing_written(tmp_path,
     "recipe_text, reason",
     [
         ("quasi_identifiers: [sex, race]\nk: 2\nsteps: []\n", "original data"),
-        ("quasi_identifiers: [sex, race]\nk: 2\nsteps:\n"
-         "  - {step: remove, columns: [date_of_birth]}\n", "'name'"),
-        ("quasi_identifiers: [sex, race]\nk: 2\ndirect_identifiers: [race]\nsteps:\n"
-         "  - {step: remove, columns: [name, date_of_birth]}\n", "'race'"),
+        (
+            "quasi_identifiers: [sex, race]\nk: 2\nsteps:\n"
+            "  - {step: remove, columns: [date_of_birth]}\n",
+            "'name'",
+        ),
+        (
+            "quasi_identifiers: [sex, race]\nk: 2\ndirect_identifiers: [race]\nsteps:\n"
+            "  - {step: remove, columns: [name, date_of_birth]}\n",
+            "'race'",
+        ),
         ("steps:\n  - {step: remove, columns: [name, date_of_birth]}\n", "No quasi-identifiers"),
         # k = 2 by hand; low controls, medium motivation: P = 0.5 / 2 = 0.25 > 0.1
-        (SAFE_RECIPE.replace("k: 2\n", "k: 2\nannex_d: {controls: low, motivation: medium}\n"),
-         "0.25 is above the Annex D threshold of 0.1"),
+        (
+            SAFE_RECIPE.replace("k: 2\n", "k: 2\nannex_d: {controls: low, motivation: medium}\n"),
+            "0.25 is above the Annex D threshold of 0.1",
+        ),
     ],
-)  # fmt: skip
+)
 def test_release_gate_reasons(people, tmp_path, capsys, recipe_text, reason):
     recipe = _recipe(tmp_path, recipe_text)
     assert _apply(people, recipe, tmp_path / "out.csv") == 2
@@ -465,16 +575,31 @@ def test_release_anyway_marks_every_file_and_the_report(people, tmp_path, capsys
     extra = ["--report", str(report), "--plaintext-mapping", "--release-anyway"]
     assert _apply(people, recipe, out, *extra) == 0
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["out.NOT-ANONYMISED.csv", "out.NOT-ANONYMISED.csv.mapping-name.csv",
-                     "people.csv", "recipe.yaml", "report.NOT-ANONYMISED.md"]  # fmt: skip
+    assert names == [
+        "out.NOT-ANONYMISED.csv",
+        "out.NOT-ANONYMISED.csv.mapping-name.csv",
+        "people.csv",
+        "recipe.yaml",
+        "report.NOT-ANONYMISED.md",
+    ]
     text = (tmp_path / "report.NOT-ANONYMISED.md").read_text()
     assert "RELEASED ANYWAY BY THE USER, NOT ANONYMISED" in text and "k = 2 is below" in text
     err = capsys.readouterr().err
     assert "NOT an anonymised release" in err
     # JSON reports carry the acknowledgement too
     json_report = tmp_path / "r.json"
-    assert _apply(people, recipe, tmp_path / "o.csv", "--report", str(json_report),
-                  "--plaintext-mapping", "--release-anyway") == 0  # fmt: skip
+    assert (
+        _apply(
+            people,
+            recipe,
+            tmp_path / "o.csv",
+            "--report",
+            str(json_report),
+            "--plaintext-mapping",
+            "--release-anyway",
+        )
+        == 0
+    )
     check = json.loads((tmp_path / "r.NOT-ANONYMISED.json").read_text())["release_check"]
     assert check["acknowledged"] and not check["passed"] and check["k"] == 2
 
@@ -490,8 +615,10 @@ def test_release_anyway_marks_the_bundle_and_its_report(people, tmp_path):
 
     recipe = _recipe(tmp_path, SAFE_RECIPE.replace("k: 2", "k: 3"))  # k = 2 by hand
     bundle = tmp_path / "b.zip"
-    assert _apply(people, recipe, tmp_path / "out.csv", "--bundle", str(bundle),
-                  "--release-anyway") == 0  # fmt: skip
+    assert (
+        _apply(people, recipe, tmp_path / "out.csv", "--bundle", str(bundle), "--release-anyway")
+        == 0
+    )
     assert not bundle.exists()
     with zipfile.ZipFile(tmp_path / "b.NOT-ANONYMISED.zip") as archive:
         assert "RELEASED ANYWAY" in archive.read("report.md").decode()
@@ -510,14 +637,19 @@ def test_per_record_files_never_overwrite_the_data_through_a_hard_link(people, t
     fresh = tmp_path / "fresh.csv"
     assert cli.main([command, str(people), "--qi", "sex,race", "--per-record", str(fresh)]) == 0
     assert cli.main([command, str(people), "--qi", "sex,race", "--per-record", str(fresh)]) == 2
-    assert cli.main([command, str(people), "--qi", "sex,race", "--per-record", str(fresh),
-                     "--force"]) == 0  # fmt: skip
+    assert (
+        cli.main([command, str(people), "--qi", "sex,race", "--per-record", str(fresh), "--force"])
+        == 0
+    )
 
 
 def test_a_single_quasi_identifier_may_be_given_as_text(people, tmp_path):
     # sex alone: 4 women, 2 men -> k = 2 by hand
-    recipe = _recipe(tmp_path, SAFE_RECIPE.replace("[sex, race]", "sex")
-                     + "not_quasi_identifiers: {race: the test is about sex alone}\n")  # fmt: skip
+    recipe = _recipe(
+        tmp_path,
+        SAFE_RECIPE.replace("[sex, race]", "sex")
+        + "not_quasi_identifiers: {race: the test is about sex alone}\n",
+    )
     assert _apply(people, recipe, tmp_path / "out.csv", "--report", str(tmp_path / "r.json")) == 0
     check = json.loads((tmp_path / "r.json").read_text())["release_check"]
     assert check["quasi_identifiers"] == ["sex"] and check["k"] == 2
@@ -532,8 +664,14 @@ def test_decrypt_mapping_refuses_a_wrong_passphrase_or_a_non_file(tmp_path, caps
     monkeypatch.setenv("ANON_WRONG_PASSPHRASE", "not the passphrase at all")
     out = tmp_path / "m.csv"
     for source in (encrypted, tmp_path):
-        args = ["decrypt-mapping", str(source), "--passphrase-env", "ANON_WRONG_PASSPHRASE",
-                "--out", str(out)]  # fmt: skip
+        args = [
+            "decrypt-mapping",
+            str(source),
+            "--passphrase-env",
+            "ANON_WRONG_PASSPHRASE",
+            "--out",
+            str(out),
+        ]
         assert cli.main(args) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and "not the passphrase" not in err
@@ -592,17 +730,34 @@ def test_search_with_hierarchical_t_closeness(adult_hierarchies_dir, capsys):
 
     folder = adult_hierarchies_dir
     qis = ("sex", "race", "marital-status", "education")
-    args = ["search", str(folder / "adult.csv"), "--k", "5", "--max-suppressed", "0.01",
-            *(f"--hierarchy={c}={folder / f'adult_hierarchy_{c}.csv'}" for c in qis),
-            "--sensitive", "occupation", "--t", "0.1",
-            "--t-hierarchy", str(folder / "adult_hierarchy_occupation.csv"), "--json"]  # fmt: skip
+    args = [
+        "search",
+        str(folder / "adult.csv"),
+        "--k",
+        "5",
+        "--max-suppressed",
+        "0.01",
+        *(f"--hierarchy={c}={folder / f'adult_hierarchy_{c}.csv'}" for c in qis),
+        "--sensitive",
+        "occupation",
+        "--t",
+        "0.1",
+        "--t-hierarchy",
+        str(folder / "adult_hierarchy_occupation.csv"),
+        "--json",
+    ]
     assert cli.main(args) == 0
     got = json.loads(capsys.readouterr().out)
     assert "t-closeness t = 0.1 (hierarchical distance) on 'occupation'" in got["target"]
     df = pd.read_csv(folder / "adult.csv", sep=";")
-    target = Target(k=5, max_suppressed=0.01, sensitive="occupation", t=0.1,
-                    t_distance="hierarchical",
-                    t_hierarchy=read_hierarchy(folder / "adult_hierarchy_occupation.csv"))  # fmt: skip
+    target = Target(
+        k=5,
+        max_suppressed=0.01,
+        sensitive="occupation",
+        t=0.1,
+        t_distance="hierarchical",
+        t_hierarchy=read_hierarchy(folder / "adult_hierarchy_occupation.csv"),
+    )
     hierarchies = {c: read_hierarchy(folder / f"adult_hierarchy_{c}.csv") for c in qis}
     best = search(df, hierarchies, target).optimum
     assert got["optimum"]["levels"] == dict(best.levels)
@@ -619,16 +774,36 @@ def test_search_with_gs_factor_and_weights(adult_hierarchies_dir, capsys):
 
     folder = adult_hierarchies_dir
     qis = ("sex", "age", "race", "education")
-    args = ["search", str(folder / "adult.csv"), "--k", "5", "--max-suppressed", "0.02",
-            *(f"--hierarchy={c}={folder / f'adult_hierarchy_{c}.csv'}" for c in qis),
-            "--measure", "arx_loss", "--gs-factor", "0.2", "--weight", "age=1",
-            "--weight", "sex=0.1", "--json"]  # fmt: skip
+    args = [
+        "search",
+        str(folder / "adult.csv"),
+        "--k",
+        "5",
+        "--max-suppressed",
+        "0.02",
+        *(f"--hierarchy={c}={folder / f'adult_hierarchy_{c}.csv'}" for c in qis),
+        "--measure",
+        "arx_loss",
+        "--gs-factor",
+        "0.2",
+        "--weight",
+        "age=1",
+        "--weight",
+        "sex=0.1",
+        "--json",
+    ]
     assert cli.main(args) == 0
     got = json.loads(capsys.readouterr().out)
     df = pd.read_csv(folder / "adult.csv", sep=";")
     hierarchies = {c: read_hierarchy(folder / f"adult_hierarchy_{c}.csv") for c in qis}
-    best = search(df, hierarchies, Target(k=5, max_suppressed=0.02), measure="arx_loss",
-                  gs_factor=0.2, weights={"age": 1.0, "sex": 0.1}).optimum  # fmt: skip
+    best = search(
+        df,
+        hierarchies,
+        Target(k=5, max_suppressed=0.02),
+        measure="arx_loss",
+        gs_factor=0.2,
+        weights={"age": 1.0, "sex": 0.1},
+    ).optimum
     assert got["optimum"]["levels"] == dict(best.levels)
     assert got["optimum"]["measures"]["arx_loss"] == pytest.approx(best.measures["arx_loss"])
     assert "(gsFactor 0.2, age weight 1, sex weight 0.1)" in got["explanation"]
@@ -646,9 +821,24 @@ def test_search_with_population_targets_and_recipe(adult_hierarchies_dir, tmp_pa
     columns = ["sex", "age", "race", "marital-status", "education"]
     hierarchies = [f"--hierarchy={c}={folder / f'adult_hierarchy_{c}.csv'}" for c in columns]
     recipe = tmp_path / "recipe.yaml"
-    code = cli.main(["search", str(folder / "adult.csv"), *hierarchies, "--k", "1",
-                     "--max-suppressed", "0.03", "--max-average-risk", "0.02", "--measure",
-                     "discernibility", "--recipe-out", str(recipe), "--json"])  # fmt: skip
+    code = cli.main(
+        [
+            "search",
+            str(folder / "adult.csv"),
+            *hierarchies,
+            "--k",
+            "1",
+            "--max-suppressed",
+            "0.03",
+            "--max-average-risk",
+            "0.02",
+            "--measure",
+            "discernibility",
+            "--recipe-out",
+            str(recipe),
+            "--json",
+        ]
+    )
     assert code == 0
     optimum = json.loads(capsys.readouterr().out)["optimum"]
     assert [optimum["levels"][c] for c in columns] == [0, 0, 1, 2, 1]
@@ -676,8 +866,14 @@ def test_python_m_core_asks_numpy_for_no_huge_pages_unless_the_user_says(user_se
     env = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
     if user_setting is not None:
         env["NUMPY_MADVISE_HUGEPAGE"] = user_setting
-    probe = subprocess.run([sys.executable, "-c", _HUGE_PAGES_PROBE], capture_output=True,
-                           text=True, check=True, env=env, cwd=ROOT)  # fmt: skip
+    probe = subprocess.run(
+        [sys.executable, "-c", _HUGE_PAGES_PROBE],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=ROOT,
+    )
     assert probe.stdout.strip().splitlines()[-1] == asks, probe.stderr
 
 
@@ -702,8 +898,13 @@ print(mallinfo2().hblkhd)  # bytes in separately mapped blocks
 def test_large_arrays_come_from_the_heap_in_the_command_lines_process(setting, mapped):
     """core.process (python -m core) has glibc serve a 64 MiB array from its heap, which
     keeps freed memory for the next array; by default glibc maps it apart."""
-    probe = subprocess.run([sys.executable, "-c", _MAPPED_PROBE, setting], capture_output=True,
-                           text=True, check=True, cwd=ROOT)  # fmt: skip
+    probe = subprocess.run(
+        [sys.executable, "-c", _MAPPED_PROBE, setting],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
     assert (int(probe.stdout.split()[-1]) >= 2**26) == mapped, probe.stdout
 
 
@@ -717,8 +918,15 @@ def test_the_small_cell_warning_names_no_value_and_no_source_file(tmp_path):
         " min_cell: 3}\n",
         encoding="utf-8",
     )
-    done = run("apply", str(TAXI), "--recipe", str(recipe), "--out", str(tmp_path / "o.csv"),
-               "--release-anyway")  # fmt: skip
+    done = run(
+        "apply",
+        str(TAXI),
+        "--recipe",
+        str(recipe),
+        "--out",
+        str(tmp_path / "o.csv"),
+        "--release-anyway",
+    )
     warning = [line for line in done.stderr.splitlines() if "fewer than 3" in line]
     assert len(warning) == 1 and warning[0].startswith("warning: "), done.stderr
     assert "Gender=" not in done.stderr and "=F" not in done.stderr
@@ -728,10 +936,15 @@ def test_the_small_cell_warning_names_no_value_and_no_source_file(tmp_path):
 ESCAPED_NAME = "name\x1b]0;owned\x07\x1b[31m"  # retitles the terminal, turns it red
 
 
-@pytest.mark.parametrize("command", [["classify"], ["risk", "--qi", ESCAPED_NAME],
-                                     ["safe-harbor", "--reference-date", "2024-01-01"]])  # fmt: skip
-def test_control_characters_in_column_names_never_reach_the_terminal(tmp_path, capsys,
-                                                                    command):  # fmt: skip
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["classify"],
+        ["risk", "--qi", ESCAPED_NAME],
+        ["safe-harbor", "--reference-date", "2024-01-01"],
+    ],
+)
+def test_control_characters_in_column_names_never_reach_the_terminal(tmp_path, capsys, command):
     """Issue 27: a column name's escape sequences reached the normal output of classify,
     risk and safe-harbor (errors were already neutralised)."""
     data = tmp_path / "people.csv"

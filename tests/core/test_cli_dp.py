@@ -25,13 +25,35 @@ def data(tmp_path):
 
 
 def run(data, tmp_path, *extra: str, out: str = "out.csv") -> int:
-    return main(["dp-aggregate", str(data), "--out", str(tmp_path / out),
-                 "--ledger", str(tmp_path / "ledger.json"), *extra])  # fmt: skip
+    return main(
+        [
+            "dp-aggregate",
+            str(data),
+            "--out",
+            str(tmp_path / out),
+            "--ledger",
+            str(tmp_path / "ledger.json"),
+            *extra,
+        ]
+    )
 
 
 def test_writes_listed_cells_and_a_ledger(data, tmp_path, capsys):
-    code = run(data, tmp_path, "--by", "sex,race", "--categories", "sex=F|M,race=A|B|Z",
-               "--count", "--sum", "income", "--bounds", "0,5000", "--epsilon", "1")  # fmt: skip
+    code = run(
+        data,
+        tmp_path,
+        "--by",
+        "sex,race",
+        "--categories",
+        "sex=F|M,race=A|B|Z",
+        "--count",
+        "--sum",
+        "income",
+        "--bounds",
+        "0,5000",
+        "--epsilon",
+        "1",
+    )
     assert code == 0
     out = pd.read_csv(tmp_path / "out.csv", keep_default_na=False)
     cells = {(s, r) for s in "FM" for r in "ABZ"}
@@ -57,8 +79,21 @@ def test_budget_is_enforced_across_commands(data, tmp_path, capsys):
 
 
 def test_missing_bounds_and_categories_are_clear_errors(data, tmp_path, capsys):
-    assert run(data, tmp_path, "--by", "sex", "--categories", "sex=F|M", "--sum", "income",
-               "--epsilon", "1") == EXIT_USER_ERROR  # fmt: skip
+    assert (
+        run(
+            data,
+            tmp_path,
+            "--by",
+            "sex",
+            "--categories",
+            "sex=F|M",
+            "--sum",
+            "income",
+            "--epsilon",
+            "1",
+        )
+        == EXIT_USER_ERROR
+    )
     assert "needs clipping bounds" in capsys.readouterr().err
     assert run(data, tmp_path, "--by", "sex", "--epsilon", "1") == EXIT_USER_ERROR
     assert "needs its list of categories" in capsys.readouterr().err
@@ -68,8 +103,22 @@ def test_missing_bounds_and_categories_are_clear_errors(data, tmp_path, capsys):
 def test_ledger_that_cannot_be_written_means_no_table(data, tmp_path, capsys):
     # /proc refuses new files even to root: the ledger write fails after the noise is drawn
     ledger = "/proc/anonymisation-ledger.json"
-    code = main(["dp-aggregate", str(data), "--out", str(tmp_path / "out.csv"), "--ledger",
-                 ledger, "--by", "sex", "--categories", "sex=F|M", "--epsilon", "1"])  # fmt: skip
+    code = main(
+        [
+            "dp-aggregate",
+            str(data),
+            "--out",
+            str(tmp_path / "out.csv"),
+            "--ledger",
+            ledger,
+            "--by",
+            "sex",
+            "--categories",
+            "sex=F|M",
+            "--epsilon",
+            "1",
+        ]
+    )
     assert code == EXIT_USER_ERROR
     assert ledger in capsys.readouterr().err
     assert not (tmp_path / "out.csv").exists()
@@ -107,8 +156,22 @@ def test_ledger_is_on_disk_before_the_table_is_written(data, tmp_path, monkeypat
 def test_out_and_ledger_never_overwrite_the_data_or_each_other(data, tmp_path, capsys, clash):
     before = data.read_bytes()
     target = data if clash == "data" else tmp_path / "out.csv"
-    code = main(["dp-aggregate", str(data), "--out", str(tmp_path / "out.csv"), "--ledger",
-                 str(target), "--by", "sex", "--categories", "sex=F|M", "--epsilon", "1"])  # fmt: skip
+    code = main(
+        [
+            "dp-aggregate",
+            str(data),
+            "--out",
+            str(tmp_path / "out.csv"),
+            "--ledger",
+            str(target),
+            "--by",
+            "sex",
+            "--categories",
+            "sex=F|M",
+            "--epsilon",
+            "1",
+        ]
+    )
     assert code == EXIT_USER_ERROR
     assert data.read_bytes() == before and not (tmp_path / "out.csv").exists()
     assert "its own path" in capsys.readouterr().err or clash == "data"
@@ -140,9 +203,26 @@ def _racing_run(data: str, folder: str, out: str, ledger: str, barrier, results)
 
     core.dp.dp_release = slow
     barrier.wait()
-    results.put(main(["dp-aggregate", data, "--out", f"{folder}/{out}", "--ledger",
-                      f"{folder}/{ledger}", "--by", "sex", "--categories", "sex=F|M",
-                      "--epsilon", "0.6", "--budget", "1"]))  # fmt: skip
+    results.put(
+        main(
+            [
+                "dp-aggregate",
+                data,
+                "--out",
+                f"{folder}/{out}",
+                "--ledger",
+                f"{folder}/{ledger}",
+                "--by",
+                "sex",
+                "--categories",
+                "sex=F|M",
+                "--epsilon",
+                "0.6",
+                "--budget",
+                "1",
+            ]
+        )
+    )
 
 
 @pytest.mark.parametrize("ledger_name", ["ledger.json", "ledger.anon.db"])
@@ -155,9 +235,12 @@ def test_two_runs_on_one_ledger_never_spend_more_than_the_budget(data, tmp_path,
 
     context = multiprocessing.get_context("fork")
     barrier, results = context.Barrier(2), context.Queue()
-    runs = [context.Process(target=_racing_run,
-                            args=(str(data), str(tmp_path), out, ledger_name, barrier, results))
-            for out in ("a.csv", "b.csv")]  # fmt: skip
+    runs = [
+        context.Process(
+            target=_racing_run, args=(str(data), str(tmp_path), out, ledger_name, barrier, results)
+        )
+        for out in ("a.csv", "b.csv")
+    ]
     for run_ in runs:
         run_.start()
     for run_ in runs:

@@ -37,14 +37,27 @@ def _search(capsys, *args: str) -> dict:
 
 def _adult_search_args(adult_hierarchies_dir) -> list[str]:
     folder = adult_hierarchies_dir
-    hierarchies = [f"--hierarchy={c}={folder / f'adult_hierarchy_{c}.csv'}"
-                   for c in ("age", "sex", "race", "marital-status", "education")]  # fmt: skip
-    return [str(folder / "adult.csv"), *hierarchies, "--k", "3", "--max-suppressed", "0.02",
-            "--sensitive", "salary-class", "--l", "2", "--t", "0.3"]  # fmt: skip
+    hierarchies = [
+        f"--hierarchy={c}={folder / f'adult_hierarchy_{c}.csv'}"
+        for c in ("age", "sex", "race", "marital-status", "education")
+    ]
+    return [
+        str(folder / "adult.csv"),
+        *hierarchies,
+        "--k",
+        "3",
+        "--max-suppressed",
+        "0.02",
+        "--sensitive",
+        "salary-class",
+        "--l",
+        "2",
+        "--t",
+        "0.3",
+    ]
 
 
-def test_search_on_duckdb_and_spark_finds_the_pandas_optimum(adult_hierarchies_dir, spark,
-                                                             capsys):  # fmt: skip
+def test_search_on_duckdb_and_spark_finds_the_pandas_optimum(adult_hierarchies_dir, spark, capsys):
     """The engines hand the search a frequency table (one row per distinct combination);
     the optimum, the frontier and every figure are those of the search on the records."""
     pytest.importorskip("duckdb")
@@ -106,8 +119,15 @@ def test_search_on_duckdb_matches_numbers_with_gaps_to_the_hierarchy(tmp_path, c
     ages.write_text("39;39-40;*\n40;39-40;*\n41;41-42;*\n")
     sexes = tmp_path / "sex.csv"
     sexes.write_text("F;*\nM;*\n")
-    args = [str(data), f"--hierarchy=age={ages}", f"--hierarchy=sex={sexes}", "--k", "6",
-            "--max-suppressed", "0.2"]  # fmt: skip
+    args = [
+        str(data),
+        f"--hierarchy=age={ages}",
+        f"--hierarchy=sex={sexes}",
+        "--k",
+        "6",
+        "--max-suppressed",
+        "0.2",
+    ]
     expected = _search(capsys, *args, "--engine", "pandas")
     got = _search(capsys, *args, "--engine", "duckdb")
     assert expected["optimum"] is not None

@@ -102,8 +102,9 @@ def test_a_200_kb_note_loads_through_the_command_line(tmp_path, capsys):
     data.write_text(f"Favourite show,note\nx,{'z' * 200_000}\ny,{'z' * 200_000}\n")
     out = tmp_path / "out.csv"
     recipe = tmp_path / "recipe.yaml"  # two records alike: k = 2, the lowest target allowed
-    recipe.write_text("quasi_identifiers: [note]\nk: 2\n"
-                      "steps: [{step: remove, columns: [Favourite show]}]\n")  # fmt: skip
+    recipe.write_text(
+        "quasi_identifiers: [note]\nk: 2\nsteps: [{step: remove, columns: [Favourite show]}]\n"
+    )
     argv = ["apply", str(data), "--recipe", str(recipe), "--out", str(out)]
     assert main(argv) == 0, capsys.readouterr().err
     assert pd.read_csv(out)["note"].str.len().tolist() == [200_000, 200_000]
@@ -112,8 +113,20 @@ def test_a_200_kb_note_loads_through_the_command_line(tmp_path, capsys):
 @pytest.mark.parametrize("epsilon", ["1000", "1e-17"])
 def test_dp_aggregate_refuses_an_epsilon_outside_the_usable_range(tmp_path, capsys, epsilon):
     out, ledger = tmp_path / "noisy.csv", tmp_path / "ledger.json"
-    argv = ["dp-aggregate", str(SAMPLE), "--by", "Age", "--categories", "Age=21 to 25|41 to 45",
-            "--epsilon", epsilon, "--out", str(out), "--ledger", str(ledger)]  # fmt: skip
+    argv = [
+        "dp-aggregate",
+        str(SAMPLE),
+        "--by",
+        "Age",
+        "--categories",
+        "Age=21 to 25|41 to 45",
+        "--epsilon",
+        epsilon,
+        "--out",
+        str(out),
+        "--ledger",
+        str(ledger),
+    ]
     assert_refused(capsys, argv, out, "outside the range 1e-06 to 100")
     assert not ledger.exists()
 
@@ -124,10 +137,12 @@ def test_dp_aggregate_refuses_an_epsilon_outside_the_usable_range(tmp_path, caps
         (b"steps: [{step: swap, columns: [Age], seed: abc}]\n", "Step 1 (swap): 'seed'"),
         (b"seed: abc\nsteps: [{step: swap, columns: [Age]}]\n", "The recipe's 'seed'"),
         (b"name: caf\xe9\nsteps: [{step: swap, columns: [Age]}]\n", "not UTF-8 text"),
-        (b"steps: [{step: pseudonymise, column: Age, method: hmac, key_env: [A, B]}]\n",
-         "'key_env'"),
+        (
+            b"steps: [{step: pseudonymise, column: Age, method: hmac, key_env: [A, B]}]\n",
+            "'key_env'",
+        ),
     ],
-)  # fmt: skip
+)
 def test_apply_refuses_malformed_recipe_values(tmp_path, capsys, recipe_bytes, words):
     recipe = tmp_path / "recipe.yaml"
     recipe.write_bytes(recipe_bytes)
@@ -142,8 +157,13 @@ def test_risk_refuses_nested_parquet_columns_by_name(tmp_path, capsys):
 
     data = tmp_path / "nested.parquet"
     pq.write_table(pa.table({"Age": [30, 40], "visits": [[1, 2], [3]]}), data)
-    assert_refused(capsys, ["risk", str(data), "--qi", "Age,visits"], tmp_path / "none",
-                   "'visits' hold nested values", "Flatten")  # fmt: skip
+    assert_refused(
+        capsys,
+        ["risk", str(data), "--qi", "Age,visits"],
+        tmp_path / "none",
+        "'visits' hold nested values",
+        "Flatten",
+    )
 
 
 def test_apply_refuses_dev_zero(tmp_path, capsys):

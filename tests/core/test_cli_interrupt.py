@@ -49,14 +49,28 @@ def test_ctrl_c_while_apply_writes_leaves_no_output_and_no_temporary_file(tmp_pa
     data, out = tmp_path / "people.csv", tmp_path / "released.csv"
     _big_table(data, 200_000)  # ~80 MB: its release takes long enough to catch mid-write
     recipe = tmp_path / "recipe.yaml"
-    recipe.write_text("seed: 1\nquasi_identifiers: [sex]\nk: 2\ndirect_identifiers: []\n"
-                      "steps:\n  - {step: remove, columns: [id]}\n")  # fmt: skip
+    recipe.write_text(
+        "seed: 1\nquasi_identifiers: [sex]\nk: 2\ndirect_identifiers: []\n"
+        "steps:\n  - {step: remove, columns: [id]}\n"
+    )
     child = subprocess.Popen(
-        [sys.executable, "-m", "core", "apply", str(data), "--recipe", str(recipe),
-         "--out", str(out)],
-        cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "core",
+            "apply",
+            str(data),
+            "--recipe",
+            str(recipe),
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 120
     while not list(tmp_path.glob(".released.csv.*.tmp")):
         assert child.poll() is None, child.communicate()

@@ -21,20 +21,31 @@ def small(tmp_path):
     (tmp_path / "age.csv").write_text(
         "10;10-19;*\n11;10-19;*\n20;20-29;*\n21;20-29;*\n", encoding="utf-8"
     )
-    return [str(data), f"--hierarchy=zip={tmp_path / 'zip.csv'}",
-            f"--hierarchy=age={tmp_path / 'age.csv'}", "--k", "2", "--max-suppressed", "0.1"]  # fmt: skip
+    return [
+        str(data),
+        f"--hierarchy=zip={tmp_path / 'zip.csv'}",
+        f"--hierarchy=age={tmp_path / 'age.csv'}",
+        "--k",
+        "2",
+        "--max-suppressed",
+        "0.1",
+    ]
 
 
 def test_search_recodes_locally_and_apply_replays_it(small, tmp_path, capsys):
     recipe = tmp_path / "recipe.yaml"
-    assert cli.main(["search", *small, "--recode-locally", "--recipe-out", str(recipe),
-                     "--json"]) == 0  # fmt: skip
+    assert (
+        cli.main(["search", *small, "--recode-locally", "--recipe-out", str(recipe), "--json"]) == 0
+    )
     local = json.loads(capsys.readouterr().out)["local_recoding"]
     # Hand calculation (tests/core/test_local_recoding.py): the global optimum (0, 0)
     # suppresses (A2, 11) and (A1, 11), loss 1/11; recoded as (A, 11): loss 1/66.
     assert local["rounds"] == [{"zip": 1, "age": 0}]
     assert (local["suppressed_before"], local["suppressed_after"], local["records_kept"]) == (
-        2, 0, 2)  # fmt: skip
+        2,
+        0,
+        2,
+    )
     assert local["loss_before"] == pytest.approx(1 / 11)
     assert local["loss_after"] == pytest.approx(1 / 66)
     assert "kept 2 of the 2 records" in local["explanation"]
@@ -84,8 +95,21 @@ def test_recode_adaption_flags(small, capsys):
     """--recode-gs-factor 0 with the target's 10%: the hand-made table's one round still
     releases both records (ARX loss is not the measure, so the gsFactor only steers ARX's
     measures); the flags need --recode-locally."""
-    assert cli.main(["search", *small, "--recode-locally", "--recode-gs-factor", "0",
-                     "--recode-adaption", "0.25", "--json"]) == 0  # fmt: skip
+    assert (
+        cli.main(
+            [
+                "search",
+                *small,
+                "--recode-locally",
+                "--recode-gs-factor",
+                "0",
+                "--recode-adaption",
+                "0.25",
+                "--json",
+            ]
+        )
+        == 0
+    )
     local = json.loads(capsys.readouterr().out)["local_recoding"]
     assert local["records_kept"] == 2
     assert cli.main(["search", *small, "--recode-adaption", "0.25"]) == 2
@@ -94,8 +118,16 @@ def test_recode_adaption_flags(small, capsys):
 
 def test_population_solver_iterations_flag(small, capsys):
     """ARX's iterationsPerTry reaches the target (and a step of 0 is refused by name)."""
-    args = ["search", *small, "--population", "1000", "--max-population-uniqueness", "0.5",
-            "--population-model", "pitman"]  # fmt: skip
+    args = [
+        "search",
+        *small,
+        "--population",
+        "1000",
+        "--max-population-uniqueness",
+        "0.5",
+        "--population-model",
+        "pitman",
+    ]
     assert cli.main([*args, "--population-solver-iterations", "15", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["optimum"] is not None
     assert cli.main([*args, "--population-solver-iterations", "0"]) == 2

@@ -16,8 +16,23 @@ def test_risk_with_weights_adds_survey_figures(tmp_path, capsys):
     data = tmp_path / "survey.csv"
     pd.DataFrame({"a": ["x", "x", "y"], "w": [2, 2, 4], "hh": [1, 1, 2]}).to_csv(data, index=False)
     per_record = tmp_path / "risk.csv"
-    code = main(["risk", str(data), "--qi", "a", "--weights", "w", "--household", "hh",
-                 "--risk-threshold", "0.4", "--per-record", str(per_record), "--json"])  # fmt: skip
+    code = main(
+        [
+            "risk",
+            str(data),
+            "--qi",
+            "a",
+            "--weights",
+            "w",
+            "--household",
+            "hh",
+            "--risk-threshold",
+            "0.4",
+            "--per-record",
+            str(per_record),
+            "--json",
+        ]
+    )
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     p = 0.5  # f/F for both keys
@@ -58,8 +73,17 @@ def test_suda_command_prints_scores_and_writes_per_record(tmp_path, capsys):
         }
     ).to_csv(data, index=False)
     per_record = tmp_path / "suda.csv"
-    code = main(["suda", str(data), "--qi", "age,gender,income,education", "--per-record",
-                 str(per_record), "--json"])  # fmt: skip
+    code = main(
+        [
+            "suda",
+            str(data),
+            "--qi",
+            "age,gender,income,education",
+            "--per-record",
+            str(per_record),
+            "--json",
+        ]
+    )
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out["records_with_msu"] == 4 and out["suda_score_max"] == 8
@@ -93,9 +117,12 @@ def test_risk_model_risk_flag(tmp_path, capsys):
 def test_apply_runs_survey_methods_from_a_recipe(tmp_path):
     data = tmp_path / "survey.csv"
     pd.DataFrame(
-        {"sex": ["M", "M", "F", "F", "F", "M"], "age": [30, 30, 40, 40, 30, 50],
-         "income": [10.0, 12.0, 30.0, 31.0, 50.0, 80.0]}
-    ).to_csv(data, index=False)  # fmt: skip
+        {
+            "sex": ["M", "M", "F", "F", "F", "M"],
+            "age": [30, 30, 40, 40, 30, 50],
+            "income": [10.0, 12.0, 30.0, 31.0, 50.0, 80.0],
+        }
+    ).to_csv(data, index=False)
     recipe = tmp_path / "r.yaml"
     recipe.write_text(
         "seed: 1\nk: 2\nsteps:\n"
@@ -109,8 +136,23 @@ def test_apply_runs_survey_methods_from_a_recipe(tmp_path):
     # rule): (F, blank) matches the two (F, 40) records, (M, blank) the two (M, 30), so
     # k = 3 by hand and the release passes k = 2 without --release-anyway.
     report = tmp_path / "report.json"
-    assert main(["apply", str(data), "--recipe", str(recipe), "--out", str(out),
-                 "--qi", "sex,age", "--report", str(report)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "apply",
+                str(data),
+                "--recipe",
+                str(recipe),
+                "--out",
+                str(out),
+                "--qi",
+                "sex,age",
+                "--report",
+                str(report),
+            ]
+        )
+        == 0
+    )
     check = json.loads(report.read_text())["release_check"]
     assert check["passed"] and check["k"] == 3 and check["missing"] == "sdcmicro"
     released = pd.read_csv(out)
@@ -132,8 +174,7 @@ def test_risk_missing_as_wildcard(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("weight", ["inf", "1e309", "nan", "-5"])
-def test_a_weight_that_is_not_a_finite_number_of_at_least_1_is_refused(tmp_path, capsys,
-                                                                         weight):  # fmt: skip
+def test_a_weight_that_is_not_a_finite_number_of_at_least_1_is_refused(tmp_path, capsys, weight):
     """Issue 27: 'inf' gave NaN figures, JSON with NaN and RuntimeWarnings naming the
     server's source files; '-5' was shown as np.int64(-5)."""
     data = tmp_path / "survey.csv"
@@ -167,8 +208,11 @@ def test_a_figure_that_is_not_finite_is_null_in_json_and_warnings_name_no_file(
     def leaky(*args, **kwargs):
         warnings.warn("divide by zero encountered in divide", RuntimeWarning, stacklevel=1)
         result = real(*args, **kwargs)
-        monkeypatch.setattr(type(result), "to_dict",
-                            lambda self: {"global_risk": float("nan"), "worst": float("inf")})  # fmt: skip
+        monkeypatch.setattr(
+            type(result),
+            "to_dict",
+            lambda self: {"global_risk": float("nan"), "worst": float("inf")},
+        )
         return result
 
     monkeypatch.setattr(cli, "survey_risk", leaky)

@@ -23,8 +23,10 @@ def _sha(path: Path) -> str:
 
 #: Step 1 calls these adult columns indirect identifiers; the recipes here are about the
 #: workspace, not the choice of quasi-identifiers, so they record the decision (issue 25).
-DECIDED = ("not_quasi_identifiers: {race: kept for the test, marital-status: kept for the test, "
-           "education: kept for the test, occupation: kept for the test, age: kept for the test, native-country: kept for the test}\n")  # fmt: skip
+DECIDED = (
+    "not_quasi_identifiers: {race: kept for the test, marital-status: kept for the test, "
+    "education: kept for the test, occupation: kept for the test, age: kept for the test, native-country: kept for the test}\n"
+)
 
 
 @pytest.fixture
@@ -44,8 +46,17 @@ def project(tmp_path: Path) -> Path:
 
 
 def _apply(project: Path, *extra: str) -> int:
-    return main(["apply", str(project / "adult.csv"), "--recipe", str(project / "recipe.yaml"),
-                 "--out", str(project / "out.csv"), *extra])  # fmt: skip
+    return main(
+        [
+            "apply",
+            str(project / "adult.csv"),
+            "--recipe",
+            str(project / "recipe.yaml"),
+            "--out",
+            str(project / "out.csv"),
+            *extra,
+        ]
+    )
 
 
 def _log(ws: Path, capsys) -> list[dict]:
@@ -60,8 +71,15 @@ def test_apply_records_data_recipe_risk_and_release(project: Path, capsys) -> No
     entries = _log(ws, capsys)
     assert [e["action"] for e in entries] == ["dataset", "hierarchy", "recipe", "risk", "release"]
     for entry in entries:
-        assert {"time", "action", "data_sha256", "recipe_sha256", "output_sha256", "k",
-                "p_reid"} <= set(entry)  # fmt: skip
+        assert {
+            "time",
+            "action",
+            "data_sha256",
+            "recipe_sha256",
+            "output_sha256",
+            "k",
+            "p_reid",
+        } <= set(entry)
     release = entries[-1]
     assert release["data_sha256"] == _sha(project / "adult.csv")
     assert release["output_sha256"] == _sha(project / "out.csv")
@@ -162,8 +180,22 @@ def test_dp_ledger_in_a_workspace_persists_across_commands(tmp_path: Path, capsy
     ws = tmp_path / "w.anon.db"
 
     def run(*extra: str) -> int:
-        return main(["dp-aggregate", str(data), "--out", str(tmp_path / "o.csv"), "--by", "sex",
-                     "--categories", "sex=F|M", "--ledger", str(ws), "--force", *extra])  # fmt: skip
+        return main(
+            [
+                "dp-aggregate",
+                str(data),
+                "--out",
+                str(tmp_path / "o.csv"),
+                "--by",
+                "sex",
+                "--categories",
+                "sex=F|M",
+                "--ledger",
+                str(ws),
+                "--force",
+                *extra,
+            ]
+        )
 
     assert run("--epsilon", "0.6", "--budget", "1") == 0
     assert run("--epsilon", "0.6") == EXIT_USER_ERROR
@@ -190,9 +222,17 @@ def test_mapping_tables_are_recorded_and_archived_encrypted(
     )
     monkeypatch.setenv("ANON_MAPPING_PASSPHRASE", "a long enough passphrase for the test")
     ws = project / "w.anon.db"
-    code = _apply(project, "--workspace", str(ws), "--archive", str(project / "b.zip"),
-                  "--bundle", str(project / "recipient.zip"),
-                  "--mapping-passphrase-env", "ANON_MAPPING_PASSPHRASE")  # fmt: skip
+    code = _apply(
+        project,
+        "--workspace",
+        str(ws),
+        "--archive",
+        str(project / "b.zip"),
+        "--bundle",
+        str(project / "recipient.zip"),
+        "--mapping-passphrase-env",
+        "ANON_MAPPING_PASSPHRASE",
+    )
     assert code == 0, capsys.readouterr().err
     with sqlite3.connect(ws) as conn:
         [(column, kind, blob)] = conn.execute(
@@ -219,8 +259,21 @@ def test_verify_lines_show_control_characters_of_a_recorded_path_escaped(
     hostile = project / "adult\x1b[31m\nrelease 9: reproduced.csv"
     (project / "adult.csv").rename(hostile)
     ws = project / "w.anon.db"
-    assert main(["apply", str(hostile), "--recipe", str(project / "recipe.yaml"),
-                 "--out", str(project / "out.csv"), "--workspace", str(ws)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "apply",
+                str(hostile),
+                "--recipe",
+                str(project / "recipe.yaml"),
+                "--out",
+                str(project / "out.csv"),
+                "--workspace",
+                str(ws),
+            ]
+        )
+        == 0
+    )
     hostile.unlink()
     capsys.readouterr()
     assert main(["verify", "--workspace", str(ws)]) == 0
@@ -233,9 +286,12 @@ def test_verify_lines_show_control_characters_of_a_recorded_path_escaped(
 
 @pytest.mark.parametrize(
     "failure",
-    [sqlite3.OperationalError("database or disk is full"),
-     sqlite3.DatabaseError("database disk image is malformed"), KeyboardInterrupt()],
-)  # fmt: skip
+    [
+        sqlite3.OperationalError("database or disk is full"),
+        sqlite3.DatabaseError("database disk image is malformed"),
+        KeyboardInterrupt(),
+    ],
+)
 def test_a_release_that_cannot_be_recorded_writes_no_file(project, monkeypatch, capsys, failure):
     """The record is part of the release (issue 27): the workspace failing as it records
     (a full disk, a damaged file, Ctrl-C) leaves no released file, no report, no bundle
@@ -250,13 +306,23 @@ def test_a_release_that_cannot_be_recorded_writes_no_file(project, monkeypatch, 
         raise failure
 
     monkeypatch.setattr(Workspace, "add_release", fail)
-    code = _apply(project, "--workspace", str(ws), "--report", str(project / "r.json"),
-                  "--bundle", str(project / "b.zip"))  # fmt: skip
+    code = _apply(
+        project,
+        "--workspace",
+        str(ws),
+        "--report",
+        str(project / "r.json"),
+        "--bundle",
+        str(project / "b.zip"),
+    )
     err = capsys.readouterr().err
     assert code == (130 if isinstance(failure, KeyboardInterrupt) else EXIT_USER_ERROR)
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     assert sorted(p.name for p in project.iterdir() if not p.name.startswith("w.anon")) == [
-        "adult.csv", "age.csv", "recipe.yaml"]  # fmt: skip
+        "adult.csv",
+        "age.csv",
+        "recipe.yaml",
+    ]
     monkeypatch.undo()
     with Workspace(ws) as workspace:
         assert workspace.releases() == [] and workspace.verify_chain().ok

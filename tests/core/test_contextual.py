@@ -205,15 +205,30 @@ def test_recipe_steps_run_through_the_registry():
     recipe = Recipe(
         steps=(
             {"step": "contextual_absolute", "columns": ["x"], "width": 20},
-            {"step": "contextual_suppress", "columns": ["x"], "area_column": "area",
-             "areas": ["B"]},
+            {
+                "step": "contextual_suppress",
+                "columns": ["x"],
+                "area_column": "area",
+                "areas": ["B"],
+            },
         )
-    )  # fmt: skip
+    )
     out = apply_recipe(df, recipe).data
     assert out["x"].iloc[0] == "[0, 20)"
     assert pd.isna(out["x"].iloc[1])
-    pct = apply_recipe(df, Recipe(steps=({"step": "contextual_percentile", "columns": "x",
-                                          "groups": 2, "edges": {"x": [50.0]}},))).data  # fmt: skip
+    pct = apply_recipe(
+        df,
+        Recipe(
+            steps=(
+                {
+                    "step": "contextual_percentile",
+                    "columns": "x",
+                    "groups": 2,
+                    "edges": {"x": [50.0]},
+                },
+            )
+        ),
+    ).data
     assert pct["x"].tolist() == ["P1 of 2 [-inf, 50)", "P2 of 2 [50, inf)"]
 
 
@@ -231,20 +246,34 @@ def test_suppress_contextual_empties_only_listed_areas():
     ("areas", "records", "error", "words"),
     [
         (AREAS.drop(columns="area"), RECORDS, ColumnNotFoundError, ["'area'", "area table"]),
-        (AREAS, RECORDS.assign(area=["A", "A", "B", "C", "Z", "Q"]), ParameterError,
-         ["2 respondent(s)", "'Z'", "'Q'", "row 5", "area table"]),
-        (AREAS.assign(x=["10", "10", "20", "thirty", "10"]), RECORDS, ParameterError,
-         ["'x'", "row 4", "'thirty'"]),
-        (AREAS.assign(area=["A", "B", "C", "A", "E"]), RECORDS, ParameterError,
-         ["duplicated", "'A'", "1, 4", "one row per area"]),
-        (AREAS.assign(x=[10.0, None, 20, 30, 10]), RECORDS, ParameterError,
-         ["empty", "'x'", "row 2", "'B'"]),
-        (AREAS.assign(population=[5, -1, 5, 5, 5]), RECORDS, ParameterError,
-         ["negative", "row 2"]),
-        (AREAS, RECORDS.drop(columns="area"), ColumnNotFoundError,
-         ["neither", "'area'", "merge"]),
+        (
+            AREAS,
+            RECORDS.assign(area=["A", "A", "B", "C", "Z", "Q"]),
+            ParameterError,
+            ["2 respondent(s)", "'Z'", "'Q'", "row 5", "area table"],
+        ),
+        (
+            AREAS.assign(x=["10", "10", "20", "thirty", "10"]),
+            RECORDS,
+            ParameterError,
+            ["'x'", "row 4", "'thirty'"],
+        ),
+        (
+            AREAS.assign(area=["A", "B", "C", "A", "E"]),
+            RECORDS,
+            ParameterError,
+            ["duplicated", "'A'", "1, 4", "one row per area"],
+        ),
+        (
+            AREAS.assign(x=[10.0, None, 20, 30, 10]),
+            RECORDS,
+            ParameterError,
+            ["empty", "'x'", "row 2", "'B'"],
+        ),
+        (AREAS.assign(population=[5, -1, 5, 5, 5]), RECORDS, ParameterError, ["negative", "row 2"]),
+        (AREAS, RECORDS.drop(columns="area"), ColumnNotFoundError, ["neither", "'area'", "merge"]),
     ],
-)  # fmt: skip
+)
 def test_bad_inputs_give_documented_errors(areas, records, error, words):
     with pytest.raises(error) as caught:
         prepare(records, areas, contextual=["x"], area_key="area")
@@ -294,9 +323,13 @@ percent_values = st.lists(
 def test_nested_coarsenings_never_increase_pinpointed_areas(values, other, t1):
     n = len(values)
     areas = pd.DataFrame(
-        {"area": [f"a{i}" for i in range(n)], "population": 1, "x": values,
-         "y": [(v * 7 + other * 13) % 100 for v in values]}
-    )  # fmt: skip
+        {
+            "area": [f"a{i}" for i in range(n)],
+            "population": 1,
+            "x": values,
+            "y": [(v * 7 + other * 13) % 100 for v in values],
+        }
+    )
     data = prepare(areas[["area"]], areas, contextual=["x", "y"], area_key="area")
     counts = [
         assess(

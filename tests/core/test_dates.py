@@ -18,10 +18,24 @@ def visits() -> pd.DataFrame:
     return pd.DataFrame(
         {
             "patient": ["p1", "p1", "p2", "p3", "p3", "p3"],
-            "admitted": ["1776-07-04", "1777-01-10", "2020-02-28", "2023-12-30", None, "2024-03-01"],
-            "discharged": ["1776-07-09", "1777-01-12", "2020-03-01", "2024-01-02", "2024-02-10", "2024-03-01"],
+            "admitted": [
+                "1776-07-04",
+                "1777-01-10",
+                "2020-02-28",
+                "2023-12-30",
+                None,
+                "2024-03-01",
+            ],
+            "discharged": [
+                "1776-07-09",
+                "1777-01-12",
+                "2020-03-01",
+                "2024-01-02",
+                "2024-02-10",
+                "2024-03-01",
+            ],
         }
-    )  # fmt: skip
+    )
 
 
 def as_dates(series: pd.Series) -> pd.Series:
@@ -42,9 +56,13 @@ def person_intervals(df: pd.DataFrame) -> dict[str, list[int]]:
 def test_shifting_keeps_every_interval_of_one_person(seed, keep_weekday):
     df = visits()
     out = shift_dates(
-        df, ["admitted", "discharged"], by="patient", max_days=400, keep_weekday=keep_weekday,
+        df,
+        ["admitted", "discharged"],
+        by="patient",
+        max_days=400,
+        keep_weekday=keep_weekday,
         seed=seed,
-    )  # fmt: skip
+    )
     assert person_intervals(out) == person_intervals(df)
     # NIST's example: admitted July 4, discharged July 9 -> still 5 days apart.
     assert (as_dates(out.loc[0, "discharged"]) - as_dates(out.loc[0, "admitted"])).days == 5
@@ -177,14 +195,23 @@ def test_age_perturbation_changes_ages_and_leaves_labels():
 def test_date_steps_run_from_a_recipe():
     recipe = Recipe(
         steps=(
-            {"step": "date_shift", "columns": ["admitted", "discharged"], "by": "patient",
-             "keep_weekday": True},
-            {"step": "age_from_dob", "column": "admitted", "reference_date": "2025-01-01",
-             "top": None, "new_column": "years"},
+            {
+                "step": "date_shift",
+                "columns": ["admitted", "discharged"],
+                "by": "patient",
+                "keep_weekday": True,
+            },
+            {
+                "step": "age_from_dob",
+                "column": "admitted",
+                "reference_date": "2025-01-01",
+                "top": None,
+                "new_column": "years",
+            },
             {"step": "age_perturb", "column": "years"},
         ),
         seed=5,
-    )  # fmt: skip
+    )
     out = apply_recipe(visits(), recipe).data
     assert "years" in out.columns and "admitted" not in out.columns
 

@@ -129,17 +129,25 @@ def test_gaussian_sigma_between_the_optimal_and_a_textbook_bound():
 def test_gaussian_count_noise_has_the_stated_sigma():
     sigma = noise_scale(1, 1.0, mechanism="gaussian", delta=1e-6)
     noisy, acc = add_dp_noise(
-        np.zeros(4000, dtype=np.int64), sensitivity=1, epsilon=1.0, mechanism="gaussian",
+        np.zeros(4000, dtype=np.int64),
+        sensitivity=1,
+        epsilon=1.0,
+        mechanism="gaussian",
         delta=1e-6,
-    )  # fmt: skip
+    )
     assert acc.mechanism == "discrete Gaussian"
     assert np.std(noisy) == pytest.approx(sigma, rel=0.1)
 
 
 def test_gaussian_needs_delta():
     with pytest.raises(ParameterError, match="needs delta > 0"):
-        dp_release(pd.DataFrame({"g": ["a"]}), "g", categories={"g": ["a"]}, epsilon=1,
-                   mechanism="gaussian")  # fmt: skip
+        dp_release(
+            pd.DataFrame({"g": ["a"]}),
+            "g",
+            categories={"g": ["a"]},
+            epsilon=1,
+            mechanism="gaussian",
+        )
 
 
 # --- clipping -----------------------------------------------------------------------------
@@ -149,23 +157,32 @@ def test_a_huge_outlier_cannot_move_a_clipped_sum_beyond_bound_plus_noise():
     df = pd.DataFrame({"g": ["a"] * 101, "x": [1.0] * 100 + [1e9]})
     # clipped truth: 100 * 1 + 10 = 110; b = 10 / 1 = 10; P(|noise| > 200) = e^-20
     for _ in range(20):
-        release = dp_release(df, "g", categories={"g": ["a"]}, epsilon=1.0, count=False,
-                             sums="x", bounds={"x": (0, 10)})  # fmt: skip
+        release = dp_release(
+            df,
+            "g",
+            categories={"g": ["a"]},
+            epsilon=1.0,
+            count=False,
+            sums="x",
+            bounds={"x": (0, 10)},
+        )
         assert abs(release.table["x_sum"].iloc[0] - 110) < 200
 
 
 def test_means_stay_within_the_bounds():
     df = pd.DataFrame({"g": ["a"] * 5 + ["b"] * 3, "x": [-1e6, 1e6, 3, 4, 5, 1, 2, 3]})
-    release = dp_release(df, "g", categories={"g": ["a", "b"]}, epsilon=0.1, means="x",
-                         bounds={"x": (0, 10)})  # fmt: skip
+    release = dp_release(
+        df, "g", categories={"g": ["a", "b"]}, epsilon=0.1, means="x", bounds={"x": (0, 10)}
+    )
     means = release.table["x_mean"].dropna()
     assert ((means >= 0) & (means <= 10)).all()
 
 
 def test_mean_is_close_on_a_large_cell():
     df = pd.DataFrame({"g": ["a"] * 20000, "x": np.tile([2.0, 4.0], 10000)})  # mean 3
-    release = dp_release(df, "g", categories={"g": ["a"]}, epsilon=1.0, means="x",
-                         bounds={"x": (0, 10)})  # fmt: skip
+    release = dp_release(
+        df, "g", categories={"g": ["a"]}, epsilon=1.0, means="x", bounds={"x": (0, 10)}
+    )
     row = release.table.iloc[0]
     assert abs(row["x_mean"] - 3) < 0.05  # sum noise b = 20, count noise b = 2: ~0.002
     assert 0 < row["x_mean_error95"] < 0.05
@@ -207,16 +224,30 @@ def test_release_over_budget_fails_before_any_query_is_charged():
     budget = PrivacyBudget(1.0)
     dp_release(df, "g", categories={"g": ["a", "b"]}, epsilon=0.7, budget=budget)
     with pytest.raises(BudgetExceededError, match=r"needs ε = 0\.7.*only ε = 0\.3 \(δ = 0\) left"):
-        dp_release(df, "g", categories={"g": ["a", "b"]}, epsilon=0.7, sums="x",
-                   bounds={"x": (0, 5)}, budget=budget)  # fmt: skip
+        dp_release(
+            df,
+            "g",
+            categories={"g": ["a", "b"]},
+            epsilon=0.7,
+            sums="x",
+            bounds={"x": (0, 5)},
+            budget=budget,
+        )
     assert [c.query for c in budget.charges] == ["count by g"]
     assert budget.spent_epsilon == pytest.approx(0.7)
 
 
 def test_epsilon_is_split_evenly_and_recorded_per_query():
     df = pd.DataFrame({"g": ["a", "b"], "x": [1.0, 2.0], "y": [3.0, 4.0]})
-    release = dp_release(df, "g", categories={"g": ["a", "b"]}, epsilon=0.9, sums="x",
-                         means="y", bounds={"x": (0, 5), "y": (0, 5)})  # fmt: skip
+    release = dp_release(
+        df,
+        "g",
+        categories={"g": ["a", "b"]},
+        epsilon=0.9,
+        sums="x",
+        means="y",
+        bounds={"x": (0, 5), "y": (0, 5)},
+    )
     charges = release.ledger()["charges"]
     assert [c["epsilon"] for c in charges] == pytest.approx([0.3, 0.3, 0.3])
     assert release.ledger()["spent"]["epsilon"] == pytest.approx(0.9)
@@ -268,8 +299,9 @@ def test_outside_sentence_agrees_with_its_count():
 
 def test_outside_count_is_not_released_without_a_count_query():
     df = pd.DataFrame({"g": ["a", "zz"], "x": [1.0, 2.0]})
-    release = dp_release(df, "g", categories={"g": ["a"]}, epsilon=1, count=False, sums="x",
-                         bounds={"x": (0, 5)})  # fmt: skip
+    release = dp_release(
+        df, "g", categories={"g": ["a"]}, epsilon=1, count=False, sums="x", bounds={"x": (0, 5)}
+    )
     assert release.outside is None
     assert "not released" in release.outside_statement
     assert "zz" not in release.outside_statement
@@ -319,8 +351,14 @@ def test_exact_and_suppressed_tables_against_pandas_groupby():
 
 def test_recipe_step_releases_the_listed_cells():
     df = pd.DataFrame({"sex": ["F", "M"] * 2000, "income": [1000.0, 3000.0] * 2000})
-    step = {"step": "dp_aggregate", "by": ["sex"], "categories": {"sex": ["F", "M", "X"]},
-            "epsilon": 1.0, "means": ["income"], "bounds": {"income": [0, 5000]}}  # fmt: skip
+    step = {
+        "step": "dp_aggregate",
+        "by": ["sex"],
+        "categories": {"sex": ["F", "M", "X"]},
+        "epsilon": 1.0,
+        "means": ["income"],
+        "bounds": {"income": [0, 5000]},
+    }
     out = apply_recipe(df, Recipe(seed=3).add(step)).data
     assert out["sex"].tolist() == ["F", "M", "X"]
     # sum noise b = 5000 / 0.5 = 10000 over 2000 records: the mean moves by ~5
@@ -329,8 +367,10 @@ def test_recipe_step_releases_the_listed_cells():
 
 def test_parsing_of_command_line_values():
     assert parse_categories(["sex=F|M,race=A|B", "age=1"]) == {
-        "sex": ["F", "M"], "race": ["A", "B"], "age": ["1"]
-    }  # fmt: skip
+        "sex": ["F", "M"],
+        "race": ["A", "B"],
+        "age": ["1"],
+    }
     assert parse_bounds(["0,10"], ["x", "y"]) == {"x": (0.0, 10.0), "y": (0.0, 10.0)}
     assert parse_bounds(["0,10", "y=-5,5"], ["x", "y"]) == {"x": (0.0, 10.0), "y": (-5.0, 5.0)}
     with pytest.raises(ParameterError, match="column=value"):
@@ -348,15 +388,28 @@ TWO_CELLS = pd.DataFrame({"sex": ["F", "M", "F"], "income": [10.0, 20.0, 30.0]})
 @pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
 def test_epsilon_outside_the_usable_range_is_one_clear_error(epsilon, mechanism):
     with pytest.raises(ParameterError, match=r"'epsilon' is .* outside the range 1e-06 to 100"):
-        dp_release(TWO_CELLS, ["sex"], categories={"sex": ["F", "M"]}, epsilon=epsilon,
-                   mechanism=mechanism, delta=1e-6 if mechanism == "gaussian" else 0.0)  # fmt: skip
+        dp_release(
+            TWO_CELLS,
+            ["sex"],
+            categories={"sex": ["F", "M"]},
+            epsilon=epsilon,
+            mechanism=mechanism,
+            delta=1e-6 if mechanism == "gaussian" else 0.0,
+        )
 
 
 def test_epsilon_per_query_is_checked_before_any_budget_is_charged():
     budget = PrivacyBudget(1.0)
     with pytest.raises(ParameterError, match=r"'epsilon / 2 queries' is 5e-07"):
-        dp_release(TWO_CELLS, ["sex"], categories={"sex": ["F", "M"]}, epsilon=1e-6,
-                   sums=["income"], bounds={"income": (0, 50)}, budget=budget)  # fmt: skip
+        dp_release(
+            TWO_CELLS,
+            ["sex"],
+            categories={"sex": ["F", "M"]},
+            epsilon=1e-6,
+            sums=["income"],
+            bounds={"income": (0, 50)},
+            budget=budget,
+        )
     assert budget.spent_epsilon == 0
 
 
@@ -364,8 +417,14 @@ def test_epsilon_per_query_is_checked_before_any_budget_is_charged():
 @pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
 def test_the_ends_of_the_range_release(epsilon, mechanism):
     delta = 1e-6 if mechanism == "gaussian" else 0.0
-    release = dp_release(TWO_CELLS, ["sex"], categories={"sex": ["F", "M"]}, epsilon=epsilon,
-                         mechanism=mechanism, delta=delta)  # fmt: skip
+    release = dp_release(
+        TWO_CELLS,
+        ["sex"],
+        categories={"sex": ["F", "M"]},
+        epsilon=epsilon,
+        mechanism=mechanism,
+        delta=delta,
+    )
     assert len(release.table) == 2
 
 

@@ -121,8 +121,10 @@ def test_duckdb_reads_a_folder_or_glob_of_parquet(seeded_files, form):
     csv, parts = seeded_files
     source = parts if form == "folder" else parts / "part-*.parquet"
     qis = ["postal", "age", "town"]
-    _same_figures(_figures(read_table(csv), qis, "diagnosis"),
-                  _engine_figures(source, qis, "diagnosis", "duckdb"))  # fmt: skip
+    _same_figures(
+        _figures(read_table(csv), qis, "diagnosis"),
+        _engine_figures(source, qis, "diagnosis", "duckdb"),
+    )
 
 
 def test_cli_risk_engine_duckdb_matches_pandas(seeded_files, capsys):
@@ -138,9 +140,14 @@ def test_cli_risk_engine_duckdb_matches_pandas(seeded_files, capsys):
 
 
 def _batch(letter: list, number: list, records: list) -> pa.RecordBatch:
-    return pa.record_batch([pa.array(letter, pa.string()), pa.array(number, pa.string()),
-                            pa.array(records, pa.int64())],
-                           names=["g0", "g1", "__records__"])  # fmt: skip
+    return pa.record_batch(
+        [
+            pa.array(letter, pa.string()),
+            pa.array(number, pa.string()),
+            pa.array(records, pa.int64()),
+        ],
+        names=["g0", "g1", "__records__"],
+    )
 
 
 def test_frequency_table_is_coded_batch_by_batch():
@@ -370,8 +377,9 @@ def test_spark_refuses_a_table_without_records(spark, tmp_path):
 
 
 @pytest.mark.parametrize("cap", [None, 3])  # packed codes; a GROUP BY of the values
-def test_spark_counts_packed_codes_or_falls_back_to_its_group_by(spark, seeded_files,
-                                                                  monkeypatch, cap):  # fmt: skip
+def test_spark_counts_packed_codes_or_falls_back_to_its_group_by(
+    spark, seeded_files, monkeypatch, cap
+):
     from core.engines import spark_engine
 
     grouped = []
@@ -424,8 +432,11 @@ def test_watching_polls_the_tracker_until_the_block_ends():
     from core.engines.spark_engine import watching
 
     tracker = _Tracker(_Stage(1, 4, 1))
-    spark = type("Spark", (), {"sparkContext": type("Context", (), {
-        "statusTracker": staticmethod(lambda: tracker)})()})()  # fmt: skip
+    spark = type(
+        "Spark",
+        (),
+        {"sparkContext": type("Context", (), {"statusTracker": staticmethod(lambda: tracker)})()},
+    )()
     heard, polled = [], threading.Event()
 
     def progress(fraction, message):
@@ -454,19 +465,32 @@ def test_spark_apply_reports_each_pass_and_its_tasks(spark, tmp_path, monkeypatc
     pd.DataFrame({"age": np.arange(300) % 40, "town": ["n", "s", "e"] * 100}).to_csv(
         data, index=False
     )
-    recipe = Recipe.from_dict({"seed": 1, "steps": [
-        {"step": "suppress_records", "below_k": 2, "quasi_identifiers": ["age", "town"]}]})  # fmt: skip
+    recipe = Recipe.from_dict(
+        {
+            "seed": 1,
+            "steps": [
+                {"step": "suppress_records", "below_k": 2, "quasi_identifiers": ["age", "town"]}
+            ],
+        }
+    )
     steps = streaming.streamable_steps(recipe, 1, "spark")
     heard: list[tuple[float, str]] = []
     spark_engine.spark_stream_recipe(
-        resolve_sources(str(data)), steps, lambda batch, first: None, seed=1, gate_columns=[],
-        direct_identifiers=[], progress=lambda f, m: heard.append((f, m)),
-    )  # fmt: skip
+        resolve_sources(str(data)),
+        steps,
+        lambda batch, first: None,
+        seed=1,
+        gate_columns=[],
+        direct_identifiers=[],
+        progress=lambda f, m: heard.append((f, m)),
+    )
     passes = [(f, m) for f, m in heard if not m.endswith("tasks")]
     # three passes (reading, counting the classes of the one class step, writing): by hand
-    assert passes == [(0.0, "pass 1 of 3 (reading the input)"),
-                      (1 / 3, "pass 2 of 3 (counting classes)"),
-                      (2 / 3, "pass 3 of 3 (writing the release)")]  # fmt: skip
+    assert passes == [
+        (0.0, "pass 1 of 3 (reading the input)"),
+        (1 / 3, "pass 2 of 3 (counting classes)"),
+        (2 / 3, "pass 3 of 3 (writing the release)"),
+    ]
     tasks = [(f, m) for f, m in heard if m.endswith("tasks")]
     assert tasks and all(0.0 <= f <= 1.0 for f, _ in tasks)
     assert all(" of " in m and "Spark stage" in m for _, m in tasks)

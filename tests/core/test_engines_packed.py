@@ -19,7 +19,10 @@ def _rows(table: pd.DataFrame, counts: np.ndarray) -> list[tuple]:
     """The frequency table's rows as sorted (value as text, ..., count) tuples (NaN and
     None both read 'nan'/'None': compared as text, as they print)."""
     frame = table.astype(object).where(table.notna(), None)
-    return sorted((*map(str, row), int(n)) for row, n in zip(frame.itertuples(index=False), counts, strict=True))  # fmt: skip
+    return sorted(
+        (*map(str, row), int(n))
+        for row, n in zip(frame.itertuples(index=False), counts, strict=True)
+    )
 
 
 def _independent(frame: pd.DataFrame) -> list[tuple]:
@@ -28,7 +31,10 @@ def _independent(frame: pd.DataFrame) -> list[tuple]:
     out = grouped.reset_index()
     values = out.drop(columns=0).astype(object)
     values = values.where(values.notna(), None)
-    return sorted((*map(str, row), int(n)) for row, n in zip(values.itertuples(index=False), out[0], strict=True))  # fmt: skip
+    return sorted(
+        (*map(str, row), int(n))
+        for row, n in zip(values.itertuples(index=False), out[0], strict=True)
+    )
 
 
 def test_running_counts_by_hand(monkeypatch):
@@ -105,7 +111,7 @@ def test_count_packed_judges_csv_text_as_the_reader_does():
     batches = [
         pa.record_batch(
             [pa.array(["7", "7.0", None]), pa.array(["007", "007", "1"])], names=["g0", "g1"]
-        ),  # fmt: skip
+        ),
     ]
     table, counts = count_packed(batches, ["n", "code"], as_read=True)
     assert table["n"].cat.categories.tolist() == [7.0]
@@ -134,8 +140,9 @@ def test_duckdb_falls_back_to_its_group_by_when_keys_are_too_wide(tmp_path, monk
     expected = risk_report(read_table(path), qis, sensitive="diagnosis").to_dict()
     grouped = []
     real_group_by = duckdb_engine.group_count_batches
-    monkeypatch.setattr(duckdb_engine, "group_count_batches",
-                        lambda *a: grouped.append(a) or real_group_by(*a))  # fmt: skip
+    monkeypatch.setattr(
+        duckdb_engine, "group_count_batches", lambda *a: grouped.append(a) or real_group_by(*a)
+    )
     monkeypatch.setattr(packed, "KEY_BITS", 12)  # ~900 postal codes alone need 10 bits
     freq = frequency_table(str(path), [*qis, "diagnosis"], engine="duckdb")
     assert grouped, "the GROUP BY was not used"
@@ -158,8 +165,12 @@ def test_duckdb_progress_counts_every_record(tmp_path):
     frame.to_parquet(parquet, index=False)
     for path, about in ((csv, "about "), (parquet, "")):
         heard = []
-        frequency_table(str(path), ["age", "sex"], engine="duckdb",
-                        progress=lambda f, m, heard=heard: heard.append((f, m)))  # fmt: skip
+        frequency_table(
+            str(path),
+            ["age", "sex"],
+            engine="duckdb",
+            progress=lambda f, m, heard=heard: heard.append((f, m)),
+        )
         fractions = [f for f, _ in heard]
         assert fractions == sorted(fractions) and 0 < fractions[-1] < 1
         assert heard[-1][1].startswith("counted 5,000 of " + about)

@@ -16,8 +16,10 @@ from core.recipe import Recipe
 ADULT_QIS = ["age", "sex", "race", "marital-status", "education"]
 #: Step 1 doubts these columns; the release gate needs a decision on each (issue 25). The
 #: tests here compare engines, not the choice of quasi-identifiers.
-ADULT_DECIDED = {"occupation": "compared across engines only",
-                 "native-country": "compared across engines only"}  # fmt: skip
+ADULT_DECIDED = {
+    "occupation": "compared across engines only",
+    "native-country": "compared across engines only",
+}
 SEEDED_DECIDED = {"postal": "compared across engines only"}
 
 
@@ -28,8 +30,9 @@ def _recipe(folder, steps, **meta) -> str:
 
 
 def _apply(capsys, data, recipe, out, engine, *extra: str) -> str:
-    code = cli.main(["apply", str(data), "--recipe", recipe, "--out", str(out),
-                     "--engine", engine, *extra])  # fmt: skip
+    code = cli.main(
+        ["apply", str(data), "--recipe", recipe, "--out", str(out), "--engine", engine, *extra]
+    )
     err = capsys.readouterr().err
     assert code == 0, err
     return err
@@ -38,16 +41,34 @@ def _apply(capsys, data, recipe, out, engine, *extra: str) -> str:
 def _adult_recipe(folder, adult_dir) -> str:
     steps = [
         {"step": "remove", "columns": ["native-country"]},
-        {"step": "generalise", "column": "age", "level": 2,
-         "hierarchy": str(adult_dir / "adult_hierarchy_age.csv")},
-        {"step": "generalise", "column": "education", "level": 2,
-         "hierarchy": str(adult_dir / "adult_hierarchy_education.csv")},
+        {
+            "step": "generalise",
+            "column": "age",
+            "level": 2,
+            "hierarchy": str(adult_dir / "adult_hierarchy_age.csv"),
+        },
+        {
+            "step": "generalise",
+            "column": "education",
+            "level": 2,
+            "hierarchy": str(adult_dir / "adult_hierarchy_education.csv"),
+        },
         {"step": "mask", "column": "occupation", "keep_first": 3},
-        {"step": "suppress_records", "below_k": 5, "quasi_identifiers": ADULT_QIS,
-         "l_diversity": {"sensitive": "salary-class", "l": 2}},
-    ]  # fmt: skip
-    return _recipe(folder, steps, quasi_identifiers=ADULT_QIS, sensitive="salary-class", k=5,
-                   not_quasi_identifiers=ADULT_DECIDED)  # fmt: skip
+        {
+            "step": "suppress_records",
+            "below_k": 5,
+            "quasi_identifiers": ADULT_QIS,
+            "l_diversity": {"sensitive": "salary-class", "l": 2},
+        },
+    ]
+    return _recipe(
+        folder,
+        steps,
+        quasi_identifiers=ADULT_QIS,
+        sensitive="salary-class",
+        k=5,
+        not_quasi_identifiers=ADULT_DECIDED,
+    )
 
 
 @pytest.fixture
@@ -57,8 +78,9 @@ def small_batches(monkeypatch):
 
 
 @pytest.mark.parametrize("fmt", ["csv", "parquet"])
-def test_duckdb_writes_the_pandas_file_on_adult(tmp_path, capsys, adult_hierarchies_dir,
-                                                small_batches, fmt):  # fmt: skip
+def test_duckdb_writes_the_pandas_file_on_adult(
+    tmp_path, capsys, adult_hierarchies_dir, small_batches, fmt
+):
     pytest.importorskip("duckdb")
     data = adult_hierarchies_dir / "adult.csv"
     recipe = _adult_recipe(tmp_path, adult_hierarchies_dir)
@@ -79,18 +101,21 @@ def _seeded(rows: int, seed: int = 3) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     income = rng.integers(0, 90, size=rows).astype(float) * 100
     income[rng.random(rows) < 0.05] = np.nan
-    return pd.DataFrame({
-        "nric": [f"S{v:07d}A" for v in rng.permutation(rows)],
-        "postal": [f"{v:06d}" for v in rng.integers(0, 400, size=rows) * 211],
-        "age": rng.integers(18, 90, size=rows),
-        "town": rng.choice(["north", "south", "NA", ""], size=rows),
-        "income": income,
-        "diagnosis": rng.choice(["flu", "cold", "asthma"], size=rows),
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "nric": [f"S{v:07d}A" for v in rng.permutation(rows)],
+            "postal": [f"{v:06d}" for v in rng.integers(0, 400, size=rows) * 211],
+            "age": rng.integers(18, 90, size=rows),
+            "town": rng.choice(["north", "south", "NA", ""], size=rows),
+            "income": income,
+            "diagnosis": rng.choice(["flu", "cold", "asthma"], size=rows),
+        }
+    )
 
 
-def test_duckdb_writes_the_pandas_file_on_a_seeded_table(tmp_path, capsys, small_batches,
-                                                         monkeypatch):  # fmt: skip
+def test_duckdb_writes_the_pandas_file_on_a_seeded_table(
+    tmp_path, capsys, small_batches, monkeypatch
+):
     pytest.importorskip("duckdb")
     monkeypatch.setenv("ANON_TEST_HMAC_KEY", "k" * 32)
     data = tmp_path / "people.csv"
@@ -113,15 +138,17 @@ def test_duckdb_writes_the_pandas_file_on_a_seeded_table(tmp_path, capsys, small
         _apply(capsys, data, recipe, tmp_path / f"{engine}.csv", engine, "--plaintext-mapping")
     assert (tmp_path / "duckdb.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
     mapping = "csv.mapping-nric.csv"
-    pd.testing.assert_frame_equal(read_table(tmp_path / f"duckdb.{mapping}"),
-                                  read_table(tmp_path / f"pandas.{mapping}"))  # fmt: skip
+    pd.testing.assert_frame_equal(
+        read_table(tmp_path / f"duckdb.{mapping}"), read_table(tmp_path / f"pandas.{mapping}")
+    )
     released = read_table(tmp_path / "duckdb.csv")
     assert released["postal"].str.startswith("0").any()  # leading zeros kept
     assert "NA" in set(released["town"])
 
 
-def test_parquet_integers_with_a_gap_in_one_file_are_floats_in_every_batch(tmp_path, capsys,
-                                                                           monkeypatch):  # fmt: skip
+def test_parquet_integers_with_a_gap_in_one_file_are_floats_in_every_batch(
+    tmp_path, capsys, monkeypatch
+):
     """The whole-table reader makes an integer column with a missing value floats in every
     row ("41.0"); a batch from a file without the gap must be written the same way."""
     pytest.importorskip("duckdb")
@@ -135,9 +162,13 @@ def test_parquet_integers_with_a_gap_in_one_file_are_floats_in_every_batch(tmp_p
     df.iloc[200:].to_parquet(parts / "part-1.parquet", index=False)
     df.to_parquet(tmp_path / "whole.parquet", index=False)
     # (one record's age is blank: k = 1 on age; the engines are compared, so on town)
-    recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}],
-                     quasi_identifiers=["town"], k=2,
-                     not_quasi_identifiers={**SEEDED_DECIDED, "age": "compared only"})  # fmt: skip
+    recipe = _recipe(
+        tmp_path,
+        [{"step": "remove", "columns": ["nric"]}],
+        quasi_identifiers=["town"],
+        k=2,
+        not_quasi_identifiers={**SEEDED_DECIDED, "age": "compared only"},
+    )
     _apply(capsys, tmp_path / "whole.parquet", recipe, tmp_path / "pandas.csv", "pandas")
     _apply(capsys, parts, recipe, tmp_path / "duckdb.csv", "duckdb")
     assert (tmp_path / "duckdb.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
@@ -146,10 +177,13 @@ def test_parquet_integers_with_a_gap_in_one_file_are_floats_in_every_batch(tmp_p
 
 
 def _noise_recipe(folder) -> str:
-    steps = [{"step": "remove", "columns": ["nric"]},
-             {"step": "noise", "column": "income", "distribution": "normal", "scale": 50}]  # fmt: skip
-    return _recipe(folder, steps, quasi_identifiers=["age"], k=2,
-                   not_quasi_identifiers=SEEDED_DECIDED)  # fmt: skip
+    steps = [
+        {"step": "remove", "columns": ["nric"]},
+        {"step": "noise", "column": "income", "distribution": "normal", "scale": 50},
+    ]
+    return _recipe(
+        folder, steps, quasi_identifiers=["age"], k=2, not_quasi_identifiers=SEEDED_DECIDED
+    )
 
 
 def test_seeded_noise_is_drawn_per_block_of_rows(tmp_path, capsys, monkeypatch):
@@ -186,13 +220,19 @@ def _streamed_noise_release(tmp_path, capsys, monkeypatch, *, rows: int):
     monkeypatch.setattr(streaming, "BATCH_ROWS", 1000)
     data, ws = tmp_path / "people.csv", tmp_path / "work.db"
     _seeded(rows).to_csv(data, index=False)
-    _apply(capsys, data, _noise_recipe(tmp_path), tmp_path / "out.csv", "duckdb",
-           "--workspace", str(ws))  # fmt: skip
+    _apply(
+        capsys,
+        data,
+        _noise_recipe(tmp_path),
+        tmp_path / "out.csv",
+        "duckdb",
+        "--workspace",
+        str(ws),
+    )
     return data, ws
 
 
-def test_verify_makes_a_streamed_release_again_the_way_it_was_made(tmp_path, capsys,
-                                                                    monkeypatch):  # fmt: skip
+def test_verify_makes_a_streamed_release_again_the_way_it_was_made(tmp_path, capsys, monkeypatch):
     """Seeded noise over several blocks: re-run in memory, the draws differ and verify
     reported a mismatch though nothing had changed. The workspace records the engine and
     the block size, and verify streams the release again on that engine."""
@@ -212,8 +252,7 @@ def test_verify_makes_a_streamed_release_again_the_way_it_was_made(tmp_path, cap
     assert code == 1 and "release 1: mismatch" in out and "on duckdb" in out, out
 
 
-def test_verify_does_not_compare_a_release_streamed_in_other_blocks(tmp_path, capsys,
-                                                                    monkeypatch):  # fmt: skip
+def test_verify_does_not_compare_a_release_streamed_in_other_blocks(tmp_path, capsys, monkeypatch):
     """A version that streams in blocks of another size would draw otherwise: not checked,
     not a mismatch; nor is a release whose input is gone."""
     data, ws = _streamed_noise_release(tmp_path, capsys, monkeypatch, rows=1500)
@@ -234,16 +273,29 @@ def test_progress_goes_through_each_pass(tmp_path, monkeypatch):
     monkeypatch.setattr(streaming, "BATCH_ROWS", 1000)
     data = tmp_path / "people.parquet"
     _seeded(2500).to_parquet(data, index=False)
-    recipe = Recipe.from_dict({"seed": 1, "steps": [
-        {"step": "suppress_records", "below_k": 2, "quasi_identifiers": ["age", "town"]}]})  # fmt: skip
+    recipe = Recipe.from_dict(
+        {
+            "seed": 1,
+            "steps": [
+                {"step": "suppress_records", "below_k": 2, "quasi_identifiers": ["age", "town"]}
+            ],
+        }
+    )
     steps = streaming.streamable_steps(recipe, 1, "duckdb")
     sources = resolve_sources(str(data))
     seen: list[tuple[float, str]] = []
-    report = streaming.pass_progress(lambda f, m: seen.append((f, m)), steps,
-                                     streaming.total_rows(sources))  # fmt: skip
-    streaming.stream_recipe(streaming.duckdb_batches(sources), steps, lambda b, first: None,
-                            seed=1, gate_columns=[], direct_identifiers=[],
-                            progress=report)  # fmt: skip
+    report = streaming.pass_progress(
+        lambda f, m: seen.append((f, m)), steps, streaming.total_rows(sources)
+    )
+    streaming.stream_recipe(
+        streaming.duckdb_batches(sources),
+        steps,
+        lambda b, first: None,
+        seed=1,
+        gate_columns=[],
+        direct_identifiers=[],
+        progress=report,
+    )
     # 3 batches per pass (1000, 1000, 500 rows), 2 passes: by hand
     assert [round(f, 4) for f, _ in seen] == [0.2, 0.4, 0.5, 0.7, 0.9, 1.0]
     assert seen[0][1] == "pass 1 of 2 (counting classes): 1,000 rows"
@@ -267,8 +319,17 @@ def test_a_step_that_needs_the_whole_table_is_named(tmp_path, capsys):
     data = tmp_path / "people.csv"
     _seeded(100).to_csv(data, index=False)
     recipe = _recipe(tmp_path, [{"step": "swap", "columns": ["age"]}], quasi_identifiers=["age"])
-    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
-                   str(tmp_path / "out.csv"), "--engine", "duckdb")  # fmt: skip
+    err = _refused(
+        capsys,
+        tmp_path,
+        str(data),
+        "--recipe",
+        recipe,
+        "--out",
+        str(tmp_path / "out.csv"),
+        "--engine",
+        "duckdb",
+    )
     assert "Step 1 (swap" in err and "--engine pandas" in err
 
 
@@ -276,10 +337,23 @@ def test_a_release_that_fails_the_gate_leaves_nothing(tmp_path, capsys, small_ba
     pytest.importorskip("duckdb")
     data = tmp_path / "people.csv"
     _seeded(10_000).to_csv(data, index=False)
-    recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}],
-                     quasi_identifiers=["postal", "age"], k=5)  # fmt: skip
-    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
-                   str(tmp_path / "out.csv"), "--engine", "duckdb")  # fmt: skip
+    recipe = _recipe(
+        tmp_path,
+        [{"step": "remove", "columns": ["nric"]}],
+        quasi_identifiers=["postal", "age"],
+        k=5,
+    )
+    err = _refused(
+        capsys,
+        tmp_path,
+        str(data),
+        "--recipe",
+        recipe,
+        "--out",
+        str(tmp_path / "out.csv"),
+        "--engine",
+        "duckdb",
+    )
     assert "release check failed" in err and "below the target k = 5" in err
 
 
@@ -287,8 +361,12 @@ def test_release_anyway_marks_the_streamed_file(tmp_path, capsys, small_batches)
     pytest.importorskip("duckdb")
     data = tmp_path / "people.csv"
     _seeded(10_000).to_csv(data, index=False)
-    recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}],
-                     quasi_identifiers=["postal", "age"], k=5)  # fmt: skip
+    recipe = _recipe(
+        tmp_path,
+        [{"step": "remove", "columns": ["nric"]}],
+        quasi_identifiers=["postal", "age"],
+        k=5,
+    )
     told = _apply(capsys, data, recipe, tmp_path / "out.csv", "duckdb", "--release-anyway")
     assert "NOT an anonymised release" in told
     assert not (tmp_path / "out.csv").exists()
@@ -303,8 +381,18 @@ def test_the_output_may_not_be_one_of_the_input_files(tmp_path, capsys):
     for i in range(2):
         _seeded(50, seed=i).to_parquet(parts / f"part-{i}.parquet", index=False)
     recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}])
-    err = _refused(capsys, tmp_path, str(parts), "--recipe", recipe, "--out",
-                   str(parts / "part-1.parquet"), "--engine", "duckdb", "--force")  # fmt: skip
+    err = _refused(
+        capsys,
+        tmp_path,
+        str(parts),
+        "--recipe",
+        recipe,
+        "--out",
+        str(parts / "part-1.parquet"),
+        "--engine",
+        "duckdb",
+        "--force",
+    )
     assert "part-1.parquet" in err and "never overwritten" in err
 
 
@@ -315,8 +403,17 @@ def test_a_missing_engine_is_named_and_nothing_is_written(tmp_path, capsys, monk
     _seeded(100).to_csv(data, index=False)
     recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}])
     monkeypatch.setitem(sys.modules, "duckdb", None)  # import duckdb now fails
-    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
-                   str(tmp_path / "out.csv"), "--engine", "duckdb")  # fmt: skip
+    err = _refused(
+        capsys,
+        tmp_path,
+        str(data),
+        "--recipe",
+        recipe,
+        "--out",
+        str(tmp_path / "out.csv"),
+        "--engine",
+        "duckdb",
+    )
     assert "pip install duckdb" in err
 
 
@@ -332,10 +429,22 @@ def test_bad_parquet_inputs_are_named_and_nothing_is_written(tmp_path, capsys, p
         df.drop(columns="town").to_parquet(parts / "part-1.parquet", index=False)
     source = str(parts / ("none-*.parquet" if problem == "no files" else "*.parquet"))
     recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}])
-    err = _refused(capsys, tmp_path, source, "--recipe", recipe, "--out",
-                   str(tmp_path / "out.csv"), "--engine", "duckdb")  # fmt: skip
-    expected = {"types": "column 'age' is int64", "missing column": "lacks column(s) 'town'",
-                "no files": "matches no files"}[problem]  # fmt: skip
+    err = _refused(
+        capsys,
+        tmp_path,
+        source,
+        "--recipe",
+        recipe,
+        "--out",
+        str(tmp_path / "out.csv"),
+        "--engine",
+        "duckdb",
+    )
+    expected = {
+        "types": "column 'age' is int64",
+        "missing column": "lacks column(s) 'town'",
+        "no files": "matches no files",
+    }[problem]
     assert expected in err
     assert problem == "no files" or "part-1.parquet" in err
 
@@ -343,8 +452,9 @@ def test_bad_parquet_inputs_are_named_and_nothing_is_written(tmp_path, capsys, p
 # --- Spark (real, local mode) ---------------------------------------------------------
 
 
-def test_spark_writes_the_pandas_file_on_adult(tmp_path, capsys, adult_hierarchies_dir, spark,
-                                               small_batches):  # fmt: skip
+def test_spark_writes_the_pandas_file_on_adult(
+    tmp_path, capsys, adult_hierarchies_dir, spark, small_batches
+):
     data = adult_hierarchies_dir / "adult.csv"
     recipe = _adult_recipe(tmp_path, adult_hierarchies_dir)
     _apply(capsys, data, recipe, tmp_path / "pandas.csv", "pandas")
@@ -359,10 +469,12 @@ def test_kmap_on_duckdb_writes_the_pandas_file(tmp_path, capsys, adult_hierarchi
     pytest.importorskip("duckdb")
     data = adult_hierarchies_dir / "adult.csv"
     kmap = {"k": 10, "population": 100_000, "estimator": "poisson", "significance": 0.05}
-    steps = [{"step": "suppress_records", "below_k": 1, "quasi_identifiers": ADULT_QIS,
-              "k_map": kmap}]  # fmt: skip
-    recipe = _recipe(tmp_path, steps, quasi_identifiers=ADULT_QIS, k=2,
-                     not_quasi_identifiers=ADULT_DECIDED)  # fmt: skip
+    steps = [
+        {"step": "suppress_records", "below_k": 1, "quasi_identifiers": ADULT_QIS, "k_map": kmap}
+    ]
+    recipe = _recipe(
+        tmp_path, steps, quasi_identifiers=ADULT_QIS, k=2, not_quasi_identifiers=ADULT_DECIDED
+    )
     _apply(capsys, data, recipe, tmp_path / "pandas.csv", "pandas")
     _apply(capsys, data, recipe, tmp_path / "duckdb.csv", "duckdb")
     assert (tmp_path / "duckdb.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
@@ -371,15 +483,26 @@ def test_kmap_on_duckdb_writes_the_pandas_file(tmp_path, capsys, adult_hierarchi
     assert 0 < len(released) < 30_162
     assert released.groupby(ADULT_QIS).size().min() >= 8
     steps[0]["average_risk"] = {"max": 0.1}
-    recipe = _recipe(tmp_path, steps, quasi_identifiers=ADULT_QIS, k=2,
-                     not_quasi_identifiers=ADULT_DECIDED)  # fmt: skip
-    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
-                   str(tmp_path / "out.csv"), "--engine", "duckdb")  # fmt: skip
+    recipe = _recipe(
+        tmp_path, steps, quasi_identifiers=ADULT_QIS, k=2, not_quasi_identifiers=ADULT_DECIDED
+    )
+    err = _refused(
+        capsys,
+        tmp_path,
+        str(data),
+        "--recipe",
+        recipe,
+        "--out",
+        str(tmp_path / "out.csv"),
+        "--engine",
+        "duckdb",
+    )
     assert "average_risk" in err and "--engine pandas" in err
 
 
-def test_spark_and_duckdb_draw_the_same_noise_on_a_folder_of_parquet(tmp_path, capsys, spark,
-                                                                     monkeypatch):  # fmt: skip
+def test_spark_and_duckdb_draw_the_same_noise_on_a_folder_of_parquet(
+    tmp_path, capsys, spark, monkeypatch
+):
     """Rows are numbered in file order across files and partitions, so each block of
     BATCH_ROWS rows gets the same seeded draws on both engines."""
     pytest.importorskip("duckdb")
@@ -389,11 +512,14 @@ def test_spark_and_duckdb_draw_the_same_noise_on_a_folder_of_parquet(tmp_path, c
     df = _seeded(3500)
     for i, rows in enumerate(np.array_split(np.arange(len(df)), 3)):  # files across blocks
         df.iloc[rows].to_parquet(parts / f"part-{i}.parquet", index=False)
-    steps = [{"step": "remove", "columns": ["nric"]},
-             {"step": "mask", "column": "postal", "keep_first": 3},
-             {"step": "noise", "column": "income", "distribution": "laplace", "scale": 20}]  # fmt: skip
-    recipe = _recipe(tmp_path, steps, quasi_identifiers=["age"], k=2,
-                     not_quasi_identifiers=SEEDED_DECIDED)  # fmt: skip
+    steps = [
+        {"step": "remove", "columns": ["nric"]},
+        {"step": "mask", "column": "postal", "keep_first": 3},
+        {"step": "noise", "column": "income", "distribution": "laplace", "scale": 20},
+    ]
+    recipe = _recipe(
+        tmp_path, steps, quasi_identifiers=["age"], k=2, not_quasi_identifiers=SEEDED_DECIDED
+    )
     _apply(capsys, parts, recipe, tmp_path / "duckdb.csv", "duckdb")
     _apply(capsys, parts, recipe, tmp_path / "spark.csv", "spark")
     assert (tmp_path / "spark.csv").read_bytes() == (tmp_path / "duckdb.csv").read_bytes()
@@ -428,9 +554,13 @@ def _release_record(folder, engine: str):
     with zipfile.ZipFile(folder / f"{engine}.zip") as archive:
         members = {name: archive.read(name) for name in archive.namelist()}
     with Workspace(folder / f"{engine}.anon.db") as ws:
-        rows = {"datasets": ws.datasets(), "risks": ws.risks(), "releases": ws.releases(),
-                "recipes": [v.yaml for v in ws.recipe_versions()],
-                "hierarchies": ws.hierarchies()}  # fmt: skip
+        rows = {
+            "datasets": ws.datasets(),
+            "risks": ws.risks(),
+            "releases": ws.releases(),
+            "recipes": [v.yaml for v in ws.recipe_versions()],
+            "hierarchies": ws.hierarchies(),
+        }
     for row in rows["datasets"]:
         row.pop("id")
     for row in rows["releases"]:
@@ -440,9 +570,20 @@ def _release_record(folder, engine: str):
 
 def _report_bundle_workspace(capsys, folder, data, recipe, engine, *extra):
     out = folder / f"{engine}.csv"
-    return _apply(capsys, data, recipe, out, engine, "--report",
-                  str(folder / f"{engine}.report.json"), "--bundle", str(folder / f"{engine}.zip"),
-                  "--workspace", str(folder / f"{engine}.anon.db"), *extra)  # fmt: skip
+    return _apply(
+        capsys,
+        data,
+        recipe,
+        out,
+        engine,
+        "--report",
+        str(folder / f"{engine}.report.json"),
+        "--bundle",
+        str(folder / f"{engine}.zip"),
+        "--workspace",
+        str(folder / f"{engine}.anon.db"),
+        *extra,
+    )
 
 
 def _assert_same_release(folder, engine: str, released: str) -> None:
@@ -490,8 +631,9 @@ def test_report_workspace_and_bundle_on_duckdb_are_those_of_pandas(
     assert [s["rows_before"] for s in report["steps"]][0] == 30_162
 
 
-def test_report_figures_of_numbers_and_identifiers_on_duckdb(tmp_path, capsys, small_batches,
-                                                             monkeypatch):  # fmt: skip
+def test_report_figures_of_numbers_and_identifiers_on_duckdb(
+    tmp_path, capsys, small_batches, monkeypatch
+):
     """Numeric loss (mean change, IL1s), a direct identifier left, formula-like cells and
     a Markdown report on a seeded table of several batches."""
     import json
@@ -508,14 +650,28 @@ def test_report_figures_of_numbers_and_identifiers_on_duckdb(tmp_path, capsys, s
         {"step": "round", "column": "income", "base": 1000},
         {"step": "suppress_records", "below_k": 3, "quasi_identifiers": qis},
     ]
-    recipe = _recipe(tmp_path, steps, quasi_identifiers=qis, sensitive="diagnosis", k=3,
-                     direct_identifiers=["nric"])  # fmt: skip
+    recipe = _recipe(
+        tmp_path,
+        steps,
+        quasi_identifiers=qis,
+        sensitive="diagnosis",
+        k=3,
+        direct_identifiers=["nric"],
+    )
     reports = {}
     for engine in ("pandas", "duckdb"):
         for suffix in ("json", "md"):
             report = tmp_path / f"{engine}.report.{suffix}"
-            _apply(capsys, data, recipe, tmp_path / f"{engine}-{suffix}.csv", engine,
-                   "--report", str(report), "--release-anyway")  # fmt: skip
+            _apply(
+                capsys,
+                data,
+                recipe,
+                tmp_path / f"{engine}-{suffix}.csv",
+                engine,
+                "--report",
+                str(report),
+                "--release-anyway",
+            )
             marked = tmp_path / f"{engine}.report.NOT-ANONYMISED.{suffix}"
             reports[engine, suffix] = marked.read_text()
     got, expected = (json.loads(reports[e, "json"]) for e in ("duckdb", "pandas"))
@@ -527,8 +683,9 @@ def test_report_figures_of_numbers_and_identifiers_on_duckdb(tmp_path, capsys, s
     drop_created = [line for line in reports["duckdb", "md"].splitlines() if "Created" not in line]
     assert drop_created == [
         line.replace("pandas-md.", "duckdb-md.")
-        for line in reports["pandas", "md"].splitlines() if "Created" not in line
-    ]  # fmt: skip
+        for line in reports["pandas", "md"].splitlines()
+        if "Created" not in line
+    ]
 
 
 def test_report_and_bundle_paths_follow_the_output_rules(tmp_path, capsys):
@@ -537,15 +694,52 @@ def test_report_and_bundle_paths_follow_the_output_rules(tmp_path, capsys):
     _seeded(100).to_csv(data, index=False)
     recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}])
     out = str(tmp_path / "out.csv")
-    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out", out, "--engine",
-                   "duckdb", "--report", str(data), "--force")  # fmt: skip
+    err = _refused(
+        capsys,
+        tmp_path,
+        str(data),
+        "--recipe",
+        recipe,
+        "--out",
+        out,
+        "--engine",
+        "duckdb",
+        "--report",
+        str(data),
+        "--force",
+    )
     assert "people.csv" in err and "never overwritten" in err
-    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out", out, "--engine",
-                   "duckdb", "--bundle", out)  # fmt: skip
+    err = _refused(
+        capsys,
+        tmp_path,
+        str(data),
+        "--recipe",
+        recipe,
+        "--out",
+        out,
+        "--engine",
+        "duckdb",
+        "--bundle",
+        out,
+    )
     assert "must end in .zip" in err
     same = str(tmp_path / "release.zip")  # found once the release is counted: still no file
-    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out", out, "--engine",
-                   "duckdb", "--bundle", same, "--report", same, "--release-anyway")  # fmt: skip
+    err = _refused(
+        capsys,
+        tmp_path,
+        str(data),
+        "--recipe",
+        recipe,
+        "--out",
+        out,
+        "--engine",
+        "duckdb",
+        "--bundle",
+        same,
+        "--report",
+        same,
+        "--release-anyway",
+    )
     assert "release.NOT-ANONYMISED.zip" in err
 
 
@@ -559,8 +753,9 @@ def test_spark_report_workspace_and_bundle_are_those_of_pandas(
     _assert_same_release(tmp_path, "spark", "spark.csv")
 
 
-def test_spark_pseudonymises_with_the_pandas_pseudonyms_and_mapping(tmp_path, capsys, spark,
-                                                                   small_batches, monkeypatch):  # fmt: skip
+def test_spark_pseudonymises_with_the_pandas_pseudonyms_and_mapping(
+    tmp_path, capsys, spark, small_batches, monkeypatch
+):
     """Keyed pseudonyms on the executors, the encrypted identity mapping table built by the
     driver from each block's distinct pairs: the released file and the mapping's content are
     those of pandas and DuckDB; the key is in no output and no message."""
@@ -573,22 +768,43 @@ def test_spark_pseudonymises_with_the_pandas_pseudonyms_and_mapping(tmp_path, ca
     _seeded(10_000).to_csv(data, index=False)
     # nric pseudonymised twice (issue 27): its one table leads from the second pseudonyms
     # to the people, on every engine (the engines merged both steps' pairs into one table)
-    steps = [{"step": "pseudonymise", "column": "nric", "method": "hmac",
-              "key_env": "ANON_TEST_HMAC_KEY"},
-             {"step": "generalise", "column": "age", "width": 10},
-             {"step": "pseudonymise", "column": "nric", "method": "hmac",
-              "key_env": "ANON_TEST_HMAC_KEY", "length": 20}]  # fmt: skip
-    recipe = _recipe(tmp_path, steps, quasi_identifiers=["age"], k=3,
-                     not_quasi_identifiers=SEEDED_DECIDED)  # fmt: skip
+    steps = [
+        {
+            "step": "pseudonymise",
+            "column": "nric",
+            "method": "hmac",
+            "key_env": "ANON_TEST_HMAC_KEY",
+        },
+        {"step": "generalise", "column": "age", "width": 10},
+        {
+            "step": "pseudonymise",
+            "column": "nric",
+            "method": "hmac",
+            "key_env": "ANON_TEST_HMAC_KEY",
+            "length": 20,
+        },
+    ]
+    recipe = _recipe(
+        tmp_path, steps, quasi_identifiers=["age"], k=3, not_quasi_identifiers=SEEDED_DECIDED
+    )
     told = ""
     for engine in ("pandas", "duckdb", "spark"):
-        told += _apply(capsys, data, recipe, tmp_path / f"{engine}.csv", engine,
-                       "--mapping-passphrase-env", "ANON_TEST_PASSPHRASE")  # fmt: skip
+        told += _apply(
+            capsys,
+            data,
+            recipe,
+            tmp_path / f"{engine}.csv",
+            engine,
+            "--mapping-passphrase-env",
+            "ANON_TEST_PASSPHRASE",
+        )
     released = (tmp_path / "pandas.csv").read_bytes()
     assert (tmp_path / "spark.csv").read_bytes() == released
     assert (tmp_path / "duckdb.csv").read_bytes() == released
-    tables = {e: decrypt_table((tmp_path / f"{e}.csv.mapping-nric.enc").read_bytes(), passphrase)
-              for e in ("pandas", "duckdb", "spark")}  # fmt: skip
+    tables = {
+        e: decrypt_table((tmp_path / f"{e}.csv.mapping-nric.enc").read_bytes(), passphrase)
+        for e in ("pandas", "duckdb", "spark")
+    }
     assert len(tables["spark"]) == 10_000  # every nric is distinct
     back = dict(zip(tables["pandas"]["pseudonym"], tables["pandas"]["nric"], strict=True))
     shown = pd.read_csv(tmp_path / "pandas.csv", dtype=str)["nric"]
@@ -606,16 +822,42 @@ def test_a_refused_release_creates_no_workspace_file(tmp_path, capsys, small_bat
     pytest.importorskip("duckdb")
     data = tmp_path / "people.csv"
     _seeded(10_000).to_csv(data, index=False)
-    recipe = _recipe(tmp_path, [{"step": "remove", "columns": ["nric"]}],
-                     quasi_identifiers=["postal", "age"], k=5)  # fmt: skip
+    recipe = _recipe(
+        tmp_path,
+        [{"step": "remove", "columns": ["nric"]}],
+        quasi_identifiers=["postal", "age"],
+        k=5,
+    )
     for engine in ("pandas", "duckdb"):
-        err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
-                       str(tmp_path / "out.csv"), "--engine", engine, "--workspace",
-                       str(tmp_path / "new.anon.db"), "--bundle", str(tmp_path / "b.zip"))  # fmt: skip
+        err = _refused(
+            capsys,
+            tmp_path,
+            str(data),
+            "--recipe",
+            recipe,
+            "--out",
+            str(tmp_path / "out.csv"),
+            "--engine",
+            engine,
+            "--workspace",
+            str(tmp_path / "new.anon.db"),
+            "--bundle",
+            str(tmp_path / "b.zip"),
+        )
         assert "release check failed" in err
-    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
-                   str(tmp_path / "out.csv"), "--engine", "duckdb", "--workspace",
-                   str(tmp_path / "no-folder" / "new.anon.db"))  # fmt: skip
+    err = _refused(
+        capsys,
+        tmp_path,
+        str(data),
+        "--recipe",
+        recipe,
+        "--out",
+        str(tmp_path / "out.csv"),
+        "--engine",
+        "duckdb",
+        "--workspace",
+        str(tmp_path / "no-folder" / "new.anon.db"),
+    )
     assert "no-folder" in err
 
 
@@ -634,6 +876,15 @@ def test_parquet_with_two_columns_of_one_name_is_refused_as_csv_is(tmp_path, cap
     data = tmp_path / "dup.parquet"
     _two_ages(data)
     recipe = _recipe(tmp_path, [{"step": "mask", "column": "sex", "keep_first": 0}])
-    err = _refused(capsys, tmp_path, str(data), "--recipe", recipe, "--out",
-                   str(tmp_path / "out.csv"), "--engine", engine)  # fmt: skip
+    err = _refused(
+        capsys,
+        tmp_path,
+        str(data),
+        "--recipe",
+        recipe,
+        "--out",
+        str(tmp_path / "out.csv"),
+        "--engine",
+        engine,
+    )
     assert "'age' appear more than once" in err and len(err.strip().splitlines()) == 1

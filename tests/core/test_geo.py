@@ -341,8 +341,10 @@ def test_spatial_k_radius_on_cell_edges_in_small_chunks_matches_every_pair(monke
     result = spatial_k(points(list(lat), list(lon)), "lat", "lon", radius_m=radius, warn=False)
     all_pairs = haversine_m(lat[:, None], lon[:, None], lat[None, :], lon[None, :]) <= radius
     assert result.counts.tolist() == all_pairs.sum(axis=1).tolist()
-    brute = [sum(distance_m(lat[i], lon[i], lat[j], lon[j]) <= radius for j in range(1200))
-             for i in range(0, 1200, 97)]  # fmt: skip
+    brute = [
+        sum(distance_m(lat[i], lon[i], lat[j], lon[j]) <= radius for j in range(1200))
+        for i in range(0, 1200, 97)
+    ]
     assert result.counts[::97].tolist() == brute
 
 

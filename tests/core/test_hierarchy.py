@@ -115,8 +115,13 @@ def test_integers_become_the_text_of_their_float_with_or_without_the_fast_path()
     from core._text import as_text, format_number
 
     values = [39, -5, 0, 2**53, -(2**53)]
-    assert as_text(pd.Series(values)).tolist() == ["39", "-5", "0", "9007199254740992",
-                                                   "-9007199254740992"]  # fmt: skip
+    assert as_text(pd.Series(values)).tolist() == [
+        "39",
+        "-5",
+        "0",
+        "9007199254740992",
+        "-9007199254740992",
+    ]
     assert as_text(pd.Series([1, 2], dtype=np.uint8)).tolist() == ["1", "2"]
     # Beyond 2**53 a float cannot hold the integer: the text is the float's, as before.
     big = pd.Series([2**60 + 1])

@@ -748,8 +748,12 @@ def test_a_csv_streamed_in_chunks_is_byte_for_byte_the_one_written_at_once(monke
     assert buffer.getvalue() == whole
     # independently: pandas writing the neutralised table in one go
     expected = df.assign(id=df["id"].replace("=1+1", "'=1+1"))
-    assert whole == expected.to_csv(index=False, lineterminator="\n",
-                                    quoting=csv_module.QUOTE_MINIMAL).encode()  # fmt: skip
+    assert (
+        whole
+        == expected.to_csv(
+            index=False, lineterminator="\n", quoting=csv_module.QUOTE_MINIMAL
+        ).encode()
+    )
     assert heard == [4 / 15, 8 / 15, 12 / 15, 1.0]
     assert core_io.table_to_bytes(df.iloc[:0], "csv") == b"id,n\n"  # header only
 

@@ -25,8 +25,16 @@ from core.local_recoding import (
 from core.privacy import ClassModels, failing_records
 from core.search import Target, apply_candidate, search
 
-QI8 = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
-       "occupation"]  # fmt: skip
+QI8 = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+]
 
 
 def _hierarchy(rows: list[list[str]]) -> Hierarchy:
@@ -34,8 +42,9 @@ def _hierarchy(rows: list[list[str]]) -> Hierarchy:
 
 
 ZIP = _hierarchy([["A1", "A", "*"], ["A2", "A", "*"], ["B1", "B", "*"], ["B2", "B", "*"]])
-AGE = _hierarchy([["10", "10-19", "*"], ["11", "10-19", "*"], ["20", "20-29", "*"],
-                  ["21", "20-29", "*"]])  # fmt: skip
+AGE = _hierarchy(
+    [["10", "10-19", "*"], ["11", "10-19", "*"], ["20", "20-29", "*"], ["21", "20-29", "*"]]
+)
 SMALL_HIERARCHIES = {"zip": ZIP, "age": AGE}
 
 
@@ -110,8 +119,7 @@ def test_recoded_records_join_a_class_that_reads_the_same():
     ('A1', 10) of 3. A reader cannot tell them from the 11 (A1, 10): one class of 14.
     Discernibility: before 11^2 + 9^2 + 3 x 23 = 271, after 14^2 + 9^2 = 277, higher, so
     local recoding is not kept; under loss it is (a record never costs more released)."""
-    zip_h = _hierarchy([["A1", "A1", "*"], ["A2", "A1", "*"], ["A3", "A1", "*"],
-                        ["B1", "B1", "*"]])  # fmt: skip
+    zip_h = _hierarchy([["A1", "A1", "*"], ["A2", "A1", "*"], ["A3", "A1", "*"], ["B1", "B1", "*"]])
     hierarchies = {"zip": zip_h, "age": AGE}
     rows = [("A1", 10)] * 11 + [("B1", 20)] * 9 + [("A2", 10)] * 2 + [("A3", 10)]
     df = pd.DataFrame(rows, columns=["zip", "age"])
@@ -120,10 +128,10 @@ def test_recoded_records_join_a_class_that_reads_the_same():
     assert dict(optimum.levels) == {"zip": 0, "age": 0} and optimum.suppressed == 3
     by_loss = recode_suppressed(df, hierarchies, target, optimum, measure="loss")
     assert [dict(r) for r in by_loss.rounds] == [{"zip": 1, "age": 0}]
-    assert by_loss.data.groupby(["zip", "age"]).size().to_dict() == {("A1", 10): 14,
-                                                                     ("B1", 20): 9}  # fmt: skip
-    by_discernibility = recode_suppressed(df, hierarchies, target, optimum,
-                                          measure="discernibility")  # fmt: skip
+    assert by_loss.data.groupby(["zip", "age"]).size().to_dict() == {("A1", 10): 14, ("B1", 20): 9}
+    by_discernibility = recode_suppressed(
+        df, hierarchies, target, optimum, measure="discernibility"
+    )
     assert by_discernibility.rounds == ()
     assert (by_discernibility.loss_before, by_discernibility.loss_after) == (271.0, 271.0)
     assert by_discernibility.suppressed_after == 3
@@ -140,8 +148,9 @@ def test_bad_parameters_are_named():
     with pytest.raises(ParameterError, match="above its hierarchy"):
         release_locally(df, SMALL_HIERARCHIES, [{"zip": 0, "age": 3}], models=target.models)
     with pytest.raises(ParameterError, match="every round needs"):
-        release_locally(df, SMALL_HIERARCHIES, [{"zip": 0, "age": 0}, {"zip": 1}],
-                        models=target.models)  # fmt: skip
+        release_locally(
+            df, SMALL_HIERARCHIES, [{"zip": 0, "age": 0}, {"zip": 1}], models=target.models
+        )
 
 
 # --- property: every released class meets the models --------------------------------------
@@ -155,7 +164,7 @@ _ZIPS, _AGES, _SALARY = ["A1", "A2", "B1", "B2"], ["10", "11", "20", "21"], ["lo
         st.tuples(st.sampled_from(_ZIPS), st.sampled_from(_AGES), st.sampled_from(_SALARY)),
         min_size=4,
         max_size=40,
-    ),  # fmt: skip
+    ),
     k=st.integers(1, 4),
     share=st.sampled_from([0.0, 0.1, 0.3, 0.6]),
     model=st.sampled_from(["k", "distinct", "entropy", "alpha", "t"]),
@@ -174,8 +183,9 @@ def test_every_released_class_meets_the_models(rows, k, share, model, step_share
     optimum = search(df, SMALL_HIERARCHIES, target, measure="loss").optimum
     if optimum is None:
         return
-    result = recode_suppressed(df, SMALL_HIERARCHIES, target, optimum, measure="loss",
-                               step_share=step_share)  # fmt: skip
+    result = recode_suppressed(
+        df, SMALL_HIERARCHIES, target, optimum, measure="loss", step_share=step_share
+    )
     released = result.data
     assert len(released) == len(df) - result.suppressed_after
     assert result.suppressed_after <= result.suppressed_before == optimum.suppressed
@@ -224,8 +234,9 @@ def _arx_output_hash(df: pd.DataFrame, released: pd.DataFrame) -> int:
 
 @pytest.fixture(scope="module")
 def adult_arx(_adult_table, adult_hierarchies_dir):
-    hierarchies = {c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv")
-                   for c in QI8}  # fmt: skip
+    hierarchies = {
+        c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv") for c in QI8
+    }
     target = Target(k=5, max_suppressed=0.01)
     optimum = search(_adult_table, hierarchies, target, measure="arx_loss").optimum
     return hierarchies, target, optimum
@@ -251,10 +262,13 @@ def test_adult_matches_arx_optimize_iterative_fast(_adult_table, adult_arx):
     assert optimum.measures["arx_loss"] == pytest.approx(0.35878532460837165, abs=1e-9)
     global_only = apply_candidate(_adult_table, hierarchies, optimum, models=target.models)
     assert _arx_output_hash(_adult_table, global_only) == -123196553
-    result = recode_suppressed(_adult_table, hierarchies, target, optimum,
-                               measure="arx_loss", step_share=0.002)  # fmt: skip
-    assert [dict(r) for r in result.rounds] == [_levels([0, 4, 1, 1, 3, 2, 1, 1]),
-                                                 _levels([0, 4, 1, 2, 3, 2, 2, 2])]  # fmt: skip
+    result = recode_suppressed(
+        _adult_table, hierarchies, target, optimum, measure="arx_loss", step_share=0.002
+    )
+    assert [dict(r) for r in result.rounds] == [
+        _levels([0, 4, 1, 1, 3, 2, 1, 1]),
+        _levels([0, 4, 1, 2, 3, 2, 2, 2]),
+    ]
     assert result.released_per_round[1:] == (256, 17)
     assert result.suppressed_after == 0
     assert _arx_output_hash(_adult_table, result.data) == -1665156456
@@ -329,8 +343,13 @@ def test_recipe_step_refuses_bad_parameters(change, message):
     from core.errors import RecipeError
     from core.recipe import Recipe
 
-    step = {"step": "recode_locally", "hierarchies": {"zip": "z.csv", "age": "a.csv"},
-            "rounds": [[0, 0]], "k": 2, **change}  # fmt: skip
+    step = {
+        "step": "recode_locally",
+        "hierarchies": {"zip": "z.csv", "age": "a.csv"},
+        "rounds": [[0, 0]],
+        "k": 2,
+        **change,
+    }
     with pytest.raises(RecipeError, match=message):
         Recipe(steps=(step,))
 
@@ -340,9 +359,14 @@ def test_step_models_must_share_one_sensitive_column():
 
     df = _small_table().assign(salary="lo", grade="a")
     with pytest.raises(ParameterError, match="one sensitive column"):
-        recode_locally(df, hierarchies=SMALL_HIERARCHIES, rounds=[[0, 0]], k=2,
-                       l_diversity={"sensitive": "salary", "l": 1},
-                       alpha_k={"sensitive": "grade", "alpha": 1.0})  # fmt: skip
+        recode_locally(
+            df,
+            hierarchies=SMALL_HIERARCHIES,
+            rounds=[[0, 0]],
+            k=2,
+            l_diversity={"sensitive": "salary", "l": 1},
+            alpha_k={"sensitive": "grade", "alpha": 1.0},
+        )
 
 
 def test_step_refuses_an_unknown_privacy_model_by_name():
@@ -352,8 +376,13 @@ def test_step_refuses_an_unknown_privacy_model_by_name():
 
     df = _small_table().assign(salary="lo")
     with pytest.raises(ParameterError, match=r"'l_diversty'.*'l_diversity', 't_closeness'"):
-        recode_locally(df, hierarchies=SMALL_HIERARCHIES, rounds=[[0, 0]], k=2,
-                       l_diversty={"sensitive": "salary", "l": 1})  # fmt: skip
+        recode_locally(
+            df,
+            hierarchies=SMALL_HIERARCHIES,
+            rounds=[[0, 0]],
+            k=2,
+            l_diversty={"sensitive": "salary", "l": 1},
+        )
 
 
 def test_adult_matches_arx_optimize_iterative_with_adaption(_adult_table, adult_hierarchies_dir):
@@ -368,21 +397,30 @@ def test_adult_matches_arx_optimize_iterative_with_adaption(_adult_table, adult_
     step 2 nothing (removing all scores 0.39999999996, the suppression factor 0.4); step 3
     [0, 4, 0, 2, 3, 1, 1, 2] 557 (gsFactor 0.4); step 4 [0, 4, 1, 2, 2, 2, 1, 2] 40;
     step 5 [0, 4, 1, 2, 1, 2, 2, 2] 6; 0 outliers after, output hash -542114073."""
-    hierarchies = {c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv")
-                   for c in QI8}  # fmt: skip
+    hierarchies = {
+        c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv") for c in QI8
+    }
     target = Target(k=5, max_suppressed=1.0)
     optimum = search(_adult_table, hierarchies, target, measure="arx_loss").optimum
     assert dict(optimum.levels) == _levels([0, 3, 0, 0, 2, 1, 0, 1])
     assert optimum.suppressed == 3049
-    result = recode_suppressed(_adult_table, hierarchies, target, optimum, measure="arx_loss",
-                               gs_factor=0.0, adaption=0.2)  # fmt: skip
+    result = recode_suppressed(
+        _adult_table, hierarchies, target, optimum, measure="arx_loss", gs_factor=0.0, adaption=0.2
+    )
     assert [dict(r) for r in result.rounds] == [
-        _levels(v) for v in ([0, 3, 0, 0, 3, 1, 1, 2], [0, 4, 0, 2, 3, 1, 1, 2],
-                             [0, 4, 1, 2, 2, 2, 1, 2], [0, 4, 1, 2, 1, 2, 2, 2])]  # fmt: skip
+        _levels(v)
+        for v in (
+            [0, 3, 0, 0, 3, 1, 1, 2],
+            [0, 4, 0, 2, 3, 1, 1, 2],
+            [0, 4, 1, 2, 2, 2, 1, 2],
+            [0, 4, 1, 2, 1, 2, 2, 2],
+        )
+    ]
     assert result.released_per_round[1:] == (2446, 557, 40, 6)
     assert result.suppressed_after == 0
     assert _arx_output_hash(_adult_table, result.data) == -542114073
     # Without adaption the first round (gsFactor 0) releases nothing and recoding stops.
-    still = recode_suppressed(_adult_table, hierarchies, target, optimum, measure="arx_loss",
-                              gs_factor=0.0)  # fmt: skip
+    still = recode_suppressed(
+        _adult_table, hierarchies, target, optimum, measure="arx_loss", gs_factor=0.0
+    )
     assert still.rounds == () and still.suppressed_after == 3049

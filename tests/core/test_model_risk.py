@@ -39,8 +39,7 @@ def test_default_model_matches_sdcmicro():
 
 def test_bound_matches_sdcmicro():
     # "default method, bound = yes" (bound = 1.5): gr1 0.622, gr2 0.794.
-    result = model_risk(_sdcmicro_sample(), ["Var1", "Var2", "Var3"], weights="weights",
-                        bound=1.5)  # fmt: skip
+    result = model_risk(_sdcmicro_sample(), ["Var1", "Var2", "Var3"], weights="weights", bound=1.5)
     assert round(result.global_risk_1, 3) == 0.622
     assert round(result.global_risk_2, 3) == 0.794
 
@@ -77,8 +76,9 @@ def test_bad_bound_and_weights_are_refused():
     ],
 )
 def test_other_models_match_sdcmicro(method, bound, gr1, gr2):
-    result = model_risk(_sdcmicro_sample(), ["Var1", "Var2", "Var3"], weights="weights",
-                        method=method, bound=bound)  # fmt: skip
+    result = model_risk(
+        _sdcmicro_sample(), ["Var1", "Var2", "Var3"], weights="weights", method=method, bound=bound
+    )
     assert round(result.global_risk_1, 3) == gr1
     assert round(result.global_risk_2, 3) == gr2
 

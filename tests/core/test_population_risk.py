@@ -43,8 +43,16 @@ from core.population_risk import (
 )
 from core.privacy import equivalence_classes
 
-QI8 = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
-       "occupation"]  # fmt: skip
+QI8 = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+]
 QI4 = ["sex", "age", "race", "marital-status"]
 ALL9 = [*QI8, "salary-class"]
 
@@ -233,8 +241,9 @@ def test_kmap_derived_k_by_hand():
 def test_kmap_with_a_population_table():
     # By hand: the population holds (30s, F) x2, (30s, M) x1, (40s, F) x3; the sample's
     # records are (40s, F), (30s, F) and (50s, M), which the population lacks.
-    population = pd.DataFrame({"age": ["30s", "30s", "30s", "40s", "40s", "40s"],
-                               "sex": ["F", "F", "M", "F", "F", "F"]})  # fmt: skip
+    population = pd.DataFrame(
+        {"age": ["30s", "30s", "30s", "40s", "40s", "40s"], "sex": ["F", "F", "M", "F", "F", "F"]}
+    )
     sample = pd.DataFrame({"age": ["40s", "30s", "50s"], "sex": ["F", "F", "M"]})
     assert kmap_population_counts(sample, population, ["age", "sex"]).tolist() == [3, 2, 0]
     assert k_map_in_population(sample.iloc[:2], population, ["age", "sex"]) == 2
@@ -293,13 +302,13 @@ def test_sample_based_suppression_follows_arx_binary_search():
             ],
             0.029663871358596695,
             0.3330681408977065,
-        ),  # fmt: skip
+        ),
         (["age", "education"], 1.5467623114236103e-7, 0.0012599786458336536),
         (
             ["sex", "race", "marital-status", "workclass"],
             1.058207543420355e-6,
             8.116063306797196e-4,
-        ),  # fmt: skip
+        ),
     ],
 )
 def test_solver_iterations_per_try_as_arx(_adult_table, columns, usa_pitman, pitman_100k):
@@ -318,18 +327,22 @@ def test_solver_iterations_per_try_as_arx(_adult_table, columns, usa_pitman, pit
     sizes = _sizes(_adult_table, columns)
     fifteen = SolverSettings(iterations_per_try=15)
     assert population_uniqueness(sizes, 317_238_626, model="pitman", solver=fifteen).share == (
-        pytest.approx(usa_pitman, rel=1e-6))  # fmt: skip
+        pytest.approx(usa_pitman, rel=1e-6)
+    )
     assert population_uniqueness(sizes, 100_000, model="pitman", solver=fifteen).share == (
-        pytest.approx(pitman_100k, rel=1e-6))  # fmt: skip
+        pytest.approx(pitman_100k, rel=1e-6)
+    )
     for per_try in (1, 2, 3):
         few = SolverSettings(iterations_per_try=per_try)
-        assert math.isnan(population_uniqueness(sizes, 317_238_626, model="pitman",
-                                                solver=few).share)  # fmt: skip
+        assert math.isnan(
+            population_uniqueness(sizes, 317_238_626, model="pitman", solver=few).share
+        )
     assert math.isnan(population_uniqueness(sizes, 100_000, model="snb", solver=fifteen).share)
     if len(columns) == 8:
         five = SolverSettings(iterations_per_try=5)
         assert population_uniqueness(sizes, 317_238_626, model="pitman", solver=five).share == (
-            pytest.approx(0.029663871358596695, rel=1e-6))  # fmt: skip
+            pytest.approx(0.029663871358596695, rel=1e-6)
+        )
 
 
 def test_solver_settings_are_checked_and_replayed():
@@ -338,8 +351,13 @@ def test_solver_settings_are_checked_and_replayed():
 
     with pytest.raises(ParameterError, match="'iterations_per_try'"):
         SolverSettings(iterations_per_try=0)
-    target = Target(k=1, max_population_uniqueness=0.01, population=1e6, population_model="pitman",
-                    population_solver=SolverSettings(iterations_per_try=15))  # fmt: skip
+    target = Target(
+        k=1,
+        max_population_uniqueness=0.01,
+        population=1e6,
+        population_model="pitman",
+        population_solver=SolverSettings(iterations_per_try=15),
+    )
 
     assert _table_specs(target)["population_uniqueness"]["iterations_per_try"] == 15
     default = Target(k=1, max_population_uniqueness=0.01, population=1e6)

@@ -39,16 +39,48 @@ STEP4 = pd.DataFrame(
 # PDPC guide, Annex C: the taxi data after generalisation (before suppressing the banker).
 TAXI_GENERALISED = pd.DataFrame(
     {
-        "age": ["21 to 30", "31 to 40", "21 to 30", "31 to 40", "21 to 30", "21 to 30",
-                "31 to 40", "31 to 40", "21 to 30", "21 to 30", "31 to 40"],
-        "gender": ["Female", "Male", "Female", "Male", "Female", "Female", "Male", "Male",
-                   "Female", "Female", "Male"],
-        "occupation": ["Data Protection Officer", "IT", "Banker", "IT",
-                       "Data Protection Officer", "Data Protection Officer", "IT", "IT",
-                       "Data Protection Officer", "Data Protection Officer", "IT"],
+        "age": [
+            "21 to 30",
+            "31 to 40",
+            "21 to 30",
+            "31 to 40",
+            "21 to 30",
+            "21 to 30",
+            "31 to 40",
+            "31 to 40",
+            "21 to 30",
+            "21 to 30",
+            "31 to 40",
+        ],
+        "gender": [
+            "Female",
+            "Male",
+            "Female",
+            "Male",
+            "Female",
+            "Female",
+            "Male",
+            "Male",
+            "Female",
+            "Female",
+            "Male",
+        ],
+        "occupation": [
+            "Data Protection Officer",
+            "IT",
+            "Banker",
+            "IT",
+            "Data Protection Officer",
+            "Data Protection Officer",
+            "IT",
+            "IT",
+            "Data Protection Officer",
+            "Data Protection Officer",
+            "IT",
+        ],
         "trips": [15, 2, 8, 3, 1, 5, 3, 4, 2, 11, 0],
     }
-)  # fmt: skip
+)
 
 
 def test_step4_example_has_k_2_with_groups_of_2_4_3():
@@ -234,8 +266,10 @@ MATH_QI = ["Teacher", "Gender", "Ethnic", "Freeredu", "wesson"]
 @pytest.fixture(scope="module")
 def math_scores():
     """pycanon's StudentsMath_Score tables (raw and its k = 5 version)."""
-    return (pd.read_csv(PYCANON / "StudentsMath_Score.csv"),
-            pd.read_csv(PYCANON / "StudentsMath_Score_k5.csv"))  # fmt: skip
+    return (
+        pd.read_csv(PYCANON / "StudentsMath_Score.csv"),
+        pd.read_csv(PYCANON / "StudentsMath_Score_k5.csv"),
+    )
 
 
 def test_measures_match_pycanon_published_figures(math_scores):
@@ -258,8 +292,7 @@ def test_recursive_cl_diversity_by_hand():
     (pycanon sorts counts from the least frequent, so its c is not this definition's.)"""
     from core.privacy import recursive_cl_diversity
 
-    df = pd.DataFrame({"q": ["x"] * 10 + ["y"] * 8,
-                       "s": list("aaaaabbbcc") + list("ddddeeee")})  # fmt: skip
+    df = pd.DataFrame({"q": ["x"] * 10 + ["y"] * 8, "s": list("aaaaabbbcc") + list("ddddeeee")})
     assert recursive_cl_diversity(df, ["q"], "s", l=2) == pytest.approx(1.0)
     assert recursive_cl_diversity(df, ["q"], "s", l=3) == float("inf")
     assert recursive_cl_diversity(df[df["q"] == "x"], ["q"], "s", l=3) == pytest.approx(2.5)
@@ -274,8 +307,14 @@ def test_grassberger_g_matches_arx_table():
     from core.privacy import grassberger_g
 
     g = grassberger_g(300)
-    arx = {1: -1.2703628454614782, 2: 0.7296371545385218, 4: 1.3963038212051886,
-           10: 2.3042403291416966, 50: 3.912089653443865, 100: 4.605186851488337}  # fmt: skip
+    arx = {
+        1: -1.2703628454614782,
+        2: 0.7296371545385218,
+        4: 1.3963038212051886,
+        10: 2.3042403291416966,
+        50: 3.912089653443865,
+        100: 4.605186851488337,
+    }
     for n, value in arx.items():
         assert g[n] == pytest.approx(value, abs=1e-12)
     assert g[3] == g[2] and g[51] == g[50]
@@ -292,8 +331,7 @@ def test_grassberger_entropy_l_by_hand():
 
     df = pd.DataFrame({"q": ["a"] * 6, "s": ["x", "x", "y", "z", "v", "w"]})
     shannon = ClassModels(sensitive="s", l=5, l_kind="entropy")
-    grassberger = ClassModels(sensitive="s", l=5, l_kind="entropy",
-                              entropy_estimator="grassberger")  # fmt: skip
+    grassberger = ClassModels(sensitive="s", l=5, l_kind="entropy", entropy_estimator="grassberger")
     assert failing_records(df, ["q"], shannon).all()
     assert not failing_records(df, ["q"], grassberger).any()
     g6 = 1.7963038212051885
@@ -367,15 +405,24 @@ def test_grassberger_on_adult_explains_arx_figure(_adult_table, adult_hierarchie
     from core.hierarchy import read_hierarchy
     from core.privacy import ClassModels, failing_records, grassberger_g
 
-    qis = ["sex", "age", "race", "marital-status", "education", "native-country",
-           "workclass", "salary-class"]  # fmt: skip
+    qis = [
+        "sex",
+        "age",
+        "race",
+        "marital-status",
+        "education",
+        "native-country",
+        "workclass",
+        "salary-class",
+    ]
     df = _adult_table.copy()
     for column, level in zip(qis, [1, 0, 1, 1, 2, 2, 2, 0], strict=True):
         if level:
             hierarchy = read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{column}.csv")
             df[column] = hierarchy.generalise(df[column], level)
-    model = ClassModels(sensitive="occupation", l=5, l_kind="entropy",
-                        entropy_estimator="grassberger")  # fmt: skip
+    model = ClassModels(
+        sensitive="occupation", l=5, l_kind="entropy", entropy_estimator="grassberger"
+    )
     assert int(failing_records(df, qis, model).sum()) == 1107
     codes = pd.factorize(df["occupation"])[0]
     g = grassberger_g(len(df))
@@ -398,8 +445,17 @@ def test_hierarchical_t_closeness_by_hand():
     from core.hierarchy import Hierarchy
     from core.privacy import ClassModels, failing_records
 
-    tree = Hierarchy(pd.DataFrame([["a", "ab", "*"], ["b", "ab", "*"], ["c", "cd", "*"],
-                                   ["d", "cd", "*"], ["e", "ef", "*"]]))  # fmt: skip
+    tree = Hierarchy(
+        pd.DataFrame(
+            [
+                ["a", "ab", "*"],
+                ["b", "ab", "*"],
+                ["c", "cd", "*"],
+                ["d", "cd", "*"],
+                ["e", "ef", "*"],
+            ]
+        )
+    )
     df = pd.DataFrame({"q": ["X", "X", "Y", "Y", "Z", "Z"], "s": list("aabcbd")})
     result = t_closeness(df, ["q"], "s", distance="hierarchical", hierarchy=tree)
     classes = equivalence_classes(df, ["q"])
@@ -412,12 +468,14 @@ def test_hierarchical_t_closeness_by_hand():
     with pytest.raises(ParameterError, match="hierarchy"):
         ClassModels(sensitive="s", t=0.4, t_distance="hierarchical")
     with pytest.raises(ParameterError, match="'f' of column 's' is not in its hierarchy"):
-        t_closeness(df.assign(s=list("aabcbf")), ["q"], "s", distance="hierarchical",
-                    hierarchy=tree)  # fmt: skip
+        t_closeness(
+            df.assign(s=list("aabcbf")), ["q"], "s", distance="hierarchical", hierarchy=tree
+        )
     split = Hierarchy(pd.DataFrame([["a", "ab", "x"], ["b", "ab", "y"]]))
     with pytest.raises(ParameterError, match="does not nest"):
-        t_closeness(df.assign(s=list("aabbab")), ["q"], "s", distance="hierarchical",
-                    hierarchy=split)  # fmt: skip
+        t_closeness(
+            df.assign(s=list("aabbab")), ["q"], "s", distance="hierarchical", hierarchy=split
+        )
 
 
 @pytest.mark.parametrize(
@@ -432,8 +490,13 @@ def test_failing_records_on_a_frequency_table_is_failing_records_on_the_records(
     """core.engines hands failing_records one row per distinct combination with its count:
     each row must fail exactly when its records fail in the expanded table."""
     rng = np.random.default_rng(11)
-    records = pd.DataFrame({"a": rng.integers(0, 40, 400), "b": rng.choice(["x", "y"], 400),
-                            "s": rng.choice(["p", "q", "r"], 400, p=[0.7, 0.2, 0.1])})  # fmt: skip
+    records = pd.DataFrame(
+        {
+            "a": rng.integers(0, 40, 400),
+            "b": rng.choice(["x", "y"], 400),
+            "s": rng.choice(["p", "q", "r"], 400, p=[0.7, 0.2, 0.1]),
+        }
+    )
     grouped = records.value_counts(sort=False).rename("n").reset_index()
     fail = failing_records(grouped, ["a", "b"], models, counts=grouped["n"].to_numpy())
     expected = failing_records(records, ["a", "b"], models)
@@ -486,8 +549,9 @@ def test_ordered_categorical_sensitive_keeps_its_category_order():
     """An ordered Categorical (low < mid < high) is ordered by its categories, not by the
     text's alphabetical order: classes (low, low) and (mid, high), overall 1/2, 1/4, 1/4:
     EMD = 0.375 each; alphabetically (high < low < mid) the second would be 0.5."""
-    levels = pd.Categorical(["low", "low", "mid", "high"], categories=["low", "mid", "high"],
-                            ordered=True)  # fmt: skip
+    levels = pd.Categorical(
+        ["low", "low", "mid", "high"], categories=["low", "mid", "high"], ordered=True
+    )
     df = pd.DataFrame({"qi": ["A", "A", "B", "B"], "s": levels})
     assert t_closeness(df, ["qi"], "s", distance="ordered").t == pytest.approx(0.375)
 
@@ -536,9 +600,15 @@ def _assert_same_figures(one, two):
     # per class, matched through each class's size and figures (ids differ: key order)
     def rows(classes, ldiv, tclose):
         present = classes.sizes > 0
-        return sorted(zip(classes.sizes[present], ldiv.per_class_distinct[present],
-                          np.round(ldiv.per_class_entropy[present], 12),
-                          np.round(tclose.per_class[present], 12), strict=True))  # fmt: skip
+        return sorted(
+            zip(
+                classes.sizes[present],
+                ldiv.per_class_distinct[present],
+                np.round(ldiv.per_class_entropy[present], 12),
+                np.round(tclose.per_class[present], 12),
+                strict=True,
+            )
+        )
 
     assert rows(c1, l1, t1) == rows(c2, l2, t2)
 
@@ -551,8 +621,9 @@ def test_one_sort_gives_the_figures_of_two_passes(sensitive):
     (``score`` is numeric: ordered distance; ``town`` text: equal distance)."""
     df = _seeded_table()
     qis = [c for c in ["age", "sex", "town", "band", "score"] if c != sensitive]
-    _assert_same_figures(_one_sort_figures(df, qis, sensitive),
-                         _two_pass_figures(df, qis, sensitive))  # fmt: skip
+    _assert_same_figures(
+        _one_sort_figures(df, qis, sensitive), _two_pass_figures(df, qis, sensitive)
+    )
     freq = df.groupby(qis + [sensitive], dropna=False, observed=True).size().reset_index()
     counts = freq.pop(0).to_numpy()
     # a pair given as two rows (one record moved to a copy), and a row of no records
@@ -561,8 +632,10 @@ def test_one_sort_gives_the_figures_of_two_passes(sensitive):
     split = pd.concat([freq, freq.iloc[moved], freq.iloc[:1]], ignore_index=True)
     split_counts = np.concatenate([counts, np.ones(moved.size, counts.dtype), [0]])
     split_counts[moved] -= 1
-    _assert_same_figures(_one_sort_figures(split, qis, sensitive, split_counts),
-                         _two_pass_figures(df, qis, sensitive))  # fmt: skip
+    _assert_same_figures(
+        _one_sort_figures(split, qis, sensitive, split_counts),
+        _two_pass_figures(df, qis, sensitive),
+    )
 
 
 def test_one_sort_falls_back_when_the_key_does_not_fit(monkeypatch):

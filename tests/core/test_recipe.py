@@ -103,13 +103,15 @@ def test_yaml_round_trip():
         ("steps: [{step: pseudonymise, column: a, method: hmac, key: abc}]", "never hold a key"),
         ("steps: [{step: pseudonymise, column: a, method: hmac}]", "key_env"),
         ("steps: [{step: generalise, column: a}]", "needs one of"),
-        ("steps: [{step: suppress_records, where: {column: a, equals: 1, in: [2]}}]",
-         "exactly one"),
+        (
+            "steps: [{step: suppress_records, where: {column: a, equals: 1, in: [2]}}]",
+            "exactly one",
+        ),
         ("steps: {step: remove}", "must be a list"),
         ("colour: red\nsteps: []", "Unknown recipe field"),
         ("steps: [[", "not valid YAML"),
     ],
-)  # fmt: skip
+)
 def test_bad_recipes_are_refused_with_a_clear_message(text, message):
     with pytest.raises(RecipeError, match=message):
         Recipe.from_yaml(text)
@@ -375,8 +377,9 @@ def test_a_column_list_left_empty_is_a_recipe_error():
         Recipe.from_yaml("steps: [{step: suppress_records, below_k: 2, quasi_identifiers}]")
 
 
-@pytest.mark.parametrize("text", ["[" * 5000 + "]" * 5000, "- " * 5000 + "1",
-                                  "{a: " * 3000 + "1" + "}" * 3000])  # fmt: skip
+@pytest.mark.parametrize(
+    "text", ["[" * 5000 + "]" * 5000, "- " * 5000 + "1", "{a: " * 3000 + "1" + "}" * 3000]
+)
 def test_a_recipe_nested_too_deeply_is_a_recipe_error(text):
     """Issue 27: PyYAML recursed until Python's limit (RecursionError, a traceback)."""
     with pytest.raises(RecipeError, match="nested too deeply"):

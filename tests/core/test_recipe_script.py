@@ -229,16 +229,23 @@ def test_the_script_keeps_a_twice_pseudonymised_column_s_table_to_the_person(tmp
     pseudonym); it now writes one leading from the released pseudonyms to the people."""
     table = pd.DataFrame({"nric": ["S1", "S2", "S3"], "other": [1, 2, 3]})
     source = write_table(table, tmp_path / "input.csv")
-    recipe = Recipe(steps=({"step": "pseudonymise", "column": "nric"},
-                           {"step": "pseudonymise", "column": "nric", "digits": 8}), seed=1)  # fmt: skip
+    recipe = Recipe(
+        steps=(
+            {"step": "pseudonymise", "column": "nric"},
+            {"step": "pseudonymise", "column": "nric", "digits": 8},
+        ),
+        seed=1,
+    )
     script = tmp_path / "replay.py"
     script.write_text(to_python_script(recipe), encoding="utf-8")
     passphrase = "a-mapping-passphrase-1234"
     run = subprocess.run(
         [sys.executable, str(script), str(source), str(tmp_path / "out.csv")],
-        cwd=tmp_path, capture_output=True, text=True,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
         env={"PYTHONPATH": str(ROOT), "ANON_MAPPING_PASSPHRASE": passphrase},
-    )  # fmt: skip
+    )
     assert run.returncode == 0, run.stderr
     released = pd.read_csv(tmp_path / "out.csv", dtype=str)
     (mapping_file,) = tmp_path.glob("out.csv.mapping-*.enc")

@@ -47,8 +47,12 @@ def test_recipe_replays_and_exports_with_every_survey_step(tmp_path):
     script = tmp_path / "replay.py"
     script.write_text(to_python_script(recipe), encoding="utf-8")
     out = tmp_path / "out.csv"
-    subprocess.run([sys.executable, str(script), str(source), str(out)], check=True, cwd=ROOT,
-                   env={"PYTHONPATH": str(ROOT)})  # fmt: skip
+    subprocess.run(
+        [sys.executable, str(script), str(source), str(out)],
+        check=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT)},
+    )
     # Noisy floats have 17 digits, which read_table keeps as text (its identifier rule).
     replayed = read_table(out).assign(income=lambda d: pd.to_numeric(d["income"]))
     pd.testing.assert_frame_equal(replayed, first, check_dtype=False)

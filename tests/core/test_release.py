@@ -27,16 +27,22 @@ def test_identity_table_stacks_mapping_and_linking() -> None:
     result = apply_recipe(df, recipe)
     table = identity_table(result.mappings, result.linking)
     assert list(table.columns) == [
-        "table", "column", "pseudonym", "interim_pseudonym", "original_value",
-    ]  # fmt: skip
+        "table",
+        "column",
+        "pseudonym",
+        "interim_pseudonym",
+        "original_value",
+    ]
     assert table["table"].value_counts().to_dict() == {"mapping": 2, "linking": 2}
     mapping = table[table["table"] == "mapping"]
     linking = table[table["table"] == "linking"]
     assert set(mapping["original_value"]) == {"a", "b"}
     # following interim -> final pseudonym gives the released value of each original
     final = dict(zip(linking["interim_pseudonym"], linking["pseudonym"], strict=True))
-    by_original = {o: final[i] for o, i in zip(mapping["original_value"],
-                                               mapping["interim_pseudonym"], strict=True)}  # fmt: skip
+    by_original = {
+        o: final[i]
+        for o, i in zip(mapping["original_value"], mapping["interim_pseudonym"], strict=True)
+    }
     assert df["id"].map(by_original).tolist() == result.data["id"].astype(str).tolist()
     back = decrypt_table(encrypt_table(table, "a long passphrase!"), "a long passphrase!")
     assert back["original_value"].tolist() == table["original_value"].tolist()

@@ -50,18 +50,26 @@ def test_pseudonymised_direct_identifier_is_handled_but_a_partial_one_is_not():
 
 def test_each_problem_has_a_kind():
     check = check_release(
-        ORIGINAL, ORIGINAL.copy(), steps=0, quasi_identifiers=None, direct_identifiers=["name"],
+        ORIGINAL,
+        ORIGINAL.copy(),
+        steps=0,
+        quasi_identifiers=None,
+        direct_identifiers=["name"],
         roles_confirmed=False,
-    )  # fmt: skip
+    )
     assert check.kinds == ("roles", "untouched", "direct_identifiers", "no_quasi_identifiers")
     assert len(check.kinds) == len(check.problems)
 
 
 def test_generalised_table_passes_with_hand_computed_k():
     check = check_release(
-        ORIGINAL, RELEASED, steps=2, quasi_identifiers=["age"], direct_identifiers=["name"],
+        ORIGINAL,
+        RELEASED,
+        steps=2,
+        quasi_identifiers=["age"],
+        direct_identifiers=["name"],
         k_target=3,
-    )  # fmt: skip
+    )
     assert check.passed, check.problems
     assert check.k == 3
 
@@ -69,9 +77,13 @@ def test_generalised_table_passes_with_hand_computed_k():
 def test_k_below_target_and_annex_d_threshold_are_reported():
     # age + sex: 30s-F (2), 30s-M (1), 40s-M (2), 40s-F (1) -> k = 1 by hand.
     check = check_release(
-        ORIGINAL, RELEASED, steps=2, quasi_identifiers=["age", "sex"], k_target=2,
+        ORIGINAL,
+        RELEASED,
+        steps=2,
+        quasi_identifiers=["age", "sex"],
+        k_target=2,
         annex_d={"controls": "low", "motivation": "medium", "harm": "medium"},
-    )  # fmt: skip
+    )
     assert check.k == 1
     assert (
         len(check.problems) == 2
@@ -128,20 +140,40 @@ def test_blank_cells_count_as_any_value_after_local_suppression():
 def test_a_frequency_table_gives_the_verdict_of_the_records():
     """A table too large for memory is judged on its frequency table (core.engines): the
     same k, l and t and the same problems as on the records themselves."""
-    original = pd.DataFrame({"age": [30, 30, 30, 40, 40, 50], "sex": list("FFMMMF"),
-                             "name": list("abcdef"), "dx": list("xyxxyz")})  # fmt: skip
+    original = pd.DataFrame(
+        {
+            "age": [30, 30, 30, 40, 40, 50],
+            "sex": list("FFMMMF"),
+            "name": list("abcdef"),
+            "dx": list("xyxxyz"),
+        }
+    )
     released = original.drop(columns="name").assign(age=lambda d: d["age"] // 20 * 20)
-    options = dict(steps=2, quasi_identifiers=["age", "sex"], direct_identifiers=["name"],
-                   sensitive="dx", k_target=3)  # fmt: skip
+    options = dict(
+        steps=2,
+        quasi_identifiers=["age", "sex"],
+        direct_identifiers=["name"],
+        sensitive="dx",
+        k_target=3,
+    )
     expected = check_release(original, released, **options)
     grouped = released.value_counts(sort=False).rename("n").reset_index()
     got = check_release(
-        original.iloc[:0], grouped[["age", "sex", "dx"]], counts=grouped["n"].to_numpy(),
-        changed=True, identifiers_left=[], **options,
-    )  # fmt: skip
+        original.iloc[:0],
+        grouped[["age", "sex", "dx"]],
+        counts=grouped["n"].to_numpy(),
+        changed=True,
+        identifiers_left=[],
+        **options,
+    )
     # ages 30, 30, 30, 40, 40, 50 become 20, 20, 20, 40, 40, 40: (20, M) and (40, F) alone
     assert got == expected and not got.passed and got.k == 1
-    untouched = check_release(original.iloc[:0], grouped[["age", "sex", "dx"]],
-                              counts=grouped["n"].to_numpy(), changed=False,
-                              identifiers_left=["name"], **options)  # fmt: skip
+    untouched = check_release(
+        original.iloc[:0],
+        grouped[["age", "sex", "dx"]],
+        counts=grouped["n"].to_numpy(),
+        changed=False,
+        identifiers_left=["name"],
+        **options,
+    )
     assert set(untouched.kinds) >= {"untouched", "direct_identifiers"}

@@ -58,8 +58,14 @@ def test_report_contents(monkeypatch):
     text = json.dumps(data) + report_to_markdown(report)
     assert "a-long-secret-key-for-tests" not in text
     markdown = report_to_markdown(report)
-    for heading in ("What was done", "Re-identification risk", "Utility cost", "Controls",
-                    "Sign-off", "Annex D"):  # fmt: skip
+    for heading in (
+        "What was done",
+        "Re-identification risk",
+        "Utility cost",
+        "Controls",
+        "Sign-off",
+        "Annex D",
+    ):
         assert heading in markdown
     assert "Prohibit third-party recipients from attempting to re-identify" in markdown
 
@@ -67,14 +73,16 @@ def test_report_contents(monkeypatch):
 def test_direct_identifiers_left_in_the_release_are_named():
     taxi = read_table(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
     kept = Recipe.from_yaml("steps: [{step: generalise, column: Age, width: 10}]")
-    report = build_report(taxi, apply_recipe(taxi, kept), kept,
-                          direct_identifiers=["Serial number"])  # fmt: skip
+    report = build_report(
+        taxi, apply_recipe(taxi, kept), kept, direct_identifiers=["Serial number"]
+    )
     assert len(report.warnings) == 1
     assert "'Serial number'" in report.warnings[0] and "Step 2" in report.warnings[0]
     assert "Warning" in report_to_markdown(report)
     removed = kept.add({"step": "remove", "columns": ["Serial number"]})
-    clean = build_report(taxi, apply_recipe(taxi, removed), removed,
-                         direct_identifiers=["Serial number"])  # fmt: skip
+    clean = build_report(
+        taxi, apply_recipe(taxi, removed), removed, direct_identifiers=["Serial number"]
+    )
     assert clean.warnings == ()
 
 
@@ -118,6 +126,7 @@ def test_report_warns_when_a_group_reveals_its_sensitive_value():
     flagged = build_report(taxi, result, recipe, quasi_identifiers=["Gender"], sensitive="Flag")
     assert any(w.startswith("l-diversity = 1") for w in flagged.warnings)
     assert escape_markdown(flagged.warnings[0]) in report_to_markdown(flagged)
-    diverse = build_report(taxi, result, recipe, quasi_identifiers=["Gender"],
-                           sensitive="Occupation")  # fmt: skip
+    diverse = build_report(
+        taxi, result, recipe, quasi_identifiers=["Gender"], sensitive="Occupation"
+    )
     assert not any("l-diversity" in w for w in diverse.warnings)

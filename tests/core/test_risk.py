@@ -131,8 +131,9 @@ def test_journalist_risk_uses_population_counts():
     population = pd.DataFrame({"sex": ["F", "M", "M"], "age": [30, 40, 60], "people": [4, 10, 7]})
     people = journalist_class_population(sample, population, ["sex", "age"], count_column="people")
     assert people.tolist() == [4, 10, 1]  # (M, 50) is not in the population: counted as 1
-    report = risk_report(sample, ["sex", "age"], population=population,
-                         population_count_column="people")  # fmt: skip
+    report = risk_report(
+        sample, ["sex", "age"], population=population, population_count_column="people"
+    )
     assert report.journalist_max_risk == pytest.approx(1.0)
     assert report.journalist_avg_risk == pytest.approx((1 / 4 + 1 / 10 + 1) / 3)
 
@@ -211,9 +212,12 @@ def test_journalist_population_matches_int_sample_to_float_population_values():
 def test_attribute_disclosure_flags_a_group_with_one_sensitive_value():
     # Group (30, M) has disease flu twice: l = 1 although k = 2 (Step 4 footnote 11).
     df = pd.DataFrame(
-        {"age": [30, 30, 40, 40], "sex": ["M", "M", "F", "F"],
-         "disease": ["flu", "flu", "flu", "cold"]}
-    )  # fmt: skip
+        {
+            "age": [30, 30, 40, 40],
+            "sex": ["M", "M", "F", "F"],
+            "disease": ["flu", "flu", "flu", "cold"],
+        }
+    )
     report = risk_report(df, ["age", "sex"], sensitive="disease")
     assert report.k == 2 and report.l_distinct == 1
     assert report.attribute_disclosure().startswith("l-diversity = 1: at least one group")

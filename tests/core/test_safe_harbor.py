@@ -151,8 +151,15 @@ def test_cli_safe_harbor_writes_the_table_and_reports(tmp_path, capsys):
 
     source, target = tmp_path / "patients.csv", tmp_path / "out.csv"
     patients().to_csv(source, index=False)
-    args = ["safe-harbor", str(source), "--reference-date", "2025-06-30", "--out", str(target),
-            "--json"]  # fmt: skip
+    args = [
+        "safe-harbor",
+        str(source),
+        "--reference-date",
+        "2025-06-30",
+        "--out",
+        str(target),
+        "--json",
+    ]
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["unchecked"] == [] and data["redacted"] == []  # free text removed by default
@@ -215,8 +222,17 @@ def test_cli_safe_harbor_on_the_issue_table(tmp_path, capsys):
 
     source, target = tmp_path / "patients.csv", tmp_path / "out.csv"
     _pii_generator().patients_table(120, seed=16).to_csv(source, index=False)
-    args = ["safe-harbor", str(source), "--reference-date", "2025-12-31", "--out", str(target),
-            "--free-text", "redact", "--json"]  # fmt: skip
+    args = [
+        "safe-harbor",
+        str(source),
+        "--reference-date",
+        "2025-12-31",
+        "--out",
+        str(target),
+        "--free-text",
+        "redact",
+        "--json",
+    ]
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["redacted"] == ["c9"] and data["unchecked"] == []

@@ -362,17 +362,36 @@ def test_a_count_named_number_of_is_not_an_identifier():
 
 
 def test_values_decide_when_headers_say_nothing():
-    names = ["Yeo Jia Hui", "Ravi bin Abdullah", "Sarah Pereira", "Rajesh s/o Kumar",
-             "Ng Kok Leong", "Siti Nurhaliza binte Ahmad", "Lim Wei Jie", "Daniel Tan",
-             "Priya d/o Ramasamy", "Goh Siew Lee"]  # fmt: skip
-    phones = ["+1 617-555-0100", "+44 20 7946 0000", "+65 9123 4567", "+1 617-555-0142",
-              "+44 20 7946 0123", "+65 8123 4567", "9876 5432", "+1 617-555-0199",
-              "+44 161 496 0000", "+65 6123 4567"]  # fmt: skip
-    addresses = [f"{10 + i} Clementi Avenue {i % 5 + 1} #0{i % 9 + 1}-5{i} Singapore 80679{i}"
-                 for i in range(10)]  # fmt: skip
+    names = [
+        "Yeo Jia Hui",
+        "Ravi bin Abdullah",
+        "Sarah Pereira",
+        "Rajesh s/o Kumar",
+        "Ng Kok Leong",
+        "Siti Nurhaliza binte Ahmad",
+        "Lim Wei Jie",
+        "Daniel Tan",
+        "Priya d/o Ramasamy",
+        "Goh Siew Lee",
+    ]
+    phones = [
+        "+1 617-555-0100",
+        "+44 20 7946 0000",
+        "+65 9123 4567",
+        "+1 617-555-0142",
+        "+44 20 7946 0123",
+        "+65 8123 4567",
+        "9876 5432",
+        "+1 617-555-0199",
+        "+44 161 496 0000",
+        "+65 6123 4567",
+    ]
+    addresses = [
+        f"{10 + i} Clementi Avenue {i % 5 + 1} #0{i % 9 + 1}-5{i} Singapore 80679{i}"
+        for i in range(10)
+    ]
     ssns = [f"{123 + i}-45-67{i:02d}" for i in range(10)]
-    df = pd.DataFrame({"c1": names, "c2": phones, "c3": addresses, "c4": ssns,
-                       "patient": names})  # fmt: skip
+    df = pd.DataFrame({"c1": names, "c2": phones, "c3": addresses, "c4": ssns, "patient": names})
     got = by_column(df)
     assert (got["c1"].kind, got["c1"].role) == ("name", Role.DIRECT)
     assert "100% of sampled values look like person names" in got["c1"].reason
@@ -421,7 +440,7 @@ def test_mixed_empty_long_and_non_latin_columns_have_reasons():
                 "திவ்யா",
                 "கணேஷ்",
                 "ரவி",
-            ],  # fmt: skip
+            ],
         }
     )
     got = by_column(df)
@@ -433,8 +452,10 @@ def test_mixed_empty_long_and_non_latin_columns_have_reasons():
 
 
 def test_free_text_reason_counts_what_the_scanner_found():
-    notes = [f"Referral letter emailed to p{i}@clinic.example; call back on +1 617-555-01{i:02d}"
-             for i in range(20)]  # fmt: skip
+    notes = [
+        f"Referral letter emailed to p{i}@clinic.example; call back on +1 617-555-01{i:02d}"
+        for i in range(20)
+    ]
     (s,) = suggest_roles(pd.DataFrame({"c9": notes}))
     assert s.kind == "free_text"
     assert "email in 100%" in s.reason and "phone in 100%" in s.reason

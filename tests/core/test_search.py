@@ -17,8 +17,16 @@ from core.errors import ParameterError
 from core.hierarchy import Hierarchy, read_hierarchy
 from core.search import Target, apply_candidate, recipe_steps, search
 
-QI8 = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
-       "occupation"]  # fmt: skip
+QI8 = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+]
 
 
 @pytest.fixture(scope="module")
@@ -238,8 +246,9 @@ def test_entropy_l_and_t_closeness_targets_hold_on_kept_classes(_adult_table, hi
     k_only = search(df, small_h, Target(k=3, max_suppressed=0.02)).optimum
     l_k_only, t_k_only = _entropy_l_and_t(apply_candidate(df, small_h, k_only, k=3))
     assert l_k_only < 1.25 or t_k_only > 0.3
-    target = Target(k=3, max_suppressed=0.02, sensitive="salary-class", l=1.25,
-                    l_kind="entropy", t=0.3)  # fmt: skip
+    target = Target(
+        k=3, max_suppressed=0.02, sensitive="salary-class", l=1.25, l_kind="entropy", t=0.3
+    )
     optimum = search(df, small_h, target).optimum
     released = apply_candidate(df, small_h, optimum, models=target.models)
     assert len(df) - len(released) <= 0.02 * len(df)
@@ -257,8 +266,9 @@ def test_minimal_case_suppresses_the_class_that_is_not_diverse():
     """Issue 13's minimal case, by hand: class a = 2 records with one salary value, class b
     = 10 records with both. k = 2, l = 2, at most 20% suppressed: removing class a (2 of 12
     records, 16.7%) keeps level 0, loss 2/12 (suppressed records lose 1, the rest 0)."""
-    df = pd.DataFrame({"q": ["a"] * 2 + ["b"] * 10,
-                       "salary": ["<=50K"] * 2 + ["<=50K", ">50K"] * 5})  # fmt: skip
+    df = pd.DataFrame(
+        {"q": ["a"] * 2 + ["b"] * 10, "salary": ["<=50K"] * 2 + ["<=50K", ">50K"] * 5}
+    )
     top = Hierarchy(pd.DataFrame({0: ["a", "b"], 1: ["*", "*"]}))
     target = Target(k=2, max_suppressed=0.2, sensitive="salary", l=2)
     result = search(df, {"q": top}, target)
@@ -373,8 +383,9 @@ def test_non_monotone_models_match_a_brute_force(_adult_table, hierarchies):
     to checking every node that meets k; its solutions and optimum equal a brute force."""
     df = _adult_table.sample(4000, random_state=11).reset_index(drop=True)
     small_h = {c: hierarchies[c] for c in SMALL}
-    target = Target(k=3, max_suppressed=0.03, sensitive="salary-class", l=1.6,
-                    l_kind="entropy", t=0.15)  # fmt: skip
+    target = Target(
+        k=3, max_suppressed=0.03, sensitive="salary-class", l=1.6, l_kind="entropy", t=0.15
+    )
     result = search(df, small_h, target, measure="loss")
     assert not result.monotone and result.note
     overall = df["salary-class"].value_counts(normalize=True)
@@ -411,17 +422,20 @@ def test_recipe_replays_l_diversity_suppression(_adult_table, hierarchies, tmp_p
 
     df = _adult_table.sample(5000, random_state=5).reset_index(drop=True)
     small_h = {c: hierarchies[c] for c in SMALL}
-    target = Target(k=3, max_suppressed=0.02, sensitive="salary-class", l=1.5,
-                    l_kind="entropy", t=0.3)  # fmt: skip
+    target = Target(
+        k=3, max_suppressed=0.02, sensitive="salary-class", l=1.5, l_kind="entropy", t=0.3
+    )
     best = search(df, small_h, target).optimum
     assert best.suppressed > 0
     paths = {c: store_hierarchy(small_h[c], tmp_path, stem=c).name for c in SMALL}
     steps = recipe_steps(best, paths, models=target.models)
     assert steps[-1] == {
-        "step": "suppress_records", "below_k": 3, "quasi_identifiers": SMALL,
+        "step": "suppress_records",
+        "below_k": 3,
+        "quasi_identifiers": SMALL,
         "l_diversity": {"sensitive": "salary-class", "l": 1.5, "kind": "entropy"},
         "t_closeness": {"sensitive": "salary-class", "t": 0.3, "distance": "auto"},
-    }  # fmt: skip
+    }
     released = apply_recipe(df, Recipe(steps=steps, seed=1), base_dir=tmp_path).data
     expected = apply_candidate(df, small_h, best, models=target.models)
     pd.testing.assert_frame_equal(released, expected)
@@ -510,45 +524,79 @@ def test_candidate_figures_survive_roll_up_cache_eviction(_adult_table, hierarch
     assert candidate.measures["loss"] == pytest.approx(loss)
 
 
-QI_WITH_SALARY = ["sex", "age", "race", "marital-status", "education", "native-country",
-                  "workclass", "salary-class"]  # fmt: skip
+QI_WITH_SALARY = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "salary-class",
+]
 
 
 @pytest.mark.parametrize(
     ("models", "measure", "arx_score", "arx_node"),
     [
         # TestAnonymizationBLikeness: EnhancedBLikeness("occupation", 2), 0%, Loss
-        ({"beta": 2.0, "enhanced_beta": True}, "arx_loss", 0.759176305345683,
-         [1, 4, 1, 1, 3, 2, 2, 0]),
+        (
+            {"beta": 2.0, "enhanced_beta": True},
+            "arx_loss",
+            0.759176305345683,
+            [1, 4, 1, 1, 3, 2, 2, 0],
+        ),
         # TestAnonymizationLDiversity: EntropyLDiversity("occupation", 5), 0%, non-monotonic
         # precomputed entropy
-        ({"l": 5, "l_kind": "entropy"}, "arx_entropy", 324620.5269918692,
-         [1, 1, 1, 1, 3, 2, 2, 1]),
+        ({"l": 5, "l_kind": "entropy"}, "arx_entropy", 324620.5269918692, [1, 1, 1, 1, 3, 2, 2, 1]),
         # ... and with 4% suppressed: not monotone, pruned on "at least 5 values" and checked
-        ({"l": 5, "l_kind": "entropy", "max_suppressed": 0.04}, "arx_entropy",
-         228878.2039109517, [1, 0, 1, 1, 2, 2, 2, 1]),
+        (
+            {"l": 5, "l_kind": "entropy", "max_suppressed": 0.04},
+            "arx_entropy",
+            228878.2039109517,
+            [1, 0, 1, 1, 2, 2, 2, 1],
+        ),
         # TestAnonymizationEntropyLDiversity: EntropyLDiversity("occupation", 5,
         # GRASSBERGER), 0%
-        ({"l": 5, "l_kind": "entropy", "entropy_estimator": "grassberger"}, "arx_entropy",
-         324620.5269918692, [1, 1, 1, 1, 3, 2, 2, 1]),
+        (
+            {"l": 5, "l_kind": "entropy", "entropy_estimator": "grassberger"},
+            "arx_entropy",
+            324620.5269918692,
+            [1, 1, 1, 1, 3, 2, 2, 1],
+        ),
         # TestAnonymizationTCloseness: EqualDistanceTCloseness("occupation", 0.2) + k = 5,
         # 0% and 4%, monotonic discernibility (DM*)
-        ({"k": 5, "t": 0.2, "t_distance": "equal"}, "arx_dm_star", 4.56853172e8,
-         [1, 4, 1, 1, 3, 2, 2, 1]),
-        ({"k": 5, "t": 0.2, "t_distance": "equal", "max_suppressed": 0.04}, "arx_dm_star",
-         3.11880088e8, [1, 4, 1, 0, 3, 2, 2, 1]),
+        (
+            {"k": 5, "t": 0.2, "t_distance": "equal"},
+            "arx_dm_star",
+            4.56853172e8,
+            [1, 4, 1, 1, 3, 2, 2, 1],
+        ),
+        (
+            {"k": 5, "t": 0.2, "t_distance": "equal", "max_suppressed": 0.04},
+            "arx_dm_star",
+            3.11880088e8,
+            [1, 4, 1, 0, 3, 2, 2, 1],
+        ),
         # TestAnonymizationOrderedDistanceTCloseness: OrderedDistanceTCloseness("occupation",
         # 0.2) + k = 5, 4%, DM* (values ordered as text, as ARX's string type does)
-        ({"k": 5, "t": 0.2, "t_distance": "ordered", "max_suppressed": 0.04}, "arx_dm_star",
-         2712340.0, [0, 0, 1, 1, 2, 2, 2, 0]),
+        (
+            {"k": 5, "t": 0.2, "t_distance": "ordered", "max_suppressed": 0.04},
+            "arx_dm_star",
+            2712340.0,
+            [0, 0, 1, 1, 2, 2, 2, 0],
+        ),
     ],
-)  # fmt: skip
-def test_arx_published_test_cases(_adult_table, adult_hierarchies_dir, models, measure,
-                                  arx_score, arx_node):  # fmt: skip
+)
+def test_arx_published_test_cases(
+    _adult_table, adult_hierarchies_dir, models, measure, arx_score, arx_node
+):
     """ARX's own test cases on adult (src/test/org/deidentifier/arx/test, commit aacd487):
     occupation is sensitive, the other eight columns are quasi-identifiers."""
-    hier = {c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv")
-            for c in QI_WITH_SALARY}  # fmt: skip
+    hier = {
+        c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv")
+        for c in QI_WITH_SALARY
+    }
     target = Target(**{"k": 1, "max_suppressed": 0.0, **models}, sensitive="occupation")
     best = search(_adult_table, hier, target, measure=measure).optimum
     assert [best.levels[c] for c in QI_WITH_SALARY] == arx_node
@@ -560,14 +608,24 @@ def test_arx_published_test_cases(_adult_table, adult_hierarchies_dir, models, m
     [
         Target(k=5, max_suppressed=0.01),
         Target(k=3, max_suppressed=0.02, sensitive="salary-class", l=2, t=0.3),
-        Target(k=3, max_suppressed=0.02, sensitive="occupation", t=0.15,
-               t_distance="hierarchical",
-               t_hierarchy=read_hierarchy(Path(__file__).resolve().parents[1] / "data" / "adult"
-                                          / "adult_hierarchy_occupation.csv")),
+        Target(
+            k=3,
+            max_suppressed=0.02,
+            sensitive="occupation",
+            t=0.15,
+            t_distance="hierarchical",
+            t_hierarchy=read_hierarchy(
+                Path(__file__).resolve().parents[1]
+                / "data"
+                / "adult"
+                / "adult_hierarchy_occupation.csv"
+            ),
+        ),
     ],
-)  # fmt: skip
-def test_search_on_a_frequency_table_is_the_search_on_the_records(_adult_table, hierarchies,
-                                                                  target):  # fmt: skip
+)
+def test_search_on_a_frequency_table_is_the_search_on_the_records(
+    _adult_table, hierarchies, target
+):
     """core.engines hands the search one row per distinct combination with its count; the
     records are those rows repeated, so every figure must be the search on the records."""
     qis = QI8[:5]
@@ -595,22 +653,37 @@ def test_search_on_a_frequency_table_is_the_search_on_the_records(_adult_table, 
 QI5 = ["sex", "age", "race", "marital-status", "education"]
 ARX_TABLE_TARGETS = [
     # PopulationUniqueness(0.002, DANKAR, ARXPopulationModel.create(100,000,000)), 5%
-    (dict(max_suppressed=0.05, population=100_000_000, max_population_uniqueness=0.002),
-     [0, 0, 0, 0, 0], 0, 1_074_930),
+    (
+        dict(max_suppressed=0.05, population=100_000_000, max_population_uniqueness=0.002),
+        [0, 0, 0, 0, 0],
+        0,
+        1_074_930,
+    ),
     # PopulationUniqueness(0.01, ZAYATZ, create(200,000)), 2%
-    (dict(max_suppressed=0.02, population=200_000, max_population_uniqueness=0.01,
-          population_model="zayatz"), [0, 0, 1, 1, 0], 0, 1_583_302),
+    (
+        dict(
+            max_suppressed=0.02,
+            population=200_000,
+            max_population_uniqueness=0.01,
+            population_model="zayatz",
+        ),
+        [0, 0, 1, 1, 0],
+        0,
+        1_583_302,
+    ),
     # AverageReidentificationRisk(0.02), 3%: ARX suppresses 14 records for it
     (dict(max_suppressed=0.03, max_average_risk=0.02), [0, 0, 1, 2, 1], 14, 4_554_354),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("fields", "levels", "suppressed", "score"), ARX_TABLE_TARGETS)
-def test_whole_table_targets_return_arx_optimum(_adult_table, hierarchies, fields, levels,
-                                                suppressed, score):  # fmt: skip
+def test_whole_table_targets_return_arx_optimum(
+    _adult_table, hierarchies, fields, levels, suppressed, score
+):
     target = Target(k=1, **fields)
-    result = search(_adult_table, {c: hierarchies[c] for c in QI5}, target,
-                    measure="discernibility")  # fmt: skip
+    result = search(
+        _adult_table, {c: hierarchies[c] for c in QI5}, target, measure="discernibility"
+    )
     # population uniqueness is checked on every node; average risk is monotone and prunes
     assert result.monotone == (target.max_population_uniqueness is None)
     assert list(result.optimum.levels.values()) == levels
@@ -628,8 +701,13 @@ def test_pitman_target_needs_the_plain_sum_solver(_adult_table, hierarchies):
     [0, 0, 1, 1, 1], nothing suppressed, score 2,689,984. At that node Pitman's alpha is
     negative, so only the plain-sum equations have the root (a bug fixed: the closed forms
     alone gave no estimate and the search chose [1, 0, 1, 1, 1] with 45 records removed)."""
-    target = Target(k=1, max_suppressed=0.01, population=300_000,
-                    max_population_uniqueness=0.0005, population_model="pitman")  # fmt: skip
+    target = Target(
+        k=1,
+        max_suppressed=0.01,
+        population=300_000,
+        max_population_uniqueness=0.0005,
+        population_model="pitman",
+    )
     h5 = {c: hierarchies[c] for c in QI5}
     node = {"sex": 0, "age": 0, "race": 1, "marital-status": 1, "education": 1}
     released = _generalised(_adult_table, h5, node)
@@ -647,8 +725,14 @@ def test_pitman_target_needs_the_plain_sum_solver(_adult_table, hierarchies):
 def test_kmap_target_returns_arx_optimum(_adult_table, hierarchies):
     # ARX: KMap(10, 0.05, ARXPopulationModel.create(100,000), POISSON), 1%, eight QIs ->
     # derived k 8, optimum [1, 0, 1, 2, 3, 2, 2, 1], 96 records suppressed, score 9,787,928.
-    target = Target(k=1, max_suppressed=0.01, k_map=10, population=100_000,
-                    k_map_estimator="poisson", k_map_significance=0.05)  # fmt: skip
+    target = Target(
+        k=1,
+        max_suppressed=0.01,
+        k_map=10,
+        population=100_000,
+        k_map_estimator="poisson",
+        k_map_significance=0.05,
+    )
     result = search(_adult_table, hierarchies, target, measure="discernibility")
     assert list(result.optimum.levels.values()) == [1, 0, 1, 2, 3, 2, 2, 1]
     assert result.optimum.suppressed == 96
@@ -665,8 +749,7 @@ def test_table_targets_need_a_population():
         Target(max_population_uniqueness=0.01, population=1e6, population_model="guess")
 
 
-def test_population_smaller_than_the_table_is_refused_before_searching(_adult_table,
-                                                                       hierarchies):  # fmt: skip
+def test_population_smaller_than_the_table_is_refused_before_searching(_adult_table, hierarchies):
     target = Target(k=1, max_average_risk=0.1, population=1_000, k_map=3)
     with pytest.raises(ParameterError, match=r"'population' \(1,000\).*records \(30,162\)"):
         search(_adult_table, {"sex": hierarchies["sex"]}, target)
@@ -679,20 +762,32 @@ def test_recipe_replays_whole_table_and_kmap_suppression(_adult_table, hierarchi
     from core.recipe import Recipe, apply_recipe
 
     h5 = {c: hierarchies[c] for c in QI5}
-    target = Target(k=1, max_suppressed=0.03, max_average_risk=0.02, k_map=3,
-                    population=100_000, max_population_uniqueness=0.05,
-                    population_model="zayatz")  # fmt: skip
+    target = Target(
+        k=1,
+        max_suppressed=0.03,
+        max_average_risk=0.02,
+        k_map=3,
+        population=100_000,
+        max_population_uniqueness=0.05,
+        population_model="zayatz",
+    )
     best = search(_adult_table, h5, target, measure="discernibility").optimum
     assert best.suppressed > 0
     paths = {c: store_hierarchy(h5[c], tmp_path, stem=c).name for c in QI5}
     steps = recipe_steps(best, paths, models=target)
     assert steps[-1] == {
-        "step": "suppress_records", "below_k": 1, "quasi_identifiers": QI5,
-        "k_map": {"k": 3, "population": 100_000, "estimator": "zero_truncated_poisson",
-                  "significance": 0.01},
+        "step": "suppress_records",
+        "below_k": 1,
+        "quasi_identifiers": QI5,
+        "k_map": {
+            "k": 3,
+            "population": 100_000,
+            "estimator": "zero_truncated_poisson",
+            "significance": 0.01,
+        },
         "average_risk": {"max": 0.02},
         "population_uniqueness": {"max": 0.05, "population": 100_000, "model": "zayatz"},
-    }  # fmt: skip
+    }
     released = apply_recipe(_adult_table, Recipe(steps=steps, seed=1), base_dir=tmp_path).data
     expected = apply_candidate(_adult_table, h5, best, models=target)
     pd.testing.assert_frame_equal(released, expected)
@@ -714,8 +809,9 @@ def test_core_search_imports_on_its_own():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "-c", "import core.search"], cwd=root,
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", "import core.search"], cwd=root, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -739,8 +835,7 @@ def test_arx_average_risk_test_case(_adult_table, adult_hierarchies_dir):
     Metric.createPrecomputedEntropyMetric(0.1) (non-monotonic non-uniform entropy: our
     arx_entropy) -> transformation [1, 0, 1, 1, 3, 2, 2, 1, 1], score 314637.8461904862."""
     columns = [*QI_WITH_SALARY[:7], "occupation", "salary-class"]  # adult.csv's order
-    hier = {c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv")
-            for c in columns}  # fmt: skip
+    hier = {c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv") for c in columns}
     target = Target(k=1, max_suppressed=0.04, max_average_risk=0.01)
     best = search(_adult_table, hier, target, measure="arx_entropy").optimum
     assert [best.levels[c] for c in columns] == [1, 0, 1, 1, 3, 2, 2, 1, 1]
@@ -767,11 +862,19 @@ def test_hierarchical_t_closeness_reproduces_arx_test_cases(
     HierarchicalDistanceTCloseness("occupation", 0.2, adult_hierarchy_occupation.csv) and
     KAnonymity(k), practical monotonicity off, Metric.createPrecomputedEntropyMetric(0.1,
     true) (ARX's monotonic non-uniform entropy): its optimum and score."""
-    hier = {c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv")
-            for c in QI_WITH_SALARY}  # fmt: skip
+    hier = {
+        c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv")
+        for c in QI_WITH_SALARY
+    }
     occupation = read_hierarchy(adult_hierarchies_dir / "adult_hierarchy_occupation.csv")
-    target = Target(k=k, max_suppressed=limit, sensitive="occupation", t=0.2,
-                    t_distance="hierarchical", t_hierarchy=occupation)  # fmt: skip
+    target = Target(
+        k=k,
+        max_suppressed=limit,
+        sensitive="occupation",
+        t=0.2,
+        t_distance="hierarchical",
+        t_hierarchy=occupation,
+    )
     result = search(_adult_table, hier, target, measure="arx_entropy_monotonic")
     best = result.optimum
     assert [best.levels[c] for c in QI_WITH_SALARY] == arx_node
@@ -790,8 +893,14 @@ def test_hierarchical_t_pruning_agrees_with_evaluating_every_node(
     occupation = read_hierarchy(adult_hierarchies_dir / "adult_hierarchy_occupation.csv")
     df = _adult_table.sample(3000, random_state=17).reset_index(drop=True)
     small_h = {c: hierarchies[c] for c in SMALL}
-    target = Target(k=2, max_suppressed=limit, sensitive="occupation", t=0.12,
-                    t_distance="hierarchical", t_hierarchy=occupation)  # fmt: skip
+    target = Target(
+        k=2,
+        max_suppressed=limit,
+        sensitive="occupation",
+        t=0.12,
+        t_distance="hierarchical",
+        t_hierarchy=occupation,
+    )
     exact = search(df, small_h, target)
     full = search(df, small_h, target, method="exhaustive")
     assert exact.solutions == full.solutions > 0
@@ -800,8 +909,9 @@ def test_hierarchical_t_pruning_agrees_with_evaluating_every_node(
     assert exact.evaluated < full.evaluated
 
 
-def test_recipe_replays_hierarchical_t_closeness(_adult_table, hierarchies,
-                                                 adult_hierarchies_dir, tmp_path):  # fmt: skip
+def test_recipe_replays_hierarchical_t_closeness(
+    _adult_table, hierarchies, adult_hierarchies_dir, tmp_path
+):
     from core.bundle import portable_recipe
     from core.hierarchy import store_hierarchy
     from core.recipe import Recipe, apply_recipe, to_python_script
@@ -809,18 +919,29 @@ def test_recipe_replays_hierarchical_t_closeness(_adult_table, hierarchies,
     occupation = read_hierarchy(adult_hierarchies_dir / "adult_hierarchy_occupation.csv")
     df = _adult_table.sample(4000, random_state=8).reset_index(drop=True)
     small_h = {c: hierarchies[c] for c in SMALL}
-    target = Target(k=2, max_suppressed=0.05, sensitive="occupation", t=0.15,
-                    t_distance="hierarchical", t_hierarchy=occupation)  # fmt: skip
+    target = Target(
+        k=2,
+        max_suppressed=0.05,
+        sensitive="occupation",
+        t=0.15,
+        t_distance="hierarchical",
+        t_hierarchy=occupation,
+    )
     best = search(df, small_h, target).optimum
     assert best.suppressed > 0
-    paths = {c: store_hierarchy(h, tmp_path, stem=c).name
-             for c, h in {**small_h, "occupation": occupation}.items()}  # fmt: skip
+    paths = {
+        c: store_hierarchy(h, tmp_path, stem=c).name
+        for c, h in {**small_h, "occupation": occupation}.items()
+    }
     with pytest.raises(ParameterError, match="sensitive column 'occupation'"):
         recipe_steps(best, {c: paths[c] for c in SMALL}, models=target.models)
     steps = recipe_steps(best, paths, models=target.models)
-    assert steps[-1]["t_closeness"] == {"sensitive": "occupation", "t": 0.15,
-                                        "distance": "hierarchical",
-                                        "hierarchy": paths["occupation"]}  # fmt: skip
+    assert steps[-1]["t_closeness"] == {
+        "sensitive": "occupation",
+        "t": 0.15,
+        "distance": "hierarchical",
+        "hierarchy": paths["occupation"],
+    }
     recipe = Recipe(steps=steps, seed=1)
     released = apply_recipe(df, recipe, base_dir=tmp_path).data
     expected = apply_candidate(df, small_h, best, models=target.models)
@@ -849,9 +970,10 @@ _W2 = {"age": 0.2, "workclass": 1.0, "native-country": 0.0}
         (0.05, 10, "arx_entropy", 0.25, None, [1, 0, 1, 1, 2, 2, 2, 1], 259524.444371455, 1320),
         (0.05, 10, "arx_entropy", 0.5, _W1, [1, 0, 1, 2, 3, 2, 2, 0], 111262.3575703505, 1043),
     ],
-)  # fmt: skip
-def test_gs_factor_and_weights_reproduce_arx(_adult_table, hierarchies, limit, k, measure, gs,
-                                             weights, arx_node, arx_score, arx_suppressed):  # fmt: skip
+)
+def test_gs_factor_and_weights_reproduce_arx(
+    _adult_table, hierarchies, limit, k, measure, gs, weights, arx_node, arx_score, arx_suppressed
+):
     """ARX built from its source (commit aacd487) on adult with its hierarchies, the eight
     QI8 columns quasi-identifiers (salary-class insensitive), KAnonymity(k), suppression
     limit as given, Metric.createLossMetric(gs) (geometric mean) or
@@ -863,8 +985,9 @@ def test_gs_factor_and_weights_reproduce_arx(_adult_table, hierarchies, limit, k
     ARX rounds each column's loss down to 10 decimals, so a sum that differs in the 16th
     digit can move one column by 1e-10 (gs 0.25: 1.3e-11 on the total): rel 1e-9."""
     target = Target(k=k, max_suppressed=limit)
-    result = search(_adult_table, hierarchies, target, measure=measure, gs_factor=gs,
-                    weights=weights)  # fmt: skip
+    result = search(
+        _adult_table, hierarchies, target, measure=measure, gs_factor=gs, weights=weights
+    )
     best = result.optimum
     assert [best.levels[c] for c in QI8] == arx_node
     assert best.measures[measure] == pytest.approx(arx_score, rel=1e-9)
@@ -896,11 +1019,17 @@ def test_gs_factor_half_and_default_weights_are_the_plain_arx_measures(_adult_ta
     small_h = {c: hierarchies[c] for c in SMALL}
     target = Target(k=3, max_suppressed=0.02)
     plain = search(df, small_h, target, measure="arx_loss").optimum
-    same = search(df, small_h, target, measure="arx_loss", gs_factor=0.5,
-                  weights={c: 0.7 for c in SMALL}).optimum  # fmt: skip
+    same = search(
+        df, small_h, target, measure="arx_loss", gs_factor=0.5, weights={c: 0.7 for c in SMALL}
+    ).optimum
     assert same.levels == plain.levels and same.measures == plain.measures
-    dropped = search(df, small_h, target, measure="arx_loss",
-                     weights={"age": 0.0, "marital-status": 1.0, "education": 1.0}).optimum  # fmt: skip
+    dropped = search(
+        df,
+        small_h,
+        target,
+        measure="arx_loss",
+        weights={"age": 0.0, "marital-status": 1.0, "education": 1.0},
+    ).optimum
     from core.search import _Lattice
 
     lattice = _Lattice(df, small_h, target)
@@ -921,9 +1050,15 @@ def test_gs_factor_half_and_default_weights_are_the_plain_arx_measures(_adult_ta
 
 def _ages() -> Hierarchy:
     # rows: 0 "20", 1 "21", 2 "30", 3 "31", 4 "40"; level 1 decades, level 2 "*"
-    return Hierarchy(pd.DataFrame({0: ["20", "21", "30", "31", "40"],
-                                   1: ["20-29", "20-29", "30-39", "30-39", "40-49"],
-                                   2: ["*"] * 5}))  # fmt: skip
+    return Hierarchy(
+        pd.DataFrame(
+            {
+                0: ["20", "21", "30", "31", "40"],
+                1: ["20-29", "20-29", "30-39", "30-39", "40-49"],
+                2: ["*"] * 5,
+            }
+        )
+    )
 
 
 @pytest.mark.parametrize(
@@ -956,8 +1091,9 @@ def test_integers_match_the_hierarchy_text():
 def test_a_value_missing_from_the_hierarchy_is_named_with_its_row(dtype):
     from core.search import _value_rows
 
-    values = pd.Series(["20", "55", "30"] if dtype != "int64" else [20, 55, 30], dtype=dtype,
-                       name="age")  # fmt: skip
+    values = pd.Series(
+        ["20", "55", "30"] if dtype != "int64" else [20, 55, 30], dtype=dtype, name="age"
+    )
     with pytest.raises(ParameterError, match=r"'55' in column 'age' \(row 2\)"):
         _value_rows(values, _ages())
 
@@ -999,9 +1135,10 @@ def test_prepared_column_codes_losses_and_entropies_by_hand():
         [[0] * 4, [1, 1, np.log2(4 / 3), 2], np.log2([6, 6, 2, 6])],
     )
     np.testing.assert_allclose(column.level_totals["loss"], [0, 6 * 0.25, 6])
-    np.testing.assert_allclose(column.level_totals["entropy"],
-                               [0, 1 + 1 + 3 * np.log2(4 / 3) + 2,
-                                3 * np.log2(6) + 3 * np.log2(2)])  # fmt: skip
+    np.testing.assert_allclose(
+        column.level_totals["entropy"],
+        [0, 1 + 1 + 3 * np.log2(4 / 3) + 2, 3 * np.log2(6) + 3 * np.log2(2)],
+    )
     # Frequency table: row i stands for records[i] records.
     weighted = _prepare_column(values, _ages(), np.array([1, 1, 0, 1, 1, 0]))
     np.testing.assert_allclose(weighted.level_totals["loss"], [0, 4 * 0.25, 4])
@@ -1107,9 +1244,10 @@ def test_coarse_roots_by_hand():
 
     df = pd.DataFrame({"a": list("wxyzwy"), "b": list("ppqqqp")})
     pairs = {"w": "wx", "x": "wx", "y": "yz", "z": "yz"}
-    hierarchies = {"a": Hierarchy(pd.DataFrame({0: list("wxyz"), 1: ["wx", "wx", "yz", "yz"],
-                                                2: "*"})),
-                   "b": Hierarchy(pd.DataFrame({0: list("pq"), 1: "*"}))}  # fmt: skip
+    hierarchies = {
+        "a": Hierarchy(pd.DataFrame({0: list("wxyz"), 1: ["wx", "wx", "yz", "yz"], 2: "*"})),
+        "b": Hierarchy(pd.DataFrame({0: list("pq"), 1: "*"})),
+    }
     lattice = _Lattice(df, hierarchies, Target(k=2, max_suppressed=0.5))
 
     def classes(root) -> list:  # (a at level 1, b) of each class's unit, and its records

@@ -18,13 +18,25 @@ from core.hierarchy import Hierarchy, read_hierarchy
 from core.population_risk import k_map_in_population
 from core.search import Target, apply_candidate, recipe_steps, search
 
-ARX_QIS = ["sex", "age", "race", "marital-status", "education", "native-country",
-           "workclass", "salary-class"]  # fmt: skip
+ARX_QIS = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "salary-class",
+]
 
 
 def _age_hierarchy() -> Hierarchy:
-    return Hierarchy(pd.DataFrame({0: ["20", "21", "30", "31"], 1: ["20-29", "20-29", "30-39",
-                                   "30-39"], 2: ["*"] * 4}), name="age")  # fmt: skip
+    return Hierarchy(
+        pd.DataFrame(
+            {0: ["20", "21", "30", "31"], 1: ["20-29", "20-29", "30-39", "30-39"], 2: ["*"] * 4}
+        ),
+        name="age",
+    )
 
 
 def _small():
@@ -82,8 +94,9 @@ def test_population_table_must_hold_the_sample():
 @pytest.fixture(scope="module")
 def arx_case(_adult_table, adult_hierarchies_dir):
     subset = pd.read_csv(adult_hierarchies_dir / "adult_subset.csv", sep=";")
-    hierarchies = {c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv")
-                   for c in ARX_QIS}  # fmt: skip
+    hierarchies = {
+        c: read_hierarchy(adult_hierarchies_dir / f"adult_hierarchy_{c}.csv") for c in ARX_QIS
+    }
     return subset, _adult_table, hierarchies
 
 
@@ -134,11 +147,16 @@ def test_recipe_names_the_population_file_and_replays(arx_case, tmp_path):
     steps = recipe_steps(best, paths, models=target, population_table_path="population.csv")
     k_map = steps[-1]["k_map"]
     generalised = {c: lv for c, lv in best.levels.items() if lv}
-    assert k_map == {"k": 5, "population_table": "population.csv",
-                     "hierarchies": {c: paths[c] for c in generalised}, "levels": generalised}  # fmt: skip
+    assert k_map == {
+        "k": 5,
+        "population_table": "population.csv",
+        "hierarchies": {c: paths[c] for c in generalised},
+        "levels": generalised,
+    }
     released = apply_recipe(subset, Recipe(steps=steps, seed=1), base_dir=tmp_path).data
-    pd.testing.assert_frame_equal(released, apply_candidate(subset, hierarchies, best,
-                                                            models=target))  # fmt: skip
+    pd.testing.assert_frame_equal(
+        released, apply_candidate(subset, hierarchies, best, models=target)
+    )
     assert len(subset) - len(released) == best.suppressed
     # Independent check: generalise the population by plain lookups, count per class.
     population = adult.copy()
@@ -157,8 +175,12 @@ def test_hostile_population_file_name_stays_a_literal():
     from core.recipe import Recipe, to_python_script
 
     name = "x')\nimport os; os.system('echo pwned')#.csv"
-    step = {"step": "suppress_records", "below_k": 1, "quasi_identifiers": ["age"],
-            "k_map": {"k": 2, "population_table": name, "hierarchies": {}, "levels": {}}}  # fmt: skip
+    step = {
+        "step": "suppress_records",
+        "below_k": 1,
+        "quasi_identifiers": ["age"],
+        "k_map": {"k": 2, "population_table": name, "hierarchies": {}, "levels": {}},
+    }
     script = to_python_script(Recipe(steps=(step,), seed=1))
     assert "\nimport os" not in script
     assert f"read_population_table({name!r})" in script
@@ -174,8 +196,9 @@ def small_files(tmp_path):
     sample, population, _ = _small()
     sample.to_csv(tmp_path / "sample.csv", index=False)
     population.to_csv(tmp_path / "population.csv", index=False)
-    (tmp_path / "age.csv").write_text("20;20-29;*\n21;20-29;*\n30;30-39;*\n31;30-39;*\n",
-                                      encoding="utf-8")  # fmt: skip
+    (tmp_path / "age.csv").write_text(
+        "20;20-29;*\n21;20-29;*\n30;30-39;*\n31;30-39;*\n", encoding="utf-8"
+    )
     return tmp_path
 
 
@@ -185,8 +208,17 @@ def test_cli_search_with_a_population_table_and_apply(small_files, capsys):
     from core import cli
 
     d = small_files
-    args = ["search", str(d / "sample.csv"), f"--hierarchy=age={d / 'age.csv'}", "--k", "1",
-            "--k-map", "3", "--population-table", str(d / "population.csv")]  # fmt: skip
+    args = [
+        "search",
+        str(d / "sample.csv"),
+        f"--hierarchy=age={d / 'age.csv'}",
+        "--k",
+        "1",
+        "--k-map",
+        "3",
+        "--population-table",
+        str(d / "population.csv"),
+    ]
     assert cli.main([*args, "--json"]) == 0
     found = json.loads(capsys.readouterr().out)
     assert found["optimum"]["levels"] == {"age": 1}  # hand computation above
@@ -195,16 +227,42 @@ def test_cli_search_with_a_population_table_and_apply(small_files, capsys):
     assert cli.main([*args, "--max-suppressed", "0.25", "--recipe-out", str(recipe)]) == 0
     assert "population.csv" in recipe.read_text(encoding="utf-8")
     out = d / "released.csv"
-    assert cli.main(["apply", str(d / "sample.csv"), "--recipe", str(recipe), "--out", str(out),
-                     "--release-anyway"]) == 0  # fmt: skip
+    assert (
+        cli.main(
+            [
+                "apply",
+                str(d / "sample.csv"),
+                "--recipe",
+                str(recipe),
+                "--out",
+                str(out),
+                "--release-anyway",
+            ]
+        )
+        == 0
+    )
     # The recipe's k = 1 (k-map alone is asked) is refused by the release check, which does
     # not read population tables, so the file released anyway carries the mark.
     out = d / "released.NOT-ANONYMISED.csv"
     assert pd.read_csv(out)["age"].tolist() == [20, 20, 31]
     # --k-map 3 with a population table of the released values: k-map 3, nothing below it
     capsys.readouterr()
-    assert cli.main(["risk", str(out), "--qi", "age", "--k", "3", "--population-table",
-                     str(d / "population.csv"), "--json"]) == 0  # fmt: skip
+    assert (
+        cli.main(
+            [
+                "risk",
+                str(out),
+                "--qi",
+                "age",
+                "--k",
+                "3",
+                "--population-table",
+                str(d / "population.csv"),
+                "--json",
+            ]
+        )
+        == 0
+    )
     risk = json.loads(capsys.readouterr().out)
     assert (risk["k_map_population_table"], risk["records_below_k_map"]) == (3, 0)
     assert risk["population_table_records"] == 9
@@ -216,13 +274,35 @@ def test_cli_never_writes_onto_the_population_table(small_files):
     d = small_files
     population = d / "population.csv"
     before = population.read_bytes()
-    args = ["search", str(d / "sample.csv"), f"--hierarchy=age={d / 'age.csv'}", "--k", "1",
-            "--k-map", "3", "--population-table", str(population)]  # fmt: skip
+    args = [
+        "search",
+        str(d / "sample.csv"),
+        f"--hierarchy=age={d / 'age.csv'}",
+        "--k",
+        "1",
+        "--k-map",
+        "3",
+        "--population-table",
+        str(population),
+    ]
     assert cli.main([*args, "--recipe-out", str(population), "--force"]) == 2
     recipe = d / "recipe.yaml"
     assert cli.main([*args, "--max-suppressed", "0.25", "--recipe-out", str(recipe)]) == 0
-    assert cli.main(["apply", str(d / "sample.csv"), "--recipe", str(recipe), "--out",
-                     str(population), "--force", "--release-anyway"]) == 2  # fmt: skip
+    assert (
+        cli.main(
+            [
+                "apply",
+                str(d / "sample.csv"),
+                "--recipe",
+                str(recipe),
+                "--out",
+                str(population),
+                "--force",
+                "--release-anyway",
+            ]
+        )
+        == 2
+    )
     assert population.read_bytes() == before
     assert cli.main([*args[:-2]]) == 2  # the same search without the table: k-map needs N
     assert cli.main([*args[:5], "--population-table", str(population)]) == 2  # needs --k-map
@@ -232,11 +312,20 @@ def test_bundle_makes_kmap_hierarchies_portable(tmp_path):
     from core.bundle import build_archive, build_bundle, portable_recipe
     from core.recipe import Recipe
 
-    (tmp_path / "age.csv").write_text("20;20-29;*\n21;20-29;*\n30;30-39;*\n31;30-39;*\n",
-                                      encoding="utf-8")  # fmt: skip
-    step = {"step": "suppress_records", "below_k": 1, "quasi_identifiers": ["age"],
-            "k_map": {"k": 3, "population_table": "population.csv",
-                      "hierarchies": {"age": "age.csv"}, "levels": {"age": 1}}}  # fmt: skip
+    (tmp_path / "age.csv").write_text(
+        "20;20-29;*\n21;20-29;*\n30;30-39;*\n31;30-39;*\n", encoding="utf-8"
+    )
+    step = {
+        "step": "suppress_records",
+        "below_k": 1,
+        "quasi_identifiers": ["age"],
+        "k_map": {
+            "k": 3,
+            "population_table": "population.csv",
+            "hierarchies": {"age": "age.csv"},
+            "levels": {"age": 1},
+        },
+    }
     portable, files = portable_recipe(Recipe(steps=(step,)), base_dir=tmp_path)
     k_map = portable.steps[0]["k_map"]
     assert k_map["hierarchies"]["age"].startswith("hierarchies/age-") and len(files) == 1
@@ -245,14 +334,16 @@ def test_bundle_makes_kmap_hierarchies_portable(tmp_path):
     assert k_map["population_table"] == located and len(files) == 1
     released = b"age\n20-29\n"
     portable = Recipe(portable.steps, seed=7)
-    archive = build_archive(released=released, released_name="out.csv", recipe=portable,
-                            hierarchies=files)  # fmt: skip
+    archive = build_archive(
+        released=released, released_name="out.csv", recipe=portable, hierarchies=files
+    )
     readme = archive.files["README.txt"].decode("utf-8")
     assert "population table is data, so it is not in this package" in readme
     assert repr(located) in readme
     assert not any(name.startswith("population") for name in archive.files)
     # The recipient's bundle names the hierarchy k-map reads, and leaves the file out.
-    bundle = build_bundle(released=released, released_name="out.csv", recipe=portable,
-                          hierarchies=files)  # fmt: skip
+    bundle = build_bundle(
+        released=released, released_name="out.csv", recipe=portable, hierarchies=files
+    )
     assert not any(name.startswith(("population", "hierarchies/")) for name in bundle.files)
     assert "this step reads the file" in bundle.files["README.txt"].decode("utf-8")

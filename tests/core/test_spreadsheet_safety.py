@@ -99,9 +99,7 @@ def test_no_xlsx_cell_is_a_formula_and_values_are_unchanged(tmp_path):
     assert header == list(table.columns)
     first = [row[0] for row in sheet.iter_rows(min_row=2, values_only=True)]
     assert first == ["=1+1", "-5", "+65 9123 4567", "@SUM(A1:A9)", "plain", None]
-    assert [row[1] for row in sheet.iter_rows(min_row=2, values_only=True)] == [
-        -5, -1, 3, 4, 5, 6
-    ]  # fmt: skip
+    assert [row[1] for row in sheet.iter_rows(min_row=2, values_only=True)] == [-5, -1, 3, 4, 5, 6]
     # Excel's own "typed with a leading quote" mark keeps the text text when edited.
     quoted = {cell.coordinate for cell in cells if cell.quotePrefix}
     assert quoted == {"A1", "A2", "A4", "A5", "D2", "D5", "E2", "E4"}
@@ -179,8 +177,18 @@ def test_cli_apply_writes_no_formula_into_the_release_or_the_mapping_table(tmp_p
     recipe = tmp_path / "recipe.yaml"
     recipe.write_text("seed: 1\nsteps:\n  - {step: pseudonymise, column: name}\n")
     for out in (tmp_path / "out.csv", tmp_path / "out.xlsx"):
-        code = cli.main(["apply", str(data), "--recipe", str(recipe), "--out", str(out),
-                         "--plaintext-mapping", "--release-anyway"])  # fmt: skip
+        code = cli.main(
+            [
+                "apply",
+                str(data),
+                "--recipe",
+                str(recipe),
+                "--out",
+                str(out),
+                "--plaintext-mapping",
+                "--release-anyway",
+            ]
+        )
         assert code == 0, capsys.readouterr().err
     released = list(tmp_path.glob("out*.csv"))
     mappings = [p for p in released if ".mapping-" in p.name]

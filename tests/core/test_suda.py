@@ -41,7 +41,7 @@ GUIDELINE = pd.DataFrame(
             "Male",
             "Female",
             "Female",
-        ],  # fmt: skip
+        ],
         "Education": [
             "Secondary incomplete",
             "Secondary incomplete",
@@ -53,7 +53,7 @@ GUIDELINE = pd.DataFrame(
             "Post-secondary",
             "Secondary incomplete",
             "Secondary incomplete",
-        ],  # fmt: skip
+        ],
         "Labor": [
             "Employed",
             "Employed",
@@ -65,7 +65,7 @@ GUIDELINE = pd.DataFrame(
             "Unemployed",
             "Non-LF",
             "Non-LF",
-        ],  # fmt: skip
+        ],
     }
 )
 
@@ -161,8 +161,16 @@ def test_missing_value_is_never_part_of_an_msu():
 
 
 def test_adult_eight_quasi_identifiers_in_seconds(adult):
-    qis = ["sex", "age", "race", "marital-status", "education", "native-country",
-           "workclass", "occupation"]  # fmt: skip
+    qis = [
+        "sex",
+        "age",
+        "race",
+        "marital-status",
+        "education",
+        "native-country",
+        "workclass",
+        "occupation",
+    ]
     start = time.perf_counter()
     result = suda2(adult, qis)
     assert time.perf_counter() - start < 10
@@ -218,7 +226,16 @@ def test_sdcmicro_random_table_scores_and_contributions():
 
 def test_r_random_numbers_are_those_printed_in_sdcmicro_tests():
     # test_suda2.R: set.seed(3); runif(30, 1, 100) as a 10 x 3 array, column 3.
-    expected = [23.5919862471055, 2.51765935891308, 13.7691743019968, 10.2448109227698,
-                24.4516157396138, 79.3235935377888, 60.3734250029083, 91.1046233826783,
-                56.4820308389608, 75.8147721474525]  # fmt: skip
+    expected = [
+        23.5919862471055,
+        2.51765935891308,
+        13.7691743019968,
+        10.2448109227698,
+        24.4516157396138,
+        79.3235935377888,
+        60.3734250029083,
+        91.1046233826783,
+        56.4820308389608,
+        75.8147721474525,
+    ]
     assert RRandom(3).runif(30, 1, 100)[20:] == pytest.approx(expected, rel=1e-12)

@@ -75,12 +75,34 @@ def test_missing_value_is_its_own_value_by_default():
 @pytest.mark.parametrize(
     ("method", "expected"),
     [
-        ("approx", [0.01369863, 0.08579129, 0.01369863, 0.17707583, 0.01877883, 0.01877883,
-                    0.03931625, 0.01369863]),
-        ("exact", [0.01355297, 0.08579129, 0.01355297, 0.17707583, 0.01877883, 0.01877883,
-                   0.03931625, 0.01355297]),
+        (
+            "approx",
+            [
+                0.01369863,
+                0.08579129,
+                0.01369863,
+                0.17707583,
+                0.01877883,
+                0.01877883,
+                0.03931625,
+                0.01369863,
+            ],
+        ),
+        (
+            "exact",
+            [
+                0.01355297,
+                0.08579129,
+                0.01355297,
+                0.17707583,
+                0.01877883,
+                0.01877883,
+                0.03931625,
+                0.01355297,
+            ],
+        ),
     ],
-)  # fmt: skip
+)
 def test_indivrisk_weighted_matches_sdcmicro(method, expected):
     freq = sample_frequencies(COMPLETE, QIS, weights="weight")
     assert individual_risk(freq, method=method) == pytest.approx(expected, abs=5e-9)
@@ -92,12 +114,34 @@ def test_indivrisk_weighted_matches_sdcmicro(method, expected):
 @pytest.mark.parametrize(
     ("method", "expected"),
     [
-        ("approx", [0.013698630, 0.085791288, 0.010554090, 0.032466112, 0.009836066,
-                    0.009836066, 0.039316254, 0.005973716]),
-        ("exact", [0.013552968, 0.085791288, 0.010504889, 0.032466112, 0.009756889,
-                   0.009756889, 0.039316254, 0.005962551]),
+        (
+            "approx",
+            [
+                0.013698630,
+                0.085791288,
+                0.010554090,
+                0.032466112,
+                0.009836066,
+                0.009836066,
+                0.039316254,
+                0.005973716,
+            ],
+        ),
+        (
+            "exact",
+            [
+                0.013552968,
+                0.085791288,
+                0.010504889,
+                0.032466112,
+                0.009756889,
+                0.009756889,
+                0.039316254,
+                0.005962551,
+            ],
+        ),
     ],
-)  # fmt: skip
+)
 def test_indivrisk_with_missing_matches_sdcmicro(method, expected):
     freq = sample_frequencies(WITH_MISSING, QIS, weights="weight", missing="sdcmicro")
     assert individual_risk(freq, method=method) == pytest.approx(expected, abs=5e-9)

@@ -124,8 +124,16 @@ def test_records_persist_across_reopen(ws_path: Path) -> None:
         assert ws.settings() == {"annex_d": {"controls": "high", "motivation": "low"}, "k": 5}
         assert ws.signoffs()[0]["role"] == "DPO"
         actions = [e["action"] for e in ws.audit_entries()]
-        assert actions == ["dataset", "roles", "recipe", "recipe", "hierarchy", "setting",
-                           "setting", "signoff"]  # fmt: skip
+        assert actions == [
+            "dataset",
+            "roles",
+            "recipe",
+            "recipe",
+            "hierarchy",
+            "setting",
+            "setting",
+            "signoff",
+        ]
         assert ws.verify_chain().ok
 
 
@@ -144,10 +152,12 @@ def test_mapping_tables_are_stored_encrypted_only(ws_path: Path) -> None:
             ws.add_mapping_table("nric", mapping.to_csv().encode())
         ws.add_mapping_table("nric", blob)
         [stored] = ws.mapping_tables()
-    pd.testing.assert_frame_equal(decrypt_table(stored["encrypted"], "correct horse battery staple"),
-                                  mapping)  # fmt: skip
-    raw = ws_path.read_bytes() + (Path(f"{ws_path}-wal").read_bytes()
-                                  if Path(f"{ws_path}-wal").exists() else b"")  # fmt: skip
+    pd.testing.assert_frame_equal(
+        decrypt_table(stored["encrypted"], "correct horse battery staple"), mapping
+    )
+    raw = ws_path.read_bytes() + (
+        Path(f"{ws_path}-wal").read_bytes() if Path(f"{ws_path}-wal").exists() else b""
+    )
     assert b"S1234567D" not in raw and b"correct horse" not in raw
 
 
@@ -377,13 +387,15 @@ def test_a_workspace_of_schema_1_opens_with_its_releases_made_in_memory(
     [
         # text that is not UTF-8: sqlite3's OperationalError ('Could not decode'), raised
         # when the row is fetched, after execute
-        ("UPDATE audit_log SET created_at = CAST(X'80323032' AS TEXT) WHERE id = 1",
-         lambda ws: ws.verify_chain()),
+        (
+            "UPDATE audit_log SET created_at = CAST(X'80323032' AS TEXT) WHERE id = 1",
+            lambda ws: ws.verify_chain(),
+        ),
         # a summary that is not JSON: json.loads raised its own error (a NULL: TypeError)
         ("UPDATE audit_log SET summary_json = '{oops' WHERE id = 1", lambda ws: ws.audit_entries()),
         ("UPDATE settings SET value_json = '{not json' ", lambda ws: ws.settings()),
     ],
-)  # fmt: skip
+)
 def test_a_damaged_workspace_is_one_workspace_error_when_read(tmp_path, alteration, read):
     path = tmp_path / "w.anon.db"
     with Workspace(path) as ws:

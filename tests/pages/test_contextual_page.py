@@ -18,8 +18,13 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/10_contextual.py"
 AREAS = pd.read_csv(ROOT / "sample_data" / "singapore_areas.csv")
 SURVEY = pd.read_csv(ROOT / "sample_data" / "survey_respondents.csv")
-MEASURES = ["share_poverty", "median_income", "share_aged_65_plus",
-            "share_public_housing", "share_degree"]  # fmt: skip
+MEASURES = [
+    "share_poverty",
+    "median_income",
+    "share_aged_65_plus",
+    "share_public_housing",
+    "share_degree",
+]
 
 
 def pandas_lr(width: float | None) -> tuple[pd.Series, pd.DataFrame]:
@@ -78,8 +83,10 @@ def test_absolute_recoding_then_recipe_steps(page):
         assert text[column].tolist() == [f"{round(n):,}" for n in table[column]]
     assert text["matchset"].tolist() == table["matchset"].astype(str).tolist()
     assert text["median_income"].tolist() == [f"{round(n):,}" for n in table["median_income"]]
-    assert all(float(t) == float(f"{n:.3g}") for t, n in zip(text["share_poverty"],
-                                                            table["share_poverty"], strict=True))  # fmt: skip
+    assert all(
+        float(t) == float(f"{n:.3g}")
+        for t, n in zip(text["share_poverty"], table["share_poverty"], strict=True)
+    )
     assert pd.api.types.is_numeric_dtype(table["population"])
 
     page.button(key="ctx_add").click().run()
@@ -183,8 +190,11 @@ def test_map_of_areas_coloured_by_risk(page, kind):
     assert spec["layer"][0]["mark"]["type"] == "geoshape"  # the offline basemap first
     assert spec["layer"][1]["mark"]["type"] == ("circle" if kind == "coordinates" else "geoshape")
     assert spec["layer"][1]["encoding"]["color"]["scale"]["domain"] == [
-        "respondents at risk", "protected by its population", "respondents safe",
-        "no respondents"]  # fmt: skip
+        "respondents at risk",
+        "protected by its population",
+        "respondents safe",
+        "no respondents",
+    ]
     _, coded = pandas_lr(None)
     assert spec["title"]["text"] == (
         f"{int(coded['at_risk'].sum()):,} of {len(AREAS):,} areas with respondents at risk"

@@ -54,8 +54,9 @@ def test_rounding_preview_and_spatial_k_match_pandas(page):
     assert metric(at, "Locations below k = 5") == f"{int((sizes < 5).sum()):,}"
     assert metric(at, "Records below k = 5") == f"{int(sizes[sizes < 5].sum()):,}"
     # Largest move by rounding, by hand with the independent haversine.
-    moved = haversine(SAMPLE.latitude, SAMPLE.longitude, SAMPLE.latitude.round(2),
-                      SAMPLE.longitude.round(2))  # fmt: skip
+    moved = haversine(
+        SAMPLE.latitude, SAMPLE.longitude, SAMPLE.latitude.round(2), SAMPLE.longitude.round(2)
+    )
     assert metric(at, "Max moved") == f"{moved.max():,.0f} m"
     # One map: the spatial k of the transformed points on the vendored basemap, in Vega
     # (no WebGL map, no tile server).
@@ -129,8 +130,11 @@ def test_no_developer_words_on_the_page(page, method):
     on its radio, the map's basemap in words), whichever technique is previewed."""
     page.radio(key="geo_method").set_value(method).run()
     assert not page.exception, page.exception
-    texts = [e.value for kind in ("caption", "markdown", "info", "warning", "success")
-             for e in getattr(page, kind)]  # fmt: skip
+    texts = [
+        e.value
+        for kind in ("caption", "markdown", "info", "warning", "success")
+        for e in getattr(page, kind)
+    ]
     texts += [e.label for e in page.metric]
     developer = [t for t in texts if any(w in t for w in ("geo_", "ANON_", "date_shift"))]
     assert developer == [], developer
@@ -141,9 +145,11 @@ def test_an_age_column_found_by_content_is_offered_for_age_steps(tmp_path, monke
     rng = np.random.default_rng(26)
     path = tmp_path / "people.csv"
     pd.DataFrame(
-        {"c1": rng.normal(45, 20, 300).clip(0, 100).round().astype(int),
-         "c2": rng.choice(["M", "F"], 300)}
-    ).to_csv(path, index=False)  # fmt: skip
+        {
+            "c1": rng.normal(45, 20, 300).clip(0, 100).round().astype(int),
+            "c2": rng.choice(["M", "F"], 300),
+        }
+    ).to_csv(path, index=False)
     monkeypatch.setenv("ANON_DATA", str(path))
     at = open_app(PAGE)
     assert "c1" in at.selectbox(key="age_column").options

@@ -24,8 +24,17 @@ FILE = "release ![f](http:x.png) `tick`.csv"
 
 def _markdown_shown(at) -> list[str]:
     """The text of every element Streamlit renders as Markdown, the sidebar included."""
-    kinds = ("markdown", "caption", "subheader", "title", "header", "info", "warning", "error",
-             "success")  # fmt: skip
+    kinds = (
+        "markdown",
+        "caption",
+        "subheader",
+        "title",
+        "header",
+        "info",
+        "warning",
+        "error",
+        "success",
+    )
     return [element.value for kind in kinds for element in getattr(at, kind)] + [
         element.value for element in at.sidebar.markdown
     ]
@@ -103,10 +112,23 @@ HOSTILE_NAME = "w ![f](http:evil.png) :red[x]"
 
 def _everything_shown(at) -> list[str]:
     """The text of every Markdown-rendering element of the page and of the sidebar."""
-    kinds = ("markdown", "caption", "subheader", "title", "header", "info", "warning", "error",
-             "success")  # fmt: skip
-    return [element.value for where in (at, at.sidebar) for kind in kinds
-            for element in getattr(where, kind)]  # fmt: skip
+    kinds = (
+        "markdown",
+        "caption",
+        "subheader",
+        "title",
+        "header",
+        "info",
+        "warning",
+        "error",
+        "success",
+    )
+    return [
+        element.value
+        for where in (at, at.sidebar)
+        for kind in kinds
+        for element in getattr(where, kind)
+    ]
 
 
 def test_sidebar_shows_a_workspace_file_name_as_text(tmp_path, monkeypatch):
@@ -129,9 +151,14 @@ def test_history_shows_a_recorded_data_path_as_text(tmp_path, monkeypatch):
     with Workspace(workspace) as ws:
         sha = ws.add_dataset(table, name=f"{HOSTILE_NAME}.csv", store_data=False)
         version = ws.add_recipe_version(Recipe(steps=(), seed=1).to_yaml(), message="m")
-        ws.add_release(data_sha256=sha, recipe_version_id=version.id, seed=1,
-                       output_sha256="0" * 64, output_name=f"{HOSTILE_NAME}.csv",
-                       data_path=str(tmp_path / f"{HOSTILE_NAME}.csv"))  # fmt: skip
+        ws.add_release(
+            data_sha256=sha,
+            recipe_version_id=version.id,
+            seed=1,
+            output_sha256="0" * 64,
+            output_name=f"{HOSTILE_NAME}.csv",
+            data_path=str(tmp_path / f"{HOSTILE_NAME}.csv"),
+        )
     monkeypatch.setenv("ANON_WORKSPACE", str(workspace))
     at = open_app("pages/12_history.py")
     at.button(key="hist_rerun").click().run()

@@ -39,8 +39,12 @@ def open_with(**session) -> AppTest:
     """The dashboard's first run (through app.py) with ``session`` already in its state."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     table = pd.DataFrame({"age": [31, 42, 53], "sex": ["F", "M", "F"]})
-    defaults = {"original": table, "source_name": "t.csv", "pseudonym_secret": 1,
-                "history": EditHistory(Recipe(seed=1))}  # fmt: skip
+    defaults = {
+        "original": table,
+        "source_name": "t.csv",
+        "pseudonym_secret": 1,
+        "history": EditHistory(Recipe(seed=1)),
+    }
     for key, value in {**defaults, **session}.items():
         at.session_state[key] = value
     at.run()

@@ -307,8 +307,16 @@ def test_the_decrypt_command_shown_reads_the_mapping_back(page: AppTest, files, 
     blob.write_bytes(download(page, files, "download_mapping_encrypted"))
     out = tmp_path / "mapping.csv"
     args = command.replace("python", sys.executable, 1).split()
-    args = [str(blob) if a == "FILE" else "MY_PASS" if a == "NAME" else
-            str(out) if a == "OUT.csv" else a for a in args]  # fmt: skip
+    args = [
+        str(blob)
+        if a == "FILE"
+        else "MY_PASS"
+        if a == "NAME"
+        else str(out)
+        if a == "OUT.csv"
+        else a
+        for a in args
+    ]
     env = {**os.environ, "MY_PASS": PASSPHRASE}
     subprocess.run(args, check=True, cwd=ROOT, env=env, capture_output=True)
     assert set(pd.read_csv(out, dtype=str)["column"]) == {"nric"}

@@ -36,8 +36,12 @@ def test_local_suppression_preview_and_add(page):
     captions = " ".join(c.value for c in page.caption)
     assert "cell(s) blanked" in captions and "localSuppression" in captions
     page.button(key="add_step").click().run()
-    assert _steps(page)[-1] == {"step": "local_suppression", "quasi_identifiers": QI, "k": 3,
-                                "importance": ["region", "sex"]}  # fmt: skip
+    assert _steps(page)[-1] == {
+        "step": "local_suppression",
+        "quasi_identifiers": QI,
+        "k": 3,
+        "importance": ["region", "sex"],
+    }
 
 
 def test_microaggregation_pram_and_noise_are_added(page):

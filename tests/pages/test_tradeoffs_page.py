@@ -158,11 +158,15 @@ def test_level_words_and_frontier_points(adult_hierarchies_dir):
 
     age = read_hierarchy(adult_hierarchies_dir / "adult_hierarchy_age.csv")
     assert [describe_level("age", age, lvl) for lvl in range(5)] == [
-        "unchanged", "→ bands of 5 (e.g. 0-4)", "→ bands of 10 (e.g. 0-9)",
-        "→ bands of 20 (e.g. 0-19)", "→ * (removed)",
-    ]  # fmt: skip
-    half_open = Hierarchy(pd.DataFrame({0: ["1", "7", "12"], 1: ["[0, 5[", "[5, 10[", "[10, 15["],
-                                        2: ["*"] * 3}))  # fmt: skip
+        "unchanged",
+        "→ bands of 5 (e.g. 0-4)",
+        "→ bands of 10 (e.g. 0-9)",
+        "→ bands of 20 (e.g. 0-19)",
+        "→ * (removed)",
+    ]
+    half_open = Hierarchy(
+        pd.DataFrame({0: ["1", "7", "12"], 1: ["[0, 5[", "[5, 10[", "[10, 15["], 2: ["*"] * 3})
+    )
     assert describe_level("x", half_open, 1) == "→ bands of 5 (e.g. [0, 5[)"
     groups = Hierarchy(pd.DataFrame({0: ["a", "b", "c"], 1: ["ab", "ab", "c"], 2: ["*"] * 3}))
     assert describe_level("x", groups, 1) == "→ 2 groups (e.g. ab)"
@@ -225,8 +229,11 @@ def test_population_models_as_search_targets(tmp_path):
     target = at.session_state["tradeoff_result"][0].target
     assert target.k_map == 5 and target.population == 1000
     assert target.max_average_risk == 0.25 and target.max_population_uniqueness is None
-    meets = [(a, g) for a, g in itertools.product(range(6), range(2))
-             if _k_by_hand(a, g) >= 3 and _average_risk_by_hand(a, g) <= 0.25]  # fmt: skip
+    meets = [
+        (a, g)
+        for a, g in itertools.product(range(6), range(2))
+        if _k_by_hand(a, g) >= 3 and _average_risk_by_hand(a, g) <= 0.25
+    ]
     lowest = min(a + g for a, g in meets)
     candidate = at.selectbox(key="to_candidate").value
     age, gender = (int(part.split(":")[1]) for part in candidate.split())
@@ -286,8 +293,17 @@ def test_unused_models_read_off_and_l_is_a_count(tmp_path):
     from streamlit.proto.NumberInput_pb2 import NumberInput
 
     at = taxi_page(tmp_path)
-    for key in ("to_l", "to_t", "to_alpha", "to_delta", "to_beta", "to_population",
-                "to_kmap", "to_population_uniqueness", "to_average_risk"):  # fmt: skip
+    for key in (
+        "to_l",
+        "to_t",
+        "to_alpha",
+        "to_delta",
+        "to_beta",
+        "to_population",
+        "to_kmap",
+        "to_population_uniqueness",
+        "to_average_risk",
+    ):
         box = at.number_input(key=key)
         assert box.value is None and box.proto.placeholder == "off", key
     assert at.selectbox(key="to_l_kind").value == "distinct"
@@ -343,7 +359,8 @@ def test_kmap_with_an_uploaded_population_table(tmp_path, own_workspace, monkeyp
     _target(at, k=1, removed_percent=10.0)
     at.number_input(key="to_kmap").set_value(5)
     at.file_uploader(key="to_population_table").set_value(
-        ("population.csv", upload, "text/csv")).run()  # fmt: skip
+        ("population.csv", upload, "text/csv")
+    ).run()
     assert not at.exception, at.exception
     assert any("k-map with the population known" in c.value for c in at.caption)
     at.button(key="to_run").click().run()
@@ -367,7 +384,10 @@ def test_kmap_with_an_uploaded_population_table(tmp_path, own_workspace, monkeyp
     assert _files(tmp_path) == {own_workspace} | {
         p for p in _files(tmp_path) if p.name.startswith(f"{own_workspace.name}-")
     }  # the workspace (and its journal) only
-    replayed = apply_recipe(TAXI_TABLE, at.session_state["history"].current,
-                            hierarchies=_stored(),
-                            tables={k_map["population_table"]: kept}).data  # fmt: skip
+    replayed = apply_recipe(
+        TAXI_TABLE,
+        at.session_state["history"].current,
+        hierarchies=_stored(),
+        tables={k_map["population_table"]: kept},
+    ).data
     assert replayed["Serial number"].tolist() == list(range(2, 12))

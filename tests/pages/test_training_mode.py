@@ -67,5 +67,11 @@ def test_start_the_workshop_loads_the_taxi_table_and_lists_the_tasks():
     assert at.session_state["source_name"] == "guide_annex_c_taxi.csv"
     # the task table is shown in training mode only: the button turned it on
     tasks = next(f for f in _frames(at) if "task" in f.columns)
-    assert tasks["page"].tolist() == ["Classify", "De-identify", "Risk", "Techniques", "Risk",
-                                      "Report"]  # the guide's steps 1, 2, 4, 3, 4, 5  # fmt: skip
+    assert tasks["page"].tolist() == [
+        "Classify",
+        "De-identify",
+        "Risk",
+        "Techniques",
+        "Risk",
+        "Report",
+    ]  # the guide's steps 1, 2, 4, 3, 4, 5

@@ -20,8 +20,13 @@ from core.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/9_tradeoffs.py"
-ROLES = {"Serial number": Role.OTHER, "Age": Role.INDIRECT, "Gender": Role.INDIRECT,
-         "Occupation": Role.OTHER, "Average number of trips per week": Role.OTHER}  # fmt: skip
+ROLES = {
+    "Serial number": Role.OTHER,
+    "Age": Role.INDIRECT,
+    "Gender": Role.INDIRECT,
+    "Occupation": Role.OTHER,
+    "Average number of trips per week": Role.OTHER,
+}
 
 
 @pytest.fixture
@@ -169,7 +174,10 @@ def test_a_prepared_release_is_recorded_and_reproduces(own_workspace):
         [release] = ws.releases()
         [signed] = ws.signoffs()
     assert (signed["name"], signed["role"], signed["release_id"]) == (
-        "Ann Tan", "Prepared by", release["id"])  # fmt: skip
+        "Ann Tan",
+        "Prepared by",
+        release["id"],
+    )
     assert (
         release["data_sha256"]
         == hashlib.sha256((ROOT / "sample_data" / TAXI).read_bytes()).hexdigest()
@@ -310,8 +318,19 @@ def test_the_report_and_bundle_of_a_prepared_release_carry_the_record(
     with zipfile.ZipFile(tmp / "bundle.zip") as bundle:
         assert json.loads(bundle.read("report.json"))["audit"]["release"] == release["id"]
     capsys.readouterr()
-    code = main(["verify", "--workspace", str(own_workspace), "--report", str(tmp / "report.json"),
-                 "--report", str(tmp / "report.md"), "--bundle", str(tmp / "bundle.zip")])  # fmt: skip
+    code = main(
+        [
+            "verify",
+            "--workspace",
+            str(own_workspace),
+            "--report",
+            str(tmp / "report.json"),
+            "--report",
+            str(tmp / "report.md"),
+            "--bundle",
+            str(tmp / "bundle.zip"),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.count(f"release {release['id']} is in this workspace") == 3

@@ -182,8 +182,7 @@ def test_a_recipe_taken_over_asks_for_a_key_this_session_lacks(own_workspace, mo
     at.switch_page(TECHNIQUES).run()
     assert not at.exception, at.exception
     assert _steps(at) == (step,)
-    assert any("ANON_TAB_KEY" in e.value and "not set in this session" in e.value
-               for e in at.error)  # fmt: skip
+    assert any("ANON_TAB_KEY" in e.value and "not set in this session" in e.value for e in at.error)
 
 
 def test_a_hierarchy_choice_changed_elsewhere_redraws_the_trade_off_widgets(own_workspace):

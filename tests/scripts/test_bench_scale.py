@@ -22,8 +22,16 @@ def test_growth_exponent_by_hand():
 
 def test_bench_scale_runs_and_prints_exponents(tmp_path, capsys):
     pytest.importorskip("duckdb")
-    argv = ["--rows", "2000,4000", "--engines", "pandas,duckdb", "--formats", "csv",
-            "--folder", str(tmp_path)]  # fmt: skip
+    argv = [
+        "--rows",
+        "2000,4000",
+        "--engines",
+        "pandas,duckdb",
+        "--formats",
+        "csv",
+        "--folder",
+        str(tmp_path),
+    ]
     assert bench_scale.main(argv) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()

@@ -10,15 +10,28 @@ from ui.charts import class_size_bands, class_size_chart, driving_advice
 
 def test_class_sizes_fall_in_readable_bands_split_at_k():
     # Classes of 1, 2, 4, 5, 12, 13 and 4,400 records (the hair-thin case).
-    sizes = pd.DataFrame({"class_size": [1, 2, 4, 5, 12, 13, 4400],
-                          "classes": [3, 1, 1, 2, 1, 1, 1]})  # fmt: skip
+    sizes = pd.DataFrame(
+        {"class_size": [1, 2, 4, 5, 12, 13, 4400], "classes": [3, 1, 1, 2, 1, 1, 1]}
+    )
     sizes["records"] = sizes["class_size"] * sizes["classes"]
     bands = class_size_bands(sizes, k=5)
     # 1..4 one by one, then from k = 5: 5-9, 10-19, 20-49, ..., 2,000-4,999 would pass the
     # largest, so the last band is "2,000+".
-    assert bands["band"].tolist() == ["1", "2", "3", "4", "5–9", "10–19", "20–49", "50–99",
-                                      "100–199", "200–499", "500–999", "1,000–1,999",
-                                      "2,000+"]  # fmt: skip
+    assert bands["band"].tolist() == [
+        "1",
+        "2",
+        "3",
+        "4",
+        "5–9",
+        "10–19",
+        "20–49",
+        "50–99",
+        "100–199",
+        "200–499",
+        "500–999",
+        "1,000–1,999",
+        "2,000+",
+    ]
     assert bands["records"].tolist() == [3, 2, 0, 4, 10, 25, 0, 0, 0, 0, 0, 0, 4400]
     assert bands["below_k"].tolist() == [True] * 4 + [False] * 9
     assert bands["records"].sum() == sizes["records"].sum()
@@ -57,16 +70,21 @@ def test_displacement_close_up_is_to_scale_in_metres():
     from ui.location_charts import displacement_detail, displacement_frame
 
     rng = np.random.default_rng(3)
-    points = pd.DataFrame({"lat": 1.35 + rng.normal(0, 0.02, 200),
-                           "lon": 103.8 + rng.normal(0, 0.03, 200)})  # fmt: skip
+    points = pd.DataFrame(
+        {"lat": 1.35 + rng.normal(0, 0.02, 200), "lon": 103.8 + rng.normal(0, 0.03, 200)}
+    )
     moved = displace_points(points, "lat", "lon", min_m=20, max_m=100, seed=5)
     frame = displacement_frame(points, moved, sample=30)
     assert len(frame) == 30
     # Each segment's length in the flat local view matches the great-circle distance
     # (core.geo.haversine_m, an independent formula) to within 1%.
     rows = frame.index
-    truth = haversine_m(points.loc[rows, "lat"], points.loc[rows, "lon"],
-                        moved.loc[rows, "lat"], moved.loc[rows, "lon"])  # fmt: skip
+    truth = haversine_m(
+        points.loc[rows, "lat"],
+        points.loc[rows, "lon"],
+        moved.loc[rows, "lat"],
+        moved.loc[rows, "lon"],
+    )
     np.testing.assert_allclose(frame["moved_m"], truth, rtol=0.01)
     assert frame["moved_m"].between(19.5, 100.5).all()
     spec = displacement_detail(frame).to_dict()
@@ -107,8 +125,9 @@ def test_offline_basemap_is_small_and_holds_the_sample_points():
 def test_date_shift_chart_has_one_shared_axis_in_days():
     from ui.location_charts import timeline, timeline_frame
 
-    before = pd.DataFrame({"pid": ["a", "a", "b"],
-                           "visit": ["2020-01-01", "2020-01-11", "1990-06-01"]})  # fmt: skip
+    before = pd.DataFrame(
+        {"pid": ["a", "a", "b"], "visit": ["2020-01-01", "2020-01-11", "1990-06-01"]}
+    )
     after = before.assign(visit=["2020-01-06", "2020-01-16", "1990-05-25"])  # +5 and -7 days
     long = timeline_frame(before, after, ["visit"], "pid", people=8)
     data, spec = timeline(long)
@@ -116,8 +135,14 @@ def test_date_shift_chart_has_one_shared_axis_in_days():
     rows = data.to_dict("records")
     days = sorted((r["person"], r["version"], r["days"]) for r in rows)
     # a: first original date 2020-01-01 -> 0 and 10 before, 5 and 15 after; b: 0 and -7.
-    assert days == [("a", "original", 0), ("a", "original", 10), ("a", "shifted", 5),
-                    ("a", "shifted", 15), ("b", "original", 0), ("b", "shifted", -7)]  # fmt: skip
+    assert days == [
+        ("a", "original", 0),
+        ("a", "original", 10),
+        ("a", "shifted", 5),
+        ("a", "shifted", 15),
+        ("b", "original", 0),
+        ("b", "shifted", -7),
+    ]
     assert (
         spec["layer"][0]["encoding"]["x"]["title"] == "days from the person's first original date"
     )

@@ -45,8 +45,12 @@ def test_named_measures_are_formatted_even_without_a_numeric_dtype():
 def test_shares_read_as_percentages():
     table = pd.DataFrame({"changed": [0.0, 0.034, 1.0, 0.0013]})
     # by hand: exact shares without decimals, 3.4% with one, 0.13% with two significant
-    assert _cells(formatted_table(table, shares=["changed"])) == [["0%"], ["3.4%"], ["100%"],
-                                                                  ["0.13%"]]  # fmt: skip
+    assert _cells(formatted_table(table, shares=["changed"])) == [
+        ["0%"],
+        ["3.4%"],
+        ["100%"],
+        ["0.13%"],
+    ]
 
 
 def test_a_measure_is_named_once_and_keeps_its_capitals():

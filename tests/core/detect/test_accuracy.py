@@ -23,8 +23,13 @@ def test_the_generator_does_not_read_the_detectors_names():
     # know most names a user's data holds; they are not the generator's lists).
     hand = _sections((ROOT / "core" / "detect" / "data" / "names.txt").read_text("utf-8"))
     known = hand["given"] | hand["family"]
-    held_out = (*generator.ENGLISH_GIVEN, *generator.ENGLISH_SURNAMES, *generator.MALAY_GIVEN,
-                *generator.INDIAN_GIVEN, *generator.INDIAN_FATHERS)  # fmt: skip
+    held_out = (
+        *generator.ENGLISH_GIVEN,
+        *generator.ENGLISH_SURNAMES,
+        *generator.MALAY_GIVEN,
+        *generator.INDIAN_GIVEN,
+        *generator.INDIAN_FATHERS,
+    )
     unknown = [n for n in held_out if n.lower() not in known]
     assert len(unknown) / len(held_out) > 0.4  # many names the detector has never seen
 

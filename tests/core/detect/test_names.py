@@ -45,9 +45,18 @@ def test_tan_and_may_alone_are_not_names_but_are_inside_a_name():
 
 def test_places_organisations_and_categories_are_not_names():
     values = pd.Series(
-        ["Clementi Avenue", "Ang Mo Kio", "Human Resource", "Engineering", "Data scientist",
-         "Tan Tock Seng Hospital", "Chinese", "Widowed", "Singapore"]
-    )  # fmt: skip
+        [
+            "Clementi Avenue",
+            "Ang Mo Kio",
+            "Human Resource",
+            "Engineering",
+            "Data scientist",
+            "Tan Tock Seng Hospital",
+            "Chinese",
+            "Widowed",
+            "Singapore",
+        ]
+    )
     assert name_shares(values) == (0.0, 0.0)
 
 

@@ -100,8 +100,11 @@ NRICS = pd.DataFrame({"nric": ["S1234567D", "T7654321J", "F0000001X"]})
 @pytest.mark.parametrize(("keep_first", "keep_last"), [(9, 0), (0, 9), (5, 4), (12, 0), (9, 9)])
 def test_keeping_a_whole_nric_is_refused(keep_first, keep_last):
     # 9-character NRICs: keeping 9 characters would release every NRIC in clear.
-    with pytest.raises(ParameterError, match=r"leave 3 value\(s\) unmasked, the first in row 1 "
-                       r"\(9 characters\)") as error:  # fmt: skip
+    with pytest.raises(
+        ParameterError,
+        match=r"leave 3 value\(s\) unmasked, the first in row 1 "
+        r"\(9 characters\)",
+    ) as error:
         mask(NRICS, "nric", keep_first=keep_first, keep_last=keep_last)
     assert "S1234567D" not in str(error.value)  # the message never shows the data
 
@@ -113,8 +116,11 @@ def test_keeping_all_but_one_nric_character_masks_one():
 
 def test_a_short_value_that_would_stay_in_clear_is_named_by_row():
     df = pd.DataFrame({"code": ["S1234567D", None, "", "AB", "--", "XYZ1"]})
-    with pytest.raises(ParameterError, match=r"leave 1 value\(s\) unmasked, the first in row 4 "
-                       r"\(2 characters\)"):  # fmt: skip
+    with pytest.raises(
+        ParameterError,
+        match=r"leave 1 value\(s\) unmasked, the first in row 4 "
+        r"\(2 characters\)",
+    ):
         mask(df, "code", keep_first=2)
     # separators alone have nothing to mask; missing and empty values stay as they are
     out = mask(df, "code", keep_first=1)

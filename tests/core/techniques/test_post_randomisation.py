@@ -68,14 +68,18 @@ def test_given_matrix_by_hand():
 @pytest.mark.parametrize(
     ("matrix", "message"),
     [
-        ({"north": {"north": 0.5, "south": 0.4}, "south": {"south": 1}, "east": {"east": 1}},
-         "row 'north' sums to 0.9"),
+        (
+            {"north": {"north": 0.5, "south": 0.4}, "south": {"south": 1}, "east": {"east": 1}},
+            "row 'north' sums to 0.9",
+        ),
         ({"north": {"north": 1}, "south": {"south": 1}}, "no row for the value 'east'"),
         ({"north": {"west": 1}, "south": {"south": 1}, "east": {"east": 1}}, "square"),
-        ({"north": {"north": 1.5, "south": -0.5}, "south": {"south": 1}, "east": {"east": 1}},
-         "between 0 and 1"),
+        (
+            {"north": {"north": 1.5, "south": -0.5}, "south": {"south": 1}, "east": {"east": 1}},
+            "between 0 and 1",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_matrix_is_one_line_error(matrix, message):
     with pytest.raises(ParameterError, match=message) as error:
         pram(TABLE, "region", matrix=matrix)

@@ -83,9 +83,30 @@ def test_pseudonyms_are_keyed_hmacs_consistent_per_entity():
 
 
 WORDS = st.sampled_from(
-    ["the", "patient", "felt", "better", "after", "rest", "and", "fluids", "tan", "coat",
-     "may", "improve", "Follow", "up", "in", "two", "weeks", "123", "x", "-", "Referral"]
-)  # fmt: skip
+    [
+        "the",
+        "patient",
+        "felt",
+        "better",
+        "after",
+        "rest",
+        "and",
+        "fluids",
+        "tan",
+        "coat",
+        "may",
+        "improve",
+        "Follow",
+        "up",
+        "in",
+        "two",
+        "weeks",
+        "123",
+        "x",
+        "-",
+        "Referral",
+    ]
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -145,11 +166,10 @@ def test_recipe_step_replays_describes_and_exports(tmp_path, monkeypatch):
     [
         ("steps: [{step: redact_text, columns: [notes], mode: pseudonym}]", "needs 'key_env'"),
         ("steps: [{step: redact_text, columns: [notes], key_env: ANON_K}]", "only used with"),
-        ("steps: [{step: redact_text, columns: [notes], mode: pseudonym, key_env: HOME}]",
-         "ANON_"),
+        ("steps: [{step: redact_text, columns: [notes], mode: pseudonym, key_env: HOME}]", "ANON_"),
         ("steps: [{step: redact_text, columns: [notes], key: abc}]", "never hold a key"),
     ],
-)  # fmt: skip
+)
 def test_recipe_errors(text, message):
     with pytest.raises(RecipeError, match=message):
         Recipe.from_yaml(text)

@@ -194,10 +194,12 @@ def test_property_suppress_records_never_mutates(values):
 
 # Hand-made: class A (3 records, one disease), class B (4 records, two diseases, 3:1),
 # class C (2 records, two diseases). Whole table: flu 6/9, cold 3/9.
-MODELS = pd.DataFrame({
-    "zip": ["A"] * 3 + ["B"] * 4 + ["C"] * 2,
-    "disease": ["flu"] * 3 + ["flu", "flu", "flu", "cold"] + ["cold", "cold"],
-})  # fmt: skip
+MODELS = pd.DataFrame(
+    {
+        "zip": ["A"] * 3 + ["B"] * 4 + ["C"] * 2,
+        "disease": ["flu"] * 3 + ["flu", "flu", "flu", "cold"] + ["cold", "cold"],
+    }
+)
 
 
 def test_suppress_failing_classes_by_hand():
@@ -250,10 +252,21 @@ def test_suppress_failing_classes_rejects_bad_models():
 def test_recipe_step_with_models_resolves_to_failing_classes():
     from core.techniques.registry import resolve
 
-    call = resolve({"step": "suppress_records", "below_k": 2, "quasi_identifiers": ["zip"],
-                    "l_diversity": {"sensitive": "disease", "l": 2}})  # fmt: skip
+    call = resolve(
+        {
+            "step": "suppress_records",
+            "below_k": 2,
+            "quasi_identifiers": ["zip"],
+            "l_diversity": {"sensitive": "disease", "l": 2},
+        }
+    )
     assert call.function == "suppress_failing_classes"
     assert call.kwargs == {"k": 2, "l_diversity": {"sensitive": "disease", "l": 2}}
     with pytest.raises(RecipeError, match="go with 'below_k'"):
-        resolve({"step": "suppress_records", "where": {"column": "zip", "equals": "A"},
-                 "alpha_k": {"sensitive": "disease", "alpha": 0.5}})  # fmt: skip
+        resolve(
+            {
+                "step": "suppress_records",
+                "where": {"column": "zip", "equals": "A"},
+                "alpha_k": {"sensitive": "disease", "alpha": 0.5},
+            }
+        )
