@@ -55,7 +55,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ColumnNotFoundError, ParameterError
-from core.privacy import combined_codes
+from core.measures.codes import combined_codes
 from core.validation import (
     require_choice,
     require_columns,

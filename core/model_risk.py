@@ -37,7 +37,7 @@ import pandas as pd
 
 from core.errors import ParameterError
 from core.formatting import fmt_number, fmt_probability
-from core.privacy import _codes, combined_codes
+from core.measures.codes import column_codes, combined_codes
 from core.survey_risk import _weights
 from core.validation import require_choice, require_columns
 
@@ -115,7 +115,7 @@ def _cell_means(
     df: pd.DataFrame, qis: tuple[str, ...], w: np.ndarray, method: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per record: its cell; per cell of the full grid: count, inclusion, fitted mean."""
-    codes, cards = zip(*(_codes(df[c]) for c in qis), strict=True)
+    codes, cards = zip(*(column_codes(df[c]) for c in qis), strict=True)
     cells = int(np.prod(cards, dtype=float))
     if cells > MAX_MODEL_CELLS:
         raise ParameterError(
@@ -170,7 +170,7 @@ def model_risk(
         # lambda of each key: n * prod_j (n_j / n), n_j the count of its value of qi j
         log_lambda = np.full(n, np.log(n))
         for column in qis:
-            codes, cardinality = _codes(df[column])
+            codes, cardinality = column_codes(df[column])
             log_lambda += np.log(np.bincount(codes, minlength=cardinality)[codes] / n)
         key, n_keys = combined_codes(df, qis)
         counts = np.bincount(key, minlength=n_keys)

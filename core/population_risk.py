@@ -72,6 +72,7 @@ import pandas as pd
 from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
+from core.measures.codes import combine_codes, combined_codes
 from core.validation import (
     require_choice,
     require_columns,
@@ -642,7 +643,6 @@ def kmap_population_counts(
     population known: a class passes when this count is at least k). 0 when the population
     has no such record. Values are compared as text (``39`` and ``39.0`` are one value), as
     they are: generalise both tables alike first (:func:`generalise_population`)."""
-    from core.privacy import combined_codes  # core.privacy imports this module
 
     columns = list(quasi_identifiers)
     require_columns(sample, columns, parameter="quasi_identifiers")
@@ -787,7 +787,6 @@ class PopulationLattice:
     ) -> PopulationLattice:
         """``sample_values[c]``: one value of the sample per unit (any record of it);
         ``sample_codes[c][level]``: the unit's code at that level (the lattice's codes)."""
-        from core.privacy import combined_codes  # core.privacy imports this module
 
         columns = list(hierarchies)
         require_columns(population, columns, parameter="quasi_identifiers", table=POPULATION_TABLE)
@@ -819,7 +818,6 @@ class PopulationLattice:
     def counts(self, levels: Sequence[int], sample_codes: Sequence[np.ndarray]) -> np.ndarray:
         """Population records of each sample class at ``levels``, the classes given by the
         codes of their representatives (``sample_codes[i]``: column i at its level)."""
-        from core.privacy import combine_codes  # core.privacy imports this module
 
         n_sample = len(sample_codes[0]) if sample_codes else 0
         match = np.ones(self.weights.size, dtype=bool)

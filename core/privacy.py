@@ -30,6 +30,17 @@ import pandas as pd
 from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
+from core.measures.codes import (
+    column_codes,
+    group_sums,
+    radix_key,
+)
+from core.measures.codes import (
+    combine_codes as combine_codes,  # re-exported: `from core.privacy import` keeps working
+)
+from core.measures.codes import (
+    combined_codes as combined_codes,
+)
 from core.population_risk import KMAP_ESTIMATORS, kmap_derived_k, kmap_population_counts
 from core.validation import (
     require_choice,
@@ -38,88 +49,6 @@ from core.validation import (
     require_positive,
     require_probability,
 )
-
-# Combined keys are built in mixed radix; past this we re-compress with factorize.
-_KEY_LIMIT = 2**62
-
-
-def _codes(series: pd.Series, *, compact: bool = False) -> tuple[np.ndarray, int]:
-    """Integer codes of a column; a missing value is a category of its own. ``compact``
-    keeps a Categorical's own small integer codes (int8 for fewer than 127 categories)
-    instead of an int64 copy: for callers that only combine or count them."""
-    if isinstance(series.dtype, pd.CategoricalDtype):
-        codes = series.cat.codes.to_numpy()
-        cardinality = len(series.cat.categories)
-        if (codes < 0).any():  # missing values get the next code (pandas leaves room)
-            codes = np.where(codes < 0, codes.dtype.type(cardinality), codes)
-            cardinality += 1
-        return codes if compact else codes.astype(np.int64), max(cardinality, 1)
-    codes, uniques = pd.factorize(series, use_na_sentinel=False)
-    return codes.astype(np.int64, copy=False), max(len(uniques), 1)
-
-
-def combined_codes(df: pd.DataFrame, columns: Sequence[str]) -> tuple[np.ndarray, int]:
-    """One integer per row that is equal exactly when the rows agree on ``columns``.
-
-    Returns dense codes ``0..n_groups-1`` in order of first appearance, and ``n_groups``.
-    """
-    return combine_codes([_codes(df[column]) for column in columns], len(df))
-
-
-def combine_codes(coded: Sequence[tuple[np.ndarray, int]], n: int) -> tuple[np.ndarray, int]:
-    """Combine per-column ``(codes, cardinality)`` (as :func:`_codes` gives) into one key,
-    dense ``0..n_groups-1`` in order of first appearance, like :func:`combined_codes`.
-    ``coded`` may be any iterable (a generator codes one column at a time) and its codes
-    any integer type."""
-    key = np.zeros(n, dtype=np.int64)
-    radix, columns = 1, 0
-    for codes, cardinality in coded:
-        if radix * cardinality >= _KEY_LIMIT:
-            key, radix = _compress(key)
-        key *= cardinality  # in place: the key is this function's own array
-        key += codes
-        radix *= cardinality
-        columns += 1
-    if columns == 0:
-        return key, 1 if n else 0
-    if columns == 1:
-        return key, radix if n else 0
-    return _compress(key)
-
-
-def _compress(key: np.ndarray) -> tuple[np.ndarray, int]:
-    """Dense codes of the non-negative ``key`` in order of first appearance (what
-    ``pd.factorize`` gives), by sorting: key and row number packed in one integer and
-    sorted by value, which is many times faster than hashing when most keys are distinct
-    (a frequency table's value combinations). Overwrites ``key``."""
-    n = key.size
-    row_bits = max(int(n - 1).bit_length(), 1)
-    if n == 0 or 2 * row_bits > 62 or key.min() < 0 or int(key.max()).bit_length() + row_bits > 62:
-        dense, uniques = pd.factorize(key)
-        return dense.astype(np.int64, copy=False), len(uniques)
-    key <<= row_bits
-    key |= np.arange(n, dtype=np.int64)
-    key.sort()
-    rows = key & ((1 << row_bits) - 1)  # each sorted entry's row
-    key >>= row_bits
-    first = np.empty(n, dtype=bool)  # where a new key starts in sorted order
-    first[0] = True
-    np.not_equal(key[1:], key[:-1], out=first[1:])
-    group = np.cumsum(first, out=key)  # 1-based group of each sorted entry, in key order
-    group -= 1
-    n_groups = int(group[-1]) + 1
-    # A group's first row in sorted order is its first appearance: rank groups by it.
-    appearance = rows[first]
-    del first
-    appearance <<= row_bits
-    appearance |= np.arange(n_groups, dtype=np.int64)
-    appearance.sort()
-    relabel = np.empty(n_groups, dtype=np.int64)
-    relabel[appearance & ((1 << row_bits) - 1)] = np.arange(n_groups, dtype=np.int64)
-    del appearance
-    dense = np.empty(n, dtype=np.int64)
-    dense[rows] = relabel[group]
-    return dense, n_groups
 
 
 class _ClassSizeFigures:
@@ -375,7 +304,7 @@ def classes_and_distribution(
     overall = np.bincount(value_codes, weights=weights, minlength=n_values) / max(records, 1)
     weight_bits = 0 if weights is None or n == 0 else max(int(weights.max()).bit_length(), 1)
     value_bits = (n_values - 1).bit_length()
-    coded = [_codes(df[column], compact=True) for column in quasi_identifiers]
+    coded = [column_codes(df[column], compact=True) for column in quasi_identifiers]
     radix = math.prod(cardinality for _, cardinality in coded)
     if n and (radix - 1).bit_length() + value_bits + weight_bits > _PACK_BITS:  # densely
         class_key, n_keys = combine_codes(coded, n)
@@ -596,38 +525,6 @@ def hierarchical_emd(
     return result
 
 
-def _radix_key(coded: Sequence[tuple[np.ndarray, int]], n: int) -> np.ndarray:
-    """A mixed-radix key equal exactly when the codes agree (not dense; sorted-unique
-    re-compression only when the radix would overflow)."""
-    key = np.zeros(n, dtype=np.int64)
-    radix = 1
-    for codes, cardinality in coded:
-        if radix * cardinality >= _KEY_LIMIT:
-            uniques, key = np.unique(key, return_inverse=True)
-            radix = uniques.size
-        key = key * cardinality + codes
-        radix *= cardinality
-    return key
-
-
-def _group_sums(key: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Sum of the non-negative integer ``weights`` per distinct ``key``, by sorting (faster
-    than hashing when most keys are distinct, as value combinations are). When key and
-    weight fit together in 63 bits they are sorted as one number (NumPy's sort is several
-    times faster than an argsort)."""
-    if key.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    bits = max(int(weights.max()).bit_length(), 1)
-    if int(key.max()) < 2 ** (62 - bits):
-        packed = np.sort((key << bits) | weights)
-        ordered, ordered_weights = packed >> bits, packed & ((1 << bits) - 1)
-    else:
-        order = np.argsort(key)
-        ordered, ordered_weights = key[order], weights[order]
-    starts = np.r_[0, np.flatnonzero(ordered[1:] != ordered[:-1]) + 1]
-    return np.add.reduceat(ordered_weights, starts)
-
-
 @dataclass(frozen=True)
 class QuasiIdentifierImpact:
     """What happens to k and the uniques when one quasi-identifier is left out."""
@@ -670,7 +567,7 @@ def classes_and_impact(
     """:func:`equivalence_classes` and (``impact=True``) :func:`quasi_identifier_impact`
     from one coding of each column: what the risk report needs."""
     quasi_identifiers = require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
-    coded = [_codes(df[column], compact=True) for column in quasi_identifiers]
+    coded = [column_codes(df[column], compact=True) for column in quasi_identifiers]
     combination, n_combinations = combine_codes(coded, len(df))
     records = np.bincount(combination, weights=counts, minlength=n_combinations)
     records = records.astype(np.int64)
@@ -691,7 +588,7 @@ def classes_and_impact(
     for index, column in enumerate(quasi_identifiers):
         rest = combination_codes[:index] + combination_codes[index + 1 :]
         if rest:
-            sizes = _group_sums(_radix_key(rest, n_combinations), records)
+            sizes = group_sums(radix_key(rest, n_combinations), records)
             k_without = int(sizes.min()) if sizes.size else 0
             uniques = int(np.count_nonzero(sizes == 1))
             below = int(sizes[sizes < k].sum())
@@ -758,7 +655,7 @@ def sensitive_codes(
     if ordered:
         codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=False)
         return codes.astype(np.int64, copy=False), max(len(uniques), 1), True
-    codes, n_values = _codes(series)
+    codes, n_values = column_codes(series)
     return codes, n_values, False
 
 
@@ -774,7 +671,7 @@ def _category_sensitive_codes(
             pd.api.types.is_bool_dtype(categories.dtype)
         )
     if not ordered:
-        codes, n_values = _codes(series)
+        codes, n_values = column_codes(series)
         return codes, n_values, False
     rank = np.arange(len(categories), dtype=np.int64)  # an ordered Categorical: its order
     if not series.cat.ordered:  # otherwise by value

@@ -50,7 +50,7 @@ import pandas as pd
 
 from core.errors import ParameterError
 from core.formatting import fmt_percent, fmt_probability
-from core.privacy import _codes, combined_codes
+from core.measures.codes import column_codes, combined_codes
 from core.validation import require_columns, require_int, require_probability
 
 DEFAULT_DIS_FRACTION = 0.01  # sdcMicro suda2's DisFraction default
@@ -150,7 +150,7 @@ def msu_weights(n_attributes: int, *, original_scores: bool = True) -> np.ndarra
 def _column_codes(df: pd.DataFrame, qis: Sequence[str]) -> tuple[list[np.ndarray], list[int]]:
     codes, cards = [], []
     for column in qis:
-        c, card = _codes(df[column])
+        c, card = column_codes(df[column])
         codes.append(c)
         cards.append(card)
     return codes, cards

@@ -37,7 +37,7 @@ import pandas as pd
 
 from core.errors import ParameterError
 from core.formatting import fmt_number, fmt_percent, fmt_probability
-from core.privacy import combined_codes
+from core.measures.codes import combined_codes
 from core.validation import require_choice, require_columns, require_positive, shown_value
 
 RISK_METHODS = ("approx", "exact")

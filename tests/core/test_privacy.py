@@ -516,7 +516,7 @@ def test_failing_records_on_a_frequency_table_is_failing_records_on_the_records(
 def test_combined_key_codes_are_those_of_factorize(values, modulus):
     """Dense codes in order of first appearance, as ``pd.factorize`` (an independent
     method, hashing) gives them, from the sorting path and from its fallback."""
-    from core.privacy import _compress
+    from core.measures.codes import compress_key as _compress
 
     key = np.array([v % modulus for v in values], dtype=np.int64)
     expected_codes, expected_uniques = pd.factorize(key)
