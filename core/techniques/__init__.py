@@ -20,7 +20,7 @@ One module per family of techniques; each technique is a pure function
 
 # Coordinates, dates and HIPAA Safe Harbor live in core/ (NIST SP 800-188); re-exported so
 # that recipe steps can name them. They import core.techniques lazily (no import cycle).
-from core.contextual import recode_absolute, recode_percentile, suppress_contextual
+from core.contextual.steps import recode_absolute, recode_percentile, suppress_contextual
 from core.dates import age_from_dob, perturb_ages, perturb_intervals, shift_dates
 from core.dp import dp_aggregate
 from core.geo import displace_points, round_coordinates, snap_to_grid
