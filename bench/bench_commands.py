@@ -1,0 +1,153 @@
+"""Benchmark: whole commands as a person runs them, against a bare anchor in the same run.
+
+Usage: ``python bench/bench_commands.py [--rows 1000000] [--repeat 3] [--folder DIR]
+[--formats csv,parquet] [--only startup,risk,duckdb]``
+
+Every figure here is a whole process: Python's start, the imports, reading the file and the
+work, timed from outside with ``time.perf_counter`` around ``subprocess.run`` (issue 31: the
+in-process figures of bench_risk.py and bench_scale.py leave out what a user waits for). Each
+round runs the command and its anchor one after the other (alternating, so a busy machine
+slows both alike); the best of ``--repeat`` rounds is printed with the ratio command / anchor
+and the 1-minute load average.
+
+- ``startup``: ``python -m core --help`` and ``python -m core risk --help`` against
+  ``python -c "import pandas"`` (what any pandas tool pays before it starts);
+- ``risk``: ``python -m core risk FILE --qi <8 columns> --sensitive income`` (the default
+  figures, impact included) and ``--no-impact``, against a bare pandas + NumPy script in a
+  fresh process: ``pd.read_csv(engine="pyarrow")`` (or ``pd.read_parquet``), ``pd.factorize``
+  each quasi-identifier, combine the codes into one key, ``np.unique(return_counts=True)``,
+  then k and the uniques;
+- ``duckdb``: ``python -m core risk FILE ... --engine duckdb`` against a fresh process running
+  DuckDB's bare ``SELECT qi..., income, count(*) ... GROUP BY ALL`` fetched as Arrow.
+
+The synthetic table is bench_risk's (8 quasi-identifiers, seeded), written by bench_scale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_risk import QUASI_IDENTIFIERS, SENSITIVE  # noqa: E402
+from bench_scale import write_files  # noqa: E402
+
+PANDAS_ANCHOR = r"""
+import sys
+import numpy as np
+import pandas as pd
+path, qis = sys.argv[1], sys.argv[2].split(",")
+if path.endswith(".parquet"):
+    df = pd.read_parquet(path, columns=qis)
+else:
+    df = pd.read_csv(path, engine="pyarrow", usecols=qis)
+key = np.zeros(len(df), dtype=np.int64)
+for column in qis:
+    codes, uniques = pd.factorize(df[column])
+    key = key * len(uniques) + codes
+    _, key = np.unique(key, return_inverse=True)  # keeps the radix small
+_, counts = np.unique(key, return_counts=True)
+print(int(counts.min()), int((counts == 1).sum()))
+"""
+
+DUCKDB_ANCHOR = r"""
+import sys
+import duckdb
+path, columns = sys.argv[1], sys.argv[2].split(",")
+con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")
+source = "read_parquet(?)" if path.endswith(".parquet") else "read_csv(?, all_varchar = true)"
+cols = ", ".join('"' + c + '"' for c in columns)
+result = con.sql(f"SELECT {cols}, count(*) FROM {source} GROUP BY ALL", params=[path])
+table = (getattr(result, "to_arrow_table", None) or result.fetch_arrow_table)()
+print(table.num_rows)
+"""
+
+
+def seconds_of(command: list[str]) -> float:
+    """Wall-clock seconds of one whole process; a failure stops the benchmark with its error."""
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 3):  # 3: the risk command's "k below target" exit
+        raise SystemExit(f"{' '.join(command[:4])} failed:\n{done.stderr[-2000:]}")
+    return elapsed
+
+
+def alternate(pairs: dict[str, list[str]], anchor: list[str], repeat: int) -> dict[str, float]:
+    """Best seconds of each command and of the anchor, run in alternation ``repeat`` times."""
+    best = {name: float("inf") for name in [*pairs, "anchor"]}
+    for _ in range(repeat):
+        for name, command in pairs.items():
+            best["anchor"] = min(best["anchor"], seconds_of(anchor))
+            best[name] = min(best[name], seconds_of(command))
+    return best
+
+
+def show(title: str, best: dict[str, float], anchor_name: str) -> None:
+    load = os.getloadavg()[0]
+    print(f"\n{title} (1-minute load {load:.2f})")
+    print(f"  {anchor_name:<44} {best['anchor']:7.3f} s   1.00x")
+    for name, seconds in best.items():
+        if name != "anchor":
+            print(f"  {name:<44} {seconds:7.3f} s  {seconds / best['anchor']:5.2f}x")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--folder", type=Path, help="keep the generated files here")
+    parser.add_argument("--formats", default="csv,parquet")
+    parser.add_argument("--only", default="startup,risk,duckdb")
+    args = parser.parse_args(argv)
+    parts = set(args.only.split(","))
+    python = sys.executable
+    core = [python, "-m", "core"]
+    if "startup" in parts:
+        best = alternate(
+            {
+                "python -m core --help": [*core, "--help"],
+                "python -m core risk --help": [*core, "risk", "--help"],
+            },
+            [python, "-c", "import pandas"],
+            args.repeat,
+        )
+        show("Start-up of a command", best, 'python -c "import pandas"')
+    if not parts & {"risk", "duckdb"}:
+        return 0
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = args.folder or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        files = write_files(args.rows, folder, args.formats.split(","))
+        qis = ",".join(QUASI_IDENTIFIERS)
+        for fmt, path in files.items():
+            risk = [*core, "risk", str(path), "--qi", qis, "--sensitive", SENSITIVE]
+            if "risk" in parts:
+                best = alternate(
+                    {"risk (default figures)": risk, "risk --no-impact": [*risk, "--no-impact"]},
+                    [python, "-c", PANDAS_ANCHOR, str(path), qis],
+                    args.repeat,
+                )
+                show(f"risk, {args.rows:,} rows, {fmt}", best, "bare pandas + NumPy script")
+            if "duckdb" in parts:
+                best = alternate(
+                    {"risk --engine duckdb": [*risk, "--engine", "duckdb"]},
+                    [python, "-c", DUCKDB_ANCHOR, str(path), f"{qis},{SENSITIVE}"],
+                    args.repeat,
+                )
+                show(
+                    f"risk --engine duckdb, {args.rows:,} rows, {fmt}", best, "bare DuckDB GROUP BY"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
