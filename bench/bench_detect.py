@@ -223,13 +223,13 @@ def scanner_expressions() -> list:
     """Every regular expression the free-text scanner runs: the in-text patterns, the
     digit runs read as phone candidates, addresses, capitalised runs and name cues."""
     from core.detect.addresses import ADDRESS
-    from core.detect.names import _CUED, _RUN
+    from core.detect.names import CUED_NAME, NAME_RUN
     from core.detect.patterns import PATTERNS
     from core.detect.phones import DIGIT_RUN
     from core.detect.text import entity_kinds
 
     patterns = [PATTERNS[k].regex for k in entity_kinds() if k in PATTERNS]
-    return [*patterns, DIGIT_RUN, ADDRESS, _RUN, _CUED]
+    return [*patterns, DIGIT_RUN, ADDRESS, NAME_RUN, CUED_NAME]
 
 
 def finditer_baseline(notes: pd.Series) -> float:

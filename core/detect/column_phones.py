@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -22,9 +21,7 @@ import phonenumbers
 
 from core.detect.evidence import STEP1, THRESHOLD, Evidence, pct
 from core.detect.phones import DEFAULT_REGION, is_phone
-
-if TYPE_CHECKING:
-    from core.detect.columns import _Sample
+from core.detect.sample import ColumnSample
 
 __all__ = ["phone_evidence"]
 
@@ -55,7 +52,7 @@ def _column_regions(values: pd.Series) -> list[str]:
     return sorted(codes, key=lambda r: -codes[r])
 
 
-def _phone_regions(x: _Sample) -> tuple[pd.Series, dict[str, int]]:
+def _phone_regions(x: ColumnSample) -> tuple[pd.Series, dict[str, int]]:
     """Per distinct value the region it is a valid phone number of ('' if none), and how
     many distinct values each region took."""
     shaped = x.values.str.fullmatch(r"(?:\+|00)?[0-9 ().-]{7,22}") & ~x.values.str.fullmatch(
@@ -83,7 +80,7 @@ def _phone_regions(x: _Sample) -> tuple[pd.Series, dict[str, int]]:
     return regions, regions[regions != ""].value_counts().to_dict()
 
 
-def _one_region_of_bare_numbers(x: _Sample, bare: list[int]) -> list[str]:
+def _one_region_of_bare_numbers(x: ColumnSample, bare: list[int]) -> list[str]:
     """The one region whose numbering plan at least 80% of the bare numbers (by rows)
     fit, as a column of Indian mobiles ('9820012345') or US numbers ('4159381277') does;
     random codes fit one region far less often (at most 64% for the US plan, 40% for
@@ -104,7 +101,7 @@ def _common_prefix(values: pd.Series) -> int:
     return len(os.path.commonprefix([low, high]))
 
 
-def _looks_like_codes(x: _Sample, phones: pd.Series) -> str:
+def _looks_like_codes(x: ColumnSample, phones: pd.Series) -> str:
     """Why numbers that parse as phone numbers are more likely codes, or ''.
 
     Phone numbers of people are nearly all distinct and share no long prefix; batch,
@@ -126,7 +123,7 @@ def _looks_like_codes(x: _Sample, phones: pd.Series) -> str:
     return ""
 
 
-def phone_evidence(s: _Sample) -> Evidence | None:
+def phone_evidence(s: ColumnSample) -> Evidence | None:
     """Phone numbers of any country, or codes that only look like them (see the module doc)."""
     if s.numeric and s.values.str.contains(".", regex=False).any():
         return None  # fractional numbers are measurements, not phone numbers

@@ -23,7 +23,6 @@ from the sampled one by more than sqrt(ln(2/0.05) / (2n)) with probability at mo
 
 from __future__ import annotations
 
-import math
 import re
 import warnings
 
@@ -34,8 +33,9 @@ from core.dates import two_digit_years_not_after
 from core.detect.addresses import ADDRESS
 from core.detect.column_phones import phone_evidence
 from core.detect.evidence import THRESHOLD, Evidence, pct
-from core.detect.names import name_lists, name_shares, non_latin_script
-from core.detect.patterns import PATTERNS, fast_fullmatch, full_match_share
+from core.detect.lexicon import name_lists
+from core.detect.name_cells import name_shares, non_latin_script
+from core.detect.patterns import PATTERNS, fast_fullmatch
 from core.detect.phones import phone_share
 from core.detect.quasi import (
     age_evidence,
@@ -47,6 +47,7 @@ from core.detect.quasi import (
     place_evidence,
     postal_evidence,
 )
+from core.detect.sample import ColumnSample, hoeffding_margin
 from core.detect.text import scan_values
 from core.identifiers import NRIC_PATTERN
 
@@ -54,8 +55,6 @@ __all__ = ["THRESHOLD", "Evidence", "hoeffding_margin", "value_evidence"]
 
 # Mixed columns: identifying kinds that together reach THRESHOLD, each at least this much.
 _MIXED_PART = 0.2
-# Cells longer than this are cut for classification (whole-cell shapes are short).
-_CLASSIFY_CHARS = 2_000
 # A code of letters and digits (both required, checked apart: RE2 has no lookaheads).
 _CODE = r"[A-Z0-9][A-Z0-9/-]{3,18}[A-Z0-9]"
 _DATE_SHAPES = (
@@ -64,11 +63,6 @@ _DATE_SHAPES = (
     r"|[A-Za-z]{3,9} [0-9]{1,2},? [0-9]{4}"
 )
 _STEP1 = "(PDPC guide, Step 1)"
-
-
-def hoeffding_margin(n: int, confidence: float = 0.95) -> float:
-    """Half-width of a Hoeffding interval for a share estimated from ``n`` samples."""
-    return math.sqrt(math.log(2 / (1 - confidence)) / (2 * n)) if n else 1.0
 
 
 def _code_mask(upper: pd.Series) -> pd.Series:
@@ -83,46 +77,6 @@ def _code_mask(upper: pd.Series) -> pd.Series:
 _pct = pct
 
 
-# Each check runs first on the first _QUICK sampled values; a column whose share there is
-# below THRESHOLD by more than the Hoeffding margin is rejected without the full sample.
-_QUICK = 500
-# Phone numbers are parsed by libphonenumber (slow): their share is read on the quick sample.
-
-
-class _Sample:
-    """Distinct stripped values with their counts (work is done once per distinct value)."""
-
-    def __init__(self, text: pd.Series, *, numeric: bool = False, quick: bool = True) -> None:
-        text = text.str.slice(0, _CLASSIFY_CHARS)
-        counts = text.value_counts(sort=False)
-        self.n = int(len(text))
-        self.numeric = numeric
-        self.values = pd.Series(counts.index.astype(str), dtype="str")
-        self.counts = pd.Series(counts.to_numpy(), index=self.values.index)
-        self.upper = self.values.str.upper()
-        self.quick = (
-            _Sample(text.iloc[:_QUICK], numeric=numeric, quick=False)
-            if quick and self.n > 2 * _QUICK
-            else None
-        )
-
-    def share(self, mask: pd.Series) -> float:
-        mask = mask.fillna(False).astype(bool).to_numpy()
-        return float(self.counts[mask].sum()) / self.n if self.n else 0.0
-
-    def kind(self, kind: str, values: pd.Series | None = None) -> float:
-        target = self.values if values is None else values
-        return full_match_share(target, self.counts, kind)
-
-    def measure(self, share_of, threshold: float = THRESHOLD) -> float:
-        """``share_of(sample)``, on the quick sample first when that settles it."""
-        if self.quick is not None:
-            quick = share_of(self.quick)
-            if quick < threshold - hoeffding_margin(self.quick.n):
-                return quick
-        return share_of(self)
-
-
 def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
     """What the sampled values look like, judged on the values only (no column name).
 
@@ -132,7 +86,7 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
     if len(text) == 0:
         return None
     numeric = pd.api.types.is_numeric_dtype(sample) or pd.api.types.is_bool_dtype(sample)
-    s = _Sample(text, numeric=numeric)
+    s = ColumnSample(text, numeric=numeric)
     checks = (
         _nric,
         _simple("email", "are email addresses; an email address is a direct identifier"),
@@ -197,36 +151,36 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
     return None
 
 
-def _postal(s: _Sample) -> Evidence | None:
+def _postal(s: ColumnSample) -> Evidence | None:
     return postal_evidence(s.values, s.counts, numeric=s.numeric)
 
 
-def _birth_year(s: _Sample) -> Evidence | None:
+def _birth_year(s: ColumnSample) -> Evidence | None:
     return birth_year_evidence(s.values, s.counts)
 
 
-def _age(s: _Sample) -> Evidence | None:
+def _age(s: ColumnSample) -> Evidence | None:
     return age_evidence(s.values, s.counts)
 
 
-def _gender(s: _Sample) -> Evidence | None:
+def _gender(s: ColumnSample) -> Evidence | None:
     return gender_evidence(s.values, s.counts)
 
 
-def _country(s: _Sample) -> Evidence | None:
+def _country(s: ColumnSample) -> Evidence | None:
     return country_evidence(s.values, s.counts)
 
 
-def _place(s: _Sample) -> Evidence | None:
+def _place(s: ColumnSample) -> Evidence | None:
     return place_evidence(s.values, s.counts)
 
 
-def _occupation(s: _Sample) -> Evidence | None:
+def _occupation(s: ColumnSample) -> Evidence | None:
     return occupation_evidence(s.values, s.counts)
 
 
 def _simple(kind: str, what: str, *, uncertain: bool = False):
-    def check(s: _Sample) -> Evidence | None:
+    def check(s: ColumnSample) -> Evidence | None:
         share = s.measure(lambda x: x.kind(kind))
         if share >= THRESHOLD:
             reason = f"{_pct(share)} of sampled values {what} {_STEP1}."
@@ -241,7 +195,7 @@ def _compact(upper: pd.Series) -> pd.Series:
     return upper.str.replace(r"[\s.-]+", "", regex=True)
 
 
-def _nric(s: _Sample) -> Evidence | None:
+def _nric(s: ColumnSample) -> Evidence | None:
     shape = NRIC_PATTERN.strip("^$")
     shaped = s.measure(lambda x: x.share(fast_fullmatch(_compact(x.upper), shape)))
     if shaped < THRESHOLD:
@@ -269,11 +223,11 @@ def _nric(s: _Sample) -> Evidence | None:
 _NATIONAL_IDS = {"nric": "NRIC/FIN", "ssn": "US SSN", "nino": "UK NINO"}
 
 
-def _national_ids(s: _Sample) -> Evidence | None:
+def _national_ids(s: ColumnSample) -> Evidence | None:
     """A column of national identity numbers of several countries (a table of people from
     Singapore, the US and the UK): each number valid for its country."""
 
-    def shares(x: _Sample) -> dict[str, float]:
+    def shares(x: ColumnSample) -> dict[str, float]:
         compact = _compact(x.upper)
         return {
             "nric": x.kind("nric", compact),
@@ -297,7 +251,7 @@ def _national_ids(s: _Sample) -> Evidence | None:
     )
 
 
-def _registered(s: _Sample) -> Evidence | None:
+def _registered(s: ColumnSample) -> Evidence | None:
     for kind, pattern in list(PATTERNS.items()):
         if kind in _BUILTIN_CHECKED:
             continue
@@ -331,8 +285,8 @@ _BUILTIN_CHECKED = frozenset(
 )
 
 
-def _plate(s: _Sample) -> Evidence | None:
-    def compact(x: _Sample) -> pd.Series:
+def _plate(s: ColumnSample) -> Evidence | None:
+    def compact(x: ColumnSample) -> pd.Series:
         return x.upper.str.replace(" ", "", regex=False)
 
     plate = s.measure(lambda x: x.kind("vehicle_plate", compact(x)))
@@ -408,8 +362,8 @@ def _dates_evidence(dates: pd.Series, share: float) -> Evidence:
     return Evidence("date", share, f"{_pct(share)} of sampled values are dates")
 
 
-def _date(s: _Sample) -> Evidence | None:
-    def shaped(x: _Sample) -> pd.Series:
+def _date(s: ColumnSample) -> Evidence | None:
+    def shaped(x: ColumnSample) -> pd.Series:
         return fast_fullmatch(x.values, _DATE_SHAPES)
 
     if s.measure(lambda x: x.share(shaped(x))) < THRESHOLD:
@@ -432,7 +386,7 @@ _DAY_MONTH = (
 )
 
 
-def _whole_value_evidence(s: _Sample, pattern: str, kind: str, holds: str) -> Evidence | None:
+def _whole_value_evidence(s: ColumnSample, pattern: str, kind: str, holds: str) -> Evidence | None:
     """Evidence of ``kind`` when enough sampled values are, whole, of ``pattern``;
     ``holds`` completes the sentence "N% of sampled values are ..."."""
     share = s.measure(lambda x: x.share(fast_fullmatch(x.values, pattern)))
@@ -441,7 +395,7 @@ def _whole_value_evidence(s: _Sample, pattern: str, kind: str, holds: str) -> Ev
     return Evidence(kind, share, f"{_pct(share)} of sampled values are {holds}")
 
 
-def _day_month(s: _Sample) -> Evidence | None:
+def _day_month(s: ColumnSample) -> Evidence | None:
     """Days of the year without the year (birthdays, anniversaries): HIPAA Safe Harbor C
     removes every date element but the year, and these have nothing else."""
     return _whole_value_evidence(
@@ -457,7 +411,7 @@ def _day_month(s: _Sample) -> Evidence | None:
 _COORDINATES = r"\(?\s*[-+]?[0-9]{1,2}\.[0-9]{3,}\s*[,; ]\s*[-+]?[0-9]{1,3}\.[0-9]{3,}\s*\)?"
 
 
-def _coordinates(s: _Sample) -> Evidence | None:
+def _coordinates(s: ColumnSample) -> Evidence | None:
     """Latitude and longitude in one cell, 3 decimals or more (111 m or finer): a GPS
     location (PDPC guide Annex B; HIPAA Safe Harbor B, geocodes)."""
     return _whole_value_evidence(
@@ -472,7 +426,7 @@ def _coordinates(s: _Sample) -> Evidence | None:
 _IMAGE = r"(?i:.{1,300}\.(?:jpe?g|png|gif|bmp|tiff?|heic|webp)|data:image/[a-z+]+;base64,.*)"
 
 
-def _image(s: _Sample) -> Evidence | None:
+def _image(s: ColumnSample) -> Evidence | None:
     """Names, paths or links of image files, or images inlined as data URIs: photographs
     of people are HIPAA Safe Harbor identifier Q."""
     return _whole_value_evidence(
@@ -484,7 +438,7 @@ def _image(s: _Sample) -> Evidence | None:
     )
 
 
-def _address_share(x: _Sample) -> float:
+def _address_share(x: ColumnSample) -> float:
     lengths = x.values.str.len().clip(lower=1)
     found = x.values.str.extract(f"({ADDRESS.pattern})", expand=False)
     return x.share(found.str.len().fillna(0) / lengths >= 0.6)
@@ -509,7 +463,7 @@ _ADDRESS_MARK = re.compile(
 )
 
 
-def _address_cue_share(x: _Sample) -> float:
+def _address_cue_share(x: ColumnSample) -> float:
     lower = x.values.str.lower()
     words = lower.str.count(r"\S+")
     mask = (
@@ -520,7 +474,7 @@ def _address_cue_share(x: _Sample) -> float:
     return x.share(mask)
 
 
-def _address(s: _Sample) -> Evidence | None:
+def _address(s: ColumnSample) -> Evidence | None:
     share = s.measure(lambda x: max(_address_share(x), _address_cue_share(x)))
     if share >= THRESHOLD:
         return Evidence(
@@ -580,8 +534,8 @@ def _first_name_shares(values: pd.Series, counts: pd.Series) -> tuple[float, flo
     )
 
 
-def _name(s: _Sample) -> Evidence | None:
-    def shares(x: _Sample) -> tuple[float, float]:
+def _name(s: ColumnSample) -> Evidence | None:
+    def shares(x: ColumnSample) -> tuple[float, float]:
         return name_shares(_titled(x.values), x.counts)
 
     known, shape = shares(s.quick or s) if s.quick is not None else (1.0, 0.0)
@@ -612,7 +566,7 @@ def _name(s: _Sample) -> Evidence | None:
     return None
 
 
-def _code(s: _Sample) -> Evidence | None:
+def _code(s: ColumnSample) -> Evidence | None:
     share = s.measure(lambda x: x.share(_code_mask(x.upper)))
     distinct = len(s.values) / s.n if s.n else 0.0
     if share >= THRESHOLD and distinct >= 0.9:
@@ -626,7 +580,7 @@ def _code(s: _Sample) -> Evidence | None:
     return None
 
 
-def _mixed(s: _Sample) -> Evidence | None:
+def _mixed(s: ColumnSample) -> Evidence | None:
     """No kind reaches the threshold alone, but identifying kinds together do."""
     x = s.quick or s
     known, shape = name_shares(x.values, x.counts)

@@ -25,166 +25,61 @@ names; a name followed by an organisation word ("Ng Teng Fong General Hospital")
 organisation's. Names written in Chinese characters (2-4 characters starting with a
 common surname character) are recognised in whole cells; other scripts (Tamil, Jawi...) are not (the column is
 reported as such by :func:`non_latin_script`).
+
+This module finds names inside free text (:func:`find_names`); whole cells are checked in
+:mod:`core.detect.name_cells` and the word lists both read live in :mod:`core.detect.name_words`.
 """
 
 from __future__ import annotations
 
 import re
 
-import pandas as pd
-
 from core.detect.lexicon import NameLists, name_lists
+from core.detect.name_words import (
+    CUES,
+    NAME_PARTICLES,
+    NAME_TOKEN,
+    NAME_WORD,
+    NAMING_WORDS,
+    NOT_AFTER_TITLE,
+    ORGANISATION_WORDS,
+    PERSON_VERBS,
+    REACH_WORDS,
+    RELATION_WORDS,
+    RELATIONS,
+    SERVICE_WORDS,
+    SURE_PERSON_VERBS,
+    TITLES,
+    WEAK_CUES,
+)
 
 __all__ = [
+    "CUED_NAME",
+    "LOWER_RUN",
+    "NAME_RUN",
     "NameLists",
+    "cued_span",
     "find_names",
+    "may_hold_lower_name",
     "name_lists",
     "names_from_matches",
-    "name_shares",
-    "non_latin_script",
 ]
-
-
-# A name token: capitalised word (Tan, O'Brien, McDonald, Jean-Luc), ALL CAPS (TAN), or an
-# initial (G, G.). Particles are matched separately, case-insensitively.
-# A token never runs into digits or an underscore ("SUDA2", "MIN_EPSILON"), and capitals
-# never into lower case ("QIs").
-_WORD = (
-    r"[A-Z](?:['’][A-Z])?[a-z'’-]*[a-z](?:[A-Z][a-z'’-]*)?(?![0-9_])"
-    r"|[A-Z](?:[A-Z'’-]*[A-Z])?(?![a-z0-9_])\.?"
-)
-_TOKEN = re.compile(_WORD)
-_PARTICLE = r"bin|binte|binti|bte|bt|s/o|d/o|a/l|a/p|van|von|de|da|del|della|di|du|al|el"
-# Chinese characters: 2-4 of them starting with one of the commonest surname characters.
-_HAN_SURNAMES = (
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
-    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
-    "龚邵万钱严覃武戴莫孔向汤陳黃張劉楊趙吳鄭謝許馮鄧蕭葉蘇呂盧姜鍾譚陸範賈韋鄒"
-)
-_HAN_NAME = re.compile(rf"[{_HAN_SURNAMES}][\u4e00-\u9fff]{{1,3}}")
-_SCRIPTS = {
-    "Chinese characters": r"[\u4e00-\u9fff\u3400-\u4dbf]",
-    "Tamil": r"[\u0b80-\u0bff]",
-    "Devanagari (Hindi)": r"[\u0900-\u097f]",
-    "Arabic/Jawi": r"[\u0600-\u06ff]",
-    "Thai": r"[\u0e00-\u0e7f]",
-    "Korean": r"[\uac00-\ud7af]",
-    "Japanese kana": r"[\u3040-\u30ff]",
-    "Cyrillic": r"[\u0400-\u04ff]",
-}
 
 
 def _is_name_token(token: str, lists: NameLists) -> bool:
     return token.rstrip(".").lower() not in lists.not_name
 
 
-def _cell_verdict(value: str, lists: NameLists) -> str:
-    """'known', 'shape' or '' for one whole cell."""
-    if _HAN_NAME.fullmatch(value):
-        return "known"
-    words = value.replace(",", " ").split()
-    if not 1 <= len(words) <= 6:
-        return ""
-    tokens = []
-    for position, word in enumerate(words):
-        lower = word.lower()
-        if lower in lists.particles and 0 < position < len(words) - 1:
-            continue
-        if not _TOKEN.fullmatch(word) or lower.rstrip(".") in lists.not_name:
-            return ""
-        tokens.append(lower.rstrip("."))
-    if not 1 <= len(tokens) <= 4:
-        return ""
-    known = [t for t in tokens if t in lists.strong] or all(t in lists.listed for t in tokens)
-    if len(tokens) == 1:
-        only = tokens[0]
-        return "known" if only in lists.known and only not in lists.ambiguous else ""
-    if known:
-        return "known"
-    # Shape alone: at least two tokens of two letters or more (not only initials).
-    return "shape" if sum(len(t) > 2 for t in tokens) >= 2 else ""
-
-
-def name_shares(values: pd.Series, counts: pd.Series | None = None) -> tuple[float, float]:
-    """Shares of ``values`` (stripped strings) that are names: (known names, shape only).
-
-    *known*: one to four capitalised tokens (particles such as bin, s/o allowed inside)
-    with at least one given or family name of the curated list (a lone name that is also
-    an English word, such as "May" or "Tan", does not count); *shape only*: 2-4 capitalised
-    tokens, none of them a known name nor a word that never belongs to a name.
-    Work is done once per distinct value: pass distinct ``values`` with their ``counts``
-    (aligned), or all values and no counts.
-    """
-    if counts is None:
-        counts = values.value_counts(sort=False)
-        values = pd.Series(counts.index, dtype=object)
-        counts = pd.Series(counts.to_numpy(), index=values.index)
-    n = float(counts.sum())
-    if n == 0:
-        return 0.0, 0.0
-    lists = name_lists()
-    verdicts = [_cell_verdict(str(v), lists) for v in values]
-    weights = counts.to_numpy()
-    known = sum(w for v, w in zip(verdicts, weights, strict=True) if v == "known") / n
-    shape = sum(w for v, w in zip(verdicts, weights, strict=True) if v == "shape") / n
-    return float(known), float(shape)
-
-
-# ---------------------------------------------------------------------------------------
-# Names inside free text
-# ---------------------------------------------------------------------------------------
-_RUN = re.compile(
-    rf"(?:{_WORD})(?:[ \t]+(?:(?:{_PARTICLE})[ \t]+)?(?:{_WORD}))*",
+#: A run of capitalised words, particles inside: where names in free text are looked for.
+NAME_RUN = re.compile(
+    rf"(?:{NAME_WORD})(?:[ \t]+(?:(?:{NAME_PARTICLES})[ \t]+)?(?:{NAME_WORD}))*",
 )
+
 # "X bin Y", "X s/o Y": a patronymic between two capitalised words marks a person's name.
 _PARTICLE_INSIDE = re.compile(r"[A-Za-z][ \t]+(?:bin|binte|binti|bte|s/o|d/o|a/l|a/p)[ \t]+[A-Z]")
+
 # A capitalised word of two letters or more, not an acronym (shape-only names need two).
 _PROPER = re.compile(r"\b[A-Z](?:['’][A-Z])?[a-z]+")
-# Words that, just before a capitalised run, say a person is named.
-_CUES = frozenset(
-    [
-        "pt",
-        "nok",
-        "mr",
-        "mrs",
-        "ms",
-        "mdm",
-        "miss",
-        "madam",
-        "dr",
-        "prof",
-        "patient",
-        "client",
-        "customer",
-        "son",
-        "daughter",
-        "wife",
-        "husband",
-        "mother",
-        "father",
-        "brother",
-        "sister",
-        "named",
-        "called",
-        "caregiver",
-        "nok",
-        "nephew",
-        "niece",
-        "aunt",
-        "aunty",
-        "auntie",
-        "uncle",
-        "cousin",
-        "grandson",
-        "granddaughter",
-        "grandmother",
-        "grandfather",
-        "carer",
-        "guardian",
-        "friend",
-        "neighbour",
-    ]
-)
 
 
 def find_names(text: str) -> list[tuple[int, int]]:
@@ -205,12 +100,12 @@ def find_names(text: str) -> list[tuple[int, int]]:
     * it is one word no list knows and no English word, before a verb only people do
       ("Kuldeep says"), joined by "and" to a sure name, or a speaker ("Kuldeep: ...").
 
-    In lower case, a name follows a cue (see :func:`_cued_span`), or two sure names stand
+    In lower case, a name follows a cue (see :func:`cued_span`), or two sure names stand
     side by side ("lim boon huat"), or it opens a contact line ("ishaan kapoor, +91...").
     """
     lists = name_lists()
-    runs = [run.span() for run in _RUN.finditer(text)]
-    cued = [span for m in _CUED.finditer(text) if (span := _cued_span(m, lists))]
+    runs = [run.span() for run in NAME_RUN.finditer(text)]
+    cued = [span for m in CUED_NAME.finditer(text) if (span := cued_span(m, lists))]
     lower = [run.span() for run in LOWER_RUN.finditer(text)]
     return names_from_matches(text, runs, cued, lists, lower)
 
@@ -222,8 +117,8 @@ def names_from_matches(
     lists: NameLists,
     lower: list[tuple[int, int]] = (),
 ) -> list[tuple[int, int]]:
-    """:func:`find_names` from the spans of the capitalised runs (``_RUN``), of the names
-    after a cue (:func:`_cued_span`) and of the lower-case runs (:data:`LOWER_RUN`) already
+    """:func:`find_names` from the spans of the capitalised runs (``NAME_RUN``), of the names
+    after a cue (:func:`cued_span`) and of the lower-case runs (:data:`LOWER_RUN`) already
     found in ``text``; the free-text scanner finds them for a whole column in one pass."""
     spans: list[tuple[int, int]] = []
     for run_start, run_end in runs:
@@ -232,7 +127,7 @@ def names_from_matches(
                 continue
             cue = _previous_word(text, start)
             piece = text[start:end]
-            if cue in _CUES:
+            if cue in CUES:
                 spans.append((start, end))
             elif len(tokens) == 1:
                 only = tokens[0]
@@ -247,7 +142,7 @@ def names_from_matches(
                 or all(t in lists.listed for t in tokens)
                 or _PARTICLE_INSIDE.search(piece)
                 or _shaped_like_a_name(piece, tokens, lists)
-                and (cue in _WEAK_CUES or _next_word(text, end) in _PERSON_VERBS)
+                and (cue in WEAK_CUES or _next_word(text, end) in PERSON_VERBS)
             ):
                 spans.append((start, end))
     spans += cued
@@ -261,30 +156,6 @@ def names_from_matches(
             kept.append((start, end))
             reach = end
     return kept
-
-
-# Titles: whatever word follows is a name, even in lower case ("mdm rosnah", "mr tan").
-_TITLES = frozenset(["mr", "mrs", "ms", "mdm", "miss", "madam", "mister", "prof", "encik", "puan"])
-# Relations and roles, and the verbs of reaching someone: a following capitalised word, or a
-# lower-case known name, is the person ("spoke to siti", "Contact Bernadette on...").
-_RELATIONS = (
-    "patient|client|customer|son|daughter|wife|husband|mother|father|brother|sister|nephew|"
-    "niece|aunt|aunty|auntie|uncle|cousin|grandson|granddaughter|grandmother|grandfather|"
-    "grandma|grandpa|friend|neighbour|neighbor|caregiver|carer|guardian|nok|named|called|"
-    "nurse|pharmacist|interpreter|colleague|dr|doctor|pt|spouse|partner|fiance|fiancee|"
-    "son-in-law|daughter-in-law|mother-in-law|father-in-law|brother-in-law|sister-in-law|"
-    "stepson|stepdaughter|stepmother|stepfather|helper|maid|escort|kid|child|name"
-)
-_REACH_WORDS = (
-    "contact|contacted|call|called|calling|ring|rang|phone|phoned|email|emailed|text|texted|"
-    "message|messaged|tell|told|ask|asked|inform|informed|remind|reminded|meet|met|reached"
-)
-_REACH_VERBS = (
-    rf"{_REACH_WORDS}|"
-    r"(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with)"
-)
-_RELATION_WORDS = frozenset(_RELATIONS.split("|"))
-_CUE_WORDS = rf"{'|'.join(sorted(_TITLES))}|{_RELATIONS}|{_REACH_VERBS}"
 
 
 def _trie(words: list[str]) -> str:
@@ -308,57 +179,14 @@ def _trie(words: list[str]) -> str:
     return emit(tree)
 
 
-_CUE_TREE = _trie([*_TITLES, *_RELATIONS.split("|"), *_REACH_WORDS.split("|")])
-_CUED = re.compile(
+_CUE_TREE = _trie([*TITLES, *RELATIONS.split("|"), *REACH_WORDS.split("|")])
+#: A cue word and up to four words after it; :func:`cued_span` says which are a name.
+CUED_NAME = re.compile(
     rf"(?<![\w/-])(?<![0-9] )(?P<cue>{_CUE_TREE}"
     r"|(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with))\.?[ \t]*[:,]?[ \t]+(?:(?:is|was|named|called)[ \t]+)?"
     r"(?P<words>[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*){0,3})",
     re.IGNORECASE,
 )
-# Lower-case words a title may be followed by that are not a name ("the dr said").
-_NOT_AFTER_TITLE = frozenset(
-    [
-        "and",
-        "or",
-        "is",
-        "was",
-        "has",
-        "had",
-        "will",
-        "would",
-        "said",
-        "says",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "for",
-        "with",
-        "from",
-        "by",
-        "not",
-        "also",
-        "then",
-        "who",
-        "as",
-        "are",
-        "the",
-        "a",
-        "an",
-        "his",
-        "her",
-        "their",
-        "this",
-        "that",
-        "be",
-        "been",
-        "did",
-        "does",
-        "can",
-    ]
-)
-
 
 # Runs of lower-case words (a note typed without capitals): two or more sure names side by
 # side in one ("lim boon huat, 9123 4567") are a name without any cue.
@@ -366,6 +194,7 @@ LOWER_RUN = re.compile(
     r"(?<![\w'’@./-])[a-z][a-z'’-]{1,24}(?:[ \t]+[a-z][a-z'’-]{1,24})+(?![\w@'’/-])"
 )
 _SPACE_SPLIT = re.compile(r"[^ ]+")
+
 # Punctuation read as a space when a text's words are looked up all at once.
 _PUNCTUATION_TO_SPACE = str.maketrans({c: " " for c in ',.;:!?()[]{}"/\t\n'})
 
@@ -421,7 +250,7 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
         kind = ""
         if stretch and word in lists.particles:
             kind = "particle"
-        elif word in _NOT_AFTER_TITLE or word in lists.not_name:
+        elif word in NOT_AFTER_TITLE or word in lists.not_name:
             kind = ""
         elif word in lists.strong:
             kind = "sure"
@@ -438,16 +267,12 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
     return found
 
 
-# After these a single everyday word is still a name ("maiden name is Grant").
-_NAMING = frozenset(["name", "named"])
-
-
 def _lower_strength(word: str, lists: NameLists, *, title: bool, relation: bool) -> str:
     """How surely a lower-case word after a cue is (part of) a name: "lower" (a known name
     that is no everyday word; after a title any word but a function word; after a relation
     such as "son" or "pt" a word that is no English word: "venkatesh"), "weak" (a known
     name that is also an everyday word: "tan", "will"), or "" (not a name)."""
-    if not re.sub(r"['’-]", "", word).isalpha() or word in _NOT_AFTER_TITLE:
+    if not re.sub(r"['’-]", "", word).isalpha() or word in NOT_AFTER_TITLE:
         return ""
     if word in lists.strong or title:
         return "lower"
@@ -456,7 +281,7 @@ def _lower_strength(word: str, lists: NameLists, *, title: bool, relation: bool)
     return "weak" if word in lists.known else ""
 
 
-def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
+def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
     """The name right after a title, a relation or a verb of reaching someone.
 
     After the cue, words are taken while they can be a name: a capitalised word that is no
@@ -467,8 +292,8 @@ def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None
     s/o) are kept inside. Up to four words.
     """
     cue = match.group("cue").lower()
-    title = cue in _TITLES
-    reach = not title and cue not in _RELATION_WORDS  # "call", "spoke to"...
+    title = cue in TITLES
+    reach = not title and cue not in RELATION_WORDS  # "call", "spoke to"...
     taken: list[tuple[int, int, str, str]] = []  # (start, end, word, case)
     for word in re.finditer(r"\S+", match.group("words")):
         token = word.group()
@@ -476,7 +301,7 @@ def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None
         if taken and lower in lists.particles:
             taken.append((word.start(), word.end(), "particle", ""))
             continue
-        capital = bool(_TOKEN.fullmatch(token)) and token[0].isupper()
+        capital = bool(NAME_TOKEN.fullmatch(token)) and token[0].isupper()
         if lower.rstrip(".") in lists.not_name:
             break
         bare = token.rstrip(".")
@@ -506,208 +331,29 @@ def _cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None
     names = [t for _, _, t, _ in taken if t != "particle"]
     if reach and all(n in lists.english or n in lists.ambiguous for n in names):
         return None  # "text, Safe Harbor", "call Will Young": everyday words after a verb
-    if len(names) == 1 and not title and names[0] in lists.ambiguous and cue not in _NAMING:
+    if len(names) == 1 and not title and names[0] in lists.ambiguous and cue not in NAMING_WORDS:
         return None  # "call May", "ask Will": an everyday word alone
     offset = match.start("words")
     end = offset + taken[-1][1]
-    if _next_word(match.string, end) in _SERVICE_WORDS or _organisation_after(match.string, end):
+    if _next_word(match.string, end) in SERVICE_WORDS or _organisation_after(match.string, end):
         return None  # "told Grab driver", "emailed Medisave team": a company or service
     return offset + taken[0][0], end
 
 
-# Words around a run of capitalised words that say it names a person, or an organisation.
-_WEAK_CUES = frozenset(
-    [
-        "to",
-        "with",
-        "by",
-        "from",
-        "kin",
-        "contact",
-        "cc",
-        "attn",
-        "for",
-        "informed",
-        "told",
-        "and",
-        "employee",
-        "recipient",
-        "up",
-        "per",
-        "escort",
-        "visitor",
-        "applicant",
-    ]
-)
-_PERSON_VERBS = frozenset(
-    [
-        "attended",
-        "called",
-        "reports",
-        "reported",
-        "said",
-        "says",
-        "was",
-        "is",
-        "has",
-        "had",
-        "visited",
-        "came",
-        "phoned",
-        "emailed",
-        "presented",
-        "complained",
-        "declined",
-        "agreed",
-        "requested",
-        "asked",
-        "lives",
-        "lived",
-        "died",
-        "consented",
-        "refused",
-        "wants",
-        "will",
-        "who",
-        "herself",
-        "himself",
-        "did",
-        "does",
-    ]
-)
-_ORGANISATION_WORDS = frozenset(
-    [
-        "hospital",
-        "clinic",
-        "polyclinic",
-        "centre",
-        "center",
-        "programme",
-        "program",
-        "life",
-        "holdings",
-        "bank",
-        "school",
-        "university",
-        "college",
-        "institute",
-        "foundation",
-        "trust",
-        "group",
-        "ltd",
-        "pte",
-        "inc",
-        "corp",
-        "hub",
-        "mall",
-        "plaza",
-        "building",
-        "tower",
-        "park",
-        "road",
-        "street",
-        "avenue",
-        "drive",
-        "monitor",
-        "insurance",
-        "pharmacy",
-        "medical",
-        "healthcare",
-        "health",
-        "station",
-        "airport",
-        "library",
-        "home",
-        "homes",
-        "hospice",
-        "society",
-        "association",
-        "church",
-        "temple",
-        "mosque",
-        "ministry",
-        "council",
-        "agency",
-        "enterprise",
-        "enterprises",
-        "trading",
-        "llp",
-        "co",
-        "company",
-        "corporation",
-        "restaurant",
-        "cafe",
-        "hotel",
-        "market",
-        "kindergarten",
-        "academy",
-        "services",
-        "nursing",
-        "dental",
-        "surgery",
-        "practice",
-        "partners",
-        "authority",
-        "commission",
-        "bureau",
-        "committee",
-        "board",
-        "department",
-        "office",
-    ]
-)
 # An organisation word up to four capitalised words after a name-like piece ("Ng Teng Fong
 # General Hospital", "Lee Ah Mooi Old Age Home", "KK Women's and Children's Hospital"):
 # the piece names the organisation, not a person.
 # (Street words end a place, not an organisation: "Mr Tan Ah Kow Bedok Road" keeps its name
 # by the next-word rule alone.)
-_INSTITUTIONS = _ORGANISATION_WORDS - {"road", "street", "avenue", "drive", "park", "life"}
+_INSTITUTIONS = ORGANISATION_WORDS - {"road", "street", "avenue", "drive", "park", "life"}
 _ORGANISATION_AFTER = re.compile(
     r"(?:['’]s?)?(?:[ \t]+(?:[A-Z][A-Za-z'’.-]{0,24}"
     r"|(?:and|&)(?=[ \t]+(?!(?:Dr|Mr|Mrs|Ms|Mdm|Miss|Nurse|Prof)\b)[A-Z]))){0,5}?[ \t]+"
     rf"(?i:{'|'.join(sorted(_INSTITUTIONS))})s?(?![A-Za-z])"
 )
-
-
-# Verbs that, after one capitalised word, say a person is meant ("Kuldeep says", "Thivya
-# complained"); "said" and "is" are left out: places and things take them too.
-_SURE_PERSON_VERBS = frozenset(
-    [
-        "says",
-        "complained",
-        "complains",
-        "agreed",
-        "agrees",
-        "consented",
-        "refused",
-        "declined",
-        "attended",
-        "phoned",
-        "emailed",
-        "texted",
-        "requested",
-        "denies",
-        "denied",
-        "feels",
-        "felt",
-        "wants",
-        "wanted",
-        "asked",
-        "told",
-        "mentioned",
-        "promised",
-        "prefers",
-        "insisted",
-        "apologised",
-        "apologized",
-        "thanked",
-    ]
-)
 _SPEAKER = re.compile(r":[ \t]")
 _JOINED_AFTER = re.compile(r"[ \t]+(?:and|&)[ \t]+([A-Z][a-z'’-]{1,24})(?![A-Za-z])")
 _JOINED_BEFORE = re.compile(r"(?<![A-Za-z])([A-Z][a-z'’-]{1,24})[ \t]+(?:and|&)[ \t]+$")
-
-
 _LINE_START = re.compile(r"(?:^|[.!?;/\n\"“])[ \t]*$")
 
 
@@ -719,7 +365,7 @@ def _unknown_but_named(
     ("Harbhajan: I will come"; not "Brother in Chennai: ...")."""
     if len(word) < 3 or piece.isupper() or word in lists.english or word in lists.known:
         return False
-    if _next_word(text, end) in _SURE_PERSON_VERBS:
+    if _next_word(text, end) in SURE_PERSON_VERBS:
         return True
     # Joined by "and" to a sure name ("Vaidehi and Margaret", "Margaret and Oluwaseun");
     # two unknown words joined are more often places ("Chennai and Coimbatore").
@@ -758,47 +404,9 @@ def _has_sure_name(piece: str, lists: NameLists) -> bool:
 def _organisation_after(text: str, end: int) -> bool:
     """A piece followed by an organisation word (next word, or up to four capitalised
     words later) names an organisation."""
-    return _next_word(text, end) in _ORGANISATION_WORDS or bool(
-        _ORGANISATION_AFTER.match(text, end)
-    )
+    return _next_word(text, end) in ORGANISATION_WORDS or bool(_ORGANISATION_AFTER.match(text, end))
 
 
-# After a name-like word, these say it names a company, a service or a team, not a person.
-_SERVICE_WORDS = _ORGANISATION_WORDS | frozenset(
-    [
-        "driver",
-        "agent",
-        "team",
-        "staff",
-        "officer",
-        "hotline",
-        "helpline",
-        "desk",
-        "counter",
-        "branch",
-        "department",
-        "dept",
-        "service",
-        "services",
-        "rep",
-        "representative",
-        "app",
-        "website",
-        "office",
-        "support",
-        "account",
-        "customer",
-        "ward",
-        "unit",
-        "lab",
-        "laboratory",
-        "company",
-        "shop",
-        "store",
-        "counsellor",
-        "worker",
-    ]
-)
 # Bounded: the word after a name is read in constant time, even in a cell that is one
 # 100,000-letter "word" (a longer word is no organisation word anyway).
 _NEXT = re.compile(r"[ \t]*([A-Za-z]{1,24})(?![A-Za-z])")
@@ -847,16 +455,3 @@ _PREVIOUS = re.compile(r"([A-Za-z]+)\.?[ \t:,]*$")
 def _previous_word(text: str, start: int) -> str:
     match = _PREVIOUS.search(text[max(0, start - 24) : start])
     return match.group(1).lower() if match else ""
-
-
-def non_latin_script(values: pd.Series) -> tuple[str, float] | None:
-    """The non-Latin script most sampled values are written in, and its share, if any."""
-    n = len(values)
-    if n == 0 or not values.str.contains(r"[^\x00-\x7f]", regex=True).any():
-        return None  # plain ASCII (the usual case): one vectorised check
-    best = None
-    for script, pattern in _SCRIPTS.items():
-        share = float(values.str.contains(pattern, regex=True).sum()) / n
-        if share > 0 and (best is None or share > best[1]):
-            best = (script, share)
-    return best

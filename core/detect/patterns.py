@@ -156,7 +156,8 @@ _DATE_NO_YEAR = (
 )
 # Letter, 7 digits, check letter; a space, dot or dash may stand between the parts.
 _NRIC = r"[STFGMstfgm][ .-]?[0-9]{7}[ .-]?[A-Za-z]"
-_RECORD_PREFIX = (
+#: The words that name a record, account, licence or ID number (MRN, Account No., NRIC...).
+RECORD_PREFIX = (
     r"(?:MRN|SSN|Social\s+Security(?:\s+(?:No\.?|Number|#))?|MR\s?No\.?|Medical\s+Record(?:\s+(?:No\.?|Number))?|A/C(?:\s+No\.?)?|"
     r"Acc(?:oun)?t\.?(?:\s+(?:No\.?|Number))?|Account(?:\s+(?:No\.?|Number))?|"
     r"Licen[cs]e(?:\s+(?:No\.?|Number))?|Policy(?:\s+(?:No\.?|Number))?|"
@@ -240,7 +241,7 @@ _BUILTIN = (
     Pattern(
         "record_code",
         _compile(
-            rf"(?<![\w]){_RECORD_PREFIX}\s*[:#.(]?\s*"
+            rf"(?<![\w]){RECORD_PREFIX}\s*[:#.(]?\s*"
             r"(?P<value>(?=[A-Z0-9/-]*[0-9])[A-Z0-9][A-Z0-9/-]{3,}[A-Z0-9])"
             r"(?![\w])",
             re.IGNORECASE,

@@ -27,12 +27,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
-if TYPE_CHECKING:
-    from core.schema import Suggestion
+from core.roles import Role, Suggestion
 
 # Kinds Step 1 gives a column because it is unique, not because of what it holds.
 UNIQUE_KINDS = frozenset({"near_unique", "identifier_like", "code"})
@@ -138,8 +136,6 @@ def review_unique_column(
     ("other"), or record numbers (direct, uncertain). ``text`` is the sampled values as
     text, ``header`` the column's name as lower-case words; other suggestions come back
     unchanged (see :func:`needs_review`)."""
-    from core.schema import Role
-
     if not needs_review(suggestion):
         return suggestion
     postal = suggestion.kind == "postal_code"

@@ -33,18 +33,18 @@ import pyarrow.compute as pc
 
 from core._text import as_text
 from core.detect.addresses import ADDRESS, find_addresses
+from core.detect.name_words import CUE_WORDS
 from core.detect.names import (
-    _CUE_WORDS,
-    _CUED,
-    _RUN,
+    CUED_NAME,
     LOWER_RUN,
-    _cued_span,
+    NAME_RUN,
+    cued_span,
     find_names,
     may_hold_lower_name,
     name_lists,
     names_from_matches,
 )
-from core.detect.patterns import _RECORD_PREFIX, BUILTIN_KINDS, PATTERNS
+from core.detect.patterns import BUILTIN_KINDS, PATTERNS, RECORD_PREFIX
 from core.detect.phones import DEFAULT_REGION, DIGIT_RUN, find_phones, phones_in_runs
 from core.errors import ParameterError
 
@@ -266,13 +266,13 @@ _LOOSER = {
     "nric": r"[STFGMstfgm][ .-]?[0-9]{7}[ .-]?[A-Za-z]",
     "ssn": r"[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}",
     "nino": r"[A-Za-z]{2} ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-Da-d]",
-    "record_code": rf"(?i)(?:{_RECORD_PREFIX})\s*[:#.(]?\s*[A-Z0-9]",
+    "record_code": rf"(?i)(?:{RECORD_PREFIX})\s*[:#.(]?\s*[A-Z0-9]",
     "vehicle_plate": r"[A-Z]{1,3}[0-9]{1,4}[A-Z]",
     "date": "[0-9]",
     "phone": r"[0-9](?:[ ().-]{0,2}[0-9]){6}",
     "address": r"[0-9]|Jalan|Jln|Lorong|Lor",  # every alternative holds a digit but these
     "name": "[A-Z]",
-    "cued_name": rf"(?i)(?:{_CUE_WORDS})\.?[ \t]*[:,]?[ \t]+\S",
+    "cued_name": rf"(?i)(?:{CUE_WORDS})\.?[ \t]*[:,]?[ \t]+\S",
 }
 _NON_ASCII = r"[^\x00-\x7f]"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -410,12 +410,12 @@ def _find_many(texts: list[str], chosen: tuple[str, ...], region: str) -> list[l
     if "name" in chosen:
         lists = name_lists()
         name_runs: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        found_runs = column.joined(_LOOSER["name"]).search(_RUN, _whole)
+        found_runs = column.joined(_LOOSER["name"]).search(NAME_RUN, _whole)
         for i, start, end in _runs_with_a_name_word(column.texts, found_runs, lists):
             name_runs[i].append((start, end))
         cued: dict[int, list[tuple[int, int]]] = defaultdict(list)
         joined = column.joined(_LOOSER["cued_name"])
-        for i, start, end in joined.search(_CUED, lambda m: _cued_span(m, lists)):
+        for i, start, end in joined.search(CUED_NAME, lambda m: cued_span(m, lists)):
             cued[i].append((start, end))
         lower: dict[int, list[tuple[int, int]]] = defaultdict(list)
         # Lower-case runs are everywhere: search only the texts holding a sure name.

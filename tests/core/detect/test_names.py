@@ -5,7 +5,8 @@ from __future__ import annotations
 import pandas as pd
 
 from core.detect import find_entities
-from core.detect.names import name_lists, name_shares, non_latin_script
+from core.detect.lexicon import name_lists
+from core.detect.name_cells import name_shares, non_latin_script
 
 
 def names_in(text: str) -> list[str]:

@@ -1,0 +1,100 @@
+"""Person names in whole cells: is this column a column of names (PDPC guide, Step 1)?
+
+A cell is a *known* name (one to four capitalised tokens with a given or family name of the
+lists, or 2-4 Chinese characters starting with a common surname character) or has the
+*shape* of a name only; :func:`name_shares` gives both shares for a column. Names in other
+scripts (Tamil, Jawi...) are not recognised: :func:`non_latin_script` says which script a
+column is written in, so the report can say so. See :mod:`core.detect.names` for the lists.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from core.detect.lexicon import NameLists, name_lists
+from core.detect.name_words import NAME_TOKEN
+
+# Chinese characters: 2-4 of them starting with one of the commonest surname characters.
+_HAN_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
+    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
+    "龚邵万钱严覃武戴莫孔向汤陳黃張劉楊趙吳鄭謝許馮鄧蕭葉蘇呂盧姜鍾譚陸範賈韋鄒"
+)
+_HAN_NAME = re.compile(rf"[{_HAN_SURNAMES}][\u4e00-\u9fff]{{1,3}}")
+_SCRIPTS = {
+    "Chinese characters": r"[\u4e00-\u9fff\u3400-\u4dbf]",
+    "Tamil": r"[\u0b80-\u0bff]",
+    "Devanagari (Hindi)": r"[\u0900-\u097f]",
+    "Arabic/Jawi": r"[\u0600-\u06ff]",
+    "Thai": r"[\u0e00-\u0e7f]",
+    "Korean": r"[\uac00-\ud7af]",
+    "Japanese kana": r"[\u3040-\u30ff]",
+    "Cyrillic": r"[\u0400-\u04ff]",
+}
+
+
+def _cell_verdict(value: str, lists: NameLists) -> str:
+    """'known', 'shape' or '' for one whole cell."""
+    if _HAN_NAME.fullmatch(value):
+        return "known"
+    words = value.replace(",", " ").split()
+    if not 1 <= len(words) <= 6:
+        return ""
+    tokens = []
+    for position, word in enumerate(words):
+        lower = word.lower()
+        if lower in lists.particles and 0 < position < len(words) - 1:
+            continue
+        if not NAME_TOKEN.fullmatch(word) or lower.rstrip(".") in lists.not_name:
+            return ""
+        tokens.append(lower.rstrip("."))
+    if not 1 <= len(tokens) <= 4:
+        return ""
+    known = [t for t in tokens if t in lists.strong] or all(t in lists.listed for t in tokens)
+    if len(tokens) == 1:
+        only = tokens[0]
+        return "known" if only in lists.known and only not in lists.ambiguous else ""
+    if known:
+        return "known"
+    # Shape alone: at least two tokens of two letters or more (not only initials).
+    return "shape" if sum(len(t) > 2 for t in tokens) >= 2 else ""
+
+
+def name_shares(values: pd.Series, counts: pd.Series | None = None) -> tuple[float, float]:
+    """Shares of ``values`` (stripped strings) that are names: (known names, shape only).
+
+    *known*: one to four capitalised tokens (particles such as bin, s/o allowed inside)
+    with at least one given or family name of the curated list (a lone name that is also
+    an English word, such as "May" or "Tan", does not count); *shape only*: 2-4 capitalised
+    tokens, none of them a known name nor a word that never belongs to a name.
+    Work is done once per distinct value: pass distinct ``values`` with their ``counts``
+    (aligned), or all values and no counts.
+    """
+    if counts is None:
+        counts = values.value_counts(sort=False)
+        values = pd.Series(counts.index, dtype=object)
+        counts = pd.Series(counts.to_numpy(), index=values.index)
+    n = float(counts.sum())
+    if n == 0:
+        return 0.0, 0.0
+    lists = name_lists()
+    verdicts = [_cell_verdict(str(v), lists) for v in values]
+    weights = counts.to_numpy()
+    known = sum(w for v, w in zip(verdicts, weights, strict=True) if v == "known") / n
+    shape = sum(w for v, w in zip(verdicts, weights, strict=True) if v == "shape") / n
+    return float(known), float(shape)
+
+
+def non_latin_script(values: pd.Series) -> tuple[str, float] | None:
+    """The non-Latin script most sampled values are written in, and its share, if any."""
+    n = len(values)
+    if n == 0 or not values.str.contains(r"[^\x00-\x7f]", regex=True).any():
+        return None  # plain ASCII (the usual case): one vectorised check
+    best = None
+    for script, pattern in _SCRIPTS.items():
+        share = float(values.str.contains(pattern, regex=True).sum()) / n
+        if share > 0 and (best is None or share > best[1]):
+            best = (script, share)
+    return best

@@ -1,0 +1,361 @@
+"""The words and token shapes that say a name is meant, or that it is not.
+
+Vocabulary only, no logic: the shape of a name token and the particles (bin, s/o) inside
+names; the cues before a name (titles, relations and roles, verbs of reaching someone); the
+verbs only people do; and the organisation, service and street words that turn a name-like
+piece into an organisation's name. The cell check (:mod:`core.detect.name_cells`), the
+free-text finder (:mod:`core.detect.names`) and the scanner's quick filters
+(:mod:`core.detect.text`) read them, so each word list is written once.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A name token: capitalised word (Tan, O'Brien, McDonald, Jean-Luc), ALL CAPS (TAN), or an
+# initial (G, G.). Particles are matched separately, case-insensitively.
+# A token never runs into digits or an underscore ("SUDA2", "MIN_EPSILON"), and capitals
+# never into lower case ("QIs").
+NAME_WORD = (
+    r"[A-Z](?:['’][A-Z])?[a-z'’-]*[a-z](?:[A-Z][a-z'’-]*)?(?![0-9_])"
+    r"|[A-Z](?:[A-Z'’-]*[A-Z])?(?![a-z0-9_])\.?"
+)
+#: One name token (compiled :data:`NAME_WORD`).
+NAME_TOKEN = re.compile(NAME_WORD)
+#: Particles that stand inside a name (bin, s/o, van...), as a regular alternation.
+NAME_PARTICLES = r"bin|binte|binti|bte|bt|s/o|d/o|a/l|a/p|van|von|de|da|del|della|di|du|al|el"
+
+# Words that, just before a capitalised run, say a person is named.
+CUES = frozenset(
+    [
+        "pt",
+        "nok",
+        "mr",
+        "mrs",
+        "ms",
+        "mdm",
+        "miss",
+        "madam",
+        "dr",
+        "prof",
+        "patient",
+        "client",
+        "customer",
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "mother",
+        "father",
+        "brother",
+        "sister",
+        "named",
+        "called",
+        "caregiver",
+        "nok",
+        "nephew",
+        "niece",
+        "aunt",
+        "aunty",
+        "auntie",
+        "uncle",
+        "cousin",
+        "grandson",
+        "granddaughter",
+        "grandmother",
+        "grandfather",
+        "carer",
+        "guardian",
+        "friend",
+        "neighbour",
+    ]
+)
+
+# Titles: whatever word follows is a name, even in lower case ("mdm rosnah", "mr tan").
+TITLES = frozenset(["mr", "mrs", "ms", "mdm", "miss", "madam", "mister", "prof", "encik", "puan"])
+
+# Relations and roles, and the verbs of reaching someone: a following capitalised word, or a
+# lower-case known name, is the person ("spoke to siti", "Contact Bernadette on...").
+RELATIONS = (
+    "patient|client|customer|son|daughter|wife|husband|mother|father|brother|sister|nephew|"
+    "niece|aunt|aunty|auntie|uncle|cousin|grandson|granddaughter|grandmother|grandfather|"
+    "grandma|grandpa|friend|neighbour|neighbor|caregiver|carer|guardian|nok|named|called|"
+    "nurse|pharmacist|interpreter|colleague|dr|doctor|pt|spouse|partner|fiance|fiancee|"
+    "son-in-law|daughter-in-law|mother-in-law|father-in-law|brother-in-law|sister-in-law|"
+    "stepson|stepdaughter|stepmother|stepfather|helper|maid|escort|kid|child|name"
+)
+#: Verbs of reaching someone, one word each (contact, called, told...).
+REACH_WORDS = (
+    "contact|contacted|call|called|calling|ring|rang|phone|phoned|email|emailed|text|texted|"
+    "message|messaged|tell|told|ask|asked|inform|informed|remind|reminded|meet|met|reached"
+)
+#: The verbs of reaching someone, with the two-word ones (spoke to, met with).
+REACH_VERBS = (
+    rf"{REACH_WORDS}|"
+    r"(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with)"
+)
+#: The relations and roles as a set, to tell a relation cue from a verb cue.
+RELATION_WORDS = frozenset(RELATIONS.split("|"))
+#: Every cue word as one alternation (the scanner's quick filter for cued names).
+CUE_WORDS = rf"{'|'.join(sorted(TITLES))}|{RELATIONS}|{REACH_VERBS}"
+
+# Lower-case words a title may be followed by that are not a name ("the dr said").
+NOT_AFTER_TITLE = frozenset(
+    [
+        "and",
+        "or",
+        "is",
+        "was",
+        "has",
+        "had",
+        "will",
+        "would",
+        "said",
+        "says",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "from",
+        "by",
+        "not",
+        "also",
+        "then",
+        "who",
+        "as",
+        "are",
+        "the",
+        "a",
+        "an",
+        "his",
+        "her",
+        "their",
+        "this",
+        "that",
+        "be",
+        "been",
+        "did",
+        "does",
+        "can",
+    ]
+)
+
+# After these a single everyday word is still a name ("maiden name is Grant").
+NAMING_WORDS = frozenset(["name", "named"])
+
+# Words around a run of capitalised words that say it names a person, or an organisation.
+WEAK_CUES = frozenset(
+    [
+        "to",
+        "with",
+        "by",
+        "from",
+        "kin",
+        "contact",
+        "cc",
+        "attn",
+        "for",
+        "informed",
+        "told",
+        "and",
+        "employee",
+        "recipient",
+        "up",
+        "per",
+        "escort",
+        "visitor",
+        "applicant",
+    ]
+)
+PERSON_VERBS = frozenset(
+    [
+        "attended",
+        "called",
+        "reports",
+        "reported",
+        "said",
+        "says",
+        "was",
+        "is",
+        "has",
+        "had",
+        "visited",
+        "came",
+        "phoned",
+        "emailed",
+        "presented",
+        "complained",
+        "declined",
+        "agreed",
+        "requested",
+        "asked",
+        "lives",
+        "lived",
+        "died",
+        "consented",
+        "refused",
+        "wants",
+        "will",
+        "who",
+        "herself",
+        "himself",
+        "did",
+        "does",
+    ]
+)
+ORGANISATION_WORDS = frozenset(
+    [
+        "hospital",
+        "clinic",
+        "polyclinic",
+        "centre",
+        "center",
+        "programme",
+        "program",
+        "life",
+        "holdings",
+        "bank",
+        "school",
+        "university",
+        "college",
+        "institute",
+        "foundation",
+        "trust",
+        "group",
+        "ltd",
+        "pte",
+        "inc",
+        "corp",
+        "hub",
+        "mall",
+        "plaza",
+        "building",
+        "tower",
+        "park",
+        "road",
+        "street",
+        "avenue",
+        "drive",
+        "monitor",
+        "insurance",
+        "pharmacy",
+        "medical",
+        "healthcare",
+        "health",
+        "station",
+        "airport",
+        "library",
+        "home",
+        "homes",
+        "hospice",
+        "society",
+        "association",
+        "church",
+        "temple",
+        "mosque",
+        "ministry",
+        "council",
+        "agency",
+        "enterprise",
+        "enterprises",
+        "trading",
+        "llp",
+        "co",
+        "company",
+        "corporation",
+        "restaurant",
+        "cafe",
+        "hotel",
+        "market",
+        "kindergarten",
+        "academy",
+        "services",
+        "nursing",
+        "dental",
+        "surgery",
+        "practice",
+        "partners",
+        "authority",
+        "commission",
+        "bureau",
+        "committee",
+        "board",
+        "department",
+        "office",
+    ]
+)
+
+# Verbs that, after one capitalised word, say a person is meant ("Kuldeep says", "Thivya
+# complained"); "said" and "is" are left out: places and things take them too.
+SURE_PERSON_VERBS = frozenset(
+    [
+        "says",
+        "complained",
+        "complains",
+        "agreed",
+        "agrees",
+        "consented",
+        "refused",
+        "declined",
+        "attended",
+        "phoned",
+        "emailed",
+        "texted",
+        "requested",
+        "denies",
+        "denied",
+        "feels",
+        "felt",
+        "wants",
+        "wanted",
+        "asked",
+        "told",
+        "mentioned",
+        "promised",
+        "prefers",
+        "insisted",
+        "apologised",
+        "apologized",
+        "thanked",
+    ]
+)
+
+# After a name-like word, these say it names a company, a service or a team, not a person.
+SERVICE_WORDS = ORGANISATION_WORDS | frozenset(
+    [
+        "driver",
+        "agent",
+        "team",
+        "staff",
+        "officer",
+        "hotline",
+        "helpline",
+        "desk",
+        "counter",
+        "branch",
+        "department",
+        "dept",
+        "service",
+        "services",
+        "rep",
+        "representative",
+        "app",
+        "website",
+        "office",
+        "support",
+        "account",
+        "customer",
+        "ward",
+        "unit",
+        "lab",
+        "laboratory",
+        "company",
+        "shop",
+        "store",
+        "counsellor",
+        "worker",
+    ]
+)
