@@ -15,31 +15,17 @@ from core.validation import require_choice, require_int
 
 #: The paper's default thresholds (Section 3.b, assumptions 3-5; Section 3.d).
 T1_DEFAULT = 20
-
-
 T3_DEFAULT = 3
-
-
 T5_DEFAULT = 100_000
-
 
 #: Absolute recoding grades compared in the paper (Section 4.b): width in percentage points.
 ABSOLUTE_WIDTHS: tuple[int, ...] = (1, 5, 10, 15, 20)
 
-
 #: Percentile recoding grades with the same number of categories (Table A-3, endnote 2).
 PERCENTILE_GROUPS: tuple[int, ...] = (100, 20, 10, 7, 5)
-
-
 TOP_BOTTOM = "top_bottom_25"
-
-
 TOP_BOTTOM_LABELS = ("Bottom-25%", "Other", "Top-25%")
-
-
 SCALES = ("auto", "percent", "proportion", "range")
-
-
 METHODS = ("exact", "absolute", "percentile")
 
 

@@ -28,8 +28,6 @@ from core.population_risk.solver import (
 from core.validation import require_choice
 
 POPULATION_MODELS = ("dankar", "pitman", "zayatz", "snb")
-
-
 _INT_MAX = 2**31 - 1
 
 

@@ -30,7 +30,6 @@ from core.validation import (
 
 KMAP_ESTIMATORS = ("poisson", "zero_truncated_poisson")
 
-
 #: How messages name a population table (k-map with the population known), so a missing
 #: column is not read as missing from the data.
 POPULATION_TABLE = "the population table (k-map)"

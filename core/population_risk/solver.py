@@ -17,18 +17,11 @@ import numpy as np
 from core.validation import require_int, require_positive
 
 _ACCURACY = 1e-6  # ARXSolverConfiguration's default accuracy on the object function
-
-
 _ITERATIONS_PER_TRY = 200  # ARX: 1000 per try but at most 100 ms a try and 1 s in all
-
 
 # ARX's deterministic start values after the first try fails (ARXSolverConfiguration).
 _STEPS = [0.0, 0.33, 0.33 + 0.33, 0.33 + 0.33 + 0.33]  # ARX adds 0.33 while below 1
-
-
 _RESTARTS = [(a, b) for a in _STEPS for b in _STEPS]
-
-
 _SHIFT = 12.0  # recurrence up to x >= 12, then the asymptotic series (error < 1e-15)
 
 
