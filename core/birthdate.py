@@ -21,7 +21,7 @@ import pandas as pd
 from core.dates import two_digit_years_not_after
 from core.errors import ParameterError
 from core.formatting import fmt_percent
-from core.privacy import equivalence_classes
+from core.measures.classes import equivalence_classes
 from core.risk import p_shares_birthday
 from core.validation import require_columns, require_int, shown_value
 

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import AnonymisationWarning, ParameterError
-from core.privacy import equivalence_classes
+from core.measures.classes import equivalence_classes
 from core.validation import (
     make_rng,
     require_columns,
@@ -729,7 +729,7 @@ _MIX_LAT, _MIX_LON = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9
 
 def _location_codes(la: np.ndarray, lo: np.ndarray) -> np.ndarray:
     """Dense codes of the exact (lat, lon) pairs in order of first appearance, as
-    :func:`core.privacy.equivalence_classes` numbers them (NaN equals NaN, -0.0 equals 0.0).
+    :func:`core.measures.classes.equivalence_classes` numbers them (NaN equals NaN, -0.0 equals 0.0).
 
     Each pair is mixed into one 64-bit number, which pandas numbers in one fast hashing
     pass; every record is then checked against the first record of its code, and only if

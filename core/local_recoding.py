@@ -68,7 +68,8 @@ import pandas as pd
 from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
-from core.privacy import ClassModels, combined_codes, failing_records
+from core.measures.codes import combined_codes
+from core.measures.models.class_models import ClassModels, failing_records
 from core.search import (
     Candidate,
     ProgressFn,

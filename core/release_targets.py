@@ -13,7 +13,7 @@ released table must satisfy, in the same words as a ``suppress_records`` step::
       alpha_k: {sensitive: salary, alpha: 0.8}
       k_map: {k: 5, population: 5000000, estimator: poisson, significance: 0.01}
 
-The models and their measures are :class:`core.privacy.ClassModels` (the ones the search
+The models and their measures are :class:`core.measures.models.class_models.ClassModels` (the ones the search
 and record suppression use); this module only reads the section, checks it, and says which
 classes of the released table fail.
 """
@@ -28,7 +28,8 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
-from core.privacy import ClassModels, equivalence_classes, failing_records
+from core.measures.classes import equivalence_classes
+from core.measures.models.class_models import ClassModels, failing_records
 from core.techniques.suppression import CLASS_MODELS, class_models
 
 #: The models a ``targets:`` section may name.

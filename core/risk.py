@@ -25,16 +25,11 @@ import pandas as pd
 from core._text import as_text
 from core.errors import ParameterError
 from core.formatting import fmt_count, fmt_number, fmt_percent, fmt_probability
-from core.privacy import (
-    EquivalenceClasses,
-    QuasiIdentifierImpact,
-    classes_and_distribution,
-    classes_and_impact,
-    combined_codes,
-    l_and_t,
-    l_and_t_of,
-    quasi_identifier_impact,
-)
+from core.measures.classes import EquivalenceClasses
+from core.measures.codes import combined_codes
+from core.measures.disclosure import l_and_t, l_and_t_of
+from core.measures.distributions import classes_and_distribution
+from core.measures.impact import QuasiIdentifierImpact, classes_and_impact, quasi_identifier_impact
 from core.progress import ProgressFn, no_progress
 from core.validation import (
     require_choice,

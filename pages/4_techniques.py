@@ -7,7 +7,7 @@ import streamlit as st
 
 from core.errors import AnonymisationError
 from core.markup import escape_markdown
-from core.privacy import k_anonymity
+from core.measures.classes import k_anonymity
 from core.recipe import describe_step
 from core.survey_risk import sample_frequencies
 from core.techniques.registry import STEPS

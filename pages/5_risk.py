@@ -12,8 +12,9 @@ import streamlit as st
 from core.errors import AnonymisationError
 from core.formatting import fmt_count, fmt_number, fmt_probability
 from core.markup import escape_markdown
+from core.measures.classes import equivalence_classes
+from core.measures.disclosure import t_closeness
 from core.population_risk import MODEL_NAMES, population_figures, sizes_from_distribution
-from core.privacy import equivalence_classes, t_closeness
 from core.risk import CONTROL_LEVELS, HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
 from ui import guide_examples, state
 from ui.charts import class_size_chart, driving_advice

@@ -10,8 +10,8 @@ from core.errors import AnonymisationError
 from core.formatting import fmt_count, fmt_number, fmt_probability
 from core.local_recoding import LOCAL_MEASURES, recode_suppressed
 from core.markup import escape_markdown
+from core.measures.emd import T_DISTANCES
 from core.population_risk import KMAP_ESTIMATORS, MODEL_NAMES
-from core.privacy import T_DISTANCES
 from core.risk import annex_d_risk
 from core.search import MEASURES, Target, apply_candidate, recipe_steps, search
 from ui import state

@@ -12,7 +12,7 @@ import streamlit as st
 
 from core.geo import round_coordinates
 from core.io import read_table
-from core.privacy import equivalence_classes
+from core.measures.classes import equivalence_classes
 from core.risk import HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
 from core.techniques import generalise_date
 from ui import state

@@ -13,7 +13,7 @@ the table is never held whole.
   guide, Annex A record suppression, Annex C) need the size of each record's equivalence
   class over the whole table. A counting pass runs the steps before them over every batch
   and keeps only the frequency table of the quasi-identifiers (and the sensitive
-  attribute); the classes that fail are decided on it with :func:`core.privacy.failing_records`
+  attribute); the classes that fail are decided on it with :func:`core.measures.models.class_models.failing_records`
   and their records are dropped from each batch of the writing pass.
 - Other steps (swapping, microaggregation, aggregation, local suppression, PRAM, random
   pseudonyms, ...) need the whole table at once and are refused with a one-line error
@@ -43,7 +43,7 @@ import pandas as pd
 
 from core.engines.sources import Sources
 from core.errors import AnonymisationError, DataReadError
-from core.privacy import ClassModels, failing_records
+from core.measures.models.class_models import ClassModels, failing_records
 from core.progress import ProgressFn, no_progress
 from core.recipe import Recipe, run_step, step_seed
 from core.techniques.registry import Call, resolve

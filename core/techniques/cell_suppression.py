@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
-from core.privacy import equivalence_classes
+from core.measures.classes import equivalence_classes
 from core.survey_risk import sample_frequencies
 from core.validation import require_columns, require_int
 

@@ -15,8 +15,9 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
+from core.measures.classes import equivalence_classes
+from core.measures.models.class_models import ClassModels, failing_records
 from core.population_risk import SolverSettings, generalise_population, table_suppression
-from core.privacy import ClassModels, equivalence_classes, failing_records
 from core.validation import require_columns, require_int, require_numeric
 
 
@@ -88,7 +89,7 @@ def suppress_below_k(df: pd.DataFrame, quasi_identifiers: Sequence[str], *, k: i
     Annex C: "Records in equivalence classes with less than k records should be considered
     for suppression").
 
-    Classes are computed by :func:`core.privacy.equivalence_classes` (a missing value is a
+    Classes are computed by :func:`core.measures.classes.equivalence_classes` (a missing value is a
     value of its own). The result is k-anonymous on ``quasi_identifiers`` (or empty).
     Generalise first: suppression alone may remove most of a detailed table.
     """
@@ -140,7 +141,7 @@ def _class_models(name: str, spec: object) -> ClassModels:
 
 
 def class_models(*, k: int = 1, **specs: Mapping[str, object] | None) -> ClassModels:
-    """One :class:`core.privacy.ClassModels` from a step's ``k`` and model mappings (as
+    """One :class:`core.measures.models.class_models.ClassModels` from a step's ``k`` and model mappings (as
     :func:`suppress_failing_classes` takes them); the models share one sensitive column."""
     unknown = sorted(set(specs) - set(CLASS_MODELS))
     if unknown:
@@ -190,7 +191,7 @@ def suppress_failing_classes(
     "distance": "auto"|"equal"|"ordered"|"hierarchical"}`` (hierarchical: with
     ``"hierarchy"``, the sensitive column's :class:`core.hierarchy.Hierarchy`), ``delta_disclosure={..., "delta": 1.5}``,
     ``beta_likeness={..., "beta": 1, "enhanced": False}``, ``alpha_k={..., "alpha": 0.8}``.
-    Distributions are compared with the table given (see :class:`core.privacy.ClassModels`).
+    Distributions are compared with the table given (see :class:`core.measures.models.class_models.ClassModels`).
 
     Population-based models (:mod:`core.population_risk`): ``k_map={"k": 10, "population":
     N, "estimator": "poisson"|"zero_truncated_poisson", "significance": 0.01}`` (a class

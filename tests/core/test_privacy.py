@@ -641,13 +641,13 @@ def test_one_sort_gives_the_figures_of_two_passes(sensitive):
 def test_one_sort_falls_back_when_the_key_does_not_fit(monkeypatch):
     """Keys wider than the packing allows: the classes are first numbered densely, and
     past that the two-pass path is used; the figures do not change."""
-    import core.privacy as privacy
+    import core.measures.distributions as distributions
 
     df = _seeded_table()
     qis = ["age", "sex", "town", "band"]
     expected = _two_pass_figures(df, qis, "score")
     for bits in (16, 4):  # 16: dense class numbers fit; 4: nothing fits
-        monkeypatch.setattr(privacy, "_PACK_BITS", bits)
+        monkeypatch.setattr(distributions, "_PACK_BITS", bits)
         _assert_same_figures(_one_sort_figures(df, qis, "score"), expected)
 
 
