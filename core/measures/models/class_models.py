@@ -16,7 +16,7 @@ from core.hierarchy import Hierarchy
 from core.measures.classes import equivalence_classes
 from core.measures.distributions import ENTROPY_ESTIMATORS, ClassDistribution, sensitive_coding
 from core.measures.emd import T_DISTANCES
-from core.population_risk import KMAP_ESTIMATORS, kmap_derived_k, kmap_population_counts
+from core.population_risk.kmap import KMAP_ESTIMATORS, kmap_derived_k, kmap_population_counts
 from core.validation import (
     require_choice,
     require_columns,
