@@ -4,7 +4,8 @@ NIST SP 800-188 (Sec. 4.3.4 "De-identifying dates") lists the strategies impleme
 
 - HIPAA Safe Harbor generalises dates to the year (see :mod:`core.safe_harbor`), and the
   PDPC guide's Annex B generalises a date of birth to month and year, or year:
-  :func:`generalise_dates` (reusing :func:`core.techniques.generalise_date`).
+  :func:`core.techniques.generalisation.generalise_dates` (one column:
+  :func:`core.techniques.generalise_date`).
 - "Dates within a single person's record can be systematically adjusted by a random
   amount" (admission and discharge moved the same number of days): :func:`shift_dates`,
   one offset per person, so every interval between that person's dates is kept.
@@ -80,7 +81,27 @@ def two_digit_years_not_after(
     return parsed.where(~late, parsed - _CENTURY)
 
 
-def _parse(
+def to_dates(series: pd.Series, column: str, *, dayfirst: bool) -> pd.Series:
+    """Dates read by pandas (day first or not), each value on its own when formats mix;
+    a value that is not a date is named with its column and row."""
+    if pd.api.types.is_datetime64_any_dtype(series):
+        return series
+    parsed = pd.to_datetime(series, errors="coerce", dayfirst=dayfirst)
+    failed = parsed.isna() & series.notna()
+    if failed.any():  # several formats in one column: read each value on its own
+        parsed = pd.to_datetime(series, errors="coerce", dayfirst=dayfirst, format="mixed")
+        failed = parsed.isna() & series.notna()
+    if failed.any():
+        row = int(failed.to_numpy().nonzero()[0][0])
+        raise ParameterError(
+            f"Column '{column}' has {int(failed.sum())} value(s) that are not dates, the first "
+            f"in row {row + 1} ({shown_value(series.iloc[row])}). Correct them, or write dates like "
+            "2003-02-01."
+        )
+    return parsed
+
+
+def parse_dates(
     series: pd.Series, column: str, *, latest: pd.Timestamp | None = None, events: bool = False
 ) -> pd.Series:
     """Dates from text: ISO (2003-02-01) as written, and slash dates day first (08/01/1971 is
@@ -88,9 +109,6 @@ def _parse(
 
     With ``latest`` (dates of birth or of past events), a two-digit year that would land
     after it is in the previous century: :func:`two_digit_years_not_after`."""
-    # Imported here: core.techniques re-exports this module (an import cycle otherwise).
-    from core.techniques.generalisation import _parse_dates
-
     if pd.api.types.is_datetime64_any_dtype(series):
         return series
     # ISO first, on its own: with dayfirst, pandas would read 1777-01-10 as 1 October.
@@ -101,7 +119,7 @@ def _parse(
         parsed = (
             iso
             if others.isna().all()
-            else iso.fillna(pd.to_datetime(_parse_dates(others, column, dayfirst=True)))
+            else iso.fillna(pd.to_datetime(to_dates(others, column, dayfirst=True)))
         )
     if not pd.api.types.is_datetime64_any_dtype(parsed):
         parsed = pd.to_datetime(parsed)
@@ -187,7 +205,7 @@ def shift_dates(
     delta = pd.to_timedelta(offsets[people], unit="D")
     out = df.copy()
     for column in columns:
-        dates = _parse(df[column], column)
+        dates = parse_dates(df[column], column)
         shifted = pd.Series(dates.to_numpy() + delta.to_numpy(), index=df.index)
         if isinstance(dates.dtype, pd.DatetimeTZDtype):
             shifted = shifted.dt.tz_localize("UTC").dt.tz_convert(dates.dt.tz)
@@ -216,7 +234,7 @@ def perturb_intervals(
     columns = require_columns(df, columns, parameter="columns")
     max_days = require_int("max_days", max_days, minimum=1)
     people, _ = _people(df, by)
-    parsed = [_parse(df[c], c) for c in columns]
+    parsed = [parse_dates(df[c], c) for c in columns]
     n = len(df)
     values = np.concatenate([p.to_numpy(dtype="datetime64[ns]") for p in parsed]) if n else None
     if values is None:
@@ -254,20 +272,8 @@ def perturb_intervals(
     return out
 
 
-def generalise_dates(df: pd.DataFrame, columns: str | Sequence[str], *, unit: str) -> pd.DataFrame:
-    """Generalise several date columns to week, month, quarter or year (Annex B; HIPAA).
-
-    A loop over :func:`core.techniques.generalise_date`, which defines the labels.
-    """
-    from core.techniques.generalisation import generalise_date
-
-    out = df
-    for column in require_columns(df, columns, parameter="columns"):
-        out = generalise_date(out, column, unit=unit)
-    return out if out is not df else df.copy()
-
-
-def _reference(reference_date: str | dt.date | None) -> pd.Timestamp:
+def reference_timestamp(reference_date: str | dt.date | None) -> pd.Timestamp:
+    """The reference date as a naive timestamp (today when None); a clear error otherwise."""
     if reference_date is None:
         return pd.Timestamp(dt.date.today())
     try:
@@ -312,12 +318,12 @@ def age_from_dob(
     the same way tomorrow.
     """
     require_columns(df, column)
-    ref = _reference(reference_date)
+    ref = reference_timestamp(reference_date)
     if new_column in df.columns and not (new_column == column and not keep_dob):
         raise ParameterError(
             f"Column '{new_column}' already exists: choose another 'new_column' for the age."
         )
-    dob = _parse(df[column], column, latest=ref)
+    dob = parse_dates(df[column], column, latest=ref)
     ages = ages_at(dob, ref)
     future = (ages < 0).fillna(False).to_numpy()
     if future.any():

@@ -38,7 +38,7 @@ import pandas as pd
 from core.errors import ParameterError
 from core.formatting import fmt_number, fmt_probability
 from core.measures.codes import column_codes, combined_codes
-from core.survey_risk import _weights
+from core.survey_risk import sampling_weights
 from core.validation import require_choice, require_columns
 
 MODEL_METHODS = ("default", "CE", "PML", "weightedLLM")
@@ -162,7 +162,7 @@ def model_risk(
     method = require_choice("method", method, MODEL_METHODS)
     if not isinstance(bound, int | float) or isinstance(bound, bool) or not bound > 0:
         raise ParameterError(f"Parameter 'bound' must be a number above 0, got {bound!r}.")
-    w = _weights(df, weights)
+    w = sampling_weights(df, weights)
     n = len(df)
     if n == 0:
         return ModelRisk(qis, 0, 0, 0.0, 0.0, np.zeros(0))

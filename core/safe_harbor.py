@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from core.dates import _parse, _reference, ages_at
+from core.dates import ages_at, parse_dates, reference_timestamp
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS
 from core.detect.text import redact_and_count, scan_values
 from core.errors import ParameterError
@@ -297,7 +297,7 @@ def apply_safe_harbor(
     exclude = set(require_columns(df, list(exclude), parameter="exclude")) if exclude else set()
     exclude = {str(c) for c in exclude}
     df = _with_text_labels(df)
-    ref = _reference(reference_date)
+    ref = reference_timestamp(reference_date)
     run = _Run(df, _classify(df, suggestions), ref, postal, free_text)
     for column in map(str, df.columns):
         if column in exclude:
@@ -551,7 +551,7 @@ def _old_people(df: pd.DataFrame, kinds: dict[str, _Found], ref: pd.Timestamp) -
     old = np.zeros(len(df), dtype=bool)
     for column, found in kinds.items():
         if found.kind == "date_of_birth":
-            ages = ages_at(_parse(df[column], column, latest=ref), ref)
+            ages = ages_at(parse_dates(df[column], column, latest=ref), ref)
             old |= (ages >= TOP_AGE).fillna(False).to_numpy()
         elif found.kind == "year_of_birth":
             years = _birth_year_numbers(df[column])
@@ -590,7 +590,7 @@ def _hide_birth_years(years: pd.Series, old: np.ndarray, ref: pd.Timestamp):
 def _dates_to_year(values: pd.Series, column: str, kind: str, old: np.ndarray, ref: pd.Timestamp):
     # A two-digit year is read in the past (born on 15/08/31: 1931, aged over 89), as are
     # those of other dates directly related to the person, up to the column's own latest.
-    dates = _parse(values, column, latest=ref, events=kind != "date_of_birth")
+    dates = parse_dates(values, column, latest=ref, events=kind != "date_of_birth")
     years = dates.dt.year.astype("Int64").astype("str").where(dates.notna())
     note = ""
     if kind == "date_of_birth":

@@ -62,7 +62,9 @@ class Frequencies:
 MAX_WEIGHT = 1e11
 
 
-def _weights(df: pd.DataFrame, column: str | None) -> np.ndarray:
+def sampling_weights(df: pd.DataFrame, column: str | None) -> np.ndarray:
+    """The sampling weights of ``column`` as floats (1 for every record when None), each
+    checked to lie between 1 and :data:`MAX_WEIGHT`; the first bad row is named."""
     if column is None:
         return np.ones(len(df))
     require_columns(df, column, parameter="weights")
@@ -90,7 +92,7 @@ def sample_frequencies(
     """f_k and F_k of every record (sdcMicro ``freqCalc``), vectorised on integer codes."""
     qis = tuple(require_columns(df, quasi_identifiers, parameter="quasi_identifiers"))
     require_choice("missing", missing, MISSING_RULES)
-    w = _weights(df, weights)
+    w = sampling_weights(df, weights)
     if missing == "sdcmicro" and df[list(qis)].isna().to_numpy().any():
         fk, Fk = _wildcard_frequencies(df, qis, w)
         return Frequencies(qis, fk, Fk)

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from core._text import as_text, format_number
+from core.dates import to_dates
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
 from core.validation import (
@@ -246,7 +247,7 @@ def generalise_date(
     """
     require_columns(df, column)
     unit = require_choice("unit", unit, DATE_UNITS)
-    dates = _parse_dates(df[column], column, dayfirst=bool(dayfirst))
+    dates = to_dates(df[column], column, dayfirst=bool(dayfirst))
     valid = dates.notna()
     if unit == "year":
         text = dates.dt.year.astype("Int64").astype("str")
@@ -266,22 +267,15 @@ def generalise_date(
     return _replace(df, column, out)
 
 
-def _parse_dates(series: pd.Series, column: str, *, dayfirst: bool) -> pd.Series:
-    if pd.api.types.is_datetime64_any_dtype(series):
-        return series
-    parsed = pd.to_datetime(series, errors="coerce", dayfirst=dayfirst)
-    failed = parsed.isna() & series.notna()
-    if failed.any():  # several formats in one column: read each value on its own
-        parsed = pd.to_datetime(series, errors="coerce", dayfirst=dayfirst, format="mixed")
-        failed = parsed.isna() & series.notna()
-    if failed.any():
-        row = int(failed.to_numpy().nonzero()[0][0])
-        raise ParameterError(
-            f"Column '{column}' has {int(failed.sum())} value(s) that are not dates, the first "
-            f"in row {row + 1} ({shown_value(series.iloc[row])}). Correct them, or write dates like "
-            "2003-02-01."
-        )
-    return parsed
+def generalise_dates(df: pd.DataFrame, columns: str | Sequence[str], *, unit: str) -> pd.DataFrame:
+    """Generalise several date columns to week, month, quarter or year (Annex B; HIPAA).
+
+    A loop over :func:`generalise_date`, which defines the labels.
+    """
+    out = df
+    for column in require_columns(df, columns, parameter="columns"):
+        out = generalise_date(out, column, unit=unit)
+    return out if out is not df else df.copy()
 
 
 def _replace(df: pd.DataFrame, column: str, values: pd.Series) -> pd.DataFrame:

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.dates import age_from_dob, generalise_dates, perturb_ages, perturb_intervals, shift_dates
+from core.dates import age_from_dob, perturb_ages, perturb_intervals, shift_dates
 from core.errors import ParameterError
 from core.recipe import Recipe, apply_recipe
+from core.techniques.generalisation import generalise_dates
 
 
 def visits() -> pd.DataFrame:
