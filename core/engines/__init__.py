@@ -37,7 +37,7 @@ import pyarrow as pa
 from core.engines.packed import CodeBook, KeysTooWide, count_packed, frequency_frame
 from core.engines.sources import Sources, expected_records, resolve_sources
 from core.errors import DataReadError, ParameterError
-from core.io import MAX_FILE_BYTES
+from core.io.files import MAX_FILE_BYTES
 from core.progress import ProgressFn
 
 T = TypeVar("T")

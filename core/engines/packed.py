@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from core.io import _numbers_or_none
+from core.io.numbers import numbers_or_none
 
 #: Bits of a packed key: a signed 64-bit integer, kept non-negative so keys sort as codes.
 KEY_BITS = 63
@@ -107,7 +107,7 @@ class CodeBook:
         reads as one number (``7`` and ``7.0``) become one category; missing is code -1."""
         values = self.values if self.values is not None else pa.array([], pa.string())
         if as_read:
-            numbers = _numbers_or_none(values)
+            numbers = numbers_or_none(values)
             values = values if numbers is None else numbers
         category_of_value, categories = pd.factorize(values.to_pandas(), use_na_sentinel=True)
         dtype = small_int(len(categories))

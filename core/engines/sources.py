@@ -15,14 +15,9 @@ from pathlib import Path
 import pandas as pd
 
 from core.errors import DataReadError, parser_message
-from core.io import (
-    READ_FORMATS,
-    _decode,
-    _detect_sep,
-    _normalise_sep,
-    require_unique_names,
-    require_width,
-)
+from core.io.header import require_unique_names, require_width
+from core.io.reading import READ_FORMATS
+from core.io.text import decode_text, detect_sep, normalise_sep
 from core.validation import require_columns
 
 _HEAD_BYTES = 64_000
@@ -182,8 +177,8 @@ def _csv_header(file: str, sep: str | None) -> tuple[list[str], str, str, int]:
             "Convert it (e.g. iconv -f cp1252 -t utf-8), or use --engine pandas."
         )
     cut = head.rfind(b"\n") if len(head) == _HEAD_BYTES else len(head)
-    text, encoding = _decode(head[: cut if cut > 0 else len(head)], file, None)
-    used_sep = _detect_sep(text) if sep is None else _normalise_sep(sep, file)
+    text, encoding = decode_text(head[: cut if cut > 0 else len(head)], file, None)
+    used_sep = detect_sep(text) if sep is None else normalise_sep(sep, file)
     try:
         header = next((row for row in csv.reader(io.StringIO(text), delimiter=used_sep) if row), [])
     except csv.Error as exc:  # e.g. a carriage return alone inside the header's line

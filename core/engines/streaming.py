@@ -576,11 +576,11 @@ def duckdb_batches(sources: Sources) -> Batches:
 
 
 def _kind(array: Any) -> str:
-    from core.io import _numbers_or_none
+    from core.io.numbers import numbers_or_none
 
     if array.null_count == len(array):
         return "empty"
-    numbers = _numbers_or_none(array)
+    numbers = numbers_or_none(array)
     if numbers is None:
         return "text"
     return "int" if str(numbers.type) == "int64" else "float"
@@ -662,7 +662,7 @@ class BatchWriter:
         self._schema = None
 
     def __call__(self, batch: pd.DataFrame, first: bool) -> None:
-        from core.io import table_to_bytes
+        from core.io.writing import table_to_bytes
 
         if self.fmt != "parquet":
             if self._file is None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import core.io
+import core.io.files
 from core.cli import main
 from core.techniques.pseudonymisation import encrypt_table
 
@@ -173,7 +173,7 @@ def test_apply_refuses_dev_zero(tmp_path, capsys):
 
 
 def test_apply_times_out_on_a_fifo_without_a_writer(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(core.io, "FIFO_IDLE_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(core.io.files, "FIFO_IDLE_TIMEOUT_S", 0.5)
     fifo = tmp_path / "data.csv"
     os.mkfifo(fifo)
     out = tmp_path / "out.csv"

@@ -153,9 +153,9 @@ def test_a_device_is_not_read_as_a_hierarchy():
 
 
 def test_a_hierarchy_larger_than_read_table_reads_is_refused(tmp_path, monkeypatch):
-    import core.io
+    import core.io.files
 
-    monkeypatch.setattr(core.io, "MAX_FILE_BYTES", 64)
+    monkeypatch.setattr(core.io.files, "MAX_FILE_BYTES", 64)
     big = "".join(f"v{i};*\n" for i in range(20))  # 150 bytes
     (tmp_path / "big.csv").write_text(big, encoding="utf-8")
     for source in (tmp_path / "big.csv", io.BytesIO(big.encode()), io.StringIO(big)):

@@ -1,4 +1,4 @@
-"""Tests for core/io.py: reading and writing tables, with a clear error for every failure."""
+"""Tests for core/io/: reading and writing tables, with a clear error for every failure."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import core.io
+import core.io.excel
+import core.io.files
+import core.io.parquet
 from core.errors import AnonymisationError, DataReadError, ParameterError
 from core.io import read_table, table_to_bytes, write_table
 
@@ -505,7 +508,7 @@ def test_xlsx_zip_bomb_is_refused_before_it_is_unpacked():
 def test_xlsx_total_unpacked_size_is_capped(monkeypatch):
     book = table_to_bytes(pd.DataFrame({"a": range(1000)}), "xlsx")
     unpacked = sum(m.file_size for m in zipfile.ZipFile(io.BytesIO(book)).infolist())
-    monkeypatch.setattr(core.io, "MAX_XLSX_UNCOMPRESSED_BYTES", unpacked - 1)
+    monkeypatch.setattr(core.io.excel, "MAX_XLSX_UNCOMPRESSED_BYTES", unpacked - 1)
     with pytest.raises(DataReadError, match=r"would unpack to .* MiB, more than"):
         read_table(book, name="big.xlsx")
 
@@ -513,13 +516,13 @@ def test_xlsx_total_unpacked_size_is_capped(monkeypatch):
 def _count_cell_conversions(monkeypatch) -> dict[str, int]:
     """Counts the cells core.io converts from the workbook (work done, not time taken)."""
     converted = {"cells": 0}
-    original = core.io._excel_cell
+    original = core.io.excel._excel_cell
 
     def counting(cell):
         converted["cells"] += 1
         return original(cell)
 
-    monkeypatch.setattr(core.io, "_excel_cell", counting)
+    monkeypatch.setattr(core.io.excel, "_excel_cell", counting)
     return converted
 
 
@@ -554,23 +557,25 @@ def test_xlsx_cell_cap_counts_rows_times_widest_row(monkeypatch):
         b'<row r="3"><c r="B3"><v>4</v></c></row>'
     )
     book = _workbook_with_sheet(_sheet("A1:B3", rows))
-    monkeypatch.setattr(core.io, "MAX_XLSX_CELLS", 5)
+    monkeypatch.setattr(core.io.excel, "MAX_XLSX_CELLS", 5)
     with pytest.raises(DataReadError, match=r"more than 5 cells \(row 3 x 2 columns"):
         read_table(book, name="t.xlsx")
-    monkeypatch.setattr(core.io, "MAX_XLSX_CELLS", 6)
+    monkeypatch.setattr(core.io.excel, "MAX_XLSX_CELLS", 6)
     assert read_table(book, name="t.xlsx")["b"].tolist() == [4]
 
 
 def test_xlsx_with_too_many_cells_is_refused_before_any_is_parsed(monkeypatch):
     book = table_to_bytes(pd.DataFrame({"a": range(600), "b": range(600)}), "xlsx")  # 1202
-    monkeypatch.setattr(core.io, "MAX_XLSX_CELLS", 1201)
+    monkeypatch.setattr(core.io.excel, "MAX_XLSX_CELLS", 1201)
 
     parsed = []
-    monkeypatch.setattr(core.io, "_sheet_rows", lambda sheet, where: parsed.append(where) or [])
+    monkeypatch.setattr(
+        core.io.excel, "_sheet_rows", lambda sheet, where: parsed.append(where) or []
+    )
     with pytest.raises(DataReadError, match=r"'t.xlsx' holds more than 1,201 cells, the most"):
         read_table(book, name="t.xlsx")
     assert parsed == []  # refused on the count, before openpyxl opened the workbook
-    monkeypatch.setattr(core.io, "MAX_XLSX_CELLS", 1202)
+    monkeypatch.setattr(core.io.excel, "MAX_XLSX_CELLS", 1202)
     with pytest.raises(DataReadError, match="is empty"):  # 1202 cells pass the count
         read_table(book, name="t.xlsx")
     assert len(parsed) == 1
@@ -621,7 +626,7 @@ def test_a_device_is_refused_at_once():
 
 
 def test_a_fifo_without_a_writer_times_out(tmp_path, monkeypatch):
-    monkeypatch.setattr(core.io, "FIFO_IDLE_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(core.io.files, "FIFO_IDLE_TIMEOUT_S", 0.5)
     fifo = tmp_path / "pipe.csv"
     os.mkfifo(fifo)
     started = time.perf_counter()
@@ -646,13 +651,13 @@ def test_a_fifo_with_a_writer_is_read(tmp_path):
 
 
 def test_files_beyond_the_size_cap_are_refused(tmp_path, monkeypatch):
-    assert core.io.MAX_FILE_BYTES == 2**30
+    assert core.io.files.MAX_FILE_BYTES == 2**30
     data = b"a,b\n1,2\n3,4\n"  # 12 bytes
-    monkeypatch.setattr(core.io, "MAX_FILE_BYTES", 11)
+    monkeypatch.setattr(core.io.files, "MAX_FILE_BYTES", 11)
     for source in (write(tmp_path, "t.csv", data), data, Upload(data, "t.csv")):
         with pytest.raises(DataReadError, match=r"larger than 0 MiB, the most this tool reads"):
             read_table(source, name="t.csv")
-    monkeypatch.setattr(core.io, "MAX_FILE_BYTES", 12)
+    monkeypatch.setattr(core.io.files, "MAX_FILE_BYTES", 12)
     assert read_table(data, name="t.csv")["b"].tolist() == [2, 4]
 
 
@@ -690,7 +695,7 @@ def test_cell_elements_are_counted_across_chunks_with_any_prefix(prefix):
         archive.writestr("xl/worksheets/sheet1.xml", xml)
     with zipfile.ZipFile(buffer) as archive:
         info = archive.getinfo("xl/worksheets/sheet1.xml")
-        assert core.io._count_cell_elements(archive, info) == 3 * 70_000
+        assert core.io.excel._count_cell_elements(archive, info) == 3 * 70_000
 
 
 # --- Parquet that unpacks to far more than the file ---------------------------------------
@@ -714,17 +719,17 @@ def test_parquet_dictionary_bomb_is_refused_before_it_is_decoded(monkeypatch):
     # row (2,000 x 8 = 16,000): 2,016,000 bytes, from a file of a few KiB.
     bomb = _dictionary_bomb(rows=2_000, value_chars=1_000)
     assert len(bomb) < 20_000
-    monkeypatch.setattr(core.io, "MAX_PARQUET_UNPACKED_BYTES", 1_000_000)
+    monkeypatch.setattr(core.io.parquet, "MAX_PARQUET_UNPACKED_BYTES", 1_000_000)
     with pytest.raises(DataReadError, match=r"'bomb\.parquet' would unpack to 2,016,000 bytes"):
         read_table(bomb, name="bomb.parquet")
 
 
 def test_parquet_with_more_cells_than_the_limit_is_refused_from_its_metadata(monkeypatch):
     small = table_to_bytes(pd.DataFrame({"a": range(10), "b": range(10)}), "parquet")
-    monkeypatch.setattr(core.io, "MAX_PARQUET_CELLS", 19)
+    monkeypatch.setattr(core.io.parquet, "MAX_PARQUET_CELLS", 19)
     with pytest.raises(DataReadError, match=r"'t\.parquet' holds 20 cells \(10 rows x 2 col"):
         read_table(small, name="t.parquet")
-    monkeypatch.setattr(core.io, "MAX_PARQUET_CELLS", 20)
+    monkeypatch.setattr(core.io.parquet, "MAX_PARQUET_CELLS", 20)
     assert read_table(small, name="t.parquet")["b"].tolist() == list(range(10))
 
 
@@ -737,7 +742,7 @@ def test_parquet_dictionary_text_under_the_limit_reads_as_plain_text():
 def test_a_csv_streamed_in_chunks_is_byte_for_byte_the_one_written_at_once(monkeypatch):
     import csv as csv_module
 
-    from core import io as core_io
+    from core.io import writing as core_io
 
     df = pd.DataFrame({"id": ["007", "=1+1", "x"] * 5, "n": list(range(15))})
     whole = core_io.table_to_bytes(df, "csv")

@@ -12,12 +12,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import core.io
+import core.io.delimited
+import core.io.files
+import core.io.quick_text
+import core.io.reading
 from core.errors import DataReadError
 from core.io import read_table
 
-HEAD = core.io._HEAD_BYTES
-BLOCK = core.io._QUICK_BLOCK_BYTES
+HEAD = core.io.quick_text._HEAD_BYTES
+BLOCK = core.io.delimited.QUICK_BLOCK_BYTES
 
 
 def rows_until(size: int, template: str = "{i},person {i},{age}\n") -> str:
@@ -36,7 +39,7 @@ def both_ways(path: Path, monkeypatch, **options) -> tuple[pd.DataFrame, pd.Data
     """The table read as usual, the table read the full way, and whether the quick way
     gave the usual one."""
     taken: list[bool] = []
-    quick = core.io._read_utf8_text
+    quick = core.io.quick_text.read_utf8_text
 
     def spy(*args, **kwargs):
         result = quick(*args, **kwargs)
@@ -44,10 +47,10 @@ def both_ways(path: Path, monkeypatch, **options) -> tuple[pd.DataFrame, pd.Data
         return result
 
     with monkeypatch.context() as patch:
-        patch.setattr(core.io, "_read_utf8_text", spy)
+        patch.setattr(core.io.reading, "read_utf8_text", spy)
         usual = read_table(path, **options)
     with monkeypatch.context() as patch:
-        patch.setattr(core.io, "_read_utf8_text", lambda *args, **kwargs: None)
+        patch.setattr(core.io.reading, "read_utf8_text", lambda *args, **kwargs: None)
         full = read_table(path, **options)
     return usual, full, taken == [True]
 
@@ -191,9 +194,9 @@ def test_rows_written_after_the_file_was_opened_are_not_read(tmp_path):
     text = rows_until(2 * HEAD)
     path = tmp_path / "growing.csv"
     path.write_text(text)
-    opened = core.io._open_path(path, "growing.csv")
+    opened = core.io.files._open_path(path, "growing.csv")
     with path.open("a") as file:
         file.write("999999,late,1\n" * 1000)
-    df, _, _ = core.io._read_utf8_text(opened, "growing.csv", None, None)
+    df, _, _ = core.io.quick_text.read_utf8_text(opened, "growing.csv", None, None)
     assert len(df) == text.count("\n") - 1
     assert "late" not in set(df["name"])

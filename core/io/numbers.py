@@ -1,0 +1,126 @@
+"""The text/number rule (see :mod:`core.io`): a text column becomes numbers only when
+every present value is a plain decimal number with no leading zero, no ``+`` and at most
+15 digits, so identifiers survive. Vectorised in pyarrow.
+
+Separate because the engines (:mod:`core.engines`) apply the same rule to what DuckDB and
+Spark read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+_NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+_KEEP_AS_TEXT = re.compile(r"^(?:[+-]?0\d|\+)")
+_MAX_DIGITS = 15
+
+
+def to_number_or_text(values: pd.Series) -> pd.Series:
+    """Convert a text column to numbers when it is entirely numeric (the rule in :mod:`core.io`)."""
+    import pyarrow as pa
+
+    array = pa.array(values.astype(object).where(values.notna(), None), type=pa.string())
+    numbers = numbers_or_none(array)
+    if numbers is None:
+        return values
+    return pd.Series(numbers.to_pandas(), index=values.index, name=values.name)
+
+
+def numbers_or_none(array: Any) -> Any:
+    """The pyarrow text ``array`` as int64 (no missing values) or float64 numbers when
+    every present value is a plain decimal number with no leading zero, no ``+`` and at
+    most 15 digits (:mod:`core.io`); ``None`` when it stays text. Vectorised in pyarrow."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if array.null_count == len(array):
+        return None
+    # Judge a sample first: text columns and identifiers with leading zeros fail at once.
+    if not _plain_numbers(pc.utf8_trim_whitespace(array.slice(0, 1000).drop_null())):
+        return None
+    whole = _canonical_integers(array)
+    if whole is not None:
+        return whole if array.null_count == 0 else pc.cast(whole, pa.float64())
+    if not _plain_numbers(pc.utf8_trim_whitespace(pc.unique(array.drop_null()))):
+        return None
+    trimmed = pc.utf8_trim_whitespace(array)
+    if array.null_count == 0:
+        try:
+            return pc.cast(trimmed, pa.int64())
+        except pa.ArrowInvalid:
+            pass  # decimals or exponents: floats, as pandas.to_numeric gives
+    return pc.cast(trimmed, pa.float64())
+
+
+def _plain_numbers(stripped: Any) -> bool:
+    """Every value of the pyarrow text array is a number that the rules let be a number."""
+    import pyarrow.compute as pc
+
+    if len(stripped) == 0:
+        return True
+    return bool(
+        pc.all(pc.match_substring_regex(stripped, _NUMBER.pattern)).as_py()
+        and not pc.any(pc.match_substring_regex(stripped, _KEEP_AS_TEXT.pattern)).as_py()
+        and pc.max(pc.count_substring_regex(stripped, r"\d")).as_py() <= _MAX_DIGITS
+    )
+
+
+_MINUS, _PLUS, _ZERO = b"-+0"
+
+
+def _canonical_integers(array: Any) -> Any:
+    """The array as int64 when every present value is written exactly as Python writes
+    the integer (optional '-', no leading zero, no '+', no spaces, at most 15 digits): the
+    common case, checked by one cast and a look at each value's first bytes and length.
+
+    The cast accepts only an optional '-' then digits, or a '0x' hexadecimal literal; both
+    a leading zero and '0x' start with '0', so refusing a '0' (or '-0') that is not the
+    whole value leaves digits written as Python writes them. Values the check refuses go
+    to the general rule in :func:`numbers_or_none`."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        numbers = pc.cast(array, pa.int64())
+    except pa.ArrowInvalid:
+        return None
+    chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
+    for chunk in chunks:
+        if len(chunk) == chunk.null_count:
+            continue
+        starts, lengths, data = _value_extents(chunk)
+        first = data[starts]
+        minus = first == _MINUS
+        if (
+            (first == _PLUS).any()
+            or ((first == _ZERO) & (lengths > 1)).any()
+            or (lengths - minus > _MAX_DIGITS).any()
+            or (minus.any() and (data[starts[minus] + 1] == _ZERO).any())
+        ):
+            return None
+    return numbers
+
+
+def _value_extents(chunk: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Start offsets and byte lengths of the present values of a pyarrow string array,
+    and its bytes, read from its buffers without copying the text."""
+    import pyarrow as pa
+
+    if pa.types.is_large_string(chunk.type):
+        width = np.int64
+    else:
+        width = np.int32
+        if not pa.types.is_string(chunk.type):  # e.g. a string view from DuckDB
+            chunk = chunk.cast(pa.string())
+    _, offsets, data = chunk.buffers()
+    item = np.dtype(width).itemsize
+    bounds = np.frombuffer(offsets, width, count=len(chunk) + 1, offset=chunk.offset * item)
+    starts, lengths = bounds[:-1], np.diff(bounds)
+    if chunk.null_count:
+        present = chunk.is_valid().to_numpy(zero_copy_only=False)
+        starts, lengths = starts[present], lengths[present]
+    return starts, lengths, np.frombuffer(data, np.uint8)
