@@ -30,8 +30,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from core.bundle_reader import MAX_KEPT_BYTES, BundleFiles, read_bundle
 from core.errors import AnonymisationError
+from core.release.bundle_reader import MAX_KEPT_BYTES, BundleFiles, read_bundle
 from core.workspace import Workspace, sha256_text, stored_json
 
 #: Largest report read from a bundle or a file (a report is a few hundred KB).

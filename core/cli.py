@@ -41,16 +41,16 @@ from core.outputs import Output, file_name_part, plan_outputs, stage_content, wr
 from core.privacy import L_KINDS, T_DISTANCES
 from core.progress import ProgressFn, TextBar, no_progress, stage
 from core.recipe import Recipe, RecipeResult, apply_recipe, check_recipe_columns
-from core.release_gate import (
+from core.release.gate import (
     NOT_ANONYMISED_MARK,
     ReleaseCheck,
     check_release,
     marked_name,
     missing_rule,
 )
-from core.release_record import workspace_tables
+from core.release.record import workspace_tables
+from core.release.report import SUGGESTED_K, USE_CASES, Report, build_report, report_to_markdown
 from core.release_targets import parse_targets, target_columns
-from core.report import SUGGESTED_K, USE_CASES, Report, build_report, report_to_markdown
 from core.risk import (
     CONTROL_LEVELS,
     MOTIVATION_LEVELS,
@@ -865,8 +865,8 @@ def _place_and_record(
     ``recorded`` options of :func:`core.audit.record_release` (rows, frequency table,
     input files).
     """
-    from core.audit import record_release
-    from core.bundle import build_archive, build_bundle, portable_recipe
+    from core.release.bundle import build_archive, build_bundle, portable_recipe
+    from core.release.record import record_release
 
     identity_outputs = outputs[1 : 1 + len(identities)]
     files: list[tuple[Output, bytes | Path]] = [(outputs[0], staged)]

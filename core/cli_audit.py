@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from core.bundle_reader import BundleFiles
 from core.errors import AnonymisationError
 from core.markup import terminal_line
+from core.release.bundle_reader import BundleFiles
 from core.workspace import ENV_VAR as WORKSPACE_ENV
 from core.workspace import OlderSchemaError, Workspace, sha256_bytes, sha256_file
 from core.workspace import default_path as default_workspace_path
@@ -68,8 +68,8 @@ def cmd_log(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """Exit 0 if the file, the audit chain, every row against its entry, every anchor given
     and every checkable release hold; else 1."""
-    from core.audit import verify_releases
     from core.audit_check import check_anchor, check_records, read_anchor
+    from core.release.reproduce import verify_releases
 
     anchored = [*(args.bundle or []), *(args.report or [])]
     anchors = [(path, *read_anchor(path)) for path in anchored]  # unreadable: one line, exit 2
@@ -108,7 +108,7 @@ def cmd_verify_bundle(args: argparse.Namespace) -> int:
     """Check a release bundle against itself, the recipe and the workspace it was recorded
     in; exit 0 if everything holds, else 1."""
     from core.audit_check import anchor_in_bundle, check_anchor
-    from core.bundle_reader import read_bundle
+    from core.release.bundle_reader import read_bundle
 
     files = read_bundle(args.bundle)  # refuses a crafted zip in one line (core.bundle_reader)
     problems = _bundle_problems(files)
@@ -180,8 +180,8 @@ def _against_release(
 ) -> list[str]:
     """The bundle's (or archive's) recipe, hierarchies and (with ``data``) input against
     the release."""
-    from core.bundle import recipient_recipe
     from core.recipe import Recipe
+    from core.release.bundle import recipient_recipe
 
     problems = []
     recorded = ws.recipe_version(release["recipe_version_id"])

@@ -58,7 +58,7 @@ class SecretError(AnonymisationError):
 
 
 class ReleaseRefusedError(AnonymisationError):
-    """The release gate (core.release_gate) found the table unsafe to call anonymised."""
+    """The release gate (core.release.gate) found the table unsafe to call anonymised."""
 
 
 class AnonymisationWarning(UserWarning):

@@ -4,7 +4,7 @@ PDPC guide, Step 2: direct identifiers inside free text are removed too. A redac
 (``redact_text``) replaces what the scanner recognises; what it misses stays: a name in
 lower case (``tan ah kow``), an NRIC written with spaces or glued to a label
 (``ms [NAME]3456789a``), a block and unit number (``Blk 7 ... #02-33``). Before such a
-column may leave as part of an anonymised release (:mod:`core.release_gate`):
+column may leave as part of an anonymised release (:mod:`core.release.gate`):
 
 1. :func:`rescan` reads the *released* column again: the scanner
    (:func:`core.detect.scan_values`) plus three simple counters that do not depend on

@@ -676,14 +676,14 @@ class Workspace:
     # -- hierarchies ---------------------------------------------------------------------
     def put_hierarchy(self, name: str, content: str, *, column: str) -> str:
         """Store a hierarchy's text under ``name`` (``hierarchies/<column>-<hash>.csv``, the
-        shape core.bundle.portable_name makes: a name that could climb out of a folder or
+        shape core.release.bundle.portable_name makes: a name that could climb out of a folder or
         name a root is refused, since whoever opens the workspace may write it as a file)."""
-        from core.bundle import is_portable_name
+        from core.release.bundle import is_portable_name
 
         if not is_portable_name(name):
             raise WorkspaceError(
                 f"Hierarchy name {name!r} is not allowed: a workspace keeps hierarchies as "
-                "hierarchies/<letters, digits, - or _>.csv (core.bundle.portable_name)."
+                "hierarchies/<letters, digits, - or _>.csv (core.release.bundle.portable_name)."
             )
         digest = sha256_text(content)
         with self.transaction() as conn:

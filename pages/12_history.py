@@ -13,9 +13,9 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from core.audit import check_release
 from core.audit_check import check_records
 from core.markup import escape_markdown
+from core.release.reproduce import reproduce_release
 from ui import state
 from ui.page_errors import continue_on_error, stop_on_error
 from ui.tables import formatted_table
@@ -149,7 +149,7 @@ if st.button("Re-run this release", key="hist_rerun"):
     # The loaded data set is used when it is the release's input (same sha256).
     same = state.has_data() and st.session_state.get("data_sha256") == release["data_sha256"]
     with st.spinner("Re-running the recorded recipe..."), state.open_workspace() as ws:
-        outcome = check_release(ws, release, state.original() if same else None)
+        outcome = reproduce_release(ws, release, state.original() if same else None)
     # The line names the recorded data path: text from a workspace someone may have sent.
     shown = escape_markdown(outcome.line())
     {"reproduced": st.success, "mismatch": st.error}.get(outcome.status, st.info)(shown)

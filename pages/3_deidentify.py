@@ -9,7 +9,7 @@ import streamlit as st
 from core.errors import SecretError
 from core.io import table_to_bytes
 from core.markup import code_span, escape_markdown
-from core.report import DECRYPT_COMMAND
+from core.release.report import DECRYPT_COMMAND
 from core.schema import Role
 from core.techniques import encrypt_table
 from core.techniques.pseudonymisation import (

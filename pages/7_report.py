@@ -2,7 +2,7 @@
 
 PDPC guide, Step 5 ("Manage your re-identification and disclosure risks"): record the
 process, parameters and controls, keep the record secure, and keep identity mapping
-tables encrypted and apart from the data. Logic lives in core.report and core.release.
+tables encrypted and apart from the data. Logic lives in core.release.report and core.release.
 """
 
 from __future__ import annotations
@@ -18,9 +18,15 @@ from core.formatting import fmt_count, fmt_percent, fmt_value
 from core.io import table_to_bytes
 from core.markup import code_span, escape_markdown
 from core.recipe import to_python_script
-from core.release import SIGN_OFF_FIELDS, identity_table, report_json, report_markdown, sign_off
-from core.release_gate import NOT_ANONYMISED_MARK, marked_name
-from core.report import DECRYPT_COMMAND, SUGGESTED_K, USE_CASES, build_report, controls_for
+from core.release.gate import NOT_ANONYMISED_MARK, marked_name
+from core.release.report import DECRYPT_COMMAND, SUGGESTED_K, USE_CASES, build_report, controls_for
+from core.release.report_files import (
+    SIGN_OFF_FIELDS,
+    identity_table,
+    report_json,
+    report_markdown,
+    sign_off,
+)
 from core.schema import Role
 from core.techniques import encrypt_table
 from core.techniques.pseudonymisation import MIN_PASSPHRASE_CHARS, passphrase_problem
@@ -32,7 +38,7 @@ from ui.tables import formatted_table
 STEM = "anonymised"
 CLASSIFY, DEIDENTIFY = "pages/2_classify.py", "pages/3_deidentify.py"
 TECHNIQUES, RISK = "pages/4_techniques.py", "pages/5_risk.py"
-#: Per kind of release-check problem (core.release_gate): a short name, what to do, and
+#: Per kind of release-check problem (core.release.gate): a short name, what to do, and
 #: the pages where it is done.
 FIXES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "roles": (

@@ -14,8 +14,8 @@ import streamlit as st
 
 from core.detect import entity_kinds, label_of, scan_table
 from core.errors import SecretError
-from core.kept_identifiers import treatment
 from core.markup import code_span, escape_markdown
+from core.release.kept_identifiers import treatment
 from core.techniques.redaction import REDACTION_MODES
 from core.text_rescan import COUNTERS, MIN_REVIEWED_CELLS, rescan
 from ui import data_steps, state

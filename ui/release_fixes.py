@@ -1,6 +1,6 @@
 """The Report page's ways out of a refused release, other than "release anyway" (issue 25).
 
-Each refusal of the release check (:mod:`core.release_gate`) that is fixed by a decision
+Each refusal of the release check (:mod:`core.release.gate`) that is fixed by a decision
 rather than by a recipe step is fixed here, and recorded in the recipe and the workspace:
 why a column Step 1 doubts is not a quasi-identifier (``not_quasi_identifiers``), who
 read a redacted free-text column (``reviewed_text``, with the before/after of the column
@@ -17,7 +17,7 @@ import streamlit as st
 
 from core.errors import AnonymisationError
 from core.markup import code_span, escape_markdown
-from core.release_gate import ReleaseCheck
+from core.release.gate import ReleaseCheck
 from core.release_targets import TARGET_MODELS
 from core.text_rescan import COUNTERS, MIN_REVIEWED_CELLS, rescan
 from ui import state

@@ -27,14 +27,6 @@ import pandas as pd
 import streamlit as st
 
 from core._text import as_text
-from core.bundle import (
-    build_archive,
-    build_bundle,
-    population_tables,
-    portable_name,
-    stored_table_name,
-    stored_tables,
-)
 from core.errors import (
     AnonymisationError,
     AnonymisationWarning,
@@ -55,7 +47,15 @@ from core.recipe import (
     run_step,
     step_seed,
 )
-from core.release_gate import ReleaseCheck, check_release, missing_rule
+from core.release.bundle import (
+    build_archive,
+    build_bundle,
+    population_tables,
+    portable_name,
+    stored_table_name,
+    stored_tables,
+)
+from core.release.gate import ReleaseCheck, check_release, missing_rule
 from core.release_targets import parse_targets
 from core.risk import RiskReport, annex_d_risk, risk_report
 from core.schema import Role, Suggestion, suggest_roles
@@ -1419,7 +1419,7 @@ def prepare_release(
     the record made by ``apply`` (core.release_record), once per output and recipe
     version, with the sign-off typed on the page. Returns None, or the one-line reason it
     could not be recorded (then nothing is offered)."""
-    from core.release_record import record_once
+    from core.release.record import record_once
 
     signed = dict(report.get("sign_off") or {})
     data_sha = _state().get("data_sha256")

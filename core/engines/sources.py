@@ -51,7 +51,7 @@ def sources_of_files(
     files: Sequence[str], *, sep: str | None = None, source: str | None = None
 ) -> Sources:
     """The table held by exactly these ``files`` (each read literally, never as a pattern:
-    a recorded release's inputs, core.audit), checked as :func:`resolve_sources` checks."""
+    a recorded release's inputs, core.release.reproduce), checked as :func:`resolve_sources` checks."""
     files = [str(f) for f in files]
     source = source or ", ".join(files)
     kinds = {READ_FORMATS.get(Path(f).suffix.lower()) for f in files}

@@ -26,7 +26,7 @@ same on every run and every engine; a table of at most :data:`BATCH_ROWS` rows g
 very noise of ``--engine pandas``; a larger one gets other (equally random) draws than
 pandas, which draws the whole column at once.
 
-The release gate (:func:`core.release_gate.check_release`) judges the frequency table of
+The release gate (:func:`core.release.gate.check_release`) judges the frequency table of
 the output's quasi-identifiers, counted while the output is written to a temporary file;
 a refused release leaves nothing behind.
 """
@@ -517,9 +517,9 @@ def stream_on_engine(
 
 
 def _values_left(before: pd.Series, after: pd.Series) -> bool:
-    from core.release_gate import _original_values_left
+    from core.release.gate import original_values_left
 
-    return _original_values_left(before, after)
+    return original_values_left(before, after)
 
 
 def merged_mappings(

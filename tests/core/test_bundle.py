@@ -1,4 +1,4 @@
-"""core.bundle: the internal archive reproduces the release byte for byte; the recipient's
+"""core.release.bundle: the internal archive reproduces the release byte for byte; the recipient's
 bundle holds no hierarchy file or identity mapping table (tests/core/test_bundle_recipient.py
 scans it for original values)."""
 
@@ -16,11 +16,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from core.bundle import build_archive, build_bundle, portable_recipe, released_bytes, replay
 from core.errors import RecipeError
 from core.io import read_table
 from core.recipe import Recipe, apply_recipe
-from core.report import build_report
+from core.release.bundle import build_archive, build_bundle, portable_recipe, released_bytes, replay
+from core.release.report import build_report
 from core.techniques.pseudonymisation import decrypt_table, encrypt_table
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,11 +25,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.bundle import build_bundle, portable_recipe, recipient_recipe
 from core.cli import EXIT_USER_ERROR, main
 from core.hierarchy import build_hierarchy, store_hierarchy
 from core.io import read_table
 from core.recipe import Recipe, apply_recipe
+from core.release.bundle import build_bundle, portable_recipe, recipient_recipe
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY_ENV, PASS_ENV = "ANON_BUNDLE_TEST_KEY", "ANON_BUNDLE_TEST_PASSPHRASE"
@@ -104,7 +104,7 @@ def release(tmp_path: Path, monkeypatch) -> Path:
 
 def _apply(folder: Path, *extra: str) -> int:
     # --release-anyway: this file tests what is written, not the release check's verdict
-    # (core/release_gate.py); every file is then marked, so names are found by glob.
+    # (core/release/gate.py); every file is then marked, so names are found by glob.
     return main(
         [
             "apply",

@@ -93,7 +93,7 @@ def test_log_and_verify_read_a_read_only_workspace(project, capsys):
 
 def test_a_recorded_data_path_is_never_searched_as_a_pattern(tmp_path, capsys, monkeypatch):
     """A workspace someone sent records '<folder>/**/*.csv' as the input of a streamed
-    release: verify (and History's Re-run, the same check_release) must read no file it
+    release: verify (and History's Re-run, the same reproduce_release) must read no file it
     matches, and say the release could not be checked."""
     (tmp_path / "deep").mkdir()
     pd.DataFrame({"a": [1, 2]}).to_csv(tmp_path / "deep" / "found.csv", index=False)

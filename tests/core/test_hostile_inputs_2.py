@@ -229,7 +229,7 @@ def test_a_bundle_of_a_million_entries_is_refused_before_its_list_is_built(tmp_p
     # before: zipfile built every entry's record first (300,000 empty entries in a 27 MB
     # zip: 1.2 s and 180 MB; a 2 GB zip of them would need about 13 GB) and only then
     # were they counted
-    from core.bundle_reader import read_bundle
+    from core.release.bundle_reader import read_bundle
 
     path = tmp_path / "many.zip"
     with zipfile.ZipFile(path, "w") as archive:
@@ -254,7 +254,7 @@ def test_a_bundle_of_a_million_entries_is_refused_before_its_list_is_built(tmp_p
 def test_a_bundle_whose_end_record_understates_its_entries_is_refused(tmp_path):
     # zipfile reads the central directory by its size, not its count: a count of 1 over
     # 300,000 entries must not get them read
-    from core.bundle_reader import read_bundle
+    from core.release.bundle_reader import read_bundle
 
     path = tmp_path / "lying.zip"
     with zipfile.ZipFile(path, "w") as archive:

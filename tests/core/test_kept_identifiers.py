@@ -1,4 +1,4 @@
-"""core.kept_identifiers: what a kept direct identifier still shows (issue 25, item 1)."""
+"""core.release.kept_identifiers: what a kept direct identifier still shows (issue 25, item 1)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from core.kept_identifiers import identifying_runs, normalised, treatment
+from core.release.kept_identifiers import identifying_runs, normalised, treatment
 
 
 def test_values_compare_without_case_spacing_or_punctuation():

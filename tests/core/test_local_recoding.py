@@ -316,9 +316,9 @@ def test_recipe_step_replays_byte_for_byte(tmp_path):
 
 
 def test_recipe_step_in_script_and_bundle(tmp_path):
-    from core.bundle import portable_recipe
     from core.hierarchy import store_hierarchy
     from core.recipe import Recipe, to_python_script
+    from core.release.bundle import portable_recipe
 
     _, _, result = _small_result()
     paths = {c: store_hierarchy(h, tmp_path, stem=c).name for c, h in SMALL_HIERARCHIES.items()}

@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 
 from core.markup import code_fence, code_span, escape_markdown, table_cell
 from core.recipe import Recipe, apply_recipe
-from core.report import build_report, report_to_markdown
+from core.release.report import build_report, report_to_markdown
 
 _RENDERER = MarkdownIt("commonmark", {"linkify": True}).enable(
     ["table", "strikethrough", "linkify"]

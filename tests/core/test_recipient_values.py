@@ -1,11 +1,11 @@
-"""core.recipient_values: rare original values a recipe names are held back (hand examples)."""
+"""core.release.recipient_values: rare original values a recipe names are held back (hand examples)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
 from core.recipe import Recipe
-from core.recipient_values import hold_back, rare_unreleased_values, recipe_literals
+from core.release.recipient_values import hold_back, rare_unreleased_values, recipe_literals
 
 ORIGINAL = pd.DataFrame(
     {

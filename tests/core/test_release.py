@@ -1,4 +1,4 @@
-"""core.release: sign-off, the stacked identity table and ticked controls in the report."""
+"""core.release.report_files: sign-off, the stacked identity table and ticked controls in the report."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 import pandas as pd
 
 from core.recipe import Recipe, apply_recipe
-from core.release import identity_table, report_json, report_markdown, sign_off
-from core.report import build_report
+from core.release.report import build_report
+from core.release.report_files import identity_table, report_json, report_markdown, sign_off
 from core.techniques import decrypt_table, encrypt_table
 
 TEXT = "Prohibit third-party recipients from attempting to re-identify the data."

@@ -1,4 +1,4 @@
-"""The release gate (core/release_gate.py): what may leave the workbench as "anonymised"."""
+"""The release gate (core/release/gate.py): what may leave the workbench as "anonymised"."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from core.errors import ColumnNotFoundError
-from core.release_gate import NOT_ANONYMISED_MARK, check_release, marked_name, missing_rule
+from core.release.gate import NOT_ANONYMISED_MARK, check_release, marked_name, missing_rule
 
 ORIGINAL = pd.DataFrame(
     {

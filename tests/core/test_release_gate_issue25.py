@@ -16,7 +16,7 @@ import pytest
 from core import cli
 from core.errors import ParameterError, RecipeError
 from core.recipe import Recipe, apply_recipe
-from core.release_gate import check_release
+from core.release.gate import check_release
 from core.schema import suggest_roles
 
 
@@ -434,7 +434,7 @@ def test_unsure_text_is_named_and_a_code_is_judged_when_the_recipe_lists_its_own
     assert "'remark' (Step 1 is unsure what this text holds)" in doubts
     assert check.undecided == ("remark",)
     # a code Step 1 is sure identifies a record is judged as a direct identifier, though
-    # the recipe lists only 'name' ("classified or declared", core.release_gate)
+    # the recipe lists only 'name' ("classified or declared", core.release.gate)
     left = [
         p
         for p, kind in zip(check.problems, check.kinds, strict=True)

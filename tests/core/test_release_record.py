@@ -1,4 +1,4 @@
-"""core.release_record: a release recorded once, with its sign-off, before its files leave
+"""core.release.record: a release recorded once, with its sign-off, before its files leave
 (issue 27); a k-map population table kept in the workspace replays from it (issue 25)."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from core.audit import check_release
 from core.audit_check import check_anchor
-from core.bundle import stored_table_name
 from core.io import table_to_bytes
 from core.recipe import Recipe, apply_recipe
-from core.release_record import record_once
+from core.release.bundle import stored_table_name
+from core.release.record import record_once
+from core.release.reproduce import reproduce_release
 from core.workspace import Workspace, sha256_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,7 +78,7 @@ def test_a_population_table_kept_in_the_workspace_makes_the_release_again(tmp_pa
         done, result = _record(ws, TAXI, recipe, tables={name: population})
         assert result.data["Serial number"].tolist() == list(range(2, 12))
         [release] = ws.releases()
-        checked = check_release(ws, release, original=TAXI)
+        checked = reproduce_release(ws, release, original=TAXI)
     assert checked.status == "reproduced", checked.detail
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_file())[0] == "w.anon.db"
     assert not [p for p in tmp_path.rglob("*") if "population" in p.name]

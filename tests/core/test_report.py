@@ -1,4 +1,4 @@
-"""Tests of core.report: the Step 5 controls tables and the report contents."""
+"""Tests of core.release.report: the Step 5 controls tables and the report contents."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from core.errors import ParameterError
 from core.io import read_table
 from core.markup import escape_markdown
 from core.recipe import Recipe, apply_recipe
-from core.release_gate import NOT_ANONYMISED_MARK, check_release
-from core.report import build_report, controls_for, report_to_markdown
+from core.release.gate import NOT_ANONYMISED_MARK, check_release
+from core.release.report import build_report, controls_for, report_to_markdown
 from core.risk import annex_d_risk
 
 ROOT = Path(__file__).resolve().parents[2]

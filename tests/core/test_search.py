@@ -912,9 +912,9 @@ def test_hierarchical_t_pruning_agrees_with_evaluating_every_node(
 def test_recipe_replays_hierarchical_t_closeness(
     _adult_table, hierarchies, adult_hierarchies_dir, tmp_path
 ):
-    from core.bundle import portable_recipe
     from core.hierarchy import store_hierarchy
     from core.recipe import Recipe, apply_recipe, to_python_script
+    from core.release.bundle import portable_recipe
 
     occupation = read_hierarchy(adult_hierarchies_dir / "adult_hierarchy_occupation.csv")
     df = _adult_table.sample(4000, random_state=8).reset_index(drop=True)

@@ -309,8 +309,8 @@ def test_cli_never_writes_onto_the_population_table(small_files):
 
 
 def test_bundle_makes_kmap_hierarchies_portable(tmp_path):
-    from core.bundle import build_archive, build_bundle, portable_recipe
     from core.recipe import Recipe
+    from core.release.bundle import build_archive, build_bundle, portable_recipe
 
     (tmp_path / "age.csv").write_text(
         "20;20-29;*\n21;20-29;*\n30;30-39;*\n31;30-39;*\n", encoding="utf-8"

@@ -24,7 +24,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from core.io import read_table, table_to_bytes, write_table
 from core.markup import escape_markdown
 from core.recipe import Recipe, RecipeResult
-from core.report import build_report, report_to_markdown
+from core.release.report import build_report, report_to_markdown
 from core.spreadsheet_safety import (
     formula_like,
     formula_like_counts,

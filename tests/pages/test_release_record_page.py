@@ -1,7 +1,7 @@
 """AppTest: the Report page records a release before it offers any of its files (issue 27,
 "The release escapes its record"; High 2's anchors).
 
-"Prepare the release" records it in the workspace (core.release_record, as ``apply``
+"Prepare the release" records it in the workspace (core.release.record, as ``apply``
 does); only then are the data, the report and the bundle offered, each carrying the
 release's anchor in the audit log, which ``python -m core verify --report`` accepts. The
 same release is recorded once however often the page is visited; a changed recipe

@@ -16,7 +16,7 @@ from apptest_helpers import Downloads, recorded_downloads, shown
 from streamlit.testing.v1 import AppTest
 
 from core.recipe import EditHistory, Recipe
-from core.release_gate import NOT_ANONYMISED_MARK
+from core.release.gate import NOT_ANONYMISED_MARK
 from core.schema import Role
 from core.techniques import decrypt_table
 

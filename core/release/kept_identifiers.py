@@ -6,7 +6,7 @@ keeps it in the release (character masking, swapping, noise, rounding, generalis
 partial redaction) leaves part of the person's value in the table: a masked NRIC that
 keeps its seven digits and check letter, a name swapped into another record. Such a
 column is judged like a quasi-identifier (the release must reach k with it counted, see
-:mod:`core.release_gate`) and by what it still holds of the original values
+:mod:`core.release.gate`) and by what it still holds of the original values
 (:func:`identifying_runs`): no released value may equal an original value of that
 column that fewer than k records share, or contain a run of :data:`RUN` characters that
 the original values of fewer than k records hold (a shared e-mail domain identifies

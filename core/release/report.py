@@ -22,7 +22,7 @@ from core import __version__
 from core.formatting import fmt_count, fmt_percent, fmt_value
 from core.markup import code_fence, code_span, escape_markdown, table_cell
 from core.recipe import Recipe, RecipeResult
-from core.release_gate import ReleaseCheck
+from core.release.gate import ReleaseCheck
 from core.risk import AnnexDResult, RiskReport, risk_report
 from core.spreadsheet_safety import CSV_PREFIX, formula_like_counts, formula_like_summary
 from core.utility import UtilityReport, column_loss, utility_report
@@ -248,7 +248,7 @@ class Report:
     identifier_warnings: tuple[str, ...] = ()
     # Files holding identity mapping/linking tables: {"table", "file", "encrypted"}.
     identity_files: tuple[dict[str, Any], ...] = ()
-    # The release gate's verdict (core.release_gate), when the release was checked.
+    # The release gate's verdict (core.release.gate), when the release was checked.
     release_check: ReleaseCheck | None = None
     #: Per column: text cells (and the name) that look like spreadsheet formulas, which
     #: CSV output prefixes with a quote and .xlsx stores as text (core.spreadsheet_safety).
@@ -321,7 +321,7 @@ def build_report(
     are checked to be gone or replaced (:func:`direct_identifier_warnings`).
     ``identity_files`` records where the identity mapping tables went and whether they
     were encrypted (``{"table", "file", "encrypted"}``; a file name, never the contents).
-    ``release_check`` is the gate's verdict on the release (:mod:`core.release_gate`),
+    ``release_check`` is the gate's verdict on the release (:mod:`core.release.gate`),
     written at the top of the report, including a "released anyway" acknowledgement.
 
     An engine's ``apply`` (:mod:`core.engines.streaming`) never holds the tables: it gives

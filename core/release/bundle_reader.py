@@ -2,7 +2,7 @@
 
 ``verify-bundle`` and ``verify --bundle`` read zips that left the tool and may have been
 changed on the way (issue 27). Before any entry is read, the list of entries must have the
-shape :mod:`core.bundle` writes: at most :data:`MAX_ENTRIES` files of at most
+shape :mod:`core.release.bundle` writes: at most :data:`MAX_ENTRIES` files of at most
 :data:`MAX_BYTES` in all, each name once (a zip may hold a name twice: one tool shows the
 first, Python the last), names of letters, digits, ``.``, ``-`` and ``_`` in at most one
 folder (no absolute path, no ``..``: unzipped, such a name lands outside), plain files

@@ -1,6 +1,6 @@
 """The files of a release (PDPC guide, Step 5): report texts and identity mapping tables.
 
-Small helpers around :mod:`core.report` for the dashboard's Report page and the command
+Small helpers around :mod:`core.release.report` for the dashboard's Report page and the command
 line: the report as Markdown and JSON with the controls that were ticked, and all
 identity mapping tables of a run in one table, to be encrypted with
 :func:`core.techniques.encrypt_table` (Step 5: "Encrypt the identity mapping tables").
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
-from core.report import Report, report_to_markdown
+from core.release.report import Report, report_to_markdown
 
 SIGN_OFF_FIELDS: dict[str, str] = {
     "prepared_by": "Prepared by",
@@ -63,7 +63,7 @@ def _control_line(text: str) -> re.Pattern[str]:
 
 
 def report_markdown(report: Report, done: Iterable[str] = ()) -> str:
-    """:func:`core.report.report_to_markdown` with the controls in ``done`` ticked."""
+    """:func:`core.release.report.report_to_markdown` with the controls in ``done`` ticked."""
     text = report_to_markdown(report)
     for control in set(done):
         text = _control_line(control).sub(r"- [x] \1", text)

@@ -318,10 +318,10 @@ def recipient_recipe(
     (:func:`core.hierarchy_rules.rule_of_text` checks that the rule rebuilds the file cell
     for cell), so they still run. Any other hierarchy file keeps its name in the recipe,
     and is left out: the internal archive has it. A literal of the recipe in
-    ``rare_values`` is written ``[held back n]`` (:mod:`core.recipient_values`).
+    ``rare_values`` is written ``[held back n]`` (:mod:`core.release.recipient_values`).
     """
     from core.hierarchy_rules import HierarchyRule, rule_of_text
-    from core.recipient_values import hold_back
+    from core.release.recipient_values import hold_back
 
     def rule(name: str) -> HierarchyRule | None:
         text = hierarchies.get(name)
@@ -443,7 +443,7 @@ def _report_files(report: Any) -> dict[str, bytes]:
         return {}
     import json
 
-    from core.report import report_to_markdown
+    from core.release.report import report_to_markdown
 
     return {
         "report.md": report_to_markdown(report).encode("utf-8"),
@@ -492,12 +492,12 @@ def build_bundle(
     """The recipient bundle (see the module docstring). ``recipe`` must be portable (see
     :func:`portable_recipe`) and carry the seed the release used; ``hierarchies`` are its
     files by name (read only to find their rules, never copied); ``report`` is a
-    :class:`core.report.Report`. ``made_mappings``: the README says that identity mapping
+    :class:`core.release.report.Report`. ``made_mappings``: the README says that identity mapping
     tables exist and are kept by the data holder. Given the ``original`` table (and the
     ``released_table``), the recipe's literals that are rare original values the release
-    does not hold are held back (:mod:`core.recipient_values`): those that fewer than ``k``
+    does not hold are held back (:mod:`core.release.recipient_values`): those that fewer than ``k``
     records hold (the release's target k; else the recipe's, else 5)."""
-    from core.recipient_values import rare_unreleased_values, recipe_literals
+    from core.release.recipient_values import rare_unreleased_values, recipe_literals
 
     if recipe.seed is None:
         raise RecipeError("A release bundle needs the seed the release used (recipe 'seed').")

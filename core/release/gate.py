@@ -8,7 +8,7 @@ anonymised whatever the figures say.
 
 The gate reads the released table as a re-identifier would (issue 25), not the recipe's
 vocabulary: a direct identifier kept in any form but pseudonyms is judged by what it
-still shows (:mod:`core.kept_identifiers`); redacted free text is rescanned and signed
+still shows (:mod:`core.release.kept_identifiers`); redacted free text is rescanned and signed
 for (:mod:`core.text_rescan`); a column Step 1 doubts needs a place in the recipe or a
 recorded reason; and the recipe's privacy-model ``targets`` are judged on the released
 table (:mod:`core.release_targets`). A user may still release a risky table, but only by
@@ -27,13 +27,13 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
-from core.kept_identifiers import RUN, advice, form_words, identifying_runs, treatment
-from core.release_backstops import (
+from core.release.backstops import (
     as_released,
     identifiers_inside,
     rare_values_back,
     with_classified,
 )
+from core.release.kept_identifiers import RUN, advice, form_words, identifying_runs, treatment
 from core.release_targets import evaluate_targets, parse_targets, target_columns
 from core.risk import annex_d_risk, risk_report
 from core.schema import Role, Suggestion, suggest_roles
@@ -226,8 +226,8 @@ def check_release(
     one the release keeps is handled only when the recipe's steps (``recipe_steps``)
     pseudonymise it, once (a second pseudonymisation must chain its identity mapping table,
     ``mappings``, back to the original values); kept in any other form it counts as a
-    quasi-identifier and may not show a run of :data:`core.kept_identifiers.RUN`
-    characters of a value fewer than k records share (:mod:`core.kept_identifiers`). One
+    quasi-identifier and may not show a run of :data:`core.release.kept_identifiers.RUN`
+    characters of a value fewer than k records share (:mod:`core.release.kept_identifiers`). One
     that Step 1 (``suggestions``) calls free text is handled when removed, or redacted with
     a rescan of the released column that finds nothing and a review recorded in
     ``reviewed_text`` (:mod:`core.text_rescan`). Columns ``suggestions`` call indirect,
@@ -312,7 +312,7 @@ def check_release(
                 continue
             done = treatment(recipe_steps or (), column)
             as_it_was = not done.forms and not (recipe_steps is not None and done.pseudonymised)
-            if as_it_was and _original_values_left(original[column], released[column]):
+            if as_it_was and original_values_left(original[column], released[column]):
                 untouched_identifiers.append(column)
             elif _judge_identifier(
                 column, original, released, recipe_steps, mappings, rare_below, problem
@@ -700,7 +700,7 @@ def _undecided(
     return columns
 
 
-def _original_values_left(before: pd.Series, after: pd.Series) -> bool:
+def original_values_left(before: pd.Series, after: pd.Series) -> bool:
     """True when some record still shows its original (non-missing) value in ``after``.
 
     A direct identifier replaced by pseudonyms in every record is handled (PDPC guide,

@@ -1,6 +1,6 @@
 """What a re-identifier sees that the recipe's words hide: checks of the release gate.
 
-The release gate (:mod:`core.release_gate`) judges a release by the recipe's vocabulary
+The release gate (:mod:`core.release.gate`) judges a release by the recipe's vocabulary
 (which columns are direct identifiers, which steps pseudonymise) and by the table as
 released. These checks close the gaps an attacker and a hurried user found between the
 two (issue 25): a column Step 1 is sure is direct cannot be renamed out of being one
@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from core._text import as_text
-from core.kept_identifiers import normalised, treatment
+from core.release.kept_identifiers import normalised, treatment
 from core.schema import Role, Suggestion
 from core.text_rescan import compatible
 
@@ -31,7 +31,7 @@ def with_classified(
     ``direct_identifiers`` and naming it in ``not_quasi_identifiers``, as the sensitive
     column or as a target's: an NRIC is an NRIC whatever the recipe calls it (PDPC guide,
     Step 2). A column Step 1 is unsure of (``uncertain``: unique values of no known shape)
-    still takes a decision (:func:`core.release_gate.check_release`)."""
+    still takes a decision (:func:`core.release.gate.check_release`)."""
     classified = [
         s.column
         for s in suggestions or ()
@@ -51,7 +51,7 @@ def rare_values_back(before: pd.Series, after: pd.Series, rare_below: int) -> in
     share, when the pseudonyms were written back (0 otherwise): their own value (records
     matched by index label), or other records' values in more than
     :data:`TOKENS_BACK_SHARE` of the records (a mapping moved by one row). Values are
-    compared as :func:`core.kept_identifiers.normalised` text."""
+    compared as :func:`core.release.kept_identifiers.normalised` text."""
     was, now = normalised(before.dropna()), normalised(after.dropna())
     counts = was.value_counts()
     rare = counts.index[counts.to_numpy() < rare_below]
