@@ -61,7 +61,7 @@ from core.risk import (
 )
 from core.safe_harbor import FREE_TEXT_CHOICES
 from core.schema import Role, Suggestion, suggest_roles
-from core.search import MEASURES
+from core.search.measures import MEASURES
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import MISSING_RULES, RISK_METHODS, sample_frequencies, survey_risk
 from core.techniques.pseudonymisation import (
@@ -291,7 +291,9 @@ def cmd_search(args: argparse.Namespace) -> int:
     on the records (pandas) or on the frequency table an engine counts (core.engines)."""
     from core.hierarchy import read_hierarchy
     from core.local_recoding import LOCAL_MEASURES, recode_suppressed
-    from core.search import Target, recipe_steps, search
+    from core.search.apply import recipe_steps
+    from core.search.run import search
+    from core.search.target import Target
 
     hierarchies, hierarchy_paths = {}, {}
     for given in args.hierarchy:

@@ -70,15 +70,13 @@ from core.errors import ParameterError
 from core.hierarchy import Hierarchy
 from core.measures.codes import combined_codes
 from core.measures.models.class_models import ClassModels, failing_records
-from core.search import (
-    Candidate,
-    ProgressFn,
-    Target,
-    _prepare_column,
-    arx_geometric_loss,
-    search,
-    suppression_step,
-)
+from core.progress import ProgressFn
+from core.search.measures import arx_geometric_loss
+from core.search.model_checks import suppression_step
+from core.search.preparation import prepare_column
+from core.search.result import Candidate
+from core.search.run import search
+from core.search.target import Target
 from core.validation import require_choice, require_columns, require_int, require_probability
 
 #: Measures of a locally recoded table (each record at its own levels; lower is better).
@@ -326,7 +324,7 @@ def local_loss(
     record_round = np.where(suppressed, 0, round_of)
     per_column, entropy = np.zeros((n, len(qis))), np.zeros(n)
     for i, column in enumerate(qis):
-        prepared = _prepare_column(df[column], hierarchies[column])
+        prepared = prepare_column(df[column], hierarchies[column])
         level = level_table[record_round, i]
         values = prepared.value_codes
         if measure in ("loss", "arx_loss"):

@@ -13,7 +13,10 @@ from core.markup import escape_markdown
 from core.measures.emd import T_DISTANCES
 from core.population_risk import KMAP_ESTIMATORS, MODEL_NAMES
 from core.risk import annex_d_risk
-from core.search import MEASURES, Target, apply_candidate, recipe_steps, search
+from core.search.apply import apply_candidate, recipe_steps
+from core.search.measures import MEASURES
+from core.search.run import search
+from core.search.target import Target
 from ui import state
 from ui.page_errors import continue_on_error, stop_on_error
 from ui.tradeoffs import (

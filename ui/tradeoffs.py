@@ -14,7 +14,8 @@ import pandas as pd
 
 from core.errors import AnonymisationError
 from core.hierarchy import Hierarchy, build_hierarchy
-from core.search import MEASURES, Candidate, SearchResult
+from core.search.measures import MEASURES
+from core.search.result import Candidate, SearchResult
 
 _BAND = re.compile(
     r"^\s*[\[(]?\s*(-?\d+(?:\.\d+)?)\s*(?:-|,|;|\.\.)\s*(-?\d+(?:\.\d+)?)\s*([\])[]?)\s*$"

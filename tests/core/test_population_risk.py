@@ -347,7 +347,8 @@ def test_solver_iterations_per_try_as_arx(_adult_table, columns, usa_pitman, pit
 
 def test_solver_settings_are_checked_and_replayed():
     from core.population_risk import SolverSettings
-    from core.search import Target, _table_specs
+    from core.search import Target
+    from core.search.model_checks import table_specs
 
     with pytest.raises(ParameterError, match="'iterations_per_try'"):
         SolverSettings(iterations_per_try=0)
@@ -359,6 +360,6 @@ def test_solver_settings_are_checked_and_replayed():
         population_solver=SolverSettings(iterations_per_try=15),
     )
 
-    assert _table_specs(target)["population_uniqueness"]["iterations_per_try"] == 15
+    assert table_specs(target)["population_uniqueness"]["iterations_per_try"] == 15
     default = Target(k=1, max_population_uniqueness=0.01, population=1e6)
-    assert "iterations_per_try" not in _table_specs(default)["population_uniqueness"]
+    assert "iterations_per_try" not in table_specs(default)["population_uniqueness"]

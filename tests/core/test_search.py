@@ -1,4 +1,4 @@
-"""Tests for core/search.py: the lattice search for the least damaging generalisation.
+"""Tests for core/search/: the lattice search for the least damaging generalisation.
 
 Expected results come from independent methods: pandas groupby on the generalised table,
 and a brute-force search over every level vector (itertools.product) written here.
@@ -507,17 +507,17 @@ def test_candidate_figures_survive_roll_up_cache_eviction(_adult_table, hierarch
     replaying ARX's basic beta-likeness test case, 50% suppressed: a loss of 0.262 was
     reported for a node whose loss is 0.437). Evaluate a node by roll-up, forget the
     cache, then its candidate must still equal pandas."""
-    from core.search import _Lattice
+    from core.search.lattice import Lattice
 
     five = ["sex", "age", "race", "marital-status", "education"]
     df = _adult_table.sample(3000, random_state=21).reset_index(drop=True)
-    lattice = _Lattice(df, {c: hierarchies[c] for c in five}, Target(k=4, max_suppressed=0.3))
+    lattice = Lattice(df, {c: hierarchies[c] for c in five}, Target(k=4, max_suppressed=0.3))
     lattice.evaluate([0, 0, 0, 0, 0])
     lattice.evaluate([0, 1, 0, 0, 0])  # keyed in sorted order of its codes
     node = [0, 1, 0, 1, 0]
     ev = lattice.evaluate(node)  # rolled up from the node above, numbered in its order
-    lattice._cache_nodes[:] = np.iinfo(np.int64).max  # the cache forgets every node
-    lattice._cache_classes[:] = np.iinfo(np.int64).max
+    lattice.roll_up._cache_nodes[:] = np.iinfo(np.int64).max  # the cache forgets every node
+    lattice.roll_up._cache_classes[:] = np.iinfo(np.int64).max
     candidate = lattice.candidate(node, ev)
     suppressed, loss = _pandas_node(df, hierarchies, dict(zip(five, node, strict=True)), 4)
     assert candidate.suppressed == suppressed > 0
@@ -1002,9 +1002,9 @@ def test_gs_factor_one_makes_generalisation_free(_adult_table, hierarchies):
     target = Target(k=5, max_suppressed=0.01)
     best = search(_adult_table, hierarchies, target, measure="arx_loss", gs_factor=1.0).optimum
     assert best.measures["arx_loss"] == 0.0 and best.suppressed == 0
-    from core.search import _Lattice
+    from core.search.lattice import Lattice
 
-    lattice = _Lattice(_adult_table, hierarchies, target)
+    lattice = Lattice(_adult_table, hierarchies, target)
     lattice.set_weighting(1.0, None)
     arx_node = [0, 4, 0, 2, 3, 2, 2, 2]
     arx = lattice.candidate(arx_node, evaluated := lattice.evaluate(arx_node))
@@ -1030,9 +1030,9 @@ def test_gs_factor_half_and_default_weights_are_the_plain_arx_measures(_adult_ta
         measure="arx_loss",
         weights={"age": 0.0, "marital-status": 1.0, "education": 1.0},
     ).optimum
-    from core.search import _Lattice
+    from core.search.lattice import Lattice
 
-    lattice = _Lattice(df, small_h, target)
+    lattice = Lattice(df, small_h, target)
     lattice.set_weighting(0.5, {"age": 0.0, "marital-status": 1.0, "education": 1.0})
     ev = lattice.evaluate([dropped.levels[c] for c in SMALL])
     v = [lattice.candidate([dropped.levels[c] for c in SMALL], ev).column_loss[c] for c in SMALL]
@@ -1070,9 +1070,9 @@ def _ages() -> Hierarchy:
     ],
 )
 def test_values_are_coded_by_their_hierarchy_row(values):
-    from core.search import _value_rows
+    from core.search.preparation import value_rows
 
-    codes, rows = _value_rows(values, _ages())
+    codes, rows = value_rows(values, _ages())
     # Distinct values present, as hierarchy rows in ascending order: "20" (row 0), "30" (2),
     # "31" (3), and the missing value (row 5 = one past the hierarchy's 5 rows).
     assert rows.tolist() == [0, 2, 3, 5]
@@ -1080,32 +1080,32 @@ def test_values_are_coded_by_their_hierarchy_row(values):
 
 
 def test_integers_match_the_hierarchy_text():
-    from core.search import _value_rows
+    from core.search.preparation import value_rows
 
-    codes, rows = _value_rows(pd.Series([40, 21, 40]), _ages())
+    codes, rows = value_rows(pd.Series([40, 21, 40]), _ages())
     assert rows.tolist() == [1, 4]  # "21", "40"
     assert codes.tolist() == [1, 0, 1]
 
 
 @pytest.mark.parametrize("dtype", ["str", object, "int64"])
 def test_a_value_missing_from_the_hierarchy_is_named_with_its_row(dtype):
-    from core.search import _value_rows
+    from core.search.preparation import value_rows
 
     values = pd.Series(
         ["20", "55", "30"] if dtype != "int64" else [20, 55, 30], dtype=dtype, name="age"
     )
     with pytest.raises(ParameterError, match=r"'55' in column 'age' \(row 2\)"):
-        _value_rows(values, _ages())
+        value_rows(values, _ages())
 
 
 @pytest.mark.parametrize("arrow", [True, False])
 def test_level_labels_and_leaves_per_hierarchy_row(arrow, monkeypatch):
-    import core.search
-    from core.search import _level_labels
+    import core.search.preparation
+    from core.search.preparation import level_labels
 
     if not arrow:  # the path for text not held in pyarrow (pandas 2's object columns)
-        monkeypatch.setattr(core.search, "_arrow_strings", lambda values: False)
-    label, leaves = _level_labels(_ages())
+        monkeypatch.setattr(core.search.preparation, "arrow_strings", lambda values: False)
+    label, leaves = level_labels(_ages())
     assert label.shape == leaves.shape == (6, 3)  # 5 rows + the missing value's row
     # Same label within a level <=> same number; levels never share numbers.
     for level, groups in enumerate([[0, 1, 2, 3, 4], [0, 0, 1, 1, 2], [0, 0, 0, 0, 0]]):
@@ -1118,10 +1118,10 @@ def test_level_labels_and_leaves_per_hierarchy_row(arrow, monkeypatch):
 
 
 def test_prepared_column_codes_losses_and_entropies_by_hand():
-    from core.search import _prepare_column
+    from core.search.preparation import prepare_column
 
     values = pd.Series(["30", "20", "30", "31", "21", "30"], name="age")
-    column = _prepare_column(values, _ages())
+    column = prepare_column(values, _ages())
     # Distinct values in hierarchy order: "20", "21", "30", "31" (counts 1, 1, 3, 1).
     assert column.value_codes.tolist() == [2, 0, 2, 3, 1, 2]
     assert column.cards == [4, 2, 1]
@@ -1140,20 +1140,20 @@ def test_prepared_column_codes_losses_and_entropies_by_hand():
         [0, 1 + 1 + 3 * np.log2(4 / 3) + 2, 3 * np.log2(6) + 3 * np.log2(2)],
     )
     # Frequency table: row i stands for records[i] records.
-    weighted = _prepare_column(values, _ages(), np.array([1, 1, 0, 1, 1, 0]))
+    weighted = prepare_column(values, _ages(), np.array([1, 1, 0, 1, 1, 0]))
     np.testing.assert_allclose(weighted.level_totals["loss"], [0, 4 * 0.25, 4])
 
 
 def test_a_split_hierarchy_is_found_on_the_values_present():
-    from core.search import _prepare_column
+    from core.search.preparation import prepare_column
 
     # "b" and "c" share level 1 but not level 2: only an error when both occur.
     split = Hierarchy(pd.DataFrame({0: ["a", "b", "c"], 1: ["x", "y", "y"], 2: ["g", "g", "h"]}))
-    assert _prepare_column(pd.Series(["a", "b"]), split).cards == [2, 2, 1]
+    assert prepare_column(pd.Series(["a", "b"]), split).cards == [2, 2, 1]
     with pytest.raises(
         ParameterError, match=r"does not nest: values that share level 1 \(e.g. 'b'\)"
     ):
-        _prepare_column(pd.Series(["a", "b", "c"], name="v"), split)
+        prepare_column(pd.Series(["a", "b", "c"], name="v"), split)
 
 
 def test_candidates_of_several_nodes_are_each_nodes_figures_by_hand():
@@ -1168,11 +1168,11 @@ def test_candidates_of_several_nodes_are_each_nodes_figures_by_hand():
     - (0,1): b = '*', classes x (2), y (2), z (1): z suppressed. Its suppressed part is 0
       (one record); b's generalised part: p three times (3/5), q twice (2/5). Loss: the
       kept 4 lose 1 in b, z loses 1 in both: (4 + 2) / 10."""
-    from core.search import _Lattice
+    from core.search.lattice import Lattice
 
     df = pd.DataFrame({"a": list("xxyzy"), "b": list("pppqq")})
     top = {c: Hierarchy(pd.DataFrame({0: sorted(set(df[c])), 1: "*"})) for c in "ab"}
-    lattice = _Lattice(df, top, Target(k=2, max_suppressed=0.6))
+    lattice = Lattice(df, top, Target(k=2, max_suppressed=0.6))
     nodes = np.array([[0, 0], [1, 0], [0, 1]])
     evs = [lattice.evaluate(node) for node in nodes]
     together = lattice.candidates(nodes, evs)
@@ -1190,17 +1190,17 @@ def test_candidates_of_several_nodes_are_each_nodes_figures_by_hand():
 
 
 def test_solution_below_by_hand():
-    from core.search import _solution_below
+    from core.search.traversal import solution_below
 
     # Heights (1, 2): node (a, b) has index 3a + b. Solutions (0, 2) and (1, 1): only (1, 2)
     # has one strictly below; (1, 1) and (0, 2) are minimal.
     heights = np.array([1, 2])
     feasible = np.zeros(6, dtype=bool)
     feasible[[2, 4]] = True
-    assert _solution_below(feasible, heights).tolist() == [False] * 5 + [True]
+    assert solution_below(feasible, heights).tolist() == [False] * 5 + [True]
     # Not an up-set (a non-monotone target): (0, 0) alone is below every other node.
     only_bottom = np.array([True] + [False] * 5)
-    assert _solution_below(only_bottom, heights).tolist() == [False] + [True] * 5
+    assert solution_below(only_bottom, heights).tolist() == [False] + [True] * 5
 
 
 @pytest.mark.parametrize("sensitive", [None, "salary-class"])
@@ -1210,13 +1210,13 @@ def test_a_roll_up_cache_that_keeps_evicting_finds_the_same_answer(
     """The roll-up cache frees the slot of its largest node when its budget is spent; with
     a budget of a few hundred elements it evicts all the time, and the search must still
     return the frontier, figures and optimum of a search that never evicts."""
-    from core.search import _Lattice
+    from core.search.rollup import RollUp
 
     df = _adult_table.sample(4000, random_state=8).reset_index(drop=True)
     five = {c: hierarchies[c] for c in ["sex", "age", "race", "marital-status", "education"]}
     target = Target(k=4, max_suppressed=0.02, sensitive=sensitive, l=2 if sensitive else None)
     roomy = search(df, five, target, measure="arx_loss")
-    monkeypatch.setattr(_Lattice, "_CACHE_ELEMENTS", 600)
+    monkeypatch.setattr(RollUp, "_CACHE_ELEMENTS", 600)
     tight = search(df, five, target, measure="arx_loss")
     assert tight.frontier == roomy.frontier and tight.optimum == roomy.optimum
     assert tight.solutions == roomy.solutions > 0 and len(tight.frontier) > 1
@@ -1240,7 +1240,7 @@ def test_coarse_roots_by_hand():
     records (a, b): (w,p) (x,p) (y,q) (z,q) (w,q) (y,p); a has 4 values, merged in pairs at
     level 1 (w, x -> wx; y, z -> yz); b has 2, '*' at level 1. Root 1 raises a, root 2
     raises a and b."""
-    from core.search import _Lattice
+    from core.search.lattice import Lattice
 
     df = pd.DataFrame({"a": list("wxyzwy"), "b": list("ppqqqp")})
     pairs = {"w": "wx", "x": "wx", "y": "yz", "z": "yz"}
@@ -1248,18 +1248,18 @@ def test_coarse_roots_by_hand():
         "a": Hierarchy(pd.DataFrame({0: list("wxyz"), 1: ["wx", "wx", "yz", "yz"], 2: "*"})),
         "b": Hierarchy(pd.DataFrame({0: list("pq"), 1: "*"})),
     }
-    lattice = _Lattice(df, hierarchies, Target(k=2, max_suppressed=0.5))
+    lattice = Lattice(df, hierarchies, Target(k=2, max_suppressed=0.5))
 
     def classes(root) -> list:  # (a at level 1, b) of each class's unit, and its records
-        unit = df.iloc[lattice.unit_first[root.reps]]
+        unit = df.iloc[lattice.table.unit_first[root.reps]]
         return sorted(zip(unit["a"].map(pairs), unit["b"], root.sizes.tolist(), strict=True))
 
-    units, codes0 = lattice._coarse_root(np.array([0, 1]))  # a at 0: the six records
+    units, codes0 = lattice.roll_up.coarse_root(np.array([0, 1]))  # a at 0: the six records
     assert codes0 is None and sorted(units.sizes.tolist()) == [1] * 6
-    root1, codes1 = lattice._coarse_root(np.array([1, 0]))
+    root1, codes1 = lattice.roll_up.coarse_root(np.array([1, 0]))
     assert classes(root1) == [("wx", "p", 2), ("wx", "q", 1), ("yz", "p", 1), ("yz", "q", 2)]
     assert codes1[0][0] is None and codes1[0][1].size == codes1[1][0].size == 4
-    root2, _ = lattice._coarse_root(np.array([2, 1]))  # wx and yz, b '*': 3 + 3 records
+    root2, _ = lattice.roll_up.coarse_root(np.array([2, 1]))  # wx and yz, b '*': 3 + 3 records
     assert sorted(root2.sizes.tolist()) == [3, 3]
-    assert lattice._coarse_root(np.array([1, 1]))[0] is root2  # built once
+    assert lattice.roll_up.coarse_root(np.array([1, 1]))[0] is root2  # built once
     assert lattice.evaluated == 0  # roots are not evaluations
