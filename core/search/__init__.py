@@ -7,7 +7,7 @@ choosing one level per quasi-identifier gives a *node* of the generalisation lat
 A node is a *solution* when, after removing the records of every equivalence class that
 fails a privacy model (record suppression, Annex A; ARX's semantics: a class failing *any*
 model is suppressed), at most the allowed share of records is removed. The models
-(:class:`core.privacy.ClassModels`):
+(:class:`core.measures.models.class_models.ClassModels`):
 
 - k-anonymity (Annex C); an Annex D threshold on P(re-ID) = P(attempt) / k is the same
   as k-anonymity with k = the smallest k meeting it (:func:`core.risk.smallest_k`);

@@ -21,7 +21,8 @@ says so; the tests compare it with evaluating every node), population uniqueness
 and is checked on every node that meets the rest.
 
 Kept together (PDPC guide, Step 4, attribute disclosure) so that a privacy model reaches
-the search in one module; the models themselves are :class:`core.privacy.ClassModels`.
+the search in one module; the models themselves are
+:class:`core.measures.models.class_models.ClassModels`.
 """
 
 from __future__ import annotations

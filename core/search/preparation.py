@@ -171,13 +171,14 @@ def _check_nested(previous, group, previous_card, rows, hierarchy, level, column
 @dataclass(frozen=True)
 class SensitiveColumn:
     """The sensitive attribute coded once for the t-closeness distance of the models
-    (:func:`core.privacy.sensitive_coding`), with its distribution over the whole table."""
+    (:func:`core.measures.distributions.sensitive_coding`), with its distribution over the
+    whole table."""
 
     name: Any  # the column's label, as the table names it
     codes: np.ndarray
     values: int
     ordered: bool
-    tree: Any  # core.privacy.HierarchyTree for hierarchical t-closeness, else None
+    tree: Any  # core.measures.emd.HierarchyTree for hierarchical t-closeness, else None
     overall: np.ndarray  # share of each value in the whole table
 
     @classmethod

@@ -1,10 +1,11 @@
 """What a search must meet: :class:`Target`, the privacy models plus the search's own limits.
 
 PDPC guide, Annex C (k-anonymity), Annex D (the P(re-ID) threshold) and Step 4 (attribute
-disclosure). The privacy models themselves are :class:`core.privacy.ClassModels`; a target
-adds the share of records that may be suppressed, the Annex D threshold and the whole-table
-criteria (ARX's sample-based criteria, :mod:`core.population_risk`). Apart from the search
-because the recipe steps, the local recoding and the pages read a target without searching.
+disclosure). The privacy models themselves are
+:class:`core.measures.models.class_models.ClassModels`; a target adds the share of records
+that may be suppressed, the Annex D threshold and the whole-table criteria (ARX's
+sample-based criteria, :mod:`core.population_risk`). Apart from the search because the
+recipe steps, the local recoding and the pages read a target without searching.
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ class Target(ClassModels):
     attribute disclosure).
 
     The privacy-model fields (k, sensitive, l, l_kind, c, entropy_estimator, t, t_distance,
-    delta, beta, enhanced_beta, alpha) are those of :class:`core.privacy.ClassModels`, which
-    defines and validates them; a target adds what the search needs besides (k defaults to
-    5 here). ``max_suppressed`` is the largest share of records that may be removed
+    delta, beta, enhanced_beta, alpha) are those of
+    :class:`core.measures.models.class_models.ClassModels`, which defines and validates
+    them; a target adds what the search needs besides (k defaults to 5 here).
+    ``max_suppressed`` is the largest share of records that may be removed
     (0.01 = 1%). As in ARX, a class is suppressed when it fails *any* of the models, and the
     suppressed records must stay within ``max_suppressed``. ``p_reid_threshold`` with
     ``p_attempt`` (Annex D) raises k to the smallest k with p_attempt / k <= threshold:
