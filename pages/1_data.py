@@ -82,7 +82,7 @@ if state.training_mode():
 keep = st.checkbox(
     "Keep a copy of the rows in the workspace",
     value=state.keep_rows(),
-    key="data_keep_rows",
+    key=state.showing("keep_rows", "data_keep_rows"),
     help="Off: the workspace records only the data set's fingerprint (sha256), columns and "
     "where it was read from, and a restart reads the file again. On: the rows are stored "
     "too (compressed), so an uploaded table survives a restart; keep the workspace file as "

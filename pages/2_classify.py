@@ -92,7 +92,7 @@ for position, row in table.iterrows():
         data_steps.ROLE_VALUES,
         default=row["role"],
         required=True,
-        key=data_steps.role_widget_key(position),
+        key=state.showing("roles", data_steps.role_widget_key(position)),
         label_visibility="collapsed",
     )
     picked.append(choice or row["role"])
@@ -127,7 +127,7 @@ sensitive = st.selectbox(
     options,
     index=options.index(state.sensitive_choice()),
     format_func=lambda c: "(the first column marked target)" if c is None else str(c),
-    key="sensitive",
+    key=state.showing("sensitive", "sensitive"),
 )
 if sensitive != state.sensitive_choice():
     state.set_sensitive(sensitive)
@@ -141,7 +141,7 @@ k = st.number_input(
     min_value=2,
     step=1,
     value=max(2, state.k_target()),
-    key="k_target",
+    key=state.showing("k", "k_target"),
 )
 if k != state.k_target():
     state.set_k_target(k)

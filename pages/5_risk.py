@@ -42,7 +42,11 @@ if not qi:
     st.stop()
 
 left, right = st.columns(2)
-k_target = int(left.number_input("Target k", 1, value=state.k_target(), key="risk_k_target"))
+k_target = int(
+    left.number_input(
+        "Target k", 1, value=state.k_target(), key=state.showing("k", "risk_k_target")
+    )
+)
 others = [c for c in map(str, data.columns) if c not in qi]
 options = [None, *others]
 current_sensitive = state.sensitive_column(data)
@@ -51,7 +55,7 @@ sensitive = right.selectbox(
     options,
     index=options.index(current_sensitive) if current_sensitive in options else 0,
     format_func=lambda c: "(none)" if c is None else c,
-    key="risk_sensitive",
+    key=state.showing("sensitive", "risk_sensitive"),
 )
 if k_target != state.k_target() or sensitive != current_sensitive:
     state.set_k_target(k_target)
@@ -324,13 +328,13 @@ a, b, c, d, e = st.columns(5)
 controls = a.selectbox(
     "Mitigating controls",
     CONTROL_LEVELS,
-    key="controls",
+    key=state.showing("annex_d", "controls"),
     index=CONTROL_LEVELS.index(settings["controls"]),
 )
 motivation = b.selectbox(
     "Attacker motivation",
     MOTIVATION_LEVELS,
-    key="motivation",
+    key=state.showing("annex_d", "motivation"),
     index=MOTIVATION_LEVELS.index(settings["motivation"]),
 )
 acquaintance = c.number_input(
@@ -339,7 +343,7 @@ acquaintance = c.number_input(
     1.0,
     step=0.01,
     value=float(settings["acquaintance"]),
-    key="acquaintance",
+    key=state.showing("annex_d", "acquaintance"),
 )
 breach = d.number_input(
     "P(data breach in the industry)",
@@ -347,7 +351,7 @@ breach = d.number_input(
     1.0,
     step=0.01,
     value=float(settings["breach"]),
-    key="breach",
+    key=state.showing("annex_d", "breach"),
 )
 harm_options = [*HARM_THRESHOLDS, "custom"]
 harm_now = settings["harm"] if settings["harm"] in HARM_THRESHOLDS else "custom"
@@ -355,13 +359,20 @@ harm = e.selectbox(
     "Potential harm",
     harm_options,
     index=harm_options.index(harm_now),
-    key="harm",
+    key=state.showing("annex_d", "harm"),
     format_func=lambda h: f"{h} ({HARM_THRESHOLDS[h]})" if h != "custom" else h,
 )
 if harm == "custom":
     default = float(settings["harm"]) if harm_now == "custom" else 0.05
     harm = float(
-        e.number_input("Threshold", 0.0001, 1.0, value=default, format="%.4f", key="harm_custom")
+        e.number_input(
+            "Threshold",
+            0.0001,
+            1.0,
+            value=default,
+            format="%.4f",
+            key=state.showing("annex_d", "harm_custom"),
+        )
     )
 chosen = dict(
     controls=controls,

@@ -123,7 +123,7 @@ use_case = st.selectbox(
     ids,
     index=ids.index(state.use_case()),
     format_func=USE_CASES.get,
-    key="use_case",
+    key=state.showing("use_case", "use_case"),
 )
 state.set_use_case(use_case)
 state.explain(

@@ -19,6 +19,7 @@ from core.search.run import search
 from core.search.target import Target
 from ui import state
 from ui.page_errors import continue_on_error, stop_on_error
+from ui.state.session import HIERARCHY_CHOICES_KEY
 from ui.tradeoffs import (
     MEASURE_NAMES,
     describe_level,
@@ -73,17 +74,21 @@ def hierarchy_inputs(column: str) -> dict:
     kind = left.selectbox(
         escape_markdown(column),
         KINDS,
-        key=f"to_kind_{column}",
+        key=state.showing(HIERARCHY_CHOICES_KEY, f"to_kind_{column}"),
         index=KINDS.index(before.get("kind", "auto")),
     )
     spec: dict = {"kind": kind}
     if kind == "numeric":
         spec["widths"] = right.text_input(
-            "Band widths", before.get("widths", "5, 10, 20, 40"), key=f"to_w_{column}"
+            "Band widths",
+            before.get("widths", "5, 10, 20, 40"),
+            key=state.showing(HIERARCHY_CHOICES_KEY, f"to_w_{column}"),
         )
     elif kind == "grouping":
         spec["mapping"] = right.text_area(
-            "value: group, one a line", before.get("mapping", ""), key=f"to_map_{column}"
+            "value: group, one a line",
+            before.get("mapping", ""),
+            key=state.showing(HIERARCHY_CHOICES_KEY, f"to_map_{column}"),
         )
     elif kind == "upload":
         upload = right.file_uploader("ARX hierarchy (CSV, ';')", key=f"to_up_{column}")

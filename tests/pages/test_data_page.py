@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.errors import AnonymisationError
 from ui import data_steps, state
+from ui.state import loading
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_data"
@@ -132,7 +133,7 @@ def test_bad_upload_shows_error_and_keeps_previous_table(case):
 
 
 def test_too_large_upload_is_refused(monkeypatch):
-    monkeypatch.setattr(state, "MAX_UPLOAD_MB", 0)
+    monkeypatch.setattr(loading, "MAX_UPLOAD_MB", 0)
     app = upload_app(b"a,b\n1,2\n", "big.csv")
     assert "larger than 0 MB" in app.error[0].value
     assert app.session_state["source_name"] == "singapore_people.csv"

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.recipe import Recipe
 from core.workspace import Workspace
-from ui import state
+from ui.state import following, loading
 
 ROOT = Path(__file__).resolve().parents[2]
 TAXI = "guide_annex_c_taxi.csv"
@@ -236,8 +236,9 @@ def test_a_rerun_never_reads_the_data_file_again(own_workspace, monkeypatch):
     at = _session()
     at.switch_page(CLASSIFY).run()
     reads: list[str] = []
-    monkeypatch.setattr(state, "read_table", lambda *a, **k: reads.append("read_table"))
-    monkeypatch.setattr(state, "sha256_file", lambda *a, **k: reads.append("sha256_file"))
+    for module in (following, loading):  # the modules of ui.state that read data files
+        monkeypatch.setattr(module, "read_table", lambda *a, **k: reads.append("read_table"))
+        monkeypatch.setattr(module, "sha256_file", lambda *a, **k: reads.append("sha256_file"))
     monkeypatch.setattr(Workspace, "dataset_table", lambda *a, **k: reads.append("stored"))
     _rerun(at)  # nothing changed
     with Workspace(own_workspace) as ws:  # another tab changed the settings and the roles

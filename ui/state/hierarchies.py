@@ -1,0 +1,102 @@
+"""Hierarchies and population tables that recipe steps name, kept in the workspace and
+given to the replay: never written to a file in the working folder (issues 25, 27)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from core.errors import DataReadError
+from core.hierarchy import Hierarchy, read_hierarchy
+from core.recipe import Recipe
+from core.release.bundle import population_tables, portable_name, stored_table_name, stored_tables
+from core.workspace import WorkspaceError, sha256_bytes
+from ui.state.loading import side_table
+from ui.state.workspace import open_workspace, write, write_through
+
+
+class StoredHierarchies(Mapping[str, str]):
+    """The workspace's hierarchies (name -> text), read once, when a step first names one.
+
+    Recipe steps name hierarchies; the dashboard gives their text from the workspace to
+    the replay (core.recipe ``hierarchies``) and never writes a hierarchy file: a name in a
+    workspace someone sent is not a path to write to (issue 27), and hierarchies built from
+    the data hold original values that must not sit in clear in the working folder
+    (issue 25). A name the workspace does not hold (a shipped sample hierarchy) is read
+    from disk as the recipe gives it.
+    """
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str] | None = None
+
+    def _loaded(self) -> dict[str, str]:
+        if self._texts is None:
+            try:
+                with open_workspace() as ws:
+                    self._texts = ws.hierarchies()
+            except WorkspaceError:
+                self._texts = {}
+        return self._texts
+
+    def __getitem__(self, name: str) -> str:
+        return self._loaded()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded())
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+
+def save_hierarchy(column: str, hierarchy: Hierarchy) -> str:
+    """Keep a hierarchy that a recipe step refers to in the workspace (its text, under a
+    name made from its content); return the name the step records. No file is written."""
+    text = hierarchy.levels.to_csv(sep=";", header=False, index=False)
+    name = portable_name(column, text)
+    write(lambda ws: ws.put_hierarchy(name, text, column=column))
+    return name
+
+
+def save_population_table(data: bytes, name: str) -> str:
+    """Keep an uploaded population table in the workspace (its rows, as a data set known by
+    the upload's sha256), where a k-map step reads it when the recipe replays; return the
+    name the step records (core.release.bundle.stored_table_name). No file is written: the table
+    holds a population's records, which must not sit in clear in the working folder
+    (issue 25). Raises WorkspaceError if the workspace cannot keep it."""
+    table = side_table(name, data)
+    digest = sha256_bytes(data)
+    write_through(
+        lambda ws: ws.add_dataset(
+            table, name=f"population table {name}", sha256=digest, store_data=True
+        )
+    )
+    return stored_table_name(digest)
+
+
+def stored_population_tables(steps: Sequence[Mapping[str, Any]]) -> dict[str, pd.DataFrame]:
+    """The population tables ``steps`` name that the workspace keeps (opened only then)."""
+    steps_recipe = Recipe(tuple(steps))
+    if not population_tables(steps_recipe):
+        return {}
+    try:
+        with open_workspace() as ws:
+            return stored_tables(ws, steps_recipe)
+    except WorkspaceError:
+        return {}  # the step then says it cannot read its table
+
+
+def keep_uploaded_hierarchy(column: str, data: bytes) -> str:
+    """Keep an uploaded ARX hierarchy (its text) in the workspace; return its name."""
+    hierarchy = read_hierarchy(io.BytesIO(data))  # raises DataReadError if unreadable
+    return save_hierarchy(column, hierarchy)
+
+
+def stored_hierarchy(name: str) -> Hierarchy:
+    """A hierarchy kept in the workspace, read back (never a file a stored name points at)."""
+    text = StoredHierarchies().get(name)
+    if text is None:
+        raise DataReadError(f"The hierarchy {name!r} is not in this workspace: upload it again.")
+    return read_hierarchy(io.StringIO(text))

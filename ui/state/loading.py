@@ -1,0 +1,202 @@
+"""Loading the data set (Step 0): samples, uploads, $ANON_DATA and side tables, the
+original table installed in the session, and whether the workspace keeps its rows."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from core.errors import AnonymisationError, SecretError
+from core.io import read_table
+from core.markup import code_span, escape_markdown
+from core.recipe import EditHistory, Recipe
+from core.workspace import Workspace, sha256_bytes, sha256_file
+from ui.state.cache import PREFIX_CACHE, forget_session_caches, remember_table
+from ui.state.keys import missing_keys, set_session_key
+from ui.state.session import (
+    K_TARGET_KEY,
+    KEEP_ROWS_KEY,
+    ROOT,
+    SENSITIVE_KEY,
+    has_data,
+    original,
+    session,
+    source_name,
+)
+from ui.state.workspace import record_recipe, write
+
+SAMPLE_DIR = ROOT / "sample_data"
+DEFAULT_SAMPLE = "singapore_people.csv"
+MAX_UPLOAD_MB = 200
+
+
+# --- the loaded table ---------------------------------------------------------------
+
+
+def sample_files() -> list[str]:
+    """The CSV files shipped in sample_data/, the default one first."""
+    names = sorted(p.name for p in SAMPLE_DIR.glob("*.csv"))
+    return sorted(names, key=lambda n: n != DEFAULT_SAMPLE)
+
+
+@st.cache_data(show_spinner="Reading the sample table...")
+def _read_sample(name: str) -> pd.DataFrame:
+    return read_table(SAMPLE_DIR / name)
+
+
+@st.cache_data(show_spinner="Reading the table...")
+def _read_path(path: str) -> pd.DataFrame:
+    return read_table(path)
+
+
+def load_path(path: str) -> None:
+    """Load the table at ``path`` (``$ANON_DATA``; cached across sessions); raises
+    AnonymisationError with a clear message if it cannot be read."""
+    set_original(_read_path(path), Path(path).name, source_path=path)
+
+
+def load_sample(name: str) -> None:
+    """Load a sample table (cached across sessions; each session gets its own copy)."""
+    set_original(_read_sample(name).copy(), name, source_path=str(SAMPLE_DIR / name))
+
+
+def load_upload(data: bytes, name: str) -> None:
+    """Read an uploaded file; on failure raise and keep the previous table loaded."""
+    if len(data) > MAX_UPLOAD_MB * 1024 * 1024:
+        raise AnonymisationError(
+            f"'{name}' is larger than {MAX_UPLOAD_MB} MB. Use the command line "
+            "(python -m core) for files this large, or upload a sample of it."
+        )
+    df = read_table(data, name=name)  # raises DataReadError with a clear message
+    set_original(df, name, sha256=sha256_bytes(data))
+
+
+def side_table(name: str, data: bytes | None = None) -> pd.DataFrame:
+    """A second table next to the loaded data set, e.g. the area table of the Area-level
+    risk page: a sample by file name, or the bytes of an upload (cached; a fresh copy each
+    call; raises core.errors.DataReadError like the Data page). Never changes the data set.
+    """
+    if data is None:
+        return _read_sample(name).copy()
+    if len(data) > MAX_UPLOAD_MB * 1024 * 1024:
+        raise AnonymisationError(f"'{name}' is larger than {MAX_UPLOAD_MB} MB.")
+    return _read_side_upload(data, name).copy()
+
+
+@st.cache_data(show_spinner="Reading the table...", max_entries=4)
+def _read_side_upload(data: bytes, name: str) -> pd.DataFrame:
+    return read_table(data, name=name)
+
+
+def set_original(
+    df: pd.DataFrame, name: str, *, source_path: str | None = None, sha256: str | None = None
+) -> None:
+    """Make ``df`` the original table; start a new recipe and new role suggestions.
+
+    The workspace records the data set (its fingerprint and where it came from; the rows
+    only if the user keeps a copy) and the new empty recipe; earlier ones stay in history.
+    """
+    install_original(df, name)
+    session().pop("restore_note", None)  # the user chose a data set
+    keep_rows = bool(session().get(KEEP_ROWS_KEY))
+
+    def record(ws: Workspace) -> None:
+        with ws.transaction():
+            file_sha = sha256 or (sha256_file(source_path) if source_path else None)
+            sha = ws.add_dataset(
+                df, name=name, source_path=source_path, sha256=file_sha, store_data=keep_rows
+            )
+            ws.set_setting(
+                "current_data", {"sha256": sha, "name": name, "source_path": source_path}
+            )
+        session()["data_sha256"] = sha
+        if keep_rows or source_path:  # other sessions could read it back anyway
+            remember_table(sha, df)
+
+    write(record)
+    record_recipe(f"new data set {name!r}")
+
+
+def install_original(df: pd.DataFrame, name: str) -> None:
+    """Put ``df`` in the session as the original table, with a new empty recipe and no
+    roles (the workspace is not written: :func:`set_original` records it)."""
+    state = session()
+    state["original"] = df
+    state["source_name"] = name
+    state["history"] = EditHistory(Recipe(seed=secrets.randbelow(2**31)))
+    forget_session_caches(PREFIX_CACHE)
+    # Random pseudonyms replay identically within this session (so a downloaded mapping
+    # table always matches the data) from this secret, which is never written anywhere.
+    state["pseudonym_secret"] = secrets.randbelow(2**62)
+    state["suggestions"] = None  # suggested on first use (Classify), not before the preview
+    state["roles"] = {}  # confirmed roles only: suggestions never apply themselves
+    state[SENSITIVE_KEY] = None  # it named a column of the previous table
+    state.setdefault(K_TARGET_KEY, 5)
+
+
+def last_upload() -> tuple[str, str | None] | None:
+    """(token, error message or None) of the last upload handled, so it is read only once."""
+    return session().get("last_upload")
+
+
+def set_last_upload(token: str, error: str | None) -> None:
+    session()["last_upload"] = (token, error)
+
+
+def require_data() -> bool:
+    """True when a table is loaded and its recipe can be replayed in this session.
+
+    Otherwise show what is missing: a pointer to the Data page, or a form for a key the
+    recipe needs that this session does not have (a recipe restored from the workspace
+    keeps only the *name* of a typed key, never the key itself).
+    """
+    if not has_data():
+        st.info("No table is loaded yet. Open **Data** (Step 0) to upload a file or pick a sample.")
+        st.page_link("pages/1_data.py", label="Go to Data", icon=":material/upload_file:")
+        return False
+    missing = missing_keys()
+    if missing:
+        _ask_for_key(missing[0])
+        return False
+    return True
+
+
+def _ask_for_key(name: str) -> None:
+    st.error(
+        f"The recipe pseudonymises with the HMAC key {code_span(name)}, which is not set in this "
+        "session: keys are never stored in the workspace. Type it again (or set the "
+        "environment variable before starting) to continue.",
+        icon=":material/key:",
+    )
+    with st.form("missing_key_form"):
+        typed = st.text_input(f"Key for {code_span(name)}", type="password", key="missing_key")
+        if st.form_submit_button("Use this key in this session"):
+            try:
+                set_session_key(name, typed)
+            except SecretError as error:
+                st.error(escape_markdown(error))
+            else:
+                st.rerun()
+
+
+def keep_rows() -> bool:
+    """Whether the workspace keeps a copy of the data set's rows (compressed Parquet)."""
+    return bool(session().get(KEEP_ROWS_KEY))
+
+
+def set_keep_rows(keep: bool) -> None:
+    """Keep (or not) the rows of data sets loaded from now on; when turned on, the loaded
+    data set's rows are stored at once, so an uploaded table survives a restart."""
+    if keep == keep_rows():
+        return
+    session()[KEEP_ROWS_KEY] = keep
+    write(lambda ws: ws.set_setting("keep_rows", keep))
+    sha = session().get("data_sha256")
+    if keep and sha and has_data():
+        write(
+            lambda ws: ws.add_dataset(original(), name=source_name(), sha256=sha, store_data=True)
+        )
+        remember_table(sha, original())
