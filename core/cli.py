@@ -611,13 +611,9 @@ def _apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     (core.engines.streaming)."""
     import secrets
 
+    from core.engines.apply import stream_on_engine
     from core.engines.sources import resolve_sources, sample_rows
-    from core.engines.streaming import (
-        BatchWriter,
-        ReleaseCounts,
-        stream_on_engine,
-        streamable_steps,
-    )
+    from core.engines.streaming import BatchWriter, ReleaseCounts, streamable_steps
     from core.outputs import staging_file
 
     sources = resolve_sources(args.data, sep=args.sep)

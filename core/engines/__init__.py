@@ -26,24 +26,34 @@ import queue
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
-from core.engines.packed import CodeBook, KeysTooWide, count_packed, frequency_frame
+from core.engines import duckdb_engine, spark_engine
+from core.engines.frequency import COUNT, FrequencyTable, coded_frequency_table
+from core.engines.packed import KeysTooWide, count_packed
 from core.engines.sources import Sources, expected_records, resolve_sources
 from core.errors import DataReadError, ParameterError
 from core.io.files import MAX_FILE_BYTES
 from core.progress import ProgressFn
 
+__all__ = [
+    "AUTO_DUCKDB_BYTES",
+    "COUNT",
+    "ENGINES",
+    "FrequencyTable",
+    "choose_engine",
+    "coded_frequency_table",
+    "frequency_table",
+    "read_ahead",
+]
+
 T = TypeVar("T")
 
 ENGINES = ("pandas", "duckdb", "spark")
-COUNT = "__records__"
 
 #: ``--engine auto`` uses DuckDB for a file larger than this (where :func:`core.io.read_table`
 #: stops: it refuses files over ``MAX_FILE_BYTES``), and for globs and folders.
@@ -61,22 +71,6 @@ def choose_engine(source: str, engine: str = "auto") -> str:
     if path.is_file() and path.stat().st_size > AUTO_DUCKDB_BYTES:
         return "duckdb"
     return "pandas"
-
-
-@dataclass(frozen=True)
-class FrequencyTable:
-    """Distinct value combinations (``table``, one column per attribute, named as in the
-    data) and how many records have each (``counts``). From :func:`frequency_table` every
-    column is a pandas Categorical (integer codes and one copy of each distinct value;
-    missing is code -1): the in-memory figures read codes, as for any Categorical."""
-
-    table: pd.DataFrame
-    counts: np.ndarray
-    sources: Sources | None  # None for a Spark DataFrame given directly
-
-    @property
-    def records(self) -> int:
-        return int(self.counts.sum())
 
 
 def frequency_table(
@@ -129,9 +123,7 @@ def _count_on(
     """The frequency table and its counts, counted by ``engine`` (:func:`frequency_table`)."""
     as_read = sources.format == "csv"
     if engine == "duckdb":
-        from core.engines.duckdb_engine import group_count_batches, scan_batches
-
-        scan = read_ahead(scan_batches(sources, stored))
+        scan = read_ahead(duckdb_engine.scan_batches(sources, stored))
         try:
             with closing(scan):  # closed (DuckDB's connection too) before any GROUP BY
                 return count_packed(
@@ -141,11 +133,13 @@ def _count_on(
             if progress is not None:
                 progress(0.0, "counting the classes by a GROUP BY in DuckDB")
             return coded_frequency_table(
-                read_ahead(group_count_batches(sources, stored)), columns, as_read=as_read
+                read_ahead(duckdb_engine.group_count_batches(sources, stored)),
+                columns,
+                as_read=as_read,
             )
-    from core.engines.spark_engine import spark_counts
-
-    return spark_counts(sources, stored, columns, master=spark_master, progress=progress)
+    return spark_engine.spark_counts(
+        sources, stored, columns, master=spark_master, progress=progress
+    )
 
 
 def _records_counted(sources: Sources, progress: ProgressFn | None):
@@ -227,42 +221,3 @@ def _offer(waiting: queue.Queue, entry: tuple, stop: threading.Event) -> bool:
         except queue.Full:
             continue
     return False
-
-
-def coded_frequency_table(
-    batches: Iterable[pa.RecordBatch], columns: Sequence[str], *, as_read: bool
-) -> tuple[pd.DataFrame, np.ndarray]:
-    """The frame of a GROUP BY's result (record batches: one column per attribute, then
-    ``__records__``) with each column Categorical, and the counts.
-
-    Each batch is dictionary-encoded as it arrives and only its integer codes are kept, so
-    the result's text never exists for all rows at once: on a table where most value
-    combinations are unique the frequency table has nearly as many rows as the data, and
-    its text would cost several times its codes. ``as_read``: judge each column's distinct
-    values by the CSV reader's text/number rule (:mod:`core.io`); values it reads as one
-    number (``7`` and ``7.0``) become one category, and a missing value is code -1."""
-    books = [CodeBook() for _ in columns]
-    parts: list[list[np.ndarray]] = [[] for _ in columns]
-    counts = []
-    for batch in batches:
-        for index, book in enumerate(books):
-            parts[index].append(book.codes(batch.column(index)))
-        records = batch.column(len(columns)).to_numpy(zero_copy_only=False)
-        # 32 bits while DuckDB still holds its memory (a group of over 2**31 records: 64)
-        narrow = records.size and records.max() < np.iinfo(np.int32).max
-        counts.append(records.astype(np.int32) if narrow else records)
-    counted = (
-        np.concatenate(counts).astype(np.int64, copy=False) if counts else np.zeros(0, np.int64)
-    )
-    del counts
-    pa.default_memory_pool().release_unused()  # the batches' text, freed: back to the system
-
-    def joined() -> Iterator[np.ndarray]:  # each column's parts let go once joined
-        for index in range(len(columns)):
-            pieces, parts[index] = parts[index], []
-            codes = np.concatenate(pieces) if pieces else np.zeros(0, np.int8)
-            del pieces
-            yield codes
-
-    table = frequency_frame(books, joined(), columns, rows=counted.size, as_read=as_read)
-    return table, counted

@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import Any
 
+from core.engines.frequency import COUNT
 from core.engines.sources import Sources
 from core.errors import AnonymisationError, DataReadError
 
@@ -110,8 +111,6 @@ def group_count_batches(sources: Sources, stored: list[str]) -> Iterator[Any]:
     """One row per distinct combination of ``stored`` columns (named ``g0, g1, ...``),
     with ``__records__``: pyarrow record batches of up to :data:`BATCH_ROWS` rows, fetched
     one at a time (the connection closes when the last one has been read)."""
-    from core.engines import COUNT
-
     select = f"{_named(sources, stored, 'g')}, count(*) AS {COUNT}"
     yield from _query_batches(sources, select, BATCH_ROWS, after="GROUP BY ALL")
 

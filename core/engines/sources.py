@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from core.engines.batch_types import batch_kinds, combine_kinds, to_frame
 from core.errors import DataReadError, parser_message
 from core.io.header import require_unique_names, require_width
 from core.io.reading import READ_FORMATS
@@ -240,8 +241,6 @@ def sample_rows(sources: Sources, rows: int = 5000) -> pd.DataFrame:
     import pyarrow.csv as pa_csv
     import pyarrow.parquet as pq
 
-    from core.engines.streaming import batch_kinds, combine_kinds, to_frame
-
     first = sources.files[0]
     names = [f"c{i}" for i in range(len(sources.names))]
     try:
@@ -268,7 +267,7 @@ def sample_rows(sources: Sources, rows: int = 5000) -> pd.DataFrame:
         raise DataReadError(f"File '{first}' holds no records; nothing was written.")
     batch = batch.slice(0, rows)
     batch = pa.RecordBatch.from_arrays(list(batch.columns), names=names)
-    return to_frame(batch, sources, kinds)
+    return to_frame(batch, sources.names, kinds)
 
 
 def nullable_columns(sources: Sources) -> frozenset[int]:

@@ -41,13 +41,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from core.engines.sources import Sources
+from core.engines.batch_types import csv_kinds, to_frame
+from core.engines.duckdb_engine import arrow_batches
+from core.engines.sources import Sources, nullable_columns
 from core.errors import AnonymisationError, DataReadError
+from core.io.writing import table_to_bytes
 from core.measures.models.class_models import ClassModels, failing_records
 from core.progress import ProgressFn, no_progress
-from core.recipe import Recipe, run_step, step_seed
+from core.recipe import Recipe, keep_mapping, run_step, step_seed
+from core.spreadsheet_safety import formula_like_cell_counts
 from core.techniques.registry import Call, resolve
 from core.techniques.suppression import CLASS_MODELS, _class_models, _kmap_models
+from core.utility import ColumnCounts, utility_from_counts
 
 #: Rows per batch, and per block of seeded draws (the same on every engine).
 BATCH_ROWS = 65_536
@@ -79,7 +84,10 @@ Batches = Callable[[], Iterator[pd.DataFrame]]  # starts a new pass over the inp
 
 
 @dataclass(frozen=True)
-class _Step:
+class Step:
+    """One recipe step as streamed: its position (from 1), the step, the resolved call and
+    its seed (None for a step that draws nothing)."""
+
     position: int
     step: Mapping[str, Any]
     call: Call
@@ -100,7 +108,7 @@ class StreamResult:
     mappings: dict[str, pd.DataFrame] = field(default_factory=dict)
 
 
-def streamable_steps(recipe: Recipe, seed: int, engine: str) -> list[_Step]:
+def streamable_steps(recipe: Recipe, seed: int, engine: str) -> list[Step]:
     """The recipe's steps, each with its seed; a step that needs the whole table is refused
     with a one-line error naming it."""
     steps = []
@@ -113,7 +121,7 @@ def streamable_steps(recipe: Recipe, seed: int, engine: str) -> list[_Step]:
                 "pandas (the table must then fit in memory)."
             )
         used = step_seed(seed, position, step) if call.random else None
-        steps.append(_Step(position, step, call, used))
+        steps.append(Step(position, step, call, used))
     return steps
 
 
@@ -124,7 +132,7 @@ def _block_seed(seed: int | None, block: int) -> int | None:
     return int(np.random.SeedSequence([seed, block]).generate_state(1)[0])
 
 
-def _plain(df: pd.DataFrame) -> pd.DataFrame:
+def plain_values(df: pd.DataFrame) -> pd.DataFrame:
     """Categorical columns as their values, so batches with different categories agree."""
     cats = [c for c in df.columns if isinstance(df[c].dtype, pd.CategoricalDtype)]
     if not cats:
@@ -134,10 +142,10 @@ def _plain(df: pd.DataFrame) -> pd.DataFrame:
 
 def row_keys(df: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
     """A 64-bit hash of each row's values in ``columns`` (missing is a value of its own)."""
-    return pd.util.hash_pandas_object(_plain(df[list(columns)]), index=False).to_numpy()
+    return pd.util.hash_pandas_object(plain_values(df[list(columns)]), index=False).to_numpy()
 
 
-class _Counter:
+class FrequencyCounter:
     """The frequency table of some columns, accumulated batch by batch (only the distinct
     value combinations are kept, compacted as they grow)."""
 
@@ -151,14 +159,14 @@ class _Counter:
             if len(df):
                 self.parts.append(pd.DataFrame({"__n": [len(df)]}))
             return
-        part = _plain(df[self.columns]).value_counts(dropna=False, sort=False)
+        part = plain_values(df[self.columns]).value_counts(dropna=False, sort=False)
         self.parts.append(part.rename("__n").reset_index())
         self.rows += len(self.parts[-1])
         if self.rows > 4 * BATCH_ROWS and len(self.parts) > 1:
             self.parts = [self._table()]
             self.rows = len(self.parts[0])
 
-    def merge(self, other: _Counter) -> None:
+    def merge(self, other: FrequencyCounter) -> None:
         """Add the counts of ``other`` (the same columns, e.g. counted on an executor)."""
         for part in other.parts:
             self.parts.append(part)
@@ -180,7 +188,7 @@ class _Counter:
         return table[self.columns], table["__n"].to_numpy(dtype=np.int64)
 
 
-def _class_step_models(step: _Step) -> tuple[list[str], list[ClassModels]]:
+def _class_step_models(step: Step) -> tuple[list[str], list[ClassModels]]:
     kwargs = dict(step.call.kwargs)
     qis = list(step.call.args[0])
     models = [ClassModels(k=int(kwargs.get("k", 1)))]
@@ -205,7 +213,7 @@ def _class_step_models(step: _Step) -> tuple[list[str], list[ClassModels]]:
 KEY = "__key"  # a row's hashed quasi-identifier values: its equivalence class
 
 
-def class_frame(done: pd.DataFrame, step: _Step) -> pd.DataFrame:
+def class_frame(done: pd.DataFrame, step: Step) -> pd.DataFrame:
     """What a class step needs of a batch: each row's class key and sensitive value(s)."""
     qis = list(step.call.args[0])
     wanted = [*qis, *_sensitive_of(step)]
@@ -219,7 +227,7 @@ def class_frame(done: pd.DataFrame, step: _Step) -> pd.DataFrame:
     return pd.DataFrame({KEY: keys, **{s: done[s].to_numpy() for s in _sensitive_of(step)}})
 
 
-def failing_keys(step: _Step, table: pd.DataFrame, counts: np.ndarray) -> np.ndarray:
+def failing_keys(step: Step, table: pd.DataFrame, counts: np.ndarray) -> np.ndarray:
     """The class keys of every class the step suppresses, from the frequency table of
     (class key, sensitive values) with ``counts`` records per row (ARX semantics: a class
     failing any model)."""
@@ -230,9 +238,9 @@ def failing_keys(step: _Step, table: pd.DataFrame, counts: np.ndarray) -> np.nda
     return np.unique(table[KEY].to_numpy(dtype=np.int64)[fail])
 
 
-def _run_batch(
+def run_batch(
     batch: pd.DataFrame,
-    steps: Sequence[_Step],
+    steps: Sequence[Step],
     failing: Mapping[int, np.ndarray],
     block: int,
     *,
@@ -241,6 +249,9 @@ def _run_batch(
     mappings: dict[tuple[int, str], list[pd.DataFrame]] | None = None,
     step_rows: np.ndarray | None = None,
 ) -> pd.DataFrame:
+    """One batch through ``steps`` (block ``block`` of the input for seeded draws); a class
+    step drops the rows whose class key is in ``failing`` for its position. ``mappings`` and
+    ``step_rows`` collect the pseudonym tables and the records before and after each step."""
     for index, step in enumerate(steps):
         rows_before = len(batch)
         try:
@@ -288,10 +299,10 @@ class ReleaseCounts:
 
     def __init__(self, risk_columns: Sequence[str], steps: int):
         self.risk_columns = list(risk_columns)
-        self.risk = _Counter(self.risk_columns)
-        self.before: dict[str, _Counter] = {}
-        self.after: dict[str, _Counter] = {}
-        self.pairs: dict[str, _Counter] = {}
+        self.risk = FrequencyCounter(self.risk_columns)
+        self.before: dict[str, FrequencyCounter] = {}
+        self.after: dict[str, FrequencyCounter] = {}
+        self.pairs: dict[str, FrequencyCounter] = {}
         self.step_rows = np.zeros((steps, 2), dtype=np.int64)
         self.formula_cells: np.ndarray | None = None
         self.records_in = 0
@@ -301,14 +312,14 @@ class ReleaseCounts:
 
     def add(self, batch: pd.DataFrame, done: pd.DataFrame) -> None:
         """Count one input batch and what the recipe made of it (same index labels)."""
-        from core.spreadsheet_safety import formula_like_cell_counts
-
         if self.original is None:
             self.original = batch.iloc[:0]
             self.released = done.iloc[:0]
-            self.before = {str(c): _Counter(["value"]) for c in batch.columns}
-            self.after = {str(c): _Counter(["value"]) for c in batch.columns if c in done.columns}
-            self.pairs = {c: _Counter(["before", "after"]) for c in self.after}
+            self.before = {str(c): FrequencyCounter(["value"]) for c in batch.columns}
+            self.after = {
+                str(c): FrequencyCounter(["value"]) for c in batch.columns if c in done.columns
+            }
+            self.pairs = {c: FrequencyCounter(["before", "after"]) for c in self.after}
             self.formula_cells = np.zeros(done.shape[1], dtype=np.int64)
         for column in batch.columns:
             self.before[str(column)].add(pd.DataFrame({"value": batch[column]}))
@@ -327,9 +338,9 @@ class ReleaseCounts:
             return
         if self.original is None:
             self.original, self.released = other.original, other.released
-            self.before = {c: _Counter(["value"]) for c in other.before}
-            self.after = {c: _Counter(["value"]) for c in other.after}
-            self.pairs = {c: _Counter(["before", "after"]) for c in other.pairs}
+            self.before = {c: FrequencyCounter(["value"]) for c in other.before}
+            self.after = {c: FrequencyCounter(["value"]) for c in other.after}
+            self.pairs = {c: FrequencyCounter(["before", "after"]) for c in other.pairs}
             self.formula_cells = np.zeros_like(other.formula_cells)
         for mine, theirs in (
             (self.before, other.before),
@@ -346,9 +357,8 @@ class ReleaseCounts:
 
     def utility(self):
         """The :class:`core.utility.UtilityReport` of the release."""
-        from core.utility import ColumnCounts, utility_from_counts
 
-        def frame(counter: _Counter) -> pd.DataFrame:
+        def frame(counter: FrequencyCounter) -> pd.DataFrame:
             table, counts = counter.result()
             return table.assign(n=counts)
 
@@ -368,14 +378,14 @@ class ReleaseCounts:
         return self.risk.result()
 
 
-def _sensitive_of(step: _Step) -> list[str]:
+def _sensitive_of(step: Step) -> list[str]:
     kwargs = step.call.kwargs
     return list(dict.fromkeys(kwargs[n]["sensitive"] for n in CLASS_MODELS if kwargs.get(n)))
 
 
 def count_classes(
     batches: Batches,
-    steps: Sequence[_Step],
+    steps: Sequence[Step],
     *,
     base_dir: Path | None,
     keys: Mapping[str, bytes] | None,
@@ -388,10 +398,10 @@ def count_classes(
     for index, step in enumerate(steps):
         if step.call.function not in CLASS_STEPS:
             continue
-        counter = _Counter([KEY, *_sensitive_of(step)])
+        counter = FrequencyCounter([KEY, *_sensitive_of(step)])
         rows = 0
         for block, batch in enumerate(batches()):
-            done = _run_batch(batch, steps[:index], failing, block, base_dir=base_dir, keys=keys)
+            done = run_batch(batch, steps[:index], failing, block, base_dir=base_dir, keys=keys)
             counter.add(class_frame(done, step))
             rows += len(batch)
             if progress is not None:
@@ -401,7 +411,7 @@ def count_classes(
 
 
 def pass_progress(
-    progress: ProgressFn | None, steps: Sequence[_Step], total: int | None
+    progress: ProgressFn | None, steps: Sequence[Step], total: int | None
 ) -> Callable[[int, int], None]:
     """Rows done in pass ``i`` as a share of the whole run (one counting pass per class
     step, then the writing pass); ``total`` rows when known (Parquet metadata)."""
@@ -427,7 +437,7 @@ def total_rows(sources: Sources) -> int | None:
 
 def stream_recipe(
     batches: Batches,
-    steps: Sequence[_Step],
+    steps: Sequence[Step],
     write: Callable[[pd.DataFrame, bool], None],
     *,
     seed: int,
@@ -444,14 +454,14 @@ def stream_recipe(
     ``progress(pass, rows)`` (:func:`pass_progress`) is called after each batch."""
     failing = count_classes(batches, steps, base_dir=base_dir, keys=keys, progress=progress)
     final_pass = len(failing)
-    counter: _Counter | None = None
+    counter: FrequencyCounter | None = None
     changed = False
     left: set[str] = set()
     mappings: dict[tuple[int, str], list[pd.DataFrame]] = {}
     records, rows, columns = 0, 0, None
     step_rows = release_counts.step_rows if release_counts is not None else None
     for block, batch in enumerate(batches()):
-        done = _run_batch(
+        done = run_batch(
             batch,
             steps,
             failing,
@@ -465,7 +475,7 @@ def stream_recipe(
             release_counts.add(batch, done)
         if counter is None:
             columns = [str(c) for c in done.columns]
-            counter = _Counter([c for c in gate_columns if c in done.columns])
+            counter = FrequencyCounter([c for c in gate_columns if c in done.columns])
         counter.add(done)
         changed = changed or not done.equals(batch)
         left.update(
@@ -495,27 +505,6 @@ def stream_recipe(
     )
 
 
-def stream_on_engine(
-    engine: str,
-    sources: Sources,
-    steps: Sequence[_Step],
-    write: Callable[[pd.DataFrame, bool], None],
-    *,
-    master: str | None = None,
-    progress: ProgressFn | None = None,
-    **options: Any,
-) -> StreamResult:
-    """:func:`stream_recipe` over ``sources`` read by ``engine`` (``duckdb``, or ``spark``
-    on ``master``); ``options`` as :func:`stream_recipe` takes them. Used by ``apply`` and by
-    ``verify``, which makes a streamed release again the way it was made."""
-    if engine == "duckdb":
-        passes = pass_progress(progress, steps, total_rows(sources)) if progress else None
-        return stream_recipe(duckdb_batches(sources), steps, write, progress=passes, **options)
-    from core.engines.spark_engine import spark_stream_recipe
-
-    return spark_stream_recipe(sources, steps, write, master=master, progress=progress, **options)
-
-
 def _values_left(before: pd.Series, after: pd.Series) -> bool:
     from core.release.gate import original_values_left
 
@@ -528,8 +517,6 @@ def merged_mappings(
     """One identity mapping table per column from the batches' tables of each step (keyed
     by step position and column); a column pseudonymised by two steps gets the two chained
     back to its original values, as in memory (:func:`core.recipe.keep_mapping`)."""
-    from core.recipe import keep_mapping
-
     kept: dict[str, pd.DataFrame] = {}
     for (position, column), tables in sorted(parts.items(), key=lambda item: item[0][0]):
         try:
@@ -558,88 +545,18 @@ def _merge_mappings(column: str, parts: list[pd.DataFrame]) -> pd.DataFrame:
 def duckdb_batches(sources: Sources) -> Batches:
     """Batches of :data:`BATCH_ROWS` rows read by DuckDB, typed as :func:`core.io.read_table`
     types the whole file (a CSV column is numbers only when every value in every batch is)."""
-    from core.engines.duckdb_engine import arrow_batches
-    from core.engines.sources import nullable_columns
-
     nullable = nullable_columns(sources)
 
     def typed() -> Iterator[pd.DataFrame]:
-        kinds = _csv_kinds(arrow_batches(sources, BATCH_ROWS)) if sources.format == "csv" else None
+        kinds = csv_kinds(arrow_batches(sources, BATCH_ROWS)) if sources.format == "csv" else None
         offset = 0
         for batch in arrow_batches(sources, BATCH_ROWS):
-            frame = to_frame(batch, sources, kinds, nullable)
+            frame = to_frame(batch, sources.names, kinds, nullable)
             frame.index = pd.RangeIndex(offset, offset + len(frame))
             offset += len(frame)
             yield frame
 
     return typed
-
-
-def _kind(array: Any) -> str:
-    from core.io.numbers import numbers_or_none
-
-    if array.null_count == len(array):
-        return "empty"
-    numbers = numbers_or_none(array)
-    if numbers is None:
-        return "text"
-    return "int" if str(numbers.type) == "int64" else "float"
-
-
-def batch_kinds(batch: Any) -> list[str]:
-    """Per column of a pyarrow batch of CSV text: empty, text, int or float."""
-    return [_kind(batch.column(i)) for i in range(batch.num_columns)]
-
-
-def combine_kinds(per_batch: Iterator[list[str]]) -> list[str]:
-    """Per column: text, int or float over every batch (the reader's rule on the whole)."""
-    seen: list[set[str]] | None = None
-    for kinds in per_batch:
-        seen = seen or [set() for _ in kinds]
-        for column, kind in zip(seen, kinds, strict=True):
-            column.add(kind)
-    result = []
-    for column in seen or []:
-        if "text" in column or column <= {"empty"}:
-            result.append("text")
-        else:
-            result.append("int" if column == {"int"} else "float")
-    return result
-
-
-def _csv_kinds(batches: Iterator[Any]) -> list[str]:
-    return combine_kinds(batch_kinds(batch) for batch in batches)
-
-
-def to_frame(
-    batch: Any, sources: Sources, kinds: list[str] | None, nullable: frozenset[int] = frozenset()
-) -> pd.DataFrame:
-    """A pyarrow batch (columns ``c0, c1, ...``) as the reader's table: CSV columns typed
-    by ``kinds``, Parquet integer/boolean columns with a gap somewhere (``nullable``,
-    :func:`core.engines.sources.nullable_columns`) as floats/objects in every batch, the
-    files' column names."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.types as pat
-
-    arrays = list(batch.columns)
-    objects = []
-    for i in nullable:
-        if pat.is_boolean(arrays[i].type):
-            objects.append(i)
-        elif arrays[i].null_count == 0:
-            arrays[i] = arrays[i].cast(pa.float64())  # as a batch with a gap converts
-    if kinds is not None:
-        for i, kind in enumerate(kinds):
-            if kind != "text":  # every value is a plain number (checked by _csv_kinds)
-                target = pa.int64() if kind == "int" else pa.float64()
-                arrays[i] = pc.cast(pc.utf8_trim_whitespace(arrays[i]), target)
-    names = [f"c{i}" for i in range(len(arrays))]
-    frame = pa.Table.from_arrays(arrays, names=names).to_pandas(split_blocks=True)
-    for i in objects:
-        frame[names[i]] = frame[names[i]].astype(object)
-    frame.columns = list(sources.names)
-    return frame
 
 
 # --- writing the output batch by batch -------------------------------------------------
@@ -662,8 +579,6 @@ class BatchWriter:
         self._schema = None
 
     def __call__(self, batch: pd.DataFrame, first: bool) -> None:
-        from core.io.writing import table_to_bytes
-
         if self.fmt != "parquet":
             if self._file is None:
                 self._file = open(self.path, "ab")  # noqa: SIM115 - closed in close()

@@ -141,6 +141,7 @@ def _reproduce_streamed_release(
     steps draw per block (core.engines.streaming); a re-run in memory draws once for the
     whole table, and its bytes would differ from the release's though nothing changed."""
     from core.engines import streaming
+    from core.engines.apply import stream_on_engine
     from core.engines.sources import sources_of_files, sources_sha256
 
     release_id, path = int(release["id"]), release.get("data_path")
@@ -182,7 +183,7 @@ def _reproduce_streamed_release(
             steps = streaming.streamable_steps(recipe, int(release["seed"]), engine)
             writer = streaming.BatchWriter(remade, output_format(remade))
             try:
-                streaming.stream_on_engine(
+                stream_on_engine(
                     engine,
                     sources,
                     steps,

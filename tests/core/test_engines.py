@@ -456,7 +456,7 @@ def test_watching_polls_the_tracker_until_the_block_ends():
 
 
 def test_spark_apply_reports_each_pass_and_its_tasks(spark, tmp_path, monkeypatch):
-    from core.engines import spark_engine, streaming
+    from core.engines import spark_apply, spark_engine, streaming
     from core.engines.sources import resolve_sources
     from core.recipe import Recipe
 
@@ -475,7 +475,7 @@ def test_spark_apply_reports_each_pass_and_its_tasks(spark, tmp_path, monkeypatc
     )
     steps = streaming.streamable_steps(recipe, 1, "spark")
     heard: list[tuple[float, str]] = []
-    spark_engine.spark_stream_recipe(
+    spark_apply.spark_stream_recipe(
         resolve_sources(str(data)),
         steps,
         lambda batch, first: None,
