@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import state
 from ui.page_errors import friendly_errors
+from ui.state import following, presentation
 
 # Page icons are emoji, not ":material/...:" names: Streamlit turns a page's Material icon
 # into a favicon fetched from Google's servers, and nothing here may reach the internet.
@@ -48,9 +48,9 @@ PAGES = {
 navigation = st.navigation(PAGES, expanded=True)
 # The workspace is the single source of truth: load where it left off, or take over what
 # another session (a tab, the CLI) changed in it since the last rerun.
-state.sync_with_workspace()
+following.sync_with_workspace()
 # A failing page (or sidebar) shows a short message, never a traceback with server paths.
 with friendly_errors():
-    state.sidebar()
+    presentation.sidebar()
 with friendly_errors():
     navigation.run()

@@ -27,8 +27,9 @@ from core.errors import AnonymisationError
 from core.formatting import fmt_count
 from core.geo import area_shapes, coordinate_columns, shape_column
 from core.markup import code_span, escape_markdown
-from ui import location_charts, state
+from ui import location_charts
 from ui.page_errors import continue_on_error, stop_on_error
+from ui.state import classify, loading, presentation, replay, session
 from ui.tables import formatted_table
 
 PAPER = "Witkowski 2007"
@@ -48,10 +49,10 @@ PROTECTIVE_POPULATIONS = [
 ]
 SURVEY, AREAS = "survey_respondents.csv", "singapore_areas.csv"
 
-if not state.require_data() or not state.require_known_columns():
+if not loading.require_data() or not classify.require_known_columns():
     st.stop()
 st.title("Area-level risk")
-state.explain(
+presentation.explain(
     "Releasing the characteristics of a respondent's area (poverty rate, median income...) "
     "instead of its code can still pinpoint the area, and so the person.",
     f"{PAPER}, Section 1",
@@ -65,29 +66,29 @@ state.explain(
 
 
 def use_sample_survey() -> None:
-    state.load_sample(SURVEY)
+    loading.load_sample(SURVEY)
     st.rerun()
 
 
-state.ask_before_replacing(
+presentation.ask_before_replacing(
     "ctx_load_survey", f"Use the sample survey ({SURVEY})", use_sample_survey
 )
-data = state.current_data()
-suffix = f":{state.source_name()}"  # choices tied to the loaded table start from its defaults
+data = replay.current_data()
+suffix = f":{session.source_name()}"  # choices tied to the loaded table start from its defaults
 
 st.subheader("Area table")
 source = st.radio("Area table", ["sample", "upload"], horizontal=True, key="ctx_area_source")
 with stop_on_error():
     if source == "sample":
-        samples = state.sample_files()
+        samples = loading.sample_files()
         name = st.selectbox("Sample", samples, index=samples.index(AREAS), key="ctx_area_sample")
-        areas = state.side_table(name)
+        areas = loading.side_table(name)
     else:
         upload = st.file_uploader("One row per area", key="ctx_area_upload")
         if upload is None:
             st.info("Upload a table with one row per area: its key, population and measures.")
             st.stop()
-        areas = state.side_table(upload.name, upload.getvalue())
+        areas = loading.side_table(upload.name, upload.getvalue())
 
 area_cols = [str(c) for c in areas.columns]
 # where the areas are (for the map), never offered as contextual measures
@@ -138,7 +139,7 @@ thresholds = Thresholds(
     t3=int(t3.number_input("T3: respondents sharing values", 1, value=3, key="ctx_t3")),
     t5=int(protective),
 )
-state.explain(
+presentation.explain(
     "Defaults are the paper's: p = 0.05 gives 20 look-alikes; 3 respondents is the "
     "usual k; areas of 100,000+ people hide their residents.",
     f"{PAPER}, Section 3.d",
@@ -177,7 +178,7 @@ except AnonymisationError as error:
     shared = set(map(str, data.columns)) & set(area_cols)
     if not shared:  # not a survey with area data at all: point the way, not an error
         st.info(
-            f"The loaded table {code_span(state.source_name())} shares no column with the area "
+            f"The loaded table {code_span(session.source_name())} shares no column with the area "
             f"table. Load a survey with an area key or merged area measures, or click "
             f"**Use the sample survey** above. ({escape_markdown(error)})"
         )
@@ -221,14 +222,14 @@ figures = [
 for column, (label, value, sentence, section) in zip(st.columns(5), figures, strict=True):
     with column:
         st.metric(label, value)
-        state.explain(sentence, section)
+        presentation.explain(sentence, section)
 
 st.subheader("Areas at risk")
 at_risk = result.areas[result.areas["at_risk"]].sort_values("respondents", ascending=False)
 # matchset numbers a group of areas (a label); the other numbers are counts or measures
 counted = ["population", "matchset_size", "respondents", "sample_matches"]
 st.dataframe(formatted_table(at_risk, counts=counted, labels=["matchset"]), hide_index=True)
-state.explain(
+presentation.explain(
     f"{len(at_risk):,} areas whose respondents are at risk; matchset_size counts the "
     "areas sharing the released values.",
     f"{PAPER}, Section 4.d",
@@ -271,7 +272,7 @@ def draw_area_map() -> None:
             f"centre (columns {code_span(area_coordinates[0])}, {code_span(area_coordinates[1])})"
         )
     )
-    state.explain(
+    presentation.explain(
         f"Each area drawn at its {placed}. Red: some of its respondents can be "
         "re-identified from the released values; orange: few areas look alike but "
         "its population protects them; blue: safe; grey: no respondents. "
@@ -304,7 +305,7 @@ chart = (
 )
 st.altair_chart(chart, width="stretch")
 exact_lr = float(full.loc[full["method"] == "exact", "lr"].iloc[0])
-state.explain(
+presentation.explain(
     f"LR for each recoding of all {len(contextual)} columns (exact values: "
     f"{exact_lr:.1%}); percentile recoding caps the look-alikes per group.",
     f"{PAPER}, Section 4.b, Table A-3 and endnote 2",
@@ -323,25 +324,25 @@ if len(contextual) > 1 and len(subset):
         .properties(height=18 * int(subset["variables"].nunique()) + 20)
     )
     st.altair_chart(bars, width="stretch")
-    state.explain(
+    presentation.explain(
         f"LR for each subset of the columns at {coarsening.label}: which variables drive the risk.",
         f"{PAPER}, Section 4.b (number of keys)",
     )
 
 st.subheader("With personal identifiers")
 qi_options = [c for c in map(str, data.columns) if c not in contextual and c != record_key]
-qi_default = [c for c in state.quasi_identifiers(data) if c in qi_options]
+qi_default = [c for c in classify.quasi_identifiers(data) if c in qi_options]
 qi = st.multiselect(
     "Personal quasi-identifiers", qi_options, default=qi_default, key="ctx_qi" + suffix
 )
-if note := state.removed_note():
+if note := classify.removed_note():
     st.caption(note)
 if qi:
     view = combined_view(prepared, data, qi, coarsening=coarsening, thresholds=thresholds)
     a, b = st.columns(2)
     a.metric("k within contextual matchsets", view.k)
     b.metric("LR with personal identifiers", f"{view.lr:.1%}")
-    state.explain(
+    presentation.explain(
         "Respondents alike on personal and area values; fewer than T3 makes them "
         "sample uniques (C_i,j).",
         f"{PAPER}, Section 3.a, eq. 3",
@@ -355,7 +356,7 @@ one, two = st.columns(2)
 step = coarsening_step(prepared, coarsening)
 if one.button("Add this coarsening", key="ctx_add", disabled=step is None or not merged):
     with continue_on_error():
-        state.add_step(step)
+        replay.add_step(step)
         st.rerun()
 if two.button(
     "Suppress the remaining at-risk areas",
@@ -364,9 +365,9 @@ if two.button(
 ):
     suppressed, after = suppress_until_safe(prepared, coarsening=coarsening, thresholds=thresholds)
     with continue_on_error():
-        state.add_step(suppression_step(suppressed, contextual, record_key))
+        replay.add_step(suppression_step(suppressed, contextual, record_key))
         st.rerun()
-state.explain(
+presentation.explain(
     "Recoding is global (all areas); suppression empties the values of the areas "
     "still at risk, and LR is then the suppression rate.",
     f"{PAPER}, Section 2 and 5",

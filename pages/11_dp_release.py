@@ -17,18 +17,18 @@ from core import dp
 from core.formatting import fmt_count, fmt_number
 from core.io import table_to_bytes
 from core.markup import escape_markdown
-from ui import state
 from ui.page_errors import stop_on_error
+from ui.state import cache, classify, loading, presentation, replay, session, workspace
 from ui.tables import formatted_table
 
 DP = "Health data privacy (HIPAA, GDPR, formal models): Differential Privacy"
 AGG = "PDPC guide, Annex A: Data aggregation"
 
-if not state.require_data():
+if not loading.require_data():
     st.stop()
 
 st.title("Aggregate release")
-state.explain(
+presentation.explain(
     "When only counts, sums or averages are needed, differential privacy adds noise of scale "
     "b = Δf/ε so that no figure depends much on any one person, whatever the attacker knows.",
     DP,
@@ -36,7 +36,7 @@ state.explain(
     "e¹ ≈ 2.7 times whether or not you are in the data. A count changes by at most 1 when one "
     "person is added or removed (Δf = 1), so its noise has scale 1/ε.",
 )
-data = state.current_data()
+data = replay.current_data()
 groupable = [c for c in map(str, data.columns) if data[c].nunique() <= 50]
 numeric = [c for c in map(str, data.columns) if pd.api.types.is_numeric_dtype(data[c])]
 
@@ -56,7 +56,7 @@ for column in by:
     categories[column] = st.multiselect(
         f"Categories of {column}", options, default=options, key=f"dp_cats_{column}"
     )
-state.explain(
+presentation.explain(
     "Only the listed categories are released, each with noise even if empty; list every value "
     "that may occur from a code list, not just those seen: a value read off the data reveals "
     "that someone has it.",
@@ -76,7 +76,7 @@ for column in dict.fromkeys([*sums, *means]):
     bounds[column] = (lo, hi)
 if bounds:
     with right:
-        state.explain(
+        presentation.explain(
             "Values are clipped to these bounds; set them from what is plausible, "
             "never from the data's own min/max (that would leak).",
             DP,
@@ -92,7 +92,7 @@ mechanism = st.radio(
 delta = 0.0
 if mechanism == "gaussian":
     delta = st.number_input("δ", 0.0, 0.01, 1e-6, format="%.1e", key="dp_delta")
-recorded = state.dp_ledger()  # the workspace keeps the budget across sessions and restarts
+recorded = workspace.dp_ledger()  # the workspace keeps the budget across sessions and restarts
 budget_total = st.number_input(
     "Privacy budget of this release (total ε)",
     0.01,
@@ -110,7 +110,7 @@ if recorded is not None:
         f"spent by {fmt_count(len(recorded['charges']))} released query(ies). It cannot change."
     )
 epsilon = st.slider("ε for these queries", 0.01, 5.0, 1.0, 0.01, key="dp_epsilon")
-state.explain(
+presentation.explain(
     "Smaller ε: stronger privacy, more noise. The ε is split evenly over the queries and "
     "charged to the budget; a release over budget is refused.",
     DP,
@@ -156,7 +156,7 @@ with stop_on_error(), st.spinner("Drawing the noise..."):
             recorded,
         )
     )
-    budget, release = state.memo("dp_release", draw, settings)
+    budget, release = cache.memo("dp_release", draw, settings)
     exact = dp.exact_cross_tab(data, by, categories=categories, sums=sums, means=means)
 
 spent, total, queries = st.columns(3)
@@ -165,7 +165,7 @@ total.metric(
     "Budget left", f"{fmt_number(budget.remaining_epsilon)} of {fmt_number(budget.epsilon)}"
 )
 queries.metric("Noisy queries", fmt_count(len(budget.charges)))
-state.explain(
+presentation.explain(
     "Each query's ε adds up (sequential composition); cells of one table share one "
     "query because each person is in one cell only.",
     DP,
@@ -174,7 +174,7 @@ st.dataframe(formatted_table(pd.DataFrame(release.ledger()["charges"])), hide_in
 for figure in release.figures:
     st.markdown(f"- {escape_markdown(figure.statement)}")
 st.markdown(f"- {escape_markdown(release.outside_statement)}")
-state.explain(
+presentation.explain(
     "Error bounds come from the noise scale alone, not the data, so they are safe "
     "to publish with the table.",
     DP,
@@ -184,7 +184,7 @@ noisy_side, exact_side = st.columns(2)
 with noisy_side:
     st.subheader("Noisy table (for release)")
     st.dataframe(formatted_table(release.table, counts=["count"], labels=by), hide_index=True)
-    state.explain(
+    presentation.explain(
         "Noise is drawn once per setting and a new setting draws anew: publish one draw only, once.",
         DP,
     )
@@ -192,7 +192,7 @@ with exact_side:
     st.subheader("Exact table")
     st.warning("NOT FOR RELEASE — visible only to you, to judge the noise.", icon=":material/lock:")
     st.dataframe(formatted_table(exact, counts=["count"], labels=by), hide_index=True)
-    state.explain("True figures on the same cells, without clipping or noise.", DP)
+    presentation.explain("True figures on the same cells, without clipping or noise.", DP)
 
 st.subheader("Error bands")
 shown = [
@@ -225,7 +225,7 @@ chart = (
 # at least 200 px, so that two cells do not share a 50 px strip.
 height = min(max(40 * len(bands) + 60, 200), 600)
 st.altair_chart(chart.properties(height=height), width="stretch")
-state.explain(
+presentation.explain(
     "Dot: how far each released value is from the truth; bar: its 95% noise band; "
     "red line: the exact value (only you see it). The line falls inside the bar 95% "
     "of the time.",
@@ -262,7 +262,7 @@ lines = (
 )
 now = alt.Chart(pd.DataFrame({"epsilon": [epsilon]})).mark_rule(strokeDash=[4, 4])
 st.altair_chart(lines + now.encode(x="epsilon:Q"), width="stretch")
-state.explain(
+presentation.explain(
     "The error falls as 1/ε: ten times more ε, ten times less noise and ten times "
     "less privacy. The dashed line is the ε on the slider.",
     DP,
@@ -271,7 +271,11 @@ state.explain(
 st.subheader("The guide's way, for comparison")
 min_cell = int(
     st.number_input(
-        "Suppress cells with fewer records than", 1, 1000, value=state.k_target(), key="dp_min_cell"
+        "Suppress cells with fewer records than",
+        1,
+        1000,
+        value=classify.k_target(),
+        key="dp_min_cell",
     )
 )
 guide, warning = dp.suppressed_cross_tab(
@@ -279,7 +283,7 @@ guide, warning = dp.suppressed_cross_tab(
 )
 st.metric("Cells suppressed", f"{fmt_count(guide['suppressed'].sum())} of {fmt_count(len(guide))}")
 st.dataframe(formatted_table(guide, counts=["count"], labels=by), hide_index=True)
-state.explain(
+presentation.explain(
     "Exact figures with small cells blanked: no noise, but the blanks and totals can still "
     "reveal small groups, and the protection depends on what the attacker already knows.",
     AGG,
@@ -294,10 +298,15 @@ st.download_button(
     "dp_release.csv",
     "text/csv",
     key="dp_download",
-    on_click=state.record_dp_release,
-    args=(budget.epsilon, budget.delta, new_charges, {"data": state.source_name(), "by": list(by)}),
+    on_click=workspace.record_dp_release,
+    args=(
+        budget.epsilon,
+        budget.delta,
+        new_charges,
+        {"data": session.source_name(), "by": list(by)},
+    ),
 )
-state.explain(
+presentation.explain(
     "Downloading the noisy table spends its ε from the workspace's budget, for "
     "good: later releases of the same data only get what is left.",
     DP,

@@ -16,8 +16,8 @@ from pandas.io.formats.style import Styler
 from core.audit_check import check_records
 from core.markup import escape_markdown
 from core.release.reproduce import reproduce_release
-from ui import state
 from ui.page_errors import continue_on_error, stop_on_error
+from ui.state import following, presentation, session, workspace
 from ui.tables import formatted_table
 
 
@@ -37,7 +37,7 @@ def _readable(frame: pd.DataFrame, time_column: str) -> Styler:
 
 
 st.title("History")
-state.explain(
+presentation.explain(
     "Everything done in this project is kept in one workspace file: data sets, roles, every "
     "recipe version, settings, risk figures and releases, with an audit log that cannot be "
     "changed without it showing.",
@@ -48,16 +48,16 @@ state.explain(
 left, right = st.columns([3, 1])
 path = left.text_input(
     "Workspace file",
-    str(state.workspace_path()),
+    str(workspace.workspace_path()),
     key="hist_path",
     help="Opened if it exists, created otherwise (e.g. project.anon.db).",
 )
 if right.button("Open or create", key="hist_open"):
     with continue_on_error():
-        state.switch_workspace(path)
+        following.switch_workspace(path)
         st.rerun()
 
-with stop_on_error(), state.open_workspace() as ws:
+with stop_on_error(), workspace.open_workspace() as ws:
     chain = ws.verify_chain()
     problems = check_records(ws) if chain.ok else []
     entries = ws.audit_entries()
@@ -69,7 +69,7 @@ st.subheader("Audit log")
 (st.success if chain.ok else st.error)(escape_markdown(chain.explanation()))
 for problem in problems:  # a row changed under an intact log (core.audit_check)
     st.error(escape_markdown(f"Record changed outside the audit log: {problem}"))
-state.explain(
+presentation.explain(
     "Each entry stores the fingerprint (sha256) of the one before, so an entry "
     "changed or removed afterwards breaks the chain from that entry on.",
     "PDPC guide, Step 5 (keep the record securely)",
@@ -136,7 +136,7 @@ st.dataframe(
     width="stretch",
     key="hist_releases",
 )
-state.explain(
+presentation.explain(
     "Each release keeps its input's and output's sha256, the recipe version, "
     "the seed and the engine that made it (a release streamed by DuckDB or Spark "
     "is made again the same way, block by block), so it can be made again and "
@@ -147,9 +147,9 @@ chosen = st.selectbox("Release", list(table["id"]), index=len(table) - 1, key="h
 if st.button("Re-run this release", key="hist_rerun"):
     release = next(r for r in releases if r["id"] == chosen)
     # The loaded data set is used when it is the release's input (same sha256).
-    same = state.has_data() and st.session_state.get("data_sha256") == release["data_sha256"]
-    with st.spinner("Re-running the recorded recipe..."), state.open_workspace() as ws:
-        outcome = reproduce_release(ws, release, state.original() if same else None)
+    same = session.has_data() and st.session_state.get("data_sha256") == release["data_sha256"]
+    with st.spinner("Re-running the recorded recipe..."), workspace.open_workspace() as ws:
+        outcome = reproduce_release(ws, release, session.original() if same else None)
     # The line names the recorded data path: text from a workspace someone may have sent.
     shown = escape_markdown(outcome.line())
     {"reproduced": st.success, "mismatch": st.error}.get(outcome.status, st.info)(shown)

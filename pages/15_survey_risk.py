@@ -19,8 +19,9 @@ from core.markup import escape_markdown
 from core.model_risk import MODEL_METHODS, model_risk
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import RISK_METHODS, sample_frequencies, survey_risk
-from ui import guide_examples, state
+from ui import guide_examples
 from ui.page_errors import stop_on_error
+from ui.state import cache, classify, loading, presentation, replay
 from ui.tables import formatted_table
 
 SOURCE = "PDPC guide, Step 4; sdcMicro measure_risk"
@@ -29,13 +30,13 @@ MISSING_RULES = {
     "sdcmicro": "a blank could be any value (sdcMicro)",
 }
 
-if not state.require_data() or not state.require_known_columns():
+if not loading.require_data() or not classify.require_known_columns():
     st.stop()
 
 st.title("Survey risk")
-data = state.current_data()
-st.caption(f"Measured on {state.recipe_label()} ({fmt_count(len(data))} records).")
-qi = state.quasi_identifiers(data)
+data = replay.current_data()
+st.caption(f"Measured on {presentation.recipe_label()} ({fmt_count(len(data))} records).")
+qi = classify.quasi_identifiers(data)
 if not qi:
     st.warning("Confirm the indirect identifiers (quasi-identifiers) on Classify first.")
     st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
@@ -79,7 +80,7 @@ missing = right.radio(
 )
 
 with stop_on_error():
-    risk = state.memo(
+    risk = cache.memo(
         "survey_risk",
         lambda: survey_risk(
             data,
@@ -129,12 +130,12 @@ if risk.household is not None:
 for column, (label, value, sentence) in zip(st.columns(len(figures)), figures, strict=True):
     with column:
         st.metric(label, value)
-        state.explain(escape_markdown(sentence), SOURCE)
+        presentation.explain(escape_markdown(sentence), SOURCE)
 
 if data[qi].isna().to_numpy().any():
     wildcard = sample_frequencies(data, qi, missing="sdcmicro").fk
     st.metric("Smallest group, a blank matching any value", fmt_count(wildcard.min()))
-    state.explain(
+    presentation.explain(
         "Blank cells (e.g. from local suppression) could hide any value, so a record with a "
         "blank is counted in every group it could belong to; this is the k local suppression "
         "reaches (the Risk page counts a blank as a value of its own).",
@@ -149,7 +150,7 @@ model_method = st.selectbox(
     "sampling weights in the model as well.",
 )
 with stop_on_error():
-    model = state.memo(
+    model = cache.memo(
         "model_risk",
         lambda: model_risk(data, qi, weights=weights, method=model_method),
         tuple(qi),
@@ -162,7 +163,7 @@ left.metric(
     fmt_number(model.expected_population_uniques),
 )
 right.metric("Expected correct matches", fmt_number(model.expected_correct_matches))
-state.explain(
+presentation.explain(
     escape_markdown(model.explanations()["model_risk"]), "PDPC guide, Step 4; sdcMicro modRisk"
 )
 
@@ -179,7 +180,7 @@ if risk.household is not None:
 riskiest = np.argsort(-risk.individual, kind="stable")[:20]
 riskiest_records = pd.concat([data[qi].iloc[riskiest], per_record.iloc[riskiest]], axis=1)
 st.dataframe(formatted_table(riskiest_records, counts=["f_k (records)"], labels=qi))
-state.explain(
+presentation.explain(
     "The 20 riskiest records: f_k records of the sample share their quasi-identifiers, "
     "standing for about F_k people (the sum of their weights); the fewer people, the higher "
     "the risk (Benedetti-Franconi).",
@@ -213,7 +214,7 @@ if len(data) * combinations > 20_000_000 and not st.session_state.get("suda_run"
         st.stop()
     st.session_state["suda_run"] = True
 with stop_on_error():
-    special = state.memo(
+    special = cache.memo(
         "suda2",
         lambda: suda2(data, qi, max_size=max_size, dis_fraction=fraction),
         tuple(qi),
@@ -225,19 +226,19 @@ summary = special.to_dict()
 cols = st.columns(3)
 cols[0].metric("Records with a minimal sample unique", fmt_count(special.records_with_msu))
 with cols[0]:
-    state.explain(
+    presentation.explain(
         escape_markdown(sentences["records_with_msu"]), "PDPC guide, Step 4; sdcMicro suda2"
     )
 cols[1].metric("Highest SUDA score", fmt_number(summary["suda_score_max"]))
 with cols[1]:
-    state.explain(
+    presentation.explain(
         "A record's SUDA score adds a weight for each minimal sample unique, larger for smaller "
         "ones: the higher, the easier to single out.",
         "Elliot et al., SUDA; sdcMicro suda2",
     )
 cols[2].metric("Highest DIS-SUDA score", fmt_probability(summary["dis_suda_score_max"]))
 with cols[2]:
-    state.explain(
+    presentation.explain(
         escape_markdown(sentences["dis_suda_score_max"]), "Skinner and Elliot 2002; sdcMicro suda2"
     )
 
@@ -254,7 +255,7 @@ chart = (
 )
 # A fixed height (not one step per bar): Vega drops "fit-y" with a warning otherwise.
 st.altair_chart(chart.properties(height=24 * len(contribution) + 50), width="stretch")
-state.explain(
+presentation.explain(
     escape_markdown(
         sentences.get(
             "attribute_contribution",
@@ -279,7 +280,7 @@ if special.records_with_msu:
         )
     )
     st.dataframe(formatted_table(special_uniques, counts=["smallest MSU"], labels=qi))
-    state.explain(
+    presentation.explain(
         "The records most at risk of being unique in the population too: the smaller their "
         "smallest minimal sample unique (the number of quasi-identifiers that single them "
         "out), the higher their scores; generalise or suppress those values first.",

@@ -7,12 +7,13 @@ import streamlit as st
 from core.formatting import fmt_number
 from core.markup import code_span, escape_markdown
 from core.profile import profile
-from ui import data_steps, guide_examples, state
+from ui import data_steps, guide_examples
+from ui.state import loading, presentation, session, widgets
 
 STEP1 = "PDPC guide, Step 1 (Know your data)"
 
 st.title("Data")
-state.explain(
+presentation.explain(
     "Load the personal data you want to anonymise; it stays on this computer and the "
     "original is never changed: every change is a recorded step.",
     STEP1,
@@ -28,12 +29,12 @@ with upload_col:
         "Upload a table (CSV, TSV, Excel or Parquet)",
         type=["csv", "tsv", "txt", "tab", "xlsx", "xlsm", "parquet", "pq"],
         key="upload",
-        help=f"Up to {state.MAX_UPLOAD_MB} MB. Delimiter and encoding are detected.",
+        help=f"Up to {loading.MAX_UPLOAD_MB} MB. Delimiter and encoding are detected.",
     )
-    last = state.last_upload()
+    last = loading.last_upload()
     if uploaded is not None:
         handled = last is not None and last[0] == uploaded.file_id
-        stake = None if handled else state.work_at_stake()  # ask before setting work aside
+        stake = None if handled else presentation.work_at_stake()  # ask before setting work aside
         if stake is None:
             data_steps.receive_upload(uploaded.getvalue(), uploaded.name, uploaded.file_id)
         else:
@@ -46,11 +47,11 @@ with upload_col:
             if yes.button("Yes, load it", key="upload_yes", type="primary"):
                 data_steps.receive_upload(uploaded.getvalue(), uploaded.name, uploaded.file_id)
             if no.button("Cancel", key="upload_no"):
-                state.set_last_upload(uploaded.file_id, None)  # handled: keep the current data
+                loading.set_last_upload(uploaded.file_id, None)  # handled: keep the current data
                 st.rerun()
 with sample_col:
-    samples = state.sample_files()
-    current_name = state.source_name()
+    samples = loading.sample_files()
+    current_name = session.source_name()
     sample = st.selectbox(
         "…or pick a sample table",
         samples,
@@ -58,20 +59,20 @@ with sample_col:
         key="sample",
         help="Synthetic Singapore people, and the guide's worked-example tables.",
     )
-    state.ask_before_replacing(
+    presentation.ask_before_replacing(
         "load_sample", "Load sample", lambda: data_steps.load_sample_or_error(sample)
     )
 
 
-state.ask_before_replacing(
+presentation.ask_before_replacing(
     "workshop_start",
     "Start the workshop (30 minutes)",
     lambda: data_steps.load_sample_or_error(guide_examples.WORKSHOP_TABLE),
-    on_click=state.start_training_mode,  # the guide's tables and longer explanations
+    on_click=presentation.start_training_mode,  # the guide's tables and longer explanations
 )
-if state.training_mode():
+if presentation.training_mode():
     with st.expander(
-        "The 30-minute workshop", expanded=state.source_name() == guide_examples.WORKSHOP_TABLE
+        "The 30-minute workshop", expanded=session.source_name() == guide_examples.WORKSHOP_TABLE
     ):
         st.dataframe(guide_examples.workshop_tasks(), hide_index=True, width="stretch")
         st.caption(
@@ -81,20 +82,20 @@ if state.training_mode():
 
 keep = st.checkbox(
     "Keep a copy of the rows in the workspace",
-    value=state.keep_rows(),
-    key=state.showing("keep_rows", "data_keep_rows"),
+    value=loading.keep_rows(),
+    key=widgets.showing("keep_rows", "data_keep_rows"),
     help="Off: the workspace records only the data set's fingerprint (sha256), columns and "
     "where it was read from, and a restart reads the file again. On: the rows are stored "
     "too (compressed), so an uploaded table survives a restart; keep the workspace file as "
     "securely as the data then.",
 )
-state.set_keep_rows(keep)
+loading.set_keep_rows(keep)
 
-if not state.require_data():
+if not loading.require_data():
     st.stop()
 
-df = state.original()
-st.subheader(f"{code_span(state.source_name())}: {len(df):,} records, {df.shape[1]} columns")
+df = session.original()
+st.subheader(f"{code_span(session.source_name())}: {len(df):,} records, {df.shape[1]} columns")
 details = data_steps.source_details(df)
 if details:
     st.caption(" · ".join(f"**{key}**: {escape_markdown(value)}" for key, value in details.items()))
@@ -104,7 +105,7 @@ if hint:
 
 st.markdown("#### Preview (first 100 records)")
 st.dataframe(df.head(100), width="stretch")
-state.explain(
+presentation.explain(
     "These are the original records as read from the file; nothing has been changed yet.",
     STEP1,
 )
@@ -127,7 +128,7 @@ st.dataframe(
         **{name: st.column_config.TextColumn(name, alignment="right") for name in RANGE},
     },
 )
-state.explain(
+presentation.explain(
     "Uniqueness is distinct values divided by filled-in values: near 1 means almost every "
     "record has its own value, the mark of a direct identifier; few distinct values "
     "combined with others can still single people out (indirect identifiers).",

@@ -7,24 +7,25 @@ import streamlit as st
 
 from core.markup import code_span, escape_markdown
 from core.schema import Role
-from ui import data_steps, state
+from ui import data_steps
+from ui.state import classify, loading, presentation, session, widgets
 
 STEP1 = "PDPC guide, Step 1 (Know your data)"
 
-if not state.require_data():
+if not loading.require_data():
     st.stop()
 
 st.title("Classify")
-state.explain(
+presentation.explain(
     "Decide for each column whether it is a direct identifier, an indirect identifier, a "
     "target attribute or other; later steps treat each role differently.",
     STEP1,
 )
-with st.expander("What the roles mean", expanded=state.training_mode()):
+with st.expander("What the roles mean", expanded=presentation.training_mode()):
     for role in Role:
         st.markdown(f"- **{role.value}**: {role.description}")
 
-if state.training_mode():
+if presentation.training_mode():
     st.info(
         "The guide's Example 2 (customer data record): Customer ID and Name are direct "
         "identifiers; Gender, Date of birth, Postal code, Occupation, Education and Marital "
@@ -61,8 +62,8 @@ if state.training_mode():
         hide_index=True,
     )
 
-data = state.original()
-confirmed = state.roles()
+data = session.original()
+confirmed = classify.roles()
 if confirmed:
     st.success(
         f"Roles confirmed for {len(confirmed)} of {data.shape[1]} columns.",
@@ -75,7 +76,7 @@ else:
         icon=":material/pending:",
     )
 
-table = data_steps.roles_table(state.suggestions(), confirmed)
+table = data_steps.roles_table(classify.suggestions(), confirmed)
 # One click picks a role: a segmented control per column (a table cell needed a
 # double-click and often a retry). Widget keys go by position, never by column name.
 header = st.columns([3, 5, 6])
@@ -92,7 +93,7 @@ for position, row in table.iterrows():
         data_steps.ROLE_VALUES,
         default=row["role"],
         required=True,
-        key=state.showing("roles", data_steps.role_widget_key(position)),
+        key=widgets.showing("roles", data_steps.role_widget_key(position)),
         label_visibility="collapsed",
     )
     picked.append(choice or row["role"])
@@ -106,9 +107,9 @@ accept_col.button(
     icon=":material/done_all:",
 )
 if save_col.button("Save roles", key="save_roles", type="primary", icon=":material/save:"):
-    state.set_roles(data_steps.roles_from_table(edited, list(data.columns)))
+    classify.set_roles(data_steps.roles_from_table(edited, list(data.columns)))
     st.rerun()
-state.explain(
+presentation.explain(
     "Suggestions come from column names and sampled values ('found': what the values look "
     "like, e.g. person names, phone numbers, addresses, whatever the header says), with the "
     "technique Annex B of the guide suggests; click a role to change it, then save.",
@@ -120,19 +121,19 @@ with st.expander("All columns as a table (roles as picked above)"):
 
 st.markdown("#### Sensitive column and target k")
 options = [None, *data.columns]
-if state.sensitive_choice() not in options:
-    state.set_sensitive(None)
+if classify.sensitive_choice() not in options:
+    classify.set_sensitive(None)
 sensitive = st.selectbox(
     "Sensitive (target) column for l-diversity and t-closeness",
     options,
-    index=options.index(state.sensitive_choice()),
+    index=options.index(classify.sensitive_choice()),
     format_func=lambda c: "(the first column marked target)" if c is None else str(c),
-    key=state.showing("sensitive", "sensitive"),
+    key=widgets.showing("sensitive", "sensitive"),
 )
-if sensitive != state.sensitive_choice():
-    state.set_sensitive(sensitive)
+if sensitive != classify.sensitive_choice():
+    classify.set_sensitive(sensitive)
     st.rerun()
-state.explain(
+presentation.explain(
     "The target attribute whose values should not be disclosed for a group of records.",
     "PDPC guide, Annex A (l-diversity, t-closeness)",
 )
@@ -140,13 +141,13 @@ k = st.number_input(
     "Target k (smallest group size)",
     min_value=2,
     step=1,
-    value=max(2, state.k_target()),
-    key=state.showing("k", "k_target"),
+    value=max(2, classify.k_target()),
+    key=widgets.showing("k", "k_target"),
 )
-if k != state.k_target():
-    state.set_k_target(k)
+if k != classify.k_target():
+    classify.set_k_target(k)
     st.rerun()
-state.explain(
+presentation.explain(
     "Generally the industry threshold for k-anonymity is 3 or 5: 5 or more for external "
     "sharing, 3 may do for internal sharing or long-term retention.",
     "PDPC guide, Step 4 (note)",

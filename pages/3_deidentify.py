@@ -17,16 +17,18 @@ from core.techniques.pseudonymisation import (
     MIN_PASSPHRASE_CHARS,
     passphrase_problem,
 )
-from ui import data_steps, free_text, state
+from ui import data_steps, free_text
+from ui.state import classify, keys, loading, presentation, session, widgets
+from ui.state import replay as recipe_replay
 
 STEP2 = "PDPC guide, Step 2 (De-identify your data)"
 ANNEX_A = "PDPC guide, Annex A (Pseudonymisation)"
 
-if not state.require_data() or not state.require_known_columns():
+if not loading.require_data() or not classify.require_known_columns():
     st.stop()
 
 st.title("De-identify")
-state.explain(
+presentation.explain(
     "Remove every direct identifier; replace it with a pseudonym only if records must be "
     "linked back to a person or to other data sets later.",
     STEP2,
@@ -35,19 +37,19 @@ state.explain(
     "identity mapping table Name -> Token is kept securely by the organisation.",
 )
 
-replay = state.current()
-direct = state.columns_with_role(Role.DIRECT, state.original())
+replay = recipe_replay.current()
+direct = classify.columns_with_role(Role.DIRECT, session.original())
 # A free-text column redacted by the recipe is handled in the free-text section below
 # (rescan and review), not offered for removal or pseudonymisation again.
 pending = [
     c
-    for c in state.columns_with_role(Role.DIRECT, replay.data)
+    for c in classify.columns_with_role(Role.DIRECT, replay.data)
     if c not in replay.mappings
     and c not in replay.linking
     and c not in free_text.redacted_columns()
 ]
 if not direct:
-    if state.roles_confirmed():  # the roles were confirmed: there is simply none
+    if classify.roles_confirmed():  # the roles were confirmed: there is simply none
         st.info(
             "This table has no column classified as a direct identifier, so there is "
             "nothing to remove or pseudonymise here (change a role on **Classify**)."
@@ -83,7 +85,7 @@ if pending:
         )
         for column in pending
     }
-    state.explain(
+    presentation.explain(
         "Random tokens and double coding keep an identity mapping table for reversal; HMAC "
         "tokens are the same for the same value and key, so tables can be linked.",
         ANNEX_A,
@@ -96,7 +98,7 @@ if pending:
             key="key_env",
         ).strip()
         try:
-            source = state.key_source(key_env)
+            source = keys.key_source(key_env)
         except SecretError as error:
             st.error(escape_markdown(error), icon=":material/error:")
             source = "invalid"
@@ -122,13 +124,13 @@ if pending:
             )
             if st.form_submit_button("Use this key for this session", disabled=source == "invalid"):
                 try:
-                    state.set_session_key(key_env, typed)  # this session only; never saved
+                    keys.set_session_key(key_env, typed)  # this session only; never saved
                 except SecretError as error:
                     st.error(escape_markdown(error), icon=":material/error:")
                 else:
-                    state.forget_widget("hmac_key")  # nor kept in the widget's state
+                    widgets.forget_widget("hmac_key")  # nor kept in the widget's state
                     st.rerun()
-        state.explain(
+        presentation.explain(
             "A typed key is kept in this browser session only (other users of the app never "
             "see it); a key in the app's environment is read when the step runs. Neither is "
             "ever written to the recipe, the report or any file. Protect the key like an "
@@ -157,7 +159,7 @@ else:
 free_text.section()
 
 st.markdown("#### Before and after (first 10 records)")
-before, after = data_steps.before_after(state.original(), replay.data, direct)
+before, after = data_steps.before_after(session.original(), replay.data, direct)
 left, right = st.columns(2)
 left.caption("Original")
 left.dataframe(before, width="stretch")
@@ -166,7 +168,7 @@ if after.shape[1]:
     right.dataframe(after, width="stretch")
 else:
     right.write("All direct identifier columns have been removed.")
-state.explain("The same records before and after the recipe so far.", STEP2)
+presentation.explain("The same records before and after the recipe so far.", STEP2)
 
 tables = [("mapping", c, t) for c, t in replay.mappings.items()]
 tables += [("linking", c, t) for c, t in replay.linking.items()]
@@ -178,7 +180,7 @@ if tables:
         "for long-term retention. Prefer the encrypted download.",
         icon=":material/lock:",
     )
-    state.explain(
+    presentation.explain(
         "With double coding, the linking table goes to a trusted third party and the "
         "mapping table stays with the organisation.",
         f"{STEP2}; {ANNEX_A}",

@@ -16,23 +16,24 @@ from core.measures.classes import equivalence_classes
 from core.measures.disclosure import t_closeness
 from core.population_risk import MODEL_NAMES, population_figures, sizes_from_distribution
 from core.risk import CONTROL_LEVELS, HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
-from ui import guide_examples, state
+from ui import guide_examples
 from ui.charts import class_size_chart, driving_advice
 from ui.guide_examples import GUIDE_CONTROL_ORDER
 from ui.progress import progress_bar
+from ui.state import classify, hierarchies, loading, presentation, replay, risk, tradeoffs, widgets
 from ui.tradeoffs import hierarchy_from_choice
 
-if not state.require_data() or not state.require_known_columns():
+if not loading.require_data() or not classify.require_known_columns():
     st.stop()
 
 st.title("Risk")
-data = state.current_data()
+data = replay.current_data()
 st.caption(
-    f"Step 4 · Compute your risk. Measured on {state.recipe_label()} "
+    f"Step 4 · Compute your risk. Measured on {presentation.recipe_label()} "
     f"({fmt_count(len(data))} records)."
 )
 guide_examples.show_step4_k_example()
-qi = state.quasi_identifiers(data)
+qi = classify.quasi_identifiers(data)
 if not qi:
     st.warning(
         "No indirect identifiers (quasi-identifiers) are confirmed yet, so k cannot be computed "
@@ -44,36 +45,36 @@ if not qi:
 left, right = st.columns(2)
 k_target = int(
     left.number_input(
-        "Target k", 1, value=state.k_target(), key=state.showing("k", "risk_k_target")
+        "Target k", 1, value=classify.k_target(), key=widgets.showing("k", "risk_k_target")
     )
 )
 others = [c for c in map(str, data.columns) if c not in qi]
 options = [None, *others]
-current_sensitive = state.sensitive_column(data)
+current_sensitive = classify.sensitive_column(data)
 sensitive = right.selectbox(
     "Sensitive (target) attribute, for l-diversity and t-closeness",
     options,
     index=options.index(current_sensitive) if current_sensitive in options else 0,
     format_func=lambda c: "(none)" if c is None else c,
-    key=state.showing("sensitive", "risk_sensitive"),
+    key=widgets.showing("sensitive", "risk_sensitive"),
 )
-if k_target != state.k_target() or sensitive != current_sensitive:
-    state.set_k_target(k_target)
-    state.set_sensitive(sensitive)
+if k_target != classify.k_target() or sensitive != current_sensitive:
+    classify.set_k_target(k_target)
+    classify.set_sensitive(sensitive)
     st.rerun()
 
 show_impact = st.checkbox(
     "Show which quasi-identifier drives the risk",
-    value=len(data) <= state.IMPACT_AUTO_ROWS,
+    value=len(data) <= risk.IMPACT_AUTO_ROWS,
     key="risk_impact",
     help="Counts the classes again without each quasi-identifier: about three times the "
-    f"work, so it starts off above {fmt_count(state.IMPACT_AUTO_ROWS)} records.",
+    f"work, so it starts off above {fmt_count(risk.IMPACT_AUTO_ROWS)} records.",
 )
 with progress_bar(f"Counting the equivalence classes of {fmt_count(len(data))} records..."):
-    report = state.current_risk(data, impact=show_impact)
+    report = risk.current_risk(data, impact=show_impact)
 text = report.explanations()
 st.caption(f"Quasi-identifiers: {', '.join(map(escape_markdown, report.quasi_identifiers))}")
-if note := state.removed_note():
+if note := classify.removed_note():
     st.caption(note)
 figures = [
     (
@@ -122,11 +123,11 @@ figures = [
 for column, (label, value, sentence, section, key) in zip(st.columns(3) * 2, figures, strict=True):
     with column:
         st.metric(label, value)
-        state.explain(sentence, section, training=text.get(key))
+        presentation.explain(sentence, section, training=text.get(key))
 
 st.subheader("Class sizes")
 st.altair_chart(class_size_chart(report.class_sizes, k_target), width="stretch")
-state.explain(
+presentation.explain(
     f"How many records sit in groups of each size; red bars are left of the dashed target "
     f"k = {k_target} and need more work.",
     "PDPC guide, Step 4 and Annex C",
@@ -143,7 +144,7 @@ styled = table.style.map(
     lambda v: "background-color: #f8d7da" if v < k_target else "", subset=["class size"]
 )
 st.dataframe(styled)
-state.explain(
+presentation.explain(
     f"{report.records_below_k:,} record(s) are in groups smaller than {k_target} (first 200 "
     "shown, class size highlighted); Annex C suppresses such records or generalises further.",
     "PDPC guide, Annex C",
@@ -153,7 +154,7 @@ state.explain(
 def show_hierarchical_t(data: pd.DataFrame, qi: tuple[str, ...], sensitive: str) -> None:
     """t-closeness with hierarchical distance, when the sensitive attribute has a hierarchy
     chosen on Explore trade-offs (ARX's hierarchical t-closeness)."""
-    choice = state.hierarchy_choices().get(sensitive)
+    choice = tradeoffs.hierarchy_choices().get(sensitive)
     if not choice:
         st.caption(
             f"For t-closeness with hierarchical distance, choose a hierarchy of "
@@ -163,7 +164,7 @@ def show_hierarchical_t(data: pd.DataFrame, qi: tuple[str, ...], sensitive: str)
         return
     try:
         hierarchy = hierarchy_from_choice(
-            data[sensitive].rename(sensitive), choice, stored=state.stored_hierarchy
+            data[sensitive].rename(sensitive), choice, stored=hierarchies.stored_hierarchy
         )
         value = t_closeness(
             data, list(qi), sensitive, distance="hierarchical", hierarchy=hierarchy
@@ -172,7 +173,7 @@ def show_hierarchical_t(data: pd.DataFrame, qi: tuple[str, ...], sensitive: str)
         st.caption(f"t-closeness with hierarchical distance: {escape_markdown(error)}")
         return
     st.metric("t-closeness (hierarchical distance)", f"{value:.3f}")
-    state.explain(
+    presentation.explain(
         f"The same largest distance, measured in the hierarchy of '{sensitive}' chosen on "
         "Explore trade-offs: two values are (level where they meet) / (height) apart, so a "
         "group whose values differ from the whole table's only within a branch counts as "
@@ -190,7 +191,7 @@ if report.sensitive is not None:
     if disclosure := report.attribute_disclosure():
         st.error(escape_markdown(disclosure), icon=":material/visibility:")
     for key in ("l_distinct", "l_entropy", "t_closeness"):
-        state.explain(text[key], "PDPC guide, Step 4 footnote 11; Annex C")
+        presentation.explain(text[key], "PDPC guide, Step 4 footnote 11; Annex C")
     show_hierarchical_t(data, report.quasi_identifiers, report.sensitive)
 
 st.subheader("Population uniqueness: unique in the whole population?")
@@ -212,7 +213,7 @@ model = population_right.selectbox(
     format_func=lambda m: MODEL_NAMES[m][0].upper() + MODEL_NAMES[m][1:],
     key="risk_population_model",
 )
-state.explain(
+presentation.explain(
     "A record unique in this table may still share its quasi-identifier values with other "
     "people who are not in it. Given how many people the table was drawn from, these models "
     "estimate from the table's group sizes how many people are unique in the whole "
@@ -278,14 +279,14 @@ if show_impact and report.impact:
     left, right = st.columns(2)
     left.altair_chart(k_chart.properties(height=tall), width="stretch")
     right.altair_chart(u_chart.properties(height=tall), width="stretch")
-    state.explain(
+    presentation.explain(
         driving_advice(impact, report.k, report.uniques), "PDPC guide, Step 3 and Annex C"
     )
 
 st.subheader("Annex D: is the risk acceptable?")
 guide_examples.show_annex_d_tables()
-settings = state.annex_d_settings()
-saved = state.insider_table() or INSIDER_ATTACK_TABLE
+settings = risk.annex_d_settings()
+saved = risk.insider_table() or INSIDER_ATTACK_TABLE
 # Rows in the guide's order (controls high to none), as Annex D prints the table.
 grid = pd.DataFrame(saved).T.reindex(
     index=list(GUIDE_CONTROL_ORDER), columns=list(MOTIVATION_LEVELS)
@@ -300,7 +301,7 @@ edited = st.data_editor(
         for m in MOTIVATION_LEVELS
     },
 )
-state.explain(
+presentation.explain(
     "P(deliberate insider attack) by the extent of mitigating controls (rows) and the "
     "attacker's motivation and resources (columns); the guide's example values, yours to adjust.",
     "PDPC guide, Annex D, Scenario #1",
@@ -308,8 +309,8 @@ state.explain(
 
 
 def reset_insider_table() -> None:
-    state.set_insider_table(None)
-    state.forget_widget("insider_table")
+    risk.set_insider_table(None)
+    widgets.forget_widget("insider_table")
 
 
 st.button("Back to the guide's values", key="insider_reset", on_click=reset_insider_table)
@@ -321,20 +322,20 @@ if bad.to_numpy().any():
 else:
     table = {r: {c: float(values.loc[r, c]) for c in values.columns} for r in values.index}
     if table != {r: {c: float(grid.loc[r, c]) for c in grid.columns} for r in grid.index}:
-        state.set_insider_table(table)
+        risk.set_insider_table(table)
         st.rerun()
 
 a, b, c, d, e = st.columns(5)
 controls = a.selectbox(
     "Mitigating controls",
     CONTROL_LEVELS,
-    key=state.showing("annex_d", "controls"),
+    key=widgets.showing("annex_d", "controls"),
     index=CONTROL_LEVELS.index(settings["controls"]),
 )
 motivation = b.selectbox(
     "Attacker motivation",
     MOTIVATION_LEVELS,
-    key=state.showing("annex_d", "motivation"),
+    key=widgets.showing("annex_d", "motivation"),
     index=MOTIVATION_LEVELS.index(settings["motivation"]),
 )
 acquaintance = c.number_input(
@@ -343,7 +344,7 @@ acquaintance = c.number_input(
     1.0,
     step=0.01,
     value=float(settings["acquaintance"]),
-    key=state.showing("annex_d", "acquaintance"),
+    key=widgets.showing("annex_d", "acquaintance"),
 )
 breach = d.number_input(
     "P(data breach in the industry)",
@@ -351,7 +352,7 @@ breach = d.number_input(
     1.0,
     step=0.01,
     value=float(settings["breach"]),
-    key=state.showing("annex_d", "breach"),
+    key=widgets.showing("annex_d", "breach"),
 )
 harm_options = [*HARM_THRESHOLDS, "custom"]
 harm_now = settings["harm"] if settings["harm"] in HARM_THRESHOLDS else "custom"
@@ -359,7 +360,7 @@ harm = e.selectbox(
     "Potential harm",
     harm_options,
     index=harm_options.index(harm_now),
-    key=state.showing("annex_d", "harm"),
+    key=widgets.showing("annex_d", "harm"),
     format_func=lambda h: f"{h} ({HARM_THRESHOLDS[h]})" if h != "custom" else h,
 )
 if harm == "custom":
@@ -371,7 +372,7 @@ if harm == "custom":
             1.0,
             value=default,
             format="%.4f",
-            key=state.showing("annex_d", "harm_custom"),
+            key=widgets.showing("annex_d", "harm_custom"),
         )
     )
 chosen = dict(
@@ -382,10 +383,10 @@ chosen = dict(
     harm=harm,
 )
 if chosen != settings:
-    state.set_annex_d_settings(**chosen)
+    risk.set_annex_d_settings(**chosen)
     st.rerun()
 
-verdict = state.current_annex_d()
+verdict = risk.current_annex_d()
 if verdict is None:
     st.info("The table is empty, so there is no risk to assess.")
     st.stop()
@@ -400,7 +401,7 @@ cols[1].metric(
 cols[2].metric("Threshold", fmt_probability(verdict.threshold))
 cols[3].metric("Acceptable", "yes" if verdict.acceptable else "no")
 cols[4].metric("Minimum k", verdict.min_k)
-state.explain(
+presentation.explain(
     "P(re-ID) = P(attempt) / k, where P(attempt) is the largest of the insider attack, "
     "recognition by an acquaintance and a data breach.",
     "PDPC guide, Annex D",

@@ -21,14 +21,14 @@ from core.birthdate import (
 from core.formatting import fmt_count, fmt_number, fmt_percent
 from core.io import read_table
 from core.risk import locality_unique_share, unique_count_distribution, uniqueness
-from ui import state
 from ui.page_errors import continue_on_error, stop_on_error
+from ui.state import classify, loading, presentation, replay
 
 PAPER = "Gibbon & Aisbett, Matching records on birthdate, sex and locality"
 MAX_DISTRIBUTION_N = 1000
 
 st.title("Uniqueness")
-if not state.require_data():
+if not loading.require_data():
     st.stop()
 st.write(
     "A date of birth looks harmless, but within a town few people of the same age and sex "
@@ -56,7 +56,7 @@ m1.metric("P(unique)", fmt_percent(estimate.p_unique))
 m2.metric("Expected unique share", fmt_percent(estimate.expected_unique_share))
 m3.metric("Expected unique people", fmt_count(estimate.expected_uniques))
 st.write(estimate.explanation())
-state.explain(
+presentation.explain(
     "P(unique) = ((days-1)/days)^(N-1) is the chance that nobody else in the cell has your "
     "birthday; by averaging, it is also the expected share of the cell that is unique.",
     f"{PAPER}, Section 2, eq. 1 (q = 1); PDPC guide, Step 4 (k = 1)",
@@ -82,7 +82,7 @@ lines = (
 marker = alt.Chart(pd.DataFrame({"population": [population]})).mark_rule(strokeDash=[4, 4])
 marker = marker.encode(x="population:Q")
 st.altair_chart(lines + marker, width="stretch")
-state.explain(
+presentation.explain(
     "Each line is the chance that a person shares their birthday with exactly 0, 1, 2 or 3 "
     f"others in a cell of N people; the dashed line marks N = {population:,} (the paper's "
     "Fig. 1).",
@@ -111,7 +111,7 @@ else:
     )
     st.altair_chart(chart, width="stretch")
     mean = float((np.arange(len(rho)) * rho).sum())
-    state.explain(
+    presentation.explain(
         f"The chance that exactly m of the {population:,} people are unique; on average "
         f"{fmt_number(mean)} are, i.e. {fmt_percent(mean / population)} (the expected share "
         "above). Computed "
@@ -163,7 +163,7 @@ with continue_on_error():
         c1, c2 = st.columns(2)
         c1.metric("Expected share unique", fmt_percent(share))
         c2.metric("Expected unique people", f"{share * locality_population:,.0f}")
-        state.explain(
+        presentation.explain(
             f"Over {len(shares)} cells, each of share × {locality_population:,} people, "
             f"{fmt_percent(share)} of the locality is expected to be unique on date of birth "
             "and sex. "
@@ -174,7 +174,7 @@ with continue_on_error():
 
 # --- the loaded table: Section 3, Fig. 4 --------------------------------------------------
 st.subheader("Your table: records unique on date of birth, sex and locality")
-data = state.current_data()
+data = replay.current_data()
 dates = date_like_columns(data)
 if not dates:
     st.info(
@@ -182,7 +182,7 @@ if not dates:
         "so the model is not compared with the data."
     )
     st.stop()
-kinds = {c: s.kind for c, s in state.suggestions().items() if c in data.columns}
+kinds = {c: s.kind for c, s in classify.suggestions().items() if c in data.columns}
 columns = list(map(str, data.columns))
 
 
@@ -242,7 +242,7 @@ scatter = (
     )
 )
 st.altair_chart(scatter, width="stretch")
-state.explain(
+presentation.explain(
     "Each locality twice: the share of its records that are unique in the data, and the share "
     "the birthday model expects from its own year-of-birth and sex cells (like the paper's "
     "Fig. 4). Points far below the model are localities where people bunch in a few ages.",

@@ -31,8 +31,10 @@ from core.schema import Role
 from core.techniques import encrypt_table
 from core.techniques.pseudonymisation import MIN_PASSPHRASE_CHARS, passphrase_problem
 from core.utility import utility_report
-from ui import release_fixes, state
+from ui import release_fixes
 from ui.page_errors import stop_on_error
+from ui.state import cache, classify, loading, presentation, risk, session, widgets
+from ui.state import release as release_state
 from ui.tables import formatted_table
 
 STEM = "anonymised"
@@ -113,7 +115,7 @@ PAGE_TITLES = {
 }
 
 st.title("Report")
-if not state.require_data() or not state.require_known_columns():
+if not loading.require_data() or not classify.require_known_columns():
     st.stop()
 
 # --- use case and controls --------------------------------------------------------------
@@ -121,14 +123,14 @@ ids = list(USE_CASES)
 use_case = st.selectbox(
     "Release use case",
     ids,
-    index=ids.index(state.use_case()),
+    index=ids.index(release_state.use_case()),
     format_func=USE_CASES.get,
-    key=state.showing("use_case", "use_case"),
+    key=widgets.showing("use_case", "use_case"),
 )
-state.set_use_case(use_case)
-state.explain(
+release_state.set_use_case(use_case)
+presentation.explain(
     f"The use case sets which controls the guide recommends; it suggests k of at least "
-    f"{SUGGESTED_K[use_case]} here (your target is k = {state.k_target()}).",
+    f"{SUGGESTED_K[use_case]} here (your target is k = {classify.k_target()}).",
     "PDPC guide, Use cases and Step 5",
     training="Step 5 of the guide: anonymised data can still be re-identified as other data "
     "sets appear, so the release comes with controls. For external sharing: a contract that "
@@ -152,7 +154,7 @@ for kind in ("technical", "process", "legal"):
         label = f"{control.area}: {control.text}" + (f" ({control.note})" if control.note else "")
         if st.checkbox(label, key=f"control_{use_case}_{i}"):
             done.append(control.text)
-state.explain(
+presentation.explain(
     "Tick the controls in place; ticked ones are marked done in the report.",
     "PDPC guide, Step 5: technical, process and legal controls",
 )
@@ -171,14 +173,14 @@ signed = sign_off(values)
 
 # --- risk and utility --------------------------------------------------------------------
 with stop_on_error():
-    original = state.original()
-    result = state.release_result()
-    release = state.release_recipe()
-    before, after = state.current_risk(original), state.current_risk()
-    verdict = state.current_annex_d()
-    check = state.release_check()
+    original = session.original()
+    result = release_state.release_result()
+    release = release_state.release_recipe()
+    before, after = risk.current_risk(original), risk.current_risk()
+    verdict = risk.current_annex_d()
+    check = release_state.release_check()
     with st.spinner("Building the report..."):
-        utility = state.memo("utility", lambda: utility_report(original, result.data))
+        utility = cache.memo("utility", lambda: utility_report(original, result.data))
         report = build_report(
             original,
             result,
@@ -186,13 +188,13 @@ with stop_on_error():
             use_case=use_case,
             annex_d=verdict,
             sensitive=release.meta.get("sensitive"),
-            k_threshold=state.k_target(),
+            k_threshold=classify.k_target(),
             sign_off=signed,
             risk_before=before,
             risk_after=after,
             utility=utility,
             release_check=check,
-            direct_identifiers=state.columns_with_role(Role.DIRECT, original),
+            direct_identifiers=classify.columns_with_role(Role.DIRECT, original),
         )
 
 # Direct identifiers left: the release check's table below names each one and what to do,
@@ -238,15 +240,15 @@ else:
         ),
         hide_index=True,
     )
-    state.explain(
+    presentation.explain(
         "The same figures on the original and on the released table.",
         "PDPC guide, Step 4 and Annex C",
     )
-    if note := state.removed_note():
+    if note := classify.removed_note():
         st.caption(note)
 if verdict is not None:
     (st.success if verdict.acceptable else st.error)(verdict.explanation())
-    state.explain(
+    presentation.explain(
         "The chance of re-identification against the threshold for the harm.", "PDPC guide, Annex D"
     )
 # The figures above count the quasi-identifiers confirmed on Classify; the release check
@@ -297,7 +299,7 @@ else:
             "explanation": st.column_config.TextColumn("explanation", width="large"),
         },
     )
-    state.explain(
+    presentation.explain(
         "Per column: how many values changed and how much information (entropy) "
         "was lost; the guide judges utility per attribute.",
         "PDPC guide, Introduction section A; Step 3",
@@ -322,7 +324,7 @@ else:
         )
         # A fixed height (not one step per bar): Vega drops "fit-y" with a warning otherwise.
         st.altair_chart(bars.properties(height=24 * len(loss) + 50), width="stretch")
-        state.explain(
+        presentation.explain(
             "0% means the column keeps all its detail, 100% that it says nothing "
             "any more (removed or one value).",
             "PDPC guide, Step 3",
@@ -370,7 +372,7 @@ else:
 release_fixes.decisions_section(check)
 release_fixes.free_text_section(check)
 release_fixes.targets_section(check)
-state.explain(
+presentation.explain(
     "A table leaves the workbench as anonymised only when the roles are confirmed, "
     "the direct identifiers are handled and the risk of the released table meets "
     "the target k and the Annex D threshold.",
@@ -384,10 +386,10 @@ st.subheader("Downloads")
 fmt = st.radio("Data format", ["csv", "xlsx"], horizontal=True, key="data_format")
 prepared = None
 if check.releasable:
-    data_bytes = state.memo("data_bytes", lambda: table_to_bytes(result.data, fmt), fmt)
-    prepared = state.prepared_release(data_bytes, fmt, check.acknowledged, signed)
+    data_bytes = cache.memo("data_bytes", lambda: table_to_bytes(result.data, fmt), fmt)
+    prepared = release_state.prepared_release(data_bytes, fmt, check.acknowledged, signed)
     if prepared is None:
-        if (earlier := state.stale_release()) is not None:
+        if (earlier := release_state.stale_release()) is not None:
             st.info(
                 f"Release {earlier} was prepared for another recipe, format or sign-off: "
                 "prepare this one to download it.",
@@ -400,7 +402,9 @@ if check.releasable:
             help="Records the release in the workspace (recipe, risk, sign-off, "
             "audit log entry); its downloads follow.",
         ):
-            problem = state.prepare_release(report.to_dict(), data_bytes, fmt, check.acknowledged)
+            problem = release_state.prepare_release(
+                report.to_dict(), data_bytes, fmt, check.acknowledged
+            )
             if problem is None:
                 st.rerun()  # drawn again: its downloads in place of the button
             st.error(
@@ -423,7 +427,7 @@ if prepared is not None:
     name = f"{STEM}.{fmt}" if check.passed else marked_name(f"released.{fmt}")
     label = "Anonymised data" if check.passed else "Data (NOT anonymised, released anyway)"
     d1.download_button(label, data_bytes, file_name=name, key="download_data")
-    bundle = state.release_bundle(report, data_bytes, fmt, result)
+    bundle = release_state.release_bundle(report, data_bytes, fmt, result)
     bundle_name = "release-bundle.zip" if check.passed else marked_name("release-bundle.zip")
     # A short label: a longer one is cut off with an ellipsis in its half of the page. What
     # the zip holds is said below the buttons.
@@ -485,7 +489,7 @@ d2.download_button(
     key="download_report_json",
     disabled=report_locked,
 )
-state.explain(
+presentation.explain(
     "Keep the report and recipe secure: releasing the parameters may help "
     "re-identification. None of these files contains a key or passphrase. The "
     "release bundle holds the data, the report, the recipe and the script, and no "
@@ -521,7 +525,7 @@ else:
         disabled=weak is not None,
         key="download_mapping_encrypted",
     )
-    state.explain(
+    presentation.explain(
         "Keep the mapping tables apart from the data and never share them; send the "
         "passphrase separately. To read them back, put the passphrase in an "
         f"environment variable NAME and run `{DECRYPT_COMMAND}`.",
@@ -547,7 +551,7 @@ elif st.checkbox(
     "as securely as the original data and never send it to a recipient.",
     key="prepare_archive",
 ):
-    archive = state.release_archive(report, data_bytes, fmt, sealed)
+    archive = release_state.release_archive(report, data_bytes, fmt, sealed)
     st.download_button(
         "Reproduction archive (internal: holds personal data)",
         archive,
@@ -555,7 +559,7 @@ elif st.checkbox(
         mime="application/zip",
         key="download_archive",
     )
-state.explain(
+presentation.explain(
     "The archive re-runs this release from the original data: it holds the "
     "hierarchy files, the recipe, the script and, once a passphrase is set above, "
     "the encrypted identity mapping tables; its README.txt says it holds personal "

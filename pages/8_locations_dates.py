@@ -13,30 +13,31 @@ from core.geo import describe_rounding, displacement_report, spatial_k
 from core.markup import escape_markdown
 from core.recipe import describe_step
 from core.safe_harbor import FREE_TEXT_CHOICES, apply_safe_harbor
-from ui import guide_examples, state
+from ui import guide_examples
 from ui import location_charts as charts
 from ui.page_errors import continue_on_error
+from ui.state import cache, classify, loading, presentation, replay
 
-if not state.require_data():
+if not loading.require_data():
     st.stop()
 
 st.title("Locations and dates")
-state.explain(
+presentation.explain(
     "Coordinates and dates pinpoint people as surely as a name: generalise them (round, snap "
     "to a grid, keep the month) or perturb them (move points, shift dates).",
     "PDPC guide, Annex B; NIST SP 800-188, 4.3.4 and 4.3.5",
     training=guide_examples.ANNEX_B_TRAINING,
 )
 guide_examples.show_annex_b_examples()
-data = state.current_data()
+data = replay.current_data()
 columns = list(map(str, data.columns))
-kinds = {str(c): s.kind for c, s in state.suggestions().items()}
+kinds = {str(c): s.kind for c, s in classify.suggestions().items()}
 
 
 def add(step: dict) -> None:
     """Add ``step`` to the recipe; show the error and keep the data if it cannot run."""
     with continue_on_error():
-        state.add_step(step)
+        replay.add_step(step)
         st.toast(f"Added: {escape_markdown(describe_step(step))}")
         st.rerun()
 
@@ -96,7 +97,7 @@ else:
             step["by"] = by
     try:
         with st.spinner("Transforming the coordinates..."):
-            after = state.preview_step(step).data
+            after = replay.preview_step(step).data
     except AnonymisationError as error:
         st.error(escape_markdown(error), icon=":material/error:")
         after = None
@@ -108,7 +109,7 @@ else:
         st.markdown("**Close up: where points moved**")
         moved = charts.displacement_frame(before_pts, after_pts)
         st.altair_chart(charts.displacement_detail(moved), width="content")
-        state.explain(
+        presentation.explain(
             f"The {len(moved):,} points nearest the middle of the data, each with a "
             "grey line from where it was (blue) to where it is now (orange), drawn "
             "to scale in metres: at the zoom of the maps above a move of tens of "
@@ -130,7 +131,9 @@ else:
             col.metric(label, f"{value:,.0f} m")
         cols[4].metric("Same cell", f"{report.same_cell_share:.0%}")
         st.vega_lite_chart(*charts.histogram(report.distances_m), width="stretch")
-        state.explain(report.explanation(), "NIST SP 800-188 4.3.5 (~100 m urban, ~5 km rural)")
+        presentation.explain(
+            report.explanation(), "NIST SP 800-188 4.3.5 (~100 m urban, ~5 km rural)"
+        )
         if st.button("Add to recipe", key="geo_add", icon=":material/add:"):
             add(step)
 
@@ -155,7 +158,7 @@ else:
             key="sk_size",
             disabled=sk_method == "exact",
         )
-        k = state.k_target()
+        k = classify.k_target()
         options = {"grid": {"cell_m": float(size)}, "radius": {"radius_m": float(size)}}
         with st.spinner("Counting neighbours..."):
             sk = spatial_k(after, lat, lon, k=k, warn=False, **options.get(sk_method, {}))
@@ -169,7 +172,7 @@ else:
             "shown, those below k first)"
         )
         st.vega_lite_chart(*charts.spatial_k_chart(shown, k, title), width="stretch")
-        state.explain(
+        presentation.explain(
             f"Red points share their location ({sk.describe_method()}) with fewer than {k} "
             "records: the location alone nearly identifies them. " + charts.basemap_note(),
             "NIST SP 800-188 4.3.5; PDPC guide, Annex C (k)",
@@ -207,14 +210,14 @@ else:
         if person:
             step["by"] = person
         with continue_on_error():
-            shifted = state.preview_step(step).data
+            shifted = replay.preview_step(step).data
             long = charts.timeline_frame(data, shifted, chosen, person, people=8)
             st.vega_lite_chart(*charts.timeline(long), width="stretch")
             pivot = long.pivot_table(
                 index=["pair"], columns="version", values="weekday", aggfunc="first"
             )
             kept = float((pivot["original"] == pivot["shifted"]).mean()) if len(pivot) else 1.0
-            state.explain(
+            presentation.explain(
                 f"Original (blue) and shifted (orange) dates of 8 people, weekday above each; each "
                 f"person moves by one random offset, so intervals are kept; weekday kept for "
                 f"{kept:.0%} shown.",
@@ -247,7 +250,7 @@ if ages:
             add({"step": "age_perturb", "column": age_col, "milestones": marks})
         except ValueError:
             st.error("Milestones must be whole numbers separated by commas, e.g. 62, 65.")
-state.explain(
+presentation.explain(
     "NIST allows +/-2 years over age 25 but not near benefit milestones such as 62.",
     "NIST SP 800-188 4.3.4",
 )
@@ -267,13 +270,13 @@ free_text = st.radio(
 )
 st.caption(FREE_TEXT_CHOICES[free_text].capitalize() + ".")
 with continue_on_error():
-    result = state.memo(
+    result = cache.memo(
         "safe_harbor",
         lambda: apply_safe_harbor(
             data,
             reference_date=str(reference),
             free_text=free_text,
-            suggestions=state.suggestions(),
+            suggestions=classify.suggestions(),
         ),
         str(reference),
         free_text,
@@ -286,7 +289,7 @@ with continue_on_error():
     st.dataframe(result.to_frame(), hide_index=True)
     for note in result.notes():
         st.caption(note)
-    state.explain(
+    presentation.explain(
         "What the preset would do, for each of the 18 identifiers the rule lists and each "
         "column: names, numbers and codes removed, addresses cut to the state, ZIP codes to 3 "
         "digits (000 for small areas), dates to the year, ages over 89 as one category; "

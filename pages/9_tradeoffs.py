@@ -17,8 +17,9 @@ from core.search.apply import apply_candidate, recipe_steps
 from core.search.measures import MEASURES
 from core.search.run import search
 from core.search.target import Target
-from ui import state
 from ui.page_errors import continue_on_error, stop_on_error
+from ui.state import classify, loading, presentation, replay, risk, session, tradeoffs, widgets
+from ui.state import hierarchies as kept_hierarchies
 from ui.state.session import HIERARCHY_CHOICES_KEY
 from ui.tradeoffs import (
     MEASURE_NAMES,
@@ -31,11 +32,11 @@ from ui.tradeoffs import (
     summary,
 )
 
-if not state.require_data() or not state.require_known_columns():
+if not loading.require_data() or not classify.require_known_columns():
     st.stop()
 
 st.title("Explore trade-offs")
-state.explain(
+presentation.explain(
     "Searches every combination of generalisation levels, one per quasi-identifier, for the "
     "ones that meet your risk target with the least loss of information.",
     "PDPC guide, Step 3 and Annex C",
@@ -50,15 +51,15 @@ if flash:
 # The search runs on the original unless the user chooses the table the recipe makes:
 # generalising an already generalised table would stack the two without saying so.
 BASES = {"original": "the original table"}
-if state.recipe().steps:
-    BASES["current"] = state.recipe_label()
+if session.recipe().steps:
+    BASES["current"] = presentation.recipe_label()
 basis = st.radio("Search on", list(BASES), format_func=BASES.get, horizontal=True, key="to_basis")
-data = state.original() if basis == "original" else state.current_data()
+data = session.original() if basis == "original" else replay.current_data()
 st.caption(f"Works on {BASES[basis]} ({len(data):,} records).")
 columns = [str(c) for c in data.columns]
-default_qi = [c for c in state.quasi_identifiers(data) if c in columns]
+default_qi = [c for c in classify.quasi_identifiers(data) if c in columns]
 qi = st.multiselect("Quasi-identifiers", columns, default=default_qi, key="to_qi")
-if note := state.removed_note():
+if note := classify.removed_note():
     st.caption(note)
 if not qi:
     st.info("Pick the quasi-identifiers (indirect identifiers) to generalise.")
@@ -70,11 +71,11 @@ KINDS = ["auto", "numeric", "dates", "masking", "grouping", "suppress", "upload"
 def hierarchy_inputs(column: str) -> dict:
     """The hierarchy chosen for ``column`` (kind and its settings), kept in the workspace."""
     left, right = st.columns([1, 2])
-    before = state.hierarchy_choices().get(column, {})  # across pages and restarts
+    before = tradeoffs.hierarchy_choices().get(column, {})  # across pages and restarts
     kind = left.selectbox(
         escape_markdown(column),
         KINDS,
-        key=state.showing(HIERARCHY_CHOICES_KEY, f"to_kind_{column}"),
+        key=widgets.showing(HIERARCHY_CHOICES_KEY, f"to_kind_{column}"),
         index=KINDS.index(before.get("kind", "auto")),
     )
     spec: dict = {"kind": kind}
@@ -82,43 +83,45 @@ def hierarchy_inputs(column: str) -> dict:
         spec["widths"] = right.text_input(
             "Band widths",
             before.get("widths", "5, 10, 20, 40"),
-            key=state.showing(HIERARCHY_CHOICES_KEY, f"to_w_{column}"),
+            key=widgets.showing(HIERARCHY_CHOICES_KEY, f"to_w_{column}"),
         )
     elif kind == "grouping":
         spec["mapping"] = right.text_area(
             "value: group, one a line",
             before.get("mapping", ""),
-            key=state.showing(HIERARCHY_CHOICES_KEY, f"to_map_{column}"),
+            key=widgets.showing(HIERARCHY_CHOICES_KEY, f"to_map_{column}"),
         )
     elif kind == "upload":
         upload = right.file_uploader("ARX hierarchy (CSV, ';')", key=f"to_up_{column}")
         spec["name"] = before.get("name")
         if upload is not None:
             with continue_on_error(right):
-                spec["name"] = state.keep_uploaded_hierarchy(column, upload.getvalue())
+                spec["name"] = kept_hierarchies.keep_uploaded_hierarchy(column, upload.getvalue())
         if spec["name"]:
             right.caption(
                 f"Using the uploaded hierarchy {escape_markdown(repr(spec['name']))}, kept in the "
                 "workspace."
             )
-    state.set_hierarchy_choice(column, spec)
+    tradeoffs.set_hierarchy_choice(column, spec)
     return spec
 
 
 with st.expander("Hierarchies", expanded=False):
     specs = {column: hierarchy_inputs(column) for column in qi}
-    state.explain(
+    presentation.explain(
         "ARX format: one line per value, 'value;level 1;...;*'.",
         "PDPC guide, Annex A: Generalisation",
     )
 
 
 def hierarchy_for(column: str, spec: dict):
-    return hierarchy_from_choice(data[column].rename(column), spec, stored=state.stored_hierarchy)
+    return hierarchy_from_choice(
+        data[column].rename(column), spec, stored=kept_hierarchies.stored_hierarchy
+    )
 
 
 c1, c2, c3 = st.columns(3)
-k = int(c1.number_input("Target k", 1, value=state.k_target(), key="to_k"))
+k = int(c1.number_input("Target k", 1, value=classify.k_target(), key="to_k"))
 suppression = c2.number_input("Records removed at most (%)", 0.0, 100.0, 1.0, 0.5, key="to_supp")
 measures = list(MEASURES)
 measure = c3.selectbox(
@@ -152,14 +155,14 @@ with st.expander("Weighting of the ARX measures", expanded=False):
         )
         for i, column in enumerate(qi)
     }
-    state.explain(
+    presentation.explain(
         "For ARX loss and the ARX entropies only: how much removing records costs against "
         "generalising, and how much each column's loss counts (weights are divided by the "
         "largest; equal weights change nothing), as ARX's quality model settings.",
         "PDPC guide, Step 3 and Annex A: Record suppression",
     )
 others = [c for c in columns if c not in qi]
-chosen = state.sensitive_column(data)
+chosen = classify.sensitive_column(data)
 sensitive = st.selectbox(
     "Sensitive attribute (for the models below)",
     [None, *others],
@@ -224,7 +227,7 @@ with st.expander("Attribute disclosure models (empty = off)", expanded=sensitive
     )
     if beta:
         models["enhanced_beta"] = enhanced
-    state.explain(
+    presentation.explain(
         "A group that fails any model is removed, within the limit above (as ARX does): "
         "l-diversity needs l different sensitive values per group, t-closeness a distribution "
         "within t of the whole table's, delta and beta bound how much a group raises the "
@@ -282,14 +285,14 @@ with st.expander("Population models: k-map, population uniqueness, average risk 
         population_table = (
             None
             if population_upload is None
-            else state.side_table(population_upload.name, population_upload.getvalue())
+            else loading.side_table(population_upload.name, population_upload.getvalue())
         )
     except AnonymisationError as error:
         st.error(escape_markdown(error))
         population_upload = None
     if population_upload is not None:
         st.caption(f"{fmt_count(len(population_table))} people in the population table.")
-        state.explain(
+        presentation.explain(
             "k-map with the population known: each group of the released table must match "
             "at least k people of this table, once the population is generalised the same "
             "way as the data (Sweeney's k-map, ARX's KMap with a research subset). The table "
@@ -315,7 +318,7 @@ with st.expander("Population models: k-map, population uniqueness, average risk 
         )
     if average:
         population_targets["max_average_risk"] = average
-    state.explain(
+    presentation.explain(
         "k-map: every group must stand for at least k people of the population; without a "
         "register of the population its group sizes are estimated from the sampling "
         "fraction (ARX's Poisson estimators), which sets the group size needed in the table. "
@@ -334,9 +337,7 @@ if st.button("Search", key="to_run", type="primary"):
         hierarchies = {c: hierarchy_for(c, specs[c]) for c in qi}
         extra = {}
         if use_annex_d:
-            verdict = annex_d_risk(
-                1, insider_table=state.insider_table(), **state.annex_d_settings()
-            )
+            verdict = annex_d_risk(1, insider_table=risk.insider_table(), **risk.annex_d_settings())
             extra = {"p_reid_threshold": verdict.threshold, "p_attempt": verdict.p_attempt}
         if models and sensitive is None:
             raise AnonymisationError("Choose the sensitive attribute for the models you set.")
@@ -359,7 +360,7 @@ if st.button("Search", key="to_run", type="primary"):
             weights=weights,
             progress=lambda f, text: bar.progress(min(f, 1.0), text=text),
         )
-        state.set_tradeoff_result((result, hierarchies))
+        tradeoffs.set_tradeoff_result((result, hierarchies))
         if target.population_table is not None:  # Apply keeps the table the step names
             st.session_state["to_population_file"] = (
                 population_upload.getvalue(),
@@ -369,12 +370,12 @@ if st.button("Search", key="to_run", type="primary"):
         st.error(escape_markdown(error))
     bar.empty()
 
-stored = state.tradeoff_result()
+stored = tradeoffs.tradeoff_result()
 if stored is None or set(stored[0].quasi_identifiers) - set(columns):
     st.stop()
 result, hierarchies = stored
 st.success(escape_markdown(summary(result, hierarchies)))
-state.explain(
+presentation.explain(
     f"{result.evaluated:,} of {result.lattice_size:,} combinations were evaluated in "
     f"{result.seconds:.2f} s ({result.method} search); {result.note or 'pruning is exact.'}",
     "PDPC guide, Step 3",
@@ -393,7 +394,7 @@ st.dataframe(
         name: st.column_config.NumberColumn(format="%.4g"),
     },
 )
-state.explain(
+presentation.explain(
     "Each row is a minimal option: no column can keep more detail without breaking the "
     f"target. Click a header to sort; {measure_words(result.measure)}.",
     "PDPC guide, Step 3 and Annex C",
@@ -417,7 +418,7 @@ chart = (
     )
 )
 st.altair_chart(chart, width="stretch")
-state.explain(
+presentation.explain(
     "Lower-left keeps the most: less detail lost and fewer records removed. Options with "
     "the same figures are spread slightly so that each stays visible.",
     "PDPC guide, Step 3; Annex A: Record suppression",
@@ -461,7 +462,7 @@ if candidate.table_figures:
     st.caption(
         f"Average risk (groups / records) {fmt_probability(figures['average_risk'])}{words_pu}."
     )
-state.explain(
+presentation.explain(
     f"Groups smaller than k = {result.target.required_k} (or failing a model above) are "
     "removed; the rest form groups of at least k.",
     "PDPC guide, Annex A: Record suppression; Annex C",
@@ -483,7 +484,7 @@ st.altair_chart(
     ),
     width="stretch",
 )
-state.explain(
+presentation.explain(
     "Per quasi-identifier loss (Iyengar's loss metric, as in ARX): 0 = unchanged, 1 = fully "
     "generalised to '*' or removed; ARX loss combines these geometrically, average loss "
     "arithmetically.",
@@ -508,7 +509,7 @@ if candidate.suppressed and not result.target.sample_based:  # ARX: not with pop
             candidate.label(),
             local_measure,
         )
-        local = state.local_recoding_result(local_key)
+        local = tradeoffs.local_recoding_result(local_key)
         if local is None:
             with st.spinner("Searching the suppressed records again..."):
                 try:
@@ -518,7 +519,7 @@ if candidate.suppressed and not result.target.sample_based:  # ARX: not with pop
                 except (AnonymisationError, ValueError) as error:
                     st.error(escape_markdown(error))
                 else:
-                    state.set_local_recoding_result(local_key, local)
+                    tradeoffs.set_local_recoding_result(local_key, local)
     if local is not None:
         st.info(escape_markdown(local.explanation()))
         r1, r2 = st.columns(2)
@@ -530,7 +531,7 @@ if candidate.suppressed and not result.target.sample_based:  # ARX: not with pop
             delta_color="inverse",
             help=LOCAL_MEASURES[local.measure],
         )
-        state.explain(
+        presentation.explain(
             "Local recoding: the records this option removes are searched again on their "
             "own, round after round (as ARX's local recoding does); those whose groups then "
             "meet every model keep their row at coarser levels. Every group of the released "
@@ -543,24 +544,27 @@ else:
     released = apply_candidate(data, hierarchies, candidate, models=result.target)
 st.dataframe(released.head(20), key="to_preview")
 
-if basis == "original" and state.recipe().steps:
+if basis == "original" and session.recipe().steps:
     st.caption(
-        f"Apply adds these steps after the recipe's {len(state.recipe().steps)} "
+        f"Apply adds these steps after the recipe's {len(session.recipe().steps)} "
         "step(s), which already change the table: review them on Techniques."
     )
 if st.button("Apply: add these steps to the recipe", key="to_apply"):
     target = result.target
     t_paths = {}
     if target.t is not None and target.t_distance == "hierarchical":  # the step names it
-        t_paths[target.sensitive] = state.save_hierarchy(target.sensitive, target.t_hierarchy)
+        t_paths[target.sensitive] = kept_hierarchies.save_hierarchy(
+            target.sensitive, target.t_hierarchy
+        )
     if local is not None and local.rounds:  # every column's hierarchy: rounds differ
         paths = {
-            column: state.save_hierarchy(column, hierarchies[column]) for column in candidate.levels
+            column: kept_hierarchies.save_hierarchy(column, hierarchies[column])
+            for column in candidate.levels
         }
         steps = [local.recipe_step({**paths, **t_paths})]
     else:
         paths = {
-            column: state.save_hierarchy(column, hierarchies[column])
+            column: kept_hierarchies.save_hierarchy(column, hierarchies[column])
             for column, level in candidate.levels.items()
             if level > 0
         }
@@ -568,18 +572,18 @@ if st.button("Apply: add these steps to the recipe", key="to_apply"):
         if target.population_table is not None:  # kept in the workspace, never a file
             data_bytes, file_name = st.session_state["to_population_file"]
             with stop_on_error():
-                population_path = state.save_population_table(data_bytes, file_name)
+                population_path = kept_hierarchies.save_population_table(data_bytes, file_name)
         steps = recipe_steps(
             candidate,
             {**paths, **t_paths},
             models=result.target,
             population_table_path=population_path,
         )
-    new = state.recipe()
+    new = session.recipe()
     for step in steps:
         new = new.add(step)
     with continue_on_error():
-        state.replace_recipe(new, f"Explore trade-offs: {candidate.label()}")  # all or none
+        replay.replace_recipe(new, f"Explore trade-offs: {candidate.label()}")  # all or none
         # Rerun so the sidebar (drawn before this page) shows the new recipe and k at once.
         st.session_state["to_flash"] = (
             f"Added {len(steps)} step(s) to the recipe; see Techniques to review them."

@@ -17,7 +17,7 @@ import streamlit as st
 from core.errors import AnonymisationError
 from core.markup import escape_markdown
 from core.schema import Role, Suggestion
-from ui import state
+from ui.state import classify, loading, replay, session, widgets
 
 ROLE_VALUES = [role.value for role in Role]
 
@@ -30,15 +30,15 @@ def handle_upload(data: bytes, name: str, token: str) -> tuple[bool, str | None]
     On failure the previous table stays loaded and the error is remembered, so later
     reruns with the same file in the uploader show it again without re-reading the file.
     """
-    last = state.last_upload()
+    last = loading.last_upload()
     if last is not None and last[0] == token:
         return False, last[1]
     try:
-        state.load_upload(data, name)
+        loading.load_upload(data, name)
     except AnonymisationError as error:
-        state.set_last_upload(token, str(error))
+        loading.set_last_upload(token, str(error))
         return False, str(error)
-    state.set_last_upload(token, None)
+    loading.set_last_upload(token, None)
     return True, None
 
 
@@ -56,7 +56,7 @@ def receive_upload(data: bytes, name: str, token: str) -> None:
 
 def load_sample_or_error(name: str) -> None:
     try:
-        state.load_sample(name)
+        loading.load_sample(name)
     except AnonymisationError as error:
         st.error(
             f"{escape_markdown(error)} The previous table is still loaded.",
@@ -131,15 +131,15 @@ def suggested_roles(suggestions: dict[Any, Suggestion]) -> dict[Any, Role]:
 def role_widget_key(position: int) -> str:
     """The key of the Classify page's role picker of the column at ``position``; it names
     the data set too, so a picker never keeps a choice made for another table."""
-    return f"role_pick_{state.data_set_id()[:16]}_{position}"
+    return f"role_pick_{session.data_set_id()[:16]}_{position}"
 
 
 def accept_all_suggestions() -> None:
     """Button callback: confirm every suggested role and reset the pickers' choices."""
-    suggestions = state.suggestions()
-    state.set_roles(suggested_roles(suggestions))
+    suggestions = classify.suggestions()
+    classify.set_roles(suggested_roles(suggestions))
     for position in range(len(suggestions)):
-        state.forget_widget(role_widget_key(position))
+        widgets.forget_widget(role_widget_key(position))
 
 
 # --- De-identify page -------------------------------------------------------------------
@@ -172,11 +172,11 @@ def deidentify_steps(choices: dict[Any, str], *, key_env: str) -> list[dict[str,
 
 def add_steps(steps: list[dict[str, Any]]) -> str | None:
     """Add all steps as one change (one undo), or none of them: the error message or None."""
-    new = state.recipe()
+    new = session.recipe()
     try:
         for step in steps:
             new = new.add(step)
-        state.replace_recipe(new)
+        replay.replace_recipe(new)
     except AnonymisationError as error:
         return str(error)
     return None

@@ -18,7 +18,8 @@ from core.markup import code_span, escape_markdown
 from core.release.kept_identifiers import treatment
 from core.techniques.redaction import REDACTION_MODES
 from core.text_rescan import COUNTERS, MIN_REVIEWED_CELLS, rescan
-from ui import data_steps, state
+from ui import data_steps
+from ui.state import cache, classify, keys, presentation, replay, session
 
 STEP2 = "PDPC guide, Step 2 (De-identify your data)"
 _TEXT_KINDS = ("free_text", "text")
@@ -26,7 +27,7 @@ _TEXT_KINDS = ("free_text", "text")
 
 def text_columns(data: pd.DataFrame) -> list[str]:
     """Columns of the current table that Step 1 found to be free text or unpatterned text."""
-    suggestions = state.suggestions()
+    suggestions = classify.suggestions()
     return [c for c in data.columns if c in suggestions and suggestions[c].kind in _TEXT_KINDS]
 
 
@@ -38,7 +39,7 @@ def counts_table(data: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     """Entities per column (rows) and kind (columns), from one scan cached per recipe."""
     if not columns:
         return pd.DataFrame()
-    found = state.memo(
+    found = cache.memo(
         "free_text_scan", lambda: scan_table(data, columns), tuple(map(str, columns))
     )
     if found.empty:
@@ -51,8 +52,8 @@ def counts_table(data: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
 
 def redacted_columns() -> list[str]:
     """Columns of the current table that a ``redact_text`` step of the recipe redacted."""
-    steps = state.recipe().steps
-    data = state.current_data()
+    steps = session.recipe().steps
+    data = replay.current_data()
     return [c for c in data.columns if "redact_text" in treatment(steps, str(c)).forms]
 
 
@@ -77,9 +78,9 @@ def rescan_section() -> None:
     if not columns:
         return
     st.markdown("#### Redacted free text: what the rescan still finds")
-    original, data = state.original(), state.current_data()
+    original, data = session.original(), replay.current_data()
     for column in columns:
-        found = state.memo("rescan", lambda c=column: rescan(data[c]), column)
+        found = cache.memo("rescan", lambda c=column: rescan(data[c]), column)
         before, after = data_steps.before_after(original, data, [column], rows=5)
         left, right = st.columns(2)
         left.caption(f"{code_span(column)} before")
@@ -108,7 +109,7 @@ def rescan_section() -> None:
                 "for it on the **Report** page.",
                 icon=":material/check_circle:",
             )
-    state.explain(
+    presentation.explain(
         "The scanner, plus runs of 5 or more digits, block and unit numbers and "
         "name-like words in any case: the same rescan as the release check.",
         STEP2,
@@ -117,7 +118,7 @@ def rescan_section() -> None:
 
 def section() -> None:
     """The free-text section of the De-identify page."""
-    data = state.current_data()
+    data = replay.current_data()
     rescan_section()
     st.markdown("#### Free text: identifiers inside text cells")
     candidates = text_columns(data)
@@ -134,13 +135,13 @@ def section() -> None:
     counts = counts_table(data, columns)
     if not counts.empty:  # a table of no kind at all would be an empty frame: said below
         st.dataframe(counts, width="stretch")
-        state.explain(
+        presentation.explain(
             "Cells holding at least one name, email, phone number, ID, address, date... found "
             "by the scanner, per column and kind. Detection is not perfect: read a sample too.",
             STEP2,
         )
     found = [k for k in counts.columns if counts[k].sum() > 0] if not counts.empty else []
-    residual = [c for c in columns if state.memo("rescan", lambda c=c: rescan(data[c]), c)]
+    residual = [c for c in columns if cache.memo("rescan", lambda c=c: rescan(data[c]), c)]
     if not found and not residual:
         st.success("The scanner found no identifier inside these columns.")
         return
@@ -175,7 +176,7 @@ def section() -> None:
             key="ft_key_env",
         ).strip()
         try:
-            source = state.key_source(key_env)
+            source = keys.key_source(key_env)
         except SecretError as error:
             st.error(escape_markdown(error), icon=":material/error:")
             return

@@ -15,7 +15,7 @@ from core.io import read_table
 from core.measures.classes import equivalence_classes
 from core.risk import HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
 from core.techniques import generalise_date
-from ui import state
+from ui.state import loading, presentation
 
 #: Annex D lists the levels of mitigating controls from high to none.
 GUIDE_CONTROL_ORDER = ("high", "medium", "low", "none")
@@ -23,12 +23,12 @@ GUIDE_CONTROL_ORDER = ("high", "medium", "low", "none")
 
 def show_training(text: str) -> None:
     """A training-mode box on its own (state.explain adds one under a caption)."""
-    if state.training_mode():
+    if presentation.training_mode():
         st.info(text, icon=":material/school:")
 
 
 def _sample(name: str) -> pd.DataFrame:
-    return read_table(state.SAMPLE_DIR / name)
+    return read_table(loading.SAMPLE_DIR / name)
 
 
 def step4_k_example() -> pd.DataFrame:
@@ -62,7 +62,7 @@ def annex_d_insider_table() -> pd.DataFrame:
 
 def show_step4_k_example() -> None:
     """Training mode: the guide's Step 4 example, k per group and overall."""
-    if not state.training_mode():
+    if not presentation.training_mode():
         return
     with st.container(border=True):
         st.markdown("**The guide's Step 4 example**")
@@ -77,7 +77,7 @@ def show_step4_k_example() -> None:
 
 def show_annex_d_tables() -> None:
     """Training mode: Annex D's harm thresholds and insider-attack table, as in the guide."""
-    if not state.training_mode():
+    if not presentation.training_mode():
         return
     with st.container(border=True):
         st.markdown("**The guide's Annex D example values**")
@@ -93,7 +93,7 @@ def show_annex_d_tables() -> None:
 
 def show_annex_c_taxi() -> None:
     """Training mode: Annex C's taxi table before and after generalisation and suppression."""
-    if not state.training_mode():
+    if not presentation.training_mode():
         return
     with st.container(border=True):
         st.markdown("**The guide's Annex C example (taxi passengers)**")
@@ -140,7 +140,7 @@ def annex_b_examples() -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def show_annex_b_examples() -> None:
     """Training mode: Annex B's GPS location and date of birth examples."""
-    if not state.training_mode():
+    if not presentation.training_mode():
         return
     with st.container(border=True):
         st.markdown("**The guide's Annex B examples**")

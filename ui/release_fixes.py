@@ -20,7 +20,7 @@ from core.markup import code_span, escape_markdown
 from core.release.gate import ReleaseCheck
 from core.release_targets import TARGET_MODELS
 from core.text_rescan import COUNTERS, MIN_REVIEWED_CELLS, rescan
-from ui import state
+from ui.state import cache, classify, presentation, release, replay, session
 
 STEP1 = "PDPC guide, Step 1 (Know your data)"
 STEP2 = "PDPC guide, Step 2 (De-identify your data)"
@@ -29,7 +29,7 @@ STEP4 = "PDPC guide, Step 4 and Annex C"
 
 def decisions_section(check: ReleaseCheck) -> None:
     """A reason field per column Step 1 doubts that the recipe gives no place."""
-    decided = state.release_decisions()
+    decided = release.release_decisions()
     if not check.undecided and not decided:
         return
     st.markdown("#### Columns Step 1 doubts")
@@ -44,13 +44,13 @@ def decisions_section(check: ReleaseCheck) -> None:
             key=f"decide_button_{column}",
             disabled=not reason.strip(),
         ):
-            state.set_release_decision(column, reason)
+            release.set_release_decision(column, reason)
             st.rerun()
     for column, reason in decided.items():
         st.caption(
             f"{code_span(column)}: not a quasi-identifier, because {escape_markdown(reason)}"
         )
-    state.explain(
+    presentation.explain(
         "Step 1 found these columns could identify a person with other data. "
         "Mark them indirect on Classify (they are then counted in k), remove "
         "them, or record here why they are not: the reason goes into the "
@@ -79,12 +79,12 @@ def free_text_section(check: ReleaseCheck) -> None:
     if not check.free_text:
         return
     st.markdown("#### Free text: read it before you release it")
-    original, released = state.original(), state.current_data()
-    reviews = state.text_reviews()
+    original, released = session.original(), replay.current_data()
+    reviews = release.text_reviews()
     for column in check.free_text:
         if column not in released.columns:
             continue
-        found = state.memo("rescan", lambda c=column: rescan(released[c]), column)
+        found = cache.memo("rescan", lambda c=column: rescan(released[c]), column)
         # As many records as the review asks a person to read, each cell in full: st.table
         # wraps (a data grid showed 10 records, cut at its width). Its cells are Markdown
         # and hold the data's text: escaped.
@@ -142,12 +142,12 @@ def free_text_section(check: ReleaseCheck) -> None:
             disabled=not by.strip() or bool(found),
         ):
             try:
-                state.set_text_review(column, by=by, rows_checked=int(rows))
+                release.set_text_review(column, by=by, rows_checked=int(rows))
             except AnonymisationError as error:
                 st.error(escape_markdown(error), icon=":material/error:")
             else:
                 st.rerun()
-    state.explain(
+    presentation.explain(
         "The redaction recognises what its detectors know; a person reads at "
         f"least {MIN_REVIEWED_CELLS} cells (all, if fewer) of the column as it "
         "will be released and signs for it. The review holds for that text only: "
@@ -177,7 +177,7 @@ _PARAMETERS: dict[str, tuple[tuple[str, float], ...]] = {
 
 def targets_section(check: ReleaseCheck) -> None:
     """Choose the privacy-model targets the release must meet (the recipe's ``targets``)."""
-    targets = state.release_targets()
+    targets = release.release_targets()
     with st.expander(
         "Privacy-model targets (l, t, delta, beta, (alpha,k), k-map)", expanded=bool(targets)
     ):
@@ -192,8 +192,8 @@ def targets_section(check: ReleaseCheck) -> None:
         )
         spec: dict[str, Any] = {}
         if model != "k_map":
-            columns = [str(c) for c in state.current_data().columns]
-            chosen = str(state.sensitive_column(state.current_data()))  # Classify's choice
+            columns = [str(c) for c in replay.current_data().columns]
+            chosen = str(classify.sensitive_column(replay.current_data()))  # Classify's choice
             spec["sensitive"] = st.selectbox(
                 "Sensitive column",
                 columns,
@@ -224,15 +224,15 @@ def targets_section(check: ReleaseCheck) -> None:
         b1, b2 = st.columns(2)
         if b1.button("Require this target", key="target_add"):
             try:
-                state.set_release_targets({**targets, model: spec})
+                release.set_release_targets({**targets, model: spec})
             except AnonymisationError as error:
                 st.error(escape_markdown(error), icon=":material/error:")
             else:
                 st.rerun()
         if targets and b2.button("Remove every target", key="target_clear"):
-            state.set_release_targets({})
+            release.set_release_targets({})
             st.rerun()
-        state.explain(
+        presentation.explain(
             "k protects against being found; these models protect what a group "
             "reveals about its members (a sensitive value shared by the whole "
             "group). The release check judges them on the released table.",

@@ -21,7 +21,7 @@ from core.techniques.aggregation import STATS
 from core.techniques.masking import MASK_PRESETS
 from core.techniques.microaggregation import MICROAGGREGATION_METHODS
 from core.techniques.perturbation import CORRELATED_NOISE_METHODS
-from ui import state
+from ui.state import classify, replay, session
 
 #: Annex A techniques offered on the Techniques page (pseudonymisation is on De-identify).
 TECHNIQUES = (
@@ -54,7 +54,7 @@ TECHNIQUE_TITLES = {
     "pram": "Randomly change some categories (PRAM)",
     "correlated_noise": "Add noise that keeps means and correlations (data perturbation)",
 }
-HIERARCHY_DIR = state.ROOT / "sample_data" / "hierarchies"
+HIERARCHY_DIR = session.ROOT / "sample_data" / "hierarchies"
 GENERALISE_MODES = {
     "width": "Bands of equal width (e.g. 20-29)",
     "edges": "Custom edges and labels (e.g. 21 to 30)",
@@ -160,7 +160,7 @@ def hierarchy_files() -> list[str]:
     """ARX hierarchies shipped in sample_data/hierarchies/, as paths relative to the repo."""
     if not HIERARCHY_DIR.is_dir():
         return []
-    return [str(p.relative_to(state.ROOT)) for p in sorted(HIERARCHY_DIR.glob("*.csv"))]
+    return [str(p.relative_to(session.ROOT)) for p in sorted(HIERARCHY_DIR.glob("*.csv"))]
 
 
 # --- the form --------------------------------------------------------------------------
@@ -229,8 +229,8 @@ def _parameters(technique: str, choice: dict[str, Any], data: pd.DataFrame) -> C
         }
     if technique == "suppress_records":
         if choice["mode"] == "below_k":
-            qi = state.quasi_identifiers(data)
-            k = st.number_input("k", 1, value=state.k_target(), key="below_k")
+            qi = classify.quasi_identifiers(data)
+            k = st.number_input("k", 1, value=classify.k_target(), key="below_k")
             shown = ", ".join(map(escape_markdown, qi)) or "none confirmed (see Classify)"
             st.caption(f"Quasi-identifiers: {shown}")
 
@@ -282,7 +282,7 @@ def _parameters(technique: str, choice: dict[str, Any], data: pd.DataFrame) -> C
         distribution = st.selectbox("Noise", ["uniform", "normal", "laplace"], key="distribution")
         scale = st.number_input("Scale", 0.0, value=1.0, key="scale")
         st.caption(
-            f"Seed {state.next_step_seed({**step, 'scale': 1})}, derived from the "
+            f"Seed {replay.next_step_seed({**step, 'scale': 1})}, derived from the "
             "recipe's seed so the result can be replayed."
         )
         return lambda: {**step, "distribution": distribution, "scale": float(scale)}
@@ -294,8 +294,8 @@ def _survey_method(
 ) -> Callable:
     """sdcMicro's methods for survey microdata (issue 14)."""
     if technique == "local_suppression":
-        qi = state.quasi_identifiers(data)
-        k = st.number_input("k", 1, value=state.k_target(), key="ls_k")
+        qi = classify.quasi_identifiers(data)
+        k = st.number_input("k", 1, value=classify.k_target(), key="ls_k")
         importance = st.multiselect(
             "Most important quasi-identifiers first (blanked last; default: fewer values = "
             "more important)",

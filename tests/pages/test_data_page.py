@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.errors import AnonymisationError
-from ui import data_steps, state
+from ui import data_steps
 from ui.state import loading
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,10 +76,11 @@ def test_loading_another_sample_changes_the_table(at):
 # stored in the session (AppTest cannot drive st.file_uploader).
 UPLOAD_SCRIPT = """
 import streamlit as st
-from ui import data_steps, state
+from ui import data_steps
+from ui.state import loading, session
 
-if not state.has_data():
-    state.load_sample(state.DEFAULT_SAMPLE)
+if not session.has_data():
+    loading.load_sample(loading.DEFAULT_SAMPLE)
 data, name = st.session_state["_test_upload"]
 data_steps.receive_upload(data, name, token=name)
 """
@@ -150,7 +151,7 @@ def test_good_upload_is_read_once_and_replaces_the_table():
 
 def test_load_upload_raises_directly():
     with pytest.raises(AnonymisationError, match="empty"):
-        state.load_upload(b"", "empty.csv")
+        loading.load_upload(b"", "empty.csv")
 
 
 def test_single_column_hint_for_space_delimited_text():

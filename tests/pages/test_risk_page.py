@@ -277,7 +277,7 @@ def test_population_uniqueness_with_a_population_size():
 
 
 def test_the_impact_can_be_skipped_and_is_off_by_default_on_large_tables(monkeypatch):
-    from ui import state as ui_state
+    from ui.state import risk as risk_state
 
     at = load_sample(TAXI, {c: Role.INDIRECT for c in QI})
     at.switch_page(PAGE).run()
@@ -289,7 +289,7 @@ def test_the_impact_can_be_skipped_and_is_off_by_default_on_large_tables(monkeyp
     assert heading not in [h.value for h in at.subheader]
     assert metric(at, "k") == "1"  # the figures stay: the raw Age makes people unique
 
-    monkeypatch.setattr(ui_state, "IMPACT_AUTO_ROWS", 10)  # the taxi table's 11 is "large"
+    monkeypatch.setattr(risk_state, "IMPACT_AUTO_ROWS", 10)  # the taxi table's 11 is "large"
     large = load_sample(TAXI, {c: Role.INDIRECT for c in QI})
     large.switch_page(PAGE).run()
     assert not large.exception, large.exception

@@ -37,7 +37,7 @@ def workspace_path() -> Path:
 
 
 def open_workspace() -> Workspace:
-    """The workspace, opened for one use (``with state.open_workspace() as ws:``)."""
+    """The workspace, opened for one use (``with workspace.open_workspace() as ws:``)."""
     return Workspace(workspace_path())
 
 
