@@ -982,7 +982,7 @@ class Workspace:
         about: Mapping[str, Any] | None = None,
     ) -> None:
         """Record queries' (query, ε, δ) against budget ``name`` (refused if over budget)."""
-        from core.dp import PrivacyBudget
+        from core.dp.budget import PrivacyBudget
 
         about_json = _canonical(dict(about or {}))
         with self.transaction() as conn:
