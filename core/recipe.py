@@ -52,14 +52,12 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from core import techniques
 from core.errors import AnonymisationError, ParameterError, RecipeError, parser_message
 from core.hierarchy import read_hierarchy
 from core.progress import ProgressFn, no_progress
 from core.release_targets import parse_targets
-from core.step_words import describe_step_plain
 from core.techniques.pseudonymisation import Pseudonymised, chain_mapping, key_from_env
-from core.techniques.registry import STEPS, Call, Ref, resolve
+from core.techniques.registry import STEPS, TECHNIQUES, Call, Ref, describe_step_plain, resolve
 from core.text_rescan import check_review
 from core.validation import require_columns
 
@@ -445,7 +443,7 @@ def run_step(
     population tables a step names (name -> table, e.g. kept in a workspace).
     """
     call = resolve(step)
-    function = getattr(techniques, call.function)
+    function = TECHNIQUES[call.function].function
     kwargs = {k: _evaluate(v, base_dir, keys, hierarchies, tables) for k, v in call.kwargs.items()}
     if call.random:
         kwargs["seed"] = seed
@@ -568,8 +566,8 @@ def apply_recipe(
 def describe_step(step: Mapping[str, Any]) -> str:
     """A step in plain words, for lists, progress and reports ("removed: name, email").
 
-    One describer for the dashboard and the report (:mod:`core.step_words`); the recipe
-    keeps the exact parameters.
+    One describer for the dashboard and the report (each step's words in the registry,
+    :mod:`core.step_words`); the recipe keeps the exact parameters.
     """
     return describe_step_plain(step)
 
@@ -662,7 +660,7 @@ def to_python_script(recipe: Recipe) -> str:
         "import sys",
         "from pathlib import Path",
         "",
-        "from core import techniques as t",
+        "from core.techniques.registry import FUNCTIONS as t",
         "from core.errors import AnonymisationError",
         "from core.hierarchy import read_hierarchy as _read_hierarchy",
         "from core.io import output_format, read_table, table_to_bytes",

@@ -1,10 +1,13 @@
 """A recipe step in plain words: "age → 10-wide bands", "removed: name, email".
 
-One describer for every place a step is shown to a person (the dashboard's sidebar and
-Techniques page, the release report, progress messages), so a step reads the same
-everywhere (issue 17, "Words"). The recipe itself (YAML) keeps the exact parameters;
-these words are for reading, not for replaying. Keys, salts and passphrases are never in
-a step (core.techniques.registry refuses them), so none can appear here.
+One describer per step, named by the step in the registry (``StepSpec.words``,
+:func:`core.techniques.registry.describe_step_plain`), for every place a step is shown to a
+person (the dashboard's sidebar and Techniques page, the release report, progress
+messages), so a step reads the same everywhere (issue 17, "Words"). The recipe itself
+(YAML) keeps the exact parameters; these words are for reading, not for replaying. Keys,
+salts and passphrases are never in a step (core.techniques.registry refuses them), so none
+can appear here. A describer may raise KeyError, TypeError or ValueError on a malformed
+step: the registry then writes "<step> step".
 
 The text is plain (not Markdown): callers that render Markdown escape it with
 :func:`core.markup.escape_markdown`.
@@ -12,7 +15,7 @@ The text is plain (not Markdown): callers that render Markdown escape it with
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any
 
@@ -20,7 +23,35 @@ from core.errors import AnonymisationError
 from core.formatting import fmt_number
 from core.hierarchy_rules import HierarchyRule
 
-__all__ = ["describe_step_plain"]
+__all__ = [
+    "age_from_dob_words",
+    "age_perturb_words",
+    "aggregate_words",
+    "contextual_absolute_words",
+    "contextual_percentile_words",
+    "contextual_suppress_words",
+    "correlated_noise_words",
+    "date_perturb_intervals_words",
+    "date_shift_words",
+    "dp_aggregate_words",
+    "generalise_words",
+    "geo_displace_words",
+    "geo_round_words",
+    "geo_snap_words",
+    "local_suppression_words",
+    "mask_words",
+    "microaggregate_words",
+    "noise_words",
+    "pram_words",
+    "pseudonymise_words",
+    "recode_locally_words",
+    "redact_text_words",
+    "remove_words",
+    "round_words",
+    "safe_harbor_words",
+    "suppress_records_words",
+    "swap_words",
+]
 
 _LIST_SHOWN = 4  # names listed before "and N more"
 
@@ -39,7 +70,8 @@ def _names(value: Any) -> str:
     return f"{shown} and {hidden} more" if hidden > 0 else shown
 
 
-def _remove(p: Mapping[str, Any]) -> str:
+def remove_words(p: Mapping[str, Any]) -> str:
+    """The ``remove`` step in plain words."""
     return f"removed: {_names(p.get('columns'))}"
 
 
@@ -64,7 +96,8 @@ def _model(name: str, spec: Any) -> str:
     return f"{words}{value} on {spec.get('sensitive', '?')}"
 
 
-def _suppress(p: Mapping[str, Any]) -> str:
+def suppress_records_words(p: Mapping[str, Any]) -> str:
+    """The ``suppress_records`` step in plain words."""
     if "below_k" in p:
         text = (
             f"records removed in groups of fewer than {_num(p['below_k'])} on "
@@ -84,7 +117,8 @@ def _suppress(p: Mapping[str, Any]) -> str:
     return f"records removed by a condition on {column}"
 
 
-def _mask(p: Mapping[str, Any]) -> str:
+def mask_words(p: Mapping[str, Any]) -> str:
+    """The ``mask`` step in plain words."""
     column = p.get("column", "?")
     if "preset" in p:
         return f"{column} masked ({p['preset']} pattern, Annex B)"
@@ -106,12 +140,14 @@ _PSEUDONYM_WORDS = {
 }
 
 
-def _pseudonymise(p: Mapping[str, Any]) -> str:
+def pseudonymise_words(p: Mapping[str, Any]) -> str:
+    """The ``pseudonymise`` step in plain words."""
     words = _PSEUDONYM_WORDS.get(p.get("method", "random"), "pseudonyms")
     return f"{p.get('column', '?')} → {words.format(key_env=p.get('key_env', '?'))}"
 
 
-def _redact(p: Mapping[str, Any]) -> str:
+def redact_text_words(p: Mapping[str, Any]) -> str:
+    """The ``redact_text`` step in plain words."""
     kinds = _names(p["kinds"]) if p.get("kinds") else "names, e-mails, phone numbers, IDs..."
     how = "keyed pseudonyms" if p.get("mode") == "pseudonym" else "labels such as [NAME]"
     return f"{kinds} found in {_names(p.get('columns'))} replaced by {how}"
@@ -120,7 +156,8 @@ def _redact(p: Mapping[str, Any]) -> str:
 _DATE_EXAMPLES = {"week": "2003-W05", "month": "2003-02", "quarter": "2003-Q1", "year": "2003"}
 
 
-def _generalise(p: Mapping[str, Any]) -> str:
+def generalise_words(p: Mapping[str, Any]) -> str:
+    """The ``generalise`` step in plain words."""
     column = p.get("column", "?")
     coding = []
     if "bottom" in p:
@@ -157,7 +194,8 @@ def _generalise(p: Mapping[str, Any]) -> str:
     return f"{column} generalised"
 
 
-def _recode_locally(p: Mapping[str, Any]) -> str:
+def recode_locally_words(p: Mapping[str, Any]) -> str:
+    """The ``recode_locally`` step in plain words."""
     hierarchies = p.get("hierarchies") if isinstance(p.get("hierarchies"), Mapping) else {}
     rounds = list(p.get("rounds") or [])
     first = rounds[0] if rounds else []
@@ -173,52 +211,61 @@ def _recode_locally(p: Mapping[str, Any]) -> str:
     )
 
 
-def _swap(p: Mapping[str, Any]) -> str:
+def swap_words(p: Mapping[str, Any]) -> str:
+    """The ``swap`` step in plain words."""
     together = " (kept together)" if p.get("together") else ""
     return f"values of {_names(p.get('columns'))} swapped between records{together}"
 
 
-def _round(p: Mapping[str, Any]) -> str:
+def round_words(p: Mapping[str, Any]) -> str:
+    """The ``round`` step in plain words."""
     mode = {"down": "down", "up": "up"}.get(p.get("mode", "nearest"), "")
     how = f"rounded {mode} to a multiple of" if mode else "rounded to the nearest"
     return f"{p.get('column', '?')} {how} {_num(p.get('base', '?'))}"
 
 
-def _noise(p: Mapping[str, Any]) -> str:
+def noise_words(p: Mapping[str, Any]) -> str:
+    """The ``noise`` step in plain words."""
     kind = str(p.get("distribution", "uniform"))
     return f"{p.get('column', '?')} + random {kind} noise (scale {_num(p.get('scale', '?'))})"
 
 
-def _correlated_noise(p: Mapping[str, Any]) -> str:
+def correlated_noise_words(p: Mapping[str, Any]) -> str:
+    """The ``correlated_noise`` step in plain words."""
     keeps = "correlations kept" if p.get("method") == "correlated" else "means and variances kept"
     return f"{_names(p.get('columns'))} + random noise ({keeps})"
 
 
-def _pram(p: Mapping[str, Any]) -> str:
+def pram_words(p: Mapping[str, Any]) -> str:
+    """The ``pram`` step in plain words."""
     how = "a given transition matrix" if p.get("matrix") else "frequencies kept"
     return f"{_names(p.get('columns'))} post-randomised: some values changed ({how})"
 
 
-def _aggregate(p: Mapping[str, Any]) -> str:
+def aggregate_words(p: Mapping[str, Any]) -> str:
+    """The ``aggregate`` step in plain words."""
     stats = _names(p.get("stats", ["count", "sum"]))
     return f"records → {stats} of {_names(p.get('values'))} per {_names(p.get('by'))}"
 
 
-def _dp_aggregate(p: Mapping[str, Any]) -> str:
+def dp_aggregate_words(p: Mapping[str, Any]) -> str:
+    """The ``dp_aggregate`` step in plain words."""
     return (
         f"differentially private counts per {_names(p.get('by'))} "
         f"(privacy budget ε = {_num(p.get('epsilon', '?'))})"
     )
 
 
-def _local_suppression(p: Mapping[str, Any]) -> str:
+def local_suppression_words(p: Mapping[str, Any]) -> str:
+    """The ``local_suppression`` step in plain words."""
     return (
         f"fewest cells of {_names(p.get('quasi_identifiers'))} blanked until every group "
         f"has at least {_num(p.get('k', '?'))} records"
     )
 
 
-def _microaggregate(p: Mapping[str, Any]) -> str:
+def microaggregate_words(p: Mapping[str, Any]) -> str:
+    """The ``microaggregate`` step in plain words."""
     method = "MDAV" if p.get("method", "mdav") == "mdav" else "individual ranking"
     return (
         f"{_names(p.get('columns'))} → means of groups of at least {_num(p.get('k', 3))} "
@@ -230,24 +277,28 @@ def _points(p: Mapping[str, Any]) -> str:
     return f"{p.get('lat', '?')}/{p.get('lon', '?')}"
 
 
-def _geo_round(p: Mapping[str, Any]) -> str:
+def geo_round_words(p: Mapping[str, Any]) -> str:
+    """The ``geo_round`` step in plain words."""
     decimals = p.get("decimals", 3)
     size = {2: " (about 1.1 km)", 3: " (about 110 m)", 4: " (about 11 m)"}.get(decimals, "")
     return f"{_points(p)} rounded to {_num(decimals)} decimals{size}"
 
 
-def _geo_snap(p: Mapping[str, Any]) -> str:
+def geo_snap_words(p: Mapping[str, Any]) -> str:
+    """The ``geo_snap`` step in plain words."""
     return f"{_points(p)} moved to the centre of a {_num(p.get('cell_m', '?'))} m grid cell"
 
 
-def _geo_displace(p: Mapping[str, Any]) -> str:
+def geo_displace_words(p: Mapping[str, Any]) -> str:
+    """The ``geo_displace`` step in plain words."""
     if "radii" in p:
         return f"{_points(p)} moved randomly, distance set by {p.get('by', '?')}"
     low = f"{_num(p['min_m'])}–" if p.get("min_m") else "up to "
     return f"{_points(p)} moved randomly by {low}{_num(p.get('max_m', '?'))} m"
 
 
-def _date_shift(p: Mapping[str, Any]) -> str:
+def date_shift_words(p: Mapping[str, Any]) -> str:
+    """The ``date_shift`` step in plain words."""
     who = f" (same shift per {p['by']})" if p.get("by") else ""
     weekday = ", weekday kept" if p.get("keep_weekday") else ""
     return (
@@ -256,26 +307,30 @@ def _date_shift(p: Mapping[str, Any]) -> str:
     )
 
 
-def _date_intervals(p: Mapping[str, Any]) -> str:
+def date_perturb_intervals_words(p: Mapping[str, Any]) -> str:
+    """The ``date_perturb_intervals`` step in plain words."""
     return (
         f"gaps between {_names(p.get('columns'))} changed by up to "
         f"{_num(p.get('max_days', '?'))} days, order kept"
     )
 
 
-def _age_from_dob(p: Mapping[str, Any]) -> str:
+def age_from_dob_words(p: Mapping[str, Any]) -> str:
+    """The ``age_from_dob`` step in plain words."""
     top = f", {_num(p['top'])}+ as one group" if "top" in p else ""
     return f"{p.get('column', '?')} → age{top}"
 
 
-def _age_perturb(p: Mapping[str, Any]) -> str:
+def age_perturb_words(p: Mapping[str, Any]) -> str:
+    """The ``age_perturb`` step in plain words."""
     return (
         f"{p.get('column', '?')} ± up to {_num(p.get('max_years', 2))} years "
         f"above {_num(p.get('above', 25))}, milestone ages kept"
     )
 
 
-def _safe_harbor(p: Mapping[str, Any]) -> str:
+def safe_harbor_words(p: Mapping[str, Any]) -> str:
+    """The ``safe_harbor`` step in plain words."""
     kept = f" (kept: {_names(p['exclude'])})" if p.get("exclude") else ""
     free_text = {"redact": "free text redacted", "flag": "free text kept unchecked"}.get(
         str(p.get("free_text", "remove")), "free text removed"
@@ -283,56 +338,17 @@ def _safe_harbor(p: Mapping[str, Any]) -> str:
     return f"HIPAA Safe Harbor preset applied, {free_text}{kept}"
 
 
-def _contextual_absolute(p: Mapping[str, Any]) -> str:
+def contextual_absolute_words(p: Mapping[str, Any]) -> str:
+    """The ``contextual_absolute`` step in plain words."""
     return f"{_names(p.get('columns'))} → categories {_num(p.get('width', '?'))} wide"
 
 
-def _contextual_percentile(p: Mapping[str, Any]) -> str:
+def contextual_percentile_words(p: Mapping[str, Any]) -> str:
+    """The ``contextual_percentile`` step in plain words."""
     return f"{_names(p.get('columns'))} → {_num(p.get('groups', '?'))} percentile groups"
 
 
-def _contextual_suppress(p: Mapping[str, Any]) -> str:
+def contextual_suppress_words(p: Mapping[str, Any]) -> str:
+    """The ``contextual_suppress`` step in plain words."""
     areas = p.get("areas") or []
     return f"{_names(p.get('columns'))} emptied in {len(areas):,} at-risk area(s)"
-
-
-_DESCRIBERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "remove": _remove,
-    "suppress_records": _suppress,
-    "mask": _mask,
-    "pseudonymise": _pseudonymise,
-    "redact_text": _redact,
-    "generalise": _generalise,
-    "recode_locally": _recode_locally,
-    "swap": _swap,
-    "round": _round,
-    "noise": _noise,
-    "correlated_noise": _correlated_noise,
-    "pram": _pram,
-    "aggregate": _aggregate,
-    "dp_aggregate": _dp_aggregate,
-    "local_suppression": _local_suppression,
-    "microaggregate": _microaggregate,
-    "geo_round": _geo_round,
-    "geo_snap": _geo_snap,
-    "geo_displace": _geo_displace,
-    "date_shift": _date_shift,
-    "date_perturb_intervals": _date_intervals,
-    "age_from_dob": _age_from_dob,
-    "age_perturb": _age_perturb,
-    "safe_harbor": _safe_harbor,
-    "contextual_absolute": _contextual_absolute,
-    "contextual_percentile": _contextual_percentile,
-    "contextual_suppress": _contextual_suppress,
-}
-
-
-def describe_step_plain(step: Mapping[str, Any]) -> str:
-    """One line of plain words saying what ``step`` does to the table."""
-    describer = _DESCRIBERS.get(str(step.get("step")))
-    if describer is None:
-        return f"{step.get('step', '?')} step"
-    try:
-        return describer(step)
-    except (KeyError, TypeError, ValueError):  # a malformed step still gets a line
-        return f"{step.get('step', '?')} step"

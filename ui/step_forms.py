@@ -21,6 +21,7 @@ from core.techniques.aggregation import STATS
 from core.techniques.masking import MASK_PRESETS
 from core.techniques.microaggregation import MICROAGGREGATION_METHODS
 from core.techniques.perturbation import CORRELATED_NOISE_METHODS
+from core.techniques.registry import STEPS
 from ui.state import classify, replay, session
 
 #: Annex A techniques offered on the Techniques page (pseudonymisation is on De-identify).
@@ -38,22 +39,9 @@ TECHNIQUES = (
     "pram",
     "correlated_noise",
 )
-#: What the Techniques page calls each technique: the Annex A name in plain words (the
-#: recipe keeps the short internal name; the registry's summary explains it below).
-TECHNIQUE_TITLES = {
-    "remove": "Remove columns (attribute suppression)",
-    "suppress_records": "Remove records (record suppression)",
-    "mask": "Mask characters (character masking)",
-    "generalise": "Generalise (reduce precision)",
-    "swap": "Swap values between records (swapping)",
-    "round": "Round to a multiple (data perturbation)",
-    "noise": "Add random noise (data perturbation)",
-    "aggregate": "Group counts, sums or means (data aggregation)",
-    "local_suppression": "Blank a few cells until k is met (local suppression)",
-    "microaggregate": "Replace numbers by group means (microaggregation)",
-    "pram": "Randomly change some categories (PRAM)",
-    "correlated_noise": "Add noise that keeps means and correlations (data perturbation)",
-}
+#: What the Techniques page calls each technique: its title in the registry (the Annex A
+#: name in plain words; the recipe keeps the short internal name, the summary explains it).
+TECHNIQUE_TITLES = {name: STEPS[name].title for name in TECHNIQUES}
 HIERARCHY_DIR = session.ROOT / "sample_data" / "hierarchies"
 GENERALISE_MODES = {
     "width": "Bands of equal width (e.g. 20-29)",

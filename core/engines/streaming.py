@@ -50,33 +50,16 @@ from core.measures.models.class_models import ClassModels, failing_records
 from core.progress import ProgressFn, no_progress
 from core.recipe import Recipe, keep_mapping, run_step, step_seed
 from core.spreadsheet_safety import formula_like_cell_counts
-from core.techniques.registry import Call, resolve
+from core.techniques.registry import TECHNIQUES, Call, resolve
 from core.techniques.suppression import CLASS_MODELS, _class_models, _kmap_models
 from core.utility import ColumnCounts, utility_from_counts
 
 #: Rows per batch, and per block of seeded draws (the same on every engine).
 BATCH_ROWS = 65_536
 
-#: Technique functions whose output row depends only on the same input row.
-ROW_WISE = frozenset(
-    {
-        "remove_columns",
-        "suppress_records",
-        "mask",
-        "pseudonymise_hmac",
-        "redact_text",
-        "generalise_bands",
-        "generalise_edges",
-        "generalise_mapping",
-        "generalise_hierarchy",
-        "generalise_date",
-        "top_bottom_code",
-        "round_to_base",
-        "add_noise",
-        "round_coordinates",
-        "snap_to_grid",
-    }
-)
+#: Technique functions whose output row depends only on the same input row (the registry
+#: marks them: ``Technique.row_wise``).
+ROW_WISE = frozenset(name for name, t in TECHNIQUES.items() if t.row_wise)
 #: Steps that drop the records of equivalence classes failing k (and l, t, ...).
 CLASS_STEPS = frozenset({"suppress_below_k", "suppress_failing_classes"})
 

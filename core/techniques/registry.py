@@ -1,54 +1,148 @@
-"""The step vocabulary of recipes: one entry per step name, mapped onto a technique call.
+"""The step vocabulary of recipes: one entry per step, with everything a step is.
 
 A recipe step is plain data (``{"step": "generalise", "column": "age", "width": 10}``).
-:func:`resolve` checks it and turns it into a :class:`Call`: the name of a function in
-:mod:`core.techniques` with its arguments. Applying a recipe and exporting it as a
-Python script both go through :func:`resolve`, so the two can never disagree.
-
-Objects that cannot be written in YAML are :class:`Ref` values: a hierarchy read from
-a file, or a key read from an environment variable. Keys, salts and passphrases
-themselves are refused: a recipe names the environment variable instead.
+Each :class:`StepSpec` says what the step is called and does (summary, guide section,
+title), which parameters it takes, how they become a :class:`Call` (its builder in
+:mod:`core.techniques.step_calls`), the technique functions it may call (each marked
+row-wise or not, which the streaming engines read) and its plain words
+(:mod:`core.step_words`). :func:`resolve` checks a step and turns it into a call; applying a
+recipe and exporting it as a Python script both go through it, so the two can never
+disagree. Keys, salts and passphrases themselves are refused: a recipe names the
+environment variable instead. Adding a technique: ``docs/adding-a-technique.md``.
 """
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.errors import RecipeError, SecretError
-from core.techniques.pseudonymisation import require_key_env_name
-from core.techniques.suppression import CLASS_MODELS, POPULATION_MODELS
+from core.contextual.steps import recode_absolute, recode_percentile, suppress_contextual
+from core.dates import age_from_dob, perturb_ages, perturb_intervals, shift_dates
+from core.dp import dp_aggregate
+from core.errors import RecipeError
+from core.geo import displace_points, round_coordinates, snap_to_grid
+from core.local_recoding import recode_locally
+from core.safe_harbor import safe_harbor
+from core.step_words import (
+    age_from_dob_words,
+    age_perturb_words,
+    aggregate_words,
+    contextual_absolute_words,
+    contextual_percentile_words,
+    contextual_suppress_words,
+    correlated_noise_words,
+    date_perturb_intervals_words,
+    date_shift_words,
+    dp_aggregate_words,
+    generalise_words,
+    geo_displace_words,
+    geo_round_words,
+    geo_snap_words,
+    local_suppression_words,
+    mask_words,
+    microaggregate_words,
+    noise_words,
+    pram_words,
+    pseudonymise_words,
+    recode_locally_words,
+    redact_text_words,
+    remove_words,
+    round_words,
+    safe_harbor_words,
+    suppress_records_words,
+    swap_words,
+)
+from core.techniques.aggregation import aggregate
+from core.techniques.cell_suppression import local_suppression
+from core.techniques.generalisation import (
+    generalise_bands,
+    generalise_by_rule,
+    generalise_date,
+    generalise_edges,
+    generalise_hierarchy,
+    generalise_mapping,
+    top_bottom_code,
+)
+from core.techniques.masking import mask
+from core.techniques.microaggregation import microaggregate
+from core.techniques.perturbation import add_correlated_noise, add_noise, round_to_base
+from core.techniques.post_randomisation import pram
+from core.techniques.pseudonymisation import double_code, pseudonymise_hmac, pseudonymise_random
+from core.techniques.redaction import redact_text
+from core.techniques.step_calls import (
+    DP_OPTIONS,
+    GENERALISE_FORMS,
+    Call,
+    Ref,
+    aggregate_call,
+    contextual_suppress_call,
+    dp_aggregate_call,
+    generalise_call,
+    local_suppression_call,
+    plain_call,
+    pseudonymise_call,
+    recode_locally_call,
+    redact_text_call,
+    safe_harbor_call,
+    suppress_records_call,
+)
+from core.techniques.suppression import (
+    CLASS_MODELS,
+    POPULATION_MODELS,
+    remove_columns,
+    suppress_below_k,
+    suppress_failing_classes,
+    suppress_records,
+)
+from core.techniques.swapping import swap
+
+__all__ = [
+    "FUNCTIONS",
+    "SECRET_PARAMETERS",
+    "STEPS",
+    "TECHNIQUES",
+    "Call",
+    "Ref",
+    "StepSpec",
+    "Technique",
+    "describe_step_plain",
+    "resolve",
+]
 
 #: Parameter names that would carry a secret; recipes must use ``key_env`` instead.
 SECRET_PARAMETERS = frozenset({"key", "salt", "passphrase", "password", "secret"})
 
 
 @dataclass(frozen=True)
-class Ref:
-    """A value computed when the step runs: ``function(argument)``."""
+class Technique:
+    """A technique function a step may call: ``function(df, ...) -> new table``.
 
-    function: str  # "read_hierarchy" or "key_from_env"
-    argument: str
+    ``row_wise``: each output row depends only on the same input row (and the step's seed),
+    so the streaming engines (:mod:`core.engines.streaming`) may run it batch by batch;
+    a function that needs the whole table (swapping, aggregation, random pseudonyms...)
+    is refused there with a message naming the step.
+    """
 
+    function: Callable[..., Any] = field(repr=False)
+    row_wise: bool = False
 
-@dataclass(frozen=True)
-class Call:
-    """A resolved step: ``function(data, *args, **kwargs)`` from :mod:`core.techniques`."""
-
-    function: str
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any]
-    random: bool = False  # takes a seed, recorded in the recipe's log
-    produces_mapping: bool = False  # returns a Pseudonymised (data + identity mapping)
-    # Takes a seed that must stay secret (random pseudonyms): never recorded; without one
-    # the operating system's entropy is used.
-    secret_seed: bool = False
+    @property
+    def name(self) -> str:
+        """The function's name, as a :class:`Call` and a generated script name it."""
+        return self.function.__name__
 
 
 @dataclass(frozen=True)
 class StepSpec:
-    """What a step is called, what it does, and how its parameters map to a call."""
+    """A recipe step: its name, what it does, its parameters and how they map to a call,
+    the technique functions it may call, its plain words and its title.
+
+    ``words`` is a function of the step's parameters (most steps, in
+    :mod:`core.step_words`) or a template filled with them (``"{column} masked"``);
+    ``title`` is what the dashboard calls the technique (the Annex A name in plain words).
+    """
 
     name: str
     summary: str
@@ -56,393 +150,19 @@ class StepSpec:
     required: tuple[str, ...]
     optional: tuple[str, ...]
     build: Callable[[dict[str, Any]], Call] = field(repr=False)
+    techniques: tuple[Technique, ...] = field(repr=False, kw_only=True)
+    words: Callable[[Mapping[str, Any]], str] | str = field(repr=False, kw_only=True)
+    title: str = field(kw_only=True)
 
     @property
     def allowed(self) -> frozenset[str]:
         return frozenset(self.required) | frozenset(self.optional)
 
-
-def _as_list(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list | tuple):
-        return list(value)
-    # e.g. 'quasi_identifiers:' left empty (None), which list() would fail on
-    raise RecipeError(f"Expected a column name or a list of column names, got {value!r}.")
-
-
-def _pick(params: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
-    return {n: params[n] for n in names if n in params}
-
-
-def _remove(p: dict[str, Any]) -> Call:
-    return Call("remove_columns", (_as_list(p["columns"]),), {})
-
-
-_CONDITIONS = ("equals", "in", "less_than", "greater_than")
-
-
-def _class_model_parameters(p: dict[str, Any], step: str) -> dict[str, Any]:
-    """The privacy models a step names; t-closeness with hierarchical distance names the
-    sensitive column's hierarchy file, read when the step runs (as generalise's)."""
-    models = _pick(p, tuple(CLASS_MODELS))
-    t_spec = models.get("t_closeness")
-    if isinstance(t_spec, Mapping) and "hierarchy" in t_spec:
-        if not isinstance(t_spec["hierarchy"], str):
-            raise RecipeError(
-                f"Step '{step}': t_closeness 'hierarchy' must be the path of the sensitive "
-                "column's hierarchy file."
-            )
-        models["t_closeness"] = {**t_spec, "hierarchy": Ref("read_hierarchy", t_spec["hierarchy"])}
-    return models
-
-
-def _kmap_population_table(spec: Any) -> Any:
-    """k-map against a population table names the table's file and the hierarchies and
-    levels the data was generalised with (the population is generalised alike when the
-    step runs); the files are read when the step runs, as generalise's hierarchy."""
-    if not isinstance(spec, Mapping) or "population_table" not in spec:
-        return spec
-    path, hierarchies = spec["population_table"], spec.get("hierarchies", {})
-    levels = spec.get("levels", {})
-    if not isinstance(path, str):
-        raise RecipeError(
-            "Step 'suppress_records': k_map 'population_table' must be the path of the "
-            "population's table file."
-        )
-    if (
-        not isinstance(hierarchies, Mapping)
-        or not isinstance(levels, Mapping)
-        or set(hierarchies) != set(levels)
-        or not all(isinstance(c, str) and isinstance(h, str) for c, h in hierarchies.items())
-        or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in levels.values()
-        )
-    ):
-        raise RecipeError(
-            "Step 'suppress_records': k_map with a population table takes 'hierarchies' "
-            "(column -> hierarchy file) and 'levels' (column -> level, a whole number >= 0) "
-            "for the same generalised columns, e.g. {age: age.csv} and {age: 2}."
-        )
-    return {
-        **spec,
-        "population_table": Ref("read_population_table", path),
-        "hierarchies": {c: Ref("read_hierarchy", h) for c, h in hierarchies.items()},
-    }
-
-
-def _suppress(p: dict[str, Any]) -> Call:
-    if ("where" in p) == ("below_k" in p):
-        raise RecipeError(
-            "Step 'suppress_records' needs exactly one of 'where' (a condition) or 'below_k' "
-            "(with 'quasi_identifiers')."
-        )
-    if "below_k" in p:
-        if "quasi_identifiers" not in p:
-            raise RecipeError("Step 'suppress_records' with 'below_k' needs 'quasi_identifiers'.")
-        models = {**_class_model_parameters(p, "suppress_records"), **_pick(p, POPULATION_MODELS)}
-        if "k_map" in models:
-            models["k_map"] = _kmap_population_table(models["k_map"])
-        if models:  # ARX semantics: classes failing any model are removed
-            return Call(
-                "suppress_failing_classes",
-                (_as_list(p["quasi_identifiers"]),),
-                {"k": p["below_k"], **models},
-            )
-        return Call("suppress_below_k", (_as_list(p["quasi_identifiers"]),), {"k": p["below_k"]})
-    if any(name in p for name in (*CLASS_MODELS, *POPULATION_MODELS)):
-        raise RecipeError(
-            "Step 'suppress_records': privacy models (l_diversity, t_closeness, ...) go with "
-            "'below_k' and 'quasi_identifiers', not with 'where'."
-        )
-    where = p["where"]
-    if not isinstance(where, Mapping) or "column" not in where:
-        raise RecipeError(
-            "Step 'suppress_records': 'where' must be a mapping with 'column' and one of "
-            f"{', '.join(_CONDITIONS)}."
-        )
-    unknown = set(where) - {"column", *_CONDITIONS}
-    conditions = [c for c in _CONDITIONS if c in where]
-    if unknown or len(conditions) != 1:
-        raise RecipeError(
-            "Step 'suppress_records': 'where' takes 'column' and exactly one of "
-            f"{', '.join(_CONDITIONS)}; got {sorted(where)}."
-        )
-    condition = conditions[0]
-    keyword = "isin" if condition == "in" else condition
-    return Call("suppress_records", (), {"column": where["column"], keyword: where[condition]})
-
-
-def _mask(p: dict[str, Any]) -> Call:
-    return Call(
-        "mask", (p["column"],), _pick(p, ("keep_first", "keep_last", "char", "keep", "preset"))
-    )
-
-
-def _pseudonymise(p: dict[str, Any]) -> Call:
-    method = p.get("method", "random")
-    if method == "random":
-        return Call(
-            "pseudonymise_random",
-            (p["column"],),
-            _pick(p, ("digits",)),
-            produces_mapping=True,
-            secret_seed=True,
-        )
-    if method == "hmac":
-        kwargs = {"key": _key_ref(p, "'pseudonymise' with method 'hmac'"), **_pick(p, ("length",))}
-        return Call("pseudonymise_hmac", (p["column"],), kwargs, produces_mapping=True)
-    if method == "double":
-        return Call("double_code", (p["column"],), {}, produces_mapping=True, secret_seed=True)
-    raise RecipeError(
-        f"Step 'pseudonymise': 'method' must be random, hmac or double, got {method!r}."
-    )
-
-
-def _key_ref(p: dict[str, Any], what: str) -> Ref:
-    """The key of a keyed step: a checked ``key_env`` name, read when the step runs."""
-    if "key_env" not in p:
-        raise RecipeError(
-            f"Step {what} needs 'key_env': the name of the environment variable that holds "
-            "the key (the key itself never goes in a recipe)."
-        )
-    try:
-        return Ref("key_from_env", require_key_env_name(p["key_env"]))
-    except SecretError as error:
-        raise RecipeError(str(error)) from None
-
-
-def _redact_text(p: dict[str, Any]) -> Call:
-    mode = p.get("mode", "label")
-    kwargs: dict[str, Any] = {"mode": mode, **_pick(p, ("length", "residue"))}
-    if "kinds" in p:
-        kwargs["kinds"] = _as_list(p["kinds"])
-    if mode == "pseudonym":
-        kwargs["key"] = _key_ref(p, "'redact_text' with mode 'pseudonym'")
-    elif "key_env" in p:
-        raise RecipeError("Step 'redact_text': 'key_env' is only used with mode 'pseudonym'.")
-    return Call("redact_text", (_as_list(p["columns"]),), kwargs)
-
-
-_GENERALISE_FORMS = (
-    "width",
-    "edges",
-    "top",
-    "bottom",
-    "mapping",
-    "hierarchy",
-    "hierarchy_rule",
-    "date_unit",
-)
-
-
-def _generalise(p: dict[str, Any]) -> Call:
-    column = (p["column"],)
-    if "width" in p:
-        return Call("generalise_bands", column, _pick(p, ("width", "start", "bottom", "top")))
-    if "edges" in p:
-        return Call("generalise_edges", column, _pick(p, ("edges", "labels", "right")))
-    if "mapping" in p:
-        return Call("generalise_mapping", column, _pick(p, ("mapping", "other")))
-    if "hierarchy" in p:
-        if "level" not in p:
-            raise RecipeError("Step 'generalise' with 'hierarchy' needs 'level' (1, 2, ...).")
-        return Call(
-            "generalise_hierarchy",
-            column,
-            {"hierarchy": Ref("read_hierarchy", p["hierarchy"]), "level": p["level"]},
-        )
-    if "hierarchy_rule" in p:  # a hierarchy as the rule that builds it (core.hierarchy_rules)
-        if "level" not in p:
-            raise RecipeError("Step 'generalise' with 'hierarchy_rule' needs 'level' (1, 2, ...).")
-        rule = _hierarchy_rule("generalise", p["hierarchy_rule"])
-        return Call("generalise_by_rule", column, {"rule": rule, "level": _level(p["level"])})
-    if "date_unit" in p:
-        kwargs = {"unit": p["date_unit"], **_pick(p, ("dayfirst",))}
-        return Call("generalise_date", column, kwargs)
-    if "top" in p or "bottom" in p:
-        return Call("top_bottom_code", column, _pick(p, ("top", "bottom")))
-    raise RecipeError(
-        "Step 'generalise' needs one of: width (bands), edges, top/bottom (coding), "
-        "mapping, hierarchy + level, hierarchy_rule + level, date_unit."
-    )
-
-
-def _swap(p: dict[str, Any]) -> Call:
-    return Call("swap", (_as_list(p["columns"]),), _pick(p, ("together",)), random=True)
-
-
-def _round(p: dict[str, Any]) -> Call:
-    return Call("round_to_base", (p["column"],), _pick(p, ("base", "mode")))
-
-
-def _noise(p: dict[str, Any]) -> Call:
-    return Call("add_noise", (p["column"],), _pick(p, ("distribution", "scale")), random=True)
-
-
-def _correlated_noise(p: dict[str, Any]) -> Call:
-    kwargs = _pick(p, ("method", "delta", "noise"))
-    return Call("add_correlated_noise", (_as_list(p["columns"]),), kwargs, random=True)
-
-
-def _aggregate(p: dict[str, Any]) -> Call:
-    kwargs = {"values": _as_list(p["values"]), **_pick(p, ("stats", "min_cell", "bands"))}
-    return Call("aggregate", (_as_list(p["by"]),), kwargs)
-
-
-_DP_OPTIONS = ("count", "sums", "means", "bounds", "mechanism", "delta")
-
-
-def _dp_aggregate(p: dict[str, Any]) -> Call:
-    # Not random=True: OpenDP's noise cannot be seeded, so no seed is recorded; each
-    # replay draws new noise and is a new release (core.dp).
-    kwargs = {"categories": p["categories"], "epsilon": p["epsilon"], **_pick(p, _DP_OPTIONS)}
-    return Call("dp_aggregate", (_as_list(p["by"]),), kwargs)
-
-
-def _level(level: Any) -> int:
-    """A hierarchy level given with a rule, checked when the recipe is read (-3 failed the
-    step's description with IndexError)."""
-    from core.errors import ParameterError
-    from core.validation import require_int
-
-    try:
-        return require_int("level", level, minimum=0)
-    except ParameterError as error:
-        raise RecipeError(f"Step 'generalise': {error}") from None
-
-
-def _hierarchy_rule(step: str, rule: Mapping[str, Any]) -> dict[str, Any]:
-    """A hierarchy given as its rule (core.hierarchy_rules), checked when the recipe is read."""
-    from core.errors import ParameterError
-    from core.hierarchy_rules import HierarchyRule
-
-    try:
-        return HierarchyRule.from_mapping(rule).to_dict()
-    except ParameterError as error:
-        raise RecipeError(f"Step '{step}': {error}") from None
-
-
-def _recode_locally(p: dict[str, Any]) -> Call:
-    hierarchies = p["hierarchies"]
-    if (
-        not isinstance(hierarchies, Mapping)
-        or not hierarchies
-        or not all(
-            isinstance(column, str) and isinstance(path, str | Mapping)
-            for column, path in hierarchies.items()
-        )
-    ):
-        raise RecipeError(
-            "Step 'recode_locally': 'hierarchies' must map each quasi-identifier to its "
-            "hierarchy file (or hierarchy rule), e.g. {age: age.csv, sex: sex.csv}."
-        )
-    rounds = p["rounds"]
-    if (
-        not isinstance(rounds, list)
-        or not rounds
-        or not all(
-            isinstance(levels, list)
-            and len(levels) == len(hierarchies)
-            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in levels)
-            for levels in rounds
-        )
-    ):
-        raise RecipeError(
-            "Step 'recode_locally': 'rounds' must be a list of level lists (whole numbers "
-            f">= 0), one level for each of the {len(hierarchies)} hierarchies, global first."
-        )
-    kwargs: dict[str, Any] = {
-        "hierarchies": {
-            c: Ref("read_hierarchy", given)
-            if isinstance(given, str)
-            else _hierarchy_rule("recode_locally", given)
-            for c, given in hierarchies.items()
-        },
-        "rounds": rounds,
-        **_pick(p, ("k",)),
-        **_class_model_parameters(p, "recode_locally"),
-    }
-    return Call("recode_locally", (), kwargs)
-
-
-# --- survey microdata methods (sdcMicro) ---
-
-
-def _local_suppression(p: dict[str, Any]) -> Call:
-    kwargs = {"k": p["k"]}
-    if "importance" in p:
-        kwargs["importance"] = _as_list(p["importance"])
-    return Call("local_suppression", (_as_list(p["quasi_identifiers"]),), kwargs)
-
-
-def _microaggregate(p: dict[str, Any]) -> Call:
-    return Call("microaggregate", (_as_list(p["columns"]),), _pick(p, ("k", "method")))
-
-
-def _pram(p: dict[str, Any]) -> Call:
-    kwargs = _pick(p, ("matrix", "pd_min", "alpha"))
-    return Call("pram", (_as_list(p["columns"]),), kwargs, random=True)
-
-
-# --- coordinates, dates and HIPAA Safe Harbor (core.geo, core.dates, core.safe_harbor) ---
-
-
-def _geo_round(p: dict[str, Any]) -> Call:
-    return Call("round_coordinates", (p["lat"], p["lon"]), _pick(p, ("decimals",)))
-
-
-def _geo_snap(p: dict[str, Any]) -> Call:
-    return Call("snap_to_grid", (p["lat"], p["lon"]), _pick(p, ("cell_m",)))
-
-
-def _geo_displace(p: dict[str, Any]) -> Call:
-    kwargs = _pick(p, ("max_m", "min_m", "by", "radii"))
-    return Call("displace_points", (p["lat"], p["lon"]), kwargs, random=True)
-
-
-def _date_shift(p: dict[str, Any]) -> Call:
-    kwargs = _pick(p, ("by", "max_days", "min_days", "keep_weekday"))
-    return Call("shift_dates", (_as_list(p["columns"]),), kwargs, random=True)
-
-
-def _date_intervals(p: dict[str, Any]) -> Call:
-    kwargs = _pick(p, ("by", "max_days"))
-    return Call("perturb_intervals", (_as_list(p["columns"]),), kwargs, random=True)
-
-
-def _age_from_dob(p: dict[str, Any]) -> Call:
-    kwargs = _pick(p, ("reference_date", "new_column", "top", "keep_dob"))
-    return Call("age_from_dob", (p["column"],), kwargs)
-
-
-def _age_perturb(p: dict[str, Any]) -> Call:
-    kwargs = _pick(p, ("max_years", "above", "milestones", "margin"))
-    return Call("perturb_ages", (p["column"],), kwargs, random=True)
-
-
-def _safe_harbor(p: dict[str, Any]) -> Call:
-    kwargs = _pick(p, ("reference_date", "postal", "free_text"))
-    if "exclude" in p:
-        kwargs["exclude"] = _as_list(p["exclude"])
-    return Call("safe_harbor", (), kwargs)
-
-
-# --- contextual (area-level) measures (core.contextual, Witkowski 2007) ---
-
-
-def _contextual_absolute(p: dict[str, Any]) -> Call:
-    kwargs = {"width": p["width"], **_pick(p, ("scale", "bounds"))}
-    return Call("recode_absolute", (_as_list(p["columns"]),), kwargs)
-
-
-def _contextual_percentile(p: dict[str, Any]) -> Call:
-    return Call("recode_percentile", (_as_list(p["columns"]),), _pick(p, ("groups", "edges")))
-
-
-def _contextual_suppress(p: dict[str, Any]) -> Call:
-    kwargs = {"area_column": p["area_column"], "areas": list(p["areas"])}
-    return Call("suppress_contextual", (_as_list(p["columns"]),), kwargs)
+    def describe(self, step: Mapping[str, Any]) -> str:
+        """The step in plain words (KeyError, TypeError or ValueError when malformed)."""
+        if isinstance(self.words, str):
+            return self.words.format_map(step)
+        return self.words(step)
 
 
 STEPS: dict[str, StepSpec] = {
@@ -454,7 +174,10 @@ STEPS: dict[str, StepSpec] = {
             "Step 2; Annex A: Attribute suppression",
             ("columns",),
             (),
-            _remove,
+            plain_call(remove_columns, ("columns",)),
+            techniques=(Technique(remove_columns, row_wise=True),),
+            words=remove_words,
+            title="Remove columns (attribute suppression)",
         ),
         StepSpec(
             "suppress_records",
@@ -463,7 +186,14 @@ STEPS: dict[str, StepSpec] = {
             "Annex A: Record suppression; Annex C",
             (),
             ("where", "below_k", "quasi_identifiers", *CLASS_MODELS, *POPULATION_MODELS),
-            _suppress,
+            suppress_records_call,
+            techniques=(
+                Technique(suppress_records, row_wise=True),
+                Technique(suppress_below_k),
+                Technique(suppress_failing_classes),
+            ),
+            words=suppress_records_words,
+            title="Remove records (record suppression)",
         ),
         StepSpec(
             "recode_locally",
@@ -473,7 +203,10 @@ STEPS: dict[str, StepSpec] = {
             "Annex A: Generalisation, Record suppression; Annex C",
             ("hierarchies", "rounds"),
             ("k", *CLASS_MODELS),
-            _recode_locally,
+            recode_locally_call,
+            techniques=(Technique(recode_locally),),
+            words=recode_locally_words,
+            title="Generalise again only the records that fail (local recoding)",
         ),
         StepSpec(
             "mask",
@@ -481,7 +214,10 @@ STEPS: dict[str, StepSpec] = {
             "Annex A: Character masking; Annex B",
             ("column",),
             ("keep_first", "keep_last", "char", "keep", "preset"),
-            _mask,
+            plain_call(mask, ("column",), ("keep_first", "keep_last", "char", "keep", "preset")),
+            techniques=(Technique(mask, row_wise=True),),
+            words=mask_words,
+            title="Mask characters (character masking)",
         ),
         StepSpec(
             "pseudonymise",
@@ -490,7 +226,14 @@ STEPS: dict[str, StepSpec] = {
             "Step 2; Annex A: Pseudonymisation",
             ("column",),
             ("method", "key_env", "digits", "length"),
-            _pseudonymise,
+            pseudonymise_call,
+            techniques=(
+                Technique(pseudonymise_random),
+                Technique(pseudonymise_hmac, row_wise=True),
+                Technique(double_code),
+            ),
+            words=pseudonymise_words,
+            title="Replace values with pseudonyms (pseudonymisation)",
         ),
         StepSpec(
             "redact_text",
@@ -501,7 +244,10 @@ STEPS: dict[str, StepSpec] = {
             "Step 2 (De-identify); Annex A: Pseudonymisation",
             ("columns",),
             ("kinds", "mode", "key_env", "length", "residue"),
-            _redact_text,
+            redact_text_call,
+            techniques=(Technique(redact_text, row_wise=True),),
+            words=redact_text_words,
+            title="Replace identifiers inside free text (redaction)",
         ),
         StepSpec(
             "generalise",
@@ -509,8 +255,19 @@ STEPS: dict[str, StepSpec] = {
             "hierarchy level, or dates to week/month/quarter/year.",
             "Annex A: Generalisation",
             ("column",),
-            (*_GENERALISE_FORMS, "start", "labels", "right", "other", "level", "dayfirst"),
-            _generalise,
+            (*GENERALISE_FORMS, "start", "labels", "right", "other", "level", "dayfirst"),
+            generalise_call,
+            techniques=(
+                Technique(generalise_bands, row_wise=True),
+                Technique(generalise_edges, row_wise=True),
+                Technique(generalise_mapping, row_wise=True),
+                Technique(generalise_hierarchy, row_wise=True),
+                Technique(generalise_by_rule),
+                Technique(generalise_date, row_wise=True),
+                Technique(top_bottom_code, row_wise=True),
+            ),
+            words=generalise_words,
+            title="Generalise (reduce precision)",
         ),
         StepSpec(
             "swap",
@@ -518,7 +275,10 @@ STEPS: dict[str, StepSpec] = {
             "Annex A: Swapping",
             ("columns",),
             ("seed", "together"),
-            _swap,
+            plain_call(swap, ("columns",), ("together",), random=True),
+            techniques=(Technique(swap),),
+            words=swap_words,
+            title="Swap values between records (swapping)",
         ),
         StepSpec(
             "round",
@@ -526,7 +286,10 @@ STEPS: dict[str, StepSpec] = {
             "Annex A: Data perturbation",
             ("column", "base"),
             ("mode",),
-            _round,
+            plain_call(round_to_base, ("column",), ("base", "mode")),
+            techniques=(Technique(round_to_base, row_wise=True),),
+            words=round_words,
+            title="Round to a multiple (data perturbation)",
         ),
         StepSpec(
             "noise",
@@ -534,7 +297,10 @@ STEPS: dict[str, StepSpec] = {
             "Annex A: Data perturbation",
             ("column", "scale"),
             ("distribution", "seed"),
-            _noise,
+            plain_call(add_noise, ("column",), ("distribution", "scale"), random=True),
+            techniques=(Technique(add_noise, row_wise=True),),
+            words=noise_words,
+            title="Add random noise (data perturbation)",
         ),
         StepSpec(
             "correlated_noise",
@@ -543,7 +309,12 @@ STEPS: dict[str, StepSpec] = {
             "Annex A: Data perturbation; sdcMicro addNoise",
             ("columns",),
             ("method", "delta", "noise", "seed"),
-            _correlated_noise,
+            plain_call(
+                add_correlated_noise, ("columns",), ("method", "delta", "noise"), random=True
+            ),
+            techniques=(Technique(add_correlated_noise),),
+            words=correlated_noise_words,
+            title="Add noise that keeps means and correlations (data perturbation)",
         ),
         StepSpec(
             "aggregate",
@@ -551,7 +322,10 @@ STEPS: dict[str, StepSpec] = {
             "Annex A: Data aggregation",
             ("by", "values"),
             ("stats", "min_cell", "bands"),
-            _aggregate,
+            aggregate_call,
+            techniques=(Technique(aggregate),),
+            words=aggregate_words,
+            title="Group counts, sums or means (data aggregation)",
         ),
         StepSpec(
             "dp_aggregate",
@@ -559,8 +333,11 @@ STEPS: dict[str, StepSpec] = {
             "(OpenDP noise, clipping bounds, ε split over the queries; not seedable).",
             "Annex A: Data aggregation; differential privacy (Laplace, b = Δf/ε)",
             ("by", "categories", "epsilon"),
-            _DP_OPTIONS,
-            _dp_aggregate,
+            DP_OPTIONS,
+            dp_aggregate_call,
+            techniques=(Technique(dp_aggregate),),
+            words=dp_aggregate_words,
+            title="Differentially private counts, sums or means (differential privacy)",
         ),
         StepSpec(
             "local_suppression",
@@ -569,7 +346,10 @@ STEPS: dict[str, StepSpec] = {
             "Annex A: Suppression; Annex C; sdcMicro localSuppression",
             ("quasi_identifiers", "k"),
             ("importance",),
-            _local_suppression,
+            local_suppression_call,
+            techniques=(Technique(local_suppression),),
+            words=local_suppression_words,
+            title="Blank a few cells until k is met (local suppression)",
         ),
         StepSpec(
             "microaggregate",
@@ -578,7 +358,10 @@ STEPS: dict[str, StepSpec] = {
             "Annex A: Data aggregation; sdcMicro microaggregation",
             ("columns",),
             ("k", "method"),
-            _microaggregate,
+            plain_call(microaggregate, ("columns",), ("k", "method")),
+            techniques=(Technique(microaggregate),),
+            words=microaggregate_words,
+            title="Replace numbers by group means (microaggregation)",
         ),
         StepSpec(
             "pram",
@@ -588,7 +371,10 @@ STEPS: dict[str, StepSpec] = {
             "Annex A: Data perturbation; sdcMicro pram",
             ("columns",),
             ("matrix", "pd_min", "alpha", "seed"),
-            _pram,
+            plain_call(pram, ("columns",), ("matrix", "pd_min", "alpha"), random=True),
+            techniques=(Technique(pram),),
+            words=pram_words,
+            title="Randomly change some categories (PRAM)",
         ),
         StepSpec(
             "geo_round",
@@ -596,7 +382,10 @@ STEPS: dict[str, StepSpec] = {
             "Annex B: GPS location (generalisation)",
             ("lat", "lon"),
             ("decimals",),
-            _geo_round,
+            plain_call(round_coordinates, ("lat", "lon"), ("decimals",)),
+            techniques=(Technique(round_coordinates, row_wise=True),),
+            words=geo_round_words,
+            title="Round GPS coordinates (generalisation)",
         ),
         StepSpec(
             "geo_snap",
@@ -604,7 +393,10 @@ STEPS: dict[str, StepSpec] = {
             "Annex A: Generalisation; Annex B: GPS location",
             ("lat", "lon", "cell_m"),
             (),
-            _geo_snap,
+            plain_call(snap_to_grid, ("lat", "lon"), ("cell_m",)),
+            techniques=(Technique(snap_to_grid, row_wise=True),),
+            words=geo_snap_words,
+            title="Move points to the centre of a grid cell (generalisation)",
         ),
         StepSpec(
             "geo_displace",
@@ -613,7 +405,12 @@ STEPS: dict[str, StepSpec] = {
             "Annex B: GPS location (perturbation); NIST SP 800-188 4.3.5",
             ("lat", "lon"),
             ("max_m", "min_m", "by", "radii", "seed"),
-            _geo_displace,
+            plain_call(
+                displace_points, ("lat", "lon"), ("max_m", "min_m", "by", "radii"), random=True
+            ),
+            techniques=(Technique(displace_points),),
+            words=geo_displace_words,
+            title="Move points a random distance (perturbation)",
         ),
         StepSpec(
             "date_shift",
@@ -622,7 +419,15 @@ STEPS: dict[str, StepSpec] = {
             "Annex B: dates (perturbation); NIST SP 800-188 4.3.4",
             ("columns",),
             ("by", "max_days", "min_days", "keep_weekday", "seed"),
-            _date_shift,
+            plain_call(
+                shift_dates,
+                ("columns",),
+                ("by", "max_days", "min_days", "keep_weekday"),
+                random=True,
+            ),
+            techniques=(Technique(shift_dates),),
+            words=date_shift_words,
+            title="Shift each person's dates by the same days (date shifting)",
         ),
         StepSpec(
             "date_perturb_intervals",
@@ -631,7 +436,10 @@ STEPS: dict[str, StepSpec] = {
             "NIST SP 800-188 4.3.4",
             ("columns",),
             ("by", "max_days", "seed"),
-            _date_intervals,
+            plain_call(perturb_intervals, ("columns",), ("by", "max_days"), random=True),
+            techniques=(Technique(perturb_intervals),),
+            words=date_perturb_intervals_words,
+            title="Change the gaps between dates, order kept (perturbation)",
         ),
         StepSpec(
             "age_from_dob",
@@ -639,7 +447,12 @@ STEPS: dict[str, StepSpec] = {
             "Annex B: date of birth (generalisation); HIPAA Safe Harbor",
             ("column",),
             ("reference_date", "new_column", "top", "keep_dob"),
-            _age_from_dob,
+            plain_call(
+                age_from_dob, ("column",), ("reference_date", "new_column", "top", "keep_dob")
+            ),
+            techniques=(Technique(age_from_dob),),
+            words=age_from_dob_words,
+            title="Replace a date of birth by the age (generalisation)",
         ),
         StepSpec(
             "age_perturb",
@@ -648,7 +461,15 @@ STEPS: dict[str, StepSpec] = {
             "NIST SP 800-188 4.3.4",
             ("column",),
             ("max_years", "above", "milestones", "margin", "seed"),
-            _age_perturb,
+            plain_call(
+                perturb_ages,
+                ("column",),
+                ("max_years", "above", "milestones", "margin"),
+                random=True,
+            ),
+            techniques=(Technique(perturb_ages),),
+            words=age_perturb_words,
+            title="Change ages over 25 slightly (perturbation)",
         ),
         StepSpec(
             "safe_harbor",
@@ -657,7 +478,10 @@ STEPS: dict[str, StepSpec] = {
             "HIPAA Safe Harbor, 45 CFR 164.514(b)(2)",
             (),
             ("reference_date", "postal", "free_text", "exclude"),
-            _safe_harbor,
+            safe_harbor_call,
+            techniques=(Technique(safe_harbor),),
+            words=safe_harbor_words,
+            title="HIPAA Safe Harbor preset",
         ),
         StepSpec(
             "contextual_absolute",
@@ -666,7 +490,10 @@ STEPS: dict[str, StepSpec] = {
             "Witkowski 2007, Section 4.b (global recoding)",
             ("columns", "width"),
             ("scale", "bounds"),
-            _contextual_absolute,
+            plain_call(recode_absolute, ("columns",), ("width", "scale", "bounds")),
+            techniques=(Technique(recode_absolute),),
+            words=contextual_absolute_words,
+            title="Recode area-level measures into categories (absolute recoding)",
         ),
         StepSpec(
             "contextual_percentile",
@@ -675,7 +502,10 @@ STEPS: dict[str, StepSpec] = {
             "Witkowski 2007, endnote 2 (percentile recoding)",
             ("columns", "groups"),
             ("edges",),
-            _contextual_percentile,
+            plain_call(recode_percentile, ("columns",), ("groups", "edges")),
+            techniques=(Technique(recode_percentile),),
+            words=contextual_percentile_words,
+            title="Recode area-level measures into percentile groups (percentile recoding)",
         ),
         StepSpec(
             "contextual_suppress",
@@ -683,10 +513,33 @@ STEPS: dict[str, StepSpec] = {
             "Witkowski 2007, Section 2 (local suppression)",
             ("columns", "area_column", "areas"),
             (),
-            _contextual_suppress,
+            contextual_suppress_call,
+            techniques=(Technique(suppress_contextual),),
+            words=contextual_suppress_words,
+            title="Empty area-level measures in at-risk areas (local suppression)",
         ),
     )
 }
+
+
+#: Every technique function by name (what a :class:`Call` names), from the steps above.
+TECHNIQUES: dict[str, Technique] = {
+    technique.name: technique for spec in STEPS.values() for technique in spec.techniques
+}
+#: The technique functions as attributes (``FUNCTIONS.mask``), for generated scripts.
+FUNCTIONS = types.SimpleNamespace(**{name: t.function for name, t in TECHNIQUES.items()})
+
+
+def describe_step_plain(step: Mapping[str, Any]) -> str:
+    """One line of plain words saying what ``step`` does to the table (its spec's words);
+    an unknown or malformed step still gets a line."""
+    spec = STEPS.get(str(step.get("step")))
+    if spec is None:
+        return f"{step.get('step', '?')} step"
+    try:
+        return spec.describe(step)
+    except (KeyError, TypeError, ValueError):  # a malformed step still gets a line
+        return f"{step.get('step', '?')} step"
 
 
 def resolve(step: Mapping[str, Any], *, position: int | None = None) -> Call:
