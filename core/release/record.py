@@ -7,7 +7,7 @@ recorded with everything needed to make it again (the input's sha256 and path, t
 recipe with its hierarchies as content and its seed; :mod:`core.release.reproduce` makes
 it again later).
 
-``apply`` (core.cli) and the dashboard's Report page record a release the same way: the
+``apply`` (core.cli.apply) and the dashboard's Report page record a release the same way: the
 workspace stores it (:func:`record_release`: data set, recipe version, hierarchies, risk
 and release in one transaction), then the files are made, and the report and the
 recipient's bundle carry the release's anchor in the audit log (core.audit_check), so

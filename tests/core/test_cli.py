@@ -140,6 +140,7 @@ def test_user_mistakes_give_one_clear_line_and_no_traceback(args, message):
 
 def test_apply_prompts_for_a_missing_key_and_never_writes_it(tmp_path, monkeypatch, capsys):
     from core import cli
+    from core.cli import apply_plan
 
     recipe = tmp_path / "recipe.yaml"
     recipe.write_text(  # Gender alone: 6 women, 5 men, so k = 5 (the suggested k)
@@ -149,7 +150,7 @@ def test_apply_prompts_for_a_missing_key_and_never_writes_it(tmp_path, monkeypat
     )
     key = "typed-at-the-prompt-0123456789"
     monkeypatch.delenv("ANON_CLI_TEST_KEY", raising=False)
-    monkeypatch.setattr(cli.getpass, "getpass", lambda prompt: key)
+    monkeypatch.setattr(apply_plan.getpass, "getpass", lambda prompt: key)
     out, report = tmp_path / "out.csv", tmp_path / "report.json"
     code = cli.main(
         [

@@ -133,7 +133,7 @@ def test_ledger_path_that_is_a_folder_is_refused_before_any_work(data, tmp_path,
 
 
 def test_ledger_is_on_disk_before_the_table_is_written(data, tmp_path, monkeypatch):
-    import core.cli
+    import core.cli.common
     import core.dp.ledger
     from core.outputs import write_outputs
 
@@ -147,7 +147,7 @@ def test_ledger_is_on_disk_before_the_table_is_written(data, tmp_path, monkeypat
         return write_outputs(files, **kwargs)
 
     monkeypatch.setattr(core.dp.ledger, "write_outputs", record)
-    monkeypatch.setattr(core.cli, "write_outputs", record)
+    monkeypatch.setattr(core.cli.common, "write_outputs", record)
     assert run(data, tmp_path, "--by", "sex", "--categories", "sex=F|M", "--epsilon", "1") == 0
     assert written == ["privacy ledger", "--out"]
 

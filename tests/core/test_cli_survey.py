@@ -202,7 +202,7 @@ def test_a_figure_that_is_not_finite_is_null_in_json_and_warnings_name_no_file(
     stays valid JSON and stderr shows the warning's text, not the server's source path."""
     import warnings
 
-    from core import cli
+    from core.cli import risk as risk_command
     from core.survey_risk import survey_risk as real
 
     def leaky(*args, **kwargs):
@@ -215,7 +215,7 @@ def test_a_figure_that_is_not_finite_is_null_in_json_and_warnings_name_no_file(
         )
         return result
 
-    monkeypatch.setattr(cli, "survey_risk", leaky)
+    monkeypatch.setattr(risk_command, "survey_risk", leaky)
     data = tmp_path / "survey.csv"
     pd.DataFrame({"a": ["x", "x", "y"], "w": [2, 2, 4]}).to_csv(data, index=False)
     assert main(["risk", str(data), "--qi", "a", "--weights", "w", "--json"]) == 0

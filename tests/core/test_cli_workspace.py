@@ -331,7 +331,7 @@ def test_a_release_that_cannot_be_recorded_writes_no_file(project, monkeypatch, 
 def test_files_whose_record_cannot_be_committed_are_removed(project, monkeypatch, capsys):
     """The files are placed, then the commit fails (e.g. the disk filled at that moment):
     the release must not stand without its record, so its files are removed."""
-    import core.cli
+    import core.cli.apply_release
     from core.workspace import Workspace
 
     ws = project / "w.anon.db"
@@ -357,7 +357,7 @@ def test_files_whose_record_cannot_be_committed_are_removed(project, monkeypatch
         self._conn = CommitFails(self._conn)
 
     placed = []
-    real = core.cli.write_outputs
+    real = core.cli.apply_release.write_outputs
 
     def note(files, **kwargs):
         files = list(files)
@@ -365,7 +365,7 @@ def test_files_whose_record_cannot_be_committed_are_removed(project, monkeypatch
         placed.extend(output.path for output, _ in files)
 
     monkeypatch.setattr(Workspace, "__init__", open_then_fail_commits)
-    monkeypatch.setattr(core.cli, "write_outputs", note)
+    monkeypatch.setattr(core.cli.apply_release, "write_outputs", note)
     code = _apply(project, "--workspace", str(ws), "--report", str(project / "r.json"))
     assert code == EXIT_USER_ERROR
     assert len(placed) == 2 and not any(path.exists() for path in placed)

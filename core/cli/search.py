@@ -1,0 +1,380 @@
+"""``search``: Step 3, the least damaging generalisation levels meeting a target
+(core.search), with optional local recoding (core.local_recoding) and --recipe-out.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from core.cli.common import add_engine_options, data_command, emit, end_bar
+from core.engines import choose_engine, frequency_table
+from core.errors import AnonymisationError
+from core.io import read_table
+from core.outputs import Output, plan_outputs, write_outputs
+from core.privacy import L_KINDS, T_DISTANCES
+from core.progress import no_progress, stage
+from core.recipe import Recipe
+from core.search.measures import MEASURES
+
+
+def add_parser(subparsers: Any) -> None:
+    """The ``search`` subcommand."""
+    find = data_command(
+        subparsers,
+        "search",
+        "Step 3: the least damaging generalisation levels that "
+        "meet a k (and l, t) target, from hierarchies (lattice search).",
+    )
+    find.add_argument(
+        "--hierarchy",
+        action="append",
+        required=True,
+        metavar="COLUMN=FILE",
+        help="a quasi-identifier and its hierarchy file (ARX format); repeat",
+    )
+    add_target_flags(find)
+    find.add_argument(
+        "--measure",
+        choices=list(MEASURES),
+        default="loss",
+        help="what the optimum minimises (default loss)",
+    )
+    find.add_argument(
+        "--recode-locally",
+        action="store_true",
+        help="search the records the optimum suppresses again and keep those "
+        "whose classes then meet the target at other levels (local recoding; "
+        "measures loss, arx_loss, precision, entropy, discernibility)",
+    )
+    find.add_argument(
+        "--recode-step-share",
+        type=float,
+        help="with --recode-locally: each round releases at least this share "
+        "of all records (ARX optimizeIterativeFast); default: each round keeps "
+        "--max-suppressed",
+    )
+    find.add_argument(
+        "--recode-gs-factor",
+        type=float,
+        default=0.5,
+        help="with --recode-locally: ARX's gsFactor of each round's search "
+        "(arx_loss; 0 = removing records free; default 0.5)",
+    )
+    find.add_argument(
+        "--recode-adaption",
+        type=float,
+        default=0.0,
+        help="with --recode-locally: added to the rounds' gsFactor when a round "
+        "releases nothing, until it passes 1 (ARX optimizeIterative's "
+        "adaptionFactor; default 0: stop)",
+    )
+    find.add_argument(
+        "--recipe-out",
+        help="write the optimum's recipe steps to this new YAML file (replay with 'apply')",
+    )
+    find.add_argument("--force", action="store_true", help="replace an existing --recipe-out")
+    add_engine_options(find)
+    find.set_defaults(run=run)
+
+
+def add_target_flags(find: argparse.ArgumentParser) -> None:
+    """The target's options: k, the suppression limit and each privacy model's parameters
+    (l-diversity, t-closeness, k-map, population uniqueness, average risk), in one place.
+
+    --gs-factor and --weight (the arx_* measures' options) sit among them only to keep
+    ``search --help`` in the order users know."""
+    find.add_argument("--k", type=int, default=5, help="target k (default 5)")
+    find.add_argument(
+        "--max-suppressed",
+        type=float,
+        default=0.0,
+        help="largest share of records that may be suppressed (0.01 = 1%%)",
+    )
+    find.add_argument("--sensitive", help="sensitive column for --l and --t")
+    find.add_argument("--l", type=float, help="l-diversity of the sensitive column")
+    find.add_argument("--l-kind", choices=L_KINDS, default="distinct", help="kind of l")
+    find.add_argument("--t", type=float, help="t-closeness of the sensitive column")
+    find.add_argument(
+        "--t-distance",
+        choices=T_DISTANCES,
+        default="auto",
+        help="ground distance of t: auto (ordered for numbers), equal, ordered, or "
+        "hierarchical (with --t-hierarchy)",
+    )
+    find.add_argument(
+        "--gs-factor",
+        type=float,
+        default=0.5,
+        help="ARX's gsFactor for the arx_* measures: 0 = suppression free, "
+        "1 = generalisation free (default 0.5: both weigh the same)",
+    )
+    find.add_argument(
+        "--weight",
+        action="append",
+        metavar="COLUMN=NUMBER",
+        help="ARX's attribute weight of a quasi-identifier for the arx_* measures "
+        "(default 0.5 each; divided by the largest); repeat",
+    )
+    find.add_argument(
+        "--t-hierarchy",
+        metavar="FILE",
+        help="the sensitive column's hierarchy file (ARX format): t-closeness "
+        "with hierarchical distance",
+    )
+    find.add_argument(
+        "--population",
+        type=float,
+        help="size of the population the records were drawn from (for --k-map "
+        "and --max-population-uniqueness)",
+    )
+    find.add_argument(
+        "--k-map",
+        type=int,
+        help="k-map: each class stands for at least k people of the population (ARX's estimate)",
+    )
+    find.add_argument(
+        "--population-table",
+        metavar="FILE",
+        help="with --k-map: the population's own records (a table holding every "
+        "record of DATA, e.g. the register it was drawn from); each class must "
+        "stand for at least k of them, generalised alike (ARX KMap(k, subset))",
+    )
+    find.add_argument(
+        "--k-map-estimator",
+        choices=("poisson", "zero_truncated_poisson"),
+        default="zero_truncated_poisson",
+        help="k-map cell size estimator",
+    )
+    find.add_argument(
+        "--k-map-significance",
+        type=float,
+        default=0.01,
+        help="k-map significance level (default 0.01)",
+    )
+    find.add_argument(
+        "--max-population-uniqueness",
+        type=float,
+        help="largest estimated share of population uniques (0.01 = 1%%)",
+    )
+    find.add_argument(
+        "--population-model",
+        choices=("dankar", "pitman", "zayatz", "snb"),
+        default="dankar",
+        help="population uniqueness model (default dankar)",
+    )
+    find.add_argument(
+        "--population-solver-iterations",
+        type=int,
+        metavar="N",
+        help="Newton-Raphson steps per start value for Pitman and SNB (ARX's "
+        "ARXSolverConfiguration.iterationsPerTry; default 200)",
+    )
+    find.add_argument(
+        "--max-average-risk",
+        type=float,
+        help="largest average re-identification risk (classes / records)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Step 3: the least damaging generalisation levels meeting a target (core.search),
+    on the records (pandas) or on the frequency table an engine counts (core.engines)."""
+    from core.hierarchy import read_hierarchy
+    from core.local_recoding import LOCAL_MEASURES, recode_suppressed
+    from core.search.apply import recipe_steps
+    from core.search.run import search
+    from core.search.target import Target
+
+    hierarchies, hierarchy_paths = {}, {}
+    for given in args.hierarchy:
+        column, sep, path = given.partition("=")
+        if not sep or not column.strip() or not path.strip():
+            raise AnonymisationError(
+                f"--hierarchy {given!r} must be COLUMN=FILE, e.g. --hierarchy age=age.csv."
+            )
+        hierarchies[column.strip()] = read_hierarchy(path.strip())
+        hierarchy_paths[column.strip()] = str(Path(path.strip()).resolve())  # for --recipe-out
+    population = {
+        "population": args.population,
+        "max_average_risk": args.max_average_risk,
+        "max_population_uniqueness": args.max_population_uniqueness,
+        "population_model": args.population_model,
+    }
+    if args.population_solver_iterations is not None:  # ARX's iterationsPerTry
+        from core.population_risk import SolverSettings
+
+        population["population_solver"] = SolverSettings(
+            iterations_per_try=args.population_solver_iterations
+        )
+    if args.k_map is not None:
+        population.update(
+            k_map=args.k_map,
+            k_map_estimator=args.k_map_estimator,
+            k_map_significance=args.k_map_significance,
+        )
+    if args.population_table:  # k-map against the population's records (ARX KMap(k, subset))
+        if args.k_map is None:
+            raise AnonymisationError(
+                "--population-table is the population k-map counts in: give --k-map K too."
+            )
+        if args.recode_locally:
+            raise AnonymisationError(
+                "--recode-locally cannot be used with --population-table (ARX does not "
+                "recode locally under k-map with a population table either)."
+            )
+        population["population_table"] = read_table(args.population_table, sep=args.sep)
+    t_hierarchy = read_hierarchy(args.t_hierarchy) if args.t_hierarchy else None
+    t_distance = "hierarchical" if t_hierarchy is not None else args.t_distance
+    if t_hierarchy is not None and args.sensitive:  # named by the recipe's suppression step
+        hierarchy_paths[args.sensitive] = str(Path(args.t_hierarchy).resolve())
+    target = Target(
+        k=args.k,
+        max_suppressed=args.max_suppressed,
+        sensitive=args.sensitive,
+        l=args.l,
+        l_kind=args.l_kind,
+        t=args.t,
+        t_distance=t_distance,
+        t_hierarchy=t_hierarchy,
+        **population,
+    )
+    engine = choose_engine(args.data, args.engine)
+    if args.recode_locally and target.sample_based:
+        raise AnonymisationError(
+            "--recode-locally cannot be used with --max-average-risk or "
+            "--max-population-uniqueness (whole-table targets; ARX does not either)."
+        )
+    if args.recode_locally and engine != "pandas":
+        raise AnonymisationError(
+            "--recode-locally releases suppressed records one by one, so it needs the "
+            "records themselves: use --engine pandas with it."
+        )
+    if args.recode_step_share is not None and not args.recode_locally:
+        raise AnonymisationError("--recode-step-share goes with --recode-locally.")
+    if (args.recode_gs_factor != 0.5 or args.recode_adaption) and not args.recode_locally:
+        raise AnonymisationError(
+            "--recode-gs-factor and --recode-adaption go with --recode-locally."
+        )
+    if args.recode_locally and args.measure not in LOCAL_MEASURES:
+        raise AnonymisationError(
+            f"--recode-locally measures the released table with one of "
+            f"{', '.join(LOCAL_MEASURES)}; --measure {args.measure} cannot be used with it."
+        )
+    recipe_out = None
+    if args.recipe_out:
+        read = {
+            "data": Path(args.data),
+            **{f"--hierarchy {c}": Path(p) for c, p in hierarchy_paths.items()},
+        }
+        if args.population_table:
+            read["--population-table"] = Path(args.population_table)
+        (recipe_out,) = plan_outputs(
+            [Output("--recipe-out", Path(args.recipe_out))], read, force=args.force
+        )
+    wanted = [*hierarchies, *([args.sensitive] if args.sensitive else [])]
+    progress = args.bar or no_progress
+    progress(0.0, f"reading {Path(args.data).name}")
+    if engine == "pandas":
+        df, counts = read_table(args.data, sep=args.sep), None
+    else:
+        freq = frequency_table(
+            args.data,
+            wanted,
+            engine=engine,
+            sep=args.sep,
+            spark_master=args.spark_master,
+            progress=stage(progress, 0.0, 0.2),
+        )
+        df, counts = freq.table, freq.counts
+    weights = {}
+    for given in args.weight or []:
+        column, sep, value = given.partition("=")
+        try:
+            weights[column.strip()] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not column.strip():
+            raise AnonymisationError(
+                f"--weight {given!r} must be COLUMN=NUMBER, e.g. --weight age=1 (ARX's "
+                "attribute weight; 0.5 when not given)."
+            )
+    result = search(
+        df,
+        hierarchies,
+        target,
+        measure=args.measure,
+        counts=counts,
+        gs_factor=args.gs_factor,
+        weights=weights,
+        progress=stage(progress, 0.2, 1.0),
+    )
+    end_bar(args)  # what follows starts on a line of its own
+    data = {
+        "engine": engine,
+        "target": target.describe(),
+        "measure": result.measure,
+        "method": result.method,
+        "optimum": _candidate_dict(result.optimum) if result.optimum else None,
+        "frontier": [_candidate_dict(c) for c in result.frontier],
+        "explanation": result.explanation(),
+    }
+    text = result.explanation()
+    steps = None
+    if result.optimum is not None:
+        population_path = Path(args.population_table).resolve() if args.population_table else None
+        steps = recipe_steps(
+            result.optimum, hierarchy_paths, models=target, population_table_path=population_path
+        )
+    if args.recode_locally and result.optimum is not None:
+        local = recode_suppressed(
+            df,
+            hierarchies,
+            target,
+            result.optimum,
+            measure=args.measure,
+            step_share=args.recode_step_share,
+            gs_factor=args.recode_gs_factor,
+            adaption=args.recode_adaption,
+        )
+        if local.rounds:
+            steps = [local.recipe_step(hierarchy_paths)]
+        data["local_recoding"] = {
+            "rounds": [dict(levels) for levels in local.rounds],
+            "released_per_round": list(local.released_per_round),
+            "suppressed_before": local.suppressed_before,
+            "suppressed_after": local.suppressed_after,
+            "records_kept": local.kept,
+            "loss_before": local.loss_before,
+            "loss_after": local.loss_after,
+            "explanation": local.explanation(),
+        }
+        text += "\n" + local.explanation()
+    if recipe_out is not None:
+        if steps is None:
+            raise AnonymisationError(
+                "No solution was found, so no recipe was written to --recipe-out."
+            )
+        meta = {"quasi_identifiers": list(hierarchies), "k": target.required_k}
+        if target.sensitive:
+            meta["sensitive"] = target.sensitive
+        recipe = Recipe(steps=tuple(steps), meta=meta)
+        write_outputs([(recipe_out, recipe.to_yaml().encode("utf-8"))], force=args.force)
+        text += f"\nRecipe written to {recipe_out.path} (replay it with 'apply')."
+    emit(data, args.json, text)
+    return 0
+
+
+def _candidate_dict(candidate: Any) -> dict[str, Any]:
+    return {
+        "levels": dict(candidate.levels),
+        "k": candidate.k,
+        "classes": candidate.classes,
+        "suppressed": candidate.suppressed,
+        "share_suppressed": candidate.share_suppressed,
+        "max_risk": candidate.max_risk,
+        "measures": dict(candidate.measures),
+        "sensitive_figures": dict(candidate.sensitive_figures),
+        "table_figures": dict(candidate.table_figures),
+    }
