@@ -32,7 +32,9 @@ from typing import Any
 
 from core.errors import AnonymisationError
 from core.release.bundle_reader import MAX_KEPT_BYTES, BundleFiles, read_bundle
-from core.workspace import Workspace, sha256_text, stored_json
+from core.workspace.fingerprints import sha256_text
+from core.workspace.opening import Workspace
+from core.workspace.store import stored_json
 
 #: Largest report read from a bundle or a file (a report is a few hundred KB).
 _MAX_REPORT_BYTES = MAX_KEPT_BYTES

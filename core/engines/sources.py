@@ -202,7 +202,7 @@ def _is_utf8(head: bytes) -> bool:
 
 def file_hashes(sources: Sources) -> list[tuple[str, str]]:
     """Each file of ``sources`` with its sha256 (what a release records it was made from)."""
-    from core.workspace import sha256_file
+    from core.workspace.fingerprints import sha256_file
 
     return [(f, sha256_file(f)) for f in sources.files]
 
@@ -211,7 +211,7 @@ def sources_sha256(sources: Sources, hashes: Sequence[tuple[str, str]] | None = 
     """The data set's fingerprint, as a workspace records it: the sha256 of its file, or for
     a glob or folder the sha256 of its files' sha256s and paths (``hashes``, when already
     computed by :func:`file_hashes`)."""
-    from core.workspace import sha256_bytes
+    from core.workspace.fingerprints import sha256_bytes
 
     hashes = list(hashes) if hashes is not None else file_hashes(sources)
     if len(hashes) == 1:

@@ -1,11 +1,12 @@
-"""The shape of each setting a workspace keeps, checked when it is read.
+"""The settings a workspace keeps (k, Annex D, l/t targets, sensitive column, use case,
+the dashboard's choices) and the shape of each, checked when it is read.
 
 A workspace may come from someone else (issue 27), and its ``settings`` table holds any
 JSON a crafted file puts there. The dashboard copies the settings it follows into the
 session (k, Annex D, the release check's decisions, reviews and targets...): a list where
 a mapping belongs failed a page with only an error's type, naming nothing. Each setting
 this tool writes is checked here against the shape it writes; one of another shape is a
-one-line ``WorkspaceError`` naming it (:meth:`core.workspace.Workspace.settings`). Settings
+one-line ``WorkspaceError`` naming it (:meth:`WorkspaceSettings.settings`). Settings
 this module does not know are left to their readers.
 """
 
@@ -14,7 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from core.audit_chain import canonical_json as _canonical
 from core.errors import AnonymisationError
+from core.workspace.audit import AuditLog
+from core.workspace.store import WorkspaceError, now, stored_json
 
 
 def _whole(value: Any) -> bool:
@@ -105,3 +109,33 @@ def setting_problem(key: str, value: Any) -> str | None:
         f"The workspace's setting '{key}' is not what this tool writes ({what}), got "
         f"{shown}: the file was altered or made by another tool. Restore it from a copy."
     )
+
+
+class WorkspaceSettings(AuditLog):
+    """The settings of an open workspace (thresholds, targets, the dashboard's choices),
+    each checked against :data:`SHAPES` when read."""
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Save a threshold or target (k, annex_d, l, t, sensitive, use_case...)."""
+        value_json = _canonical(value)
+        with self.transaction() as conn:
+            old = conn.execute("SELECT value_json FROM settings WHERE key = ?", (key,)).fetchone()
+            if old and old[0] == value_json:
+                return
+            conn.execute(
+                "INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, "
+                "updated_at = excluded.updated_at",
+                (key, value_json, now()),
+            )
+            self.log("setting", f"setting:{key}", {"value": value})
+
+    def settings(self) -> dict[str, Any]:
+        """Every setting, each of the shape this tool writes (:data:`SHAPES`)."""
+        rows = self._conn.execute("SELECT key, value_json FROM settings ORDER BY key")
+        settings = {key: stored_json(value, f"setting {key!r}") for key, value in rows}
+        for key, value in settings.items():
+            problem = setting_problem(key, value)
+            if problem is not None:
+                raise WorkspaceError(problem)
+        return settings

@@ -342,7 +342,7 @@ def test_verify_upgrades_a_writable_workspace_of_an_older_version(tmp_path, caps
     """A workspace of schema 2 (before recorded input files): verify, which reads
     read-only, upgrades a writable file once, as it did before it read read-only; a
     read-only one is named in one line."""
-    import core.workspace as workspace_module
+    import core.workspace.opening as workspace_module
 
     ws = tmp_path / "old.anon.db"
     with monkeypatch.context() as old:

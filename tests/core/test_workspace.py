@@ -357,7 +357,7 @@ def test_a_workspace_of_schema_1_opens_with_its_releases_made_in_memory(
     """Schema 2 records the engine of a release: a file of schema 1 (releases made before
     there were engines) is brought up to date, its releases read as made by pandas, and
     its audit chain still holds."""
-    import core.workspace as workspace_module
+    import core.workspace.opening as workspace_module
 
     with monkeypatch.context() as old:
         old.setattr(workspace_module, "MIGRATIONS", workspace_module.MIGRATIONS[:1])
