@@ -504,7 +504,7 @@ def recode_locally(
     Generalisation and Record suppression; Annex C). ``hierarchies`` maps each
     quasi-identifier to its hierarchy, in order; ``rounds`` lists one level per
     quasi-identifier for each round, the global levels first. ``models`` are the privacy
-    models of :data:`core.techniques.suppression.CLASS_MODELS` (``l_diversity=``,
+    models of :data:`core.measures.models.registry.CLASS_MODELS` (``l_diversity=``,
     ``t_closeness=``, ...), each given as :func:`core.techniques.suppression.
     suppress_failing_classes` takes it. Returns :func:`release_locally`'s table (semantics in
     this module's docstring); ``df`` is unchanged."""

@@ -12,10 +12,13 @@ released table must satisfy, in the same words as a ``suppress_records`` step::
       beta_likeness: {sensitive: salary, beta: 1, enhanced: false}
       alpha_k: {sensitive: salary, alpha: 0.8}
       k_map: {k: 5, population: 5000000, estimator: poisson, significance: 0.01}
+      k_anonymity: {k: 5}
 
-The models and their measures are :class:`core.measures.models.class_models.ClassModels` (the ones the search
-and record suppression use); this module only reads the section, checks it, and says which
-classes of the released table fail.
+Every model of :data:`core.measures.models.registry.MODELS` may be named (TARGET_MODELS).
+
+The models and their measures are :class:`core.measures.models.class_models.ClassModels`
+(the ones the search and record suppression use); this module only reads the section, checks
+it, and says which classes of the released table fail.
 """
 
 from __future__ import annotations
@@ -30,16 +33,7 @@ import pandas as pd
 from core.errors import ParameterError
 from core.measures.classes import equivalence_classes
 from core.measures.models.class_models import ClassModels, failing_records
-from core.techniques.suppression import CLASS_MODELS, class_models
-
-#: The models a ``targets:`` section may name.
-TARGET_MODELS = (*CLASS_MODELS, "k_map")
-_KMAP_FIELDS = {
-    "k": "k_map",
-    "population": "population",
-    "estimator": "k_map_estimator",
-    "significance": "k_map_significance",
-}
+from core.measures.models.registry import MODELS, TARGET_MODELS
 
 
 @dataclass(frozen=True)
@@ -57,26 +51,16 @@ class TargetResult:
 
 
 def _one(name: str, spec: Any) -> ClassModels:
-    if name == "k_map":
-        if not isinstance(spec, Mapping) or "k" not in spec or "population" not in spec:
-            raise ParameterError(
-                "Target 'k_map' must be a mapping with 'k' and 'population' (the size of the "
-                "population the records come from), e.g. {k: 5, population: 5000000}."
-            )
-        unknown = sorted(set(map(str, spec)) - set(_KMAP_FIELDS))
-        if unknown:
-            raise ParameterError(
-                f"Target 'k_map' does not take {', '.join(map(repr, unknown))}; it takes "
-                f"{', '.join(map(repr, _KMAP_FIELDS))}."
-            )
-        return ClassModels(**{_KMAP_FIELDS[key]: value for key, value in spec.items()})
-    if isinstance(spec, Mapping) and "hierarchy" in spec:
+    """The target ``name`` of the registry as its mapping ``spec`` asks (one
+    :class:`ParameterError` beginning "Target" and naming the parameter)."""
+    if name == "t_closeness" and isinstance(spec, Mapping) and "hierarchy" in spec:
         raise ParameterError(
             "Target 't_closeness' cannot use a hierarchy here: give distance 'equal', "
             "'ordered' or 'auto'."
         )
+    fields = MODELS[name].spec_fields(spec, where="Target")
     try:
-        return class_models(**{name: spec})
+        return ClassModels(**fields)
     except ParameterError as error:
         raise ParameterError(f"Target {error}".replace("Target Parameter", "Target")) from None
 

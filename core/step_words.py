@@ -22,6 +22,7 @@ from typing import Any
 from core.errors import AnonymisationError
 from core.formatting import fmt_number
 from core.hierarchy_rules import HierarchyRule
+from core.measures.models.registry import MAPPING_MODELS, MODELS
 
 __all__ = [
     "age_from_dob_words",
@@ -76,24 +77,17 @@ def remove_words(p: Mapping[str, Any]) -> str:
 
 
 _CONDITION_WORDS = {"equals": "=", "less_than": "<", "greater_than": ">"}
-_MODEL_WORDS = {
-    "l_diversity": ("l-diversity", "l"),
-    "t_closeness": ("t-closeness", "t"),
-    "delta_disclosure": ("δ-disclosure privacy", "delta"),
-    "beta_likeness": ("β-likeness", "beta"),
-    "alpha_k": ("(α,k)-anonymity", "alpha"),
-}
-
-
 def _model(name: str, spec: Any) -> str:
-    """A privacy model of a suppression step: "l-diversity 2 on disease"."""
-    words, field = _MODEL_WORDS.get(name, (name, ""))
+    """A privacy model of a suppression step: "l-diversity 2 on disease" (the model's title
+    and level from the registry, core.measures.models)."""
+    model = MODELS[name]
     if not isinstance(spec, Mapping):
-        return words
-    value = f" {_num(spec[field])}" if field in spec else ""
+        return model.title
+    value = f" {_num(spec[model.main.key])}" if model.main.key in spec else ""
     if name == "t_closeness" and spec.get("distance") == "hierarchical":
         value += " (hierarchical distance)"
-    return f"{words}{value} on {spec.get('sensitive', '?')}"
+    on = f" on {spec.get('sensitive', '?')}" if model.needs_sensitive else ""
+    return f"{model.title}{value}{on}"
 
 
 def suppress_records_words(p: Mapping[str, Any]) -> str:
@@ -103,7 +97,7 @@ def suppress_records_words(p: Mapping[str, Any]) -> str:
             f"records removed in groups of fewer than {_num(p['below_k'])} on "
             f"{_names(p.get('quasi_identifiers'))}"
         )
-        models = [_model(name, p[name]) for name in _MODEL_WORDS if name in p]
+        models = [_model(name, p[name]) for name in MAPPING_MODELS if name in p]
         return text + (f" or failing {', '.join(models)}" if models else "")
     where = p.get("where")
     if not isinstance(where, Mapping):
@@ -200,7 +194,7 @@ def recode_locally_words(p: Mapping[str, Any]) -> str:
     rounds = list(p.get("rounds") or [])
     first = rounds[0] if rounds else []
     levels = ", ".join(f"{c} level {_num(v)}" for c, v in zip(hierarchies, first, strict=False))
-    models = [_model(name, p[name]) for name in _MODEL_WORDS if name in p]
+    models = [_model(name, p[name]) for name in MAPPING_MODELS if name in p]
     failing = f"fewer than {_num(p.get('k', 1))} alike" + (
         f" or {', '.join(models)} not met" if models else ""
     )

@@ -7,7 +7,7 @@ produces the same kind of message: what is wrong, where, and what to do instead.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from numbers import Real
 
 import numpy as np
@@ -91,13 +91,20 @@ def _yaml_text_hint(value: object) -> str:
     )
 
 
-def require_positive(name: str, value: object, *, allow_zero: bool = False) -> float:
-    """Check that a parameter is a (strictly) positive finite number."""
+def require_number(name: str, value: object) -> float:
+    """Check that a parameter is a finite number (of any sign: the caller checks its range
+    with a message of its own)."""
     if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
         raise ParameterError(
             f"Parameter '{name}' must be a number, got {shown_value(value)}"
             f"{_yaml_text_hint(value)}."
         )
+    return float(value)
+
+
+def require_positive(name: str, value: object, *, allow_zero: bool = False) -> float:
+    """Check that a parameter is a (strictly) positive finite number."""
+    require_number(name, value)
     if value < 0 or (value == 0 and not allow_zero):
         bound = "zero or more" if allow_zero else "greater than zero"
         raise ParameterError(f"Parameter '{name}' must be {bound}, got {shown_value(value)}.")
@@ -168,6 +175,25 @@ def require_choice(name: str, value: object, choices: Iterable[str]) -> str:
             f"Parameter '{name}' must be one of {_preview(choices)}, got {shown_value(value)}."
         )
     return str(value)
+
+
+def require_mapping(
+    name: str, spec: object, required: Iterable[str], optional: Iterable[str] = ()
+) -> Mapping:
+    """Check that a parameter is a mapping with the ``required`` keys and no key but those
+    and the ``optional`` ones (a recipe step's or target's model, e.g. ``k_map``)."""
+    required, optional = tuple(required), tuple(optional)
+    if not isinstance(spec, Mapping) or any(key not in spec for key in required):
+        raise ParameterError(
+            f"Parameter '{name}' must be a mapping with {', '.join(map(repr, required))}."
+        )
+    unknown = sorted(set(map(str, spec)) - {*required, *optional})
+    if unknown:
+        raise ParameterError(
+            f"Parameter '{name}' does not take {', '.join(map(repr, unknown))}; it takes "
+            f"{', '.join(map(repr, (*required, *optional)))}."
+        )
+    return spec
 
 
 def make_rng(seed: int | None) -> np.random.Generator:

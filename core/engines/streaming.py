@@ -47,11 +47,12 @@ from core.engines.sources import Sources, nullable_columns
 from core.errors import AnonymisationError, DataReadError
 from core.io.writing import table_to_bytes
 from core.measures.models.class_models import ClassModels, failing_records
+from core.measures.models.registry import CLASS_MODELS
 from core.progress import ProgressFn, no_progress
 from core.recipe import Recipe, keep_mapping, run_step, step_seed
 from core.spreadsheet_safety import formula_like_cell_counts
 from core.techniques.registry import TECHNIQUES, Call, resolve
-from core.techniques.suppression import CLASS_MODELS, _class_models, _kmap_models
+from core.techniques.suppression import model_of_step
 from core.utility import ColumnCounts, utility_from_counts
 
 #: Rows per batch, and per block of seeded draws (the same on every engine).
@@ -175,14 +176,14 @@ def _class_step_models(step: Step) -> tuple[list[str], list[ClassModels]]:
     kwargs = dict(step.call.kwargs)
     qis = list(step.call.args[0])
     models = [ClassModels(k=int(kwargs.get("k", 1)))]
-    models += [_class_models(name, kwargs[name]) for name in CLASS_MODELS if kwargs.get(name)]
+    models += [model_of_step(name, kwargs[name]) for name in CLASS_MODELS if kwargs.get(name)]
     if kwargs.get("k_map"):
         if "population_table" in kwargs["k_map"]:
             raise AnonymisationError(
                 f"Step {step.position} ({step.step['step']}): k-map with a population table "
                 "counts the population's records per class: use --engine pandas."
             )
-        models.append(_kmap_models(kwargs["k_map"]))
+        models.append(model_of_step("k_map", kwargs["k_map"]))
     if kwargs.get("average_risk") or kwargs.get("population_uniqueness"):
         # ARX removes the smallest classes first, ties in the order of their first record:
         # that order is not kept by the engines' hashed frequency tables.

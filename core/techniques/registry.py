@@ -24,6 +24,7 @@ from core.dp import dp_aggregate
 from core.errors import RecipeError
 from core.geo import displace_points, round_coordinates, snap_to_grid
 from core.local_recoding import recode_locally
+from core.measures.models.registry import CLASS_MODELS
 from core.safe_harbor import safe_harbor
 from core.step_words import (
     age_from_dob_words,
@@ -89,7 +90,6 @@ from core.techniques.step_calls import (
     suppress_records_call,
 )
 from core.techniques.suppression import (
-    CLASS_MODELS,
     POPULATION_MODELS,
     remove_columns,
     suppress_below_k,

@@ -18,8 +18,9 @@ from typing import Any
 
 from core.errors import ParameterError, RecipeError, SecretError
 from core.hierarchy_rules import HierarchyRule
+from core.measures.models.registry import CLASS_MODELS
 from core.techniques.pseudonymisation import require_key_env_name
-from core.techniques.suppression import CLASS_MODELS, POPULATION_MODELS
+from core.techniques.suppression import POPULATION_MODELS
 from core.validation import require_int
 
 

@@ -17,8 +17,9 @@ import pandas as pd
 from core.errors import ParameterError
 from core.measures.classes import equivalence_classes
 from core.measures.models.class_models import ClassModels, failing_records
-from core.population_risk import SolverSettings, generalise_population, table_suppression
-from core.validation import require_columns, require_int, require_numeric
+from core.measures.models.registry import CLASS_MODELS, MAPPING_MODELS, MODELS
+from core.population_risk import SolverSettings, table_suppression
+from core.validation import require_columns, require_int, require_mapping, require_numeric
 
 
 def remove_columns(df: pd.DataFrame, columns: str | Iterable[str]) -> pd.DataFrame:
@@ -99,50 +100,29 @@ def suppress_below_k(df: pd.DataFrame, quasi_identifiers: Sequence[str], *, k: i
     return df.loc[~below].copy()
 
 
-#: The privacy models a ``suppress_failing_classes`` step can name, with their parameters
-#: (each takes a ``sensitive`` column) and the ClassModels fields they set.
-CLASS_MODELS: dict[str, dict[str, str]] = {
-    "l_diversity": {"l": "l", "kind": "l_kind", "c": "c", "estimator": "entropy_estimator"},
-    "t_closeness": {"t": "t", "distance": "t_distance", "hierarchy": "t_hierarchy"},
-    "delta_disclosure": {"delta": "delta"},
-    "beta_likeness": {"beta": "beta", "enhanced": "enhanced_beta"},
-    "alpha_k": {"alpha": "alpha"},
-}
-
-
 #: The population-based models a ``suppress_failing_classes`` step can name (k-map per
-#: class; average risk and population uniqueness on the whole table, ARX semantics).
-POPULATION_MODELS = ("k_map", "average_risk", "population_uniqueness")
+#: class, from the registry; average risk and population uniqueness on the whole table,
+#: ARX semantics).
+POPULATION_MODELS = (
+    *(name for name in MAPPING_MODELS if name not in CLASS_MODELS),
+    "average_risk",
+    "population_uniqueness",
+)
 
 
-def _class_models(name: str, spec: object) -> ClassModels:
-    fields = CLASS_MODELS[name]
-    if not isinstance(spec, Mapping) or "sensitive" not in spec:
-        raise ParameterError(
-            f"Parameter '{name}' must be a mapping with 'sensitive' and "
-            f"{', '.join(repr(f) for f in fields)}."
-        )
-    unknown = sorted(set(map(str, spec)) - {"sensitive", *fields})
-    if unknown:
-        raise ParameterError(
-            f"Parameter '{name}' does not take {', '.join(map(repr, unknown))}; it takes "
-            f"'sensitive', {', '.join(repr(f) for f in fields)}."
-        )
-    main = next(iter(fields))
-    if main not in spec:
-        raise ParameterError(f"Parameter '{name}' needs '{main}'.")
-    sensitive = spec["sensitive"]
-    if isinstance(sensitive, bool) or not isinstance(sensitive, str | int):
-        raise ParameterError(  # a list here failed later as "unhashable type" (a traceback)
-            f"Parameter '{name}': 'sensitive' must be one column name, got {sensitive!r}."
-        )
-    values = {fields[key]: value for key, value in spec.items() if key != "sensitive"}
-    return ClassModels(sensitive=spec["sensitive"], **values)
+def model_of_step(name: str, spec: object, quasi_identifiers: Sequence[str] = ()) -> ClassModels:
+    """One :class:`ClassModels` asking for the privacy model ``name`` of
+    :data:`core.measures.models.registry.MODELS` as a step's mapping ``spec`` says (e.g.
+    ``{"sensitive": "salary", "l": 2}``); k-map with a population table generalises the
+    population over ``quasi_identifiers`` as the data was."""
+    fields = MODELS[name].spec_fields(spec, quasi_identifiers=quasi_identifiers)
+    return ClassModels(**fields)
 
 
 def class_models(*, k: int = 1, **specs: Mapping[str, object] | None) -> ClassModels:
-    """One :class:`core.measures.models.class_models.ClassModels` from a step's ``k`` and model mappings (as
-    :func:`suppress_failing_classes` takes them); the models share one sensitive column."""
+    """One :class:`core.measures.models.class_models.ClassModels` from a step's ``k`` and
+    model mappings (as :func:`suppress_failing_classes` takes them); the models share one
+    sensitive column."""
     unknown = sorted(set(specs) - set(CLASS_MODELS))
     if unknown:
         raise ParameterError(
@@ -154,16 +134,15 @@ def class_models(*, k: int = 1, **specs: Mapping[str, object] | None) -> ClassMo
     for name, spec in specs.items():
         if spec is None:
             continue
-        one = _class_models(name, spec)  # checks the mapping
-        if sensitive is not None and one.sensitive != sensitive:
+        one = MODELS[name].spec_fields(spec)  # checks the mapping
+        if sensitive is not None and one["sensitive"] != sensitive:
             raise ParameterError(
-                f"Parameter '{name}' names sensitive column {one.sensitive!r}, another model "
+                f"Parameter '{name}' names sensitive column {one['sensitive']!r}, another model "
                 f"names {sensitive!r}: give the models one sensitive column."
             )
-        sensitive = one.sensitive
-        fields = CLASS_MODELS[name]
-        values.update({fields[key]: value for key, value in spec.items() if key != "sensitive"})
-    return ClassModels(k=require_int("k", k, minimum=1), sensitive=sensitive, **values)
+        sensitive = one["sensitive"]
+        values.update(one)
+    return ClassModels(k=require_int("k", k, minimum=1), **values)
 
 
 def suppress_failing_classes(
@@ -171,14 +150,9 @@ def suppress_failing_classes(
     quasi_identifiers: Sequence[str],
     *,
     k: int = 1,
-    l_diversity: Mapping[str, object] | None = None,
-    t_closeness: Mapping[str, object] | None = None,
-    delta_disclosure: Mapping[str, object] | None = None,
-    beta_likeness: Mapping[str, object] | None = None,
-    alpha_k: Mapping[str, object] | None = None,
-    k_map: Mapping[str, object] | None = None,
     average_risk: Mapping[str, object] | None = None,
     population_uniqueness: Mapping[str, object] | None = None,
+    **models: Mapping[str, object] | None,
 ) -> pd.DataFrame:
     """Delete the records of every equivalence class that fails a privacy model: fewer than
     ``k`` records, or a sensitive attribute not l-diverse, not t-close, ... (PDPC guide,
@@ -206,59 +180,22 @@ def suppress_failing_classes(
     """
     k = require_int("k", k, minimum=1)
     quasi_identifiers = require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
+    unknown = sorted(set(models) - set(MAPPING_MODELS))
+    if unknown:
+        raise ParameterError(
+            f"Unknown privacy model {', '.join(map(repr, unknown))}; the models are "
+            f"{', '.join(map(repr, (*CLASS_MODELS, *POPULATION_MODELS)))}."
+        )
     fail = failing_records(df, quasi_identifiers, ClassModels(k=k))
-    given = {
-        "l_diversity": l_diversity,
-        "t_closeness": t_closeness,
-        "delta_disclosure": delta_disclosure,
-        "beta_likeness": beta_likeness,
-        "alpha_k": alpha_k,
-    }
-    for name, spec in given.items():
+    for name, spec in models.items():
         if spec is not None:
-            fail |= failing_records(df, quasi_identifiers, _class_models(name, spec))
-    if k_map is not None:
-        fail |= failing_records(df, quasi_identifiers, _kmap_models(k_map, quasi_identifiers))
+            one = model_of_step(name, spec, quasi_identifiers)
+            fail |= failing_records(df, quasi_identifiers, one)
     if average_risk is not None or population_uniqueness is not None:
         fail |= table_failing_records(
             df, quasi_identifiers, fail, average_risk, population_uniqueness
         )
     return df.loc[~fail].copy()
-
-
-def _spec(name: str, spec: object, required: tuple[str, ...], optional: tuple[str, ...]):
-    if not isinstance(spec, Mapping) or any(key not in spec for key in required):
-        raise ParameterError(
-            f"Parameter '{name}' must be a mapping with {', '.join(map(repr, required))}."
-        )
-    unknown = sorted(set(map(str, spec)) - {*required, *optional})
-    if unknown:
-        raise ParameterError(
-            f"Parameter '{name}' does not take {', '.join(map(repr, unknown))}; it takes "
-            f"{', '.join(map(repr, (*required, *optional)))}."
-        )
-    return spec
-
-
-def _kmap_models(spec: object, quasi_identifiers: Sequence[str] = ()) -> ClassModels:
-    if isinstance(spec, Mapping) and "population_table" in spec:
-        # k-map with the population known (ARX KMap(k, DataSubset)): the population's
-        # records, generalised as the data was, counted per class.
-        spec = _spec("k_map", spec, ("k", "population_table"), ("hierarchies", "levels"))
-        population = generalise_population(
-            spec["population_table"],
-            quasi_identifiers,
-            spec.get("hierarchies", {}),
-            spec.get("levels", {}),
-        )
-        return ClassModels(k_map=spec["k"], population_table=population)
-    spec = _spec("k_map", spec, ("k", "population"), ("estimator", "significance"))
-    return ClassModels(
-        k_map=spec["k"],
-        population=spec["population"],
-        k_map_estimator=spec.get("estimator", "zero_truncated_poisson"),
-        k_map_significance=spec.get("significance", 0.01),
-    )
 
 
 def table_failing_records(
@@ -272,9 +209,11 @@ def table_failing_records(
     :func:`suppress_failing_classes`) after the records in ``fail`` are gone."""
     criteria: dict = {}
     if average_risk is not None:
-        criteria["max_average_risk"] = _spec("average_risk", average_risk, ("max",), ())["max"]
+        criteria["max_average_risk"] = require_mapping("average_risk", average_risk, ("max",), ())[
+            "max"
+        ]
     if population_uniqueness is not None:
-        spec = _spec(
+        spec = require_mapping(
             "population_uniqueness",
             population_uniqueness,
             ("max", "population"),

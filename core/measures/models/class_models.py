@@ -14,18 +14,16 @@ import pandas as pd
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
 from core.measures.classes import equivalence_classes
-from core.measures.distributions import ENTROPY_ESTIMATORS, ClassDistribution, sensitive_coding
-from core.measures.emd import T_DISTANCES
-from core.population_risk.kmap import KMAP_ESTIMATORS, kmap_derived_k, kmap_population_counts
+from core.measures.distributions import ClassDistribution, sensitive_coding
+from core.measures.models.base import ClassTable, PrivacyModel
+from core.measures.models.k_map import MODEL as K_MAP
+from core.measures.models.l_diversity import L_KINDS as L_KINDS  # re-exported for its callers
+from core.measures.models.l_diversity import MODEL as L_DIVERSITY
+from core.measures.models.registry import MODELS
+from core.population_risk.kmap import kmap_population_counts
 from core.validation import (
-    require_choice,
     require_columns,
-    require_int,
-    require_positive,
-    require_probability,
 )
-
-L_KINDS = ("distinct", "entropy", "recursive")
 
 
 @dataclass(frozen=True)
@@ -57,6 +55,11 @@ class ClassModels:
 
     Which of them keep the lattice search's pruning exact (``monotone_with_suppression``,
     ``monotone_with_generalisation``) follows ARX's criteria classes; see :mod:`core.search`.
+
+    A facade over :data:`core.measures.models.registry.MODELS`: each model checks its own
+    fields, says which classes fail it, whether it is monotone and how it reads in words;
+    this dataclass keeps the fields (recipes, the search's ``Target`` and callers build it by
+    keyword) and combines the models asked.
     """
 
     k: int = 1
@@ -80,81 +83,40 @@ class ClassModels:
     population_table: pd.DataFrame | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        require_int("k", self.k, minimum=1)
-        if self.population_table is not None:
-            if not isinstance(self.population_table, pd.DataFrame):
-                raise ParameterError("Parameter 'population_table' must be a table (DataFrame).")
-            if self.k_map is None:
-                raise ParameterError(
-                    "A population table is used by k-map: give 'k_map' (the k of k-map) too."
-                )
-        if self.k_map is not None:
-            require_int("k_map", self.k_map, minimum=1)
-            require_choice("k_map_estimator", self.k_map_estimator, KMAP_ESTIMATORS)
-            require_probability("k_map_significance", self.k_map_significance)
-            if self.population is None and self.population_table is None:
-                raise ParameterError(
-                    "k-map needs 'population' (the size of the population) or "
-                    "'population_table' (the population's records)."
-                )
-        if self.population is not None:
-            require_positive("population", self.population)
-        require_choice("l_kind", self.l_kind, L_KINDS)
-        require_choice("entropy_estimator", self.entropy_estimator, ENTROPY_ESTIMATORS)
-        require_choice("t_distance", self.t_distance, T_DISTANCES)
+        # Each model checks its own parameters (core.measures.models); the sensitive column
+        # is checked between the models that need none and those that need it.
+        settings = self.model_fields()
+        for model in MODELS.values():
+            if not model.needs_sensitive:
+                model.check(settings)
         if self.uses_sensitive and self.sensitive is None:
+            labels = [model.label for model in MODELS.values() if model.needs_sensitive]
             raise ParameterError(
-                "l-diversity, t-closeness, delta-disclosure, beta-likeness and "
-                "(alpha,k)-anonymity need a 'sensitive' column."
+                f"{', '.join(labels[:-1])} and {labels[-1]} need a 'sensitive' column."
             )
-        if self.l is not None and self.l < 1:
-            raise ParameterError(f"Parameter 'l' must be at least 1, got {self.l}.")
-        if self.l_kind == "recursive" and self.l is not None:
-            if self.c is None or self.c <= 0:
-                raise ParameterError("Recursive (c,l)-diversity needs 'c' greater than 0.")
-            if self.l != int(self.l) or self.l < 2:
-                raise ParameterError(
-                    f"Recursive (c,l)-diversity needs a whole 'l' of at least 2, got {self.l}."
-                )
-        if self.t is not None:
-            require_probability("t", self.t)
-        if self.t_hierarchy is not None and not isinstance(self.t_hierarchy, Hierarchy):
-            raise ParameterError("Parameter 't_hierarchy' must be a hierarchy (read_hierarchy).")
-        if self.t is not None and self.t_distance == "hierarchical" and self.t_hierarchy is None:
-            raise ParameterError(
-                "t-closeness with hierarchical distance needs the sensitive attribute's "
-                "hierarchy ('t_hierarchy')."
-            )
-        if self.delta is not None:
-            require_positive("delta", self.delta)
-        if self.beta is not None:
-            require_positive("beta", self.beta)
-        if self.alpha is not None and require_probability("alpha", self.alpha) == 0:
-            raise ParameterError("Parameter 'alpha' must be greater than 0.")
+        for model in MODELS.values():
+            if model.needs_sensitive:
+                model.check(settings)
+
+    def asked(self) -> list[PrivacyModel]:
+        """The models of :data:`MODELS` these settings ask for (k-anonymity always)."""
+        settings = self.model_fields()
+        return [model for model in MODELS.values() if model.is_asked(settings)]
 
     @property
     def uses_sensitive(self) -> bool:
-        return any(v is not None for v in (self.l, self.t, self.delta, self.beta, self.alpha))
+        return any(model.needs_sensitive for model in self.asked())
 
     @property
     def monotone_with_suppression(self) -> bool:
-        """True when a class that contains a passing class always passes (k, distinct l):
-        then generalising can only shrink the set of suppressed records."""
-        return (
-            self.t is None
-            and self.delta is None
-            and self.beta is None
-            and (self.alpha is None)
-            and (self.l is None or self.l_kind == "distinct")
-        )
+        """True when a class that contains a passing class always passes (k, distinct l,
+        k-map): then generalising can only shrink the set of suppressed records."""
+        settings = self.model_fields()
+        return all(model.monotone_with_suppression(settings) for model in self.asked())
 
     @property
     def grassberger(self) -> bool:
-        return (
-            self.l is not None
-            and self.l_kind == "entropy"
-            and (self.entropy_estimator == "grassberger")
-        )
+        return L_DIVERSITY.grassberger(self.model_fields())
 
     @property
     def monotone_with_generalisation(self) -> bool:
@@ -163,7 +125,8 @@ class ClassModels:
         the EMD of a tree metric, sum of |extra| under each node / (2 height), so convex too)
         and Grassberger's
         entropy estimate (no such argument; ARX assumes it, we check instead)."""
-        return self.delta is None and not self.grassberger
+        settings = self.model_fields()
+        return all(model.monotone_with_generalisation(settings) for model in self.asked())
 
     def _distinct_part(self) -> dict:
         """Every l-diversity kind needs at least ceil(l) values in a class (Shannon:
@@ -179,14 +142,7 @@ class ClassModels:
         size of its criteria)."""
         if self.k_map is None or self.population_table is not None:
             return self.k  # with a population table, k-map is checked on its counts
-        derived = kmap_derived_k(
-            self.k_map,
-            n_records,
-            self.population,
-            estimator=self.k_map_estimator,
-            significance=self.k_map_significance,
-        ).derived_k
-        return max(self.k, derived)
+        return max(self.k, K_MAP.derived_k(self.model_fields(), n_records))
 
     def _kmap_part(self) -> dict:
         names = ("k_map", "population", "k_map_estimator", "k_map_significance", "population_table")
@@ -219,71 +175,17 @@ class ClassModels:
         """Boolean per class: the class fails at least one model (ARX: it is suppressed).
         ``population_counts``: with a population table, the population records of each
         class (k-map)."""
-        fail = sizes < (self.smallest_class(int(round(sizes.sum()))) if self.k_map else self.k)
-        if self.population_table is not None:
-            if population_counts is None:
-                raise ParameterError("k-map with a population table needs each class's count.")
-            fail |= np.asarray(population_counts) < self.k_map
-        if not self.uses_sensitive:
-            return fail
-        if dist is None:
-            raise ParameterError("These privacy models need the sensitive attribute's values.")
-        if self.l is not None:
-            if self.l_kind == "distinct":
-                fail |= dist.distinct() < self.l
-            elif self.l_kind == "entropy":
-                # At least l values as well (ARX): Grassberger's estimate of a small class
-                # can exceed the log of its number of values.
-                fail |= dist.entropy_l(self.entropy_estimator) < self.l - 1e-9
-                fail |= dist.distinct() < math.ceil(self.l - 1e-9)
-            else:
-                fail |= ~(dist.recursive_ratio(int(self.l)) < self.c)
-        if self.t is not None:
-            fail |= dist.emd(self.t_distance) > self.t + 1e-12
-        if self.delta is not None:
-            fail |= dist.delta() >= self.delta
-        if self.beta is not None:
-            fail |= (
-                ~dist.beta_enhanced_ok(self.beta)
-                if self.enhanced_beta
-                else (dist.beta() > self.beta + 1e-12)
-            )
-        if self.alpha is not None:
-            fail |= dist.alpha() > self.alpha + 1e-12
+        settings = self.model_fields()
+        table = ClassTable(np.asarray(sizes), dist, population_counts)
+        fail = np.zeros(np.shape(sizes), dtype=bool)
+        for model in self.asked():
+            fail |= model.failing(settings, table)
         return fail
 
     def describe(self) -> str:
-        parts = [f"k = {self.k}"] if self.k > 1 else []
-        if self.k_map is not None and self.population_table is not None:
-            parts.append(
-                f"k-map k = {self.k_map} in a population table of "
-                f"{len(self.population_table):,} records"
-            )
-        elif self.k_map is not None:
-            estimator = self.k_map_estimator.replace("_", "-")
-            parts.append(
-                f"k-map k = {self.k_map} in a population of {self.population:,.0f} "
-                f"({estimator} estimate, significance {self.k_map_significance:g})"
-            )
-        s = f"on '{self.sensitive}'"
-        if self.l is not None:
-            if self.l_kind == "recursive":
-                parts.append(f"recursive (c,l)-diversity c = {self.c:g}, l = {self.l:g} {s}")
-            elif self.l_kind == "entropy" and self.entropy_estimator == "grassberger":
-                parts.append(f"entropy l-diversity (Grassberger) l = {self.l:g} {s}")
-            else:
-                parts.append(f"{self.l_kind} l-diversity l = {self.l:g} {s}")
-        if self.t is not None:
-            how = " (hierarchical distance)" if self.t_distance == "hierarchical" else ""
-            parts.append(f"t-closeness t = {self.t:g}{how} {s}")
-        if self.delta is not None:
-            parts.append(f"delta-disclosure privacy delta = {self.delta:g} {s}")
-        if self.beta is not None:
-            kind = "enhanced" if self.enhanced_beta else "basic"
-            parts.append(f"{kind} beta-likeness beta = {self.beta:g} {s}")
-        if self.alpha is not None:
-            parts.append(f"(alpha,k)-anonymity alpha = {self.alpha:g} {s}")
-        return ", ".join(parts) or "k = 1"
+        settings = self.model_fields()
+        parts = [model.describe(settings) for model in self.asked()]
+        return ", ".join(part for part in parts if part) or "k = 1"
 
 
 def failing_records(
