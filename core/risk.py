@@ -25,11 +25,13 @@ import pandas as pd
 from core._text import as_text
 from core.errors import ParameterError
 from core.formatting import fmt_count, fmt_number, fmt_percent, fmt_probability
-from core.measures.classes import EquivalenceClasses
+from core.measures.classes import EquivalenceClasses, resolve_classes
 from core.measures.codes import combined_codes
-from core.measures.disclosure import l_and_t, l_and_t_of
-from core.measures.distributions import classes_and_distribution
+from core.measures.disclosure import l_and_t_of
+from core.measures.distributions import classes_and_distribution, sensitive_distribution
 from core.measures.impact import QuasiIdentifierImpact, classes_and_impact, quasi_identifier_impact
+from core.measures.models.base import ClassTable
+from core.measures.models.registry import MODELS
 from core.progress import ProgressFn, no_progress
 from core.validation import (
     require_choice,
@@ -247,6 +249,9 @@ class RiskReport:
     t_distance: str | None = None
     journalist_max_risk: float | None = None
     journalist_avg_risk: float | None = None
+    # The table's figure of every privacy model of the registry (core.measures.models), by
+    # name; None when the table does not tell (no sensitive column, no population).
+    model_figures: Mapping[str, float | None] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """Plain JSON-ready figures (the command line's ``risk --json``)."""
@@ -278,7 +283,25 @@ class RiskReport:
                 journalist_max_risk=self.journalist_max_risk,
                 journalist_avg_risk=self.journalist_avg_risk,
             )
+        data["privacy_models"] = dict(self.model_figures)
         return _plain(data)
+
+    def model_rows(self) -> list[tuple[str, str, float, str]]:
+        """``(name, title, figure, explanation)`` of each privacy model of the registry whose
+        figure the table tells and no other figure of the report already shows (k, distinct
+        l, t): what the report and the Risk page add below the figures above."""
+        rows = []
+        for name, model in MODELS.items():
+            value = self.model_figures.get(name)
+            if name in SHOWN_ELSEWHERE or value is None:
+                continue
+            on = f" of '{self.sensitive}'" if model.needs_sensitive else ""
+            explanation = (
+                f"{model.figure_words.capitalize()}{on}: {fmt_number(value)}. A group passes "
+                f"{model.title} when {model.words}."
+            )
+            rows.append((name, model.title, value, explanation))
+        return rows
 
     def attribute_disclosure(self) -> str | None:
         """A warning when some group reveals its sensitive value (distinct l-diversity = 1).
@@ -334,6 +357,24 @@ class RiskReport:
         return text
 
 
+#: Privacy models whose figure the report shows under its own name already: k-anonymity as
+#: ``k``, l-diversity as ``l_distinct``, t-closeness as ``t_closeness``.
+SHOWN_ELSEWHERE = {"k_anonymity": "k", "l_diversity": "l_distinct", "t_closeness": "t_closeness"}
+
+
+def model_figures(table: ClassTable) -> dict[str, float | None]:
+    """The table's figure of every privacy model of the registry (``risk --json``'s
+    ``privacy_models``): None for a model that needs the sensitive distribution or the
+    population counts when ``table`` has none."""
+    figures: dict[str, float | None] = {}
+    for name, model in MODELS.items():
+        if model.needs_sensitive and table.dist is None:
+            figures[name] = None
+        else:
+            figures[name] = model.figure(table)
+    return figures
+
+
 def _plain(value):
     """Convert numpy scalars inside nested containers to Python numbers for JSON."""
     if isinstance(value, dict):
@@ -385,8 +426,9 @@ def risk_report(
             raise ParameterError("Journalist risk needs the records themselves, not counts.")
     impacts: list[QuasiIdentifierImpact] = []
     distribution = None
-    if classes is None and sensitive is not None and not impact:
-        # one sort gives the classes and the sensitive pairs (no record's class is needed)
+    if classes is None and sensitive is not None and not impact and population is None:
+        # one sort gives the classes and the sensitive pairs (no record's class is needed;
+        # with a population, k-map's figure needs each record's class)
         classes, distribution = classes_and_distribution(
             df, quasi_identifiers, sensitive, counts=counts
         )
@@ -421,11 +463,12 @@ def risk_report(
     if sensitive is not None:
         report_progress(0.7, f"l-diversity and t-closeness of {sensitive}")
         if distribution is None:
-            ldiv, tclose = l_and_t(
-                df, classes.quasi_identifiers, sensitive, classes=classes, counts=counts
+            require_columns(df, sensitive, parameter="sensitive")
+            classes = resolve_classes(df, classes.quasi_identifiers, classes)
+            distribution = sensitive_distribution(
+                df[sensitive], classes, ordered=None, counts=counts
             )
-        else:
-            ldiv, tclose = l_and_t_of(sensitive, classes, distribution)
+        ldiv, tclose = l_and_t_of(sensitive, classes, distribution)
         report.update(
             sensitive=sensitive,
             l_distinct=ldiv.distinct,
@@ -433,6 +476,7 @@ def risk_report(
             t_closeness=tclose.t,
             t_distance=tclose.distance,
         )
+    population_counts = None
     if population is not None:
         people = journalist_class_population(
             df, population, classes.quasi_identifiers, count_column=population_count_column
@@ -441,6 +485,11 @@ def risk_report(
             journalist_max_risk=float((1.0 / people).max()) if n else 0.0,
             journalist_avg_risk=float((1.0 / people).mean()) if n else 0.0,
         )
+        population_counts = np.zeros(classes.sizes.size)  # a class's records share a count
+        population_counts[classes.class_of_record] = people
+    report["model_figures"] = model_figures(
+        ClassTable(classes.sizes, distribution, population_counts)
+    )
     report_progress(1.0, "risk computed")
     return RiskReport(**report)
 

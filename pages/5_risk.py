@@ -192,6 +192,13 @@ if report.sensitive is not None:
         st.error(escape_markdown(disclosure), icon=":material/visibility:")
     for key in ("l_distinct", "l_entropy", "t_closeness"):
         presentation.explain(text[key], "PDPC guide, Step 4 footnote 11; Annex C")
+    if model_rows := report.model_rows():  # the registry's other models (core.measures.models)
+        for column, (_, title, value, _) in zip(
+            st.columns(len(model_rows)), model_rows, strict=True
+        ):
+            column.metric(title, fmt_number(value))
+        for _, _, _, explanation in model_rows:
+            presentation.explain(escape_markdown(explanation), "PDPC guide, Step 4")
     show_hierarchical_t(data, report.quasi_identifiers, report.sensitive)
 
 st.subheader("Population uniqueness: unique in the whole population?")
