@@ -77,6 +77,8 @@ def remove_words(p: Mapping[str, Any]) -> str:
 
 
 _CONDITION_WORDS = {"equals": "=", "less_than": "<", "greater_than": ">"}
+
+
 def _model(name: str, spec: Any) -> str:
     """A privacy model of a suppression step: "l-diversity 2 on disease" (the model's title
     and level from the registry, core.measures.models)."""
