@@ -17,8 +17,8 @@ import streamlit as st
 
 from core.errors import AnonymisationError
 from core.markup import code_span, escape_markdown
+from core.measures.models.registry import MODELS, TARGET_MODELS
 from core.release.gate import ReleaseCheck
-from core.release_targets import TARGET_MODELS
 from core.text_rescan import COUNTERS, MIN_REVIEWED_CELLS, rescan
 from ui.state import cache, classify, presentation, release, replay, session
 
@@ -156,25 +156,6 @@ def free_text_section(check: ReleaseCheck) -> None:
     )
 
 
-#: The models as the literature names them (the recipe's ``targets`` keys stay as written).
-MODEL_NAMES = {
-    "l_diversity": "l-diversity",
-    "t_closeness": "t-closeness",
-    "delta_disclosure": "δ-disclosure privacy",
-    "beta_likeness": "β-likeness",
-    "alpha_k": "(α,k)-anonymity",
-    "k_map": "k-map",
-}
-_PARAMETERS: dict[str, tuple[tuple[str, float], ...]] = {
-    "l_diversity": (("l", 2.0),),
-    "t_closeness": (("t", 0.2),),
-    "delta_disclosure": (("delta", 1.5),),
-    "beta_likeness": (("beta", 1.0),),
-    "alpha_k": (("alpha", 0.8),),
-    "k_map": (("k", 5.0), ("population", 1_000_000.0)),
-}
-
-
 def targets_section(check: ReleaseCheck) -> None:
     """Choose the privacy-model targets the release must meet (the recipe's ``targets``)."""
     targets = release.release_targets()
@@ -188,10 +169,10 @@ def targets_section(check: ReleaseCheck) -> None:
             "Model",
             TARGET_MODELS,
             key="target_model",
-            format_func=lambda name: MODEL_NAMES.get(name, name),
+            format_func=lambda name: MODELS[name].title,
         )
         spec: dict[str, Any] = {}
-        if model != "k_map":
+        if MODELS[model].needs_sensitive:
             columns = [str(c) for c in replay.current_data().columns]
             chosen = str(classify.sensitive_column(replay.current_data()))  # Classify's choice
             spec["sensitive"] = st.selectbox(
@@ -206,21 +187,22 @@ def targets_section(check: ReleaseCheck) -> None:
             )
             if spec["kind"] == "recursive":
                 spec["c"] = st.number_input("c", min_value=0.1, value=3.0, key="target_c")
-        for parameter, default in _PARAMETERS[model]:
-            whole = parameter in ("k", "population") or (
+        for parameter in MODELS[model].parameters:
+            if parameter.example is None:
+                continue  # kind and c above; the rest keep their defaults
+            name, default = parameter.key, parameter.example
+            whole = isinstance(default, int) or (
                 model == "l_diversity" and spec.get("kind") != "entropy"
             )
             # A whole number is typed and shown as one ('5', not '5.00'). Entropy l is the
             # one real l: its own key, as a widget keeps the type of its first value.
-            key = f"target_{parameter}" + (
-                "_entropy" if model == "l_diversity" and not whole else ""
-            )
+            key = f"target_{name}" + ("_entropy" if model == "l_diversity" and not whole else "")
             value = (
-                st.number_input(parameter, min_value=1, value=int(default), step=1, key=key)
+                st.number_input(name, min_value=1, value=int(default), step=1, key=key)
                 if whole
-                else st.number_input(parameter, value=default, key=key)
+                else st.number_input(name, value=float(default), key=key)
             )
-            spec[parameter] = int(value) if whole else float(value)
+            spec[name] = int(value) if whole else float(value)
         b1, b2 = st.columns(2)
         if b1.button("Require this target", key="target_add"):
             try:

@@ -31,9 +31,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from core.errors import ParameterError
 from core.measures.distributions import ClassDistribution
 from core.measures.models.class_models import ClassModels
+from core.measures.models.registry import MAPPING_MODELS, MODELS
 from core.population_risk.solver import DEFAULT_SOLVER
 from core.search.target import Target
 
@@ -129,45 +129,16 @@ def suppression_step(
         "below_k": int(below_k),
         "quasi_identifiers": list(quasi_identifiers),
     }
-    sensitive = {"sensitive": models.sensitive}
-    if models.l is not None:
-        step["l_diversity"] = {**sensitive, "l": models.l, "kind": models.l_kind}
-        if models.l_kind == "recursive":
-            step["l_diversity"]["c"] = models.c
-        if models.l_kind == "entropy" and models.entropy_estimator != "shannon":
-            step["l_diversity"]["estimator"] = models.entropy_estimator
-    if models.t is not None:
-        step["t_closeness"] = {**sensitive, "t": models.t, "distance": models.t_distance}
-        if models.t_distance == "hierarchical":
-            if t_hierarchy_path is None:
-                raise ParameterError(
-                    f"No hierarchy file given for the sensitive column '{models.sensitive}' "
-                    "(t-closeness with hierarchical distance)."
-                )
-            step["t_closeness"]["hierarchy"] = str(t_hierarchy_path)
-    if models.delta is not None:
-        step["delta_disclosure"] = {**sensitive, "delta": models.delta}
-    if models.beta is not None:
-        step["beta_likeness"] = {**sensitive, "beta": models.beta, "enhanced": models.enhanced_beta}
-    if models.alpha is not None:
-        step["alpha_k"] = {**sensitive, "alpha": models.alpha}
-    if models.k_map is not None and models.population_table is not None:
-        if population_table_path is None:
-            raise ParameterError("No file given for k-map's population table.")
-        generalised = dict(generalised or {})
-        step["k_map"] = {
-            "k": models.k_map,
-            "population_table": str(population_table_path),
-            "hierarchies": {c: str(p) for c, (p, _) in generalised.items()},
-            "levels": {c: int(lv) for c, (_, lv) in generalised.items()},
-        }
-    elif models.k_map is not None:
-        step["k_map"] = {
-            "k": models.k_map,
-            "population": models.population,
-            "estimator": models.k_map_estimator,
-            "significance": models.k_map_significance,
-        }
+    settings = models.model_fields()
+    for name in MAPPING_MODELS:  # k-anonymity is the step's below_k
+        model = MODELS[name]
+        if model.is_asked(settings):
+            step[name] = model.step_spec(
+                settings,
+                t_hierarchy_path=t_hierarchy_path,
+                population_table_path=population_table_path,
+                generalised=generalised,
+            )
     if isinstance(models, Target):
         step.update(table_specs(models))
     return step

@@ -20,6 +20,7 @@ class AlphaKModel(PrivacyModel):
             "alpha",
             "alpha",
             "the largest share one sensitive value may take in a class (0-1)",
+            example=0.8,
             flag="--alpha",
             cli={
                 "type": float,

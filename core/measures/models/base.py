@@ -36,13 +36,16 @@ class Parameter:
     ``key`` is its name in a recipe's ``suppress_records`` step and ``targets:`` section
     (``kind``), ``field`` the ``ClassModels`` field it sets (``l_kind``); ``flag`` and
     ``cli`` (argparse keyword arguments: type, choices, default, help, metavar) its option
-    of ``search`` on the command line, when it has one; ``words`` what it means."""
+    of ``search`` on the command line, when it has one; ``words`` what it means;
+    ``example`` a typical value, where a form asking for the model starts (None: the form
+    does not ask it, or asks it its own way)."""
 
     key: str
     field: str
     words: str
     flag: str | None = None
     cli: Mapping[str, Any] = field(default_factory=dict)
+    example: float | None = None
 
 
 @dataclass(frozen=True)

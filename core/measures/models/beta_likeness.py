@@ -21,6 +21,7 @@ class BetaLikenessModel(PrivacyModel):
             "beta",
             "beta",
             "the largest relative gain (share in class - share in table) / share in table",
+            example=1.0,
             flag="--beta",
             cli={
                 "type": float,

@@ -20,6 +20,7 @@ class DeltaDisclosureModel(PrivacyModel):
             "delta",
             "delta",
             "the largest |ln(share in class / share in table)| (natural log)",
+            example=1.5,
             flag="--delta",
             cli={
                 "type": float,

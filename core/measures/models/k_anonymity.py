@@ -19,6 +19,7 @@ class KAnonymityModel(PrivacyModel):
             "k",
             "k",
             "records each class must hold at least",
+            example=5,
             flag="--k",
             cli={"type": int, "default": 5, "help": "target k (default 5)"},
         ),

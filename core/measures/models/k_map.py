@@ -35,6 +35,7 @@ class KMapModel(PrivacyModel):
             "k",
             "k_map",
             "the people of the population each class must stand for",
+            example=5,
             flag="--k-map",
             cli={
                 "type": int,
@@ -46,6 +47,7 @@ class KMapModel(PrivacyModel):
             "population",
             "population",
             "the size of the population the records were drawn from",
+            example=1000000,
             flag="--population",
             cli={
                 "type": float,

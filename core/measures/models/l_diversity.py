@@ -28,6 +28,7 @@ class LDiversityModel(PrivacyModel):
             "l",
             "l",
             "the diversity each class must have",
+            example=2.0,
             flag="--l",
             cli={"type": float, "help": "l-diversity of the sensitive column"},
         ),

@@ -27,6 +27,7 @@ class TClosenessModel(PrivacyModel):
             "t",
             "t",
             "the largest Earth Mover's Distance of a class from the table (0-1)",
+            example=0.2,
             flag="--t",
             cli={"type": float, "help": "t-closeness of the sensitive column"},
         ),
