@@ -433,6 +433,19 @@ def _risk_rows(before: RiskReport | None, after: RiskReport | None) -> list[str]
             continue
         explanation = table_cell(explanations.get(key, ""))
         rows.append(f"| {label} | {table_cell(_fmt(b))} | {table_cell(_fmt(a))} | {explanation} |")
+    # The registry's models no figure above shows (core.measures.models: delta, beta, alpha,
+    # k-map), each with its figure before and after and its words (the released table's).
+    titles: dict[str, tuple[str, str]] = {}
+    for risk in (after, before):
+        for name, title, _, words in risk.model_rows() if risk else ():
+            titles.setdefault(name, (title, words))
+    for name, (title, words) in titles.items():
+        b = before.model_figures.get(name) if before else None
+        a = after.model_figures.get(name) if after else None
+        rows.append(
+            f"| {table_cell(title)} | {table_cell(_fmt(b))} | {table_cell(_fmt(a))} | "
+            f"{table_cell(words)} |"
+        )
     return rows
 
 

@@ -224,3 +224,27 @@ def test_attribute_disclosure_flags_a_group_with_one_sensitive_value():
     diverse = df.assign(disease=["flu", "cold", "flu", "cold"])
     assert risk_report(diverse, ["age", "sex"], sensitive="disease").attribute_disclosure() is None
     assert risk_report(df, ["age", "sex"]).attribute_disclosure() is None
+
+
+def test_risk_report_gives_every_privacy_model_s_figure_by_hand():
+    """Classes a: x, y and b: x, x; the table: x 3/4, y 1/4 (worked by hand). delta: the
+    largest |ln(q / p)| is y in a, ln(0.5 / 0.25) = ln 2; beta: the largest (q - p) / p is y
+    in a, (0.5 - 0.25) / 0.25 = 1; alpha: b is all x, 1; t (equal distance): b, 0.5 (|1 -
+    0.75| + |0 - 0.25|) = 0.25; k 2, distinct l 1. k-map needs a population: None."""
+    df = pd.DataFrame({"g": ["a", "a", "b", "b"], "s": ["x", "y", "x", "x"]})
+    report = risk_report(df, ["g"], sensitive="s")
+    figures = report.to_dict()["privacy_models"]
+    assert figures == pytest.approx(
+        {
+            "k_anonymity": 2,
+            "l_diversity": 1,
+            "t_closeness": 0.25,
+            "delta_disclosure": math.log(2),
+            "beta_likeness": 1.0,
+            "alpha_k": 1.0,
+            "k_map": None,
+        }
+    )
+    rows = report.model_rows()  # what k, l_distinct and t_closeness do not show already
+    assert [name for name, *_ in rows] == ["delta_disclosure", "beta_likeness", "alpha_k"]
+    assert all("PDPC guide" in words for *_, words in rows)
