@@ -19,6 +19,8 @@ from core.io import table_to_bytes
 from core.markup import code_span, escape_markdown
 from core.recipe import to_python_script
 from core.release.gate import NOT_ANONYMISED_MARK, marked_name
+from core.release.inputs import ReleaseFigures, ReleaseRoles
+from core.release.pipeline import with_anchor
 from core.release.report import DECRYPT_COMMAND, SUGGESTED_K, USE_CASES, build_report, controls_for
 from core.release.report_files import (
     SIGN_OFF_FIELDS,
@@ -187,14 +189,14 @@ with stop_on_error():
             release,
             use_case=use_case,
             annex_d=verdict,
-            sensitive=release.meta.get("sensitive"),
             k_threshold=classify.k_target(),
             sign_off=signed,
-            risk_before=before,
-            risk_after=after,
-            utility=utility,
             release_check=check,
-            direct_identifiers=classify.columns_with_role(Role.DIRECT, original),
+            roles=ReleaseRoles(
+                sensitive=release.meta.get("sensitive"),
+                direct_identifiers=classify.columns_with_role(Role.DIRECT, original),
+            ),
+            figures=ReleaseFigures(risk_before=before, risk_after=after, utility=utility),
         )
 
 # Direct identifiers left: the release check's table below names each one and what to do,
@@ -414,7 +416,7 @@ if check.releasable:
             )
 if prepared is not None:
     anchor = prepared["anchor"]
-    report = dataclasses.replace(report, audit=anchor)  # the report and bundle carry it
+    report = with_anchor(report, anchor)  # the report and bundle carry it
     said = "Recorded as" if prepared["new"] else "Already recorded as"
     st.success(
         f"{said} release {anchor['release']} at audit log entry {anchor['entries']}: "

@@ -9,19 +9,18 @@ files all or nothing, :mod:`core.cli.apply_engine` streams a table larger than m
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from core.cli.apply_engine import apply_on_engine
-from core.cli.apply_plan import gate_release, plan_apply, plan_record
+from core.cli.apply_plan import gate_release, marked_release, plan_apply, plan_record
 from core.cli.apply_release import place_and_record, release_files, tell_what_was_written
 from core.cli.common import add_engine_options, data_command
 from core.engines import choose_engine
 from core.outputs import plan_outputs
 from core.progress import ProgressFn, no_progress, stage
 from core.recipe import apply_recipe
-from core.release.gate import NOT_ANONYMISED_MARK, marked_name
+from core.release.gate import NOT_ANONYMISED_MARK
 from core.release.record import workspace_tables
 from core.release.report import USE_CASES
 from core.workspace import ENV_VAR as WORKSPACE_ENV
@@ -105,12 +104,7 @@ def run(args: argparse.Namespace) -> int:
     progress(0.6, "checking the release")
     check = gate_release(args, job, result)
     if check.acknowledged:  # every file of the release says so in its name
-        job = replace(
-            job,
-            out=Path(marked_name(job.out)),
-            report=Path(marked_name(job.report)) if job.report else None,
-        )
-        packages = [replace(p, path=Path(marked_name(p.path))) for p in packages]
+        job, packages = marked_release(job, packages)
     progress(0.7, "writing the release")
     outputs, staged, identities = release_files(args, job, result, stage(progress, 0.7, 0.95))
     try:

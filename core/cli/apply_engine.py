@@ -15,22 +15,29 @@ import pandas as pd
 from core.cli.apply_plan import (
     ApplyJob,
     apply_outputs,
-    gate_options,
     mapping_passphrase,
+    marked_release,
     plan_record,
     pseudonymised_columns,
     recipe_input_files,
+    refuse_unless_acknowledged,
     require_keys,
     step1_direct_identifiers,
 )
 from core.cli.apply_release import place_and_record, warn_released_anyway
 from core.cli.common import comma_list
-from core.errors import ReleaseRefusedError
 from core.io import output_format, table_to_bytes
 from core.markup import terminal_line
 from core.outputs import plan_outputs
 from core.recipe import Recipe, RecipeResult, check_recipe_columns
-from core.release.gate import NOT_ANONYMISED_MARK, check_release, marked_name
+from core.release.inputs import (
+    EngineRun,
+    ReleaseFigures,
+    ReleaseRoles,
+    ReleaseSource,
+    StreamedFacts,
+)
+from core.release.pipeline import check_recipe_release
 from core.release.report import SUGGESTED_K
 from core.release_targets import parse_targets, target_columns
 from core.schema import Suggestion
@@ -120,36 +127,28 @@ def apply_on_engine(args: argparse.Namespace, engine: str) -> int:
             )
         finally:
             writer.close()
-        check = check_release(
+        check = check_recipe_release(
             columns,
             result.frequency,
-            steps=len(recipe.steps),
-            quasi_identifiers=qis or None,
-            direct_identifiers=job.direct_identifiers,
-            sensitive=sensitive,
+            job.recipe,
+            roles=ReleaseRoles(
+                quasi_identifiers=qis or None,
+                direct_identifiers=job.direct_identifiers,
+                sensitive=sensitive,
+            ),
             k_target=meta.get("k") or SUGGESTED_K[args.use_case],
             annex_d=meta.get("annex_d"),
-            counts=result.counts,
-            changed=result.changed,
-            identifiers_left=result.identifiers_left,
-            sample=first,
-            **gate_options(job),
+            suggestions=job.suggestions,
+            streamed=StreamedFacts(
+                counts=result.counts,
+                changed=result.changed,
+                identifiers_left=result.identifiers_left,
+                sample=first,
+            ),
         )
-        if not check.passed:
-            if not args.release_anyway:
-                raise ReleaseRefusedError(
-                    "The release check failed, so nothing was written: "
-                    + " ".join(check.problems)
-                    + " Fix the recipe, or give --release-anyway "
-                    f"to write the files marked {NOT_ANONYMISED_MARK}."
-                )
-            check = check.acknowledge()
-            job = replace(
-                job,
-                out=Path(marked_name(job.out)),
-                report=Path(marked_name(job.report)) if job.report else None,
-            )
-            packages = [replace(p, path=Path(marked_name(p.path))) for p in packages]
+        check = refuse_unless_acknowledged(args, check)
+        if check.acknowledged:  # every file of the release says so in its name
+            job, packages = marked_release(job, packages)
         outputs = plan_outputs(
             apply_outputs(job, list(result.mappings), []), inputs, force=args.force
         )
@@ -160,9 +159,11 @@ def apply_on_engine(args: argparse.Namespace, engine: str) -> int:
             contents = [table_to_bytes(table, "csv") for table in tables]
         else:
             contents = [encrypt_table(table, job.passphrase) for table in tables]
-        figures, recorded, done = {}, {}, None
+        figures, recorded, done = ReleaseFigures(), None, None
         if counted is not None:
-            figures, recorded, done = _counted_release(sources, steps, result, counted, engine)
+            figures, recorded, done = _counted_release(
+                args.data, sources, steps, result, counted, engine
+            )
             job = replace(job, data=counted.original)
         place_and_record(
             args,
@@ -201,12 +202,12 @@ def apply_on_engine(args: argparse.Namespace, engine: str) -> int:
 
 
 def _counted_release(
-    sources: Any, steps: Any, result: Any, counted: Any, engine: str
-) -> tuple[dict[str, Any], dict[str, Any], RecipeResult]:
+    data_path: str, sources: Any, steps: Any, result: Any, counted: Any, engine: str
+) -> tuple[ReleaseFigures, tuple[ReleaseSource, EngineRun], RecipeResult]:
     """An engine's release as the report and the workspace take it: the figures counted
-    while it was written (core.engines.streaming.ReleaseCounts), the options of
-    core.audit.record_release, and a RecipeResult with the step log and the release's
-    columns (no rows)."""
+    while it was written (core.engines.streaming.ReleaseCounts), its source and run as
+    core.release.record.record_release records them, and a RecipeResult with the step
+    log and the release's columns (no rows)."""
     from core.engines.sources import file_hashes, sources_sha256
     from core.engines.streaming import BATCH_ROWS
     from core.recipe import StepLog, describe_step
@@ -227,28 +228,27 @@ def _counted_release(
     )
     done = RecipeResult(counted.released, dict(result.mappings), {}, log, result.seed)
     after = (result.frequency, result.counts)
-    figures = {
-        "frequency_before": counted.risk_table(),
-        "frequency_after": after,
-        "utility": counted.utility(),
-        "formula_like_cells": formula_like_counts(counted.released, counted.formula_cells),
-    }
+    figures = ReleaseFigures(
+        frequency_before=counted.risk_table(),
+        frequency_after=after,
+        utility=counted.utility(),
+        formula_like_cells=formula_like_counts(counted.released, counted.formula_cells),
+    )
     hashes = file_hashes(sources)  # several files: verify reads exactly these again
-    recorded = {
-        "original_rows": counted.records_in,
-        "released_counts": after,
-        "data_sha256": sources_sha256(sources, hashes),
-        "engine": engine,
-        "block_rows": BATCH_ROWS,
-        "data_files": hashes if len(hashes) > 1 else None,
-    }
-    return figures, recorded, done
+    source = ReleaseSource(
+        path=data_path,
+        sha256=sources_sha256(sources, hashes),
+        rows=counted.records_in,
+        files=hashes if len(hashes) > 1 else None,
+    )
+    run = EngineRun(engine=engine, block_rows=BATCH_ROWS, released_counts=after)
+    return figures, (source, run), done
 
 
 def _unseen_in_sample(suggestions: tuple[Suggestion, ...]) -> tuple[Suggestion, ...]:
     """An engine's Step 1 reads the first rows only (core.engines.sources.sample_rows): a
     column empty there may hold NRICs further down. It is not "empty" but "unseen", and
-    the release check asks for a decision on it (core.release_gate.UNSURE_KINDS)."""
+    the release check asks for a decision on it (core.release.column_judges.UNSURE_KINDS)."""
     return tuple(
         replace(
             s,

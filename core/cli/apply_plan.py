@@ -7,9 +7,8 @@ from __future__ import annotations
 import argparse
 import getpass
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -18,7 +17,9 @@ from core.errors import AnonymisationError, ReleaseRefusedError, SecretError
 from core.io import read_table
 from core.outputs import Output, file_name_part, plan_outputs
 from core.recipe import Recipe, RecipeResult, check_recipe_columns
-from core.release.gate import NOT_ANONYMISED_MARK, ReleaseCheck, check_release, missing_rule
+from core.release.gate import NOT_ANONYMISED_MARK, ReleaseCheck, marked_name
+from core.release.inputs import ReleaseRoles
+from core.release.pipeline import check_recipe_release
 from core.release.report import SUGGESTED_K
 from core.schema import Role, Suggestion, suggest_roles
 from core.techniques.pseudonymisation import (
@@ -88,7 +89,7 @@ def plan_apply(args: argparse.Namespace) -> ApplyJob:
 
 def plan_record(args: argparse.Namespace, job: ApplyJob) -> tuple[str | None, list[Output]]:
     """The workspace to record in (--workspace, else $ANON_WORKSPACE) and the packages to
-    write (the recipient --bundle, the internal --archive: core.bundle), all checked before
+    write (the recipient --bundle, the internal --archive: core.release.bundle), all checked before
     any work is done. The archive holds personal data: written 0600, never over a file."""
     workspace = args.workspace or os.environ.get(WORKSPACE_ENV) or None
     if workspace and Path(workspace).exists():
@@ -123,23 +124,10 @@ def step1_direct_identifiers(
         names = recipe.meta["direct_identifiers"] or []
         declared = [names] if isinstance(names, str) else list(names)
         # those Step 1 is sure of count too, whatever the recipe says (an engine tracks
-        # which still hold original values: core.release_backstops.with_classified)
+        # which still hold original values: core.release.backstops.with_classified)
         sure = [s.column for s in suggestions if s.role is Role.DIRECT and not s.uncertain]
         return list(dict.fromkeys([*declared, *sure])), suggestions
     return classified, suggestions
-
-
-def gate_options(job: ApplyJob) -> dict[str, Any]:
-    """What the release gate reads from the recipe besides the figures: its steps, Step
-    1's suggestions and the recipe's decisions, reviews and targets."""
-    meta = job.recipe.meta
-    return {
-        "recipe_steps": job.recipe.steps,
-        "suggestions": job.suggestions,
-        "not_quasi_identifiers": meta.get("not_quasi_identifiers"),
-        "reviewed_text": meta.get("reviewed_text"),
-        "targets": meta.get("targets"),
-    }
 
 
 def gate_release(args: argparse.Namespace, job: ApplyJob, result: RecipeResult) -> ReleaseCheck:
@@ -149,19 +137,26 @@ def gate_release(args: argparse.Namespace, job: ApplyJob, result: RecipeResult) 
     which case the acknowledgement goes into the report and every file name.
     """
     meta = job.recipe.meta
-    check = check_release(
+    check = check_recipe_release(
         job.data,
         result.data,
-        steps=len(job.recipe.steps),
-        quasi_identifiers=job.quasi_identifiers or meta.get("quasi_identifiers"),
-        direct_identifiers=job.direct_identifiers,
-        sensitive=meta.get("sensitive"),
+        job.recipe,
+        roles=ReleaseRoles(
+            quasi_identifiers=job.quasi_identifiers or meta.get("quasi_identifiers"),
+            direct_identifiers=job.direct_identifiers,
+            sensitive=meta.get("sensitive"),
+        ),
         k_target=meta.get("k") or SUGGESTED_K[args.use_case],
         annex_d=meta.get("annex_d"),
-        missing=missing_rule(job.recipe.steps),
+        suggestions=job.suggestions,
         mappings=result.mappings,
-        **gate_options(job),
     )
+    return refuse_unless_acknowledged(args, check)
+
+
+def refuse_unless_acknowledged(args: argparse.Namespace, check: ReleaseCheck) -> ReleaseCheck:
+    """``check`` when it passed; acknowledged with ``--release-anyway``; else the refusal
+    (exit 2, nothing written), for a table in memory and one an engine streamed alike."""
     if check.passed:
         return check
     if not args.release_anyway:
@@ -172,6 +167,17 @@ def gate_release(args: argparse.Namespace, job: ApplyJob, result: RecipeResult) 
             f"{NOT_ANONYMISED_MARK}."
         )
     return check.acknowledge()
+
+
+def marked_release(job: ApplyJob, packages: list[Output]) -> tuple[ApplyJob, list[Output]]:
+    """The job and packages of a release made despite the gate: every file of it says so
+    in its name (core.release.gate.marked_name)."""
+    job = replace(
+        job,
+        out=Path(marked_name(job.out)),
+        report=Path(marked_name(job.report)) if job.report else None,
+    )
+    return job, [replace(p, path=Path(marked_name(p.path))) for p in packages]
 
 
 def recipe_input_files(recipe: Recipe, base_dir: Path) -> dict[str, Path]:

@@ -10,9 +10,8 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from core.cli.apply_plan import ApplyJob, apply_outputs
 from core.cli.common import end_bar
@@ -22,6 +21,15 @@ from core.outputs import Output, plan_outputs, stage_content, write_outputs
 from core.progress import ProgressFn
 from core.recipe import Recipe, RecipeResult
 from core.release.gate import NOT_ANONYMISED_MARK, ReleaseCheck
+from core.release.inputs import (
+    EngineRun,
+    ReleasedFile,
+    ReleaseFigures,
+    ReleaseRoles,
+    ReleaseSource,
+)
+from core.release.pipeline import ReleasePackages, with_anchor
+from core.release.record import portable_release_recipe, record_release
 from core.release.report import Report, build_report, report_to_markdown
 from core.risk import AnnexDResult, annex_d_risk
 from core.techniques.pseudonymisation import encrypt_table
@@ -38,32 +46,29 @@ def place_and_record(
     identities: list[bytes],
     workspace: str | None,
     packages: list[Output],
-    figures: dict[str, Any] | None = None,
-    recorded: dict[str, Any] | None = None,
+    figures: ReleaseFigures = ReleaseFigures(),
+    recorded: tuple[ReleaseSource, EngineRun] | None = None,
 ) -> None:
     """Record the release and place its files, all or nothing (issue 27).
 
     ``outputs`` are the released table (written in full to ``staged``), the identity
     tables (``identities``, their bytes) and the --report; ``packages`` the recipient
-    --bundle and the internal --archive (core.bundle). The workspace records the release
+    --bundle and the internal --archive (core.release.bundle). The workspace records the release
     in one transaction that stays open while the files are placed and commits after: a
     release that cannot be recorded (a full disk, a damaged workspace, Ctrl-C) writes no
     file, and files whose record cannot be committed are removed. The report, bundle and
     archive carry the release's anchor in the audit log (core.audit_check). Identity
     tables go into the workspace and the internal archive only encrypted, never into the
-    recipient bundle. An engine gives its counted ``figures`` for the report and the
-    ``recorded`` options of :func:`core.audit.record_release` (rows, frequency table,
-    input files).
+    recipient bundle. An engine gives its counted ``figures`` for the report and what
+    :func:`core.release.record.record_release` records of its source and run (rows,
+    frequency table, input files). The steps are those of :mod:`core.release.pipeline`.
     """
-    from core.release.bundle import build_archive, build_bundle, portable_recipe
-    from core.release.record import record_release
-
     identity_outputs = outputs[1 : 1 + len(identities)]
     files: list[tuple[Output, bytes | Path]] = [(outputs[0], staged)]
     files += list(zip(identity_outputs, identities, strict=True))
     report = None
     if job.report is not None or workspace or packages:
-        report = _build_report(args, job, result, check, identity_outputs, **(figures or {}))
+        report = _build_report(args, job, result, check, identity_outputs, figures)
     # (an engine gives no result when nothing is recorded, reported or packaged)
     encrypted = (
         dict(zip(pairs_of(result), identities, strict=False))
@@ -74,43 +79,41 @@ def place_and_record(
     try:
         with _recording(workspace) as ws:
             if ws is not None:
+                source, run = recorded or (ReleaseSource(path=args.data), EngineRun())
                 done = record_release(
                     ws,
                     original=job.data,
-                    data_path=args.data,
+                    source=source,
                     recipe=job.recipe,
                     result=result,
-                    output=None,
-                    output_sha256=sha256_file(staged),
-                    output_name=job.out.name,
+                    output=ReleasedFile(
+                        name=job.out.name, content=None, sha256=sha256_file(staged)
+                    ),
                     base_dir=job.base_dir,
                     quasi_identifiers=job.quasi_identifiers,
                     report=report.to_dict(),
                     encrypted_mappings=encrypted,
                     author=getpass.getuser(),
-                    **(recorded or {}),
+                    engine_run=run,
                 )
-                report = replace(report, audit=done.anchor)
+                report = with_anchor(report, done.anchor)
                 portable, hierarchies = done.recipe, done.hierarchies
             elif packages:
-                portable, hierarchies = portable_recipe(job.recipe, base_dir=job.base_dir)
-                portable = Recipe(portable.steps, result.seed, portable.meta)
+                portable, hierarchies = portable_release_recipe(
+                    None, job.recipe, result.seed, job.base_dir
+                )
             if job.report is not None:
                 files.append((outputs[-1], _report_bytes(report, job.report)))
+            if packages:
+                release = ReleasePackages(
+                    staged.read_bytes(), job.out.name, portable, hierarchies, report
+                )
             for package in packages:
-                release = {
-                    "released": staged.read_bytes(),
-                    "released_name": job.out.name,
-                    "recipe": portable,
-                    "hierarchies": hierarchies,
-                    "report": report,
-                }
                 if package.label == "--archive":
                     mappings = {f"{c}-{kind}": blob for (c, kind), blob in encrypted.items()}
-                    made = build_archive(**release, encrypted_mappings=mappings)
+                    made = release.archive(mappings)
                 else:
-                    made = build_bundle(
-                        **release,
+                    made = release.bundle(
                         made_mappings=bool(identities),
                         original=job.data,
                         released_table=result.data,
@@ -194,11 +197,11 @@ def _build_report(
     result: RecipeResult | None,
     check: ReleaseCheck,
     identity_outputs: list[Output],
-    **figures: Any,
+    figures: ReleaseFigures,
 ) -> Report:
     """The release's report (one for --report, the workspace and the bundle); ``figures``
-    are an engine's counted figures (:func:`core.report.build_report`'s
-    ``frequency_before``, ``utility``, ...)."""
+    are an engine's counted figures (core.release.inputs.ReleaseFigures: the frequency
+    tables, utility, formula-like cells), empty for a table in memory."""
     identity_files = [
         {"table": output.label, "file": output.path.name, "encrypted": job.passphrase is not None}
         for output in identity_outputs
@@ -207,13 +210,14 @@ def _build_report(
         job.data,
         result,
         job.recipe,
-        quasi_identifiers=job.quasi_identifiers,
+        roles=ReleaseRoles(
+            quasi_identifiers=job.quasi_identifiers, direct_identifiers=job.direct_identifiers
+        ),
+        figures=figures,
         use_case=args.use_case,
         identity_files=identity_files,
         release_check=check,
         annex_d=_annex_d(job.recipe, check),
-        direct_identifiers=job.direct_identifiers,
-        **figures,
     )
 
 

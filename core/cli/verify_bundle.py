@@ -114,7 +114,7 @@ def _against_release(
     recorded = ws.recipe_version(release["recipe_version_id"])
     stored = ws.hierarchies()
     # The internal archive carries the recorded recipe; the recipient bundle the same
-    # recipe with rules instead of hierarchy files (core.bundle.recipient_recipe).
+    # recipe with rules instead of hierarchy files (core.release.bundle.recipient_recipe).
     recipient = recipient_recipe(Recipe.from_yaml(recorded.yaml), stored).recipe.to_yaml()
     if files.kept.get("recipe.yaml") not in (
         recorded.yaml.encode("utf-8"),

@@ -490,7 +490,7 @@ def stream_recipe(
 
 
 def _values_left(before: pd.Series, after: pd.Series) -> bool:
-    from core.release.gate import original_values_left
+    from core.release.column_judges import original_values_left
 
     return original_values_left(before, after)
 

@@ -11,14 +11,15 @@ vocabulary: a direct identifier kept in any form but pseudonyms is judged by wha
 still shows (:mod:`core.release.kept_identifiers`); redacted free text is rescanned and signed
 for (:mod:`core.text_rescan`); a column Step 1 doubts needs a place in the recipe or a
 recorded reason; and the recipe's privacy-model ``targets`` are judged on the released
-table (:mod:`core.release_targets`). A user may still release a risky table, but only by
+table (:mod:`core.release_targets`). Each column is judged in
+:mod:`core.release.column_judges`; the verdict is gathered here. A user may still release a risky table, but only by
 acknowledging it: the acknowledgement is written into the report and into the file name
 (:func:`marked_name`), so the file can never pass for an anonymised release.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import PurePath
 from typing import Any
@@ -27,24 +28,21 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
-from core.release.backstops import (
-    as_released,
-    identifiers_inside,
-    rare_values_back,
-    with_classified,
+from core.release.backstops import as_released, identifiers_inside, with_classified
+from core.release.column_judges import (
+    judge_free_text,
+    judge_identifier,
+    judge_streamed_identifiers,
+    original_values_left,
+    undecided_columns,
 )
-from core.release.kept_identifiers import RUN, advice, form_words, identifying_runs, treatment
+from core.release.inputs import ReleaseDecisions, ReleaseRoles, RiskTargets, StreamedFacts
+from core.release.kept_identifiers import treatment
 from core.release_targets import evaluate_targets, parse_targets, target_columns
 from core.risk import annex_d_risk, risk_report
-from core.schema import Role, Suggestion, suggest_roles
+from core.schema import suggest_roles
 from core.survey_risk import sample_frequencies
-from core.text_rescan import (
-    MIN_REVIEWED_CELLS,
-    check_review,
-    describe_findings,
-    rescan,
-    review_shortfall,
-)
+from core.text_rescan import check_review
 from core.validation import require_columns, require_int, require_positive
 
 #: Inserted into the file name of a release made despite the gate's objections.
@@ -71,10 +69,6 @@ PROBLEM_KINDS = (
 )
 #: The lowest k target the gate accepts: with k = 1 every table "reaches" k.
 MIN_K_TARGET = 2
-#: Step 1 kinds of an "other" column it could not place: high-cardinality text.
-UNSURE_KINDS = ("text", "mixed", "unseen")  # unseen: empty in an engine's first rows
-#: Step 1 kinds of a column unique (or nearly) for every record.
-NEAR_UNIQUE_KINDS = ("near_unique", "identifier_like")
 
 
 @dataclass(frozen=True)
@@ -191,25 +185,13 @@ def check_release(
     released: pd.DataFrame,
     *,
     steps: int,
-    quasi_identifiers: Sequence[str] | None,
-    direct_identifiers: Sequence[str] = (),
-    sensitive: str | None = None,
-    k_target: int | None = None,
-    annex_d: Mapping[str, Any] | None = None,
-    l_target: int | None = None,
-    t_target: float | None = None,
+    roles: ReleaseRoles,
+    risk_targets: RiskTargets = RiskTargets(),
+    decisions: ReleaseDecisions = ReleaseDecisions(),
+    streamed: StreamedFacts = StreamedFacts(),
     roles_confirmed: bool = True,
     missing: str = "own_value",
-    counts: np.ndarray | None = None,
-    changed: bool | None = None,
-    identifiers_left: Sequence[str] | None = None,
-    recipe_steps: Sequence[Mapping[str, Any]] | None = None,
     mappings: Mapping[str, pd.DataFrame] | None = None,
-    suggestions: Sequence[Suggestion] | None = None,
-    not_quasi_identifiers: Mapping[str, str] | None = None,
-    reviewed_text: Mapping[str, Any] | None = None,
-    targets: Mapping[str, Any] | None = None,
-    sample: pd.DataFrame | None = None,
 ) -> ReleaseCheck:
     """Judge ``released`` (made from ``original`` by ``steps`` recipe steps).
 
@@ -243,7 +225,20 @@ def check_release(
     original, and ``identifiers_left`` names the direct identifiers that still hold an
     original value; ``sample`` (the first rows Step 1 read) shows the columns no step
     changes as they are released, and is scanned for identifiers as a table in memory is.
+
+    The parameters travel in groups (:mod:`core.release.inputs`): ``roles``
+    (quasi-identifiers, direct identifiers, sensitive), ``risk_targets`` (k, Annex D, l,
+    t, the recipe's targets), ``decisions`` (the recipe's steps, Step 1's suggestions, the
+    recipe's reasons and reviews) and ``streamed`` (what an engine counted).
     """
+    quasi_identifiers, sensitive = roles.quasi_identifiers, roles.sensitive
+    direct_identifiers = roles.direct_identifiers
+    k_target, annex_d = risk_targets.k_target, risk_targets.annex_d
+    l_target, t_target, targets = risk_targets.l_target, risk_targets.t_target, risk_targets.targets
+    recipe_steps, suggestions = decisions.recipe_steps, decisions.suggestions
+    not_quasi_identifiers, reviewed_text = decisions.not_quasi_identifiers, decisions.reviewed_text
+    counts, changed = streamed.counts, streamed.changed
+    identifiers_left, sample = streamed.identifiers_left, streamed.sample
     steps = require_int("steps", steps, minimum=0)
     problems: list[str] = []
     kinds: list[str] = []
@@ -296,7 +291,7 @@ def check_release(
     undecided: list[str] = []
     reviewed: list[tuple[str, str, str, int]] = []
     if streamed:
-        _streamed_identifiers(direct, identifiers_left, recipe_steps, kinds_of, problem)
+        judge_streamed_identifiers(direct, identifiers_left, recipe_steps, kinds_of, problem)
     else:
         for column in direct:
             if column not in released.columns:
@@ -304,7 +299,7 @@ def check_release(
             suggestion = kinds_of.get(str(column))
             if suggestion is not None and suggestion.kind == "free_text":
                 text_kept.append(column)
-                review = _judge_free_text(
+                review = judge_free_text(
                     column, original, released, recipe_steps, reviews.get(str(column)), problem
                 )
                 if review is not None:
@@ -314,7 +309,7 @@ def check_release(
             as_it_was = not done.forms and not (recipe_steps is not None and done.pseudonymised)
             if as_it_was and original_values_left(original[column], released[column]):
                 untouched_identifiers.append(column)
-            elif _judge_identifier(
+            elif judge_identifier(
                 column, original, released, recipe_steps, mappings, rare_below, problem
             ):
                 kept.append(column)
@@ -338,7 +333,7 @@ def check_release(
             original, quasi_identifiers, parameter="quasi_identifiers"
         )
     if suggestions is not None:
-        undecided = _undecided(
+        undecided = undecided_columns(
             suggestions,
             original,
             released,
@@ -459,9 +454,6 @@ def check_release(
     )
 
 
-Problem = Callable[[str, str], None]
-
-
 def _decisions(original: pd.DataFrame, decided: Mapping[str, str] | None) -> dict[str, str]:
     """``not_quasi_identifiers``: column -> the reason it is not a quasi-identifier."""
     if not decided:
@@ -479,238 +471,6 @@ def _decisions(original: pd.DataFrame, decided: Mapping[str, str] | None) -> dic
                 "quasi-identifier (a sentence), not an empty value."
             )
     return {str(column): " ".join(str(reason).split()) for column, reason in decided.items()}
-
-
-def _judge_identifier(
-    column: str,
-    original: pd.DataFrame,
-    released: pd.DataFrame,
-    recipe_steps: Sequence[Mapping[str, Any]] | None,
-    mappings: Mapping[str, pd.DataFrame] | None,
-    rare_below: int,
-    problem: Problem,
-) -> bool:
-    """Judge one direct identifier the release keeps (PDPC guide, Step 2); True when it is
-    kept in a form other than pseudonyms, so that it counts as a quasi-identifier."""
-    done = treatment(recipe_steps or (), column)
-    if recipe_steps is not None and done.pseudonymised:
-        # tokens are trusted for what the recipe says, but not when a later step (a
-        # 'mapping' from tokens the key holder computed) writes the originals back
-        back = rare_values_back(original[column], released[column], rare_below)
-        if back:
-            problem(
-                "direct_identifiers",
-                f"Column {column!r} is pseudonymised but {back:,} released record(s) hold its "
-                "original values again (a step after the pseudonymisation writes them back): "
-                "remove that step, or remove the column (PDPC guide, Step 2).",
-            )
-        if done.pseudonymisations > 1 and not _chained(original[column], column, mappings):
-            problem(
-                "direct_identifiers",
-                f"Column {column!r} is pseudonymised {done.pseudonymisations} times and its "
-                "identity mapping table no longer leads back to the original values: "
-                "pseudonymise it once (PDPC guide, Annex A: Pseudonymisation).",
-            )
-        return False
-    leak = identifying_runs(original[column], released[column], k=rare_below)
-    if leak.records:
-        shown = (
-            "are values"
-            if leak.equal == leak.records
-            else f"hold {RUN} or more characters in a row of values"
-        )
-        problem(
-            "direct_identifiers",
-            f"Column {column!r}, a direct identifier, is {form_words(done.forms)} but "
-            f"{leak.records:,} released record(s) {shown} of that column that fewer than "
-            f"{rare_below} original records share (rule: no released value may equal or "
-            f"contain {RUN} characters in a row of such a value): " + advice(done, leak),
-        )
-    return True
-
-
-def _chained(values: pd.Series, column: str, mappings: Mapping[str, pd.DataFrame] | None) -> bool:
-    """True when the column's identity mapping table maps to the original values."""
-    table = (mappings or {}).get(column)
-    if table is None or column not in table.columns:
-        return False
-    return bool(values.dropna().astype(str).isin(table[column].dropna().astype(str)).all())
-
-
-def _streamed_identifiers(
-    direct: Sequence[str],
-    identifiers_left: Sequence[str] | None,
-    recipe_steps: Sequence[Mapping[str, Any]] | None,
-    kinds_of: Mapping[str, Suggestion],
-    problem: Problem,
-) -> None:
-    """A release an engine streamed keeps no values to compare: a direct identifier is
-    handled only when removed or pseudonymised."""
-    left = [c for c in direct if c in (identifiers_left or ())]
-    if left:
-        names = ", ".join(repr(str(column)) for column in left)
-        problem(
-            "direct_identifiers",
-            f"Column(s) {names} classified as direct identifiers still hold original "
-            "values: remove or pseudonymise them (PDPC guide, Step 2).",
-        )
-    if recipe_steps is None:
-        return
-    for column in direct:
-        done = treatment(recipe_steps, column)
-        if column in left or done.removed or done.pseudonymised:
-            continue
-        if done.forms:
-            problem(
-                "direct_identifiers",
-                f"Column {column!r}, a direct identifier, is {form_words(done.forms)}: a release "
-                "streamed by an engine is judged without its values, so remove or pseudonymise "
-                "it (PDPC guide, Step 2).",
-            )
-
-
-def _judge_free_text(
-    column: str,
-    original: pd.DataFrame,
-    released: pd.DataFrame,
-    recipe_steps: Sequence[Mapping[str, Any]] | None,
-    review: Mapping[str, Any] | None,
-    problem: Problem,
-) -> tuple[str, str, str, int] | None:
-    """A free-text column Step 1 calls direct, kept in the release: handled after a
-    redaction whose rescan finds nothing, read and signed for by a person (Step 2)."""
-    done = treatment(recipe_steps or (), column)
-    redacted = "redact_text" in done.forms or (
-        recipe_steps is None and not original[column].equals(released[column])
-    )
-    if not redacted:
-        problem(
-            "free_text",
-            f"Free-text column {column!r} (Step 1: its text can hold names, NRIC numbers "
-            "and other direct identifiers) is released without redaction: remove it, or "
-            "redact it (redact_text with residue: true) and record that you read the result "
-            "(PDPC guide, Step 2).",
-        )
-        return None
-    found = rescan(released[column])
-    if found:
-        problem(
-            "free_text",
-            f"After redaction, a rescan of free-text column {column!r} still finds "
-            f"{describe_findings(found)}: redact again with residue: true (or add the kinds "
-            "to redact), or remove the column (PDPC guide, Step 2).",
-        )
-    cells = int(released[column].notna().sum())
-    if review is None:
-        problem(
-            "text_review",
-            f"No one has recorded reading the redacted free-text column {column!r}: a person "
-            f"must read at least {min(MIN_REVIEWED_CELLS, cells)} of its cells and sign for "
-            f"it (reviewed_text: {{{column}: {{by: NAME, at: DATE, rows_checked: N}}}} in the "
-            "recipe, or the Report page) (PDPC guide, Step 2).",
-        )
-        return None
-    short = review_shortfall(review, cells)
-    if int(review["rows_checked"]) > cells:  # a signature, not a reading
-        problem(
-            "text_review",
-            f"The review of free-text column {column!r} says {review['rows_checked']:,} cells "
-            f"were read, but the released column holds {cells:,}: record the cells the "
-            "reviewer read (PDPC guide, Step 2).",
-        )
-    elif short:
-        problem(
-            "text_review",
-            f"The review of free-text column {column!r} read {review['rows_checked']} cells; "
-            f"read at least {min(MIN_REVIEWED_CELLS, cells)} (PDPC guide, Step 2).",
-        )
-    return (column, review["by"], review["at"], int(review["rows_checked"]))
-
-
-def _undecided(
-    suggestions: Sequence[Suggestion],
-    original: pd.DataFrame,
-    released: pd.DataFrame,
-    recipe_steps: Sequence[Mapping[str, Any]] | None,
-    streamed: bool,
-    *,
-    listed: set[str],
-    rare_below: int,
-    problem: Problem,
-) -> list[str]:
-    """Columns Step 1 doubts (indirect, near-unique, unsure text, a category some of whose
-    released values fewer than ``rare_below`` records share) that the release keeps but
-    the recipe gives no place (PDPC guide, Step 1: know your data); returns them.
-
-    A category is doubted for what it does, not what it is: Step 1 cannot read names it
-    has no list for (``Ngozi Eze``, ``山田太郎``), and a column of them in a table with a
-    few records per person is a "category" to it. When most of its values are each held
-    by fewer than k records it singles people out as names do (one rare value among
-    common ones, a small town, is left to the quasi-identifiers the recipe lists)."""
-    doubts, columns = [], []
-    for suggestion in suggestions:
-        column = suggestion.column
-        if column in listed or column not in original.columns:
-            continue
-        if treatment(recipe_steps or (), str(column)).pseudonymised:
-            continue  # tokens: nothing to link on without the identity mapping table
-        if streamed:
-            if treatment(recipe_steps or (), str(column)).removed:
-                continue
-        elif column not in released.columns:
-            continue
-        if suggestion.role is Role.INDIRECT:
-            doubts.append(
-                f"{column!r} (an indirect identifier: {suggestion.kind.replace('_', ' ')})"
-            )
-        elif suggestion.kind in NEAR_UNIQUE_KINDS:
-            doubts.append(f"{column!r} (nearly unique for every record)")
-        elif suggestion.role is Role.DIRECT:  # one Step 1 is unsure of (with_classified)
-            doubts.append(
-                f"{column!r} (perhaps a direct identifier: {suggestion.kind.replace('_', ' ')})"
-            )
-        elif suggestion.kind == "unseen":
-            doubts.append(
-                f"{column!r} (no value in the first rows Step 1 read; the rest of "
-                "the file is unread)"
-            )
-        elif suggestion.kind in UNSURE_KINDS:
-            doubts.append(f"{column!r} (Step 1 is unsure what this text holds)")
-        elif suggestion.kind == "category" and not streamed:
-            counts = released[column].value_counts()
-            rare = int((counts < rare_below).sum())
-            if rare * 2 <= counts.size:  # most values single out small groups: like names
-                continue
-            doubts.append(
-                f"{column!r} (a category of which {rare:,} value"
-                f"{' is' if rare == 1 else 's are each'} held by fewer than "
-                f"{rare_below} records: it singles them out)"
-            )
-        else:
-            continue
-        columns.append(str(column))
-    if doubts:
-        problem(
-            "undecided",
-            f"Step 1 doubts column(s) {', '.join(doubts)} that the recipe neither counts as "
-            "quasi-identifiers nor removes: add them to quasi_identifiers (or "
-            "direct_identifiers), remove them, or record why they are not quasi-identifiers "
-            "(not_quasi_identifiers: {column: reason}) (PDPC guide, Step 1).",
-        )
-    return columns
-
-
-def original_values_left(before: pd.Series, after: pd.Series) -> bool:
-    """True when some record still shows its original (non-missing) value in ``after``.
-
-    A direct identifier replaced by pseudonyms in every record is handled (PDPC guide,
-    Step 2: remove *or* pseudonymise); one left as it was, or only partly replaced, is not.
-    Records are matched by index label, so suppressed records do not count.
-    """
-    common = before.index.intersection(after.index)
-    kept, aligned = before.loc[common], after.loc[common]
-    same = kept.astype(str).to_numpy() == aligned.astype(str).to_numpy()
-    return bool((same & kept.notna().to_numpy()).any())
 
 
 def marked_name(name: str | PurePath) -> str:

@@ -32,9 +32,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from core.audit_check import anchor_of
 from core.errors import AnonymisationError
 from core.recipe import Recipe, RecipeResult
 from core.release.bundle import portable_recipe, stored_tables
+from core.release.inputs import EngineRun, ReleasedFile, ReleaseSource
 from core.risk import risk_report
 from core.workspace import Workspace, sha256_bytes, sha256_file, sha256_text
 
@@ -86,58 +88,57 @@ def release_risk(
     return kept, int(report.k), float(report.max_risk), extra
 
 
+def released_sha256(output: ReleasedFile) -> str:
+    """The sha256 of the released bytes (given, or computed from ``output.content``)."""
+    digest = output.sha256 if output.content is None else sha256_bytes(output.content)
+    if digest is None:
+        raise AnonymisationError("record_release needs the released bytes or their sha256.")
+    return digest
+
+
 def record_release(
     workspace: Workspace,
     *,
     original: pd.DataFrame,
-    data_path: str | os.PathLike[str] | None,
+    source: ReleaseSource,
     recipe: Recipe,
     result: RecipeResult,
-    output: bytes | None,
-    output_name: str,
+    output: ReleasedFile,
     base_dir: str | Path | None = None,
     quasi_identifiers: Sequence[str] | None = None,
     report: Mapping[str, Any] | None = None,
     encrypted_mappings: Mapping[tuple[str, str], bytes] | None = None,
     author: str = "",
     annex_d: Mapping[str, Any] | None = None,
-    data_sha256: str | None = None,
-    original_rows: int | None = None,
-    released_counts: tuple[pd.DataFrame, np.ndarray] | None = None,
-    engine: str = "pandas",
-    block_rows: int | None = None,
-    output_sha256: str | None = None,
-    data_files: Sequence[tuple[str, str]] | None = None,
+    engine_run: EngineRun = EngineRun(),
 ) -> RecordedRelease:
     """Record data set, recipe version, hierarchies, risk and release in one transaction.
 
-    The data set is known by its file's sha256: ``data_sha256`` (e.g. of an upload's
-    bytes), else that of the file at ``data_path``, else a fingerprint of the table.
-    An engine's ``apply`` (which never holds the tables) gives ``original`` without rows
-    and ``original_rows``, and the frequency table of the released quasi-identifiers (and
-    sensitive attribute) with its counts as ``released_counts``, its ``engine`` and the
-    rows of the blocks it streamed (``block_rows``: seeded steps draw per block), which
-    :func:`check_release` needs to make the release again the same way; when it read
-    several files, each one's path and sha256 (``data_files``). A released table staged in
-    a file gives its ``output_sha256`` instead of its bytes (``output``).
+    The data set (``source``, :class:`~core.release.inputs.ReleaseSource`) is known by its
+    file's sha256: ``source.sha256`` (e.g. of an upload's bytes), else that of the file at
+    ``source.path``, else a fingerprint of the table. An engine's ``apply`` (which never
+    holds the tables) gives ``original`` without rows and ``source.rows``, and in
+    ``engine_run`` the frequency table of the released quasi-identifiers (and sensitive
+    attribute) with its counts, its engine and the rows of the blocks it streamed (seeded
+    steps draw per block), which :func:`core.release.reproduce.reproduce_release` needs to
+    make the release again the same way; when it read several files, each one's path and
+    sha256 (``source.files``). A released table staged in a file gives its sha256 in
+    ``output`` instead of its bytes.
 
     Called inside the caller's transaction, the record is part of the release: the caller
     places the files before it commits, and removes them if the commit fails.
     """
-    from core.audit_check import anchor_of
-
-    portable, hierarchies = portable_recipe(
-        recipe, base_dir=base_dir, known=workspace.hierarchies()
-    )
-    portable = Recipe(portable.steps, result.seed, portable.meta)
+    data_path, data_sha256 = source.path, source.sha256
+    original_rows, data_files = source.rows, source.files
+    output_name = output.name
+    released_counts, engine = engine_run.released_counts, engine_run.engine
+    portable, hierarchies = portable_release_recipe(workspace, recipe, result.seed, base_dir)
     if data_sha256 is None and data_path is not None:
         data_sha256 = sha256_file(data_path)
     data_sha = data_sha256
     released, counts = released_counts or (result.data, None)
     kept, k, p_reid, extra = release_risk(released, recipe, quasi_identifiers, counts)
-    output_sha = output_sha256 if output is None else sha256_bytes(output)
-    if output_sha is None:
-        raise AnonymisationError("record_release needs the released bytes or their sha256.")
+    output_sha = released_sha256(output)
     with workspace.transaction():
         data_sha = workspace.add_dataset(
             original,
@@ -174,7 +175,7 @@ def record_release(
             report=report,
             mapping_tables=encrypted_mappings,
             engine=engine,
-            block_rows=block_rows,
+            block_rows=engine_run.block_rows,
             data_files=data_files,
         )
         anchor = anchor_of(workspace, release_id, output_sha)
@@ -203,13 +204,15 @@ class PreparedRelease:
 
 
 def portable_release_recipe(
-    workspace: Workspace, recipe: Recipe, seed: int, base_dir: Any = None
+    workspace: Workspace | None, recipe: Recipe, seed: int | None, base_dir: Any = None
 ) -> tuple[Recipe, dict[str, str]]:
     """The recipe as a release records it (hierarchies by content, the seed used) and the
-    hierarchies' text: the same as :func:`record_release` stores."""
-    portable, hierarchies = portable_recipe(
-        recipe, base_dir=base_dir, known=workspace.hierarchies()
-    )
+    hierarchies' text: the same as :func:`record_release` stores, and what the bundle and
+    archive carry. A hierarchy the workspace keeps is read from it (the dashboard keeps
+    uploaded ones there); without a workspace, every one from disk, relative to
+    ``base_dir``."""
+    known = workspace.hierarchies() if workspace is not None else None
+    portable, hierarchies = portable_recipe(recipe, base_dir=base_dir, known=known)
     return Recipe(portable.steps, seed, portable.meta), hierarchies
 
 
@@ -256,18 +259,19 @@ def record_once(
     *,
     result: RecipeResult,
     recipe: Recipe,
-    output_sha256: str,
+    output: ReleasedFile,
     base_dir: Any = None,
     sign_off: Mapping[str, str] | None = None,
     **recorded: Any,
 ) -> PreparedRelease:
-    """Record the release of ``output_sha256`` made by ``recipe`` (with ``result.seed``),
+    """Record the release of ``output`` made by ``recipe`` (with ``result.seed``),
     unless the workspace holds one of the same output and recipe version already; record
     the sign-off's people with it. One transaction: all of it or nothing.
 
-    ``recorded`` are the other options of :func:`record_release` (original,
-    data_path, output_name, quasi_identifiers, report, author, annex_d, data_sha256...).
+    ``recorded`` are the other options of :func:`record_release` (original, source,
+    quasi_identifiers, report, author, annex_d...).
     """
+    output_sha256 = released_sha256(output)
     with workspace.transaction():
         portable, hierarchies = portable_release_recipe(workspace, recipe, result.seed, base_dir)
         recipe_sha = sha256_text(portable.to_yaml())
@@ -283,8 +287,7 @@ def record_once(
                 workspace,
                 result=result,
                 recipe=recipe,
-                output=None,
-                output_sha256=output_sha256,
+                output=output,
                 base_dir=base_dir,
                 **recorded,
             )

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from core import __version__
@@ -23,6 +22,7 @@ from core.formatting import fmt_count, fmt_percent, fmt_value
 from core.markup import code_fence, code_span, escape_markdown, table_cell
 from core.recipe import Recipe, RecipeResult
 from core.release.gate import ReleaseCheck
+from core.release.inputs import ReleaseFigures, ReleaseRoles
 from core.risk import AnnexDResult, RiskReport, risk_report
 from core.spreadsheet_safety import CSV_PREFIX, formula_like_counts, formula_like_summary
 from core.utility import UtilityReport, column_loss, utility_report
@@ -297,22 +297,15 @@ def build_report(
     result: RecipeResult,
     recipe: Recipe,
     *,
-    quasi_identifiers: list[str] | tuple[str, ...] | None = None,
-    sensitive: str | None = None,
+    roles: ReleaseRoles = ReleaseRoles(),
+    figures: ReleaseFigures = ReleaseFigures(),
     k_threshold: int | None = None,
     use_case: str = "external",
     annex_d: AnnexDResult | None = None,
     title: str = "Anonymisation report",
     sign_off: dict[str, str] | None = None,
-    risk_before: RiskReport | None = None,
-    risk_after: RiskReport | None = None,
-    utility: UtilityReport | None = None,
-    direct_identifiers: Sequence[str] = (),
     identity_files: Sequence[Mapping[str, Any]] = (),
     release_check: ReleaseCheck | None = None,
-    formula_like_cells: dict[str, int] | None = None,
-    frequency_before: tuple[pd.DataFrame, np.ndarray] | None = None,
-    frequency_after: tuple[pd.DataFrame, np.ndarray] | None = None,
 ) -> Report:
     """Gather the facts of one release (quasi-identifiers default to the recipe's).
 
@@ -330,7 +323,15 @@ def build_report(
     ``frequency_before``/``frequency_after`` (table, records per row), and ``utility`` and
     ``formula_like_cells`` counted batch by batch; the figures are then those of the
     tables in memory.
+
+    ``roles`` holds ``quasi_identifiers``, ``sensitive`` and ``direct_identifiers``, and
+    ``figures`` the figures already computed (:mod:`core.release.inputs`).
     """
+    quasi_identifiers, sensitive = roles.quasi_identifiers, roles.sensitive
+    direct_identifiers = roles.direct_identifiers
+    risk_before, risk_after, utility = figures.risk_before, figures.risk_after, figures.utility
+    formula_like_cells = figures.formula_like_cells
+    frequency_before, frequency_after = figures.frequency_before, figures.frequency_after
     require_choice("use_case", use_case, USE_CASES)
     qi_names = quasi_identifiers or recipe.meta.get("quasi_identifiers")
     # Names are checked against the original: a misspelt one must not silently drop out

@@ -17,6 +17,7 @@ from markdown_it import MarkdownIt
 
 from core.markup import code_fence, code_span, escape_markdown, table_cell
 from core.recipe import Recipe, apply_recipe
+from core.release.inputs import ReleaseRoles
 from core.release.report import build_report, report_to_markdown
 
 _RENDERER = MarkdownIt("commonmark", {"linkify": True}).enable(
@@ -139,7 +140,7 @@ def test_report_markdown_escapes_column_names_and_keeps_tables_whole():
         recipe,
         title=f"Release {evil}",
         sign_off={"Reviewer [x](http://evil.example)": "<script>"},
-        direct_identifiers=[piped],
+        roles=ReleaseRoles(direct_identifiers=[piped]),
     )
     markdown = report_to_markdown(report)
     prose = markdown.split("## Recipe")[0]  # the recipe itself is a verbatim code block

@@ -7,6 +7,7 @@ import json
 import pandas as pd
 
 from core.recipe import Recipe, apply_recipe
+from core.release.inputs import ReleaseRoles
 from core.release.report import build_report
 from core.release.report_files import identity_table, report_json, report_markdown, sign_off
 from core.techniques import decrypt_table, encrypt_table
@@ -52,7 +53,9 @@ def test_identity_table_stacks_mapping_and_linking() -> None:
 def test_ticked_controls_in_markdown_and_json() -> None:
     df = pd.DataFrame({"age": [21, 25, 33, 38], "sex": ["F", "F", "M", "M"]})
     recipe = Recipe(steps=({"step": "generalise", "column": "age", "width": 10},), seed=3)
-    report = build_report(df, apply_recipe(df, recipe), recipe, quasi_identifiers=["age", "sex"])
+    report = build_report(
+        df, apply_recipe(df, recipe), recipe, roles=ReleaseRoles(quasi_identifiers=["age", "sex"])
+    )
     markdown = report_markdown(report, [TEXT])
     assert f"- [x] **Legal, Data sharing agreement:** {TEXT}" in markdown
     assert markdown.count("- [x]") == 1

@@ -7,6 +7,7 @@ import pytest
 
 from core.errors import ColumnNotFoundError
 from core.release.gate import NOT_ANONYMISED_MARK, check_release, marked_name, missing_rule
+from core.release.inputs import ReleaseRoles, RiskTargets, StreamedFacts
 
 ORIGINAL = pd.DataFrame(
     {
@@ -21,7 +22,9 @@ RELEASED = ORIGINAL.drop(columns="name").assign(age=["30-39"] * 3 + ["40-49"] * 
 
 
 def test_untouched_table_is_never_a_passing_release():
-    check = check_release(ORIGINAL, ORIGINAL.copy(), steps=0, quasi_identifiers=["age"])
+    check = check_release(
+        ORIGINAL, ORIGINAL.copy(), steps=0, roles=ReleaseRoles(quasi_identifiers=["age"])
+    )
     assert not check.passed
     assert any("original data" in problem for problem in check.problems)
 
@@ -29,7 +32,10 @@ def test_untouched_table_is_never_a_passing_release():
 def test_direct_identifier_left_in_blocks_release():
     released = RELEASED.assign(name=ORIGINAL["name"])
     check = check_release(
-        ORIGINAL, released, steps=1, quasi_identifiers=["age"], direct_identifiers=["name"]
+        ORIGINAL,
+        released,
+        steps=1,
+        roles=ReleaseRoles(quasi_identifiers=["age"], direct_identifiers=["name"]),
     )
     assert not check.passed and "'name'" in check.problems[0]
 
@@ -38,12 +44,18 @@ def test_pseudonymised_direct_identifier_is_handled_but_a_partial_one_is_not():
     tokens = ["p1", "p2", "p3", "p4", "p5", "p6"]
     pseudonymised = RELEASED.assign(name=tokens)
     check = check_release(
-        ORIGINAL, pseudonymised, steps=2, quasi_identifiers=["age"], direct_identifiers=["name"]
+        ORIGINAL,
+        pseudonymised,
+        steps=2,
+        roles=ReleaseRoles(quasi_identifiers=["age"], direct_identifiers=["name"]),
     )
     assert check.passed, check.problems
     partly = RELEASED.assign(name=tokens[:5] + ["Fay"])  # Fay's own name is left in clear
     check = check_release(
-        ORIGINAL, partly, steps=2, quasi_identifiers=["age"], direct_identifiers=["name"]
+        ORIGINAL,
+        partly,
+        steps=2,
+        roles=ReleaseRoles(quasi_identifiers=["age"], direct_identifiers=["name"]),
     )
     assert check.kinds == ("direct_identifiers",) and "'name'" in check.problems[0]
 
@@ -53,9 +65,8 @@ def test_each_problem_has_a_kind():
         ORIGINAL,
         ORIGINAL.copy(),
         steps=0,
-        quasi_identifiers=None,
-        direct_identifiers=["name"],
         roles_confirmed=False,
+        roles=ReleaseRoles(quasi_identifiers=None, direct_identifiers=["name"]),
     )
     assert check.kinds == ("roles", "untouched", "direct_identifiers", "no_quasi_identifiers")
     assert len(check.kinds) == len(check.problems)
@@ -66,9 +77,8 @@ def test_generalised_table_passes_with_hand_computed_k():
         ORIGINAL,
         RELEASED,
         steps=2,
-        quasi_identifiers=["age"],
-        direct_identifiers=["name"],
-        k_target=3,
+        roles=ReleaseRoles(quasi_identifiers=["age"], direct_identifiers=["name"]),
+        risk_targets=RiskTargets(k_target=3),
     )
     assert check.passed, check.problems
     assert check.k == 3
@@ -80,9 +90,10 @@ def test_k_below_target_and_annex_d_threshold_are_reported():
         ORIGINAL,
         RELEASED,
         steps=2,
-        quasi_identifiers=["age", "sex"],
-        k_target=2,
-        annex_d={"controls": "low", "motivation": "medium", "harm": "medium"},
+        roles=ReleaseRoles(quasi_identifiers=["age", "sex"]),
+        risk_targets=RiskTargets(
+            k_target=2, annex_d={"controls": "low", "motivation": "medium", "harm": "medium"}
+        ),
     )
     assert check.k == 1
     assert (
@@ -93,19 +104,25 @@ def test_k_below_target_and_annex_d_threshold_are_reported():
 
 def test_misspelt_quasi_identifier_is_refused_not_ignored():
     with pytest.raises(ColumnNotFoundError, match="agee"):
-        check_release(ORIGINAL, RELEASED, steps=1, quasi_identifiers=["agee"])
+        check_release(ORIGINAL, RELEASED, steps=1, roles=ReleaseRoles(quasi_identifiers=["agee"]))
 
 
 def test_l_target_uses_sensitive_values_per_class():
     # 30s: flu, flu, cold -> 2 distinct; 40s: cold, cold, flu -> 2 distinct; l = 2 by hand.
     check = check_release(
-        ORIGINAL, RELEASED, steps=2, quasi_identifiers=["age"], sensitive="diagnosis", l_target=3
+        ORIGINAL,
+        RELEASED,
+        steps=2,
+        roles=ReleaseRoles(quasi_identifiers=["age"], sensitive="diagnosis"),
+        risk_targets=RiskTargets(l_target=3),
     )
     assert check.l_distinct == 2 and not check.passed
 
 
 def test_acknowledged_release_is_releasable_and_says_so():
-    check = check_release(ORIGINAL, ORIGINAL.copy(), steps=0, quasi_identifiers=["age"])
+    check = check_release(
+        ORIGINAL, ORIGINAL.copy(), steps=0, roles=ReleaseRoles(quasi_identifiers=["age"])
+    )
     assert not check.releasable
     acknowledged = check.acknowledge()
     assert acknowledged.releasable and NOT_ANONYMISED_MARK in acknowledged.statement()
@@ -118,7 +135,13 @@ def test_marked_name_inserts_the_mark_once():
 
 
 def test_a_single_quasi_identifier_given_as_text_is_one_column_not_its_letters():
-    check = check_release(ORIGINAL, RELEASED, steps=2, quasi_identifiers="age", k_target=3)
+    check = check_release(
+        ORIGINAL,
+        RELEASED,
+        steps=2,
+        roles=ReleaseRoles(quasi_identifiers="age"),
+        risk_targets=RiskTargets(k_target=3),
+    )
     assert check.quasi_identifiers == ("age",) and check.k == 3  # k = 3 by hand (see above)
 
 
@@ -129,9 +152,15 @@ def test_blank_cells_count_as_any_value_after_local_suppression():
     released = original.assign(age=[40, 40, None, 30, 30])
     steps = [{"step": "local_suppression", "quasi_identifiers": ["sex", "age"], "k": 2}]
     assert missing_rule(steps) == "sdcmicro" and missing_rule([{"step": "remove"}]) == "own_value"
-    strict = check_release(original, released, steps=1, quasi_identifiers=["sex", "age"])
+    strict = check_release(
+        original, released, steps=1, roles=ReleaseRoles(quasi_identifiers=["sex", "age"])
+    )
     sdc = check_release(
-        original, released, steps=1, quasi_identifiers=["sex", "age"], missing="sdcmicro"
+        original,
+        released,
+        steps=1,
+        missing="sdcmicro",
+        roles=ReleaseRoles(quasi_identifiers=["sex", "age"]),
     )
     assert (strict.k, sdc.k) == (1, 2)  # (M, 30) x2 has no blank partner: k = 2
     assert "any value" in sdc.statement()
@@ -151,29 +180,27 @@ def test_a_frequency_table_gives_the_verdict_of_the_records():
     released = original.drop(columns="name").assign(age=lambda d: d["age"] // 20 * 20)
     options = dict(
         steps=2,
-        quasi_identifiers=["age", "sex"],
-        direct_identifiers=["name"],
-        sensitive="dx",
-        k_target=3,
+        roles=ReleaseRoles(
+            quasi_identifiers=["age", "sex"], direct_identifiers=["name"], sensitive="dx"
+        ),
+        risk_targets=RiskTargets(k_target=3),
     )
     expected = check_release(original, released, **options)
     grouped = released.value_counts(sort=False).rename("n").reset_index()
     got = check_release(
         original.iloc[:0],
         grouped[["age", "sex", "dx"]],
-        counts=grouped["n"].to_numpy(),
-        changed=True,
-        identifiers_left=[],
         **options,
+        streamed=StreamedFacts(counts=grouped["n"].to_numpy(), changed=True, identifiers_left=[]),
     )
     # ages 30, 30, 30, 40, 40, 50 become 20, 20, 20, 40, 40, 40: (20, M) and (40, F) alone
     assert got == expected and not got.passed and got.k == 1
     untouched = check_release(
         original.iloc[:0],
         grouped[["age", "sex", "dx"]],
-        counts=grouped["n"].to_numpy(),
-        changed=False,
-        identifiers_left=["name"],
         **options,
+        streamed=StreamedFacts(
+            counts=grouped["n"].to_numpy(), changed=False, identifiers_left=["name"]
+        ),
     )
     assert set(untouched.kinds) >= {"untouched", "direct_identifiers"}

@@ -17,6 +17,7 @@ from core import cli
 from core.errors import ParameterError, RecipeError
 from core.recipe import Recipe, apply_recipe
 from core.release.gate import check_release
+from core.release.inputs import ReleaseDecisions, ReleaseRoles
 from core.schema import suggest_roles
 
 
@@ -184,9 +185,8 @@ def test_rounded_phone_numbers_keep_their_first_digits_and_are_refused():
         phones,
         released,
         steps=1,
-        quasi_identifiers=["sex"],
-        direct_identifiers=["phone"],
-        recipe_steps=recipe.steps,
+        roles=ReleaseRoles(quasi_identifiers=["sex"], direct_identifiers=["phone"]),
+        decisions=ReleaseDecisions(recipe_steps=recipe.steps),
     )
     assert check.kinds[0] == "direct_identifiers" and "is rounded" in check.problems[0]
 
@@ -216,10 +216,9 @@ def test_pseudonyms_are_handled_and_a_second_pseudonymisation_must_lead_back(dat
         TABLE[["nric", "age", "sex"]],
         released,
         steps=2,
-        quasi_identifiers=["sex"],
-        direct_identifiers=["nric"],
-        recipe_steps=steps,
         mappings=lost,
+        roles=ReleaseRoles(quasi_identifiers=["sex"], direct_identifiers=["nric"]),
+        decisions=ReleaseDecisions(recipe_steps=steps),
     )
     assert "pseudonymised 2 times" in check.problems[0]
 
@@ -312,8 +311,8 @@ def test_a_decision_needs_a_reason():
             TABLE,
             TABLE.iloc[:0],
             steps=1,
-            quasi_identifiers=["age"],
-            not_quasi_identifiers={"postal": "  "},
+            roles=ReleaseRoles(quasi_identifiers=["age"]),
+            decisions=ReleaseDecisions(not_quasi_identifiers={"postal": "  "}),
         )
 
 
@@ -424,9 +423,8 @@ def test_unsure_text_is_named_and_a_code_is_judged_when_the_recipe_lists_its_own
         table,
         released,
         steps=1,
-        quasi_identifiers=["sex"],
-        direct_identifiers=["name"],
-        suggestions=suggest_roles(table),
+        roles=ReleaseRoles(quasi_identifiers=["sex"], direct_identifiers=["name"]),
+        decisions=ReleaseDecisions(suggestions=suggest_roles(table)),
     )
     [doubts] = [
         p for p, kind in zip(check.problems, check.kinds, strict=True) if kind == "undecided"

@@ -11,6 +11,7 @@ from core.audit_check import check_anchor
 from core.io import table_to_bytes
 from core.recipe import Recipe, apply_recipe
 from core.release.bundle import stored_table_name
+from core.release.inputs import ReleasedFile, ReleaseSource
 from core.release.record import record_once
 from core.release.reproduce import reproduce_release
 from core.workspace import Workspace, sha256_bytes
@@ -25,11 +26,10 @@ def _record(ws: Workspace, table: pd.DataFrame, recipe: Recipe, **options):
     done = record_once(
         ws,
         original=table,
-        data_path=None,
         recipe=recipe,
         result=result,
-        output_sha256=sha256_bytes(output),
-        output_name="released.csv",
+        source=ReleaseSource(path=None),
+        output=ReleasedFile(name="released.csv", content=None, sha256=sha256_bytes(output)),
         **options,
     )
     return done, result

@@ -12,6 +12,7 @@ from core.io import read_table
 from core.markup import escape_markdown
 from core.recipe import Recipe, apply_recipe
 from core.release.gate import NOT_ANONYMISED_MARK, check_release
+from core.release.inputs import ReleaseRoles
 from core.release.report import build_report, controls_for, report_to_markdown
 from core.risk import annex_d_risk
 
@@ -74,14 +75,20 @@ def test_direct_identifiers_left_in_the_release_are_named():
     taxi = read_table(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
     kept = Recipe.from_yaml("steps: [{step: generalise, column: Age, width: 10}]")
     report = build_report(
-        taxi, apply_recipe(taxi, kept), kept, direct_identifiers=["Serial number"]
+        taxi,
+        apply_recipe(taxi, kept),
+        kept,
+        roles=ReleaseRoles(direct_identifiers=["Serial number"]),
     )
     assert len(report.warnings) == 1
     assert "'Serial number'" in report.warnings[0] and "Step 2" in report.warnings[0]
     assert "Warning" in report_to_markdown(report)
     removed = kept.add({"step": "remove", "columns": ["Serial number"]})
     clean = build_report(
-        taxi, apply_recipe(taxi, removed), removed, direct_identifiers=["Serial number"]
+        taxi,
+        apply_recipe(taxi, removed),
+        removed,
+        roles=ReleaseRoles(direct_identifiers=["Serial number"]),
     )
     assert clean.warnings == ()
 
@@ -93,11 +100,18 @@ def test_misspelt_quasi_identifier_or_sensitive_is_refused_not_skipped():
     recipe = Recipe.from_yaml("steps:\n  - {step: remove, columns: [Serial number, Age]}\n")
     result = apply_recipe(taxi, recipe)
     with pytest.raises(ColumnNotFoundError, match="'Gendr'"):
-        build_report(taxi, result, recipe, quasi_identifiers=["Age", "Gendr"])
+        build_report(taxi, result, recipe, roles=ReleaseRoles(quasi_identifiers=["Age", "Gendr"]))
     with pytest.raises(ColumnNotFoundError, match="'Trips'"):
-        build_report(taxi, result, recipe, quasi_identifiers=["Gender"], sensitive="Trips")
+        build_report(
+            taxi,
+            result,
+            recipe,
+            roles=ReleaseRoles(quasi_identifiers=["Gender"], sensitive="Trips"),
+        )
     # Age was removed by a step: a valid name, no longer in the release (k on Gender only)
-    report = build_report(taxi, result, recipe, quasi_identifiers=["Age", "Gender"])
+    report = build_report(
+        taxi, result, recipe, roles=ReleaseRoles(quasi_identifiers=["Age", "Gender"])
+    )
     assert report.risk_after.quasi_identifiers == ("Gender",)
 
 
@@ -105,7 +119,9 @@ def test_release_check_is_written_into_the_report():
     taxi = read_table(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
     recipe = Recipe.from_yaml("quasi_identifiers: [Age, Gender]\nsteps: []\n")
     result = apply_recipe(taxi, recipe)
-    check = check_release(taxi, result.data, steps=0, quasi_identifiers=["Age", "Gender"])
+    check = check_release(
+        taxi, result.data, steps=0, roles=ReleaseRoles(quasi_identifiers=["Age", "Gender"])
+    )
     failed = build_report(taxi, result, recipe, release_check=check)
     assert failed.to_dict()["release_check"]["passed"] is False
     assert "Release check failed" in report_to_markdown(failed)
@@ -123,10 +139,15 @@ def test_report_warns_when_a_group_reveals_its_sensitive_value():
     taxi["Flag"] = taxi["Gender"].map({"Female": "a", "Male": "b"})
     recipe = Recipe.from_yaml("steps:\n  - {step: remove, columns: [Serial number]}\n")
     result = apply_recipe(taxi, recipe)
-    flagged = build_report(taxi, result, recipe, quasi_identifiers=["Gender"], sensitive="Flag")
+    flagged = build_report(
+        taxi, result, recipe, roles=ReleaseRoles(quasi_identifiers=["Gender"], sensitive="Flag")
+    )
     assert any(w.startswith("l-diversity = 1") for w in flagged.warnings)
     assert escape_markdown(flagged.warnings[0]) in report_to_markdown(flagged)
     diverse = build_report(
-        taxi, result, recipe, quasi_identifiers=["Gender"], sensitive="Occupation"
+        taxi,
+        result,
+        recipe,
+        roles=ReleaseRoles(quasi_identifiers=["Gender"], sensitive="Occupation"),
     )
     assert not any("l-diversity" in w for w in diverse.warnings)

@@ -2,8 +2,8 @@
 reviews, targets), its recipe, the release check, and recording the release in the
 workspace before its bundle and archive are offered (issue 27).
 
-Kept in one module: the same pipeline runs in the command line (core.cli), and both are to
-share one release pipeline (issue 28).
+The release's steps (check, record first, bundle and archive) are those of
+core.release.pipeline, which the command line's ``apply`` runs too (issue 28).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ import pandas as pd
 from core._text import as_text
 from core.errors import AnonymisationError
 from core.recipe import Recipe, RecipeResult
-from core.release.bundle import build_archive, build_bundle
-from core.release.gate import ReleaseCheck, check_release, missing_rule
+from core.release.gate import ReleaseCheck
+from core.release.inputs import ReleasedFile, ReleaseRoles, ReleaseSource
+from core.release.pipeline import ReleasePackages, check_recipe_release
 from core.release_targets import parse_targets
 from core.schema import Role
 from core.text_rescan import check_review
@@ -52,7 +53,7 @@ from ui.state.workspace import author, open_workspace, write, write_through
 
 
 def use_case() -> str:
-    """The release use case chosen on the Report page (a key of core.report.USE_CASES)."""
+    """The release use case chosen on the Report page (a key of core.release.report.USE_CASES)."""
     return session().get("release_use_case") or recipe().meta.get("use_case") or "external"
 
 
@@ -149,7 +150,7 @@ def release_recipe() -> Recipe:
 
 
 def release_result() -> RecipeResult:
-    """The current replay as a core.recipe.RecipeResult, for core.report.build_report."""
+    """The current replay as a core.recipe.RecipeResult, for core.release.report.build_report."""
     return current()
 
 
@@ -165,24 +166,19 @@ def release_check() -> ReleaseCheck:
     confirmed = roles_confirmed()
     decisions, reviews, targets = release_decisions(), text_reviews(), release_targets()
 
-    def compute() -> ReleaseCheck:
-        return check_release(
+    def compute() -> ReleaseCheck:  # release_recipe() carries the decisions, reviews, targets
+        return check_recipe_release(
             table,
             current_data(),
-            steps=len(recipe().steps),
-            quasi_identifiers=quasi,
-            direct_identifiers=direct,
-            sensitive=sensitive,
+            release_recipe(),
+            roles=ReleaseRoles(
+                quasi_identifiers=quasi, direct_identifiers=direct, sensitive=sensitive
+            ),
             k_target=k_target(),
             annex_d=annex_d,
-            roles_confirmed=confirmed,
-            missing=missing_rule(recipe().steps),
-            recipe_steps=recipe().steps,
-            mappings=current().mappings,
             suggestions=list(suggestions().values()),
-            not_quasi_identifiers=decisions,
-            reviewed_text=reviews,
-            targets=targets,
+            roles_confirmed=confirmed,
+            mappings=current().mappings,
         )
 
     settings = (
@@ -206,37 +202,33 @@ def _prepared_recipe() -> tuple[Recipe, dict[str, str]]:
     return prepared["recipe"], prepared["hierarchies"]
 
 
-def release_bundle(report: Any, data_bytes: bytes, fmt: str, result: RecipeResult) -> bytes:
-    """The recipient's bundle (core.release.bundle) of the prepared release, as a zip: no original
-    value, hierarchies as rules, no identity mapping table."""
+def _packages(report: Any, data_bytes: bytes, fmt: str) -> ReleasePackages:
+    """What the prepared release's bundle and archive carry (core.release.pipeline)."""
     portable, hierarchies = _prepared_recipe()
-    return build_bundle(
-        released=data_bytes,
-        released_name=f"released.{fmt}",
-        recipe=portable,
-        hierarchies=hierarchies,
-        report=report,
-        made_mappings=bool(result.mappings or result.linking),
-        original=original(),
-        released_table=result.data,
-        k=k_target(),
-    ).to_zip()
+    return ReleasePackages(data_bytes, f"released.{fmt}", portable, hierarchies, report)
+
+
+def release_bundle(report: Any, data_bytes: bytes, fmt: str, result: RecipeResult) -> bytes:
+    """The recipient's bundle (core.release.bundle) of the prepared release, as a zip: no
+    original value, hierarchies as rules, no identity mapping table."""
+    return (
+        _packages(report, data_bytes, fmt)
+        .bundle(
+            made_mappings=bool(result.mappings or result.linking),
+            original=original(),
+            released_table=result.data,
+            k=k_target(),
+        )
+        .to_zip()
+    )
 
 
 def release_archive(
     report: Any, data_bytes: bytes, fmt: str, encrypted_mappings: dict[str, bytes]
 ) -> bytes:
-    """The internal reproduction archive (core.release.bundle) of the current release, as a zip:
-    every hierarchy file and the encrypted identity tables (personal data)."""
-    portable, hierarchies = _prepared_recipe()
-    return build_archive(
-        released=data_bytes,
-        released_name=f"released.{fmt}",
-        recipe=portable,
-        hierarchies=hierarchies,
-        report=report,
-        encrypted_mappings=encrypted_mappings,
-    ).to_zip()
+    """The internal reproduction archive (core.release.bundle) of the current release, as a
+    zip: every hierarchy file and the encrypted identity tables (personal data)."""
+    return _packages(report, data_bytes, fmt).archive(encrypted_mappings).to_zip()
 
 
 _PREPARED = "prepared_release"
@@ -299,17 +291,17 @@ def prepare_release(
         return record_once(
             ws,
             original=original(),
-            data_path=source,
+            source=ReleaseSource(path=source, sha256=data_sha),
             recipe=release_recipe(),
             result=current(),
-            output_sha256=sha256_bytes(data_bytes),
-            output_name=f"released.{fmt}",
+            output=ReleasedFile(
+                name=f"released.{fmt}", content=None, sha256=sha256_bytes(data_bytes)
+            ),
             base_dir=ROOT,
             quasi_identifiers=quasi_identifiers(original()),
             report=report,
             author=author(),
             annex_d=annex_d_settings(),
-            data_sha256=data_sha,
             sign_off=signed,
         )
 
