@@ -24,7 +24,7 @@ Their sums are the expected number of sample uniques that are population uniques
 of correct matches. sdcMicro's global figures (``gr1``, ``gr2``) divide those sums by the
 number of keys present in the sample (with at most ``bound`` records), which is what
 ``global_risk_1``/``global_risk_2`` are. Missing values are a value of their own, as in
-``core.privacy``.
+``core.measures``.
 """
 
 from __future__ import annotations

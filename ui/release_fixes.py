@@ -187,7 +187,8 @@ def targets_section(check: ReleaseCheck) -> None:
             )
             if spec["kind"] == "recursive":
                 spec["c"] = st.number_input("c", min_value=0.1, value=3.0, key="target_c")
-        for parameter in MODELS[model].parameters:
+        main = MODELS[model].main  # the level asked first, then the rest
+        for parameter in (main, *(p for p in MODELS[model].parameters if p is not main)):
             if parameter.example is None:
                 continue  # kind and c above; the rest keep their defaults
             name, default = parameter.key, parameter.example

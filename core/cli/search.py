@@ -12,8 +12,8 @@ from core.cli.common import add_engine_options, data_command, emit, end_bar
 from core.engines import choose_engine, frequency_table
 from core.errors import AnonymisationError
 from core.io import read_table
+from core.measures.models.registry import MODELS
 from core.outputs import Output, plan_outputs, write_outputs
-from core.privacy import L_KINDS, T_DISTANCES
 from core.progress import no_progress, stage
 from core.recipe import Recipe
 from core.search.measures import MEASURES
@@ -79,13 +79,7 @@ def add_parser(subparsers: Any) -> None:
     find.set_defaults(run=run)
 
 
-def add_target_flags(find: argparse.ArgumentParser) -> None:
-    """The target's options: k, the suppression limit and each privacy model's parameters
-    (l-diversity, t-closeness, k-map, population uniqueness, average risk), in one place.
-
-    --gs-factor and --weight (the arx_* measures' options) sit among them only to keep
-    ``search --help`` in the order users know."""
-    find.add_argument("--k", type=int, default=5, help="target k (default 5)")
+def _limits(find: argparse.ArgumentParser) -> None:
     find.add_argument(
         "--max-suppressed",
         type=float,
@@ -93,16 +87,9 @@ def add_target_flags(find: argparse.ArgumentParser) -> None:
         help="largest share of records that may be suppressed (0.01 = 1%%)",
     )
     find.add_argument("--sensitive", help="sensitive column for --l and --t")
-    find.add_argument("--l", type=float, help="l-diversity of the sensitive column")
-    find.add_argument("--l-kind", choices=L_KINDS, default="distinct", help="kind of l")
-    find.add_argument("--t", type=float, help="t-closeness of the sensitive column")
-    find.add_argument(
-        "--t-distance",
-        choices=T_DISTANCES,
-        default="auto",
-        help="ground distance of t: auto (ordered for numbers), equal, ordered, or "
-        "hierarchical (with --t-hierarchy)",
-    )
+
+
+def _arx_measure_options(find: argparse.ArgumentParser) -> None:
     find.add_argument(
         "--gs-factor",
         type=float,
@@ -117,42 +104,24 @@ def add_target_flags(find: argparse.ArgumentParser) -> None:
         help="ARX's attribute weight of a quasi-identifier for the arx_* measures "
         "(default 0.5 each; divided by the largest); repeat",
     )
-    find.add_argument(
-        "--t-hierarchy",
-        metavar="FILE",
-        help="the sensitive column's hierarchy file (ARX format): t-closeness "
-        "with hierarchical distance",
-    )
-    find.add_argument(
-        "--population",
-        type=float,
-        help="size of the population the records were drawn from (for --k-map "
-        "and --max-population-uniqueness)",
-    )
-    find.add_argument(
-        "--k-map",
-        type=int,
-        help="k-map: each class stands for at least k people of the population (ARX's estimate)",
-    )
-    find.add_argument(
-        "--population-table",
-        metavar="FILE",
-        help="with --k-map: the population's own records (a table holding every "
-        "record of DATA, e.g. the register it was drawn from); each class must "
-        "stand for at least k of them, generalised alike (ARX KMap(k, subset))",
-    )
-    find.add_argument(
-        "--k-map-estimator",
-        choices=("poisson", "zero_truncated_poisson"),
-        default="zero_truncated_poisson",
-        help="k-map cell size estimator",
-    )
-    find.add_argument(
-        "--k-map-significance",
-        type=float,
-        default=0.01,
-        help="k-map significance level (default 0.01)",
-    )
+
+
+#: Options that are not a privacy model's, after the model flag they follow in ``search
+#: --help`` (the order users know).
+_AFTER_FLAG = {"--k": _limits, "--t-distance": _arx_measure_options}
+
+
+def add_target_flags(find: argparse.ArgumentParser) -> None:
+    """The target's options: each privacy model's parameters that have a flag, from the
+    registry (core.measures.models.registry.MODELS; the option's name is the ClassModels
+    field), the suppression limit and the whole-table targets (population uniqueness,
+    average risk), in one place."""
+    for model in MODELS.values():
+        for parameter in model.parameters:
+            if parameter.flag is not None:
+                find.add_argument(parameter.flag, dest=parameter.field, **parameter.cli)
+                if parameter.flag in _AFTER_FLAG:
+                    _AFTER_FLAG[parameter.flag](find)
     find.add_argument(
         "--max-population-uniqueness",
         type=float,
@@ -197,7 +166,6 @@ def run(args: argparse.Namespace) -> int:
         hierarchies[column.strip()] = read_hierarchy(path.strip())
         hierarchy_paths[column.strip()] = str(Path(path.strip()).resolve())  # for --recipe-out
     population = {
-        "population": args.population,
         "max_average_risk": args.max_average_risk,
         "max_population_uniqueness": args.max_population_uniqueness,
         "population_model": args.population_model,
@@ -208,12 +176,12 @@ def run(args: argparse.Namespace) -> int:
         population["population_solver"] = SolverSettings(
             iterations_per_try=args.population_solver_iterations
         )
-    if args.k_map is not None:
-        population.update(
-            k_map=args.k_map,
-            k_map_estimator=args.k_map_estimator,
-            k_map_significance=args.k_map_significance,
-        )
+    models = {  # every model's parameters given by a flag (dest: the ClassModels field)
+        parameter.field: getattr(args, parameter.field)
+        for model in MODELS.values()
+        for parameter in model.parameters
+        if parameter.flag is not None
+    }
     if args.population_table:  # k-map against the population's records (ARX KMap(k, subset))
         if args.k_map is None:
             raise AnonymisationError(
@@ -224,21 +192,18 @@ def run(args: argparse.Namespace) -> int:
                 "--recode-locally cannot be used with --population-table (ARX does not "
                 "recode locally under k-map with a population table either)."
             )
-        population["population_table"] = read_table(args.population_table, sep=args.sep)
+        models["population_table"] = read_table(args.population_table, sep=args.sep)
     t_hierarchy = read_hierarchy(args.t_hierarchy) if args.t_hierarchy else None
-    t_distance = "hierarchical" if t_hierarchy is not None else args.t_distance
+    models["t_hierarchy"] = t_hierarchy
+    if t_hierarchy is not None:
+        models["t_distance"] = "hierarchical"
     if t_hierarchy is not None and args.sensitive:  # named by the recipe's suppression step
         hierarchy_paths[args.sensitive] = str(Path(args.t_hierarchy).resolve())
     target = Target(
-        k=args.k,
         max_suppressed=args.max_suppressed,
         sensitive=args.sensitive,
-        l=args.l,
-        l_kind=args.l_kind,
-        t=args.t,
-        t_distance=t_distance,
-        t_hierarchy=t_hierarchy,
         **population,
+        **models,
     )
     engine = choose_engine(args.data, args.engine)
     if args.recode_locally and target.sample_based:

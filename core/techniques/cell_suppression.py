@@ -15,7 +15,7 @@ How k is counted after suppression matters, and is reported both ways:
   a blank cell could hide any value, so a record with a blank matches every record that
   agrees with it on its other quasi-identifiers. This is the k local suppression reaches:
   an attacker cannot tell which of the matching records it is.
-- **missing as a value of its own** (``core.privacy``, the rest of the workbench): a record
+- **missing as a value of its own** (``core.measures``, the rest of the workbench): a record
   with a blank is only alike to records blank in the same place, so the k figure is lower
   (often 1) even though the record is protected as above. The Risk page shows the first
   when local suppression is in the recipe.

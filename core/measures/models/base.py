@@ -92,8 +92,11 @@ class PrivacyModel:
     label: ClassVar[str]
     #: Name as a person reads it in the steps' words (``δ-disclosure privacy``).
     title: ClassVar[str]
-    #: The parameters; the first is the level asked (``l``), the one that switches it on.
+    #: The parameters, in the order the command line lists their flags.
     parameters: ClassVar[tuple[Parameter, ...]]
+    #: The field of the level asked (``l``), the one that switches the model on (default:
+    #: the first parameter's).
+    main_field: ClassVar[str | None] = None
     #: Whether it judges a sensitive (target) attribute (ARX: requires the distribution).
     needs_sensitive: ClassVar[bool] = True
     #: When a class passes, in plain words, with the guide or paper section it comes from.
@@ -104,7 +107,9 @@ class PrivacyModel:
     @property
     def main(self) -> Parameter:
         """The parameter that asks for the model."""
-        return self.parameters[0]
+        if self.main_field is None:
+            return self.parameters[0]
+        return next(p for p in self.parameters if p.field == self.main_field)
 
     @property
     def fields(self) -> tuple[str, ...]:

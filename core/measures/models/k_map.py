@@ -30,19 +30,8 @@ class KMapModel(PrivacyModel):
     name = "k_map"
     label = "k-map"
     title = "k-map"
+    main_field = "k_map"
     parameters = (
-        Parameter(
-            "k",
-            "k_map",
-            "the people of the population each class must stand for",
-            example=5,
-            flag="--k-map",
-            cli={
-                "type": int,
-                "help": "k-map: each class stands for at least k people of the population "
-                "(ARX's estimate)",
-            },
-        ),
         Parameter(
             "population",
             "population",
@@ -53,6 +42,18 @@ class KMapModel(PrivacyModel):
                 "type": float,
                 "help": "size of the population the records were drawn from (for --k-map "
                 "and --max-population-uniqueness)",
+            },
+        ),
+        Parameter(
+            "k",
+            "k_map",
+            "the people of the population each class must stand for",
+            example=5,
+            flag="--k-map",
+            cli={
+                "type": int,
+                "help": "k-map: each class stands for at least k people of the population "
+                "(ARX's estimate)",
             },
         ),
         Parameter(
