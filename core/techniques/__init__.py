@@ -18,8 +18,9 @@ One module per family of techniques; each technique is a pure function
 - :mod:`core.local_recoding`: local recoding of records a global generalisation suppresses
 """
 
-# Coordinates, dates and HIPAA Safe Harbor live in core/ (NIST SP 800-188); re-exported so
-# that recipe steps can name them. They import core.techniques lazily (no import cycle).
+# Every technique function, re-exported for people who use the library directly
+# (coordinates, dates and HIPAA Safe Harbor live in core/, NIST SP 800-188). Recipe steps
+# reach their functions through core.techniques.registry, which needs nothing here.
 from core.contextual.steps import recode_absolute, recode_percentile, suppress_contextual
 from core.dates import age_from_dob, perturb_ages, perturb_intervals, shift_dates
 from core.dp.release import dp_aggregate
