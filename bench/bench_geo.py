@@ -39,13 +39,13 @@ from timing import best_wall_and_cpu  # noqa: E402
 
 from core.geo import (  # noqa: E402
     METRES_PER_DEGREE,
-    _radius_counts_by_buckets,
     displace_points,
     displacement_report,
     round_coordinates,
     snap_to_grid,
     spatial_k,
 )
+from core.geo.radius import _radius_counts_by_buckets  # noqa: E402
 
 
 def main() -> None:

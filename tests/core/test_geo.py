@@ -282,8 +282,9 @@ def test_spatial_k_radius_by_cell_runs_matches_every_pair_and_the_bucket_search(
     """The cell-run count (issue 15) against the haversine of every pair and against the
     bucket search it replaces on compact data: Singapore latitudes, clusters of duplicates,
     partners exactly r away, a missing coordinate, random radii from 5 m to 2 km."""
-    import core.geo
-    from core.geo import _radius_counts_by_buckets, destination, haversine_m
+    import core.geo.radius
+    from core.geo import destination, haversine_m
+    from core.geo.radius import _radius_counts_by_buckets
 
     rng = np.random.default_rng(seed)
     radius = float(rng.choice([5.0, 37.5, 100.0, 250.0, 2000.0]))
@@ -298,7 +299,7 @@ def test_spatial_k_radius_by_cell_runs_matches_every_pair_and_the_bucket_search(
     far_lat, far_lon = destination(lat[:300], lon[:300], radius, bearing)  # exactly r away
     lat, lon = np.r_[lat, far_lat, np.nan], np.r_[lon, far_lon, 103.7]
     with monkeypatch.context() as patched:  # the cell runs must do it alone
-        patched.setattr(core.geo, "_radius_counts_by_buckets", None)
+        patched.setattr(core.geo.radius, "_radius_counts_by_buckets", None)
         result = spatial_k(points(list(lat), list(lon)), "lat", "lon", radius_m=radius, warn=False)
     ok = np.isfinite(lat)
     pairs = haversine_m(lat[ok, None], lon[ok, None], lat[None, ok], lon[None, ok]) <= radius
@@ -308,7 +309,7 @@ def test_spatial_k_radius_by_cell_runs_matches_every_pair_and_the_bucket_search(
 
 
 def test_location_codes_number_pairs_as_the_equivalence_classes_do():
-    from core.geo import _location_codes
+    from core.geo.radius import _location_codes
     from core.privacy import equivalence_classes
 
     rng = np.random.default_rng(4)
@@ -326,7 +327,7 @@ def test_spatial_k_radius_on_cell_edges_in_small_chunks_matches_every_pair(monke
     measured from the southernmost and westernmost points), duplicates among them, and
     pairs tested a few hundred at a time so that runs straddle chunk ends: every count
     equals the haversine of every pair."""
-    import core.geo
+    import core.geo.radius
     from core.geo import haversine_m
 
     radius = 80.0
@@ -336,8 +337,8 @@ def test_spatial_k_radius_on_cell_edges_in_small_chunks_matches_every_pair(monke
     lat = 1.30 + rows * step + rng.choice([0.0, 1e-12, -1e-12], 1200)
     lon = 103.80 + cols * step + rng.choice([0.0, 1e-12, -1e-12], 1200)
     lat[0], lon[0] = 1.30, 103.80  # the grid starts here
-    monkeypatch.setattr(core.geo, "_radius_counts_by_buckets", None)  # cell runs alone
-    monkeypatch.setattr(core.geo, "_CACHED_PAIR_CHUNK", 300)
+    monkeypatch.setattr(core.geo.radius, "_radius_counts_by_buckets", None)  # cell runs alone
+    monkeypatch.setattr(core.geo.radius, "_CACHED_PAIR_CHUNK", 300)
     result = spatial_k(points(list(lat), list(lon)), "lat", "lon", radius_m=radius, warn=False)
     all_pairs = haversine_m(lat[:, None], lon[:, None], lat[None, :], lon[None, :]) <= radius
     assert result.counts.tolist() == all_pairs.sum(axis=1).tolist()
@@ -349,7 +350,7 @@ def test_spatial_k_radius_on_cell_edges_in_small_chunks_matches_every_pair(monke
 
 
 def test_sort_by_cell_is_a_stable_sort():
-    from core.geo import _sort_by_cell
+    from core.geo.radius import _sort_by_cell
 
     cells = np.random.default_rng(3).integers(0, 50, 5000)
     order, sorted_cells = _sort_by_cell(cells, 50)
@@ -360,15 +361,15 @@ def test_sort_by_cell_is_a_stable_sort():
 def test_location_codes_when_every_pair_mixes_to_the_same_number(monkeypatch):
     """Mixing both coordinates into one number may collide: the codes are then computed
     from the whole pairs, still as the equivalence classes number them."""
-    import core.geo
+    import core.geo.radius
     from core.privacy import equivalence_classes
 
-    monkeypatch.setattr(core.geo, "_MIX_LAT", np.uint64(0))
-    monkeypatch.setattr(core.geo, "_MIX_LON", np.uint64(0))
+    monkeypatch.setattr(core.geo.radius, "_MIX_LAT", np.uint64(0))
+    monkeypatch.setattr(core.geo.radius, "_MIX_LON", np.uint64(0))
     rng = np.random.default_rng(5)
     lat, lon = rng.uniform(1.2, 1.5, 500).round(2), rng.uniform(103.6, 104.0, 500).round(2)
     expected = equivalence_classes(pd.DataFrame({"lat": lat, "lon": lon}), ["lat", "lon"])
-    assert core.geo._location_codes(lat, lon).tolist() == expected.class_of_record.tolist()
+    assert core.geo.radius._location_codes(lat, lon).tolist() == expected.class_of_record.tolist()
 
 
 def test_coordinate_and_shape_columns_are_found_by_name():
