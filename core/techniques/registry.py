@@ -20,9 +20,9 @@ from typing import Any
 
 from core.contextual.steps import recode_absolute, recode_percentile, suppress_contextual
 from core.dates import age_from_dob, perturb_ages, perturb_intervals, shift_dates
-from core.dp import dp_aggregate
+from core.dp.release import dp_aggregate
 from core.errors import RecipeError
-from core.geo import displace_points, round_coordinates, snap_to_grid
+from core.geo.transforms import displace_points, round_coordinates, snap_to_grid
 from core.local_recoding import recode_locally
 from core.measures.models.registry import CLASS_MODELS
 from core.safe_harbor import safe_harbor
