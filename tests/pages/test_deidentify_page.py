@@ -18,7 +18,7 @@ KEY_ENV = "ANON_PSEUDONYM_KEY"
 
 
 def session_replay(at: AppTest):
-    """The replay of the session's current recipe, as ui.state caches it (state.current())."""
+    """The replay of the session's current recipe, as ui.state caches it (ui.state.replay.current())."""
     recipe = at.session_state["history"].current
     return at.session_state["prefix_cache"][(recipe.seed or 0, repr(recipe.steps))]
 
@@ -78,7 +78,7 @@ def test_remove_names_and_pseudonymise_nric():
     assert valid_nric_mask(before["nric"]).all()
     assert not valid_nric_mask(after["nric"].astype(str)).any()
     assert after["nric"].astype(str).str.fullmatch(r"\d{6}").all()
-    # The session's replay (what state.current() returns) and its identity mapping table
+    # The session's replay (what ui.state.replay.current() returns) and its identity mapping table
     # recover every original NRIC when joined on the pseudonym.
     replay = session_replay(at)
     assert "name" not in replay.data.columns
