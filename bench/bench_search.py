@@ -20,10 +20,10 @@ may be shared) and compared with:
   best of 9 of the calling thread's CPU time (compared with this process's CPU time; the
   JVM's process CPU time, JIT and GC included, was 50, 490 and 360 ms) and of ARX's own
   ``ARXResult.getTime()`` (compared with wall time). Measured 2026-11-23 21:37-21:42 UTC,
-  six runs of the harness interleaved with six runs of this bench (the README's figures),
-  best of the six, on the machine shared with other work (load average 3-9). At load 0.5
-  (20:20 UTC the same day) ARX took 54, 437 and 355 ms of thread CPU (wall 30, 430 and
-  344 ms).
+  six runs of the harness interleaved with six runs of this bench (the figures of
+  docs/performance.md), best of the six, on the machine shared with other work (load
+  average 3-9). At load 0.5 (20:20 UTC the same day) ARX took 54, 437 and 355 ms of thread
+  CPU (wall 30, 430 and 344 ms).
   ARX found the same optima with the same scores (see tests/core/test_search.py).
 
 A ratio below 1 means this project is faster.

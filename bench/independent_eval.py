@@ -6,7 +6,8 @@ comes in two parts:
 - ``dev`` (500 people): the detector developers may read it, and
   ``bench/bench_detect_independent.py --misses`` lists what was missed in it;
 - ``test`` (1,500 people): **only ever measured.** Nobody reads its rows or its misses to
-  tune a detector, a word list or a rule; its figures are the ones the README reports.
+  tune a detector, a word list or a rule; its figures are the ones
+  docs/guide/step1-know-your-data.md reports.
   A detector tuned on it would make those figures meaningless.
 
 Each part has a table (20 columns under headers that say little), the labelled spans of its

@@ -4,6 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # The project's workspace (data set, roles, recipe versions, audit log): $ANON_WORKSPACE,
-# else workspace.anon.db here (git-ignored). See the README's Workspace section.
+# else workspace.anon.db here (git-ignored). See docs/guide/step5-release.md (Workspace).
 export ANON_WORKSPACE="${ANON_WORKSPACE:-$PWD/workspace.anon.db}"
 exec .venv/bin/streamlit run app.py "$@"

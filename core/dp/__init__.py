@@ -11,7 +11,7 @@ This is the differentially private counterpart of the PDPC guide's data aggregat
 (Annex A: Data aggregation): instead of suppressing small cells, every cell gets noise
 whose size does not depend on what an attacker already knows.
 
-How a release is computed (the trust boundary is stated in README.md):
+How a release is computed (the trust boundary is stated in docs/guide/dp-aggregate.md):
 
 1. The grouping keys come from the user (``categories``), never from the data: every
    combination of the listed categories is a cell, also when no record falls in it.

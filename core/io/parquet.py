@@ -16,7 +16,7 @@ from core.io.header import apply_header, require_unique_names, require_width
 #: length) and compression let a file of a few KiB stand for billions of cells or one long
 #: value repeated millions of times, so the cells are checked on the file's metadata and
 #: the decoded size (text measured through its dictionaries) before any column is
-#: decoded into the table. Larger tables: the DuckDB or Spark engine (README, "Scale").
+#: decoded into the table. Larger tables: the DuckDB or Spark engine (docs/engines.md).
 MAX_PARQUET_CELLS = 500_000_000
 MAX_PARQUET_UNPACKED_BYTES = 8 * 2**30
 

@@ -14,8 +14,9 @@ each one in place:
   handled as for :func:`core.techniques.pseudonymise_hmac`: at least 16 bytes, read from
   an environment variable by recipes (``key_env``), never stored.
 
-A cell in which nothing is found is left exactly as it was. Detection is not perfect
-(see the benchmark in the README): review a sample of the result before release.
+A cell in which nothing is found is left exactly as it was. Detection is not perfect (see
+the benchmark in docs/guide/step1-know-your-data.md): review a sample of the result before
+release.
 """
 
 from __future__ import annotations
