@@ -60,7 +60,7 @@ def _one(name: str, spec: Any) -> ClassModels:
         )
     fields = MODELS[name].spec_fields(spec, where="Target")
     try:
-        return ClassModels(**fields)
+        return ClassModels.of(**fields)
     except ParameterError as error:
         raise ParameterError(f"Target {error}".replace("Target Parameter", "Target")) from None
 

@@ -199,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
         models["t_distance"] = "hierarchical"
     if t_hierarchy is not None and args.sensitive:  # named by the recipe's suppression step
         hierarchy_paths[args.sensitive] = str(Path(args.t_hierarchy).resolve())
-    target = Target(
+    target = Target.of(
         max_suppressed=args.max_suppressed,
         sensitive=args.sensitive,
         **population,

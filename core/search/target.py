@@ -89,7 +89,7 @@ class Target(ClassModels):
     @property
     def models(self) -> ClassModels:
         """The per-class privacy models (k raised for Annex D)."""
-        return ClassModels(**{**self.model_fields(), "k": self.required_k})
+        return ClassModels.of(**{**self.model_fields(), "k": self.required_k})
 
     def failing(
         self,
@@ -152,7 +152,7 @@ class Target(ClassModels):
         if self.p_reid_threshold is not None:
             parts.append(f"P(re-ID) <= {self.p_reid_threshold:g} (P(attempt) {self.p_attempt:g})")
         if self.uses_sensitive or self.k_map is not None:
-            parts.append(ClassModels(**{**self.model_fields(), "k": 1}).describe())
+            parts.append(ClassModels.of(**{**self.model_fields(), "k": 1}).describe())
         if self.max_population_uniqueness is not None:
             parts.append(
                 f"population uniqueness <= {self.max_population_uniqueness:g} "

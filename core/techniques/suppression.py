@@ -116,7 +116,7 @@ def model_of_step(name: str, spec: object, quasi_identifiers: Sequence[str] = ()
     ``{"sensitive": "salary", "l": 2}``); k-map with a population table generalises the
     population over ``quasi_identifiers`` as the data was."""
     fields = MODELS[name].spec_fields(spec, quasi_identifiers=quasi_identifiers)
-    return ClassModels(**fields)
+    return ClassModels.of(**fields)
 
 
 def class_models(*, k: int = 1, **specs: Mapping[str, object] | None) -> ClassModels:
@@ -142,7 +142,7 @@ def class_models(*, k: int = 1, **specs: Mapping[str, object] | None) -> ClassMo
             )
         sensitive = one["sensitive"]
         values.update(one)
-    return ClassModels(k=require_int("k", k, minimum=1), **values)
+    return ClassModels.of(k=require_int("k", k, minimum=1), **values)
 
 
 def suppress_failing_classes(

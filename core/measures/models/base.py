@@ -135,6 +135,12 @@ class PrivacyModel:
         """Merging passing classes gives a passing class (ARX ``isMonotonicWithGeneralization``)."""
         return False
 
+    def monotone_part(self, settings: Settings) -> dict[str, Any]:
+        """Changes to ``settings`` leaving a necessary condition of this model that is
+        monotone both ways, for the lattice search to prune on when the model itself is not
+        (it is then checked on every node): by default the model is left out."""
+        return {self.main.field: None}
+
     def failing(self, settings: Settings, table: ClassTable) -> np.ndarray:
         """Boolean per class: the class fails the model (ARX: ``!isAnonymous``, suppressed)."""
         raise NotImplementedError

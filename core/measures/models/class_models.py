@@ -4,9 +4,9 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+from typing import Any, Self
 
 import numpy as np
 import pandas as pd
@@ -81,10 +81,36 @@ class ClassModels:
     k_map_significance: float = 0.01
     # k-map against the population's own records (ARX KMap(k, DataSubset)); not compared.
     population_table: pd.DataFrame | None = field(default=None, compare=False, repr=False)
+    # Parameters of models that have no field above (a model added as its module and its
+    # registry line, docs/adding-a-privacy-model.md): (field, value) pairs, set by `of`.
+    more: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, **settings: Any) -> Self:
+        """The models ``settings`` ask for (ClassModels field -> value, as
+        :meth:`model_fields` gives them): this class's fields by name, the parameters of
+        models that have no field in :attr:`more` (None: not given)."""
+        own = {f.name for f in fields(cls)} - {"more"}
+        more = tuple(
+            (name, value)
+            for name, value in settings.items()
+            if name not in own and value is not None
+        )
+        return cls(**{name: value for name, value in settings.items() if name in own}, more=more)
 
     def __post_init__(self) -> None:
         # Each model checks its own parameters (core.measures.models); the sensitive column
         # is checked between the models that need none and those that need it.
+        own = {f.name for f in fields(ClassModels)}
+        known = {p.field for model in MODELS.values() for p in model.parameters} - own
+        if not isinstance(self.more, tuple) or not all(
+            isinstance(pair, tuple) and len(pair) == 2 and pair[0] in known for pair in self.more
+        ):
+            raise ParameterError(
+                f"Parameter 'more' must hold (parameter, value) pairs of the privacy models "
+                f"({', '.join(sorted(known)) or 'none has parameters of its own'}), got "
+                f"{self.more!r}."
+            )
         settings = self.model_fields()
         for model in MODELS.values():
             if not model.needs_sensitive:
@@ -128,14 +154,6 @@ class ClassModels:
         settings = self.model_fields()
         return all(model.monotone_with_generalisation(settings) for model in self.asked())
 
-    def _distinct_part(self) -> dict:
-        """Every l-diversity kind needs at least ceil(l) values in a class (Shannon:
-        exp(H) <= values; recursive and Grassberger: required, as in ARX): a monotone
-        necessary condition that can prune when the l model itself cannot."""
-        if self.l is None:
-            return {}
-        return {"sensitive": self.sensitive, "l": float(math.ceil(self.l - 1e-9))}
-
     def smallest_class(self, n_records: int) -> int:
         """The smallest class size a class must have: k, or k-map's derived k' for a
         table of ``n_records`` records, whichever is larger (ARX: the largest minimal class
@@ -144,27 +162,41 @@ class ClassModels:
             return self.k  # with a population table, k-map is checked on its counts
         return max(self.k, K_MAP.derived_k(self.model_fields(), n_records))
 
-    def _kmap_part(self) -> dict:
-        names = ("k_map", "population", "k_map_estimator", "k_map_significance", "population_table")
-        return {name: getattr(self, name) for name in names}
-
     def only_monotone_with_suppression(self) -> ClassModels:
-        """A monotone-with-suppression necessary part of these models: k (and k-map), and
-        at least ceil(l) sensitive values (exactly the l model when it is distinct l)."""
-        return ClassModels(k=self.k, **self._kmap_part(), **self._distinct_part())
+        """A monotone-with-suppression necessary part of these models: k, k-map and distinct
+        l as they are, every other model replaced by its monotone part (l of another kind:
+        at least ceil(l) values; t, delta, beta and alpha left out)."""
+        settings = self.model_fields()
+        return self._with_monotone_parts(
+            [m for m in self.asked() if not m.monotone_with_suppression(settings)]
+        )
 
     def model_fields(self) -> dict:
-        """The privacy-model fields of these models (a subclass such as
-        :class:`core.search.Target` adds fields that are not privacy models)."""
-        return {f.name: getattr(self, f.name) for f in fields(ClassModels)}
+        """The privacy-model settings of these models, field -> value: the fields of
+        ClassModels (a subclass such as :class:`core.search.target.Target` adds fields that
+        are not privacy models), every registered model's parameters (None when not given)
+        and those set in :attr:`more`."""
+        values = {f.name: getattr(self, f.name) for f in fields(ClassModels) if f.name != "more"}
+        for model in MODELS.values():
+            for parameter in model.parameters:
+                values.setdefault(parameter.field, None)
+        values.update(self.more)
+        return values
 
     def only_monotone_with_generalisation(self) -> ClassModels:
-        """These models without delta, and with Grassberger's l replaced by its necessary
-        distinct part: monotone with generalisation when nothing may be suppressed."""
-        models = {**self.model_fields(), "delta": None}
-        if self.grassberger:
-            models.update(l_kind="distinct", entropy_estimator="shannon", **self._distinct_part())
-        return ClassModels(**models)
+        """These models with each one not monotone with generalisation replaced by its
+        monotone part (delta left out; Grassberger's l: at least ceil(l) values):
+        monotone with generalisation when nothing may be suppressed."""
+        settings = self.model_fields()
+        return self._with_monotone_parts(
+            [m for m in self.asked() if not m.monotone_with_generalisation(settings)]
+        )
+
+    def _with_monotone_parts(self, models: list[PrivacyModel]) -> ClassModels:
+        settings = self.model_fields()
+        for model in models:
+            settings.update(model.monotone_part(settings))
+        return ClassModels.of(**settings)
 
     def failing(
         self,

@@ -84,6 +84,16 @@ class LDiversityModel(PrivacyModel):
         # estimate has no such argument (ARX assumes it, we check instead).
         return not self.grassberger(settings)
 
+    def monotone_part(self, settings: Settings) -> dict:
+        """At least ceil(l) distinct values: every kind needs them (Shannon: exp(H) <= the
+        number of values; recursive and Grassberger: required, as in ARX), and distinct l is
+        monotone both ways."""
+        return {
+            "l_kind": "distinct",
+            "entropy_estimator": "shannon",
+            "l": float(math.ceil(settings["l"] - 1e-9)),
+        }
+
     def failing(self, settings: Settings, table: ClassTable) -> np.ndarray:
         dist = table.needs_dist()
         l, kind = settings["l"], settings["l_kind"]  # noqa: E741

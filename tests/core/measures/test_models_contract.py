@@ -23,10 +23,12 @@ import pandas as pd
 import pytest
 
 from core.errors import ParameterError
+from core.measures.models.base import Parameter, PrivacyModel
 from core.measures.models.class_models import ClassModels, failing_records
 from core.measures.models.registry import MODELS
 from core.release_targets import evaluate_targets, parse_targets
 from core.risk import risk_report
+from core.validation import require_int
 
 ROOT = Path(__file__).resolve().parents[3]
 ADULT = ROOT / "tests" / "data" / "adult"
@@ -371,3 +373,33 @@ def test_every_model_is_accepted_as_a_release_target_and_judged_as_brute_force(t
         failing = BRUTE[name](sample, settings)
         assert results[name].failing_classes == int(failing.sum()), name
         assert results[name].failing_records == int(sizes[failing].sum()), name
+
+
+def test_a_model_added_as_one_module_and_one_registry_line_is_checked_and_judged(monkeypatch):
+    """A model whose parameter is no ClassModels field (one module, one registry line):
+    ClassModels.of keeps its parameter, checks it through the model and judges classes with
+    it. Classes of 1, 2 and 4 records; k = 2 fails the first, 'at most 3' the last."""
+
+    class AtMostModel(PrivacyModel):
+        name, label, title = "at_most", "at-most", "at most n"
+        parameters = (Parameter("n", "at_most_n", "the largest class"),)
+        needs_sensitive = False
+        words, figure_words = "a class holds at most n records", "the largest class"
+
+        def check(self, settings):
+            if settings["at_most_n"] is not None:
+                require_int("at_most_n", settings["at_most_n"], minimum=1)
+
+        def failing(self, settings, table):
+            return np.asarray(table.sizes) > settings["at_most_n"]
+
+        def describe(self, settings):
+            return f"at most {settings['at_most_n']}"
+
+    monkeypatch.setitem(MODELS, "at_most", AtMostModel())
+    df = pd.DataFrame({"g": ["a", "b", "b", "c", "c", "c", "c"]})
+    models = ClassModels.of(k=2, at_most_n=3)
+    assert failing_records(df, ["g"], models).tolist() == [True, False, False] + [True] * 4
+    assert models.describe() == "k = 2, at most 3"
+    with pytest.raises(ParameterError, match="'at_most_n'"):
+        ClassModels.of(at_most_n=0)
