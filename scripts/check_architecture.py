@@ -73,7 +73,10 @@ def imports_of(path: Path, known: set[str]) -> tuple[set[str], list[str]]:
             for alias in node.names:
                 if alias.name.split(".")[0] in PACKAGES:
                     targets.add(_longest_known(alias.name, known))
-                    if any(part.startswith("_") and not part.startswith("__") for part in alias.name.split(".")):
+                    if any(
+                        part.startswith("_") and not part.startswith("__")
+                        for part in alias.name.split(".")
+                    ):
                         private.append(alias.name)
         elif isinstance(node, ast.ImportFrom):
             base = _resolve(node.module or "", node.level, None, package)
@@ -102,6 +105,11 @@ def _longest_known(dotted: str, known: set[str]) -> str:
     return ""
 
 
+def _ancestors(dotted: str) -> list[str]:
+    parts = dotted.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
 def private_imports() -> list[str]:
     known = {module_name(p) for p in project_files()}
     breaches = []
@@ -122,7 +130,17 @@ def import_cycles() -> list[str]:
     for path in project_files():
         name = module_name(path)
         targets = imports_of(path, known)[0]
-        graph[name] = {t for t in targets if not (name.startswith(t + ".") and t in known)}
+        # Importing core.x.y runs core/x/__init__.py first: that package is imported too,
+        # unless it is one of the importer's own packages (already being imported).
+        implied = {
+            ancestor
+            for target in targets
+            for ancestor in _ancestors(target)
+            if ancestor in known and not name.startswith(ancestor + ".")
+        }
+        graph[name] = {
+            t for t in targets | implied if not (name.startswith(t + ".") and t in known)
+        }
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []

@@ -18,104 +18,80 @@ One module per family of techniques; each technique is a pure function
 - :mod:`core.local_recoding`: local recoding of records a global generalisation suppresses
 """
 
-# Every technique function, re-exported for people who use the library directly
-# (coordinates, dates and HIPAA Safe Harbor live in core/, NIST SP 800-188). Recipe steps
-# reach their functions through core.techniques.registry, which needs nothing here.
-from core.contextual.steps import recode_absolute, recode_percentile, suppress_contextual
-from core.dates import age_from_dob, perturb_ages, perturb_intervals, shift_dates
-from core.dp.release import dp_aggregate
-from core.geo.transforms import displace_points, round_coordinates, snap_to_grid
-from core.local_recoding import recode_locally
-from core.safe_harbor import safe_harbor
-from core.techniques.aggregation import STATS, aggregate
-from core.techniques.cell_suppression import local_suppression
-from core.techniques.generalisation import (
-    DATE_UNITS,
-    generalise_bands,
-    generalise_by_rule,
-    generalise_date,
-    generalise_edges,
-    generalise_hierarchy,
-    generalise_mapping,
-    top_bottom_code,
-)
-from core.techniques.masking import MASK_PRESETS, mask
-from core.techniques.microaggregation import MICROAGGREGATION_METHODS, microaggregate
-from core.techniques.perturbation import (
-    CORRELATED_NOISE_METHODS,
-    NOISE_DISTRIBUTIONS,
-    ROUNDING_MODES,
-    add_correlated_noise,
-    add_noise,
-    round_to_base,
-)
-from core.techniques.post_randomisation import pram
-from core.techniques.pseudonymisation import (
-    Pseudonymised,
-    decrypt_table,
-    double_code,
-    encrypt_table,
-    key_from_env,
-    pseudonymise_hmac,
-    pseudonymise_random,
-)
-from core.techniques.redaction import REDACTION_MODES, redact_text
-from core.techniques.suppression import (
-    remove_columns,
-    suppress_below_k,
-    suppress_failing_classes,
-    suppress_records,
-)
-from core.techniques.swapping import swap
+from __future__ import annotations
 
-__all__ = [
-    "CORRELATED_NOISE_METHODS",
-    "DATE_UNITS",
-    "MASK_PRESETS",
-    "MICROAGGREGATION_METHODS",
-    "NOISE_DISTRIBUTIONS",
-    "REDACTION_MODES",
-    "ROUNDING_MODES",
-    "STATS",
-    "Pseudonymised",
-    "add_correlated_noise",
-    "add_noise",
-    "age_from_dob",
-    "aggregate",
-    "decrypt_table",
-    "displace_points",
-    "double_code",
-    "dp_aggregate",
-    "encrypt_table",
-    "generalise_bands",
-    "generalise_by_rule",
-    "generalise_date",
-    "generalise_edges",
-    "generalise_hierarchy",
-    "generalise_mapping",
-    "key_from_env",
-    "local_suppression",
-    "mask",
-    "microaggregate",
-    "perturb_ages",
-    "perturb_intervals",
-    "pram",
-    "pseudonymise_hmac",
-    "pseudonymise_random",
-    "recode_absolute",
-    "recode_locally",
-    "recode_percentile",
-    "redact_text",
-    "remove_columns",
-    "round_coordinates",
-    "round_to_base",
-    "safe_harbor",
-    "shift_dates",
-    "snap_to_grid",
-    "suppress_below_k",
-    "suppress_failing_classes",
-    "suppress_contextual",
-    "suppress_records",
-    "swap",
-    "top_bottom_code",
-]
+import importlib
+from typing import Any
+
+# Every technique function, re-exported for people who use the library directly
+# (``from core.techniques import mask``; coordinates, dates and HIPAA Safe Harbor live in core/,
+# NIST SP 800-188). The re-exports are loaded on first use (PEP 562): importing one technique
+# module (core.techniques.suppression) runs this file, and an eager import of every family and
+# of local recoding, DP, dates, geolocation and Safe Harbor would make each of them import the
+# whole library (slow start-up of every command) and close import cycles through the search and
+# the DP package. Recipe steps reach their functions through core.techniques.registry.
+_HOME = {
+    "recode_absolute": "core.contextual.steps",
+    "recode_percentile": "core.contextual.steps",
+    "suppress_contextual": "core.contextual.steps",
+    "age_from_dob": "core.dates",
+    "perturb_ages": "core.dates",
+    "perturb_intervals": "core.dates",
+    "shift_dates": "core.dates",
+    "dp_aggregate": "core.dp.release",
+    "displace_points": "core.geo.transforms",
+    "round_coordinates": "core.geo.transforms",
+    "snap_to_grid": "core.geo.transforms",
+    "recode_locally": "core.local_recoding",
+    "safe_harbor": "core.safe_harbor",
+    "STATS": "core.techniques.aggregation",
+    "aggregate": "core.techniques.aggregation",
+    "local_suppression": "core.techniques.cell_suppression",
+    "DATE_UNITS": "core.techniques.generalisation",
+    "generalise_bands": "core.techniques.generalisation",
+    "generalise_by_rule": "core.techniques.generalisation",
+    "generalise_date": "core.techniques.generalisation",
+    "generalise_edges": "core.techniques.generalisation",
+    "generalise_hierarchy": "core.techniques.generalisation",
+    "generalise_mapping": "core.techniques.generalisation",
+    "top_bottom_code": "core.techniques.generalisation",
+    "MASK_PRESETS": "core.techniques.masking",
+    "mask": "core.techniques.masking",
+    "MICROAGGREGATION_METHODS": "core.techniques.microaggregation",
+    "microaggregate": "core.techniques.microaggregation",
+    "CORRELATED_NOISE_METHODS": "core.techniques.perturbation",
+    "NOISE_DISTRIBUTIONS": "core.techniques.perturbation",
+    "ROUNDING_MODES": "core.techniques.perturbation",
+    "add_correlated_noise": "core.techniques.perturbation",
+    "add_noise": "core.techniques.perturbation",
+    "round_to_base": "core.techniques.perturbation",
+    "pram": "core.techniques.post_randomisation",
+    "Pseudonymised": "core.techniques.pseudonymisation",
+    "decrypt_table": "core.techniques.pseudonymisation",
+    "double_code": "core.techniques.pseudonymisation",
+    "encrypt_table": "core.techniques.pseudonymisation",
+    "key_from_env": "core.techniques.pseudonymisation",
+    "pseudonymise_hmac": "core.techniques.pseudonymisation",
+    "pseudonymise_random": "core.techniques.pseudonymisation",
+    "REDACTION_MODES": "core.techniques.redaction",
+    "redact_text": "core.techniques.redaction",
+    "remove_columns": "core.techniques.suppression",
+    "suppress_below_k": "core.techniques.suppression",
+    "suppress_failing_classes": "core.techniques.suppression",
+    "suppress_records": "core.techniques.suppression",
+    "swap": "core.techniques.swapping",
+}
+
+__all__ = sorted(_HOME)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'core.techniques' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_HOME[name]), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
