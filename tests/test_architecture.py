@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _checker():
-    spec = importlib.util.spec_from_file_location("check_architecture", ROOT / "scripts/check_architecture.py")
+    spec = importlib.util.spec_from_file_location(
+        "check_architecture", ROOT / "scripts/check_architecture.py"
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules["check_architecture"] = module
     spec.loader.exec_module(module)
