@@ -1,8 +1,10 @@
 """Everything a release goes through before it leaves the workbench (PDPC guide, Steps 4–5).
 
 - :mod:`core.release.gate`: may this table leave labelled "anonymised"? (one
-  ``check_release``), with :mod:`~core.release.backstops` and
-  :mod:`~core.release.kept_identifiers` judging what the released table still shows;
+  ``check_release``), with :mod:`~core.release.column_judges`,
+  :mod:`~core.release.backstops` and :mod:`~core.release.kept_identifiers` judging what
+  the released table still shows, and :mod:`~core.release.inputs` the parameter groups
+  the gate, the report and the record take;
 - :mod:`core.release.report`: the report of one release, and
   :mod:`~core.release.report_files` its Markdown and JSON texts, sign-off and identity table;
 - :mod:`core.release.bundle`: the recipient's bundle and the internal archive
