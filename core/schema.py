@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from core.detect.columns import free_text_findings, script_note, value_evidence
+from core.detect.header_words import foreign_header_kind, header_tokens
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS
 from core.detect.record_numbers import needs_review, review_unique_column
 from core.roles import ROLE_DESCRIPTIONS, Role, Suggestion
@@ -280,26 +281,46 @@ _STRONG_VALUE_KINDS = {
 
 
 def _name_words(column: Hashable) -> str:
-    """'Date of Birth' / 'dateOfBirth' / 'date-of-birth' -> 'date_of_birth'."""
-    text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(column))
-    words = re.findall(r"[a-z0-9]+", text.lower())
-    return "_".join(words)
+    """'Date of Birth' / 'dateOfBirth' / 'date-of-birth' -> 'date_of_birth'; Latin
+    diacritics dropped ('Âge' -> 'age'), words of other scripts left out."""
+    return "_".join(re.findall(r"[a-z0-9]+", " ".join(header_tokens(column))))
 
 
-def _name_hint(column: Hashable) -> tuple[str, Role, str] | None:
-    words = _name_words(column)
-    if not words:
-        return None
+# Kinds a header beyond English names that the English hints do not.
+_FOREIGN_ONLY = {
+    "national_id": (Role.DIRECT, "a national identity number"),
+    "age": (Role.INDIRECT, "an age"),
+    "place": (Role.INDIRECT, "a town, city or place of birth"),
+}
+
+
+def _hint_of(kind: str) -> tuple[str, Role, str]:
+    if kind in _FOREIGN_ONLY:
+        return kind, *_FOREIGN_ONLY[kind]
+    return next((kind, role, what) for k, role, _, what in _HINT_PATTERNS if k == kind)
+
+
+def _english_hint(words: str) -> tuple[str, Role, str] | None:
     for kind, role, pattern, what in _HINT_PATTERNS:
         if pattern.search(words):
             return kind, role, what
     compact = words.replace("_", "")
     for fragment, kind in _COMPACT.items():
         if fragment in compact:
-            for k, role, _, what in _HINT_PATTERNS:
-                if k == kind:
-                    return kind, role, what
+            return _hint_of(kind)
     return None
+
+
+def _name_hint(column: Hashable) -> tuple[str, Role, str] | None:
+    """What the header says the column holds: the English hints first, then the words of
+    other languages (:mod:`core.detect.header_words`), which also win over the English
+    catch-all "..._no"/"..._number" ("no_telefon", "PhilSys Number")."""
+    words = _name_words(column)
+    english = _english_hint(words) if words else None
+    if english is not None and english[0] != "identifier_like":
+        return english
+    foreign = foreign_header_kind(column)
+    return _hint_of(foreign) if foreign is not None else english
 
 
 def _sample(series: pd.Series, sample_size: int) -> pd.Series:
