@@ -81,11 +81,54 @@ def two_digit_years_not_after(
     return parsed.where(~late, parsed - _CENTURY)
 
 
+# Month names of Malay (Kamus Dewan) and Indonesian (KBBI) that differ from English, with
+# their usual abbreviations, -> English: "12 Ogos 1985" is 12 August 1985. April,
+# September and November are written as in English; "Jun" is also English.
+LOCAL_MONTHS = {
+    "januari": "Jan",
+    "februari": "Feb",
+    "mac": "Mar",  # ms
+    "maret": "Mar",  # id
+    "mei": "May",
+    "juni": "Jun",  # id
+    "julai": "Jul",  # ms
+    "juli": "Jul",  # id
+    "ogos": "Aug",  # ms
+    "ogo": "Aug",
+    "agustus": "Aug",  # id
+    "agu": "Aug",
+    "agt": "Aug",
+    "oktober": "Oct",
+    "okt": "Oct",
+    "disember": "Dec",  # ms
+    "dis": "Dec",
+    "desember": "Dec",  # id
+    "des": "Dec",
+}
+#: The local month names as one regular-expression alternative, longest first.
+LOCAL_MONTH_NAMES = "|".join(sorted(LOCAL_MONTHS, key=len, reverse=True))
+_LOCAL_MONTH = re.compile(rf"(?i)(?<![^\W\d_])(?:{LOCAL_MONTH_NAMES})(?![^\W\d_])\.?")
+
+
+def english_month_names(values: pd.Series) -> pd.Series:
+    """Text dates with Malay or Indonesian month names written in English ("12 Ogos 1985"
+    -> "12 Aug 1985", "3 Maret 1990" -> "3 Mar 1990"), for pandas to read; values that are
+    not text are returned as they are."""
+    if not (pd.api.types.is_object_dtype(values) or pd.api.types.is_string_dtype(values)):
+        return values
+    replaced = values.str.replace(
+        _LOCAL_MONTH, lambda m: LOCAL_MONTHS[m.group(0).rstrip(".").lower()], regex=True
+    )
+    return replaced.where(replaced.notna(), values)
+
+
 def to_dates(series: pd.Series, column: str, *, dayfirst: bool) -> pd.Series:
     """Dates read by pandas (day first or not), each value on its own when formats mix;
-    a value that is not a date is named with its column and row."""
+    a value that is not a date is named with its column and row. Malay and Indonesian
+    month names are read (:func:`english_month_names`)."""
     if pd.api.types.is_datetime64_any_dtype(series):
         return series
+    series = english_month_names(series)
     parsed = pd.to_datetime(series, errors="coerce", dayfirst=dayfirst)
     failed = parsed.isna() & series.notna()
     if failed.any():  # several formats in one column: read each value on its own

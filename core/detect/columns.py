@@ -29,13 +29,14 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from core.dates import two_digit_years_not_after
+from core.dates import LOCAL_MONTH_NAMES, english_month_names, two_digit_years_not_after
 from core.detect.addresses import ADDRESS
 from core.detect.column_phones import phone_evidence
 from core.detect.evidence import THRESHOLD, Evidence, pct
 from core.detect.lexicon import name_lists
 from core.detect.name_cells import name_shares, non_latin_script
-from core.detect.patterns import PATTERNS, fast_fullmatch
+from core.detect.national_ids import NATIONAL_ID_SHAPES
+from core.detect.patterns import PATTERNS, fast_fullmatch, full_match_mask
 from core.detect.phones import phone_share
 from core.detect.quasi import (
     age_evidence,
@@ -220,27 +221,68 @@ def _nric(s: ColumnSample) -> Evidence | None:
     return None
 
 
-_NATIONAL_IDS = {"nric": "NRIC/FIN", "ssn": "US SSN", "nino": "UK NINO"}
+_NATIONAL_IDS = {
+    "nric": "NRIC/FIN",
+    "ssn": "US SSN",
+    "nino": "UK NINO",
+    "mykad": "Malaysian MyKad",
+    "nik": "Indonesian NIK",
+    "psn": "PhilSys",
+    "tfn": "Australian TFN",
+    "medicare": "Australian Medicare",
+    "hkid": "Hong Kong ID",
+}
+# MyKad numbers written as 12 bare digits are read as such only when their birth dates
+# span a generation: a lot or batch number that starts with its (recent) date also has a
+# real date and, two times in three, a valid place code.
+_MYKAD_SPAN_YEARS = 15
+
+
+def _mykad_share(x: ColumnSample) -> float:
+    valid = full_match_mask(x.values, "mykad")
+    if not valid.any():
+        return 0.0
+    numbers = x.values[valid]
+    bare = numbers.str.fullmatch("[0-9]{12}")
+    if x.share(bare.reindex(x.values.index, fill_value=False)) >= x.share(valid) / 2:
+        yy = numbers.str.slice(0, 2).astype(int)
+        now = pd.Timestamp.today().year % 100
+        years = yy.where(yy > now, yy + 100)  # 85 -> 85 (1985), 05 -> 105 (2005)
+        if years.max() - years.min() < _MYKAD_SPAN_YEARS:
+            return 0.0
+    return x.share(valid)
 
 
 def _national_ids(s: ColumnSample) -> Evidence | None:
-    """A column of national identity numbers of several countries (a table of people from
-    Singapore, the US and the UK): each number valid for its country."""
+    """A column of national identity numbers, of one country or of several (a table of
+    people from Singapore, the US and the UK): each number valid for its country."""
 
     def shares(x: ColumnSample) -> dict[str, float]:
         compact = _compact(x.upper)
-        return {
+        found = {
             "nric": x.kind("nric", compact),
             "ssn": x.kind("ssn"),
             "nino": x.kind("nino", compact),
+            "mykad": _mykad_share(x),
         }
+        found.update({kind: x.kind(kind) for kind in ("nik", "psn", "tfn", "medicare")})
+        found["hkid"] = x.kind("hkid", x.upper)
+        return found
 
     if s.measure(lambda x: sum(shares(x).values())) < THRESHOLD:
         return None
     found = {kind: share for kind, share in shares(s).items() if share > 0}
     total = sum(found.values())
-    if total < THRESHOLD or len(found) < 2:
+    if total < THRESHOLD:
         return None
+    if len(found) == 1:
+        ((kind, share),) = found.items()
+        return Evidence(
+            "national_id",
+            share,
+            f"{_pct(share)} of sampled values are {PATTERNS[kind].description}; a national "
+            f"identity number is a direct identifier {_STEP1}.",
+        )
     listed = ", ".join(f"{_pct(v)} {_NATIONAL_IDS[k]}" for k, v in found.items())
     return Evidence(
         "national_id",
@@ -276,6 +318,7 @@ _BUILTIN_CHECKED = frozenset(
         "mac",
         "ssn",
         "nino",
+        *NATIONAL_ID_SHAPES,
         "record_code",
         "vehicle_plate",
         "date",
@@ -308,7 +351,9 @@ def _plate(s: ColumnSample) -> Evidence | None:
 
 
 def _parse_dates(values: pd.Series) -> pd.Series:
-    """The values as timestamps (NaT where none): common formats first (fast), then any."""
+    """The values as timestamps (NaT where none): common formats first (fast), then any;
+    Malay and Indonesian month names read as English ones."""
+    written, values = values, english_month_names(values)
     parsed = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns]")
     formats = (
         "%Y-%m-%d",
@@ -335,7 +380,7 @@ def _parse_dates(values: pd.Series) -> pd.Series:
             mixed = pd.to_datetime(rest, errors="coerce", format="mixed", dayfirst=True)
         parsed[rest.index] = mixed.to_numpy(dtype="datetime64[ns]")
     # 02/01/42 is read 2042 by pandas; as dates of birth or past events, 1942.
-    return two_digit_years_not_after(values, parsed, pd.Timestamp.today().normalize(), events=True)
+    return two_digit_years_not_after(written, parsed, pd.Timestamp.today().normalize(), events=True)
 
 
 # Dates of birth: all in the past and spread over at least this many years (dates of
@@ -377,8 +422,8 @@ def _date(s: ColumnSample) -> Evidence | None:
 
 
 _MONTH = (
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|"
-    r"june|july|august|september|october|november|december)\.?"
+    rf"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|"
+    rf"june|july|august|september|october|november|december|{LOCAL_MONTH_NAMES})\.?"
 )
 # A day and a month without a year: "18 May", "May 18", "18th May", "18-May".
 _DAY_MONTH = (

@@ -16,6 +16,9 @@ mac              six pairs of hex digits with ``:`` or ``-``                    
 nric             Singapore NRIC/FIN, S/T/F/G/M + 7 digits + correct check letter ID
 ssn              US social security number AAA-GG-SSSS, not 000/666/9xx, 00, 0000 ID
 nino             UK National Insurance number, allocated prefixes, suffix A-D    ID
+mykad, nik, psn  Malaysia MyKad, Indonesia NIK, Philippines PhilSys, Australia   ID
+tfn, medicare    TFN and Medicare, Hong Kong HKID, each with its published
+hkid             checks (:mod:`core.detect.national_ids`)
 record_code      letters and digits with a prefix word (MRN, A/C, licence no...) ID
 vehicle_plate    1-3 letters, up to 4 digits, a check letter (SMF1234A)          PLATE
 date             2024-01-31, 31/01/2024, 31 Jan 2024, January 31, 2024          DATE
@@ -38,6 +41,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from core.dates import LOCAL_MONTH_NAMES
+from core.detect.national_ids import NATIONAL_ID_SHAPES
 from core.errors import ParameterError
 from core.identifiers import nric_check_letter
 
@@ -140,6 +145,8 @@ _DATE = (
     r"|[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}"
     rf"|[0-9]{{1,2}}(?:st|nd|rd|th)?[ -]{_MONTHS}\.?,?[ -][0-9]{{4}}"
     rf"|{_MONTHS}\.? [0-9]{{1,2}}(?:st|nd|rd|th)?,? [0-9]{{4}}"
+    # Malay and Indonesian months, day first as both write them: "12 Ogos 1985"
+    rf"|[0-9]{{1,2}}[ -](?:{LOCAL_MONTH_NAMES})\.?,?[ -][0-9]{{4}}"
 )
 # A day and a month without a year ("on 18 May", "May 18th", "3rd of June"): HIPAA Safe
 # Harbor identifier C names every element of a date but the year. In lower case "may"
@@ -150,8 +157,14 @@ _MONTHS_WORDS = (
     r"Jan(?:uary)?|Feb(?:ruary)?|Apr(?:il)?|June?|July?|Aug(?:ust)?|"
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?"
 )
+# Malay and Indonesian month names that are no English word nor a name ("Mei", "Mac",
+# "Des" are left out without a year).
+_LOCAL_MONTHS_WORDS = (
+    "Januari|Februari|Maret|Juni|Julai|Juli|Ogos|Agustus|Oktober|Disember|Desember"
+)
 _DATE_NO_YEAR = (
-    rf"{_DAY}(?:[ -]|\s+of\s+)(?:{_MONTHS_WORDS}|Mar(?:ch)?|(?-i:May|MAY))\.?"
+    rf"{_DAY}[ -](?:{_LOCAL_MONTHS_WORDS})"
+    rf"|{_DAY}(?:[ -]|\s+of\s+)(?:{_MONTHS_WORDS}|Mar(?:ch)?|(?-i:May|MAY))\.?"
     rf"|(?:{_MONTHS_WORDS}|(?-i:Mar(?:ch)?|MAR(?:CH)?|May|MAY))\.? {_DAY}"
 )
 # Letter, 7 digits, check letter; a space, dot or dash may stand between the parts.
@@ -164,7 +177,10 @@ RECORD_PREFIX = (
     r"Member(?:ship)?(?:\s+(?:ID|No\.?|Number))?|Passport(?:\s+(?:No\.?|Number))?|"
     r"Case(?:\s+(?:No\.?|Number))|Ref(?:erence)?(?:\s+(?:No\.?|Number))?|ID(?:\s+No\.?)?|"
     # an identity card number named as such is an ID even with a mistyped check letter
-    r"NRIC(?:\s+No\.?)?|FIN(?:\s+No\.?)?|I/?C(?:\s+No\.?)?)"
+    r"NRIC(?:\s+No\.?)?|FIN(?:\s+No\.?)?|I/?C(?:\s+No\.?)?|"
+    # other countries' identity numbers by name (core.detect.national_ids)
+    r"MyKad|(?:No\.?\s+)?K/?P|NIK|KTP|PhilSys(?:\s+(?:No\.?|Number))?|PSN|HKID|TFN|"
+    r"Tax\s+File\s+(?:No\.?|Number)|Medicare(?:\s+(?:No\.?|Number|Card))?)"
 )
 
 
@@ -237,6 +253,17 @@ _BUILTIN = (
         "a UK National Insurance number (allocated prefix)",
         validator=valid_nino,
         cell=r"[A-Za-z]{2} ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-Da-d]",
+    ),
+    *(
+        Pattern(
+            kind,
+            _compile(_bounded(text)),
+            "ID",
+            description,
+            validator=validator,
+            cell=cell,
+        )
+        for kind, (text, cell, description, validator) in NATIONAL_ID_SHAPES.items()
     ),
     Pattern(
         "record_code",

@@ -44,6 +44,7 @@ from core.detect.names import (
     name_lists,
     names_from_matches,
 )
+from core.detect.national_ids import NATIONAL_ID_SHAPES
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS, RECORD_PREFIX
 from core.detect.phones import DEFAULT_REGION, DIGIT_RUN, find_phones, phones_in_runs
 from core.errors import ParameterError
@@ -72,7 +73,18 @@ LONG_CELL = 100_000
 MAX_SCANNED = 200_000
 UNSCANNED = "[NOT SCANNED: {n} characters removed]"
 # Priority of the kinds that are not regular patterns, relative to the patterns.
-_BEFORE_PHONE = ("email", "url", "nric", "ssn", "nino", "record_code", "mac", "ipv4", "ipv6")
+_BEFORE_PHONE = (
+    "email",
+    "url",
+    "nric",
+    "ssn",
+    "nino",
+    *NATIONAL_ID_SHAPES,
+    "record_code",
+    "mac",
+    "ipv4",
+    "ipv6",
+)
 _LABELS_OTHER = {"name": "NAME", "phone": "PHONE", "address": "ADDRESS"}
 _NOT_PATTERNS = ("phone", "address", "name")
 _MAYBE_ENTITY = re.compile(r"[0-9@A-Z]|www\.|https?:", re.IGNORECASE)
@@ -266,6 +278,12 @@ _LOOSER = {
     "nric": r"[STFGMstfgm][ .-]?[0-9]{7}[ .-]?[A-Za-z]",
     "ssn": r"[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}",
     "nino": r"[A-Za-z]{2} ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-Da-d]",
+    "mykad": "[0-9]{6}-[0-9]{2}-[0-9]{4}",
+    "nik": "[1-9][0-9]{15}",
+    "psn": "[0-9]{4}[ -][0-9]{4}[ -][0-9]{4}",
+    "tfn": "[0-9]{3} [0-9]{3} [0-9]{3}",
+    "medicare": "[2-6][0-9]{3} [0-9]{5} [0-9]",
+    "hkid": r"[A-Z]{1,2}[0-9]{6}\(?[0-9A]",
     "record_code": rf"(?i)(?:{RECORD_PREFIX})\s*[:#.(]?\s*[A-Z0-9]",
     "vehicle_plate": r"[A-Z]{1,3}[0-9]{1,4}[A-Z]",
     "date": "[0-9]",

@@ -59,7 +59,11 @@ def test_bad_input_never_crashes():
 
 
 def test_kinds_and_labels():
-    assert resolve_kinds("id") == ("nric", "ssn", "nino", "record_code")
+    assert resolve_kinds("id") == (
+        *("nric", "ssn", "nino"),
+        *("mykad", "nik", "psn", "tfn", "medicare", "hkid"),  # core.detect.national_ids
+        "record_code",
+    )
     assert resolve_kinds(["ip", "email"]) == ("email", "ipv4", "ipv6")
     assert entity_kinds()[-1] == "name"
     with pytest.raises(ParameterError, match="unknown kind"):

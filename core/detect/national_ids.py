@@ -1,0 +1,219 @@
+"""National identity numbers of Malaysia, Indonesia, the Philippines, Australia and Hong
+Kong: their shapes and the checks each country publishes (issue 26).
+
+A re-identifier joins on these numbers as on an NRIC (PDPC guide, Step 1: a national
+identity number is a direct identifier; HIPAA §164.514(b)(2)(i)(R), any other unique
+identifying number). Each validator applies what the issuing authority defines, so that a
+run of random digits of the right length is not taken for one:
+
+=========  ==================================================================  ==========
+kind       shape and check                                                     random
+                                                                                digits pass
+=========  ==================================================================  ==========
+mykad      Malaysia MyKad ``YYMMDD-PB-###G``: a real date of birth and a       about 1 in 3
+           place-of-birth code ``PB`` of JPN's list (no check digit exists)
+nik        Indonesia NIK, 16 digits: province code of the Ministry of Home     about 1 in 40
+           Affairs' list, regency and district not 00, birth day (+40 for
+           women) and month of a real date, serial not 0000 (no check digit)
+psn        Philippine PhilSys Number, 12 digits written 4-4-4: PSA publishes   shape only
+           no check digit, so only the grouped form is read
+tfn        Australian tax file number, 9 digits, weights 1,4,3,7,5,8,6,9,10,   1 in 11
+           sum divisible by 11
+medicare   Australian Medicare card number, 10 digits (11 with the person's    1 in 10
+           reference number), first digit 2-6, 9th digit = weights
+           1,3,7,9,1,3,7,9 on the first 8, sum mod 10
+hkid       Hong Kong identity card, 1-2 letters, 6 digits, check digit        1 in 11
+           (0-9 or A): letters A=10..Z=35, a blank first letter 36, weights
+           9..2, (11 - sum mod 11) mod 11, 10 written A
+=========  ==================================================================  ==========
+
+Sources: JPN (Jabatan Pendaftaran Negara), "Kod Negeri / Kod Negara" (the place-of-birth
+codes of the MyKad number); Indonesia's Permendagri 72/2019 on region codes (and the 2022
+Papua provinces 93-96); Philippine Statistics Authority, PhilSys (RA 11055); the ATO's
+tax file number algorithm and Services Australia's Medicare card number check, as
+reproduced by python-stdnum (``stdnum.au.tfn``) and presidio's ``AuTfnRecognizer`` /
+``AuMedicareRecognizer``; the Hong Kong Immigration Department's HKID check digit (as in
+``stdnum``'s references). The arithmetic is written out in ``tests/core/detect/test_national_ids.py``.
+
+A number with no check digit (MyKad, NIK, PhilSys) is judged by its date and codes; in
+free text the bare MyKad, TFN and Medicare digits are read only after their name
+(:data:`core.detect.patterns.RECORD_PREFIX`: "KP 850812145678", "TFN 123456782").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+__all__ = [
+    "NATIONAL_ID_SHAPES",
+    "birth_date_of",
+    "valid_hkid",
+    "valid_medicare",
+    "valid_mykad",
+    "valid_nik",
+    "valid_psn",
+    "valid_tfn",
+]
+
+# JPN's place-of-birth codes: 01-16 and 21-59 the states of Malaysia, 60-93 countries and
+# regions abroad (69, 70, 73, 80, 81 unused), 98 stateless, 99 refugees.
+_MYKAD_PLACES = frozenset(
+    [f"{n:02d}" for n in (*range(1, 17), *range(21, 69), 71, 72, *range(74, 80), *range(82, 94))]
+    + ["98", "99"]
+)
+# Indonesia's province codes (Permendagri 72/2019; 93-96 the Papua provinces of 2022).
+_NIK_PROVINCES = frozenset(
+    f"{n}"
+    for n in (
+        *range(11, 20),
+        21,
+        *range(31, 37),
+        51,
+        52,
+        53,
+        *range(61, 66),
+        *range(71, 77),
+        81,
+        82,
+        *range(91, 97),
+    )
+)
+_TFN_WEIGHTS = (1, 4, 3, 7, 5, 8, 6, 9, 10)
+_MEDICARE_WEIGHTS = (1, 3, 7, 9, 1, 3, 7, 9)
+_HKID_WEIGHTS = (9, 8, 7, 6, 5, 4, 3, 2)
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"[\s./-]", "", text)
+
+
+def _real_date(yy: int, month: int, day: int) -> bool:
+    """A day that exists in 19yy or 20yy (29 February of '00 is real in 2000)."""
+    for century in (1900, 2000):
+        try:
+            dt.date(century + yy, month, day)
+            return True
+        except ValueError:
+            continue
+    return False
+
+
+def birth_date_of(text: str) -> tuple[int, int, int] | None:
+    """(yy, month, day) of a MyKad's first six digits, None when they are no date."""
+    digits = _digits(text)
+    if len(digits) < 6 or not digits[:6].isdigit():
+        return None
+    yy, month, day = int(digits[:2]), int(digits[2:4]), int(digits[4:6])
+    return (yy, month, day) if _real_date(yy, month, day) else None
+
+
+def valid_mykad(text: str) -> bool:
+    """Malaysia MyKad: 12 digits, a real date of birth YYMMDD, a place-of-birth code of
+    JPN's list; separators '-' or ' ' between the three parts allowed."""
+    digits = _digits(text)
+    return (
+        len(digits) == 12
+        and digits.isdigit()
+        and birth_date_of(digits) is not None
+        and digits[6:8] in _MYKAD_PLACES
+    )
+
+
+def valid_nik(text: str) -> bool:
+    """Indonesia NIK: province, regency, district, birth date DDMMYY (day + 40 for
+    women), serial."""
+    digits = _digits(text)
+    if len(digits) != 16 or not digits.isdigit():
+        return False
+    day, month, yy = int(digits[6:8]), int(digits[8:10]), int(digits[10:12])
+    day = day - 40 if day > 40 else day
+    return (
+        digits[:2] in _NIK_PROVINCES
+        and digits[2:4] != "00"
+        and digits[4:6] != "00"
+        and _real_date(yy, month, day)
+        and digits[12:] != "0000"
+    )
+
+
+def valid_psn(text: str) -> bool:
+    """Philippine PhilSys Number written 4-4-4 (one separator, the same twice): PSA
+    publishes no check digit, so the grouping is the evidence."""
+    return re.fullmatch(r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}", text.strip()) is not None
+
+
+def valid_tfn(text: str) -> bool:
+    """Australian TFN: 9 digits whose weighted sum (1,4,3,7,5,8,6,9,10) is divisible by 11."""
+    digits = _digits(text)
+    if len(digits) != 9 or not digits.isdigit():
+        return False
+    return sum(int(d) * w for d, w in zip(digits, _TFN_WEIGHTS, strict=True)) % 11 == 0
+
+
+def valid_medicare(text: str) -> bool:
+    """Australian Medicare card number: first digit 2-6, 9th digit the weighted sum
+    (1,3,7,9,1,3,7,9) of the first 8 mod 10, then the issue number (and optionally the
+    person's reference number)."""
+    digits = _digits(text)
+    if len(digits) not in (10, 11) or not digits.isdigit() or digits[0] not in "23456":
+        return False
+    total = sum(int(d) * w for d, w in zip(digits[:8], _MEDICARE_WEIGHTS, strict=True))
+    return total % 10 == int(digits[8])
+
+
+def valid_hkid(text: str) -> bool:
+    """Hong Kong identity card: 1-2 letters, 6 digits, check digit 0-9 or A (10), in
+    brackets or not."""
+    match = re.fullmatch(r"([A-Z]{1,2})([0-9]{6})\(?([0-9A])\)?", text.strip().upper())
+    if match is None:
+        return False
+    letters, digits, check = match.groups()
+    values = [36 if c == " " else ord(c) - ord("A") + 10 for c in letters.rjust(2)]
+    values += [int(d) for d in digits]
+    expected = (11 - sum(v * w for v, w in zip(values, _HKID_WEIGHTS, strict=True)) % 11) % 11
+    return check == ("A" if expected == 10 else str(expected))
+
+
+#: kind -> (expression for free text, expression for a whole cell, description, validator).
+#: Free text reads MyKad, PhilSys, TFN and Medicare numbers only written out (hyphens,
+#: spaces), NIK (always written bare) by its checks; a cell may hold the bare digits (a
+#: column is judged on 80% of its values, far above what random digits pass).
+NATIONAL_ID_SHAPES = {
+    "mykad": (
+        r"[0-9]{6}-[0-9]{2}-[0-9]{4}",
+        r"[0-9]{6}[- ]?[0-9]{2}[- ]?[0-9]{4}",
+        "a Malaysian MyKad number (a real birth date and a JPN place-of-birth code)",
+        valid_mykad,
+    ),
+    "nik": (
+        r"[1-9][0-9]{15}",
+        r"[1-9][0-9]{15}",
+        "an Indonesian NIK (province code, birth date and serial)",
+        valid_nik,
+    ),
+    "psn": (
+        r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}",
+        r"[0-9]{4} [0-9]{4} [0-9]{4}|[0-9]{4}-[0-9]{4}-[0-9]{4}",
+        "a Philippine PhilSys number written 4-4-4",
+        valid_psn,
+    ),
+    "tfn": (
+        r"[0-9]{3} [0-9]{3} [0-9]{3}",
+        r"[0-9]{3} ?[0-9]{3} ?[0-9]{3}",
+        "an Australian tax file number (weighted check, mod 11)",
+        valid_tfn,
+    ),
+    "medicare": (
+        r"[2-6][0-9]{3} [0-9]{5} [0-9](?:[ -]?[0-9])?",
+        r"[2-6][0-9]{3} ?[0-9]{5} ?[0-9]{1,2}",
+        "an Australian Medicare card number (weighted check digit)",
+        valid_medicare,
+    ),
+    "hkid": (
+        r"[A-Z]{1,2}[0-9]{6}\(?[0-9A]\)?",
+        r"[A-Za-z]{1,2}[0-9]{6}\(?[0-9Aa]\)?",
+        "a Hong Kong identity card number (check digit)",
+        valid_hkid,
+    ),
+}
