@@ -8,7 +8,7 @@ from core.formatting import fmt_number
 from core.markup import code_span, escape_markdown
 from core.profile import profile
 from ui import data_steps, guide_examples
-from ui.state import loading, presentation, session, widgets
+from ui.state import loading, presentation, session, widgets, workspace
 
 STEP1 = "PDPC guide, Step 1 (Know your data)"
 
@@ -31,6 +31,30 @@ with upload_col:
         key="upload",
         help=f"Up to {loading.MAX_UPLOAD_MB} MB. Delimiter and encoding are detected.",
     )
+    keep = st.checkbox(
+        "Keep uploaded tables in the workspace (recommended)",
+        value=loading.keep_rows(),
+        key=widgets.showing("keep_rows", "data_keep_rows"),
+        help="Off: the workspace records only the table's fingerprint (sha256), its columns "
+        "and where it was read from; after a restart you upload it again, and its roles and "
+        "recipe come back.",
+    )
+    loading.set_keep_rows(keep)
+    where = code_span(workspace.workspace_path().name)
+    if keep:
+        st.caption(
+            f"An uploaded table is kept in the workspace file {where} on this computer "
+            "(compressed), with its roles and recipe, so your work is still here after you "
+            "close the browser or restart. Anyone who can open that file can read the "
+            "records: keep it as securely as the data itself, or untick the box to keep "
+            "only the table's fingerprint."
+        )
+    else:
+        st.caption(
+            f"Uploaded tables are not kept: the workspace file {where} records only their "
+            "fingerprint (sha256) and columns. After a restart, upload the same file again "
+            "and its roles and recipe come back."
+        )
     last = loading.last_upload()
     if uploaded is not None:
         handled = last is not None and last[0] == uploaded.file_id
@@ -80,19 +104,11 @@ if presentation.training_mode():
             "steps; training mode adds the guide's worked examples on each page."
         )
 
-keep = st.checkbox(
-    "Keep a copy of the rows in the workspace",
-    value=loading.keep_rows(),
-    key=widgets.showing("keep_rows", "data_keep_rows"),
-    help="Off: the workspace records only the data set's fingerprint (sha256), columns and "
-    "where it was read from, and a restart reads the file again. On: the rows are stored "
-    "too (compressed), so an uploaded table survives a restart; keep the workspace file as "
-    "securely as the data then.",
-)
-loading.set_keep_rows(keep)
 
 if not loading.require_data():
     st.stop()
+if reopened := loading.reopened_note():
+    st.success(escape_markdown(reopened), icon=":material/history:")
 
 df = session.original()
 st.subheader(f"{code_span(session.source_name())}: {len(df):,} records, {df.shape[1]} columns")

@@ -174,6 +174,25 @@ class WorkspaceInputs(AuditLog):
             _recipe_version(r) for r in self._query("SELECT * FROM recipe_versions ORDER BY id")
         ]
 
+    def recipe_of_data_set(self, dataset_sha256: str) -> RecipeVersion | None:
+        """The recipe version last in force with the data set ``dataset_sha256`` (None if it
+        never had one), read from the audit log: each change of the current data set, then
+        of the current recipe, is an entry, so the same file opened again gets its recipe
+        back (issue 29), in workspaces made before this too."""
+        rows = self._conn.execute(
+            "SELECT object, summary_json FROM audit_log WHERE action = 'setting' AND object IN "
+            "('setting:current_data', 'setting:current_recipe') ORDER BY id"
+        )
+        data, found = None, None
+        for obj, summary_json in rows:
+            summary = stored_json(summary_json, "audit entry")
+            value = summary.get("value") if isinstance(summary, dict) else None
+            if obj == "setting:current_data":
+                data = value.get("sha256") if isinstance(value, dict) else None
+            elif data == dataset_sha256 and isinstance(value, int) and not isinstance(value, bool):
+                found = value
+        return self.recipe_version(found) if found is not None else None
+
     # -- hierarchies ---------------------------------------------------------------------
     def put_hierarchy(self, name: str, content: str, *, column: str) -> str:
         """Store a hierarchy's text under ``name`` (``hierarchies/<column>-<hash>.csv``, the

@@ -406,3 +406,17 @@ def test_a_damaged_workspace_is_one_workspace_error_when_read(tmp_path, alterati
     with Workspace(path) as ws, pytest.raises(WorkspaceError) as error:
         read(ws)
     assert "damaged" in str(error.value) and "\n" not in str(error.value)
+
+
+def test_the_recipe_of_a_data_set_is_the_last_one_in_force_with_it(ws_path: Path) -> None:
+    """A data set opened again gets back the recipe version last current with it (issue
+    29): A with v1 then v2, B with v3, back to A later finds v2, B finds v3, C none."""
+    with Workspace(ws_path) as ws:
+        assert ws.recipe_of_data_set("a" * 64) is None
+        for data, recipes in (("a", ["steps: []\n", "steps: [1]\n"]), ("b", ["steps: [2]\n"])):
+            ws.set_setting("current_data", {"sha256": data * 64, "name": data, "source_path": None})
+            for text in recipes:
+                ws.set_setting("current_recipe", ws.add_recipe_version(text, message="m").id)
+        assert ws.recipe_of_data_set("a" * 64).yaml == "steps: [1]\n"
+        assert ws.recipe_of_data_set("b" * 64).yaml == "steps: [2]\n"
+        assert ws.recipe_of_data_set("c" * 64) is None

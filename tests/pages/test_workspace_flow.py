@@ -221,8 +221,9 @@ def test_an_upload_survives_a_restart_only_if_its_rows_are_kept(own_workspace, k
     upload = b"id,age,town\n1,31,Bedok\n2,45,Yishun\n3,45,Bedok\n"
     at = _new_session()
     at.switch_page("pages/1_data.py").run()
-    if keep:
-        at.checkbox(key="data_keep_rows").check().run()
+    assert at.checkbox(key="data_keep_rows").value  # kept unless the user says no (issue 29)
+    if not keep:
+        at.checkbox(key="data_keep_rows").uncheck().run()
     at.file_uploader(key="upload").set_value(("mine.csv", upload, "text/csv")).run()
     assert not at.exception, at.exception
     assert at.session_state["source_name"] == "mine.csv"

@@ -163,6 +163,7 @@ def test_an_unkept_upload_in_another_tab_is_not_followed(own_workspace):
     second = _session()
     before = second.session_state["source_name"]
     first.switch_page("pages/1_data.py").run()
+    first.checkbox(key="data_keep_rows").uncheck().run()  # kept by default (issue 29)
     upload = ("mine.csv", b"id,town\n1,Bedok\n2,Yishun\n", "text/csv")
     first.file_uploader(key="upload").set_value(upload).run()
     assert first.session_state["source_name"] == "mine.csv"
@@ -220,6 +221,7 @@ def test_a_tab_that_kept_its_table_never_takes_over_a_recipe_for_another(own_wor
     uploader = _session()
     other = _session()  # on the sample, like the uploader before its upload
     uploader.switch_page("pages/1_data.py").run()
+    uploader.checkbox(key="data_keep_rows").uncheck().run()  # kept by default (issue 29)
     upload = ("mine.csv", b"id,town\n1,Bedok\n2,Yishun\n", "text/csv")
     uploader.file_uploader(key="upload").set_value(upload).run()
     _rerun(other)  # it cannot read the upload's rows: it keeps the sample

@@ -18,7 +18,13 @@ from core.recipe import EditHistory, Recipe
 from core.schema import Role
 from core.workspace import Workspace, WorkspaceError, sha256_file
 from ui.state.cache import forget_session_caches, remember_table, remembered_table
-from ui.state.loading import DEFAULT_SAMPLE, install_original, load_path, load_sample
+from ui.state.loading import (
+    DEFAULT_SAMPLE,
+    install_original,
+    load_path,
+    load_sample,
+    show_sample,
+)
 from ui.state.session import (
     DECISIONS_KEY,
     HIERARCHY_CHOICES_KEY,
@@ -48,7 +54,9 @@ from ui.state.workspace import (
 
 def load_startup_table() -> None:
     """The table the dashboard opens with: where the workspace left off (its data set,
-    recipe, roles and settings), else $ANON_DATA if set, else the default sample.
+    recipe, roles and settings), else $ANON_DATA if set, else the default sample. Opening
+    never replaces the workspace's project (issue 29): when it holds one it cannot reopen,
+    the sample is shown without writing anything until the user works on it.
 
     ``ANON_DATA=/path/to/file.csv bash scripts/start.sh`` opens your own file directly.
     """
@@ -67,9 +75,11 @@ def load_startup_table() -> None:
                 "The sample table is shown instead."
             )
     note = session().get("restore_note")
-    load_sample(DEFAULT_SAMPLE)
-    if note:  # say why the sample is shown instead of the workspace's data set
-        session()["restore_note"] = note
+    if note:  # a project it cannot reopen: shown the sample, it is left as it is
+        show_sample(DEFAULT_SAMPLE)
+        session()["restore_note"] = note  # said beside the sample
+    else:  # a new workspace: the sample is its first data set
+        load_sample(DEFAULT_SAMPLE)
     mark_seen()
 
 
@@ -91,7 +101,7 @@ def switch_workspace(path: str) -> None:
     state["workspace_path"] = str(path)
     state.pop(SEEN_AT_KEY, None)
     if not restore_from_workspace():
-        load_sample(DEFAULT_SAMPLE)
+        (show_sample if session().get("restore_note") else load_sample)(DEFAULT_SAMPLE)
     mark_seen()
 
 
@@ -111,7 +121,9 @@ def restore_from_workspace() -> bool:
             if df is None:
                 session()["restore_note"] = (
                     f"The workspace remembers the data set {current['name']!r}, but its rows "
-                    "are not stored and its file was not found: load it again on Data."
+                    "are not stored and its file was not found: upload it again on Data and "
+                    "its roles and recipe come back. Until then the sample table is shown, and "
+                    "nothing in the workspace has changed."
                 )
                 return False
             version = settings.get("current_recipe")
@@ -131,7 +143,7 @@ def restore_from_workspace() -> bool:
     _set_roles_from(roles_saved)
     _apply_settings(settings, set(_FOLLOWED_SETTINGS))
     state[HIERARCHY_CHOICES_KEY] = settings.get(HIERARCHY_CHOICES_KEY, {})
-    state[KEEP_ROWS_KEY] = bool(settings.get("keep_rows"))
+    state[KEEP_ROWS_KEY] = bool(settings.get("keep_rows", True))
     return True
 
 

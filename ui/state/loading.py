@@ -13,7 +13,8 @@ from core.errors import AnonymisationError, SecretError
 from core.io import read_table
 from core.markup import code_span, escape_markdown
 from core.recipe import EditHistory, Recipe
-from core.workspace import Workspace, sha256_bytes, sha256_file
+from core.schema import Role
+from core.workspace import sha256_bytes, sha256_file, table_sha256
 from ui.state.cache import PREFIX_CACHE, forget_session_caches, remember_table
 from ui.state.keys import missing_keys, set_session_key
 from ui.state.session import (
@@ -26,11 +27,19 @@ from ui.state.session import (
     session,
     source_name,
 )
-from ui.state.workspace import record_recipe, write
+from ui.state.workspace import (
+    UNRECORDED_KEY,
+    keep_rows,
+    open_workspace,
+    unrecorded_data_set,
+    write,
+)
 
 SAMPLE_DIR = ROOT / "sample_data"
 DEFAULT_SAMPLE = "singapore_people.csv"
 MAX_UPLOAD_MB = 200
+REOPENED_KEY = "reopened_note"  # the roles and recipe taken back, said once on Data
+_ROLE_VALUES = {role.value for role in Role}
 
 
 # --- the loaded table ---------------------------------------------------------------
@@ -61,6 +70,15 @@ def load_path(path: str) -> None:
 def load_sample(name: str) -> None:
     """Load a sample table (cached across sessions; each session gets its own copy)."""
     set_original(_read_sample(name).copy(), name, source_path=str(SAMPLE_DIR / name))
+
+
+def show_sample(name: str) -> None:
+    """Show a sample table without writing to the workspace: what the dashboard opens with
+    when the workspace holds no project it can reopen. It is recorded (and becomes the
+    project) at the first change made on it, so opening the app never replaces a project."""
+    path = SAMPLE_DIR / name
+    install_original(_read_sample(name).copy(), name)
+    unrecorded_data_set(name, sha256=sha256_file(path), source_path=str(path), shipped=True)
 
 
 def load_upload(data: bytes, name: str) -> None:
@@ -94,30 +112,57 @@ def _read_side_upload(data: bytes, name: str) -> pd.DataFrame:
 def set_original(
     df: pd.DataFrame, name: str, *, source_path: str | None = None, sha256: str | None = None
 ) -> None:
-    """Make ``df`` the original table; start a new recipe and new role suggestions.
-
-    The workspace records the data set (its fingerprint and where it came from; the rows
-    only if the user keeps a copy) and the new empty recipe; earlier ones stay in history.
-    """
+    """Make ``df`` the original table, chosen by the user, and record it in the workspace
+    (its fingerprint and where it came from; its rows unless the user said no or it ships
+    with the tool). A data set worked on before in this workspace (the same sha256) comes
+    back with its roles and recipe; another starts a new empty recipe. Earlier data sets
+    and recipes stay in history."""
     install_original(df, name)
     session().pop("restore_note", None)  # the user chose a data set
-    keep_rows = bool(session().get(KEEP_ROWS_KEY))
+    digest = sha256 or (sha256_file(source_path) if source_path else table_sha256(df))
+    version = _reopen_earlier_work(digest, name)
+    shipped = source_path is not None and Path(source_path).parent == SAMPLE_DIR
+    unrecorded_data_set(
+        name,
+        sha256=digest,
+        source_path=source_path,
+        shipped=shipped,
+        recipe_version=version,
+    )
+    write(lambda ws: None)  # records it (and its recipe) as the workspace's current project
 
-    def record(ws: Workspace) -> None:
-        with ws.transaction():
-            file_sha = sha256 or (sha256_file(source_path) if source_path else None)
-            sha = ws.add_dataset(
-                df, name=name, source_path=source_path, sha256=file_sha, store_data=keep_rows
-            )
-            ws.set_setting(
-                "current_data", {"sha256": sha, "name": name, "source_path": source_path}
-            )
-        session()["data_sha256"] = sha
-        if keep_rows or source_path:  # other sessions could read it back anyway
-            remember_table(sha, df)
 
-    write(record)
-    record_recipe(f"new data set {name!r}")
+def _reopen_earlier_work(sha: str, name: str) -> int | None:
+    """Take the roles and recipe the workspace last kept for the data set ``sha`` into the
+    session (said once on Data); the recipe version's number, or None if it has none."""
+    try:
+        with open_workspace() as ws:
+            saved_roles, version = ws.roles(sha), ws.recipe_of_data_set(sha)
+        earlier = Recipe.from_yaml(version.yaml) if version is not None else None
+    except AnonymisationError:  # a damaged workspace: the data set starts afresh
+        return None
+    state = session()
+    columns = set(original().columns)
+    roles = {c: Role(r) for c, r in saved_roles.items() if c in columns and r in _ROLE_VALUES}
+    if earlier is None and not roles:
+        return None
+    state["roles"] = roles
+    if earlier is not None:
+        state["history"] = EditHistory(earlier)
+    what = " and ".join(
+        w for w, kept in (("roles", roles), ("recipe", earlier and earlier.steps)) if kept
+    )
+    if what:
+        state[REOPENED_KEY] = (
+            f"{name!r} was worked on before in this workspace: its {what} are back as you "
+            "left them (every earlier version is on History)."
+        )
+    return version.id if version is not None else None
+
+
+def reopened_note() -> str | None:
+    """What :func:`set_original` took back of earlier work on the data set, said once."""
+    return session().pop(REOPENED_KEY, None)
 
 
 def install_original(df: pd.DataFrame, name: str) -> None:
@@ -126,6 +171,7 @@ def install_original(df: pd.DataFrame, name: str) -> None:
     state = session()
     state["original"] = df
     state["source_name"] = name
+    state.pop(UNRECORDED_KEY, None)  # the table shown before is set aside unrecorded
     state["history"] = EditHistory(Recipe(seed=secrets.randbelow(2**31)))
     forget_session_caches(PREFIX_CACHE)
     # Random pseudonyms replay identically within this session (so a downloaded mapping
@@ -182,20 +228,15 @@ def _ask_for_key(name: str) -> None:
                 st.rerun()
 
 
-def keep_rows() -> bool:
-    """Whether the workspace keeps a copy of the data set's rows (compressed Parquet)."""
-    return bool(session().get(KEEP_ROWS_KEY))
-
-
 def set_keep_rows(keep: bool) -> None:
     """Keep (or not) the rows of data sets loaded from now on; when turned on, the loaded
     data set's rows are stored at once, so an uploaded table survives a restart."""
     if keep == keep_rows():
         return
     session()[KEEP_ROWS_KEY] = keep
-    write(lambda ws: ws.set_setting("keep_rows", keep))
+    write(lambda ws: ws.set_setting("keep_rows", keep), about_the_data=False)
     sha = session().get("data_sha256")
-    if keep and sha and has_data():
+    if keep and sha and has_data() and UNRECORDED_KEY not in session():
         write(
             lambda ws: ws.add_dataset(original(), name=source_name(), sha256=sha, store_data=True)
         )

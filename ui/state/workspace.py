@@ -16,7 +16,8 @@ from typing import Any
 from core.errors import AnonymisationError
 from core.workspace import Workspace, WorkspaceError
 from core.workspace import default_path as default_workspace_path
-from ui.state.session import recipe, session
+from ui.state.cache import remember_table
+from ui.state.session import KEEP_ROWS_KEY, original, recipe, session
 
 # --- the workspace ------------------------------------------------------------------------
 #
@@ -28,6 +29,10 @@ from ui.state.session import recipe, session
 SEEN_KEY = "workspace_seen"  # the followed state as this session last saw it
 SEEN_AT_KEY = "workspace_seen_at"  # (workspace file, revision) it was seen at
 SYNC_NOTE_KEY = "workspace_sync_note"  # what was taken over, said once in the sidebar
+# The data set shown but not yet in the workspace, and how to record it (a dict; see
+# unrecorded_data_set): opening the dashboard writes nothing, so a sample shown because
+# the workspace's project could not be reopened never replaces that project (issue 29).
+UNRECORDED_KEY = "unrecorded_data_set"
 
 
 def workspace_path() -> Path:
@@ -49,30 +54,93 @@ def author() -> str:
         return "unknown"
 
 
-def write(action: Callable[[Workspace], Any]) -> Any:
+def write(action: Callable[[Workspace], Any], *, about_the_data: bool = True) -> Any:
     """Write through to the workspace. If it cannot be written, say so in the sidebar;
-    the session's work goes on (and nothing half-written is left: one transaction)."""
+    the session's work goes on (and nothing half-written is left: one transaction).
+
+    ``about_the_data``: the change is work on the table shown (roles, recipe, settings of
+    the project), so a table not yet recorded becomes the project first; False for a
+    choice about the workspace itself (e.g. whether it keeps rows)."""
     try:
-        return write_through(action)
+        return write_through(action, about_the_data=about_the_data)
     except WorkspaceError as error:
         session()["workspace_error"] = str(error)
         return None
 
 
-def write_through(action: Callable[[Workspace], Any]) -> Any:
+def write_through(action: Callable[[Workspace], Any], *, about_the_data: bool = True) -> Any:
     """:func:`write` for a caller that must know it failed: raises what the write raised."""
     seen = None
     with open_workspace() as ws, ws.transaction():
         # If nothing else wrote since this session last looked, what it sees now is
         # its own write: remember it, so the next rerun does not reload it.
         up_to_date = session().get(SEEN_AT_KEY) == revision_key(ws)
+        # The first change on a table shown records it (opening the app wrote nothing).
+        recorded = _record_data_set(ws) if about_the_data else None
         result = action(ws)
         if up_to_date:
             seen = (workspace_snapshot(ws), revision_key(ws))
+    if recorded is not None and session().get(UNRECORDED_KEY) is recorded:
+        session().pop(UNRECORDED_KEY)  # committed (a failed write keeps it for the next)
     if seen is not None:
         session()[SEEN_KEY], session()[SEEN_AT_KEY] = seen
     session().pop("workspace_error", None)
     return result
+
+
+def keep_rows() -> bool:
+    """Whether the workspace keeps a copy of the data set's rows (compressed Parquet): yes
+    unless the user said no (setting ``keep_rows``), so an upload survives a restart."""
+    return bool(session().get(KEEP_ROWS_KEY, True))
+
+
+def unrecorded_data_set(
+    name: str,
+    *,
+    sha256: str,
+    source_path: str | None = None,
+    shipped: bool = False,
+    recipe_version: int | None = None,
+) -> None:
+    """Mark the loaded table as not yet in the workspace: the next write records it first
+    (its fingerprint, its rows unless the user said no or it ships with the tool, then the
+    recipe in force: ``recipe_version`` if it is one recorded before, else a new version)."""
+    session()["data_sha256"] = sha256
+    session()[UNRECORDED_KEY] = {
+        "name": name,
+        "sha256": sha256,
+        "source_path": source_path,
+        "shipped": shipped,
+        "recipe_version": recipe_version,
+    }
+
+
+def _record_data_set(ws: Workspace) -> dict[str, Any] | None:
+    """Record the data set marked by :func:`unrecorded_data_set` (in the open transaction)
+    and make it, with its recipe, the workspace's current one; what was recorded."""
+    pending = session().get(UNRECORDED_KEY)
+    if pending is None:
+        return None
+    df, name = original(), pending["name"]
+    store = keep_rows() and not pending["shipped"]
+    sha = ws.add_dataset(
+        df,
+        name=name,
+        source_path=pending["source_path"],
+        sha256=pending["sha256"],
+        store_data=store,
+    )
+    ws.set_setting(
+        "current_data", {"sha256": sha, "name": name, "source_path": pending["source_path"]}
+    )
+    version = pending["recipe_version"]
+    if version is None:
+        text = recipe().to_yaml()
+        version = ws.add_recipe_version(text, message=f"new data set {name!r}", author=author()).id
+    ws.set_setting("current_recipe", version)
+    if store or pending["source_path"]:  # other sessions could read it back anyway
+        remember_table(sha, df)
+    return pending
 
 
 def record_recipe(message: str) -> None:
