@@ -20,7 +20,7 @@ gigabytes, the "billion laughs" attack)::
     direct_identifiers: [name, email, nric]   # optional: default, the Step 1 suggestions
     not_quasi_identifiers: {ward: "the ward is not published anywhere"}   # Step 1 doubts decided
     reviewed_text: {notes: {by: A. Tan, at: 2026-11-27, rows_checked: 50}}   # free text read
-    targets: {l_diversity: {sensitive: diagnosis, l: 3, kind: entropy}}   # core.release_targets
+    targets: {l_diversity: {sensitive: diagnosis, l: 3, kind: entropy}}   # core.release.targets
     annex_d: {controls: medium, motivation: low, harm: medium}   # optional (Annex D)
     steps:
       - {step: remove, columns: [name, email]}
@@ -55,7 +55,7 @@ import yaml
 from core.errors import AnonymisationError, ParameterError, RecipeError, parser_message
 from core.hierarchy import read_hierarchy
 from core.progress import ProgressFn, no_progress
-from core.release_targets import parse_targets
+from core.release.targets import parse_targets
 from core.techniques.pseudonymisation import Pseudonymised, chain_mapping, key_from_env
 from core.techniques.registry import STEPS, TECHNIQUES, Call, Ref, describe_step_plain, resolve
 from core.text_rescan import check_review

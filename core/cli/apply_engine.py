@@ -39,7 +39,7 @@ from core.release.inputs import (
 )
 from core.release.pipeline import check_recipe_release
 from core.release.report import SUGGESTED_K
-from core.release_targets import parse_targets, target_columns
+from core.release.targets import parse_targets, target_columns
 from core.schema import Suggestion
 from core.techniques.pseudonymisation import encrypt_table
 from core.validation import require_columns
@@ -104,7 +104,7 @@ def apply_on_engine(args: argparse.Namespace, engine: str) -> int:
             list(dict.fromkeys([*qis, *([sensitive] if sensitive else [])])), len(steps)
         )
     # the release check's columns, counted as the table is written (a target's sensitive
-    # column too: core.release_targets judges it on the frequency table)
+    # column too: core.release.targets judges it on the frequency table)
     targeted = target_columns(parse_targets(meta.get("targets")))
     gate_columns = list(dict.fromkeys([*qis, *([sensitive] if sensitive else []), *targeted]))
     staged = staging_file(out)

@@ -3,8 +3,9 @@
 - :mod:`core.release.gate`: may this table leave labelled "anonymised"? (one
   ``check_release``), with :mod:`~core.release.column_judges`,
   :mod:`~core.release.backstops` and :mod:`~core.release.kept_identifiers` judging what
-  the released table still shows, and :mod:`~core.release.inputs` the parameter groups
-  the gate, the report and the record take;
+  the released table still shows, :mod:`~core.release.targets` the privacy-model targets
+  of the recipe's ``targets:``, and :mod:`~core.release.inputs` the parameter groups the
+  gate, the report and the record take;
 - :mod:`core.release.report`: the report of one release, and
   :mod:`~core.release.report_files` its Markdown and JSON texts, sign-off and identity table;
 - :mod:`core.release.bundle`: the recipient's bundle and the internal archive

@@ -11,7 +11,7 @@ vocabulary: a direct identifier kept in any form but pseudonyms is judged by wha
 still shows (:mod:`core.release.kept_identifiers`); redacted free text is rescanned and signed
 for (:mod:`core.text_rescan`); a column Step 1 doubts needs a place in the recipe or a
 recorded reason; and the recipe's privacy-model ``targets`` are judged on the released
-table (:mod:`core.release_targets`). Each column is judged in
+table (:mod:`core.release.targets`). Each column is judged in
 :mod:`core.release.column_judges`; the verdict is gathered here. A user may still release a risky table, but only by
 acknowledging it: the acknowledgement is written into the report and into the file name
 (:func:`marked_name`), so the file can never pass for an anonymised release.
@@ -38,7 +38,7 @@ from core.release.column_judges import (
 )
 from core.release.inputs import ReleaseDecisions, ReleaseRoles, RiskTargets, StreamedFacts
 from core.release.kept_identifiers import treatment
-from core.release_targets import evaluate_targets, parse_targets, target_columns
+from core.release.targets import evaluate_targets, parse_targets, target_columns
 from core.risk import annex_d_risk, risk_report
 from core.schema import suggest_roles
 from core.survey_risk import sample_frequencies
@@ -216,7 +216,7 @@ def check_release(
     near-unique or unsure text need a place in the recipe: a quasi-identifier, a direct
     identifier, the sensitive column, removed, or a reason in ``not_quasi_identifiers``.
     ``targets`` is the recipe's section of privacy-model targets
-    (:mod:`core.release_targets`), judged on the released table.
+    (:mod:`core.release.targets`), judged on the released table.
 
     A table too large for memory (:mod:`core.engines.streaming`) is judged from what was
     counted while it was written: ``released`` is then the frequency table of its

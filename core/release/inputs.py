@@ -46,7 +46,7 @@ class RiskTargets:
     :func:`core.risk.annex_d_risk` (controls, motivation, ...), whose threshold P(re-ID)
     must stay within; ``l_target`` and ``t_target`` l-diversity and t-closeness of the
     sensitive column; ``targets`` the recipe's section of privacy-model targets
-    (:mod:`core.release_targets`).
+    (:mod:`core.release.targets`).
     """
 
     k_target: int | None = None

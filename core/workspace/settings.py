@@ -49,7 +49,7 @@ def _reviews(value: Any) -> bool:
 
 
 def _targets(value: Any) -> bool:
-    from core.release_targets import parse_targets
+    from core.release.targets import parse_targets
 
     parse_targets(value)
     return True

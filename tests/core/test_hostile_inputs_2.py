@@ -17,7 +17,7 @@ from core.file_lock import LockError, exclusive_lock
 from core.hierarchy import build_hierarchy, masking_hierarchy
 from core.hierarchy_rules import HierarchyRule
 from core.recipe import Recipe, describe_step
-from core.release_targets import parse_targets
+from core.release.targets import parse_targets
 from core.techniques.generalisation import generalise_bands
 from core.text_rescan import scrub
 

@@ -22,7 +22,7 @@ from core.recipe import Recipe, RecipeResult
 from core.release.gate import ReleaseCheck
 from core.release.inputs import ReleasedFile, ReleaseRoles, ReleaseSource
 from core.release.pipeline import ReleasePackages, check_recipe_release
-from core.release_targets import parse_targets
+from core.release.targets import parse_targets
 from core.schema import Role
 from core.text_rescan import check_review
 from core.workspace import Workspace, sha256_bytes
@@ -121,7 +121,7 @@ def release_targets() -> dict[str, Any]:
 
 
 def set_release_targets(targets: dict[str, Any]) -> None:
-    """Keep the targets chosen on the Report page (checked first: core.release_targets)."""
+    """Keep the targets chosen on the Report page (checked first: core.release.targets)."""
     parse_targets(targets)
     if targets == release_targets():
         return

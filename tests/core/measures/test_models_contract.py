@@ -26,7 +26,7 @@ from core.errors import ParameterError
 from core.measures.models.base import Parameter, PrivacyModel
 from core.measures.models.class_models import ClassModels, failing_records
 from core.measures.models.registry import MODELS
-from core.release_targets import evaluate_targets, parse_targets
+from core.release.targets import evaluate_targets, parse_targets
 from core.risk import risk_report
 from core.validation import require_int
 
