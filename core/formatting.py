@@ -12,7 +12,15 @@ from __future__ import annotations
 import math
 from numbers import Real
 
-__all__ = ["MISSING", "fmt_count", "fmt_number", "fmt_percent", "fmt_probability", "fmt_value"]
+__all__ = [
+    "MISSING",
+    "fmt_change",
+    "fmt_count",
+    "fmt_number",
+    "fmt_percent",
+    "fmt_probability",
+    "fmt_value",
+]
 
 #: What a missing figure is shown as.
 MISSING = "-"
@@ -58,6 +66,18 @@ def fmt_number(value: float | None, digits: int = PROBABILITY_DIGITS, unit: str 
     decimals = digits - 1 - magnitude
     text = f"{number:,.{decimals}f}".rstrip("0").rstrip(".")
     return text + suffix
+
+
+def fmt_change(after: float, before: float, digits: int = PROBABILITY_DIGITS) -> str:
+    """A change from ``before`` to ``after`` with its sign (+0.012, -3), for a metric's
+    delta. A difference within float rounding of the figures (1e-9 of the larger) reads
+    "0", never "-1.39e-17" (issue 29)."""
+    change = float(after) - float(before)
+    scale = max(abs(float(after)), abs(float(before)), 1.0)
+    if abs(change) <= 1e-9 * scale:
+        return "0"
+    text = fmt_number(abs(change), digits)
+    return ("-" if change < 0 else "+") + text
 
 
 def fmt_probability(value: float | None) -> str:

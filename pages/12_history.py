@@ -8,32 +8,61 @@ this page shows it, checks its hash chain and re-runs a past release to compare 
 from __future__ import annotations
 
 import difflib
+import math
 
 import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
 from core.audit_check import check_records
+from core.figure_names import RECORD_RISK
+from core.formatting import MISSING
 from core.markup import escape_markdown
 from core.release.reproduce import reproduce_release
 from ui.page_errors import continue_on_error, stop_on_error
 from ui.state import following, presentation, session, workspace
 from ui.tables import formatted_table
 
+#: The workspace's column names as a person reads them (no created_at, output_sha256).
+_HEADERS = {
+    "id": "entry",
+    "p_reid": RECORD_RISK.name,
+    "created_at": "released at",
+    "output_name": "file",
+    "recipe_version_id": "recipe version",
+    "output_sha256": "fingerprint of the file (sha256)",
+}
 
-def _readable(frame: pd.DataFrame, time_column: str) -> Styler:
-    """Times to the second in UTC, k and P(re-ID) through the app's formatter ("-" when
-    an entry has none), as a person reads a log; the grid still sorts k and P(re-ID) as
-    numbers. Ids, seeds and recipe versions are names, shown as they are."""
+
+def _readable(frame: pd.DataFrame, time_column: str, id_name: str = "entry") -> Styler:
+    """Times to the second in UTC, k and the highest record risk 1/k through the app's
+    formatter ("-" when an entry has none, never "None"), as a person reads a log, under
+    headers in words; the grid still sorts the figures as numbers. Ids, seeds and recipe
+    versions are names, shown as they are. The log's ``p_reid`` is 1/k
+    (core.release.record.release_risk), not the Annex D P(re-ID): it is shown under its
+    own name (core.figure_names)."""
     table = frame.assign(
         **{
             time_column: pd.to_datetime(frame[time_column], utc=True, format="ISO8601").dt.strftime(
                 "%Y-%m-%d %H:%M:%S UTC"
             )
         }
-    ).rename(columns={"p_reid": "P(re-ID)"})
-    names = [c for c in ("id", "seed", "recipe version") if c in table.columns]
-    return formatted_table(table, counts=["k"], measures=["P(re-ID)"], labels=names)
+    ).rename(columns={**_HEADERS, "id": id_name})
+    figures = ("k", RECORD_RISK.name)
+    for column in table.columns:  # names and text: "-" where an entry has none
+        if column not in figures and table[column].isna().any():
+            table[column] = table[column].map(_name_or_missing)
+    names = [c for c in (id_name, "seed", "recipe version") if c in table.columns]
+    return formatted_table(table, counts=["k"], measures=[RECORD_RISK.name], labels=names)
+
+
+def _name_or_missing(value: object) -> str:
+    """An id, seed or text as shown: "-" when missing, a whole float without ".0"."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return MISSING
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 st.title("History")
@@ -83,7 +112,9 @@ st.subheader("Recipe versions")
 if not versions:
     st.info("No recipe version yet.")
 else:
-    labels = {v.id: f"v{v.id} · {v.created_at[:19]} · {v.message}" for v in versions}
+    labels = {
+        v.id: f"v{v.id} · {v.created_at[:16].replace('T', ' ')} UTC · {v.message}" for v in versions
+    }
     ids = list(labels)
     a, b = st.columns(2)
     older = a.selectbox(
@@ -114,7 +145,6 @@ if not releases:
     st.info("No release yet: downloading the data or the release bundle on Report records one.")
     st.stop()
 table = pd.DataFrame(releases)
-table["recipe version"] = table["recipe_version_id"]
 st.dataframe(
     _readable(
         table[
@@ -125,12 +155,13 @@ st.dataframe(
                 "k",
                 "p_reid",
                 "seed",
-                "recipe version",
+                "recipe_version_id",
                 "engine",
                 "output_sha256",
             ]
         ],
         "created_at",
+        id_name="release",
     ),
     hide_index=True,
     width="stretch",

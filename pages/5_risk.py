@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
+from core.figure_names import ANNEX_D_P_REID, P_ATTEMPT
 from core.formatting import fmt_count, fmt_number, fmt_probability
 from core.markup import escape_markdown
 from core.measures.classes import equivalence_classes
@@ -398,19 +399,18 @@ if verdict is None:
     st.info("The table is empty, so there is no risk to assess.")
     st.stop()
 cols = st.columns(5)
-cols[0].metric("P(attempt)", fmt_probability(verdict.p_attempt), help=verdict.driving_scenario)
-cols[1].metric(
-    "P(re-ID)",
-    fmt_probability(verdict.p_reid),
-    help="The chance of re-identification: P(attempt) divided by k, the size of "
-    "the smallest group a person could be hidden in.",
+cols[0].metric(
+    P_ATTEMPT.name,
+    fmt_probability(verdict.p_attempt),
+    help=f"{P_ATTEMPT.help()}. Here the largest is the {verdict.driving_scenario}.",
 )
+cols[1].metric(ANNEX_D_P_REID.name, fmt_probability(verdict.p_reid), help=ANNEX_D_P_REID.help())
 cols[2].metric("Threshold", fmt_probability(verdict.threshold))
 cols[3].metric("Acceptable", "yes" if verdict.acceptable else "no")
 cols[4].metric("Minimum k", verdict.min_k)
 presentation.explain(
-    "P(re-ID) = P(attempt) / k, where P(attempt) is the largest of the insider attack, "
-    "recognition by an acquaintance and a data breach.",
+    f"{ANNEX_D_P_REID.name} = {P_ATTEMPT.name} / k, where {P_ATTEMPT.name} is the largest of "
+    "the insider attack, recognition by an acquaintance and a data breach.",
     "PDPC guide, Annex D",
 )
 (st.success if verdict.acceptable else st.error)(verdict.explanation())

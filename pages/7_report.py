@@ -39,7 +39,6 @@ from ui.state import cache, classify, loading, presentation, risk, session, widg
 from ui.state import release as release_state
 from ui.tables import formatted_table
 
-STEM = "anonymised"
 CLASSIFY, DEIDENTIFY = "pages/2_classify.py", "pages/3_deidentify.py"
 TECHNIQUES, RISK = "pages/4_techniques.py", "pages/5_risk.py"
 #: Per kind of release-check problem (core.release.gate): a short name, what to do, and
@@ -426,7 +425,10 @@ if prepared is not None:
     )
 d1, d2 = st.columns(2)
 if prepared is not None:
-    name = f"{STEM}.{fmt}" if check.passed else marked_name(f"released.{fmt}")
+    # The name the workspace recorded (History shows it), the one inside the bundle too.
+    name = prepared.get("data_name") or release_state.data_file_name(
+        fmt, released_anyway=not check.passed
+    )
     label = "Anonymised data" if check.passed else "Data (NOT anonymised, released anyway)"
     d1.download_button(label, data_bytes, file_name=name, key="download_data")
     bundle = release_state.release_bundle(report, data_bytes, fmt, result)
@@ -445,7 +447,7 @@ else:
     d1.download_button(
         f"Anonymised data ({why})",
         b"",
-        file_name=f"{STEM}.{fmt}",
+        file_name=release_state.data_file_name(fmt, released_anyway=False),
         key="download_data",
         disabled=True,
     )

@@ -7,7 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
-from core.formatting import fmt_count, fmt_number, fmt_probability
+from core.figure_names import ANNEX_D_P_REID, RECORD_RISK
+from core.formatting import fmt_change, fmt_count, fmt_number, fmt_probability
 from core.local_recoding import LOCAL_MEASURES, recode_suppressed
 from core.markup import escape_markdown
 from core.measures.emd import T_DISTANCES
@@ -28,6 +29,7 @@ from ui.tradeoffs import (
     hierarchy_from_choice,
     measure_label,
     measure_words,
+    option_in_words,
     solutions_table,
     summary,
 )
@@ -390,7 +392,10 @@ st.dataframe(
     key="to_table",
     hide_index=True,
     column_config={
-        "P(re-ID)": st.column_config.NumberColumn(format="percent"),
+        RECORD_RISK.name: st.column_config.NumberColumn(format="%.3g", help=RECORD_RISK.help()),
+        ANNEX_D_P_REID.name: st.column_config.NumberColumn(
+            format="%.3g", help=ANNEX_D_P_REID.help()
+        ),
         name: st.column_config.NumberColumn(format="%.4g"),
     },
 )
@@ -527,7 +532,7 @@ if candidate.suppressed and not result.target.sample_based:  # ARX: not with pop
         r2.metric(
             measure_label(local.measure),
             fmt_number(local.loss_after, 4),
-            delta=f"{local.loss_after - local.loss_before:+.4g}",
+            delta=fmt_change(local.loss_after, local.loss_before, 4),
             delta_color="inverse",
             help=LOCAL_MEASURES[local.measure],
         )
@@ -583,9 +588,18 @@ if st.button("Apply: add these steps to the recipe", key="to_apply"):
     for step in steps:
         new = new.add(step)
     with continue_on_error():
-        replay.replace_recipe(new, f"Explore trade-offs: {candidate.label()}")  # all or none
+        words = option_in_words(candidate, hierarchies)
+        replay.replace_recipe(new, f"Explore trade-offs: {words}")  # all or none
+        flash = f"Added {len(steps)} step(s) to the recipe; see Techniques to review them."
+        # The steps keep groups of at least target.required_k (raised by an Annex D
+        # threshold): the release's target k says the same, so the report never calls a
+        # k = 6 release "target k = 5" (issue 29).
+        if target.required_k > classify.k_target():
+            classify.set_k_target(target.required_k)
+            flash += (
+                f" The release's target k is now {target.required_k}, the k this option was "
+                "searched for."
+            )
+        st.session_state["to_flash"] = flash
         # Rerun so the sidebar (drawn before this page) shows the new recipe and k at once.
-        st.session_state["to_flash"] = (
-            f"Added {len(steps)} step(s) to the recipe; see Techniques to review them."
-        )
         st.rerun()

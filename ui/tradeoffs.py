@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 
 from core.errors import AnonymisationError
+from core.figure_names import ANNEX_D_P_REID, RECORD_RISK
+from core.formatting import fmt_probability
 from core.hierarchy import Hierarchy, build_hierarchy
 from core.search.measures import MEASURES
 from core.search.result import Candidate, SearchResult
@@ -108,13 +110,25 @@ def describe_level(column: str, hierarchy: Hierarchy, level: int) -> str:
     return f"→ {len(distinct)} groups (e.g. {example})"
 
 
+def option_in_words(candidate: Candidate, hierarchies: Mapping[str, Hierarchy]) -> str:
+    """An option as a person reads it, for a recipe version's message: "Age → bands of 10
+    (e.g. 20-29); Gender unchanged" (not its level codes "Age:2 Gender:0")."""
+    return "; ".join(
+        f"{column} {describe_level(column, hierarchies[column], level)}"
+        if level
+        else f"{column} unchanged"
+        for column, level in candidate.levels.items()
+    )
+
+
 def _share(value: float) -> str:
     return f"{value:.1%}" if value >= 0.001 or value == 0 else f"{value:.2%}"
 
 
 def solutions_table(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> pd.DataFrame:
     """One row per minimal solution (and the optimum): each quasi-identifier in words,
-    records removed (count and share), the loss under the chosen measure, k and P(re-ID)."""
+    records removed (count and share), the loss under the chosen measure, k, the highest
+    record risk 1/k and, with an Annex D target, the Annex D P(re-ID) (core.figure_names)."""
     rows = []
     for candidate in result.candidates:
         row: dict[str, object] = {"optimum": candidate.levels == _levels(result.optimum)}
@@ -124,7 +138,9 @@ def solutions_table(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) 
         row["% removed"] = round(100 * candidate.share_suppressed, 2)
         row[MEASURE_NAMES[result.measure]] = candidate.measures[result.measure]
         row["k"] = candidate.k
-        row["P(re-ID)"] = candidate.p_reid if candidate.p_reid is not None else candidate.max_risk
+        row[RECORD_RISK.name] = candidate.max_risk
+        if candidate.p_reid is not None:
+            row[ANNEX_D_P_REID.name] = candidate.p_reid
         row["levels"] = candidate.label()
         rows.append(row)
     table = pd.DataFrame(rows)
@@ -162,13 +178,15 @@ def summary(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> str:
         if best.suppressed
         else "remove no records"
     )
-    risk = best.p_reid if best.p_reid is not None else best.max_risk
+    risk = f"{RECORD_RISK.name} {fmt_probability(best.max_risk)}"
+    if best.p_reid is not None:
+        risk += f", {ANNEX_D_P_REID.name} {fmt_probability(best.p_reid)}"
     value = best.measures[result.measure]
     return (
         f"To meet {result.target.describe()} with the least {MEASURE_NAMES[result.measure]}"
         f"{result.weighting()}: "
         f"{' and '.join(parts)}, and {removed}. Every remaining group then has at least "
-        f"{best.k} records (P(re-ID) at most {risk:.1%}); {MEASURE_NAMES[result.measure]} "
+        f"{best.k} records ({risk}); {MEASURE_NAMES[result.measure]} "
         f"{value:,.4g} ({MEASURES[result.measure]}). {len(result.frontier)} other minimal "
         "option(s) are in the table below."
     )

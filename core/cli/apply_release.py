@@ -15,6 +15,8 @@ from typing import BinaryIO
 
 from core.cli.apply_plan import ApplyJob, apply_outputs
 from core.cli.common import end_bar
+from core.figure_names import RECORD_RISK
+from core.formatting import fmt_probability
 from core.io import output_format, stream_table, table_to_bytes
 from core.markup import terminal_line
 from core.outputs import Output, plan_outputs, stage_content, write_outputs
@@ -132,7 +134,7 @@ def place_and_record(
     if ws is not None:
         print(
             f"Recorded release {done.release_id} in workspace {workspace} (k = {done.k}, "
-            f"P(re-ID) = {done.p_reid}; audit log entry {done.anchor['entries']}).",
+            f"{RECORD_RISK.name} = {fmt_probability(done.p_reid)}; audit log entry {done.anchor['entries']}).",
             file=sys.stderr,
         )
     for package, made in written:

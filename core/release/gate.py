@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import ParameterError
+from core.figure_names import ANNEX_D_P_REID
 from core.release.backstops import as_released, identifiers_inside, with_classified
 from core.release.column_judges import (
     judge_free_text,
@@ -151,7 +152,7 @@ class ReleaseCheck:
             if self.missing == "sdcmicro":
                 figures += " counting a blanked cell as any value (sdcMicro's rule)"
             if self.p_reid is not None:
-                figures += f", P(re-identification) = {self.p_reid:.4g} <= {self.threshold:g}"
+                figures += f", {ANNEX_D_P_REID.name} = {self.p_reid:.4g} <= {self.threshold:g}"
             return f"Release check passed ({figures})." + self._records()
         verdict = (
             f"RELEASED ANYWAY BY THE USER, NOT ANONYMISED (file marked {NOT_ANONYMISED_MARK})"
@@ -407,7 +408,7 @@ def check_release(
         if not verdict.acceptable:
             problem(
                 "annex_d",
-                f"P(re-identification) = {p_reid:.4g} is above the Annex D threshold of "
+                f"{ANNEX_D_P_REID.name} = {p_reid:.4g} is above the Annex D threshold of "
                 f"{threshold:g}; k of at least {verdict.min_k} would meet it.",
             )
     if l_target is not None and l_distinct is not None:

@@ -60,7 +60,12 @@ def reproduce_release(
     if engine != "pandas":
         return _reproduce_streamed_release(workspace, release, recipe, engine, suffix)
     if original is None:
-        if not path or not Path(path).is_file():
+        if not path:  # a table loaded without a file (a sample, an upload): load it again
+            return skip(
+                "the release records no file for its original data: load the original "
+                "table again (Data page) to check it."
+            )
+        if not Path(path).is_file():
             return skip(f"the original data is not at '{path}' (put it back to check).")
         if sha256_file(path) != release["data_sha256"]:
             return skip(f"the file at '{path}' is not the recorded original (its sha256 differs).")
@@ -161,7 +166,9 @@ def _reproduce_streamed_release(
         [path, release["data_sha256"]]
     ]
     for file, digest in recorded:
-        if not file or not Path(file).is_file():
+        if not file:
+            return skip("the release records no file for its original data.")
+        if not Path(file).is_file():
             return skip(
                 f"the original data is not at '{file}' (put it back to check; "
                 "a pattern or folder is never searched)."

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from core.errors import ParameterError
+from core.figure_names import ANNEX_D_P_REID, P_ATTEMPT
 from core.measures.distributions import ClassDistribution
 from core.measures.models.class_models import ClassModels
 from core.population_risk.estimators import POPULATION_MODELS, average_risk, population_uniqueness
@@ -150,7 +151,10 @@ class Target(ClassModels):
     def describe(self) -> str:
         parts = [f"k = {self.required_k}"]
         if self.p_reid_threshold is not None:
-            parts.append(f"P(re-ID) <= {self.p_reid_threshold:g} (P(attempt) {self.p_attempt:g})")
+            parts.append(
+                f"{ANNEX_D_P_REID.name} <= {self.p_reid_threshold:g} "
+                f"({P_ATTEMPT.name} {self.p_attempt:g})"
+            )
         if self.uses_sensitive or self.k_map is not None:
             parts.append(ClassModels.of(**{**self.model_fields(), "k": 1}).describe())
         if self.max_population_uniqueness is not None:

@@ -6,7 +6,14 @@ import math
 
 import pytest
 
-from core.formatting import fmt_count, fmt_number, fmt_percent, fmt_probability, fmt_value
+from core.formatting import (
+    fmt_change,
+    fmt_count,
+    fmt_number,
+    fmt_percent,
+    fmt_probability,
+    fmt_value,
+)
 
 
 @pytest.mark.parametrize(
@@ -68,3 +75,13 @@ def test_value_picks_the_kind():
     assert fmt_value(0.004918) == "0.00492"
     assert fmt_value("x") == "x"
     assert fmt_value(None) == "-"
+
+
+def test_a_change_within_float_rounding_reads_zero():
+    # Issue 29: the sidebar showed "↓ -1.39e-17 against the threshold 0.1" for an Annex D
+    # P(re-ID) of 0.6 / 6 (P(attempt) 0.6, k = 6), which is the threshold 0.1 itself.
+    assert 0.6 / 6 - 0.1 != 0  # the float difference the old delta printed
+    assert fmt_change(0.6 / 6, 0.1) == "0"
+    assert fmt_change(0.05, 0.1) == "-0.05"
+    assert fmt_change(0.3, 0.1) == "+0.2"
+    assert fmt_change(12.5, 10, 4) == "+2.5"

@@ -117,3 +117,15 @@ def test_apply_reads_a_population_table_the_workspace_keeps(tmp_path, capsys):
     [written] = [p for p in tmp_path.glob("out*.csv")]
     # record 1 (held once by the population) removed, as k-map 5 asks (by hand above)
     assert pd.read_csv(written)["Serial number"].tolist() == list(range(2, 12))
+
+
+def test_a_release_without_a_recorded_file_says_so_in_words(tmp_path):
+    """Issue 29: History's re-run said "the original data is not at 'None'" for a release
+    of a table loaded without a file (a sample, an upload)."""
+    recipe = Recipe(steps=({"step": "remove", "columns": ["Serial number"]},), seed=3)
+    with Workspace(tmp_path / "w.anon.db") as ws:
+        _record(ws, TAXI, recipe)
+        [release] = ws.releases()
+        checked = reproduce_release(ws, release, original=None)
+    assert checked.status == "not checked"
+    assert "None" not in checked.detail and "load the original table again" in checked.detail

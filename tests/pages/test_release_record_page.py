@@ -209,3 +209,17 @@ def test_a_record_that_fails_offers_no_download_and_says_why(own_workspace, monk
     else:
         assert "not an SQLite database" in said, said
         assert own_workspace.read_bytes() == b"not a database, " * 512  # left as it was
+
+
+def test_the_data_file_has_one_name_in_the_download_and_history(own_workspace, files):
+    """Issue 29: History listed ``released.csv`` for a file downloaded as ``anonymised.csv``."""
+    at = open_report()
+    prepare(at)
+    [release] = releases(own_workspace)
+    name = files.name(at, "download_data")
+    assert name == "anonymised.csv"
+    assert release["output_name"] == name
+    at.switch_page("pages/12_history.py").run()
+    assert not at.exception, at.exception
+    [shown] = [d.value for d in at.dataframe if "file" in d.value.columns]
+    assert list(shown["file"]) == [name]

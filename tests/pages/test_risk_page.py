@@ -142,7 +142,7 @@ def test_annex_d_verdict_and_insider_table(risk_page, generalised):
     assert not at.exception, at.exception
     # Annex D table: medium controls, high motivation -> P(insider attack) = 0.3.
     assert float(metric(at, "P(attempt)")) == pytest.approx(0.3)
-    assert float(metric(at, "P(re-ID)")) == pytest.approx(0.3 / k)
+    assert float(metric(at, "Annex D P(re-ID)")) == pytest.approx(0.3 / k)
     assert float(metric(at, "Threshold")) == 0.1  # medium harm, Annex D
     assert metric(at, "Acceptable") == "yes"  # 0.06 <= 0.1
     assert metric(at, "Minimum k") == "3"  # smallest k with 0.3 / k <= 0.1
@@ -156,7 +156,7 @@ def test_annex_d_verdict_and_insider_table(risk_page, generalised):
     at.run()
     assert not at.exception, at.exception
     assert float(metric(at, "P(attempt)")) == pytest.approx(0.45)
-    assert float(metric(at, "P(re-ID)")) == pytest.approx(0.45 / k)
+    assert float(metric(at, "Annex D P(re-ID)")) == pytest.approx(0.45 / k)
 
     at.session_state["insider_table"] = {
         "edited_rows": {1: {"high": 1.5}},

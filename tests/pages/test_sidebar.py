@@ -39,7 +39,7 @@ def _session(quasi_identifiers: list[str], sensitive: str | None = None) -> AppT
 
 
 def _p_reid(at: AppTest):
-    return next(m for m in at.sidebar.metric if m.label == "P(re-identification)")
+    return next(m for m in at.sidebar.metric if m.label == "Annex D P(re-ID)")
 
 
 def test_sidebar_lists_the_latest_steps_in_plain_words_and_the_delta_direction():
@@ -55,7 +55,7 @@ def test_sidebar_lists_the_latest_steps_in_plain_words_and_the_delta_direction()
     # delta is negative (arrow down), shown as good with the inverse colouring.
     metric = _p_reid(at)
     assert metric.delta.startswith("-") and "against the threshold" in metric.delta
-    assert "Annex D" in metric.help and "divided by k" in metric.help
+    assert "Annex D" in metric.help and "1/k" in metric.help
     assert not at.sidebar.warning
 
 

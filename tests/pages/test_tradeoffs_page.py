@@ -134,7 +134,9 @@ def test_sensitive_models_results_in_words_and_replayable_recipe(tmp_path):
     text = at.success[0].value
     assert "Age:" not in text and "distinct l-diversity l = 2 on 'Gender'" in text
     table = next(d.value for d in at.dataframe if "records removed" in d.value.columns)
-    assert {"Age", "records removed", "% removed", "k", "P(re-ID)"} <= set(table.columns)
+    assert {"Age", "records removed", "% removed", "k", "highest record risk (1/k)"} <= set(
+        table.columns
+    )
     assert list(table["generalisation height"]) == sorted(table["generalisation height"])
     best = table[table["optimum"]].iloc[0]
     # Bands of 10, 20, 40 years, then '*': the lowest level within 50% (5 of 11 records):
@@ -391,3 +393,31 @@ def test_kmap_with_an_uploaded_population_table(tmp_path, own_workspace, monkeyp
         tables={k_map["population_table"]: kept},
     ).data
     assert replayed["Serial number"].tolist() == list(range(2, 12))
+
+
+def test_an_annex_d_option_raises_the_release_target_k_and_names_the_version_in_words(
+    tmp_path, own_workspace
+):
+    """Issue 29: an option searched with the Annex D threshold keeps groups of at least
+    the k the threshold needs (recipe ``below_k: 6``) while the release kept "target
+    k = 5"; the recipe version was called "Explore trade-offs: Age:2 Gender:0"."""
+    at = taxi_page(tmp_path)
+    # The guide's Annex D table: low controls and high motivation give P(attempt) 0.6; a
+    # medium harm's threshold is 0.1, so k >= 0.6 / 0.1 = 6, above the target k = 5.
+    settings = {"controls": "low", "motivation": "high", "harm": "medium"}
+    at.session_state["annex_d"] = {**settings, "acquaintance": 0.0, "breach": 0.0}
+    at.selectbox(key="to_kind_Age").set_value("numeric").run()
+    _target(at, k=5, removed_percent=100.0)
+    at.checkbox(key="to_annexd").check()
+    at.button(key="to_run").click().run()
+    assert not at.exception, at.exception
+    at.button(key="to_apply").click().run()
+    assert not at.exception, at.exception
+    step = at.session_state["history"].current.steps[-1]
+    assert step["step"] == "suppress_records" and step["below_k"] == 6, step
+    assert at.session_state["k_target_value"] == 6
+    assert any(f"target k is now {step['below_k']}" in s.value for s in at.success)
+    with Workspace(os.environ["ANON_WORKSPACE"]) as ws:
+        message = ws.recipe_versions()[-1].message
+    assert message.startswith("Explore trade-offs: ") and ":" not in message.split(": ", 1)[1]
+    assert "Age → " in message and "Gender" in message, message

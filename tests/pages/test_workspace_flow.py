@@ -127,9 +127,11 @@ def test_history_page_shows_the_log_and_versions(own_workspace):
     # Read as a person reads a log (issue 17): the time to the second, in UTC, and the
     # app's "-" where an entry has no figure (not "None", not "2026-...T...274285+00:00").
     assert log["time"].str.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC").all()
-    assert (log.loc[log["action"] == "dataset", ["k", "P(re-ID)"]] == "-").all().all()
+    # The log's risk figure is 1/k under its own name, not "P(re-ID)" (issue 29).
+    dataset_rows = log.loc[log["action"] == "dataset", ["k", "highest record risk (1/k)"]]
+    assert (dataset_rows == "-").all().all()
     # Entry ids are names, shown as they are; beneath the text the grid keeps numbers.
-    assert log["id"].tolist() == at.dataframe[0].value["id"].astype(str).tolist()
+    assert log["entry"].tolist() == at.dataframe[0].value["entry"].astype(str).tolist()
 
 
 def test_a_bad_workspace_file_is_shown_and_left_unchanged(tmp_path, monkeypatch):
@@ -183,9 +185,10 @@ def test_a_prepared_release_is_recorded_and_reproduces(own_workspace):
         == hashlib.sha256((ROOT / "sample_data" / TAXI).read_bytes()).hexdigest()
     )
     at.switch_page("pages/12_history.py").run()
-    frame = next(d for d in at.dataframe if "output_sha256" in d.value.columns)
+    # Headers in words (issue 29), not the workspace's created_at, output_sha256.
+    frame = next(d for d in at.dataframe if "fingerprint of the file (sha256)" in d.value.columns)
     releases = shown(frame)
-    assert releases["created_at"].str.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC").all()
+    assert releases["released at"].str.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC").all()
     assert releases["k"].tolist() == [f"{release['k']:,}"]  # the k recorded, as a count
     assert frame.value["k"].tolist() == [release["k"]]  # a number beneath: sorts as one
     assert releases["engine"].tolist() == ["pandas"]  # the dashboard works in memory

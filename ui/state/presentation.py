@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from core.formatting import fmt_count, fmt_probability
+from core.figure_names import ANNEX_D_P_REID
+from core.formatting import fmt_change, fmt_count, fmt_probability
 from core.markup import code_span, escape_markdown
 from core.recipe import describe_step
 from ui.state.classify import role_problem, roles
@@ -110,11 +111,6 @@ K_HELP = (
     "The number of records in the smallest group of records that look alike on the "
     "quasi-identifiers: each of them could be any of k people (PDPC guide, Step 4)."
 )
-P_REID_HELP = (
-    "The chance that someone re-identifies a record: the chance of an attempt (from the "
-    "controls and motivation set on Risk) divided by k. Below the threshold for the harm "
-    "a disclosure would do, the risk is acceptable (PDPC guide, Annex D)."
-)
 
 
 def sidebar() -> None:
@@ -159,15 +155,15 @@ def sidebar() -> None:
             verdict = current_annex_d()
             st.metric("k (smallest group)", fmt_count(report.k), help=K_HELP)
             if verdict is not None:
-                # The arrow points up when P(re-ID) is above the threshold (red), down below.
-                margin = verdict.p_reid - verdict.threshold
+                # The arrow points up when the Annex D P(re-ID) is above the threshold (red).
+                # A margin within float rounding (0.6 / 6 - 0.1) reads 0, not -1.39e-17.
+                margin = fmt_change(verdict.p_reid, verdict.threshold)
                 st.metric(
-                    "P(re-identification)",
+                    ANNEX_D_P_REID.name,
                     fmt_probability(verdict.p_reid),
-                    delta=f"{fmt_probability(margin)} against the threshold "
-                    f"{fmt_probability(verdict.threshold)}",
+                    delta=f"{margin} against the threshold {fmt_probability(verdict.threshold)}",
                     delta_color="inverse",
-                    help=P_REID_HELP,
+                    help=ANNEX_D_P_REID.help(),
                 )
                 if verdict.acceptable:
                     st.success("Within the Annex D threshold", icon=":material/check_circle:")

@@ -19,7 +19,7 @@ import pandas as pd
 from core._text import as_text
 from core.errors import AnonymisationError
 from core.recipe import Recipe, RecipeResult
-from core.release.gate import ReleaseCheck
+from core.release.gate import ReleaseCheck, marked_name
 from core.release.inputs import ReleasedFile, ReleaseRoles, ReleaseSource
 from core.release.pipeline import ReleasePackages, check_recipe_release
 from core.release.targets import parse_targets
@@ -50,6 +50,14 @@ from ui.state.session import (
 from ui.state.workspace import author, open_workspace, write, write_through
 
 # --- release (Step 5) -------------------------------------------------------------------
+
+
+def data_file_name(fmt: str, *, released_anyway: bool) -> str:
+    """The released data file's one name: the download, the file inside the bundle and
+    the workspace's record (History) all say it (issue 29: History listed
+    ``released.csv`` for a file downloaded as ``anonymised.csv``). A table released
+    despite the release check is marked as such (core.release.gate.marked_name)."""
+    return marked_name(f"released.{fmt}") if released_anyway else f"anonymised.{fmt}"
 
 
 def use_case() -> str:
@@ -205,7 +213,8 @@ def _prepared_recipe() -> tuple[Recipe, dict[str, str]]:
 def _packages(report: Any, data_bytes: bytes, fmt: str) -> ReleasePackages:
     """What the prepared release's bundle and archive carry (core.release.pipeline)."""
     portable, hierarchies = _prepared_recipe()
-    return ReleasePackages(data_bytes, f"released.{fmt}", portable, hierarchies, report)
+    name = session()[_PREPARED].get("data_name") or data_file_name(fmt, released_anyway=False)
+    return ReleasePackages(data_bytes, name, portable, hierarchies, report)
 
 
 def release_bundle(report: Any, data_bytes: bytes, fmt: str, result: RecipeResult) -> bytes:
@@ -279,6 +288,7 @@ def prepare_release(
 
     signed = dict(report.get("sign_off") or {})
     data_sha = session().get("data_sha256")
+    data_name = data_file_name(fmt, released_anyway=acknowledged)
     try:
         with open_workspace() as ws:
             current_data_set = ws.settings().get("current_data") or {}
@@ -294,9 +304,7 @@ def prepare_release(
             source=ReleaseSource(path=source, sha256=data_sha),
             recipe=release_recipe(),
             result=current(),
-            output=ReleasedFile(
-                name=f"released.{fmt}", content=None, sha256=sha256_bytes(data_bytes)
-            ),
+            output=ReleasedFile(name=data_name, content=None, sha256=sha256_bytes(data_bytes)),
             base_dir=ROOT,
             quasi_identifiers=quasi_identifiers(original()),
             report=report,
@@ -315,6 +323,7 @@ def prepare_release(
         "new": done.new,
         "recipe": done.recipe,
         "hierarchies": done.hierarchies,
+        "data_name": data_name,
     }
     return None
 
