@@ -151,3 +151,25 @@ def test_report_warns_when_a_group_reveals_its_sensitive_value():
         roles=ReleaseRoles(quasi_identifiers=["Gender"], sensitive="Occupation"),
     )
     assert not any("l-diversity" in w for w in diverse.warnings)
+
+
+def test_the_risk_table_has_a_row_for_each_model_no_other_row_shows():
+    """The taxi table on Gender, Flag the sensitive column, 'a' for every woman and 'b' for
+    every man (6 and 5 of 11): each group holds one value, so alpha = 1 (before and after),
+    beta = (1 - 6/11) / (6/11) = 5/6 for the women, (1 - 5/11) / (5/11) = 6/5 for the men,
+    and delta = max(ln(11/6), ln(11/5)) = ln 2.2 (worked by hand)."""
+    taxi = read_table(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
+    taxi["Flag"] = taxi["Gender"].map({"Female": "a", "Male": "b"})
+    recipe = Recipe.from_yaml("steps:\n  - {step: remove, columns: [Serial number]}\n")
+    result = apply_recipe(taxi, recipe)
+    report = build_report(
+        taxi, result, recipe, roles=ReleaseRoles(quasi_identifiers=["Gender"], sensitive="Flag")
+    )
+    rows = {  # figure -> (before, after), Markdown escapes taken out
+        cells[1].strip(): [cell.strip().replace("\\", "") for cell in cells[2:4]]
+        for cells in (line.split("|") for line in report_to_markdown(report).splitlines())
+        if len(cells) > 4
+    }
+    assert rows["(α,k)-anonymity"] == ["1", "1"]
+    assert rows["β-likeness"] == ["1.2", "1.2"]
+    assert rows["δ-disclosure privacy"] == ["0.788", "0.788"]

@@ -302,3 +302,21 @@ def test_the_population_size_is_echoed_with_thousands_separators():
     at.switch_page(PAGE).run()
     at.number_input(key="risk_population").set_value(5_600_000).run()
     assert any(c.value == "5,600,000 people" for c in at.caption), [c.value for c in at.caption]
+
+
+def test_the_registry_s_other_models_are_shown_with_a_sensitive_column(risk_page, generalised):
+    """delta, beta and alpha (core.measures.models): each the largest over the groups,
+    worked out here with pandas on the Annex C table (Age generalised as the guide does)."""
+    at = risk_page
+    at.selectbox(key="risk_sensitive").set_value(TRIPS).run()
+    assert not at.exception, at.exception
+    table = generalised[TRIPS].value_counts(normalize=True)
+    group = generalised.groupby(QI)[TRIPS].value_counts(normalize=True)
+    table_share = table.reindex(group.index.get_level_values(TRIPS)).to_numpy()
+    expected = {
+        "(α,k)-anonymity": group.max(),
+        "δ-disclosure privacy": np.abs(np.log(group.to_numpy() / table_share)).max(),
+        "β-likeness": ((group.to_numpy() - table_share) / table_share).max(),
+    }
+    for label, value in expected.items():
+        assert float(metric(at, label).replace(",", "")) == pytest.approx(value, rel=5e-3)
