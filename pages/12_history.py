@@ -138,6 +138,21 @@ else:
         )
     )
     st.code(diff or "(the two versions are the same)", language=None)
+    # Going back is a new record, never a rewrite (core.workspace.restore).
+    with_settings = st.checkbox(
+        "With the roles and settings in force then (k, Annex D, use case, targets...)",
+        value=True,
+        key="hist_restore_settings",
+    )
+    if st.button(f"Restore v{older} as the recipe in force", key="hist_restore"):
+        with continue_on_error():
+            following.restore_version(older, with_settings=with_settings)
+            st.rerun()
+    presentation.explain(
+        "Restoring adds the chosen version again as the newest one, and an entry to the "
+        "audit log saying who went back to what; the versions after it stay here.",
+        "PDPC guide, Step 5 (record the process and parameters)",
+    )
 
 # --- releases -----------------------------------------------------------------------------
 st.subheader("Releases")

@@ -123,3 +123,78 @@ def test_the_first_change_on_the_sample_shown_makes_it_the_project(own_workspace
         assert ws.recipe_version(settings["current_recipe"]).message == (
             "new data set 'singapore_people.csv'"
         )
+
+
+def _set_k(at: AppTest, k: int) -> None:
+    at.switch_page("pages/2_classify.py").run()
+    at.number_input(key="k_target").set_value(k).run()
+    assert not at.exception, at.exception
+
+
+def _add_mask(at: AppTest, keep_first: int) -> None:
+    at.switch_page("pages/4_techniques.py").run()
+    at.selectbox(key="technique").set_value("mask").run()
+    at.selectbox(key="column").set_value("town").run()
+    at.radio(key="mask_mode").set_value("keep").run()
+    at.number_input(key="keep_first").set_value(keep_first)
+    at.button(key="add_step").click().run()
+    assert not at.exception, at.exception
+
+
+def test_history_restores_a_version_with_its_roles_and_settings(own_workspace):
+    at = _new_session()
+    _upload(at)
+    _set_k(at, 3)
+    _classify_and_add_a_step(at)  # v: one mask step, town and age indirect, k = 3
+    with Workspace(own_workspace) as ws:
+        one_step = ws.settings()["current_recipe"]
+    at.session_state["roles"] = {"id": Role.DIRECT, "age": Role.OTHER, "town": Role.INDIRECT}
+    at.switch_page("pages/2_classify.py").run()
+    at.button(key="save_roles").click().run()
+    _add_mask(at, 1)  # a second step
+    _set_k(at, 2)
+    assert len(at.session_state["history"].current.steps) == 2
+
+    at.switch_page("pages/12_history.py").run()
+    at.selectbox(key="hist_v_old").set_value(one_step).run()
+    at.button(key="hist_restore").click().run()
+    assert not at.exception, at.exception
+    steps = at.session_state["history"].current.steps
+    assert [s["keep_first"] for s in steps] == [2]
+    assert at.session_state["roles"]["age"] == Role.INDIRECT  # as it was then
+    assert at.session_state["k_target_value"] == 3
+    # said once in the sidebar (this AppTest reruns the page alone, without app.py's sidebar)
+    assert at.session_state["workspace_sync_note"].startswith(
+        f"Restored the recipe, roles and settings of version {one_step};"
+    )
+    with Workspace(own_workspace) as ws:
+        restore = [e for e in ws.audit_entries() if e["action"] == "restore"]
+        assert len(restore) == 1 and restore[0]["object"] == f"recipe:{one_step}"
+        assert ws.verify_chain().ok
+        current = ws.recipe_version(ws.settings()["current_recipe"])
+        assert current.message == f"restored from v{one_step}"
+        assert current.yaml == ws.recipe_version(one_step).yaml
+        assert ws.settings()["k"] == 3
+    again = _new_session()  # and it stays after a restart
+    assert [s["keep_first"] for s in again.session_state["history"].current.steps] == [2]
+    at.switch_page("pages/2_classify.py").run()
+    assert not at.exception, at.exception
+
+
+def test_history_refuses_a_version_made_for_another_data_set(own_workspace):
+    at = _new_session()
+    _upload(at)
+    _classify_and_add_a_step(at)
+    with Workspace(own_workspace) as ws:
+        mine = ws.settings()["current_recipe"]
+    at.switch_page("pages/1_data.py").run()
+    at.selectbox(key="sample").set_value("guide_annex_c_taxi.csv")
+    at.button(key="load_sample").click().run()
+    at.button(key="load_sample_yes").click().run()  # it asks first: work is at stake
+    at.switch_page("pages/12_history.py").run()
+    at.selectbox(key="hist_v_old").set_value(mine).run()
+    at.button(key="hist_restore").click().run()
+    assert not at.exception, at.exception
+    assert any("was made for the data set 'mine.csv'" in e.value for e in at.error)
+    assert at.session_state["source_name"] == "guide_annex_c_taxi.csv"
+    assert at.session_state["history"].current.steps == ()

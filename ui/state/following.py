@@ -17,6 +17,7 @@ from core.markup import escape_markdown
 from core.recipe import EditHistory, Recipe
 from core.schema import Role
 from core.workspace import Workspace, WorkspaceError, sha256_file
+from core.workspace.restore import restore_version as restore_in_workspace
 from ui.state.cache import forget_session_caches, remember_table, remembered_table
 from ui.state.loading import (
     DEFAULT_SAMPLE,
@@ -45,10 +46,12 @@ from ui.state.workspace import (
     SEEN_AT_KEY,
     SEEN_KEY,
     SYNC_NOTE_KEY,
+    author,
     mark_seen,
     open_workspace,
     revision_key,
     workspace_snapshot,
+    write_through,
 )
 
 
@@ -145,6 +148,38 @@ def restore_from_workspace() -> bool:
     state[HIERARCHY_CHOICES_KEY] = settings.get(HIERARCHY_CHOICES_KEY, {})
     state[KEEP_ROWS_KEY] = bool(settings.get("keep_rows", True))
     return True
+
+
+def restore_version(version_id: int, *, with_settings: bool) -> None:
+    """Go back to recipe version ``version_id`` (History): it becomes the recipe in force
+    (undo returns to the one before), with the roles and settings in force when it was
+    recorded if ``with_settings``; recorded in the workspace and its audit log
+    (core.workspace.restore). Raises WorkspaceError, e.g. for another data set's version.
+    """
+    then = write_through(
+        lambda ws: restore_in_workspace(
+            ws,
+            version_id,
+            author=author(),
+            data_sha256=str(session().get("data_sha256")),
+            with_settings=with_settings,
+        )
+    )
+    with open_workspace() as ws:
+        text = ws.recipe_version(version_id).yaml
+    history().push(Recipe.from_yaml(text))
+    what = "recipe"
+    if with_settings:
+        if then.roles:
+            _set_roles_from(then.roles)
+            forget_widgets_showing("roles")
+        _apply_settings(then.settings, set(then.settings))
+        for key in then.settings:
+            forget_widgets_showing(key)
+        what = "recipe, roles and settings"
+    session()[SYNC_NOTE_KEY] = (
+        f"Restored the {what} of version {version_id}; the versions after it stay on History."
+    )
 
 
 def _rows_of(ws: Workspace, data_set: dict[str, Any]) -> pd.DataFrame | None:
