@@ -26,7 +26,9 @@ from ui.tradeoffs import (
     MEASURE_NAMES,
     describe_level,
     frontier_frame,
+    gaps_in_words,
     hierarchy_from_choice,
+    hierarchy_gaps,
     measure_label,
     measure_words,
     option_in_words,
@@ -104,6 +106,13 @@ def hierarchy_inputs(column: str) -> dict:
                 f"Using the uploaded hierarchy {escape_markdown(repr(spec['name']))}, kept in the "
                 "workspace."
             )
+            with continue_on_error(right):
+                hierarchy = kept_hierarchies.stored_hierarchy(spec["name"])
+                if gaps := hierarchy_gaps(data[column], hierarchy):
+                    right.warning(
+                        escape_markdown(gaps_in_words(column, spec["name"], gaps)),
+                        icon=":material/warning:",
+                    )
     tradeoffs.set_hierarchy_choice(column, spec)
     return spec
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import pandas as pd
 
+from core._text import as_text
 from core.errors import AnonymisationError
 from core.figure_names import ANNEX_D_P_REID, RECORD_RISK
 from core.formatting import fmt_probability
@@ -73,6 +74,25 @@ def hierarchy_from_choice(
             raise AnonymisationError(f"Upload a hierarchy file for '{series.name}'.")
         return stored(spec["name"])
     return build_hierarchy(series, spec["kind"])
+
+
+def hierarchy_gaps(series: pd.Series, hierarchy: Hierarchy) -> list[str]:
+    """The values of ``series`` that ``hierarchy`` does not know (as text, each once, in the
+    order met): a hierarchy made for another data set's column of the same name."""
+    text = as_text(series).dropna()
+    return list(dict.fromkeys(text[~text.isin(set(hierarchy.values))]))
+
+
+def gaps_in_words(column: str, name: str, gaps: list[str], *, shown: int = 3) -> str:
+    """The warning for :func:`hierarchy_gaps`, naming a few of the values."""
+    examples = ", ".join(repr(value) for value in gaps[:shown])
+    more = f" and {len(gaps) - shown} more" if len(gaps) > shown else ""
+    return (
+        f"The hierarchy {name!r} does not know {len(gaps)} value(s) of '{column}' in this "
+        f"table ({examples}{more}): it was made for other data. Generalising '{column}' "
+        "with it will stop at the first such value. Upload a hierarchy made for this "
+        "table, or choose another kind."
+    )
 
 
 def _band_width(labels: list[str]) -> float | None:

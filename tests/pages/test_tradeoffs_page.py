@@ -332,8 +332,12 @@ def test_a_visit_records_no_setting_and_a_change_records_one(tmp_path, own_works
     assert not at.exception, at.exception
     recorded = entries()
     assert len(recorded) == 1
-    assert recorded[0]["summary"]["value"] == {
-        "Age": {"kind": "numeric", "widths": "5, 10, 20, 40"}
+    assert recorded[0]["summary"]["value"] == {  # for this data set only (issue 29)
+        "Age": {
+            "kind": "numeric",
+            "widths": "5, 10, 20, 40",
+            "data": at.session_state["data_sha256"],
+        }
     }
 
 

@@ -198,3 +198,41 @@ def test_history_refuses_a_version_made_for_another_data_set(own_workspace):
     assert any("was made for the data set 'mine.csv'" in e.value for e in at.error)
     assert at.session_state["source_name"] == "guide_annex_c_taxi.csv"
     assert at.session_state["history"].current.steps == ()
+
+
+SEX_HIERARCHY = b"Male;*\nFemale;*\n"  # ARX format, made for the taxi table's Gender
+
+
+def _upload_gender_hierarchy(at: AppTest) -> None:
+    at.switch_page("pages/9_tradeoffs.py").run()
+    at.multiselect(key="to_qi").set_value(["Gender"]).run()
+    at.selectbox(key="to_kind_Gender").set_value("upload").run()
+    at.file_uploader(key="to_up_Gender").set_value(("sex.csv", SEX_HIERARCHY, "text/csv")).run()
+    assert not at.exception, at.exception
+
+
+def test_a_kept_hierarchy_stays_with_its_data_set_and_a_mismatch_is_said(own_workspace):
+    """Issue 29: a hierarchy chosen for 'sex' on adult.csv followed the column name onto a
+    survey table, whose 'F' it did not know. The taxi table's Gender is Male/Female, the
+    Step 1 customers' Gender is M/F."""
+    at = _new_session()
+    at.switch_page("pages/1_data.py").run()
+    at.selectbox(key="sample").set_value("guide_annex_c_taxi.csv")
+    at.button(key="load_sample").click().run()
+    at.session_state["roles"] = {"Age": Role.INDIRECT, "Gender": Role.INDIRECT}
+    _upload_gender_hierarchy(at)
+    assert not at.warning  # it knows every value of this table's Gender
+    taxi = at.session_state["data_sha256"]
+
+    at.switch_page("pages/1_data.py").run()
+    at.selectbox(key="sample").set_value("guide_step1_customers.csv")
+    at.button(key="load_sample").click().run()
+    at.button(key="load_sample_yes").click().run()
+    at.session_state["roles"] = {"Gender": Role.INDIRECT}
+    at.switch_page("pages/9_tradeoffs.py").run()
+    at.multiselect(key="to_qi").set_value(["Gender"]).run()
+    assert at.selectbox(key="to_kind_Gender").value == "auto"  # not the taxi table's choice
+
+    _upload_gender_hierarchy(at)  # the same file on the other table: said where it is chosen
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert any("does not know 2 value(s) of 'Gender'" in w and "'F'" in w for w in warnings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ui.state.session import HIERARCHY_CHOICES_KEY, session
+from ui.state.session import HIERARCHY_CHOICES_KEY, data_set_id, session
 from ui.state.workspace import write
 
 # --- trade-off explorer (Step 3) --------------------------------------------------------
@@ -33,21 +33,34 @@ def set_local_recoding_result(key: Any, result: Any) -> None:
 
 
 def hierarchy_choices() -> dict[str, dict[str, Any]]:
-    """Per column, the hierarchy chosen on Explore trade-offs (kind, parameters, and the
-    name of an uploaded one in the workspace): they survive page changes and restarts."""
-    return dict(session().get(HIERARCHY_CHOICES_KEY) or {})
+    """Per column of the loaded data set, the hierarchy chosen on Explore trade-offs (kind,
+    parameters, and the name of an uploaded one in the workspace): they survive page
+    changes and restarts. A choice made for another data set with a column of the same
+    name is not taken (issue 29: 'sex' from adult.csv met 'F' on a survey table); one
+    recorded before choices named their data set is."""
+    here = data_set_id()
+    return {
+        column: {key: value for key, value in choice.items() if key != _DATA}
+        for column, choice in (session().get(HIERARCHY_CHOICES_KEY) or {}).items()
+        if choice.get(_DATA, here) == here
+    }
 
 
 #: The hierarchy a column gets until the user chooses one (the page's first option).
 _DEFAULT_CHOICE = {"kind": "auto"}
+#: The key of a choice naming the data set it was made for (its sha256).
+_DATA = "data"
 
 
 def set_hierarchy_choice(column: str, choice: dict[str, Any]) -> None:
-    """Keep ``column``'s hierarchy choice; only a real change is written (and audited):
-    the page calls this on every rerun, and a column still on the default is no change."""
-    before = hierarchy_choices()
-    if before.get(column, _DEFAULT_CHOICE) == choice:
+    """Keep ``column``'s hierarchy choice for the loaded data set; only a real change is
+    written (and audited): the page calls this on every rerun, and a column still on the
+    default is no change."""
+    if hierarchy_choices().get(column, _DEFAULT_CHOICE) == choice:
         return
-    choices = {**before, column: choice}
+    choices = {
+        **(session().get(HIERARCHY_CHOICES_KEY) or {}),
+        column: {**choice, _DATA: data_set_id()},
+    }
     session()[HIERARCHY_CHOICES_KEY] = choices
     write(lambda ws: ws.set_setting(HIERARCHY_CHOICES_KEY, choices))
