@@ -222,7 +222,9 @@ def test_a_kept_hierarchy_stays_with_its_data_set_and_a_mismatch_is_said(own_wor
     at.session_state["roles"] = {"Age": Role.INDIRECT, "Gender": Role.INDIRECT}
     _upload_gender_hierarchy(at)
     assert not at.warning  # it knows every value of this table's Gender
-    taxi = at.session_state["data_sha256"]
+    with Workspace(own_workspace) as ws:  # the choice names the data set it was made for
+        chosen = ws.settings()["tradeoff_hierarchies"]["Gender"]
+    assert chosen["kind"] == "upload" and chosen["data"] == at.session_state["data_sha256"]
 
     at.switch_page("pages/1_data.py").run()
     at.selectbox(key="sample").set_value("guide_step1_customers.csv")
