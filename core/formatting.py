@@ -20,6 +20,7 @@ __all__ = [
     "fmt_percent",
     "fmt_probability",
     "fmt_value",
+    "json_figures",
 ]
 
 #: What a missing figure is shown as.
@@ -119,3 +120,23 @@ def fmt_value(value: object) -> str:
         number = float(value)
         return fmt_count(number) if number.is_integer() else fmt_number(number)
     return str(value)
+
+
+#: Significant digits of a figure written to a JSON file (report.json): enough for every
+#: comparison a reader makes, none of a float's rounding noise (0.09999999999999999).
+JSON_DIGITS = 10
+
+
+def json_figures(data: object, digits: int = JSON_DIGITS) -> object:
+    """``data`` (dicts, lists, tuples of figures and text) with every float rounded to
+    ``digits`` significant digits, for a JSON file a person may read (issue 29). Whole
+    numbers, text, booleans and non-finite floats are kept as they are."""
+    if isinstance(data, float):
+        if not math.isfinite(data) or data == 0:
+            return data
+        return float(f"{data:.{digits}g}")
+    if isinstance(data, dict):
+        return {key: json_figures(value, digits) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [json_figures(value, digits) for value in data]
+    return data

@@ -141,7 +141,7 @@ class SafeHarborResult:
         return tuple(c.column for c in self.columns if c.action == "redacted")
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per column: identifier, action, values changed, detail, judged by."""
+        """One row per column: identifier, action, values changed, detail, found by."""
         return pd.DataFrame(
             {
                 "column": [c.column for c in self.columns],
@@ -149,7 +149,7 @@ class SafeHarborResult:
                 "action": [c.action for c in self.columns],
                 "changed": [c.changed for c in self.columns],
                 "detail": [c.detail for c in self.columns],
-                "judged_by": [c.judged_by for c in self.columns],
+                "found by": [c.judged_by for c in self.columns],
             }
         )
 

@@ -27,6 +27,24 @@ AGG = "PDPC guide, Annex A: Data aggregation"
 if not loading.require_data():
     st.stop()
 
+
+def _in_words(table: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The release's columns under headers a person reads: "income_sum_error95" is
+    "sum of income ± (95% bound)" (core.dp.release names them for files and code)."""
+
+    def header(name: str) -> str:
+        if name in by:
+            return name
+        bound = name.endswith("_error95")
+        base = name.removesuffix("_error95")
+        for kind in ("sum", "mean"):
+            if base.endswith(f"_{kind}"):
+                base = f"{kind} of {base.removesuffix(f'_{kind}')}"
+        return f"{base} ± (95% bound)" if bound else base
+
+    return table.rename(columns=header)
+
+
 st.title("Aggregate release")
 presentation.explain(
     "When only counts, sums or averages are needed, differential privacy adds noise of scale "
@@ -183,7 +201,10 @@ presentation.explain(
 noisy_side, exact_side = st.columns(2)
 with noisy_side:
     st.subheader("Noisy table (for release)")
-    st.dataframe(formatted_table(release.table, counts=["count"], labels=by), hide_index=True)
+    st.dataframe(
+        formatted_table(_in_words(release.table, by), counts=["count"], labels=by),
+        hide_index=True,
+    )
     presentation.explain(
         "Noise is drawn once per setting and a new setting draws anew: publish one draw only, once.",
         DP,
@@ -191,7 +212,9 @@ with noisy_side:
 with exact_side:
     st.subheader("Exact table")
     st.warning("NOT FOR RELEASE — visible only to you, to judge the noise.", icon=":material/lock:")
-    st.dataframe(formatted_table(exact, counts=["count"], labels=by), hide_index=True)
+    st.dataframe(
+        formatted_table(_in_words(exact, by), counts=["count"], labels=by), hide_index=True
+    )
     presentation.explain("True figures on the same cells, without clipping or noise.", DP)
 
 st.subheader("Error bands")

@@ -195,7 +195,7 @@ def section() -> None:
     )
     step = redact_step(columns, kinds, mode, key_env, residue=residue)
     if st.button(
-        "Add redact_text to recipe",
+        "Add the redaction to the recipe",
         key="ft_add",
         icon=":material/add:",
         disabled=not kinds and not residue,

@@ -16,7 +16,7 @@ from typing import BinaryIO
 from core.cli.apply_plan import ApplyJob, apply_outputs
 from core.cli.common import end_bar
 from core.figure_names import RECORD_RISK
-from core.formatting import fmt_probability
+from core.formatting import fmt_probability, json_figures
 from core.io import output_format, stream_table, table_to_bytes
 from core.markup import terminal_line
 from core.outputs import Output, plan_outputs, stage_content, write_outputs
@@ -227,7 +227,7 @@ def _report_bytes(report: Report, path: Path) -> bytes:
     """The --report file: Markdown for .md, else JSON."""
     if path.suffix.lower() in (".md", ".markdown"):
         return report_to_markdown(report).encode("utf-8")
-    return json.dumps(report.to_dict(), indent=2, ensure_ascii=False).encode("utf-8")
+    return json.dumps(json_figures(report.to_dict()), indent=2, ensure_ascii=False).encode("utf-8")
 
 
 def _annex_d(recipe: Recipe, check: ReleaseCheck) -> AnnexDResult | None:

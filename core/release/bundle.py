@@ -49,6 +49,7 @@ from typing import Any
 import pandas as pd
 
 from core.errors import RecipeError
+from core.formatting import json_figures
 from core.io import table_to_bytes
 from core.outputs import file_name_part
 from core.recipe import Recipe, RecipeResult, apply_recipe, describe_step, to_python_script
@@ -448,7 +449,7 @@ def _report_files(report: Any) -> dict[str, bytes]:
     return {
         "report.md": report_to_markdown(report).encode("utf-8"),
         "report.json": json.dumps(
-            report.to_dict(), indent=2, ensure_ascii=False, default=str
+            json_figures(report.to_dict()), indent=2, ensure_ascii=False, default=str
         ).encode("utf-8"),
     }
 

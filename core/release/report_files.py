@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
+from core.formatting import json_figures
 from core.release.report import Report, report_to_markdown
 
 SIGN_OFF_FIELDS: dict[str, str] = {
@@ -76,4 +77,4 @@ def report_json(report: Report, done: Iterable[str] = ()) -> str:
     done = set(done)
     for control in data["controls"]:
         control["done"] = control["control"] in done
-    return json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    return json.dumps(json_figures(data), indent=2, ensure_ascii=False, default=str)

@@ -13,6 +13,7 @@ from core.formatting import (
     fmt_percent,
     fmt_probability,
     fmt_value,
+    json_figures,
 )
 
 
@@ -85,3 +86,14 @@ def test_a_change_within_float_rounding_reads_zero():
     assert fmt_change(0.05, 0.1) == "-0.05"
     assert fmt_change(0.3, 0.1) == "+0.2"
     assert fmt_change(12.5, 10, 4) == "+2.5"
+
+
+def test_figures_written_to_json_lose_only_the_float_noise():
+    # Issue 29: report.json held 0.09999999999999999 (0.6 / 6 written as Python holds it).
+    data = {"p": 0.6 / 6, "k": 6, "rows": [1 / 3, "x", None, True], "nan": float("inf")}
+    assert json_figures(data) == {
+        "p": 0.1,
+        "k": 6,
+        "rows": [0.3333333333, "x", None, True],
+        "nan": float("inf"),
+    }

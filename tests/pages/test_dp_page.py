@@ -69,12 +69,12 @@ def test_sums_and_means_read_with_three_significant_digits():
     exact = shown(at.dataframe[2]).set_index("sex")
     truth = SAMPLE.groupby("sex")["income"]
     for sex in ("F", "M"):  # sums in the ten millions: whole, with separators
-        assert exact.loc[sex, "income_sum"] == f"{round(truth.sum()[sex]):,}"
+        assert exact.loc[sex, "sum of income"] == f"{round(truth.sum()[sex]):,}"
         mean = truth.mean()[sex]  # a mean in the thousands: 3 significant digits = whole
-        assert 1000 <= mean < 10000 and exact.loc[sex, "income_mean"] == f"{round(mean):,}"
+        assert 1000 <= mean < 10000 and exact.loc[sex, "mean of income"] == f"{round(mean):,}"
     noisy = shown(at.dataframe[1])
-    assert all(re.fullmatch(r"[\d,]+", text) for text in noisy["income_mean"])
-    assert all(re.fullmatch(r"\d+(\.\d+)?", text) for text in noisy["count_error95"])
+    assert all(re.fullmatch(r"[\d,]+", text) for text in noisy["mean of income"])
+    assert all(re.fullmatch(r"\d+(\.\d+)?", text) for text in noisy["count ± (95% bound)"])
 
 
 def test_cross_tab_with_income_and_a_category_left_out(page):
@@ -91,13 +91,13 @@ def test_cross_tab_with_income_and_a_category_left_out(page):
     assert len(noisy) == 2 * len(races)
     inside = SAMPLE[SAMPLE["race"].isin(races)]
     truth = inside.groupby(["sex", "race"])["income"].sum()
-    got = exact.set_index(["sex", "race"])["income_sum"]
+    got = exact.set_index(["sex", "race"])["sum of income"]
     assert got.sort_index().tolist() == truth.sort_index().astype(float).tolist()
     assert metric(at, "ε spent") == "0.5"
     assert metric(at, "Noisy queries") == "2"  # count + sum of income, 0.25 each
     # sum noise b = 20000 / 0.25 = 80,000; 95% within ±240,000; allow ±1,000,000
     merged = noisy.merge(exact, on=["sex", "race"], suffixes=("", "_exact"))
-    assert (abs(merged["income_sum"] - merged["income_sum_exact"]) < 1_000_000).all()
+    assert (abs(merged["sum of income"] - merged["sum of income_exact"]) < 1_000_000).all()
     outside = int((~SAMPLE["race"].isin(races)).sum())
     said = [m.value for m in at.markdown if "outside the category lists" in m.value]
     if "no record has" in said[0]:  # a noisy 0

@@ -48,6 +48,8 @@ def test_deidentify_scans_free_text_and_adds_redact_text(patients):
     # the scanner's redaction alone (the residue option, ticked by default, also replaces
     # name-like words such as a hospital's "Tan Tock Seng": tests/pages/test_release_fixes_page.py)
     at.checkbox(key="ft_residue").uncheck().run()
+    # the button says what it adds in words, not the step's registry name (issue 29)
+    assert at.button(key="ft_add").label == "Add the redaction to the recipe"
     at.button(key="ft_add").click().run()
     assert not at.exception and not at.error
     step = at.session_state["history"].current.steps[-1]
