@@ -142,4 +142,4 @@ class Evaluator:
         dist = sensitive.distribution(
             d.pair_class[kept], d.pair_value[kept], classes.size, d.pair_count[kept]
         )
-        return sensitive_figures(dist, self.models, sensitive.tree)
+        return sensitive_figures(dist, self.models)

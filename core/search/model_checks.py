@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from core.measures.distributions import ClassDistribution
+from core.measures.models.base import ClassTable
 from core.measures.models.class_models import ClassModels
 from core.measures.models.registry import MAPPING_MODELS, MODELS
 from core.population_risk.solver import DEFAULT_SOLVER
@@ -65,29 +66,20 @@ def whole_target_prunes(target: Target, models: ClassModels, limit: int) -> bool
     return models.monotone_with_generalisation
 
 
-def sensitive_figures(
-    dist: ClassDistribution, models: ClassModels, tree: Any | None
-) -> dict[str, float]:
-    """Privacy figures of the sensitive attribute on the kept classes ``dist`` of a node:
-    smallest distinct l and exp(entropy), largest EMD (t), delta, beta and alpha (and the
-    recursive (c,l) ratio when the target asks it). ``tree``: the sensitive attribute's
-    hierarchy for hierarchical t-closeness (None: none given)."""
-    present = dist.sizes > 0
-    if not present.any():
+def sensitive_figures(dist: ClassDistribution, models: ClassModels) -> dict[str, float]:
+    """Privacy figures of the sensitive attribute on the kept classes ``dist`` of a node,
+    from every model of the registry that reads it (core.measures.models: smallest distinct
+    l and exp(entropy), largest EMD (t), delta, beta and alpha, and the recursive (c,l)
+    ratio when the target asks it). ``dist`` carries the sensitive attribute's hierarchy
+    for hierarchical t-closeness when one was given."""
+    if not (dist.sizes > 0).any():
         return {}
-    distance = models.t_distance
-    if distance == "hierarchical" and tree is None:
-        distance = "equal"  # no hierarchy given (t not asked): the categories' distance
-    figures = {
-        "l_distinct": float(dist.distinct()[present].min()),
-        "l_entropy": float(dist.entropy_l()[present].min()),
-        "t": float(dist.emd(distance)[present].max()),
-        "delta": float(dist.delta()[present].max()),
-        "beta": float(dist.beta()[present].max()),
-        "alpha": float(dist.alpha()[present].max()),
-    }
-    if models.l_kind == "recursive" and models.l is not None:
-        figures["recursive_c"] = float(dist.recursive_ratio(int(models.l))[present].max())
+    table = ClassTable(dist.sizes, dist)
+    settings = models.model_fields()
+    figures: dict[str, float] = {}
+    for model in MODELS.values():
+        if model.needs_sensitive:
+            figures.update(model.node_figures(settings, table))
     return figures
 
 

@@ -49,6 +49,9 @@ class AlphaKModel(PrivacyModel):
     def figure(self, table: ClassTable) -> float | None:
         return table.largest(table.needs_dist().alpha())
 
+    def node_figures(self, settings: Settings, table: ClassTable) -> dict[str, float]:
+        return {"alpha": float(self.figure(table))}
+
     def describe(self, settings: Settings) -> str:
         return f"(alpha,k)-anonymity alpha = {settings['alpha']:g} on '{settings['sensitive']}'"
 

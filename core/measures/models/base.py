@@ -151,6 +151,13 @@ class PrivacyModel:
         a population)."""
         raise NotImplementedError
 
+    def node_figures(self, settings: Settings, table: ClassTable) -> dict[str, float]:
+        """The figures the lattice search reports for the classes a node keeps, by the
+        names its results use (``sensitive_figures``: ``l_distinct``, ``t``, ...); by
+        default the model's figure under its name. ``settings`` as the target asks."""
+        figure = self.figure(table)
+        return {} if figure is None else {self.name: float(figure)}
+
     def describe(self, settings: Settings) -> str:
         """The model as asked, in words: ``entropy l-diversity l = 3 on 'salary'``."""
         raise NotImplementedError

@@ -64,6 +64,9 @@ class BetaLikenessModel(PrivacyModel):
     def figure(self, table: ClassTable) -> float | None:
         return table.largest(table.needs_dist().beta())
 
+    def node_figures(self, settings: Settings, table: ClassTable) -> dict[str, float]:
+        return {"beta": float(self.figure(table))}
+
     def describe(self, settings: Settings) -> str:
         kind = "enhanced" if settings["enhanced_beta"] else "basic"
         return f"{kind} beta-likeness beta = {settings['beta']:g} on '{settings['sensitive']}'"

@@ -48,6 +48,9 @@ class DeltaDisclosureModel(PrivacyModel):
     def figure(self, table: ClassTable) -> float | None:
         return table.largest(table.needs_dist().delta())
 
+    def node_figures(self, settings: Settings, table: ClassTable) -> dict[str, float]:
+        return {"delta": float(self.figure(table))}
+
     def describe(self, settings: Settings) -> str:
         return (
             f"delta-disclosure privacy delta = {settings['delta']:g} on '{settings['sensitive']}'"

@@ -109,6 +109,18 @@ class LDiversityModel(PrivacyModel):
     def figure(self, table: ClassTable) -> float | None:
         return int(table.smallest(table.needs_dist().distinct()))
 
+    def node_figures(self, settings: Settings, table: ClassTable) -> dict[str, float]:
+        """Smallest distinct l and exp(entropy), and the recursive (c,l) ratio when the
+        target asks for recursive l."""
+        dist = table.needs_dist()
+        figures = {
+            "l_distinct": table.smallest(dist.distinct()),
+            "l_entropy": table.smallest(dist.entropy_l()),
+        }
+        if settings["l_kind"] == "recursive" and settings["l"] is not None:
+            figures["recursive_c"] = table.largest(dist.recursive_ratio(int(settings["l"])))
+        return figures
+
     def describe(self, settings: Settings) -> str:
         l, kind, s = settings["l"], settings["l_kind"], f"on '{settings['sensitive']}'"  # noqa: E741
         if kind == "recursive":

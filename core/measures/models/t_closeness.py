@@ -86,6 +86,15 @@ class TClosenessModel(PrivacyModel):
         dist = table.needs_dist()
         return table.largest(dist.emd("hierarchical" if dist.tree is not None else "auto"))
 
+    def node_figures(self, settings: Settings, table: ClassTable) -> dict[str, float]:
+        """The largest EMD with the target's distance (equal distance when it names the
+        hierarchical one but no hierarchy was given: t not asked)."""
+        dist = table.needs_dist()
+        distance = settings["t_distance"]
+        if distance == "hierarchical" and dist.tree is None:
+            distance = "equal"
+        return {"t": table.largest(dist.emd(distance))}
+
     def describe(self, settings: Settings) -> str:
         how = " (hierarchical distance)" if settings["t_distance"] == "hierarchical" else ""
         return f"t-closeness t = {settings['t']:g}{how} on '{settings['sensitive']}'"
