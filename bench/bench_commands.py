@@ -10,7 +10,7 @@ round runs the command and its anchor one after the other (alternating, so a bus
 slows both alike); the best of ``--repeat`` rounds is printed with the ratio command / anchor
 and the 1-minute load average.
 
-- ``startup``: ``python -m core --help`` and ``python -m core risk --help`` against
+- ``startup``: ``python -m core --help`` and each command's ``--help`` against
   ``python -c "import pandas"`` (what any pandas tool pays before it starts);
 - ``risk``: ``python -m core risk FILE --qi <8 columns> --sensitive income`` (the default
   figures, impact included) and ``--no-impact``, against a bare pandas + NumPy script in a
@@ -38,6 +38,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_risk import QUASI_IDENTIFIERS, SENSITIVE  # noqa: E402
 from bench_scale import write_files  # noqa: E402
+
+sys.path.insert(0, str(ROOT))
+from core.cli.commands import COMMANDS  # noqa: E402
 
 PANDAS_ANCHOR = r"""
 import sys
@@ -112,11 +115,11 @@ def main(argv: list[str] | None = None) -> int:
     python = sys.executable
     core = [python, "-m", "core"]
     if "startup" in parts:
+        commands = {"python -m core --help": [*core, "--help"]}
+        for name in COMMANDS:
+            commands[f"python -m core {name} --help"] = [*core, name, "--help"]
         best = alternate(
-            {
-                "python -m core --help": [*core, "--help"],
-                "python -m core risk --help": [*core, "risk", "--help"],
-            },
+            commands,
             [python, "-c", "import pandas"],
             args.repeat,
         )

@@ -15,6 +15,7 @@ from typing import Any
 from core.cli.apply_engine import apply_on_engine
 from core.cli.apply_plan import gate_release, marked_release, plan_apply, plan_record
 from core.cli.apply_release import place_and_record, release_files, tell_what_was_written
+from core.cli.commands import help_of
 from core.cli.common import add_engine_options, data_command
 from core.engines import choose_engine
 from core.outputs import plan_outputs
@@ -28,9 +29,7 @@ from core.workspace import ENV_VAR as WORKSPACE_ENV
 
 def add_parser(subparsers: Any) -> None:
     """The ``apply`` subcommand."""
-    apply = data_command(
-        subparsers, "apply", "Steps 2-3: apply a recipe and write the anonymised table."
-    )
+    apply = data_command(subparsers, "apply", help_of("apply"))
     apply.add_argument("--recipe", required=True, help="recipe YAML file")
     apply.add_argument("--out", required=True, help="output file (.csv, .xlsx, .parquet)")
     apply.add_argument("--report", help="write a report (.json or .md)")

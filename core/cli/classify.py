@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from core.cli.commands import help_of
 from core.cli.common import data_command, emit
 from core.io import read_table
 from core.schema import suggest_roles
@@ -12,9 +13,7 @@ from core.schema import suggest_roles
 
 def add_parser(subparsers: Any) -> None:
     """The ``classify`` subcommand."""
-    classify = data_command(
-        subparsers, "classify", "Step 1: suggest a role and reason for each column."
-    )
+    classify = data_command(subparsers, "classify", help_of("classify"))
     classify.set_defaults(run=run)
 
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from core.cli.commands import help_of
 from core.errors import AnonymisationError
 from core.io import output_format, table_to_bytes
 from core.outputs import Output, plan_outputs, write_outputs
@@ -17,7 +18,7 @@ def add_parser(subparsers: Any) -> None:
     """The ``decrypt-mapping`` subcommand."""
     decrypt = subparsers.add_parser(
         "decrypt-mapping",
-        help="Decrypt an identity mapping table written by apply (--mapping-passphrase-env).",
+        help=help_of("decrypt-mapping"),
     )
     decrypt.add_argument("file", help="encrypted table (.enc)")
     decrypt.add_argument(

@@ -10,6 +10,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
+from core.cli.commands import help_of
 from core.cli.common import comma_list, data_command, emit, write_table_output
 from core.errors import AnonymisationError
 from core.file_lock import exclusive_lock
@@ -23,8 +24,7 @@ def add_parser(subparsers: Any) -> None:
     dpa = data_command(
         subparsers,
         "dp-aggregate",
-        "Differentially private counts/sums/means per listed "
-        "category (OpenDP noise; writes the table and a privacy ledger).",
+        help_of("dp-aggregate"),
     )
     dpa.add_argument("--by", required=True, help="grouping columns, comma-separated")
     dpa.add_argument(

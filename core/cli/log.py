@@ -6,13 +6,14 @@ import argparse
 import json
 from typing import Any
 
+from core.cli.commands import help_of
 from core.cli.common import WORKSPACE_HELP, open_existing_workspace
 from core.markup import terminal_line
 
 
 def add_parser(subparsers: Any) -> None:
     """The ``log`` subcommand."""
-    log = subparsers.add_parser("log", help="Print a workspace's audit log.")
+    log = subparsers.add_parser("log", help=help_of("log"))
     log.add_argument("--workspace", help=WORKSPACE_HELP)
     log.add_argument("--json", action="store_true", help="print JSON")
     log.set_defaults(run=run)

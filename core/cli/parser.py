@@ -5,28 +5,14 @@ which runs a command and turns a user's mistake into one line on stderr and exit
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sqlite3
 import sys
 import warnings
 from collections.abc import Sequence
 
-from core.cli import (
-    apply,
-    classify,
-    decrypt_mapping,
-    dp_aggregate,
-    log,
-    reid_risk,
-    risk,
-    safe_harbor,
-    search,
-    spatial_k,
-    suda,
-    uniqueness,
-    verify,
-    verify_bundle,
-)
+from core.cli.commands import COMMANDS
 from core.cli.common import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
@@ -38,36 +24,31 @@ from core.cli.common import (
 from core.errors import AnonymisationError
 from core.markup import terminal_line
 
-# in the order ``python -m core --help`` lists them
-COMMANDS = (
-    classify,
-    risk,
-    search,
-    suda,
-    reid_risk,
-    apply,
-    log,
-    verify,
-    verify_bundle,
-    decrypt_mapping,
-    uniqueness,
-    spatial_k,
-    safe_harbor,
-    dp_aggregate,
-)
 
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of ``python -m core``: each command module adds its subcommand.
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m core``: each command module adds its subcommand."""
+    With ``only``, only that command's module is imported and adds its options; the others
+    are listed by name and help alone (what ``--help`` and "invalid choice" show), so running
+    one command does not import the library every other command needs.
+    """
     parser = CommandParser(
         prog="python -m core",
         description="Anonymise tabular personal data following the PDPC Guide to Basic "
         "Anonymisation.",
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=CommandParser)
-    for command in COMMANDS:
-        command.add_parser(sub)
+    for name, (module, help_text) in COMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(module).add_parser(sub)
+        else:
+            sub.add_parser(name, help=help_text, add_help=False)
     return parser
+
+
+def command_named(argv: Sequence[str]) -> str:
+    """The command ``argv`` runs ("" when it names none: then every command is only listed)."""
+    return argv[0] if argv and argv[0] in COMMANDS else ""
 
 
 def _plain_warnings(run):
@@ -87,7 +68,8 @@ def _plain_warnings(run):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``python -m core`` with ``argv`` (default: the process's); the exit status."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(only=command_named(argv)).parse_args(argv)
     args.bar = progress_bar(args)
     args.run = _plain_warnings(args.run)
     try:

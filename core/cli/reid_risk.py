@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from core.cli.commands import help_of
 from core.cli.common import emit
 from core.risk import CONTROL_LEVELS, MOTIVATION_LEVELS, annex_d_risk
 
 
 def add_parser(subparsers: Any) -> None:
     """The ``reid-risk`` subcommand."""
-    reid = subparsers.add_parser("reid-risk", help="Annex D: probability of re-identification.")
+    reid = subparsers.add_parser("reid-risk", help=help_of("reid-risk"))
     reid.add_argument("--k", type=int, required=True, help="k of the anonymised table")
     reid.add_argument("--controls", required=True, choices=CONTROL_LEVELS)
     reid.add_argument("--motivation", required=True, choices=MOTIVATION_LEVELS)

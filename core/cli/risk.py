@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from core.cli.commands import help_of
 from core.cli.common import (
     add_engine_options,
     comma_list,
@@ -30,9 +31,7 @@ from core.survey_risk import MISSING_RULES, RISK_METHODS, sample_frequencies, su
 
 def add_parser(subparsers: Any) -> None:
     """The ``risk`` subcommand."""
-    risk = data_command(
-        subparsers, "risk", "Step 4: k-anonymity and re-identification risk figures."
-    )
+    risk = data_command(subparsers, "risk", help_of("risk"))
     risk.add_argument("--qi", required=True, help="quasi-identifiers, comma-separated")
     risk.add_argument("--sensitive", help="sensitive (target) column for l-diversity/t-closeness")
     risk.add_argument("--k", type=int, default=5, help="target k (default 5)")

@@ -8,6 +8,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from core.cli.commands import help_of
 from core.cli.common import data_command, emit, write_table_output
 from core.io import read_table
 from core.outputs import Output, plan_outputs
@@ -16,9 +17,7 @@ from core.safe_harbor import FREE_TEXT_CHOICES
 
 def add_parser(subparsers: Any) -> None:
     """The ``safe-harbor`` subcommand."""
-    harbor = data_command(
-        subparsers, "safe-harbor", "HIPAA Safe Harbor preset: what it would change."
-    )
+    harbor = data_command(subparsers, "safe-harbor", help_of("safe-harbor"))
     harbor.add_argument("--reference-date", help="date for ages (default today)")
     harbor.add_argument(
         "--free-text",

@@ -8,6 +8,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from core.cli.commands import help_of
 from core.cli.common import add_engine_options, data_command, emit, end_bar
 from core.engines import choose_engine, frequency_table
 from core.errors import AnonymisationError
@@ -24,8 +25,7 @@ def add_parser(subparsers: Any) -> None:
     find = data_command(
         subparsers,
         "search",
-        "Step 3: the least damaging generalisation levels that "
-        "meet a k (and l, t) target, from hierarchies (lattice search).",
+        help_of("search"),
     )
     find.add_argument(
         "--hierarchy",

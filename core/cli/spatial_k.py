@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from core.cli.commands import help_of
 from core.cli.common import data_command, emit
 from core.io import read_table
 
 
 def add_parser(subparsers: Any) -> None:
     """The ``spatial-k`` subcommand."""
-    spatial = data_command(
-        subparsers, "spatial-k", "How many records share each location (NIST SP 800-188)."
-    )
+    spatial = data_command(subparsers, "spatial-k", help_of("spatial-k"))
     spatial.add_argument("--lat", required=True, help="latitude column (decimal degrees)")
     spatial.add_argument("--lon", required=True, help="longitude column (decimal degrees)")
     spatial.add_argument("--k", type=int, default=5, help="target k (default 5)")

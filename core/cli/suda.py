@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 
+from core.cli.commands import help_of
 from core.cli.common import comma_list, data_command, emit, per_record_output, write_table_output
 from core.io import read_table
 from core.suda import DEFAULT_DIS_FRACTION, suda2
@@ -17,8 +18,7 @@ def add_parser(subparsers: Any) -> None:
     suda = data_command(
         subparsers,
         "suda",
-        "Step 4: SUDA2 special uniques (minimal sample uniques, "
-        "SUDA and DIS-SUDA scores, as sdcMicro).",
+        help_of("suda"),
     )
     suda.add_argument("--qi", required=True, help="quasi-identifiers, comma-separated")
     suda.add_argument("--max-size", type=int, help="largest MSU searched (default: all QIs)")

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from core.cli.commands import help_of
 from core.cli.common import emit
 from core.risk import uniqueness
 
 
 def add_parser(subparsers: Any) -> None:
     """The ``uniqueness`` subcommand."""
-    unique = subparsers.add_parser("uniqueness", help="Chance of a unique birthday in a cell of N.")
+    unique = subparsers.add_parser("uniqueness", help=help_of("uniqueness"))
     unique.add_argument("--population", type=int, required=True, help="people in the cell")
     unique.add_argument("--days", type=int, default=365, help="possible birthdays (365)")
     unique.add_argument("--json", action="store_true", help="print JSON")

@@ -9,6 +9,7 @@ import argparse
 import sys
 from typing import Any
 
+from core.cli.commands import help_of
 from core.cli.common import WORKSPACE_HELP, open_existing_workspace
 from core.markup import terminal_line
 
@@ -17,9 +18,7 @@ def add_parser(subparsers: Any) -> None:
     """The ``verify`` subcommand."""
     verify = subparsers.add_parser(
         "verify",
-        help="Check a workspace: the file, its audit chain, each "
-        "recorded row against its audit entry, the anchors of reports and "
-        "bundles given, and re-run every release whose input is present.",
+        help=help_of("verify"),
     )
     verify.add_argument("--workspace", help=WORKSPACE_HELP)
     verify.add_argument(

@@ -8,6 +8,7 @@ import argparse
 import sys
 from typing import Any
 
+from core.cli.commands import help_of
 from core.cli.common import WORKSPACE_HELP, open_existing_workspace
 from core.errors import AnonymisationError
 from core.markup import terminal_line
@@ -19,9 +20,7 @@ def add_parser(subparsers: Any) -> None:
     """The ``verify-bundle`` subcommand."""
     bundle = subparsers.add_parser(
         "verify-bundle",
-        help="Check a release bundle: its manifest, that "
-        "anonymise.py is the script of its recipe, and its table, recipe "
-        "and anchor against the workspace it was recorded in.",
+        help=help_of("verify-bundle"),
     )
     bundle.add_argument("bundle", help="the release bundle (.zip)")
     bundle.add_argument("--workspace", help=WORKSPACE_HELP)
