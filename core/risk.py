@@ -100,6 +100,21 @@ class AnnexDResult:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    def assumptions(self) -> list[str]:
+        """The scenario the verdict assumes, one line each, as Annex D sets it out: the
+        three attack scenarios' P(re-ID attempt), the insider attack's two inputs, the
+        largest of the three, and the threshold for the potential harm."""
+        return [
+            f"Scenario #1, deliberate insider attack: P = {self.p_insider:g} (extent of "
+            f"mitigating controls: {self.controls}; attacker motivation and resources: "
+            f"{self.motivation})",
+            f"Scenario #2, recognition by an acquaintance: P(recipient knows a person in the "
+            f"data) = {self.p_acquaintance:g}",
+            f"Scenario #3, data breach: P(breach in the recipient's industry) = {self.p_breach:g}",
+            f"P(re-ID attempt) = the largest, {self.p_attempt:g} ({self.driving_scenario})",
+            f"Threshold for the potential harm: {self.threshold:g}",
+        ]
+
     def explanation(self) -> str:
         """The verdict in one plain sentence."""
         verdict = "within" if self.acceptable else "above"

@@ -91,8 +91,8 @@ with sample_col:
 presentation.ask_before_replacing(
     "workshop_start",
     "Start the workshop (30 minutes)",
-    lambda: data_steps.load_sample_or_error(guide_examples.WORKSHOP_TABLE),
-    on_click=presentation.start_training_mode,  # the guide's tables and longer explanations
+    lambda: data_steps.load_sample_or_error(guide_examples.WORKSHOP_TABLE, fresh=True),
+    on_click=presentation.start_workshop,  # the guide's tables, values and longer explanations
 )
 if presentation.training_mode():
     with st.expander(

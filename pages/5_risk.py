@@ -334,11 +334,19 @@ else:
         st.rerun()
 
 a, b, c, d, e = st.columns(5)
+from_checklist = risk.controls_from_checklist()  # one source: Report's Step 5 checklist
 controls = a.selectbox(
     "Mitigating controls",
     CONTROL_LEVELS,
-    key=widgets.showing("annex_d", "controls"),
+    key=widgets.showing(
+        "annex_d", f"controls_from_checklist_{from_checklist[0]}" if from_checklist else "controls"
+    ),
     index=CONTROL_LEVELS.index(settings["controls"]),
+    disabled=from_checklist is not None,
+    help=f"From the Step 5 checklist on Report: {from_checklist[1]} of {from_checklist[2]} "
+    "controls in place."
+    if from_checklist
+    else "Or tick the Step 5 controls in place on Report, which then set this level.",
 )
 motivation = b.selectbox(
     "Attacker motivation",

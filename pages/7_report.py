@@ -153,11 +153,27 @@ for kind in ("technical", "process", "legal"):
         st.markdown(f"**{kind.title()} controls**")
     for i, control in group:
         label = f"{control.area}: {control.text}" + (f" ({control.note})" if control.note else "")
-        if st.checkbox(label, key=f"control_{use_case}_{i}"):
+        in_place = control.text in (risk.controls_in_place() or ())
+        key = widgets.showing(risk.CONTROLS_KEY, f"control_{use_case}_{i}")
+        if st.checkbox(label, value=in_place, key=key):
             done.append(control.text)
+risk.set_controls_in_place(done)  # kept in the workspace; they set Annex D's controls
+if from_checklist := risk.controls_from_checklist():
+    level, ticked, recommended = from_checklist
+    controls_words = (
+        f"{ticked} of {recommended} controls in place: Annex D's extent of mitigating "
+        f"controls is **{level}** (all: high, at least half: medium, some: low, none: none), "
+        "as the Risk page and the report use it."
+    )
+else:
+    controls_words = (
+        f"Annex D's extent of mitigating controls is "
+        f"**{risk.annex_d_settings()['controls']}** (set on Risk) until you tick the "
+        "controls here."
+    )
 presentation.explain(
-    "Tick the controls in place; ticked ones are marked done in the report.",
-    "PDPC guide, Step 5: technical, process and legal controls",
+    "Tick the controls in place; ticked ones are marked done in the report. " + controls_words,
+    "PDPC guide, Step 5: technical, process and legal controls; Annex D, Scenario #1",
 )
 
 st.subheader("Sign-off")

@@ -54,9 +54,9 @@ def receive_upload(data: bytes, name: str, token: str) -> None:
         st.rerun()  # redraw the sidebar and the preview with the new table
 
 
-def load_sample_or_error(name: str) -> None:
+def load_sample_or_error(name: str, *, fresh: bool = False) -> None:
     try:
-        loading.load_sample(name)
+        loading.load_sample(name, fresh=fresh)
     except AnonymisationError as error:
         st.error(
             f"{escape_markdown(error)} The previous table is still loaded.",

@@ -11,7 +11,7 @@ table ever goes in a report.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -223,6 +223,24 @@ def controls_for(use_case: str) -> list[Control]:
     """
     require_choice("use_case", use_case, USE_CASES)
     return [c for c in CONTROLS if use_case in c.applies_to]
+
+
+def controls_level(use_case: str, in_place: Collection[str]) -> str | None:
+    """The extent of mitigating controls (Annex D, Scenario #1) that the Step 5 checklist
+    shows: every control the guide recommends for ``use_case`` in place: high; at least
+    half: medium; at least one: low; none: none. The guide names the factors (organisational
+    structures, administrative and legal controls, technical and process controls: the
+    checklist's three kinds) but no scale; this rule is the tool's, said where it is used.
+    None for a use case without recommended controls (synthetic data)."""
+    recommended = {control.text for control in controls_for(use_case)}
+    if not recommended:
+        return None
+    share = len(recommended & set(in_place)) / len(recommended)
+    if share == 1:
+        return "high"
+    if share >= 0.5:
+        return "medium"
+    return "low" if share > 0 else "none"
 
 
 @dataclass(frozen=True)
@@ -520,6 +538,8 @@ def report_to_markdown(report: Report) -> str:
         lines.append("No quasi-identifiers were chosen, so no k-anonymity figure was computed.")
     if report.annex_d is not None:
         lines += ["", "### Annex D model", "", escape_markdown(report.annex_d.explanation())]
+        lines += ["", "Assumptions (the scenario):", ""]
+        lines += [f"- {escape_markdown(line)}" for line in report.annex_d.assumptions()]
     lines += ["", "## Utility cost per column", ""]
     if report.utility is not None:
         lines.append(

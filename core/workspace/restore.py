@@ -30,6 +30,7 @@ PROJECT_SETTINGS = (
     "reviewed_text",
     "targets",
     "tradeoff_hierarchies",
+    "controls_in_place",
 )
 
 

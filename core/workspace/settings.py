@@ -88,6 +88,10 @@ SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "reviewed_text": ("a mapping of columns to {by, at, rows_checked}", _reviews),
     "targets": ("a mapping of privacy models to their parameters", _targets),
     "tradeoff_hierarchies": ("a mapping of columns to hierarchy choices", _choices),
+    "controls_in_place": (
+        "a list of the Step 5 controls in place (text)",
+        lambda v: v is None or (isinstance(v, list) and all(isinstance(c, str) for c in v)),
+    ),
 }
 
 

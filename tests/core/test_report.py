@@ -13,7 +13,7 @@ from core.markup import escape_markdown
 from core.recipe import Recipe, apply_recipe
 from core.release.gate import NOT_ANONYMISED_MARK, check_release
 from core.release.inputs import ReleaseRoles
-from core.release.report import build_report, controls_for, report_to_markdown
+from core.release.report import build_report, controls_for, controls_level, report_to_markdown
 from core.risk import annex_d_risk
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -173,3 +173,43 @@ def test_the_risk_table_has_a_row_for_each_model_no_other_row_shows():
     assert rows["(α,k)-anonymity"] == ["1", "1"]
     assert rows["β-likeness"] == ["1.2", "1.2"]
     assert rows["δ-disclosure privacy"] == ["0.788", "0.788"]
+
+
+def test_report_md_states_the_annex_d_scenario():
+    """Issue 29: report.md gave the verdict but not the assumptions behind it. The guide's
+    Scenario #1 table: medium controls, low motivation -> P(insider attack) = 0.2; with
+    P(acquaintance) 0.1 and P(breach) 0.27 the breach drives: 0.27 / 5 = 0.054, against
+    the threshold 0.1 for medium harm."""
+    taxi = read_table(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
+    recipe = Recipe.from_yaml("seed: 5\nquasi_identifiers: [Age, Gender]\nsteps: []\n")
+    verdict = annex_d_risk(
+        5, controls="medium", motivation="low", acquaintance=0.1, breach=0.27, harm="medium"
+    )
+    markdown = report_to_markdown(
+        build_report(taxi, apply_recipe(taxi, recipe), recipe, annex_d=verdict)
+    )
+    scenario = markdown.split("Assumptions (the scenario):", 1)[1]
+    for line in (
+        "Scenario #1, deliberate insider attack: P = 0.2 (extent of mitigating controls: "
+        "medium; attacker motivation and resources: low)",
+        "Scenario #2, recognition by an acquaintance: P(recipient knows a person in the data) = 0.1",
+        "Scenario #3, data breach: P(breach in the recipient's industry) = 0.27",
+        "P(re-ID attempt) = the largest, 0.27 (data breach)",
+        "Threshold for the potential harm: 0.1",
+    ):
+        assert f"- {escape_markdown(line)}" in scenario, line
+
+
+def test_the_checklist_sets_the_extent_of_mitigating_controls():
+    """All recommended controls in place: high; at least half: medium; some: low; none:
+    none; synthetic data has no checklist (None)."""
+    texts = [c.text for c in controls_for("external")]
+    assert len(texts) >= 4
+    half = len(texts) // 2 + len(texts) % 2  # at least half, rounded up
+    assert controls_level("external", texts) == "high"
+    assert controls_level("external", texts[:half]) == "medium"
+    assert controls_level("external", texts[: half - 1]) == "low"
+    assert controls_level("external", texts[:1]) == "low"
+    assert controls_level("external", []) == "none"
+    assert controls_level("external", ["not one of the guide's controls"]) == "none"
+    assert controls_level("synthetic", []) is None

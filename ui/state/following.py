@@ -26,6 +26,7 @@ from ui.state.loading import (
     load_sample,
     show_sample,
 )
+from ui.state.risk import CONTROLS_KEY
 from ui.state.session import (
     DECISIONS_KEY,
     HIERARCHY_CHOICES_KEY,
@@ -216,6 +217,7 @@ _FOLLOWED_SETTINGS = {
     "not_quasi_identifiers": DECISIONS_KEY,
     "reviewed_text": REVIEWS_KEY,
     "targets": TARGETS_KEY,
+    CONTROLS_KEY: CONTROLS_KEY,
 }
 
 

@@ -67,9 +67,10 @@ def load_path(path: str) -> None:
     set_original(_read_path(path), Path(path).name, source_path=path)
 
 
-def load_sample(name: str) -> None:
-    """Load a sample table (cached across sessions; each session gets its own copy)."""
-    set_original(_read_sample(name).copy(), name, source_path=str(SAMPLE_DIR / name))
+def load_sample(name: str, *, fresh: bool = False) -> None:
+    """Load a sample table (cached across sessions; each session gets its own copy);
+    ``fresh``: with no roles or recipe, even if it was worked on before (the workshop)."""
+    set_original(_read_sample(name).copy(), name, source_path=str(SAMPLE_DIR / name), fresh=fresh)
 
 
 def show_sample(name: str) -> None:
@@ -110,17 +111,22 @@ def _read_side_upload(data: bytes, name: str) -> pd.DataFrame:
 
 
 def set_original(
-    df: pd.DataFrame, name: str, *, source_path: str | None = None, sha256: str | None = None
+    df: pd.DataFrame,
+    name: str,
+    *,
+    source_path: str | None = None,
+    sha256: str | None = None,
+    fresh: bool = False,
 ) -> None:
     """Make ``df`` the original table, chosen by the user, and record it in the workspace
     (its fingerprint and where it came from; its rows unless the user said no or it ships
     with the tool). A data set worked on before in this workspace (the same sha256) comes
     back with its roles and recipe; another starts a new empty recipe. Earlier data sets
-    and recipes stay in history."""
+    and recipes stay in history. ``fresh``: start afresh even on a data set known before."""
     install_original(df, name)
     session().pop("restore_note", None)  # the user chose a data set
     digest = sha256 or (sha256_file(source_path) if source_path else table_sha256(df))
-    version = _reopen_earlier_work(digest, name)
+    version = None if fresh else _reopen_earlier_work(digest, name)
     shipped = source_path is not None and Path(source_path).parent == SAMPLE_DIR
     unrecorded_data_set(
         name,

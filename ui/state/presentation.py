@@ -15,7 +15,7 @@ from core.recipe import describe_step
 from ui.state.classify import role_problem, roles
 from ui.state.keys import missing_keys
 from ui.state.replay import current_data
-from ui.state.risk import current_annex_d, current_risk
+from ui.state.risk import current_annex_d, current_risk, start_from_guide_values
 from ui.state.session import has_data, recipe, session, source_name
 from ui.state.workspace import SYNC_NOTE_KEY, workspace_path
 
@@ -81,6 +81,13 @@ def start_training_mode() -> None:
     """Button callback: turn training mode on (callbacks run before the sidebar's toggle
     is drawn, so its value may still change)."""
     session()["training_mode"] = True
+
+
+def start_workshop() -> None:
+    """Button callback of the workshop: training mode on, and the guide's Annex D values
+    (not the assumptions another project left in the workspace)."""
+    start_training_mode()
+    start_from_guide_values()
 
 
 def training_mode() -> bool:

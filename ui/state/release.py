@@ -36,7 +36,7 @@ from ui.state.classify import (
     suggestions,
 )
 from ui.state.replay import current, current_data
-from ui.state.risk import annex_d_settings, insider_table
+from ui.state.risk import annex_d_settings, insider_table, use_case
 from ui.state.session import (
     DECISIONS_KEY,
     REVIEWS_KEY,
@@ -58,11 +58,6 @@ def data_file_name(fmt: str, *, released_anyway: bool) -> str:
     ``released.csv`` for a file downloaded as ``anonymised.csv``). A table released
     despite the release check is marked as such (core.release.gate.marked_name)."""
     return marked_name(f"released.{fmt}") if released_anyway else f"anonymised.{fmt}"
-
-
-def use_case() -> str:
-    """The release use case chosen on the Report page (a key of core.release.report.USE_CASES)."""
-    return session().get("release_use_case") or recipe().meta.get("use_case") or "external"
 
 
 def set_use_case(name: str) -> None:

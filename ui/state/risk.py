@@ -7,11 +7,12 @@ from typing import Any
 
 import pandas as pd
 
+from core.release.report import controls_for, controls_level
 from core.risk import RiskReport, annex_d_risk, risk_report
 from ui.state.cache import RISK_CACHE, session_cache
 from ui.state.classify import k_target, quasi_identifiers, sensitive_column
 from ui.state.replay import current_data
-from ui.state.session import session
+from ui.state.session import recipe, session
 from ui.state.workspace import write
 
 # --- risk (Step 4) ---------------------------------------------------------------------
@@ -43,6 +44,7 @@ def current_risk(data: pd.DataFrame | None = None, *, impact: bool = False) -> R
     return cached[1]
 
 
+#: The guide's example values (Annex D): the workshop and a new project start from them.
 ANNEX_D_DEFAULTS = {
     "controls": "medium",
     "motivation": "medium",
@@ -50,10 +52,53 @@ ANNEX_D_DEFAULTS = {
     "breach": 0.0,
     "harm": "medium",
 }
+#: The Step 5 controls ticked as in place on Report (also the workspace setting's name).
+CONTROLS_KEY = "controls_in_place"
+
+
+def use_case() -> str:
+    """The release use case chosen on the Report page (a key of core.release.report.USE_CASES)."""
+    return session().get("release_use_case") or recipe().meta.get("use_case") or "external"
+
+
+def controls_in_place() -> list[str] | None:
+    """The Step 5 controls ticked on Report, or None while the checklist was never used."""
+    return session().get(CONTROLS_KEY)
+
+
+def controls_from_checklist() -> tuple[str, int, int] | None:
+    """(extent of mitigating controls, controls in place, controls recommended) from the
+    Report's Step 5 checklist, once it was used and the use case recommends controls."""
+    ticked = controls_in_place()
+    if ticked is None:
+        return None
+    level = controls_level(use_case(), ticked)
+    if level is None:
+        return None
+    recommended = {control.text for control in controls_for(use_case())}
+    return level, len(recommended & set(ticked)), len(recommended)
+
+
+def set_controls_in_place(ticked: list[str]) -> None:
+    """Keep the Step 5 controls ticked on Report; they set the Annex D extent of mitigating
+    controls (one source: Risk shows it, the release check and the report use it)."""
+    if controls_in_place() == ticked or (controls_in_place() is None and not ticked):
+        return
+    session()[CONTROLS_KEY] = list(ticked)
+    write(lambda ws: ws.set_setting(CONTROLS_KEY, list(ticked)))
+    from_checklist = controls_from_checklist()
+    if from_checklist is not None:
+        set_annex_d_settings(controls=from_checklist[0])
 
 
 def annex_d_settings() -> dict[str, Any]:
-    return {**ANNEX_D_DEFAULTS, **session().get("annex_d", {})}
+    """The Annex D assumptions in force: set on Risk, the extent of mitigating controls
+    from the Step 5 checklist once it is used (:func:`controls_from_checklist`)."""
+    settings = {**ANNEX_D_DEFAULTS, **session().get("annex_d", {})}
+    from_checklist = controls_from_checklist()
+    if from_checklist is not None:
+        settings["controls"] = from_checklist[0]
+    return settings
 
 
 def set_annex_d_settings(**settings: Any) -> None:
@@ -62,6 +107,20 @@ def set_annex_d_settings(**settings: Any) -> None:
         return
     session()["annex_d"] = new
     write(lambda ws: ws.set_setting("annex_d", session()["annex_d"]))
+
+
+def start_from_guide_values() -> None:
+    """The workshop starts from the guide's Annex D example (its insider table and the
+    values above) and an unticked checklist, not from another project's assumptions."""
+    session()["annex_d"] = dict(ANNEX_D_DEFAULTS)
+    session()[CONTROLS_KEY] = None
+    set_insider_table(None)
+
+    def record(ws: Any) -> None:
+        ws.set_setting("annex_d", dict(ANNEX_D_DEFAULTS))
+        ws.set_setting(CONTROLS_KEY, None)
+
+    write(record)
 
 
 # Not "insider_table": that is the key of the Risk page's table editor widget.

@@ -1,0 +1,81 @@
+"""Annex D's assumptions (issue 29): one source for the extent of mitigating controls
+(the Step 5 checklist on Report sets what Risk shows), and the workshop starts from the
+guide's values, not from the assumptions another project left in the workspace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from apptest_helpers import load_sample
+from streamlit.testing.v1 import AppTest
+
+from core.release.report import controls_for
+from core.schema import Role
+from core.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+TAXI = "guide_annex_c_taxi.csv"
+
+
+def _risk_controls(at: AppTest):
+    at.switch_page("pages/5_risk.py").run()
+    assert not at.exception, at.exception
+    return next(s for s in at.selectbox if s.label == "Mitigating controls")
+
+
+def test_the_step_5_checklist_sets_the_controls_risk_uses(own_workspace):
+    at = load_sample(TAXI, {"Age": Role.INDIRECT, "Gender": Role.INDIRECT})
+    at.switch_page("pages/2_classify.py").run()
+    at.button(key="save_roles").click().run()  # kept for the restart below
+    before = _risk_controls(at)
+    assert before.value == "medium" and not before.disabled  # the guide's example, set on Risk
+
+    at.switch_page("pages/7_report.py").run()
+    recommended = controls_for(at.selectbox(key="use_case").value)
+    boxes = [c for c in at.checkbox if c.key and c.key.startswith("control_")]
+    assert len(boxes) == len(recommended)
+    for box in boxes:
+        box.check()
+    at.run()
+    assert not at.exception, at.exception
+    said = " ".join(c.value for c in at.caption)
+    assert f"{len(recommended)} of {len(recommended)} controls in place" in said
+    assert "**high**" in said
+
+    shown = _risk_controls(at)
+    assert shown.value == "high" and shown.disabled  # one source: the checklist
+    with Workspace(own_workspace) as ws:  # the command line reads the same level
+        assert ws.settings()["annex_d"]["controls"] == "high"
+        assert len(ws.settings()["controls_in_place"]) == len(recommended)
+
+    again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)  # a restart
+    again.run()
+    assert _risk_controls(again).value == "high"
+    again.switch_page("pages/7_report.py").run()
+    assert all(c.value for c in again.checkbox if c.key and c.key.startswith("control_"))
+
+
+def test_the_workshop_starts_from_the_guides_values(own_workspace):
+    at = load_sample(TAXI, {"Age": Role.INDIRECT, "Gender": Role.INDIRECT})
+    at.session_state["annex_d"] = {"controls": "low", "motivation": "high", "harm": "high"}
+    at.session_state["annex_d_insider_table"] = {
+        level: {m: 0.9 for m in ("low", "medium", "high")}
+        for level in ("high", "medium", "low", "none")
+    }
+    at.session_state["controls_in_place"] = []  # another project: nothing in place
+    at.switch_page("pages/1_data.py").run()
+    at.button(key="workshop_start").click().run()
+    if any(b.key == "workshop_start_yes" for b in at.button):
+        at.button(key="workshop_start_yes").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["annex_d"] == {
+        "controls": "medium",
+        "motivation": "medium",
+        "acquaintance": 0.0,
+        "breach": 0.0,
+        "harm": "medium",
+    }
+    assert at.session_state["annex_d_insider_table"] is None  # the guide's Scenario #1 table
+    assert at.session_state["controls_in_place"] is None
+    with Workspace(own_workspace) as ws:
+        assert ws.settings()["annex_d"]["controls"] == "medium"
