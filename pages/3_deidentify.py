@@ -18,6 +18,7 @@ from core.techniques.pseudonymisation import (
     passphrase_problem,
 )
 from ui import data_steps, free_text
+from ui.progress import working
 from ui.state import classify, keys, loading, presentation, session, widgets
 from ui.state import replay as recipe_replay
 
@@ -139,7 +140,8 @@ if pending:
         )
     steps = data_steps.deidentify_steps(choices, key_env=key_env)
     if st.button("Add to recipe", key="apply_deidentify", type="primary", disabled=not steps):
-        with st.spinner("Applying..."):
+        rows = len(replay.data)
+        with working(f"Removing and pseudonymising direct identifiers in {rows:,} records..."):
             error = data_steps.add_steps(steps)
         if error:
             st.error(escape_markdown(error), icon=":material/error:")

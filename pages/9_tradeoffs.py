@@ -19,6 +19,7 @@ from core.search.measures import MEASURES
 from core.search.run import search
 from core.search.target import Target
 from ui.page_errors import continue_on_error, stop_on_error
+from ui.progress import working
 from ui.state import classify, loading, presentation, replay, risk, session, tradeoffs, widgets
 from ui.state import hierarchies as kept_hierarchies
 from ui.state.session import HIERARCHY_CHOICES_KEY
@@ -598,7 +599,8 @@ if st.button("Apply: add these steps to the recipe", key="to_apply"):
         new = new.add(step)
     with continue_on_error():
         words = option_in_words(candidate, hierarchies)
-        replay.replace_recipe(new, f"Explore trade-offs: {words}")  # all or none
+        with working(f"Applying the option ({words}) to {len(data):,} records..."):
+            replay.replace_recipe(new, f"Explore trade-offs: {words}")  # all or none
         flash = f"Added {len(steps)} step(s) to the recipe; see Techniques to review them."
         # The steps keep groups of at least target.required_k (raised by an Annex D
         # threshold): the release's target k says the same, so the report never calls a

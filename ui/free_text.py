@@ -19,6 +19,7 @@ from core.release.kept_identifiers import treatment
 from core.techniques.redaction import REDACTION_MODES
 from core.text_rescan import COUNTERS, MIN_REVIEWED_CELLS, rescan
 from ui import data_steps
+from ui.progress import working
 from ui.state import cache, classify, keys, presentation, replay, session
 
 STEP2 = "PDPC guide, Step 2 (De-identify your data)"
@@ -39,9 +40,13 @@ def counts_table(data: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     """Entities per column (rows) and kind (columns), from one scan cached per recipe."""
     if not columns:
         return pd.DataFrame()
-    found = cache.memo(
-        "free_text_scan", lambda: scan_table(data, columns), tuple(map(str, columns))
-    )
+
+    def scan() -> pd.DataFrame:
+        cells = len(data) * len(columns)
+        with working(f"Scanning {cells:,} cells of free text for names, numbers and addresses..."):
+            return scan_table(data, columns)
+
+    found = cache.memo("free_text_scan", scan, tuple(map(str, columns)))
     if found.empty:
         return pd.DataFrame(index=pd.Index(columns, name="column"))
     table = found.pivot_table(
@@ -71,6 +76,11 @@ def redact_step(
     return step
 
 
+def _rescan(values: pd.Series) -> dict[str, int]:
+    with working(f"Rescanning {len(values):,} redacted cells of '{values.name}'..."):
+        return rescan(values)
+
+
 def rescan_section() -> None:
     """Each redacted column before and after, and what the release check's rescan still
     finds in it (the same rescan, core.text_rescan): the page and the check agree."""
@@ -80,7 +90,7 @@ def rescan_section() -> None:
     st.markdown("#### Redacted free text: what the rescan still finds")
     original, data = session.original(), replay.current_data()
     for column in columns:
-        found = cache.memo("rescan", lambda c=column: rescan(data[c]), column)
+        found = cache.memo("rescan", lambda c=column: _rescan(data[c]), column)
         before, after = data_steps.before_after(original, data, [column], rows=5)
         left, right = st.columns(2)
         left.caption(f"{code_span(column)} before")
@@ -200,7 +210,9 @@ def section() -> None:
         icon=":material/add:",
         disabled=not kinds and not residue,
     ):
-        error = data_steps.add_steps([step])
+        rows = len(replay.current_data())
+        with working(f"Redacting free text in {rows:,} records ({', '.join(columns)})..."):
+            error = data_steps.add_steps([step])
         if error:
             st.error(escape_markdown(error), icon=":material/error:")
         else:

@@ -1,4 +1,6 @@
-"""The dashboard's drawing of core.progress: an ``st.progress`` bar for long work."""
+"""The dashboard's drawing of long work: an ``st.progress`` bar fed by core.progress, and a
+spinner that says what is being computed (issue 29: every computation of a second or more
+says what it does, never a blank or greyed page)."""
 
 from __future__ import annotations
 
@@ -26,3 +28,12 @@ def progress_bar(text: str) -> Iterator[ProgressFn]:
         yield report
     finally:
         bar.empty()
+
+
+@contextmanager
+def working(text: str) -> Iterator[None]:
+    """A spinner with ``text`` (what is being computed, e.g. "Scanning 50,000 cells of
+    free text...") while the block runs; the text may hold column names (data): escaped
+    as in :func:`progress_bar`."""
+    with st.spinner(escape_markdown(terminal_line(text))):
+        yield

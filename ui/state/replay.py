@@ -5,14 +5,18 @@ a step costs one technique call and undo costs nothing."""
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from core.errors import AnonymisationWarning
-from core.recipe import Recipe, RecipeResult, advance, run_step, step_seed
+from core.progress import ProgressFn
+from core.recipe import Recipe, RecipeResult, advance, describe_step, run_step, step_seed
 from core.techniques.registry import resolve
+from ui.progress import progress_bar
 from ui.state.cache import PREFIX_CACHE, session_cache
 from ui.state.hierarchies import StoredHierarchies, stored_population_tables
 from ui.state.keys import session_keys
@@ -47,20 +51,44 @@ def _replay(target: Recipe) -> RecipeResult:
     current = cache.get(keys[start])
     if current is None:
         current = cache.put(keys[start], RecipeResult(original(), {}, {}, (), seed))
+    if start == len(steps):
+        return current
     stored, tables = StoredHierarchies(), stored_population_tables(steps[start:])
-    for position in range(start + 1, len(steps) + 1):
-        current = advance(
-            current,
-            steps[position - 1],
-            position,
-            base_dir=ROOT,
-            pseudonym_seed=state["pseudonym_secret"],
-            keys=session_keys(),
-            hierarchies=stored,
-            tables=tables,
-        )
-        cache.put(keys[position], current)
+    rows = len(current.data)
+    with _steps_progress(rows) as report:
+        for position in range(start + 1, len(steps) + 1):
+            step = steps[position - 1]
+            report(
+                (position - start - 1) / (len(steps) - start),
+                f"Step {position} of {len(steps)}: {describe_step(step)} ({rows:,} records)...",
+            )
+            current = advance(
+                current,
+                step,
+                position,
+                base_dir=ROOT,
+                pseudonym_seed=state["pseudonym_secret"],
+                keys=session_keys(),
+                hierarchies=stored,
+                tables=tables,
+            )
+            cache.put(keys[position], current)
     return current
+
+
+#: From this many records a replay shows which step it runs (a step on 50,000 records
+#: can take seconds: issue 29, "No sign of long work"); below, it is too quick to show.
+PROGRESS_ROWS = 20_000
+
+
+@contextmanager
+def _steps_progress(rows: int) -> Iterator[ProgressFn]:
+    """A progress bar naming each step as it runs, on tables of PROGRESS_ROWS or more."""
+    if rows < PROGRESS_ROWS:
+        yield lambda fraction, message: None
+        return
+    with progress_bar(f"Applying the recipe to {rows:,} records...") as report:
+        yield report
 
 
 def current() -> RecipeResult:
