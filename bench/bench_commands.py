@@ -51,11 +51,14 @@ if path.endswith(".parquet"):
     df = pd.read_parquet(path, columns=qis)
 else:
     df = pd.read_csv(path, engine="pyarrow", usecols=qis)
-key = np.zeros(len(df), dtype=np.int64)
+key, radix = np.zeros(len(df), dtype=np.int64), 1
 for column in qis:
     codes, uniques = pd.factorize(df[column])
+    if radix * len(uniques) >= 2**62:  # only when the mixed radix would overflow
+        _, key = np.unique(key, return_inverse=True)
+        radix = int(key.max()) + 1
     key = key * len(uniques) + codes
-    _, key = np.unique(key, return_inverse=True)  # keeps the radix small
+    radix *= len(uniques)
 _, counts = np.unique(key, return_counts=True)
 print(int(counts.min()), int((counts == 1).sum()))
 """
