@@ -49,17 +49,19 @@ def pick(label: str, options: list, guess: str | None, key: str):
 
 # --- locations ------------------------------------------------------------------------
 st.header("Locations")
-numeric = [c for c in columns if pd.api.types.is_numeric_dtype(data[c])]
-guess_lat = next((c for c in numeric if kinds.get(c) == "gps" and "lat" in c.lower()), None)
-guess_lon = next((c for c in numeric if kinds.get(c) == "gps" and "lon" in c.lower()), None)
-if len(numeric) < 2:
-    st.info("No pair of numeric columns to use as latitude and longitude.")
+coordinates, guess_lat, guess_lon = charts.coordinate_columns(data, kinds)
+if guess_lat is None or guess_lon is None:
+    st.info(
+        "No coordinates found: no pair of latitude and longitude columns in decimal degrees "
+        "(Step 1 finds them by their name or values), so there is nothing to generalise here.",
+        icon=":material/location_off:",
+    )
 else:
     a, b, c = st.columns(3)
     with a:
-        lat = pick("Latitude column", numeric, guess_lat, "geo_lat")
+        lat = pick("Latitude column", coordinates, guess_lat, "geo_lat")
     with b:
-        lon = pick("Longitude column", numeric, guess_lon, "geo_lon")
+        lon = pick("Longitude column", coordinates, guess_lon, "geo_lon")
     with c:
         method = st.radio(
             "Technique",

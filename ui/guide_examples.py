@@ -170,7 +170,7 @@ WORKSHOP_TASKS = (
         "occupations (Data Protection Officer, IT), then suppress records in groups smaller "
         "than 5: the banker (Step 3, Annex C).",
     ),
-    ("Risk", "Check k again, and P(re-ID) against the Annex D threshold (Step 4)."),
+    ("Risk", "Check k again, and the Annex D P(re-ID) against its threshold (Step 4)."),
     ("Report", "Tick the controls you would put in place and download the report (Step 5)."),
 )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from pathlib import Path
 
 import altair as alt
@@ -24,6 +25,34 @@ MAX_POINTS = 2500  # drawn in the browser: Locations and dates stays within 1.5 
 LAND = "#ececE6"
 COAST = "#969696"
 MAP_HEIGHT = 420
+
+
+_COORDINATE_WORDS = {"lat", "latitude", "lon", "lng", "long", "longitude"}
+
+
+def coordinate_columns(
+    data: pd.DataFrame, kinds: dict[str, str]
+) -> tuple[list[str], str | None, str | None]:
+    """The columns that may hold coordinates, and the guessed latitude and longitude.
+
+    A column qualifies when it is numeric, its values are within -180..180 degrees and
+    Step 1 found GPS coordinates in it or its name says so (lat, latitude, lon, lng...).
+    Issue 29: the page used to offer every numeric column and picked a money column or a
+    customer id for both coordinates, then showed a red error on a table without any.
+    """
+    found = []
+    for column in map(str, data.columns):
+        values = data[column]
+        if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        words = set(re.split(r"[^a-z]+", column.lower()))
+        if kinds.get(column) != "gps" and not words & _COORDINATE_WORDS:
+            continue
+        if values.notna().any() and float(values.abs().max()) <= 180:
+            found.append(column)
+    lat = next((c for c in found if "lat" in c.lower()), None)
+    lon = next((c for c in found if c != lat and re.search("lon|lng", c.lower())), None)
+    return found, lat, lon
 
 
 def map_points(df: pd.DataFrame, lat: str, lon: str, limit: int = MAX_POINTS) -> pd.DataFrame:

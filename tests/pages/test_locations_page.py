@@ -158,3 +158,26 @@ def test_an_age_column_found_by_content_is_offered_for_age_steps(tmp_path, monke
         "(C) Dates (except year) related to a person; ages over 89"
     ]
     assert c_line["columns"] == "c1" and c_line["found by"] == "content"
+
+
+@pytest.mark.parametrize("sample", ["guide_annex_c_taxi.csv", "guide_step1_customers.csv"])
+def test_a_table_without_coordinates_says_so_and_shows_no_error(sample):
+    """Issue 29: on a table without coordinates the page picked a money column or the
+    customer id for both coordinates and showed a red error; the workshop's taxi table
+    (guide_annex_c_taxi.csv) is one of them."""
+    at = open_app("pages/1_data.py")
+    at.selectbox(key="sample").set_value(sample)
+    at.button(key="load_sample").click().run()
+    at.switch_page("pages/8_locations_dates.py").run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert any(i.value.startswith("No coordinates found") for i in at.info)
+    labels = [s.label for s in at.selectbox]
+    assert "Latitude column" not in labels and "Longitude column" not in labels
+
+
+def test_coordinates_are_offered_only_among_coordinate_columns():
+    at = open_app("pages/8_locations_dates.py")  # the default sample has both
+    assert at.selectbox(key="geo_lat").value == "latitude"
+    assert at.selectbox(key="geo_lon").value == "longitude"
+    assert set(at.selectbox(key="geo_lat").options) == {"latitude", "longitude"}
