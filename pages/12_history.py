@@ -71,6 +71,12 @@ presentation.explain(
     "recipe version, settings, risk figures and releases, with an audit log that cannot be "
     "changed without it showing.",
     "PDPC guide, Step 5",
+    training=(
+        "Step 5 asks you to record what was done, with which parameters and controls, and "
+        "to keep that record safe. Try it: change a step on Techniques and compare the two "
+        "recipe versions below, then prepare a release on Report and re-run it here to "
+        "see that the same recipe and seed make the same file."
+    ),
 )
 
 # --- which workspace ----------------------------------------------------------------------

@@ -36,12 +36,7 @@ if not loading.require_data() or not classify.require_known_columns():
 st.title("Survey risk")
 data = replay.current_data()
 st.caption(f"Measured on {presentation.recipe_label()} ({fmt_count(len(data))} records).")
-qi = classify.quasi_identifiers(data)
-if not qi:
-    st.warning("Confirm the indirect identifiers (quasi-identifiers) on Classify first.")
-    st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
-    st.stop()
-st.caption(f"Quasi-identifiers: {', '.join(map(escape_markdown, qi))}")
+# Shown before the roles are confirmed too: a workshop meets the page that way.
 guide_examples.show_training(
     "A survey holds a sample of the population: a record unique in the sample may share its "
     "quasi-identifiers with many people who were not sampled. The sampling weight says how "
@@ -49,6 +44,12 @@ guide_examples.show_training(
     "size of its group in the population, not only in the file. People of one household "
     "can be recognised together, so the household risk adds up its members' risks."
 )
+qi = classify.quasi_identifiers(data)
+if not qi:
+    st.warning("Confirm the indirect identifiers (quasi-identifiers) on Classify first.")
+    st.page_link("pages/2_classify.py", label="Go to Classify", icon=":material/label:")
+    st.stop()
+st.caption(f"Quasi-identifiers: {', '.join(map(escape_markdown, qi))}")
 
 st.subheader("A sample of a population: sampling weights")
 others = [c for c in map(str, data.columns) if c not in qi]

@@ -33,6 +33,13 @@ st.caption(
     f"Step 4 · Compute your risk. Measured on {presentation.recipe_label()} "
     f"({fmt_count(len(data))} records)."
 )
+guide_examples.show_training(
+    "Step 4 asks how identifiable the records still are. k is the size of the smallest "
+    "group of records that look alike on the indirect identifiers, so the highest record "
+    "risk is 1/k; the Annex D P(re-ID) multiplies it by the chance that someone tries, "
+    "set by the controls and motivation below, and compares it with the threshold for "
+    "the harm a disclosure would do."
+)
 guide_examples.show_step4_k_example()
 qi = classify.quasi_identifiers(data)
 if not qi:

@@ -85,7 +85,7 @@ def show_annex_d_tables() -> None:
         harm.dataframe(annex_d_harm_thresholds(), hide_index=True)
         insider.dataframe(annex_d_insider_table())
         st.caption(
-            "The higher the potential harm, the stricter (lower) the acceptable P(re-ID). "
+            "The higher the potential harm, the stricter (lower) the acceptable Annex D P(re-ID). "
             "P(insider attack) falls as mitigating controls rise and grows with the "
             "attacker's motivation and resources. Source: PDPC guide, Annex D."
         )

@@ -38,6 +38,20 @@ def test_every_page_has_a_training_box():
     assert without == [], without
 
 
+def test_every_page_teaches_before_any_role_is_confirmed():
+    """Issue 29: Risk, Survey risk and History showed no training box until the roles were
+    confirmed (History's only box was "No release yet"): a workshop meets them that way."""
+    at = open_app()
+    without = []
+    for path, title in MENU:
+        at.session_state["training_mode"] = True
+        at.switch_page(path).run()
+        assert not at.exception, (path, at.exception)
+        if not any(box.icon == ":material/school:" for box in at.info):
+            without.append(title)
+    assert without == [], without
+
+
 def test_locations_page_shows_annex_b_examples_and_the_tool_agrees():
     at = _training_app()
     at.switch_page("pages/8_locations_dates.py").run()
