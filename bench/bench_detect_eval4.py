@@ -210,18 +210,25 @@ def step1_summary(roles: pd.DataFrame) -> str:
     )
 
 
-def ours_left(tables: dict[str, pd.DataFrame]) -> dict[str, int]:
+def ours_left(tables: dict[str, pd.DataFrame]) -> tuple[dict[str, int], dict[str, str]]:
+    """Values left per column, and the tables Safe Harbor refused (with its message: the
+    user must correct them, nothing is released)."""
+    from core.errors import AnonymisationError
     from core.safe_harbor import apply_safe_harbor
 
-    left = {}
+    left, refused = {}, {}
     for name, table in tables.items():
-        out = apply_safe_harbor(table, reference_date=REFERENCE_DATE).data
+        try:
+            out = apply_safe_harbor(table, reference_date=REFERENCE_DATE).data
+        except AnonymisationError as error:
+            refused[name] = str(error)
+            continue
         for column, (_, check) in TRUTH[name].items():
             after = out[column] if column in out.columns else None
             n = sum(left_in(check, table[column], after))
             if n:
                 left[f"{name}:{column}"] = n
-    return left
+    return left, refused
 
 
 def presidio_left(tables: dict[str, pd.DataFrame]) -> tuple[dict[str, int], str] | None:
@@ -263,9 +270,15 @@ def main(argv: list[str] | None = None) -> None:
     ]
     print(wrong.to_string(index=False) if len(wrong) else "no column wrong")
     print(f"\n## Safe Harbor: personal values left ({cells} cells)\n")
-    ours = ours_left(tables)
+    ours, refused = ours_left(tables)
     total = sum(ours.values())
-    print(f"project: {total} values left, {1000 * total / cells:.1f} per 1,000 cells: {ours}")
+    released = cells - sum(tables[name].size for name in refused)
+    print(
+        f"project: {total} values left in the {len(tables) - len(refused)} tables released "
+        f"({released} cells), {1000 * total / released:.1f} per 1,000 cells: {ours}"
+    )
+    for name, message in refused.items():
+        print(f"project refused {name} ({tables[name].size} cells): {message}")
     if not args.no_presidio:
         theirs = presidio_left(tables)
         if theirs is not None:
