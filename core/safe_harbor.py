@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from core.dates import ages_at, parse_dates, reference_timestamp
+from core.detect.header_words import header_words
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS
 from core.detect.text import redact_and_count, scan_values
 from core.errors import ParameterError
@@ -169,9 +170,7 @@ _US_ZIP = re.compile(r"\d{5}(?:-\d{4})?")
 _YEAR = re.compile(r"\s*[0-9]{4}\s*")
 
 
-def _words(column: object) -> str:
-    text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(column))
-    return "_".join(re.findall(r"[a-z0-9]+", text.lower()))
+_words = header_words  # the header's words as core.schema reads them ('Âge' -> 'age')
 
 
 @dataclass(frozen=True)

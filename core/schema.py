@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from core.detect.columns import free_text_findings, script_note, value_evidence
-from core.detect.header_words import foreign_header_kind, header_tokens
+from core.detect.header_words import foreign_header_kind, header_words
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS
 from core.detect.record_numbers import needs_review, review_unique_column
 from core.roles import ROLE_DESCRIPTIONS, Role, Suggestion
@@ -185,6 +185,12 @@ _HINTS: list[tuple[str, Role, str, str]] = [
         "a postal code",
     ),
     (
+        "place",
+        Role.INDIRECT,
+        r"city|town|suburb|locality|village|municipality|place_of_birth|birth_?place",
+        "a place (a town, city, suburb or place of birth)",
+    ),
+    (
         "date_of_birth",
         Role.INDIRECT,
         r"dob|d_o_b|birth|birth_?date|birth_?day|date_of_birth|dateofbirth|born",
@@ -280,17 +286,13 @@ _STRONG_VALUE_KINDS = {
 }
 
 
-def _name_words(column: Hashable) -> str:
-    """'Date of Birth' / 'dateOfBirth' / 'date-of-birth' -> 'date_of_birth'; Latin
-    diacritics dropped ('Âge' -> 'age'), words of other scripts left out."""
-    return "_".join(re.findall(r"[a-z0-9]+", " ".join(header_tokens(column))))
+_name_words = header_words  # 'Date of Birth' -> 'date_of_birth', 'Âge' -> 'age'
 
 
 # Kinds a header beyond English names that the English hints do not.
 _FOREIGN_ONLY = {
     "national_id": (Role.DIRECT, "a national identity number"),
     "age": (Role.INDIRECT, "an age"),
-    "place": (Role.INDIRECT, "a town, city or place of birth"),
 }
 
 

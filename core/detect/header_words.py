@@ -26,7 +26,7 @@ import re
 import unicodedata
 from functools import cache
 
-__all__ = ["FOREIGN_HEADER_TERMS", "foreign_header_kind", "header_tokens"]
+__all__ = ["FOREIGN_HEADER_TERMS", "foreign_header_kind", "header_tokens", "header_words"]
 
 # kind -> terms, in the order the kinds are tried: the first kind with a matching term wins,
 # so the more specific kinds come first ("alamat emel" is an email, not an address; "kode
@@ -267,6 +267,29 @@ FOREIGN_HEADER_TERMS: dict[str, tuple[str, ...]] = {
         "nationalite",  # fr
         "staatsangehorigkeit",  # de
         "konfession",  # de
+        "jabatan",  # ms: department
+        "departemen",  # id
+        "bagian",  # id: section
+        "departamento",  # es
+        "departement",  # fr (département)
+        "abteilung",  # de
+        "taraf perkahwinan",  # ms: marital status
+        "status perkawinan",  # id
+        "estado civil",  # es, tl
+        "situation familiale",  # fr
+        "etat civil",  # fr
+        "familienstand",  # de
+        "pendidikan",  # ms, id: education
+        "edukasyon",  # tl
+        "nivel de estudios",  # es
+        "niveau d etudes",  # fr
+        "bildungsabschluss",  # de
+        "部门",  # zh: department
+        "部門",  # zh
+        "婚姻状况",  # zh: marital status
+        "婚姻狀況",  # zh
+        "学历",  # zh: education
+        "學歷",  # zh
         "宗教",  # zh
         "民族",  # zh
         "国籍",  # zh
@@ -306,6 +329,13 @@ def header_tokens(column: object) -> tuple[str, ...]:
     text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", str(column))
     # Letters and digits of any script, with their combining marks, make a word.
     return tuple(re.findall(r"[^\W_]+(?:[\u0300-\u036f\u0b80-\u0bff]*[^\W_]*)*", _plain(text)))
+
+
+def header_words(column: object) -> str:
+    """The header's Latin words joined by '_', as the English hints read them: 'Date of
+    Birth' / 'dateOfBirth' / 'date-of-birth' -> 'date_of_birth', 'Âge' -> 'age' (words of
+    other scripts left out)."""
+    return "_".join(re.findall(r"[a-z0-9]+", " ".join(header_tokens(column))))
 
 
 @cache

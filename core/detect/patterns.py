@@ -145,8 +145,9 @@ _DATE = (
     r"|[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}"
     rf"|[0-9]{{1,2}}(?:st|nd|rd|th)?[ -]{_MONTHS}\.?,?[ -][0-9]{{4}}"
     rf"|{_MONTHS}\.? [0-9]{{1,2}}(?:st|nd|rd|th)?,? [0-9]{{4}}"
-    # Malay and Indonesian months, day first as both write them: "12 Ogos 1985"
+    # other languages' months (core.dates.LOCAL_MONTHS): "12 Ogos 1985", "Marso 12, 1986"
     rf"|[0-9]{{1,2}}[ -](?:{LOCAL_MONTH_NAMES})\.?,?[ -][0-9]{{4}}"
+    rf"|(?:{LOCAL_MONTH_NAMES})\.? [0-9]{{1,2}},? [0-9]{{4}}"
 )
 # A day and a month without a year ("on 18 May", "May 18th", "3rd of June"): HIPAA Safe
 # Harbor identifier C names every element of a date but the year. In lower case "may"

@@ -34,6 +34,14 @@ from core.schema import suggest_roles
         ("25 Disember 2001", "2001-12-25"),
         ("25 desember 2001", "2001-12-25"),
         ("2 Okt. 1970", "1970-10-02"),
+        ("Marso 12, 1986", "1986-03-12"),  # tl
+        ("2 Disyembre 1933", "1933-12-02"),  # tl
+        ("9 Setyembre 1975", "1975-09-09"),  # tl
+        ("12 marzo 1985", "1985-03-12"),  # es
+        ("12 août 1985", "1985-08-12"),  # fr
+        ("1 février 2000", "2000-02-01"),  # fr
+        ("3. März 1990", "1990-03-03"),  # de
+        ("24 Dezember 1960", "1960-12-24"),  # de
     ],
 )
 def test_each_month_is_read(written: str, day: str) -> None:

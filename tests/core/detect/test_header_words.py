@@ -70,6 +70,10 @@ from core.schema import Role, suggest_roles
         ("STRASSE", "address"),
         ("Geburtsdatum", "date_of_birth"),
         ("Staatsangehörigkeit", "group"),
+        ("Abteilung", "group"),  # department
+        ("Familienstand", "group"),  # marital status
+        ("Taraf_Perkahwinan", "group"),
+        ("婚姻狀況", "group"),
     ],
 )
 def test_foreign_headers_in_spellings_not_listed(header: str, kind: str) -> None:
@@ -124,3 +128,20 @@ def test_malay_table_step1_and_safe_harbor() -> None:
     kept = out["Poskod_Rumah"].astype(str) if "Poskod_Rumah" in out else pd.Series([], dtype=str)
     assert not kept.isin(table["Poskod_Rumah"]).any()
     assert 91 not in set(pd.to_numeric(out["Umur"], errors="coerce").dropna())
+
+
+def test_english_place_headers() -> None:
+    """A suburb, town or city is a HIPAA Safe Harbor identifier B (a geographic
+    subdivision smaller than a state): Step 1 says so from the header."""
+    table = pd.DataFrame({"Suburb": ["Parramatta", "Fitzroy", "Toowong", "Glenelg"]})
+    (suggestion,) = suggest_roles(table)
+    assert (suggestion.kind, suggestion.role) == ("place", Role.INDIRECT)
+    (place,) = suggest_roles(pd.DataFrame({"Place of Birth": ["Ipoh", "Johor Bahru", "Miri"]}))
+    assert place.kind == "place"
+
+
+def test_safe_harbor_reads_an_accented_age_header() -> None:
+    """'Âge' is an age: a person of 95 does not keep an exact age (HIPAA C)."""
+    table = pd.DataFrame({"Âge": [41, 95, 29, 53, 37, 20]})
+    out = apply_safe_harbor(table, reference_date=dt.date(2026, 1, 1)).data
+    assert "95" not in out["Âge"].astype(str).tolist()
