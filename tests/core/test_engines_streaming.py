@@ -20,7 +20,8 @@ ADULT_DECIDED = {
     "occupation": "compared across engines only",
     "native-country": "compared across engines only",
 }
-SEEDED_DECIDED = {"postal": "compared across engines only"}
+# "town" is a place by its header (HIPAA Safe Harbor B), so Step 1 doubts it too (issue 26).
+SEEDED_DECIDED = {"postal": "compared across engines only", "town": "compared across engines only"}
 
 
 def _recipe(folder, steps, **meta) -> str:
