@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.navigation import draw_menu
 from ui.page_errors import friendly_errors
 from ui.state import following, presentation
 
@@ -44,8 +45,10 @@ PAGES = {
     ],
 }
 
-# expanded: every page stays listed (Streamlit otherwise folds all but ten behind "View more").
-navigation = st.navigation(PAGES, expanded=True)
+# Streamlit's own sectioned menu is not a valid list (axe-core: list, listitem): hidden, and
+# drawn by ui.navigation as headings and links instead, every page listed.
+navigation = st.navigation(PAGES, position="hidden")
+draw_menu(PAGES)
 # The workspace is the single source of truth: load where it left off, or take over what
 # another session (a tab, the CLI) changed in it since the last rerun.
 following.sync_with_workspace()

@@ -16,7 +16,7 @@ from pandas.io.formats.style import Styler
 
 from core.audit_check import check_records
 from core.figure_names import RECORD_RISK
-from core.formatting import MISSING
+from core.formatting import MISSING, fmt_count, fmt_probability
 from core.markup import escape_markdown
 from core.release.reproduce import reproduce_release
 from ui.page_errors import continue_on_error, stop_on_error
@@ -48,12 +48,21 @@ def _readable(frame: pd.DataFrame, time_column: str, id_name: str = "entry") -> 
             )
         }
     ).rename(columns={**_HEADERS, "id": id_name})
-    figures = ("k", RECORD_RISK.name)
-    for column in table.columns:  # names and text: "-" where an entry has none
-        if column not in figures and table[column].isna().any():
-            table[column] = table[column].map(_name_or_missing)
+    figures = {"k": fmt_count, RECORD_RISK.name: fmt_probability}
+    for column in table.columns:
+        if not table[column].isna().any():
+            continue
+        # The browser draws an empty cell as a grey "None" whatever a Styler says: a column
+        # with one is shown as text, "-" where an entry has none (it then sorts as text).
+        table[column] = table[column].map(figures.get(column, _name_or_missing))
     names = [c for c in (id_name, "seed", "recipe version") if c in table.columns]
-    return formatted_table(table, counts=["k"], measures=[RECORD_RISK.name], labels=names)
+    numbers = [c for c in figures if c in table.columns and pd.api.types.is_numeric_dtype(table[c])]
+    return formatted_table(
+        table,
+        counts=[c for c in numbers if c == "k"],
+        measures=[c for c in numbers if c != "k"],
+        labels=names,
+    )
 
 
 def _name_or_missing(value: object) -> str:

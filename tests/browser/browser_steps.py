@@ -15,6 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 MAIN = '[data-testid="stMain"]'
 SIDEBAR = '[data-testid="stSidebar"]'
+#: The page menu in the sidebar (ui.navigation: one st.page_link per page).
+MENU_SELECTOR = ".st-key-app_menu"
 #: The sidebar metric of the current recipe's smallest class (a regular expression).
 SIDEBAR_K = re.escape("k (smallest group)")
 VIEWPORT = {"width": 1400, "height": 1000}
@@ -134,12 +136,14 @@ def metric_value(page, label: str, *, scope: str = MAIN) -> str:
     return metric.locator('[data-testid="stMetricValue"]').first.inner_text().strip()
 
 
+def menu_link(page, title: str):
+    """The page's link in the sidebar menu (ui.navigation), found by its name."""
+    return page.locator(MENU_SELECTOR).get_by_role("link", name=title, exact=True)
+
+
 def open_page(page, title: str) -> None:
-    """Click the page's link in the sidebar menu (first "View more" when it is folded)."""
-    link = page.locator(f'[data-testid="stSidebarNav"] a:has(span[label="{title}"])')
-    if not link.count():
-        page.locator('[data-testid="stSidebarNavViewButton"]').click()
-    link.click()
+    """Click the page's link in the sidebar menu."""
+    menu_link(page, title).click()
     wait_idle(page)
     page.get_by_role("heading", name=title, exact=True).first.wait_for()
     wait_idle(page)

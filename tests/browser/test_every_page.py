@@ -1,8 +1,9 @@
 """Every page of the menu in Chromium, after the roles are accepted on the default sample:
 no console warning or error (Vega's "Dropping fit-y", a log scale over zero...), no serious
 or critical axe-core accessibility violation, no text cut off with an ellipsis, and a
-full-page screenshot of each in tests/screenshots/ (issue 17, "Checks"). axe-core comes
-inside axe-playwright-python: nothing is fetched."""
+full-page screenshot of each in tests/screenshots/ (issue 17, "Checks"), with no axe rule
+excluded (issue 29: the menu is ui.navigation's links, not Streamlit's sectioned list).
+axe-core comes inside axe-playwright-python: nothing is fetched."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from browser_steps import (
+    MENU_SELECTOR,
     ROOT,
     VIEWPORT,
     accept_roles,
@@ -26,64 +28,35 @@ pytestmark = pytest.mark.browser
 
 MENU = re.findall(r'st\.Page\("([^"]+)", title="([^"]+)"', (ROOT / "app.py").read_text())
 SERIOUS = {"serious", "critical"}
-#: The one documented axe exclusion, exactly these rule + element pairs. Streamlit's sidebar
-#: menu with sections (st.navigation given a dict, as app.py does to show the guide's five
-#: steps) renders each section as <div><header/><li>...</li></div> directly inside its
-#: <ul data-testid="stSidebarNavItems">: axe's "list" flags that <ul> and "listitem" its
-#: <li>s. The markup is Streamlit's own (frontend/app/src/components/Navigation/NavSection.tsx
-#: and SidebarNav.tsx, https://github.com/streamlit/streamlit/blob/develop/frontend/app/src/
-#: components/Navigation/NavSection.tsx), unchanged in 1.67.0, the newest release; no
-#: upstream issue found yet for it. The pages cannot change it (no script runs in the page,
-#: and no configuration changes it). What a screen reader gets is still right: Chromium's
-#: accessibility tree shows one list of the 13 page links under the "App pages" navigation
-#: landmark, asserted by _check_menu_is_one_list, so the exclusion fails loudly if that
-#: stops being true. Any other list/listitem finding still fails.
-STREAMLIT_MENU_EXCLUSIONS = {
-    "list": '[data-testid="stSidebarNavItems"]',
-    "listitem": '[data-testid="stSidebarNavItems"] > div > li',
-}
 
 
-def _axe_problems(page) -> tuple[list[str], list[str]]:
-    """Serious and critical axe-core violations on the page, as (problems, excluded): a
-    violation's elements that match its documented exclusion are set apart."""
+def _axe_problems(page) -> list[str]:
+    """Serious and critical axe-core violations on the page, none excluded (issue 29: the
+    exclusion of Streamlit's sectioned menu is gone with that menu, see ui.navigation)."""
     from axe_playwright_python.sync_playwright import Axe
 
     problems: list[str] = []
-    excluded: list[str] = []
     for violation in Axe().run(page).response["violations"]:
         if violation.get("impact") not in SERIOUS:
             continue
         nodes = violation["nodes"]
-        exclusion = STREAMLIT_MENU_EXCLUSIONS.get(violation["id"])
-        if exclusion:
-            matches = page.evaluate(
-                "([targets, selector]) => targets.map(t => "
-                "document.querySelector(t)?.matches(selector) ?? false)",
-                [[node["target"][0] for node in nodes], exclusion],
-            )
-            kept = [node for node, matched in zip(nodes, matches, strict=True) if not matched]
-            if len(kept) < len(nodes):
-                excluded.append(f"{violation['id']} on {exclusion} [{len(nodes) - len(kept)}]")
-            nodes = kept
-        if nodes:
-            targets = "; ".join(str(node["target"][0])[-120:] for node in nodes[:5])
-            problems.append(
-                f"{violation['id']} ({violation['impact']}): {violation['help']} "
-                f"[{len(nodes)} element(s), e.g. {targets}]"
-            )
-    return problems, excluded
+        targets = "; ".join(str(node["target"][0])[-120:] for node in nodes[:5])
+        problems.append(
+            f"{violation['id']} ({violation['impact']}): {violation['help']} "
+            f"[{len(nodes)} element(s), e.g. {targets}]"
+        )
+    return problems
 
 
-def _check_menu_is_one_list(page) -> None:
-    """The accessibility tree (what a screen reader reads) has the menu as one list with a
-    list item per page, despite the markup excluded above."""
-    menu = page.get_by_role("navigation", name="App pages")
-    assert menu.get_by_role("list").count() == 1
-    items = menu.get_by_role("list").get_by_role("listitem")
-    assert items.count() == len(MENU)
+def _check_menu_links(page) -> None:
+    """What a screen reader reads: one link per page in the sidebar menu, each named by
+    its page, under the guide's steps, and no list markup that is not a list."""
+    menu = page.locator(MENU_SELECTOR)
+    assert menu.get_by_role("link").count() == len(MENU)
     for _, title in MENU:
-        assert items.get_by_role("link", name=title, exact=True).count() == 1, title
+        assert menu.get_by_role("link", name=title, exact=True).count() == 1, title
+    assert menu.get_by_text("Step 4 · Compute your risk", exact=True).count() == 1
+    assert page.locator('[data-testid="stSidebarNav"]').count() == 0  # Streamlit's own
 
 
 def test_every_page_is_quiet_and_accessible(browser, tmp_path: Path, screenshot_dir: Path) -> None:
@@ -108,7 +81,7 @@ def _walk_every_page(page, url: str, screenshot_dir: Path) -> None:
     page.wait_for_timeout(200)
     assert console == ["warning: console watch self-check"], console
     console.clear()
-    _check_menu_is_one_list(page)
+    _check_menu_links(page)
     # ... and so does the axe run: grey-on-white text added to the page is reported.
     page.evaluate(
         "() => { const p = document.createElement('p'); p.id = 'axe-self-check';"
@@ -116,7 +89,7 @@ def _walk_every_page(page, url: str, screenshot_dir: Path) -> None:
         "color:#bbbbbb;background:#ffffff'; p.textContent = 'faint';"
         " document.body.append(p); }"  # outside Streamlit's React tree
     )
-    faint, _ = _axe_problems(page)
+    faint = _axe_problems(page)
     assert [line for line in faint if line.startswith("color-contrast")], faint
     page.evaluate("() => document.getElementById('axe-self-check').remove()")
     accept_roles(page)
@@ -137,11 +110,9 @@ def _walk_every_page(page, url: str, screenshot_dir: Path) -> None:
         if page.locator('[data-testid="stException"]').count():
             found.append("Streamlit exception box")
         found += [f"text cut off: {text!r}" for text in cut_text(page)]
-        axe, excluded = _axe_problems(page)
-        found += [f"axe {line}" for line in axe]
+        found += [f"axe {line}" for line in _axe_problems(page)]
         with log.open("a") as out:
-            lines = [*found, *(f"(documented exclusion) axe {line}" for line in excluded)]
-            out.write(f"{title}:\n  " + "\n  ".join(lines) + "\n")
+            out.write(f"{title}:\n  " + "\n  ".join(found) + "\n")
         if found:
             problems[title] = found
     assert not problems, "\n".join(f"{t}:\n  " + "\n  ".join(p) for t, p in problems.items())

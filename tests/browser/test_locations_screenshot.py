@@ -15,7 +15,7 @@ import time
 from urllib.parse import urlparse
 
 import pytest
-from browser_steps import IDLE, MAIN, open_page, wait_idle
+from browser_steps import IDLE, MAIN, menu_link, open_page, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -70,7 +70,7 @@ BUDGET_S = 1.5
 
 
 def open_locations(page) -> None:
-    page.locator('[data-testid="stSidebarNav"] a:has(span[label="Locations and dates"])').click()
+    menu_link(page, "Locations and dates").click()
 
 
 def cpu_seconds_of_children() -> float:
@@ -119,7 +119,7 @@ def test_locations_page_is_drawn_within_budget(page, app_url):
     page.wait_for_selector(IDLE, timeout=60_000)
     times, cpu = [], []
     for _ in range(3):
-        page.locator('[data-testid="stSidebarNav"] a:has(span[label="Data"])').click()
+        menu_link(page, "Data").click()
         page.wait_for_timeout(300)
         page.wait_for_selector(IDLE, timeout=60_000)
         page.wait_for_timeout(300)

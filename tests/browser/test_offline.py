@@ -9,10 +9,9 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 import pytest
+from browser_steps import IDLE, MENU_SELECTOR
 
 pytestmark = pytest.mark.browser
-
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 
 def test_no_request_leaves_the_machine(page, app_url):
@@ -26,7 +25,7 @@ def test_no_request_leaves_the_machine(page, app_url):
     page.on("request", record)
     page.goto(app_url)
     page.wait_for_selector(IDLE)
-    links = page.locator('[data-testid="stSidebarNav"] a')
+    links = page.locator(f"{MENU_SELECTOR} a")
     assert links.count() >= 7
     for index in range(links.count()):
         links.nth(index).click()
