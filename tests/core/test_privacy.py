@@ -661,3 +661,27 @@ def test_risk_report_without_impact_gives_the_same_figures():
     full = risk_report(df, qis, sensitive="score", impact=True).to_dict()
     assert full.pop("quasi_identifier_impact") and not fast.pop("quasi_identifier_impact")
     assert fast == full
+
+
+def test_quasi_identifier_impact_when_the_columns_do_not_fit_one_key():
+    """Eight columns of 300-odd values: the product of their cardinalities (300^8 > 2^62)
+    does not fit one 64-bit key, so the keys without each column are built another way; the
+    figures must still be a pandas groupby's."""
+    rng = np.random.default_rng(11)
+    base = pd.DataFrame({f"c{i}": rng.integers(0, 300, size=2000) for i in range(8)})
+    twins = base.iloc[:1000].copy()  # 1,000 records repeated: classes of 2
+    twins.iloc[:500, 3] = (twins.iloc[:500, 3] + 1) % 300  # 500 differ from theirs in c3 only
+    df = pd.concat([base, twins], ignore_index=True)
+    qis = list(base.columns)
+    assert np.prod([float(df[c].nunique()) for c in qis]) > 2.0**62
+    impact = {i.quasi_identifier: i for i in quasi_identifier_impact(df, qis, k=2)}
+    for column in qis:
+        rest = [c for c in qis if c != column]
+        size = df.groupby(rest)[column].transform("size")
+        assert impact[column].k_without == size.min()
+        assert impact[column].uniques_without == (size == 1).sum()
+        assert impact[column].records_below_k_without == (size < 2).sum()
+    # by hand: without c3, base records 0-999 and their 1,000 twins pair up, 1,000-1,999 stay
+    # alone; without c0, only the 500 exact twins pair up: 500 changed twins, their 500 base
+    # records and base records 1,000-1,999 stay alone (2,000)
+    assert impact["c3"].uniques_without == 1000 and impact["c0"].uniques_without == 2000
