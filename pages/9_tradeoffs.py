@@ -11,13 +11,13 @@ from core.figure_names import ANNEX_D_P_REID, RECORD_RISK
 from core.formatting import fmt_change, fmt_count, fmt_number, fmt_probability
 from core.local_recoding import LOCAL_MEASURES, recode_suppressed
 from core.markup import escape_markdown
-from core.measures.emd import T_DISTANCES
-from core.population_risk import KMAP_ESTIMATORS, MODEL_NAMES
+from core.population_risk import MODEL_NAMES
 from core.risk import annex_d_risk
 from core.search.apply import apply_candidate, recipe_steps
 from core.search.measures import MEASURES
 from core.search.run import search
 from core.search.target import Target
+from ui import model_inputs
 from ui.page_errors import continue_on_error, stop_on_error
 from ui.progress import working
 from ui.state import classify, loading, presentation, replay, risk, session, tradeoffs, widgets
@@ -182,98 +182,63 @@ sensitive = st.selectbox(
     format_func=lambda c: "(none)" if c is None else c,
     key="to_sensitive",
 )
-models: dict = {}
-# An unused model is an empty input reading "off" (not "l = 0.00"): a reader sees it is off.
-OFF = {"value": None, "placeholder": "off"}
-with st.expander("Attribute disclosure models (empty = off)", expanded=sensitive is not None):
-    m1, m2, m3 = st.columns(3)
-    l_kind = m1.selectbox(
-        "l-diversity",
-        ["distinct", "entropy", "entropy (Grassberger)", "recursive"],
-        key="to_l_kind",
-    )
-    if l_kind in ("distinct", "recursive"):  # l counts sensitive values: a whole number
-        l_value = m2.number_input("l", min_value=1, step=1, key="to_l", **OFF)
-    else:  # an entropy's l may lie between two counts (1.5)
-        l_value = m2.number_input("l", min_value=1.0, step=0.5, key="to_l_entropy", **OFF)
-    c_value = m3.number_input(
-        "c (recursive only)", 0.0, value=3.0, key="to_c", disabled=l_kind != "recursive"
-    )
-    m4, m5, m6 = st.columns(3)
-    t_value = m4.number_input("t-closeness t", 0.0, 1.0, step=0.05, key="to_t", **OFF)
-    t_distance = m5.selectbox(
-        "t distance",
-        list(T_DISTANCES),
-        key="to_t_distance",
-        help="hierarchical: distances in the sensitive attribute's "
-        "hierarchy (chosen below), as ARX's hierarchical t-closeness",
-    )
-    alpha = m6.number_input("(alpha,k) alpha", 0.0, 1.0, step=0.05, key="to_alpha", **OFF)
-    m7, m8, m9 = st.columns(3)
-    delta = m7.number_input("delta-disclosure delta", 0.0, key="to_delta", **OFF)
-    beta = m8.number_input("beta-likeness beta", 0.0, key="to_beta", **OFF)
-    enhanced = m9.checkbox("enhanced beta-likeness", key="to_beta_enhanced")
-    if l_value:
-        grassberger = l_kind == "entropy (Grassberger)"
-        models.update(
-            l=l_value,
-            l_kind="entropy" if grassberger else l_kind,
-            c=c_value if l_kind == "recursive" else None,
-            entropy_estimator="grassberger" if grassberger else "shannon",
+# Every privacy model of the registry but k-anonymity (the target k above) gets a group built
+# from its parameters (ui/model_inputs.py): a model added to core.measures.models is offered
+# here with no edit of this page.
+asked_here = {"k": k, "sensitive": sensitive}
+with st.expander("Attribute disclosure models", expanded=chosen is not None):
+    if chosen is not None:  # Step 1 named a sensitive column: the road from the warning
+        report = risk.current_risk()
+        l_now = None if report is None else report.l_distinct
+        figure = ""
+        if l_now == 1:
+            figure = "the sidebar shows l-diversity = 1: "
+        elif l_now is not None:
+            figure = f"its l-diversity is {fmt_count(l_now)} now; "
+        st.info(
+            escape_markdown(
+                f"'{chosen}' is the sensitive attribute (Step 1): {figure}a group whose "
+                f"records share one value of '{chosen}' tells it to anyone who can place a "
+                "person in the group, whatever k is. l-diversity is on so the search keeps "
+                "only groups with at least l values; t-closeness, β-likeness and the others "
+                "below guard the same attribute."
+            ),
+            icon=":material/visibility:",
         )
-    if t_value:
-        models.update(t=t_value, t_distance=t_distance)
-    if t_distance == "hierarchical" and sensitive is not None:
-        st.caption(
-            f"Hierarchy of the sensitive attribute '{escape_markdown(sensitive)}' (for "
-            "the hierarchical distance: values a level apart are closer than values "
-            "that only meet at '*')"
-        )
-        specs[sensitive] = hierarchy_inputs(sensitive)
-    models.update(
-        {
-            name: value
-            for name, value in (("alpha", alpha), ("delta", delta), ("beta", beta))
-            if value
-        }
-    )
-    if beta:
-        models["enhanced_beta"] = enhanced
+    sensitive_models = [m for m in model_inputs.offered(asked_here) if m.needs_sensitive]
+    groups = [
+        # the first (l-diversity, the guide's footnote 11) is on when Step 1 named the column
+        model_inputs.model_inputs(model, asked_here, on=chosen is not None and i == 0)
+        for i, model in enumerate(sensitive_models)
+    ]
     presentation.explain(
-        "A group that fails any model is removed, within the limit above (as ARX does): "
-        "l-diversity needs l different sensitive values per group, t-closeness a distribution "
-        "within t of the whole table's, delta and beta bound how much a group raises the "
-        "chance of a value, alpha caps the share of one value.",
+        "A group that fails any model switched on is removed, within the limit above (as "
+        "ARX does); each model's help says what it guards against.",
         "PDPC guide, Step 4 (attribute disclosure) and Annex C",
     )
 population_targets: dict = {}
-with st.expander("Population models: k-map, population uniqueness, average risk (empty = off)"):
+with st.expander("Population models: k-map, population uniqueness, average risk"):
     p1, p2, p3 = st.columns(3)
     population = p1.number_input(
-        "Population size (people the data was drawn from)", 1, step=1000, key="to_population", **OFF
+        "Population size (people the data was drawn from)",
+        1,
+        step=1000,
+        key="to_population",
+        value=None,
+        placeholder="off",
     )
     if population:  # the box cannot show thousands separators
         p1.caption(f"{fmt_count(population)} people")
-    k_map = p2.number_input("k-map k", 1, step=1, key="to_kmap", **OFF)
-    kmap_estimator = p3.selectbox(
-        "k-map estimator",
-        list(KMAP_ESTIMATORS),
-        format_func=lambda e: e.replace("_", " ").capitalize(),
-        key="to_kmap_estimator",
-    )
-    p4, p5, p6 = st.columns(3)
-    significance = p4.number_input(
-        "k-map significance", 0.0, 1.0, 0.01, 0.01, key="to_kmap_significance"
-    )
-    uniqueness = p5.number_input(
+    uniqueness = p2.number_input(
         "Population uniqueness at most (%)",
         0.0,
         100.0,
         step=0.1,
         key="to_population_uniqueness",
-        **OFF,
+        value=None,
+        placeholder="off",
     )
-    population_model = p6.selectbox(
+    population_model = p3.selectbox(
         "Population model",
         list(MODEL_NAMES),
         format_func=lambda m: MODEL_NAMES[m],
@@ -285,7 +250,8 @@ with st.expander("Population models: k-map, population uniqueness, average risk 
         1.0,
         step=0.01,
         key="to_average_risk",
-        **OFF,
+        value=None,
+        placeholder="off",
     )
     population_upload = st.file_uploader(
         "Population table for k-map (optional): the records of the whole population, e.g. "
@@ -301,7 +267,7 @@ with st.expander("Population models: k-map, population uniqueness, average risk 
         )
     except AnonymisationError as error:
         st.error(escape_markdown(error))
-        population_upload = None
+        population_upload = population_table = None
     if population_upload is not None:
         st.caption(f"{fmt_count(len(population_table))} people in the population table.")
         presentation.explain(
@@ -309,21 +275,21 @@ with st.expander("Population models: k-map, population uniqueness, average risk 
             "at least k people of this table, once the population is generalised the same "
             "way as the data (Sweeney's k-map, ARX's KMap with a research subset). The table "
             "must hold every record of the data (the data is a sample of it). A group of two "
-            "records can pass when ten people of the population share its values; set the "
-            "k-map k above. Apply keeps this table in the workspace (no file is written) for "
+            "records can pass when ten people of the population share its values; switch "
+            "k-map on below. Apply keeps this table in the workspace (no file is written) for "
             "the recipe to read when it replays; the recipe names it by its checksum, never "
             "its records.",
             "PDPC guide, Annex D (singling out a person of the population); ARX "
             "org.deidentifier.arx.criteria.KMap",
         )
+    asked_here["population"] = None if population is None else float(population)
+    groups += [
+        model_inputs.model_inputs(model, asked_here, on=False)
+        for model in model_inputs.offered(asked_here)
+        if not model.needs_sensitive
+    ]
     if population:
         population_targets["population"] = float(population)
-    if k_map:
-        population_targets.update(
-            k_map=int(k_map), k_map_estimator=kmap_estimator, k_map_significance=significance
-        )
-        if population_upload is not None:
-            population_targets["population_table"] = population_table
     if uniqueness:
         population_targets.update(
             max_population_uniqueness=uniqueness / 100, population_model=population_model
@@ -341,27 +307,39 @@ with st.expander("Population models: k-map, population uniqueness, average risk 
         "hold, within the limit above (as ARX does).",
         "PDPC guide, Annex C and Annex D",
     )
+given = {**asked_here, "population_table": population_table}
+t_group = next((g for g in groups if g.model.name == "t_closeness" and g.on), None)
+if t_group is not None and t_group.values.get("t_distance") == "hierarchical" and sensitive:
+    with t_group.box:
+        st.caption(
+            f"Hierarchy of the sensitive attribute '{escape_markdown(sensitive)}' (for "
+            "the hierarchical distance: values a level apart are closer than values "
+            "that only meet at '*')"
+        )
+        specs[sensitive] = hierarchy_inputs(sensitive)
+        with continue_on_error():
+            given["t_hierarchy"] = hierarchy_for(sensitive, specs[sensitive])
+models, models_ok = model_inputs.checked(groups, given)
 use_annex_d = st.checkbox("Meet the Annex D threshold (settings of the Risk page)", key="to_annexd")
 
 if st.button("Search", key="to_run", type="primary"):
     bar = st.progress(0.0, text="Preparing hierarchies...")
     try:
+        if not models_ok:
+            raise AnonymisationError(
+                "A privacy model switched on above is not well set: see its message."
+            )
         hierarchies = {c: hierarchy_for(c, specs[c]) for c in qi}
         extra = {}
         if use_annex_d:
             verdict = annex_d_risk(1, insider_table=risk.insider_table(), **risk.annex_d_settings())
             extra = {"p_reid_threshold": verdict.threshold, "p_attempt": verdict.p_attempt}
-        if models and sensitive is None:
-            raise AnonymisationError("Choose the sensitive attribute for the models you set.")
-        if models.get("t_distance") == "hierarchical":
-            models["t_hierarchy"] = hierarchy_for(sensitive, specs[sensitive])
-        target = Target(
+        target = Target.of(
             k=k,
             max_suppressed=suppression / 100,
             sensitive=sensitive,
-            **(models if sensitive else {}),
+            **{**population_targets, **models},
             **extra,
-            **population_targets,
         )
         result = search(
             data,

@@ -224,6 +224,7 @@ def test_population_models_as_search_targets(tmp_path):
     at.selectbox(key="to_kind_Age").set_value("numeric").run()
     _target(at, k=1, removed_percent=0.0)
     at.number_input(key="to_population").set_value(1000)
+    at.toggle(key="to_model_k_map").set_value(True).run()
     at.number_input(key="to_kmap").set_value(5)
     at.number_input(key="to_average_risk").set_value(0.25)
     at.button(key="to_run").click().run()
@@ -269,6 +270,7 @@ def test_hierarchical_t_closeness_with_a_hierarchy_for_the_sensitive_column(tmp_
     at.text_input(key="to_w_Age").set_value("10, 20, 40").run()
     _target(at, k=2, removed_percent=50.0)
     at.selectbox(key="to_sensitive").set_value("Occupation").run()
+    at.toggle(key="to_model_t_closeness").set_value(True).run()
     at.number_input(key="to_t").set_value(0.5)
     at.selectbox(key="to_t_distance").set_value("hierarchical").run()
     at.selectbox(key="to_kind_Occupation").set_value("grouping").run()
@@ -290,29 +292,27 @@ def test_hierarchical_t_closeness_with_a_hierarchy_for_the_sensitive_column(tmp_
 
 
 def test_unused_models_read_off_and_l_is_a_count(tmp_path):
-    """An unused model reads "off" (an empty input), not "l = 0.00"; distinct l is a
-    count of values, so its input takes whole numbers (issue 17, screenshot review)."""
+    """An unused model reads "off" (its switch off, no "l = 0.00"), an unused whole-table
+    target an empty input; distinct l is a count of values, so its input takes whole
+    numbers (issue 17, screenshot review), an entropy's l a fraction."""
     from streamlit.proto.NumberInput_pb2 import NumberInput
 
     at = taxi_page(tmp_path)
-    for key in (
-        "to_l",
-        "to_t",
-        "to_alpha",
-        "to_delta",
-        "to_beta",
-        "to_population",
-        "to_kmap",
-        "to_population_uniqueness",
-        "to_average_risk",
-    ):
+    for key in ("to_population", "to_population_uniqueness", "to_average_risk"):
         box = at.number_input(key=key)
         assert box.value is None and box.proto.placeholder == "off", key
+    for name in ("l_diversity", "t_closeness", "delta_disclosure", "beta_likeness", "k_map"):
+        assert at.toggle(key=f"to_model_{name}").value is False, name
+    inputs = {box.key for box in at.number_input}
+    assert not inputs & {"to_l", "to_t", "to_alpha", "to_delta", "to_beta", "to_kmap"}
+    at.toggle(key="to_model_l_diversity").set_value(True).run()
     assert at.selectbox(key="to_l_kind").value == "distinct"
-    assert at.number_input(key="to_l").proto.data_type == NumberInput.INT
+    count = at.number_input(key="to_l")
+    assert count.proto.data_type == NumberInput.INT and count.value == 2
     at.selectbox(key="to_l_kind").set_value("entropy").run()
     entropy_l = at.number_input(key="to_l_entropy")  # entropy l may be 1.5
-    assert entropy_l.value is None and entropy_l.proto.data_type == NumberInput.FLOAT
+    assert entropy_l.proto.data_type == NumberInput.FLOAT
+    assert not [box for box in at.number_input if box.key == "to_l"]
 
 
 def test_a_visit_records_no_setting_and_a_change_records_one(tmp_path, own_workspace):
@@ -363,6 +363,7 @@ def test_kmap_with_an_uploaded_population_table(tmp_path, own_workspace, monkeyp
     at = taxi_page(tmp_path)
     at.selectbox(key="to_kind_Age").set_value("numeric").run()
     _target(at, k=1, removed_percent=10.0)
+    at.toggle(key="to_model_k_map").set_value(True).run()
     at.number_input(key="to_kmap").set_value(5)
     at.file_uploader(key="to_population_table").set_value(
         ("population.csv", upload, "text/csv")

@@ -36,7 +36,9 @@ class Parameter:
     ``key`` is its name in a recipe's ``suppress_records`` step and ``targets:`` section
     (``kind``), ``field`` the ``ClassModels`` field it sets (``l_kind``); ``flag`` and
     ``cli`` (argparse keyword arguments: type, choices, default, help, metavar) its option
-    of ``search`` on the command line, when it has one; ``words`` what it means;
+    of ``search`` on the command line, when it has one (without a flag, ``cli`` still tells
+    a form the value's type and choices: the Explore trade-offs page builds its inputs from
+    it, ui/model_inputs.py); ``words`` what it means;
     ``example`` a typical value, where a form asking for the model starts (None: the form
     does not ask it, or asks it its own way)."""
 

@@ -39,8 +39,14 @@ class LDiversityModel(PrivacyModel):
             flag="--l-kind",
             cli={"choices": L_KINDS, "default": "distinct", "help": "kind of l"},
         ),
-        Parameter("c", "c", "the c of recursive (c,l)-diversity"),
-        Parameter("estimator", "entropy_estimator", "entropy l: shannon or grassberger"),
+        # No flag: ``cli`` only tells a form the value's type and choices.
+        Parameter("c", "c", "the c of recursive (c,l)-diversity", cli={"type": float}, example=3.0),
+        Parameter(
+            "estimator",
+            "entropy_estimator",
+            "entropy l: shannon or grassberger",
+            cli={"choices": ENTROPY_ESTIMATORS, "default": "shannon"},
+        ),
     )
     words = (
         "the sensitive attribute takes at least l distinct values in the class (distinct), "
