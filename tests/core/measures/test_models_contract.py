@@ -6,7 +6,8 @@ with pandas groupby (independent of the code); the monotonicity flags hold on ad
 generalised one level; the model is in ``risk --json``, in ``search --help`` and accepted by
 the release check's ``targets:``. The tables below are keyed by model name and the first
 test checks they cover the registry: a model added to MODELS without its entries here (and
-without its wiring) fails this file.
+without its wiring) fails this file. The Explore trade-offs page's side of the contract (every
+model offered there) is tests/pages/test_tradeoffs_models.py, an AppTest.
 """
 
 from __future__ import annotations
