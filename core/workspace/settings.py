@@ -55,11 +55,17 @@ def _targets(value: Any) -> bool:
     return True
 
 
+def _choice(value: Any) -> bool:
+    """One column's hierarchy choice on the trade-offs page: ``{kind: ..., widths: '5, 10'}``."""
+    return isinstance(value, Mapping) and all(map(_text_or_none, value.values()))
+
+
 def _choices(value: Any) -> bool:
-    """The trade-offs page's hierarchy choice per column: ``{kind: ..., widths: '5, 10'}``."""
+    """The trade-offs page's hierarchy choices: per data set (its sha256), per column, a
+    choice; or, as recorded before, per column a choice."""
     return isinstance(value, Mapping) and all(
-        isinstance(choice, Mapping) and all(map(_text_or_none, choice.values()))
-        for choice in value.values()
+        _choice(entry) or (isinstance(entry, Mapping) and all(map(_choice, entry.values())))
+        for entry in value.values()
     )
 
 

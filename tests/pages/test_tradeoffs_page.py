@@ -333,11 +333,7 @@ def test_a_visit_records_no_setting_and_a_change_records_one(tmp_path, own_works
     recorded = entries()
     assert len(recorded) == 1
     assert recorded[0]["summary"]["value"] == {  # for this data set only (issue 29)
-        "Age": {
-            "kind": "numeric",
-            "widths": "5, 10, 20, 40",
-            "data": at.session_state["data_sha256"],
-        }
+        at.session_state["data_sha256"]: {"Age": {"kind": "numeric", "widths": "5, 10, 20, 40"}}
     }
 
 

@@ -222,9 +222,9 @@ def test_a_kept_hierarchy_stays_with_its_data_set_and_a_mismatch_is_said(own_wor
     at.session_state["roles"] = {"Age": Role.INDIRECT, "Gender": Role.INDIRECT}
     _upload_gender_hierarchy(at)
     assert not at.warning  # it knows every value of this table's Gender
-    with Workspace(own_workspace) as ws:  # the choice names the data set it was made for
-        chosen = ws.settings()["tradeoff_hierarchies"]["Gender"]
-    assert chosen["kind"] == "upload" and chosen["data"] == at.session_state["data_sha256"]
+    taxi = at.session_state["data_sha256"]
+    with Workspace(own_workspace) as ws:  # kept under the data set it was chosen for
+        assert ws.settings()["tradeoff_hierarchies"][taxi]["Gender"]["kind"] == "upload"
 
     at.switch_page("pages/1_data.py").run()
     at.selectbox(key="sample").set_value("guide_step1_customers.csv")
@@ -238,3 +238,13 @@ def test_a_kept_hierarchy_stays_with_its_data_set_and_a_mismatch_is_said(own_wor
     _upload_gender_hierarchy(at)  # the same file on the other table: said where it is chosen
     warnings = [w.value.replace("\\", "") for w in at.warning]
     assert any("does not know 2 value(s) of 'Gender'" in w and "'F'" in w for w in warnings)
+
+    at.switch_page("pages/1_data.py").run()  # back to the taxi table: its choice is there
+    at.selectbox(key="sample").set_value("guide_annex_c_taxi.csv")
+    at.button(key="load_sample").click().run()
+    at.button(key="load_sample_yes").click().run()
+    assert at.session_state["data_sha256"] == taxi
+    at.switch_page("pages/9_tradeoffs.py").run()
+    at.multiselect(key="to_qi").set_value(["Gender"]).run()
+    assert at.selectbox(key="to_kind_Gender").value == "upload"
+    assert not at.warning, [w.value for w in at.warning]

@@ -3,6 +3,7 @@ option, and the hierarchy chosen per column (kept in the workspace)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ui.state.session import HIERARCHY_CHOICES_KEY, data_set_id, session
@@ -35,20 +36,29 @@ def set_local_recoding_result(key: Any, result: Any) -> None:
 def hierarchy_choices() -> dict[str, dict[str, Any]]:
     """Per column of the loaded data set, the hierarchy chosen on Explore trade-offs (kind,
     parameters, and the name of an uploaded one in the workspace): they survive page
-    changes and restarts. A choice made for another data set with a column of the same
-    name is not taken (issue 29: 'sex' from adult.csv met 'F' on a survey table); one
-    recorded before choices named their data set is."""
+    changes and restarts, and stay with the data set they were chosen for (issue 29: 'sex'
+    from adult.csv met 'F' on a survey table). The setting keeps each data set's choices
+    under its sha256; a choice recorded as column -> choice (before) applies to every data
+    set, or, naming one under "data", to that one."""
     here = data_set_id()
-    return {
+    stored = session().get(HIERARCHY_CHOICES_KEY) or {}
+    shared = {
         column: {key: value for key, value in choice.items() if key != _DATA}
-        for column, choice in (session().get(HIERARCHY_CHOICES_KEY) or {}).items()
-        if choice.get(_DATA, here) == here
+        for column, choice in stored.items()
+        if _is_choice(choice) and choice.get(_DATA, here) == here
     }
+    own = stored.get(here)
+    return {**shared, **(own if isinstance(own, Mapping) and not _is_choice(own) else {})}
+
+
+def _is_choice(value: Any) -> bool:
+    """A column's choice ({kind: ...}), not a data set's choices ({column: {kind: ...}})."""
+    return isinstance(value, Mapping) and isinstance(value.get("kind"), str)
 
 
 #: The hierarchy a column gets until the user chooses one (the page's first option).
 _DEFAULT_CHOICE = {"kind": "auto"}
-#: The key of a choice naming the data set it was made for (its sha256).
+#: The key of a choice recorded with the data set it was made for (its sha256).
 _DATA = "data"
 
 
@@ -58,9 +68,10 @@ def set_hierarchy_choice(column: str, choice: dict[str, Any]) -> None:
     default is no change."""
     if hierarchy_choices().get(column, _DEFAULT_CHOICE) == choice:
         return
-    choices = {
-        **(session().get(HIERARCHY_CHOICES_KEY) or {}),
-        column: {**choice, _DATA: data_set_id()},
-    }
-    session()[HIERARCHY_CHOICES_KEY] = choices
-    write(lambda ws: ws.set_setting(HIERARCHY_CHOICES_KEY, choices))
+    here = data_set_id()
+    stored = dict(session().get(HIERARCHY_CHOICES_KEY) or {})
+    own = stored.get(here)
+    own = dict(own) if isinstance(own, Mapping) and not _is_choice(own) else {}
+    stored[here] = {**own, column: dict(choice)}
+    session()[HIERARCHY_CHOICES_KEY] = stored
+    write(lambda ws: ws.set_setting(HIERARCHY_CHOICES_KEY, stored))
