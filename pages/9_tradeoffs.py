@@ -33,6 +33,7 @@ from ui.tradeoffs import (
     measure_label,
     measure_words,
     option_in_words,
+    sensitive_figures_words,
     solutions_table,
     summary,
 )
@@ -438,13 +439,8 @@ m1.metric("k after suppression", candidate.k)
 m2.metric("Records suppressed", fmt_count(candidate.suppressed))
 m3.metric(measure_label(result.measure), fmt_number(candidate.measures[result.measure], 4))
 if candidate.sensitive_figures:
-    figures = candidate.sensitive_figures
-    st.caption(
-        f"On '{escape_markdown(result.target.sensitive)}' in the kept groups: at least "
-        f"{fmt_count(figures['l_distinct'])} distinct values (entropy l "
-        f"{fmt_number(figures['l_entropy'])}); largest distance t {fmt_number(figures['t'])}; "
-        f"delta {fmt_number(figures['delta'])}; beta {fmt_number(figures['beta'])}; largest share of one value (alpha) {figures['alpha']:.0%}."
-    )
+    words_sensitive = sensitive_figures_words(result.target.sensitive, candidate.sensitive_figures)
+    st.caption(escape_markdown(words_sensitive))
 if candidate.table_figures:
     figures = candidate.table_figures
     words_pu = ""

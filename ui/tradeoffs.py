@@ -15,7 +15,7 @@ import pandas as pd
 from core._text import as_text
 from core.errors import AnonymisationError
 from core.figure_names import ANNEX_D_P_REID, RECORD_RISK
-from core.formatting import fmt_probability
+from core.formatting import fmt_count, fmt_number, fmt_probability
 from core.hierarchy import Hierarchy, build_hierarchy
 from core.search.measures import MEASURES
 from core.search.result import Candidate, SearchResult
@@ -173,6 +173,29 @@ def solutions_table(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) 
 
 def _levels(candidate: Candidate | None) -> Mapping[str, int] | None:
     return None if candidate is None else candidate.levels
+
+
+#: How the search's figures of the sensitive attribute read, by their names in
+#: ``Candidate.sensitive_figures`` (each model's ``node_figures``); a figure of a model added
+#: to core.measures.models later reads by its name, so the page needs no edit for it.
+FIGURE_WORDS: dict[str, Callable[[float], str]] = {
+    "l_distinct": lambda v: f"at least {fmt_count(v)} distinct values",
+    "l_entropy": lambda v: f"entropy l {fmt_number(v)}",
+    "recursive_c": lambda v: f"recursive (c,l) ratio {fmt_number(v)}",
+    "t": lambda v: f"largest distance t {fmt_number(v)}",
+    "delta": lambda v: f"delta {fmt_number(v)}",
+    "beta": lambda v: f"beta {fmt_number(v)}",
+    "alpha": lambda v: f"largest share of one value (alpha) {v:.0%}",
+}
+
+
+def sensitive_figures_words(sensitive: str, figures: Mapping[str, float]) -> str:
+    """The figures of the sensitive attribute on an option's kept groups, in words."""
+    parts = [
+        FIGURE_WORDS[name](value) if name in FIGURE_WORDS else f"{name} {fmt_number(value)}"
+        for name, value in figures.items()
+    ]
+    return f"On '{sensitive}' in the kept groups: {'; '.join(parts)}."
 
 
 def summary(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> str:

@@ -178,6 +178,9 @@ def test_an_alpha_k_target_gives_solutions_that_meet_it(tmp_path):
     assert chosen.suppressed == 0
     assert chosen.sensitive_figures["alpha"] == pytest.approx(6 / 11)
     assert chosen.sensitive_figures["alpha"] == pytest.approx(_alpha_by_hand(level))
+    captions = " ".join(c.value for c in at.caption)
+    assert "On 'Gender' in the kept groups: at least 2 distinct values" in captions
+    assert "largest share of one value (alpha) 55%" in captions  # 6/11
     for candidate in result.candidates:
         assert _alpha_by_hand(candidate.levels["Age"]) <= 0.6 + 1e-12
 
