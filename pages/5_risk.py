@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -18,7 +17,7 @@ from core.measures.disclosure import t_closeness
 from core.population_risk import MODEL_NAMES, population_figures, sizes_from_distribution
 from core.risk import CONTROL_LEVELS, HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
 from ui import guide_examples
-from ui.charts import class_size_chart, driving_advice
+from ui.charts import class_size_chart, driving_advice, labelled_bars
 from ui.guide_examples import GUIDE_CONTROL_ORDER
 from ui.progress import progress_bar
 from ui.state import classify, hierarchies, loading, presentation, replay, risk, tradeoffs, widgets
@@ -272,28 +271,24 @@ if not show_impact:
 if show_impact and report.impact:
     st.subheader("Which quasi-identifier drives the risk?")
     impact = pd.DataFrame([asdict(i) for i in report.impact])
-    whole = alt.Axis(tickMinStep=1, format=",d")
-    k_chart = (
-        alt.Chart(impact)
-        .mark_bar()
-        .encode(
-            x=alt.X("k_without:Q", title="k without it", axis=whole),
-            y=alt.Y("quasi_identifier:N", title=None),
-        )
-    )
-    u_chart = (
-        alt.Chart(impact)
-        .mark_bar(color="#ff7f0e")
-        .encode(
-            x=alt.X("uniques_without:Q", title="Unique records without it", axis=whole),
-            y=alt.Y("quasi_identifier:N", title=None),
-        )
-    )
-    # A fixed height (not one step per bar): Vega drops "fit-y" with a warning otherwise.
-    tall = 28 * len(impact) + 50
     left, right = st.columns(2)
-    left.altair_chart(k_chart.properties(height=tall), width="stretch")
-    right.altair_chart(u_chart.properties(height=tall), width="stretch")
+    left.altair_chart(
+        labelled_bars(
+            impact, "k_without", "quasi_identifier", title="k without it", number_format=",d"
+        ),
+        width="stretch",
+    )
+    right.altair_chart(
+        labelled_bars(
+            impact,
+            "uniques_without",
+            "quasi_identifier",
+            title="Unique records without it",
+            number_format=",d",
+            color="#ff7f0e",
+        ),
+        width="stretch",
+    )
     presentation.explain(
         driving_advice(impact, report.k, report.uniques), "PDPC guide, Step 3 and Annex C"
     )

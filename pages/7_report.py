@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -34,6 +33,7 @@ from core.techniques import encrypt_table
 from core.techniques.pseudonymisation import MIN_PASSPHRASE_CHARS, passphrase_problem
 from core.utility import utility_report
 from ui import release_fixes
+from ui.charts import labelled_bars
 from ui.page_errors import stop_on_error
 from ui.state import cache, classify, loading, presentation, risk, session, widgets
 from ui.state import release as release_state
@@ -325,22 +325,16 @@ else:
         # an empty bar chart says nothing: say it in words
         st.caption("No column has lost information: no step of the recipe changed a value.")
     else:
-        bars = (
-            alt.Chart(loss)
-            .mark_bar()
-            .encode(
-                x=alt.X(
-                    "entropy_loss:Q",
-                    title="Information lost",
-                    axis=alt.Axis(format="%"),
-                    scale=alt.Scale(domain=[0, 1]),
-                ),
-                y=alt.Y("column:N", sort="-x", title=None),
-                tooltip=["column", "status", alt.Tooltip("entropy_loss:Q", format=".0%")],
-            )
+        bars = labelled_bars(
+            loss,
+            "entropy_loss",
+            "column",
+            title="Information lost",
+            number_format=".0%",
+            domain_max=1.0,
+            row_height=24,
         )
-        # A fixed height (not one step per bar): Vega drops "fit-y" with a warning otherwise.
-        st.altair_chart(bars.properties(height=24 * len(loss) + 50), width="stretch")
+        st.altair_chart(bars, width="stretch")
         presentation.explain(
             "0% means the column keeps all its detail, 100% that it says nothing "
             "any more (removed or one value).",

@@ -138,3 +138,34 @@ def driving_advice(impact: pd.DataFrame, k: int, uniques: int) -> str:
         f"Leaving out {names[0]} would give {figures}; the quasi-identifier with the longest "
         "k bar and shortest uniques bar drives the risk: generalise it first."
     )
+
+
+def labelled_bars(
+    frame: pd.DataFrame,
+    value: str,
+    category: str,
+    *,
+    title: str,
+    number_format: str,
+    color: str = MEETS,
+    domain_max: float | None = None,
+    row_height: int = 28,
+) -> alt.LayerChart:
+    """Horizontal bars, one per ``category``, each with its value written at its end, so
+    every bar reads without the axis (issue 29: Report's "Utility cost per column" and
+    Risk's "Which quasi-identifier drives the risk" had bars and no figures). The x scale
+    leaves room after the longest bar for its label; the height is fixed (a step per
+    bar makes Vega drop "fit-y" with a warning under width="stretch")."""
+    largest = float(frame[value].max()) if len(frame) else 0.0
+    top = domain_max if domain_max is not None else largest
+    scale = alt.Scale(domain=[0, (top or 1.0) * 1.18], nice=False)
+    base = alt.Chart(frame).encode(
+        y=alt.Y(f"{category}:N", title=None, sort="-x"),
+        x=alt.X(f"{value}:Q", title=title, scale=scale, axis=alt.Axis(format=number_format)),
+        tooltip=[category, alt.Tooltip(f"{value}:Q", format=number_format)],
+    )
+    bars = base.mark_bar(color=color)
+    labels = base.mark_text(align="left", baseline="middle", dx=4, color="#262730").encode(
+        text=alt.Text(f"{value}:Q", format=number_format)
+    )
+    return (bars + labels).properties(height=row_height * len(frame) + 50)

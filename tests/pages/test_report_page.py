@@ -380,3 +380,15 @@ def test_utility_table_reads_as_every_page(page: AppTest) -> None:
         else:
             assert said.endswith("%") and abs(float(said[:-1]) - 100 * share) <= 0.05, said
     assert "100%" in set(text["changed"])  # (shares in between: tests/ui/test_tables.py)
+
+
+def test_the_utility_bars_carry_their_figures(page: AppTest) -> None:
+    """Issue 29: "Utility cost per column" had bars and no figures."""
+    [chart] = page.get("vega_lite_chart")
+    layers = json.loads(chart.proto.spec)["layer"]
+    [label] = [layer for layer in layers if layer["mark"]["type"] == "text"]
+    assert label["encoding"]["text"] == {
+        "field": "entropy_loss",
+        "format": ".0%",
+        "type": "quantitative",
+    }

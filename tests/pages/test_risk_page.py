@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -320,3 +321,24 @@ def test_the_registry_s_other_models_are_shown_with_a_sensitive_column(risk_page
     }
     for label, value in expected.items():
         assert float(metric(at, label).replace(",", "")) == pytest.approx(value, rel=5e-3)
+
+
+def _text_layers(spec: str) -> list[dict]:
+    """The text marks of a layered Vega-Lite chart (its bars' labels)."""
+    layers = json.loads(spec).get("layer", [])
+    return [layer for layer in layers if (layer.get("mark") or {}).get("type") == "text"]
+
+
+def test_the_driving_quasi_identifier_bars_carry_their_figures():
+    """Issue 29: "Which quasi-identifier drives the risk" had bars and no figures."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.session_state["roles"] = {c: Role.INDIRECT for c in ("sex", "race")}
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    specs = [c.proto.spec for c in at.get("vega_lite_chart") if "without it" in c.proto.spec]
+    assert len(specs) == 2
+    for spec in specs:
+        [label] = _text_layers(spec)
+        assert label["encoding"]["text"]["field"] in ("k_without", "uniques_without")
+        assert label["encoding"]["text"]["format"] == ",d"
