@@ -159,9 +159,17 @@ def labelled_bars(
     largest = float(frame[value].max()) if len(frame) else 0.0
     top = domain_max if domain_max is not None else largest
     scale = alt.Scale(domain=[0, (top or 1.0) * 1.18], nice=False)
+    # Whole numbers get whole ticks (a k of 1 otherwise reads "0 0 0 0 1 1 1" on its axis).
+    whole = number_format.endswith("d")
+    axis = (
+        alt.Axis(format=number_format, tickMinStep=1) if whole else alt.Axis(format=number_format)
+    )
+    # Largest first, as an explicit order: "-x" sorts each layer on its own, and Vega warns
+    # that the layers' domains have conflicting sort properties.
+    order = list(frame.sort_values(value, ascending=False, kind="stable")[category].astype(str))
     base = alt.Chart(frame).encode(
-        y=alt.Y(f"{category}:N", title=None, sort="-x"),
-        x=alt.X(f"{value}:Q", title=title, scale=scale, axis=alt.Axis(format=number_format)),
+        y=alt.Y(f"{category}:N", title=None, sort=order),
+        x=alt.X(f"{value}:Q", title=title, scale=scale, axis=axis),
         tooltip=[category, alt.Tooltip(f"{value}:Q", format=number_format)],
     )
     bars = base.mark_bar(color=color)

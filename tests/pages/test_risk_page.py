@@ -342,3 +342,5 @@ def test_the_driving_quasi_identifier_bars_carry_their_figures():
         [label] = _text_layers(spec)
         assert label["encoding"]["text"]["field"] in ("k_without", "uniques_without")
         assert label["encoding"]["text"]["format"] == ",d"
+        # whole ticks: k = 1 read "0 0 0 0 1 1 1" along the axis without them
+        assert label["encoding"]["x"]["axis"]["tickMinStep"] == 1
