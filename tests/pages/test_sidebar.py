@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+from streamlit.proto.Metric_pb2 import Metric
 from streamlit.testing.v1 import AppTest
 
 from core.markup import escape_markdown
@@ -16,7 +17,9 @@ from tests.pages.apptest_helpers import ROOT
 REMOVED = ["name", "email", "mobile", "nric", "postal_code", "occupation"]
 
 
-def _session(quasi_identifiers: list[str], sensitive: str | None = None) -> AppTest:
+def _session(
+    quasi_identifiers: list[str], sensitive: str | None = None, annex_d: dict | None = None
+) -> AppTest:
     """A session that resumes a workspace holding the default sample with ``REMOVED``
     removed one step at a time, these roles and sensitive column. (AppTest draws the
     sidebar on a session's first run only, so the state is put in the workspace first.)"""
@@ -32,6 +35,8 @@ def _session(quasi_identifiers: list[str], sensitive: str | None = None) -> AppT
         version = ws.add_recipe_version(Recipe(steps=steps).to_yaml(), message="t", author="t")
         ws.set_setting("current_recipe", version.id)
         ws.set_setting("sensitive", sensitive)
+        if annex_d is not None:
+            ws.set_setting("annex_d", annex_d)
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.run()
     assert not at.exception, at.exception
@@ -65,3 +70,23 @@ def test_sidebar_flags_a_group_that_reveals_its_sensitive_value():
     at = _session(["date_of_birth", "sex"], sensitive="diagnosis")
     assert not _p_reid(at).delta.startswith("-")
     assert any("l-diversity = 1" in w.value and "diagnosis" in w.value for w in at.sidebar.warning)
+
+
+def test_at_the_threshold_the_margin_reads_zero_without_an_arrow():
+    """Issue 29: a P(re-ID) one float step from its threshold read "↓ -1.39e-17 against the
+    threshold 0.1". Here the threshold is the float just below P(attempt) / k: acceptable
+    (within rounding), so the margin reads 0, with no red or green arrow."""
+    import math
+
+    import pandas as pd
+
+    people = pd.read_csv(ROOT / "sample_data" / "singapore_people.csv", usecols=["sex"])
+    k = int(people.groupby("sex").size().min())  # REMOVED takes no row away
+    # high controls and high motivation: P(attempt) = 0.1 (Annex D's insider table)
+    harm = math.nextafter(0.1 / k, 0.0)
+    settings = {"controls": "high", "motivation": "high", "acquaintance": 0.0, "breach": 0.0}
+    at = _session(["sex"], annex_d={**settings, "harm": harm})
+    metric = _p_reid(at)
+    assert metric.delta.startswith("0 against the threshold"), metric.delta
+    assert (metric.proto.direction, metric.proto.color) == (Metric.NONE, Metric.GRAY)
+    assert any("Within the Annex D threshold" in s.value for s in at.sidebar.success)

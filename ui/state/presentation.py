@@ -169,7 +169,9 @@ def sidebar() -> None:
                     ANNEX_D_P_REID.name,
                     fmt_probability(verdict.p_reid),
                     delta=f"{margin} against the threshold {fmt_probability(verdict.threshold)}",
-                    delta_color="inverse",
+                    # At the threshold (acceptable): no arrow, no colour, not a red "up 0".
+                    delta_color="off" if margin == "0" else "inverse",
+                    delta_arrow="off" if margin == "0" else "auto",
                     help=ANNEX_D_P_REID.help(),
                 )
                 if verdict.acceptable:
