@@ -394,6 +394,11 @@ presentation.explain(
     "PDPC guide, Step 3 and Annex C",
 )
 points = frontier_frame(result)
+points["option"] = [option_in_words(c, hierarchies) for c in result.candidates]
+# Every point inside the plot: the jitter may lift a point past a "nice" axis top (issue 29).
+jittered = points["removed (jittered)"]
+pad = max(0.08 * float(jittered.max() - jittered.min()), 0.5)
+y_domain = [min(0.0, float(jittered.min()) - pad), float(jittered.max()) + pad]
 chart = (
     alt.Chart(points)
     .mark_point(filled=True)
@@ -404,11 +409,12 @@ chart = (
             "removed (jittered):Q",
             title="Records removed",
             axis=alt.Axis(format=",d", tickMinStep=1),
+            scale=alt.Scale(domain=y_domain, nice=False),
         ),
         color=alt.Color("k:O", title="Smallest group (k)"),
         shape=alt.Shape("optimum:N", title="Optimum"),
         size=alt.condition("datum.optimum", alt.value(200), alt.value(70)),
-        tooltip=["levels", "loss", "records removed", "k"],
+        tooltip=["option", "loss", "records removed", "k"],
     )
 )
 st.altair_chart(chart, width="stretch")
