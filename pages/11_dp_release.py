@@ -28,21 +28,20 @@ if not loading.require_data():
     st.stop()
 
 
+def _figure_words(name: str) -> str:
+    """A column of the release in words: "income_sum_error95" is "sum of income ± (95%
+    bound)" (core.dp.release names them for files and code)."""
+    bound = name.endswith("_error95")
+    base = name.removesuffix("_error95")
+    for kind in ("sum", "mean"):
+        if base.endswith(f"_{kind}"):
+            base = f"{kind} of {base.removesuffix(f'_{kind}')}"
+    return f"{base} ± (95% bound)" if bound else base
+
+
 def _in_words(table: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """The release's columns under headers a person reads: "income_sum_error95" is
-    "sum of income ± (95% bound)" (core.dp.release names them for files and code)."""
-
-    def header(name: str) -> str:
-        if name in by:
-            return name
-        bound = name.endswith("_error95")
-        base = name.removesuffix("_error95")
-        for kind in ("sum", "mean"):
-            if base.endswith(f"_{kind}"):
-                base = f"{kind} of {base.removesuffix(f'_{kind}')}"
-        return f"{base} ± (95% bound)" if bound else base
-
-    return table.rename(columns=header)
+    """The release's table under headers a person reads (the grouping columns as named)."""
+    return table.rename(columns=lambda name: name if name in by else _figure_words(name))
 
 
 st.title("Aggregate release")
@@ -223,7 +222,7 @@ shown = [
     for c in ("count", *(f"{c}_sum" for c in sums), *(f"{c}_mean" for c in means))
     if c in release.table.columns
 ]
-measure = st.selectbox("Measure", shown, key="dp_chart_measure")
+measure = st.selectbox("Measure", shown, key="dp_chart_measure", format_func=_figure_words)
 bands = dp.band_frame(release.table, exact, by, measure)
 # Drawn relative to the exact value, so bands stay visible whatever the cells' sizes.
 base = (
@@ -236,7 +235,7 @@ base = (
     .encode(y=alt.Y("cell:N", title=", ".join(by)))
 )
 unit = "records" if measure == "count" else f"units of {measure.rsplit('_', 1)[0]}"
-title = f"{measure}: released minus true value ({unit})"
+title = f"{_figure_words(measure)}: released minus true value ({unit})"
 chart = (
     base.mark_rule(strokeWidth=6, opacity=0.35).encode(
         x=alt.X("low_gap:Q", title=title), x2="high_gap:Q"

@@ -75,6 +75,12 @@ def test_sums_and_means_read_with_three_significant_digits():
     noisy = shown(at.dataframe[1])
     assert all(re.fullmatch(r"[\d,]+", text) for text in noisy["mean of income"])
     assert all(re.fullmatch(r"\d+(\.\d+)?", text) for text in noisy["count ± (95% bound)"])
+    # the error chart's measures in words too, not income_sum (issue 29)
+    assert at.selectbox(key="dp_chart_measure").options == [
+        "count",
+        "sum of income",
+        "mean of income",
+    ]
 
 
 def test_cross_tab_with_income_and_a_category_left_out(page):
