@@ -28,6 +28,7 @@ from core.formatting import fmt_count
 from core.geo import area_shapes, coordinate_columns, shape_column
 from core.markup import code_span, escape_markdown
 from ui import location_charts
+from ui.charts import labelled_bars
 from ui.page_errors import continue_on_error, stop_on_error
 from ui.state import classify, loading, presentation, replay, session
 from ui.tables import formatted_table
@@ -312,16 +313,14 @@ presentation.explain(
 )
 subset = table[table["grade"] == coarsening.label]
 if len(contextual) > 1 and len(subset):
-    bars = (
-        alt.Chart(subset[subset["method"] == method])
-        .mark_bar()
-        .encode(
-            x=alt.X("lr:Q", title="LR", axis=alt.Axis(format="%")),
-            y=alt.Y("variables:N", sort="-x", title=None),
-            tooltip=["variables", alt.Tooltip("lr:Q", format=".1%")],
-        )
-        # a fixed height, not a step per bar: Vega drops "fit-y" with a warning otherwise
-        .properties(height=18 * int(subset["variables"].nunique()) + 20)
+    # each bar with its LR written at its end, rows tall enough for their labels (issue 29)
+    bars = labelled_bars(
+        subset[subset["method"] == method].reset_index(drop=True),
+        "lr",
+        "variables",
+        title="LR",
+        number_format=".1%",
+        row_height=24,
     )
     st.altair_chart(bars, width="stretch")
     presentation.explain(

@@ -6,6 +6,7 @@ core.contextual.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -66,6 +67,10 @@ def test_exact_values_lr_and_pinpointed_areas(page):
     charts = page.get("vega_lite_chart")
     assert len(charts) == 2  # the sweep (one line per recoding) and LR per subset
     assert '"method"' in charts[0].proto.spec
+    # each subset's bar carries its LR (issue 29: labels missing on "Area-level subsets")
+    layers = json.loads(charts[1].proto.spec)["layer"]
+    [label] = [layer for layer in layers if layer["mark"]["type"] == "text"]
+    assert label["encoding"]["text"]["field"] == "lr"
 
 
 def test_absolute_recoding_then_recipe_steps(page):
