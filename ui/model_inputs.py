@@ -4,7 +4,8 @@ of :data:`core.measures.models.registry.MODELS`, built from its
 offered on the page with no page edit (docs/adding-a-privacy-model.md).
 
 Each group is a switch named after the model (its plain words and guide section as help)
-and, once on, one input per parameter: a choice list for a parameter with ``choices``, a
+and, once on, one input per parameter (one that counts only with another's value, its
+``when``, only then): a choice list for a parameter with ``choices``, a
 switch for a ``store_true`` flag, a number otherwise (whole for an ``int`` parameter). The
 model's own :meth:`~core.measures.models.base.PrivacyModel.check` judges the values and its
 message is shown in the group, next to the inputs. Parameters the page asks once for several
@@ -132,9 +133,11 @@ def model_inputs(model: PrivacyModel, given: Mapping[str, Any], *, on: bool) -> 
         shown = [p for p in model.parameters if p.field not in given and not is_file(p)]
         # Choices first: a number's kind may depend on them (FRACTION_WHEN).
         shown.sort(key=lambda p: "choices" not in p.cli and p.cli.get("action") != "store_true")
-        columns = box.columns(min(len(shown), 3) or 1)
-        for i, parameter in enumerate(shown):
-            with columns[i % len(columns)]:
+        columns = box.columns(3)
+        for parameter in shown:
+            if parameter.when is not None and values.get(parameter.when[0]) != parameter.when[1]:
+                continue  # it does not count with the choices made (the c of recursive l)
+            with columns[len(values) % len(columns)]:
                 values[parameter.field] = _parameter_input(model, parameter, values)
         box.caption(escape_markdown(f"{model.title}: {model.words}."))
     return ModelInputs(model, asked, values, box)

@@ -211,3 +211,24 @@ def test_a_sensitive_column_from_step_1_switches_l_diversity_on(tmp_path):
     distinct = table.groupby(["Age", "Gender"])["Occupation"].transform("nunique")
     assert (distinct < 2).sum() == chosen.suppressed  # the single-record groups go
     assert chosen.sensitive_figures["l_distinct"] >= 2
+
+
+def test_a_parameter_is_asked_only_when_it_counts(tmp_path):
+    """l-diversity's c counts for recursive l only, its estimator for entropy l only (their
+    ``when``): the page asks each then, and a recursive (c,l) search carries c to the
+    target (the l-diversity check needs c for recursive l)."""
+    at = open_sample(TAXI, ["Age"], PAGE)
+    at.selectbox(key="to_sensitive").set_value("Gender").run()
+    at.toggle(key="to_model_l_diversity").set_value(True).run()
+    assert not {"to_c", "to_entropy_estimator"} & _keys(at)  # distinct l
+    at.selectbox(key="to_l_kind").set_value("entropy").run()
+    assert "to_entropy_estimator" in _keys(at) and "to_c" not in _keys(at)
+    at.selectbox(key="to_l_kind").set_value("recursive").run()
+    assert "to_c" in _keys(at) and "to_entropy_estimator" not in _keys(at)
+    at.number_input(key="to_c").set_value(2.0)
+    at.selectbox(key="to_kind_Age").set_value("numeric")
+    at.number_input(key="to_supp").set_value(100.0).run()
+    at.button(key="to_run").click().run()
+    assert not at.exception, at.exception
+    target = at.session_state["tradeoff_result"][0].target
+    assert (target.l_kind, target.l, target.c) == ("recursive", 2, 2.0)

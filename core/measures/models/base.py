@@ -40,7 +40,9 @@ class Parameter:
     a form the value's type and choices: the Explore trade-offs page builds its inputs from
     it, ui/model_inputs.py); ``words`` what it means;
     ``example`` a typical value, where a form asking for the model starts (None: the form
-    does not ask it, or asks it its own way)."""
+    does not ask it, or asks it its own way); ``when`` (another parameter's field, a value):
+    the parameter counts only when that one has that value (the c of recursive l), so a
+    form asks it only then."""
 
     key: str
     field: str
@@ -48,6 +50,7 @@ class Parameter:
     flag: str | None = None
     cli: Mapping[str, Any] = field(default_factory=dict)
     example: float | None = None
+    when: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -40,12 +40,20 @@ class LDiversityModel(PrivacyModel):
             cli={"choices": L_KINDS, "default": "distinct", "help": "kind of l"},
         ),
         # No flag: ``cli`` only tells a form the value's type and choices.
-        Parameter("c", "c", "the c of recursive (c,l)-diversity", cli={"type": float}, example=3.0),
+        Parameter(
+            "c",
+            "c",
+            "the c of recursive (c,l)-diversity",
+            cli={"type": float},
+            example=3.0,
+            when=("l_kind", "recursive"),
+        ),
         Parameter(
             "estimator",
             "entropy_estimator",
             "entropy l: shannon or grassberger",
             cli={"choices": ENTROPY_ESTIMATORS, "default": "shannon"},
+            when=("l_kind", "entropy"),
         ),
     )
     words = (
