@@ -31,6 +31,7 @@ PROJECT_SETTINGS = (
     "targets",
     "tradeoff_hierarchies",
     "controls_in_place",
+    "annex_d_insider_table",
 )
 
 

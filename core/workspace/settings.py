@@ -69,6 +69,21 @@ def _choices(value: Any) -> bool:
     )
 
 
+def _insider_table(value: Any) -> bool:
+    """Annex D's Scenario #1 table as edited: level of controls -> motivation -> P in [0, 1]."""
+    return value is None or (
+        isinstance(value, Mapping)
+        and all(
+            isinstance(row, Mapping)
+            and all(
+                isinstance(p, int | float) and not isinstance(p, bool) and 0 <= p <= 1
+                for p in row.values()
+            )
+            for row in value.values()
+        )
+    )
+
+
 def _data_set(value: Any) -> bool:
     return value is None or (
         isinstance(value, Mapping)
@@ -94,6 +109,7 @@ SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "reviewed_text": ("a mapping of columns to {by, at, rows_checked}", _reviews),
     "targets": ("a mapping of privacy models to their parameters", _targets),
     "tradeoff_hierarchies": ("a mapping of columns to hierarchy choices", _choices),
+    "annex_d_insider_table": ("a table of probabilities (0 to 1)", _insider_table),
     "controls_in_place": (
         "a list of the Step 5 controls in place (text)",
         lambda v: v is None or (isinstance(v, list) and all(isinstance(c, str) for c in v)),

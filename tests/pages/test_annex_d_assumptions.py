@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apptest_helpers import load_sample
+from apptest_helpers import load_sample, metric
 from streamlit.testing.v1 import AppTest
 
+from core.figure_names import P_ATTEMPT
+from core.formatting import fmt_probability
 from core.release.report import controls_for
 from core.schema import Role
 from core.workspace import Workspace
@@ -79,3 +81,28 @@ def test_the_workshop_starts_from_the_guides_values(own_workspace):
     assert at.session_state["controls_in_place"] is None
     with Workspace(own_workspace) as ws:
         assert ws.settings()["annex_d"]["controls"] == "medium"
+
+
+def test_an_edited_insider_table_is_kept_and_reset(own_workspace):
+    """The Scenario #1 table edited on Risk is one of the project's assumptions: kept in
+    the workspace (a restart reopens it), and "Back to the guide's values" records that."""
+    at = load_sample(TAXI, {"Age": Role.INDIRECT, "Gender": Role.INDIRECT})
+    at.switch_page("pages/2_classify.py").run()
+    at.button(key="save_roles").click().run()
+    edited = {
+        level: {"low": 0.5, "medium": 0.6, "high": 0.7} for level in ("high", "medium", "low")
+    } | {"none": {"low": 1.0, "medium": 1.0, "high": 1.0}}
+    with Workspace(own_workspace) as ws:  # as the Risk page's editor records it
+        ws.set_setting("annex_d_insider_table", edited)
+
+    again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)  # a restart
+    again.run()
+    assert again.session_state["annex_d_insider_table"] == edited
+    again.switch_page("pages/5_risk.py").run()
+    assert not again.exception, again.exception
+    # medium controls, medium motivation: 0.6 from the edited table (the guide's is 0.25)
+    assert metric(again, P_ATTEMPT.name) == fmt_probability(0.6)
+    again.button(key="insider_reset").click().run()
+    assert again.session_state["annex_d_insider_table"] is None
+    with Workspace(own_workspace) as ws:
+        assert ws.settings()["annex_d_insider_table"] is None

@@ -26,7 +26,7 @@ from ui.state.loading import (
     load_sample,
     show_sample,
 )
-from ui.state.risk import CONTROLS_KEY
+from ui.state.risk import CONTROLS_KEY, INSIDER_TABLE_KEY
 from ui.state.session import (
     DECISIONS_KEY,
     HIERARCHY_CHOICES_KEY,
@@ -218,6 +218,7 @@ _FOLLOWED_SETTINGS = {
     "reviewed_text": REVIEWS_KEY,
     "targets": TARGETS_KEY,
     CONTROLS_KEY: CONTROLS_KEY,
+    INSIDER_TABLE_KEY: INSIDER_TABLE_KEY,
 }
 
 

@@ -114,25 +114,32 @@ def start_from_guide_values() -> None:
     values above) and an unticked checklist, not from another project's assumptions."""
     session()["annex_d"] = dict(ANNEX_D_DEFAULTS)
     session()[CONTROLS_KEY] = None
-    set_insider_table(None)
+    session()[INSIDER_TABLE_KEY] = None
 
     def record(ws: Any) -> None:
         ws.set_setting("annex_d", dict(ANNEX_D_DEFAULTS))
         ws.set_setting(CONTROLS_KEY, None)
+        ws.set_setting(INSIDER_TABLE_KEY, None)
 
     write(record)
 
 
-# Not "insider_table": that is the key of the Risk page's table editor widget.
-_INSIDER_TABLE_KEY = "annex_d_insider_table"
+# Not "insider_table": that is the key of the Risk page's table editor widget. Also the
+# workspace setting's name: the table is one of the project's Annex D assumptions.
+INSIDER_TABLE_KEY = "annex_d_insider_table"
 
 
 def insider_table() -> dict[str, dict[str, float]] | None:
-    return session().get(_INSIDER_TABLE_KEY)
+    """The Scenario #1 table edited on Risk, or None for the guide's example table."""
+    return session().get(INSIDER_TABLE_KEY)
 
 
 def set_insider_table(table: dict[str, dict[str, float]] | None) -> None:
-    session()[_INSIDER_TABLE_KEY] = table
+    """Keep the Scenario #1 table (None: the guide's) in the session and the workspace."""
+    if session().get(INSIDER_TABLE_KEY) == table:
+        return
+    session()[INSIDER_TABLE_KEY] = table
+    write(lambda ws: ws.set_setting(INSIDER_TABLE_KEY, table))
 
 
 def current_annex_d():
