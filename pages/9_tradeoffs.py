@@ -382,6 +382,7 @@ st.dataframe(
     hide_index=True,
     column_config={
         RECORD_RISK.name: st.column_config.NumberColumn(format="%.3g", help=RECORD_RISK.help()),
+        "levels": None,  # level codes ("Age:2"): the columns above say them in words
         ANNEX_D_P_REID.name: st.column_config.NumberColumn(
             format="%.3g", help=ANNEX_D_P_REID.help()
         ),

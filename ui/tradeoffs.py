@@ -221,15 +221,15 @@ def summary(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> str:
         if best.suppressed
         else "remove no records"
     )
-    risk = f"{RECORD_RISK.name} {fmt_probability(best.max_risk)}"
+    risk = f"the {RECORD_RISK.name} is {fmt_probability(best.max_risk)}"
     if best.p_reid is not None:
-        risk += f", {ANNEX_D_P_REID.name} {fmt_probability(best.p_reid)}"
+        risk += f" and the {ANNEX_D_P_REID.name} {fmt_probability(best.p_reid)}"
     value = best.measures[result.measure]
     return (
         f"To meet {result.target.describe()} with the least {MEASURE_NAMES[result.measure]}"
         f"{result.weighting()}: "
         f"{' and '.join(parts)}, and {removed}. Every remaining group then has at least "
-        f"{best.k} records ({risk}); {MEASURE_NAMES[result.measure]} "
+        f"{best.k} records, so {risk}; {MEASURE_NAMES[result.measure]} "
         f"{value:,.4g} ({MEASURES[result.measure]}). {len(result.frontier)} other minimal "
         "option(s) are in the table below."
     )

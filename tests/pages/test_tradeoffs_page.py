@@ -418,6 +418,14 @@ def test_an_annex_d_option_raises_the_release_target_k_and_names_the_version_in_
     at.checkbox(key="to_annexd").check()
     at.button(key="to_run").click().run()
     assert not at.exception, at.exception
+    # The answer names both figures (core.figure_names), worked by hand from the optimum's k.
+    frame = next(d for d in at.dataframe if "records removed" in d.value.columns)
+    k = int(frame.value.loc[frame.value["optimum"], "k"].iloc[0])
+    said = at.success[0].value
+    assert f"the highest record risk (1/k) is {1 / k:.3g}" in said, said
+    assert f"the Annex D P(re-ID) {0.6 / k:.3g}" in said, said
+    # the level codes ("Age:2") stay off the screen: the columns say them in words
+    assert json.loads(frame.proto.columns)["levels"]["hidden"] is True
     at.button(key="to_apply").click().run()
     assert not at.exception, at.exception
     step = at.session_state["history"].current.steps[-1]
