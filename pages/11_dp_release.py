@@ -7,6 +7,7 @@ cells suppressed). All computation is in core.dp; this page reads widgets and dr
 from __future__ import annotations
 
 import json
+import math
 
 import altair as alt
 import numpy as np
@@ -37,6 +38,14 @@ def _figure_words(name: str) -> str:
         if base.endswith(f"_{kind}"):
             base = f"{kind} of {base.removesuffix(f'_{kind}')}"
     return f"{base} ± (95% bound)" if bound else base
+
+
+def _symlog_ticks(top: float) -> list[float]:
+    """Ticks of a symlog axis from 0 to ``top``: 1, 2, 5, 10, 20, 50... over three decades
+    or fewer, else the powers of ten alone (a 270-pixel axis holds about ten labels)."""
+    decades = max(int(math.floor(math.log10(top))), 0) if top >= 1 else 0
+    steps = (1, 2, 5) if decades <= 3 else (1,)
+    return [0.0] + [m * 10.0**e for e in range(decades + 1) for m in steps if m * 10.0**e <= top]
 
 
 def _in_words(table: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -259,6 +268,7 @@ grid = np.geomspace(0.05, 5, 12 if mechanism == "laplace" else 7)
 curve = dp.accuracy_curve(
     grid, dp.measures_of(count, sums, means, bounds), mechanism=mechanism, delta=delta
 )
+top = float(curve["error95"].max()) * 1.05
 lines = (
     alt.Chart(curve)
     .mark_line(point=True)
@@ -269,9 +279,10 @@ lines = (
         y=alt.Y(
             "error95:Q",
             # an explicit domain: Vega's "nice" symlog domain can cut off the top point
-            scale=alt.Scale(
-                type="symlog", nice=False, domain=[0, float(curve["error95"].max()) * 1.05]
-            ),
+            scale=alt.Scale(type="symlog", nice=False, domain=[0, top]),
+            # explicit ticks: Vega's own symlog ticks left 1 to 20 unlabelled, so the
+            # error at ε = 1 could not be read off the axis (issue 29)
+            axis=alt.Axis(values=_symlog_ticks(top), format=",d"),
             title="± error, 95% of the time (in the measure's units)",
         ),
         color=alt.Color("measure:N", title="Query"),

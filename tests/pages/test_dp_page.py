@@ -6,6 +6,7 @@ are checked against the listed categories and with tolerances far wider than the
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -182,3 +183,17 @@ def test_error_band_chart_is_readable(page):
     text = json.dumps(spec, ensure_ascii=False)
     assert "count: released minus true value (records)" in text
     assert '"title": "sex"' in text
+
+
+def test_the_accuracy_axis_is_labelled_where_the_errors_are():
+    """Issue 29: Vega's own symlog ticks labelled 0, 20, 40, 60 only, so the count's error
+    at ε = 1 (a few records) could not be read. The ticks are 0, 1, 2, 5, 10, 20, 50..."""
+    page = open_app(PAGE)  # counts only (the module's page has sums added by now)
+    chart = next(c for c in page.get("vega_lite_chart") if "95% of the time" in c.proto.spec)
+    layers = json.loads(chart.proto.spec)["layer"]
+    y = next(layer["encoding"]["y"] for layer in layers if "y" in layer.get("encoding", {}))
+    ticks = y["axis"]["values"]
+    top = y["scale"]["domain"][1]
+    # a count's 95% error at ε = 0.05 is under 100 records: a 1-2-5 ladder up to it
+    assert ticks == [m for m in (0, 1, 2, 5, 10, 20, 50) if m <= top], (ticks, top)
+    assert y["axis"]["format"] == ",d"
