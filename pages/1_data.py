@@ -99,10 +99,11 @@ if presentation.training_mode():
     with st.expander(
         "The 30-minute workshop", expanded=session.source_name() == guide_examples.WORKSHOP_TABLE
     ):
-        st.dataframe(guide_examples.workshop_tasks(), hide_index=True, width="stretch")
+        st.markdown(guide_examples.workshop_tasks_markdown())
         st.caption(
             "The guide's Annex C example, one task per page in the order of its five "
-            "steps; training mode adds the guide's worked examples on each page."
+            "steps; each page shows its own task at the top, and training mode adds the "
+            "guide's worked examples."
         )
 
 

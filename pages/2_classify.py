@@ -7,7 +7,7 @@ import streamlit as st
 
 from core.markup import code_span, escape_markdown
 from core.schema import Role
-from ui import data_steps
+from ui import data_steps, guide_examples
 from ui.state import classify, loading, presentation, session, widgets
 
 STEP1 = "PDPC guide, Step 1 (Know your data)"
@@ -16,6 +16,7 @@ if not loading.require_data():
     st.stop()
 
 st.title("Classify")
+guide_examples.show_workshop_task("Classify")
 presentation.explain(
     "Decide for each column whether it is a direct identifier, an indirect identifier, a "
     "target attribute or other; later steps treat each role differently.",

@@ -17,7 +17,7 @@ from core.techniques.pseudonymisation import (
     MIN_PASSPHRASE_CHARS,
     passphrase_problem,
 )
-from ui import data_steps, free_text
+from ui import data_steps, free_text, guide_examples
 from ui.progress import working
 from ui.state import classify, keys, loading, presentation, session, widgets
 from ui.state import replay as recipe_replay
@@ -29,6 +29,7 @@ if not loading.require_data() or not classify.require_known_columns():
     st.stop()
 
 st.title("De-identify")
+guide_examples.show_workshop_task("De-identify")
 presentation.explain(
     "Remove every direct identifier; replace it with a pseudonym only if records must be "
     "linked back to a person or to other data sets later.",

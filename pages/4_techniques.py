@@ -21,6 +21,7 @@ if not loading.require_data() or not classify.require_known_columns():
     st.stop()
 
 st.title("Techniques")
+guide_examples.show_workshop_task("Techniques")
 presentation.explain(
     "Apply techniques to the indirect identifiers, then check the risk (Step 4); repeat until "
     "k reaches 3, 5 or more.",

@@ -27,6 +27,7 @@ if not loading.require_data() or not classify.require_known_columns():
     st.stop()
 
 st.title("Risk")
+guide_examples.show_workshop_task("Risk")
 data = replay.current_data()
 st.caption(
     f"Step 4 · Compute your risk. Measured on {presentation.recipe_label()} "

@@ -32,7 +32,7 @@ from core.schema import Role
 from core.techniques import encrypt_table
 from core.techniques.pseudonymisation import MIN_PASSPHRASE_CHARS, passphrase_problem
 from core.utility import utility_report
-from ui import release_fixes
+from ui import guide_examples, release_fixes
 from ui.charts import labelled_bars
 from ui.page_errors import stop_on_error
 from ui.state import cache, classify, loading, presentation, risk, session, widgets
@@ -116,6 +116,7 @@ PAGE_TITLES = {
 }
 
 st.title("Report")
+guide_examples.show_workshop_task("Report")
 if not loading.require_data() or not classify.require_known_columns():
     st.stop()
 

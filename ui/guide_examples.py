@@ -15,7 +15,7 @@ from core.io import read_table
 from core.measures.classes import equivalence_classes
 from core.risk import HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOTIVATION_LEVELS
 from core.techniques import generalise_date
-from ui.state import loading, presentation
+from ui.state import loading, presentation, session
 
 #: Annex D lists the levels of mitigating controls from high to none.
 GUIDE_CONTROL_ORDER = ("high", "medium", "low", "none")
@@ -101,8 +101,20 @@ def show_annex_c_taxi() -> None:
         before.caption("Before: every age is exact (k = 1)")
         before.dataframe(_sample("guide_annex_c_taxi.csv"), hide_index=True)
         after.caption("After: 10-year age bands, occupations grouped, the banker suppressed")
-        after.dataframe(_sample("guide_annex_c_taxi_after.csv"), hide_index=True)
-        st.caption("Source: PDPC guide, Annex C. Load this table on Data to try it yourself.")
+        after.dataframe(annex_c_after_suppression(), hide_index=True)
+        st.caption(
+            "Source: PDPC guide, Annex C. The guide's printed table still lists the banker "
+            "(serial number 3) although its text removes that record; it is left out here, "
+            "so both groups have 5 records. Load this table on Data to try it yourself."
+        )
+
+
+def annex_c_after_suppression() -> pd.DataFrame:
+    """Annex C's table after generalisation *and* the record suppression its text describes
+    ("the banker's record is removed as it is the only such value under Occupation"): the
+    guide's printed 'after' table still has the banker's row."""
+    after = _sample("guide_annex_c_taxi_after.csv")
+    return after[after["Occupation"] != "Banker"].reset_index(drop=True)
 
 
 ANNEX_B_TRAINING = (
@@ -163,7 +175,12 @@ WORKSHOP_TASKS = (
         "and Occupation are indirect identifiers (Step 1). Save.",
     ),
     ("De-identify", "Remove the Serial number (Step 2)."),
-    ("Risk", "Note k = 1: every age is unique (Step 4)."),
+    (
+        "Risk",
+        "Note k = 1: every occupation is different, so each record is one of a kind; the "
+        "impact table shows that leaving out occupation would not help alone, because "
+        "ages are nearly unique too (Step 4).",
+    ),
     (
         "Techniques",
         "Generalise Age into the guide's bands (edges 21, 31, 41), group the "
@@ -175,12 +192,30 @@ WORKSHOP_TASKS = (
 )
 
 
-def workshop_tasks() -> pd.DataFrame:
-    """The workshop's tasks as a numbered table (page, task)."""
-    return pd.DataFrame(
-        {
-            "#": range(1, len(WORKSHOP_TASKS) + 1),
-            "page": [page for page, _ in WORKSHOP_TASKS],
-            "task": [task for _, task in WORKSHOP_TASKS],
-        }
+def workshop_running() -> bool:
+    """The workshop is on: training mode, with the workshop's table loaded."""
+    return presentation.training_mode() and session.source_name() == WORKSHOP_TABLE
+
+
+def workshop_task_lines(page: str) -> list[str]:
+    """The workshop's tasks on ``page``, each numbered as in the whole list."""
+    return [
+        f"Workshop task {number} of {len(WORKSHOP_TASKS)}: {task}"
+        for number, (task_page, task) in enumerate(WORKSHOP_TASKS, start=1)
+        if task_page == page
+    ]
+
+
+def show_workshop_task(page: str) -> None:
+    """During the workshop, this page's own task(s) at the top of the page."""
+    if workshop_running():
+        for line in workshop_task_lines(page):
+            st.info(line, icon=":material/school:")
+
+
+def workshop_tasks_markdown() -> str:
+    """The whole workshop as a numbered list (long tasks wrap; a table cell would cut them)."""
+    return "\n".join(
+        f"{number}. **{page}**: {task}"
+        for number, (page, task) in enumerate(WORKSHOP_TASKS, start=1)
     )
