@@ -124,6 +124,60 @@ def typed(text: str, series: pd.Series, field: str) -> Any:
     return text.strip()
 
 
+#: Groups offered as pick-lists in the category mapping; more go in its 'old = new' lines.
+PICKED_GROUPS = 3
+#: Values offered in a pick-list (the most frequent first); rarer ones are typed.
+PICK_LIST_VALUES = 500
+
+
+def _picked_groups(series: pd.Series) -> Callable[[], dict[Any, str]]:
+    """Pick-lists for grouping categories (issue 29: typing ten 'old = new' lines to group
+    occupations): per group, the values to put together and the value they become."""
+    values = [v.item() if hasattr(v, "item") else v for v in series.dropna().value_counts().index]
+    values = values[:PICK_LIST_VALUES]
+    groups = []
+    for number in range(1, PICKED_GROUPS + 1):
+        left, right = st.columns([3, 1])
+        picked = left.multiselect(f"Group {number}: values to group", values, key=f"group_{number}")
+        name = right.text_input(f"Group {number} becomes", key=f"group_name_{number}")
+        groups.append((number, picked, name))
+
+    def mapping() -> dict[Any, str]:
+        out: dict[Any, str] = {}
+        for number, picked, name in groups:
+            if picked and not name.strip():
+                raise ParameterError(
+                    f"Group {number}: write the value its {len(picked)} picked values become."
+                )
+            if name.strip() and not picked:
+                raise ParameterError(f"Group {number}: pick the values that become {name!r}.")
+            for value in picked:
+                if value in out:
+                    raise ParameterError(
+                        f"The value {value!r} is picked in two groups: keep it in one."
+                    )
+                out[value] = name.strip()
+        return out
+
+    return mapping
+
+
+def merge_mappings(picked: dict[Any, str], typed_lines: dict[Any, str]) -> dict[Any, str]:
+    """The picked groups and the typed lines as one mapping; a value in both is refused."""
+    both = [value for value in typed_lines if value in picked]
+    if both:
+        raise ParameterError(
+            f"The value {both[0]!r} is both picked in a group and typed in a line: keep one."
+        )
+    mapping = {**picked, **typed_lines}
+    if not mapping:
+        raise ParameterError(
+            "The mapping is empty: pick values for a group, or write one 'old = new' line "
+            "per value."
+        )
+    return mapping
+
+
 def parse_mapping(text: str, series: pd.Series) -> dict[Any, str]:
     """Lines 'old = new' -> {old: new} (old typed like the column)."""
     mapping = {}
@@ -373,15 +427,18 @@ def _generalise(mode: str, step: dict[str, Any], series: pd.Series) -> Callable:
 
         return coded
     if mode == "mapping":
+        picked_groups = _picked_groups(series)
         text = st.text_area(
-            "Mapping, one 'old = new' per line",
+            "More values, one 'old = new' per line (optional)",
             key="mapping",
             placeholder="Programmer = IT\nDatabase Administrator = IT",
         )
         other = st.text_input("Replace unmapped values by (optional)", key="other")
         return lambda: {
             **step,
-            "mapping": parse_mapping(text, series),
+            "mapping": merge_mappings(
+                picked_groups(), parse_mapping(text, series) if text.strip() else {}
+            ),
             **({"other": other.strip()} if other.strip() else {}),
         }
     if mode == "hierarchy":
