@@ -18,34 +18,23 @@ import re
 from collections.abc import Iterator
 
 import pandas as pd
-from apptest_helpers import ROOT, recorded_downloads, shown
+from apptest_helpers import (
+    PASSING_RELEASE_ROLES,
+    PASSING_RELEASE_STEPS,
+    ROOT,
+    recorded_downloads,
+    shown,
+)
 from streamlit.testing.v1 import AppTest
 
 from core.recipe import EditHistory, Recipe
-from core.schema import Role
 
 MENU = re.findall(r'st\.Page\("([^"]+)", title="([^"]+)"', (ROOT / "app.py").read_text())
 SAMPLE = pd.read_csv(ROOT / "sample_data" / "singapore_people.csv", nrows=1)
 # A release the check passes (as tests/pages/test_release_record_page.py): year of birth
 # and sex, every other column that could identify someone removed.
-ROLES = {"date_of_birth": Role.INDIRECT, "sex": Role.INDIRECT, "nric": Role.DIRECT}
-STEPS = (
-    {"step": "generalise", "column": "date_of_birth", "date_unit": "year"},
-    {
-        "step": "remove",
-        "columns": [
-            "nric",
-            "name",
-            "email",
-            "mobile",
-            "race",
-            "postal_code",
-            "latitude",
-            "longitude",
-            "occupation",
-        ],
-    },
-)
+ROLES = PASSING_RELEASE_ROLES
+STEPS = PASSING_RELEASE_STEPS
 
 DEVELOPER_TEXT = {
     "float noise in scientific notation": re.compile(r"\d(?:\.\d+)?e-(?:0?[7-9]|[1-9]\d)\b"),

@@ -21,35 +21,23 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from apptest_helpers import Downloads, recorded_downloads
+from apptest_helpers import (
+    PASSING_RELEASE_ROLES,
+    PASSING_RELEASE_STEPS,
+    Downloads,
+    recorded_downloads,
+)
 from streamlit.testing.v1 import AppTest
 
 from core.recipe import EditHistory, Recipe
-from core.schema import Role
 from core.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/7_report.py"
 QI = ["date_of_birth", "sex"]
-ROLES = {c: Role.INDIRECT for c in QI} | {"nric": Role.DIRECT}
+ROLES = PASSING_RELEASE_ROLES
 # No random step: two sessions make the same bytes, so the second finds the first's record.
-STEPS = (
-    {"step": "generalise", "column": "date_of_birth", "date_unit": "year"},
-    {
-        "step": "remove",
-        "columns": [
-            "nric",
-            "name",
-            "email",
-            "mobile",
-            "race",
-            "postal_code",
-            "latitude",
-            "longitude",
-            "occupation",
-        ],
-    },
-)
+STEPS = PASSING_RELEASE_STEPS
 RELEASE_FILES = ("download_data", "download_bundle", "download_report_md", "download_report_json")
 
 
