@@ -13,15 +13,11 @@ from core.search.measures import MEASURES
 from core.search.run import search
 from core.search.target import Target
 from ui import model_inputs, solutions
+from ui.hierarchy_inputs import hierarchies_section, hierarchy_for, hierarchy_inputs
 from ui.page_errors import continue_on_error
-from ui.state import classify, loading, presentation, replay, risk, session, tradeoffs, widgets
-from ui.state import hierarchies as kept_hierarchies
-from ui.state.session import HIERARCHY_CHOICES_KEY
+from ui.state import classify, loading, presentation, replay, risk, session, tradeoffs
 from ui.tradeoffs import (
     MEASURE_NAMES,
-    gaps_in_words,
-    hierarchy_from_choice,
-    hierarchy_gaps,
     measure_words,
 )
 
@@ -58,67 +54,7 @@ if not qi:
     st.info("Pick the quasi-identifiers (indirect identifiers) to generalise.")
     st.stop()
 
-KINDS = ["auto", "numeric", "dates", "masking", "grouping", "suppress", "upload"]
-
-
-def hierarchy_inputs(column: str) -> dict:
-    """The hierarchy chosen for ``column`` (kind and its settings), kept in the workspace."""
-    left, right = st.columns([1, 2])
-    before = tradeoffs.hierarchy_choices().get(column, {})  # across pages and restarts
-    kind = left.selectbox(
-        escape_markdown(column),
-        KINDS,
-        key=widgets.showing(HIERARCHY_CHOICES_KEY, f"to_kind_{column}"),
-        index=KINDS.index(before.get("kind", "auto")),
-    )
-    spec: dict = {"kind": kind}
-    if kind == "numeric":
-        spec["widths"] = right.text_input(
-            "Band widths",
-            before.get("widths", "5, 10, 20, 40"),
-            key=widgets.showing(HIERARCHY_CHOICES_KEY, f"to_w_{column}"),
-        )
-    elif kind == "grouping":
-        spec["mapping"] = right.text_area(
-            "value: group, one a line",
-            before.get("mapping", ""),
-            key=widgets.showing(HIERARCHY_CHOICES_KEY, f"to_map_{column}"),
-        )
-    elif kind == "upload":
-        upload = right.file_uploader("ARX hierarchy (CSV, ';')", key=f"to_up_{column}")
-        spec["name"] = before.get("name")
-        if upload is not None:
-            with continue_on_error(right):
-                spec["name"] = kept_hierarchies.keep_uploaded_hierarchy(column, upload.getvalue())
-        if spec["name"]:
-            right.caption(
-                f"Using the uploaded hierarchy {escape_markdown(repr(spec['name']))}, kept in the "
-                "workspace."
-            )
-            with continue_on_error(right):
-                hierarchy = kept_hierarchies.stored_hierarchy(spec["name"])
-                if gaps := hierarchy_gaps(data[column], hierarchy):
-                    right.warning(
-                        escape_markdown(gaps_in_words(column, spec["name"], gaps)),
-                        icon=":material/warning:",
-                    )
-    tradeoffs.set_hierarchy_choice(column, spec)
-    return spec
-
-
-with st.expander("Hierarchies", expanded=False):
-    specs = {column: hierarchy_inputs(column) for column in qi}
-    presentation.explain(
-        "ARX format: one line per value, 'value;level 1;...;*'.",
-        "PDPC guide, Annex A: Generalisation",
-    )
-
-
-def hierarchy_for(column: str, spec: dict):
-    return hierarchy_from_choice(
-        data[column].rename(column), spec, stored=kept_hierarchies.stored_hierarchy
-    )
-
+specs = hierarchies_section(data, qi)
 
 c1, c2, c3 = st.columns(3)
 k = int(c1.number_input("Target k", 1, value=classify.k_target(), key="to_k"))
@@ -304,9 +240,9 @@ if t_group is not None and t_group.values.get("t_distance") == "hierarchical" an
             "the hierarchical distance: values a level apart are closer than values "
             "that only meet at '*')"
         )
-        specs[sensitive] = hierarchy_inputs(sensitive)
+        specs[sensitive] = hierarchy_inputs(data, sensitive)
         with continue_on_error():
-            given["t_hierarchy"] = hierarchy_for(sensitive, specs[sensitive])
+            given["t_hierarchy"] = hierarchy_for(data, sensitive, specs[sensitive])
 models, models_ok = model_inputs.checked(groups, given)
 use_annex_d = st.checkbox("Meet the Annex D threshold (settings of the Risk page)", key="to_annexd")
 
@@ -317,7 +253,7 @@ if st.button("Search", key="to_run", type="primary"):
             raise AnonymisationError(
                 "A privacy model switched on above is not well set: see its message."
             )
-        hierarchies = {c: hierarchy_for(c, specs[c]) for c in qi}
+        hierarchies = {c: hierarchy_for(data, c, specs[c]) for c in qi}
         extra = {}
         if use_annex_d:
             verdict = annex_d_risk(1, insider_table=risk.insider_table(), **risk.annex_d_settings())
