@@ -24,7 +24,9 @@ def _session(
     removed one step at a time, these roles and sensitive column. (AppTest draws the
     sidebar on a session's first run only, so the state is put in the workspace first.)"""
     first = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    first.run()  # the default sample (singapore_people.csv) is recorded in the workspace
+    first.run()  # the default sample (singapore_people.csv), not yet in the workspace:
+    first.switch_page("pages/1_data.py").run()  # picked on Data, it is recorded there
+    first.button(key="load_sample").click().run()
     roles = {c: Role.INDIRECT.value for c in quasi_identifiers}
     if sensitive is not None:
         roles[sensitive] = Role.TARGET.value

@@ -118,6 +118,8 @@ def test_workspace_flow_from_upload_to_reproduced_bundle(own_workspace, download
 
 def test_history_page_shows_the_log_and_versions(own_workspace):
     at = _new_session()
+    at.switch_page("pages/1_data.py").run()  # opening wrote nothing: the user picks a table
+    at.button(key="load_sample").click().run()
     at.switch_page("pages/4_techniques.py").run()
     at.switch_page("pages/12_history.py").run()
     assert not at.exception, at.exception
@@ -198,9 +200,9 @@ def test_a_prepared_release_is_recorded_and_reproduces(own_workspace):
 
 def test_replacing_the_data_asks_first_and_keeps_the_old_data_set(own_workspace):
     at = _new_session()
-    at.session_state["history"].push(  # a recipe worth keeping
-        at.session_state["history"].current.add({"step": "remove", "columns": ["name"]})
-    )
+    at.session_state["roles"] = {"name": Role.DIRECT}  # work worth keeping, recorded
+    at.switch_page("pages/2_classify.py").run()
+    at.button(key="save_roles").click().run()
     at.switch_page("pages/10_contextual.py").run()
     before = at.session_state["source_name"]
     at.button(key="ctx_load_survey").click().run()

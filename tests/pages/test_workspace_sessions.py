@@ -43,6 +43,16 @@ def app_py_on_every_rerun(monkeypatch):
     monkeypatch.setattr(script_runner, "_mpa_v1", run_main_script)
 
 
+def _session_on_the_recorded_sample() -> AppTest:
+    """A session whose user picked the sample on Data, so it is the workspace's project
+    (opening the app alone records nothing, issue 29)."""
+    at = _session()
+    at.switch_page("pages/1_data.py").run()
+    at.button(key="load_sample").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
 def _rerun(at: AppTest) -> AppTest:
     at.run()
     assert not at.exception, at.exception
@@ -127,7 +137,7 @@ def test_a_setting_changed_elsewhere_is_taken_over_not_written_back(own_workspac
 
 
 def test_roles_written_by_another_program_show_on_the_next_rerun(own_workspace):
-    at = _session()
+    at = _session_on_the_recorded_sample()
     assert not at.sidebar.metric  # no quasi-identifiers yet: no k
     with Workspace(own_workspace) as ws:  # e.g. another session, or a script on the file
         sha = ws.settings()["current_data"]["sha256"]
@@ -174,7 +184,7 @@ def test_an_unkept_upload_in_another_tab_is_not_followed(own_workspace):
 
 def test_a_recipe_taken_over_asks_for_a_key_this_session_lacks(own_workspace, monkeypatch):
     monkeypatch.delenv("ANON_TAB_KEY", raising=False)
-    at = _session()
+    at = _session_on_the_recorded_sample()
     step = {"step": "pseudonymise", "column": "nric", "method": "hmac", "key_env": "ANON_TAB_KEY"}
     with Workspace(own_workspace) as ws:  # another tab, which has the key, added the step
         seed = Recipe.from_yaml(ws.recipe_version(ws.settings()["current_recipe"]).yaml).seed
@@ -204,7 +214,7 @@ def test_a_hierarchy_choice_changed_elsewhere_redraws_the_trade_off_widgets(own_
 
 
 def test_roles_saved_elsewhere_redraw_the_role_pickers(own_workspace):
-    at = _session()
+    at = _session_on_the_recorded_sample()
     at.switch_page(CLASSIFY).run()
     columns = list(at.session_state["original"].columns)
     sex = columns.index("sex")
@@ -235,7 +245,7 @@ def test_a_tab_that_kept_its_table_never_takes_over_a_recipe_for_another(own_wor
 
 
 def test_a_rerun_never_reads_the_data_file_again(own_workspace, monkeypatch):
-    at = _session()
+    at = _session_on_the_recorded_sample()
     at.switch_page(CLASSIFY).run()
     reads: list[str] = []
     for module in (following, loading):  # the modules of ui.state that read data files

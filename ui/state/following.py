@@ -23,7 +23,6 @@ from ui.state.loading import (
     DEFAULT_SAMPLE,
     install_original,
     load_path,
-    load_sample,
     show_sample,
 )
 from ui.state.risk import CONTROLS_KEY, INSIDER_TABLE_KEY
@@ -78,12 +77,10 @@ def load_startup_table() -> None:
                 f"ANON_DATA could not be opened: {escape_markdown(error)} "
                 "The sample table is shown instead."
             )
-    note = session().get("restore_note")
-    if note:  # a project it cannot reopen: shown the sample, it is left as it is
-        show_sample(DEFAULT_SAMPLE)
-        session()["restore_note"] = note  # said beside the sample
-    else:  # a new workspace: the sample is its first data set
-        load_sample(DEFAULT_SAMPLE)
+    # A project it cannot reopen, or a new workspace: the sample is shown, and recorded
+    # only at the first change made on it (opening the app writes no version, no audit).
+    # (a restore_note, if any, is said beside it)
+    show_sample(DEFAULT_SAMPLE)
     mark_seen()
 
 
@@ -105,7 +102,7 @@ def switch_workspace(path: str) -> None:
     state["workspace_path"] = str(path)
     state.pop(SEEN_AT_KEY, None)
     if not restore_from_workspace():
-        (show_sample if session().get("restore_note") else load_sample)(DEFAULT_SAMPLE)
+        show_sample(DEFAULT_SAMPLE)  # recorded at the first change made on it
     mark_seen()
 
 

@@ -62,9 +62,11 @@ def _read_path(path: str) -> pd.DataFrame:
 
 
 def load_path(path: str) -> None:
-    """Load the table at ``path`` (``$ANON_DATA``; cached across sessions); raises
-    AnonymisationError with a clear message if it cannot be read."""
-    set_original(_read_path(path), Path(path).name, source_path=path)
+    """Open the table at ``path`` (``$ANON_DATA``; cached across sessions) as the app
+    starts; raises AnonymisationError with a clear message if it cannot be read. Like the
+    sample, it is recorded in the workspace at the first change made on it, not on opening.
+    """
+    set_original(_read_path(path), Path(path).name, source_path=path, record=False)
 
 
 def load_sample(name: str, *, fresh: bool = False) -> None:
@@ -117,12 +119,15 @@ def set_original(
     source_path: str | None = None,
     sha256: str | None = None,
     fresh: bool = False,
+    record: bool = True,
 ) -> None:
     """Make ``df`` the original table, chosen by the user, and record it in the workspace
     (its fingerprint and where it came from; its rows unless the user said no or it ships
     with the tool). A data set worked on before in this workspace (the same sha256) comes
     back with its roles and recipe; another starts a new empty recipe. Earlier data sets
-    and recipes stay in history. ``fresh``: start afresh even on a data set known before."""
+    and recipes stay in history. ``fresh``: start afresh even on a data set known before.
+    ``record``: False when the app opens it by itself ($ANON_DATA): then it is recorded at
+    the first change made on it, so opening the app writes nothing (issue 29)."""
     install_original(df, name)
     session().pop("restore_note", None)  # the user chose a data set
     digest = sha256 or (sha256_file(source_path) if source_path else table_sha256(df))
@@ -135,7 +140,8 @@ def set_original(
         shipped=shipped,
         recipe_version=version,
     )
-    write(lambda ws: None)  # records it (and its recipe) as the workspace's current project
+    if record:
+        write(lambda ws: None)  # records it (and its recipe) as the workspace's current project
 
 
 def _reopen_earlier_work(sha: str, name: str) -> int | None:
