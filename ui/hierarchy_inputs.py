@@ -14,7 +14,7 @@ from core.hierarchy import Hierarchy
 from core.markup import escape_markdown
 from ui.page_errors import continue_on_error
 from ui.state import hierarchies as kept_hierarchies
-from ui.state import presentation, tradeoffs, widgets
+from ui.state import classify, presentation, tradeoffs, widgets
 from ui.state.session import HIERARCHY_CHOICES_KEY
 from ui.tradeoffs import gaps_in_words, hierarchy_from_choice, hierarchy_gaps
 
@@ -79,7 +79,12 @@ def hierarchies_section(data: pd.DataFrame, qi: list[str]) -> dict[str, dict]:
 
 
 def hierarchy_for(data: pd.DataFrame, column: str, spec: dict) -> Hierarchy:
-    """The hierarchy ``spec`` describes for ``column`` of ``data``."""
+    """The hierarchy ``spec`` describes for ``column`` of ``data`` ("auto" by the kind Step 1
+    found in the column: :mod:`core.auto_hierarchy`)."""
+    detected = {str(c): s.kind for c, s in classify.suggestions().items()}.get(column)
     return hierarchy_from_choice(
-        data[column].rename(column), spec, stored=kept_hierarchies.stored_hierarchy
+        data[column].rename(column),
+        spec,
+        stored=kept_hierarchies.stored_hierarchy,
+        detected=detected,
     )

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from core._text import as_text
+from core.auto_hierarchy import auto_hierarchy
 from core.errors import AnonymisationError
 from core.figure_names import ANNEX_D_P_REID, RECORD_RISK
 from core.formatting import fmt_count, fmt_number, fmt_probability
@@ -55,12 +56,17 @@ def measure_label(measure: str) -> str:
 
 
 def hierarchy_from_choice(
-    series: pd.Series, spec: Mapping, *, stored: Callable[[str], Hierarchy]
+    series: pd.Series,
+    spec: Mapping,
+    *,
+    stored: Callable[[str], Hierarchy],
+    detected: str | None = None,
 ) -> Hierarchy:
     """The hierarchy a column's choice on the trade-offs page describes (kind ``numeric``
     with band ``widths``, ``grouping`` with a ``value: group`` ``mapping``, ``upload`` with
-    the ``name`` of a hierarchy kept in the workspace, read by ``stored``, or a built-in
-    kind). PDPC guide, Annex A: Generalisation."""
+    the ``name`` of a hierarchy kept in the workspace, read by ``stored``, ``auto`` by the
+    kind Step 1 ``detected`` in the column (:mod:`core.auto_hierarchy`; found again from
+    the column when None), or a built-in kind). PDPC guide, Annex A: Generalisation."""
     if spec["kind"] == "numeric":
         widths = [float(w) for w in spec["widths"].replace(";", ",").split(",") if w.strip()]
         return build_hierarchy(series, "numeric", widths=widths)
@@ -73,6 +79,8 @@ def hierarchy_from_choice(
         if not spec.get("name"):
             raise AnonymisationError(f"Upload a hierarchy file for '{series.name}'.")
         return stored(spec["name"])
+    if spec["kind"] == "auto":
+        return auto_hierarchy(series, detected)
     return build_hierarchy(series, spec["kind"])
 
 
