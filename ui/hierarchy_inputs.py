@@ -13,8 +13,8 @@ import streamlit as st
 from core.hierarchy import Hierarchy
 from core.markup import escape_markdown
 from ui.page_errors import continue_on_error
-from ui.state import hierarchies as kept_hierarchies
 from ui.state import classify, presentation, tradeoffs, widgets
+from ui.state import hierarchies as kept_hierarchies
 from ui.state.session import HIERARCHY_CHOICES_KEY
 from ui.tradeoffs import gaps_in_words, hierarchy_from_choice, hierarchy_gaps
 
