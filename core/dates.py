@@ -148,21 +148,56 @@ LOCAL_MONTHS = {
     "maerz": "Mar",
     "dezember": "Dec",  # de
     "dez": "Dec",
+    # Portuguese, Italian and Dutch (issue 26: "day month-word year" in other languages)
+    "janeiro": "Jan",  # pt
+    "fevereiro": "Feb",  # pt
+    "março": "Mar",  # pt
+    "marco": "Mar",
+    "maio": "May",  # pt
+    "junho": "Jun",  # pt
+    "julho": "Jul",  # pt
+    "setembro": "Sep",  # pt
+    "outubro": "Oct",  # pt
+    "novembro": "Nov",  # pt
+    "dezembro": "Dec",  # pt
+    "gennaio": "Jan",  # it
+    "febbraio": "Feb",  # it
+    "aprile": "Apr",  # it
+    "maggio": "May",  # it
+    "giugno": "Jun",  # it
+    "luglio": "Jul",  # it
+    "settembre": "Sep",  # it
+    "ottobre": "Oct",  # it
+    "dicembre": "Dec",  # it
+    "maart": "Mar",  # nl
+    "augustus": "Aug",  # nl
 }
 #: The local month names as one regular-expression alternative, longest first.
 LOCAL_MONTH_NAMES = "|".join(sorted(LOCAL_MONTHS, key=len, reverse=True))
 _LOCAL_MONTH = re.compile(rf"(?i)(?<![^\W\d_])(?:{LOCAL_MONTH_NAMES})(?![^\W\d_])\.?")
 
 
+# The words a day, month and year are joined by in Spanish and Portuguese ("5 de mayo de
+# 1990", "12 de diciembre del 1985") and the French first of the month ("1er janvier 1990").
+_DE_BEFORE_MONTH = re.compile(rf"(?i)(?<=[0-9]) de (?=(?:{LOCAL_MONTH_NAMES})(?![^\W\d_]))")
+_ENGLISH_SHORT = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"  # what LOCAL_MONTHS gives
+_DE_BEFORE_YEAR = re.compile(rf"(?<={_ENGLISH_SHORT}) del? (?=[0-9]{{4}}(?![0-9]))")
+_FIRST_OF = re.compile(r"(?i)(?<![0-9])1er(?= )")
+
+
 def english_month_names(values: pd.Series) -> pd.Series:
     """Text dates with the month names of :data:`LOCAL_MONTHS` written in English ("12 Ogos
-    1985" -> "12 Aug 1985", "Marso 12, 1986" -> "Mar 12, 1986"), for pandas to read; values
-    that are not text are returned as they are."""
+    1985" -> "12 Aug 1985", "Marso 12, 1986" -> "Mar 12, 1986", "5 de mayo de 1990" ->
+    "5 May 1990", "1er janvier 1990" -> "1 Jan 1990"), for pandas to read; values that are
+    not text are returned as they are."""
     if not (pd.api.types.is_object_dtype(values) or pd.api.types.is_string_dtype(values)):
         return values
-    replaced = values.str.replace(
+    replaced = values.str.replace(_DE_BEFORE_MONTH, " ", regex=True)
+    replaced = replaced.str.replace(
         _LOCAL_MONTH, lambda m: LOCAL_MONTHS[m.group(0).rstrip(".").lower()], regex=True
     )
+    replaced = replaced.str.replace(_DE_BEFORE_YEAR, " ", regex=True)
+    replaced = replaced.str.replace(_FIRST_OF, "1", regex=True)
     return replaced.where(replaced.notna(), values)
 
 

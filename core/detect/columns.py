@@ -62,6 +62,8 @@ _DATE_SHAPES = (
     r"[0-9]{1,4}[-/.][0-9]{1,2}[-/.][0-9]{1,4}(?:[ T][0-9:.]+)?"
     r"|[0-9]{1,2} [A-Za-z]{3,9},? [0-9]{4}"
     r"|[A-Za-z]{3,9} [0-9]{1,2},? [0-9]{4}"
+    # other languages: "5. März 1990", "1er février 1990", "5 de mayo de 1990"
+    r"|(?:[0-9]{1,2}\.?|1er) (?:de )?\pL{3,10}\.?,? (?:del? )?[0-9]{4}"
 )
 _STEP1 = "(PDPC guide, Step 1)"
 
@@ -231,6 +233,8 @@ _NATIONAL_IDS = {
     "tfn": "Australian TFN",
     "medicare": "Australian Medicare",
     "hkid": "Hong Kong ID",
+    "dni": "Spanish DNI/NIE",
+    "nir": "French NIR",
 }
 # MyKad numbers written as 12 bare digits are read as such only when their birth dates
 # span a generation: a lot or batch number that starts with its (recent) date also has a
@@ -267,6 +271,8 @@ def _national_ids(s: ColumnSample) -> Evidence | None:
         }
         found.update({kind: x.kind(kind) for kind in ("nik", "psn", "tfn", "medicare")})
         found["hkid"] = x.kind("hkid", x.upper)
+        found["dni"] = x.kind("dni", compact)
+        found["nir"] = x.kind("nir", compact)
         return found
 
     if s.measure(lambda x: sum(shares(x).values())) < THRESHOLD:

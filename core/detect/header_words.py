@@ -88,6 +88,12 @@ FOREIGN_HEADER_TERMS: dict[str, tuple[str, ...]] = {
         "handynummer",  # de: mobile
         "mobilnummer",  # de
         "rufnummer",  # de
+        "no hp",  # id: "HP", handphone
+        "nomor hp",  # id
+        "handphone",  # ms, id
+        "telefone",  # pt
+        "portable",  # fr: mobile
+        "whatsapp",
         "电话",  # zh
         "電話",  # zh
         "手机",  # zh
@@ -141,6 +147,12 @@ FOREIGN_HEADER_TERMS: dict[str, tuple[str, ...]] = {
         "ausweisnummer",  # de
         "steuer id",  # de
         "steueridentifikationsnummer",  # de
+        "sozialversicherungsnummer",  # de: social insurance number
+        "numero de seguridad social",  # es
+        "seguridad social",  # es
+        "nss",  # es: número de la Seguridad Social
+        "securite sociale",  # fr
+        "cedula",  # es (Latin America), tl: cédula de identidad
         "身份证",  # zh
         "身份證",  # zh
         "身分證",  # zh (Taiwan)
@@ -184,6 +196,15 @@ FOREIGN_HEADER_TERMS: dict[str, tuple[str, ...]] = {
         "lieu de naissance",  # fr
         "出生地",  # zh
         "stadt",  # de
+        "negeri",  # ms: state
+        "daerah",  # ms, id: district
+        "provinsi",  # id: province
+        "kelurahan",  # id: urban village
+        "desa",  # id: village
+        "kampung",  # ms: village
+        "lalawigan",  # tl: province
+        "provincia",  # es
+        "bundesland",  # de
         "城市",  # zh
         "ஊர்",  # ta
     ),
@@ -206,6 +227,12 @@ FOREIGN_HEADER_TERMS: dict[str, tuple[str, ...]] = {
         "geburtsdatum",  # de
         "geburtstag",  # de
         "geboren",  # de
+        "tanggal kelahiran",  # id
+        "f nac",  # es: "F. Nac."
+        "fec nac",  # es
+        "geb datum",  # de: "Geb.-Datum"
+        "data de nascimento",  # pt
+        "nascimento",  # pt
         "出生日期",  # zh
         "出生年月",  # zh
         "生日",  # zh
@@ -234,6 +261,7 @@ FOREIGN_HEADER_TERMS: dict[str, tuple[str, ...]] = {
     "age": (
         "umur",  # ms, id
         "usia",  # id
+        "idade",  # pt
         "edad",  # es, tl
         "gulang",  # tl
         "alter",  # de
@@ -249,6 +277,7 @@ FOREIGN_HEADER_TERMS: dict[str, tuple[str, ...]] = {
         "sexo",  # es
         "sexe",  # fr
         "geschlecht",  # de
+        "genero",  # es: género
         "性别",  # zh
         "性別",  # zh
         "பாலினம்",  # ta
@@ -259,6 +288,16 @@ FOREIGN_HEADER_TERMS: dict[str, tuple[str, ...]] = {
         "agama",  # ms, id: religion
         "suku",  # id: ethnic group
         "kewarganegaraan",  # ms, id: citizenship
+        "negara",  # ms, id: country
+        "negara asal",  # ms, id: country of origin
+        "bansa",  # tl: country
+        "pais",  # es: país
+        "pays",  # fr
+        "land",  # de
+        "herkunftsland",  # de: country of origin
+        "国家",  # zh: country
+        "國家",  # zh
+        "நாடு",  # ta: country
         "warganegara",  # ms
         "relihiyon",  # tl
         "nasyonalidad",  # tl

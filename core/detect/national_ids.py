@@ -1,5 +1,5 @@
-"""National identity numbers of Malaysia, Indonesia, the Philippines, Australia and Hong
-Kong: their shapes and the checks each country publishes (issue 26).
+"""National identity numbers of Malaysia, Indonesia, the Philippines, Australia, Hong
+Kong, Spain and France: their shapes and the checks each country publishes (issue 26).
 
 A re-identifier joins on these numbers as on an NRIC (PDPC guide, Step 1: a national
 identity number is a direct identifier; HIPAA §164.514(b)(2)(i)(R), any other unique
@@ -25,6 +25,12 @@ medicare   Australian Medicare card number, 10 digits (11 with the person's    1
 hkid       Hong Kong identity card, 1-2 letters, 6 digits, check digit        1 in 11
            (0-9 or A): letters A=10..Z=35, a blank first letter 36, weights
            9..2, (11 - sum mod 11) mod 11, 10 written A
+dni        Spain DNI, 8 digits and a letter, and NIE, X/Y/Z (read 0/1/2), 7    1 in 23
+           digits and a letter: the letter is TRWAGMYFPDXBNJZSQVHLCKE at
+           the number mod 23
+nir        France NIR (numéro de sécurité sociale), 15 digits: sex, year,     1 in 97
+           month, département (2A/2B for Corsica, read 19/18), commune,
+           order, and a key = 97 - (the first 13 digits mod 97)
 =========  ==================================================================  ==========
 
 Sources: JPN (Jabatan Pendaftaran Negara), "Kod Negeri / Kod Negara" (the place-of-birth
@@ -33,11 +39,15 @@ Papua provinces 93-96); Philippine Statistics Authority, PhilSys (RA 11055); the
 tax file number algorithm and Services Australia's Medicare card number check, as
 reproduced by python-stdnum (``stdnum.au.tfn``) and presidio's ``AuTfnRecognizer`` /
 ``AuMedicareRecognizer``; the Hong Kong Immigration Department's HKID check digit (as in
-``stdnum``'s references). The arithmetic is written out in ``tests/core/detect/test_national_ids.py``.
+``stdnum``'s references); Spain's Real Decreto 1553/2005 (DNI) and the Ministerio del
+Interior's published control-letter rule (also for the NIE); INSEE's NIR and its key
+(as in ``stdnum.es.dni``, ``stdnum.es.nie`` and ``stdnum.fr.nir``). The arithmetic is written out in ``tests/core/detect/test_national_ids.py``.
 
 A number with no check digit (MyKad, NIK, PhilSys) is judged by its date and codes; in
 free text the bare MyKad, TFN and Medicare digits are read only after their name
-(:data:`core.detect.patterns.RECORD_PREFIX`: "KP 850812145678", "TFN 123456782").
+(:data:`core.detect.patterns.RECORD_PREFIX`: "KP 850812145678", "TFN 123456782"); a
+DNI/NIE in free text is read with its letter in capitals, joined or after a hyphen
+("12345678-Z"), a NIR bare or in its printed groups ("1 85 05 78 006 084 36").
 """
 
 from __future__ import annotations
@@ -48,10 +58,12 @@ import re
 __all__ = [
     "NATIONAL_ID_SHAPES",
     "birth_date_of",
+    "valid_dni",
     "valid_hkid",
     "valid_medicare",
     "valid_mykad",
     "valid_nik",
+    "valid_nir",
     "valid_psn",
     "valid_tfn",
 ]
@@ -175,6 +187,34 @@ def valid_hkid(text: str) -> bool:
     return check == ("A" if expected == 10 else str(expected))
 
 
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def valid_dni(text: str) -> bool:
+    """Spain DNI (8 digits and a letter) or NIE (X, Y or Z, 7 digits and a letter; X, Y, Z
+    count as 0, 1, 2): the letter is :data:`_DNI_LETTERS` at the number mod 23."""
+    value = re.sub(r"[\s.-]", "", text).upper()
+    match = re.fullmatch(r"([XYZ][0-9]{7}|[0-9]{8})([A-Z])", value)
+    if match is None:
+        return False
+    number, letter = match.groups()
+    number = str("XYZ".index(number[0])) + number[1:] if number[0] in "XYZ" else number
+    return _DNI_LETTERS[int(number) % 23] == letter
+
+
+def valid_nir(text: str) -> bool:
+    """France NIR: 13 characters (sex 1-4, 7 or 8, year, month, département, commune,
+    order; Corsica's 2A and 2B read as 19 and 18) and a 2-digit key = 97 - (number mod
+    97)."""
+    value = re.sub(r"\s", "", text).upper()
+    match = re.fullmatch(r"([123478][0-9]{4}(?:[0-9]{2}|2A|2B)[0-9]{6})([0-9]{2})", value)
+    if match is None:
+        return False
+    number, key = match.groups()
+    number = number[:5] + {"2A": "19", "2B": "18"}.get(number[5:7], number[5:7]) + number[7:]
+    return 97 - int(number) % 97 == int(key)
+
+
 #: kind -> (expression for free text, expression for a whole cell, description, validator).
 #: Free text reads MyKad, PhilSys, TFN and Medicare numbers only written out (hyphens,
 #: spaces), NIK (always written bare) by its checks; a cell may hold the bare digits (a
@@ -215,5 +255,17 @@ NATIONAL_ID_SHAPES = {
         r"[A-Za-z]{1,2}[0-9]{6}\(?[0-9Aa]\)?",
         "a Hong Kong identity card number (check digit)",
         valid_hkid,
+    ),
+    "dni": (
+        r"[0-9]{8}-?[A-Z]|[XYZ]-?[0-9]{7}-?[A-Z]",
+        r"[0-9]{8}[- ]?[A-Za-z]|[XYZxyz][- ]?[0-9]{7}[- ]?[A-Za-z]",
+        "a Spanish DNI or NIE number (control letter, mod 23)",
+        valid_dni,
+    ),
+    "nir": (
+        r"[123478] ?[0-9]{2} ?[0-9]{2} ?(?:[0-9]{2}|2[AB]) ?[0-9]{3} ?[0-9]{3} ?[0-9]{2}",
+        r"[123478] ?[0-9]{2} ?[0-9]{2} ?(?:[0-9]{2}|2[ABab]) ?[0-9]{3} ?[0-9]{3} ?[0-9]{2}",
+        "a French social security number (NIR, key mod 97)",
+        valid_nir,
     ),
 }

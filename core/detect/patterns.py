@@ -135,6 +135,8 @@ _IPV6 = (
     rf"|(?:{_HEX}:){{1,7}}:"
     rf"|::(?:{_HEX}:){{0,6}}{_HEX}"
 )
+# A day number as other languages write it: "5", the German "5." and the French "1er".
+_LOCAL_DAY = r"(?:[0-9]{1,2}\.?|1er)"
 _MONTHS = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
@@ -145,8 +147,10 @@ _DATE = (
     r"|[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}"
     rf"|[0-9]{{1,2}}(?:st|nd|rd|th)?[ -]{_MONTHS}\.?,?[ -][0-9]{{4}}"
     rf"|{_MONTHS}\.? [0-9]{{1,2}}(?:st|nd|rd|th)?,? [0-9]{{4}}"
-    # other languages' months (core.dates.LOCAL_MONTHS): "12 Ogos 1985", "Marso 12, 1986"
-    rf"|[0-9]{{1,2}}[ -](?:{LOCAL_MONTH_NAMES})\.?,?[ -][0-9]{{4}}"
+    # other languages' months (core.dates.LOCAL_MONTHS): "12 Ogos 1985", "Marso 12, 1986",
+    # the German day with its dot ("5. Mai 1990"), the French first ("1er janvier 1990"),
+    # Spanish and Portuguese "de" ("5 de mayo de 1990", "12 de diciembre del 1985")
+    rf"|{_LOCAL_DAY}[ -](?:de )?(?:{LOCAL_MONTH_NAMES})\.?,?[ -](?:del? )?[0-9]{{4}}"
     rf"|(?:{LOCAL_MONTH_NAMES})\.? [0-9]{{1,2}},? [0-9]{{4}}"
 )
 # A day and a month without a year ("on 18 May", "May 18th", "3rd of June"): HIPAA Safe
@@ -158,13 +162,23 @@ _MONTHS_WORDS = (
     r"Jan(?:uary)?|Feb(?:ruary)?|Apr(?:il)?|June?|July?|Aug(?:ust)?|"
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?"
 )
-# Malay and Indonesian month names that are no English word nor a name ("Mei", "Mac",
-# "Des" are left out without a year).
+# Other languages' month names that are no English word nor a name ("Mei", "Mac", "Des",
+# "Mars", "Mai" are left out without a year, but for the German "5. Mai" and the Spanish
+# "5 de mayo" below, where the dot or the "de" says it is a date).
 _LOCAL_MONTHS_WORDS = (
-    "Januari|Februari|Maret|Juni|Julai|Juli|Ogos|Agustus|Oktober|Disember|Desember"
+    "Januari|Februari|Maret|Juni|Julai|Juli|Ogos|Agustus|Oktober|Disember|Desember|"
+    "enero|febrero|marzo|abril|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|"
+    "diciembre|janvier|f[ée]vrier|avril|juin|juillet|ao[ûu]t|septembre|octobre|novembre|"
+    "d[ée]cembre|Januar|Februar|M[äa]e?rz|Dezember|janeiro|fevereiro|mar[çc]o|junho|julho|"
+    "setembro|outubro|novembro|dezembro|gennaio|febbraio|aprile|maggio|giugno|luglio|"
+    "settembre|ottobre|dicembre|maart|augustus|Pebrero|Marso|Hunyo|Hulyo|Setyembre|Oktubre|"
+    "Nobyembre|Disyembre"
 )
 _DATE_NO_YEAR = (
-    rf"{_DAY}[ -](?:{_LOCAL_MONTHS_WORDS})"
+    rf"(?:{_DAY}|1er)[ -](?:{_LOCAL_MONTHS_WORDS})"
+    rf"|[0-9]{{1,2}}\.? de (?:{LOCAL_MONTH_NAMES})"
+    r"|[0-9]{1,2}\. (?-i:Januar|Februar|M[äa]e?rz|April|Mai|Juni|Juli|August|September|Oktober"
+    r"|November|Dezember)"
     rf"|{_DAY}(?:[ -]|\s+of\s+)(?:{_MONTHS_WORDS}|Mar(?:ch)?|(?-i:May|MAY))\.?"
     rf"|(?:{_MONTHS_WORDS}|(?-i:Mar(?:ch)?|MAR(?:CH)?|May|MAY))\.? {_DAY}"
 )
