@@ -179,14 +179,17 @@ presentation.explain(
 
 st.subheader("Sign-off")
 cols = st.columns(len(SIGN_OFF_FIELDS))
+kept = release_state.sign_off_fields()  # as typed before, kept in the workspace
 values = {
     key: col.text_input(
         label,
-        key=f"signoff_{key}",
+        value=kept.get(key, ""),
+        key=widgets.showing(session.SIGN_OFF_KEY, f"signoff_{key}"),
         placeholder=dt.date.today().isoformat() if key == "date" else "",
     )
     for col, (key, label) in zip(cols, SIGN_OFF_FIELDS.items(), strict=True)
 }
+release_state.set_sign_off_fields(values)
 signed = sign_off(values)
 
 # --- risk and utility --------------------------------------------------------------------

@@ -110,6 +110,16 @@ SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "targets": ("a mapping of privacy models to their parameters", _targets),
     "tradeoff_hierarchies": ("a mapping of columns to hierarchy choices", _choices),
     "annex_d_insider_table": ("a table of probabilities (0 to 1)", _insider_table),
+    "sign_off": (
+        "a mapping of sign-off fields to text",
+        lambda v: (
+            v is None
+            or (
+                isinstance(v, Mapping)
+                and all(isinstance(k, str) and isinstance(t, str) for k, t in v.items())
+            )
+        ),
+    ),
     "controls_in_place": (
         "a list of the Step 5 controls in place (text)",
         lambda v: v is None or (isinstance(v, list) and all(isinstance(c, str) for c in v)),

@@ -28,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
         ("k", "five"),
         ("annex_d", "low"),
         ("keep_rows", {"a": 1}),
+        ("sign_off", ["Tan Mei Ling"]),
+        ("sign_off", {"prepared_by": 3}),
     ],
 )
 def test_a_setting_of_the_wrong_shape_is_named_not_a_crash(tmp_path, monkeypatch, key, value):

@@ -33,6 +33,7 @@ from ui.state.session import (
     KEEP_ROWS_KEY,
     REVIEWS_KEY,
     SENSITIVE_KEY,
+    SIGN_OFF_KEY,
     TARGETS_KEY,
     has_data,
     history,
@@ -214,6 +215,7 @@ _FOLLOWED_SETTINGS = {
     "not_quasi_identifiers": DECISIONS_KEY,
     "reviewed_text": REVIEWS_KEY,
     "targets": TARGETS_KEY,
+    SIGN_OFF_KEY: SIGN_OFF_KEY,
     CONTROLS_KEY: CONTROLS_KEY,
     INSIDER_TABLE_KEY: INSIDER_TABLE_KEY,
 }

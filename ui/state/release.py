@@ -41,6 +41,7 @@ from ui.state.session import (
     DECISIONS_KEY,
     REVIEWS_KEY,
     ROOT,
+    SIGN_OFF_KEY,
     TARGETS_KEY,
     has_data,
     original,
@@ -67,6 +68,22 @@ def set_use_case(name: str) -> None:
         return
     session()["release_use_case"] = name
     write(lambda ws: ws.set_setting("use_case", name))
+
+
+def sign_off_fields() -> dict[str, str]:
+    """The Report's sign-off fields as last typed (field key -> text), kept in the
+    workspace so a restart brings them back (issue 29)."""
+    return dict(session().get(SIGN_OFF_KEY) or {})
+
+
+def set_sign_off_fields(values: Mapping[str, str]) -> None:
+    """Keep the sign-off fields typed on Report (empty ones left out); the Report calls
+    this on every run, so unchanged fields write nothing."""
+    typed = {str(k): str(v) for k, v in values.items() if str(v or "").strip()}
+    if typed == sign_off_fields():
+        return
+    session()[SIGN_OFF_KEY] = typed
+    write(lambda ws: ws.set_setting(SIGN_OFF_KEY, typed))
 
 
 def release_decisions() -> dict[str, str]:

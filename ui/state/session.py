@@ -48,6 +48,8 @@ SENSITIVE_KEY = "sensitive_column"
 DECISIONS_KEY = "release_decisions"
 REVIEWS_KEY = "text_reviews"
 TARGETS_KEY = "release_targets"
+# The Report's sign-off fields as typed (also the workspace setting's name).
+SIGN_OFF_KEY = "sign_off"
 K_TARGET_KEY = "k_target_value"
 # Explore trade-offs' hierarchy choices (also the workspace setting's name).
 HIERARCHY_CHOICES_KEY = "tradeoff_hierarchies"
