@@ -208,11 +208,12 @@ def sensitive_figures_words(sensitive: str, figures: Mapping[str, float]) -> str
 
 def summary(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> str:
     """The search's answer in plain words (no level codes)."""
+    alone = f" {result.alone_words()}" if result.alone else ""
     if result.optimum is None:
         return (
             f"No combination of generalisation levels meets {result.target.describe()}. "
             "Allow more records to be removed, lower the target, or add coarser levels to "
-            "the hierarchies."
+            f"the hierarchies.{alone}"
         )
     best = result.optimum
     kept = [c for c, lvl in best.levels.items() if lvl == 0]
@@ -239,7 +240,7 @@ def summary(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> str:
         f"{' and '.join(parts)}, and {removed}. Every remaining group then has at least "
         f"{best.k} records, so {risk}; {MEASURE_NAMES[result.measure]} "
         f"{value:,.4g} ({MEASURES[result.measure]}). {len(result.frontier)} other minimal "
-        "option(s) are in the table below."
+        f"option(s) are in the table below.{alone}"
     )
 
 

@@ -23,7 +23,7 @@ from core.search.bounds import dynamic_bound, static_bound
 from core.search.evaluation import Evaluator, NodeEvaluation
 from core.search.measures import Measures
 from core.search.preparation import PreparedTable
-from core.search.result import Candidate
+from core.search.result import AloneColumn, Candidate
 from core.search.rollup import RollUp
 from core.search.target import Target
 
@@ -55,6 +55,25 @@ class Lattice:
         self.size = int(np.prod(self.heights + 1))
         self.limit = self.evaluator.limit  # records that may be suppressed
         self.monotone = self.evaluator.monotone  # the whole target prunes both ways
+
+    def alone(self) -> tuple[AloneColumn, ...]:
+        """The quasi-identifiers that fail k on their own at their coarsest level short of
+        ``*`` with more records than may be removed (hence at every finer level too, as
+        classes only merge going up): every solution generalises them to ``*``. One
+        bincount per column, on the units."""
+        k, found = self.target.required_k, []
+        records = self.table.unit_records
+        for column in self.columns:
+            level = column.height - 1
+            if level < 0:
+                continue
+            codes = column.codes[level]
+            sizes = np.bincount(codes, weights=records).astype(np.int64)[codes]
+            small = int(records[sizes < k].sum())
+            if small > self.limit:
+                unique = int(records[sizes == 1].sum())
+                found.append(AloneColumn(column.name, level, small, unique, self.n, k))
+        return tuple(found)
 
     @property
     def evaluated(self) -> int:

@@ -41,6 +41,42 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class AloneColumn:
+    """A quasi-identifier that fails k on its own at every level short of ``*``: even at
+    ``level`` (its coarsest but ``*``) ``small`` of the ``records`` are in groups smaller
+    than ``k`` on this column alone (``unique`` of them alone in theirs), more than may be
+    removed, so every solution generalises it to ``*``. A column that singles out nearly
+    everyone by itself is a direct identifier rather than a quasi-identifier (PDPC guide,
+    Step 1: direct identifiers are "unique to an individual")."""
+
+    column: str
+    level: int
+    small: int
+    unique: int
+    records: int
+    k: int
+
+    def words(self) -> str:
+        """The finding in a sentence, with the figures."""
+        level = "" if self.level == 0 else " even at its coarsest level short of '*'"
+        if self.unique == self.records:
+            what = f"singles out everyone ({self.unique:,} of {self.records:,} records unique)"
+        elif self.unique >= 0.9 * self.records:
+            what = (
+                f"singles out nearly everyone ({self.unique:,} of {self.records:,} records unique)"
+            )
+        else:
+            what = (
+                f"leaves {self.small:,} of {self.records:,} records in groups smaller than "
+                f"k = {self.k} ({self.unique:,} unique)"
+            )
+        return (
+            f"'{self.column}' alone {what}{level} until it is generalised to '*'; consider "
+            "removing it as a direct identifier."
+        )
+
+
+@dataclass(frozen=True)
 class SearchResult:
     """The optimum under ``measure`` and the frontier (all minimal solutions)."""
 
@@ -58,6 +94,12 @@ class SearchResult:
     note: str = ""
     gs_factor: float = 0.5  # ARX's weighting of the arx_* measures (core.search.measures)
     weights: Mapping[str, float] = field(default_factory=dict)
+    # Quasi-identifiers that fail k on their own short of "*" (AloneColumn).
+    alone: tuple[AloneColumn, ...] = ()
+
+    def alone_words(self) -> str:
+        """Each column that singles people out on its own, in a sentence ("" when none)."""
+        return " ".join(finding.words() for finding in self.alone)
 
     @property
     def candidates(self) -> tuple[Candidate, ...]:
@@ -87,10 +129,11 @@ class SearchResult:
         return pd.DataFrame(rows)
 
     def explanation(self) -> str:
+        alone = f" {self.alone_words()}" if self.alone else ""
         if self.optimum is None:
             return (
                 f"No combination of generalisation levels meets {self.target.describe()}; "
-                "allow more suppression, lower the target or add coarser levels."
+                f"allow more suppression, lower the target or add coarser levels.{alone}"
             )
         o = self.optimum
         return (
@@ -98,6 +141,7 @@ class SearchResult:
             f"{self.target.describe()} is {o.label()} ({self.measure} = "
             f"{o.measures[self.measure]:.4g}, {o.suppressed} record(s) suppressed); "
             f"{len(self.frontier)} minimal solution(s) found by the {self.method} search."
+            f"{alone}"
         )
 
     def weighting(self) -> str:

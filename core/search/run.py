@@ -130,4 +130,5 @@ def search(
         note=note,
         gs_factor=float(gs_factor),
         weights={c: float(w) for c, w in (weights or {}).items()},
+        alone=lattice.alone(),
     )
