@@ -11,6 +11,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.runtime.scriptrunner import script_runner
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Dataframe
 
@@ -130,3 +131,18 @@ PASSING_RELEASE_STEPS = (
         ],
     },
 )
+
+
+@pytest.fixture
+def app_py_on_every_rerun(monkeypatch):
+    """Rerun as the server does: app.py every time (it takes the workspace's changes over
+    and draws the sidebar, e.g. the training-mode toggle), its st.navigation running the
+    page. AppTest reruns only the page's file after the first run (it takes pages/ for a
+    v1 pages folder), which would skip what app.py does. Use with
+    ``pytestmark = pytest.mark.usefixtures("app_py_on_every_rerun")`` after importing it."""
+
+    def run_main_script(main_script_path: str) -> None:
+        code = compile(Path(main_script_path).read_text(), main_script_path, "exec")
+        exec(code, {"__name__": "__main__", "__file__": main_script_path})
+
+    monkeypatch.setattr(script_runner, "_mpa_v1", run_main_script)

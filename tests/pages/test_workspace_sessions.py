@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from streamlit.runtime.scriptrunner import script_runner
+from apptest_helpers import app_py_on_every_rerun  # noqa: F401 (a fixture)
 from streamlit.testing.v1 import AppTest
 
 from core.recipe import Recipe
@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TAXI = "guide_annex_c_taxi.csv"
 TECHNIQUES = "pages/4_techniques.py"
 CLASSIFY = "pages/2_classify.py"
+pytestmark = pytest.mark.usefixtures("app_py_on_every_rerun")
 
 
 def _session() -> AppTest:
@@ -27,20 +28,6 @@ def _session() -> AppTest:
     at.run()
     assert not at.exception, at.exception
     return at
-
-
-@pytest.fixture(autouse=True)
-def app_py_on_every_rerun(monkeypatch):
-    """Rerun as the server does: app.py every time (it takes the workspace's changes over
-    and draws the sidebar), its st.navigation running the page. This AppTest reruns only
-    the page's file after the first run (it takes pages/ for a v1 pages folder), which
-    would skip what is tested here."""
-
-    def run_main_script(main_script_path: str) -> None:
-        code = compile(Path(main_script_path).read_text(), main_script_path, "exec")
-        exec(code, {"__name__": "__main__", "__file__": main_script_path})
-
-    monkeypatch.setattr(script_runner, "_mpa_v1", run_main_script)
 
 
 def _session_on_the_recorded_sample() -> AppTest:

@@ -39,9 +39,16 @@ def ask_before_replacing(
 ) -> None:
     """A button whose ``action`` replaces the data set or recipe: if work would be set
     aside, it asks first (the old state stays in the workspace's history either way).
-    ``on_click`` runs as the button's callback, before the script (e.g. to set a widget)."""
+    ``on_click`` is part of the action, run as a callback before the script (e.g. to set a
+    widget drawn earlier): on the button itself when nothing is at stake, else on "Yes,
+    replace" only, so that "Cancel" leaves everything as it was (issue 29)."""
     asking = f"{key}_confirm"
-    if st.button(label, key=key, on_click=on_click):
+
+    def unasked() -> None:
+        if on_click is not None and work_at_stake() is None:
+            on_click()
+
+    if st.button(label, key=key, on_click=unasked):
         if work_at_stake() is None:
             action()
             return
@@ -57,7 +64,7 @@ def ask_before_replacing(
         icon=":material/help:",
     )
     yes, no = st.columns(2)
-    if yes.button("Yes, replace", key=f"{key}_yes", type="primary"):
+    if yes.button("Yes, replace", key=f"{key}_yes", type="primary", on_click=on_click):
         session().pop(asking, None)
         action()
     if no.button("Cancel", key=f"{key}_no"):
