@@ -1,0 +1,472 @@
+"""The project and presidio side by side on eval5, the fifth held-out set of issue 26.
+
+The set (``bench/data/eval5/``, ``bench/make_eval5.py``; its README says how and from what
+it was made) was written and committed before any detector ran on it: **measure only**,
+never tune a detector on its rows, notes or misses. Printed, for both tools where both
+apply, on the same inputs in the same run:
+
+1. **Free text**: the 176 hand-written notes (431 labelled spans). Span recall per entity
+   type and per name origin (a true span is found when a detection of a compatible kind
+   overlaps it: ``bench/independent_eval.py``), precision (detections on a labelled span;
+   on a span of their kind; per label), the labelled strings still verbatim after
+   redaction (per type and origin), and the time to redact, as a ratio;
+2. **Cells of the direct-identifier columns** (full name, given name alone, next of kin in
+   lower case, national ID, phone, email): the share of cells in which a detection of the
+   column's type is found, per column and, for the name columns, per origin; the time;
+3. **Step 1** (the project's :func:`core.schema.suggest_roles`; presidio has no column
+   classifier): each column's suggested role against its true role;
+4. **Safe Harbor** (:func:`core.safe_harbor.apply_safe_harbor`, free text removed by
+   default, then redacted): personal values left per 1,000 cells, rows affected, people
+   aged 90+ with an exact age or birth year, and plain columns it removed.
+
+presidio (bench/requirements-bench.txt): analyzer + anonymizer 2.2.366 with spaCy
+``en_core_web_sm`` 3.8 NER when installed (patterns only otherwise; the output says which),
+phones of SG, US, GB, IN, MY and AU, and the Singapore NRIC/FIN, UK NHS and NINO, UK
+postcode, Aadhaar, PAN and Spanish NIF recognisers, default threshold; entities mapped to
+the project's labels by :data:`PRESIDIO_EVAL5_LABELS`.
+
+Run: ``.venv/bin/python bench/bench_detect_eval5.py`` (``--no-presidio`` for the project
+alone). Nothing here prints the strings missed: the report gives categories only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.independent_eval import (  # noqa: E402
+    SPAN_KINDS,
+    left_verbatim,
+    match,
+    precision,
+    precision_by_label,
+    recall_table,
+)
+
+DATA = ROOT / "bench" / "data" / "eval5"
+REFERENCE_DATE = dt.date(2026, 1, 1)  # the ages of people.csv are computed on this date
+NOTES = "z"
+#: Direct-identifier columns scored cell by cell -> the detection label that finds them.
+CELL_LABELS = {"c1": "NAME", "x": "NAME", "c6": "NAME", "k": "ID", "tel": "PHONE", "info": "EMAIL"}
+NAME_COLUMNS = ("c1", "x", "c6")
+_NOT_A_DATE = re.compile(
+    r"\s*(?:\d{4}(?:\.0)?|\d{4}\s*or\s+(?:earlier|before)|<=?\s*\d{4}|90\+)\s*"
+)
+PRESIDIO_EVAL5_LABELS = {
+    "PERSON": "NAME",
+    "PHONE_NUMBER": "PHONE",
+    "EMAIL_ADDRESS": "EMAIL",
+    "LOCATION": "ADDRESS",
+    "UK_POSTCODE": "ADDRESS",
+    "DATE_TIME": "DATE",
+    "SG_NRIC_FIN": "ID",
+    "US_SSN": "ID",
+    "UK_NHS": "ID",
+    "UK_NINO": "ID",
+    "IN_AADHAAR": "ID",
+    "IN_PAN": "ID",
+    "ES_NIF": "ID",
+    "URL": "URL",
+    "IP_ADDRESS": "IP",
+}
+PRESIDIO_EVAL5_RECOGNIZERS = (
+    "SgFinRecognizer",
+    "NhsRecognizer",
+    "UkNinoRecognizer",
+    "UkPostcodeRecognizer",
+    "InAadhaarRecognizer",
+    "InPanRecognizer",
+    "EsNifRecognizer",
+)
+
+
+# --------------------------------------------------------------------------------------
+# Loading
+# --------------------------------------------------------------------------------------
+def load() -> dict[str, pd.DataFrame]:
+    """The table (read as a user's file is), its column truth, people, notes and spans
+    (``row`` of a span is its note's number; ``ref`` spans apart as ``neutral``)."""
+    from core.io import read_table
+
+    spans = pd.read_csv(
+        DATA / "spans.csv", dtype={"text": str, "origin": str}, keep_default_na=False
+    )
+    spans = spans.rename(columns={"note": "row"})
+    scored = spans["kind"].isin(SPAN_KINDS)
+    people = pd.read_csv(DATA / "people.csv", dtype=str, keep_default_na=False)
+    people["age"] = people["age"].astype(int)
+    notes = pd.read_csv(DATA / "notes.csv", dtype={"text": str}, keep_default_na=False)
+    return {
+        "table": read_table(DATA / "table.csv"),
+        "columns": pd.read_csv(DATA / "columns.csv", keep_default_na=False),
+        "people": people,
+        "notes": notes,
+        "spans": spans[scored].reset_index(drop=True),
+        "neutral": spans[~scored].reset_index(drop=True),
+    }
+
+
+# --------------------------------------------------------------------------------------
+# Scores (plain pandas: tests/test_bench_eval5.py checks them by hand)
+# --------------------------------------------------------------------------------------
+def score_notes(
+    spans: pd.DataFrame,
+    found: pd.DataFrame,
+    redacted: pd.Series,
+    neutral: pd.DataFrame | None = None,
+) -> dict[str, object]:
+    """Recall per kind and per name origin, precision, and the spans left verbatim.
+
+    ``spans``: row, start, end, kind, origin, text; ``found``: row, start, end, label;
+    ``redacted``: each row's text after redaction (index = row).
+    """
+    truth, found = match(spans, found, neutral)
+    truth["left"] = left_verbatim(truth, redacted.fillna("")).to_numpy()
+    names = truth[truth["kind"] == "name"]
+    on_pii, on_kind = precision(found)
+    left = truth[truth["left"]]
+    return {
+        "truth": truth,
+        "found": found,
+        "by_kind": recall_table(truth, "kind"),
+        "by_origin": recall_table(names, "origin"),
+        "precision": on_pii,
+        "precision_kind": on_kind,
+        "precision_by_label": precision_by_label(found),
+        "false_alarms": int((~found["on_pii"]).sum()),
+        "detections": len(found),
+        "left": len(left),
+        "left_by_kind": left["kind"].value_counts().to_dict(),
+        "left_by_origin": left.loc[left["kind"] == "name", "origin"].value_counts().to_dict(),
+    }
+
+
+def score_cells(
+    table: pd.DataFrame, found: pd.DataFrame, origins: dict[str, pd.Series]
+) -> pd.DataFrame:
+    """Per direct column of :data:`CELL_LABELS`: its cells, and the share in which a
+    detection of its label is found (``found``: column, row, label); for the name
+    columns, the share per origin too (``origins``: column -> each row's origin)."""
+    rows = []
+    for column, label in CELL_LABELS.items():
+        filled = table[column].notna() & (table[column].astype(str).str.strip() != "")
+        hits = found.loc[(found["column"] == column) & (found["label"] == label), "row"]
+        hit = pd.Series(table.index.isin(hits), index=table.index)[filled]
+        rows.append((column, "all", int(filled.sum()), float(hit.mean())))
+        if column in origins:
+            for origin, share in hit.groupby(origins[column][filled]).mean().items():
+                rows.append(
+                    (column, origin, int((origins[column][filled] == origin).sum()), float(share))
+                )
+    return pd.DataFrame(rows, columns=["column", "origin", "cells", "found"])
+
+
+def date_kept(text: str) -> bool:
+    """Whether a Safe Harbor cell still shows more of a date than the year: any digit left
+    in it unless it is a bare year or a year aggregate ("1935 or earlier", "90+")."""
+    return bool(re.search(r"\d", text)) and not _NOT_A_DATE.fullmatch(text)
+
+
+def safe_harbor_left(
+    table: pd.DataFrame,
+    out: pd.DataFrame,
+    people: pd.DataFrame,
+    spans: pd.DataFrame,
+    notes: pd.DataFrame,
+) -> dict[str, object]:
+    """Personal values of ``table`` left in the Safe Harbor output ``out`` (same rows),
+    per 45 CFR 164.514(b)(2)(i): a name, ID, phone or email still in its cell (A, R, D, F);
+    an address's street line or a full postal code (B; a US ZIP counts only with all 5
+    digits); a date of birth or visit showing more than its year (C); for people aged 90+,
+    an exact age or the birth year (C); every labelled span of a note still in clear."""
+
+    def cells(column: str) -> pd.Series:
+        if column not in out.columns:
+            return pd.Series("", index=table.index)
+        return out[column].astype(object).where(out[column].notna(), "").astype(str)
+
+    def original(column: str) -> pd.Series:
+        return table[column].astype(object).where(table[column].notna(), "").astype(str)
+
+    def contains(pieces: pd.Series, text: pd.Series) -> np.ndarray:
+        return np.array(
+            [bool(p) and p.lower() in t.lower() for p, t in zip(pieces, text, strict=True)]
+        )
+
+    left: dict[str, np.ndarray] = {c: contains(original(c), cells(c)) for c in CELL_LABELS}
+    left["col_7"] = contains(people["street"], cells("col_7"))
+    left["c8"] = contains(people["postal"], cells("c8"))
+    for column in ("d", "v"):
+        left[column] = cells(column).map(date_kept).to_numpy(dtype=bool)
+    old = (people["age"] >= 90).to_numpy()
+    ages = pd.to_numeric(cells("n"), errors="coerce").to_numpy()
+    left["n"] = old & (ages == people["age"].to_numpy())
+    born_year = people["dob"].str.slice(0, 4)
+    year_left = old & ~left["d"] & contains(born_year, cells("d"))
+    notes_left = np.zeros(len(table), dtype=bool)
+    spans_left = 0
+    if NOTES in out.columns:
+        texts = cells(NOTES).reindex(notes["row"]).reset_index(drop=True)
+        verbatim = left_verbatim(spans, texts)
+        spans_left = int(verbatim.sum())
+        rows = notes["row"].to_numpy()[spans.loc[verbatim.to_numpy(), "row"].unique()]
+        notes_left[rows] = True
+    by_column = {c: int(v.sum()) for c, v in left.items() if v.any()}
+    if year_left.any():
+        by_column["d (birth year, 90+)"] = int(year_left.sum())
+    if spans_left:
+        by_column[f"{NOTES} (spans)"] = spans_left
+    values = sum(by_column.values())
+    any_left = np.logical_or.reduce([*left.values(), year_left, notes_left])
+    return {
+        "values_left": values,
+        "per_1000_cells": 1000 * values / table.size,
+        "rows_affected": int(any_left.sum()),
+        "left_by_column": by_column,
+        "aged_90_plus": int(old.sum()),
+        "aged_90_plus_exact": int((left["n"] | year_left | (old & left["d"])).sum()),
+    }
+
+
+# --------------------------------------------------------------------------------------
+# The two tools
+# --------------------------------------------------------------------------------------
+def ours_detect(texts: pd.Series) -> pd.DataFrame:
+    from core.detect import find_entities
+
+    rows = [
+        (row, e.start, e.end, e.label, e.text)
+        for row, text in texts.items()
+        if isinstance(text, str)
+        for e in find_entities(text)
+    ]
+    return pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
+
+
+def ours_redact(texts: pd.Series) -> tuple[pd.Series, float]:
+    from core.detect.text import redact_and_count
+
+    redact_and_count(texts.head(10), lambda e: f"[{e.label}]")  # warm-up
+    start = time.perf_counter()
+    out, _, _ = redact_and_count(texts, lambda e: f"[{e.label}]")
+    return out, time.perf_counter() - start
+
+
+def presidio_tool():
+    """presidio set up for eval5's countries, or None (with the reason printed)."""
+    try:
+        from bench.bench_detect_independent import Presidio
+
+        return Presidio(
+            regions=("SG", "US", "GB", "IN", "MY", "AU"),
+            recognizers=PRESIDIO_EVAL5_RECOGNIZERS,
+            labels=PRESIDIO_EVAL5_LABELS,
+        )
+    except ImportError as exc:
+        print(f"presidio not run ({exc}); install bench/requirements-bench.txt")
+        return None
+
+
+def cell_texts(table: pd.DataFrame) -> pd.DataFrame:
+    """The cells of the direct columns, one text each: column, row, text."""
+    frames = [
+        pd.DataFrame({"column": c, "row": table.index, "text": table[c].astype(object)})
+        for c in CELL_LABELS
+    ]
+    cells = pd.concat(frames, ignore_index=True)
+    cells = cells[cells["text"].notna()]
+    return cells.assign(text=cells["text"].astype(str)).reset_index(drop=True)
+
+
+def with_columns(found: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
+    """Detections on ``cells`` (their ``row`` = position in ``cells``) -> column, row, label."""
+    where = cells.loc[found["row"].to_numpy(), ["column", "row"]].reset_index(drop=True)
+    return pd.concat([where, found[["label"]].reset_index(drop=True)], axis=1)
+
+
+# --------------------------------------------------------------------------------------
+# Step 1 and Safe Harbor (the project only)
+# --------------------------------------------------------------------------------------
+def step1(table: pd.DataFrame, truth: pd.DataFrame) -> pd.DataFrame:
+    from core.schema import suggest_roles
+
+    holds = truth.set_index("column")
+    return pd.DataFrame(
+        [
+            (
+                s.column,
+                holds.loc[str(s.column), "holds"],
+                holds.loc[str(s.column), "role"],
+                holds.loc[str(s.column), "group"],
+                str(s.role),
+                s.kind,
+                s.judged_by,
+            )
+            for s in suggest_roles(table)
+        ],
+        columns=["column", "holds", "true role", "group", "suggested", "kind", "judged by"],
+    )
+
+
+def safe_harbor(data: dict[str, pd.DataFrame]) -> dict[str, dict]:
+    from core.safe_harbor import apply_safe_harbor
+
+    results = {}
+    groups = data["columns"].set_index("column")["group"]
+    for mode in ("remove", "redact"):
+        out = apply_safe_harbor(data["table"], reference_date=REFERENCE_DATE, free_text=mode).data
+        result = safe_harbor_left(data["table"], out, data["people"], data["spans"], data["notes"])
+        result["plain_removed"] = [
+            c
+            for c in data["table"].columns
+            if groups[c] in {"code", "target"} and c not in out.columns
+        ]
+        results[mode] = result
+    return results
+
+
+# --------------------------------------------------------------------------------------
+# Printing
+# --------------------------------------------------------------------------------------
+def _f(x) -> str:
+    return "-" if x is None or pd.isna(x) else f"{x:.2f}"
+
+
+def print_notes(ours: dict, theirs: dict | None, seconds: tuple[float, float], setup: str) -> None:
+    n = int(ours["by_kind"].loc["all", "spans"])
+    print(f"\n## Free text: {n} labelled spans in 176 notes; presidio: {setup or 'not run'}\n")
+    print("| measure | project | presidio |\n|---|---|---|")
+
+    def row(label: str, key) -> None:
+        print(f"| {label} | {key(ours)} | {key(theirs) if theirs else '-'} |")
+
+    for kind in ("all", *SPAN_KINDS):
+        if kind in ours["by_kind"].index:
+            spans = int(ours["by_kind"].loc[kind, "spans"])
+            row(f"recall: {kind} ({spans})", lambda s, k=kind: _f(s["by_kind"].loc[k, "recall"]))
+    for origin in ours["by_origin"].index.drop("all"):
+        spans = int(ours["by_origin"].loc[origin, "spans"])
+        row(
+            f"recall: names, {origin} ({spans})",
+            lambda s, o=origin: _f(s["by_origin"].loc[o, "recall"]),
+        )
+    row("precision (detections on a labelled span)", lambda s: _f(s["precision"]))
+    row("precision (on a span of its kind)", lambda s: _f(s["precision_kind"]))
+    for label in ("NAME", "PHONE", "ID", "EMAIL", "ADDRESS", "DATE"):
+        row(
+            f"precision: {label} detections",
+            lambda s, lab=label: _f(s["precision_by_label"].get(lab, float("nan"))),
+        )
+    row("detections on no labelled span", lambda s: str(s["false_alarms"]))
+    row(f"labelled strings left verbatim after redaction (of {n})", lambda s: str(s["left"]))
+    for kind in SPAN_KINDS:
+        if kind in ours["by_kind"].index:
+            row(f"left verbatim: {kind}", lambda s, k=kind: str(s["left_by_kind"].get(k, 0)))
+    for origin in ours["by_origin"].index.drop("all"):
+        row(
+            f"left verbatim: names, {origin}",
+            lambda s, o=origin: str(s["left_by_origin"].get(o, 0)),
+        )
+    a, b = seconds
+    print(
+        f"| time to redact the notes | {a:.3f} s | "
+        + (f"{b:.2f} s ({b / a:.0f}x the project's) |" if theirs else "- |")
+    )
+
+
+def print_cells(
+    ours: pd.DataFrame, theirs: pd.DataFrame | None, seconds: tuple[float, float]
+) -> None:
+    print("\n## Cells of the direct-identifier columns: share in which their type is found\n")
+    print("| column | origin | cells | project | presidio |\n|---|---|---|---|---|")
+    other = theirs.set_index(["column", "origin"])["found"] if theirs is not None else None
+    for column, origin, cells, found in ours.itertuples(index=False):
+        b = _f(other.get((column, origin))) if other is not None else "-"
+        print(f"| {column} | {origin} | {cells} | {_f(found)} | {b} |")
+    a, b = seconds
+    print(
+        f"\ntime to scan the {int(ours.loc[ours['origin'] == 'all', 'cells'].sum()):,} cells: "
+        f"project {a:.2f} s"
+        + (f", presidio {b:.1f} s ({b / a:.0f}x)" if theirs is not None else "")
+    )
+
+
+def print_step1(roles: pd.DataFrame) -> None:
+    from bench.bench_detect_eval3 import step1_summary
+
+    print(
+        "\n## Step 1: suggested role of each column (project; presidio has no column classifier)\n"
+    )
+    print(roles.to_string(index=False))
+    s = step1_summary(roles)
+    print(
+        f"\ndirect-identifier columns called direct: {s['direct found']} of {s['direct']}; "
+        f"missed: {', '.join(s['direct missed']) or 'none'}\n"
+        f"indirect columns called indirect or direct: {s['indirect found']} of {s['indirect']}; "
+        f"missed: {', '.join(s['indirect missed']) or 'none'}\n"
+        f"code/target columns called direct: {', '.join(s['code called direct']) or 'none'}; "
+        f"called a phone: {', '.join(s['code called phone']) or 'none'}; called indirect: "
+        f"{', '.join(s['code called indirect']) or 'none'}"
+    )
+
+
+def print_safe_harbor(results: dict[str, dict], cells: int, rows: int) -> None:
+    print(f"\n## Safe Harbor preset ({cells:,} cells, {rows:,} rows)\n")
+    print(
+        "| free text | values left | per 1,000 cells | rows affected | aged 90+ exact | "
+        "code/target columns removed | left by column |\n|---|---|---|---|---|---|---|"
+    )
+    for mode, r in results.items():
+        print(
+            f"| {mode}{' (default)' if mode == 'remove' else ''} | {r['values_left']} | "
+            f"{r['per_1000_cells']:.1f} | {r['rows_affected']} | "
+            f"{r['aged_90_plus_exact']} of {r['aged_90_plus']} | "
+            f"{', '.join(r['plain_removed']) or 'none'} | {r['left_by_column']} |"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-presidio", action="store_true", help="the project alone")
+    args = parser.parse_args(argv)
+    data = load()
+    table, people = data["table"], data["people"]
+    notes = data["notes"]["text"]
+    presidio = None if args.no_presidio else presidio_tool()
+
+    redacted, ours_s = ours_redact(notes)
+    ours = score_notes(data["spans"], ours_detect(notes), redacted, data["neutral"])
+    theirs, theirs_s, setup = None, 0.0, ""
+    if presidio is not None:
+        p_found, p_redacted, theirs_s = presidio.run(notes)
+        p_found = p_found.drop_duplicates(["row", "start", "end", "label"])
+        theirs = score_notes(data["spans"], p_found, p_redacted, data["neutral"])
+        setup = f"{presidio.setup}, phones SG/US/GB/IN/MY/AU, SG/UK/IN/ES ID recognisers"
+    print_notes(ours, theirs, (ours_s, theirs_s), setup)
+
+    cells = cell_texts(table)
+    origins = {"c1": people["origin"], "x": people["origin"], "c6": people["kin_origin"]}
+    _, ours_cells_s = ours_redact(cells["text"])
+    ours_cells = score_cells(table, with_columns(ours_detect(cells["text"]), cells), origins)
+    theirs_cells, theirs_cells_s = None, 0.0
+    if presidio is not None:
+        p_found, _, theirs_cells_s = presidio.run(cells["text"])
+        theirs_cells = score_cells(table, with_columns(p_found, cells), origins)
+    print_cells(ours_cells, theirs_cells, (ours_cells_s, theirs_cells_s))
+
+    print_step1(step1(table, data["columns"]))
+    print_safe_harbor(safe_harbor(data), table.size, len(table))
+
+
+if __name__ == "__main__":
+    main()
