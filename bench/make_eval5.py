@@ -314,7 +314,11 @@ COLUMNS: dict[str, tuple[str, str, str]] = {
     "v": ("indirect", "indirect", "visit date"),
     "lot": ("other", "code", "12-digit lot number starting with year and month"),
     "w": ("target", "target", "weight in kg"),
-    "z": ("free_text", "free_text", "hand-written notes (rows 0, 13, 26...), labelled spans"),
+    "z": (
+        "free_text",
+        "free_text",
+        "hand-written notes in every 11th row (0, 11, 22...), labelled spans",
+    ),
 }
 
 
