@@ -15,6 +15,7 @@ The text is plain (not Markdown): callers that render Markdown escape it with
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any
@@ -152,6 +153,35 @@ def redact_text_words(p: Mapping[str, Any]) -> str:
 _DATE_EXAMPLES = {"week": "2003-W05", "month": "2003-02", "quarter": "2003-Q1", "year": "2003"}
 
 
+#: The name a workspace or bundle keeps a hierarchy under (core.release.bundle.portable_name):
+#: a key made from its content, not a name to show anyone.
+_KEPT_NAME = re.compile(r"(?:.*/)?hierarchies/[^/]*-[0-9a-f]{10}\.csv")
+
+
+def _hierarchy_level_words(p: Mapping[str, Any]) -> str:
+    """ "level 3 of 4 of the uploaded hierarchy 'adult_hierarchy_age.csv' (e.g. 20-39)": the
+    level, out of the hierarchy's height (``hierarchy_height``), where the hierarchy came
+    from (``hierarchy_source``, the name of the file a person uploaded; none with a height:
+    built from the data) and a value of that level (``level_example``). A step without
+    them (written by hand, or before they were recorded) names its file, unless that name
+    is only the key the workspace keeps it under."""
+    height = p.get("hierarchy_height")
+    of = f" of {_num(height)}" if height is not None else ""
+    source = p.get("hierarchy_source")
+    name = str(p["hierarchy"])
+    if source:
+        where = f"the uploaded hierarchy '{PurePath(str(source).replace(chr(92), '/')).name}'"
+    elif height is not None:
+        where = "the hierarchy built from the data"
+    elif _KEPT_NAME.fullmatch(name.replace(chr(92), "/")):
+        where = "the hierarchy kept with the recipe"
+    else:
+        where = f"the hierarchy '{PurePath(name.replace(chr(92), '/')).name}'"
+    example = p.get("level_example")
+    shown = f" (e.g. {example})" if example is not None and str(example) != "" else ""
+    return f"level {_num(p.get('level', '?'))}{of} of {where}{shown}"
+
+
 def generalise_words(p: Mapping[str, Any]) -> str:
     """The ``generalise`` step in plain words."""
     column = p.get("column", "?")
@@ -173,8 +203,7 @@ def generalise_words(p: Mapping[str, Any]) -> str:
         other = f", others → {p['other']}" if "other" in p else ""
         return f"{column} → {len(mapping)} values grouped into {groups}{other}"
     if "hierarchy" in p:
-        name = PurePath(str(p["hierarchy"])).name
-        return f"{column} → hierarchy level {_num(p.get('level', '?'))} ({name})"
+        return f"{column} → {_hierarchy_level_words(p)}"
     if "hierarchy_rule" in p:
         try:
             level = int(p.get("level", 0))

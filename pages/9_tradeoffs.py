@@ -54,7 +54,7 @@ if not qi:
     st.info("Pick the quasi-identifiers (indirect identifiers) to generalise.")
     st.stop()
 
-specs = hierarchies_section(data, qi)
+specs = hierarchies_section(data, qi, basis)
 
 c1, c2, c3 = st.columns(3)
 k = int(c1.number_input("Target k", 1, value=classify.k_target(), key="to_k"))

@@ -17,7 +17,7 @@ from core.figure_names import ANNEX_D_P_REID, RECORD_RISK
 from core.formatting import fmt_change, fmt_count, fmt_number, fmt_probability
 from core.local_recoding import LOCAL_MEASURES, recode_suppressed
 from core.markup import escape_markdown
-from core.search.apply import apply_candidate, recipe_steps
+from core.search.apply import apply_candidate, recipe_steps, with_hierarchy_words
 from ui.page_errors import continue_on_error, stop_on_error
 from ui.progress import working
 from ui.state import classify, presentation, replay, session, tradeoffs
@@ -255,6 +255,10 @@ def show_result(data: pd.DataFrame, basis: str) -> None:
                 models=result.target,
                 population_table_path=population_path,
             )
+        # the steps name each hierarchy as the person knows it (their file, or built from
+        # the data), never by the key the workspace keeps it under (issue 30)
+        sources = kept_hierarchies.uploaded_file_names(paths)
+        steps = with_hierarchy_words(steps, hierarchies, sources=sources, data=data)
         new = session.recipe()
         for step in steps:
             new = new.add(step)

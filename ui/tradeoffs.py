@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -59,7 +60,7 @@ def hierarchy_from_choice(
     series: pd.Series,
     spec: Mapping,
     *,
-    stored: Callable[[str], Hierarchy],
+    stored: Callable[[str, str | None], Hierarchy],
     detected: str | None = None,
 ) -> Hierarchy:
     """The hierarchy a column's choice on the trade-offs page describes (kind ``numeric``
@@ -78,7 +79,8 @@ def hierarchy_from_choice(
     if spec["kind"] == "upload":
         if not spec.get("name"):
             raise AnonymisationError(f"Upload a hierarchy file for '{series.name}'.")
-        return stored(spec["name"])
+        file = spec.get("file")  # the name the person knows it by, never the key
+        return stored(spec["name"], str(file) if file else None)
     if spec["kind"] == "auto":
         return auto_hierarchy(series, detected)
     return build_hierarchy(series, spec["kind"])
@@ -101,6 +103,52 @@ def gaps_in_words(column: str, name: str, gaps: list[str], *, shown: int = 3) ->
         "with it will stop at the first such value. Upload a hierarchy made for this "
         "table, or choose another kind."
     )
+
+
+@dataclass(frozen=True)
+class LevelPreview:
+    """One level of a hierarchy as it falls on a table: how many distinct values the
+    records take there (``groups``) and the largest of them with their record counts."""
+
+    level: int
+    groups: int
+    largest: tuple[tuple[str, int], ...]
+
+
+def value_counts(series: pd.Series) -> pd.Series:
+    """Records per distinct value of ``series`` (as text, missing values left out): what a
+    hierarchy preview reads, so it works per distinct value, not per record."""
+    return as_text(series).value_counts(dropna=True)
+
+
+def level_previews(
+    counts: pd.Series, hierarchy: Hierarchy, *, shown: int = 3
+) -> list[LevelPreview]:
+    """Each level of ``hierarchy`` (0 = the values themselves) on a table whose records per
+    distinct value are ``counts`` (:func:`value_counts`): the number of groups and the
+    ``shown`` largest, biggest first. Values the hierarchy does not know are left out of
+    levels 1 and up (:func:`hierarchy_gaps` names them). PDPC guide, Annex A."""
+    table = hierarchy.levels.set_index(0)
+    known = counts[counts.index.isin(table.index)]
+    labels = table.reindex(known.index)
+    out = []
+    for level in range(hierarchy.height + 1):
+        at_level = counts if level == 0 else known.groupby(labels[level].to_numpy()).sum()
+        top = at_level.sort_values(ascending=False, kind="stable").head(shown)
+        out.append(
+            LevelPreview(level, len(at_level), tuple((str(v), int(n)) for v, n in top.items()))
+        )
+    return out
+
+
+def level_preview_words(preview: LevelPreview) -> str:
+    """ "Level 1 · 15 groups: 35-39 (8,248), 30-34 (7,997), 40-44 (7,583) …" (plain text)."""
+    what = "values" if preview.level == 0 else "groups"
+    if preview.groups == 1:
+        what = what[:-1]
+    examples = ", ".join(f"{value} ({fmt_count(n)})" for value, n in preview.largest)
+    more = " …" if preview.groups > len(preview.largest) else ""
+    return f"Level {preview.level} · {fmt_count(preview.groups)} {what}: {examples}{more}"
 
 
 def _band_width(labels: list[str]) -> float | None:

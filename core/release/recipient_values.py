@@ -39,6 +39,8 @@ _STRUCTURE = frozenset(
         "hierarchy",
         "hierarchies",
         "hierarchy_rule",
+        "hierarchy_source",
+        "hierarchy_height",
         "method",
         "kind",
         "distance",

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
 from core.measures.models.class_models import ClassModels, failing_records
@@ -104,3 +105,44 @@ def recipe_steps(
             )
         )
     return steps
+
+
+def level_example(hierarchy: Hierarchy, level: int, values: pd.Series | None = None) -> str:
+    """A value of ``level`` to show: the one most records of ``values`` take there (the
+    hierarchy's most common one without them, or when none of them is in it)."""
+    labels = pd.Series(hierarchy.levels[level].to_numpy(), index=hierarchy.levels[0].to_numpy())
+    if values is not None:
+        counts = as_text(values).value_counts()  # per distinct value: cheap on a large table
+        taken = labels.reindex(counts.index).dropna()
+        if not taken.empty:
+            return str(counts.loc[taken.index].groupby(taken.to_numpy()).sum().idxmax())
+    return str(labels.mode().iloc[0])
+
+
+def with_hierarchy_words(
+    steps: list[dict[str, Any]],
+    hierarchies: Mapping[str, Hierarchy],
+    *,
+    sources: Mapping[str, str] | None = None,
+    data: pd.DataFrame | None = None,
+) -> list[dict[str, Any]]:
+    """``steps`` with each ``generalise`` step by hierarchy saying it in words
+    (core.techniques.step_calls.HIERARCHY_WORDS): its height, a value of its level (the one
+    most records of ``data`` take) and, for a hierarchy a person uploaded, the name of
+    their file (``sources``: column -> file name; a column without one was built from the
+    data). The words are what a person reads in the step list, history and report instead
+    of the key the workspace keeps the hierarchy under (issue 30). The replay reads only
+    ``hierarchy`` and ``level``, so the steps do the same as before."""
+    sources = sources or {}
+    out = []
+    for step in steps:
+        column = step.get("column")
+        if step.get("step") == "generalise" and "hierarchy" in step and column in hierarchies:
+            hierarchy, level = hierarchies[column], int(step["level"])
+            values = data[column] if data is not None and column in data.columns else None
+            step = {**step, "hierarchy_height": hierarchy.height}
+            step["level_example"] = level_example(hierarchy, level, values)
+            if sources.get(column):
+                step["hierarchy_source"] = str(sources[column])
+        out.append(step)
+    return out

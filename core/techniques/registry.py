@@ -75,6 +75,7 @@ from core.techniques.redaction import redact_text
 from core.techniques.step_calls import (
     DP_OPTIONS,
     GENERALISE_FORMS,
+    HIERARCHY_WORDS,
     Call,
     Ref,
     aggregate_call,
@@ -255,7 +256,16 @@ STEPS: dict[str, StepSpec] = {
             "hierarchy level, or dates to week/month/quarter/year.",
             "Annex A: Generalisation",
             ("column",),
-            (*GENERALISE_FORMS, "start", "labels", "right", "other", "level", "dayfirst"),
+            (
+                *GENERALISE_FORMS,
+                "start",
+                "labels",
+                "right",
+                "other",
+                "level",
+                "dayfirst",
+                *HIERARCHY_WORDS,
+            ),
             generalise_call,
             techniques=(
                 Technique(generalise_bands, row_wise=True),

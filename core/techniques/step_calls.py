@@ -225,6 +225,11 @@ def redact_text_call(p: dict[str, Any]) -> Call:
     return Call("redact_text", (_as_list(p["columns"]),), kwargs)
 
 
+#: Parameters of a ``generalise`` step with a ``hierarchy`` that only say it in words
+#: (core.step_words): the file the hierarchy came from as a person named it, its height and
+#: a value of the level. The replay never reads them; the ``hierarchy`` key names the text.
+HIERARCHY_WORDS = ("hierarchy_source", "hierarchy_height", "level_example")
+
 #: The parameters that choose a form of the generalise step (one is needed).
 GENERALISE_FORMS = (
     "width",

@@ -12,14 +12,39 @@ from core.techniques.registry import STEPS
 # One example step per kind, with the words a reader should see (written by hand).
 EXAMPLES = [
     ({"step": "remove", "columns": ["name", "email"]}, "removed: name, email"),
+    # a hierarchy is named as the person knows it, never by the key the workspace keeps it
+    # under (issue 30: "age → hierarchy level 3 (age-463f35372e.csv)")
     (
         {
             "step": "generalise",
             "column": "age",
-            "hierarchy": "hierarchies/age-463f.csv",
+            "hierarchy": "hierarchies/age-463f35372e.csv",
             "level": 3,
+            "hierarchy_height": 4,
+            "level_example": "20-39",
+            "hierarchy_source": "adult_hierarchy_age.csv",
         },
-        "age → hierarchy level 3 (age-463f.csv)",
+        "age → level 3 of 4 of the uploaded hierarchy 'adult_hierarchy_age.csv' (e.g. 20-39)",
+    ),
+    (
+        {
+            "step": "generalise",
+            "column": "zip",
+            "hierarchy": "hierarchies/zip-0123456789.csv",
+            "level": 2,
+            "hierarchy_height": 5,
+            "level_example": "537**",
+        },
+        "zip → level 2 of 5 of the hierarchy built from the data (e.g. 537**)",
+    ),
+    (  # a step recorded before the words were: the workspace's key is not shown
+        {"step": "generalise", "column": "age", "hierarchy": "hierarchies/age-463f35372e.csv"}
+        | {"level": 3},
+        "age → level 3 of the hierarchy kept with the recipe",
+    ),
+    (  # a recipe written by hand names its own file
+        {"step": "generalise", "column": "age", "hierarchy": "my/age_bands.csv", "level": 1},
+        "age → level 1 of the hierarchy 'age_bands.csv'",
     ),
     (
         {"step": "generalise", "column": "age", "width": 10, "top": 90},

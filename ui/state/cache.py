@@ -66,7 +66,8 @@ class RecentCache:
 PREFIX_CACHE = "prefix_cache"  # replays of the recipe's prefixes (ui.state.replay)
 RISK_CACHE = "risk_cache"  # risk reports by table and settings (ui.state.risk)
 MEMO_CACHE = "memo"  # results derived from the recipe, e.g. downloads (memo below)
-_SIZES = {PREFIX_CACHE: 12, RISK_CACHE: 9, MEMO_CACHE: 25}
+HIERARCHY_CACHE = "hierarchy_memo"  # hierarchies and their previews on Explore trade-offs
+_SIZES = {PREFIX_CACHE: 12, RISK_CACHE: 9, MEMO_CACHE: 25, HIERARCHY_CACHE: 48}
 
 
 def session_cache(name: str) -> RecentCache:
@@ -102,15 +103,18 @@ def remembered_table(sha: str) -> pd.DataFrame | None:
     return SHARED_TABLES.get(sha)
 
 
-def memo(name: str, compute: Callable[[], Any], *extra: Hashable) -> Any:
+def memo(
+    name: str, compute: Callable[[], Any], *extra: Hashable, cache_name: str = MEMO_CACHE
+) -> Any:
     """Compute something derived from the current recipe once per recipe (and ``extra``).
 
     Reruns that do not change the recipe (ticking a checkbox, typing a name) then reuse
-    heavy results such as the utility report or the bytes of a download.
+    heavy results such as the utility report or the bytes of a download. ``cache_name``
+    keeps many small results (one per column) from pushing out the heavy ones.
     """
     current_recipe = recipe()
     key = (name, current_recipe.seed, repr(current_recipe.steps), *extra)
-    cache = session_cache(MEMO_CACHE)
+    cache = session_cache(cache_name)
     if key not in cache:
         return cache.put(key, compute())
     return cache[key]

@@ -11,10 +11,12 @@ import pandas as pd
 
 from core.errors import DataReadError
 from core.hierarchy import Hierarchy, read_hierarchy
+from core.hierarchy_files import read_hierarchy_bytes, shown_name
 from core.recipe import Recipe
 from core.release.bundle import population_tables, portable_name, stored_table_name, stored_tables
 from core.workspace import WorkspaceError, sha256_bytes
 from ui.state.loading import side_table
+from ui.state.tradeoffs import hierarchy_choices
 from ui.state.workspace import open_workspace, write, write_through
 
 
@@ -88,15 +90,37 @@ def stored_population_tables(steps: Sequence[Mapping[str, Any]]) -> dict[str, pd
         return {}  # the step then says it cannot read its table
 
 
-def keep_uploaded_hierarchy(column: str, data: bytes) -> str:
-    """Keep an uploaded ARX hierarchy (its text) in the workspace; return its name."""
-    hierarchy = read_hierarchy(io.BytesIO(data))  # raises DataReadError if unreadable
+def keep_uploaded_hierarchy(column: str, data: bytes, file_name: str = "hierarchy.csv") -> str:
+    """Keep an uploaded ARX hierarchy (its text) in the workspace; return the name it is
+    kept under (a key: show ``file_name`` to people, core.hierarchy_files.shown_name)."""
+    hierarchy = read_hierarchy_bytes(file_name, data)  # raises DataReadError if unreadable
     return save_hierarchy(column, hierarchy)
 
 
-def stored_hierarchy(name: str) -> Hierarchy:
-    """A hierarchy kept in the workspace, read back (never a file a stored name points at)."""
+def stored_hierarchy(name: str, shown_as: str | None = None) -> Hierarchy:
+    """A hierarchy kept in the workspace, read back (never a file a stored name points at),
+    named ``shown_as`` (the file a person uploaded) in its messages, never by its key."""
     text = StoredHierarchies().get(name)
+    shown_as = shown_name(shown_as) if shown_as else None
+    shown = f" {shown_as!r}" if shown_as else ""
     if text is None:
-        raise DataReadError(f"The hierarchy {name!r} is not in this workspace: upload it again.")
-    return read_hierarchy(io.StringIO(text))
+        raise DataReadError(
+            f"The uploaded hierarchy{shown} is not in this workspace: upload it again."
+        )
+    hierarchy = read_hierarchy(io.StringIO(text))
+    return Hierarchy(hierarchy.levels, name=shown_as) if shown_as else hierarchy
+
+
+def uploaded_file_names(saved: Mapping[str, str]) -> dict[str, str]:
+    """For the columns whose hierarchy, kept under ``saved[column]`` (:func:`save_hierarchy`),
+    is the one uploaded for it (same content, hence same name), the uploaded file's name:
+    what a recipe step says instead of the key (core.search.apply.with_hierarchy_words)."""
+    choices = hierarchy_choices()
+    return {
+        column: shown_name(str(choice["file"]))
+        for column, name in saved.items()
+        if isinstance(choice := choices.get(column), Mapping)
+        and choice.get("kind") == "upload"
+        and choice.get("name") == name
+        and choice.get("file")
+    }
