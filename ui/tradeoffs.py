@@ -257,12 +257,26 @@ def sensitive_figures_words(sensitive: str, figures: Mapping[str, float]) -> str
 def summary(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> str:
     """The search's answer in plain words (no level codes)."""
     alone = f" {result.alone_words()}" if result.alone else ""
+    if result.stopped:  # the best found so far, said first: it may not be the optimum
+        return (
+            result.explanation()
+            if result.optimum is None
+            else f"{result.stopped_words()} {_answer(result, hierarchies)}{alone}"
+        )
     if result.optimum is None:
         return (
             f"No combination of generalisation levels meets {result.target.describe()}. "
             "Allow more records to be removed, lower the target, or add coarser levels to "
             f"the hierarchies.{alone}"
         )
+    return (
+        f"{_answer(result, hierarchies)} {len(result.frontier)} other minimal option(s) are in "
+        f"the table below.{alone}"
+    )
+
+
+def _answer(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> str:
+    """The optimum (or best found) in words: what to keep, generalise and remove."""
     best = result.optimum
     kept = [c for c, lvl in best.levels.items() if lvl == 0]
     changed = [
@@ -287,8 +301,7 @@ def summary(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> str:
         f"{result.weighting()}: "
         f"{' and '.join(parts)}, and {removed}. Every remaining group then has at least "
         f"{best.k} records, so {risk}; {MEASURE_NAMES[result.measure]} "
-        f"{value:,.4g} ({MEASURES[result.measure]}). {len(result.frontier)} other minimal "
-        f"option(s) are in the table below.{alone}"
+        f"{value:,.4g} ({MEASURES[result.measure]})."
     )
 
 

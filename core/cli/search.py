@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from core.cli.commands import help_of
-from core.cli.common import add_engine_options, data_command, emit, end_bar
+from core.cli.common import EXIT_INTERRUPTED, add_engine_options, data_command, emit, end_bar
 from core.engines import choose_engine, frequency_table
 from core.errors import AnonymisationError
 from core.io import read_table
@@ -274,8 +274,11 @@ def run(args: argparse.Namespace) -> int:
         gs_factor=args.gs_factor,
         weights=weights,
         progress=stage(progress, 0.2, 1.0),
+        keep_best_on_interrupt=True,  # Ctrl-C: the best found so far, labelled
     )
     end_bar(args)  # what follows starts on a line of its own
+    if result.stopped:
+        return _stopped(args, result, target)
     data = {
         "engine": engine,
         "target": target.describe(),
@@ -329,6 +332,25 @@ def run(args: argparse.Namespace) -> int:
         text += f"\nRecipe written to {recipe_out.path} (replay it with 'apply')."
     emit(data, args.json, text)
     return 0
+
+
+def _stopped(args: argparse.Namespace, result: Any, target: Any) -> int:
+    """Ctrl-C during the search: the best found so far, labelled as such, no recipe written
+    (it may not be the optimum); the exit status of an interrupted command."""
+    data = {
+        "stopped": True,
+        "nodes_checked": result.evaluated,
+        "lattice_size": result.lattice_size,
+        "target": target.describe(),
+        "measure": result.measure,
+        "best_so_far": _candidate_dict(result.optimum) if result.optimum else None,
+        "explanation": result.explanation(),
+    }
+    text = result.explanation()
+    if args.recipe_out:
+        text += " No recipe was written to --recipe-out: run the search to the end for one."
+    emit(data, args.json, text)
+    return EXIT_INTERRUPTED
 
 
 def _candidate_dict(candidate: Any) -> dict[str, Any]:

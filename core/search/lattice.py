@@ -12,7 +12,7 @@ tested alone: :mod:`~core.search.preparation` (codes, once), :mod:`~core.search.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -55,6 +55,8 @@ class Lattice:
         self.size = int(np.prod(self.heights + 1))
         self.limit = self.evaluator.limit  # records that may be suppressed
         self.monotone = self.evaluator.monotone  # the whole target prunes both ways
+        # Told of every evaluated node meeting the whole target (core.search.watch).
+        self.on_solution: Callable[[Sequence[int], NodeEvaluation], None] | None = None
 
     def alone(self) -> tuple[AloneColumn, ...]:
         """The quasi-identifiers that fail k on their own at their coarsest level short of
@@ -88,7 +90,10 @@ class Lattice:
 
     def evaluate(self, levels: Sequence[int]) -> NodeEvaluation:
         """The node's verdict (:meth:`core.search.evaluation.Evaluator.evaluate`)."""
-        return self.evaluator.evaluate(levels)
+        ev = self.evaluator.evaluate(levels)
+        if ev.ok and self.on_solution is not None:
+            self.on_solution(levels, ev)
+        return ev
 
     def set_weighting(self, gs_factor: float, weights: Mapping[str, float] | None) -> None:
         """ARX's gsFactor and attribute weights (:meth:`Measures.set_weighting`)."""

@@ -96,6 +96,17 @@ class SearchResult:
     weights: Mapping[str, float] = field(default_factory=dict)
     # Quasi-identifiers that fail k on their own short of "*" (AloneColumn).
     alone: tuple[AloneColumn, ...] = ()
+    # Stopped before the end (core.search.watch): the optimum is the best found so far.
+    stopped: bool = False
+
+    def stopped_words(self) -> str:
+        """The label of a stopped search's answer ("" when it ran to the end)."""
+        if not self.stopped:
+            return ""
+        return (
+            f"Stopped after {self.evaluated:,} of {self.lattice_size:,} nodes: the best found "
+            "so far, possibly not the optimum."
+        )
 
     def alone_words(self) -> str:
         """Each column that singles people out on its own, in a sentence ("" when none)."""
@@ -130,16 +141,28 @@ class SearchResult:
 
     def explanation(self) -> str:
         alone = f" {self.alone_words()}" if self.alone else ""
+        label = f"{self.stopped_words()} " if self.stopped else ""
+        if self.optimum is None and self.stopped:
+            return f"{label}No solution was found before the stop.{alone}"
         if self.optimum is None:
             return (
                 f"No combination of generalisation levels meets {self.target.describe()}; "
                 f"allow more suppression, lower the target or add coarser levels.{alone}"
             )
         o = self.optimum
+        figures = (
+            f"({self.measure} = {o.measures[self.measure]:.4g}, {o.suppressed} record(s) "
+            "suppressed)"
+        )
+        if self.stopped:
+            return (
+                f"{label}The solution of least {MEASURES[self.measure].split(':')[0]}"
+                f"{self.weighting()} found meeting {self.target.describe()} is {o.label()} "
+                f"{figures}.{alone}"
+            )
         return (
             f"The least {MEASURES[self.measure].split(':')[0]}{self.weighting()} that meets "
-            f"{self.target.describe()} is {o.label()} ({self.measure} = "
-            f"{o.measures[self.measure]:.4g}, {o.suppressed} record(s) suppressed); "
+            f"{self.target.describe()} is {o.label()} {figures}; "
             f"{len(self.frontier)} minimal solution(s) found by the {self.method} search."
             f"{alone}"
         )

@@ -6,7 +6,7 @@ together are the other modules of :mod:`core.search`.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -14,12 +14,13 @@ import pandas as pd
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
 from core.population_risk.kmap import check_sample_in_population
-from core.progress import ProgressFn
+from core.progress import ProgressFn, no_progress
 from core.search.lattice import Lattice
 from core.search.measures import MEASURES
-from core.search.result import SearchResult
+from core.search.result import AloneColumn, Candidate, SearchResult
 from core.search.target import Target
 from core.search.traversal import exact_search, greedy_search
+from core.search.watch import SearchWatch, StopSearch
 from core.validation import require_choice, require_columns
 
 METHODS = ("auto", "exact", "greedy", "exhaustive")
@@ -37,6 +38,8 @@ def search(
     counts: np.ndarray | None = None,
     gs_factor: float = 0.5,
     weights: Mapping[str, float] | None = None,
+    on_best: Callable[[SearchResult], None] | None = None,
+    keep_best_on_interrupt: bool = False,
 ) -> SearchResult:
     """Find the generalisation levels that meet ``target`` with the least ``measure``.
 
@@ -50,6 +53,12 @@ def search(
     values; the result is the search on those records. ``gs_factor`` and ``weights``:
     ARX's weighting of generalisation against suppression and of the quasi-identifiers, for
     the ``arx_*`` measures (:mod:`core.search.measures`). PDPC guide, Step 3 and Annex C.
+
+    Stopping (:mod:`core.search.watch`): the progress text names the nodes checked of the
+    lattice and the best solution so far; ``on_best(partial)`` gets, each time the best so
+    far improves, the result a stop now would return. When ``progress`` raises
+    :class:`StopSearch` (or Ctrl-C is pressed and ``keep_best_on_interrupt``), the search
+    returns the best found so far with ``stopped`` set: possibly not the optimum.
     """
     started = time.perf_counter()
     require_choice("measure", measure, MEASURES)
@@ -88,17 +97,46 @@ def search(
             f"The lattice has {lattice.size:,} nodes, more than max_nodes = {max_nodes:,}; use "
             "method='greedy', fewer quasi-identifiers, or shorter hierarchies."
         )
-    report = progress or (lambda fraction, message: None)
+    given = dict(
+        hierarchies=hierarchies,
+        lattice=lattice,
+        target=target,
+        measure=measure,
+        method=method,
+        started=started,
+        gs_factor=gs_factor,
+        weights=weights,
+        alone=lattice.alone(),
+    )
+    watch = SearchWatch(
+        lattice,
+        hierarchies,
+        measure,
+        progress or no_progress,
+        on_best=None if on_best is None else lambda best: on_best(_stopped(best, **given)),
+    )
+    report = watch.report
+    try:
+        if method == "greedy":
+            optimum, frontier, solutions = greedy_search(lattice, measure, report)
+        else:
+            optimum, frontier, solutions = exact_search(
+                lattice, measure, report, method == "exhaustive"
+            )
+    except StopSearch:
+        return _stopped(watch.update(), **given)
+    except KeyboardInterrupt:
+        if not keep_best_on_interrupt:
+            raise
+        return _stopped(watch.update(), **given)
+    finally:
+        lattice.on_solution = None
     if method == "greedy":
-        optimum, frontier, solutions = greedy_search(lattice, measure, report)
         note = (
             "Greedy fallback: a locally minimal solution, not guaranteed optimal; the "
             "frontier holds that node only."
         )
     else:
-        optimum, frontier, solutions = exact_search(
-            lattice, measure, report, method == "exhaustive"
-        )
         note = (
             ""
             if lattice.monotone
@@ -114,7 +152,7 @@ def search(
                 )
             )
         )
-    report(1.0, "done")
+    (progress or no_progress)(1.0, "done")
     return SearchResult(
         quasi_identifiers=lattice.qis,
         target=target,
@@ -130,5 +168,40 @@ def search(
         note=note,
         gs_factor=float(gs_factor),
         weights={c: float(w) for c, w in (weights or {}).items()},
-        alone=lattice.alone(),
+        alone=given["alone"],
+    )
+
+
+def _stopped(
+    best: Candidate | None,
+    *,
+    hierarchies: Mapping[str, Hierarchy],
+    lattice: Lattice,
+    target: Target,
+    measure: str,
+    method: str,
+    started: float,
+    gs_factor: float,
+    weights: Mapping[str, float] | None,
+    alone: tuple[AloneColumn, ...],
+) -> SearchResult:
+    """The result of a search stopped now: the best found so far (possibly not the
+    optimum, and the only option it offers)."""
+    return SearchResult(
+        quasi_identifiers=lattice.qis,
+        target=target,
+        measure=measure,
+        optimum=best,
+        frontier=() if best is None else (best,),
+        method=method,
+        lattice_size=lattice.size,
+        evaluated=lattice.evaluated,
+        solutions=-1,
+        seconds=time.perf_counter() - started,
+        monotone=lattice.monotone,
+        note="stopped before the end: the minimal solutions were not all found.",
+        gs_factor=float(gs_factor),
+        weights={c: float(w) for c, w in (weights or {}).items()},
+        alone=alone,
+        stopped=True,
     )

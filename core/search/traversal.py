@@ -42,7 +42,7 @@ def exact_search(lattice: Lattice, measure: str, report: ProgressFn, exhaustive:
             ev = evals[idx] = lattice.evaluate(grid[idx])
             status[idx] = 1 if ev.prune_ok else -1
             if idx % 256 == 0:
-                report(0.8 * idx / size, f"{idx:,} of {size:,} nodes evaluated")
+                report(0.8 * idx / size, "evaluating every node")
     rng = np.random.default_rng(0)  # fixed: the same search visits the same nodes
     # at_least[i][v] / at_most[i][v]: nodes whose level i is >= v / <= v (for tagging).
     at_least = [[grid[:, i] >= v for v in range(h + 1)] for i, h in enumerate(lattice.heights)]
@@ -83,7 +83,7 @@ def exact_search(lattice: Lattice, measure: str, report: ProgressFn, exhaustive:
                 if (levels[i] > 0 if step < 0 else levels[i] < heights[i])
                 and known[idx + step * stride] == 0
             ]
-        report(0.8 * (1 - unknown / size), f"{lattice.evaluated:,} nodes evaluated")
+        report(0.8 * (1 - unknown / size), "telling solutions apart")
 
     def get(idx: int) -> NodeEvaluation:
         if idx not in evals:
@@ -186,7 +186,7 @@ def greedy_search(lattice: Lattice, measure: str, report: ProgressFn):
         best = min(range(len(options)), key=lambda j: scored[j])
         node = options[best]
         ev = lattice.evaluate(node)
-        report(0.8 * node.sum() / max(steps, 1), f"greedy: {lattice.evaluated} evaluations")
+        report(0.8 * node.sum() / max(steps, 1), "greedy search")
     improved = True
     while improved:  # top-down: undo levels while the target still holds
         improved = False
