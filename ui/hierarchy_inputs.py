@@ -97,6 +97,7 @@ def import_section(data: pd.DataFrame, qi: list[str]) -> None:
         "separated by ';' (or ',' when the file has no ';'), one line per value.",
     )
     if not uploads:
+        st.session_state.pop(_IMPORTED, None)  # the same files sent again apply again
         return
     columns = [str(c) for c in data.columns]
     try:
@@ -165,7 +166,8 @@ def hierarchy_inputs(data: pd.DataFrame, column: str) -> dict:
             key=widgets.showing(HIERARCHY_CHOICES_KEY, f"to_map_{column}"),
         )
     elif kind == "upload":
-        upload = right.file_uploader("ARX hierarchy (CSV, ';')", key=f"to_up_{column}")
+        label = "Another ARX file for this column" if before.get("name") else "ARX hierarchy (CSV)"
+        upload = right.file_uploader(label, key=f"to_up_{column}")
         spec["name"] = before.get("name")
         if before.get("file"):
             spec["file"] = before["file"]
@@ -208,9 +210,11 @@ def preview(data: pd.DataFrame, column: str, spec: dict, basis: str) -> None:
         st.caption(f"No preview of '{escape_markdown(column)}': {escape_markdown(error)}")
         return
     lines = [escape_markdown(level_preview_words(p)) for p in previews]
+    # an upload is named in the caption just above; a built one says so here
+    built = "" if spec.get("kind") == "upload" else f", {escape_markdown(source_words(spec))}"
     st.caption(
-        f"Levels of '{escape_markdown(column)}' with {escape_markdown(source_words(spec))} "
-        "(records in this table):  \n" + "  \n".join(lines)
+        f"Levels of '{escape_markdown(column)}'{built} (records in this table):  \n"
+        + "  \n".join(lines)
     )
 
 

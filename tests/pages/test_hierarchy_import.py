@@ -250,3 +250,21 @@ def test_steps_name_the_uploaded_file_on_every_page(tmp_path):
         markdown = files.content(at, "download_report_md").decode()
     assert expected in markdown.replace("\\", "")
     assert not KEPT_NAME.search(FENCED.sub("", markdown))
+
+
+def test_a_hierarchy_built_from_the_data_is_previewed_too(tmp_path):
+    """Age as 5-year bands (numeric, widths 5, 10, 20, 40): level 1's groups and their
+    records counted by pandas from the taxi table."""
+    at = open_sample("guide_annex_c_taxi.csv", ["Age", "Gender"], PAGE)
+    at.selectbox(key="to_kind_Age").set_value("numeric").run()
+    assert not at.exception, at.exception
+    table = pd.read_csv(ROOT / "sample_data" / "guide_annex_c_taxi.csv")
+    low = table["Age"] // 5 * 5
+    bands = (low.astype(str) + "-" + (low + 4).astype(str)).value_counts()
+    bands = bands.sort_index().sort_values(ascending=False, kind="stable")
+    examples = ", ".join(f"{band} ({n})" for band, n in bands.head(3).items())
+    more = " …" if len(bands) > 3 else ""
+    captions = [c.value.replace("\\", "") for c in at.caption]
+    said = next(c for c in captions if c.startswith("Levels of 'Age'"))
+    assert "the hierarchy built from the data (numeric)" in said
+    assert f"Level 1 · {len(bands)} groups: {examples}{more}" in said
