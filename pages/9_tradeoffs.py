@@ -246,8 +246,20 @@ if t_group is not None and t_group.values.get("t_distance") == "hierarchical" an
 models, models_ok = model_inputs.checked(groups, given)
 use_annex_d = st.checkbox("Meet the Annex D threshold (settings of the Risk page)", key="to_annexd")
 
+stopped, partial = tradeoffs.take_up_stopped_search()  # the Stop button below reruns
+if stopped:
+    st.warning(
+        escape_markdown(partial[0].stopped_words())
+        if partial is not None
+        else "The search was stopped before it found a solution: search again, and let it run "
+        "longer.",
+        icon=":material/pause_circle:",
+    )
 if st.button("Search", key="to_run", type="primary"):
+    stop = st.empty()
+    stop.button("Stop and keep the best so far", key="to_stop")  # a click reruns: see above
     bar = st.progress(0.0, text="Preparing hierarchies...")
+    tradeoffs.start_search()
     try:
         if not models_ok:
             raise AnonymisationError(
@@ -273,6 +285,7 @@ if st.button("Search", key="to_run", type="primary"):
             gs_factor=gs_factor,
             weights=weights,
             progress=lambda f, text: bar.progress(min(f, 1.0), text=text),
+            on_best=lambda best: tradeoffs.keep_best_so_far((best, hierarchies)),
         )
         tradeoffs.set_tradeoff_result((result, hierarchies))
         if target.population_table is not None:  # Apply keeps the table the step names
@@ -282,6 +295,8 @@ if st.button("Search", key="to_run", type="primary"):
             )
     except (AnonymisationError, ValueError) as error:
         st.error(escape_markdown(error))
+    tradeoffs.end_search()  # not reached when a rerun stops the search
     bar.empty()
+    stop.empty()
 
 solutions.show_result(data, basis)

@@ -55,8 +55,8 @@ def search(
     the ``arx_*`` measures (:mod:`core.search.measures`). PDPC guide, Step 3 and Annex C.
 
     Stopping (:mod:`core.search.watch`): the progress text names the nodes checked of the
-    lattice and the best solution so far; ``on_best(partial)`` gets, each time the best so
-    far improves, the result a stop now would return. When ``progress`` raises
+    lattice and the best solution so far; ``on_best(partial)`` gets, with each progress
+    report once a solution is known, the result a stop now would return. When ``progress`` raises
     :class:`StopSearch` (or Ctrl-C is pressed and ``keep_best_on_interrupt``), the search
     returns the best found so far with ``stopped`` set: possibly not the optimum.
     """

@@ -53,7 +53,8 @@ def level_words(levels: Mapping[str, int], hierarchies: Mapping[str, Hierarchy])
 
 class SearchWatch:
     """The best solution found so far and the progress text of one search (module
-    docstring). ``on_best(candidate)`` is called each time the best so far improves."""
+    docstring). ``on_best(candidate)`` gets the best so far with each report, once there
+    is one."""
 
     def __init__(
         self,
@@ -102,8 +103,6 @@ class SearchWatch:
         ):
             self.best = best
             self.words = self.best_words()
-            if self.on_best is not None:
-                self.on_best(best)
         self.updated_at = self.clock()
         return self.best
 
@@ -111,6 +110,8 @@ class SearchWatch:
         """The traversal's progress, passed on with the nodes checked and the best so far."""
         if self.clock() - self.updated_at >= self.interval:
             self.update()
+        if self.best is not None and self.on_best is not None:
+            self.on_best(self.best)  # before the caller's progress, which may stop the search
         self.progress(fraction, f"{self.checked()}; {message}; {self.words}")
 
     def checked(self) -> str:

@@ -5,7 +5,6 @@ and a masked postal code."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -103,42 +102,8 @@ def test_numbers_keep_the_bands_of_before():
     assert auto_hierarchy(ages, "age").levels.equals(build_hierarchy(ages).levels)
 
 
-def people(rows: int = 5000, seed: int = 30) -> pd.DataFrame:
-    """A table of dates of birth (1950-1999, written ISO or day first), Singapore postal
-    codes in six sectors (stored as numbers: sector 07's lose their leading zero) and the
-    addresses they belong to (block, street of the sector, unit, postal code)."""
-    rng = np.random.default_rng(seed)
-    days = rng.integers(0, (pd.Timestamp("1999-12-31") - pd.Timestamp("1950-01-01")).days, rows)
-    born = pd.Timestamp("1950-01-01") + pd.to_timedelta(days, unit="D")
-    day_first = rng.random(rows) < 0.3
-    dob = np.where(day_first, born.strftime("%d/%m/%Y"), born.strftime("%Y-%m-%d"))
-    streets = {
-        7: ["Anson Road", "Tanjong Pagar Road"],
-        15: ["Jalan Bukit Merah", "Lengkok Bahru"],
-        31: ["Toa Payoh Lorong 1", "Kim Keat Avenue"],
-        52: ["Tampines Street 21", "Tampines Avenue 4"],
-        56: ["Ang Mo Kio Avenue 3", "Ang Mo Kio Street 21"],
-        64: ["Jurong West Street 41", "Boon Lay Drive"],
-    }
-    sector = rng.choice(list(streets), rows)
-    postal = sector * 10_000 + rng.integers(0, 10_000, rows)
-    street = np.array(
-        [streets[s][i] for s, i in zip(sector, rng.integers(0, 2, rows), strict=True)]
-    )
-    block = rng.integers(1, 999, rows)
-    unit = [
-        f"#{f:02d}-{u:02d}"
-        for f, u in zip(rng.integers(1, 30, rows), rng.integers(1, 99, rows), strict=True)
-    ]
-    addr = [
-        f"Blk {b} {s} {u} Singapore {p:06d}"
-        for b, s, u, p in zip(block, street, unit, postal, strict=True)
-    ]
-    return pd.DataFrame({"dob": dob, "postal": postal, "addr": addr})
-
-
-def test_auto_hierarchies_of_the_kinds_step1_found_keep_year_and_masked_postal_code():
-    table = people()
+def test_auto_hierarchies_of_the_kinds_step1_found_keep_year_and_masked_postal_code(people):
+    table = people
     kinds = {s.column: s.kind for s in suggest_roles(table)}
     assert kinds == {"dob": "date_of_birth", "postal": "postal_code", "addr": "address"}
     hierarchies = {column: auto_hierarchy(table[column], kinds[column]) for column in table}
@@ -156,5 +121,5 @@ def test_auto_hierarchies_of_the_kinds_step1_found_keep_year_and_masked_postal_c
     assert old.levels["dob"] == before["dob"].height
 
 
-def test_detected_kind_reads_the_column_alone():
-    assert detected_kind(people(200)["addr"]) == "address"
+def test_detected_kind_reads_the_column_alone(people):
+    assert detected_kind(people["addr"].head(200)) == "address"

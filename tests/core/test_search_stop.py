@@ -73,9 +73,9 @@ def test_a_stop_after_300_nodes_keeps_a_best_that_meets_the_target(
     # the text a person watches: nodes checked of the lattice, then the best so far in words
     assert texts[0].startswith("1 of 6,480 nodes checked; ")
     assert re.search(r"best so far: average loss [\d.]+, [\d,]+ removed \(.*age → ", texts[-1])
-    # on_best got each improvement as the result a stop would give, the last one this
+    # on_best got, with each report, the result a stop would give; the last one this
     assert partials and all(p.stopped for p in partials)
-    assert partials[-1].optimum == best
+    assert partials[-1].optimum == best and partials[-1].evaluated == 300
     losses = [p.optimum.measures["loss"] for p in partials]
     assert losses == sorted(losses, reverse=True)
     # the whole search finds an optimum at least as good (the stop may not have)

@@ -22,6 +22,40 @@ def set_tradeoff_result(result: Any) -> None:
     session().pop("local_recoding", None)  # it belonged to the previous search
 
 
+# A search runs in the script's thread; a click (its Stop button, or any widget) reruns the
+# script, which ends the search at its next progress report. What it found so far is kept
+# here as it goes, and taken up by the rerun (issue 30).
+_RUNNING, _BEST_SO_FAR = "search_running", "search_best_so_far"
+
+
+def start_search() -> None:
+    """Note that a search starts (nothing found yet)."""
+    session()[_RUNNING] = True
+    session().pop(_BEST_SO_FAR, None)
+
+
+def keep_best_so_far(partial: Any) -> None:
+    """The running search's best so far: (stopped SearchResult, hierarchies)."""
+    session()[_BEST_SO_FAR] = partial
+
+
+def end_search() -> None:
+    """The search ran to its end (or failed with a message): nothing to take up."""
+    session().pop(_RUNNING, None)
+    session().pop(_BEST_SO_FAR, None)
+
+
+def take_up_stopped_search() -> tuple[bool, Any]:
+    """Whether the last run's search was stopped before its end, and its best so far
+    ((SearchResult, hierarchies), None when it had found none), now the page's result."""
+    if not session().pop(_RUNNING, False):
+        return False, None
+    partial = session().pop(_BEST_SO_FAR, None)
+    if partial is not None:
+        set_tradeoff_result(partial)
+    return True, partial
+
+
 def local_recoding_result(key: Any) -> Any:
     """The Explore trade-offs page's local recoding of one option (``key`` names the search
     and the option), or None when it was made for another or not yet."""
