@@ -17,6 +17,7 @@ import streamlit as st
 from core.errors import AnonymisationError
 from core.markup import escape_markdown
 from core.schema import Role, Suggestion
+from ui.progress import working
 from ui.state import classify, loading, replay, session, widgets
 
 ROLE_VALUES = [role.value for role in Role]
@@ -44,7 +45,8 @@ def handle_upload(data: bytes, name: str, token: str) -> tuple[bool, str | None]
 
 def receive_upload(data: bytes, name: str, token: str) -> None:
     """Page side of :func:`handle_upload`: show the error, or rerun with the new table."""
-    loaded, error = handle_upload(data, name, token)
+    with working(f"Reading '{name}' ({len(data) / 1e6:,.1f} MB)..."):
+        loaded, error = handle_upload(data, name, token)
     if error is not None:
         st.error(
             f"{escape_markdown(error)} The previous table is still loaded.",

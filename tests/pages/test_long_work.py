@@ -76,3 +76,44 @@ def test_trade_offs_apply_says_what_it_applies(shown_work):
     at.button(key="to_apply").click().run()
     assert not at.exception, at.exception
     assert any(text.startswith("Applying the option (Age ") for text in shown_work), shown_work
+
+
+def test_classify_says_it_suggests_the_roles(shown_work):
+    at = open_sample("singapore_people.csv", [], "pages/1_data.py")
+    shown_work.clear()
+    at.session_state["suggestions"] = None  # as after a new upload: suggested on first use
+    at.switch_page("pages/2_classify.py").run()
+    assert not at.exception, at.exception
+    assert "Suggesting a role for each of the 13 columns (10,000 records)..." in shown_work
+
+
+def test_an_upload_says_it_reads_the_file(shown_work):
+    at = open_sample("singapore_people.csv", [], "pages/1_data.py")
+    upload = b"id,town\n" + b"".join(b"%d,Bedok\n" % i for i in range(200_000))
+    at.file_uploader(key="upload").set_value(("towns.csv", upload, "text/csv")).run()
+    assert not at.exception, at.exception
+    assert at.session_state["source_name"] == "towns.csv"
+    assert f"Reading 'towns.csv' ({len(upload) / 1e6:.1f} MB)..." in shown_work, shown_work
+
+
+def test_de_identify_rescans_free_text_only_when_the_scanner_finds_nothing(shown_work, monkeypatch):
+    """Issue 29: the first visit to De-identify on 50,000 notes read every cell twice (the
+    scan, then a rescan only needed when the scan finds nothing to redact), 11 s more,
+    the second with nothing on screen."""
+    import ui.free_text
+
+    rescanned: list[str] = []
+    rescan = ui.free_text.rescan
+    monkeypatch.setattr(
+        ui.free_text, "rescan", lambda values: rescanned.append(values.name) or rescan(values)
+    )
+    at = open_sample("singapore_people.csv", [], "pages/2_classify.py")
+    at.session_state["roles"] = {"name": Role.DIRECT}
+    at.switch_page("pages/3_deidentify.py").run()
+    at.multiselect(key="ft_columns").set_value(["name"]).run()  # names: the scanner finds them
+    assert not at.exception, at.exception
+    assert at.button(key="ft_add")  # the redaction is offered
+    assert rescanned == []
+    at.multiselect(key="ft_columns").set_value(["sex"]).run()  # nothing the scanner knows
+    assert rescanned == ["sex"]
+    assert "Rescanning 10,000 redacted cells of 'sex'..." in shown_work

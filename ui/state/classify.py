@@ -9,6 +9,7 @@ import streamlit as st
 from core.errors import ColumnNotFoundError
 from core.markup import escape_markdown
 from core.schema import Role, Suggestion, suggest_roles
+from ui.progress import working
 from ui.state.replay import current, current_data
 from ui.state.session import K_TARGET_KEY, SENSITIVE_KEY, has_data, original, session, source_name
 from ui.state.workspace import author, write
@@ -23,7 +24,12 @@ def suggestions() -> dict[str, Suggestion]:
     if state.get("suggestions") is None:
         if not has_data():
             return {}
-        state["suggestions"] = {s.column: s for s in suggest_roles(original())}
+        table = original()
+        with working(
+            f"Suggesting a role for each of the {table.shape[1]:,} columns "
+            f"({len(table):,} records)..."
+        ):
+            state["suggestions"] = {s.column: s for s in suggest_roles(table)}
     return state["suggestions"]
 
 
