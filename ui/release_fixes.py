@@ -159,22 +159,37 @@ def free_text_section(check: ReleaseCheck) -> None:
 def targets_section(check: ReleaseCheck) -> None:
     """Choose the privacy-model targets the release must meet (the recipe's ``targets``)."""
     targets = release.release_targets()
+    # Step 1 named a sensitive column: the road from the sidebar's l-diversity warning to a
+    # target starts here open, on l-diversity (issue 30).
+    sensitive = classify.sensitive_column(replay.current_data())
     with st.expander(
-        "Privacy-model targets (l, t, delta, beta, (alpha,k), k-map)", expanded=bool(targets)
+        "Privacy-model targets (l, t, delta, beta, (alpha,k), k-map)",
+        expanded=bool(targets) or sensitive is not None,
     ):
         for _model, requirement, failing in check.targets:
             mark = "met" if failing == 0 else f"{failing:,} records fail"
             st.caption(f"{escape_markdown(requirement)}: {mark}")
+        if sensitive is not None and not targets:
+            st.info(
+                escape_markdown(
+                    f"'{sensitive}' is the sensitive attribute (Step 1): k alone lets a group "
+                    f"whose records share one value of '{sensitive}' tell it to anyone who "
+                    "places a person in the group. Require l-diversity (below) or t-closeness "
+                    "or β-likeness for it."
+                ),
+                icon=":material/visibility:",
+            )
         model = st.selectbox(
             "Model",
             TARGET_MODELS,
             key="target_model",
+            index=TARGET_MODELS.index("l_diversity") if sensitive is not None else 0,
             format_func=lambda name: MODELS[name].title,
         )
         spec: dict[str, Any] = {}
         if MODELS[model].needs_sensitive:
             columns = [str(c) for c in replay.current_data().columns]
-            chosen = str(classify.sensitive_column(replay.current_data()))  # Classify's choice
+            chosen = str(sensitive)  # Classify's choice
             spec["sensitive"] = st.selectbox(
                 "Sensitive column",
                 columns,

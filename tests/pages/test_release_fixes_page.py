@@ -149,6 +149,33 @@ def test_a_privacy_model_target_chosen_on_the_report_page_is_judged_on_the_relea
         assert not _problems(at), _problems(at)
 
 
+def test_a_sensitive_column_opens_the_targets_on_l_diversity(people):
+    """Issue 30: with a sensitive column from Step 1 (salary, a target attribute), the
+    release targets open on l-diversity for it and a distinct 2-diversity target is judged:
+    each age band x sex group holds one salary value (by hand, as above), so all 20 records
+    fail it. Without one, the form stays on k-anonymity."""
+    at = open_app()
+    at.session_state["roles"] = dict(ROLES)
+    steps = ({"step": "remove", "columns": ["name", "nric", "notes", "postal"]}, STEPS[1])
+    at.session_state["history"] = EditHistory(Recipe(steps=steps, seed=7))
+    at.session_state["k_target_value"] = 5
+    at.switch_page("pages/7_report.py").run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="target_model").value == "k_anonymity"
+    assert not any("sensitive attribute (Step 1)" in i.value for i in at.info)
+    at.session_state["roles"] = {**ROLES, "salary": Role.TARGET}  # as on Classify
+    at.switch_page("pages/2_classify.py").run()
+    at.switch_page("pages/7_report.py").run()
+    assert at.selectbox(key="target_model").value == "l_diversity"
+    assert at.selectbox(key="target_sensitive").value == "salary"
+    assert any("'salary' is the sensitive attribute (Step 1)" in i.value for i in at.info)
+    at.number_input(key="target_l").set_value(2).run()
+    at.button(key="target_add").click().run()
+    assert not at.exception, at.exception
+    problems = " ".join(_problems(at))
+    assert "on 'salary' is not met" in problems and "20 records" in problems, problems
+
+
 def test_a_masked_nric_is_refused_with_what_would_pass_and_fixed_on_de_identify(people):
     """keep_last 8 releases every NRIC's digits and check letter: the Report says to mask
     more or to remove/pseudonymise; De-identify still offers the column, and a
