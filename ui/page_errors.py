@@ -20,6 +20,7 @@ escaped message as :func:`friendly_errors`: messages name columns and values fro
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -40,13 +41,35 @@ def generic_message(error: BaseException) -> str:
     )
 
 
-def show_error(error: AnonymisationError, where: DeltaGenerator | None = None) -> None:
+#: A file-system path of two folders or more: POSIX ('/tmp/x/age.csv', not '1/k' or
+#: 'groups / records') or Windows ('C:\\Users\\x\\age.csv').
+_PATH = re.compile(
+    r"(?<![\w.~/])~?/(?:[^\s'\"/]+/)+(?P<posix>[^\s'\"/]+)"
+    r"|\b[A-Za-z]:\\(?:[^\s'\"\\]+\\)+(?P<windows>[^\s'\"\\]+)"
+)
+
+
+def without_paths(text: str) -> str:
+    """``text`` with each file-system path cut to its file's name: a message from a step
+    that read a file (a hierarchy, a population table) names the server's folders
+    ("... is not in hierarchy '/tmp/.../age-463f35372e.csv'", issue 30), which no one with
+    the browser open needs to see."""
+    return _PATH.sub(lambda m: m.group("posix") or m.group("windows"), text)
+
+
+def error_text(error: BaseException) -> str:
+    """A refusal's one-line message as shown: paths cut to file names, escaped."""
+    return escape_markdown(without_paths(str(error)))
+
+
+def show_error(error: BaseException, where: DeltaGenerator | None = None) -> None:
     """Show the library's one-line message in an error box (in ``where``, else the page).
 
     The message is escaped: it names columns and values from the user's data, which must not
-    turn into Markdown, HTML or Streamlit colours (issue 11, item 8).
+    turn into Markdown, HTML or Streamlit colours (issue 11, item 8); a path in it is cut
+    to its file's name (:func:`without_paths`).
     """
-    (st if where is None else where).error(escape_markdown(error), icon=":material/error:")
+    (st if where is None else where).error(error_text(error), icon=":material/error:")
 
 
 @contextmanager

@@ -1,12 +1,16 @@
 """The Explore trade-offs page's answer, from the search result on: the minimal options
-(table and frontier chart), the option picked, its loss per column, local recoding, the
-preview of the released rows and Apply (PDPC guide, Step 3 and Annex C).
+(table and frontier chart, either of which picks an option with a click), the option
+picked, its loss per column, local recoding, then the released table and Apply
+(:mod:`ui.option_release`) and the pinned options side by side (:mod:`ui.pinned_options`).
+PDPC guide, Step 3 and Annex C.
 
-Apart from pages/9_tradeoffs.py, which asks for the search, so the answer can grow (pick,
-pin and compare options) without the page growing past its size.
+Apart from pages/9_tradeoffs.py, which asks for the search, so the answer can grow
+without the page growing past its size.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import altair as alt
 import pandas as pd
@@ -15,24 +19,27 @@ import streamlit as st
 from core.errors import AnonymisationError
 from core.figure_names import ANNEX_D_P_REID, RECORD_RISK
 from core.formatting import fmt_change, fmt_count, fmt_number, fmt_probability
-from core.local_recoding import LOCAL_MEASURES, recode_suppressed
+from core.local_recoding import LOCAL_MEASURES, LocalRecodingResult, recode_suppressed
 from core.markup import escape_markdown
-from core.search.apply import apply_candidate, recipe_steps, with_hierarchy_words
-from ui.page_errors import continue_on_error, stop_on_error
-from ui.progress import working
-from ui.state import classify, presentation, replay, session, tradeoffs
-from ui.state import hierarchies as kept_hierarchies
+from core.search.result import Candidate, SearchResult
+from ui import option_release, pinned_options
+from ui.page_errors import show_error
+from ui.state import presentation, tradeoffs
 from ui.tradeoffs import (
     MEASURE_NAMES,
-    describe_level,
     frontier_frame,
     measure_label,
     measure_words,
-    option_in_words,
+    option_order,
+    option_short,
     sensitive_figures_words,
     solutions_table,
     summary,
 )
+
+#: The frontier chart's point selection (Vega-Lite parameter) and widget key.
+CHART_SELECTION = "picked_point"
+CHART_KEY = "to_frontier"
 
 
 def show_result(data: pd.DataFrame, basis: str) -> None:
@@ -51,20 +58,59 @@ def show_result(data: pd.DataFrame, basis: str) -> None:
     )
     if result.optimum is None:
         return
-
-    name = MEASURE_NAMES[result.measure]
+    ordered = option_order(result)
+    labels = [c.label() for c in ordered]
+    picked = tradeoffs.picked_option()
+    if picked not in labels:  # a new search: its optimum first
+        picked = result.optimum.label()
+        tradeoffs.pick_option(picked)
     st.subheader("Minimal options")
+    st.caption(
+        "Click a row of the table or a point of the chart to pick an option; ★ marks the optimum."
+    )
+    _options_table(result, hierarchies, labels, picked)
+    _frontier_chart(result, hierarchies, labels, picked)
+    tradeoffs.show_pick_in_list(picked)
+    st.selectbox(
+        "Option",
+        labels,
+        format_func=lambda label: option_short(
+            result, labels.index(label) + 1, ordered[labels.index(label)]
+        ),
+        key=tradeoffs.LIST_KEY,
+        on_change=tradeoffs.pick_from_list,
+        help="The options in the table's order (option 1 is its first row).",
+    )
+    candidate = ordered[labels.index(picked)]
+    _option_figures(result, candidate)
+    pinned_options.pin_button(result, labels.index(picked) + 1, candidate)
+    local = _local_recoding(data, basis, result, hierarchies, candidate)
+    option_release.show(data, basis, result, hierarchies, candidate, local)
+    pinned_options.show(data, basis, result, hierarchies, ordered)
+
+
+def _options_table(result: SearchResult, hierarchies: dict, labels: list[str], picked: str) -> None:
+    table = solutions_table(result, hierarchies)
+    name = MEASURE_NAMES[result.measure]
+    key = tradeoffs.table_key()
     st.dataframe(
-        solutions_table(result, hierarchies),
-        key="to_table",
+        table,
+        key=key,
         hide_index=True,
+        on_select=partial(tradeoffs.pick_from_table, key, labels),
+        selection_mode="single-row",
+        selection_default={"selection": {"rows": [labels.index(picked)]}},
         column_config={
+            "option": st.column_config.NumberColumn("option", width="small"),
+            "optimum": st.column_config.TextColumn(
+                "optimum", width="small", help="★: the option with the least loss"
+            ),
             RECORD_RISK.name: st.column_config.NumberColumn(format="%.3g", help=RECORD_RISK.help()),
             "levels": None,  # level codes ("Age:2"): the columns above say them in words
             ANNEX_D_P_REID.name: st.column_config.NumberColumn(
                 format="%.3g", help=ANNEX_D_P_REID.help()
             ),
-            name: st.column_config.NumberColumn(format="%.4g"),
+            name: st.column_config.NumberColumn(format="%.3g"),
         },
     )
     presentation.explain(
@@ -72,15 +118,22 @@ def show_result(data: pd.DataFrame, basis: str) -> None:
         f"target. Click a header to sort; {measure_words(result.measure)}.",
         "PDPC guide, Step 3 and Annex C",
     )
-    points = frontier_frame(result)
-    points["option"] = [option_in_words(c, hierarchies) for c in result.candidates]
+
+
+def _frontier_chart(
+    result: SearchResult, hierarchies: dict, labels: list[str], picked: str
+) -> None:
+    name = MEASURE_NAMES[result.measure]
+    points = frontier_frame(result, hierarchies)
+    points["picked"] = points["levels"] == picked
     # Every point inside the plot: the jitter may lift a point past a "nice" axis top (issue 29).
     jittered = points["removed (jittered)"]
     pad = max(0.08 * float(jittered.max() - jittered.min()), 0.5)
     y_domain = [min(0.0, float(jittered.min()) - pad), float(jittered.max()) + pad]
+    click = alt.selection_point(name=CHART_SELECTION, fields=["option"], on="click")
     chart = (
         alt.Chart(points)
-        .mark_point(filled=True)
+        .mark_point(filled=True, strokeWidth=3)
         .encode(
             x=alt.X("loss:Q", title=name, scale=alt.Scale(zero=False)),
             # whole records: the jitter must not show as ticks such as "0.000000"
@@ -91,38 +144,41 @@ def show_result(data: pd.DataFrame, basis: str) -> None:
                 scale=alt.Scale(domain=y_domain, nice=False),
             ),
             color=alt.Color("k:O", title="Smallest group (k)"),
-            shape=alt.Shape("optimum:N", title="Optimum"),
+            shape=alt.Shape("Optimum:N", title="Optimum", sort=["yes", "no"]),
             size=alt.condition("datum.optimum", alt.value(200), alt.value(70)),
-            tooltip=["option", "loss", "records removed", "k"],
+            # the picked option is ringed in black
+            stroke=alt.condition("datum.picked", alt.value("black"), alt.value(None)),
+            tooltip=[
+                alt.Tooltip("option:Q", title="Option"),
+                alt.Tooltip("in words:N", title="Levels"),
+                alt.Tooltip("loss shown:N", title=name),
+                alt.Tooltip("removed shown:N", title="Records removed"),
+                alt.Tooltip("k:Q", title="Smallest group (k)"),
+                alt.Tooltip("Optimum:N"),
+            ],
         )
+        .add_params(click)
     )
-    st.altair_chart(chart, width="stretch")
+    st.altair_chart(
+        chart,
+        width="stretch",
+        key=CHART_KEY,
+        on_select=partial(tradeoffs.pick_from_chart, CHART_KEY, CHART_SELECTION, labels),
+        selection_mode=CHART_SELECTION,
+    )
     presentation.explain(
         "Lower-left keeps the most: less detail lost and fewer records removed. Options with "
-        "the same figures are spread slightly so that each stays visible.",
+        "the same figures are spread slightly so that each stays visible; the picked option "
+        "is ringed.",
         "PDPC guide, Step 3; Annex A: Record suppression",
     )
 
-    labels = [c.label() for c in result.candidates]
-    words = {
-        c.label(): "; ".join(
-            f"{col} {describe_level(col, hierarchies[col], lvl)}" for col, lvl in c.levels.items()
-        )
-        + f"; {c.suppressed:,} removed"
-        for c in result.candidates
-    }
-    pick = st.selectbox(
-        "Option",
-        labels,
-        index=labels.index(result.optimum.label()),
-        format_func=words.get,
-        key="to_candidate",
-    )
-    candidate = result.candidates[labels.index(pick)]
+
+def _option_figures(result: SearchResult, candidate: Candidate) -> None:
     m1, m2, m3 = st.columns(3)
     m1.metric("k after suppression", candidate.k)
     m2.metric("Records suppressed", fmt_count(candidate.suppressed))
-    m3.metric(measure_label(result.measure), fmt_number(candidate.measures[result.measure], 4))
+    m3.metric(measure_label(result.measure), fmt_number(candidate.measures[result.measure], 3))
     if candidate.sensitive_figures:
         words_sensitive = sensitive_figures_words(
             result.target.sensitive, candidate.sensitive_figures
@@ -132,7 +188,8 @@ def show_result(data: pd.DataFrame, basis: str) -> None:
         figures = candidate.table_figures
         words_pu = ""
         if "population_uniqueness" in figures:
-            words_pu = f"; estimated population uniqueness {fmt_probability(figures['population_uniqueness'])}"
+            share = fmt_probability(figures["population_uniqueness"])
+            words_pu = f"; estimated population uniqueness {share}"
         st.caption(
             f"Average risk (groups / records) {fmt_probability(figures['average_risk'])}{words_pu}."
         )
@@ -145,6 +202,7 @@ def show_result(data: pd.DataFrame, basis: str) -> None:
         {
             "column": list(candidate.column_loss),
             "loss": list(candidate.column_loss.values()),
+            "loss shown": [fmt_number(v, 3) for v in candidate.column_loss.values()],
             "level": [candidate.levels[c] for c in candidate.column_loss],
         }
     )
@@ -154,7 +212,11 @@ def show_result(data: pd.DataFrame, basis: str) -> None:
         .encode(
             x=alt.X("loss:Q", scale=alt.Scale(domain=[0, 1]), title="Loss per column (0-1)"),
             y=alt.Y("column:N", sort=None),
-            tooltip=["column", "level", "loss"],
+            tooltip=[
+                alt.Tooltip("column:N"),
+                alt.Tooltip("level:Q", title="level"),
+                alt.Tooltip("loss shown:N", title="loss"),
+            ],
         ),
         width="stretch",
     )
@@ -164,118 +226,63 @@ def show_result(data: pd.DataFrame, basis: str) -> None:
         "arithmetically.",
         "PDPC guide, Introduction A (judge utility per attribute)",
     )
-    local = None
-    if (
-        candidate.suppressed and not result.target.sample_based
-    ):  # ARX: not with population uniqueness
-        recode = st.checkbox(
-            "Recode suppressed records locally",
-            key="to_local",
-            help="Search the removed records again on their own: those whose groups then meet "
-            "the target at other levels are kept, generalised further, instead of removed.",
-        )
-        if recode:
-            local_measure = result.measure if result.measure in LOCAL_MEASURES else "loss"
-            local_key = (
-                basis,
-                len(data),
-                result.target,
-                result.quasi_identifiers,
-                result.seconds,
-                candidate.label(),
-                local_measure,
-            )
-            local = tradeoffs.local_recoding_result(local_key)
-            if local is None:
-                with st.spinner("Searching the suppressed records again..."):
-                    try:
-                        local = recode_suppressed(
-                            data, hierarchies, result.target, candidate, measure=local_measure
-                        )
-                    except (AnonymisationError, ValueError) as error:
-                        st.error(escape_markdown(error))
-                    else:
-                        tradeoffs.set_local_recoding_result(local_key, local)
-        if local is not None:
-            st.info(escape_markdown(local.explanation()))
-            r1, r2 = st.columns(2)
-            r1.metric("Records kept instead of suppressed", fmt_count(local.kept))
-            r2.metric(
-                measure_label(local.measure),
-                fmt_number(local.loss_after, 4),
-                delta=fmt_change(local.loss_after, local.loss_before, 4),
-                delta_color="inverse",
-                help=LOCAL_MEASURES[local.measure],
-            )
-            presentation.explain(
-                "Local recoding: the records this option removes are searched again on their "
-                "own, round after round (as ARX's local recoding does); those whose groups then "
-                "meet every model keep their row at coarser levels. Every group of the released "
-                "table is checked again, so the target still holds.",
-                "PDPC guide, Annex A: Generalisation and Record suppression; Annex C",
-            )
-    if local is not None and local.rounds:
-        released = local.data
-    else:
-        released = apply_candidate(data, hierarchies, candidate, models=result.target)
-    st.dataframe(released.head(20), key="to_preview")
 
-    if basis == "original" and session.recipe().steps:
-        st.caption(
-            f"Apply adds these steps after the recipe's {len(session.recipe().steps)} "
-            "step(s), which already change the table: review them on Techniques."
-        )
-    if st.button("Apply: add these steps to the recipe", key="to_apply"):
-        target = result.target
-        t_paths = {}
-        if target.t is not None and target.t_distance == "hierarchical":  # the step names it
-            t_paths[target.sensitive] = kept_hierarchies.save_hierarchy(
-                target.sensitive, target.t_hierarchy
-            )
-        if local is not None and local.rounds:  # every column's hierarchy: rounds differ
-            paths = {
-                column: kept_hierarchies.save_hierarchy(column, hierarchies[column])
-                for column in candidate.levels
-            }
-            steps = [local.recipe_step({**paths, **t_paths})]
-        else:
-            paths = {
-                column: kept_hierarchies.save_hierarchy(column, hierarchies[column])
-                for column, level in candidate.levels.items()
-                if level > 0
-            }
-            population_path = None
-            if target.population_table is not None:  # kept in the workspace, never a file
-                data_bytes, file_name = st.session_state["to_population_file"]
-                with stop_on_error():
-                    population_path = kept_hierarchies.save_population_table(data_bytes, file_name)
-            steps = recipe_steps(
-                candidate,
-                {**paths, **t_paths},
-                models=result.target,
-                population_table_path=population_path,
-            )
-        # the steps name each hierarchy as the person knows it (their file, or built from
-        # the data), never by the key the workspace keeps it under (issue 30)
-        sources = kept_hierarchies.uploaded_file_names(paths)
-        steps = with_hierarchy_words(steps, hierarchies, sources=sources, data=data)
-        new = session.recipe()
-        for step in steps:
-            new = new.add(step)
-        with continue_on_error():
-            words = option_in_words(candidate, hierarchies)
-            with working(f"Applying the option ({words}) to {len(data):,} records..."):
-                replay.replace_recipe(new, f"Explore trade-offs: {words}")  # all or none
-            flash = f"Added {len(steps)} step(s) to the recipe; see Techniques to review them."
-            # The steps keep groups of at least target.required_k (raised by an Annex D
-            # threshold): the release's target k says the same, so the report never calls a
-            # k = 6 release "target k = 5" (issue 29).
-            if target.required_k > classify.k_target():
-                classify.set_k_target(target.required_k)
-                flash += (
-                    f" The release's target k is now {target.required_k}, the k this option was "
-                    "searched for."
+
+def _local_recoding(
+    data: pd.DataFrame,
+    basis: str,
+    result: SearchResult,
+    hierarchies: dict,
+    candidate: Candidate,
+) -> LocalRecodingResult | None:
+    """The local recoding of ``candidate`` when asked for (ARX: not with population
+    uniqueness), kept per search and option."""
+    if not candidate.suppressed or result.target.sample_based:
+        return None
+    recode = st.checkbox(
+        "Recode suppressed records locally",
+        key="to_local",
+        help="Search the removed records again on their own: those whose groups then meet "
+        "the target at other levels are kept, generalised further, instead of removed.",
+    )
+    if not recode:
+        return None
+    local_measure = result.measure if result.measure in LOCAL_MEASURES else "loss"
+    local_key = (
+        basis,
+        len(data),
+        result.target,
+        result.quasi_identifiers,
+        result.seconds,
+        candidate.label(),
+        local_measure,
+    )
+    local = tradeoffs.local_recoding_result(local_key)
+    if local is None:
+        with st.spinner("Searching the suppressed records again..."):
+            try:
+                local = recode_suppressed(
+                    data, hierarchies, result.target, candidate, measure=local_measure
                 )
-            st.session_state["to_flash"] = flash
-            # Rerun so the sidebar (drawn before this page) shows the new recipe and k at once.
-            st.rerun()
+            except AnonymisationError as error:
+                show_error(error)
+                return None
+            tradeoffs.set_local_recoding_result(local_key, local)
+    st.info(escape_markdown(local.explanation()))
+    r1, r2 = st.columns(2)
+    r1.metric("Records kept instead of suppressed", fmt_count(local.kept))
+    r2.metric(
+        measure_label(local.measure),
+        fmt_number(local.loss_after, 4),
+        delta=fmt_change(local.loss_after, local.loss_before, 4),
+        delta_color="inverse",
+        help=LOCAL_MEASURES[local.measure],
+    )
+    presentation.explain(
+        "Local recoding: the records this option removes are searched again on their "
+        "own, round after round (as ARX's local recoding does); those whose groups then "
+        "meet every model keep their row at coarser levels. Every group of the released "
+        "table is checked again, so the target still holds.",
+        "PDPC guide, Annex A: Generalisation and Record suppression; Annex C",
+    )
+    return local

@@ -201,13 +201,32 @@ def _share(value: float) -> str:
     return f"{value:.1%}" if value >= 0.001 or value == 0 else f"{value:.2%}"
 
 
+def option_order(result: SearchResult) -> list[Candidate]:
+    """The options in the order the table lists them (least loss first, then fewest
+    records removed): option 1 is the first row, and the list and the chart's tooltips
+    number them the same way."""
+    return sorted(
+        result.candidates, key=lambda c: (c.measures[result.measure], c.suppressed)
+    )  # sorted() is stable: ties keep the search's order
+
+
+#: The table's mark of the optimum (a read-only checkbox column looked like a choice).
+OPTIMUM_MARK = "★"
+
+
 def solutions_table(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> pd.DataFrame:
-    """One row per minimal solution (and the optimum): each quasi-identifier in words,
-    records removed (count and share), the loss under the chosen measure, k, the highest
-    record risk 1/k and, with an Annex D target, the Annex D P(re-ID) (core.figure_names)."""
+    """One row per minimal solution (and the optimum), numbered as :func:`option_order`:
+    ★ on the optimum, each quasi-identifier in words, records removed (count and share),
+    the loss under the chosen measure, k, the highest record risk 1/k and, with an Annex D
+    target, the Annex D P(re-ID) (core.figure_names); ``levels`` holds the level codes
+    (hidden on the page, they map a clicked row to its option)."""
     rows = []
-    for candidate in result.candidates:
-        row: dict[str, object] = {"optimum": candidate.levels == _levels(result.optimum)}
+    optimum = _levels(result.optimum)
+    for number, candidate in enumerate(option_order(result), start=1):
+        row: dict[str, object] = {
+            "option": number,
+            "optimum": OPTIMUM_MARK if candidate.levels == optimum else "",
+        }
         for column, level in candidate.levels.items():
             row[column] = describe_level(column, hierarchies[column], level)
         row["records removed"] = candidate.suppressed
@@ -219,12 +238,20 @@ def solutions_table(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) 
             row[ANNEX_D_P_REID.name] = candidate.p_reid
         row["levels"] = candidate.label()
         rows.append(row)
-    table = pd.DataFrame(rows)
-    if table.empty:
-        return table
-    return table.sort_values(
-        [MEASURE_NAMES[result.measure], "records removed"], kind="stable"
-    ).reset_index(drop=True)
+    return pd.DataFrame(rows)
+
+
+def option_short(result: SearchResult, number: int, candidate: Candidate) -> str:
+    """An option in one short line for a list, numbered as the table: "Option 3: ARX loss
+    0.359, 12 records removed (0.04%), k = 5 ★"."""
+    star = f" {OPTIMUM_MARK} optimum" if candidate.levels == _levels(result.optimum) else ""
+    removed = fmt_count(candidate.suppressed)
+    share = f" ({_share(candidate.share_suppressed)})" if candidate.suppressed else ""
+    value = fmt_number(candidate.measures[result.measure], 3)
+    return (
+        f"Option {number}: {MEASURE_NAMES[result.measure]} {value}, {removed} record(s) "
+        f"removed{share}, k = {candidate.k}{star}"
+    )
 
 
 def _levels(candidate: Candidate | None) -> Mapping[str, int] | None:
@@ -305,18 +332,32 @@ def _answer(result: SearchResult, hierarchies: Mapping[str, Hierarchy]) -> str:
     )
 
 
-def frontier_frame(result: SearchResult, *, seed: int = 0) -> pd.DataFrame:
-    """Points of the frontier chart: loss against records removed, with a small vertical
-    jitter (at most 2% of the range) so that options with equal figures stay visible."""
+def frontier_frame(
+    result: SearchResult, hierarchies: Mapping[str, Hierarchy], *, seed: int = 0
+) -> pd.DataFrame:
+    """Points of the frontier chart, one per option in :func:`option_order`: loss against
+    records removed, with a small vertical jitter (at most 2% of the range) so that
+    options with equal figures stay visible; the tooltip's text in words and figures of 3
+    significant digits ("ARX loss 0.359", not 0.358785324608), the legend's "yes"/"no"."""
+    ordered = option_order(result)
+    optimum = _levels(result.optimum)
     table = pd.DataFrame(
         {
-            "levels": [c.label() for c in result.candidates],
-            "loss": [c.measures[result.measure] for c in result.candidates],
-            "records removed": [c.suppressed for c in result.candidates],
-            "k": [c.k for c in result.candidates],
-            "optimum": [c.levels == _levels(result.optimum) for c in result.candidates],
+            "option": range(1, len(ordered) + 1),
+            "levels": [c.label() for c in ordered],
+            "loss": [c.measures[result.measure] for c in ordered],
+            "records removed": [c.suppressed for c in ordered],
+            "k": [c.k for c in ordered],
+            "optimum": [c.levels == optimum for c in ordered],
         }
     )
+    table["Optimum"] = np.where(table["optimum"], "yes", "no")
+    table["in words"] = [option_in_words(c, hierarchies) for c in ordered]
+    table["loss shown"] = [fmt_number(v, 3) for v in table["loss"]]
+    table["removed shown"] = [
+        fmt_count(c.suppressed) + (f" ({_share(c.share_suppressed)})" if c.suppressed else "")
+        for c in ordered
+    ]
     spread = max(float(table["records removed"].max() - table["records removed"].min()), 1.0)
     jitter = np.random.default_rng(seed).uniform(-0.02, 0.02, len(table)) * spread
     duplicated = table.duplicated(["loss", "records removed"], keep="first").to_numpy()

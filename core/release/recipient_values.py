@@ -28,6 +28,7 @@ from core.recipe import Recipe
 _STRUCTURE = frozenset(
     {
         "step",
+        "origin",
         "column",
         "columns",
         "by",

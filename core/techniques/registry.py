@@ -102,6 +102,7 @@ from core.techniques.swapping import swap
 __all__ = [
     "FUNCTIONS",
     "SECRET_PARAMETERS",
+    "STEP_ORIGINS",
     "STEPS",
     "TECHNIQUES",
     "Call",
@@ -114,6 +115,14 @@ __all__ = [
 
 #: Parameter names that would carry a secret; recipes must use ``key_env`` instead.
 SECRET_PARAMETERS = frozenset({"key", "salt", "passphrase", "password", "secret"})
+
+#: Where a step came from, when a page adds steps it may later take back as a whole: the
+#: optional ``origin`` field any step may carry (``{step: generalise, ..., origin:
+#: trade-off}``), with the words a page says it in. Explore trade-offs marks the steps of
+#: an applied option, so applying another option replaces them instead of stacking a second
+#: generalisation on the first (issue 30). It changes nothing the step does; a recipe
+#: without it (every recipe written before) reads as before.
+STEP_ORIGINS: dict[str, str] = {"trade-off": "Explore trade-offs"}
 
 
 @dataclass(frozen=True)
@@ -566,7 +575,14 @@ def resolve(step: Mapping[str, Any], *, position: int | None = None) -> Call:
         raise RecipeError(
             f"{where} names an unknown technique {name!r}. Known steps: {', '.join(STEPS)}."
         )
-    params = {k: v for k, v in step.items() if k != "step"}
+    origin = step.get("origin")
+    if origin is not None and (not isinstance(origin, str) or origin not in STEP_ORIGINS):
+        raise RecipeError(
+            f"{where} ({name}) has 'origin' {repr(origin)[:40]}; it may only be "
+            f"{', '.join(map(repr, STEP_ORIGINS))} (a step added by Explore trade-offs), or be "
+            "left out."
+        )
+    params = {k: v for k, v in step.items() if k not in ("step", "origin")}
     secrets = SECRET_PARAMETERS & set(params)
     if secrets:
         raise RecipeError(

@@ -399,3 +399,21 @@ def test_a_recipe_text_larger_than_a_recipe_file_may_be_is_refused():
     # A recipe kept in a workspace someone sent is read from text, not from a file.
     with pytest.raises(RecipeError, match="larger than 1 MiB"):
         Recipe.from_yaml("# " + "x" * 2**20 + "\nsteps: []\n")
+
+
+def test_a_step_marked_as_a_trade_off_step_runs_as_the_same_step_and_keeps_its_mark(taxi):
+    """Issue 30: Explore trade-offs marks the steps of an applied option (origin:
+    trade-off) so that another option replaces them. The mark changes nothing the step
+    does, survives the YAML round trip and the exported script; any other origin is refused."""
+    marked = TAXI_RECIPE.replace(
+        "{step: suppress_records, below_k: 5,",
+        "{step: suppress_records, origin: trade-off, below_k: 5,",
+    )
+    recipe = Recipe.from_yaml(marked)
+    assert recipe.steps[3]["origin"] == "trade-off"
+    assert Recipe.from_yaml(recipe.to_yaml()) == recipe
+    plain = apply_recipe(taxi, Recipe.from_yaml(TAXI_RECIPE)).data
+    pd.testing.assert_frame_equal(apply_recipe(taxi, recipe).data, plain)
+    assert "origin" not in to_python_script(recipe)
+    with pytest.raises(RecipeError, match="'origin' 'elsewhere'; it may only be 'trade-off'"):
+        Recipe.from_yaml("steps: [{step: remove, columns: [a], origin: elsewhere}]")

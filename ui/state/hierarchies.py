@@ -53,13 +53,30 @@ class StoredHierarchies(Mapping[str, str]):
         return len(self._loaded())
 
 
+def hierarchy_named(column: str, hierarchy: Hierarchy) -> tuple[str, str]:
+    """The name a recipe step records for ``column``'s hierarchy (made from its content)
+    and its text, without keeping it: a preview replays steps with it in memory."""
+    text = hierarchy.levels.to_csv(sep=";", header=False, index=False)
+    return portable_name(column, text), text
+
+
 def save_hierarchy(column: str, hierarchy: Hierarchy) -> str:
     """Keep a hierarchy that a recipe step refers to in the workspace (its text, under a
     name made from its content); return the name the step records. No file is written."""
-    text = hierarchy.levels.to_csv(sep=";", header=False, index=False)
-    name = portable_name(column, text)
+    name, text = hierarchy_named(column, hierarchy)
     write(lambda ws: ws.put_hierarchy(name, text, column=column))
     return name
+
+
+def keep_hierarchy_text(name: str, text: str, column: str) -> None:
+    """Keep a hierarchy named as :func:`hierarchy_named` names it in the workspace."""
+    write(lambda ws: ws.put_hierarchy(name, text, column=column))
+
+
+def population_table_name(data: bytes) -> str:
+    """The name a k-map step records for an uploaded population table (what
+    :func:`save_population_table` returns), without keeping it."""
+    return stored_table_name(sha256_bytes(data))
 
 
 def save_population_table(data: bytes, name: str) -> str:
@@ -75,7 +92,7 @@ def save_population_table(data: bytes, name: str) -> str:
             table, name=f"population table {name}", sha256=digest, store_data=True
         )
     )
-    return stored_table_name(digest)
+    return population_table_name(data)
 
 
 def stored_population_tables(steps: Sequence[Mapping[str, Any]]) -> dict[str, pd.DataFrame]:

@@ -5,7 +5,8 @@ a step costs one technique call and undo costs nothing."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
+from collections import ChainMap
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -89,6 +90,37 @@ def _steps_progress(rows: int) -> Iterator[ProgressFn]:
         return
     with progress_bar(f"Applying the recipe to {rows:,} records...") as report:
         yield report
+
+
+def replay_with(
+    base: Recipe,
+    steps: Sequence[dict[str, Any]],
+    *,
+    hierarchies: Mapping[str, str] | None = None,
+    tables: Mapping[str, pd.DataFrame] | None = None,
+) -> pd.DataFrame:
+    """The table ``base`` and then ``steps`` make, as if the recipe were ``base`` with
+    ``steps`` appended, nothing stored: the preview of a recipe not yet applied (Explore
+    trade-offs shows the table as the recipe would leave it, identifiers removed). ``base``
+    replays from the cached prefixes; ``steps`` run on top (not cached: a preview of each
+    option would push the recipe's own prefixes out). ``hierarchies`` (name -> text) and
+    ``tables`` (name -> population table) are those the steps name that the workspace does
+    not keep yet. Raises AnonymisationError naming the step that cannot run."""
+    current = _replay(base)
+    known = ChainMap(dict(hierarchies or {}), StoredHierarchies())
+    given = {**stored_population_tables(steps), **(tables or {})}
+    for position, step in enumerate(steps, start=len(base.steps) + 1):
+        current = advance(
+            current,
+            step,
+            position,
+            base_dir=ROOT,
+            pseudonym_seed=session()["pseudonym_secret"],
+            keys=session_keys(),
+            hierarchies=known,
+            tables=given,
+        )
+    return current.data
 
 
 def current() -> RecipeResult:
