@@ -34,7 +34,8 @@ WIDTHS = "500, 1000, 2000, 4000"
 def people_searched(*, remove_identifiers: bool = True) -> AppTest:
     """singapore_people.csv with its four direct identifiers removed by the recipe (as
     Techniques does), searched at k = 5, at most 1% removed, least ARX loss, on the
-    original table, income in nested bands of 500, 1,000, 2,000, 4,000."""
+    original table, income in nested bands of 500, 1,000, 2,000, 4,000, the other three
+    kept or '*'."""
     roles = {c: Role.INDIRECT for c in QI} | {c: Role.DIRECT for c in DIRECT}
     at = load_sample(PEOPLE, roles)
     if remove_identifiers:
@@ -43,6 +44,8 @@ def people_searched(*, remove_identifiers: bool = True) -> AppTest:
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
     at.multiselect(key="to_qi").set_value(QI)
+    for column in ("sex", "race", "occupation"):  # each value, or '*'
+        at.selectbox(key=f"to_kind_{column}").set_value("suppress")
     at.selectbox(key="to_kind_income").set_value("numeric").run()
     at.text_input(key="to_w_income").set_value(WIDTHS)
     at.number_input(key="to_k").set_value(5)
@@ -86,16 +89,16 @@ def picked(at: AppTest) -> str:
 
 
 def _options_by_hand() -> list[tuple[str, int]]:
-    """Every minimal option of the search above, by brute force over the 3 x 2 x 6 x 2
+    """Every minimal option of the search above, by brute force over the 2 x 2 x 6 x 2
     levels with pandas: (levels, records removed) of the nodes meeting k = 5 within 1%
     (records in groups below 5 removed) that have no meeting node below them."""
     hierarchies = {
-        "sex": build_hierarchy(PEOPLE_TABLE["sex"], "auto"),
-        "race": build_hierarchy(PEOPLE_TABLE["race"], "auto"),
+        "sex": build_hierarchy(PEOPLE_TABLE["sex"], "suppress"),
+        "race": build_hierarchy(PEOPLE_TABLE["race"], "suppress"),
         "income": build_hierarchy(
             PEOPLE_TABLE["income"], "numeric", widths=[500, 1000, 2000, 4000]
         ),
-        "occupation": build_hierarchy(PEOPLE_TABLE["occupation"], "auto"),
+        "occupation": build_hierarchy(PEOPLE_TABLE["occupation"], "suppress"),
     }
     import itertools
 
@@ -180,7 +183,7 @@ def _released_by_hand(levels: str) -> pd.DataFrame:
         if column == "income":
             hierarchy = build_hierarchy(table[column], "numeric", widths=[500, 1000, 2000, 4000])
         else:
-            hierarchy = build_hierarchy(table[column], "auto")
+            hierarchy = build_hierarchy(table[column], "suppress")
         table[column] = hierarchy.generalise(table[column], int(level))
     sizes = table.groupby(QI)[QI[0]].transform("size")
     return table[sizes >= 5]
