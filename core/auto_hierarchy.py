@@ -81,12 +81,12 @@ NUMBER_KINDS = frozenset({"age", "year_of_birth", "measurement", "money", "numbe
 
 #: What each family of auto hierarchy does, in words (for the page and the docs).
 FAMILY_WORDS = {
-    "dates": "dates: day → month → year → decade → *",
-    "masking": "masking from the right, one character a level → *",
-    "address": "address: street (house and unit dropped) → postal sector → *",
-    "address_no_postal": "address: street (house and unit dropped) → *",
-    "numbers": "numbers: bands of growing width → *",
-    "categories": "categories: rare values grouped as 'Others' → *",
+    "dates": "day → month → year → decade → *",
+    "masking": "masked from the right, one character a level → *",
+    "address": "house and unit dropped (street kept) → postal sector → *",
+    "address_no_postal": "house and unit dropped (street kept) → *",
+    "numbers": "bands of growing width → *",
+    "categories": "rare values grouped as 'Others' → *",
 }
 
 # Records below which a category counts as rare at the first level; the second level
@@ -143,10 +143,10 @@ def auto_hierarchy(series: pd.Series, kind: str | None = None) -> Hierarchy:
 
 
 def auto_words(series: pd.Series, kind: str | None) -> str:
-    """What the auto hierarchy of this column does, in words ("dates: day → month → ...")."""
+    """What the auto hierarchy of this column does, in words ("day → month → year → ...")."""
     family = auto_family(kind, series)
-    if family == "address":
-        text = _distinct(series)
+    if family == "address":  # the first 5,000 values tell (the words are redrawn often)
+        text = _distinct(series.head(5000))
         has_postal = _postal_codes(text).notna().mean() >= 0.5 if len(text) else False
         family = "address" if has_postal else "address_no_postal"
     return FAMILY_WORDS[family]

@@ -17,6 +17,7 @@ import json
 import pandas as pd
 import streamlit as st
 
+from core.auto_hierarchy import auto_words
 from core.errors import AnonymisationError
 from core.hierarchy import Hierarchy
 from core.hierarchy_files import HierarchyFile, read_hierarchy_files, shown_name
@@ -153,6 +154,14 @@ def hierarchy_inputs(data: pd.DataFrame, column: str) -> dict:
         st.session_state[key] = kind if kind in KINDS else "auto"
     kind = left.selectbox(escape_markdown(column), KINDS, key=key)
     spec: dict = {"kind": kind}
+    if kind == "auto":  # what Step 1 found decides the rule (core.auto_hierarchy)
+        found = _detected(column)
+        right.caption(
+            escape_markdown(
+                f"Step 1 found {found.replace('_', ' ') if found else 'no kind'}: "
+                f"{auto_words(data[column], found)}"
+            )
+        )
     if kind == "numeric":
         spec["widths"] = right.text_input(
             "Band widths",

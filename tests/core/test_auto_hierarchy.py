@@ -29,7 +29,7 @@ def test_dates_of_birth_in_several_formats_go_day_month_year_decade():
     assert _row(h, "1985-03-12") == ["1985-03-12", "1985-03", "1985", "1980s", "*"]
     assert _row(h, "12/04/1990") == ["12/04/1990", "1990-04", "1990", "1990s", "*"]
     assert _row(h, "3 Mar 1971") == ["3 Mar 1971", "1971-03", "1971", "1970s", "*"]
-    assert auto_words(dob, "date_of_birth").startswith("dates: day → month → year")
+    assert auto_words(dob, "date_of_birth") == "day → month → year → decade → *"
 
 
 def test_dates_already_generalised_to_years_fall_back_to_bands_or_groups():
@@ -80,7 +80,8 @@ def test_addresses_drop_house_and_unit_then_keep_the_postal_sector():
         "Baker Street",
         "Main Road",
     ]
-    assert auto_words(no_postal, "address") == "address: street (house and unit dropped) → *"
+    assert auto_words(no_postal, "address") == "house and unit dropped (street kept) → *"
+    assert auto_words(addresses, "address").endswith("→ postal sector → *")
 
 
 def test_categories_group_rare_values_as_others_by_frequency():

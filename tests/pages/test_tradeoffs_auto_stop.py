@@ -36,6 +36,10 @@ def test_auto_hierarchies_keep_the_year_of_birth_and_a_masked_postal_code(people
         "auto",
         "auto",
     ]
+    captions = " ".join(c.value for c in at.caption)
+    assert "Step 1 found date of birth: day → month → year → decade → \\*" in captions
+    assert "Step 1 found postal code: masked from the right" in captions
+    assert "Step 1 found address: house and unit dropped (street kept) → postal" in captions
     at.button(key="to_run").click().run()
     assert not at.exception and not at.error, (at.exception, at.error)
     result, hierarchies = at.session_state["tradeoff_result"]
