@@ -92,16 +92,19 @@ def ours_detect(texts: pd.Series) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
 
 
-def ours_redact(texts: pd.Series, repeat: int = 3) -> tuple[pd.Series, float]:
-    """The redacted notes and the median time of ``repeat`` runs (the machine is shared;
-    one presidio run takes as long as hundreds of these, so it is timed once)."""
+def ours_redact(texts: pd.Series, repeat: int = 3) -> tuple[pd.Series, tuple[float, float]]:
+    """The redacted notes and the median (clock, CPU) time of ``repeat`` runs (the
+    machine is shared; one presidio run takes as long as hundreds of these, so it is
+    timed once). The CPU time is this process's: what the other work on a shared machine
+    does to the clock time of a run under a second, it does not do to its CPU time."""
     redact_and_count(texts.head(20), lambda e: f"[{e.label}]")  # warm-up (compiled patterns)
-    times = []
+    clock, cpu = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         out, _, _ = redact_and_count(texts, lambda e: f"[{e.label}]")
-        times.append(time.perf_counter() - start)
-    return out, float(np.median(times))
+        clock.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return out, (float(np.median(clock)), float(np.median(cpu)))
 
 
 _RECOGNIZERS = (
@@ -158,11 +161,12 @@ class Presidio:
         self.labels = labels or PRESIDIO_LABELS
         self.entities = list(self.labels)
 
-    def run(self, texts: pd.Series) -> tuple[pd.DataFrame, pd.Series, float]:
+    def run(self, texts: pd.Series) -> tuple[pd.DataFrame, pd.Series, tuple[float, float]]:
+        """Detections, redacted notes, and the (clock, CPU) time of the run."""
         for text in texts.head(5):
             self.analyzer.analyze(text, language="en", entities=self.entities)  # warm-up
         rows, redacted = [], {}
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         for row, text in texts.items():
             results = self.analyzer.analyze(text, language="en", entities=self.entities)
             redacted[row] = self.anonymizer.anonymize(text=text, analyzer_results=results).text
@@ -170,7 +174,7 @@ class Presidio:
                 (row, r.start, r.end, self.labels[r.entity_type], text[r.start : r.end])
                 for r in results
             ]
-        seconds = time.perf_counter() - start
+        seconds = (time.perf_counter() - start, time.process_time() - start_cpu)
         found = pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
         return found, pd.Series(redacted), seconds
 
@@ -284,15 +288,20 @@ def print_notes(part: Part, ours: dict, theirs: dict | None, times: tuple, setup
         f"{ours['left']:,} of {n:,}",
         f"{theirs['left']:,} of {n:,}" if theirs else "-",
     )
-    ours_s, theirs_s = times
+    (ours_s, ours_cpu), (theirs_s, theirs_cpu) = times
     if theirs:
         row(
-            "time to redact the notes",
+            "time to redact the notes (clock)",
             f"{ours_s:.2f} s ({theirs_s / ours_s:.0f}x faster)",
             f"{theirs_s:.2f} s (1x)",
         )
+        row(
+            "time to redact the notes (CPU)",
+            f"{ours_cpu:.2f} s ({theirs_cpu / ours_cpu:.0f}x faster)",
+            f"{theirs_cpu:.2f} s (1x)",
+        )
     else:
-        row("time to redact the notes", f"{ours_s:.2f} s", "-")
+        row("time to redact the notes (clock / CPU)", f"{ours_s:.2f} s / {ours_cpu:.2f} s", "-")
 
 
 def print_name_cells(ours: pd.Series, theirs: pd.Series | None) -> None:
@@ -413,7 +422,7 @@ def main(argv: list[str] | None = None) -> None:
     found = ours_detect(notes)
     redacted, ours_s = ours_redact(notes)
     ours = notes_scores(part, found, redacted)
-    theirs, theirs_s, setup, presidio_names = None, 0.0, "", None
+    theirs, theirs_s, setup, presidio_names = None, (0.0, 0.0), "", None
     if not args.no_presidio:
         presidio = Presidio()
         setup = presidio.setup

@@ -2,19 +2,20 @@
 
 ``data/names.txt`` is written by hand for this project; ``data/name_lists.txt.gz`` is
 derived by ``scripts/build_name_lists.py`` from the US Census Bureau's name lists, the
-Tzioumis (2018) first names and Debian's SCOWL English words (sources, versions and
-licences in ``data/SOURCES.md``). Nothing is downloaded.
+Tzioumis (2018) first names and Debian's SCOWL English words; ``data/given_names_world.txt.gz``
+by ``scripts/build_world_given_names.py`` from the ``nomquamgender`` given names of many
+countries (sources, versions and licences in ``data/SOURCES.md``). Nothing is downloaded.
 """
 
 from __future__ import annotations
 
 import gzip
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
-__all__ = ["NameLists", "name_lists"]
+__all__ = ["NameLists", "base_name_lists", "name_lists"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,17 @@ def _word_sections(data: bytes) -> dict[str, set[str]]:
 
 @cache
 def name_lists() -> NameLists:
+    """:func:`base_name_lists` with the given names of many countries of
+    ``data/given_names_world.txt.gz`` (``scripts/build_world_given_names.py``, from the
+    MIT-licensed ``nomquamgender`` data: names no other list has and no English word)."""
+    base = base_name_lists()
+    data = resources.files("core.detect").joinpath("data", "given_names_world.txt.gz")
+    world = set(gzip.decompress(data.read_bytes()).decode("utf-8").split("\n")[1:]) - {""}
+    return replace(base, given=base.given | world)
+
+
+@cache
+def base_name_lists() -> NameLists:
     """Read the lists once (shipped with the package; nothing is downloaded).
 
     A name of the vendored lists that is also an everyday English word is ambiguous

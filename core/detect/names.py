@@ -148,6 +148,7 @@ def names_from_matches(
     spans += cued
     for run_start, run_end in lower:
         spans += _lower_names(text, run_start, run_end, lists)
+    spans += _named_again(text, spans, lists)
     # The passes may find the same name: keep each span not inside another one
     # (sorted by start, longest first: a span inside another comes after it; n log n).
     kept, reach = [], -1
@@ -156,6 +157,53 @@ def names_from_matches(
             kept.append((start, end))
             reach = end
     return kept
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;/\n\"“(])[ \t]*$")
+
+
+def _named_again(
+    text: str, spans: list[tuple[int, int]], lists: NameLists
+) -> list[tuple[int, int]]:
+    """Each word of a name found in ``text`` is a name wherever else ``text`` writes it
+    with a capital ("Complaint by Megan Swift ... Swift and Lauren"; "Mother is Vrinda
+    Sibal ... Remember me, Vrinda?"), as a reader who has met the person takes it. A word
+    that is also an English word counts again only inside a sentence ("Ruby Christie ...
+    she told Ruby", not "Will Tan ... Will you call"); particles, titles and words of
+    fewer than three letters do not spread."""
+    found: list[tuple[int, int]] = []
+    seen: set[str] = set()
+    spans = sorted(set(spans))
+    for start, end in spans:
+        for word in text[start:end].split():
+            word = word.strip(".,;:()\"'’").removesuffix("'s").removesuffix("’s")
+            if len(word) < 3 or word in seen or not word[0].isupper():
+                continue
+            seen.add(word)
+            # The usual case, settled by C-level counts: the word is written only where
+            # it was found (each found span holding it once).
+            if text.count(word) <= sum(text.count(word, a, b) for a, b in spans):
+                continue
+            lower = word.lower()
+            if lower in lists.particles or lower in TITLES or lower in lists.not_name:
+                continue
+            english = lower in lists.english or lower in lists.ambiguous
+            for match in re.finditer(rf"(?<![\w@.'’-]){re.escape(word)}(?![\w@-])", text):
+                at = match.start()
+                if english and _SENTENCE_START.search(text, max(0, at - 4), at):
+                    continue
+                found.append(match.span())
+    return [span for span in found if not _within(span, spans)]
+
+
+def _within(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    """``span`` lies inside one of the sorted ``spans``."""
+    for start, end in spans:
+        if start > span[0]:
+            return False
+        if end >= span[1]:
+            return True
+    return False
 
 
 def _trie(words: list[str]) -> str:
@@ -194,6 +242,8 @@ LOWER_RUN = re.compile(
     r"(?<![\w'’@./-])[a-z][a-z'’-]{1,24}(?:[ \t]+[a-z][a-z'’-]{1,24})+(?![\w@'’/-])"
 )
 _SPACE_SPLIT = re.compile(r"[^ ]+")
+_NON_SPACE = re.compile(r"\S+")
+_APOSTROPHE_HYPHEN = re.compile(r"['’-]")
 
 # Punctuation read as a space when a text's words are looked up all at once.
 _PUNCTUATION_TO_SPACE = str.maketrans({c: " " for c in ',.;:!?()[]{}"/\t\n'})
@@ -272,7 +322,7 @@ def _lower_strength(word: str, lists: NameLists, *, title: bool, relation: bool)
     that is no everyday word; after a title any word but a function word; after a relation
     such as "son" or "pt" a word that is no English word: "venkatesh"), "weak" (a known
     name that is also an everyday word: "tan", "will"), or "" (not a name)."""
-    if not re.sub(r"['’-]", "", word).isalpha() or word in NOT_AFTER_TITLE:
+    if not _APOSTROPHE_HYPHEN.sub("", word).isalpha() or word in NOT_AFTER_TITLE:
         return ""
     if word in lists.strong or title:
         return "lower"
@@ -295,7 +345,7 @@ def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
     title = cue in TITLES
     reach = not title and cue not in RELATION_WORDS  # "call", "spoke to"...
     taken: list[tuple[int, int, str, str]] = []  # (start, end, word, case)
-    for word in re.finditer(r"\S+", match.group("words")):
+    for word in _NON_SPACE.finditer(match.group("words")):
         token = word.group()
         lower = token.lower()
         if taken and lower in lists.particles:
@@ -425,7 +475,7 @@ def _split_run(run: str, offset: int, lists: NameLists):
     """
     start = end = 0
     tokens: list[str] = []
-    for match in re.finditer(r"\S+", run):
+    for match in _NON_SPACE.finditer(run):
         word = match.group()
         lower = word.lower()
         if lower in lists.particles:
