@@ -33,12 +33,26 @@ class NameLists:
     # Names of the hand-written list, everyday words included ("May", "Tan"): two of them
     # together are a name ("May Tan"), two vendored everyday words are not ("Silver Plan").
     listed: frozenset[str] = frozenset()
+    # Given names of many countries (data/given_names_world.txt.gz), also in ``given``:
+    # sure with a capital; in lower case, where other languages' everyday words are
+    # written too ("kini", "sila"), they do not count as sure (``strong_lower``).
+    world: frozenset[str] = frozenset()
+    # Function words of Malay, Indonesian, Filipino, Spanish, French, German, Portuguese,
+    # Italian and Dutch (data/function_words.txt.gz): in lower case no sure name ("dia",
+    # "akan" are census surnames too).
+    function_words: frozenset[str] = frozenset()
     known: frozenset[str] = frozenset()  # given | family, computed once
     strong: frozenset[str] = frozenset()  # known names that are no everyday word
+    strong_lower: frozenset[str] = frozenset()  # strong, less world names and function words
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "known", self.given | self.family)
         object.__setattr__(self, "strong", self.known - self.ambiguous)
+        base = (self.given - self.world) | self.family
+        # The stopword lists hold names too ("ahmad", "tan", "wong"): the hand-written
+        # list's names stay names.
+        function_words = self.function_words - self.listed
+        object.__setattr__(self, "strong_lower", base - self.ambiguous - function_words)
 
 
 def _sections(text: str) -> dict[str, set[str]]:
@@ -71,9 +85,19 @@ def name_lists() -> NameLists:
     ``data/given_names_world.txt.gz`` (``scripts/build_world_given_names.py``, from the
     MIT-licensed ``nomquamgender`` data: names no other list has and no English word)."""
     base = base_name_lists()
-    data = resources.files("core.detect").joinpath("data", "given_names_world.txt.gz")
-    world = set(gzip.decompress(data.read_bytes()).decode("utf-8").split("\n")[1:]) - {""}
-    return replace(base, given=base.given | world)
+    world = _word_file("given_names_world.txt.gz")
+    return replace(
+        base,
+        given=base.given | world,
+        world=frozenset(world - base.known),
+        function_words=frozenset(_word_file("function_words.txt.gz")),
+    )
+
+
+def _word_file(name: str) -> set[str]:
+    """The words of a vendored file: a comment line, then one word a line."""
+    data = resources.files("core.detect").joinpath("data", name)
+    return set(gzip.decompress(data.read_bytes()).decode("utf-8").split("\n")[1:]) - {""}
 
 
 @cache

@@ -127,6 +127,8 @@ def names_from_matches(
                 continue
             cue = _previous_word(text, start)
             piece = text[start:end]
+            if cue in _ORGANISATION_BEFORE:
+                continue  # "Hospital Sultanah Aminah", "Masjid Sultan Abu Bakar"
             if cue in CUES:
                 spans.append((start, end))
             elif len(tokens) == 1:
@@ -252,7 +254,7 @@ _PUNCTUATION_TO_SPACE = str.maketrans({c: " " for c in ',.;:!?()[]{}"/\t\n'})
 def may_hold_lower_name(text: str, lists: NameLists) -> bool:
     """Whether a lower-case word of ``text`` is a sure name (a C-level set test): only such
     texts can hold a name found by :data:`LOWER_RUN`."""
-    return not lists.strong.isdisjoint(text.translate(_PUNCTUATION_TO_SPACE).split())
+    return not lists.strong_lower.isdisjoint(text.translate(_PUNCTUATION_TO_SPACE).split())
 
 
 def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tuple[int, int]]:
@@ -262,7 +264,7 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
     "john brown, 720-..."), a stretch of 2-4 words that are names or no English word, one
     of them a sure name.
     Particles (van, bin, d/o) may stand inside."""
-    if lists.strong.isdisjoint(text[start:end].split(" ")):
+    if lists.strong_lower.isdisjoint(text[start:end].split(" ")):
         return []  # the usual case: no sure name in the run (one C-level set test)
     found: list[tuple[int, int]] = []
     stretch: list[tuple[int, int, str]] = []  # (start, end, "sure" | "known" | "new" | "particle")
@@ -302,7 +304,7 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
             kind = "particle"
         elif word in NOT_AFTER_TITLE or word in lists.not_name:
             kind = ""
-        elif word in lists.strong:
+        elif word in lists.strong_lower:
             kind = "sure"
         elif word in lists.known:
             kind = "known"
@@ -324,7 +326,7 @@ def _lower_strength(word: str, lists: NameLists, *, title: bool, relation: bool)
     name that is also an everyday word: "tan", "will"), or "" (not a name)."""
     if not _APOSTROPHE_HYPHEN.sub("", word).isalpha() or word in NOT_AFTER_TITLE:
         return ""
-    if word in lists.strong or title:
+    if word in lists.strong_lower or title:
         return "lower"
     if relation and len(word) >= 3 and word not in lists.english:
         return "lower"
@@ -400,6 +402,37 @@ _ORGANISATION_AFTER = re.compile(
     r"(?:['’]s?)?(?:[ \t]+(?:[A-Z][A-Za-z'’.-]{0,24}"
     r"|(?:and|&)(?=[ \t]+(?!(?:Dr|Mr|Mrs|Ms|Mdm|Miss|Nurse|Prof)\b)[A-Z]))){0,5}?[ \t]+"
     rf"(?i:{'|'.join(sorted(_INSTITUTIONS))})s?(?![A-Za-z])"
+)
+# Words that come before the name of a place or an organisation in Malay and Indonesian
+# (and in some English names: "Hospital Sultanah Aminah", "Klinik Kesihatan Bedok"): the
+# capitalised words right after them name it, not a person.
+_ORGANISATION_BEFORE = frozenset(
+    [
+        "hospital",
+        "klinik",
+        "universiti",
+        "masjid",
+        "surau",
+        "sekolah",
+        "kolej",
+        "institut",
+        "politeknik",
+        "maktab",
+        "dewan",
+        "pusat",
+        "taman",
+        "kampung",
+        "kg",
+        "jalan",
+        "jln",
+        "lorong",
+        "lor",
+        "lebuh",
+        "persiaran",
+        "sakit",
+        "puskesmas",
+        "syarikat",
+    ]
 )
 _SPEAKER = re.compile(r":[ \t]")
 _JOINED_AFTER = re.compile(r"[ \t]+(?:and|&)[ \t]+([A-Z][a-z'’-]{1,24})(?![A-Za-z])")

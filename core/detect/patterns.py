@@ -195,7 +195,11 @@ RECORD_PREFIX = (
     r"NRIC(?:\s+No\.?)?|FIN(?:\s+No\.?)?|I/?C(?:\s+No\.?)?|"
     # other countries' identity numbers by name (core.detect.national_ids)
     r"MyKad|(?:No\.?\s+)?K/?P|NIK|KTP|PhilSys(?:\s+(?:No\.?|Number))?|PSN|HKID|TFN|"
-    r"Tax\s+File\s+(?:No\.?|Number)|Medicare(?:\s+(?:No\.?|Number|Card))?)"
+    r"Tax\s+File\s+(?:No\.?|Number)|Medicare(?:\s+(?:No\.?|Number|Card))?|"
+    # India's Aadhaar (UID) and PAN, the UK's NI number, US SSN and licence shorthands
+    r"Aadhaa?r(?:\s+(?:No\.?|Number|Card))?|UIDAI|UID(?:\s+No\.?)?|PAN(?:\s+(?:No\.?|Number|Card))?|"
+    r"NINO|NI\s+(?:No\.?|Number)|National\s+Insurance(?:\s+(?:No\.?|Number))?|SS\s?#|"
+    r"DL(?:\s+No\.?)|Driv(?:er'?s|ing)\s+Licen[cs]e(?:\s+(?:No\.?|Number))?)"
 )
 
 
@@ -263,7 +267,11 @@ _BUILTIN = (
     ),
     Pattern(
         "nino",
-        _compile(_bounded(r"[A-Za-z]{2} ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-Da-d]")),
+        _compile(
+            _bounded(
+                r"[A-Za-z]{2}([ -]?)[0-9]{2}\1[0-9]{2}\1[0-9]{2}\1[A-Da-d]|[A-Za-z]{2} ?[0-9]{6} ?[A-Da-d]"
+            )
+        ),
         "ID",
         "a UK National Insurance number (allocated prefix)",
         validator=valid_nino,
