@@ -1,14 +1,14 @@
 """Benchmark: whole commands as a person runs them, against a bare anchor in the same run.
 
-Usage: ``python bench/bench_commands.py [--rows 1000000] [--repeat 3] [--folder DIR]
+Usage: ``python bench/bench_commands.py [--rows 1000000] [--repeat 5] [--folder DIR]
 [--formats csv,parquet] [--only startup,risk,duckdb]``
 
 Every figure here is a whole process: Python's start, the imports, reading the file and the
 work, timed from outside with ``time.perf_counter`` around ``subprocess.run`` (issue 31: the
 in-process figures of bench_risk.py and bench_scale.py leave out what a user waits for). Each
-round runs the command and its anchor one after the other (alternating, so a busy machine
-slows both alike); the best of ``--repeat`` rounds is printed with the ratio command / anchor
-and the 1-minute load average.
+round runs the anchor and then the command (alternating, so a busy machine slows both
+alike); the median seconds of ``--repeat`` rounds (5 unless told) are printed with the median
+and range of the per-round ratio command / anchor, and the 1-minute load average.
 
 - ``startup``: ``python -m core --help`` and each command's ``--help`` against
   ``python -c "import pandas"`` (what any pandas tool pays before it starts);
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -87,29 +88,37 @@ def seconds_of(command: list[str]) -> float:
     return elapsed
 
 
-def alternate(pairs: dict[str, list[str]], anchor: list[str], repeat: int) -> dict[str, float]:
-    """Best seconds of each command and of the anchor, run in alternation ``repeat`` times."""
-    best = {name: float("inf") for name in [*pairs, "anchor"]}
+def alternate(pairs: dict[str, list[str]], anchor: list[str], repeat: int) -> dict[str, list]:
+    """Seconds of each command and of the anchor, run in alternation ``repeat`` times: for
+    each command, a list of (its seconds, the anchor's seconds just before it) per round."""
+    rounds: dict[str, list] = {name: [] for name in pairs}
     for _ in range(repeat):
         for name, command in pairs.items():
-            best["anchor"] = min(best["anchor"], seconds_of(anchor))
-            best[name] = min(best[name], seconds_of(command))
-    return best
+            before = seconds_of(anchor)
+            rounds[name].append((seconds_of(command), before))
+    return rounds
 
 
-def show(title: str, best: dict[str, float], anchor_name: str) -> None:
+def show(title: str, rounds: dict[str, list], anchor_name: str) -> None:
+    """Per command: median seconds, and the median and range of its ratio to the anchor
+    run just before it in the same round (a burst of load touches both)."""
     load = os.getloadavg()[0]
-    print(f"\n{title} (1-minute load {load:.2f})")
-    print(f"  {anchor_name:<44} {best['anchor']:7.3f} s   1.00x")
-    for name, seconds in best.items():
-        if name != "anchor":
-            print(f"  {name:<44} {seconds:7.3f} s  {seconds / best['anchor']:5.2f}x")
+    anchors = [anchor for pairs in rounds.values() for _, anchor in pairs]
+    print(f"\n{title} (1-minute load {load:.2f}; median of {len(anchors)} runs)")
+    print(f"  {anchor_name:<44} {statistics.median(anchors):7.3f} s   1.00x")
+    for name, pairs in rounds.items():
+        ratios = [seconds / anchor for seconds, anchor in pairs]
+        seconds = statistics.median(seconds for seconds, _ in pairs)
+        print(
+            f"  {name:<44} {seconds:7.3f} s  {statistics.median(ratios):5.2f}x"
+            f"  (range {min(ratios):.2f}-{max(ratios):.2f})"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--folder", type=Path, help="keep the generated files here")
     parser.add_argument("--formats", default="csv,parquet")
     parser.add_argument("--only", default="startup,risk,duckdb")
@@ -121,12 +130,12 @@ def main(argv: list[str] | None = None) -> int:
         commands = {"python -m core --help": [*core, "--help"]}
         for name in COMMANDS:
             commands[f"python -m core {name} --help"] = [*core, name, "--help"]
-        best = alternate(
+        rounds = alternate(
             commands,
             [python, "-c", "import pandas"],
             args.repeat,
         )
-        show("Start-up of a command", best, 'python -c "import pandas"')
+        show("Start-up of a command", rounds, 'python -c "import pandas"')
     if not parts & {"risk", "duckdb"}:
         return 0
     with tempfile.TemporaryDirectory() as scratch:
@@ -137,20 +146,22 @@ def main(argv: list[str] | None = None) -> int:
         for fmt, path in files.items():
             risk = [*core, "risk", str(path), "--qi", qis, "--sensitive", SENSITIVE]
             if "risk" in parts:
-                best = alternate(
+                rounds = alternate(
                     {"risk (default figures)": risk, "risk --no-impact": [*risk, "--no-impact"]},
                     [python, "-c", PANDAS_ANCHOR, str(path), qis],
                     args.repeat,
                 )
-                show(f"risk, {args.rows:,} rows, {fmt}", best, "bare pandas + NumPy script")
+                show(f"risk, {args.rows:,} rows, {fmt}", rounds, "bare pandas + NumPy script")
             if "duckdb" in parts:
-                best = alternate(
+                rounds = alternate(
                     {"risk --engine duckdb": [*risk, "--engine", "duckdb"]},
                     [python, "-c", DUCKDB_ANCHOR, str(path), f"{qis},{SENSITIVE}"],
                     args.repeat,
                 )
                 show(
-                    f"risk --engine duckdb, {args.rows:,} rows, {fmt}", best, "bare DuckDB GROUP BY"
+                    f"risk --engine duckdb, {args.rows:,} rows, {fmt}",
+                    rounds,
+                    "bare DuckDB GROUP BY",
                 )
     return 0
 

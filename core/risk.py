@@ -29,7 +29,12 @@ from core.measures.classes import EquivalenceClasses, resolve_classes
 from core.measures.codes import combined_codes
 from core.measures.disclosure import l_and_t_of
 from core.measures.distributions import classes_and_distribution, sensitive_distribution
-from core.measures.impact import QuasiIdentifierImpact, classes_and_impact, quasi_identifier_impact
+from core.measures.impact import (
+    QuasiIdentifierImpact,
+    classes_and_impact,
+    impact_of_keys,
+    quasi_identifier_impact,
+)
 from core.measures.models.base import ClassTable
 from core.measures.models.registry import MODELS
 from core.progress import ProgressFn, no_progress
@@ -441,12 +446,25 @@ def risk_report(
             raise ParameterError("Journalist risk needs the records themselves, not counts.")
     impacts: list[QuasiIdentifierImpact] = []
     distribution = None
-    if classes is None and sensitive is not None and not impact and population is None:
+    if classes is None and sensitive is not None and population is None:
         # one sort gives the classes and the sensitive pairs (no record's class is needed;
-        # with a population, k-map's figure needs each record's class)
+        # with a population, k-map's figure needs each record's class), and the classes'
+        # keys the impact reads
         classes, distribution = classes_and_distribution(
             df, quasi_identifiers, sensitive, counts=counts
         )
+        if impact and classes.keys is not None:
+            impacts = impact_of_keys(
+                classes.quasi_identifiers,
+                classes.keys,
+                classes.cardinalities,
+                classes.sizes,
+                k=k_threshold,
+            )
+        elif impact:
+            impacts = quasi_identifier_impact(
+                df, classes.quasi_identifiers, k=k_threshold, counts=counts
+            )
     elif classes is None:
         classes, impacts = classes_and_impact(
             df, quasi_identifiers, k=k_threshold, counts=counts, impact=impact

@@ -112,10 +112,16 @@ def run(args: argparse.Namespace) -> int:
         return _risk_on_engine(args, engine)
     progress = args.bar or no_progress
     progress(0.0, f"reading {Path(args.data).name}")
-    df = read_table(args.data, sep=args.sep)
+    qis = comma_list(args.qi)
+    # The report only groups and counts the quasi-identifiers and the sensitive column, so
+    # they may come coded; the figures that read the values themselves get them plain.
+    by_value = args.weights or args.household or args.per_record or args.model_risk
+    counted_only = not by_value and args.missing != "sdcmicro" and not args.population_table
+    coded = [*qis, *([args.sensitive] if args.sensitive else [])] if counted_only else []
+    df = read_table(args.data, sep=args.sep, coded=coded)
     report = risk_report(
         df,
-        comma_list(args.qi),
+        qis,
         k_threshold=args.k,
         sensitive=args.sensitive,
         impact=not args.no_impact,

@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from core.io.numbers import numbers_or_none
+from core.io.numbers import categorical_of, small_int
 
 #: Bits of a packed key: a signed 64-bit integer, kept non-negative so keys sort as codes.
 KEY_BITS = 63
@@ -58,15 +58,6 @@ SORT_ROWS = 8_388_608
 
 class KeysTooWide(Exception):
     """The columns' codes need more than :data:`KEY_BITS` bits together."""
-
-
-def small_int(cardinality: int) -> type:
-    """The smallest signed integer type holding codes ``-1 .. cardinality`` (pandas' own
-    choice for a Categorical's codes, so it keeps them without a copy)."""
-    for dtype in (np.int8, np.int16, np.int32):
-        if cardinality < np.iinfo(dtype).max:
-            return dtype
-    return np.int64
 
 
 class CodeBook:
@@ -102,21 +93,10 @@ class CodeBook:
         return small[encoded.indices.to_numpy(zero_copy_only=False)]
 
     def categorical(self, codes: np.ndarray, *, as_read: bool) -> pd.Categorical:
-        """``codes`` (from :meth:`codes`) as a Categorical of the values. ``as_read``: judge
-        the distinct values by the CSV reader's text/number rule (:mod:`core.io`); values it
-        reads as one number (``7`` and ``7.0``) become one category; missing is code -1."""
+        """``codes`` (from :meth:`codes`) as a Categorical of the values
+        (:func:`core.io.numbers.categorical_of`)."""
         values = self.values if self.values is not None else pa.array([], pa.string())
-        if as_read:
-            numbers = numbers_or_none(values)
-            values = values if numbers is None else numbers
-        category_of_value, categories = pd.factorize(values.to_pandas(), use_na_sentinel=True)
-        dtype = small_int(len(categories))
-        if np.array_equal(category_of_value, np.arange(len(values))):
-            codes = codes.astype(dtype, copy=False)  # each value a category: codes stand
-        else:
-            codes = category_of_value.astype(dtype)[codes]
-        # valid by construction (-1 .. categories - 1): no pass over tens of millions to check
-        return pd.Categorical.from_codes(codes, categories=categories, validate=False)
+        return categorical_of(values, codes, as_read=as_read)
 
 
 def _bits(cardinality: int) -> int:

@@ -69,6 +69,57 @@ def _plain_numbers(stripped: Any) -> bool:
     )
 
 
+def small_int(cardinality: int) -> type:
+    """The smallest signed integer type holding codes ``-1 .. cardinality`` (pandas' own
+    choice for a Categorical's codes, so it keeps them without a copy)."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if cardinality < np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
+def categorical_of(values: Any, codes: np.ndarray, *, as_read: bool) -> pd.Categorical:
+    """``codes`` (positions in the pyarrow array of distinct ``values``) as a Categorical of
+    the values. ``as_read``: judge the distinct values by the text/number rule (each value
+    once, not once per row); values it reads as one number (``7`` and ``7.0``) become one
+    category; missing is code -1, as in any Categorical. Grouping and counting this column
+    gives what grouping the column :func:`core.io.read_table` reads gives."""
+    if as_read:
+        numbers = numbers_or_none(values)
+        values = values if numbers is None else numbers
+    category_of_value, categories = pd.factorize(values.to_pandas(), use_na_sentinel=True)
+    dtype = small_int(len(categories))
+    if np.array_equal(category_of_value, np.arange(len(values))):
+        codes = codes.astype(dtype, copy=False)  # each value a category: codes stand
+    else:
+        codes = category_of_value.astype(dtype)[codes]
+    # valid by construction (-1 .. categories - 1): no pass over tens of millions to check
+    return pd.Categorical.from_codes(codes, categories=categories, validate=False)
+
+
+def dictionary_categorical(column: Any) -> pd.Categorical:
+    """The dictionary-encoded pyarrow column (text as Parquet stores it) as a Categorical of
+    its values, from the dictionaries: no row's text is decoded. A value of a dictionary
+    that no row uses is no category (a category count is a count of values present)."""
+    import pyarrow as pa
+
+    column = column.unify_dictionaries()  # one dictionary for every chunk
+    if column.num_chunks == 0:
+        return categorical_of(pa.array([], pa.string()), np.zeros(0, np.int8), as_read=False)
+    values = column.chunk(0).dictionary
+    indices = [chunk.indices for chunk in column.chunks]
+    codes = np.concatenate([i.fill_null(-1).to_numpy(zero_copy_only=False) for i in indices])
+    if column.null_count:  # a missing index: a missing value, put at the dictionary's end
+        values = pa.concat_arrays([values, pa.nulls(1, values.type)])
+        codes[codes < 0] = len(values) - 1
+    used = np.bincount(codes, minlength=len(values)) > 0
+    if not used.all():
+        position = np.cumsum(used) - 1
+        values = values.filter(pa.array(used))
+        codes = position[codes]
+    return categorical_of(values, codes, as_read=False)
+
+
 _MINUS, _PLUS, _ZERO = b"-+0"
 
 

@@ -5,12 +5,14 @@ metadata and dictionaries before any column is decoded into the table.
 from __future__ import annotations
 
 import io
+from collections.abc import Collection
 
 import numpy as np
 import pandas as pd
 
 from core.errors import DataReadError, parser_message
 from core.io.header import apply_header, require_unique_names, require_width
+from core.io.numbers import dictionary_categorical
 
 #: Limits on what a Parquet file may unpack to. Its column encodings (dictionary, run
 #: length) and compression let a file of a few KiB stand for billions of cells or one long
@@ -21,8 +23,10 @@ MAX_PARQUET_CELLS = 500_000_000
 MAX_PARQUET_UNPACKED_BYTES = 8 * 2**30
 
 
-def read_parquet(data: bytes, display: str) -> pd.DataFrame:
-    """The table in the Parquet file ``data``, its stored types kept."""
+def read_parquet(data: bytes, display: str, coded: Collection[str] = ()) -> pd.DataFrame:
+    """The table in the Parquet file ``data``, its stored types kept; the text columns
+    named in ``coded`` become Categoricals of their values, from the file's dictionaries
+    (:func:`core.io.numbers.dictionary_categorical`), without decoding the text of every row."""
     import pyarrow.parquet as pq
     import pyarrow.types as pa_types
 
@@ -65,7 +69,8 @@ def read_parquet(data: bytes, display: str) -> pd.DataFrame:
                 "compression). Use --engine duckdb (or spark), or check where the file "
                 "came from."
             )
-        table = _decode_dictionaries(table, text)
+        keep = {name for name in text if str(name).strip() in coded}
+        table = _decode_dictionaries(table, [name for name in text if name not in keep])
     except DataReadError:
         raise
     except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... on damaged files
@@ -76,7 +81,20 @@ def read_parquet(data: bytes, display: str) -> pd.DataFrame:
     names = [str(n).strip() for n in table.column_names]
     placeholder = table.rename_columns([f"_c{i}" for i in range(len(names))])
     try:
-        body = placeholder.to_pandas()
+        if keep:  # the kept dictionaries become Categoricals here, the rest as pandas reads
+            placeholders = placeholder.column_names
+            at = {i for i, name in enumerate(table.column_names) if name in keep}
+            body = placeholder.select([i for i in range(len(names)) if i not in at]).to_pandas()
+            body = pd.DataFrame(
+                {
+                    name: dictionary_categorical(placeholder.column(i)) if i in at else body[name]
+                    for i, name in enumerate(placeholders)
+                },
+                index=pd.RangeIndex(table.num_rows),
+                copy=False,
+            )
+        else:
+            body = placeholder.to_pandas()
     except Exception as exc:
         raise DataReadError(
             f"File '{display}' holds column types that cannot be converted to a table ({parser_message(exc)})."

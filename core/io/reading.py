@@ -7,6 +7,7 @@ their own; this module only chooses among them (PDPC guide, Step 1: know your da
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ def read_table(
     encoding: str | None = None,
     sheet_name: int | str = 0,
     name: str | None = None,
+    coded: Collection[str] = (),
 ) -> pd.DataFrame:
     """Read a CSV/TSV/TXT, Excel (.xlsx) or Parquet table (PDPC guide, Step 1: know your data).
 
@@ -57,6 +59,12 @@ def read_table(
     name:
         File name used in messages, and to choose the format by its extension when
         ``source`` has none (bytes, or an object without ``.name``).
+    coded:
+        Text columns of a Parquet file to return as pandas Categoricals of their values,
+        straight from the file's dictionaries (other formats, and names not in the file,
+        are read as usual): for callers that only group and count them, such as the risk
+        report. Decoding every row's text and coding it again is skipped; every group and
+        count is the one the plain column gives.
 
     Returns a new DataFrame; ``df.attrs["source"]`` records name, format, sep, encoding and
     sheet. Raises :class:`DataReadError` for every problem, with a message naming the file.
@@ -72,7 +80,7 @@ def read_table(
         df, sheet = read_excel(all_bytes(data), display, sheet_name)
         info = {"sep": None, "encoding": None, "sheet": sheet}
     elif kind == "parquet":
-        df = read_parquet(all_bytes(data), display)
+        df = read_parquet(all_bytes(data), display, coded)
         info = {"sep": None, "encoding": None, "sheet": None}
     else:
         df, used_sep, used_encoding = read_utf8_text(data, display, sep, encoding) or read_text(

@@ -87,6 +87,11 @@ class ClassCounts(_ClassSizeFigures):
     quasi_identifiers: tuple[str, ...]
     sizes: np.ndarray
     records: int
+    #: Each class's quasi-identifier codes as one mixed-radix key (the first column's code
+    #: most significant; ``cardinalities`` are the radices), when they fit one: what the
+    #: impact of each quasi-identifier reads (:func:`core.measures.impact.impact_of_keys`).
+    keys: np.ndarray | None = None
+    cardinalities: tuple[int, ...] | None = None
 
     @property
     def n_records(self) -> int:

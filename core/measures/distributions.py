@@ -356,7 +356,8 @@ def classes_and_distribution(
     first appearance, which the figures do not need; on a 30M-row frequency table (the
     DuckDB engine at 50M records) this is several times faster. Class ids here follow the
     keys' order; the figures are the same. ``counts``: records per row (a frequency
-    table), non-negative integers."""
+    table), non-negative integers. The classes' keys are kept (``ClassCounts.keys``) when
+    they are the columns' codes in mixed radix, for the impact of each quasi-identifier."""
     quasi_identifiers = tuple(require_columns(df, quasi_identifiers, parameter="quasi_identifiers"))
     require_columns(df, sensitive, parameter="sensitive")
     n = len(df)
@@ -368,6 +369,7 @@ def classes_and_distribution(
     value_bits = (n_values - 1).bit_length()
     coded = [column_codes(df[column], compact=True) for column in quasi_identifiers]
     radix = math.prod(cardinality for _, cardinality in coded)
+    cardinalities: tuple[int, ...] | None = tuple(cardinality for _, cardinality in coded)
     if n and (radix - 1).bit_length() + value_bits + weight_bits > _PACK_BITS:  # densely
         class_key, n_keys = combine_codes(coded, n)
         radix = n_keys
@@ -376,6 +378,7 @@ def classes_and_distribution(
             dist = sensitive_distribution(df[sensitive], classes, ordered=None, counts=weights)
             return ClassCounts(quasi_identifiers, classes.sizes, records), dist
         coded = [(class_key, n_keys)]
+        cardinalities = None  # the class keys are dense numbers, not the columns' codes
     key = np.zeros(n, dtype=np.int64)
     for codes, cardinality in coded:
         key *= cardinality  # in place: the key is this function's own array
@@ -410,6 +413,7 @@ def classes_and_distribution(
     new_class = np.empty(key.size, dtype=bool)
     new_class[:1] = True
     np.not_equal(key[1:], key[:-1], out=new_class[1:])
+    class_keys = key[new_class] if cardinalities is not None else None
     del key
     pair_class = np.cumsum(new_class, dtype=np.int64)
     pair_class -= 1
@@ -417,4 +421,4 @@ def classes_and_distribution(
     class_sizes = np.bincount(pair_class, weights=pair_count, minlength=n_classes)
     dist = ClassDistribution(class_sizes, pair_class, pair_value, pair_count, overall, ordered)
     sizes = class_sizes.astype(np.int64)  # sums of whole counts: exact in float64 below 2**53
-    return ClassCounts(quasi_identifiers, sizes, records), dist
+    return ClassCounts(quasi_identifiers, sizes, records, class_keys, cardinalities), dist

@@ -7,7 +7,9 @@ property of the table's classes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,46 +80,115 @@ def classes_and_impact(
     representative = np.zeros(n_combinations, dtype=np.int64)
     representative[combination] = np.arange(len(df), dtype=np.int64)
     combination_codes = [(codes[representative], size) for codes, size in coded]
-    n = int(records.sum())
-    without = _keys_without_each(combination_codes, n_combinations)
-    impacts = []
-    for index, column in enumerate(quasi_identifiers):
-        if len(quasi_identifiers) > 1:
-            sizes = group_sums(without(index), records)
-            k_without = int(sizes.min()) if sizes.size else 0
-            uniques = int(np.count_nonzero(sizes == 1))
-            below = int(sizes[sizes < k].sum())
-        else:
-            k_without, uniques, below = n, int(n == 1), int(0 < n < k)
-        codes, size = combination_codes[index]
-        impacts.append(
-            QuasiIdentifierImpact(
-                quasi_identifier=column,
-                k_without=k_without,
-                uniques_without=uniques,
-                records_below_k_without=below,
-                distinct_values=int(np.count_nonzero(np.bincount(codes, minlength=size))),
-            )
-        )
-    return classes, impacts
+    del representative
+    cardinalities = tuple(size for _, size in coded)
+    if math.prod(cardinalities) >= KEY_LIMIT:
+        return classes, _impact_of_codes(quasi_identifiers, combination_codes, records, k)
+    keys = np.zeros(n_combinations, dtype=np.int64)
+    for codes, cardinality in combination_codes:
+        keys *= cardinality
+        keys += codes
+    return classes, impact_of_keys(quasi_identifiers, keys, cardinalities, records, k=k)
 
 
-def _keys_without_each(coded: list[tuple[np.ndarray, int]], n: int):
-    """A function giving, for column ``index``, a key of the combinations that is equal
-    exactly when they agree on every other column.
+def impact_of_keys(
+    quasi_identifiers: Sequence[str],
+    keys: np.ndarray,
+    cardinalities: Sequence[int],
+    records: np.ndarray,
+    *,
+    k: int = 5,
+) -> list[QuasiIdentifierImpact]:
+    """:func:`quasi_identifier_impact` of the distinct value combinations: ``keys[i]`` is
+    combination ``i``'s codes in mixed radix (the first column's most significant, radices
+    ``cardinalities``, their product below :data:`KEY_LIMIT`) and ``records[i]`` how many
+    records have it (what :func:`core.measures.distributions.classes_and_distribution`
+    keeps, so the risk report sorts the records once).
 
-    When all columns fit one mixed-radix key (the usual case: the radix is the product of
-    the cardinalities, below 2**62), the key is built once and each column's digit is taken
-    out of it (one multiply-subtract instead of rebuilding the key from the other columns).
+    Each column's code is taken out of the key by division; the keys without it are then
+    sorted with their record counts in the low bits (one integer: no argsort, no gather)
+    and the runs of equal keys summed. The columns are shared between two threads:
+    NumPy's sort and arithmetic release the GIL, so on two cores the sorts overlap.
     """
-    radix, place = 1, []
-    for _, cardinality in reversed(coded):
-        place.append(radix)
-        radix *= cardinality
-    if radix >= KEY_LIMIT:
-        return lambda index: radix_key(coded[:index] + coded[index + 1 :], n)
-    place.reverse()
-    full = np.zeros(n, dtype=np.int64)
-    for (codes, _), weight in zip(coded, place, strict=True):
-        full += codes.astype(np.int64) * weight
-    return lambda index: full - coded[index][0].astype(np.int64) * place[index]
+    n = int(records.sum())
+    place = [math.prod(cardinalities[index + 1 :]) for index in range(len(cardinalities))]
+
+    def digit(index: int) -> np.ndarray:
+        above = keys // place[index]  # divisions by one number: NumPy's are fast, % is not
+        return above - above // cardinalities[index] * cardinalities[index]
+
+    def distinct(codes: np.ndarray, index: int) -> int:
+        return int(np.count_nonzero(np.bincount(codes, minlength=cardinalities[index])))
+
+    if len(quasi_identifiers) == 1:
+        return [_impact(quasi_identifiers[0], (n, int(n == 1), int(0 < n < k)), keys.size)]
+    bits = max(int(records.max()).bit_length(), 1) if records.size else 1
+    if not records.size or (math.prod(cardinalities) << bits) >= KEY_LIMIT:
+        coded = [(digit(index), cardinalities[index]) for index in range(len(cardinalities))]
+        return _impact_of_codes(quasi_identifiers, coded, records, k)
+    packed_full = keys << bits
+    packed_full |= records
+
+    def without(index: int) -> QuasiIdentifierImpact:
+        codes = digit(index)
+        values = distinct(codes, index)
+        codes *= place[index] << bits
+        np.subtract(packed_full, codes, out=codes)  # the key without the column, and counts
+        codes.sort()
+        figures = _group_figures(_sorted_group_sums(codes, bits), k)
+        return _impact(quasi_identifiers[index], figures, values)
+
+    if len(quasi_identifiers) < 4 or keys.size < 100_000:
+        return [without(index) for index in range(len(quasi_identifiers))]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(without, range(len(quasi_identifiers))))
+
+
+def _impact_of_codes(
+    quasi_identifiers: Sequence[str],
+    coded: list[tuple[np.ndarray, int]],
+    records: np.ndarray,
+    k: int,
+) -> list[QuasiIdentifierImpact]:
+    """:func:`impact_of_keys` when the keys and counts do not fit one 64-bit integer: the
+    key of the other columns is built for each column and its groups summed."""
+    n = int(records.sum())
+    impacts = []
+    for index, (codes, size) in enumerate(coded):
+        if len(coded) > 1:
+            without = radix_key(coded[:index] + coded[index + 1 :], records.size)
+            figures = _group_figures(group_sums(without, records), k)
+        else:
+            figures = (n, int(n == 1), int(0 < n < k))
+        values = int(np.count_nonzero(np.bincount(codes, minlength=size)))
+        impacts.append(_impact(quasi_identifiers[index], figures, values))
+    return impacts
+
+
+def _impact(column: str, figures: tuple[int, int, int], distinct_values: int):
+    k_without, uniques, below = figures
+    return QuasiIdentifierImpact(
+        quasi_identifier=column,
+        k_without=k_without,
+        uniques_without=uniques,
+        records_below_k_without=below,
+        distinct_values=distinct_values,
+    )
+
+
+def _sorted_group_sums(packed: np.ndarray, bits: int) -> np.ndarray:
+    """The sum of the counts of each key in ``packed`` (sorted keys, each shifted left by
+    ``bits`` with its count in the low bits). Overwrites ``packed``."""
+    keys = packed >> bits
+    starts = np.empty(packed.size, dtype=bool)
+    starts[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=starts[1:])
+    packed &= (1 << bits) - 1  # the counts
+    return np.add.reduceat(packed, np.flatnonzero(starts))
+
+
+def _group_figures(sizes: np.ndarray, k: int) -> tuple[int, int, int]:
+    """(smallest group, groups of one record, records in groups below ``k``) of ``sizes``."""
+    if not sizes.size:
+        return 0, 0, 0
+    return int(sizes.min()), int(np.count_nonzero(sizes == 1)), int(sizes[sizes < k].sum())
