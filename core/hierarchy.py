@@ -89,8 +89,11 @@ class Hierarchy:
         """Replace each value by its ancestor at ``level`` (vectorised map).
 
         Values are matched as text (``39`` and ``39.0`` both match ``"39"``). Missing values
-        stay missing. A value absent from the hierarchy raises :class:`ParameterError`
-        naming the first such value and its row. PDPC guide, Annex A: Generalisation.
+        stay missing. A value already generalised by this hierarchy (the label of a level
+        from 1 to ``level``: "1985" of a dates hierarchy's year level, left by an earlier
+        recipe step) goes to its ancestor at ``level``, so steps stack. A value absent from
+        the hierarchy raises :class:`ParameterError` naming the first such value and its
+        row. PDPC guide, Annex A: Generalisation.
         """
         level = require_int("level", level, minimum=0)
         if level > self.height:
@@ -102,6 +105,15 @@ class Hierarchy:
         mapping = pd.Series(self.levels[level].to_numpy(), index=self.levels[0].to_numpy())
         out = text.map(mapping)
         missing = out.isna() & text.notna()
+        for coarser in range(1, level + 1):  # labels of levels up to ``level``, if any
+            if not missing.any():
+                break
+            pairs = pd.DataFrame(
+                {"label": self.levels[coarser].to_numpy(), "up": self.levels[level].to_numpy()}
+            ).drop_duplicates(subset="label")
+            above = pd.Series(pairs["up"].to_numpy(), index=pairs["label"].to_numpy())
+            out[missing] = text[missing].map(above)
+            missing = out.isna() & text.notna()
         if missing.any():
             row = int(missing.to_numpy().nonzero()[0][0])
             column = f" in column '{series.name}'" if series.name is not None else ""

@@ -23,6 +23,7 @@ from core.hierarchy import Hierarchy
 from core.hierarchy_files import HierarchyFile, read_hierarchy_files, shown_name
 from core.markup import escape_markdown
 from ui.page_errors import continue_on_error
+from ui.progress import working
 from ui.state import classify, presentation, session, tradeoffs, widgets
 from ui.state import hierarchies as kept_hierarchies
 from ui.state.cache import HIERARCHY_CACHE, memo
@@ -205,16 +206,17 @@ def preview(data: pd.DataFrame, column: str, spec: dict, basis: str) -> None:
     record counts, computed per distinct value and kept until the table or choice changes."""
     choice = json.dumps(spec, sort_keys=True, default=str)
     key = (session.data_set_id(), basis, len(data), column, choice, _detected(column))
+
+    def build_levels() -> list:
+        # an auto hierarchy reads every distinct value (addresses, dates): say so
+        with working(f"Building the levels of '{column}' on {len(data):,} records..."):
+            return level_previews(counts, hierarchy_for(data, column, spec))
+
     try:
         counts = memo(
             "value_counts", lambda: value_counts(data[column]), *key[:4], cache_name=HIERARCHY_CACHE
         )
-        previews = memo(
-            "level_previews",
-            lambda: level_previews(counts, hierarchy_for(data, column, spec)),
-            *key,
-            cache_name=HIERARCHY_CACHE,
-        )
+        previews = memo("level_previews", build_levels, *key, cache_name=HIERARCHY_CACHE)
     except (AnonymisationError, ValueError) as error:
         st.caption(f"No preview of '{escape_markdown(column)}': {escape_markdown(error)}")
         return
