@@ -41,7 +41,8 @@ _STREET = (
     # Layout, Main, Cross (Bengaluru's numbered roads), Chowk, Bagh, Vihar, Enclave
     r"Marg|Salai|Nagar|Colony|Layout|Main|Cross|Chowk|Bagh|Vihar|Enclave)"
 )
-_WORDS = r"(?:[A-Z][A-Za-z'’.-]*\s+){1,4}"
+# Street name words: capitalised, or an ordinal ("225 E 57th St", "5th Avenue").
+_WORDS = r"(?:(?:[A-Z][A-Za-z'’.-]*|[0-9]{1,3}(?:st|nd|rd|th))\s+){1,4}"
 _UNIT = (
     r"(?:,?\s*#[0-9]{1,3}-[0-9]{1,5}[A-Z]?|,?\s*(?:Apt|Unit|Suite|Flat|Ste)\.?\s*#?[0-9A-Z-]{1,6})"
 )
@@ -50,12 +51,19 @@ _UK_POSTCODE = r"[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}"
 # bare 6-digit code (Singapore's postal code, India's PIN code) ending the address.
 _POSTAL = (
     rf"(?:(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE}|[A-Z]{{2}}\s+[0-9]{{5}}(?:-[0-9]{{4}})?"
+    # an Australian state and postcode ("Sydney NSW 2000")
+    r"|(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s+[0-9]{4}"
     r"|[0-9]{6})"
 )
 _TOWN = r"(?:,?\s+[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+){0,2})"
 _TAIL = rf"(?:\s+[0-9]{{1,3}}[A-Z]?)?{_UNIT}?(?:{_TOWN}?,?\s+{_POSTAL})?"
-# A flat or house named before its number ("Flat 12, MG Road").
-_BEFORE_NUMBER = r"(?:(?:Blk|Block|Flat|Apt|Unit|House|No\.?)\s+)?"
+# A flat or house named before its number ("Flat 12, MG Road"), or a unit before the
+# house number ("Apt 4B, 225 E 57th St", "Unit 5, 27 Smith St"); an Australian unit and
+# house number ("3/45 King St").
+_BEFORE_NUMBER = (
+    r"(?:(?:Apt|Unit|Suite|Flat|Ste)\.?\s*#?[0-9A-Z-]{1,6},\s+)?"
+    r"(?:(?:Blk|Block|Flat|Apt|Unit|House|No\.?)\s+)?(?:[0-9]{1,4}/)?"
+)
 _NUMBER_FIRST = rf"{_BEFORE_NUMBER}[0-9]{{1,5}}[A-Z]?,?\s+{_WORDS}{_STREET}\.?(?![A-Za-z])(?:\s+(?:NW|NE|SW|SE|N|S|E|W)(?![\w]))?"
 _MALAY = r"(?:(?:Blk|Block)\s+[0-9]{1,5}[A-Z]?\s+|[0-9]{1,5}[A-Z]?,?\s+)?(?:Jalan|Jln|Lorong|Lor)\s+(?:[0-9]{1,3}\s+)?(?:[A-Z][A-Za-z]+)(?:\s+[A-Z][A-Za-z]+){0,3}"
 # Lower-case (or any-case) addresses, as typed in a hurry: "blk 7 toa payoh lor 1 #02-33",
@@ -73,6 +81,7 @@ _BLOCK = r"(?i:blk|block)[ \t]+[0-9]{1,4}[A-Za-z]?"
 _HOUSE = r"[0-9]{1,5}[A-Za-z]?"
 _ANY_WORDS = rf"{_ANY_WORD}(?:[ \t]+(?:{_ANY_WORD}|{_SMALL_NUMBER})){{0,6}}"
 _SG_UNIT = r",?[ \t]*#[0-9]{1,3}-[0-9]{1,5}[A-Za-z]?"
+_LOWER_STREET = r"street|st|road|rd|avenue|ave|lane|crescent|boulevard|terrace|drive|close"
 _SG_POSTAL_ANY_CASE = r"(?:,?[ \t]*(?i:singapore|s)?[ \t]*\(?[0-9]{6}\)?)"
 _ANY_CASE = (
     # a block or house number, words, a unit number: the unit makes it an address
@@ -80,6 +89,11 @@ _ANY_CASE = (
     # a block number, words, a street word in any case and maybe a street number
     rf"|{_BLOCK},?[ \t]+(?:{_ANY_WORD}[ \t]+){{1,4}}(?i:{_STREET})\.?"
     rf"(?:[ \t]+{_SMALL_NUMBER})?{_SG_POSTAL_ANY_CASE}?"
+    # a house number, words and a street word in lower case, then a postal code of
+    # Singapore or the UK: "12 orchard road singapore 238826", "221b baker street london
+    # nw1 6xe" (the code makes it an address)
+    rf"|{_HOUSE},?[ \t]+(?:{_ANY_WORD}[ \t]+){{1,3}}(?i:{_LOWER_STREET})\.?"
+    rf"(?:{_SG_POSTAL_ANY_CASE}|,?[ \t]+(?:{_ANY_WORD}[ \t]+){{0,2}}(?i:{_UK_POSTCODE}))"
     # a house or block number before a Malay street word in lower case: "12 jalan besar"
     rf"|(?:{_BLOCK}|{_HOUSE}),?[ \t]+(?i:jalan|jln|lorong|lor)[ \t]+(?:{_SMALL_NUMBER}[ \t]+)?"
     rf"{_ANY_WORD}(?:[ \t]+{_ANY_WORD}){{0,3}}{_SG_POSTAL_ANY_CASE}?"
@@ -96,19 +110,21 @@ _NAME_THEN_CODE = (
 # a 6-digit PIN code ("Mumbai 400014", "Rampur - 932686") or a street word.
 _IN_HOUSE = (
     r"(?:(?:H\.?[ \t]?No|No|Door[ \t]+No|Plot[ \t]+No)\.?[ \t]*|(?:Flat|Plot|House)[ \t]+)"
-    r"[0-9]{1,4}[A-Za-z]?(?:/[0-9]{1,4}[A-Za-z]?)?"
+    r"[0-9]{1,4}[A-Za-z]?(?:[/-][0-9]{1,4}[A-Za-z]?){0,3}"
     r"|[0-9]{1,4}[A-Za-z]?/[0-9]{1,4}[A-Za-z]?"
 )
-_IN_PART = r"[A-Z0-9][A-Za-z0-9.'’-]*(?:[ \t]+[A-Z0-9][A-Za-z.'’-]*){0,3}"
+_IN_PART = r"[A-Z0-9][A-Za-z0-9.'’-]*(?:[ \t]+[A-Z0-9][A-Za-z0-9.'’-]*){0,3}"
 _INDIAN = (
     rf"(?:{_IN_HOUSE}),[ \t]+(?:{_IN_PART},[ \t]+){{0,5}}"
     rf"(?:{_IN_PART}(?:[ \t]*-[ \t]*|,?[ \t]+)[0-9]{{6}}"
     rf"|(?:[A-Z0-9][A-Za-z0-9.'’-]*[ \t]+){{1,3}}{_STREET}\.?(?![A-Za-z]))"
 )
+# A post-office box with its town and code ("PO Box 123, Austin TX 78701").
+_PO_BOX = rf"P\.?[ \t]?O\.?[ \t]+Box[ \t]+[0-9]{{1,6}}(?:{_TOWN}?,?\s+{_POSTAL})?"
 # A UK postcode alone ("SW1A 1AA"): written with its space, in capitals.
 _UK_POSTCODE_ALONE = r"[A-Z]{1,2}[0-9][A-Z0-9]? [0-9][A-Z]{2}"
 ADDRESS = re.compile(
-    rf"(?<![\w#/])(?:(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|{_INDIAN}|{_ANY_CASE}|{_NAME_THEN_CODE}"
+    rf"(?<![\w#/])(?:(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|{_INDIAN}|{_ANY_CASE}|{_NAME_THEN_CODE}|{_PO_BOX}"
     rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE_ALONE})(?![\w])"
 )
 

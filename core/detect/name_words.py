@@ -16,9 +16,14 @@ import re
 # initial (G, G.). Particles are matched separately, case-insensitively.
 # A token never runs into digits or an underscore ("SUDA2", "MIN_EPSILON"), and capitals
 # never into lower case ("QIs").
+# Latin letters with diacritics (Latin-1 and Latin Extended-A: "José", "Müller",
+# "Łukasz", "Şahin"), upper and lower case, for names written with their accents.
+_ACCENTED = [chr(c) for c in range(0xC0, 0x180) if chr(c).isalpha()]
+UPPER = "A-Z" + "".join(c for c in _ACCENTED if c.isupper())
+LOWER = "a-z" + "".join(c for c in _ACCENTED if c.islower())
 NAME_WORD = (
-    r"[A-Z](?:['’][A-Z])?[a-z'’-]*[a-z](?:[A-Z][a-z'’-]*)?(?![0-9_])"
-    r"|[A-Z](?:[A-Z'’-]*[A-Z])?(?![a-z0-9_])\.?"
+    rf"[{UPPER}](?:['’][{UPPER}])?[{LOWER}'’-]*[{LOWER}](?:[{UPPER}][{LOWER}'’-]*)?(?![0-9_])"
+    rf"|[{UPPER}](?:[{UPPER}'’-]*[{UPPER}])?(?![{LOWER}0-9_])\.?"
 )
 #: One name token (compiled :data:`NAME_WORD`).
 NAME_TOKEN = re.compile(NAME_WORD)

@@ -33,10 +33,12 @@ This module finds names inside free text (:func:`find_names`); whole cells are c
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from core.detect.lexicon import NameLists, name_lists
 from core.detect.name_words import (
     CUES,
+    LOWER,
     NAME_PARTICLES,
     NAME_TOKEN,
     NAME_WORD,
@@ -50,6 +52,7 @@ from core.detect.name_words import (
     SERVICE_WORDS,
     SURE_PERSON_VERBS,
     TITLES,
+    UPPER,
     WEAK_CUES,
 )
 
@@ -66,6 +69,14 @@ __all__ = [
 ]
 
 
+def _fold(word: str) -> str:
+    """A word without its diacritics, as the (ASCII) lists write it: "josé" -> "jose"."""
+    if word.isascii():
+        return word
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 def _is_name_token(token: str, lists: NameLists) -> bool:
     return token.rstrip(".").lower() not in lists.not_name
 
@@ -79,7 +90,7 @@ NAME_RUN = re.compile(
 _PARTICLE_INSIDE = re.compile(r"[A-Za-z][ \t]+(?:bin|binte|binti|bte|s/o|d/o|a/l|a/p)[ \t]+[A-Z]")
 
 # A capitalised word of two letters or more, not an acronym (shape-only names need two).
-_PROPER = re.compile(r"\b[A-Z](?:['’][A-Z])?[a-z]+")
+_PROPER = re.compile(rf"\b[{UPPER}](?:['’][{UPPER}])?[{LOWER}]+")
 
 
 def find_names(text: str) -> list[tuple[int, int]]:
@@ -234,7 +245,7 @@ _CUE_TREE = _trie([*TITLES, *RELATIONS.split("|"), *REACH_WORDS.split("|")])
 CUED_NAME = re.compile(
     rf"(?<![\w/-])(?<![0-9] )(?P<cue>{_CUE_TREE}"
     r"|(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with))\.?[ \t]*[:,]?[ \t]+(?:(?:is|was|named|called)[ \t]+)?"
-    r"(?P<words>[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*){0,3})",
+    rf"(?P<words>[{UPPER}{LOWER}][{UPPER}{LOWER}'’-]*(?:[ \t]+[{UPPER}{LOWER}][{UPPER}{LOWER}'’-]*){{0,3}})",
     re.IGNORECASE,
 )
 
@@ -349,7 +360,7 @@ def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
     taken: list[tuple[int, int, str, str]] = []  # (start, end, word, case)
     for word in _NON_SPACE.finditer(match.group("words")):
         token = word.group()
-        lower = token.lower()
+        lower = _fold(token.lower())
         if taken and lower in lists.particles:
             taken.append((word.start(), word.end(), "particle", ""))
             continue
@@ -435,8 +446,12 @@ _ORGANISATION_BEFORE = frozenset(
     ]
 )
 _SPEAKER = re.compile(r":[ \t]")
-_JOINED_AFTER = re.compile(r"[ \t]+(?:and|&)[ \t]+([A-Z][a-z'’-]{1,24})(?![A-Za-z])")
-_JOINED_BEFORE = re.compile(r"(?<![A-Za-z])([A-Z][a-z'’-]{1,24})[ \t]+(?:and|&)[ \t]+$")
+_JOINED_AFTER = re.compile(
+    rf"[ \t]+(?:and|&)[ \t]+([{UPPER}][{LOWER}'’-]{{1,24}})(?![{UPPER}{LOWER}])"
+)
+_JOINED_BEFORE = re.compile(
+    rf"(?<![{UPPER}{LOWER}])([{UPPER}][{LOWER}'’-]{{1,24}})[ \t]+(?:and|&)[ \t]+$"
+)
 _LINE_START = re.compile(r"(?:^|[.!?;/\n\"“])[ \t]*$")
 
 
@@ -476,7 +491,7 @@ def _has_sure_name(piece: str, lists: NameLists) -> bool:
     acronym in capitals that only the vendored lists know ("UK NI number", "NIST SP")."""
     for word in piece.split():
         bare = word.rstrip(".")
-        lower = bare.lower()
+        lower = _fold(bare.lower())
         if lower in lists.strong and not (
             bare.isupper() and len(bare) <= 4 and lower not in lists.listed
         ):
@@ -523,7 +538,7 @@ def _split_run(run: str, offset: int, lists: NameLists):
         if not tokens:
             start = match.start()
         possessive = lower.endswith(("'s", "’s"))  # "Margaret's": the name ends here
-        tokens.append(lower[:-2] if possessive else lower.rstrip("."))
+        tokens.append(_fold(lower[:-2] if possessive else lower.rstrip(".")))
         end = match.end() - 2 if possessive else match.end()
         if possessive:
             yield offset + start, offset + end, tokens

@@ -175,7 +175,14 @@ _LOCAL_MONTHS_WORDS = (
     "Nobyembre|Disyembre"
 )
 _DATE_NO_YEAR = (
-    rf"(?:{_DAY}|1er)[ -](?:{_LOCAL_MONTHS_WORDS})"
+    # a month and its year ("September 2025", "Ogos 2019"): HIPAA C names the month too
+    rf"(?:{_MONTHS_WORDS}|{_LOCAL_MONTHS_WORDS}|(?-i:Mar(?:ch)?|MAR(?:CH)?|May|MAY))\.?,?"
+    r"[ ](?:de[ ])?(?:19|20)[0-9]{2}"
+    # a range of days ("17-18 Mar") and the Malay "haribulan" ("15hb Mac", "15 hb. Ogos")
+    rf"|[0-9]{{1,2}}[-–]{_DAY}[ ](?:{_MONTHS_WORDS}|{_LOCAL_MONTHS_WORDS}|Mar(?:ch)?|(?-i:May|MAY))\.?"
+    rf"|[0-9]{{1,2}}[ ]?hb\.?[ ](?:{LOCAL_MONTH_NAMES}|{_MONTHS_WORDS}|Mar(?:ch)?|May)\.?"
+    r"(?:,?[ ][0-9]{4})?"
+    rf"|(?:{_DAY}|1er)[ -](?:{_LOCAL_MONTHS_WORDS})"
     rf"|[0-9]{{1,2}}\.? de (?:{LOCAL_MONTH_NAMES})"
     r"|[0-9]{1,2}\. (?-i:Januar|Februar|M[äa]e?rz|April|Mai|Juni|Juli|August|September|Oktober"
     r"|November|Dezember)"
