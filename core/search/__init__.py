@@ -34,6 +34,8 @@ The package, by what each part does (ARX's ``framework/`` and ``metric/`` are th
   searches, and the optimum by branch and bound;
 - :mod:`~core.search.result`: :class:`Candidate` and :class:`SearchResult`;
 - :mod:`~core.search.run`: :func:`search`;
+- :mod:`~core.search.watch`: the progress text (nodes checked, best so far) and
+  :class:`StopSearch`, which stops a search and keeps its best so far;
 - :mod:`~core.search.apply`: a candidate applied to the data and written as recipe steps.
 
 This ``__init__`` only re-exports the public names (``from core.search import search``);
@@ -46,12 +48,14 @@ from core.search.model_checks import suppression_step
 from core.search.result import Candidate, SearchResult
 from core.search.run import METHODS, search
 from core.search.target import Target
+from core.search.watch import StopSearch
 
 __all__ = [
     "MEASURES",
     "METHODS",
     "Candidate",
     "SearchResult",
+    "StopSearch",
     "Target",
     "apply_candidate",
     "arx_geometric_loss",

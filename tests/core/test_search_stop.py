@@ -104,3 +104,27 @@ def test_a_stop_before_any_solution_says_so(_adult_table, hierarchies):
         "Stopped after 1 of 6,480 nodes: the best found so far, possibly not the optimum. "
         "No solution was found before the stop."
     )
+
+
+def test_the_greedy_search_stopped_keeps_the_first_solution_it_climbed_to(
+    _adult_table, hierarchies
+):
+    """The greedy fallback reports once per step up (9 options each here); stopped at the
+    step that first meets the target, it keeps that node, which the full greedy search
+    then only lowers (top-down)."""
+    texts: list[str] = []
+    full = search(_adult_table, hierarchies, TARGET, method="greedy", progress=_record(texts))
+    last_climb = [t for t in texts if "greedy search" in t][-1]
+    nodes = int(last_climb.split(" of ")[0].replace(",", ""))
+    stopped = search(
+        _adult_table, hierarchies, TARGET, method="greedy", progress=_stopping_after(nodes, [])
+    )
+    assert stopped.stopped and stopped.evaluated == nodes and stopped.optimum is not None
+    best = stopped.optimum
+    assert _suppressed_by_groupby(_adult_table, hierarchies, best.levels, 5) <= 301
+    assert all(full.optimum.levels[c] <= best.levels[c] for c in QI8)
+    assert full.optimum.measures["loss"] <= best.measures["loss"]
+
+
+def _record(texts: list[str]):
+    return lambda fraction, text: texts.append(text)
