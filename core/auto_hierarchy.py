@@ -146,7 +146,7 @@ def auto_words(series: pd.Series, kind: str | None) -> str:
     """What the auto hierarchy of this column does, in words ("day → month → year → ...")."""
     family = auto_family(kind, series)
     if family == "address":  # the first 5,000 values tell (the words are redrawn often)
-        text = _distinct(series.head(5000))
+        text = _distinct(series.head(5000)).str.replace(r"\s+", " ", regex=True)
         has_postal = _postal_codes(text).notna().mean() >= 0.5 if len(text) else False
         family = "address" if has_postal else "address_no_postal"
     return FAMILY_WORDS[family]
@@ -244,12 +244,14 @@ def _address(series: pd.Series, name: str | None) -> Hierarchy | None:
     text = _distinct(series)
     if text.empty:
         return None
-    postal = _postal_codes(text)
-    street = text.str.replace(_POSTAL_TAIL, "", regex=True)
+    # Runs of spaces made one first: the patterns' optional spaces then match at most one
+    # character, so a hostile cell of many spaces costs linear time, not quadratic.
+    spaced = text.str.replace(r"\s+", " ", regex=True).str.strip()
+    postal = _postal_codes(spaced)
+    street = spaced.str.replace(_POSTAL_TAIL, "", regex=True)
     street = street.str.replace(_UNIT, "", regex=True).str.replace(_HOUSE, "", regex=True)
-    street = street.str.replace(_TOWN_TAIL, "", regex=True)
-    street = street.str.replace(r"\s+", " ", regex=True).str.strip(" ,;-")
-    street = street.where(street != "", text)  # nothing left to keep: the value itself
+    street = street.str.replace(_TOWN_TAIL, "", regex=True).str.strip(" ,;-")
+    street = street.where(street != "", spaced)  # nothing left to keep: the value itself
     if postal.notna().mean() < 0.5:
         return _table(text, [street], name)
     sector = ("postal sector " + postal.str.slice(0, 2)).fillna("postal sector unknown")

@@ -124,3 +124,13 @@ def test_auto_hierarchies_of_the_kinds_step1_found_keep_year_and_masked_postal_c
 
 def test_detected_kind_reads_the_column_alone(people):
     assert detected_kind(people["addr"].head(200)) == "address"
+
+
+def test_a_hostile_address_of_many_spaces_is_read_in_linear_time():
+    import time
+
+    cell = "12" + " " * 200_000 + "x" + " " * 200_000 + "1"
+    started = time.perf_counter()
+    h = auto_hierarchy(pd.Series([cell, "7 Baker Street"], name="addr"), "address")
+    assert time.perf_counter() - started < 5  # quadratic backtracking took minutes
+    assert h.levels[1].tolist() == ["x 1", "Baker Street"]
