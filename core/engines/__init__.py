@@ -35,6 +35,7 @@ import pandas as pd
 from core.engines import duckdb_engine, spark_engine
 from core.engines.frequency import COUNT, FrequencyTable, coded_frequency_table
 from core.engines.packed import KeysTooWide, count_packed
+from core.engines.parquet_scan import parquet_batches
 from core.engines.sources import Sources, expected_records, resolve_sources
 from core.errors import DataReadError, ParameterError
 from core.io.files import MAX_FILE_BYTES
@@ -86,10 +87,11 @@ def frequency_table(
     CSV or Parquet file, a glob such as ``'data/part-*.parquet'``, or a folder of Parquet
     files) with ``engine`` (``duckdb`` or ``spark``).
 
-    DuckDB reads the records and this process counts them as packed integer codes
-    (:mod:`core.engines.packed`: memory follows the distinct combinations, and no hash
-    table of text spills to disk); when the codes do not fit one 64-bit key, DuckDB counts
-    them by a GROUP BY. Spark counts packed codes too, on its executors
+    DuckDB reads CSV records (pyarrow reads Parquet files, handing over each text column's
+    dictionary codes: :mod:`core.engines.parquet_scan`) and this process counts them as
+    packed integer codes (:mod:`core.engines.packed`: memory follows the distinct
+    combinations, and no hash table of text spills to disk); when the codes do not fit
+    one 64-bit key, DuckDB counts them by a GROUP BY. Spark counts packed codes too, on its executors
     (:mod:`core.engines.spark_engine`). ``progress`` hears the records counted (DuckDB) or
     the Spark tasks done."""
     if engine not in ("duckdb", "spark"):
@@ -123,7 +125,10 @@ def _count_on(
     """The frequency table and its counts, counted by ``engine`` (:func:`frequency_table`)."""
     as_read = sources.format == "csv"
     if engine == "duckdb":
-        scan = read_ahead(duckdb_engine.scan_batches(sources, stored))
+        if sources.format == "parquet":  # dictionary codes, not text (core.engines.parquet_scan)
+            scan = read_ahead(parquet_batches(sources, stored))
+        else:
+            scan = read_ahead(duckdb_engine.scan_batches(sources, stored))
         try:
             with closing(scan):  # closed (DuckDB's connection too) before any GROUP BY
                 return count_packed(

@@ -71,26 +71,48 @@ class CodeBook:
         return 0 if self.values is None else len(self.values)
 
     def codes(self, array: pa.Array) -> np.ndarray:
-        """Each value's code (its position in :attr:`values`, new values appended)."""
+        """Each value's code (its position in :attr:`values`, new values appended). A
+        dictionary-encoded array (Parquet's text) is coded through its dictionary: only
+        the distinct values are looked up, the rows' indices are mapped by one gather."""
         import pyarrow.compute as pc
 
+        if pa.types.is_dictionary(array.type):
+            local, indices = array.dictionary, array.indices
+            if indices.null_count:  # a missing value: one more entry of the dictionary
+                local = pa.concat_arrays([local, pa.nulls(1, local.type)])
+                indices = pc.fill_null(indices, len(local) - 1)
+            if pc.count_distinct(local, mode="all").as_py() == len(local):
+                rows = indices.to_numpy(zero_copy_only=False)
+                used = np.bincount(rows, minlength=len(local)) > 0  # a value no row has: none
+                code_of_local = np.zeros(len(local), dtype=np.int64)
+                code_of_local[used] = self._place(local.filter(pa.array(used)))
+                small = code_of_local.astype(small_int(len(self)))
+                return small[rows]
+            array = array.dictionary_decode()  # a value twice in the dictionary: by value
         if self.values is not None:  # one hash lookup per value when all have been seen
             found = pc.index_in(array, value_set=self.values, skip_nulls=False)
             if found.null_count == 0:
                 return found.to_numpy(zero_copy_only=False).astype(small_int(len(self)))
         encoded = pc.dictionary_encode(array, null_encoding="encode")
-        local = encoded.dictionary
-        if self.values is None:
-            self.values, code_of_local = local, np.arange(len(local))
-        else:  # the batch's distinct values, placed among those seen (new ones appended)
-            found = pc.index_in(local, value_set=self.values, skip_nulls=False)
-            code_of_local = pc.fill_null(found, -1).to_numpy().astype(np.int64)
-            new = code_of_local < 0
-            if new.any():
-                code_of_local[new] = len(self.values) + np.arange(np.count_nonzero(new))
-                self.values = pa.concat_arrays([self.values, local.filter(pa.array(new))])
+        code_of_local = self._place(encoded.dictionary)
         small = code_of_local.astype(small_int(len(self)))
         return small[encoded.indices.to_numpy(zero_copy_only=False)]
+
+    def _place(self, local: pa.Array) -> np.ndarray:
+        """The code of each of the distinct values ``local`` (a missing value among them
+        at most once), values not seen before appended to :attr:`values`."""
+        import pyarrow.compute as pc
+
+        if self.values is None:
+            self.values = local
+            return np.arange(len(local))
+        found = pc.index_in(local, value_set=self.values, skip_nulls=False)
+        code_of_local = pc.fill_null(found, -1).to_numpy().astype(np.int64)
+        new = code_of_local < 0
+        if new.any():
+            code_of_local[new] = len(self.values) + np.arange(np.count_nonzero(new))
+            self.values = pa.concat_arrays([self.values, local.filter(pa.array(new))])
+        return code_of_local
 
     def categorical(self, codes: np.ndarray, *, as_read: bool) -> pd.Categorical:
         """``codes`` (from :meth:`codes`) as a Categorical of the values

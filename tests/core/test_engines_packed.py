@@ -176,3 +176,35 @@ def test_duckdb_progress_counts_every_record(tmp_path):
         assert heard[-1][1].startswith("counted 5,000 of " + about)
         if not about:  # Parquet's footers give the exact number
             assert heard[-1][1] == "counted 5,000 of 5,000 records"
+
+
+def test_count_packed_codes_dictionary_batches_as_their_values():
+    """Parquet's text comes dictionary-encoded (core.engines.parquet_scan): each batch has
+    its own dictionary, in its own order, with values no row uses, missing rows (null
+    indices), and once a value written twice; the counts are those of the values."""
+    town = [
+        pa.DictionaryArray.from_arrays(
+            pa.array([0, 1, 1, None, 2], pa.int32()), pa.array(["north", "south", "east"])
+        ),
+        pa.DictionaryArray.from_arrays(  # another order, 'unused' in no row
+            pa.array([2, 2, 0, None, 0], pa.int32()), pa.array(["east", "unused", "north"])
+        ),
+        pa.DictionaryArray.from_arrays(  # 'north' twice in the dictionary
+            pa.array([0, 2, 1, 1, 0], pa.int32()), pa.array(["north", "west", "north"])
+        ),
+    ]
+    sex = [pa.array(["F", "M", "F", "F", None]) for _ in town]
+    batches = [pa.record_batch([t, s], names=["g0", "g1"]) for t, s in zip(town, sex, strict=True)]
+    table, counts = count_packed(batches, ["town", "sex"], as_read=False)
+    frame = pd.DataFrame(
+        {
+            "town": [v for t in town for v in t.dictionary_decode().to_pylist()],
+            "sex": [v for s in sex for v in s.to_pylist()],
+        },
+        dtype=object,
+    )
+    assert counts.sum() == 15
+    assert _rows(table, counts) == _independent(frame)
+    assert "unused" not in table["town"].cat.categories
+    missing = table["town"].isna().to_numpy()  # row 4 of the first two batches: (missing, F)
+    assert missing.sum() == 1 and counts[missing].tolist() == [2]
