@@ -42,7 +42,10 @@ from core.detect.patterns import BUILTIN_KINDS, PATTERNS
 from core.detect.text import redact_and_count, scan_values
 from core.errors import ParameterError
 from core.safe_harbor_report import (
+    FREE_TEXT_CHOICES,
     IDENTIFIERS,
+    REDACTION_NOTE,
+    REDACTION_RECALL,
     IdentifierLine,
     SafeHarborColumn,
     SafeHarborResult,
@@ -93,28 +96,6 @@ TOP_AGE = 90
 AGE_LABEL = "90+"
 POSTAL_MODES = ("auto", "zip3", "remove")
 FREE_TEXT_MODES = ("remove", "redact", "flag")
-
-#: Share of the personal-data spans in free text that redaction replaced, measured on data
-#: the scanner was not developed on: the test part of the independent table
-#: (bench/bench_detect_independent.py --split test; 1,500 notes of people of Singapore, the
-#: US, the UK and India, 4,831 labelled spans), main at d2191af: 0.91, 397 spans left in
-#: clear. Re-measure when the scanner changes, and update this figure with its source.
-REDACTION_RECALL = 0.91
-REDACTION_RECALL_SOURCE = "independent test table, 4,831 labelled spans in 1,500 notes"
-REDACTION_NOTE = (
-    f"Measured recall {REDACTION_RECALL:.0%} ({REDACTION_RECALL_SOURCE}): about "
-    f"{1 - REDACTION_RECALL:.0%} of the personal values in free text stay in clear."
-)
-
-#: The free-text options in plain words (the CLI's help and the dashboard show them).
-FREE_TEXT_CHOICES: dict[str, str] = {
-    "remove": "remove free-text columns (default: free text can hold any of the 18 identifiers)",
-    "redact": (
-        "keep free text, replacing the names, phones, emails, IDs, addresses and dates the "
-        f"scanner finds by [NAME], [PHONE]... {REDACTION_NOTE} Review before release."
-    ),
-    "flag": "keep free text as it is and report it as not checked",
-}
 
 # Kinds found by core.schema.suggest_roles -> Safe Harbor identifier letter.
 _KIND_LETTER = {

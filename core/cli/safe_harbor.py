@@ -12,7 +12,7 @@ from core.cli.commands import help_of
 from core.cli.common import data_command, emit, write_table_output
 from core.io import read_table
 from core.outputs import Output, plan_outputs
-from core.safe_harbor import FREE_TEXT_CHOICES
+from core.safe_harbor_report import FREE_TEXT_CHOICES
 
 
 def add_parser(subparsers: Any) -> None:

@@ -16,7 +16,6 @@ from core.io import read_table
 from core.measures.models.registry import MODELS
 from core.outputs import Output, plan_outputs, write_outputs
 from core.progress import no_progress, stage
-from core.recipe import Recipe
 from core.search.measures import MEASURES
 
 
@@ -324,6 +323,10 @@ def run(args: argparse.Namespace) -> int:
             raise AnonymisationError(
                 "No solution was found, so no recipe was written to --recipe-out."
             )
+        # imported here: the recipe brings every technique (and their detectors), which
+        # a search that writes no recipe need not load (issue 31: start-up)
+        from core.recipe import Recipe
+
         meta = {"quasi_identifiers": list(hierarchies), "k": target.required_k}
         if target.sensitive:
             meta["sensitive"] = target.sensitive

@@ -25,7 +25,6 @@ from core.errors import RecipeError
 from core.geo.transforms import displace_points, round_coordinates, snap_to_grid
 from core.local_recoding import recode_locally
 from core.measures.models.registry import CLASS_MODELS
-from core.safe_harbor import safe_harbor
 from core.step_words import (
     age_from_dob_words,
     age_perturb_words,
@@ -98,6 +97,17 @@ from core.techniques.suppression import (
     suppress_records,
 )
 from core.techniques.swapping import swap
+
+
+def safe_harbor(df, **options):
+    """The HIPAA Safe Harbor step (:func:`core.safe_harbor.safe_harbor`, same parameters),
+    imported when a recipe runs it: it brings every detector of :mod:`core.detect` (name
+    lists, phone numbers), which any other recipe, and every command's start, can do
+    without (issue 31)."""
+    from core.safe_harbor import safe_harbor as preset
+
+    return preset(df, **options)
+
 
 __all__ = [
     "FUNCTIONS",
