@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 
-import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -20,6 +19,7 @@ from core.model_risk import MODEL_METHODS, model_risk
 from core.suda import DEFAULT_DIS_FRACTION, suda2
 from core.survey_risk import RISK_METHODS, sample_frequencies, survey_risk
 from ui import guide_examples
+from ui.charts import labelled_bars
 from ui.page_errors import stop_on_error
 from ui.state import cache, classify, loading, presentation, replay
 from ui.tables import formatted_table
@@ -249,13 +249,16 @@ contribution = pd.DataFrame(
         "contribution (%)": list(special.attribute_contribution.values()),
     }
 )
-chart = (
-    alt.Chart(contribution)
-    .mark_bar()
-    .encode(x=alt.X("contribution (%):Q"), y=alt.Y("quasi-identifier:N", sort="-x", title=None))
+# Each bar carries its figure, in rows tall enough for every name (issue 29).
+chart = labelled_bars(
+    contribution,
+    "contribution (%)",
+    "quasi-identifier",
+    title="contribution (%)",
+    number_format=".1f",
+    domain_max=100.0,
 )
-# A fixed height (not one step per bar): Vega drops "fit-y" with a warning otherwise.
-st.altair_chart(chart.properties(height=24 * len(contribution) + 50), width="stretch")
+st.altair_chart(chart, width="stretch")
 presentation.explain(
     escape_markdown(
         sentences.get(

@@ -161,9 +161,10 @@ def labelled_bars(
     scale = alt.Scale(domain=[0, (top or 1.0) * 1.18], nice=False)
     # Whole numbers get whole ticks (a k of 1 otherwise reads "0 0 0 0 1 1 1" on its axis).
     whole = number_format.endswith("d")
-    axis = (
-        alt.Axis(format=number_format, tickMinStep=1) if whole else alt.Axis(format=number_format)
-    )
+    ticks: dict[str, object] = {"tickMinStep": 1} if whole else {}
+    if domain_max is not None:  # a bounded figure (a share): no tick past its bound
+        ticks["values"] = [domain_max * i / 10 for i in range(11)]
+    axis = alt.Axis(format=number_format, **ticks)
     # Largest first, as an explicit order: "-x" sorts each layer on its own, and Vega warns
     # that the layers' domains have conflicting sort properties.
     order = list(frame.sort_values(value, ascending=False, kind="stable")[category].astype(str))

@@ -6,6 +6,7 @@ Franconi formulas written out, not with core.survey_risk or core.suda.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from itertools import combinations
@@ -170,3 +171,14 @@ def test_record_tables_show_figures_as_every_page_does(page):
             assert all(_reads_as_three_significant_digits(t, n) for t, n in pairs), column
     # the small-number branch is exercised: DIS-SUDA scores here are below 0.01 (0.00754)
     assert any(t.startswith("0.00") for t in shown(page.dataframe[-1])["DIS-SUDA score"])
+
+
+def test_each_quasi_identifiers_suda_bar_carries_its_contribution(page):
+    """Issue 29 (bar labels missing): the SUDA contribution bars were 18 px rows in which
+    Vega dropped every other name, and no bar said its figure. Each bar now carries its
+    contribution, in rows tall enough for every name (ui.charts.labelled_bars)."""
+    [chart] = [c for c in page.get("vega_lite_chart") if "contribution" in c.proto.spec]
+    spec = json.loads(chart.proto.spec)
+    [label] = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"]
+    assert label["encoding"]["text"]["field"] == "contribution (%)"
+    assert spec["height"] >= 24 * len(QI)

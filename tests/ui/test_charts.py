@@ -192,3 +192,18 @@ def test_the_spatial_k_map_shows_every_point_below_k_before_the_others():
     assert shown.index.tolist() == [0, 1, 7, 8, 9]
     assert shown["count"].tolist() == [5, 5, 1, 1, 1]
     assert len(spatial_k_points(df, "lat", "lon", counts, k=2, limit=2)) == 2
+
+
+def test_labelled_bars_on_a_bounded_scale_draw_no_tick_past_its_bound():
+    """Issue 29, Report "Utility cost per column": the room left after the longest bar for
+    its figure made the axis read 105%, 110%, 115% of the information lost. A share has
+    ticks 0 to 100% only; the room stays (a bar of 100% still shows its label)."""
+    from ui.charts import labelled_bars
+
+    frame = pd.DataFrame({"column": ["name", "age"], "lost": [1.0, 0.25]})
+    chart = labelled_bars(frame, "lost", "column", title="lost", number_format=".0%", domain_max=1)
+    x = chart.to_dict()["layer"][0]["encoding"]["x"]
+    assert x["scale"]["domain"][1] > 1.0  # room for "100%"
+    assert x["axis"]["values"] == [i / 10 for i in range(11)]
+    unbounded = labelled_bars(frame, "lost", "column", title="lost", number_format=".0%")
+    assert "values" not in unbounded.to_dict()["layer"][0]["encoding"]["x"]["axis"]
