@@ -187,6 +187,7 @@ def _named_again(
     found: list[tuple[int, int]] = []
     seen: set[str] = set()
     spans = sorted(set(spans))
+    inside: str | None = None  # the found names, joined: what is already a name
     for start, end in spans:
         for word in text[start:end].split():
             word = word.strip(".,;:()\"'’").removesuffix("'s").removesuffix("’s")
@@ -195,7 +196,12 @@ def _named_again(
             seen.add(word)
             # The usual case, settled by C-level counts: the word is written only where
             # it was found (each found span holding it once).
-            if text.count(word) <= sum(text.count(word, a, b) for a, b in spans):
+            written = text.count(word)
+            if written < 2:
+                continue
+            if inside is None:
+                inside = "\n".join(text[a:b] for a, b in spans)
+            if written <= inside.count(word):
                 continue
             lower = word.lower()
             if lower in lists.particles or lower in TITLES or lower in lists.not_name:

@@ -315,7 +315,9 @@ _BUILTIN = (
     ),
     Pattern(
         "date",
-        _compile(_bounded(f"{_DATE}|{_DATE_NO_YEAR}"), re.IGNORECASE),
+        # Every form starts with a digit or a month word of three letters or more: the
+        # look-ahead spares trying each of them at the other places (a quarter faster).
+        _compile(_bounded(f"(?=[0-9]|[^\\W\\d_]{{3}})(?:{_DATE}|{_DATE_NO_YEAR})"), re.IGNORECASE),
         "DATE",
         "a date (with or without its year)",
         cell=f"(?i:{_DATE})",  # a whole cell without a year is not read as a date column
