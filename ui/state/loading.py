@@ -56,8 +56,11 @@ def _read_sample(name: str) -> pd.DataFrame:
     return read_table(SAMPLE_DIR / name)
 
 
-@st.cache_data(show_spinner="Reading the table...")
+@st.cache_resource(show_spinner="Reading the table...", max_entries=2)
 def _read_path(path: str) -> pd.DataFrame:
+    # One table held for every session (st.cache_data would pickle it whole into the
+    # cache and unpickle a copy for each session: 0.28 s at 1M rows; issue 31). Never
+    # changed in place: each session gets a shallow copy (pandas' copy-on-write).
     return read_table(path)
 
 
@@ -66,7 +69,8 @@ def load_path(path: str) -> None:
     starts; raises AnonymisationError with a clear message if it cannot be read. Like the
     sample, it is recorded in the workspace at the first change made on it, not on opening.
     """
-    set_original(_read_path(path), Path(path).name, source_path=path, record=False)
+    table = _read_path(path).copy(deep=False)
+    set_original(table, Path(path).name, source_path=path, record=False)
 
 
 def load_sample(name: str, *, fresh: bool = False) -> None:
