@@ -33,6 +33,25 @@ NAME_PARTICLES = r"bin|binte|binti|bte|bt|s/o|d/o|a/l|a/p|van|von|de|da|del|dell
 # Words that, just before a capitalised run, say a person is named.
 CUES = frozenset(
     [
+        # partners, children and helpers named like the family below ("Spouse June B.
+        # White": the cue makes the everyday words "June" and "White" a name)
+        "spouse",
+        "partner",
+        "child",
+        "kid",
+        "fiance",
+        "fiancee",
+        "grandma",
+        "grandpa",
+        "stepson",
+        "stepdaughter",
+        "stepfather",
+        "stepmother",
+        "neighbor",
+        "escort",
+        "helper",
+        "maid",
+        "colleague",
         "pt",
         "nok",
         "mr",

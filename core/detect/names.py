@@ -392,7 +392,16 @@ def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
         else:
             break
     # Lower-case everyday names ("tan", "will") count only next to a surer name token
-    # ("pt tan ah kow", not "son will come").
+    # ("pt tan ah kow", not "son will come"), or before a verb only people do ("pt hazel
+    # says", "son bill phoned").
+    by_verb = (
+        bool(taken)
+        and taken[-1][3] == "weak"
+        and not reach
+        and _next_word(match.string, match.start("words") + taken[-1][1]) in SURE_PERSON_VERBS
+    )
+    if by_verb:
+        taken[-1] = (*taken[-1][:3], "lower")
     while taken and taken[-1][3] in ("weak", ""):
         taken.pop()
     if not taken:
@@ -400,7 +409,13 @@ def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
     names = [t for _, _, t, _ in taken if t != "particle"]
     if reach and all(n in lists.english or n in lists.ambiguous for n in names):
         return None  # "text, Safe Harbor", "call Will Young": everyday words after a verb
-    if len(names) == 1 and not title and names[0] in lists.ambiguous and cue not in NAMING_WORDS:
+    if (
+        len(names) == 1
+        and not title
+        and not by_verb
+        and names[0] in lists.ambiguous
+        and cue not in NAMING_WORDS
+    ):
         return None  # "call May", "ask Will": an everyday word alone
     offset = match.start("words")
     end = offset + taken[-1][1]

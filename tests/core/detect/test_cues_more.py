@@ -1,0 +1,41 @@
+"""More cues to a name (issue 26), each note written by hand: a partner, child or helper
+before a capitalised name, and a lower-case everyday name after a relation when a verb
+only people do follows."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.detect import find_entities
+
+
+def _names(note: str) -> list[str]:
+    return [e.text for e in find_entities(note) if e.kind == "name"]
+
+
+@pytest.mark.parametrize(
+    ("note", "name"),
+    [
+        ("Spouse June B. White, FIN T4721221E, tel 6123 4567.", "June B. White"),
+        ("Partner Will Young came at noon.", "Will Young"),
+        ("Escort Rose Lim waited outside.", "Rose Lim"),
+    ],
+)
+def test_a_partner_or_helper_cues_a_name_of_everyday_words(note: str, name: str) -> None:
+    assert name in _names(note)
+
+
+@pytest.mark.parametrize(
+    ("note", "name"),
+    [("pt hazel says she is moving", "hazel"), ("son bill phoned twice today", "bill")],
+)
+def test_a_lower_case_everyday_name_before_a_person_verb(note: str, name: str) -> None:
+    assert _names(note) == [name]
+
+
+@pytest.mark.parametrize(
+    "note",
+    ["son will come tomorrow", "pt also says ok", "child care needed", "Partner Clinic visit"],
+)
+def test_no_name_without_one(note: str) -> None:
+    assert _names(note) == []
