@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from apptest_helpers import app_py_on_every_rerun  # noqa: F401 (a fixture)
 from streamlit.testing.v1 import AppTest
 
 from core.schema import Role
@@ -85,3 +87,24 @@ def test_a_file_opened_by_anon_data_is_recorded_at_the_first_change_only(
     versions, _, settings = _record(own_workspace)
     assert versions == ["new data set 'mine.csv'"]
     assert settings["current_data"]["source_path"] == str(path)
+
+
+@pytest.mark.usefixtures("app_py_on_every_rerun")
+def test_two_tabs_on_a_new_workspace_record_the_sample_once(own_workspace):
+    """Both tabs show the sample unrecorded; the first change records it, and the other
+    tab, following, does not record it a second time (no second "new data set" version,
+    which would also have pointed the workspace at its own recipe)."""
+    first = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    second = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    first.run(), second.run()
+    first.session_state["roles"] = {"name": Role.DIRECT}
+    first.switch_page("pages/2_classify.py").run()
+    first.button(key="save_roles").click().run()
+    second.switch_page("pages/2_classify.py").run()  # takes the roles over
+    assert second.session_state["roles"] == first.session_state["roles"]
+    second.number_input(key="k_target").set_value(7).run()
+    assert not second.exception, second.exception
+    versions, audit, settings = _record(own_workspace)
+    assert versions == ["new data set 'singapore_people.csv'"]
+    assert settings["k"] == 7
+    assert [action for action, _ in audit].count("dataset") == 1
