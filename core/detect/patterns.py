@@ -94,15 +94,27 @@ class Pattern:
 # --- validators ------------------------------------------------------------------------
 
 
+# The M series (FINs issued from 2022): GovTech's published check (core.identifiers, as in
+# opengovsg's isMFinSeriesValid) reads its letter table KLJNPQRTUWX from the end, at
+# 10 - r; other public implementations read it from the start, at r, as the other series
+# do. A detector cannot tell which an issuer's data follow: both letters are accepted (2
+# in 11 pass instead of 1), so a FIN is not left in clear for its convention (issue 26).
+_M_LETTERS_FROM_START = "KLJNPQRTUWX"
+_NRIC_WEIGHTS = (2, 7, 6, 5, 4, 3, 2)
+
+
 def valid_nric(text: str) -> bool:
     """A Singapore NRIC/FIN whose check letter is right (core.identifiers); spaces, dots
     and dashes between the letters and the digits ("S 1234567 D") are allowed."""
     value = re.sub(r"[\s.-]", "", text).upper()
-    return (
-        len(value) == 9
-        and value[0] in "STFGM"
-        and nric_check_letter(value[0], value[1:8]) == value[8]
-    )
+    if len(value) != 9 or value[0] not in "STFGM" or not value[1:8].isdigit():
+        return False
+    if nric_check_letter(value[0], value[1:8]) == value[8]:
+        return True
+    if value[0] != "M":
+        return False
+    total = 3 + sum(int(d) * w for d, w in zip(value[1:8], _NRIC_WEIGHTS, strict=True))
+    return _M_LETTERS_FROM_START[total % 11] == value[8]
 
 
 def valid_ssn(text: str) -> bool:

@@ -98,3 +98,19 @@ def test_a_column_of_nir_is_a_national_id() -> None:
 @pytest.mark.parametrize("shape", ["12345678", "X1234567", "1850578006084"])
 def test_a_number_without_its_check_is_not_valid(shape: str) -> None:
     assert not valid_dni(shape) and not valid_nir(shape)
+
+
+def test_m_series_fin_is_found_whichever_letter_convention_it_follows() -> None:
+    # M1234567: 1x2 + 2x7 + 3x6 + 4x5 + 5x4 + 6x3 + 7x2 = 106, + 3 for M = 109, 109 mod 11
+    # = 10. GovTech's check reads KLJNPQRTUWX at 10 - 10 = 0: K; other published
+    # implementations read it at 10: X. Both are FINs to a detector; no other letter is.
+    from core.detect.patterns import valid_nric
+
+    passing = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if valid_nric(f"M1234567{c}")]
+    assert passing == ["K", "X"]
+    assert [e.text for e in find_entities("Lab request for Ali, M1234567X, ward 7")] == [
+        "Ali",
+        "M1234567X",
+    ]
+    # the other series keep their single letter: S1234567 -> 106 mod 11 = 7 -> D
+    assert [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if valid_nric(f"S1234567{c}")] == ["D"]
