@@ -27,7 +27,7 @@ from core.measures.classes import (
     equivalence_classes,
     resolve_classes,
 )
-from core.measures.codes import column_codes, combine_codes
+from core.measures.codes import column_codes, columns_codes, combine_codes
 from core.measures.emd import HierarchyTree, hierarchical_emd, hierarchy_tree, ordered_emd
 from core.validation import (
     require_columns,
@@ -367,7 +367,7 @@ def classes_and_distribution(
     overall = np.bincount(value_codes, weights=weights, minlength=n_values) / max(records, 1)
     weight_bits = 0 if weights is None or n == 0 else max(int(weights.max()).bit_length(), 1)
     value_bits = (n_values - 1).bit_length()
-    coded = [column_codes(df[column], compact=True) for column in quasi_identifiers]
+    coded = columns_codes(df, quasi_identifiers, compact=True)
     radix = math.prod(cardinality for _, cardinality in coded)
     cardinalities: tuple[int, ...] | None = tuple(cardinality for _, cardinality in coded)
     if n and (radix - 1).bit_length() + value_bits + weight_bits > _PACK_BITS:  # densely

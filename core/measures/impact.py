@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from core.measures.classes import EquivalenceClasses
-from core.measures.codes import KEY_LIMIT, column_codes, combine_codes, group_sums, radix_key
+from core.measures.codes import KEY_LIMIT, columns_codes, combine_codes, group_sums, radix_key
 from core.validation import (
     require_columns,
 )
@@ -64,7 +64,7 @@ def classes_and_impact(
     """:func:`equivalence_classes` and (``impact=True``) :func:`quasi_identifier_impact`
     from one coding of each column: what the risk report needs."""
     quasi_identifiers = require_columns(df, quasi_identifiers, parameter="quasi_identifiers")
-    coded = [column_codes(df[column], compact=True) for column in quasi_identifiers]
+    coded = columns_codes(df, quasi_identifiers, compact=True)
     combination, n_combinations = combine_codes(coded, len(df))
     records = np.bincount(combination, weights=counts, minlength=n_combinations)
     records = records.astype(np.int64)
