@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import zip_longest
 
 import numpy as np
 import pandas as pd
@@ -129,19 +130,31 @@ def impact_of_keys(
     packed_full = keys << bits
     packed_full |= records
 
-    def without(index: int) -> QuasiIdentifierImpact:
-        codes = digit(index)
-        values = distinct(codes, index)
-        codes *= place[index] << bits
-        np.subtract(packed_full, codes, out=codes)  # the key without the column, and counts
-        codes.sort()
-        figures = _group_figures(_sorted_group_sums(codes, bits), k)
-        return _impact(quasi_identifiers[index], figures, values)
+    def without_each(indices: Sequence[int]) -> list[QuasiIdentifierImpact]:
+        # Two arrays and a mask for all the columns of this thread: in a fresh process each
+        # new array costs the kernel's zeroing of its pages, as much as the arithmetic.
+        work, other = np.empty_like(keys), np.empty_like(keys)
+        starts = np.empty(keys.size, dtype=bool)
+        impacts = []
+        for index in indices:
+            np.floor_divide(keys, place[index], out=work)  # NumPy divides by one number fast
+            np.floor_divide(work, cardinalities[index], out=other)
+            other *= cardinalities[index]
+            work -= other  # the column's code (% is slow)
+            values = distinct(work, index)
+            work *= place[index] << bits
+            np.subtract(packed_full, work, out=work)  # the key without it, and the counts
+            work.sort()
+            sizes = _sorted_group_sums(work, bits, keys=other, starts=starts)
+            impacts.append(_impact(quasi_identifiers[index], _group_figures(sizes, k), values))
+        return impacts
 
+    columns = range(len(quasi_identifiers))
     if len(quasi_identifiers) < 4 or keys.size < 100_000:
-        return [without(index) for index in range(len(quasi_identifiers))]
+        return without_each(columns)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(without, range(len(quasi_identifiers))))
+        halves = list(pool.map(without_each, (columns[0::2], columns[1::2])))
+    return [impact for pair in zip_longest(*halves) for impact in pair if impact is not None]
 
 
 def _impact_of_codes(
@@ -176,12 +189,19 @@ def _impact(column: str, figures: tuple[int, int, int], distinct_values: int):
     )
 
 
-def _sorted_group_sums(packed: np.ndarray, bits: int) -> np.ndarray:
+def _sorted_group_sums(
+    packed: np.ndarray,
+    bits: int,
+    *,
+    keys: np.ndarray | None = None,
+    starts: np.ndarray | None = None,
+) -> np.ndarray:
     """The sum of the counts of each key in ``packed`` (sorted keys, each shifted left by
-    ``bits`` with its count in the low bits). Overwrites ``packed``."""
-    keys = packed >> bits
-    starts = np.empty(packed.size, dtype=bool)
-    starts[0] = True
+    ``bits`` with its count in the low bits). Overwrites ``packed``, and ``keys`` and
+    ``starts`` when given (arrays of its size to work in)."""
+    keys = np.right_shift(packed, bits, out=keys)
+    starts = np.empty(packed.size, dtype=bool) if starts is None else starts
+    starts[:1] = True
     np.not_equal(keys[1:], keys[:-1], out=starts[1:])
     packed &= (1 << bits) - 1  # the counts
     return np.add.reduceat(packed, np.flatnonzero(starts))
