@@ -278,11 +278,11 @@ _BUILTIN = (
     ),
     Pattern(
         "ssn",
-        _compile(_bounded(r"[0-9]{3}([- ])[0-9]{2}\1[0-9]{4}")),
+        _compile(_bounded(r"[0-9]{3}([-. ])[0-9]{2}\1[0-9]{4}")),  # 219-09-9999, 219.09.9999
         "ID",
         "a US social security number (valid area, group and serial)",
         validator=valid_ssn,
-        cell=r"[0-9]{3}-[0-9]{2}-[0-9]{4}|[0-9]{3} [0-9]{2} [0-9]{4}",
+        cell=r"[0-9]{3}-[0-9]{2}-[0-9]{4}|[0-9]{3} [0-9]{2} [0-9]{4}|[0-9]{3}\.[0-9]{2}\.[0-9]{4}",
     ),
     Pattern(
         "nino",
@@ -310,7 +310,8 @@ _BUILTIN = (
     Pattern(
         "record_code",
         _compile(
-            rf"(?<![\w]){RECORD_PREFIX}\s*[:#.(]?\s*"
+            # "MRN: 12345678", "SSN is 219099999", "Aadhaar no. was 234567890124"
+            rf"(?<![\w]){RECORD_PREFIX}\s*[:#.(]?\s*(?:(?:is|was|=)\s+)?"
             r"(?P<value>(?=[A-Z0-9/-]*[0-9])[A-Z0-9][A-Z0-9/-]{3,}[A-Z0-9])"
             r"(?![\w])",
             re.IGNORECASE,

@@ -23,6 +23,9 @@ def _found(note: str) -> list[tuple[str, str]]:
         ("SS# 219099999 confirmed", "219099999"),
         ("nino AB-12-34-56-C", "AB-12-34-56-C"),
         ("NINO: JG103792A", "JG103792A"),
+        ("his SSN is 219099999 per the form", "219099999"),
+        ("MRN was 12345678 before the merge", "12345678"),
+        ("SSN on file: 219.09.9999", "219.09.9999"),
     ],
 )
 def test_an_identifier_after_its_label_is_an_id(note: str, value: str) -> None:
