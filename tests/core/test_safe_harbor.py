@@ -118,7 +118,7 @@ def test_safe_harbor_on_a_patient_table():
     assert report.loc["sex", "action"] == "kept" and report.loc["diagnosis", "action"] == "kept"
     assert report.loc["age", "changed"] == 1
     assert any("Free text" in note for note in redacted.notes())
-    assert any("Measured recall 95%" in note for note in redacted.notes())
+    assert any("Measured recall 97%" in note for note in redacted.notes())
 
 
 def test_free_text_can_be_removed_and_columns_excluded():
