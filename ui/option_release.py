@@ -122,6 +122,19 @@ def option_recipe(
     return OptionRecipe(base, marked, named, tables, replaced)
 
 
+def replaced_in_words(steps: tuple[dict[str, Any], ...]) -> str:
+    """The earlier option's steps in a few words: "The 7 step(s) of the option applied
+    before (age, education generalised; records in small groups removed)"."""
+    columns = [str(s["column"]) for s in steps if s.get("step") == "generalise" and "column" in s]
+    parts = [f"{', '.join(columns)} generalised"] if columns else []
+    if any(s.get("step") == "suppress_records" for s in steps):
+        parts.append("records in small groups removed")
+    if any(s.get("step") == "recode_locally" for s in steps):
+        parts.append("records recoded locally")
+    said = f" ({'; '.join(parts)})" if parts else ""
+    return f"The {len(steps)} step(s) of the option applied before{said}"
+
+
 def released_table(plan: OptionRecipe) -> pd.DataFrame:
     """The table ``plan`` releases (kept per recipe and option: a rerun reuses it).
     Raises AnonymisationError naming the step that cannot run."""
@@ -181,7 +194,9 @@ def _apply(
     applied = new.steps == current.steps and new.seed == current.seed
     key = (repr(current.steps), repr(new.steps))  # what this Apply would change
     busy = tradeoffs.applying(key)
-    if plan.replaced:
+    if applied:
+        label = "Applied: the recipe ends with this option's steps"
+    elif plan.replaced:
         label = "Apply: replace the previous trade-off steps with this option"
     else:
         label = "Apply: add these steps to the recipe"
@@ -193,14 +208,12 @@ def _apply(
         disabled=applied or not ready or busy,
         on_click=tradeoffs.start_applying,
         args=(key,),
-        help="The recipe already ends with this option's steps." if applied else None,
+        help="Pick another option, or change the recipe, to apply again." if applied else None,
     )
     flash = tradeoffs.pop_apply_message()
     if flash:
         box.success(flash)
-    elif applied:
-        box.caption("This option is applied: the recipe ends with its steps.")
-    elif plan.replaced:
+    elif plan.replaced and not applied:
         box.caption(
             f"The recipe holds {len(plan.replaced)} step(s) of an option applied before: "
             "Apply replaces them with this option's."
@@ -209,14 +222,13 @@ def _apply(
         return
     if plan.replaced and not tradeoffs.confirmed(key):
         box.warning(
-            "Replace the previous trade-off steps with this solution? The "
-            f"{len(plan.replaced)} step(s) of the option applied before ("
-            f"{escape_markdown('; '.join(describe_step(s) for s in plan.replaced))}) are "
-            f"taken out of the recipe and this option's {len(plan.steps)} step(s) put in, "
-            "in one change that Undo takes back.",
+            "Replace the previous trade-off steps with this solution? "
+            f"{escape_markdown(replaced_in_words(plan.replaced))} are taken out of the recipe "
+            f"and this option's {len(plan.steps)} step(s) put in, in one change that Undo "
+            "takes back.",
             icon=":material/help:",
         )
-        yes, no = box.columns(2)
+        yes, no = box.columns([1, 2])
         yes.button(
             "Replace them",
             key="to_replace",

@@ -87,7 +87,8 @@ def show(
     options = [(labels.index(label) + 1, ordered[labels.index(label)]) for label in pinned]
     st.subheader("Pinned options side by side")
     table = comparison_table(result, hierarchies, options, p_reid=_annex_d_p_reid)
-    st.dataframe(table, key="to_compare")
+    # every figure in view: 35 px a row and the header (the grid's own row height)
+    st.dataframe(table, key="to_compare", height=35 * (len(table) + 1) + 3)
     presentation.explain(
         f"{RECORD_RISK.sentence} {ANNEX_D_P_REID.sentence} Each column's loss is Iyengar's: "
         "0 = unchanged, 1 = '*'.",
