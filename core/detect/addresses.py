@@ -55,8 +55,10 @@ _POSTAL = (
     r"|(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s+[0-9]{4}"
     r"|[0-9]{6})"
 )
-_TOWN = r"(?:,?\s+[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+){0,2})"
-_TAIL = rf"(?:\s+[0-9]{{1,3}}[A-Z]?)?{_UNIT}?(?:{_TOWN}?,?\s+{_POSTAL})?"
+_TOWN = r"(?:,?\s+[A-Z][A-Za-z]*\.?(?:\s+[A-Z][A-Za-z]+){0,2})"
+# A postal code before its town, as Malaysia and continental Europe write it.
+_CODE_THEN_TOWN = r"(?:,?\s+[0-9]{5}\s+[A-Z][A-Za-z]+(?:\s+[A-Z][A-Za-z]+){0,2})"
+_TAIL = rf"(?:\s+[0-9]{{1,3}}[A-Z]?)?{_UNIT}?(?:{_TOWN}?,?\s+{_POSTAL}|{_CODE_THEN_TOWN})?"
 # A flat or house named before its number ("Flat 12, MG Road"), or a unit before the
 # house number ("Apt 4B, 225 E 57th St", "Unit 5, 27 Smith St"); an Australian unit and
 # house number ("3/45 King St").
@@ -65,7 +67,7 @@ _BEFORE_NUMBER = (
     r"(?:(?:Blk|Block|Flat|Apt|Unit|House|No\.?)\s+)?(?:[0-9]{1,4}/)?"
 )
 _NUMBER_FIRST = rf"{_BEFORE_NUMBER}[0-9]{{1,5}}[A-Z]?,?\s+{_WORDS}{_STREET}\.?(?![A-Za-z])(?:\s+(?:NW|NE|SW|SE|N|S|E|W)(?![\w]))?"
-_MALAY = r"(?:(?:Blk|Block)\s+[0-9]{1,5}[A-Z]?\s+|[0-9]{1,5}[A-Z]?,?\s+)?(?:Jalan|Jln|Lorong|Lor)\s+(?:[0-9]{1,3}\s+)?(?:[A-Z][A-Za-z]+)(?:\s+[A-Z][A-Za-z]+){0,3}"
+_MALAY = r"(?:(?:Blk|Block|No\.?)\s+[0-9]{1,5}[A-Z]?,?\s+|[0-9]{1,5}[A-Z]?,?\s+)?(?:Jalan|Jln|Lorong|Lor)\s+(?:[0-9]{1,3}\s+)?(?:[A-Z][A-Za-z0-9/]+)(?:\s+[A-Z][A-Za-z0-9/]+){0,3}"
 # Lower-case (or any-case) addresses, as typed in a hurry: "blk 7 toa payoh lor 1 #02-33",
 # "45 jalan sultan #01-02", "blk 123 jurong west st 41". A word here is any word but the
 # small words that go on the sentence ("and", "near", "since"...), so the address stops
@@ -109,7 +111,7 @@ _NAME_THEN_CODE = (
 # 14D", "11/13"), comma-separated parts (a building, a street, a locality, a town), then
 # a 6-digit PIN code ("Mumbai 400014", "Rampur - 932686") or a street word.
 _IN_HOUSE = (
-    r"(?:(?:H\.?[ \t]?No|No|Door[ \t]+No|Plot[ \t]+No)\.?[ \t]*|(?:Flat|Plot|House)[ \t]+)"
+    r"(?:(?:H\.?[ \t]?No|No|Door[ \t]+No|Plot[ \t]+No)\.?[ \t]*|(?:Flat|Plot|House)[ \t]+|#[ \t]?)"
     r"[0-9]{1,4}[A-Za-z]?(?:[/-][0-9]{1,4}[A-Za-z]?){0,3}"
     r"|[0-9]{1,4}[A-Za-z]?/[0-9]{1,4}[A-Za-z]?"
 )
@@ -121,10 +123,25 @@ _INDIAN = (
 )
 # A post-office box with its town and code ("PO Box 123, Austin TX 78701").
 _PO_BOX = rf"P\.?[ \t]?O\.?[ \t]+Box[ \t]+[0-9]{{1,6}}(?:{_TOWN}?,?\s+{_POSTAL})?"
+# Continental European streets, the street word first or a German compound, then the
+# house number, and maybe the postal code and town: "48 Rue de Rivoli, 75004 Paris",
+# "Calle Mayor 12, 28013 Madrid", "Via Roma 5", "Musterstraße 5, 10115 Berlin".
+_EU_STREET_WORD = (
+    r"(?:Rue|Avenue|Boulevard|Bd|Allée|Impasse|Chemin|Place|Calle|Avenida|Avda\.?|Paseo|"
+    r"Carrer|Camino|Via|Viale|Piazza|Corso|Rua|Travessa|Largo|Praça)"
+)
+_EU_NAME = r"(?:(?:de|du|des|la|le|les|del|de la|dos|das|da|di|della|dei)\s+)?[A-ZÀ-Þ][\w'’-]+(?:\s+[A-ZÀ-Þ][\w'’-]+){0,3}"
+_EU_CODE_TOWN = r"(?:,?\s+[0-9]{4,5}\s+[A-ZÀ-Þ][\w'’-]+(?:\s+[A-ZÀ-Þ][\w'’-]+){0,2})?"
+_EUROPEAN = (
+    rf"[0-9]{{1,4}}[a-z]?,?\s+{_EU_STREET_WORD}\s+{_EU_NAME}{_EU_CODE_TOWN}"
+    rf"|{_EU_STREET_WORD}\s+{_EU_NAME},?\s+[0-9]{{1,4}}[a-zA-Z]?\b{_EU_CODE_TOWN}"
+    r"|[A-ZÀ-Þ][a-zäöüß]+(?:straße|strasse|str\.|weg|platz|allee|gasse|damm|ring|ufer)"
+    rf"\s+[0-9]{{1,4}}[a-z]?\b{_EU_CODE_TOWN}"
+)
 # A UK postcode alone ("SW1A 1AA"): written with its space, in capitals.
 _UK_POSTCODE_ALONE = r"[A-Z]{1,2}[0-9][A-Z0-9]? [0-9][A-Z]{2}"
 ADDRESS = re.compile(
-    rf"(?<![\w#/])(?:(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|{_INDIAN}|{_ANY_CASE}|{_NAME_THEN_CODE}|{_PO_BOX}"
+    rf"(?<![\w#/])(?:(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|{_INDIAN}|{_ANY_CASE}|{_NAME_THEN_CODE}|{_PO_BOX}|{_EUROPEAN}"
     rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE_ALONE})(?![\w])"
 )
 

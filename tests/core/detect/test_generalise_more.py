@@ -60,6 +60,13 @@ def test_no_date_in_look_alikes(note: str) -> None:
         "H.No. 12-2-345, Mehdipatnam, Hyderabad 500028",
         "221b baker street london nw1 6xe",
         "12 orchard road singapore 238826",
+        "1234 NW Bobcat Lane, St. Robert, MO 65584-5678",
+        "#12, 3rd Cross, 4th Main, Indiranagar, Bangalore 560038",
+        "No 5, Jalan SS2/24, 47300 Petaling Jaya",
+        "48 Rue de Rivoli, 75004 Paris",
+        "Calle Mayor 12, 28013 Madrid",
+        "Via Roma 5, 00184 Roma",
+        "Musterstraße 5, 10115 Berlin",
     ],
 )
 def test_an_address_is_found_whole(address: str) -> None:
@@ -68,7 +75,13 @@ def test_an_address_is_found_whole(address: str) -> None:
 
 @pytest.mark.parametrize(
     "note",
-    ["took 2 tablets on the road", "she walked 3 km down the road today", "2 dogs park here"],
+    [
+        "took 2 tablets on the road",
+        "she walked 3 km down the road today",
+        "2 dogs park here",
+        "Place de la Concorde was busy",
+        "Rue 5 times a day",
+    ],
 )
 def test_no_address_in_everyday_sentences(note: str) -> None:
     assert "address" not in [kind for kind, _ in _found(note)]
