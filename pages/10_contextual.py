@@ -26,10 +26,10 @@ from core.contextual import (
 from core.errors import AnonymisationError
 from core.formatting import fmt_count
 from core.geo import area_shapes, coordinate_columns, shape_column
-from core.markup import code_span, escape_markdown
+from core.markup import code_span
 from ui import location_charts
 from ui.charts import labelled_bars
-from ui.page_errors import continue_on_error, stop_on_error
+from ui.page_errors import continue_on_error, error_text, stop_on_error
 from ui.state import classify, loading, presentation, replay, session
 from ui.tables import formatted_table
 
@@ -181,10 +181,10 @@ except AnonymisationError as error:
         st.info(
             f"The loaded table {code_span(session.source_name())} shares no column with the area "
             f"table. Load a survey with an area key or merged area measures, or click "
-            f"**Use the sample survey** above. ({escape_markdown(error)})"
+            f"**Use the sample survey** above. ({error_text(error)})"
         )
     else:
-        st.error(escape_markdown(error))
+        st.error(error_text(error))
     st.stop()
 
 figures = [

@@ -8,7 +8,7 @@ import streamlit as st
 
 from core.errors import SecretError
 from core.io import table_to_bytes
-from core.markup import code_span, escape_markdown
+from core.markup import code_span
 from core.release.report import DECRYPT_COMMAND
 from core.schema import Role
 from core.techniques import encrypt_table
@@ -18,6 +18,7 @@ from core.techniques.pseudonymisation import (
     passphrase_problem,
 )
 from ui import data_steps, free_text, guide_examples
+from ui.page_errors import error_text
 from ui.progress import working
 from ui.state import classify, keys, loading, presentation, session, widgets
 from ui.state import replay as recipe_replay
@@ -102,7 +103,7 @@ if pending:
         try:
             source = keys.key_source(key_env)
         except SecretError as error:
-            st.error(escape_markdown(error), icon=":material/error:")
+            st.error(error_text(error), icon=":material/error:")
             source = "invalid"
         if source == "session":
             st.success(
@@ -128,7 +129,7 @@ if pending:
                 try:
                     keys.set_session_key(key_env, typed)  # this session only; never saved
                 except SecretError as error:
-                    st.error(escape_markdown(error), icon=":material/error:")
+                    st.error(error_text(error), icon=":material/error:")
                 else:
                     widgets.forget_widget("hmac_key")  # nor kept in the widget's state
                     st.rerun()
@@ -145,7 +146,7 @@ if pending:
         with working(f"Removing and pseudonymising direct identifiers in {rows:,} records..."):
             error = data_steps.add_steps(steps)
         if error:
-            st.error(escape_markdown(error), icon=":material/error:")
+            st.error(error_text(error), icon=":material/error:")
         else:
             st.rerun()
 elif free_text.redacted_columns():

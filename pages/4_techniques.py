@@ -13,7 +13,7 @@ from core.survey_risk import sample_frequencies
 from core.techniques.registry import STEPS
 from core.utility import column_loss
 from ui import guide_examples
-from ui.page_errors import continue_on_error
+from ui.page_errors import continue_on_error, error_text
 from ui.state import classify, loading, presentation, replay, risk, session
 from ui.step_forms import TECHNIQUE_TITLES, TECHNIQUES, technique_form
 
@@ -130,7 +130,7 @@ if change is not None:
         replay.replace_recipe(change)
         st.rerun()
     except AnonymisationError as error:
-        st.error(f"The recipe was not changed: {escape_markdown(error)}", icon=":material/error:")
+        st.error(f"The recipe was not changed: {error_text(error)}", icon=":material/error:")
 
 before, after = risk.current_risk(session.original()), risk.current_risk()
 if before is not None and after is not None:

@@ -19,6 +19,7 @@ from core.risk import CONTROL_LEVELS, HARM_THRESHOLDS, INSIDER_ATTACK_TABLE, MOT
 from ui import guide_examples
 from ui.charts import class_size_chart, driving_advice, labelled_bars
 from ui.guide_examples import GUIDE_CONTROL_ORDER
+from ui.page_errors import error_text
 from ui.progress import progress_bar
 from ui.state import classify, hierarchies, loading, presentation, replay, risk, tradeoffs, widgets
 from ui.tradeoffs import hierarchy_from_choice
@@ -178,7 +179,7 @@ def show_hierarchical_t(data: pd.DataFrame, qi: tuple[str, ...], sensitive: str)
             data, list(qi), sensitive, distance="hierarchical", hierarchy=hierarchy
         ).t
     except AnonymisationError as error:
-        st.caption(f"t-closeness with hierarchical distance: {escape_markdown(error)}")
+        st.caption(f"t-closeness with hierarchical distance: {error_text(error)}")
         return
     st.metric("t-closeness (hierarchical distance)", f"{value:.3f}")
     presentation.explain(

@@ -15,7 +15,7 @@ from core.recipe import describe_step
 from core.safe_harbor import FREE_TEXT_CHOICES, apply_safe_harbor
 from ui import guide_examples
 from ui import location_charts as charts
-from ui.page_errors import continue_on_error
+from ui.page_errors import continue_on_error, error_text
 from ui.state import cache, classify, loading, presentation, replay
 
 if not loading.require_data():
@@ -101,7 +101,7 @@ else:
         with st.spinner("Transforming the coordinates..."):
             after = replay.preview_step(step).data
     except AnonymisationError as error:
-        st.error(escape_markdown(error), icon=":material/error:")
+        st.error(error_text(error), icon=":material/error:")
         after = None
     if after is not None:
         before_pts, after_pts = (

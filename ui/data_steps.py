@@ -15,8 +15,8 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
-from core.markup import escape_markdown
 from core.schema import Role, Suggestion
+from ui.page_errors import error_text
 from ui.progress import working
 from ui.state import classify, loading, replay, session, widgets
 
@@ -49,7 +49,7 @@ def receive_upload(data: bytes, name: str, token: str) -> None:
         loaded, error = handle_upload(data, name, token)
     if error is not None:
         st.error(
-            f"{escape_markdown(error)} The previous table is still loaded.",
+            f"{error_text(error)} The previous table is still loaded.",
             icon=":material/error:",
         )
     elif loaded:
@@ -61,7 +61,7 @@ def load_sample_or_error(name: str, *, fresh: bool = False) -> None:
         loading.load_sample(name, fresh=fresh)
     except AnonymisationError as error:
         st.error(
-            f"{escape_markdown(error)} The previous table is still loaded.",
+            f"{error_text(error)} The previous table is still loaded.",
             icon=":material/error:",
         )
         return

@@ -14,11 +14,12 @@ import streamlit as st
 
 from core.detect import entity_kinds, label_of, scan_table
 from core.errors import SecretError
-from core.markup import code_span, escape_markdown
+from core.markup import code_span
 from core.release.kept_identifiers import treatment
 from core.techniques.redaction import REDACTION_MODES
 from core.text_rescan import COUNTERS, MIN_REVIEWED_CELLS, rescan
 from ui import data_steps
+from ui.page_errors import error_text
 from ui.progress import working
 from ui.state import cache, classify, keys, presentation, replay, session
 
@@ -194,7 +195,7 @@ def section() -> None:
         try:
             source = keys.key_source(key_env)
         except SecretError as error:
-            st.error(escape_markdown(error), icon=":material/error:")
+            st.error(error_text(error), icon=":material/error:")
             return
         if source is None:
             st.warning(
@@ -220,6 +221,6 @@ def section() -> None:
         with working(f"Redacting free text in {rows:,} records ({', '.join(columns)})..."):
             error = data_steps.add_steps([step])
         if error:
-            st.error(escape_markdown(error), icon=":material/error:")
+            st.error(error_text(error), icon=":material/error:")
         else:
             st.rerun()

@@ -29,6 +29,7 @@ from core.markup import escape_markdown
 from core.measures.models.base import Parameter, PrivacyModel
 from core.measures.models.class_models import ClassModels
 from core.measures.models.registry import MODELS
+from ui.page_errors import error_text
 
 #: Keys the page's inputs had before they were built from the registry (AppTests and
 #: people's habits use them): ClassModels field -> widget key. Any other parameter's input
@@ -173,7 +174,7 @@ def checked(groups: list[ModelInputs], given: Mapping[str, Any]) -> tuple[dict[s
                 )
             model.check(values)
         except ParameterError as error:
-            group.box.error(escape_markdown(error), icon=":material/error:")
+            group.box.error(error_text(error), icon=":material/error:")
             good = False
             continue
         settings.update({name: value for name, value in values.items() if name in own})

@@ -20,6 +20,7 @@ from core.markup import code_span, escape_markdown
 from core.measures.models.registry import MODELS, TARGET_MODELS
 from core.release.gate import ReleaseCheck
 from core.text_rescan import COUNTERS, MIN_REVIEWED_CELLS, rescan
+from ui.page_errors import error_text
 from ui.state import cache, classify, presentation, release, replay, session
 
 STEP1 = "PDPC guide, Step 1 (Know your data)"
@@ -144,7 +145,7 @@ def free_text_section(check: ReleaseCheck) -> None:
             try:
                 release.set_text_review(column, by=by, rows_checked=int(rows))
             except AnonymisationError as error:
-                st.error(escape_markdown(error), icon=":material/error:")
+                st.error(error_text(error), icon=":material/error:")
             else:
                 st.rerun()
     presentation.explain(
@@ -224,7 +225,7 @@ def targets_section(check: ReleaseCheck) -> None:
             try:
                 release.set_release_targets({**targets, model: spec})
             except AnonymisationError as error:
-                st.error(escape_markdown(error), icon=":material/error:")
+                st.error(error_text(error), icon=":material/error:")
             else:
                 st.rerun()
         if targets and b2.button("Remove every target", key="target_clear"):

@@ -13,11 +13,11 @@ import streamlit as st
 
 from core.errors import AnonymisationError
 from core.io import read_table
-from core.markup import escape_markdown
 from core.recipe import EditHistory, Recipe
 from core.schema import Role
 from core.workspace import Workspace, WorkspaceError, sha256_file
 from core.workspace.restore import restore_version as restore_in_workspace
+from ui.page_errors import error_text
 from ui.state.cache import forget_session_caches, remember_table, remembered_table
 from ui.state.loading import (
     DEFAULT_SAMPLE,
@@ -75,7 +75,7 @@ def load_startup_table() -> None:
             return
         except AnonymisationError as error:
             st.error(
-                f"ANON_DATA could not be opened: {escape_markdown(error)} "
+                f"ANON_DATA could not be opened: {error_text(error)} "
                 "The sample table is shown instead."
             )
     # A project it cannot reopen, or a new workspace: the sample is shown, and recorded

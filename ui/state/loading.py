@@ -11,10 +11,11 @@ import streamlit as st
 
 from core.errors import AnonymisationError, SecretError
 from core.io import read_table
-from core.markup import code_span, escape_markdown
+from core.markup import code_span
 from core.recipe import EditHistory, Recipe
 from core.schema import Role
 from core.workspace import sha256_bytes, sha256_file, table_sha256
+from ui.page_errors import error_text
 from ui.state.cache import PREFIX_CACHE, forget_session_caches, remember_table
 from ui.state.keys import missing_keys, set_session_key
 from ui.state.session import (
@@ -239,7 +240,7 @@ def _ask_for_key(name: str) -> None:
             try:
                 set_session_key(name, typed)
             except SecretError as error:
-                st.error(escape_markdown(error))
+                st.error(error_text(error))
             else:
                 st.rerun()
 
