@@ -8,7 +8,9 @@ work, timed from outside with ``time.perf_counter`` around ``subprocess.run`` (i
 in-process figures of bench_risk.py and bench_scale.py leave out what a user waits for). Each
 round runs the anchor and then the command (alternating, so a busy machine slows both
 alike); the median seconds of ``--repeat`` rounds (5 unless told) are printed with the median
-and range of the per-round ratio command / anchor, and the 1-minute load average.
+and range of the per-round ratio command / anchor, the same in CPU seconds (user and system,
+read from ``getrusage``: the work done, which a busy shared machine disturbs less than the
+wall clock) with the median CPU seconds over the anchor, and the 1-minute load average.
 
 - ``startup``: ``python -m core --help`` and each command's ``--help`` against
   ``python -c "import pandas"`` (what any pandas tool pays before it starts);
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -78,19 +81,23 @@ print(table.num_rows)
 """
 
 
-def seconds_of(command: list[str]) -> float:
-    """Wall-clock seconds of one whole process; a failure stops the benchmark with its error."""
+def seconds_of(command: list[str]) -> tuple[float, float]:
+    """Wall-clock seconds of one whole process and its CPU seconds (user and system, all
+    its threads); a failure stops the benchmark with its error."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 3):  # 3: the risk command's "k below target" exit
         raise SystemExit(f"{' '.join(command[:4])} failed:\n{done.stderr[-2000:]}")
-    return elapsed
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return elapsed, cpu
 
 
 def alternate(pairs: dict[str, list[str]], anchor: list[str], repeat: int) -> dict[str, list]:
     """Seconds of each command and of the anchor, run in alternation ``repeat`` times: for
-    each command, a list of (its seconds, the anchor's seconds just before it) per round."""
+    each command, a list of (its (wall, CPU) seconds, the anchor's just before) per round."""
     rounds: dict[str, list] = {name: [] for name in pairs}
     for _ in range(repeat):
         for name, command in pairs.items():
@@ -100,18 +107,26 @@ def alternate(pairs: dict[str, list[str]], anchor: list[str], repeat: int) -> di
 
 
 def show(title: str, rounds: dict[str, list], anchor_name: str) -> None:
-    """Per command: median seconds, and the median and range of its ratio to the anchor
-    run just before it in the same round (a burst of load touches both)."""
+    """Per command: median wall seconds, the median and range of its ratio to the anchor
+    run just before it in the same round (a burst of load touches both), and the same in
+    CPU seconds with the median difference to the anchor (CPU time counts the work done,
+    not the waiting for a busy machine's cores; it adds up a command's threads)."""
     load = os.getloadavg()[0]
     anchors = [anchor for pairs in rounds.values() for _, anchor in pairs]
     print(f"\n{title} (1-minute load {load:.2f}; median of {len(anchors)} runs)")
-    print(f"  {anchor_name:<44} {statistics.median(anchors):7.3f} s   1.00x")
+    print(f"  {'':<44} {'wall':>8}  {'ratio':>6}  {'(range)':<11}  {'CPU':>7}  ratio  over anchor")
+    wall = statistics.median(a[0] for a in anchors)
+    cpu = statistics.median(a[1] for a in anchors)
+    print(f"  {anchor_name:<44} {wall:7.3f}s   1.00x  {'':<11}  {cpu:6.3f}s  1.00x")
     for name, pairs in rounds.items():
-        ratios = [seconds / anchor for seconds, anchor in pairs]
-        seconds = statistics.median(seconds for seconds, _ in pairs)
+        ratios = [run[0] / anchor[0] for run, anchor in pairs]
+        cpu_ratios = [run[1] / anchor[1] for run, anchor in pairs]
+        over = statistics.median(run[1] - anchor[1] for run, anchor in pairs)
         print(
-            f"  {name:<44} {seconds:7.3f} s  {statistics.median(ratios):5.2f}x"
-            f"  (range {min(ratios):.2f}-{max(ratios):.2f})"
+            f"  {name:<44} {statistics.median(r[0] for r, _ in pairs):7.3f}s"
+            f"  {statistics.median(ratios):5.2f}x  ({min(ratios):.2f}-{max(ratios):.2f})"
+            f"  {statistics.median(r[1] for r, _ in pairs):6.3f}s"
+            f"  {statistics.median(cpu_ratios):4.2f}x  {over:+.3f}s"
         )
 
 

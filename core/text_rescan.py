@@ -31,8 +31,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from core._text import as_text
-from core.detect import scan_values
-from core.detect.names import name_lists
 from core.errors import ParameterError
 
 #: A run of this many digits or more is counted (an NRIC keeps 7, a phone 8, a postal
@@ -67,6 +65,15 @@ COUNTERS = {
 }
 
 
+def _names():
+    """The detectors' name lists, imported on first use: every release check imports this
+    module, but only free text needs the detectors (name lists, phone numbers: about 0.15 s
+    of a command's start; issue 31)."""
+    from core.detect.names import name_lists
+
+    return name_lists()
+
+
 def _without_labels(text: pd.Series) -> pd.Series:
     return text.str.replace(_LABEL, " ", regex=True)
 
@@ -74,7 +81,7 @@ def _without_labels(text: pd.Series) -> pd.Series:
 @functools.cache
 def _name_sets() -> tuple[pa.Array, pa.Array, pa.Array]:
     """(known, family, never an everyday word) name-list words, as arrow value sets."""
-    lists = name_lists()
+    lists = _names()
     known = lists.known - lists.not_name
     return (
         pa.array(sorted(known)),
@@ -173,7 +180,7 @@ def _unknown_name_cells(text: pd.Series) -> np.ndarray:
 
 @functools.cache
 def _english_set() -> pa.Array:
-    return pa.array(sorted(name_lists().english), pa.string())
+    return pa.array(sorted(_names().english), pa.string())
 
 
 def _replace_unknown_names(text: pd.Series) -> pd.Series:
@@ -182,7 +189,7 @@ def _replace_unknown_names(text: pd.Series) -> pd.Series:
     hits = _unknown_name_cells(text)
     if not hits.any():
         return text
-    english = name_lists().english
+    english = _names().english
 
     def once(value: str) -> str:
         shadow = _shadow(value)
@@ -249,6 +256,8 @@ def rescan(values: pd.Series) -> dict[str, int]:
     counts = folded.dropna().value_counts()
     if counts.empty:
         return {}
+    from core.detect import scan_values  # the detectors load when text is read (see _names)
+
     scanned = scan_values(folded)
     found = dict(zip(scanned["kind"].astype(str), scanned["cells"].astype(int), strict=True))
     labelled = pd.Series(counts.index, dtype="str")
@@ -346,7 +355,7 @@ def scrub(values: pd.Series) -> pd.Series:
 def _replace_name_words(text: pd.Series) -> pd.Series:
     """Name-like words (as :func:`_name_word_cells` finds them) replaced by ``[NAME]``,
     with the word after a pair (``tan ah *kow*``) unless it is never part of a name."""
-    lists = name_lists()
+    lists = _names()
     known = lists.known - lists.not_name
     family = lists.family - lists.not_name
     plain = known - lists.ambiguous

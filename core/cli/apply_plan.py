@@ -21,7 +21,7 @@ from core.release.gate import NOT_ANONYMISED_MARK, ReleaseCheck, marked_name
 from core.release.inputs import ReleaseRoles
 from core.release.pipeline import check_recipe_release
 from core.release.report import SUGGESTED_K
-from core.schema import Role, Suggestion, suggest_roles
+from core.roles import Role, Suggestion
 from core.techniques.pseudonymisation import (
     key_from_env,
     passphrase_from_env,
@@ -118,6 +118,10 @@ def step1_direct_identifiers(
     with the columns Step 1 is sure are direct, else all those Step 1 classifies as
     direct; the suggestions let the release gate name the columns Step 1 doubts that the
     recipe gives no place."""
+    # Step 1's detectors (name lists, phone numbers) load here, as every release reads the
+    # table; 'apply --help' and a refused argument need not wait for them (issue 31)
+    from core.schema import suggest_roles
+
     suggestions = tuple(suggest_roles(df))
     classified = [s.column for s in suggestions if s.role is Role.DIRECT]
     if "direct_identifiers" in recipe.meta:

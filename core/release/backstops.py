@@ -18,7 +18,7 @@ import pandas as pd
 
 from core._text import as_text
 from core.release.kept_identifiers import normalised, treatment
-from core.schema import Role, Suggestion
+from core.roles import Role, Suggestion
 from core.text_rescan import compatible
 
 

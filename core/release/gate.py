@@ -41,7 +41,6 @@ from core.release.inputs import ReleaseDecisions, ReleaseRoles, RiskTargets, Str
 from core.release.kept_identifiers import treatment
 from core.release.targets import evaluate_targets, parse_targets, target_columns
 from core.risk import annex_d_risk, risk_report
-from core.schema import suggest_roles
 from core.survey_risk import sample_frequencies
 from core.text_rescan import check_review
 from core.validation import require_columns, require_int, require_positive
@@ -282,6 +281,10 @@ def check_release(
         else []
     )
     if suggestions is None and direct and not streamed:
+        # the detectors load here, when direct identifiers are to be checked, not with
+        # every command that imports the release check (issue 31: start-up)
+        from core.schema import suggest_roles
+
         suggestions = suggest_roles(original[list(dict.fromkeys(direct))])
     direct = with_classified(direct, suggestions, original)
     kinds_of = {str(s.column): s for s in suggestions or ()}

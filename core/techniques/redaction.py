@@ -25,15 +25,18 @@ import hashlib
 import hmac
 import re
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from core._text import as_text
-from core.detect.text import Entity, redact_series, resolve_kinds
 from core.errors import ParameterError
 from core.techniques.pseudonymisation import require_key
 from core.text_rescan import compatible, scrub
 from core.validation import require_choice, require_columns, require_int
+
+if TYPE_CHECKING:
+    from core.detect.text import Entity
 
 __all__ = ["REDACTION_MODES", "redact_text"]
 
@@ -70,6 +73,10 @@ def redact_text(
     may miss; the text is first read in Unicode's compatibility form (full-width
     characters as the ASCII ones they stand for), so the scanner sees them too.
     """
+    # the scanner (name lists, phone numbers) loads when a recipe redacts, not with the
+    # registry of techniques every command imports (issue 31: start-up)
+    from core.detect.text import redact_series, resolve_kinds
+
     columns = [columns] if isinstance(columns, str) else list(columns)
     require_columns(df, columns)
     chosen = resolve_kinds(kinds)
