@@ -4,7 +4,7 @@
 on screen (Streamlit's ``spinner`` and ``progress``: ``st.spinner``, ``ui.progress``,
 the spinners of cached functions) and samples the script thread's stack every few
 milliseconds. A *computation* is a run of samples on one statement of a page (or of
-app.py: the sidebar); :meth:`WorkWatch.silent` lists those that took longer than a limit
+app.py: the sidebar) and of the function that statement calls; :meth:`WorkWatch.silent` lists those that took longer than a limit
 with no spinner or bar on screen: a blank or greyed page, as the analyst met it.
 """
 
@@ -31,7 +31,7 @@ SAMPLE_EVERY_S = 0.02
 class Stretch:
     """One computation: a statement of a page run for ``seconds``, shown or not."""
 
-    statement: str  # "pages/3_deidentify.py:145"
+    statement: str  # "pages/3_deidentify.py:162 > ui/free_text.py:46"
     where: str  # the innermost frames of this project at its longest sample
     seconds: float
     shown: bool
@@ -79,16 +79,19 @@ def _describe(frame: FrameType | None) -> tuple[str, str] | None:
         if _ours(frame):
             ours.append(frame)
         frame = frame.f_back
-    modules = [f for f in ours if f.f_code.co_name == "<module>"]
+    modules = [i for i, f in enumerate(ours) if f.f_code.co_name == "<module>"]
     if not modules:
         return None
-    top = modules[0]  # innermost: the page run by app.py's navigation, else app.py
-    path = Path(top.f_code.co_filename).relative_to(ROOT)
-    inner = " <- ".join(
-        f"{Path(f.f_code.co_filename).relative_to(ROOT)}:{f.f_lineno} {f.f_code.co_name}"
-        for f in ours[:3]
-    )
-    return f"{path}:{top.f_lineno}", inner
+    # The innermost module frame: the page run by app.py's navigation, else app.py. Its
+    # statement, and the statement of the function it calls (e.g. the De-identify page's
+    # free_text.section() is a scan, a rescan, a table... each its own computation).
+    top = modules[0]
+    statement = " > ".join(_where(f) for f in reversed(ours[max(top - 1, 0) : top + 1]))
+    return statement, " <- ".join(f"{_where(f)} {f.f_code.co_name}" for f in ours[:3])
+
+
+def _where(frame: FrameType) -> str:
+    return f"{Path(frame.f_code.co_filename).relative_to(ROOT)}:{frame.f_lineno}"
 
 
 @contextlib.contextmanager
