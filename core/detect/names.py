@@ -467,6 +467,7 @@ _ORGANISATION_BEFORE = frozenset(
     ]
 )
 _SPEAKER = re.compile(r":[ \t]")
+_EMAIL_LOCAL = re.compile(r"([a-z0-9._%+'-]+)@[a-z0-9-]+\.")
 _JOINED_AFTER = re.compile(
     rf"[ \t]+(?:and|&)[ \t]+([{UPPER}][{LOWER}'’-]{{1,24}})(?![{UPPER}{LOWER}])"
 )
@@ -485,6 +486,14 @@ def _unknown_but_named(
     if len(word) < 3 or piece.isupper() or word in lists.english or word in lists.known:
         return False
     if _next_word(text, end) in SURE_PERSON_VERBS:
+        return True
+    # Written in an email address of the same text ("Zaitra ... zaitradeshpande@..."):
+    # people's addresses are made of their names.
+    if (
+        len(word) >= 4
+        and "@" in text
+        and any(word in local for local in _EMAIL_LOCAL.findall(text.lower()))
+    ):
         return True
     # Joined by "and" to a sure name ("Vaidehi and Margaret", "Margaret and Oluwaseun");
     # two unknown words joined are more often places ("Chennai and Coimbatore").
@@ -523,7 +532,13 @@ def _has_sure_name(piece: str, lists: NameLists) -> bool:
 def _organisation_after(text: str, end: int) -> bool:
     """A piece followed by an organisation word (next word, or up to four capitalised
     words later) names an organisation."""
-    return _next_word(text, end) in ORGANISATION_WORDS or bool(_ORGANISATION_AFTER.match(text, end))
+    following = _next_word(text, end)
+    return (
+        following in ORGANISATION_WORDS
+        or following.endswith("s")
+        and following[:-1] in ORGANISATION_WORDS  # "Apollo Hospitals", "Raffles Clinics"
+        or bool(_ORGANISATION_AFTER.match(text, end))
+    )
 
 
 # Bounded: the word after a name is read in constant time, even in a cell that is one

@@ -39,3 +39,18 @@ def test_a_lower_case_everyday_name_before_a_person_verb(note: str, name: str) -
 )
 def test_no_name_without_one(note: str) -> None:
     assert _names(note) == []
+
+
+def test_a_word_written_in_an_email_of_the_note_is_a_name() -> None:
+    note = (
+        "Please note change of email to zd83@outlook.com (was zaitradeshpande@rediffmail.com)."
+        " Zaitra is very reliable."
+    )
+    assert _names(note) == ["Zaitra"]
+    # a place in an email is no person when nothing else says so
+    assert _names("Chennai office: chennai.help@corp.com") == []
+
+
+def test_a_name_before_a_plural_organisation_word_is_the_organisation() -> None:
+    assert _names("Transfer to Apollo Hospitals Chennai arranged.") == []
+    assert _names("Mr Ross Wells called.") == ["Ross Wells"]
