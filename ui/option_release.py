@@ -191,7 +191,12 @@ def _apply(
     option's (until another option is picked or the recipe changes)."""
     current = session.recipe()
     new = plan.recipe
-    applied = new.steps == current.steps and new.seed == current.seed
+    ends_with_it = tuple(current.steps[len(current.steps) - len(plan.steps) :]) == plan.steps
+    # searched on the recipe's table, Apply comes after every step: the recipe that ends
+    # with the option's steps has it already (a second Apply would generalise it twice)
+    applied = (new.steps == current.steps and new.seed == current.seed) or (
+        not plan.replaced and bool(plan.steps) and ends_with_it
+    )
     key = (repr(current.steps), repr(new.steps))  # what this Apply would change
     busy = tradeoffs.applying(key)
     if applied:

@@ -27,6 +27,7 @@ from ui.page_errors import show_error
 from ui.state import presentation, tradeoffs
 from ui.tradeoffs import (
     MEASURE_NAMES,
+    describe_level,
     frontier_frame,
     measure_label,
     measure_words,
@@ -82,7 +83,7 @@ def show_result(data: pd.DataFrame, basis: str) -> None:
         help="The options in the table's order (option 1 is its first row).",
     )
     candidate = ordered[labels.index(picked)]
-    _option_figures(result, candidate)
+    _option_figures(result, hierarchies, candidate)
     pinned_options.pin_button(result, labels.index(picked) + 1, candidate)
     local = _local_recoding(data, basis, result, hierarchies, candidate)
     option_release.show(data, basis, result, hierarchies, candidate, local)
@@ -174,7 +175,7 @@ def _frontier_chart(
     )
 
 
-def _option_figures(result: SearchResult, candidate: Candidate) -> None:
+def _option_figures(result: SearchResult, hierarchies: dict, candidate: Candidate) -> None:
     m1, m2, m3 = st.columns(3)
     m1.metric("k after suppression", candidate.k)
     m2.metric("Records suppressed", fmt_count(candidate.suppressed))
@@ -203,7 +204,10 @@ def _option_figures(result: SearchResult, candidate: Candidate) -> None:
             "column": list(candidate.column_loss),
             "loss": list(candidate.column_loss.values()),
             "loss shown": [fmt_number(v, 3) for v in candidate.column_loss.values()],
-            "level": [candidate.levels[c] for c in candidate.column_loss],
+            "level": [
+                describe_level(c, hierarchies[c], candidate.levels[c]).removeprefix("→ ")
+                for c in candidate.column_loss
+            ],
         }
     )
     st.altair_chart(
@@ -214,7 +218,7 @@ def _option_figures(result: SearchResult, candidate: Candidate) -> None:
             y=alt.Y("column:N", sort=None),
             tooltip=[
                 alt.Tooltip("column:N"),
-                alt.Tooltip("level:Q", title="level"),
+                alt.Tooltip("level:N", title="level"),
                 alt.Tooltip("loss shown:N", title="loss"),
             ],
         ),

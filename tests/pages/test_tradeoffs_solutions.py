@@ -388,3 +388,29 @@ def test_the_preview_shows_the_table_as_the_recipe_leaves_it():
         assert not cells & set(PEOPLE_TABLE[column].astype(str)), column
     by_hand = _released_by_hand(picked(at))
     pd.testing.assert_frame_equal(preview, by_hand.head(len(preview)), check_dtype=False)
+
+
+def test_searched_on_the_recipes_table_an_option_applied_is_not_applied_twice():
+    """Searched on the table the recipe makes, Apply adds the option after every step;
+    once the recipe ends with its steps the button is disabled (a second click generalised
+    the generalised values again)."""
+    roles = {c: Role.INDIRECT for c in QI} | {c: Role.DIRECT for c in DIRECT}
+    at = load_sample(PEOPLE, roles)
+    history = at.session_state["history"]
+    history.push(history.current.add({"step": "remove", "columns": DIRECT}))
+    at.switch_page(PAGE).run()
+    at.radio(key="to_basis").set_value("current").run()
+    at.multiselect(key="to_qi").set_value(QI)
+    for column in ("sex", "race", "occupation"):
+        at.selectbox(key=f"to_kind_{column}").set_value("suppress")
+    at.selectbox(key="to_kind_income").set_value("numeric").run()
+    at.text_input(key="to_w_income").set_value(WIDTHS)
+    at.button(key="to_run").click().run()
+    assert not at.exception, at.exception
+    apply = at.button(key="to_apply")
+    assert apply.label == "Apply: add these steps to the recipe" and not apply.disabled
+    apply.click().run()
+    assert not at.exception, at.exception
+    steps = at.session_state["history"].current.steps
+    assert steps[0] == {"step": "remove", "columns": DIRECT} and len(steps) > 1
+    assert at.button(key="to_apply").disabled

@@ -16,6 +16,7 @@ from core.recipe import Recipe
 from core.release.bundle import population_tables, portable_name, stored_table_name, stored_tables
 from core.workspace import WorkspaceError, sha256_bytes
 from ui.state.loading import side_table
+from ui.state.session import session
 from ui.state.tradeoffs import hierarchy_choices
 from ui.state.workspace import open_workspace, write, write_through
 
@@ -53,11 +54,29 @@ class StoredHierarchies(Mapping[str, str]):
         return len(self._loaded())
 
 
+#: Session key of :func:`hierarchy_named`'s memo, and how many hierarchies it remembers.
+_NAMED = "hierarchies_named"
+_NAMED_SIZE = 64
+
+
 def hierarchy_named(column: str, hierarchy: Hierarchy) -> tuple[str, str]:
     """The name a recipe step records for ``column``'s hierarchy (made from its content)
-    and its text, without keeping it: a preview replays steps with it in memory."""
+    and its text, without keeping it: a preview replays steps with it in memory.
+
+    Remembered per hierarchy object: the trade-offs page names the hierarchies of the
+    picked and every pinned option on each rerun, and writing a 30,000-value hierarchy
+    out takes 70 ms. The memo holds the object itself, so its id is not reused while
+    remembered."""
+    memo = session().setdefault(_NAMED, {})
+    kept = memo.get((column, id(hierarchy)))
+    if kept is not None and kept[0] is hierarchy:
+        return kept[1], kept[2]
     text = hierarchy.levels.to_csv(sep=";", header=False, index=False)
-    return portable_name(column, text), text
+    name = portable_name(column, text)
+    memo[(column, id(hierarchy))] = (hierarchy, name, text)
+    while len(memo) > _NAMED_SIZE:
+        memo.pop(next(iter(memo)))
+    return name, text
 
 
 def save_hierarchy(column: str, hierarchy: Hierarchy) -> str:
