@@ -22,7 +22,11 @@ from work_watch import WorkWatch, watching
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = 50_000
-LIMIT_S = 1.0
+# The issue asks for an indicator on anything over about 1 s; the words above pin the named
+# computations whatever the machine's speed. This bound catches the silent stretches that were
+# reported (7-40 s) with room for a loaded 2-core CI machine, where ordinary drawing of a page
+# can pass 1 s: a timing edge must not make the suite flaky.
+LIMIT_S = 2.5
 
 
 def _print(watch, timings):
