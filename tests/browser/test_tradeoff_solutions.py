@@ -1,7 +1,8 @@
 """Issue 30, "Done when", in a real headless Chromium: the eight ARX hierarchies of
 adult.csv imported in one action, a search at k = 5 with at most 1% of the records
-removed, two solutions pinned and compared side by side, one applied, another applied as
-its replacement, and a release that passes on the Report page.
+removed, two solutions pinned (one picked by clicking its table row) and compared side by
+side, one applied, another (picked by clicking its point on the chart) applied as its
+replacement, and a release that passes on the Report page.
 
 Reported before: a drop-down of 325 300-character sentences; no way to compare options;
 applying a second option appended to the first and failed with a server path ("The value
@@ -64,6 +65,15 @@ def _click_row(page, row: int) -> None:
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     page.mouse.click(box["x"] + 18, box["y"] + ROW_PX * (row + 1) + ROW_PX / 2)
+    wait_idle(page)
+
+
+def _click_point(page, option: int) -> None:
+    """Click the point of option ``option`` (0-based: the chart draws them in the table's
+    order) on the frontier chart (Vega's SVG symbols)."""
+    point = page.locator(".st-key-to_frontier svg.marks g.mark-symbol path").nth(option)
+    point.scroll_into_view_if_needed()
+    point.click(force=True)  # a point may sit under another's edge
     wait_idle(page)
 
 
@@ -150,7 +160,7 @@ def test_pick_pin_compare_apply_replace_and_release(browser, tmp_path: Path, scr
         first_steps = int(re.search(r"\d+", added.inner_text()).group())
         _recipe_steps(page, first_steps)
         assert apply.is_disabled()
-        _click_row(page, 0)
+        _click_point(page, 0)  # on the chart this time
         assert _picked(page).startswith("Option 1:"), _picked(page)
         assert "replace the previous trade-off steps" in apply.inner_text()
         apply.click()
