@@ -72,12 +72,14 @@ def show_result(data: pd.DataFrame, basis: str) -> None:
     _options_table(result, hierarchies, labels, picked)
     _frontier_chart(result, hierarchies, labels, picked)
     tradeoffs.show_pick_in_list(picked)
+    short = {
+        label: option_short(result, number, candidate)
+        for number, (label, candidate) in enumerate(zip(labels, ordered, strict=True), start=1)
+    }
     st.selectbox(
         "Option",
         labels,
-        format_func=lambda label: option_short(
-            result, labels.index(label) + 1, ordered[labels.index(label)]
-        ),
+        format_func=short.get,
         key=tradeoffs.LIST_KEY,
         on_change=tradeoffs.pick_from_list,
         help="The options in the table's order (option 1 is its first row).",
