@@ -73,6 +73,7 @@ class TextBar:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
+        self.pending_note: str | None = None
 
     def __call__(self, fraction: float, message: str) -> None:
         with self._lock:
@@ -95,12 +96,36 @@ class TextBar:
             f"{message[:60]} [{elapsed // 60:02d}:{elapsed % 60:02d}]"
         )
 
+    def say(self, line: str) -> None:
+        """Print ``line`` on a line of its own now (a warning, a match), above the bar when
+        one is drawn, which is then drawn again under it."""
+        with self._lock:
+            if self.drawn:
+                self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.write(terminal_line(line) + "\n")
+            if self.drawn and self.state is not None and not self._stop.is_set():
+                self.stream.write(self.line(self.clock()) or "")
+            self.stream.flush()
+
+    def note(self, line: str) -> None:
+        """Print ``line`` above the bar once the bar shows (the latest one given before it
+        does; none when the work ends first): news a bar's one line has no room for, such
+        as a search's best solution so far."""
+        with self._lock:
+            self.pending_note = terminal_line(line)
+        if self.drawn:
+            self._draw()
+
     def _draw(self) -> None:
         with self._lock:
             now = self.clock()
             text = self.line(now)
             if text is None or self._stop.is_set():
                 return
+            if self.pending_note is not None:
+                self.stream.write("\r" + self.pending_note.ljust(self.width) + "\n")
+                self.pending_note = None
+                self.width = 0
             self.stream.write("\r" + text.ljust(self.width))
             self.stream.flush()
             self.width = len(text)

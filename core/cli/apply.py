@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from core.cli.apply_engine import apply_on_engine
-from core.cli.apply_plan import gate_release, marked_release, plan_apply, plan_record
+from core.cli.apply_plan import (
+    gate_release,
+    marked_release,
+    plan_apply,
+    plan_record,
+    require_kept_hierarchies,
+)
 from core.cli.apply_release import place_and_record, release_files, tell_what_was_written
 from core.cli.commands import help_of
 from core.cli.common import add_engine_options, data_command
@@ -22,7 +28,7 @@ from core.outputs import plan_outputs
 from core.progress import ProgressFn, no_progress, stage
 from core.recipe import apply_recipe
 from core.release.gate import NOT_ANONYMISED_MARK
-from core.release.record import workspace_tables
+from core.release.record import workspace_hierarchies, workspace_tables
 from core.release.report import USE_CASES
 from core.workspace import ENV_VAR as WORKSPACE_ENV
 
@@ -92,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     progress(0.0, f"reading {Path(args.data).name}")
     job = plan_apply(args)
     workspace, packages = plan_record(args, job)
+    hierarchies = workspace_hierarchies(workspace, job.recipe)
+    require_kept_hierarchies(job.recipe, hierarchies, job.base_dir, workspace)
     result = apply_recipe(
         job.data,
         job.recipe,
@@ -99,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         keys=job.keys,
         progress=stage(progress, 0.2, 0.6),
         tables=workspace_tables(workspace, job.recipe),
+        hierarchies=hierarchies,
     )
     progress(0.6, "checking the release")
     check = gate_release(args, job, result)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -199,6 +200,33 @@ def recipe_input_files(recipe: Recipe, base_dir: Path) -> dict[str, Path]:
                 path = path if path.is_absolute() else base_dir / path
                 files[f"{kinds[value.function]} '{path}'"] = path
     return files
+
+
+def require_kept_hierarchies(
+    recipe: Recipe, kept: Mapping[str, str], base_dir: Path, workspace: str | None
+) -> None:
+    """Refuse, before any work, a recipe naming a hierarchy by the name a workspace keeps it
+    under (``hierarchies/<column>-<hash>.csv``: built from the data or read from a zip, by
+    the dashboard or ``search --workspace``) that neither the workspace given holds nor a
+    file next to the recipe is."""
+    from core.release.bundle import hierarchy_names, is_portable_name
+
+    for step in recipe.steps:
+        for name in hierarchy_names(step):
+            if name in kept or not is_portable_name(name) or (base_dir / name).is_file():
+                continue
+            where = (
+                f"the workspace '{workspace}' does not hold it"
+                if workspace
+                else (
+                    f"give --workspace FILE (or set {WORKSPACE_ENV}) with the workspace that keeps it"
+                )
+            )
+            raise AnonymisationError(
+                f"The recipe names the hierarchy '{name}' of column "
+                f"'{step.get('column', '?')}', which a workspace keeps (built from the data or "
+                f"read from a .zip; never a file): {where}."
+            )
 
 
 def pseudonymised_columns(recipe: Recipe) -> tuple[list[str], list[str]]:

@@ -5,17 +5,31 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from core.cli.commands import help_of
 from core.cli.common import EXIT_INTERRUPTED, add_engine_options, data_command, emit, end_bar
+from core.cli.search_hierarchies import (
+    add_hierarchy_options,
+    complete_hierarchies,
+    keep_in_workspace,
+    plan_hierarchies,
+    recipe_names,
+    recipe_workspace,
+    sent_paths,
+    unfiled_columns,
+)
 from core.engines import choose_engine, frequency_table
+from core.engines.sources import resolve_sources
 from core.errors import AnonymisationError
 from core.io import read_table
+from core.markup import terminal_line
 from core.measures.models.registry import MODELS
 from core.outputs import Output, plan_outputs, write_outputs
-from core.progress import no_progress, stage
+from core.progress import ProgressFn, no_progress, stage
 from core.search.measures import MEASURES
 
 
@@ -26,13 +40,7 @@ def add_parser(subparsers: Any) -> None:
         "search",
         help_of("search"),
     )
-    find.add_argument(
-        "--hierarchy",
-        action="append",
-        required=True,
-        metavar="COLUMN=FILE",
-        help="a quasi-identifier and its hierarchy file (ARX format); repeat",
-    )
+    add_hierarchy_options(find)
     add_target_flags(find)
     find.add_argument(
         "--measure",
@@ -151,19 +159,11 @@ def run(args: argparse.Namespace) -> int:
     on the records (pandas) or on the frequency table an engine counts (core.engines)."""
     from core.hierarchy import read_hierarchy
     from core.local_recoding import LOCAL_MEASURES, recode_suppressed
-    from core.search.apply import recipe_steps
+    from core.search.apply import recipe_steps, with_hierarchy_words
     from core.search.run import search
     from core.search.target import Target
 
-    hierarchies, hierarchy_paths = {}, {}
-    for given in args.hierarchy:
-        column, sep, path = given.partition("=")
-        if not sep or not column.strip() or not path.strip():
-            raise AnonymisationError(
-                f"--hierarchy {given!r} must be COLUMN=FILE, e.g. --hierarchy age=age.csv."
-            )
-        hierarchies[column.strip()] = read_hierarchy(path.strip())
-        hierarchy_paths[column.strip()] = str(Path(path.strip()).resolve())  # for --recipe-out
+    t_paths: dict[str, str] = {}  # the sensitive column's t-closeness hierarchy file
     population = {
         "max_average_risk": args.max_average_risk,
         "max_population_uniqueness": args.max_population_uniqueness,
@@ -197,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
     if t_hierarchy is not None:
         models["t_distance"] = "hierarchical"
     if t_hierarchy is not None and args.sensitive:  # named by the recipe's suppression step
-        hierarchy_paths[args.sensitive] = str(Path(args.t_hierarchy).resolve())
+        t_paths[args.sensitive] = str(Path(args.t_hierarchy).resolve())
     target = Target.of(
         max_suppressed=args.max_suppressed,
         sensitive=args.sensitive,
@@ -228,30 +228,43 @@ def run(args: argparse.Namespace) -> int:
         )
     recipe_out = None
     if args.recipe_out:
-        read = {
-            "data": Path(args.data),
-            **{f"--hierarchy {c}": Path(p) for c, p in hierarchy_paths.items()},
-        }
+        read = {"data": Path(args.data), **sent_paths(args)}
+        if args.t_hierarchy:
+            read["--t-hierarchy"] = Path(args.t_hierarchy)
         if args.population_table:
             read["--population-table"] = Path(args.population_table)
         (recipe_out,) = plan_outputs(
             [Output("--recipe-out", Path(args.recipe_out))], read, force=args.force
         )
-    wanted = [*hierarchies, *([args.sensitive] if args.sensitive else [])]
     progress = args.bar or no_progress
+    say = _sayer(args)
     progress(0.0, f"reading {Path(args.data).name}")
-    if engine == "pandas":
-        df, counts = read_table(args.data, sep=args.sep), None
+    df = read_table(args.data, sep=args.sep) if engine == "pandas" else None
+    if df is None:  # an engine counts the columns asked for: their names first
+        columns = list(resolve_sources(args.data, sep=args.sep).names)
     else:
+        columns = list(df.columns)
+    skip = {Path(p).resolve() for p in (args.data, args.population_table) if p}
+    plan = plan_hierarchies(args, [str(c) for c in columns], say=say, skip=skip)
+    workspace = recipe_workspace(args, unfiled_columns(plan)) if recipe_out else ""
+    counts = None
+    if df is None:
+        if plan.auto:
+            raise AnonymisationError(
+                f"--auto builds '{plan.auto[0]}''s hierarchy from the records themselves: use "
+                "--engine pandas with it, or give its hierarchy file."
+            )
         freq = frequency_table(
             args.data,
-            wanted,
+            [*plan.quasi_identifiers, *([args.sensitive] if args.sensitive else [])],
             engine=engine,
             sep=args.sep,
             spark_master=args.spark_master,
             progress=stage(progress, 0.0, 0.2),
         )
         df, counts = freq.table, freq.counts
+    built = complete_hierarchies(plan, df, say=say)
+    hierarchies = {column: chosen.hierarchy for column, chosen in built.items()}
     weights = {}
     for given in args.weight or []:
         column, sep, value = given.partition("=")
@@ -272,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
         counts=counts,
         gs_factor=args.gs_factor,
         weights=weights,
-        progress=stage(progress, 0.2, 1.0),
+        progress=_best_noted(args, stage(progress, 0.2, 1.0)),
         keep_best_on_interrupt=True,  # Ctrl-C: the best found so far, labelled
     )
     end_bar(args)  # what follows starts on a line of its own
@@ -286,13 +299,22 @@ def run(args: argparse.Namespace) -> int:
         "optimum": _candidate_dict(result.optimum) if result.optimum else None,
         "frontier": [_candidate_dict(c) for c in result.frontier],
         "explanation": result.explanation(),
+        "hierarchies": [chosen.as_dict() for chosen in built.values()],
     }
     text = result.explanation()
     steps = None
+    names, kept = recipe_names(built)
+    hierarchy_paths = {**names, **t_paths}
     if result.optimum is not None:
         population_path = Path(args.population_table).resolve() if args.population_table else None
         steps = recipe_steps(
             result.optimum, hierarchy_paths, models=target, population_table_path=population_path
+        )
+        # each step says its hierarchy as the person knows it (their file's name, or built
+        # from the data), a value of its level and its height: as the dashboard's (issue 30)
+        sources = {column: chosen.file for column, chosen in built.items() if chosen.file}
+        steps = with_hierarchy_words(
+            steps, hierarchies, sources=sources, data=df if counts is None else None
         )
     if args.recode_locally and result.optimum is not None:
         local = recode_suppressed(
@@ -326,7 +348,13 @@ def run(args: argparse.Namespace) -> int:
         # imported here: the recipe brings every technique (and their detectors), which
         # a search that writes no recipe need not load (issue 31: start-up)
         from core.recipe import Recipe
+        from core.release.bundle import hierarchy_names
 
+        named = {name for step in steps for name in hierarchy_names(step)}
+        if workspace and named & set(kept):  # before the recipe that names them
+            columns_of = {name: column for column, name in names.items()}
+            keep_in_workspace(workspace, {n: t for n, t in kept.items() if n in named}, columns_of)
+            text += f"\nHierarchies built from the data or read from a .zip kept in {workspace}."
         meta = {"quasi_identifiers": list(hierarchies), "k": target.required_k}
         if target.sensitive:
             meta["sensitive"] = target.sensitive
@@ -335,6 +363,39 @@ def run(args: argparse.Namespace) -> int:
         text += f"\nRecipe written to {recipe_out.path} (replay it with 'apply')."
     emit(data, args.json, text)
     return 0
+
+
+def _sayer(args: argparse.Namespace) -> Callable[[str], None]:
+    """One line on stderr (never stdout, which may carry --json), above the progress bar
+    when one is drawn: what the hierarchies' files matched, built or left out."""
+
+    def say(line: str) -> None:
+        if not line.startswith(("warning:", "error:")):
+            line = f"hierarchy: {line}"
+        if args.bar is not None:
+            args.bar.say(line)
+        else:
+            print(terminal_line(line), file=sys.stderr)
+
+    return say
+
+
+def _best_noted(args: argparse.Namespace, progress: ProgressFn) -> ProgressFn:
+    """The search's progress for the bar: its one line keeps "N of M nodes checked" and
+    the traversal's step, and each new best solution so far (the dashboard's words, too
+    long for the bar) is printed in full on a line above it (core.search.watch)."""
+    if args.bar is None:
+        return progress
+    last = [""]
+
+    def report(fraction: float, message: str) -> None:
+        head, found, best = message.partition("; best so far: ")
+        if found and best != last[0]:
+            last[0] = best
+            args.bar.note(f"best so far: {best}")
+        progress(fraction, head if found else message)
+
+    return report
 
 
 def _stopped(args: argparse.Namespace, result: Any, target: Any) -> int:

@@ -35,7 +35,7 @@ import pandas as pd
 from core.audit_check import anchor_of
 from core.errors import AnonymisationError
 from core.recipe import Recipe, RecipeResult
-from core.release.bundle import portable_recipe, stored_tables
+from core.release.bundle import hierarchy_names, portable_recipe, stored_tables
 from core.release.inputs import EngineRun, ReleasedFile, ReleaseSource
 from core.risk import risk_report
 from core.workspace import Workspace, sha256_bytes, sha256_file, sha256_text
@@ -294,6 +294,20 @@ def record_once(
             release_id, anchor = done.release_id, done.anchor
         _record_sign_offs(workspace, release_id, sign_off or {})
     return PreparedRelease(release_id, anchor, portable, hierarchies, new=not found)
+
+
+def workspace_hierarchies(
+    workspace: str | os.PathLike[str] | None, recipe: Recipe
+) -> dict[str, str]:
+    """The hierarchies ``recipe`` names that the workspace at ``workspace`` keeps (name ->
+    text): those the dashboard and ``search --workspace`` keep there rather than in a file
+    (built from the data, they list original values), for ``apply`` to replay the recipe.
+    None, or no such file: none (a name the workspace does not hold is read as a path)."""
+    names = {name for step in recipe.steps for name in hierarchy_names(step)}
+    if not names or not workspace or not Path(workspace).exists():
+        return {}
+    with Workspace(workspace) as ws:
+        return {name: text for name, text in ws.hierarchies().items() if name in names}
 
 
 def workspace_tables(
