@@ -298,7 +298,7 @@ def _note_match(
         say(f"'{file.name}' → {column}: not used, '{matched[column].file}' already gives it")
         return
     # a file on disk is named by its path in a recipe; a zip's member is kept in the workspace
-    on_disk = path.resolve() if path.name == file.name and path.suffix != ".zip" else None
+    on_disk = path.resolve() if path.name == file.name and path.suffix.lower() != ".zip" else None
     matched[column] = ColumnHierarchy(column, file.hierarchy, file.name, on_disk)
 
 

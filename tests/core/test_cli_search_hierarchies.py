@@ -393,3 +393,51 @@ def test_the_search_bar_shows_nodes_checked_and_each_best_so_far(capsys, monkeyp
     assert len(best) == len(set(best))  # each best once
     # the last best so far is the optimum the search prints
     assert "ARX loss 0.3588, 273 removed" in best[-1] and "arx_loss = 0.3588" in out
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ([], "No quasi-identifier has a hierarchy: give --hierarchy COLUMN=FILE, --hierarchies"),
+        (["--auto", "birthday"], "Column 'birthday' (--auto or --quasi-identifiers) is not in"),
+        (
+            ["--auto", "age", f"--hierarchy=age={ADULT / 'adult_hierarchy_age.csv'}"],
+            "'age' has both --auto and --hierarchy: give one of the two.",
+        ),
+        (
+            ["--quasi-identifiers", "sex", f"--hierarchy=age={ADULT / 'adult_hierarchy_age.csv'}"],
+            "--hierarchy age=... names a column that is not in --quasi-identifiers",
+        ),
+        (["--hierarchies", str(ADULT / "none")], "is not a file or a folder of files."),
+        (["--auto", "age", "--engine", "duckdb"], "--auto builds 'age''s hierarchy from the"),
+    ],
+)
+def test_mistakes_with_hierarchies_are_one_line_and_exit_2(capsys, given, said):
+    assert cli.main(["search", str(ADULT / "adult.csv"), "--k", "5", *given]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and said in err, err
+
+
+def test_an_engine_counts_the_columns_the_folder_matched(capsys):
+    qis = ["--quasi-identifiers", "sex,age,race,education"]
+    args = [str(ADULT / "adult.csv"), "--k", "5", "--max-suppressed", "0.01", *qis]
+    code, pandas, _ = _search(capsys, *args, "--hierarchies", str(ADULT), "--engine", "pandas")
+    assert code == 0
+    code, duckdb, err = _search(capsys, *args, "--hierarchies", str(ADULT), "--engine", "duckdb")
+    assert code == 0 and duckdb["engine"] == "duckdb"
+    assert duckdb["optimum"]["levels"] == pandas["optimum"]["levels"]
+    assert duckdb["optimum"]["suppressed"] == pandas["optimum"]["suppressed"]
+    assert "hierarchy: 'adult_hierarchy_education.csv' → education (3 levels)" in err.splitlines()
+
+
+def test_a_file_named_after_a_column_that_cannot_be_read_stops_the_search(capsys, tmp_path):
+    (tmp_path / "adult_hierarchy_age.csv").write_text("17;*\n17;*\n")  # a value twice
+    (tmp_path / "adult_hierarchy_sex.csv").write_bytes(b"\xff\xfe;*\n")  # not UTF-8
+    given = ["--hierarchies", str(tmp_path)]
+    assert cli.main(["search", str(ADULT / "adult.csv"), "--k", "5", *given]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        "error: --hierarchies: 'adult_hierarchy_sex.csv' is not UTF-8 text: save it as UTF-8.",
+        "error: --hierarchies: 'adult_hierarchy_age.csv': Hierarchy lists the value '17' twice "
+        "(second time in row 2). Each original value must appear once.",
+    ]
