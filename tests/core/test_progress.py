@@ -55,3 +55,22 @@ def test_control_characters_of_column_names_never_reach_the_terminal():
     assert drawn.startswith("\rrisk\\u202e:") and drawn.endswith("\n")
     assert "column \\x1b]0;title\\x07\\r\\n [" in drawn
     assert not any(c in drawn[1:-1] for c in "\x1b\x07\r\n\u202e")
+
+
+def test_a_line_said_while_the_bar_shows_goes_above_it_and_a_note_waits_for_the_bar():
+    stream, clock = io.StringIO(), Clock()
+    bar = TextBar("search", stream=stream, delay=2.0, interval=3600.0, clock=clock)
+    bar.say("hierarchy: 'age.csv' → age (4 levels)")  # no bar yet: a plain line
+    bar.note("best so far: loss 0.5")  # before the bar: kept until it shows
+    bar(0.1, "10 of 100 nodes checked")
+    assert stream.getvalue() == "hierarchy: 'age.csv' → age (4 levels)\n"
+    clock.now += 3.0
+    bar(0.2, "20 of 100 nodes checked")
+    bar_line = "search:  20%|#####                   | 20 of 100 nodes checked [00:03]"
+    assert stream.getvalue().endswith("\rbest so far: loss 0.5\n\r" + bar_line)
+    start = len(stream.getvalue())
+    bar.say("warning: x\x1b")  # over the bar (cleared), then the bar again under it
+    assert (
+        stream.getvalue()[start:] == "\r" + " " * len(bar_line) + "\rwarning: x\\x1b\n" + bar_line
+    )
+    bar.close()
