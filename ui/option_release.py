@@ -271,8 +271,11 @@ def _do_apply(
         tradeoffs.cancel_applying()
         box.error(error_text(error), icon=":material/error:")
         return
-    verb = "Replaced the previous trade-off steps with" if plan.replaced else "Added"
-    flash = f"{verb} {len(plan.steps)} step(s) in the recipe; see Techniques to review them."
+    if plan.replaced:
+        done = f"Replaced the previous trade-off steps with this option's {len(plan.steps)} step(s)"
+    else:
+        done = f"Added {len(plan.steps)} step(s) to the recipe"
+    flash = f"{done}; see Techniques to review them."
     # The steps keep groups of at least target.required_k (raised by an Annex D
     # threshold): the release's target k says the same, so the report never calls a
     # k = 6 release "target k = 5" (issue 29).

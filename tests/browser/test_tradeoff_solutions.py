@@ -155,7 +155,7 @@ def test_pick_pin_compare_apply_replace_and_release(browser, tmp_path: Path, scr
         apply = _button(page, "to_apply")
         apply.click()
         wait_idle(page)
-        added = main.get_by_text(re.compile(r"^Added \d+ step\(s\) in the recipe")).first
+        added = main.get_by_text(re.compile(r"^Added \d+ step\(s\) to the recipe")).first
         added.wait_for()
         first_steps = int(re.search(r"\d+", added.inner_text()).group())
         _recipe_steps(page, first_steps)
@@ -178,7 +178,7 @@ def test_pick_pin_compare_apply_replace_and_release(browser, tmp_path: Path, scr
         ).first
         replaced.wait_for()
         # the recipe holds the second option's steps alone, not both options' (issue 30)
-        _recipe_steps(page, int(re.search(r"with (\d+) step", replaced.inner_text()).group(1)))
+        _recipe_steps(page, int(re.search(r"option's (\d+)", replaced.inner_text()).group(1)))
         assert apply.is_disabled()
         text = main.inner_text()
         assert "/tmp/" not in text and not re.search(r"-[0-9a-f]{10}\.csv", text)
