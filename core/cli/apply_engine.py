@@ -21,6 +21,7 @@ from core.cli.apply_plan import (
     pseudonymised_columns,
     recipe_input_files,
     refuse_unless_acknowledged,
+    require_kept_hierarchies,
     require_keys,
     step1_direct_identifiers,
 )
@@ -70,6 +71,8 @@ def apply_on_engine(args: argparse.Namespace, engine: str) -> int:
     steps = streamable_steps(Recipe(recipe.steps, seed, recipe.meta), seed, engine)
     first = sample_rows(sources)
     base_dir = Path(args.recipe).resolve().parent
+    # the batches read hierarchy files only: one a workspace keeps is named before any work
+    require_kept_hierarchies(recipe, {}, base_dir, None, engine=engine)
     inputs = {f"data '{file}'": Path(file) for file in sources.files}
     inputs.update({"recipe": Path(args.recipe)})
     inputs.update(recipe_input_files(recipe, base_dir))

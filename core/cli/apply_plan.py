@@ -203,25 +203,29 @@ def recipe_input_files(recipe: Recipe, base_dir: Path) -> dict[str, Path]:
 
 
 def require_kept_hierarchies(
-    recipe: Recipe, kept: Mapping[str, str], base_dir: Path, workspace: str | None
+    recipe: Recipe,
+    kept: Mapping[str, str],
+    base_dir: Path,
+    workspace: str | None,
+    *,
+    engine: str | None = None,
 ) -> None:
     """Refuse, before any work, a recipe naming a hierarchy by the name a workspace keeps it
     under (``hierarchies/<column>-<hash>.csv``: built from the data or read from a zip, by
     the dashboard or ``search --workspace``) that neither the workspace given holds nor a
-    file next to the recipe is."""
+    file next to the recipe is (on an ``engine``, which reads hierarchy files only: any)."""
     from core.release.bundle import hierarchy_names, is_portable_name
 
     for step in recipe.steps:
         for name in hierarchy_names(step):
             if name in kept or not is_portable_name(name) or (base_dir / name).is_file():
                 continue
-            where = (
-                f"the workspace '{workspace}' does not hold it"
-                if workspace
-                else (
-                    f"give --workspace FILE (or set {WORKSPACE_ENV}) with the workspace that keeps it"
-                )
-            )
+            if engine is not None:
+                where = f"--engine {engine} reads hierarchy files only; use --engine pandas"
+            elif workspace:
+                where = f"the workspace '{workspace}' does not hold it"
+            else:
+                where = f"give --workspace FILE (or set {WORKSPACE_ENV}) with the workspace that keeps it"
             raise AnonymisationError(
                 f"The recipe names the hierarchy '{name}' of column "
                 f"'{step.get('column', '?')}', which a workspace keeps (built from the data or "

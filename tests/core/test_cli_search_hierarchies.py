@@ -303,6 +303,10 @@ def test_auto_hierarchies_keep_year_of_birth_and_a_masked_postal_code(capsys, pe
     assert child.returncode == 2
     assert "which a workspace keeps" in child.stderr and "--workspace" in child.stderr
     assert child.stderr.count("\n") == 1 and not (tmp_path / "again.csv").exists()
+    # an engine's batches read hierarchy files only: said before any work
+    again = ["apply", str(people_csv), "--recipe", str(recipe), "--out", str(tmp_path / "d.csv")]
+    assert cli.main([*again, "--workspace", str(workspace), "--engine", "duckdb"]) == 2
+    assert "--engine duckdb reads hierarchy files only" in capsys.readouterr().err
 
 
 def test_a_zip_recipe_replays_from_the_workspace_as_the_files_recipe(capsys, tmp_path):
