@@ -106,3 +106,42 @@ def test_an_edited_insider_table_is_kept_and_reset(own_workspace):
     assert again.session_state["annex_d_insider_table"] is None
     with Workspace(own_workspace) as ws:
         assert ws.settings()["annex_d_insider_table"] is None
+
+
+def test_another_workspace_starts_from_its_own_assumptions(own_workspace, tmp_path):
+    """Issue 29: Annex D assumptions carried over between projects. Opening another
+    workspace on History kept this one's assumptions, target k and sign-off in the session,
+    so the other project's Risk page, sidebar and release check used them; it starts from
+    its own settings (the guide's values when it has none), and this project's come back."""
+    at = load_sample(TAXI, {"Age": Role.INDIRECT, "Gender": Role.INDIRECT})
+    at.switch_page("pages/2_classify.py").run()
+    at.button(key="save_roles").click().run()
+    with Workspace(own_workspace) as ws:  # this project's own assumptions
+        ws.set_setting("annex_d", {"controls": "low", "motivation": "high", "harm": "high"})
+        ws.set_setting("k", 9)
+        ws.set_setting("sign_off", {"prepared_by": "Tan Mei Ling"})
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.run()
+    assert _risk_controls(at).value == "low"
+
+    at.switch_page("pages/12_history.py").run()
+    at.text_input(key="hist_path").set_value(str(tmp_path / "other.anon.db")).run()
+    at.button(key="hist_open").click().run()
+    assert not at.exception, at.exception
+    at.session_state["roles"] = {"race": Role.INDIRECT, "sex": Role.INDIRECT}
+    shown = _risk_controls(at)
+    assert shown.value == "medium"  # the guide's example, not the other project's 'low'
+    assert at.selectbox(key="motivation").value == "medium"
+    assert at.selectbox(key="harm").value == "medium"
+    at.switch_page("pages/2_classify.py").run()
+    assert at.number_input(key="k_target").value == 5
+    at.switch_page("pages/7_report.py").run()
+    assert at.text_input(key="signoff_prepared_by").value == ""
+
+    at.switch_page("pages/12_history.py").run()  # back to the first project: its own
+    at.text_input(key="hist_path").set_value(str(own_workspace)).run()
+    at.button(key="hist_open").click().run()
+    assert not at.exception, at.exception
+    assert _risk_controls(at).value == "low"
+    at.switch_page("pages/2_classify.py").run()
+    assert at.number_input(key="k_target").value == 9

@@ -99,6 +99,11 @@ def switch_workspace(path: str) -> None:
         "local_recoding",
     ):
         state.pop(key, None)
+    # Another workspace is another project: its own assumptions, k, sign-off... (or the
+    # defaults when it has none), never this one's (issue 29: Annex D carried over).
+    for setting, key in _FOLLOWED_SETTINGS.items():
+        state.pop(key, None)
+        forget_widgets_showing(setting)
     forget_session_caches()
     state["workspace_path"] = str(path)
     state.pop(SEEN_AT_KEY, None)
