@@ -176,6 +176,31 @@ def test_a_table_without_coordinates_says_so_and_shows_no_error(sample):
     assert "Latitude column" not in labels and "Longitude column" not in labels
 
 
+def test_the_workshop_table_arrives_on_locations_without_an_error():
+    """Issue 29: "the workshop table arrives with a Safe Harbor error". Started as the
+    trainer does (Start the workshop on Data, training mode on, the suggested roles
+    accepted on Classify), the taxi table reaches Locations and dates with no red box and
+    no coordinate picker (it has no coordinates: Serial number was picked for both), and
+    the Safe Harbor preset still reads its 18 identifiers."""
+    at = open_app("pages/1_data.py")
+    at.button(key="workshop_start").click().run()
+    if any(b.key == "workshop_start_yes" for b in at.button):
+        at.button(key="workshop_start_yes").click().run()
+    assert at.session_state["source_name"] == "guide_annex_c_taxi.csv"
+    at.switch_page("pages/2_classify.py").run()
+    at.button(key="accept_all").click().run()
+    assert not at.exception, at.exception
+    for training in (True, False):
+        at.session_state["training_mode"] = training
+        at.switch_page(PAGE).run()
+        assert not at.exception, at.exception
+        assert not at.error, [e.value for e in at.error]
+        assert any(i.value.startswith("No coordinates found") for i in at.info)
+        assert "Latitude column" not in [s.label for s in at.selectbox]
+        [identifiers] = [t.value for t in at.table]  # Safe Harbor's A to R, read in full
+        assert len(identifiers) == 18
+
+
 def test_coordinates_are_offered_only_among_coordinate_columns():
     at = open_app("pages/8_locations_dates.py")  # the default sample has both
     assert at.selectbox(key="geo_lat").value == "latitude"
