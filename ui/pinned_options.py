@@ -112,13 +112,16 @@ def show(
     )
     bands = [band for band in SIZE_BANDS if band in set(sizes["band"])]
     left, right = st.columns(2)
+    # horizontal bars of a fixed height: a step per bar makes Vega drop "fit-y" (or
+    # "fit-x") with a warning under width="stretch"
+    bar_rows = 16 * len(titles) + 8  # each band's or column's group of bars
     left.altair_chart(
         alt.Chart(sizes)
         .mark_bar()
         .encode(
-            x=alt.X("band:N", sort=bands, title="Group size (records sharing their values)"),
-            xOffset=alt.XOffset("option:N", sort=titles),
-            y=alt.Y("records:Q", title="Records", axis=alt.Axis(format=",d")),
+            y=alt.Y("band:N", sort=bands, title="Group size"),
+            yOffset=alt.YOffset("option:N", sort=titles),
+            x=alt.X("records:Q", title="Records", axis=alt.Axis(format=",d")),
             color=alt.Color("option:N", sort=titles, title="Option"),
             tooltip=[
                 alt.Tooltip("option:N", title="Option"),
@@ -126,7 +129,8 @@ def show(
                 alt.Tooltip("groups:Q", title="Groups", format=","),
                 alt.Tooltip("records:Q", title="Records", format=","),
             ],
-        ),
+        )
+        .properties(height=bar_rows * len(bands) + 50),
         width="stretch",
         key="to_compare_sizes",
     )
@@ -144,13 +148,15 @@ def show(
                 alt.Tooltip("column:N", title="Column"),
                 alt.Tooltip("loss shown:N", title="Loss"),
             ],
-        ),
+        )
+        .properties(height=bar_rows * len(result.quasi_identifiers) + 50),
         width="stretch",
         key="to_compare_loss",
     )
     presentation.explain(
-        "Left: how many records sit in groups of each size (small groups are the ones at "
-        "risk; very large groups mean detail lost). Right: how much each column loses.",
+        "Left: how many records sit in groups of each size (a group: the records sharing "
+        "their quasi-identifiers; small groups are the ones at risk, very large ones mean "
+        "detail lost). Right: how much each column loses.",
         "PDPC guide, Step 3; Annex C",
     )
     rows = common_rows(released, SAMPLE_ROWS)

@@ -223,7 +223,9 @@ def _option_figures(result: SearchResult, hierarchies: dict, candidate: Candidat
                 alt.Tooltip("level:N", title="level"),
                 alt.Tooltip("loss shown:N", title="loss"),
             ],
-        ),
+        )
+        # a fixed height: a step per bar makes Vega drop "fit-y" under width="stretch"
+        .properties(height=24 * len(loss) + 40),
         width="stretch",
     )
     presentation.explain(

@@ -24,6 +24,7 @@ from browser_steps import (
     open_tab,
     save_roles,
     wait_idle,
+    watch_console,
 )
 from dashboard_server import run_dashboard
 
@@ -96,6 +97,7 @@ def _picked(page) -> str:
 def test_pick_pin_compare_apply_replace_and_release(browser, tmp_path: Path, screenshot_dir):
     with run_dashboard(tmp_path / "server", tmp_path / "solutions.anon.db") as url:
         context, page = open_tab(browser, url, timeout_ms=SLOW_MS)
+        console = watch_console(page)  # no Vega or React warning on the way
         main = page.locator(MAIN)
         page.locator('.st-key-upload input[type="file"]').set_input_files(ADULT / "adult.csv")
         wait_idle(page)
@@ -137,7 +139,7 @@ def test_pick_pin_compare_apply_replace_and_release(browser, tmp_path: Path, scr
         main.get_by_text("Minimal options").first.wait_for()
         first = _picked(page)
         assert first.startswith("Option 1: ARX loss") and "★ optimum" in first, first
-        check_page(page, screenshot_dir, "solutions_01_options")
+        check_page(page, screenshot_dir, "solutions_01_options", console)
 
         # Pin the optimum, then click the third row of the table and pin it too.
         _button(page, "to_pin").click()
@@ -149,7 +151,7 @@ def test_pick_pin_compare_apply_replace_and_release(browser, tmp_path: Path, scr
         main.get_by_text("Pinned options side by side").first.wait_for()
         main.get_by_role("button", name="Unpin Option 3").last.wait_for()  # under its sample
         page.wait_for_timeout(1500)  # the grouped charts draw
-        check_page(page, screenshot_dir, "solutions_02_pinned_side_by_side")
+        check_page(page, screenshot_dir, "solutions_02_pinned_side_by_side", console)
 
         # Apply option 3; then option 1 replaces it after the question next to the button.
         apply = _button(page, "to_apply")
@@ -170,7 +172,7 @@ def test_pick_pin_compare_apply_replace_and_release(browser, tmp_path: Path, scr
         assert apply.is_disabled()  # not twice while it asks
         button_box, question_box = apply.bounding_box(), question.first.bounding_box()
         assert 0 < question_box["y"] - button_box["y"] < 200  # right under the button
-        check_page(page, screenshot_dir, "solutions_03_replace_question")
+        check_page(page, screenshot_dir, "solutions_03_replace_question", console)
         _button(page, "to_replace").click()
         wait_idle(page)
         replaced = main.get_by_text(
@@ -182,10 +184,10 @@ def test_pick_pin_compare_apply_replace_and_release(browser, tmp_path: Path, scr
         assert apply.is_disabled()
         text = main.inner_text()
         assert "/tmp/" not in text and not re.search(r"-[0-9a-f]{10}\.csv", text)
-        check_page(page, screenshot_dir, "solutions_04_replaced")
+        check_page(page, screenshot_dir, "solutions_04_replaced", console)
 
         # The release passes on the Report page.
         open_page(page, "Report")
         main.get_by_text("Release check passed").first.wait_for()
-        check_page(page, screenshot_dir, "solutions_05_report_passed")
+        check_page(page, screenshot_dir, "solutions_05_report_passed", console)
         context.close()
