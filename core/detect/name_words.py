@@ -54,6 +54,17 @@ CUES = frozenset(
         "colleague",
         "pt",
         "nok",
+        "tuan",
+        "herr",
+        "frau",
+        "señor",
+        "senor",
+        "señora",
+        "senora",
+        "monsieur",
+        "madame",
+        "mme",
+        "mlle",
         "mr",
         "mrs",
         "ms",
@@ -96,7 +107,14 @@ CUES = frozenset(
 )
 
 # Titles: whatever word follows is a name, even in lower case ("mdm rosnah", "mr tan").
-TITLES = frozenset(["mr", "mrs", "ms", "mdm", "miss", "madam", "mister", "prof", "encik", "puan"])
+TITLES = frozenset(
+    [
+        *("mr", "mrs", "ms", "mdm", "miss", "madam", "mister", "prof", "encik", "puan"),
+        # other languages' titles (issue 26): "Herr Müller", "Señora López", "Mme Dubois"
+        *("tuan", "herr", "frau", "señor", "senor", "señora", "senora", "señorita"),
+        *("senorita", "monsieur", "madame", "mme", "mlle"),
+    ]
+)
 
 # Relations and roles, and the verbs of reaching someone: a following capitalised word, or a
 # lower-case known name, is the person ("spoke to siti", "Contact Bernadette on...").

@@ -82,7 +82,10 @@ _FICTIONAL = re.compile(
 _PHONE_CUE = re.compile(
     r"\b(?:tel|telephone|phone|phoned|ph|mobile|mob|hp|h/p|handphone|cell|cellphone|fax|"
     r"landline|whatsapp|sms|call|called|calling|ring|rang|reach|reached|contact|contacted|"
-    r"text|texted|dial|dialled|dialed|tried|try)\b[^\n0-9]{0,24}$",
+    r"text|texted|dial|dialled|dialed|tried|try|"
+    # the same words in Malay, Indonesian, Spanish, French, German (issue 26)
+    r"telefon|telepon|telp|ponsel|bimbit|nombor|tel[eé]fono|llamar|llame|m[oó]vil|celular|"
+    r"t[eé]l[eé]phone|t[eé]l|appeler|appelez|portable|anrufen|rufen|handy|mobil)\b[^\n0-9]{0,24}$",
     re.IGNORECASE,
 )
 # Without a cue, a number written in the national format of one of these countries is a

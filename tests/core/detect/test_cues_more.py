@@ -54,3 +54,28 @@ def test_a_word_written_in_an_email_of_the_note_is_a_name() -> None:
 def test_a_name_before_a_plural_organisation_word_is_the_organisation() -> None:
     assert _names("Transfer to Apollo Hospitals Chennai arranged.") == []
     assert _names("Mr Ross Wells called.") == ["Ross Wells"]
+
+
+@pytest.mark.parametrize(
+    ("note", "name"),
+    [
+        ("Herr Müller kam heute.", "Müller"),
+        ("Señora López llamó ayer.", "López"),
+        ("Mme Dubois a appelé.", "Dubois"),
+    ],
+)
+def test_titles_of_other_languages_cue_a_name(note: str, name: str) -> None:
+    assert _names(note) == [name]
+
+
+@pytest.mark.parametrize(
+    ("note", "phone"),
+    [
+        ("llamar al 612 34 56 78 mañana", "612 34 56 78"),
+        ("appeler le 06 12 34 56 78", "06 12 34 56 78"),
+        ("rufen Sie 0171 1234567 an", "0171 1234567"),
+        ("nombor telefon 012 345 6789", "012 345 6789"),
+    ],
+)
+def test_phone_cue_words_of_other_languages(note: str, phone: str) -> None:
+    assert [(e.kind, e.text) for e in find_entities(note)] == [("phone", phone)]
