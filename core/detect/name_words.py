@@ -52,6 +52,11 @@ CUES = frozenset(
         "helper",
         "maid",
         "colleague",
+        # relations and roles in Malay, Indonesian, Spanish, French and German (issue 26)
+        *("pesakit", "pasien", "isteri", "istri", "suami", "anak", "waris", "penjaga"),
+        *("paciente", "esposa", "esposo", "hijo", "hija", "madre", "padre", "hermano"),
+        *("hermana", "patiente", "épouse", "époux", "fils", "fille", "mère", "père"),
+        *("patientin", "ehefrau", "ehemann", "sohn", "tochter", "mutter", "vater"),
         "pt",
         "nok",
         "tuan",

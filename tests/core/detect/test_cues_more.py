@@ -79,3 +79,21 @@ def test_titles_of_other_languages_cue_a_name(note: str, name: str) -> None:
 )
 def test_phone_cue_words_of_other_languages(note: str, phone: str) -> None:
     assert [(e.kind, e.text) for e in find_entities(note)] == [("phone", phone)]
+
+
+@pytest.mark.parametrize(
+    ("note", "name"),
+    [
+        ("Isteri Rosnah Ahmad datang pagi tadi.", "Rosnah Ahmad"),
+        ("La paciente Carmen Ruiz llamó.", "Carmen Ruiz"),
+        ("Sohn Jonas Weber rief an.", "Jonas Weber"),
+    ],
+)
+def test_relations_of_other_languages_cue_a_name(note: str, name: str) -> None:
+    assert _names(note) == [name]
+
+
+def test_malay_words_cue_no_name() -> None:
+    # French "mari" (husband) is no cue: in Malay "Mari Kita pergi" is "let us go"
+    assert "Kita" not in _names("Mari Kita pergi.")
+    assert _names("Anak kecil demam.") == []
