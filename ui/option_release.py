@@ -171,6 +171,12 @@ def show(
         released = released_table(plan)
     except AnonymisationError as error:
         show_error(error)
+        if basis == "original" and plan.base.steps:
+            st.caption(
+                "A step of the recipe already changes a column this option generalises: "
+                "search on the table the recipe makes ('Search on' above), or take that "
+                "step out on Techniques."
+            )
     if released is not None:
         st.dataframe(released.head(PREVIEW_ROWS), key="to_preview")
         st.caption(f"The first {PREVIEW_ROWS} of {len(released):,} released records.")

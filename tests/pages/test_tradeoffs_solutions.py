@@ -414,3 +414,32 @@ def test_searched_on_the_recipes_table_an_option_applied_is_not_applied_twice():
     steps = at.session_state["history"].current.steps
     assert steps[0] == {"step": "remove", "columns": DIRECT} and len(steps) > 1
     assert at.button(key="to_apply").disabled
+
+
+def test_an_option_the_recipe_cannot_take_is_refused_before_apply_with_the_way_out():
+    """The recipe already bands income by hand (Techniques); an option searched on the
+    original table bands it again with its own hierarchy, which knows no band: the
+    preview says so with the way out, and Apply stays disabled (it used to be offered,
+    then fail)."""
+    roles = {c: Role.INDIRECT for c in QI} | {c: Role.DIRECT for c in DIRECT}
+    at = load_sample(PEOPLE, roles)
+    history = at.session_state["history"]
+    recipe = history.current.add({"step": "remove", "columns": DIRECT})
+    history.push(recipe.add({"step": "generalise", "column": "income", "width": 1000}))
+    at.switch_page(PAGE).run()
+    at.multiselect(key="to_qi").set_value(QI)
+    for column in ("sex", "race", "occupation"):
+        at.selectbox(key=f"to_kind_{column}").set_value("suppress")
+    at.selectbox(key="to_kind_income").set_value("numeric").run()
+    at.text_input(key="to_w_income").set_value(WIDTHS)
+    at.button(key="to_run").click().run()
+    assert not at.exception, at.exception
+    table = options_table(at)
+    # bands of 500: finer than the recipe's 1,000, which the option's hierarchy cannot
+    # take (its own bands of 1,000 and '*' read the recipe's labels as theirs)
+    finer = [i for i, levels in enumerate(table["levels"]) if "income:1" in levels]
+    click_row(at, "to_table", finer[0])
+    assert not at.exception, at.exception
+    assert any("in column 'income'" in e.value for e in at.error), [e.value for e in at.error]
+    assert any("search on the table the recipe makes" in c.value for c in at.caption)
+    assert at.button(key="to_apply").disabled
