@@ -38,6 +38,8 @@ from ui.tradeoffs import option_in_words
 ORIGIN = "trade-off"
 #: How many released rows the preview shows.
 PREVIEW_ROWS = 20
+#: How many of the recipe's steps the preview's caption names (the rest are counted).
+SHOWN_STEPS = 4
 
 
 @dataclass(frozen=True)
@@ -160,10 +162,13 @@ def show(
     st.subheader("The table as it would be released")
     kept = [describe_step(s) for s in plan.base.steps]
     if kept:
+        named = "; ".join(kept[:SHOWN_STEPS])
+        if len(kept) > SHOWN_STEPS:
+            named += f"; and {len(kept) - SHOWN_STEPS} more"
         st.caption(
             escape_markdown(
-                f"The recipe's {len(kept)} step(s) first ({'; '.join(kept)}), then this "
-                "option: columns the recipe removes or pseudonymises show as it leaves them."
+                f"The recipe's {len(kept)} step(s) first ({named}), then this option: "
+                "columns the recipe removes or pseudonymises show as it leaves them."
             )
         )
     released = None
