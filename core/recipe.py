@@ -54,6 +54,7 @@ import yaml
 
 from core.errors import AnonymisationError, ParameterError, RecipeError, parser_message
 from core.hierarchy import read_hierarchy
+from core.hierarchy_words import check_hierarchy_words
 from core.progress import ProgressFn, no_progress
 from core.release.targets import parse_targets
 from core.techniques.pseudonymisation import Pseudonymised, chain_mapping, key_from_env
@@ -445,6 +446,8 @@ def run_step(
     call = resolve(step)
     function = TECHNIQUES[call.function].function
     kwargs = {k: _evaluate(v, base_dir, keys, hierarchies, tables) for k, v in call.kwargs.items()}
+    if call.function == "generalise_hierarchy":  # words a reviewer reads must be true
+        check_hierarchy_words(step, kwargs["hierarchy"])
     if call.random:
         kwargs["seed"] = seed
     if call.secret_seed and secret_seed is not None:

@@ -163,6 +163,15 @@ def _sent_files(given: str, skip: Collection[Path]) -> list[Path]:
             f"--hierarchies: '{path}' holds more than {MAX_FILES} files; give a folder with "
             "one hierarchy file per column."
         )
+    # A link to a file outside the folder (an unpacked archive can plant one, e.g. to a
+    # file of this machine) would make its content a hierarchy and its path the recipe's.
+    inside = path.resolve()
+    for file in files:
+        if file.is_symlink() and file.resolve().parent != inside:
+            raise DataReadError(
+                f"--hierarchies: '{shown_name(file.name)}' is a link to a file outside the "
+                "folder: refused (copy the file into the folder)."
+            )
     return files
 
 

@@ -318,7 +318,8 @@ def recipient_recipe(
     ``hierarchy``, and ``recode_locally`` the rule in place of the file name
     (:func:`core.hierarchy_rules.rule_of_text` checks that the rule rebuilds the file cell
     for cell), so they still run. Any other hierarchy file keeps its name in the recipe,
-    and is left out: the internal archive has it. A literal of the recipe in
+    and is left out: the internal archive has it. A step's ``level_example`` is left out
+    (a label of its hierarchy, which may name one person). A literal of the recipe in
     ``rare_values`` is written ``[held back n]`` (:mod:`core.release.recipient_values`).
     """
     from core.hierarchy_rules import HierarchyRule, rule_of_text
@@ -332,7 +333,9 @@ def recipient_recipe(
     left_out: dict[str, str] = {}
     steps = []
     for step in recipe.steps:
-        step = dict(step)
+        # a level's example is a label of the hierarchy, which may be one person's (a street
+        # the release removed): the recipient reads the levels in the released table instead
+        step = {name: value for name, value in step.items() if name != "level_example"}
         found = rule(str(step["hierarchy"])) if "hierarchy" in step else None
         if step.get("step") == "generalise" and found is not None:
             rules[str(step.pop("hierarchy"))] = found.describe()
