@@ -136,6 +136,13 @@ def _zip_members(name: str, data: bytes) -> list[tuple[str, bytes | None, str | 
     members: list[tuple[str, bytes | None, str | None]] = []
     total = 0
     with archive:
+        seen: set[str] = set()
+        twice = next((n for n in archive.namelist() if n in seen or seen.add(n)), None)
+        if twice is not None:  # this reader took the first, unzip leaves the last on disk
+            raise DataReadError(
+                f"'{shown}' holds '{shown_name(twice)}' twice (tools disagree on which one "
+                "they read): zip the folder of hierarchy files again."
+            )
         for info in archive.infolist():
             inner = shown_name(info.filename)
             parts = PurePosixPath(info.filename.replace("\\", "/")).parts

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import os
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -26,6 +27,7 @@ import pytest
 
 from core import cli
 from core.errors import RecipeError
+from core.hierarchy_files import read_hierarchy_files
 from core.recipe import Recipe, apply_recipe
 from core.release.bundle import build_bundle, portable_recipe
 
@@ -172,3 +174,22 @@ def test_the_recipient_bundle_holds_no_level_example(folder):
         texts = {n: archive.read(n).decode("utf-8", "replace") for n in archive.namelist()}
     assert {name for name, text in texts.items() if "Rahsia" in text} == set()
     assert "hierarchy_source: addr.csv" in texts["recipe.yaml"]
+
+
+def test_a_zip_naming_one_file_twice_is_refused():
+    """A zip may hold 'sex.csv' twice: this tool read the first, while unzip and Python's
+    extractall leave the last on disk, so a reviewer who unpacks the zip to check it reads
+    another hierarchy than the one used (core.release.bundle_reader refuses the same)."""
+    sent = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate name
+        with zipfile.ZipFile(sent, "w") as archive:
+            archive.writestr("h/sex.csv", _sex_hierarchy())
+            archive.writestr("h/age.csv", "30;30-39;*\n")
+            archive.writestr("h/sex.csv", "F;F;*\nM;M;*\n")
+    (file,) = read_hierarchy_files([("sent.zip", sent.getvalue())], ["sex", "age"])
+    assert file.hierarchy is None and file.column is None
+    assert file.problem == (
+        "'sent.zip' holds 'sex.csv' twice (tools disagree on which one they read): zip "
+        "the folder of hierarchy files again."
+    )
