@@ -133,6 +133,12 @@ SECRET_PARAMETERS = frozenset({"key", "salt", "passphrase", "password", "secret"
 #: generalisation on the first (issue 30). It changes nothing the step does; a recipe
 #: without it (every recipe written before) reads as before.
 STEP_ORIGINS: dict[str, str] = {"trade-off": "Explore trade-offs"}
+#: The steps each origin writes, the only ones that may carry it: applying another option
+#: takes out every step of that origin, so a recipe someone sent marking its removal of a
+#: name column "trade-off" would have had the names put back in clear by the next option.
+ORIGIN_STEPS: dict[str, frozenset[str]] = {
+    "trade-off": frozenset({"generalise", "suppress_records", "recode_locally"})
+}
 
 
 @dataclass(frozen=True)
@@ -591,6 +597,11 @@ def resolve(step: Mapping[str, Any], *, position: int | None = None) -> Call:
             f"{where} ({name}) has 'origin' {repr(origin)[:40]}; it may only be "
             f"{', '.join(map(repr, STEP_ORIGINS))} (a step added by Explore trade-offs), or be "
             "left out."
+        )
+    if origin is not None and name not in ORIGIN_STEPS[origin]:
+        raise RecipeError(
+            f"{where} ({name}) has 'origin' {origin!r}, but {STEP_ORIGINS[origin]} adds only "
+            f"{', '.join(sorted(ORIGIN_STEPS[origin]))} steps: leave 'origin' out of this step."
         )
     params = {k: v for k, v in step.items() if k not in ("step", "origin")}
     secrets = SECRET_PARAMETERS & set(params)

@@ -193,3 +193,24 @@ def test_a_zip_naming_one_file_twice_is_refused():
         "'sent.zip' holds 'sex.csv' twice (tools disagree on which one they read): zip "
         "the folder of hierarchy files again."
     )
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        {"step": "remove", "columns": ["name"]},
+        {"step": "pseudonymise", "column": "name", "method": "hmac", "key_env": "ANON_K"},
+        {"step": "mask", "column": "nric", "keep_last": 4},
+    ],
+)
+def test_only_steps_an_option_writes_may_say_they_came_from_one(step):
+    """Applying a trade-off option on the original table takes out every step marked
+    ``origin: trade-off`` (ui/option_release.py, "Replace the previous trade-off steps"):
+    a recipe someone sent marking its removal of names so would have had names put back
+    in clear by the next option applied, the page saying only "the 1 step(s) of the
+    option applied before". An option writes generalise, suppress_records and
+    recode_locally steps; any other step with that origin is refused."""
+    with pytest.raises(RecipeError) as refused:
+        Recipe(steps=({**step, "origin": "trade-off"},), seed=1)
+    assert "origin" in str(refused.value) and step["step"] in str(refused.value)
+    assert "\n" not in str(refused.value)
