@@ -107,16 +107,26 @@ def recipe_steps(
     return steps
 
 
-def level_example(hierarchy: Hierarchy, level: int, values: pd.Series | None = None) -> str:
+#: The longest value a step gives as its level's example. A hierarchy file may hold labels
+#: of megabytes (within core.hierarchy_files.MAX_FILE_BYTES); one as the example made a
+#: recipe larger than core.recipe.MAX_RECIPE_BYTES, which apply and the workspace refuse.
+MAX_EXAMPLE_CHARS = 200
+
+
+def level_example(hierarchy: Hierarchy, level: int, values: pd.Series | None = None) -> str | None:
     """A value of ``level`` to show: the one most records of ``values`` take there (the
-    hierarchy's most common one without them, or when none of them is in it)."""
+    hierarchy's most common one without them, or when none of them is in it); None when
+    it is longer than :data:`MAX_EXAMPLE_CHARS`."""
     labels = pd.Series(hierarchy.levels[level].to_numpy(), index=hierarchy.levels[0].to_numpy())
+    example = None
     if values is not None:
         counts = as_text(values).value_counts()  # per distinct value: cheap on a large table
         taken = labels.reindex(counts.index).dropna()
         if not taken.empty:
-            return str(counts.loc[taken.index].groupby(taken.to_numpy()).sum().idxmax())
-    return str(labels.mode().iloc[0])
+            example = str(counts.loc[taken.index].groupby(taken.to_numpy()).sum().idxmax())
+    if example is None:
+        example = str(labels.mode().iloc[0])
+    return example if len(example) <= MAX_EXAMPLE_CHARS else None
 
 
 def with_hierarchy_words(
@@ -141,7 +151,9 @@ def with_hierarchy_words(
             hierarchy, level = hierarchies[column], int(step["level"])
             values = data[column] if data is not None and column in data.columns else None
             step = {**step, "hierarchy_height": hierarchy.height}
-            step["level_example"] = level_example(hierarchy, level, values)
+            example = level_example(hierarchy, level, values)
+            if example is not None:
+                step["level_example"] = example
             if sources.get(column):
                 step["hierarchy_source"] = str(sources[column])
         out.append(step)

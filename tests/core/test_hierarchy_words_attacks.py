@@ -214,3 +214,23 @@ def test_only_steps_an_option_writes_may_say_they_came_from_one(step):
         Recipe(steps=({**step, "origin": "trade-off"},), seed=1)
     assert "origin" in str(refused.value) and step["step"] in str(refused.value)
     assert "\n" not in str(refused.value)
+
+
+def test_a_huge_label_gives_no_example_and_the_recipe_reads_back(tmp_path, capsys):
+    """A hierarchy file whose labels are 1.5 million characters long (within the 20 MB a
+    file may have) made the step's example that label: search --recipe-out wrote a recipe
+    of 1.5 MB, which apply (and a workspace, whose recipes are read within the same 1 MiB)
+    then refused. An example longer than a label a person reads gives no example."""
+    data = tmp_path / "people.csv"
+    _people().to_csv(data, index=False)
+    sent = tmp_path / "sent"
+    sent.mkdir()
+    label = "X" * 1_500_000
+    (sent / "sex.csv").write_text(f"F;{label};*\nM;{label};*\n")
+    recipe = tmp_path / "recipe.yaml"
+    args = ["search", str(data), "--k", "12", "--max-suppressed", "0"]
+    code = cli.main([*args, "--hierarchies", str(sent), "--recipe-out", str(recipe)])
+    assert code == 0, capsys.readouterr().err
+    (step,) = Recipe.load(recipe).steps  # read back: under 1 MiB
+    assert step["level"] == 1 and "level_example" not in step
+    assert step["hierarchy_height"] == 2
