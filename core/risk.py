@@ -24,6 +24,7 @@ import pandas as pd
 
 from core._text import as_text
 from core.errors import ParameterError
+from core.figure_names import P_ATTEMPT
 from core.formatting import fmt_count, fmt_number, fmt_percent, fmt_probability
 from core.measures.classes import EquivalenceClasses, resolve_classes
 from core.measures.codes import combined_codes
@@ -108,7 +109,8 @@ class AnnexDResult:
     def assumptions(self) -> list[str]:
         """The scenario the verdict assumes, one line each, as Annex D sets it out: the
         three attack scenarios' P(re-ID attempt), the insider attack's two inputs, the
-        largest of the three, and the threshold for the potential harm."""
+        largest of the three (under the name the dashboard shows it by, P(attempt)), and
+        the threshold for the potential harm."""
         return [
             f"Scenario #1, deliberate insider attack: P = {self.p_insider:g} (extent of "
             f"mitigating controls: {self.controls}; attacker motivation and resources: "
@@ -116,7 +118,7 @@ class AnnexDResult:
             f"Scenario #2, recognition by an acquaintance: P(recipient knows a person in the "
             f"data) = {self.p_acquaintance:g}",
             f"Scenario #3, data breach: P(breach in the recipient's industry) = {self.p_breach:g}",
-            f"P(re-ID attempt) = the largest, {self.p_attempt:g} ({self.driving_scenario})",
+            f"{P_ATTEMPT.name} = the largest, {self.p_attempt:g} ({self.driving_scenario})",
             f"Threshold for the potential harm: {self.threshold:g}",
         ]
 

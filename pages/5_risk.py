@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
-from core.figure_names import ANNEX_D_P_REID, P_ATTEMPT
+from core.figure_names import ANNEX_D_P_REID, P_ATTEMPT, RECORD_RISK
 from core.formatting import fmt_count, fmt_number, fmt_probability
 from core.markup import escape_markdown
 from core.measures.classes import equivalence_classes
@@ -115,10 +115,10 @@ figures = [
         "records_below_k",
     ),
     (
-        "Max prosecutor risk",
+        RECORD_RISK.name,
         fmt_probability(report.max_risk),
-        "1/k: the chance that an attacker who knows a person is in the data picks their record.",
-        "PDPC guide, Annex D",
+        RECORD_RISK.sentence,
+        RECORD_RISK.section,
         "max_risk",
     ),
     (

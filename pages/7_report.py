@@ -13,6 +13,7 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
+from core.figure_names import RECORD_RISK
 from core.formatting import fmt_count, fmt_percent, fmt_value
 from core.io import table_to_bytes
 from core.markup import code_span, escape_markdown
@@ -240,7 +241,7 @@ else:
         ("k", "k (smallest group)"),
         ("uniques", "Unique records"),
         ("records_below_k", "Records below target k"),
-        ("max_risk", "Max prosecutor risk"),
+        ("max_risk", RECORD_RISK.name),
         ("avg_risk", "Average prosecutor risk"),
     ]
     notes = (after or before).explanations()

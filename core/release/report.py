@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from core import __version__
+from core.figure_names import RECORD_RISK
 from core.formatting import fmt_count, fmt_percent, fmt_value
 from core.markup import code_fence, code_span, escape_markdown, table_cell
 from core.recipe import Recipe, RecipeResult
@@ -440,7 +441,7 @@ def _risk_rows(before: RiskReport | None, after: RiskReport | None) -> list[str]
         ("k", "k (smallest class)"),
         ("uniques", "Unique records"),
         ("records_below_k", "Records below target k"),
-        ("max_risk", "Max prosecutor risk"),
+        ("max_risk", RECORD_RISK.name),
         ("avg_risk", "Average prosecutor risk"),
         ("l_distinct", "Distinct l-diversity"),
         ("l_entropy", "Entropy l-diversity"),

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import ParameterError
+from core.figure_names import RECORD_RISK
 from core.io import read_table
 from core.markup import escape_markdown
 from core.recipe import Recipe, apply_recipe
@@ -194,10 +195,15 @@ def test_report_md_states_the_annex_d_scenario():
         "medium; attacker motivation and resources: low)",
         "Scenario #2, recognition by an acquaintance: P(recipient knows a person in the data) = 0.1",
         "Scenario #3, data breach: P(breach in the recipient's industry) = 0.27",
-        "P(re-ID attempt) = the largest, 0.27 (data breach)",
+        "P(attempt) = the largest, 0.27 (data breach)",  # the name Risk shows it under
         "Threshold for the potential harm: 0.1",
     ):
         assert f"- {escape_markdown(line)}" in scenario, line
+    # 1/k under its one name (issue 29: Risk and Report said "Max prosecutor risk" for the
+    # figure Trade-offs and History call the highest record risk)
+    rows = [line.split("|")[1].strip() for line in markdown.splitlines() if line.startswith("|")]
+    assert escape_markdown(RECORD_RISK.name) in rows
+    assert "Max prosecutor risk" not in markdown
 
 
 def test_the_checklist_sets_the_extent_of_mitigating_controls():

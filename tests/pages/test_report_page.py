@@ -15,6 +15,7 @@ import pytest
 from apptest_helpers import Downloads, recorded_downloads, shown
 from streamlit.testing.v1 import AppTest
 
+from core.figure_names import RECORD_RISK
 from core.recipe import EditHistory, Recipe
 from core.release.gate import NOT_ANONYMISED_MARK
 from core.schema import Role
@@ -113,6 +114,9 @@ def test_renders_with_external_default(page: AppTest) -> None:
     # the figures' explanations are long sentences: a table whose cells wrap (issue 17)
     figures = next(t.value for t in page.table if "what it means" in t.value.columns)
     assert list(figures.iloc[:, 0])[:2] == ["k (smallest group)", "Unique records"]
+    # 1/k has one name on every page (issue 29): the Risk page, Trade-offs and History
+    # call it so, not "Max prosecutor risk"
+    assert RECORD_RISK.name in list(figures.iloc[:, 0])
 
 
 def test_mapping_download_needs_a_long_passphrase(page: AppTest) -> None:
