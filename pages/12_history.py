@@ -120,7 +120,15 @@ presentation.explain(
 )
 if entries:
     log = pd.DataFrame(entries)[["id", "time", "action", "object", "k", "p_reid"]].iloc[::-1]
-    st.dataframe(_readable(log, "time"), hide_index=True, width="stretch", key="hist_log")
+    st.dataframe(
+        _readable(log, "time"),
+        hide_index=True,
+        width="stretch",
+        key="hist_log",
+        # A data set's object carries its sha256: at its own width it pushed the last
+        # column's header ("highest record risk (1/k)") past the grid's edge.
+        column_config={"object": st.column_config.TextColumn(width="medium")},
+    )
 
 # --- recipe versions ----------------------------------------------------------------------
 st.subheader("Recipe versions")

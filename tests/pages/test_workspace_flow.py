@@ -7,6 +7,7 @@ byte in an empty folder."""
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -134,6 +135,11 @@ def test_history_page_shows_the_log_and_versions(own_workspace):
     assert (dataset_rows == "-").all().all()
     # Entry ids are names, shown as they are; beneath the text the grid keeps numbers.
     assert log["entry"].tolist() == at.dataframe[0].value["entry"].astype(str).tolist()
+    # A data set's object holds its 64-character sha256: drawn in a column of its own width
+    # it pushed "highest record risk (1/k)" past the grid's edge, its header cut (seen in
+    # Chromium at 1400 px); the object column has a set width, its full text on hover.
+    config = json.loads(at.dataframe[0].proto.columns)
+    assert config["object"]["width"] == "medium"
 
 
 def test_a_bad_workspace_file_is_shown_and_left_unchanged(tmp_path, monkeypatch):
