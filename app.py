@@ -12,6 +12,7 @@ import streamlit as st
 from ui.navigation import draw_menu
 from ui.page_errors import friendly_errors
 from ui.state import following, presentation
+from ui.warm_up import warm_up_later_pages
 
 # Page icons are emoji, not ":material/...:" names: Streamlit turns a page's Material icon
 # into a favicon fetched from Google's servers, and nothing here may reach the internet.
@@ -57,3 +58,5 @@ with friendly_errors():
     presentation.sidebar()
 with friendly_errors():
     navigation.run()
+# After the page: its import of the chart library would delay the first table otherwise.
+warm_up_later_pages()
