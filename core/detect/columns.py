@@ -235,6 +235,8 @@ _NATIONAL_IDS = {
     "hkid": "Hong Kong ID",
     "dni": "Spanish DNI/NIE",
     "nir": "French NIR",
+    "nhs": "UK NHS",
+    "aadhaar": "Indian Aadhaar",
 }
 # MyKad numbers written as 12 bare digits are read as such only when their birth dates
 # span a generation: a lot or batch number that starts with its (recent) date also has a
@@ -269,6 +271,10 @@ def _national_ids(s: ColumnSample) -> Evidence | None:
             "nino": x.kind("nino", compact),
             "mykad": _mykad_share(x),
         }
+        # Aadhaar before PhilSys (both 4-4-4; only Aadhaar has a check), NHS before
+        # Medicare (both 10 digits): on a tie of shares the kind with the check is named.
+        found["aadhaar"] = x.kind("aadhaar")
+        found["nhs"] = x.kind("nhs")
         found.update({kind: x.kind(kind) for kind in ("nik", "psn", "tfn", "medicare")})
         found["hkid"] = x.kind("hkid", x.upper)
         found["dni"] = x.kind("dni", compact)
@@ -281,6 +287,12 @@ def _national_ids(s: ColumnSample) -> Evidence | None:
     total = sum(found.values())
     if total < THRESHOLD:
         return None
+    # One kind that fills the column on its own is the column's kind: the others' shares
+    # are numbers passing a second country's check by chance (1 Aadhaar number in 10
+    # passes the NHS-like checks of another shape, every one the PhilSys shape).
+    main = max(found, key=found.__getitem__)
+    if found[main] >= THRESHOLD:
+        found = {main: found[main]}
     if len(found) == 1:
         ((kind, share),) = found.items()
         return Evidence(

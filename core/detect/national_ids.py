@@ -31,6 +31,10 @@ dni        Spain DNI, 8 digits and a letter, and NIE, X/Y/Z (read 0/1/2), 7    1
 nir        France NIR (numéro de sécurité sociale), 15 digits: sex, year,     1 in 97
            month, département (2A/2B for Corsica, read 19/18), commune,
            order, and a key = 97 - (the first 13 digits mod 97)
+nhs        UK NHS number, 10 digits (printed 3-3-4): weights 10..2 on the     1 in 11
+           first 9, check = 11 - (sum mod 11), 11 read as 0, 10 never issued
+aadhaar    India Aadhaar (UIDAI), 12 digits (printed 4-4-4), first digit      1 in 10
+           2-9, the last a Verhoeff check digit; never a palindrome
 =========  ==================================================================  ==========
 
 Sources: JPN (Jabatan Pendaftaran Negara), "Kod Negeri / Kod Negara" (the place-of-birth
@@ -41,13 +45,22 @@ reproduced by python-stdnum (``stdnum.au.tfn``) and presidio's ``AuTfnRecognizer
 ``AuMedicareRecognizer``; the Hong Kong Immigration Department's HKID check digit (as in
 ``stdnum``'s references); Spain's Real Decreto 1553/2005 (DNI) and the Ministerio del
 Interior's published control-letter rule (also for the NIE); INSEE's NIR and its key
-(as in ``stdnum.es.dni``, ``stdnum.es.nie`` and ``stdnum.fr.nir``). The arithmetic is written out in ``tests/core/detect/test_national_ids.py``.
+(as in ``stdnum.es.dni``, ``stdnum.es.nie`` and ``stdnum.fr.nir``); NHS Digital's NHS
+Data Dictionary, "NHS Number" (the modulus 11 check); UIDAI's Aadhaar numbering (12
+digits, no leading 0 or 1, Verhoeff's 1969 dihedral-group check digit, as in
+``stdnum.in_.aadhaar``). The arithmetic is written out in ``tests/core/detect/test_national_ids.py``.
 
 A number with no check digit (MyKad, NIK, PhilSys) is judged by its date and codes; in
 free text the bare MyKad, TFN and Medicare digits are read only after their name
 (:data:`core.detect.patterns.RECORD_PREFIX`: "KP 850812145678", "TFN 123456782"); a
 DNI/NIE in free text is read with its letter in capitals, joined or after a hyphen
-("12345678-Z"), a NIR bare or in its printed groups ("1 85 05 78 006 084 36").
+("12345678-Z"), a NIR bare or in its printed groups ("1 85 05 78 006 084 36"). An NHS
+number is read in free text printed 3-3-4 with spaces ("943 476 5919"; not after a 0, a
+phone's trunk prefix: "012 345 6789"), bare after "NHS"
+("NHS no. 9434765919"), or bare alone when it starts with 4, 6 or 7 (England and Wales
+issue numbers from 400 000 0000 and 600 000 0000; US and Indian phones have the same
+shape, so 1 bare phone number in 11 of those ranges is labelled an ID instead). An Aadhaar
+is read printed 4-4-4 or as 12 bare digits (its check before PhilSys, which has none).
 """
 
 from __future__ import annotations
@@ -58,10 +71,12 @@ import re
 __all__ = [
     "NATIONAL_ID_SHAPES",
     "birth_date_of",
+    "valid_aadhaar",
     "valid_dni",
     "valid_hkid",
     "valid_medicare",
     "valid_mykad",
+    "valid_nhs",
     "valid_nik",
     "valid_nir",
     "valid_psn",
@@ -215,11 +230,87 @@ def valid_nir(text: str) -> bool:
     return 97 - int(number) % 97 == int(key)
 
 
+_NHS_WEIGHTS = (10, 9, 8, 7, 6, 5, 4, 3, 2)
+
+
+def valid_nhs(text: str) -> bool:
+    """UK NHS number: 10 digits; the weighted sum (10..2) of the first 9 gives the check
+    11 - (sum mod 11), 11 written 0; a remainder giving 10 is never issued."""
+    digits = _digits(text)
+    if len(digits) != 10 or not digits.isascii() or not digits.isdigit():
+        return False
+    check = 11 - sum(int(d) * w for d, w in zip(digits[:9], _NHS_WEIGHTS, strict=True)) % 11
+    return check != 10 and check % 11 == int(digits[9])
+
+
+# Verhoeff's check (the dihedral group D5): _VERHOEFF_D is its multiplication table,
+# _VERHOEFF_P the position permutations (row i is the permutation applied i times).
+_VERHOEFF_D = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+    (1, 2, 3, 4, 0, 6, 7, 8, 9, 5),
+    (2, 3, 4, 0, 1, 7, 8, 9, 5, 6),
+    (3, 4, 0, 1, 2, 8, 9, 5, 6, 7),
+    (4, 0, 1, 2, 3, 9, 5, 6, 7, 8),
+    (5, 9, 8, 7, 6, 0, 4, 3, 2, 1),
+    (6, 5, 9, 8, 7, 1, 0, 4, 3, 2),
+    (7, 6, 5, 9, 8, 2, 1, 0, 4, 3),
+    (8, 7, 6, 5, 9, 3, 2, 1, 0, 4),
+    (9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+)
+_VERHOEFF_P = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+    (1, 5, 7, 6, 2, 8, 3, 0, 9, 4),
+    (5, 8, 0, 3, 7, 9, 6, 1, 4, 2),
+    (8, 9, 1, 6, 0, 4, 3, 5, 2, 7),
+    (9, 4, 5, 3, 1, 2, 6, 8, 7, 0),
+    (4, 2, 8, 6, 5, 7, 3, 9, 0, 1),
+    (2, 7, 9, 3, 8, 0, 6, 4, 1, 5),
+    (7, 0, 4, 6, 9, 1, 3, 2, 5, 8),
+)
+
+
+def _verhoeff_ok(digits: str) -> bool:
+    """Verhoeff's check: the digits read from the right, each permuted by its position,
+    multiplied in D5, end at 0."""
+    check = 0
+    for position, digit in enumerate(reversed(digits)):
+        check = _VERHOEFF_D[check][_VERHOEFF_P[position % 8][int(digit)]]
+    return check == 0
+
+
+def valid_aadhaar(text: str) -> bool:
+    """India Aadhaar: 12 digits, the first 2-9, the last Verhoeff's check digit; UIDAI
+    issues no palindrome."""
+    digits = _digits(text)
+    return (
+        len(digits) == 12
+        and digits.isascii()
+        and digits.isdigit()
+        and digits[0] not in "01"
+        and digits != digits[::-1]
+        and _verhoeff_ok(digits)
+    )
+
+
 #: kind -> (expression for free text, expression for a whole cell, description, validator).
 #: Free text reads MyKad, PhilSys, TFN and Medicare numbers only written out (hyphens,
 #: spaces), NIK (always written bare) by its checks; a cell may hold the bare digits (a
 #: column is judged on 80% of its values, far above what random digits pass).
 NATIONAL_ID_SHAPES = {
+    # before PhilSys: both are printed 4-4-4, and only Aadhaar has a check
+    "aadhaar": (
+        r"[2-9][0-9]{3}([ -])[0-9]{4}\1[0-9]{4}|[2-9][0-9]{11}",
+        r"[2-9][0-9]{3} ?[0-9]{4} ?[0-9]{4}|[2-9][0-9]{3}-[0-9]{4}-[0-9]{4}",
+        "an Indian Aadhaar number (Verhoeff check digit)",
+        valid_aadhaar,
+    ),
+    "nhs": (
+        r"(?:(?P<nhs_label>(?i:NHS)(?:\s+(?i:No\.?|Number|#))?\s*[:#.]?\s*(?:(?:is|was)\s+)?))?"
+        r"(?P<value>[1-9][0-9]{2} [0-9]{3} [0-9]{4}|(?(nhs_label)[0-9]{10}|[467][0-9]{9}))",
+        r"[0-9]{3} ?[0-9]{3} ?[0-9]{4}|[0-9]{3}-[0-9]{3}-[0-9]{4}",
+        "a UK NHS number (modulus 11 check digit)",
+        valid_nhs,
+    ),
     "mykad": (
         r"[0-9]{6}-[0-9]{2}-[0-9]{4}",
         r"[0-9]{6}[- ]?[0-9]{2}[- ]?[0-9]{4}",

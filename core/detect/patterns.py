@@ -17,8 +17,9 @@ nric             Singapore NRIC/FIN, S/T/F/G/M + 7 digits + correct check letter
 ssn              US social security number AAA-GG-SSSS, not 000/666/9xx, 00, 0000 ID
 nino             UK National Insurance number, allocated prefixes, suffix A-D    ID
 mykad, nik, psn  Malaysia MyKad, Indonesia NIK, Philippines PhilSys, Australia   ID
-tfn, medicare    TFN and Medicare, Hong Kong HKID, each with its published
-hkid             checks (:mod:`core.detect.national_ids`)
+tfn, medicare    TFN and Medicare, Hong Kong HKID, Spain DNI/NIE, France NIR,
+hkid, dni, nir   UK NHS number, India Aadhaar, each with its published checks
+nhs, aadhaar     (:mod:`core.detect.national_ids`)
 record_code      letters and digits with a prefix word (MRN, A/C, licence no...) ID
 vehicle_plate    1-3 letters, up to 4 digits, a check letter (SMF1234A)          PLATE
 date             2024-01-31, 31/01/2024, 31 Jan 2024, January 31, 2024          DATE
@@ -217,7 +218,7 @@ RECORD_PREFIX = (
     r"Tax\s+File\s+(?:No\.?|Number)|Medicare(?:\s+(?:No\.?|Number|Card))?|"
     # India's Aadhaar (UID) and PAN, the UK's NI number, US SSN and licence shorthands
     r"Aadhaa?r(?:\s+(?:No\.?|Number|Card))?|UIDAI|UID(?:\s+No\.?)?|PAN(?:\s+(?:No\.?|Number|Card))?|"
-    r"NINO|NI\s+(?:No\.?|Number)|National\s+Insurance(?:\s+(?:No\.?|Number))?|SS\s?#|"
+    r"NHS(?:\s+(?:No\.?|Number))?|NINO|NI\s+(?:No\.?|Number)|National\s+Insurance(?:\s+(?:No\.?|Number))?|SS\s?#|"
     r"DL(?:\s+No\.?)|Driv(?:er'?s|ing)\s+Licen[cs]e(?:\s+(?:No\.?|Number))?)"
 )
 
