@@ -138,6 +138,12 @@ _HINTS: list[tuple[str, Role, str, str]] = [
         r"nric|fin|ic|uin|nric_?fin|ic_?(no|num|number)|identity_card|nric_?no",
         "an NRIC/FIN number",
     ),
+    (
+        "ssn",
+        Role.DIRECT,
+        r"ssn|social_security(_?(no|num|number))?|ss_?(no|num|number)",
+        "a US social security number",
+    ),
     ("passport", Role.DIRECT, r"passport(_?(no|num|number))?", "a passport number"),
     (
         "id_number",

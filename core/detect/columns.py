@@ -31,6 +31,7 @@ import pandas as pd
 
 from core.dates import LOCAL_MONTH_NAMES, english_month_names, two_digit_years_not_after
 from core.detect.addresses import ADDRESS
+from core.detect.bare_ssn import bare_ssn_evidence
 from core.detect.column_phones import phone_evidence
 from core.detect.evidence import THRESHOLD, Evidence, pct
 from core.detect.lexicon import name_lists
@@ -111,6 +112,7 @@ def value_evidence(text: pd.Series, sample: pd.Series) -> Evidence | None:
             "identity number is a direct identifier",
         ),
         _national_ids,
+        bare_ssn_evidence,  # after the national IDs: a column of TFNs (9 digits) is theirs
         _registered,
         _plate,
         phone_evidence,
