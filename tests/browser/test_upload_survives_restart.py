@@ -2,9 +2,10 @@
 
 Upload a file of one's own (not a sample) -> the Data page says it is kept in the
 workspace -> Classify (accept and save the roles) -> Explore trade-offs (upload an ARX
-hierarchy for Age) -> Techniques (Age in 10-year bands) -> close the browser, stop the
-server, start a new one on the same workspace file -> a new browser finds the same data,
-roles, recipe and hierarchy, and the workspace holds no version written by the opening.
+hierarchy for Age) -> Techniques (Age in 10-year bands, then the trips per week in bands
+of 5) -> close the browser, stop the server, start a new one on the same workspace file ->
+a new browser finds the same data, roles, both steps and the hierarchy, and the workspace
+holds no version written by the opening.
 
 Reported before: the app reopened on the sample table, wrote "v7 · new data set
 'singapore_people.csv'", and re-uploading the file brought back neither roles nor recipe.
@@ -21,6 +22,7 @@ from browser_steps import (
     SIDEBAR_K,
     accept_roles,
     add_age_bands,
+    add_generalisation,
     check_page,
     expect_project_in_sidebar,
     metric_value,
@@ -33,11 +35,13 @@ from browser_steps import (
 from dashboard_server import run_dashboard
 from taxi_walkthrough import AGE_HIERARCHY
 
+from core.recipe import Recipe
 from core.workspace import Workspace
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 MINE = "my_drivers.csv"  # the Annex C taxi table under a name of one's own
+TRIPS = "Average number of trips per week"
 
 
 def _open_hierarchies(page) -> None:
@@ -50,6 +54,13 @@ def _open_hierarchies(page) -> None:
         details.locator("summary").first.click()
     details.locator('[data-testid="stExpanderDetails"]').first.wait_for()
     wait_idle(page)
+
+
+def _recipe_steps(workspace: Path) -> list[dict]:
+    """The steps of the recipe version in force."""
+    with Workspace(workspace) as ws:
+        version = ws.recipe_version(ws.settings()["current_recipe"])
+    return list(Recipe.from_yaml(version.yaml).steps)
 
 
 def _versions(workspace: Path) -> list[str]:
@@ -89,6 +100,14 @@ def test_an_upload_roles_recipe_and_hierarchy_survive_a_restart(
 
         add_age_bands(page)
         sidebar.get_by_text("Recipe: 1 step(s)").wait_for()
+        # a second step: the trips per week in bands of 5
+        add_generalisation(page, TRIPS, "Bands of equal width")
+        page.locator(".st-key-width input").fill("5")
+        page.locator(".st-key-add_step button").click()
+        wait_idle(page)
+        sidebar.get_by_text("Recipe: 2 step(s)").wait_for()
+        steps_before = _recipe_steps(workspace)
+        assert [s.get("column") for s in steps_before] == ["Age", TRIPS]
         k_before = metric_value(page, SIDEBAR_K, scope=SIDEBAR)
         check_page(page, shots, "stays_02_before_restart")
         context.close()  # the browser closes
@@ -97,7 +116,7 @@ def test_an_upload_roles_recipe_and_hierarchy_survive_a_restart(
     with run_dashboard(tmp_path / "second", workspace) as url:  # a new server process
         context, page = open_tab(browser, url, timeout_ms=60_000)
         main = page.locator(MAIN)
-        expect_project_in_sidebar(page, data=MINE, steps=1, k=k_before)
+        expect_project_in_sidebar(page, data=MINE, steps=2, k=k_before)
         main.get_by_text(f"{MINE}").first.wait_for()
         main.get_by_text("11 records, 5 columns").first.wait_for()  # the data, not a sample
         check_page(page, shots, "stays_03_data_after_restart")
@@ -113,7 +132,10 @@ def test_an_upload_roles_recipe_and_hierarchy_survive_a_restart(
         check_page(page, shots, "stays_05_hierarchy_after_restart")
 
         open_page(page, "Techniques")
-        page.locator(SIDEBAR).get_by_text("Recipe: 1 step(s)").wait_for()
+        page.locator(SIDEBAR).get_by_text("Recipe: 2 step(s)").wait_for()
         assert metric_value(page, SIDEBAR_K, scope=SIDEBAR) == k_before
+        main.get_by_text(TRIPS).first.wait_for()  # the second step is listed on Techniques
+        check_page(page, shots, "stays_06_steps_after_restart")
         context.close()
     assert _versions(workspace) == versions  # the opening wrote no recipe version
+    assert _recipe_steps(workspace) == steps_before
