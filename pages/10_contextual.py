@@ -229,10 +229,29 @@ st.subheader("Areas at risk")
 at_risk = result.areas[result.areas["at_risk"]].sort_values("respondents", ascending=False)
 # matchset numbers a group of areas (a label); the other numbers are counts or measures
 counted = ["population", "matchset_size", "respondents", "sample_matches"]
-st.dataframe(formatted_table(at_risk, counts=counted, labels=["matchset"]), hide_index=True)
+# The figures this page adds, under headers in words (issue 29: no snake_case on screen);
+# the area table's own columns keep their names. Every row here is at risk: not repeated.
+ADDED_HEADERS = {
+    "matchset": "look-alike group",
+    "matchset_size": "areas alike",
+    "pinpointed": "pinpointed",
+    "respondents": "respondents",
+    "sample_matches": "respondents alike",
+    "sample_unique": "sample unique",
+    "protected": "protected by population",
+}
+st.dataframe(
+    formatted_table(at_risk, counts=counted, labels=["matchset"]),
+    hide_index=True,
+    column_config={
+        **{column: st.column_config.Column(label) for column, label in ADDED_HEADERS.items()},
+        "at_risk": None,
+    },
+)
 presentation.explain(
-    f"{len(at_risk):,} areas whose respondents are at risk; matchset_size counts the "
-    "areas sharing the released values.",
+    f"{len(at_risk):,} areas whose respondents are at risk; 'areas alike' counts the areas "
+    "sharing the released values (numbered by 'look-alike group'), 'respondents alike' the "
+    "survey respondents sharing them.",
     f"{PAPER}, Section 4.d",
 )
 

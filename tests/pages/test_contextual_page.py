@@ -244,3 +244,23 @@ def test_columns_missing_from_the_records_are_named_in_words():
     text = said[0].replace("\\", "")  # column names are escaped for Markdown
     assert "[" not in text, text
     assert "'share_poverty', 'median_income' and 'share_aged_65_plus'" in text, text
+
+
+def test_the_areas_at_risk_table_speaks_in_words(page):
+    """Issue 29 ("developer text on screen", like ``count_error95``): the figures this page
+    adds to the area table read ``matchset``, ``matchset_size``, ``sample_matches``,
+    ``at_risk``. The area table's own columns keep their names (they are the user's);
+    every other header is in words."""
+    frame = page.dataframe[0]
+    config = json.loads(frame.proto.columns or "{}")
+    own = set(AREAS.columns)
+    shown_headers = []
+    for column in map(str, frame.value.columns):
+        settings = config.get(column) or {}
+        if settings.get("hidden"):
+            continue
+        shown_headers.append(str(settings.get("label") or column))
+    added = [h for h in shown_headers if h not in own]
+    assert added and not [h for h in added if "_" in h], added
+    assert config["matchset_size"]["label"] == "areas alike"
+    assert config["at_risk"]["hidden"] is True  # every row of this table is at risk
