@@ -55,6 +55,7 @@ from core.detect.name_words import (
     UPPER,
     WEAK_CUES,
 )
+from core.detect.place_names import place_names, place_not_person
 
 __all__ = [
     "CUED_NAME",
@@ -142,6 +143,8 @@ def names_from_matches(
                 continue  # "Hospital Sultanah Aminah", "Masjid Sultan Abu Bakar"
             if cue in CUES:
                 spans.append((start, end))
+            elif _a_place(text, start, tokens, cue, lists):
+                continue  # "from Madrid", "in Hong Kong", "Kuala Lumpur"
             elif len(tokens) == 1:
                 only = tokens[0]
                 # A lone word in capitals ("UK", "HDB", "ICU") is an acronym more often
@@ -211,6 +214,8 @@ def _named_again(
                 at = match.start()
                 if english and _SENTENCE_START.search(text, max(0, at - 4), at):
                     continue
+                if _a_place(text, at, [_fold(lower)], _previous_word(text, at), lists):
+                    continue  # "Jordan Smith went to Jordan": the second is the country
                 found.append(match.span())
     return [span for span in found if not _within(span, spans)]
 
@@ -584,6 +589,16 @@ def _split_run(run: str, offset: int, lists: NameLists):
 
 
 _PREVIOUS = re.compile(r"([A-Za-z]+)\.?[ \t:,]*$")
+
+
+def _a_place(text: str, start: int, tokens: list[str], cue: str, lists: NameLists) -> bool:
+    """The piece of ``tokens`` starting at ``start`` is a place (core.detect.place_names);
+    the word before its cue is read only for a known place."""
+    if " ".join(tokens) not in place_names():
+        return False
+    cue_at = text.rfind(cue, max(0, start - 24), start) if cue else -1
+    before = _previous_word(text, cue_at) if cue_at > 0 else ""
+    return place_not_person(tokens, cue, before, lists)
 
 
 def _previous_word(text: str, start: int) -> str:
