@@ -14,9 +14,11 @@ examples the staff ID and customer ID. Being distinct in one table is not enough
 - an amount (1234.50, 12,500.00) is a quantity, not a key; amounts of transactions and
   salaries are *target* attributes (classification table), a height or weight an
   indirect one, so the column is "other" for a person to place;
-- a lot or batch number names a batch of goods that many people share: "other";
-- an invoice, receipt, order or transaction number is unique to one record of one
-  person's purchase, and leads to that person through the issuer's records, as an
+- a lot or batch number names a batch of goods that many people share: "other"; so does
+  a product, SKU, article or model code (headers in English and the header-word
+  languages of :mod:`core.detect.header_words`);
+- an invoice, receipt, order, transaction or reference number (also ``no_resit``,
+  ``factura``, ``Rechnungsnummer``...) is unique to one record of one person's purchase, and leads to that person through the issuer's records, as an
   account number or customer ID does: it stays direct, marked uncertain so a person
   decides (drop or pseudonymise it unless the recipient can never look it up).
 
@@ -59,9 +61,23 @@ _PERSON_WORDS = re.compile(
 _ID_WORDS = re.compile(r"(?:^|_)(?:id|uid|key|pk)(?:_|$)")
 _RECORD_WORDS = re.compile(
     r"(?:^|_)(?:invoice|inv|receipt|rcpt|order|txn|transaction|trans|booking|ticket|"
-    r"voucher|bill|consignment|tracking|awb)(?:_|$)"
+    r"voucher|bill|consignment|tracking|awb|ref|reference|"
+    # the header-word languages of core.detect.header_words: Malay and Indonesian
+    # (invois, resit, pesanan, faktur, kwitansi, tempahan), Filipino (resibo), Spanish
+    # (factura, recibo, pedido, referencia), French (facture, recu, commande), German
+    # (Rechnung..., Quittung, Bestellung..., Auftrag...: compounds such as Rechnungsnummer)
+    r"invois|resit|pesanan|faktur|kwitansi|tempahan|resibo|factura|recibo|pedido|"
+    r"referencia|facture|recu|commande|quittung|rechnung\w*|bestell\w*|auftrag\w*)(?:_|$)"
 )
-_BATCH_WORDS = re.compile(r"(?:^|_)(?:lot|batch|bin|pallet|shipment)(?:_|$)")
+_BATCH_WORDS = re.compile(r"(?:^|_)(?:lot|batch|bin|pallet|shipment|lote|lotto)(?:_|$)")
+# A product, article or model code names goods many people buy, not a person (English,
+# Malay/Indonesian produk/barang, Filipino produkto, Spanish producto/articulo, French
+# produit/article, German Produkt.../Artikel...).
+_PRODUCT_WORDS = re.compile(
+    r"(?:^|_)(?:product|prod|sku|upc|ean|gtin|barcode|part|model|catalogue|catalog|"
+    r"article|produk|barang|produkto|producto|articulo|produit|produkt\w*|artikel\w*)"
+    r"(?:_|$)"
+)
 # An amount as people write one: cents (1234.50, 89.9: one or two decimals, never the
 # four or more of a coordinate), thousands grouped (12,500.00; 1.234,50), or a currency
 # before or after (RM 89.90, S$12, 45.00 AUD); a refund may stand in brackets.
@@ -194,6 +210,22 @@ def review_unique_column(
         )
     if postal:
         return suggestion
+    if _PRODUCT_WORDS.search(header) and not person:
+        return replace(
+            suggestion,
+            role=Role.OTHER,
+            kind="code",
+            reason=(
+                f"The column name '{suggestion.column}' says a product, article or model "
+                "code, and its values match no personal identifier's format: a product is "
+                "bought by many people and names none of them, so it is not a direct "
+                f"identifier ({_STEP1}: direct identifiers are unique to an individual), "
+                "even when each row here holds a different one. Check that the codes are "
+                "not issued one per buyer."
+            ),
+            technique=_TECHNIQUE_BATCH,
+            uncertain=True,
+        )
     if _BATCH_WORDS.search(header) and not person:
         return replace(
             suggestion,
