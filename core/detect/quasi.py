@@ -242,12 +242,24 @@ def _names_a_job(value: str, vocabulary: frozenset[str]) -> bool:
     return False
 
 
+# A column whose values are all distinct is a job-title column only when this share of
+# them, and this many at least, are occupations (a small table rarely repeats a title).
+_DISTINCT_JOBS_SHARE = 0.9
+_DISTINCT_JOBS_MIN = 10
+
+
 def occupation_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
-    """A category (at most 80% of rows distinct, some values repeated: job titles have a
-    long tail) of short values (1-6 words), at least 70% of rows naming an occupation word
-    and at least 3 distinct such values: a job title column."""
+    """A column of short values (1-6 words) naming occupations, whatever its header: a
+    category (at most 80% of rows distinct, some values repeated: job titles have a long
+    tail) with at least 70% of rows naming an occupation word and at least 3 distinct
+    such values, or, in a small table where no title repeats, at least 90% of 10 or more
+    distinct values (issue 26: an occupation column under a header such as ``c7`` was
+    called near-unique and direct)."""
     n = int(counts.sum())
-    if len(values) < 3 or len(values) > max(0.8 * n, 3) or counts.max() < 2:
+    if len(values) < 3:
+        return None
+    repeated = len(values) <= max(0.8 * n, 3) and counts.max() >= 2
+    if not repeated and len(values) < _DISTINCT_JOBS_MIN:
         return None
     short = values.str.len().le(60) & values.str.count(r"\S+").le(6)
     if not short.all():
@@ -255,15 +267,16 @@ def occupation_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None
     vocabulary = occupation_words()
     jobs = np.fromiter((_names_a_job(v, vocabulary) for v in values), bool, len(values))
     share = _weighted_share(jobs, counts)
-    if share < 0.7 or jobs.sum() < 3:
+    needed = 0.7 if repeated else _DISTINCT_JOBS_SHARE
+    if share < needed or jobs.sum() < 3:
         return None
     examples = ", ".join(map(repr, list(values[jobs][:3])))
     return Evidence(
         "job_title",
         share,
-        f"{pct(share)} of sampled values name an occupation (e.g. {examples}; "
-        f"{len(values)} distinct in {n}), a repeated category of job titles; a job title is "
-        f"an indirect identifier {STEP1}.",
+        f"{pct(share)} of sampled values are occupations (e.g. {examples}; "
+        f"{len(values)} distinct in {n}), a column of job titles; a job title is an indirect "
+        f"identifier {STEP1}.",
     )
 
 
