@@ -18,10 +18,10 @@ from core.formatting import fmt_count, fmt_percent, fmt_value
 from core.io import table_to_bytes
 from core.markup import code_span, escape_markdown
 from core.recipe import to_python_script
-from core.release.gate import NOT_ANONYMISED_MARK, marked_name
+from core.release.gate import marked_name
 from core.release.inputs import ReleaseFigures, ReleaseRoles
 from core.release.pipeline import with_anchor
-from core.release.report import DECRYPT_COMMAND, SUGGESTED_K, USE_CASES, build_report, controls_for
+from core.release.report import DECRYPT_COMMAND, build_report, controls_for
 from core.release.report_files import (
     SIGN_OFF_FIELDS,
     identity_table,
@@ -29,6 +29,7 @@ from core.release.report_files import (
     report_markdown,
     sign_off,
 )
+from core.release.words import NOT_ANONYMISED_MARK, SUGGESTED_K, USE_CASES
 from core.schema import Role
 from core.techniques import encrypt_table
 from core.techniques.pseudonymisation import MIN_PASSPHRASE_CHARS, passphrase_problem

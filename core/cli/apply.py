@@ -12,24 +12,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from core.cli.apply_engine import apply_on_engine
-from core.cli.apply_plan import (
-    gate_release,
-    marked_release,
-    plan_apply,
-    plan_record,
-    require_kept_hierarchies,
-)
-from core.cli.apply_release import place_and_record, release_files, tell_what_was_written
 from core.cli.commands import help_of
 from core.cli.common import add_engine_options, data_command
-from core.engines import choose_engine
-from core.outputs import plan_outputs
-from core.progress import ProgressFn, no_progress, stage
-from core.recipe import apply_recipe
-from core.release.gate import NOT_ANONYMISED_MARK
-from core.release.record import workspace_hierarchies, workspace_tables
-from core.release.report import USE_CASES
+from core.release.words import NOT_ANONYMISED_MARK, USE_CASES
 from core.workspace import ENV_VAR as WORKSPACE_ENV
 
 
@@ -91,6 +76,23 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``apply``: replay the recipe, check the release, write and record its files."""
+    # The work's imports are here, not at the top: building the parser (``apply --help``,
+    # a usage error) needs none of the techniques, the gate or the report (issue 31).
+    from core.cli.apply_engine import apply_on_engine
+    from core.cli.apply_plan import (
+        gate_release,
+        marked_release,
+        plan_apply,
+        plan_record,
+        require_kept_hierarchies,
+    )
+    from core.cli.apply_release import place_and_record, release_files, tell_what_was_written
+    from core.engines import choose_engine
+    from core.outputs import plan_outputs
+    from core.progress import ProgressFn, no_progress, stage
+    from core.recipe import apply_recipe
+    from core.release.record import workspace_hierarchies, workspace_tables
+
     engine = choose_engine(args.data, args.engine)
     if engine != "pandas":
         return apply_on_engine(args, engine)

@@ -39,8 +39,8 @@ from core.release.inputs import (
     StreamedFacts,
 )
 from core.release.pipeline import check_recipe_release
-from core.release.report import SUGGESTED_K
 from core.release.targets import parse_targets, target_columns
+from core.release.words import SUGGESTED_K
 from core.roles import Suggestion
 from core.techniques.pseudonymisation import encrypt_table
 from core.validation import require_columns

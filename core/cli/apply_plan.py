@@ -18,10 +18,10 @@ from core.errors import AnonymisationError, ReleaseRefusedError, SecretError
 from core.io import read_table
 from core.outputs import Output, file_name_part, plan_outputs
 from core.recipe import Recipe, RecipeResult, check_recipe_columns
-from core.release.gate import NOT_ANONYMISED_MARK, ReleaseCheck, marked_name
+from core.release.gate import ReleaseCheck, marked_name
 from core.release.inputs import ReleaseRoles
 from core.release.pipeline import check_recipe_release
-from core.release.report import SUGGESTED_K
+from core.release.words import NOT_ANONYMISED_MARK, SUGGESTED_K
 from core.roles import Role, Suggestion
 from core.techniques.pseudonymisation import (
     key_from_env,

@@ -22,7 +22,7 @@ from core.markup import terminal_line
 from core.outputs import Output, plan_outputs, stage_content, write_outputs
 from core.progress import ProgressFn
 from core.recipe import Recipe, RecipeResult
-from core.release.gate import NOT_ANONYMISED_MARK, ReleaseCheck
+from core.release.gate import ReleaseCheck
 from core.release.inputs import (
     EngineRun,
     ReleasedFile,
@@ -33,6 +33,7 @@ from core.release.inputs import (
 from core.release.pipeline import ReleasePackages, with_anchor
 from core.release.record import portable_release_recipe, record_release
 from core.release.report import Report, build_report, report_to_markdown
+from core.release.words import NOT_ANONYMISED_MARK
 from core.risk import AnnexDResult, annex_d_risk
 from core.techniques.pseudonymisation import encrypt_table
 from core.workspace import Workspace, sha256_file

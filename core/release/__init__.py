@@ -6,6 +6,7 @@
   the released table still shows, :mod:`~core.release.targets` the privacy-model targets
   of the recipe's ``targets:``, and :mod:`~core.release.inputs` the parameter groups the
   gate, the report and the record take;
+- :mod:`core.release.words`: the use cases and the not-anonymised mark, known before any work;
 - :mod:`core.release.report`: the report of one release, and
   :mod:`~core.release.report_files` its Markdown and JSON texts, sign-off and identity table;
 - :mod:`core.release.bundle`: the recipient's bundle and the internal archive

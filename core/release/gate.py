@@ -40,13 +40,11 @@ from core.release.column_judges import (
 from core.release.inputs import ReleaseDecisions, ReleaseRoles, RiskTargets, StreamedFacts
 from core.release.kept_identifiers import treatment
 from core.release.targets import evaluate_targets, parse_targets, target_columns
+from core.release.words import NOT_ANONYMISED_MARK
 from core.risk import annex_d_risk, risk_report
 from core.survey_risk import sample_frequencies
 from core.text_rescan import check_review
 from core.validation import require_columns, require_int, require_positive
-
-#: Inserted into the file name of a release made despite the gate's objections.
-NOT_ANONYMISED_MARK = "NOT-ANONYMISED"
 
 #: The kinds of problem the gate reports (:attr:`ReleaseCheck.kinds`): roles not
 #: confirmed, untouched data, direct identifiers left (or kept in a form that still shows

@@ -24,41 +24,15 @@ from core.markup import code_fence, code_span, escape_markdown, table_cell
 from core.recipe import Recipe, RecipeResult
 from core.release.gate import ReleaseCheck
 from core.release.inputs import ReleaseFigures, ReleaseRoles
+from core.release.words import APPLICABLE_STEPS, SUGGESTED_K, USE_CASES
 from core.risk import AnnexDResult, RiskReport, risk_report
 from core.spreadsheet_safety import CSV_PREFIX, formula_like_counts, formula_like_summary
 from core.utility import UtilityReport, column_loss, utility_report
 from core.validation import require_choice, require_columns
 
-#: The guide's use cases (The anonymisation process, "Use cases").
-USE_CASES: dict[str, str] = {
-    "internal_deidentified": "Internal data sharing (de-identified data)",
-    "internal_anonymised": "Internal data sharing (anonymised data)",
-    "external": "External data sharing",
-    "long_term": "Long-term data retention",
-    "synthetic": "Synthetic data",
-}
-
 #: How a user reads back an encrypted identity mapping table (the passphrase is read from
 #: the environment variable NAME, never typed on the command line).
 DECRYPT_COMMAND = "python -m core decrypt-mapping FILE --passphrase-env NAME --out OUT.csv"
-
-#: Applicable steps per use case (the guide's "Applicable steps").
-APPLICABLE_STEPS: dict[str, tuple[int, ...]] = {
-    "internal_deidentified": (1, 2, 5),
-    "internal_anonymised": (1, 2, 3, 4, 5),
-    "external": (1, 2, 3, 4, 5),
-    "long_term": (1, 2, 3, 4, 5),
-    "synthetic": (1, 2, 3),
-}
-
-#: Suggested k by use case (Step 4 note: 5 or more for external sharing, 3 internal).
-SUGGESTED_K: dict[str, int] = {
-    "internal_deidentified": 3,
-    "internal_anonymised": 3,
-    "external": 5,
-    "long_term": 3,
-    "synthetic": 5,
-}
 
 
 @dataclass(frozen=True)

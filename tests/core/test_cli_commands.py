@@ -47,3 +47,30 @@ def test_the_risk_command_does_not_import_recipes_detection_or_safe_harbor():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+#: What no command's parser needs (issue 31: start-up): the techniques and the recipe
+#: (core.recipe imports every technique, yaml among them), the release gate and report.
+#: Only a command's run imports them.
+WORK_MODULES = [
+    "core.recipe",
+    "core.techniques.registry",
+    "core.release.gate",
+    "core.release.report",
+    "yaml",
+]
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_no_command_parser_imports_the_techniques_the_gate_or_the_report(command):
+    code = (
+        "import sys\n"
+        "from core.cli import main\n"
+        "try:\n"
+        f"    main([{command!r}, '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print(sorted(m for m in {WORK_MODULES!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"

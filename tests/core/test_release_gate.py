@@ -6,8 +6,9 @@ import pandas as pd
 import pytest
 
 from core.errors import ColumnNotFoundError
-from core.release.gate import NOT_ANONYMISED_MARK, check_release, marked_name, missing_rule
+from core.release.gate import check_release, marked_name, missing_rule
 from core.release.inputs import ReleaseRoles, RiskTargets, StreamedFacts
+from core.release.words import NOT_ANONYMISED_MARK
 
 ORIGINAL = pd.DataFrame(
     {

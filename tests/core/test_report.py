@@ -12,9 +12,10 @@ from core.figure_names import RECORD_RISK
 from core.io import read_table
 from core.markup import escape_markdown
 from core.recipe import Recipe, apply_recipe
-from core.release.gate import NOT_ANONYMISED_MARK, check_release
+from core.release.gate import check_release
 from core.release.inputs import ReleaseRoles
 from core.release.report import build_report, controls_for, controls_level, report_to_markdown
+from core.release.words import NOT_ANONYMISED_MARK
 from core.risk import annex_d_risk
 
 ROOT = Path(__file__).resolve().parents[2]

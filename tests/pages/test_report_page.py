@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.figure_names import RECORD_RISK
 from core.recipe import EditHistory, Recipe
-from core.release.gate import NOT_ANONYMISED_MARK
+from core.release.words import NOT_ANONYMISED_MARK
 from core.schema import Role
 from core.techniques import decrypt_table
 

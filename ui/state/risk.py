@@ -57,7 +57,7 @@ CONTROLS_KEY = "controls_in_place"
 
 
 def use_case() -> str:
-    """The release use case chosen on the Report page (a key of core.release.report.USE_CASES)."""
+    """The release use case chosen on the Report page (a key of core.release.words.USE_CASES)."""
     return session().get("release_use_case") or recipe().meta.get("use_case") or "external"
 
 
