@@ -8,6 +8,7 @@ this page shows it, checks its hash chain and re-runs a past release to compare 
 from __future__ import annotations
 
 import difflib
+import json
 import math
 
 import pandas as pd
@@ -15,6 +16,7 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from core.audit_check import check_records
+from core.audit_words import action_in_words, object_in_words
 from core.figure_names import RECORD_RISK
 from core.formatting import MISSING, fmt_count, fmt_probability
 from core.markup import escape_markdown
@@ -107,6 +109,7 @@ with stop_on_error(), workspace.open_workspace() as ws:
     entries = ws.audit_entries()
     versions = ws.recipe_versions()
     releases = ws.releases()
+    dataset_names = {d["sha256"]: d["name"] for d in ws.datasets()}
 
 # --- audit log ----------------------------------------------------------------------------
 st.subheader("Audit log")
@@ -120,15 +123,37 @@ presentation.explain(
 )
 if entries:
     log = pd.DataFrame(entries)[["id", "time", "action", "object", "k", "p_reid"]].iloc[::-1]
+    # In words (core.audit_words); the exact tokens the chain hashes are in the download.
+    log["action"] = log["action"].map(action_in_words)
+    log["object"] = log["object"].map(lambda obj: object_in_words(obj, dataset_names))
     st.dataframe(
         _readable(log, "time"),
         hide_index=True,
         width="stretch",
         key="hist_log",
-        # A data set's object carries its sha256: at its own width it pushed the last
-        # column's header ("highest record risk (1/k)") past the grid's edge.
-        column_config={"object": st.column_config.TextColumn(width="medium")},
+        # A data set's object names it and its shortened sha256: at its own width it
+        # pushed the last column's header ("highest record risk (1/k)") past the grid's edge.
+        column_config={
+            "object": st.column_config.TextColumn(
+                width="medium",
+                help="What the entry is about, in words. The exact entry, as the hash "
+                "chain covers it, is in the downloaded audit log below.",
+            )
+        },
     )
+    with st.expander("Exact entries, for checking the chain"):
+        st.caption(
+            "The audit log as recorded: each entry's exact object (e.g. a data set's full "
+            "sha256), its summary and its hash, as the chain covers them. The command line "
+            "prints the same with python -m core log --json."
+        )
+        st.download_button(
+            "Download the audit log (JSON)",
+            json.dumps(entries, indent=2, ensure_ascii=False, default=str),
+            file_name="audit_log.json",
+            mime="application/json",
+            key="hist_download_log",
+        )
 
 # --- recipe versions ----------------------------------------------------------------------
 st.subheader("Recipe versions")

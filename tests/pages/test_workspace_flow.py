@@ -126,12 +126,12 @@ def test_history_page_shows_the_log_and_versions(own_workspace):
     assert not at.exception, at.exception
     assert any("Audit log intact" in s.value for s in at.success)
     log = shown(at.dataframe[0])
-    assert {"dataset", "recipe"} <= set(log["action"])
+    assert {"data set recorded", "recipe version saved"} <= set(log["action"])
     # Read as a person reads a log (issue 17): the time to the second, in UTC, and the
     # app's "-" where an entry has no figure (not "None", not "2026-...T...274285+00:00").
     assert log["time"].str.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC").all()
     # The log's risk figure is 1/k under its own name, not "P(re-ID)" (issue 29).
-    dataset_rows = log.loc[log["action"] == "dataset", ["k", "highest record risk (1/k)"]]
+    dataset_rows = log.loc[log["action"] == "data set recorded", ["k", "highest record risk (1/k)"]]
     assert (dataset_rows == "-").all().all()
     # Entry ids are names, shown as they are; beneath the text the grid keeps numbers.
     assert log["entry"].tolist() == at.dataframe[0].value["entry"].astype(str).tolist()
