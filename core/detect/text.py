@@ -27,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import pandas as pd
@@ -393,10 +394,26 @@ def _runs_with_a_name_word(
     if not runs:
         return runs
     words = pd.Series([texts[i][s:e] for i, s, e in runs], dtype=object).str.split().explode()
-    lower = words.str.lower()
-    never = lower.isin(lists.particles) | lower.str.rstrip(".").isin(lists.not_name)
+    lower = pa.array(words.str.lower(), type=pa.large_string())
+    particles, not_name = _never_name_words(lists)
+    never = pc.or_(
+        pc.is_in(lower, value_set=particles),
+        pc.is_in(pc.utf8_rtrim(lower, characters="."), value_set=not_name),
+    )
+    never = pd.Series(never.to_numpy(zero_copy_only=False), index=words.index)
     keep = ~never.groupby(level=0).all().to_numpy()
     return [run for run, kept in zip(runs, keep.tolist(), strict=True) if kept]
+
+
+@cache
+def _never_name_words(lists) -> tuple[pa.Array, pa.Array]:
+    """The particles and the words never in names as arrow arrays, built once per list
+    (``Series.isin`` rebuilt its value set from the Python set on every call: about 4 ms
+    of each scan, however few its texts)."""
+    return (
+        pa.array(sorted(lists.particles), type=pa.large_string()),
+        pa.array(sorted(lists.not_name), type=pa.large_string()),
+    )
 
 
 @contextmanager
