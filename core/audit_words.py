@@ -60,12 +60,14 @@ _KINDS = {
     "release": "release {}",
     "risk": "risk record {}",
     "signoff": "sign-off {}",
-    "hierarchy": "hierarchy '{}'",
     "mapping": "mapping table of column '{}'",
     "dp": "privacy budget '{}'",
 }
 
 _HEX = re.compile(r"\b[0-9a-fA-F]{32,}\b")
+#: The name a hierarchy is kept under (core.release.bundle.portable_name):
+#: ``hierarchies/<column>-<first 10 hex of its sha256>.csv``.
+_KEPT_HIERARCHY = re.compile(r"^(?:hierarchies/)?(?P<column>.+)-[0-9a-f]{10}\.csv$")
 
 
 def short_hash(digest: str) -> str:
@@ -100,6 +102,9 @@ def object_in_words(obj: str, dataset_names: Mapping[str, str] | None = None) ->
         name = (dataset_names or {}).get(rest)
         named = f" '{name}'" if name else ""
         return f"data set{named} (sha256 {short_hash(rest)})"
+    if kind == "hierarchy":
+        kept = _KEPT_HIERARCHY.match(rest)
+        return f"hierarchy of column '{kept['column']}'" if kept else f"hierarchy '{_plain(rest)}'"
     if kind in _KINDS:
         return _KINDS[kind].format(_HEX.sub(lambda m: short_hash(m.group()), rest))
     return f"{_plain(kind)}: {_plain(rest)}"

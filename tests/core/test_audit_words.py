@@ -14,6 +14,11 @@ def test_known_objects_read_as_words():
     )
     assert object_in_words(f"dataset:{DIGEST}") == "data set (sha256 3f2a…9c1b)"
     assert object_in_words("recipe:3") == "recipe version 3"
+    # a hierarchy by its column, not the content-hashed name it is kept under
+    assert (
+        object_in_words("hierarchy:hierarchies/Age-0a1b2c3d4e.csv") == "hierarchy of column 'Age'"
+    )
+    assert object_in_words("hierarchy:ages.csv") == "hierarchy 'ages.csv'"
     assert object_in_words("mapping:nric") == "mapping table of column 'nric'"
 
 
