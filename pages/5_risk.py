@@ -276,7 +276,12 @@ if show_impact and report.impact:
     left, right = st.columns(2)
     left.altair_chart(
         labelled_bars(
-            impact, "k_without", "quasi_identifier", title="k without it", number_format=",d"
+            impact,
+            "k_without",
+            "quasi_identifier",
+            title="k without it",
+            number_format=",d",
+            category_title="quasi-identifier",
         ),
         width="stretch",
     )
@@ -288,6 +293,7 @@ if show_impact and report.impact:
             title="Unique records without it",
             number_format=",d",
             color="#ff7f0e",
+            category_title="quasi-identifier",
         ),
         width="stretch",
     )

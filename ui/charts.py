@@ -150,12 +150,15 @@ def labelled_bars(
     color: str = MEETS,
     domain_max: float | None = None,
     row_height: int = 28,
+    category_title: str | None = None,
 ) -> alt.LayerChart:
     """Horizontal bars, one per ``category``, each with its value written at its end, so
     every bar reads without the axis (issue 29: Report's "Utility cost per column" and
     Risk's "Which quasi-identifier drives the risk" had bars and no figures). The x scale
     leaves room after the longest bar for its label; the height is fixed (a step per
-    bar makes Vega drop "fit-y" with a warning under width="stretch")."""
+    bar makes Vega drop "fit-y" with a warning under width="stretch"). The tooltip names
+    its two figures in words (``category_title``, else the category's name with spaces):
+    a field without a title shows its name, such as "k_without", on hover."""
     largest = float(frame[value].max()) if len(frame) else 0.0
     top = domain_max if domain_max is not None else largest
     scale = alt.Scale(domain=[0, (top or 1.0) * 1.18], nice=False)
@@ -171,7 +174,10 @@ def labelled_bars(
     base = alt.Chart(frame).encode(
         y=alt.Y(f"{category}:N", title=None, sort=order),
         x=alt.X(f"{value}:Q", title=title, scale=scale, axis=axis),
-        tooltip=[category, alt.Tooltip(f"{value}:Q", format=number_format)],
+        tooltip=[
+            alt.Tooltip(f"{category}:N", title=category_title or category.replace("_", " ")),
+            alt.Tooltip(f"{value}:Q", title=title, format=number_format),
+        ],
     )
     bars = base.mark_bar(color=color)
     labels = base.mark_text(align="left", baseline="middle", dx=4, color="#262730").encode(

@@ -85,8 +85,12 @@ def comparison_table(
         "smallest group (k)": [],
         RECORD_RISK.name: [],
         ANNEX_D_P_REID.name: [],
-        measure: [],
     }
+    # A search that minimised the records removed has its measure in the first row
+    # already: a second row of the same name gave each option two cells (a crash).
+    own_measure_row = measure not in rows
+    if own_measure_row:
+        rows[measure] = []
     columns = list(result.quasi_identifiers)
     for column in columns:
         rows[column] = []
@@ -97,7 +101,8 @@ def comparison_table(
         rows[RECORD_RISK.name].append(fmt_probability(candidate.max_risk))
         annex_d = candidate.p_reid if candidate.p_reid is not None else p_reid(candidate.k)
         rows[ANNEX_D_P_REID.name].append(fmt_probability(annex_d))
-        rows[measure].append(fmt_number(candidate.measures[result.measure], 3))
+        if own_measure_row:
+            rows[measure].append(fmt_number(candidate.measures[result.measure], 3))
         for column in columns:
             level = candidate.levels.get(column, 0)
             words = describe_level(column, hierarchies[column], level).removeprefix("→ ")

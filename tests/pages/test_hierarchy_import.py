@@ -48,7 +48,8 @@ TEXT_ELEMENTS = (
 )
 
 
-def _hierarchy_file(column: str) -> tuple[str, bytes, str]:
+def adult_hierarchy_file(column: str) -> tuple[str, bytes, str]:
+    """The hierarchy file of tests/data/adult for ``column``, as a file uploader sends it."""
     name = f"adult_hierarchy_{column}.csv"
     return (name, (ADULT / name).read_bytes(), "text/csv")
 
@@ -95,7 +96,7 @@ def shown_text(at: AppTest) -> list[str]:
 def adult_imported() -> AppTest:
     """The eight adult hierarchies imported in one upload action (module-wide: adult is
     30,162 records)."""
-    return _import(adult_page(), [_hierarchy_file(c) for c in QUASI_IDENTIFIERS])
+    return _import(adult_page(), [adult_hierarchy_file(c) for c in QUASI_IDENTIFIERS])
 
 
 def test_eight_adult_hierarchies_in_one_upload(adult_imported):
