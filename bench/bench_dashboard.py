@@ -15,6 +15,13 @@ Data page does between an upload and its first table: the functions it calls in 
 Streamlit sends it), on the synthetic table of bench_risk as CSV, with pandas' own pyarrow
 CSV reader as the baseline. The role suggestions (Step 1) are computed when a page first
 asks for them, after the preview; they are timed on their own line.
+
+``--risk-rows N`` (issue 31: k on Risk within 1 s of saving the roles) times, on bench_risk's
+table as a CSV opened through ``ANON_DATA``, the rerun that shows k in the sidebar once the
+roles are set (its 8 quasi-identifiers, ``income`` the target) and then the click on Risk
+until the page is drawn, app.py included on every rerun as the server runs it. Each round
+is a fresh process (a cold server's first click: the first use of a library counts); as
+the anchor, a pandas ``groupby(...).size()`` on the same quasi-identifiers in that process.
 """
 
 from __future__ import annotations
@@ -100,12 +107,85 @@ def time_first_table(rows: int, repeat: int) -> float:
     return total
 
 
+def risk_click_round(path: Path) -> tuple[float, float, float]:
+    """One round in this process: (seconds of the rerun that shows k in the sidebar once
+    the roles are set, seconds of the click on Risk, seconds of the pandas group count)."""
+    from streamlit.runtime.scriptrunner import script_runner
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_risk import QUASI_IDENTIFIERS as QI
+
+    def run_main_script(main_script_path: str) -> None:  # app.py on every rerun, as served
+        code = compile(Path(main_script_path).read_text(), main_script_path, "exec")
+        exec(code, {"__name__": "__main__", "__file__": main_script_path})
+
+    script_runner._mpa_v1 = run_main_script
+    os.environ["ANON_DATA"] = str(path)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()
+    at.session_state["roles"] = {**{c: Role.INDIRECT for c in QI}, "income": Role.TARGET}
+    t0 = time.perf_counter()
+    at.run()
+    roles_saved = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    at.switch_page("pages/5_risk.py").run()
+    click = time.perf_counter() - t0
+    assert not at.exception, at.exception
+    assert [m.value for m in at.metric if m.label == "k"], "the Risk page drew no k"
+    from core.io import read_table
+
+    data = read_table(path)  # what the dashboard holds: the same reader on the same file
+    t0 = time.perf_counter()
+    data.groupby(QI).size().min()
+    return roles_saved, click, time.perf_counter() - t0
+
+
+def time_risk_click(rows: int, repeat: int) -> None:
+    """Medians over ``repeat`` fresh processes of :func:`risk_click_round`."""
+    import statistics
+    import subprocess
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_risk import synthetic_table
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "table.csv"
+        synthetic_table(rows).to_csv(path, index=False)
+        rounds = []
+        for _ in range(repeat):
+            done = subprocess.run(
+                [sys.executable, __file__, "--risk-round", str(path)],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=ROOT,
+            )
+            rounds.append([float(x) for x in done.stdout.split()[-3:]])
+    roles, click, anchor = (statistics.median(r[i] for r in rounds) for i in range(3))
+    print(f"rows: {rows:,}; {repeat} fresh processes, medians (load {os.getloadavg()[0]:.1f})")
+    print(f"{'roles set -> k in the sidebar':<32} {roles:6.2f} s")
+    print(f"{'click on Risk -> page drawn':<32} {click:6.2f} s  ({click / anchor:.1f}x the anchor)")
+    print(f"{'pandas groupby().size() anchor':<32} {anchor:6.2f} s")
+    print(
+        "each round (roles, click, anchor): "
+        + "; ".join(" ".join(f"{x:.2f}" for x in r) for r in rounds)
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--load-rows", type=int, help="time the first table of an upload")
+    parser.add_argument("--risk-rows", type=int, help="time the click on Risk after the roles")
+    parser.add_argument("--risk-round", type=Path, help=argparse.SUPPRESS)  # one round's process
     args = parser.parse_args(argv)
+    if args.risk_round:
+        print(*(f"{seconds:.4f}" for seconds in risk_click_round(args.risk_round)))
+        return 0
+    if args.risk_rows:
+        time_risk_click(args.risk_rows, args.repeat)
+        return 0
     if args.load_rows:
         time_first_table(args.load_rows, args.repeat)
         return 0

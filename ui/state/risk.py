@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 
+from core.measures.classes import EquivalenceClasses, equivalence_classes
 from core.release.report import controls_for, controls_level
 from core.risk import RiskReport, annex_d_risk, risk_report
 from ui.state.cache import RISK_CACHE, session_cache
@@ -27,7 +28,10 @@ def current_risk(data: pd.DataFrame | None = None, *, impact: bool = False) -> R
     """Step 4 figures of a table on the confirmed quasi-identifiers, cached per table.
 
     ``impact``: also the k and uniques without each quasi-identifier (the Risk page); a
-    cached report that has them serves the callers that do not ask for them too.
+    cached report that has them serves the callers that do not ask for them too. The
+    report is computed from :func:`current_classes`, so the Risk page's records below k
+    read the same count rather than counting the classes again (issue 31: the sidebar
+    counts them when the roles are saved, and the click on Risk then counted them again).
     """
     data = current_data() if data is None else data
     qi = quasi_identifiers(data)
@@ -38,9 +42,30 @@ def current_risk(data: pd.DataFrame | None = None, *, impact: bool = False) -> R
     cache = session_cache(RISK_CACHE)
     cached = cache.get(key)
     if cached is None or (impact and not cached[2]):
-        report = risk_report(data, qi, k_threshold=k_target(), sensitive=sensitive, impact=impact)
+        report = risk_report(
+            data,
+            qi,
+            k_threshold=k_target(),
+            sensitive=sensitive,
+            impact=impact,
+            classes=current_classes(data),
+        )
         # The table is kept with its report so that its id cannot be reused meanwhile.
         cached = cache.put(key, (data, report, impact))
+    return cached[1]
+
+
+def current_classes(data: pd.DataFrame) -> EquivalenceClasses:
+    """The equivalence classes of ``data`` on the confirmed quasi-identifiers (each record's
+    class and each class's size), counted once per table and quasi-identifiers: the risk
+    report's figures and the Risk page's records below k read the same count, and a new
+    target k or sensitive column does not count them again."""
+    qi = tuple(quasi_identifiers(data))
+    key = ("classes", id(data), qi)
+    cache = session_cache(RISK_CACHE)
+    cached = cache.get(key)
+    if cached is None:
+        cached = cache.put(key, (data, equivalence_classes(data, qi)))
     return cached[1]
 
 
