@@ -393,15 +393,20 @@ def _runs_with_a_name_word(
     per-text work)."""
     if not runs:
         return runs
-    words = pd.Series([texts[i][s:e] for i, s, e in runs], dtype=object).str.split().explode()
-    lower = pa.array(words.str.lower(), type=pa.large_string())
+    # Plain lists and arrow arrays, not a Series split, exploded and grouped: the same
+    # words (str.split), lowered as pandas lowers them (utf8_lower), at a fraction of the
+    # fixed cost of each scan.
+    split = [texts[i][s:e].split() for i, s, e in runs]
+    counts = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
+    lower = pc.utf8_lower(pa.array([w for words in split for w in words], type=pa.large_string()))
     particles, not_name = _never_name_words(lists)
     never = pc.or_(
         pc.is_in(lower, value_set=particles),
         pc.is_in(pc.utf8_rtrim(lower, characters="."), value_set=not_name),
-    )
-    never = pd.Series(never.to_numpy(zero_copy_only=False), index=words.index)
-    keep = ~never.groupby(level=0).all().to_numpy()
+    ).to_numpy(zero_copy_only=False)
+    run_of_word = np.repeat(np.arange(len(split)), counts)
+    may_be_name = np.bincount(run_of_word, weights=~never, minlength=len(split)) > 0
+    keep = may_be_name | (counts == 0)  # no word at all: kept, as before
     return [run for run, kept in zip(runs, keep.tolist(), strict=True) if kept]
 
 
