@@ -202,6 +202,7 @@ _DATE_NO_YEAR = (
     rf"|{_DAY}(?:[ -]|\s+of\s+)(?:{_MONTHS_WORDS}|Mar(?:ch)?|(?-i:May|MAY))\.?"
     rf"|(?:{_MONTHS_WORDS}|(?-i:Mar(?:ch)?|MAR(?:CH)?|May|MAY))\.? {_DAY}"
 )
+_DATE_START = r"(?=[0-9]|[^\W\d_]{3,11}\.?,?[ ](?:de[ ])?[0-9])"
 # Letter, 7 digits, check letter; a space, dot or dash may stand between the parts.
 _NRIC = r"[STFGMstfgm][ .-]?[0-9]{7}[ .-]?[A-Za-z]"
 #: The words that name a record, account, licence or ID number (MRN, Account No., NRIC...).
@@ -329,9 +330,11 @@ _BUILTIN = (
     ),
     Pattern(
         "date",
-        # Every form starts with a digit or a month word of three letters or more: the
-        # look-ahead spares trying each of them at the other places (a quarter faster).
-        _compile(_bounded(f"(?=[0-9]|[^\\W\\d_]{{3}})(?:{_DATE}|{_DATE_NO_YEAR})"), re.IGNORECASE),
+        # Every form starts with a digit or a month word (3 to 10 letters) and then
+        # ".", ",", a space, maybe "de " and a digit (the forms starting with a month
+        # word: "May 18", "Ogos 2019", "marzo de 1990"): the look-ahead spares trying
+        # each form at the other places (three times faster on long notes).
+        _compile(_bounded(f"{_DATE_START}(?:{_DATE}|{_DATE_NO_YEAR})"), re.IGNORECASE),
         "DATE",
         "a date (with or without its year)",
         cell=f"(?i:{_DATE})",  # a whole cell without a year is not read as a date column
