@@ -36,6 +36,7 @@ import pyarrow.compute as pc
 
 from core._text import as_text
 from core.detect.addresses import ADDRESS, find_addresses
+from core.detect.first_chars import gated
 from core.detect.name_words import CUE_WORDS
 from core.detect.names import (
     CUED_NAME,
@@ -344,7 +345,9 @@ class _Joined:
         self, regex: re.Pattern[str], keep: Callable[[re.Match[str]], tuple[int, int] | None]
     ) -> list[tuple[int, int, int]]:
         """``keep(match)`` (a span or None) for each match of ``regex`` in the joined text,
-        located; a match leaving its text marks it crossed even when ``keep`` drops it."""
+        located; a match leaving its text marks it crossed even when ``keep`` drops it.
+        The expression runs with a look-ahead on its first character (:func:`gated`)."""
+        regex = gated(regex)
         if keep is _whole:  # every match kept whole: one pass, no callback per match
             return self.locate([match.span() for match in regex.finditer(self.joined)])
         whole, kept = [], []
