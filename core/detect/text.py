@@ -653,11 +653,13 @@ def redact_and_count(
             pieces.append(UNSCANNED.format(n=len(value) - len(head)))
         new_text[value] = "".join(pieces)
     found_per_kind = {k: n for k, n in found_per_kind.items() if n}
-    changed = text.isin(list(new_text)) & values.notna()
-    if not changed.any():
-        return values.copy(), changed, found_per_kind
+    if not new_text:
+        return values.copy(), text.isin([]) & values.notna(), found_per_kind
+    # One look-up of each row's text (Series.isin rebuilt its set value by value).
+    redacted = text.map(new_text)
+    changed = redacted.notna() & values.notna()
     out = values.astype(object).copy()
-    out[changed] = text[changed].map(new_text)
+    out[changed] = redacted[changed]
     if values.dtype != object and pd.api.types.is_string_dtype(values.dtype):
         out = out.astype(values.dtype)  # a text column stays a text column
     return out, changed, found_per_kind
