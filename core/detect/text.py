@@ -377,13 +377,18 @@ class _Column:
         if self.size < _FILTER_FROM.get(looser, _FILTER_FROM[None]):
             # Fewer characters than the filter costs to compile and run: every text
             # (texts that cannot match add no match, so the result is the same).
-            if self.everything is None:
-                everything = np.arange(len(self.texts), dtype=np.int64)
-                self.everything = _Joined(self.texts, everything, self.crossed)
-            return self.everything
+            return self.all_texts()
         keep = pc.or_(pc.match_substring_regex(self.array, looser), self.non_ascii)
         positions = np.flatnonzero(keep.to_numpy(zero_copy_only=False))
+        if len(positions) == len(self.texts):  # long notes mostly: joined once for all
+            return self.all_texts()
         return _Joined([self.texts[i] for i in positions.tolist()], positions, self.crossed)
+
+    def all_texts(self) -> _Joined:
+        if self.everything is None:
+            everything = np.arange(len(self.texts), dtype=np.int64)
+            self.everything = _Joined(self.texts, everything, self.crossed)
+        return self.everything
 
 
 def _whole(match: re.Match[str]) -> tuple[int, int]:
