@@ -17,7 +17,7 @@ examples the staff ID and customer ID. Being distinct in one table is not enough
 - a lot or batch number names a batch of goods that many people share: "other"; so does
   a product, SKU, article or model code (headers in English and the header-word
   languages of :mod:`core.detect.header_words`);
-- an invoice, receipt, order, transaction or reference number (also ``no_resit``,
+- an invoice, receipt, order or transaction number (also ``no_resit``,
   ``factura``, ``Rechnungsnummer``...) is unique to one record of one person's purchase, and leads to that person through the issuer's records, as an
   account number or customer ID does: it stays direct, marked uncertain so a person
   decides (drop or pseudonymise it unless the recipient can never look it up).
@@ -59,15 +59,17 @@ _PERSON_WORDS = re.compile(
 )
 # "id" alone says nothing of whose: a row number under it may be a person's key elsewhere.
 _ID_WORDS = re.compile(r"(?:^|_)(?:id|uid|key|pk)(?:_|$)")
+# Not 'ref'/'reference': a bare reference is as often a patient's or a customer's own
+# reference, a key to the person like a customer ID, so it stays a sure direct identifier.
 _RECORD_WORDS = re.compile(
     r"(?:^|_)(?:invoice|inv|receipt|rcpt|order|txn|transaction|trans|booking|ticket|"
-    r"voucher|bill|consignment|tracking|awb|ref|reference|"
+    r"voucher|bill|consignment|tracking|awb|"
     # the header-word languages of core.detect.header_words: Malay and Indonesian
     # (invois, resit, pesanan, faktur, kwitansi, tempahan), Filipino (resibo), Spanish
-    # (factura, recibo, pedido, referencia), French (facture, recu, commande), German
+    # (factura, recibo, pedido), French (facture, recu, commande), German
     # (Rechnung..., Quittung, Bestellung..., Auftrag...: compounds such as Rechnungsnummer)
     r"invois|resit|pesanan|faktur|kwitansi|tempahan|resibo|factura|recibo|pedido|"
-    r"referencia|facture|recu|commande|quittung|rechnung\w*|bestell\w*|auftrag\w*)(?:_|$)"
+    r"facture|recu|commande|quittung|rechnung\w*|bestell\w*|auftrag\w*)(?:_|$)"
 )
 _BATCH_WORDS = re.compile(r"(?:^|_)(?:lot|batch|bin|pallet|shipment|lote|lotto)(?:_|$)")
 # A product, article or model code names goods many people buy, not a person (English,

@@ -1,7 +1,7 @@
 """Product and record codes in Step 1 (issue 26): a column of unique codes matching no
 personal identifier's format is not called a plain direct identifier when its header says
 what it is: a product, SKU, article or model code is "other" (goods many people buy name
-none of them), and an invoice, receipt, order or reference number in the header-word
+none of them), and an invoice, receipt or order number in the header-word
 languages is a record number left for a person to decide (direct, uncertain, as in
 English); a header naming a person keeps it direct.
 """
