@@ -16,8 +16,14 @@ from __future__ import annotations
 import re
 import string
 from functools import cache
-from re import _constants as sre
-from re import _parser as sre_parse
+
+# Python's own expression parser (3.11+): a private module, so a Python that moves it
+# leaves every expression as it is (the same matches, only slower), never a failed import.
+try:
+    from re import _constants as sre
+    from re import _parser as sre_parse
+except ImportError:  # pragma: no cover - depends on the Python version
+    sre = sre_parse = None
 
 __all__ = ["gated"]
 
@@ -89,6 +95,8 @@ def _class(chars: set[str]) -> str:
 def gated(regex: re.Pattern[str]) -> re.Pattern[str]:
     """``regex`` with a look-ahead on its first character in front (same matches, same
     groups), or ``regex`` itself when its first characters are unknown or too many."""
+    if sre_parse is None:
+        return regex
     found = _first(sre_parse.parse(regex.pattern, regex.flags).data, False)
     if found is None:
         return regex
