@@ -21,6 +21,18 @@ MENU_SELECTOR = ".st-key-app_menu"
 SIDEBAR_K = re.escape("k (smallest group)")
 VIEWPORT = {"width": 1400, "height": 1000}
 TAXI = "guide_annex_c_taxi.csv"
+ADULT = ROOT / "tests" / "data" / "adult"
+#: The adult table's eight quasi-identifiers, each with ARX's adult_hierarchy_<column>.csv.
+ADULT_QUASI_IDENTIFIERS = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+]
 #: Headless Chromium's software GL driver can log stalls of its own (the test machine's,
 #: not the page's: the maps are Vega canvases and need no WebGL).
 DRIVER_NOISE = "GL Driver Message"
@@ -228,3 +240,37 @@ def expect_project_in_sidebar(page, *, data: str, steps: int, k: str) -> None:
     sidebar.get_by_text(f"Recipe: {steps} step(s)").wait_for()
     assert data in sidebar.inner_text()
     assert metric_value(page, SIDEBAR_K, scope=SIDEBAR) == k
+
+
+def open_hierarchies(page) -> None:
+    """Open the "Hierarchies" expander on Explore trade-offs (if it is not open yet)."""
+    details = (
+        page.locator('[data-testid="stExpander"] details')
+        .filter(has=page.locator("summary", has_text="Hierarchies"))
+        .first
+    )
+    if details.get_attribute("open") is None:
+        details.locator("summary").first.click()
+    details.locator('[data-testid="stExpanderDetails"]').first.wait_for()
+    wait_idle(page)  # the widgets inside are rendered again as the expander opens
+
+
+def import_adult_hierarchies(page) -> None:
+    """Explore trade-offs: make the adult table's eight columns the quasi-identifiers
+    (whatever Step 1 suggested) and upload their eight ARX hierarchies in one action."""
+    chosen = page.locator(".st-key-to_qi")
+    for column in ADULT_QUASI_IDENTIFIERS:
+        if not chosen.get_by_text(column, exact=True).count():
+            chosen.locator("input").first.fill(column)
+            page.get_by_role("option", name=column, exact=True).first.click()
+            wait_idle(page)
+    page.keyboard.press("Escape")
+    open_hierarchies(page)
+    files = [ADULT / f"adult_hierarchy_{column}.csv" for column in ADULT_QUASI_IDENTIFIERS]
+    page.locator('.st-key-to_hier_files input[type="file"]').set_input_files(files)  # one
+    wait_idle(page)
+    main = page.locator(MAIN)
+    for column in ADULT_QUASI_IDENTIFIERS:
+        main.get_by_text(
+            f"Using the uploaded hierarchy 'adult_hierarchy_{column}.csv'"
+        ).first.wait_for()

@@ -17,9 +17,12 @@ from pathlib import Path
 
 import pytest
 from browser_steps import (
+    ADULT,
+    ADULT_QUASI_IDENTIFIERS,
     MAIN,
     SIDEBAR,
     check_page,
+    import_adult_hierarchies,
     open_page,
     open_tab,
     save_roles,
@@ -29,35 +32,12 @@ from browser_steps import (
 from dashboard_server import run_dashboard
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[2]
-ADULT = ROOT / "tests" / "data" / "adult"
-QUASI_IDENTIFIERS = [
-    "sex",
-    "age",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
-]
+QUASI_IDENTIFIERS = ADULT_QUASI_IDENTIFIERS
 #: Searching 30,162 records over eight hierarchies, and replaying them, takes seconds.
 SLOW_MS = 180_000
 #: Streamlit's data grid draws rows of 35 px under a header of the same height; a
 #: selectable table has its row markers in a first column about 40 px wide.
 ROW_PX = 35
-
-
-def _open_hierarchies(page) -> None:
-    details = (
-        page.locator('[data-testid="stExpander"] details')
-        .filter(has=page.locator("summary", has_text="Hierarchies"))
-        .first
-    )
-    if details.get_attribute("open") is None:
-        details.locator("summary").first.click()
-    details.locator('[data-testid="stExpanderDetails"]').first.wait_for()
-    wait_idle(page)
 
 
 def _click_row(page, row: int) -> None:
@@ -107,21 +87,7 @@ def test_pick_pin_compare_apply_replace_and_release(browser, tmp_path: Path, scr
         wait_idle(page)
         save_roles(page, 9)
         open_page(page, "Explore trade-offs")
-        chosen = page.locator(".st-key-to_qi")
-        for column in QUASI_IDENTIFIERS:
-            if not chosen.get_by_text(column, exact=True).count():
-                chosen.locator("input").first.fill(column)
-                page.get_by_role("option", name=column, exact=True).first.click()
-                wait_idle(page)
-        page.keyboard.press("Escape")
-        _open_hierarchies(page)
-        files = [ADULT / f"adult_hierarchy_{column}.csv" for column in QUASI_IDENTIFIERS]
-        page.locator('.st-key-to_hier_files input[type="file"]').set_input_files(files)  # one
-        wait_idle(page)
-        for column in QUASI_IDENTIFIERS:
-            main.get_by_text(
-                f"Using the uploaded hierarchy 'adult_hierarchy_{column}.csv'"
-            ).first.wait_for()
+        import_adult_hierarchies(page)
 
         # k = 5, at most 1% removed, the least ARX loss (the page's default measure)
         page.locator(".st-key-to_k input").fill("5")

@@ -26,6 +26,7 @@ from browser_steps import (
     check_page,
     expect_project_in_sidebar,
     metric_value,
+    open_hierarchies,
     open_page,
     open_tab,
     pick,
@@ -42,18 +43,6 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 MINE = "my_drivers.csv"  # the Annex C taxi table under a name of one's own
 TRIPS = "Average number of trips per week"
-
-
-def _open_hierarchies(page) -> None:
-    details = (
-        page.locator('[data-testid="stExpander"] details')
-        .filter(has=page.locator("summary", has_text="Hierarchies"))
-        .first
-    )
-    if details.get_attribute("open") is None:
-        details.locator("summary").first.click()
-    details.locator('[data-testid="stExpanderDetails"]').first.wait_for()
-    wait_idle(page)
 
 
 def _recipe_steps(workspace: Path) -> list[dict]:
@@ -92,7 +81,7 @@ def test_an_upload_roles_recipe_and_hierarchy_survive_a_restart(
         save_roles(page, 5)
 
         open_page(page, "Explore trade-offs")
-        _open_hierarchies(page)
+        open_hierarchies(page)
         pick(page, "to_kind_Age", "upload")
         page.locator('.st-key-to_up_Age input[type="file"]').set_input_files(hierarchy_file)
         wait_idle(page)
@@ -126,7 +115,7 @@ def test_an_upload_roles_recipe_and_hierarchy_survive_a_restart(
         check_page(page, shots, "stays_04_roles_after_restart")
 
         open_page(page, "Explore trade-offs")
-        _open_hierarchies(page)
+        open_hierarchies(page)
         assert page.locator(".st-key-to_kind_Age input").input_value() == "upload"
         main.get_by_text("Using the uploaded hierarchy").first.wait_for()
         check_page(page, shots, "stays_05_hierarchy_after_restart")

@@ -31,6 +31,7 @@ from browser_steps import (
     expect_project_in_sidebar,
     load_sample,
     metric_value,
+    open_hierarchies,
     open_page,
     open_tab,
     pick,
@@ -48,19 +49,6 @@ pytestmark = pytest.mark.browser
 TRADEOFFS = "Explore trade-offs"
 SLOW_MS = 180_000  # the search and the bundle on a loaded 2-core machine
 QUASI_IDENTIFIERS = ["Age", "Gender", "Occupation"]
-
-
-def _open_hierarchies(page) -> None:
-    """Open the "Hierarchies" expander on Explore trade-offs (if it is not open yet)."""
-    details = (
-        page.locator('[data-testid="stExpander"] details')
-        .filter(has=page.locator("summary", has_text="Hierarchies"))
-        .first
-    )
-    if details.get_attribute("open") is None:
-        details.locator("summary").first.click()
-    details.locator('[data-testid="stExpanderDetails"]').first.wait_for()
-    wait_idle(page)  # the widgets inside are rendered again as the expander opens
 
 
 def _applied_levels(workspace: Path) -> dict[str, int]:
@@ -99,7 +87,7 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
         open_page(page, TRADEOFFS)
         chosen_qi = page.locator(".st-key-to_qi").inner_text()
         assert all(column in chosen_qi for column in QUASI_IDENTIFIERS), chosen_qi
-        _open_hierarchies(page)
+        open_hierarchies(page)
         pick(page, "to_kind_Age", "upload")
         page.locator('.st-key-to_up_Age input[type="file"]').set_input_files(hierarchy_file)
         wait_idle(page)
@@ -136,7 +124,7 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
         open_page(page, "Risk")
         assert metric_value(page, SIDEBAR_K, scope=SIDEBAR) == str(expected_k)
         open_page(page, TRADEOFFS)
-        _open_hierarchies(page)
+        open_hierarchies(page)
         assert page.locator(".st-key-to_kind_Age input").input_value() == "upload"
         main.get_by_text("Using the uploaded hierarchy").first.wait_for()
         check_page(page, shots, "ws_walk_05_back_again")
@@ -147,7 +135,7 @@ def test_workspace_walkthrough_from_upload_to_reproduced_bundle(
         main = page.locator(MAIN)
         expect_project_in_sidebar(page, data=TAXI, steps=steps, k=str(expected_k))
         open_page(page, TRADEOFFS)
-        _open_hierarchies(page)
+        open_hierarchies(page)
         assert page.locator(".st-key-to_kind_Age input").input_value() == "upload"
         main.get_by_text("Using the uploaded hierarchy").first.wait_for()
         check_page(page, shots, "ws_walk_06_after_restart")
