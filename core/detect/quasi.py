@@ -231,46 +231,111 @@ _WORDS = re.compile(r"[a-z][a-z'-]*")
 # Endings of words that name a profession whatever the field (geologist, radiographer,
 # optician, psychiatrist, psychotherapist, osteopath), for titles the list lacks.
 _PROFESSION_ENDINGS = ("ologist", "ographer", "ician", "iatrist", "therapist", "opath", "ist")
+# Endings of English agent nouns (a person who does something: glassblower, croupier,
+# goldsmith, fishmonger, doorman, zookeeper, sommelier, auditor, trainee): a title no list
+# holds is still likely a job when its words end so. Many other words end so too (cancer,
+# ulcer, cooker, dryer), so these count only beside listed titles (see
+# :func:`occupation_evidence`).
+_AGENT_END = re.compile(
+    r"(?:er|or|ier|eur|euse|ee|ist|ian|man|men|woman|person|smith|monger|wright|keeper|hand)$"
+)
+# Cells that say a value is missing (lower case, stripped): not counted either way.
+_MISSING = r"|-+|\.|\?|n/?a|nil|none|null|unknown|not (?:known|stated|applicable|specified)"
+# Longer values are sentences, not titles; official titles run to 8 words or so.
+_TITLE_WORDS = 10
+_TITLE_CHARS = 90
+# Titles are short at the median ("Staff nurse", "Senior software engineer"); short notes
+# that name a job ("seen by the nurse today") are longer.
+_MEDIAN_WORDS = 4
 
 
-def _names_a_job(value: str, vocabulary: frozenset[str]) -> bool:
-    for word in _WORDS.findall(value.lower()):
-        if word in vocabulary or (word.endswith("s") and word[:-1] in vocabulary):
-            return True
+def _singular(word: str) -> tuple[str, ...]:
+    """The word and its singular forms (nurses, secretaries, coaches, fishermen)."""
+    forms = [word]
+    if word.endswith("ies"):
+        forms.append(word[:-3] + "y")
+    if word.endswith("es"):
+        forms.append(word[:-2])
+    if word.endswith("s"):
+        forms.append(word[:-1])
+    if word.endswith("men"):
+        forms.append(word[:-3] + "man")
+    return tuple(forms)
+
+
+def _job_verdict(value: str, vocabulary: frozenset[str]) -> str:
+    """'listed' when a word of ``value`` is an occupation word (in any number) or ends as
+    professions do; 'agent' when none is but one ends like an agent noun; else ''."""
+    words = _WORDS.findall(value.lower())
+    for word in words:
+        if any(form in vocabulary for form in _singular(word)):
+            return "listed"
         if len(word) >= 6 and word.endswith(_PROFESSION_ENDINGS):
-            return True
-    return False
+            return "listed"
+    if any(len(word) >= 5 and _AGENT_END.search(word) for word in words):
+        return "agent"
+    return ""
 
 
 # A column whose values are all distinct is a job-title column only when this share of
 # them, and this many at least, are occupations (a small table rarely repeats a title).
 _DISTINCT_JOBS_SHARE = 0.9
 _DISTINCT_JOBS_MIN = 10
+# Shares of the rows that are not missing: listed titles at least, and listed titles with
+# titles of agent nouns at least (a repeated category / distinct values).
+_LISTED_SHARE = 0.5
+_JOBS_SHARE = 0.7
+_DISTINCT_LISTED_SHARE = 0.6
 
 
 def occupation_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
-    """A column of short values (1-6 words) naming occupations, whatever its header: a
-    category (at most 80% of rows distinct, some values repeated: job titles have a long
-    tail) with at least 70% of rows naming an occupation word and at least 3 distinct
-    such values, or, in a small table where no title repeats, at least 90% of 10 or more
-    distinct values (issue 26: an occupation column under a header such as ``c7`` was
-    called near-unique and direct)."""
+    """A column of job titles, whatever its header (issue 26: an occupation column under
+    ``c7`` was called near-unique and direct, and an export of real titles "other").
+
+    Read on the rows that are not missing ("", "N/A", "nil", "unknown"): at most 10% of
+    them longer than a title (10 words, 90 characters) and 4 words or fewer at the median
+    (notes that name a job are free text), and
+
+    - a category (at most 80% of rows distinct, some values repeated: job titles have a
+      long tail): at least 50% of rows name a listed occupation word
+      (``data/occupations.txt``, in any number: "nurses", "secretaries", "fishermen"; or a
+      profession's ending: -ologist, -ician, -therapist) and at least 70% do so or hold an
+      agent noun no list has (-er, -or, -ier, -man, -smith, -monger, -keeper...:
+      "Glassblower", "Croupier", "Fishmonger"), with 3 distinct listed titles at least;
+      seniority and field words ("Senior", "Principal", "Head of") change nothing, as any
+      word of a title may name the job;
+    - in a small table where no title repeats, 10 distinct values or more: at least 60%
+      listed and 90% listed or agent nouns.
+
+    Agent nouns count only beside listed titles: a column of diagnoses ("Peptic ulcer",
+    "Anxiety disorder") or appliances ("Rice cooker", "Hair dryer") has few listed words.
+    """
+    present = ~values.str.lower().str.strip(" .").str.fullmatch(_MISSING).to_numpy(dtype=bool)
+    values, counts = values[present], counts[present]
     n = int(counts.sum())
     if len(values) < 3:
         return None
     repeated = len(values) <= max(0.8 * n, 3) and counts.max() >= 2
     if not repeated and len(values) < _DISTINCT_JOBS_MIN:
         return None
-    short = values.str.len().le(60) & values.str.count(r"\S+").le(6)
-    if not short.all():
+    words = values.str.count(r"\S+").to_numpy()
+    short = values.str.len().le(_TITLE_CHARS).to_numpy() & (words <= _TITLE_WORDS)
+    if _weighted_share(short, counts) < 0.9 or _weighted_median(words, counts) > _MEDIAN_WORDS:
         return None
     vocabulary = occupation_words()
-    jobs = np.fromiter((_names_a_job(v, vocabulary) for v in values), bool, len(values))
-    share = _weighted_share(jobs, counts)
-    needed = 0.7 if repeated else _DISTINCT_JOBS_SHARE
-    if share < needed or jobs.sum() < 3:
+    verdicts = np.array(
+        [_job_verdict(v, vocabulary) if ok else "" for v, ok in zip(values, short, strict=True)]
+    )
+    listed = verdicts == "listed"
+    listed_share = _weighted_share(listed, counts)
+    share = _weighted_share(verdicts != "", counts)
+    if repeated:
+        enough = listed_share >= _LISTED_SHARE and share >= _JOBS_SHARE
+    else:
+        enough = listed_share >= _DISTINCT_LISTED_SHARE and share >= _DISTINCT_JOBS_SHARE
+    if not enough or listed.sum() < 3:
         return None
-    examples = ", ".join(map(repr, list(values[jobs][:3])))
+    examples = ", ".join(map(repr, list(values[listed][:3])))
     return Evidence(
         "job_title",
         share,
