@@ -5,9 +5,9 @@ libphonenumber: Singapore's plan first (the default region), then, for numbers w
 phone numbers (separators, brackets, a trunk "0", "(+44)"), the regions the column itself
 names with "+" codes and the users' common countries; a bare run of digits is read only
 with the regions the written-out numbers showed, or with the one region whose plan at
-least 80% of the bare numbers fit. Numbers that share half their leading digits, or
-repeat over many rows, are codes (batch, product, order numbers), not people's phones
-(issue 26). Used by :func:`core.detect.columns.value_evidence`.
+least 80% of the bare numbers fit. Bare numbers that share half their leading digits,
+and numbers written in any form that repeat over many rows (5 rows a value on average),
+are codes (batch, product, drug, order numbers), not people's phones (issue 26). Used by :func:`core.detect.columns.value_evidence`.
 """
 
 from __future__ import annotations
@@ -101,24 +101,32 @@ def _common_prefix(values: pd.Series) -> int:
     return len(os.path.commonprefix([low, high]))
 
 
-def _looks_like_codes(x: ColumnSample, phones: pd.Series) -> str:
+# Phone numbers held by this many rows each, on average, are codes: a person's number
+# repeats over that person's few records, a product or batch code over many (issue 26: 40
+# batch numbers over 2,000 rows; NDC drug codes 4-4-2 and order numbers 2-4-4, a few
+# hundred over 2,000 rows, written like phone numbers).
+_CODE_ROWS_PER_VALUE = 5
+
+
+def _looks_like_codes(x: ColumnSample, phones: pd.Series, rows_per_value: float, n: int) -> str:
     """Why numbers that parse as phone numbers are more likely codes, or ''.
 
     Phone numbers of people are nearly all distinct and share no long prefix; batch,
-    product or order numbers repeat over many rows and start alike (issue 26: 40 batch
-    numbers of 8 digits over 2,000 rows were taken for Singapore mobile numbers)."""
+    product or order numbers repeat over many rows and start alike: each distinct value
+    on 5 rows or more on average (``rows_per_value`` over ``n`` rows, read on the whole
+    sample), written as bare digits or as phone numbers are, or bare digits that all
+    start with the same half of their digits."""
     bare = x.values[phones].str.fullmatch(_BARE_DIGITS.pattern)
-    if x.share(phones.where(bare, False)) < THRESHOLD * x.share(phones):
-        return ""  # written as phone numbers: separators, brackets, "+"
-    digits = x.values[phones][bare]
-    prefix = _common_prefix(digits)
-    if len(digits) >= 10 and prefix * 2 >= digits.str.len().min():
-        return f"all {len(digits)} distinct numbers start with the same {prefix} digits"
-    distinct = len(x.values) / x.n if x.n else 1.0
-    if x.n >= 50 and distinct < 0.2:
+    # written as phone numbers (separators, brackets, "+"): a shared prefix says nothing
+    if x.share(phones.where(bare, False)) >= THRESHOLD * x.share(phones):
+        digits = x.values[phones][bare]
+        prefix = _common_prefix(digits)
+        if len(digits) >= 10 and prefix * 2 >= digits.str.len().min():
+            return f"all {len(digits)} distinct numbers start with the same {prefix} digits"
+    if n >= 50 and rows_per_value >= _CODE_ROWS_PER_VALUE:
         return (
-            f"only {len(x.values)} distinct values repeat over {x.n} sampled rows "
-            f"({x.n / len(x.values):.0f} rows each on average)"
+            f"only {n / rows_per_value:.0f} distinct values repeat over {n} sampled rows "
+            f"({rows_per_value:.0f} rows each on average)"
         )
     return ""
 
@@ -133,7 +141,7 @@ def phone_evidence(s: ColumnSample) -> Evidence | None:
     share = x.share(phones)
     if share < THRESHOLD:
         return None
-    codes = _looks_like_codes(x, phones)
+    codes = _looks_like_codes(x, phones, s.rows_per_value(), s.n)
     if codes:
         return Evidence(
             "code",

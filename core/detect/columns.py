@@ -213,6 +213,12 @@ def _nric(s: ColumnSample) -> Evidence | None:
             f"{_pct(valid)} of sampled values are NRIC/FIN numbers with a valid check letter; "
             f"NRIC/FIN numbers are direct identifiers {_STEP1}.",
         )
+    if s.rows_per_value() >= _UNCHECKED_ROWS_PER_VALUE:
+        return _repeated_code(
+            s,
+            shaped,
+            f"have the shape of an NRIC/FIN number but only {_pct(valid)} a correct check letter",
+        )
     if shaped >= THRESHOLD:
         return Evidence(
             "identifier_like",
@@ -223,6 +229,32 @@ def _nric(s: ColumnSample) -> Evidence | None:
             f"{_STEP1}.",
         )
     return None
+
+
+# National ID shapes no check digit confirms: any 12 digits written 4-4-4 fit PhilSys.
+_UNCHECKED_IDS = frozenset({"psn"})
+# Values of an identifier's shape held by this many rows each, on average, with no check
+# to confirm them, are codes: see _repeated_code.
+_UNCHECKED_ROWS_PER_VALUE = 2
+
+
+def _repeated_code(s: ColumnSample, share: float, shape: str) -> Evidence:
+    """Values of a personal identifier's shape that nothing confirms (no check digit, or
+    check letters that fail) and that repeat: each distinct value on 2 rows or more on
+    average, as a category's values are. An identifier of a person is unique to that
+    person and near-unique in a table of people; a code many records share is a product,
+    drug, lot or order code (issue 26: lot numbers 2024-0312-1942 read as PhilSys
+    numbers). A number whose check confirms it (NRIC/FIN, NHS, Aadhaar...) stays an
+    identifier however often it repeats: a table of visits repeats a patient's number."""
+    return Evidence(
+        "code",
+        share,
+        f"{_pct(share)} of sampled values {shape}, but {len(s.values)} distinct values "
+        f"repeat over {s.n} sampled rows ({s.rows_per_value():.1f} rows each on average), "
+        "like product, lot or order codes that many records share rather than one "
+        f"person's identifier; check what the column holds {_STEP1}.",
+        uncertain=True,
+    )
 
 
 _NATIONAL_IDS = {
@@ -295,6 +327,10 @@ def _national_ids(s: ColumnSample) -> Evidence | None:
     main = max(found, key=found.__getitem__)
     if found[main] >= THRESHOLD:
         found = {main: found[main]}
+    if set(found) <= _UNCHECKED_IDS and s.rows_per_value() >= _UNCHECKED_ROWS_PER_VALUE:
+        return _repeated_code(
+            s, total, f"are {PATTERNS[main].description}, a shape without a check digit"
+        )
     if len(found) == 1:
         ((kind, share),) = found.items()
         return Evidence(

@@ -50,6 +50,12 @@ class ColumnSample:
             else None
         )
 
+    def rows_per_value(self) -> float:
+        """How many sampled rows hold each distinct value, on average (1.0: all distinct).
+        Read on the whole sample, not the quick one: the fewer rows, the less a repeated
+        code shows its repeats."""
+        return self.n / len(self.values) if len(self.values) else 1.0
+
     def share(self, mask: pd.Series) -> float:
         mask = mask.fillna(False).astype(bool).to_numpy()
         return float(self.counts[mask].sum()) / self.n if self.n else 0.0
