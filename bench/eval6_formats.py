@@ -140,27 +140,7 @@ def postal(rng: random.Random, country: str) -> str:
     if country == "MY":
         return f"{rng.choice([40, 41, 43, 47, 50, 52, 56, 68, 80, 81, 88, 93, 10, 11])}{rng.randint(0, 999):03d}"
     if country == "AU":
-        return str(
-            rng.choice(
-                [
-                    2000,
-                    2010,
-                    2150,
-                    2250,
-                    3000,
-                    3121,
-                    3350,
-                    4000,
-                    4217,
-                    5000,
-                    6000,
-                    6160,
-                    7000,
-                    2600,
-                    870,
-                ]
-            )
-        )
+        return f"{rng.choice([2000, 2010, 2150, 2250, 3000, 3121, 3350, 4000, 4217, 5000, 6000, 6160, 7000, 2600, 870]):04d}"  # NT codes start with 0 (0870)
     if country == "PH":
         return f"{rng.choice([1000, 1100, 1200, 1600, 1700, 4000, 4100, 6000, 8000, 1440])}"
     if country == "ZA":
