@@ -132,34 +132,44 @@ def load(split: str, rows: int | None = None) -> Part:
     )
 
 
-def _pairs(truth: pd.DataFrame, found: pd.DataFrame) -> pd.DataFrame:
-    """Every (true span, detection) pair of the same row that overlap."""
+def _pairs(
+    truth: pd.DataFrame,
+    found: pd.DataFrame,
+    compatible: dict[str, frozenset[str]] | None = None,
+) -> pd.DataFrame:
+    """Every (true span, detection) pair of the same row that overlap (``compatible``:
+    span kind -> labels that find it, :data:`COMPATIBLE` by default)."""
     left = truth[["row", "start", "end", "kind"]].reset_index(names="t")
     right = found[["row", "start", "end", "label"]].reset_index(names="d")
     pairs = left.merge(right, on="row", suffixes=("_t", "_d"))
     overlap = (pairs["start_d"] < pairs["end_t"]) & (pairs["start_t"] < pairs["end_d"])
     pairs = pairs.loc[overlap.to_numpy(dtype=bool)]  # (an empty mask must not select columns)
-    allowed = pairs["kind"].map(COMPATIBLE)
+    allowed = pairs["kind"].map(compatible or COMPATIBLE)
     compatible = [lab in ok for lab, ok in zip(pairs["label"], allowed, strict=True)]
     return pairs.assign(compatible=np.array(compatible, dtype=bool))
 
 
 def match(
-    truth: pd.DataFrame, found: pd.DataFrame, neutral: pd.DataFrame | None = None
+    truth: pd.DataFrame,
+    found: pd.DataFrame,
+    neutral: pd.DataFrame | None = None,
+    compatible: dict[str, frozenset[str]] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``truth`` with ``found`` and ``touched``; ``found`` with ``correct`` and ``on_pii``.
 
     ``truth``: row, start, end, kind (one of :data:`SPAN_KINDS`); ``found``: row, start,
     end, label (NAME, PHONE, ID, EMAIL, ADDRESS, DATE...). Offsets are half-open.
     A detection that overlaps a ``neutral`` span and no true span is left out.
+    ``compatible``: span kind -> the labels that find it (:data:`COMPATIBLE` by default;
+    a set with more kinds, such as eval6's ``url``, passes its own).
     """
     truth = truth.reset_index(drop=True)
     found = found.reset_index(drop=True)
     if neutral is not None and not neutral.empty and not found.empty:
         on_neutral = _pairs(neutral.assign(kind="name"), found)["d"]
-        on_truth = _pairs(truth, found)["d"]
+        on_truth = _pairs(truth, found, compatible)["d"]
         found = found.drop(index=sorted(set(on_neutral) - set(on_truth))).reset_index(drop=True)
-    pairs = _pairs(truth, found)
+    pairs = _pairs(truth, found, compatible)
     good = pairs.loc[pairs["compatible"].to_numpy()]
     truth = truth.assign(found=truth.index.isin(good["t"]), touched=truth.index.isin(pairs["t"]))
     found = found.assign(correct=found.index.isin(good["d"]), on_pii=found.index.isin(pairs["d"]))

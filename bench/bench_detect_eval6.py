@@ -1,0 +1,509 @@
+"""The project and presidio side by side on eval6, the sixth held-out set of issue 26.
+
+The set (``bench/data/eval6/``, ``bench/make_eval6.py``; its README says how and from what
+it was made) was written and committed before any detector ran on it: **measure only**,
+never tune a detector on its rows, notes or misses. Printed, for both tools where both
+apply, on the same inputs in the same run:
+
+1. **Free text**: the 146 hand-written notes. Span recall per entity type, per name origin
+   and of the direct-identifier spans (names, phones, IDs, SSN, emails, URLs; a span is
+   found when a detection of a compatible kind overlaps it: ``bench/independent_eval.py``),
+   precision (detections on a labelled span; on a span of their kind; per label), the
+   labelled strings still verbatim after redaction (per type and origin), the ages over 89
+   left in clear, and the CPU time to redact, as a ratio;
+2. **Cells of the direct-identifier columns** (full name, given name alone, next of kin in
+   lower case, national ID, phone, email): the share of cells in which a detection of the
+   column's type is found, per column and, for the name columns, per origin;
+3. **Step 1** (the project's :func:`core.schema.suggest_roles`; presidio has no column
+   classifier): each column's suggested role against its true role, direct columns found,
+   code columns called direct or a phone;
+4. **Safe Harbor** (:func:`core.safe_harbor.apply_safe_harbor`, free text removed by
+   default, then redacted): personal values left per 1,000 cells, rows affected, people
+   aged 90+ with an exact age or birth year.
+
+presidio (bench/requirements-bench.txt): analyzer + anonymizer 2.2.366 with spaCy
+``en_core_web_sm`` 3.8 NER when installed (patterns only otherwise; the output says which),
+phones of the ten regions of :data:`PRESIDIO_EVAL6_REGIONS`, and its recognisers of the
+set's countries (:data:`PRESIDIO_EVAL6_RECOGNIZERS`: Singapore NRIC/FIN, Australian TFN and
+Medicare, Canadian SIN and postal code, South African ID and phones, Philippine UMID and
+TIN, UK NHS and postcode, Aadhaar; presidio has none for MyKad or the Irish PPSN), default
+threshold; entities mapped to the project's labels by :data:`PRESIDIO_EVAL6_LABELS`.
+
+Run: ``.venv/bin/python bench/bench_detect_eval6.py`` (``--no-presidio`` for the project
+alone; ``--data DIR`` for another folder of the same layout, such as the small one
+``--smoke DIR`` writes from eval5's first rows to check the script end to end). Nothing
+here prints the strings missed: the report gives categories only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.independent_eval import (  # noqa: E402
+    COMPATIBLE,
+    left_verbatim,
+    match,
+    precision,
+    precision_by_label,
+    recall_table,
+)
+
+DATA = ROOT / "bench" / "data" / "eval6"
+REFERENCE_DATE = dt.date(2026, 1, 1)  # the ages of people.csv are computed on this date
+#: Span kinds scored -> the detection labels that find them (eval6 adds URLs).
+COMPATIBLE6: dict[str, frozenset[str]] = {**COMPATIBLE, "url": frozenset({"URL"})}
+SPAN_KINDS6 = tuple(COMPATIBLE6)
+AGE = "age"  # ages over 89 in the notes: no tool labels them; counted as left or not
+#: Direct-identifier columns (by key of columns.csv) scored cell by cell -> their label.
+CELL_LABELS = {
+    "name": "NAME",
+    "given": "NAME",
+    "kin": "NAME",
+    "id": "ID",
+    "phone": "PHONE",
+    "email": "EMAIL",
+}
+#: Whole values that Safe Harbor must not leave in their cell (HIPAA A, D, F, G, R).
+WHOLE_VALUES = tuple(CELL_LABELS)
+PRESIDIO_EVAL6_REGIONS = ("SG", "MY", "AU", "PH", "IE", "CA", "ZA", "US", "GB", "IN")
+PRESIDIO_EVAL6_LABELS = {
+    "PERSON": "NAME",
+    "PHONE_NUMBER": "PHONE",
+    "ZA_MOBILE_NUMBER": "PHONE",
+    "ZA_TELEPHONE_NUMBER": "PHONE",
+    "EMAIL_ADDRESS": "EMAIL",
+    "LOCATION": "ADDRESS",
+    "UK_POSTCODE": "ADDRESS",
+    "CA_POSTAL_CODE": "ADDRESS",
+    "DATE_TIME": "DATE",
+    "SG_NRIC_FIN": "ID",
+    "US_SSN": "ID",
+    "UK_NHS": "ID",
+    "IN_AADHAAR": "ID",
+    "AU_TFN": "ID",
+    "AU_MEDICARE": "ID",
+    "CA_SIN": "ID",
+    "ZA_ID_NUMBER": "ID",
+    "PH_UMID": "ID",
+    "PH_TIN": "ID",
+    "URL": "URL",
+    "IP_ADDRESS": "IP",
+}
+PRESIDIO_EVAL6_RECOGNIZERS = (
+    "SgFinRecognizer",
+    "AuTfnRecognizer",
+    "AuMedicareRecognizer",
+    "CaSinRecognizer",
+    "CaPostalCodeRecognizer",
+    "ZaIdNumberRecognizer",
+    "ZaMobileNumberRecognizer",
+    "ZaTelephoneNumberRecognizer",
+    "PhUmidRecognizer",
+    "PhTinRecognizer",
+    "NhsRecognizer",
+    "UkPostcodeRecognizer",
+    "InAadhaarRecognizer",
+)
+
+
+# --------------------------------------------------------------------------------------
+# Loading
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Eval6:
+    """The set as the bench reads it."""
+
+    table: pd.DataFrame  # read as a user's file is (core.io.read_table)
+    columns: pd.DataFrame  # column, key, role, group, holds
+    header: dict[str, str]  # key -> the table's header
+    people: pd.DataFrame
+    notes: pd.DataFrame  # note, row (of the table), text
+    spans: pd.DataFrame  # scored spans; ``row`` is the note's number
+    ages: pd.DataFrame  # ages over 89 written in the notes
+    neutral: pd.DataFrame  # ``ref`` spans: neither scored nor held against a detection
+
+
+def load(folder: Path = DATA) -> Eval6:
+    from core.io import read_table
+
+    spans = pd.read_csv(
+        folder / "spans.csv", dtype={"text": str, "origin": str}, keep_default_na=False
+    ).rename(columns={"note": "row"})
+    spans["direct"] = spans["direct"].astype(str).str.lower() == "true"
+    people = pd.read_csv(folder / "people.csv", dtype=str, keep_default_na=False)
+    people["age"] = people["age"].astype(int)
+    columns = pd.read_csv(folder / "columns.csv", dtype=str, keep_default_na=False)
+    scored = spans["kind"].isin(SPAN_KINDS6)
+    return Eval6(
+        table=read_table(folder / "table.csv"),
+        columns=columns,
+        header=dict(zip(columns["key"], columns["column"], strict=True)),
+        people=people,
+        notes=pd.read_csv(folder / "notes.csv", dtype={"text": str}, keep_default_na=False),
+        spans=spans[scored].reset_index(drop=True),
+        ages=spans[spans["kind"] == AGE].reset_index(drop=True),
+        neutral=spans[~scored & (spans["kind"] != AGE)].reset_index(drop=True),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Scores (plain pandas, no detector inside: tests/scripts/test_bench_detect_eval6.py
+# checks them by hand)
+# --------------------------------------------------------------------------------------
+def score_notes(
+    spans: pd.DataFrame,
+    found: pd.DataFrame,
+    redacted: pd.Series,
+    neutral: pd.DataFrame | None = None,
+    ages: pd.DataFrame | None = None,
+) -> dict[str, object]:
+    """Recall per kind, per name origin and of the direct spans, precision, the spans left
+    verbatim, and the ages over 89 left verbatim.
+
+    ``spans``: row, start, end, kind, origin, direct, text; ``found``: row, start, end,
+    label; ``redacted``: each row's text after redaction (index = row).
+    """
+    truth, found = match(spans, found, neutral, compatible=COMPATIBLE6)
+    redacted = redacted.fillna("")
+    truth["left"] = left_verbatim(truth, redacted).to_numpy()
+    names = truth[truth["kind"] == "name"]
+    direct = truth[truth["direct"]]
+    on_pii, on_kind = precision(found)
+    left = truth[truth["left"]]
+    ages_left = 0 if ages is None or ages.empty else int(left_verbatim(ages, redacted).sum())
+    return {
+        "truth": truth,
+        "found": found,
+        "by_kind": recall_table(truth, "kind"),
+        "by_origin": recall_table(names, "origin"),
+        "direct_spans": len(direct),
+        "direct_recall": float(direct["found"].mean()) if len(direct) else float("nan"),
+        "direct_left": int(direct["left"].sum()),
+        "precision": on_pii,
+        "precision_kind": on_kind,
+        "precision_by_label": precision_by_label(found),
+        "false_alarms": int((~found["on_pii"]).sum()),
+        "detections": len(found),
+        "left": len(left),
+        "left_by_kind": left["kind"].value_counts().to_dict(),
+        "left_by_origin": left.loc[left["kind"] == "name", "origin"].value_counts().to_dict(),
+        "ages": 0 if ages is None else len(ages),
+        "ages_left": ages_left,
+    }
+
+
+def score_cells(
+    table: pd.DataFrame,
+    header: dict[str, str],
+    found: pd.DataFrame,
+    origins: dict[str, pd.Series],
+) -> pd.DataFrame:
+    """Per direct column of :data:`CELL_LABELS`: its cells, and the share in which a
+    detection of its label is found (``found``: column, row, label); for the name
+    columns, the share per origin too (``origins``: key -> each row's origin)."""
+    rows = []
+    for key, label in CELL_LABELS.items():
+        column = header[key]
+        filled = table[column].notna() & (table[column].astype(str).str.strip() != "")
+        hits = found.loc[(found["column"] == column) & (found["label"] == label), "row"]
+        hit = pd.Series(table.index.isin(hits), index=table.index)[filled]
+        rows.append((f"{column} ({key})", "all", int(filled.sum()), float(hit.mean())))
+        if key in origins:
+            origin = origins[key][filled.to_numpy()]
+            for name, share in hit.groupby(origin.to_numpy()).mean().items():
+                rows.append((f"{column} ({key})", name, int((origin == name).sum()), float(share)))
+    return pd.DataFrame(rows, columns=["column", "origin", "cells", "found"])
+
+
+def safe_harbor_left(data: Eval6, out: pd.DataFrame) -> dict[str, object]:
+    """Personal values of ``data.table`` left in the Safe Harbor output ``out`` (same rows),
+    per 45 CFR 164.514(b)(2)(i): a name, ID, phone or email still in its cell (A, R, D, F);
+    an address's street line or a whole postal code (B: every code of these seven
+    countries is smaller than a state); a date of birth or visit showing more than its
+    year (C); for people aged 90+, an exact age or the birth year (C); every labelled span
+    of a note, and every age over 89 written in one, still in clear."""
+    from bench.bench_detect_eval5 import date_kept
+
+    table, people, header = data.table, data.people, data.header
+
+    def cells(key: str) -> pd.Series:
+        column = header[key]
+        if column not in out.columns:
+            return pd.Series("", index=table.index)
+        return out[column].astype(object).where(out[column].notna(), "").astype(str)
+
+    def original(key: str) -> pd.Series:
+        column = table[header[key]]
+        return column.astype(object).where(column.notna(), "").astype(str)
+
+    def contains(pieces: pd.Series, text: pd.Series) -> np.ndarray:
+        return np.array(
+            [bool(p) and p.lower() in t.lower() for p, t in zip(pieces, text, strict=True)],
+            dtype=bool,
+        )
+
+    left: dict[str, np.ndarray] = {k: contains(original(k), cells(k)) for k in WHOLE_VALUES}
+    left["address"] = contains(people["street"], cells("address"))
+    left["postal"] = contains(people["postal"], cells("postal"))
+    for key in ("dob", "visit"):
+        left[key] = cells(key).map(date_kept).to_numpy(dtype=bool)
+    old = (people["age"] >= 90).to_numpy()
+    ages = pd.to_numeric(cells("age"), errors="coerce").to_numpy()
+    left["age"] = old & (ages == people["age"].to_numpy())
+    year_left = old & ~left["dob"] & contains(people["dob"].str.slice(0, 4), cells("dob"))
+    notes_left = np.zeros(len(table), dtype=bool)
+    spans_left = 0
+    if header["notes"] in out.columns:
+        texts = cells("notes").reindex(data.notes["row"]).reset_index(drop=True)
+        marked = pd.concat([data.spans, data.ages], ignore_index=True)
+        verbatim = left_verbatim(marked, texts)
+        spans_left = int(verbatim.sum())
+        rows = data.notes["row"].to_numpy()[marked.loc[verbatim.to_numpy(), "row"].unique()]
+        notes_left[rows] = True
+    by_column = {f"{header[k]} ({k})": int(v.sum()) for k, v in left.items() if v.any()}
+    if year_left.any():
+        by_column[f"{header['dob']} (birth year, 90+)"] = int(year_left.sum())
+    if spans_left:
+        by_column[f"{header['notes']} (note spans)"] = spans_left
+    values = sum(by_column.values())
+    any_left = np.logical_or.reduce([*left.values(), year_left, notes_left])
+    return {
+        "values_left": values,
+        "per_1000_cells": 1000 * values / table.size,
+        "rows_affected": int(any_left.sum()),
+        "left_by_column": by_column,
+        "aged_90_plus": int(old.sum()),
+        "aged_90_plus_exact": int((left["age"] | year_left | (old & left["dob"])).sum()),
+    }
+
+
+# --------------------------------------------------------------------------------------
+# The two tools
+# --------------------------------------------------------------------------------------
+def presidio_tool():
+    """presidio set up for eval6's countries, or None (with the reason printed)."""
+    try:
+        from bench.bench_detect_independent import Presidio
+
+        return Presidio(
+            regions=PRESIDIO_EVAL6_REGIONS,
+            recognizers=PRESIDIO_EVAL6_RECOGNIZERS,
+            labels=PRESIDIO_EVAL6_LABELS,
+        )
+    except ImportError as exc:
+        print(f"presidio not run ({exc}); install bench/requirements-bench.txt")
+        return None
+
+
+def cell_texts(data: Eval6) -> pd.DataFrame:
+    """The cells of the direct columns, one text each: column, row, text."""
+    frames = [
+        pd.DataFrame(
+            {"column": data.header[k], "row": data.table.index, "text": data.table[data.header[k]]}
+        )
+        for k in CELL_LABELS
+    ]
+    cells = pd.concat(frames, ignore_index=True)
+    cells = cells[cells["text"].notna()]
+    return cells.assign(text=cells["text"].astype(str)).reset_index(drop=True)
+
+
+def step1(data: Eval6) -> pd.DataFrame:
+    from bench.bench_detect_eval5 import step1 as step1_roles
+
+    return step1_roles(data.table, data.columns)
+
+
+def safe_harbor(data: Eval6) -> dict[str, dict]:
+    from core.safe_harbor import apply_safe_harbor
+
+    results = {}
+    groups = data.columns.set_index("column")["group"]
+    for mode in ("remove", "redact"):
+        out = apply_safe_harbor(data.table, reference_date=REFERENCE_DATE, free_text=mode).data
+        result = safe_harbor_left(data, out)
+        result["plain_removed"] = [
+            c
+            for c in data.table.columns
+            if groups[c] in {"code", "target"} and c not in out.columns
+        ]
+        results[mode] = result
+    return results
+
+
+# --------------------------------------------------------------------------------------
+# Printing
+# --------------------------------------------------------------------------------------
+def _f(x) -> str:
+    return "-" if x is None or pd.isna(x) else f"{x:.2f}"
+
+
+def print_notes(ours: dict, theirs: dict | None, cpu: tuple[float, float], setup: str) -> None:
+    n = int(ours["by_kind"].loc["all", "spans"])
+    print(f"\n## Free text: {n} labelled spans; presidio: {setup or 'not run'}\n")
+    print("| measure | project | presidio |\n|---|---|---|")
+
+    def row(label: str, key) -> None:
+        print(f"| {label} | {key(ours)} | {key(theirs) if theirs else '-'} |")
+
+    row(
+        f"recall: direct-identifier spans ({ours['direct_spans']})",
+        lambda s: _f(s["direct_recall"]),
+    )
+    for kind in ("all", *SPAN_KINDS6):
+        if kind in ours["by_kind"].index:
+            spans = int(ours["by_kind"].loc[kind, "spans"])
+            row(f"recall: {kind} ({spans})", lambda s, k=kind: _f(s["by_kind"].loc[k, "recall"]))
+    for origin in ours["by_origin"].index.drop("all"):
+        spans = int(ours["by_origin"].loc[origin, "spans"])
+        row(
+            f"recall: names, {origin} ({spans})",
+            lambda s, o=origin: _f(s["by_origin"].loc[o, "recall"]),
+        )
+    row("precision (detections on a labelled span)", lambda s: _f(s["precision"]))
+    row("precision (on a span of its kind)", lambda s: _f(s["precision_kind"]))
+    for label in ("NAME", "PHONE", "ID", "EMAIL", "URL", "ADDRESS", "DATE"):
+        row(
+            f"precision: {label} detections",
+            lambda s, lab=label: _f(s["precision_by_label"].get(lab, float("nan"))),
+        )
+    row("detections on no labelled span", lambda s: str(s["false_alarms"]))
+    row(f"labelled strings left verbatim after redaction (of {n})", lambda s: str(s["left"]))
+    row("direct-identifier strings left verbatim", lambda s: str(s["direct_left"]))
+    for kind in SPAN_KINDS6:
+        if kind in ours["by_kind"].index:
+            row(f"left verbatim: {kind}", lambda s, k=kind: str(s["left_by_kind"].get(k, 0)))
+    for origin in ours["by_origin"].index.drop("all"):
+        row(
+            f"left verbatim: names, {origin}",
+            lambda s, o=origin: str(s["left_by_origin"].get(o, 0)),
+        )
+    row(f"ages over 89 left verbatim (of {ours['ages']})", lambda s: str(s["ages_left"]))
+    a, b = cpu
+    print(
+        f"| CPU time to redact the notes | {a:.3f} s | "
+        + (f"{b:.2f} s ({b / a:.0f}x the project's) |" if theirs else "- |")
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    from bench.bench_detect_eval5 import print_cells, print_safe_harbor, print_step1
+    from bench.bench_detect_independent import ours_detect, ours_redact
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-presidio", action="store_true", help="the project alone")
+    parser.add_argument("--data", type=Path, default=DATA, help="a folder of eval6's layout")
+    parser.add_argument(
+        "--smoke", type=Path, help="write a small folder of eval6's layout from eval5, and stop"
+    )
+    args = parser.parse_args(argv)
+    if args.smoke:
+        write_smoke(args.smoke)
+        return
+    data = load(args.data)
+    notes = data.notes["text"]
+    presidio = None if args.no_presidio else presidio_tool()
+
+    redacted, (_, ours_cpu) = ours_redact(notes)
+    ours = score_notes(data.spans, ours_detect(notes), redacted, data.neutral, data.ages)
+    theirs, theirs_cpu, setup = None, 0.0, ""
+    if presidio is not None:
+        p_found, p_redacted, (_, theirs_cpu) = presidio.run(notes)
+        p_found = p_found.drop_duplicates(["row", "start", "end", "label"])
+        theirs = score_notes(data.spans, p_found, p_redacted, data.neutral, data.ages)
+        setup = f"{presidio.setup}, phones of {len(PRESIDIO_EVAL6_REGIONS)} regions, its recognisers of the set's countries"
+    print_notes(ours, theirs, (ours_cpu, theirs_cpu), setup)
+
+    cells = cell_texts(data)
+    origins = {
+        "name": data.people["origin"],
+        "given": data.people["origin"],
+        "kin": data.people["kin_origin"],
+    }
+    _, (_, ours_cells_cpu) = ours_redact(cells["text"], repeat=1)
+    ours_cells = score_cells(
+        data.table, data.header, _with_columns(ours_detect(cells["text"]), cells), origins
+    )
+    theirs_cells, theirs_cells_cpu = None, 0.0
+    if presidio is not None:
+        p_found, _, (_, theirs_cells_cpu) = presidio.run(cells["text"])
+        theirs_cells = score_cells(data.table, data.header, _with_columns(p_found, cells), origins)
+    print_cells(ours_cells, theirs_cells, (ours_cells_cpu, theirs_cells_cpu))
+    print("(times above: CPU seconds)")
+
+    print_step1(step1(data))
+    print_safe_harbor(safe_harbor(data), data.table.size, len(data.table))
+
+
+def _with_columns(found: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
+    from bench.bench_detect_eval5 import with_columns
+
+    return with_columns(found, cells)
+
+
+# --------------------------------------------------------------------------------------
+# A small folder of eval6's layout made from eval5 (to check this script end to end
+# without running any detector on eval6)
+# --------------------------------------------------------------------------------------
+#: eval5's headers -> eval6's keys (the columns the bench reads by key).
+_EVAL5_KEYS = {
+    "c1": "name",
+    "x": "given",
+    "c6": "kin",
+    "k": "id",
+    "tel": "phone",
+    "info": "email",
+    "col_7": "address",
+    "c8": "postal",
+    "d": "dob",
+    "n": "age",
+    "s": "gender",
+    "c12": "occupation",
+    "b": "batch",
+    "p": "product",
+    "amt": "amount",
+    "col_15": "clinic",
+    "v": "visit",
+    "w": "lab",
+    "z": "notes",
+}
+_DIRECT_KINDS = ("name", "phone", "id", "ssn", "email", "url")
+
+
+def write_smoke(folder: Path, notes: int = 5, rows: int = 60) -> None:
+    """eval5's first ``notes`` notes and ``rows`` rows in eval6's layout (its columns
+    c13, c18 and lot left out)."""
+    source = ROOT / "bench" / "data" / "eval5"
+    folder.mkdir(parents=True, exist_ok=True)
+    table = pd.read_csv(source / "table.csv", dtype=str, keep_default_na=False).head(rows)
+    table = table[list(_EVAL5_KEYS)]
+    note_rows = pd.read_csv(source / "notes.csv", dtype=str, keep_default_na=False).head(notes)
+    kept = note_rows["row"].astype(int)
+    table.loc[~table.index.isin(kept), "z"] = ""
+    table.to_csv(folder / "table.csv", index=False)
+    note_rows.to_csv(folder / "notes.csv", index=False)
+    columns = pd.read_csv(source / "columns.csv", dtype=str, keep_default_na=False)
+    columns = columns[columns["column"].isin(_EVAL5_KEYS)]
+    columns.insert(1, "key", columns["column"].map(_EVAL5_KEYS))
+    columns.to_csv(folder / "columns.csv", index=False)
+    spans = pd.read_csv(source / "spans.csv", dtype=str, keep_default_na=False)
+    spans = spans[spans["note"].astype(int) < notes]
+    spans.insert(5, "direct", spans["kind"].isin(_DIRECT_KINDS))
+    spans.to_csv(folder / "spans.csv", index=False)
+    people = pd.read_csv(source / "people.csv", dtype=str, keep_default_na=False).head(rows)
+    people.to_csv(folder / "people.csv", index=False)
+    print(f"{folder}: {len(table)} rows, {len(note_rows)} notes, {len(spans)} spans (from eval5)")
+
+
+if __name__ == "__main__":
+    main()
