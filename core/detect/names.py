@@ -33,6 +33,7 @@ This module finds names inside free text (:func:`find_names`); whole cells are c
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
 
 from core.detect.lexicon import NameLists, name_lists
@@ -76,10 +77,6 @@ def _fold(word: str) -> str:
         return word
     decomposed = unicodedata.normalize("NFKD", word)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def _is_name_token(token: str, lists: NameLists) -> bool:
-    return token.rstrip(".").lower() not in lists.not_name
 
 
 #: A run of capitalised words, particles inside: where names in free text are looked for.
@@ -135,30 +132,12 @@ def names_from_matches(
     spans: list[tuple[int, int]] = []
     for run_start, run_end in runs:
         for start, end, tokens in _split_run(text[run_start:run_end], run_start, lists):
-            if len(tokens) > 4 or _organisation_after(text, end):
-                continue
-            cue = _previous_word(text, start)
-            piece = text[start:end]
-            if cue in _ORGANISATION_BEFORE:
-                continue  # "Hospital Sultanah Aminah", "Masjid Sultan Abu Bakar"
-            if cue in CUES:
-                spans.append((start, end))
-            elif _a_place(text, start, tokens, cue, lists):
-                continue  # "from Madrid", "in Hong Kong", "Kuala Lumpur"
-            elif len(tokens) == 1:
-                only = tokens[0]
-                # A lone word in capitals ("UK", "HDB", "ICU") is an acronym more often
-                # than a surname: only the hand-written list's names count ("LIM").
-                acronym = piece.isupper() and only not in lists.listed
-                sure = only in lists.strong and not acronym
-                if sure or _unknown_but_named(text, start, end, only, piece, lists):
-                    spans.append((start, end))
-            elif (
-                _has_sure_name(piece, lists)
-                or all(t in lists.listed for t in tokens)
-                or _PARTICLE_INSIDE.search(piece)
-                or _shaped_like_a_name(piece, tokens, lists)
-                and (cue in WEAK_CUES or _next_word(text, end) in PERSON_VERBS)
+            # Every test below reads the text only: the costliest (an organisation word
+            # after the piece) runs last, on the pieces that would be names without it.
+            if (
+                len(tokens) <= 4
+                and _a_name_piece(text, start, end, tokens, lists)
+                and not _organisation_after(text, end)
             ):
                 spans.append((start, end))
     spans += cued
@@ -173,6 +152,34 @@ def names_from_matches(
             kept.append((start, end))
             reach = end
     return kept
+
+
+def _a_name_piece(text: str, start: int, end: int, tokens: list[str], lists: NameLists) -> bool:
+    """Whether the piece ``text[start:end]`` of a capitalised run (its ``tokens``, at most
+    four) is a name by its cue, its words or its shape (see :func:`find_names`), before the
+    organisation word after it is looked for."""
+    cue = _previous_word(text, start)
+    if cue in _ORGANISATION_BEFORE:
+        return False  # "Hospital Sultanah Aminah", "Masjid Sultan Abu Bakar"
+    if cue in CUES:
+        return True
+    if _a_place(text, start, tokens, cue, lists):
+        return False  # "from Madrid", "in Hong Kong", "Kuala Lumpur"
+    piece = text[start:end]
+    if len(tokens) == 1:
+        only = tokens[0]
+        # A lone word in capitals ("UK", "HDB", "ICU") is an acronym more often than a
+        # surname: only the hand-written list's names count ("LIM").
+        acronym = piece.isupper() and only not in lists.listed
+        sure = only in lists.strong and not acronym
+        return sure or _unknown_but_named(text, start, end, only, piece, lists)
+    return bool(
+        _has_sure_name(piece, lists)
+        or all(t in lists.listed for t in tokens)
+        or _PARTICLE_INSIDE.search(piece)
+        or _shaped_like_a_name(piece, tokens, lists)
+        and (cue in WEAK_CUES or _next_word(text, end) in PERSON_VERBS)
+    )
 
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;/\n\"“(])[ \t]*$")
@@ -564,14 +571,21 @@ def _split_run(run: str, offset: int, lists: NameLists):
     """
     start = end = 0
     tokens: list[str] = []
+    particles, english, known, not_name = (
+        lists.particles,
+        lists.english,
+        lists.known,
+        lists.not_name,
+    )
     for match in _NON_SPACE.finditer(run):
         word = match.group()
         lower = word.lower()
-        if lower in lists.particles:
+        if lower in particles:
             continue
-        if not tokens and lower in lists.english and lower not in lists.known:
+        if not tokens and lower in english and lower not in known:
             continue
-        if not _is_name_token(word, lists):
+        bare = lower.rstrip(".")  # = word.rstrip(".").lower(): no letter lowers to a dot
+        if bare in not_name:  # a word never in a name
             if tokens:
                 yield offset + start, offset + end, tokens
             tokens = []
@@ -579,7 +593,8 @@ def _split_run(run: str, offset: int, lists: NameLists):
         if not tokens:
             start = match.start()
         possessive = lower.endswith(("'s", "’s"))  # "Margaret's": the name ends here
-        tokens.append(_fold(lower[:-2] if possessive else lower.rstrip(".")))
+        token = lower[:-2] if possessive else bare
+        tokens.append(token if token.isascii() else _fold(token))
         end = match.end() - 2 if possessive else match.end()
         if possessive:
             yield offset + start, offset + end, tokens
@@ -588,7 +603,7 @@ def _split_run(run: str, offset: int, lists: NameLists):
         yield offset + start, offset + end, tokens
 
 
-_PREVIOUS = re.compile(r"([A-Za-z]+)\.?[ \t:,]*$")
+_ASCII_LETTERS = string.ascii_letters
 
 
 def _a_place(text: str, start: int, tokens: list[str], cue: str, lists: NameLists) -> bool:
@@ -602,5 +617,15 @@ def _a_place(text: str, start: int, tokens: list[str], cue: str, lists: NameList
 
 
 def _previous_word(text: str, start: int) -> str:
-    match = _PREVIOUS.search(text[max(0, start - 24) : start])
-    return match.group(1).lower() if match else ""
+    """The word right before ``start`` (in the 24 characters before it), lower-case: ASCII
+    letters, then maybe a dot, then spaces, tabs, colons or commas (and, as ``$`` reads the
+    end, one final newline); "" when none. The same word as the expression
+    ``([A-Za-z]+)\\.?[ \\t:,]*$`` searched in those 24 characters, read from the end with
+    C-level string operations (the expression tried each of the 24 places)."""
+    before = text[max(0, start - 24) : start]
+    if before.endswith("\n"):
+        before = before[:-1]
+    before = before.rstrip(" \t:,")
+    if before.endswith("."):
+        before = before[:-1]
+    return before[len(before.rstrip(_ASCII_LETTERS)) :].lower()

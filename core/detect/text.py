@@ -530,10 +530,10 @@ def _find_many_now(texts: list[str], chosen: tuple[str, ...], region: str) -> li
     return out
 
 
-def _scanned_heads(values: list[str], counts: pd.Series) -> list[str]:
+def _scanned_heads(values: list[str]) -> list[str]:
     """Each distinct text, cut to :data:`MAX_SCANNED` characters at the last white space
     before the limit (so no word is cut in two); shorter texts as they are."""
-    lengths = counts.index.str.len().to_numpy()
+    lengths = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
     heads = list(values)
     for i in np.flatnonzero(lengths > MAX_SCANNED).tolist():
         value = values[i]
@@ -562,7 +562,7 @@ def scan_values(
     _, counts = _distinct_text(values)
     entities = dict.fromkeys(chosen, 0)
     cells = dict.fromkeys(chosen, 0)
-    found_per_value = _find_many(_scanned_heads(counts.index.tolist(), counts), chosen, region)
+    found_per_value = _find_many(_scanned_heads(counts.index.tolist()), chosen, region)
     for count, found in zip(counts.tolist(), found_per_value, strict=True):
         for kind in {e.kind for e in found}:
             cells[kind] += int(count)
@@ -637,13 +637,19 @@ def redact_and_count(
     """:func:`redact_series`, plus the number of entities of each kind replaced (one
     pass: the scan that finds them is the one that replaces them)."""
     chosen = resolve_kinds(kinds)
-    text, counts = _distinct_text(values)
-    new_text: dict[str, str] = {}
+    text = as_text(values)
+    # Each distinct text once: its code in every row (-1: missing), its count (numpy).
+    codes, distinct = pd.factorize(text)
+    values_list = distinct.tolist()
+    counts = np.bincount(codes[codes >= 0], minlength=len(values_list))
+    # The redacted text of each distinct text that changed; the last place stands for
+    # the missing rows (code -1), which never change.
+    new_text = np.full(len(values_list) + 1, None, dtype=object)
+    changed_text = np.zeros(len(values_list) + 1, dtype=bool)
     found_per_kind = dict.fromkeys(chosen, 0)
-    values_list = counts.index.tolist()
-    heads = _scanned_heads(values_list, counts)
-    for value, head, count, found in zip(
-        values_list, heads, counts.tolist(), _find_many(heads, chosen, region), strict=True
+    heads = _scanned_heads(values_list)
+    for place, (value, head, count, found) in enumerate(
+        zip(values_list, heads, counts.tolist(), _find_many(heads, chosen, region), strict=True)
     ):
         cut = len(head) < len(value)
         if not found and not cut:
@@ -652,19 +658,21 @@ def redact_and_count(
         for entity in found:
             pieces += [head[position : entity.start], replace(entity)]
             position = entity.end
-            found_per_kind[entity.kind] += int(count)
+            found_per_kind[entity.kind] += count
         pieces.append(head[position:])
         if cut:
             pieces.append(UNSCANNED.format(n=len(value) - len(head)))
-        new_text[value] = "".join(pieces)
+        new_text[place] = "".join(pieces)
+        changed_text[place] = True
     found_per_kind = {k: n for k, n in found_per_kind.items() if n}
-    if not new_text:
+    if not changed_text.any():
         return values.copy(), text.isin([]) & values.notna(), found_per_kind
-    # One look-up of each row's text (Series.isin rebuilt its set value by value).
-    redacted = text.map(new_text)
-    changed = redacted.notna() & values.notna()
+    # Each row's new text by its code (numpy takes, no look-up per row), set by position.
+    present = values.notna()
+    rows = changed_text[codes] & present.to_numpy()
+    changed = present & rows  # a Series of the column's index, name and attributes
     out = values.astype(object).copy()
-    out[changed] = redacted[changed]
+    out.iloc[np.flatnonzero(rows)] = new_text[codes[rows]]
     if values.dtype != object and pd.api.types.is_string_dtype(values.dtype):
         out = out.astype(values.dtype)  # a text column stays a text column
     return out, changed, found_per_kind
