@@ -1,150 +1,249 @@
-"""Benchmark: the trade-off search on the adult table (8 quasi-identifiers, ARX hierarchies).
+"""Benchmark: the lattice search against ARX, case by case, in the same run.
 
-Usage: ``python bench/bench_search.py [--repeat 5]``
+Usage::
 
-Three targets (issue 13): k = 5 with no suppression, k = 5 with at most 1% suppressed, and
-k = 5 + distinct 2-diversity of salary-class with at most 1% suppressed (ARX's semantics:
-classes failing either model are suppressed). For each, :func:`core.search.search` is
-timed (best of ``--repeat``; CPU time of this process and wall time, since the machine
-may be shared) and compared with:
+    python bench/bench_search.py --arx-classpath "out:$ARX_CLASSPATH" [--repeat 5] [--only cup]
 
-- ``pandas per node``: one ``df.groupby(qi)`` on the generalised table (sizes, plus the
-  distinct salary values for the l case), timed, times the number of nodes the search
-  evaluated: what the same visit order costs with a pandas group-by per node;
-- ``ARX``: ARX 3.9's time for the same target on the same data. The figures below were
-  measured on this 2-core machine: ``ARX_ISSUE_MS`` from issue 13 (0% suppression:
-  50-90 ms), ``ARX_LOCAL_MS`` by ARX built from its source (org.deidentifier.arx,
-  commit aacd487) with the harness ``bench/arx/BenchSearch.java`` (``ARXAnonymizer.anonymize``
-  with ``Metric.createLossMetric()``, data and hierarchies read before the clock starts, as
-  here): 5 warm-up rounds then 9 timed rounds of the three cases, interleaved, in one JVM;
-  best of 9 of the calling thread's CPU time (compared with this process's CPU time; the
-  JVM's process CPU time, JIT and GC included, was 50, 490 and 360 ms) and of ARX's own
-  ``ARXResult.getTime()`` (compared with wall time). Measured 2026-11-23 21:37-21:42 UTC,
-  six runs of the harness interleaved with six runs of this bench (the figures of
-  docs/performance.md), best of the six, on the machine shared with other work (load
-  average 3-9). At load 0.5 (20:20 UTC the same day) ARX took 54, 437 and 355 ms of thread
-  CPU (wall 30, 430 and 344 ms).
-  ARX found the same optima with the same scores (see tests/core/test_search.py).
+Tables, each with ARX's hierarchies and measured with ARX's loss (``arx_loss``,
+``Metric.createLossMetric()``):
 
-A ratio below 1 means this project is faster.
+- ``adult``: tests/data/adult, 30,162 records, 8 quasi-identifiers (6,480 nodes);
+- ``cup``: the KDD Cup 1998 table of ARX's benchmark (arx-deidentifier/anonbench's
+  ``BenchmarkSetup``: 63,441 records, quasi-identifiers AGE, GENDER, INCOME, MINRAMNT,
+  NGIFTALL, STATE, ZIP with its hierarchies; 9,000 nodes), vendored gzipped in
+  bench/data/cup (see its README).
+
+Each is also *replicated*: its records repeated ``copies`` times (adult x33: 995,346 records;
+cup x4: 253,764; cup x16: 1,015,056) with k multiplied by ``copies``, so every class is
+``copies`` times as large and the verdict of every node, the optimum and its loss are those
+of the original table: the same search on ``copies`` times the records. Targets: k = 5 with
+no suppression, k = 5 with at most 1% suppressed and (adult) k = 5 + distinct 2-diversity of
+salary-class with at most 1% suppressed (ARX's semantics: classes failing either model are
+suppressed).
+
+ARX's side is bench/arx/BenchSearch.java (ARX built from its source, see its header), one JVM
+started once and driven from here: every case is first run ``--warmup`` times on both sides,
+then each timed round runs the case here and then in ARX, so both see the same load. Timed:
+:func:`core.search.search` (table and hierarchies read and replicated before) against
+``ARXAnonymizer.anonymize`` (the same). Printed per case: the best and median of this
+process's CPU time against the ARX calling thread's CPU time, and of wall time against
+ARX's wall time around ``anonymize``; the ratio of each round (this project's time over
+ARX's in the same round), min-median-max; and whether ARX found the same optimum with the
+same loss. A ratio below 1 means this project is faster. Without ``--arx-classpath``
+(or ``$ARX_CLASSPATH``) only this project's side is timed.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import os
+import statistics
+import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from core.hierarchy import read_hierarchy  # noqa: E402
 from core.search import Target, search  # noqa: E402
 
-ADULT = Path(__file__).resolve().parents[1] / "tests" / "data" / "adult"
-QI = [
-    "sex",
-    "age",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
-]
-CASES = {
-    "k=5, 0% suppressed": Target(k=5, max_suppressed=0.0),
-    "k=5, <=1% suppressed": Target(k=5, max_suppressed=0.01),
-    "k=5 + distinct 2-diversity, <=1%": Target(
-        k=5, max_suppressed=0.01, sensitive="salary-class", l=2
+
+@dataclass(frozen=True)
+class Table:
+    """One benchmark table: its file, its hierarchies' prefix and its quasi-identifiers."""
+
+    path: Path
+    hierarchy_prefix: Path
+    qis: tuple[str, ...]
+    text: bool  # read every column as text (cup's ZIP codes keep their leading zeros)
+
+    def read(self) -> tuple[pd.DataFrame, dict]:
+        if self.text:
+            df = pd.read_csv(self.path, sep=";", dtype=str, keep_default_na=False)
+        else:
+            df = pd.read_csv(self.path, sep=";")
+        hierarchies = {}
+        for qi in self.qis:
+            path = Path(f"{self.hierarchy_prefix}{qi}.csv")
+            if path.exists():
+                hierarchies[qi] = read_hierarchy(path)
+            else:
+                with gzip.open(f"{path}.gz") as handle:
+                    hierarchies[qi] = read_hierarchy(handle)
+        return df, hierarchies
+
+
+ADULT = ROOT / "tests" / "data" / "adult"
+CUP = ROOT / "bench" / "data" / "cup"
+TABLES = {
+    "adult": Table(
+        ADULT / "adult.csv",
+        ADULT / "adult_hierarchy_",
+        (
+            "sex",
+            "age",
+            "race",
+            "marital-status",
+            "education",
+            "native-country",
+            "workclass",
+            "occupation",
+        ),
+        text=False,
+    ),
+    "cup": Table(
+        CUP / "cup.csv.gz",
+        CUP / "cup_hierarchy_",
+        ("AGE", "GENDER", "INCOME", "MINRAMNT", "NGIFTALL", "STATE", "ZIP"),
+        text=True,
     ),
 }
-# ARX 3.9 times in milliseconds (see the module docstring for how they were measured).
-ARX_ISSUE_MS = {"k=5, 0% suppressed": (50.0, 90.0)}
-# ARX built here, bench/arx/BenchSearch.java, best of 9 in one JVM after 5 warm-up rounds:
-# (thread CPU time, ARXResult.getTime() wall time).
-ARX_LOCAL_MS: dict[str, tuple[float, float]] = {
-    "k=5, 0% suppressed": (54.1, 30.0),
-    "k=5, <=1% suppressed": (440.3, 496.0),
-    "k=5 + distinct 2-diversity, <=1%": (347.8, 342.0),
-}
+# (table, copies, suppression, sensitive attribute for distinct 2-diversity or None)
+CASES = [
+    ("adult", 1, 0.0, None),
+    ("adult", 1, 0.01, None),
+    ("adult", 1, 0.01, "salary-class"),
+    ("cup", 1, 0.0, None),
+    ("cup", 1, 0.01, None),
+    ("cup", 4, 0.0, None),
+    ("cup", 4, 0.01, None),
+    ("adult", 33, 0.0, None),
+    ("adult", 33, 0.01, None),
+    ("adult", 33, 0.01, "salary-class"),
+    ("cup", 16, 0.0, None),
+    ("cup", 16, 0.01, None),
+]
+K = 5
 
 
-def _timed(fn, repeat: int):
-    best_cpu = best_wall = float("inf")
-    result = None
-    for _ in range(repeat):
-        cpu, wall = time.process_time(), time.perf_counter()
-        result = fn()
-        best_cpu = min(best_cpu, time.process_time() - cpu)
-        best_wall = min(best_wall, time.perf_counter() - wall)
-    return result, best_cpu, best_wall
+def case_name(table: str, copies: int, suppression: float, sensitive: str | None) -> str:
+    rows = f" x{copies}" if copies > 1 else ""
+    model = f"k={K}" + (" + distinct 2-diversity" if sensitive else "")
+    return f"{table}{rows}, {model}, {'0%' if suppression == 0 else f'<={suppression:.0%}'}"
 
 
-def _pandas_node_seconds(df, hierarchies, levels, sensitive, repeat: int) -> float:
-    table = df.copy()
-    for column, level in levels.items():
-        table[column] = hierarchies[column].generalise(df[column], level)
+class Arx:
+    """The ARX harness (bench/arx/BenchSearch.java), one JVM for the whole run."""
 
-    def one_node():
-        groups = table.groupby(QI, observed=True)
-        sizes = groups.size()
-        if sensitive is not None:
-            groups[sensitive].nunique()
-        return sizes
-
-    return _timed(one_node, repeat)[1]
-
-
-def _arx_text(name: str, seconds: float, kind: int) -> str:
-    parts = []
-    if name in ARX_LOCAL_MS:
-        arx = ARX_LOCAL_MS[name][kind]
-        parts.append(f"ARX {arx:.0f} ms here: {seconds * 1e3 / arx:.2f}x")
-    if name in ARX_ISSUE_MS and kind == 1:
-        low, high = ARX_ISSUE_MS[name]
-        parts.append(
-            f"ARX {low:.0f}-{high:.0f} ms (issue 13): "
-            f"{seconds * 1e3 / high:.2f}-{seconds * 1e3 / low:.2f}x"
+    def __init__(self, classpath: str):
+        self.process = subprocess.Popen(
+            ["java", "-Xmx4g", "-cp", classpath, "BenchSearch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
         )
-    return "; ".join(parts) or "no ARX figure"
+
+    def ask(self, *fields) -> list[str]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("\t".join(str(f) for f in fields) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline().split()
+        if not answer or answer[0] == "error":
+            raise RuntimeError(f"ARX harness: {' '.join(answer) or 'no answer'}")
+        return answer
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("quit\n")
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+def timed(fn):
+    cpu, wall = time.process_time(), time.perf_counter()
+    result = fn()
+    return result, (time.process_time() - cpu) * 1e3, (time.perf_counter() - wall) * 1e3
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):.2f}-{statistics.median(values):.2f}-{max(values):.2f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=5, help="timed rounds per case")
+    parser.add_argument("--warmup", type=int, default=2, help="untimed rounds per case first")
+    parser.add_argument("--only", default="", help="only the cases whose name contains this")
+    parser.add_argument("--arx-classpath", default=os.environ.get("ARX_CLASSPATH", ""))
     args = parser.parse_args()
-    df = pd.read_csv(ADULT / "adult.csv", sep=";")
-    hierarchies = {c: read_hierarchy(ADULT / f"adult_hierarchy_{c}.csv") for c in QI}
+    arx = Arx(args.arx_classpath) if args.arx_classpath else None
     print(
-        f"adult: {len(df):,} records, {len(QI)} quasi-identifiers; times are the best of "
-        f"{args.repeat} (CPU time of this process / wall time)"
+        f"load average {os.getloadavg()[0]:.1f}; {args.warmup} warm-up and {args.repeat} timed "
+        "rounds per case, each round this project then ARX; ms: best / median"
     )
-    for name, target in CASES.items():
-        result, cpu, wall = _timed(
-            lambda target=target: search(df, hierarchies, target, measure="arx_loss"), args.repeat
+    loaded: dict[tuple[str, int], tuple[pd.DataFrame, dict]] = {}
+    for table_name, copies, suppression, sensitive in CASES:
+        name = case_name(table_name, copies, suppression, sensitive)
+        if args.only not in name:
+            continue
+        table = TABLES[table_name]
+        if (table_name, copies) not in loaded:
+            df, hierarchies = table.read()
+            if copies > 1:
+                df = pd.concat([df] * copies, ignore_index=True)
+            loaded = {(table_name, copies): (df, hierarchies)}  # one table in memory at a time
+            if arx is not None:
+                arx.ask(
+                    "load",
+                    f"{table_name}{copies}",
+                    table.path,
+                    table.hierarchy_prefix,
+                    copies,
+                    ",".join(table.qis),
+                )
+        df, hierarchies = loaded[(table_name, copies)]
+        k = K * copies
+        target = Target(
+            k=k, max_suppressed=suppression, sensitive=sensitive, l=2 if sensitive else None
         )
-        o = result.optimum
-        per_node = _pandas_node_seconds(df, hierarchies, dict(o.levels), target.sensitive, 3)
-        pandas_total = per_node * result.evaluated
+        arx_args = ("run", f"{table_name}{copies}", k, suppression, sensitive or "-", 2)
+        ours: list[tuple[float, float]] = []
+        theirs: list[tuple[float, float]] = []
+        for round_ in range(args.warmup + args.repeat):
+            result, cpu, wall = timed(
+                lambda: search(df, hierarchies, target, measure="arx_loss")  # noqa: B023
+            )
+            answer = arx.ask(*arx_args) if arx is not None else None
+            if round_ >= args.warmup:
+                ours.append((cpu, wall))
+                if answer is not None:
+                    theirs.append((float(answer[1]), float(answer[3])))
+        optimum = result.optimum
         print(
-            f"\n{name}: lattice {result.lattice_size:,} nodes, {result.evaluated} evaluated, "
-            f"{result.solutions} solutions, {len(result.frontier)} minimal"
+            f"\n{name}: {len(df):,} records, {result.lattice_size:,} nodes, "
+            f"{result.evaluated} evaluated, {result.solutions} solutions"
         )
+        print(f"  optimum {optimum.label()}, ARX loss {optimum.measures['arx_loss']:.6f}")
+        cpus, walls = [c for c, _ in ours], [w for _, w in ours]
         print(
-            f"  optimum (ARX loss): {o.label()}; ARX loss {o.measures['arx_loss']:.4f}, "
-            f"average loss {o.measures['loss']:.4f}, {o.suppressed} suppressed, "
-            f"{o.classes} classes"
+            f"  this project: CPU {min(cpus):.0f} / {statistics.median(cpus):.0f}, "
+            f"wall {min(walls):.0f} / {statistics.median(walls):.0f}"
         )
-        print(f"  core search     : {cpu * 1e3:.0f} ms CPU / {wall * 1e3:.0f} ms wall")
+        if arx is None:
+            continue
+        levels = ",".join(str(optimum.levels[q]) for q in table.qis)
+        same = answer[5] == levels and abs(float(answer[6]) - optimum.measures["arx_loss"]) < 1e-9
+        arx_cpus, arx_walls = [c for c, _ in theirs], [w for _, w in theirs]
         print(
-            f"  pandas per node : {per_node * 1e3:.1f} ms x {result.evaluated} nodes = "
-            f"{pandas_total:.2f} s: core is {pandas_total / cpu:.1f}x faster"
+            f"  ARX         : CPU {min(arx_cpus):.0f} / {statistics.median(arx_cpus):.0f}, "
+            f"wall {min(arx_walls):.0f} / {statistics.median(arx_walls):.0f}; optimum "
+            f"{answer[5]} loss {answer[6]}: {'the same' if same else 'DIFFERENT'}"
         )
-        print(f"  against ARX, CPU: {_arx_text(name, cpu, 0)}")
-        print(f"  against ARX wall: {_arx_text(name, wall, 1)}")
+        cpu_ratios = [a / b for a, b in zip(cpus, arx_cpus, strict=True)]
+        wall_ratios = [a / b for a, b in zip(walls, arx_walls, strict=True)]
+        print(
+            f"  ratio to ARX per round (min-median-max): CPU {spread(cpu_ratios)}, "
+            f"wall {spread(wall_ratios)}; best to best: CPU {min(cpus) / min(arx_cpus):.2f}, "
+            f"wall {min(walls) / min(arx_walls):.2f}"
+        )
+    if arx is not None:
+        arx.close()
 
 
 if __name__ == "__main__":

@@ -1,87 +1,134 @@
-import java.io.File;
+import java.io.*;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.*;
+import java.util.zip.GZIPInputStream;
 import org.deidentifier.arx.*;
 import org.deidentifier.arx.AttributeType.Hierarchy;
 import org.deidentifier.arx.criteria.*;
 import org.deidentifier.arx.metric.Metric;
 
-/** Times ARX on the three cases of bench/bench_search.py (adult, 8 QIs, ARX's hierarchies,
- *  Metric.createLossMetric()), all in one JVM, interleaved, after warm-up runs. Only
- *  ARXAnonymizer.anonymize is timed (data and hierarchies are read before, as the Python
- *  bench reads them before calling search).
- *  Prints, per case, ARX's optimum and the best and median of: this thread's CPU time, the
- *  JVM's process CPU time (JIT and GC threads included), wall time and ARXResult.getTime().
+/** ARX's side of bench/bench_search.py: one JVM that the Python bench starts once and drives
+ *  case by case, so both sides run in the same run, interleaved (a case here, the same case
+ *  there, round after round). Only ARXAnonymizer.anonymize is timed: the table and its
+ *  hierarchies are read, and replicated, before the clock starts, as the Python bench reads
+ *  them before calling search.
  *
- *  Build against ARX compiled from its source (org.deidentifier.arx, commit aacd487):
+ *  Commands, one a line on stdin, fields separated by tabs:
+ *    load NAME TABLE HIERARCHY_PREFIX COPIES QI,QI,...
+ *        reads TABLE (';'-separated, header first, .gz read through gzip), repeats its records
+ *        COPIES times, and reads HIERARCHY_PREFIX + QI + ".csv" (or ".csv.gz") for each QI;
+ *        answers "loaded RECORDS".
+ *    run NAME K SUPPRESSION SENSITIVE L
+ *        k-anonymity (plus distinct L-diversity of SENSITIVE unless SENSITIVE is "-"), at most
+ *        SUPPRESSION (a share) of the records suppressed, Metric.createLossMetric(); answers
+ *        "result THREAD_CPU_MS PROCESS_CPU_MS WALL_MS ARX_GETTIME_MS TRANSFORMATION SCORE"
+ *        (the transformation as levels joined by ',', in the order the QIs were loaded).
+ *    quit
+ *  Other columns of the table are insensitive attributes.
+ *
+ *  Build against ARX compiled from its source (org.deidentifier.arx, commit aacd487; see
+ *  tests/data/arx/README.md and docs/performance.md "Lattice search"):
  *    javac -cp "$ARX_CLASSPATH" -d out bench/arx/BenchSearch.java
- *    java -cp "out:$ARX_CLASSPATH" BenchSearch tests/data/adult 5 9
- *  (arguments: the adult folder, warm-up rounds, timed rounds). Not part of the product or
- *  the tests: the figures it printed are written into bench/bench_search.py. */
+ *  then give bench/bench_search.py --arx-classpath "out:$ARX_CLASSPATH". Not part of the
+ *  product or the tests. */
 public class BenchSearch {
-    static final String[] QI = {"sex", "age", "race", "marital-status", "education",
-                                "native-country", "workclass", "occupation"};
 
-    static Data data;
-    static ARXConfiguration config;
-
-    /** Reads the data and hierarchies and sets the models (not timed). */
-    static void prepare(String dir, int c) throws Exception {
-        data = Data.create(dir + "/adult.csv", StandardCharsets.UTF_8, ';');
-        for (String q : QI)
-            data.getDefinition().setAttributeType(q, Hierarchy.create(
-                dir + "/adult_hierarchy_" + q + ".csv", StandardCharsets.UTF_8, ';'));
-        config = ARXConfiguration.create();
-        config.addPrivacyModel(new KAnonymity(5));
-        config.setSuppressionLimit(c == 0 ? 0d : 0.01d);
-        if (c == 2) {
-            data.getDefinition().setAttributeType("salary-class", AttributeType.SENSITIVE_ATTRIBUTE);
-            config.addPrivacyModel(new DistinctLDiversity("salary-class", 2));
-        } else {
-            data.getDefinition().setAttributeType("salary-class", AttributeType.INSENSITIVE_ATTRIBUTE);
-        }
-        config.setQualityModel(Metric.createLossMetric());
+    static final class Table {
+        List<String[]> rows;  // header first, then the records COPIES times
+        String[] qis;
+        Map<String, String[][]> hierarchies = new HashMap<>();
     }
 
-    public static void main(String[] a) throws Exception {
-        String dir = a[0];
-        int warmup = Integer.parseInt(a[1]), repeats = Integer.parseInt(a[2]);
-        String[] names = {"k=5, 0% suppressed", "k=5, <=1% suppressed",
-                          "k=5 + distinct 2-diversity, <=1%"};
+    static final Map<String, Table> tables = new HashMap<>();
+
+    static BufferedReader open(String path) throws IOException {
+        InputStream in = new FileInputStream(path);
+        if (path.endsWith(".gz")) in = new GZIPInputStream(in, 1 << 16);
+        return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+    }
+
+    static List<String[]> readRows(String path) throws IOException {
+        List<String[]> rows = new ArrayList<>();
+        try (BufferedReader reader = open(path)) {
+            for (String line; (line = reader.readLine()) != null; )
+                if (!line.isEmpty()) rows.add(line.split(";", -1));
+        }
+        return rows;
+    }
+
+    static String load(String[] f) throws IOException {
+        Table table = new Table();
+        List<String[]> rows = readRows(f[2]);
+        int copies = Integer.parseInt(f[4]);
+        table.rows = new ArrayList<>(1 + (rows.size() - 1) * copies);
+        table.rows.add(rows.get(0));
+        for (int c = 0; c < copies; c++) table.rows.addAll(rows.subList(1, rows.size()));
+        table.qis = f[5].split(",");
+        for (String qi : table.qis) {
+            String path = f[3] + qi + ".csv";
+            if (!new File(path).exists()) path += ".gz";
+            table.hierarchies.put(qi, readRows(path).toArray(new String[0][]));
+        }
+        tables.put(f[1], table);
+        return "loaded " + (table.rows.size() - 1);
+    }
+
+    static String run(String[] f) throws IOException {
+        Table table = tables.get(f[1]);
+        int k = Integer.parseInt(f[2]);
+        double suppression = Double.parseDouble(f[3]);
+        String sensitive = f[4];
+        int l = Integer.parseInt(f[5]);
+        // Not timed: the data and its definition, as the Python side's inputs are ready.
+        Data data = Data.create(table.rows);
+        Set<String> qis = new HashSet<>(Arrays.asList(table.qis));
+        for (String column : table.rows.get(0)) {
+            if (qis.contains(column))
+                data.getDefinition().setAttributeType(column, Hierarchy.create(table.hierarchies.get(column)));
+            else if (column.equals(sensitive))
+                data.getDefinition().setAttributeType(column, AttributeType.SENSITIVE_ATTRIBUTE);
+            else
+                data.getDefinition().setAttributeType(column, AttributeType.INSENSITIVE_ATTRIBUTE);
+        }
+        ARXConfiguration config = ARXConfiguration.create();
+        config.addPrivacyModel(new KAnonymity(k));
+        if (!sensitive.equals("-")) config.addPrivacyModel(new DistinctLDiversity(sensitive, l));
+        config.setSuppressionLimit(suppression);
+        config.setQualityModel(Metric.createLossMetric());
+        System.gc();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        for (int i = 0; i < warmup; i++) for (int c = 0; c < 3; c++) {
-            prepare(dir, c);
-            new ARXAnonymizer().anonymize(data, config);
+        long t0 = threads.getCurrentThreadCpuTime(), p0 = os.getProcessCpuTime(), w0 = System.nanoTime();
+        ARXResult result = new ARXAnonymizer().anonymize(data, config);
+        double thread = (threads.getCurrentThreadCpuTime() - t0) / 1e6;
+        double process = (os.getProcessCpuTime() - p0) / 1e6;
+        double wall = (System.nanoTime() - w0) / 1e6;
+        ARXLattice.ARXNode optimum = result.getGlobalOptimum();
+        StringBuilder levels = new StringBuilder();
+        for (String qi : table.qis) {
+            if (levels.length() > 0) levels.append(',');
+            levels.append(optimum == null ? -1 : optimum.getGeneralization(qi));
         }
-        double[][] thread = new double[3][repeats], proc = new double[3][repeats],
-                   wall = new double[3][repeats], arx = new double[3][repeats];
-        String[] optimum = new String[3];
-        for (int r = 0; r < repeats; r++) {
-            for (int c = 0; c < 3; c++) {
-                prepare(dir, c);
-                System.gc();
-                long t0 = threads.getCurrentThreadCpuTime(), p0 = os.getProcessCpuTime(),
-                     w0 = System.nanoTime();
-                ARXResult result = new ARXAnonymizer().anonymize(data, config);
-                thread[c][r] = (threads.getCurrentThreadCpuTime() - t0) / 1e6;
-                proc[c][r] = (os.getProcessCpuTime() - p0) / 1e6;
-                wall[c][r] = (System.nanoTime() - w0) / 1e6;
-                arx[c][r] = result.getTime();
-                optimum[c] = Arrays.toString(result.getGlobalOptimum().getTransformation())
-                    + " " + result.getGlobalOptimum().getHighestScore();
+        String score = optimum == null ? "none" : String.valueOf(optimum.getHighestScore());
+        return String.format(Locale.ROOT, "result %.3f %.3f %.3f %d %s %s",
+                             thread, process, wall, result.getTime(), levels, score);
+    }
+
+    public static void main(String[] args) throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
+        System.setOut(new PrintStream(OutputStream.nullOutputStream()));  // ARX's own prints
+        for (String line; (line = in.readLine()) != null; ) {
+            String[] f = line.split("\t", -1);
+            try {
+                if (f[0].equals("quit")) break;
+                out.println(f[0].equals("load") ? load(f) : run(f));
+            } catch (Exception e) {
+                out.println("error " + e.toString().replace('\n', ' '));
             }
         }
-        System.out.println("ARX " + warmup + " warm-up rounds, " + repeats + " timed rounds; ms: best / median");
-        for (int c = 0; c < 3; c++) {
-            System.out.printf("%s: optimum %s%n  thread CPU %.1f / %.1f, process CPU %.1f / %.1f, wall %.1f / %.1f, ARXResult.getTime %.0f / %.0f%n",
-                names[c], optimum[c], min(thread[c]), med(thread[c]), min(proc[c]), med(proc[c]),
-                min(wall[c]), med(wall[c]), min(arx[c]), med(arx[c]));
-        }
     }
-    static double min(double[] x) { double m = Double.MAX_VALUE; for (double v : x) m = Math.min(m, v); return m; }
-    static double med(double[] x) { double[] y = x.clone(); Arrays.sort(y); return y[y.length / 2]; }
 }
