@@ -52,10 +52,16 @@ class PreparedColumn:
 def value_rows(series: pd.Series, hierarchy: Hierarchy) -> tuple[np.ndarray, np.ndarray]:
     """Each record's hierarchy row: the code of its value (0..d-1) and, per distinct value,
     its row of the hierarchy table (``len(hierarchy.levels)`` for a missing value), in
-    ascending row order. Values are matched as text (``39`` and ``39.0`` are one value):
-    one hash of the records (pyarrow's ``index_in`` for a pyarrow string column, else
-    ``pd.factorize`` and the text of each distinct value). A value the hierarchy does not
-    cover raises, naming it and its row."""
+    ascending row order (:func:`record_rows`, then the rows present numbered densely)."""
+    return dense_rows(record_rows(series, hierarchy), len(hierarchy.levels) + 1)
+
+
+def record_rows(series: pd.Series, hierarchy: Hierarchy) -> np.ndarray:
+    """Each record's row of the hierarchy table (``len(hierarchy.levels)`` for a missing
+    value). Values are matched as text (``39`` and ``39.0`` are one value): one hash of the
+    records (pyarrow's ``index_in`` for a pyarrow string column, else ``pd.factorize`` and
+    the text of each distinct value). A value the hierarchy does not cover raises, naming
+    it and its row."""
     leaves = hierarchy.levels[0]
     if arrow_strings(series) and arrow_strings(leaves):
         values = pa.array(series.array)
@@ -65,9 +71,7 @@ def value_rows(series: pd.Series, hierarchy: Hierarchy) -> tuple[np.ndarray, np.
         found = pc.index_in(values, value_set=value_set, skip_nulls=False)
         if found.null_count:
             hierarchy.generalise(series, 0)  # raises, naming the first value not covered
-        record_rows = found.to_numpy()
-        present = np.bincount(record_rows, minlength=len(leaves) + 1) > 0
-        return (np.cumsum(present) - 1)[record_rows], np.flatnonzero(present)
+        return found.to_numpy()
     raw_codes, raw_uniques = pd.factorize(series, use_na_sentinel=False)
     text = as_text(pd.Series(raw_uniques, name=series.name, dtype=series.dtype))
     raw_rows = pd.Index(leaves.to_numpy(dtype=object)).get_indexer(
@@ -77,11 +81,14 @@ def value_rows(series: pd.Series, hierarchy: Hierarchy) -> tuple[np.ndarray, np.
     if ((raw_rows < 0) & ~missing).any():
         hierarchy.generalise(series, 0)  # raises, naming the first value not covered
     raw_rows = np.where(missing, len(leaves), raw_rows)
-    present = np.zeros(len(leaves) + 1, dtype=bool)
-    present[raw_rows] = True
-    dense = np.cumsum(present) - 1  # ascending rows -> 0..d-1
-    value_codes = dense[raw_rows][np.asarray(raw_codes, dtype=np.int64)]
-    return value_codes, np.flatnonzero(present)
+    return raw_rows[np.asarray(raw_codes, dtype=np.intp)]
+
+
+def dense_rows(rows: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """``rows`` (hierarchy rows, below ``n_rows``) as codes 0..d-1 in ascending row order,
+    and the d rows present."""
+    present = np.bincount(rows, minlength=n_rows) > 0
+    return (np.cumsum(present) - 1)[rows], np.flatnonzero(present)
 
 
 def arrow_strings(values: pd.Series) -> bool:
@@ -115,13 +122,23 @@ def prepare_column(
     series: pd.Series, hierarchy: Hierarchy, records: np.ndarray | None = None
 ) -> PreparedColumn:
     """A column coded against its hierarchy at every level (nesting checked on the values
-    present). ``records``: how many records each row stands for (None: one each). Every step after
-    the records' hash works on the distinct values, all levels at once."""
-    value_codes, rows = value_rows(series, hierarchy)
+    present). ``records``: how many records each row stands for (None: one each)."""
+    return column_of_rows(
+        str(series.name), record_rows(series, hierarchy), hierarchy, records, series.name
+    )
+
+
+def column_of_rows(
+    name: str, rows_of: np.ndarray, hierarchy: Hierarchy, records: np.ndarray | None, label=None
+) -> PreparedColumn:
+    """:func:`prepare_column` from each row's hierarchy row (``rows_of``, as
+    :func:`record_rows` gives; the rows may be groups of records, ``records`` of each).
+    Every step works on the distinct values, all levels at once."""
+    value_codes, rows = dense_rows(rows_of, len(hierarchy.levels) + 1)
     d, levels, domain = len(rows), hierarchy.height + 1, len(hierarchy.levels)
-    label, leaves = level_labels(hierarchy)
-    value_label = label[rows].T  # (levels, d)
-    used = np.zeros(label.max() + 1, dtype=bool)
+    label_of, leaves = level_labels(hierarchy)
+    value_label = label_of[rows].T  # (levels, d)
+    used = np.zeros(label_of.max() + 1, dtype=bool)
     used[value_label] = True
     rank = np.cumsum(used) - 1
     cards = used.reshape(levels, -1).sum(axis=1)
@@ -129,7 +146,13 @@ def prepare_column(
     groups = rank[value_label] - starts[:, None]  # dense 0..cards-1 per level
     for level in range(1, levels):
         _check_nested(
-            groups[level - 1], groups[level], cards[level - 1], rows, hierarchy, level, series.name
+            groups[level - 1],
+            groups[level],
+            cards[level - 1],
+            rows,
+            hierarchy,
+            level,
+            name if label is None else label,
         )
     counts = np.bincount(value_codes, weights=records, minlength=d).astype(float)
     n = float(counts.sum())
@@ -137,7 +160,7 @@ def prepare_column(
     entropy = -np.log2(counts / group_count[groups + starts[:, None]])
     loss = (leaves[rows].T - 1.0) / (domain - 1) if domain > 1 else np.zeros((levels, d))
     column = PreparedColumn(
-        str(series.name),
+        name,
         hierarchy.height,
         groups,
         [max(int(c), 1) for c in cards],
@@ -221,11 +244,13 @@ class PreparedTable:
         self.qis = tuple(hierarchies)
         self.n = len(df) if counts is None else int(counts.sum())
         models = target.models
-        columns = [prepare_column(df[c], hierarchies[c], counts) for c in self.qis]
-        self.columns = columns
-        self.heights = np.array([c.height for c in columns], dtype=np.int64)
+        # Each record's hierarchy row per column, combined into units (records alike on
+        # every quasi-identifier) straight away: only these passes touch every record; the
+        # columns are then coded on the units (distinct values, losses, entropies, nesting).
+        rows_of = [record_rows(df[c], hierarchies[c]) for c in self.qis]
         unit_of_record, n_units = combine_codes(
-            [(c.value_codes, c.value_groups.shape[1]) for c in columns], len(df)
+            [(r, len(hierarchies[c].levels) + 1) for r, c in zip(rows_of, self.qis, strict=True)],
+            len(df),
         )
         first = np.empty(n_units, dtype=np.int64)
         first[unit_of_record[::-1]] = np.arange(len(df) - 1, -1, -1)
@@ -234,14 +259,21 @@ class PreparedTable:
         )
         self.n_units = n_units
         self.unit_first = first  # first record of each unit (ARX orders ties by it)
+        # Units weighted by their records: a column's figures are those of its records.
+        columns = [
+            column_of_rows(str(c), r[first], hierarchies[c], self.unit_records, c)
+            for r, c in zip(rows_of, self.qis, strict=True)
+        ]
+        del rows_of
+        self.columns = columns
+        self.heights = np.array([c.height for c in columns], dtype=np.int64)
         # From here on, codes are per unit: one row per (column, level) of one array, which
         # the measures read as a whole (core.search.measures). 32-bit: a code is below the
         # number of distinct values, and keys are 32-bit while their radix fits
         # (core.search.rollup).
         self.unit_codes = np.empty((int((self.heights + 1).sum()), n_units), dtype=np.int32)
         row = 0
-        for column in columns:
-            column.value_codes = column.value_codes[first]
+        for column in columns:  # value_codes are per unit already
             rows = self.unit_codes[row : row + column.height + 1]
             np.take(column.value_groups.astype(np.int32), column.value_codes, axis=1, out=rows)
             column.codes, row = list(rows), row + column.height + 1
