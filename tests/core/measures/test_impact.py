@@ -1,13 +1,17 @@
 """core.measures.impact on the paths a large table takes (issue 31): the columns shared
-between two threads (100,000 value combinations or more, four columns or more), and record
-counts too large to share one 64-bit key with the combination (a frequency table)."""
+between two threads (100,000 value combinations or more, four columns or more), record
+counts too large to share one 64-bit key with the combination (a frequency table), and
+the risk report's path (the classes' keys in ascending order, worked on in 32 bits where
+they fit), each against pandas grouping the records without each column."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from core.measures.impact import quasi_identifier_impact
+from core.risk import risk_report
 
 
 def _figures_by_groupby(df: pd.DataFrame, qis: list[str], k: int, weights=None) -> dict:
@@ -16,7 +20,7 @@ def _figures_by_groupby(df: pd.DataFrame, qis: list[str], k: int, weights=None) 
     figures = {}
     for column in qis:
         rest = [c for c in qis if c != column]
-        size = records.groupby([df[c] for c in rest], dropna=False).sum()
+        size = records.groupby([df[c] for c in rest], dropna=False, observed=True).sum()
         figures[column] = (
             int(size.min()),
             int((size == 1).sum()),
@@ -64,6 +68,71 @@ def test_impact_with_counts_too_large_for_one_key_is_a_pandas_groupby():
     impact = quasi_identifier_impact(df, qis, k=2**19, counts=counts)
     expected = _figures_by_groupby(df, qis, 2**19, counts)
     for figure in impact:
+        assert (
+            figure.k_without,
+            figure.uniques_without,
+            figure.records_below_k_without,
+        ) == expected[figure.quasi_identifier]
+
+
+def _skewed_table(rng: np.random.Generator, rows: int, sizes: dict[str, int]) -> pd.DataFrame:
+    """Columns of integer codes drawn with Zipf-like weights (so leaving a column out merges
+    many combinations), a sex column stored as a Categorical with an unused category and a
+    missing value, and the first rows repeated (classes of two and three records)."""
+    columns = {}
+    for name, size in sizes.items():
+        weights = 1 / np.arange(1, size + 1) ** 0.7
+        columns[name] = rng.choice(size, rows, p=weights / weights.sum())
+    df = pd.DataFrame(columns)
+    sex = pd.Categorical(rng.choice(["F", "M"], rows), categories=["F", "M", "X"])
+    sex[:3] = np.nan
+    df.insert(0, "sex", sex)
+    df["income"] = rng.choice(["low", "mid", "high"], rows)
+    return pd.concat([df, df.iloc[: rows // 50], df.iloc[: rows // 300]], ignore_index=True)
+
+
+@pytest.mark.parametrize(
+    ("rows", "sizes"),
+    [
+        # 4 x 91 x 300 x 400 x 90 combinations (below 2**32): the keys in 32 bits; without
+        # sex, key and count need 33 bits (that column in 64), the others fit 32
+        (150_000, {"age": 91, "town": 300, "job": 400, "band": 90}),
+        # over 2**32 combinations: every number in 64 bits
+        (150_000, {"age": 91, "town": 300, "job": 400, "band": 90, "year": 50}),
+        # one thread
+        (3_000, {"age": 20, "town": 8, "job": 6}),
+    ],
+)
+def test_risk_report_impact_is_a_pandas_groupby(rows, sizes):
+    rng = np.random.default_rng(rows + len(sizes))
+    df = _skewed_table(rng, rows, sizes)
+    qis = ["sex", *sizes]
+    report = risk_report(df, qis, k_threshold=5, sensitive="income")
+    expected = _figures_by_groupby(df, qis, 5)
+    assert [i.quasi_identifier for i in report.impact] == qis
+    for figure in report.impact:
+        column = figure.quasi_identifier
+        assert (
+            figure.k_without,
+            figure.uniques_without,
+            figure.records_below_k_without,
+        ) == expected[column]
+        assert figure.distinct_values == df[column].nunique(dropna=False)
+    uniques_without = [expected[column][1] for column in qis]
+    assert min(uniques_without) < report.uniques  # leaving a column out merges classes
+
+
+def test_risk_report_impact_of_a_frequency_table_is_a_pandas_groupby():
+    """The same through the counts of a frequency table (what the engines hand over)."""
+    rng = np.random.default_rng(5)
+    sizes = {"age": 91, "town": 300, "job": 400, "band": 90}
+    df = _skewed_table(rng, 120_000, sizes)
+    qis = ["sex", *sizes]
+    freq = df.groupby([*qis, "income"], dropna=False, observed=True).size().reset_index()
+    counts = freq.pop(0).to_numpy()
+    report = risk_report(freq, qis, k_threshold=3, sensitive="income", counts=counts)
+    expected = _figures_by_groupby(freq, qis, 3, counts)
+    for figure in report.impact:
         assert (
             figure.k_without,
             figure.uniques_without,
