@@ -248,10 +248,19 @@ class PreparedTable:
         # every quasi-identifier) straight away: only these passes touch every record; the
         # columns are then coded on the units (distinct values, losses, entropies, nesting).
         rows_of = [record_rows(df[c], hierarchies[c]) for c in self.qis]
-        unit_of_record, n_units = combine_codes(
-            [(r, len(hierarchies[c].levels) + 1) for r, c in zip(rows_of, self.qis, strict=True)],
-            len(df),
-        )
+        if len(rows_of) == 1:  # one column: its values in hierarchy order are the units
+            unit_of_record, present = dense_rows(
+                rows_of[0], len(hierarchies[self.qis[0]].levels) + 1
+            )
+            n_units = present.size
+        else:
+            unit_of_record, n_units = combine_codes(
+                [
+                    (r, len(hierarchies[c].levels) + 1)
+                    for r, c in zip(rows_of, self.qis, strict=True)
+                ],
+                len(df),
+            )
         first = np.empty(n_units, dtype=np.int64)
         first[unit_of_record[::-1]] = np.arange(len(df) - 1, -1, -1)
         self.unit_records = np.bincount(unit_of_record, weights=counts, minlength=n_units).astype(

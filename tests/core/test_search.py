@@ -1234,6 +1234,23 @@ def test_a_key_wider_than_32_bits_groups_the_records():
     assert (result.optimum.suppressed, result.optimum.classes) == (150, 100)
 
 
+def test_one_quasi_identifier_whose_hierarchy_has_values_not_present():
+    """One column, values on 4 of the hierarchy's 5 rows ("40" absent): the units are its
+    4 values (a 5th, empty unit broke the preparation). k = 2: the values hold 1 ("20"),
+    1 ("21"), 3 ("30") and 1 ("31") records, so level 0 fails (3 records in small classes,
+    above the 1 of 6 allowed); the decades hold 2 and 4: level 1, loss (2 - 1) / (5 - 1)."""
+    from core.search.lattice import Lattice
+
+    values = pd.DataFrame({"age": ["30", "20", "30", "31", "21", "30"]})
+    target = Target(k=2, max_suppressed=1 / 6)
+    table = Lattice(values, {"age": _ages()}, target).table
+    assert table.n_units == 4 and table.unit_records.tolist() == [1, 1, 3, 1]
+    result = search(values, {"age": _ages()}, target)
+    assert result.optimum.levels == {"age": 1}
+    assert result.optimum.classes == 2 and result.optimum.suppressed == 0
+    assert result.optimum.measures["loss"] == pytest.approx(0.25)
+
+
 def test_coarse_roots_by_hand():
     """A node with no evaluated node below it is keyed from the coarsest *coarse root*
     below it: root j raises to level 1 the j columns with the most distinct values. Six
