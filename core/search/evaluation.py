@@ -55,6 +55,9 @@ class Evaluator:
         self.limit = int(np.floor(target.max_suppressed * self.n + 1e-9))
         self.models = target.models
         self.prune_models = pruning_models(self.models, self.limit)
+        # The models' tests with their settings found once (a search tests many nodes).
+        self._prune_failing = self.prune_models.failing_test()
+        self._target_failing = self.models.failing_test()
         # Whether the whole target prunes in both directions (no node needs a re-check).
         self.monotone = whole_target_prunes(target, self.models, self.limit)
         self.evaluated = 0
@@ -73,11 +76,11 @@ class Evaluator:
         target hold."""
         sizes = classes.sizes
         in_population = self.in_population(levels, classes)
-        fail = self.prune_models.failing(sizes, classes.dist, in_population)
+        fail = self._prune_failing(sizes, classes.dist, in_population)
         suppressed = int(round(sizes[fail].sum()))
         prune_ok = ok = suppressed <= self.limit and suppressed < self.n
         if prune_ok and not self.monotone:
-            fail = self.models.failing(sizes, classes.dist, in_population)
+            fail = self._target_failing(sizes, classes.dist, in_population)
             suppressed = int(round(sizes[fail].sum()))
             ok = suppressed <= self.limit and suppressed < self.n
         if ok and self.target.sample_based:

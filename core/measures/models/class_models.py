@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Self
 
@@ -207,12 +207,25 @@ class ClassModels:
         """Boolean per class: the class fails at least one model (ARX: it is suppressed).
         ``population_counts``: with a population table, the population records of each
         class (k-map)."""
+        return self.failing_test()(sizes, dist, population_counts)
+
+    def failing_test(
+        self,
+    ) -> Callable[[np.ndarray, ClassDistribution | None, np.ndarray | None], np.ndarray]:
+        """:meth:`failing` with the settings and the models asked found once, for a caller
+        that tests many tables against the same models (the lattice search, once per node:
+        adult's search with 1% suppressed, 880 nodes, went from 118 to 110 ms)."""
         settings = self.model_fields()
-        table = ClassTable(np.asarray(sizes), dist, population_counts)
-        fail = np.zeros(np.shape(sizes), dtype=bool)
-        for model in self.asked():
-            fail |= model.failing(settings, table)
-        return fail
+        asked = self.asked()
+
+        def failing(sizes, dist, population_counts=None) -> np.ndarray:
+            table = ClassTable(np.asarray(sizes), dist, population_counts)
+            fail = np.zeros(np.shape(sizes), dtype=bool)
+            for model in asked:
+                fail |= model.failing(settings, table)
+            return fail
+
+        return failing
 
     def describe(self) -> str:
         settings = self.model_fields()
