@@ -43,3 +43,18 @@ def _keep_freed_memory_for_reuse() -> None:
     mallopt(mmap_threshold, largest)  # arrays up to 2 GiB from the heap
     mallopt(trim_threshold, largest)  # freed heap memory kept for reuse
     mallopt(top_pad, ctypes.c_int(2**30))  # the heap grows in large steps
+
+
+def skip_last_collection() -> None:
+    """Spare the interpreter's garbage collection at exit the walk over every object.
+
+    When the process ends, Python collects garbage once more over every object alive:
+    the hundreds of thousands that importing pandas, pyarrow and NumPy made. On this
+    project's machine that walk is 0.08 s of CPU of every command (``python -c "import
+    pandas"`` pays it too). Frozen objects are left out of every collection (``gc.freeze``);
+    the process ends right after, so nothing they hold outlives it, and the exit's other
+    work (flushing the outputs, ``atexit``) is unchanged. Called once the command is done.
+    """
+    import gc
+
+    gc.freeze()
