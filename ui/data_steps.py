@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import AnonymisationError
-from core.schema import Role, Suggestion
+from core.roles import Role, Suggestion
 from ui.page_errors import error_text
 from ui.progress import working
 from ui.state import classify, loading, replay, session, widgets

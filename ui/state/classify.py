@@ -8,7 +8,7 @@ import streamlit as st
 
 from core.errors import ColumnNotFoundError
 from core.markup import escape_markdown
-from core.schema import Role, Suggestion, suggest_roles
+from core.roles import Role, Suggestion
 from ui.progress import working
 from ui.state.replay import current, current_data
 from ui.state.session import K_TARGET_KEY, SENSITIVE_KEY, has_data, original, session, source_name
@@ -24,6 +24,10 @@ def suggestions() -> dict[str, Suggestion]:
     if state.get("suggestions") is None:
         if not has_data():
             return {}
+        # Imported on first use: the suggester loads the detectors (hundreds of patterns
+        # compiled on import), which the Data page's first table need not wait for (issue 31).
+        from core.schema import suggest_roles
+
         table = original()
         with working(
             f"Suggesting a role for each of the {table.shape[1]:,} columns "

@@ -14,7 +14,7 @@ import streamlit as st
 from core.errors import AnonymisationError
 from core.io import read_table
 from core.recipe import EditHistory, Recipe
-from core.schema import Role
+from core.roles import Role
 from core.workspace import Workspace, WorkspaceError, sha256_file
 from core.workspace.restore import restore_version as restore_in_workspace
 from ui.page_errors import error_text

@@ -13,7 +13,7 @@ from core.errors import AnonymisationError, SecretError
 from core.io import read_table
 from core.markup import code_span
 from core.recipe import EditHistory, Recipe
-from core.schema import Role
+from core.roles import Role
 from core.workspace import sha256_bytes, sha256_file, table_sha256
 from ui.page_errors import error_text
 from ui.state.cache import PREFIX_CACHE, forget_session_caches, remember_table
