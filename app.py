@@ -10,9 +10,6 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.navigation import draw_menu
-from ui.page_errors import friendly_errors
-from ui.state import following, presentation
-from ui.warm_up import warm_up_later_pages
 
 # Page icons are emoji, not ":material/...:" names: Streamlit turns a page's Material icon
 # into a favicon fetched from Google's servers, and nothing here may reach the internet.
@@ -50,6 +47,15 @@ PAGES = {
 # drawn by ui.navigation as headings and links instead, every page listed.
 navigation = st.navigation(PAGES, position="hidden")
 draw_menu(PAGES)
+# The library is imported only now, once the page set-up and the menu are on their way to
+# the browser (issue 31: a cold server's first table). The browser draws the menu while the
+# server imports, and Streamlit's check on its first element (inspect.stack(), which
+# resolves the path of every module loaded, once per process) ran before the library's
+# hundreds of modules were loaded: 0.1-0.16 s of the first table otherwise.
+from ui.page_errors import friendly_errors  # noqa: E402
+from ui.state import following, presentation  # noqa: E402
+from ui.warm_up import warm_up_later_pages  # noqa: E402
+
 # The workspace is the single source of truth: load where it left off, or take over what
 # another session (a tab, the CLI) changed in it since the last rerun.
 following.sync_with_workspace()

@@ -18,6 +18,7 @@ def test_later_modules_are_imported_once_in_the_background(monkeypatch):
         return thread
 
     monkeypatch.setattr(ui.warm_up, "_started", threading.Event())
+    monkeypatch.setattr(ui.warm_up, "WARM_UP_DELAY_S", 0.01)  # not the first page's 2 s
     monkeypatch.setattr(ui.warm_up.threading, "Thread", recording_thread)
     monkeypatch.delitem(sys.modules, "ui.charts", raising=False)
     ui.warm_up.warm_up_later_pages()
