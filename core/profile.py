@@ -59,23 +59,28 @@ def profile(df: pd.DataFrame, *, examples: int = 3) -> pd.DataFrame:
     rows = []
     for position, name in enumerate(df.columns):
         series = df.iloc[:, position]
-        present = series.dropna()
-        distinct = present.unique()
+        missing = int(series.isna().sum())
+        present = len(series) - missing
+        # The distinct values of the whole column, then the missing one dropped from them:
+        # no copy of the column without its missing values (a 1M-row table's profile is
+        # drawn on Data right after its first table; issue 31). Order of first appearance.
+        distinct = series.unique()
+        if missing:
+            distinct = distinct[~pd.isna(distinct)]
         n_distinct = len(distinct)
         kind = _kind(series)
-        numeric = kind in ("integer", "number") and len(present) > 0
-        values = present.to_numpy(dtype=float) if numeric else None
+        numeric = kind in ("integer", "number") and present > 0
         rows.append(
             {
                 "column": str(name),
                 "type": kind,
-                "missing": int(series.isna().sum()),
+                "missing": missing,
                 "distinct": n_distinct,
-                "uniqueness": n_distinct / len(present) if len(present) else np.nan,
+                "uniqueness": n_distinct / present if present else np.nan,
                 "examples": ", ".join(str(v) for v in distinct[:examples]),
-                "min": float(values.min()) if numeric else np.nan,
-                "max": float(values.max()) if numeric else np.nan,
-                "mean": float(values.mean()) if numeric else np.nan,
+                "min": float(series.min()) if numeric else np.nan,
+                "max": float(series.max()) if numeric else np.nan,
+                "mean": float(series.mean()) if numeric else np.nan,
             }
         )
     return pd.DataFrame(rows, columns=list(PROFILE_COLUMNS))
