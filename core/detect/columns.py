@@ -36,6 +36,7 @@ from core.detect.column_phones import phone_evidence
 from core.detect.evidence import THRESHOLD, Evidence, pct
 from core.detect.lexicon import name_lists
 from core.detect.name_cells import name_shares, non_latin_script
+from core.detect.name_words import RELATIONS
 from core.detect.national_ids import NATIONAL_ID_SHAPES
 from core.detect.patterns import PATTERNS, fast_fullmatch, full_match_mask
 from core.detect.phones import phone_share
@@ -598,11 +599,20 @@ _TITLE = re.compile(
 )
 
 
+# The relation a next-of-kin or contact cell notes beside the name: "tan ah kow (father)",
+# "wife - priya ramasamy", "siti binte osman, mother", "son in law: ravi".
+_RELATION = rf"(?:{RELATIONS})(?:[ -]in[ -]law)?"
+_RELATION_NOTE = re.compile(
+    rf"^\s*{_RELATION}\s*[-–:/,]\s*|\s*(?:[-–:/,;]\s*\(?|\()\s*{_RELATION}\s*\)?\.?\s*$",
+    re.IGNORECASE,
+)
+
+
 def _titled(values: pd.Series) -> pd.Series:
-    """Values as a name column's cells are read: a leading form of address dropped, and
-    cells written all in lower case title-cased ('tan wei ling' -> 'Tan Wei Ling'), so
-    that the name shapes, which look for capitals, read them too."""
-    values = values.str.replace(_TITLE, "", regex=True)
+    """Values as a name column's cells are read: a leading form of address and a noted
+    relation dropped, and cells written all in lower case title-cased ('tan wei ling' ->
+    'Tan Wei Ling'), so that the name shapes, which look for capitals, read them too."""
+    values = values.str.replace(_TITLE, "", regex=True).str.replace(_RELATION_NOTE, "", regex=True)
     lower = values.str.lower() == values
     return values.where(~lower, values.str.title())
 

@@ -37,6 +37,7 @@ import string
 import unicodedata
 
 from core.detect.lexicon import NameLists, name_lists
+from core.detect.name_lines import alone_on_line, names_a_place
 from core.detect.name_words import (
     CUES,
     LOWER,
@@ -270,7 +271,8 @@ CUED_NAME = re.compile(
 # Runs of lower-case words (a note typed without capitals): two or more sure names side by
 # side in one ("lim boon huat, 9123 4567") are a name without any cue.
 LOWER_RUN = re.compile(
-    r"(?<![\w'’@./-])[a-z][a-z'’-]{1,24}(?:[ \t]+[a-z][a-z'’-]{1,24})+(?![\w@'’/-])"
+    r"(?<![\w'’@./-])[a-z][a-z'’-]{1,24}(?:[ \t]+(?:[a-z][a-z'’-]{1,24}|[sd]/o|a/[lp]))+"
+    r"(?![\w@'’/-])"
 )
 _SPACE_SPLIT = re.compile(r"[^ ]+")
 _NON_SPACE = re.compile(r"\S+")
@@ -289,9 +291,9 @@ def may_hold_lower_name(text: str, lists: NameLists) -> bool:
 def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tuple[int, int]]:
     """In a run of lower-case words, each stretch of 2-4 known names (no function word)
     holding at least two sure ones (no everyday word: "boon", "huat", not "will", "long");
-    or, opening a line and followed by a comma (a contact line: "ishaan kapoor, +91...",
-    "john brown, 720-..."), a stretch of 2-4 words that are names or no English word, one
-    of them a sure name.
+    or, alone on its line (:func:`core.detect.name_lines.alone_on_line`: a next-of-kin
+    cell "tan ah kow (father)", a contact line "ishaan kapoor, +91..."), a stretch of 2-5
+    words that are names or no English word, one of them a sure name, and no place.
     Particles (van, bin, d/o) may stand inside."""
     if lists.strong_lower.isdisjoint(text[start:end].split(" ")):
         return []  # the usual case: no sure name in the run (one C-level set test)
@@ -306,12 +308,12 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
             return
         first, last = stretch[0][0], stretch[-1][1]
         if (
-            2 <= len(kinds) <= 4
+            2 <= len(kinds) <= 5
             and "sure" in kinds
-            and text.startswith(",", last)
-            and _LINE_START.search(text, max(0, first - 8), first)
+            and alone_on_line(text, first, last)
+            and not names_a_place(text[first:last])
         ):
-            found.append((first, last))  # a contact line
+            found.append((first, last))  # a name alone on its line, or a contact line
             return
         if "new" in kinds:  # the parts between unknown words, each on its own
             part: list[tuple[int, int, str]] = []
