@@ -187,6 +187,30 @@ _LOCAL_MONTHS_WORDS = (
     "settembre|ottobre|dicembre|maart|augustus|Pebrero|Marso|Hunyo|Hulyo|Setyembre|Oktubre|"
     "Nobyembre|Disyembre"
 )
+# A day and a month in digits, no year ("seen on 12/05", "review 3/11", "on 05-06"): a
+# date only after a word that says one follows (on, seen, review, admitted, appt, TCU,
+# due, DOB...), both numbers of 1-31 and one of them 1-12 (day/month or month/day), and
+# not before what a fraction, a score or a dose is of ("on 2/3 of days", "on 1/2 tablet",
+# "10-20 mg"). Without such a word "BP 120/80", "scored 3/5", "2/3 of patients" and
+# "pain 7/10" are not dates. Python's look-behind takes one width at a time: one per cue.
+_DATE_CUES = (
+    "on|seen|review|reviewed|visit|visited|admitted|admission|discharged|discharge|appt|"
+    "appointment|tcu|f/u|follow-up|follow up|due|dated|date|dob|born|birthday|since|until|"
+    "till|scheduled for|booked for|planned for|next|last"
+)
+_DM_DAY = r"(?:0?[1-9]|[12][0-9]|3[01])"
+_DM_MONTH = r"(?:0?[1-9]|1[0-2])"
+_DIGIT_DAY_MONTH = (
+    "(?:"
+    + "|".join(
+        rf"(?<=\b{re.escape(cue)}{sep})" for cue in _DATE_CUES.split("|") for sep in (" ", ": ")
+    )
+    + ")"
+    + rf"(?:{_DM_DAY}/{_DM_MONTH}|{_DM_MONTH}/{_DM_DAY}|{_DM_DAY}-{_DM_MONTH}|{_DM_MONTH}-{_DM_DAY})"
+    r"(?![0-9]|[/-][0-9])"
+    r"(?![ \t]*(?:of|tabs?|tablets?|caps?|capsules?|pills?|doses?|mg|mcg|g|ml|units?|iu|x|"
+    r"times|days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|points?|marks?)\b|%)"
+)
 _DATE_NO_YEAR = (
     # a month and its year ("September 2025", "Ogos 2019"): HIPAA C names the month too
     rf"(?:{_MONTHS_WORDS}|{_LOCAL_MONTHS_WORDS}|(?-i:Mar(?:ch)?|MAR(?:CH)?|May|MAY))\.?,?"
@@ -201,6 +225,8 @@ _DATE_NO_YEAR = (
     r"|November|Dezember)"
     rf"|{_DAY}(?:[ -]|\s+of\s+)(?:{_MONTHS_WORDS}|Mar(?:ch)?|(?-i:May|MAY))\.?"
     rf"|(?:{_MONTHS_WORDS}|(?-i:Mar(?:ch)?|MAR(?:CH)?|May|MAY))\.? {_DAY}"
+    # a day and a month in digits after a word that says a date follows ("seen on 12/05")
+    rf"|{_DIGIT_DAY_MONTH}"
 )
 _DATE_START = r"(?=[0-9]|[^\W\d_]{3,11}\.?,?[ ](?:de[ ])?[0-9])"
 # Letter, 7 digits, check letter; a space, dot or dash may stand between the parts.
