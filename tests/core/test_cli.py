@@ -889,18 +889,34 @@ class Info(ctypes.Structure):  # glibc's struct mallinfo2
                 "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
 mallinfo2 = ctypes.CDLL(None).mallinfo2
 mallinfo2.restype = Info
-array = np.ones(2**23)  # 64 MiB
+if sys.argv[2] == "thread":  # 128 MiB, more than a thread's own arena's heap holds
+    import threading
+    arrays = []
+    worker = threading.Thread(target=lambda: arrays.append(np.ones(2**24)))
+    worker.start()
+    worker.join()
+else:
+    array = np.ones(2**23)  # 64 MiB
 print(mallinfo2().hblkhd)  # bytes in separately mapped blocks
 """
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator")
-@pytest.mark.parametrize(("setting", "mapped"), [("tuned", False), ("as is", True)])
-def test_large_arrays_come_from_the_heap_in_the_command_lines_process(setting, mapped):
+@pytest.mark.parametrize(
+    ("setting", "where", "mapped"),
+    [
+        ("tuned", "main", False),
+        ("as is", "main", True),
+        ("tuned", "thread", False),
+        ("as is", "thread", True),
+    ],
+)
+def test_large_arrays_come_from_the_heap_in_the_command_lines_process(setting, where, mapped):
     """core.process (python -m core) has glibc serve a 64 MiB array from its heap, which
-    keeps freed memory for the next array; by default glibc maps it apart."""
+    keeps freed memory for the next array, and a 128 MiB array made on another thread too
+    (one arena for all threads); by default glibc maps both apart."""
     probe = subprocess.run(
-        [sys.executable, "-c", _MAPPED_PROBE, setting],
+        [sys.executable, "-c", _MAPPED_PROBE, setting, where],
         capture_output=True,
         text=True,
         check=True,
