@@ -462,6 +462,7 @@ def risk_report(
                 classes.cardinalities,
                 classes.sizes,
                 k=k_threshold,
+                distinct_values=classes.distinct_values,
             )
         elif impact:
             impacts = quasi_identifier_impact(

@@ -92,6 +92,10 @@ class ClassCounts(_ClassSizeFigures):
     #: impact of each quasi-identifier reads (:func:`core.measures.impact.impact_of_keys`).
     keys: np.ndarray | None = None
     cardinalities: tuple[int, ...] | None = None
+    #: How many values each quasi-identifier takes, where that is its radix (codes given
+    #: by pd.factorize); None where a radix may count values absent from the table (a
+    #: Categorical's unused categories), which the impact then counts.
+    distinct_values: tuple[int | None, ...] | None = None
 
     @property
     def n_records(self) -> int:

@@ -370,6 +370,10 @@ def classes_and_distribution(
     coded = columns_codes(df, quasi_identifiers, compact=True)
     radix = math.prod(cardinality for _, cardinality in coded)
     cardinalities: tuple[int, ...] | None = tuple(cardinality for _, cardinality in coded)
+    distinct_values = tuple(
+        None if isinstance(df[column].dtype, pd.CategoricalDtype) else cardinality
+        for column, cardinality in zip(quasi_identifiers, cardinalities, strict=True)
+    )
     if n and (radix - 1).bit_length() + value_bits + weight_bits > _PACK_BITS:  # densely
         class_key, n_keys = combine_codes(coded, n)
         radix = n_keys
@@ -421,4 +425,7 @@ def classes_and_distribution(
     class_sizes = np.bincount(pair_class, weights=pair_count, minlength=n_classes)
     dist = ClassDistribution(class_sizes, pair_class, pair_value, pair_count, overall, ordered)
     sizes = class_sizes.astype(np.int64)  # sums of whole counts: exact in float64 below 2**53
-    return ClassCounts(quasi_identifiers, sizes, records, class_keys, cardinalities), dist
+    counted = ClassCounts(
+        quasi_identifiers, sizes, records, class_keys, cardinalities, distinct_values
+    )
+    return counted, dist

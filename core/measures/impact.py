@@ -99,12 +99,15 @@ def impact_of_keys(
     records: np.ndarray,
     *,
     k: int = 5,
+    distinct_values: Sequence[int | None] | None = None,
 ) -> list[QuasiIdentifierImpact]:
     """:func:`quasi_identifier_impact` of the distinct value combinations: ``keys[i]`` is
     combination ``i``'s codes in mixed radix (the first column's most significant, radices
     ``cardinalities``, their product below :data:`KEY_LIMIT`) and ``records[i]`` how many
     records have it (what :func:`core.measures.distributions.classes_and_distribution`
     keeps, in ascending order, so the risk report sorts the records once).
+    ``distinct_values``: how many values each column takes where that is known (else
+    ``None``: counted here).
 
     For each column, the key of the other columns is the key with the column's digit cut
     out (the digits above it move down one place, so it stays below the product of the
@@ -114,56 +117,86 @@ def impact_of_keys(
     NumPy sorts them about twice as fast). Keys in ascending order stay in order without
     the last column, which then needs no sort. The columns are shared between two threads:
     NumPy's sort and arithmetic release the GIL, so on two cores the sorts overlap.
+
+    The packed counts are cut at ``cap``, the largest number of as many bits as ``k`` (7
+    for k = 5), which every figure allows: a group holding a cut count has at least
+    ``cap`` >= k records, so it is neither below k nor of one record, and the smallest
+    group is exact when it is below ``cap`` (it then holds no cut count, and every other
+    group has at least its cut sum). Only when every group has ``cap`` records or more is
+    the column counted again with whole counts. Fewer bits keep more columns in 32 bits.
     """
     n = int(records.sum())
     if len(quasi_identifiers) == 1:
         return [_impact(quasi_identifiers[0], (n, int(n == 1), int(0 < n < k)), keys.size)]
-    bits = max(int(records.max()).bit_length(), 1) if records.size else 1
+    whole_bits = max(int(records.max()).bit_length(), 1) if records.size else 1
     radix = math.prod(cardinalities)
-    if not records.size or (radix << bits) >= KEY_LIMIT:
+    if not records.size or (radix << whole_bits) >= KEY_LIMIT:
         coded = [
             ((keys // math.prod(cardinalities[index + 1 :])) % cardinality, cardinality)
             for index, cardinality in enumerate(cardinalities)
         ]
         return _impact_of_codes(quasi_identifiers, coded, records, k)
     ascending = bool(np.all(keys[1:] >= keys[:-1]))
-    # Each column's key without it and its count, and the running totals of the counts,
-    # in 32 bits when they fit: half the memory traffic, and NumPy sorts them about twice
-    # as fast.
-    widths = [
-        _WIDE if radix > _UINT32_END or n >= _UINT32_END else _narrowest((radix // size) << bits)
-        for size in cardinalities
-    ]
-    typed = {width: (keys.astype(width), records.astype(width)) for width in set(widths)}
+    bits = min(whole_bits, max(k, 2).bit_length())
+    cap = (1 << bits) - 1 if bits < whole_bits else None
+
+    def width(size: int, count_bits: int) -> np.dtype:
+        """The type of the key without a column of ``size`` values, with its count."""
+        if radix > _UINT32_END or n >= _UINT32_END:  # the keys or the running total
+            return _WIDE
+        return _narrowest((radix // size) << count_bits)
+
+    widths = [width(size, bits) for size in cardinalities]
+    counts = records if cap is None else np.minimum(records, cap)
+    typed = {each: (keys.astype(each), counts.astype(each)) for each in set(widths)}
+
+    def figures_without(
+        index: int, typed_keys: np.ndarray, typed_counts: np.ndarray, count_bits: int, arrays
+    ) -> tuple[int, tuple[int, int, int]]:
+        """(distinct values of the column, the figures of the groups without it)."""
+        size = cardinalities[index]
+        place = math.prod(cardinalities[index + 1 :])  # of this column's digit
+        first, second, third, edges = arrays
+        above = np.floor_divide(typed_keys, place, out=first)  # fast: one divisor
+        high = np.floor_divide(above, size, out=second)  # the digits above
+        code = np.multiply(high, size, out=third)
+        np.subtract(above, code, out=code)  # the column's code (% is slow)
+        known = None if distinct_values is None else distinct_values[index]
+        values = _distinct(code, size) if known is None else known
+        # the key without the column: high * place + (keys - above * place)
+        np.subtract(above, high, out=above)
+        above *= place
+        without = np.subtract(typed_keys, above, out=second)
+        without <<= count_bits
+        without |= typed_counts
+        if not (ascending and place == 1):  # without the last column: in order
+            without.sort()
+        return values, _run_figures(without, count_bits, k, first, third, edges)
 
     def without_each(indices: Sequence[int]) -> list[QuasiIdentifierImpact]:
         impacts = {}
         edges = np.empty(keys.size + 1, dtype=bool)
-        flags = np.empty(keys.size, dtype=bool)
-        for width in sorted(set(widths[index] for index in indices)):
-            # Three arrays for all this thread's columns of one width (a fresh process pays
-            # the kernel's zeroing of every new array's pages, as much as the arithmetic).
-            first, second, third = (np.empty(keys.size, dtype=width) for _ in range(3))
-            width_keys, width_counts = typed[width]
-            for index in (index for index in indices if widths[index] == width):
-                size = cardinalities[index]
-                place = math.prod(cardinalities[index + 1 :])  # of this column's digit
-                above = np.floor_divide(width_keys, place, out=first)  # fast: one divisor
-                high = np.floor_divide(above, size, out=second)  # the digits above
-                code = np.multiply(high, size, out=third)
-                np.subtract(above, code, out=code)  # the column's code (% is slow)
-                values = _distinct(code, size)
-                # the key without the column: high * place + (keys - above * place)
-                np.subtract(above, high, out=above)
-                above *= place
-                without = np.subtract(width_keys, above, out=second)
-                without <<= bits
-                without |= width_counts
-                if not (ascending and place == 1):  # without the last column: in order
-                    without.sort()
-                figures = _run_figures(without, bits, k, first, third, edges, flags)
-                impacts[index] = _impact(quasi_identifiers[index], figures, values)
-            del first, second, third, above, high, code, without  # before the next width
+        # Three arrays of one width for all this thread's columns, the 32-bit ones first:
+        # a fresh process pays the kernel's zeroing of every new array's pages, as much as
+        # the arithmetic.
+        arrays: dict[np.dtype, tuple] = {}
+
+        def arrays_of(each: np.dtype) -> tuple:
+            if each not in arrays:
+                arrays.clear()  # the other width's first
+                arrays[each] = (*(np.empty(keys.size, dtype=each) for _ in range(3)), edges)
+            return arrays[each]
+
+        for index in sorted(indices, key=lambda index: widths[index].itemsize):
+            each = widths[index]
+            values, figures = figures_without(index, *typed[each], bits, arrays_of(each))
+            if cap is not None and figures[0] >= cap:  # the smallest group may hold a cut
+                whole = width(cardinalities[index], whole_bits)
+                whole_keys = keys.astype(whole, copy=False)
+                whole_counts = records.astype(whole, copy=False)
+                arguments = (whole_keys, whole_counts, whole_bits, arrays_of(whole))
+                figures = figures_without(index, *arguments)[1]
+            impacts[index] = _impact(quasi_identifiers[index], figures, values)
         return [impacts[index] for index in indices]
 
     columns = range(len(quasi_identifiers))
@@ -232,20 +265,13 @@ def _impact(column: str, figures: tuple[int, int, int], distinct_values: int):
 
 
 def _run_figures(
-    packed: np.ndarray,
-    bits: int,
-    k: int,
-    work: np.ndarray,
-    other: np.ndarray,
-    edges: np.ndarray,
-    flags: np.ndarray,
+    packed: np.ndarray, bits: int, k: int, work: np.ndarray, other: np.ndarray, edges: np.ndarray
 ) -> tuple[int, int, int]:
     """:func:`_group_figures` of the groups of equal keys in ``packed`` (each key shifted
     left by ``bits`` with its count in the low bits; equal keys next to each other), from
     a running total of the counts read at each group's last entry: no new array of the
-    table's size. Overwrites ``packed`` and the arrays of its size and type ``work`` and
-    ``other``, ``edges`` (one more entry) and ``flags`` (booleans of its size); the running
-    total must fit the type."""
+    table's size. Overwrites ``packed``, the arrays of its size and type ``work`` and
+    ``other``, and ``edges`` (booleans, one more); the running total must fit the type."""
     size = packed.size
     np.right_shift(packed, bits, out=work)
     edges[0] = edges[size] = True
@@ -253,13 +279,13 @@ def _run_figures(
     packed &= (1 << bits) - 1  # the counts
     groups = int(np.count_nonzero(edges)) - 1
     if groups == size:  # every group is one combination
-        return _group_figures(packed, k, flags)
+        return _group_figures(packed, k, edges)
     running = np.cumsum(packed, out=work)
     totals = np.compress(edges[1:], running, out=other[:groups])  # at each group's end
     sizes = packed[:groups]
     sizes[0] = totals[0]
     np.subtract(totals[1:], totals[:-1], out=sizes[1:])
-    return _group_figures(sizes, k, flags)
+    return _group_figures(sizes, k, edges)  # the edges are read
 
 
 def _group_figures(

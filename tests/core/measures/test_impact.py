@@ -122,19 +122,30 @@ def test_risk_report_impact_is_a_pandas_groupby(rows, sizes):
     assert min(uniques_without) < report.uniques  # leaving a column out merges classes
 
 
-def test_risk_report_impact_of_a_frequency_table_is_a_pandas_groupby():
+@pytest.mark.parametrize(
+    ("smallest", "largest", "k"),
+    [
+        (1, 3, 3),  # counts as small as k: packed whole
+        (1, 60, 5),  # counts cut at 7 in the packed keys; groups of one record remain
+        (8, 100, 5),  # every group above the cut: each column counted again whole
+        (1, 3000, 1000),  # a large k: counts cut at 1023
+    ],
+)
+def test_risk_report_impact_of_a_frequency_table_is_a_pandas_groupby(smallest, largest, k):
     """The same through the counts of a frequency table (what the engines hand over)."""
-    rng = np.random.default_rng(5)
+    rng = np.random.default_rng(largest)
     sizes = {"age": 91, "town": 300, "job": 400, "band": 90}
     df = _skewed_table(rng, 120_000, sizes)
     qis = ["sex", *sizes]
     freq = df.groupby([*qis, "income"], dropna=False, observed=True).size().reset_index()
-    counts = freq.pop(0).to_numpy()
-    report = risk_report(freq, qis, k_threshold=3, sensitive="income", counts=counts)
-    expected = _figures_by_groupby(freq, qis, 3, counts)
+    freq.pop(0)
+    counts = rng.integers(smallest, largest + 1, len(freq))
+    report = risk_report(freq, qis, k_threshold=k, sensitive="income", counts=counts)
+    expected = _figures_by_groupby(freq, qis, k, counts)
     for figure in report.impact:
         assert (
             figure.k_without,
             figure.uniques_without,
             figure.records_below_k_without,
         ) == expected[figure.quasi_identifier]
+    assert (min(figures[0] for figures in expected.values()) >= 8) == (smallest == 8)
