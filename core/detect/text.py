@@ -323,18 +323,25 @@ class _Joined:
         self.joined = _JOIN.join(texts)
         self.crossed = crossed  # texts a match ran out of (caller's places): read one by one
 
-    def locate(self, spans: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
-        """``(place, start, end)`` inside its text for spans of the joined text; a span
-        leaving its text marks every text it touches as crossed and is dropped."""
-        if not spans:
-            return []
-        bounds = np.asarray(spans, dtype=np.int64)
+    def _texts_of(self, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For spans of the joined text (an n x 2 array): the index of the text each
+        starts in, and whether it stays inside it; a span leaving its text marks every
+        text it touches as crossed."""
         first = np.searchsorted(self.starts, bounds[:, 0], side="right") - 1
         tail = np.maximum(bounds[:, 1] - 1, bounds[:, 0])
         last = np.searchsorted(self.starts, tail, side="right") - 1
         inside = (first == last) & (bounds[:, 1] <= self.ends[first])
         for a, b in zip(first[~inside].tolist(), last[~inside].tolist(), strict=True):
             self.crossed.update(self.positions[a : b + 1].tolist())
+        return first, inside
+
+    def locate(self, spans: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+        """``(place, start, end)`` inside its text for spans of the joined text; a span
+        leaving its text marks every text it touches as crossed and is dropped."""
+        if not spans:
+            return []
+        bounds = np.asarray(spans, dtype=np.int64)
+        first, inside = self._texts_of(bounds)
         local = bounds - self.starts[first][:, None]
         places = self.positions[first[inside]]
         return list(
@@ -356,10 +363,21 @@ class _Joined:
             kept.append(keep(match))
         if not whole:
             return []
-        located = self.locate(whole)
-        starts = dict(zip(self.positions.tolist(), self.starts.tolist(), strict=True))
-        inside = {(starts[i] + s, starts[i] + e) for i, s, e in located}
-        return self.locate([k for w, k in zip(whole, kept, strict=True) if k and w in inside])
+        first, inside = self._texts_of(np.asarray(whole, dtype=np.int64))
+        # What keep returns lies inside its match: in the text the match is inside.
+        chosen = [j for j in np.flatnonzero(inside).tolist() if kept[j]]
+        if not chosen:
+            return []
+        texts = first[chosen]
+        local = np.asarray([kept[j] for j in chosen], dtype=np.int64) - self.starts[texts][:, None]
+        return list(
+            zip(
+                self.positions[texts].tolist(),
+                local[:, 0].tolist(),
+                local[:, 1].tolist(),
+                strict=True,
+            )
+        )
 
 
 class _Column:
