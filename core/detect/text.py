@@ -36,6 +36,7 @@ import pyarrow.compute as pc
 
 from core._text import as_text
 from core.detect.addresses import ADDRESS, find_addresses
+from core.detect.ascii_form import NOT_PLAIN, ascii_form
 from core.detect.first_chars import gated
 from core.detect.name_words import CUE_WORDS
 from core.detect.names import (
@@ -305,7 +306,6 @@ _LOOSER = {
 # and 0.3-0.4 ms for the two long lists of words), while Python's engine reads some 60
 # characters a microsecond.
 _FILTER_FROM = {None: 1_000, _LOOSER["record_code"]: 20_000, _LOOSER["cued_name"]: 20_000}
-_NON_ASCII = r"[^\x00-\x7f]"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -314,9 +314,13 @@ class _Joined:
     text are reported as ``(index, start, end)`` with ``index`` into ``positions`` (the
     texts' places in the caller's list)."""
 
-    def __init__(self, texts: list[str], positions: np.ndarray, crossed: set[int]) -> None:
+    def __init__(
+        self, texts: list[str], positions: np.ndarray, crossed: set[int], plain: np.ndarray
+    ) -> None:
         self.texts = texts
         self.positions = positions
+        self.plain = plain  # for each text, whether it is plain (core.detect.ascii_form)
+        self.parts: tuple[_Joined, _Joined] | None = None
         lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
         self.starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
         self.ends = self.starts + lengths
@@ -353,7 +357,35 @@ class _Joined:
     ) -> list[tuple[int, int, int]]:
         """``keep(match)`` (a span or None) for each match of ``regex`` in the joined text,
         located; a match leaving its text marks it crossed even when ``keep`` drops it.
-        The expression runs with a look-ahead on its first character (:func:`gated`)."""
+        The plain texts are read by the expression's ASCII form (the same matches on
+        them, :func:`ascii_form`), the others by the expression itself."""
+        fast = ascii_form(regex)
+        if fast is None or not self.plain.any():
+            return self._search(regex, keep)
+        if self.plain.all():
+            return self._search(fast, keep)
+        plain, other = self._split()
+        return plain._search(fast, keep) + other._search(regex, keep)
+
+    def _split(self) -> tuple[_Joined, _Joined]:
+        """The plain texts joined apart from the others (once per joined text)."""
+        if self.parts is None:
+            self.parts = tuple(  # type: ignore[assignment]
+                _Joined(
+                    [self.texts[i] for i in chosen.tolist()],
+                    self.positions[chosen],
+                    self.crossed,
+                    self.plain[chosen],
+                )
+                for chosen in (np.flatnonzero(self.plain), np.flatnonzero(~self.plain))
+            )
+        return self.parts  # type: ignore[return-value]
+
+    def _search(
+        self, regex: re.Pattern[str], keep: Callable[[re.Match[str]], tuple[int, int] | None]
+    ) -> list[tuple[int, int, int]]:
+        """:meth:`search` with one expression, run with a look-ahead on its first
+        character (:func:`gated`)."""
         regex = gated(regex)
         if keep is _whole:  # every match kept whole: one pass, no callback per match
             return self.locate([match.span() for match in regex.finditer(self.joined)])
@@ -386,7 +418,12 @@ class _Column:
     def __init__(self, texts: list[str]) -> None:
         self.texts = texts
         self.array = pa.array(texts, type=pa.large_string())
-        self.non_ascii = pc.match_substring_regex(self.array, _NON_ASCII)
+        # Texts with a character beyond ASCII (or an ASCII separator that Python reads as
+        # white space): always kept by the RE2 filters (RE2 and Python's engine differ on
+        # Unicode case folding and word characters) and never read by an ASCII form.
+        self.not_plain = pc.match_substring_regex(self.array, NOT_PLAIN)
+        self.plain = ~self.not_plain.to_numpy(zero_copy_only=False)
+        self.all_plain = bool(self.plain.all())
         self.crossed: set[int] = set()
         self.size = sum(map(len, texts))
         self.everything: _Joined | None = None
@@ -396,16 +433,23 @@ class _Column:
             # Fewer characters than the filter costs to compile and run: every text
             # (texts that cannot match add no match, so the result is the same).
             return self.all_texts()
-        keep = pc.or_(pc.match_substring_regex(self.array, looser), self.non_ascii)
+        keep = pc.match_substring_regex(self.array, looser)
+        if not self.all_plain:
+            keep = pc.or_(keep, self.not_plain)
         positions = np.flatnonzero(keep.to_numpy(zero_copy_only=False))
         if len(positions) == len(self.texts):  # long notes mostly: joined once for all
             return self.all_texts()
-        return _Joined([self.texts[i] for i in positions.tolist()], positions, self.crossed)
+        return self.subset(positions)
+
+    def subset(self, positions: np.ndarray) -> _Joined:
+        """The texts at ``positions`` (places in :attr:`texts`), joined."""
+        texts = [self.texts[i] for i in positions.tolist()]
+        return _Joined(texts, positions, self.crossed, self.plain[positions])
 
     def all_texts(self) -> _Joined:
         if self.everything is None:
             everything = np.arange(len(self.texts), dtype=np.int64)
-            self.everything = _Joined(self.texts, everything, self.crossed)
+            self.everything = _Joined(self.texts, everything, self.crossed, self.plain)
         return self.everything
 
 
@@ -531,8 +575,7 @@ def _find_many_now(texts: list[str], chosen: tuple[str, ...], region: str) -> li
         holding = np.asarray(
             [i for i, t in enumerate(column.texts) if may_hold_lower_name(t, lists)], dtype=np.int64
         )
-        subset = _Joined([column.texts[i] for i in holding.tolist()], holding, column.crossed)
-        for i, start, end in subset.search(LOWER_RUN, _whole):
+        for i, start, end in column.subset(holding).search(LOWER_RUN, _whole):
             lower[i].append((start, end))
         for i in set(name_runs) | set(cued) | set(lower):
             spans = names_from_matches(
