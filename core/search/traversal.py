@@ -44,9 +44,10 @@ def exact_search(lattice: Lattice, measure: str, report: ProgressFn, exhaustive:
             if idx % 256 == 0:
                 report(0.8 * idx / size, "evaluating every node")
     rng = np.random.default_rng(0)  # fixed: the same search visits the same nodes
-    # at_least[i][v] / at_most[i][v]: nodes whose level i is >= v / <= v (for tagging).
-    at_least = [[grid[:, i] >= v for v in range(h + 1)] for i, h in enumerate(lattice.heights)]
-    at_most = [[grid[:, i] <= v for v in range(h + 1)] for i, h in enumerate(lattice.heights)]
+    # The lattice as an array of shape heights + 1 (a view of status): the generalisations
+    # of a node (every level >= its own) are one box of it, its specialisations another,
+    # so tagging is a slice, not a test of every node against every level.
+    box = status.reshape(tuple(int(h) + 1 for h in lattice.heights))
     rows = LevelRows(grid)
     # Without suppression solutions are few and near the top: after each verdict its
     # unknown neighbours across the border (below a solution, above a non-solution) are
@@ -68,12 +69,13 @@ def exact_search(lattice: Lattice, measure: str, report: ProgressFn, exhaustive:
             start = int(undecided[rng.integers(undecided.size)])  # rng.choice's draw, cheaper
             idx = chain_middle(start, known, rows, lattice, rng)
         ev = evals[idx] = lattice.evaluate(grid[idx])
-        masks = at_least if ev.prune_ok else at_most
-        tagged = status == 0
         levels = rows[idx]
-        for i, level in enumerate(levels):
-            tagged &= masks[i][level]
-        status[tagged] = 1 if ev.prune_ok else -1
+        if ev.prune_ok:  # a solution: so is every generalisation
+            region = box[tuple(slice(level, None) for level in levels)]
+        else:  # a non-solution: so is every specialisation
+            region = box[tuple(slice(0, level + 1) for level in levels)]
+        tagged = region == 0
+        region[tagged] = 1 if ev.prune_ok else -1
         unknown -= int(np.count_nonzero(tagged))
         if probe:
             step = -1 if ev.prune_ok else 1
