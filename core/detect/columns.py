@@ -614,7 +614,9 @@ def _titled(values: pd.Series) -> pd.Series:
     'Tan Wei Ling'), so that the name shapes, which look for capitals, read them too."""
     values = values.str.replace(_TITLE, "", regex=True).str.replace(_RELATION_NOTE, "", regex=True)
     lower = values.str.lower() == values
-    return values.where(~lower, values.str.title())
+    # each word's first letter only: "yi-xiang" -> "Yi-xiang", as such names are written
+    capitalised = values.str.replace(r"(?:^|(?<=\s))[a-z]", lambda m: m.group().upper(), regex=True)
+    return values.where(~lower, capitalised)
 
 
 _ONE_NAME = re.compile(r"[A-Z][a-z'’-]+|[A-Z][A-Z'’-]+")

@@ -35,22 +35,41 @@ _SCRIPTS = {
 }
 
 
+# A middle initial ("A.", "t.") or the Filipino "Ma." (Maria) inside a name.
+_INITIAL = re.compile(r"[A-Za-z]\.|[Mm]a\.")
+
+
 def _cell_verdict(value: str, lists: NameLists) -> str:
-    """'known', 'shape' or '' for one whole cell."""
+    """'known', 'shape' or '' for one whole cell.
+
+    Initials are skipped; a word that never belongs to a name but is a listed name too
+    ("Son", "Soon", "Sun": Vietnamese and Chinese names) counts beside two sure names of
+    the cell; a patronymic name (bin, binti, anak, s/o inside) may have five tokens."""
     if _HAN_NAME.fullmatch(value):
         return "known"
     words = value.replace(",", " ").split()
-    if not 1 <= len(words) <= 6:
+    if not 1 <= len(words) <= 7:
         return ""
     tokens = []
+    doubtful = patronymic = False
     for position, word in enumerate(words):
         lower = word.lower()
         if lower in lists.particles and 0 < position < len(words) - 1:
+            patronymic = True
             continue
-        if not NAME_TOKEN.fullmatch(word) or lower.rstrip(".") in lists.not_name:
+        if len(words) > 1 and _INITIAL.fullmatch(word):
+            continue
+        if not NAME_TOKEN.fullmatch(word):
             return ""
-        tokens.append(lower.rstrip("."))
-    if not 1 <= len(tokens) <= 4:
+        bare = lower.rstrip(".")
+        if bare in lists.not_name:
+            if bare not in lists.known:
+                return ""
+            doubtful = True
+        tokens.append(bare)
+    if not 1 <= len(tokens) <= (5 if patronymic else 4):
+        return ""
+    if doubtful and sum(t in lists.strong and t not in lists.not_name for t in tokens) < 2:
         return ""
     known = [t for t in tokens if t in lists.strong] or all(t in lists.listed for t in tokens)
     if len(tokens) == 1:

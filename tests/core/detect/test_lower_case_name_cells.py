@@ -239,3 +239,42 @@ def test_a_column_of_lower_case_names_is_a_name_column(form: str) -> None:
 def test_a_column_of_lower_case_ordinary_text_is_not_a_name_column() -> None:
     values = list(np.random.default_rng(3).choice(NOT_NAMES, size=600))
     assert suggest_roles(pd.DataFrame({"c3": values}))[0].kind != "name"
+
+
+# Name forms a next-of-kin column holds that the name shapes did not read (written by hand):
+# the Iban and Bidayuh "anak" (child of), Filipino "dela"/"delos", a middle initial or
+# "Ma." (Maria), a hyphenated given name, a name that is also an everyday word ("son",
+# "soon", "sun"), and long Malay names with Wan, Nik or Syed.
+NAME_FORMS = [
+    "ngumbang anak sanggau",
+    "lucy anak bujang",
+    "jerry anak kuling",
+    "rose anak mawang",
+    "maria t. santos",
+    "john p. dunne",
+    "ahmad b. yusof",
+    "ma. theresa reyes",
+    "jose r. villanueva",
+    "tan wei-ming",
+    "ng hui-ling",
+    "lee kah-wai",
+    "chen yu-ting",
+    "wong siu-ming",
+    "juan dela cruz",
+    "ana delos reyes",
+    "nguyen van son",
+    "lim soon huat",
+    "tan teck soon",
+    "sun li hua",
+    "wan nur syafiqah binti wan ismail",
+    "nik muhammad haziq bin nik ahmad",
+    "syed abdul rahman bin syed ali",
+    "cruz, maria t.",
+    "dela cruz, juan",
+]
+
+
+def test_a_column_of_such_name_forms_is_a_name_column() -> None:
+    values = list(np.random.default_rng(5).choice(NAME_FORMS, size=600))
+    suggestion = suggest_roles(pd.DataFrame({"c6": values}))[0]
+    assert (suggestion.kind, suggestion.role) == ("name", Role.DIRECT), suggestion
