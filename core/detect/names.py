@@ -271,7 +271,7 @@ CUED_NAME = re.compile(
 # Runs of lower-case words (a note typed without capitals): two or more sure names side by
 # side in one ("lim boon huat, 9123 4567") are a name without any cue.
 LOWER_RUN = re.compile(
-    r"(?<![\w'’@./-])[a-z][a-z'’-]{1,24}(?:[ \t]+(?:[a-z][a-z'’-]{1,24}|[sd]/o|a/[lp]))+"
+    r"(?<![\w'’@./-])[a-z][a-z'’-]{1,24}(?:[ \t]+(?:[a-z][a-z'’-]{1,24}|[sd]/o|a/[lp]|[a-z]\.))+"
     r"(?![\w@'’/-])"
 )
 _SPACE_SPLIT = re.compile(r"[^ ]+")
@@ -279,7 +279,7 @@ _NON_SPACE = re.compile(r"\S+")
 _APOSTROPHE_HYPHEN = re.compile(r"['’-]")
 
 # Punctuation read as a space when a text's words are looked up all at once.
-_PUNCTUATION_TO_SPACE = str.maketrans({c: " " for c in ',.;:!?()[]{}"/\t\n'})
+_PUNCTUATION_TO_SPACE = str.maketrans({c: " " for c in ',.;:!?()[]{}"/\t\n-'})
 
 
 def may_hold_lower_name(text: str, lists: NameLists) -> bool:
@@ -295,7 +295,7 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
     cell "tan ah kow (father)", a contact line "ishaan kapoor, +91..."), a stretch of 2-5
     words that are names or no English word, one of them a sure name, and no place.
     Particles (van, bin, d/o) may stand inside."""
-    if lists.strong_lower.isdisjoint(text[start:end].split(" ")):
+    if lists.strong_lower.isdisjoint(text[start:end].replace("-", " ").split(" ")):
         return []  # the usual case: no sure name in the run (one C-level set test)
     found: list[tuple[int, int]] = []
     stretch: list[tuple[int, int, str]] = []  # (start, end, "sure" | "known" | "new" | "particle")
@@ -330,17 +330,13 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
 
     for match in _SPACE_SPLIT.finditer(text, start, end):
         word = match.group()
-        kind = ""
-        if stretch and word in lists.particles:
-            kind = "particle"
-        elif word in NOT_AFTER_TITLE or word in lists.not_name:
-            kind = ""
-        elif word in lists.strong_lower:
-            kind = "sure"
-        elif word in lists.known:
-            kind = "known"
-        elif len(word) >= 3 and word.isalpha() and word not in lists.english:
-            kind = "new"
+        if stretch and (word in lists.particles or _LOWER_INITIAL.fullmatch(word)):
+            kind = "particle"  # bin, s/o, anak; a middle initial ("maria t. santos")
+        elif "-" in word.strip("-"):  # a hyphenated given name: "wei-ming", "siu-ling"
+            kinds_of_parts = {_lower_kind(part, lists) for part in word.split("-")}
+            kind = "" if "" in kinds_of_parts else min(kinds_of_parts, key=_LOWER_KINDS.index)
+        else:
+            kind = _lower_kind(word, lists)
         if kind:
             stretch.append((match.start(), match.end(), kind))
             continue
@@ -348,6 +344,25 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
         stretch = []
     close(stretch)
     return found
+
+
+# How surely a lower-case word is a name, surest first.
+_LOWER_KINDS = ("sure", "known", "new")
+_LOWER_INITIAL = re.compile(r"[a-z]\.")
+
+
+def _lower_kind(word: str, lists: NameLists) -> str:
+    """A lower-case word of a run: "sure" (a name that is no everyday word), "known" (a
+    name that may be a word), "new" (no English word, 3 letters or more) or ""."""
+    if word in NOT_AFTER_TITLE or word in lists.not_name:
+        return ""
+    if word in lists.strong_lower:
+        return "sure"
+    if word in lists.known:
+        return "known"
+    if len(word) >= 3 and word.isalpha() and word not in lists.english:
+        return "new"
+    return ""
 
 
 def _lower_strength(word: str, lists: NameLists, *, title: bool, relation: bool) -> str:

@@ -278,3 +278,20 @@ def test_a_column_of_such_name_forms_is_a_name_column() -> None:
     values = list(np.random.default_rng(5).choice(NAME_FORMS, size=600))
     suggestion = suggest_roles(pd.DataFrame({"c6": values}))[0]
     assert (suggestion.kind, suggestion.role) == ("name", Role.DIRECT), suggestion
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "maria t. santos",
+        "john p. dunne",
+        "jose r. villanueva",
+        "ahmad b. yusof",
+        "tan wei-ming",
+        "ng hui-ling",
+        "lee kah-wai (son)",
+        "wife - chen yu-ting",
+    ],
+)
+def test_a_lower_case_name_with_an_initial_or_a_hyphenated_given_name_is_found(cell: str) -> None:
+    assert [e.label for e in find_entities(cell)] == ["NAME"]
