@@ -275,7 +275,6 @@ LOWER_RUN = re.compile(
     r"(?![\w@'’/-])"
 )
 _SPACE_SPLIT = re.compile(r"[^ ]+")
-_NON_SPACE = re.compile(r"\S+")
 _APOSTROPHE_HYPHEN = re.compile(r"['’-]")
 
 # Punctuation read as a space when a text's words are looked up all at once.
@@ -393,11 +392,14 @@ def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
     title = cue in TITLES
     reach = not title and cue not in RELATION_WORDS  # "call", "spoke to"...
     taken: list[tuple[int, int, str, str]] = []  # (start, end, word, case)
-    for word in _NON_SPACE.finditer(match.group("words")):
-        token = word.group()
+    words = match.group("words")
+    word_end = 0
+    for token in words.split():  # the words \S+ finds, each after the previous one
+        word_start = words.find(token, word_end)
+        word_end = word_start + len(token)
         lower = _fold(token.lower())
         if taken and lower in lists.particles:
-            taken.append((word.start(), word.end(), "particle", ""))
+            taken.append((word_start, word_end, "particle", ""))
             continue
         capital = bool(NAME_TOKEN.fullmatch(token)) and token[0].isupper()
         if lower.rstrip(".") in lists.not_name:
@@ -412,12 +414,12 @@ def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
         ):
             break  # "spoke to GP", "called AIC", "Name MRN": capitals are an acronym
         if capital and len(token.rstrip(".")) >= 2:
-            taken.append((word.start(), word.end(), lower, "capital"))
+            taken.append((word_start, word_end, lower, "capital"))
         elif token.islower() and not any(t[3] == "capital" for t in taken):
             strength = _lower_strength(lower, lists, title=title, relation=not reach)
             if not strength:
                 break
-            taken.append((word.start(), word.end(), lower, strength))
+            taken.append((word_start, word_end, lower, strength))
         else:
             break
     # Lower-case everyday names ("tan", "will") count only next to a surer name token
@@ -594,8 +596,12 @@ def _split_run(run: str, offset: int, lists: NameLists):
         lists.known,
         lists.not_name,
     )
-    for match in _NON_SPACE.finditer(run):
-        word = match.group()
+    # The words as \S+ finds them (str.split cuts at the same white space), each found
+    # after the previous one: only white space stands between them.
+    word_end = 0
+    for word in run.split():
+        word_start = run.find(word, word_end)
+        word_end = word_start + len(word)
         lower = word.lower()
         if lower in particles:
             continue
@@ -608,11 +614,11 @@ def _split_run(run: str, offset: int, lists: NameLists):
             tokens = []
             continue
         if not tokens:
-            start = match.start()
+            start = word_start
         possessive = lower.endswith(("'s", "’s"))  # "Margaret's": the name ends here
         token = lower[:-2] if possessive else bare
         tokens.append(token if token.isascii() else _fold(token))
-        end = match.end() - 2 if possessive else match.end()
+        end = word_end - 2 if possessive else word_end
         if possessive:
             yield offset + start, offset + end, tokens
             tokens = []

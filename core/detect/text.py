@@ -321,7 +321,7 @@ class _Joined:
         self.positions = positions
         self.plain = plain  # for each text, whether it is plain (core.detect.ascii_form)
         self.parts: tuple[_Joined, _Joined] | None = None
-        lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
         self.starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
         self.ends = self.starts + lengths
         self.joined = _JOIN.join(texts)
