@@ -32,6 +32,10 @@ __all__ = ["gated"]
 _MOST_LETTERS = 19
 
 
+# Parts that take no character: a look-ahead, a look-behind, an anchor (^, $, \\b).
+_ZERO_WIDTH = () if sre is None else (sre.ASSERT, sre.ASSERT_NOT, sre.AT)
+
+
 def _first(items, folded_case: bool) -> tuple[set[str], set[str]] | None:
     """(characters matched as written, characters matched in either case) that a match
     of the parsed ``items`` can start with; None when unknown or possibly empty."""
@@ -52,12 +56,18 @@ def _first(items, folded_case: bool) -> tuple[set[str], set[str]] | None:
                     return None
             return plain, either
         if op is sre.BRANCH:
+            takes_none = False  # an alternative of look-arounds only ("(?<=on )|(?<=seen )")
             for alternative in value[1]:
+                if all(item_op in _ZERO_WIDTH for item_op, _ in alternative.data):
+                    takes_none = True
+                    continue
                 found = _first(alternative.data, folded_case)
                 if found is None:
                     return None
                 plain |= found[0]
                 either |= found[1]
+            if takes_none:
+                continue  # that alternative takes no character: what follows may start
             return plain, either
         if op is sre.SUBPATTERN:
             _, added, removed, inner = value

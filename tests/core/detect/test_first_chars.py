@@ -20,6 +20,10 @@ from core.detect.patterns import PATTERNS
         (r"[a-c]?-?x", "(?=[\\-abcx])"),  # two optional parts in a row
         (r"(?i:blk)[0-9]", "(?=(?i:[b]))"),  # a letter in either case
         (r"#[0-9]{2}", "(?=[\\#])"),
+        # a branch of look-behinds only takes no character: the digits that follow start
+        # the match (the date expression's "seen on 12/05" branch left it ungated)
+        (r"(?:(?<=\bon )|(?<=seen: ))[0-9]{2}", "(?=[0123456789])"),
+        (r"(?:x|)y", "(?=[xy])"),  # an empty alternative: what follows too
     ],
 )
 def test_the_look_ahead_holds_every_first_character(expression: str, look_ahead: str) -> None:
@@ -56,3 +60,12 @@ def test_the_gated_expression_matches_what_the_expression_matches(kind: str) -> 
         assert [m.span() for m in gated(regex).finditer(note)] == [
             m.span() for m in regex.finditer(note)
         ], (kind, note)
+
+
+def test_the_date_expression_is_gated_and_finds_the_same_dates() -> None:
+    regex = PATTERNS["date"].regex
+    fast = gated(regex)
+    assert fast is not regex  # its branch of look-behinds no longer hides the first characters
+    text = "seen on 12/05, review 3/11; DOB 1990-02-03 and 5 May; BP 120/80, on 2/3 of days"
+    assert [m.span() for m in fast.finditer(text)] == [m.span() for m in regex.finditer(text)]
+    assert len(list(regex.finditer(text))) >= 3
