@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+import core.io
 import ui.state.loading
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,6 +31,7 @@ def test_anon_data_is_read_once_and_each_session_has_its_own_table(tmp_path, mon
         return real_read(*args, **kwargs)
 
     monkeypatch.setattr(ui.state.loading, "read_table", counted)
+    monkeypatch.setattr(core.io, "read_table", counted)  # the early read (ui.state.early_read)
     st.cache_resource.clear()
     first = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     first.run()

@@ -18,6 +18,7 @@ from core.roles import Role
 from core.workspace import Workspace, WorkspaceError, sha256_file
 from core.workspace.restore import restore_version as restore_in_workspace
 from ui.page_errors import error_text
+from ui.state import early_read
 from ui.state.cache import forget_session_caches, remember_table, remembered_table
 from ui.state.loading import (
     DEFAULT_SAMPLE,
@@ -64,10 +65,12 @@ def load_startup_table() -> None:
 
     ``ANON_DATA=/path/to/file.csv bash scripts/start.sh`` opens your own file directly.
     """
+    path = os.environ.get("ANON_DATA")
     if restore_from_workspace():
+        if path:
+            early_read.forget(path)  # read while app.py imported the library: not needed
         mark_seen()
         return
-    path = os.environ.get("ANON_DATA")
     if path:
         try:
             load_path(path)

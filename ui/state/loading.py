@@ -16,6 +16,7 @@ from core.recipe import EditHistory, Recipe
 from core.roles import Role
 from core.workspace import sha256_bytes, sha256_file, table_sha256
 from ui.page_errors import error_text
+from ui.state import early_read
 from ui.state.cache import PREFIX_CACHE, forget_session_caches, remember_table
 from ui.state.keys import missing_keys, set_session_key
 from ui.state.session import (
@@ -62,7 +63,8 @@ def _read_path(path: str) -> pd.DataFrame:
     # One table held for every session (st.cache_data would pickle it whole into the
     # cache and unpickle a copy for each session: 0.28 s at 1M rows; issue 31). Never
     # changed in place: each session gets a shallow copy (pandas' copy-on-write).
-    return read_table(path)
+    early = early_read.take(path)  # read while app.py imported the library, if it was
+    return early if early is not None else read_table(path)
 
 
 def load_path(path: str) -> None:

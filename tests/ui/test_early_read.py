@@ -1,0 +1,90 @@
+"""ui.state.early_read: $ANON_DATA read on a thread while app.py imports the library
+(issue 31), handed once to the page's read, its errors raised as the page's read raises
+them, and dropped when the workspace reopens a project instead."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+import core.io
+import ui.state.early_read as early_read
+from core.errors import DataReadError
+from core.io import read_table
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def fresh_process(monkeypatch):
+    """As in a new server process: no read started yet."""
+    monkeypatch.setattr(early_read, "_started", set())
+    monkeypatch.setattr(early_read, "_reads", {})
+
+
+def people_csv(folder: Path) -> Path:
+    path = folder / "people.csv"
+    pd.DataFrame({"age": [30, 41, 52], "town": ["Bedok", "Jurong", "Yishun"]}).to_csv(
+        path, index=False
+    )
+    return path
+
+
+def test_the_table_read_early_is_the_pages_table_handed_over_once(
+    tmp_path, monkeypatch, fresh_process
+):
+    path = people_csv(tmp_path)
+    monkeypatch.setenv("ANON_DATA", str(path))
+    early_read.start_reading_startup_table()
+    early = early_read.take(str(path))
+    pd.testing.assert_frame_equal(early, read_table(path))
+    assert early_read.take(str(path)) is None  # once: the page's cache holds it from then
+    early_read.start_reading_startup_table()  # a second session of the same server
+    assert early_read.take(str(path)) is None  # ...starts no second read
+
+
+def test_a_file_that_cannot_be_read_raises_the_pages_message(tmp_path, monkeypatch, fresh_process):
+    missing = tmp_path / "nowhere.csv"
+    monkeypatch.setenv("ANON_DATA", str(missing))
+    early_read.start_reading_startup_table()
+    with pytest.raises(DataReadError) as early:
+        early_read.take(str(missing))
+    with pytest.raises(DataReadError) as direct:
+        read_table(missing)
+    assert str(early.value) == str(direct.value)
+
+
+def test_forgotten_when_not_needed(tmp_path, monkeypatch, fresh_process):
+    path = people_csv(tmp_path)
+    monkeypatch.setenv("ANON_DATA", str(path))
+    early_read.start_reading_startup_table()
+    early_read.forget(str(path))
+    assert early_read.take(str(path)) is None  # nothing held
+
+
+def test_the_dashboard_opens_anon_data_read_once(tmp_path, monkeypatch, fresh_process):
+    path = people_csv(tmp_path)
+    monkeypatch.setenv("ANON_DATA", str(path))
+    monkeypatch.setenv("ANON_WORKSPACE", str(tmp_path / "test.anon.db"))
+    reads = []
+    real_read = core.io.read_table
+
+    def counted(*args, **kwargs):
+        reads.append(threading.current_thread().name)
+        return real_read(*args, **kwargs)
+
+    monkeypatch.setattr(core.io, "read_table", counted)  # the thread's read
+    monkeypatch.setattr("ui.state.loading.read_table", counted)  # the page's own
+    st.cache_resource.clear()
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    app.run()
+    assert not app.exception, app.exception
+    assert app.session_state["original"]["town"].tolist() == ["Bedok", "Jurong", "Yishun"]
+    assert reads == ["early-read"]  # read once, on the thread started before the imports
+    assert early_read.take(str(path)) is None  # taken by the page, not held twice
+    st.cache_resource.clear()
