@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -135,6 +135,19 @@ class ClassDistribution:
     overall: np.ndarray  # share of each value in the reference table
     ordered: bool
     tree: HierarchyTree | None = None  # the hierarchy, for hierarchical t-closeness
+    #: Per-class figures computed once: the risk report reads the distinct values and the
+    #: EMD for l and t and again for the privacy models' figures.
+    _kept: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def _once(self, name: tuple, compute) -> np.ndarray:
+        """``compute()`` the first time ``name`` is asked, the same array after; read-only,
+        so no reader can change it for another."""
+        kept = self._kept.get(name)
+        if kept is None:
+            kept = compute()
+            kept.setflags(write=False)
+            self._kept[name] = kept
+        return kept
 
     @classmethod
     def of(
@@ -189,8 +202,10 @@ class ClassDistribution:
         return out
 
     def distinct(self) -> np.ndarray:
-        """Distinct sensitive values per class (distinct l-diversity)."""
-        return np.bincount(self.pair_class, minlength=self.n_classes)
+        """Distinct sensitive values per class (distinct l-diversity); read-only."""
+        return self._once(
+            ("distinct",), lambda: np.bincount(self.pair_class, minlength=self.n_classes)
+        )
 
     def entropy_l(self, estimator: str = "shannon") -> np.ndarray:
         """exp(entropy in nats) per class: entropy l-diversity holds for l <= it. Shannon's
@@ -237,7 +252,10 @@ class ClassDistribution:
     def emd(self, distance: str = "auto") -> np.ndarray:
         """Earth Mover's Distance of each class from the reference table (t-closeness):
         ordered distance (values sorted, Li et al. 2007), equal distance, or hierarchical
-        distance (the tree this distribution was built with)."""
+        distance (the tree this distribution was built with); read-only."""
+        return self._once(("emd", distance), lambda: self._emd(distance))
+
+    def _emd(self, distance: str) -> np.ndarray:
         ordered = self.ordered if distance == "auto" else distance == "ordered"
         share, overall = self.share, self.overall
         if distance == "hierarchical":
@@ -402,7 +420,10 @@ def classes_and_distribution(
     np.not_equal(key[1:], key[:-1], out=new_pair[1:])
     if weights is None:  # a pair's count: the length of its run
         starts = np.flatnonzero(new_pair)
-        pair_count = np.diff(np.append(starts, n)).astype(float)
+        # one new array (np.diff of np.append made three, each a fresh table-sized one)
+        pair_count = np.empty(starts.size, dtype=float)
+        np.subtract(starts[1:], starts[:-1], out=pair_count[:-1])
+        pair_count[-1:] = n - starts[-1:]
         key = key[starts]
     else:
         if not new_pair.all():  # rows that are one pair (else: a frequency table's rows)
@@ -419,7 +440,8 @@ def classes_and_distribution(
     np.not_equal(key[1:], key[:-1], out=new_class[1:])
     class_keys = key[new_class] if cardinalities is not None else None
     del key
-    pair_class = np.cumsum(new_class, dtype=np.int64)
+    pair_class = new_class.astype(np.int64)  # then summed in place: NumPy's running sum
+    np.cumsum(pair_class, out=pair_class)  # of booleans into int64 is five times slower
     pair_class -= 1
     n_classes = int(pair_class[-1]) + 1 if pair_class.size else 0
     class_sizes = np.bincount(pair_class, weights=pair_count, minlength=n_classes)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from core.errors import ColumnNotFoundError, ParameterError
 from core.privacy import (
     ClassModels,
+    class_distribution,
     classes_and_distribution,
     equivalence_classes,
     failing_records,
@@ -159,6 +160,20 @@ def test_t_closeness_ordered_distance_by_hand():
     assert result.distance == "ordered"
     assert result.per_class[0] == pytest.approx(4 / 9)
     assert result.t == pytest.approx(4 / 9)
+
+
+def test_one_distribution_keeps_each_distance_apart():
+    """The EMD is computed once per distance and distribution (the risk report reads it for
+    t and again for the privacy models' figures): asking one distance and then the other
+    gives each its own figures, read-only. Class 22xxxx of the example above holds (1, 1)
+    against 3/9, 4/9, 2/9: equal distance (6/9 + 4/9 + 2/9) / 2 = 2/3, ordered 4/9."""
+    df = STEP4.assign(s=[1, 1, 2, 2, 2, 3, 1, 2, 3])
+    dist = class_distribution(df, ["postal_code", "age"], "s")
+    ordered, equal = dist.emd("ordered"), dist.emd("equal")
+    assert ordered[0] == pytest.approx(4 / 9)
+    assert equal[0] == pytest.approx(2 / 3)
+    assert dist.emd("ordered") is ordered
+    assert not ordered.flags.writeable and not dist.distinct().flags.writeable
 
 
 def test_t_closeness_is_zero_when_every_class_matches_the_table():

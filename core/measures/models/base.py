@@ -16,6 +16,7 @@ nothing from ``ClassModels`` and the dataclass can be a facade over the registry
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -75,15 +76,26 @@ class ClassTable:
             raise ParameterError("These privacy models need the sensitive attribute's values.")
         return self.dist
 
+    @functools.cached_property
+    def _held(self) -> np.ndarray | None:
+        """:attr:`present`, or None when every class holds records (the risk report's
+        classes do): the figures then read ``per_class`` whole, with no copy of it."""
+        present = self.present
+        return None if present.all() else present
+
+    def _holding(self, per_class: np.ndarray) -> np.ndarray:
+        held = self._held
+        return np.asarray(per_class) if held is None else np.asarray(per_class)[held]
+
     def largest(self, per_class: np.ndarray) -> float:
         """The largest of ``per_class`` over the classes that hold records (0 if none)."""
-        present = self.present
-        return float(np.asarray(per_class)[present].max()) if present.any() else 0.0
+        values = self._holding(per_class)
+        return float(values.max()) if values.size else 0.0
 
     def smallest(self, per_class: np.ndarray) -> float:
         """The smallest of ``per_class`` over the classes that hold records (0 if none)."""
-        present = self.present
-        return float(np.asarray(per_class)[present].min()) if present.any() else 0.0
+        values = self._holding(per_class)
+        return float(values.min()) if values.size else 0.0
 
 
 class PrivacyModel:
