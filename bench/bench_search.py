@@ -28,7 +28,8 @@ then each timed round runs the case here and then in ARX, so both see the same l
 ``ARXAnonymizer.anonymize`` (the same). Printed per case: the best and median of this
 process's CPU time against the ARX calling thread's CPU time, and of wall time against
 ARX's wall time around ``anonymize``; the ratio of each round (this project's time over
-ARX's in the same round), min-median-max; and whether ARX found the same optimum with the
+ARX's in the same round), min-median-max; ARX's JVM process CPU time (its JIT and garbage
+collector threads included) for reference; and whether ARX found the same optimum with the
 same loss. A ratio below 1 means this project is faster. Without ``--arx-classpath``
 (or ``$ARX_CLASSPATH``) only this project's side is timed.
 """
@@ -204,7 +205,7 @@ def main() -> None:
         )
         arx_args = ("run", f"{table_name}{copies}", k, suppression, sensitive or "-", 2)
         ours: list[tuple[float, float]] = []
-        theirs: list[tuple[float, float]] = []
+        theirs: list[tuple[float, float, float]] = []  # thread CPU, wall, process CPU
         for round_ in range(args.warmup + args.repeat):
             result, cpu, wall = timed(
                 lambda: search(df, hierarchies, target, measure="arx_loss")  # noqa: B023
@@ -213,7 +214,7 @@ def main() -> None:
             if round_ >= args.warmup:
                 ours.append((cpu, wall))
                 if answer is not None:
-                    theirs.append((float(answer[1]), float(answer[3])))
+                    theirs.append((float(answer[1]), float(answer[3]), float(answer[2])))
         optimum = result.optimum
         print(
             f"\n{name}: {len(df):,} records, {result.lattice_size:,} nodes, "
@@ -229,10 +230,12 @@ def main() -> None:
             continue
         levels = ",".join(str(optimum.levels[q]) for q in table.qis)
         same = answer[5] == levels and abs(float(answer[6]) - optimum.measures["arx_loss"]) < 1e-9
-        arx_cpus, arx_walls = [c for c, _ in theirs], [w for _, w in theirs]
+        arx_cpus, arx_walls = [c for c, _, _ in theirs], [w for _, w, _ in theirs]
+        arx_process = [p for _, _, p in theirs]
         print(
             f"  ARX         : CPU {min(arx_cpus):.0f} / {statistics.median(arx_cpus):.0f}, "
-            f"wall {min(arx_walls):.0f} / {statistics.median(arx_walls):.0f}; optimum "
+            f"wall {min(arx_walls):.0f} / {statistics.median(arx_walls):.0f}, JVM process CPU "
+            f"{min(arx_process):.0f} / {statistics.median(arx_process):.0f}; optimum "
             f"{answer[5]} loss {answer[6]}: {'the same' if same else 'DIFFERENT'}"
         )
         cpu_ratios = [a / b for a, b in zip(cpus, arx_cpus, strict=True)]

@@ -28,11 +28,16 @@ import org.deidentifier.arx.metric.Metric;
  *    quit
  *  Other columns of the table are insensitive attributes.
  *
- *  Build against ARX compiled from its source (org.deidentifier.arx, commit aacd487; see
- *  tests/data/arx/README.md and docs/performance.md "Lattice search"):
- *    javac -cp "$ARX_CLASSPATH" -d out bench/arx/BenchSearch.java
- *  then give bench/bench_search.py --arx-classpath "out:$ARX_CLASSPATH". Not part of the
- *  product or the tests. */
+ *  Build against ARX compiled from its source (arx-deidentifier/arx, commit aacd487), with
+ *  javac compiling only the ARX classes this harness reaches (-sourcepath):
+ *    ARX_CLASSPATH=<the jars of ARX's lib/ant>:/usr/share/java/pdfbox2.jar:/usr/share/java/fontbox2.jar
+ *    javac -cp "$ARX_CLASSPATH" -sourcepath <arx>/src/main:<stand-in> -d out bench/arx/BenchSearch.java
+ *  then give bench/bench_search.py --arx-classpath "out:$ARX_CLASSPATH". The copy of ARX used
+ *  here lacked the two largest jars of lib/ant: pdfbox-app (replaced by Debian's pdfbox 2,
+ *  libpdfbox2-java) and hadoop-core, needed only to compile a classifier the search never
+ *  runs: <stand-in> holds a one-interface org/apache/hadoop/io/Writable.java
+ *  (write(DataOutput), readFields(DataInput)) for javac.
+ *  Not part of the product or the tests. */
 public class BenchSearch {
 
     static final class Table {
