@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,7 +28,7 @@ from core.measures.classes import (
     equivalence_classes,
     resolve_classes,
 )
-from core.measures.codes import column_codes, columns_codes, combine_codes
+from core.measures.codes import THREADED_ROWS, column_codes, columns_codes, combine_codes
 from core.measures.emd import HierarchyTree, hierarchical_emd, hierarchy_tree, ordered_emd
 from core.validation import (
     require_columns,
@@ -379,13 +380,19 @@ def classes_and_distribution(
     quasi_identifiers = tuple(require_columns(df, quasi_identifiers, parameter="quasi_identifiers"))
     require_columns(df, sensitive, parameter="sensitive")
     n = len(df)
-    value_codes, n_values, ordered, _ = sensitive_coding(df[sensitive])
+    if n < THREADED_ROWS:
+        value_codes, n_values, ordered, _ = sensitive_coding(df[sensitive])
+        coded = columns_codes(df, quasi_identifiers, compact=True)
+    else:  # the sensitive column is coded on a thread of its own while the others are
+        with ThreadPoolExecutor(max_workers=1) as beside:
+            sensitive_coded = beside.submit(sensitive_coding, df[sensitive])
+            coded = columns_codes(df, quasi_identifiers, compact=True)
+            value_codes, n_values, ordered, _ = sensitive_coded.result()
     weights = None if counts is None else np.asarray(counts, dtype=np.int64)
     records = n if weights is None else int(weights.sum())
     overall = np.bincount(value_codes, weights=weights, minlength=n_values) / max(records, 1)
     weight_bits = 0 if weights is None or n == 0 else max(int(weights.max()).bit_length(), 1)
     value_bits = (n_values - 1).bit_length()
-    coded = columns_codes(df, quasi_identifiers, compact=True)
     radix = math.prod(cardinality for _, cardinality in coded)
     cardinalities: tuple[int, ...] | None = tuple(cardinality for _, cardinality in coded)
     distinct_values = tuple(
