@@ -10,16 +10,20 @@ sure name (a name of the lists that is no everyday word); this module says when 
 stands alone on its line: at the start of the line (or of a sentence), or after a note of one or two words and a
 separator ("father - ", "nok: "), and at the line's end, or before a separator and a note
 of one to three words ("(father)", ", wife", "/ son in law") or before a comma (a contact
-line: "ishaan kapoor, +91 ..."). A whole place ("boon lay", "bukit timah") is not a name.
+line: "ishaan kapoor, +91 ..."). A whole place ("boon lay", "bukit timah") is not a name,
+and :func:`names_a_person` asks more of the words than one sure name: lower-case dishes and
+phrases of Malay, Hokkien or Spanish stand alone on a line too ("kencing manis", "yong
+tau foo", "dolor de cabeza").
 """
 
 from __future__ import annotations
 
 import re
 
+from core.detect.lexicon import NameLists
 from core.detect.place_names import place_names
 
-__all__ = ["alone_on_line", "names_a_place"]
+__all__ = ["alone_on_line", "names_a_person", "names_a_place"]
 
 _NOTE = r"[A-Za-z]+(?:[ -][A-Za-z]+){0,2}"
 # What may stand before the run: the start of a line or a sentence, then nothing or a
@@ -37,6 +41,53 @@ _REACH = 40
 def alone_on_line(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` stands alone on its line (see the module doc)."""
     return bool(_BEFORE.search(text, max(0, start - _REACH), start) and _AFTER.match(text, end))
+
+
+# Particles that join a person's own name to a parent's: "siti binte osman", "muthu s/o
+# raman", "jimmy anak ujang" (not "de", "da", "van": "dolor de cabeza" is a headache).
+_PATRONYMIC = frozenset({"bin", "binte", "binti", "bte", "bt", "s/o", "d/o", "a/l", "a/p", "anak"})
+# Given names shorter than this are syllables of other languages too ("com tam", "sin").
+_GIVEN_LETTERS = 4
+
+
+def names_a_person(words: list[str], particles: list[str], lists: NameLists) -> bool:
+    """Whether lower-case ``words`` (with ``particles`` between them) alone on a line
+    name a person, not a dish or a phrase of another language whose words the census
+    surname lists also hold ("kencing manis", "masala dosa", "teh halia"). One word must
+    be a sure name (``lists.strong_lower``), and
+
+    - a patronymic particle joins the words ("siti binte osman", "jimmy anak ujang"); or
+    - two different words are names of the lists (no everyday English word unless the
+      hand-written list names it: "tan", "ah"), one of them a given name ("tan ah kow",
+      "vivaan handa"); or
+    - a sure given name of 4 letters or more stands with a surname no list has
+      ("gilberto vercelloni"), or first, before surnames that are also English words
+      ("sean walls", "marie berry"; not "roti john", a dish).
+
+    Hyphenated words count by their parts ("wei-ming")."""
+    parts = {part for word in words for part in word.split("-")}
+    if not any(part in lists.strong_lower for part in parts):
+        return False
+    if any(particle in _PATRONYMIC for particle in particles):
+        return True
+    names = {
+        part
+        for part in parts
+        if part in lists.listed or (part in lists.known and part not in lists.english)
+    }
+    if len(names) >= 2 and any(part in lists.given for part in names):
+        return True
+
+    def sure_given(part: str) -> bool:
+        return len(part) >= _GIVEN_LETTERS and part in lists.given and part in lists.strong_lower
+
+    if len(parts) < 2 or not any(sure_given(part) for part in parts):
+        return False
+    if not any(part in lists.english for part in parts):
+        return True
+    return sure_given(words[0].split("-")[0]) and all(
+        part in lists.known for word in words[1:] for part in word.split("-")
+    )
 
 
 def names_a_place(piece: str) -> bool:

@@ -37,7 +37,7 @@ import string
 import unicodedata
 
 from core.detect.lexicon import NameLists, name_lists
-from core.detect.name_lines import alone_on_line, names_a_place
+from core.detect.name_lines import alone_on_line, names_a_person, names_a_place
 from core.detect.name_words import (
     CUES,
     LOWER,
@@ -290,10 +290,12 @@ def may_hold_lower_name(text: str, lists: NameLists) -> bool:
 def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tuple[int, int]]:
     """In a run of lower-case words, each stretch of 2-4 known names (no function word)
     holding at least two sure ones (no everyday word: "boon", "huat", not "will", "long");
-    or, alone on its line (:func:`core.detect.name_lines.alone_on_line`: a next-of-kin
-    cell "tan ah kow (father)", a contact line "ishaan kapoor, +91..."), a stretch of 2-5
-    words that are names or no English word, one of them a sure name, and no place.
-    Particles (van, bin, d/o) may stand inside."""
+    or, opening a line and followed by a comma (a contact line: "ishaan kapoor, +91..."),
+    a stretch of 2-4 words that are names or no English word, one of them a sure name; or,
+    alone on its line (:func:`core.detect.name_lines.alone_on_line`: a next-of-kin cell
+    "tan ah kow (father)"), a stretch of 2-5 such words that name a person
+    (:func:`core.detect.name_lines.names_a_person`) and no place.
+    Particles (van, bin, d/o) and initials ("maria t. santos") may stand inside."""
     if lists.strong_lower.isdisjoint(text[start:end].replace("-", " ").split(" ")):
         return []  # the usual case: no sure name in the run (one C-level set test)
     found: list[tuple[int, int]] = []
@@ -306,10 +308,17 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
         if not kinds:
             return
         first, last = stretch[0][0], stretch[-1][1]
+        contact = (  # "ishaan kapoor, +91 ...": a line that opens with the name
+            len(kinds) <= 4
+            and text.startswith(",", last)
+            and _LINE_START.search(text, max(0, first - 8), first)
+        )
         if (
             2 <= len(kinds) <= 5
-            and "sure" in kinds
-            and alone_on_line(text, first, last)
+            and (
+                (contact and "sure" in kinds)
+                or (alone_on_line(text, first, last) and _a_person(text, stretch, lists))
+            )
             and not names_a_place(text[first:last])
         ):
             found.append((first, last))  # a name alone on its line, or a contact line
@@ -362,6 +371,13 @@ def _lower_kind(word: str, lists: NameLists) -> str:
     if len(word) >= 3 and word.isalpha() and word not in lists.english:
         return "new"
     return ""
+
+
+def _a_person(text: str, stretch: list[tuple[int, int, str]], lists: NameLists) -> bool:
+    """:func:`core.detect.name_lines.names_a_person` on a stretch of a lower-case run."""
+    words = [text[a:b] for a, b, kind in stretch if kind != "particle"]
+    particles = [text[a:b] for a, b, kind in stretch if kind == "particle"]
+    return names_a_person(words, particles, lists)
 
 
 def _lower_strength(word: str, lists: NameLists, *, title: bool, relation: bool) -> str:
