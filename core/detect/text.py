@@ -315,13 +315,19 @@ class _Joined:
     texts' places in the caller's list)."""
 
     def __init__(
-        self, texts: list[str], positions: np.ndarray, crossed: set[int], plain: np.ndarray
+        self,
+        texts: list[str],
+        positions: np.ndarray,
+        crossed: set[int],
+        plain: np.ndarray,
+        lengths: np.ndarray | None = None,
     ) -> None:
         self.texts = texts
         self.positions = positions
         self.plain = plain  # for each text, whether it is plain (core.detect.ascii_form)
         self.parts: tuple[_Joined, _Joined] | None = None
-        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+        if lengths is None:
+            lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
         self.starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
         self.ends = self.starts + lengths
         self.joined = _JOIN.join(texts)
@@ -425,7 +431,9 @@ class _Column:
         self.plain = ~self.not_plain.to_numpy(zero_copy_only=False)
         self.all_plain = bool(self.plain.all())
         self.crossed: set[int] = set()
-        self.size = sum(map(len, texts))
+        self.objects = np.array(texts, dtype=object)
+        self.lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+        self.size = int(self.lengths.sum())
         self.everything: _Joined | None = None
 
     def joined(self, looser: str) -> _Joined:
@@ -443,13 +451,17 @@ class _Column:
 
     def subset(self, positions: np.ndarray) -> _Joined:
         """The texts at ``positions`` (places in :attr:`texts`), joined."""
-        texts = [self.texts[i] for i in positions.tolist()]
-        return _Joined(texts, positions, self.crossed, self.plain[positions])
+        texts = self.objects[positions].tolist()  # a numpy take, not a loop over rows
+        return _Joined(
+            texts, positions, self.crossed, self.plain[positions], self.lengths[positions]
+        )
 
     def all_texts(self) -> _Joined:
         if self.everything is None:
             everything = np.arange(len(self.texts), dtype=np.int64)
-            self.everything = _Joined(self.texts, everything, self.crossed, self.plain)
+            self.everything = _Joined(
+                self.texts, everything, self.crossed, self.plain, self.lengths
+            )
         return self.everything
 
 
