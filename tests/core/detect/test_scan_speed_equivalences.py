@@ -108,3 +108,16 @@ def test_the_column_redaction_equals_each_row_redacted_alone(values):
         e is not w and str(e) != str(w) for e, w in zip(expected, was, strict=True)
     ]
     assert sum(counts.values()) >= 2
+
+
+def test_the_words_looked_up_for_lower_case_names_are_those_of_translate_and_split():
+    # The form it replaced: punctuation translated to spaces, then str.split.
+    from core.detect.names import _LOOKUP_WORDS, _WORD_PUNCTUATION
+
+    table = str.maketrans({c: " " for c in _WORD_PUNCTUATION})
+    spaces = [chr(c) for c in range(0x3001) if chr(c).isspace()]
+    rng = random.Random(7)
+    pieces = ["siti", "tan", "-", "é", "_", "#", "'", *_WORD_PUNCTUATION, *spaces]
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert _LOOKUP_WORDS.findall(text) == text.translate(table).split(), repr(text)
