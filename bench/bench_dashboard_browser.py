@@ -3,7 +3,8 @@ Streamlit app in the same run (issue 31).
 
 Usage: ``python bench/bench_dashboard_browser.py [--rows 1000000] [--repeat 5] [--folder DIR]``
 
-Each round starts two cold servers one after the other (fresh processes, empty caches):
+Each round starts two cold servers one after the other (fresh processes, empty caches),
+the anchor first in even rounds and the dashboard first in odd ones:
 
 - the anchor, ``bench/bare_table_app.py``: ``pd.read_csv(engine="pyarrow")`` of the CSV and
   ``st.dataframe`` of its first 100 rows;
@@ -170,8 +171,9 @@ def main(argv: list[str] | None = None) -> int:
             "dashboard: click Risk -> k (roles saved)": [],
         }
         ratios: list[float] = []
-        for round_ in range(args.repeat):
-            logs = Path(scratch)
+        logs = Path(scratch)
+
+        def bare_app() -> float:
             with server("bench/bare_table_app.py", {"BENCH_CSV": str(csv)}, logs / "bare.log") as (
                 url,
                 started,
@@ -180,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
                 context.close()
             times["bare app: goto -> first table"].append(goto)
             times["bare app: server start -> first table"].append(cold)
+            return goto
+
+        def dashboard(round_: int) -> float:
             workspace = Path(scratch) / f"bench-{round_}.anon.db"
             env = {"ANON_DATA": str(csv), "ANON_WORKSPACE": str(workspace)}
             with server("app.py", env, logs / "app.log") as (url, started):
@@ -188,6 +193,17 @@ def main(argv: list[str] | None = None) -> int:
                 times["dashboard: server start -> first table"].append(cold)
                 times["dashboard: click Risk -> k (roles saved)"].append(k_on_risk(tab, columns))
                 context.close()
+            return seconds
+
+        for round_ in range(args.repeat):
+            # Alternating which goes first, so that neither always meets the machine as the
+            # other left it (a server just stopped, a browser tab just closed).
+            if round_ % 2 == 0:
+                goto = bare_app()
+                seconds = dashboard(round_)
+            else:
+                seconds = dashboard(round_)
+                goto = bare_app()
             ratios.append(seconds / goto)
         browser.close()
     print(
