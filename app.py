@@ -12,6 +12,11 @@ import streamlit as st
 from ui.navigation import draw_menu
 from ui.state.early_read import start_reading_startup_table
 
+# The table the dashboard opens with ($ANON_DATA) is read on another thread from the start,
+# while this thread sets up the page (Streamlit's emoji catalogue: 0.1 s) and imports the
+# library below (issue 31).
+start_reading_startup_table()
+
 # Page icons are emoji, not ":material/...:" names: Streamlit turns a page's Material icon
 # into a favicon fetched from Google's servers, and nothing here may reach the internet.
 st.set_page_config(page_title="Anonymisation workbench (PDPC guide)", page_icon="🛡️", layout="wide")
@@ -52,9 +57,7 @@ draw_menu(PAGES)
 # the browser (issue 31: a cold server's first table). The browser draws the menu while the
 # server imports, and Streamlit's check on its first element (inspect.stack(), which
 # resolves the path of every module loaded, once per process) ran before the library's
-# hundreds of modules were loaded: 0.1-0.16 s of the first table otherwise. The table the
-# dashboard opens with ($ANON_DATA) is read meanwhile, on another thread.
-start_reading_startup_table()
+# hundreds of modules were loaded: 0.1-0.16 s of the first table otherwise.
 from ui.page_errors import friendly_errors  # noqa: E402
 from ui.state import following, presentation  # noqa: E402
 from ui.warm_up import warm_up_later_pages  # noqa: E402
