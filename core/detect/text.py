@@ -338,11 +338,14 @@ class _Joined:
         starts in, and whether it stays inside it; a span leaving its text marks every
         text it touches as crossed."""
         first = np.searchsorted(self.starts, bounds[:, 0], side="right") - 1
-        tail = np.maximum(bounds[:, 1] - 1, bounds[:, 0])
-        last = np.searchsorted(self.starts, tail, side="right") - 1
-        inside = (first == last) & (bounds[:, 1] <= self.ends[first])
-        for a, b in zip(first[~inside].tolist(), last[~inside].tolist(), strict=True):
-            self.crossed.update(self.positions[a : b + 1].tolist())
+        # A span starts at or after its text's start: it is inside when it ends by its end.
+        inside = bounds[:, 1] <= self.ends[first]
+        if not inside.all():  # rare: the texts each leaving span touches, up to its last
+            out = ~inside
+            tail = np.maximum(bounds[out, 1] - 1, bounds[out, 0])
+            last = np.searchsorted(self.starts, tail, side="right") - 1
+            for a, b in zip(first[out].tolist(), last.tolist(), strict=True):
+                self.crossed.update(self.positions[a : b + 1].tolist())
         return first, inside
 
     def locate(self, spans: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
@@ -352,10 +355,16 @@ class _Joined:
             return []
         bounds = np.asarray(spans, dtype=np.int64)
         first, inside = self._texts_of(bounds)
+        if not inside.all():
+            bounds, first = bounds[inside], first[inside]
         local = bounds - self.starts[first][:, None]
-        places = self.positions[first[inside]]
         return list(
-            zip(places.tolist(), local[inside, 0].tolist(), local[inside, 1].tolist(), strict=True)
+            zip(
+                self.positions[first].tolist(),
+                local[:, 0].tolist(),
+                local[:, 1].tolist(),
+                strict=True,
+            )
         )
 
     def search(
