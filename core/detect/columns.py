@@ -608,11 +608,34 @@ _RELATION_NOTE = re.compile(
 )
 
 
+# Accents and tone marks (combining marks once a letter is decomposed) and the Vietnamese
+# d with stroke, which the name shapes and lists do not hold: "Trần Thị Hoa" is read as
+# "Tran Thi Hoa".
+_MARKS = re.compile("[\u0300-\u036f]")
+
+
+def _without_marks(values: pd.Series) -> pd.Series:
+    """Values with letters beyond ASCII read without their marks (only those values)."""
+    marked = values.str.contains("[^\x00-\x7f]", regex=True)
+    if not marked.any():
+        return values
+    plain = (
+        values[marked]
+        .str.normalize("NFKD")
+        .str.replace(_MARKS, "", regex=True)
+        .str.replace("đ", "d", regex=False)
+        .str.replace("Đ", "D", regex=False)
+    )
+    return values.where(~marked, plain)
+
+
 def _titled(values: pd.Series) -> pd.Series:
     """Values as a name column's cells are read: a leading form of address and a noted
-    relation dropped, and cells written all in lower case title-cased ('tan wei ling' ->
-    'Tan Wei Ling'), so that the name shapes, which look for capitals, read them too."""
+    relation dropped, accents and tone marks left out, and cells written all in lower
+    case title-cased ('tan wei ling' -> 'Tan Wei Ling'), so that the name shapes, which
+    look for capitals, read them too."""
     values = values.str.replace(_TITLE, "", regex=True).str.replace(_RELATION_NOTE, "", regex=True)
+    values = _without_marks(values)
     lower = values.str.lower() == values
     # each word's first letter only: "yi-xiang" -> "Yi-xiang", as such names are written
     capitalised = values.str.replace(r"(?:^|(?<=\s))[a-z]", lambda m: m.group().upper(), regex=True)

@@ -335,3 +335,36 @@ def test_a_column_of_such_name_forms_is_a_name_column() -> None:
 )
 def test_a_lower_case_name_with_an_initial_or_a_hyphenated_given_name_is_found(cell: str) -> None:
     assert [e.label for e in find_entities(cell)] == ["NAME"]
+
+
+# Vietnamese names as written, with the letters of Vietnamese beyond Latin-1 (written by
+# hand; one in two typed in lower case, as in a next-of-kin column).
+VIETNAMESE = [
+    "Nguyễn Thị Lan",
+    "Trần Văn Minh",
+    "Lê Hoàng Nam",
+    "Phạm Thu Trang",
+    "Hoàng Đức Anh",
+    "Vũ Thị Mai",
+    "Đỗ Quang Huy",
+    "Bùi Thanh Tùng",
+    "Đặng Thị Hương",
+    "Ngô Minh Khoa",
+    "Dương Văn Long",
+    "Lý Thị Ngọc",
+    "Huỳnh Tấn Phát",
+    "Phan Thanh Bình",
+    "Võ Thị Kim",
+    "Trương Quốc Việt",
+    "Đinh Văn Hải",
+    "Lâm Thị Thảo",
+    "Mai Anh Tuấn",
+    "Hồ Xuân Hương",
+]
+
+
+def test_a_column_of_vietnamese_names_with_their_accents_is_a_name_column() -> None:
+    cells = [name.lower() if i % 2 else name for i, name in enumerate(VIETNAMESE)]
+    values = list(np.random.default_rng(9).choice(cells, size=400))
+    suggestion = suggest_roles(pd.DataFrame({"c6": values}))[0]
+    assert (suggestion.kind, suggestion.role) == ("name", Role.DIRECT), suggestion
