@@ -6,7 +6,6 @@ import streamlit as st
 
 from core.formatting import fmt_number
 from core.markup import code_span, escape_markdown
-from core.profile import profile
 from ui import data_steps, guide_examples
 from ui.state import loading, presentation, session, widgets, workspace
 
@@ -130,7 +129,7 @@ presentation.explain(
 
 st.markdown("#### Column profile")
 with st.spinner("Profiling the columns..."):
-    table = profile(df)
+    table = loading.column_profile(df)
 # The range reads as the values do (six significant digits keep a coordinate's decimals)
 # and a text column shows the app's missing figure "-" instead of the grid's "None".
 RANGE = ("min", "max", "mean")

@@ -12,6 +12,7 @@ import streamlit as st
 from core.errors import AnonymisationError, SecretError
 from core.io import read_table
 from core.markup import code_span
+from core.profile import profile
 from core.recipe import EditHistory, Recipe
 from core.roles import Role
 from core.workspace import sha256_bytes, sha256_file, table_sha256
@@ -41,6 +42,7 @@ SAMPLE_DIR = ROOT / "sample_data"
 DEFAULT_SAMPLE = "singapore_people.csv"
 MAX_UPLOAD_MB = 200
 REOPENED_KEY = "reopened_note"  # the roles and recipe taken back, said once on Data
+PROFILE_KEY = "column_profile"  # (the original table, its column profile)
 _ROLE_VALUES = {role.value for role in Role}
 
 
@@ -189,6 +191,7 @@ def install_original(df: pd.DataFrame, name: str) -> None:
     roles (the workspace is not written: :func:`set_original` records it)."""
     state = session()
     state["original"] = df
+    state.pop(PROFILE_KEY, None)  # it holds the previous table
     state["source_name"] = name
     state.pop(UNRECORDED_KEY, None)  # the table shown before is set aside unrecorded
     state["history"] = EditHistory(Recipe(seed=secrets.randbelow(2**31)))
@@ -200,6 +203,17 @@ def install_original(df: pd.DataFrame, name: str) -> None:
     state["roles"] = {}  # confirmed roles only: suggestions never apply themselves
     state[SENSITIVE_KEY] = None  # it named a column of the previous table
     state.setdefault(K_TARGET_KEY, 5)
+
+
+def column_profile(df: pd.DataFrame) -> pd.DataFrame:
+    """The column profile of ``df`` (PDPC guide, Step 1), computed once per original table
+    (0.2 s at 1M rows: the Data page reran it on every widget change), as a copy the caller
+    may change."""
+    held = session().get(PROFILE_KEY)
+    if held is None or held[0] is not df:
+        held = (df, profile(df))
+        session()[PROFILE_KEY] = held
+    return held[1].copy()
 
 
 def last_upload() -> tuple[str, str | None] | None:
