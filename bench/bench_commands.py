@@ -9,8 +9,9 @@ in-process figures of bench_risk.py and bench_scale.py leave out what a user wai
 round runs the anchor and then the command (alternating, so a busy machine slows both
 alike); the median seconds of ``--repeat`` rounds (5 unless told) are printed with the median
 and range of the per-round ratio command / anchor, the same in CPU seconds (user and system,
-read from ``getrusage``: the work done, which a busy shared machine disturbs less than the
-wall clock) with the median CPU seconds over the anchor, and the 1-minute load average.
+read from ``wait4``: the work done, which a busy shared machine disturbs less than the
+wall clock) with the median CPU seconds over the anchor, the largest peak resident memory
+of each process, and the 1-minute load average.
 
 - ``startup``: ``python -m core --help`` and each command's ``--help`` against
   ``python -c "import pandas"`` (what any pandas tool pays before it starts);
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -81,23 +81,25 @@ print(table.num_rows)
 """
 
 
-def seconds_of(command: list[str]) -> tuple[float, float]:
-    """Wall-clock seconds of one whole process and its CPU seconds (user and system, all
-    its threads); a failure stops the benchmark with its error."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
-    elapsed = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode not in (0, 3):  # 3: the risk command's "k below target" exit
-        raise SystemExit(f"{' '.join(command[:4])} failed:\n{done.stderr[-2000:]}")
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return elapsed, cpu
+def seconds_of(command: list[str]) -> tuple[float, float, float]:
+    """Wall-clock seconds of one whole process, its CPU seconds (user and system, all its
+    threads) and its peak resident memory in MiB (``wait4``'s ``ru_maxrss`` of that one
+    process); a failure stops the benchmark with its error."""
+    with tempfile.TemporaryFile(mode="w+") as errors:
+        start = time.perf_counter()
+        child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(child.pid, 0)  # this child's own resources
+        elapsed = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode not in (0, 3):  # 3: the risk command's "k below target" exit
+            errors.seek(0)
+            raise SystemExit(f"{' '.join(command[:4])} failed:\n{errors.read()[-2000:]}")
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def alternate(pairs: dict[str, list[str]], anchor: list[str], repeat: int) -> dict[str, list]:
     """Seconds of each command and of the anchor, run in alternation ``repeat`` times: for
-    each command, a list of (its (wall, CPU) seconds, the anchor's just before) per round."""
+    each command, a list of (its (wall, CPU, peak MiB), the anchor's just before) per round."""
     rounds: dict[str, list] = {name: [] for name in pairs}
     for _ in range(repeat):
         for name, command in pairs.items():
@@ -110,14 +112,22 @@ def show(title: str, rounds: dict[str, list], anchor_name: str) -> None:
     """Per command: median wall seconds, the median and range of its ratio to the anchor
     run just before it in the same round (a burst of load touches both), and the same in
     CPU seconds with the median difference to the anchor (CPU time counts the work done,
-    not the waiting for a busy machine's cores; it adds up a command's threads)."""
+    not the waiting for a busy machine's cores; it adds up a command's threads), and the
+    largest peak resident memory of its runs."""
     load = os.getloadavg()[0]
     anchors = [anchor for pairs in rounds.values() for _, anchor in pairs]
     print(f"\n{title} (1-minute load {load:.2f}; median of {len(anchors)} runs)")
-    print(f"  {'':<44} {'wall':>8}  {'ratio':>6}  {'(range)':<11}  {'CPU':>7}  ratio  over anchor")
+    print(
+        f"  {'':<44} {'wall':>8}  {'ratio':>6}  {'(range)':<11}  {'CPU':>7}  ratio  over anchor"
+        "  peak RSS"
+    )
     wall = statistics.median(a[0] for a in anchors)
     cpu = statistics.median(a[1] for a in anchors)
-    print(f"  {anchor_name:<44} {wall:7.3f}s   1.00x  {'':<11}  {cpu:6.3f}s  1.00x")
+    peak = max(a[2] for a in anchors)
+    print(
+        f"  {anchor_name:<44} {wall:7.3f}s   1.00x  {'':<11}  {cpu:6.3f}s  1.00x"
+        f"  {'':>11}  {peak:6.0f} MiB"
+    )
     for name, pairs in rounds.items():
         ratios = [run[0] / anchor[0] for run, anchor in pairs]
         cpu_ratios = [run[1] / anchor[1] for run, anchor in pairs]
@@ -127,6 +137,7 @@ def show(title: str, rounds: dict[str, list], anchor_name: str) -> None:
             f"  {statistics.median(ratios):5.2f}x  ({min(ratios):.2f}-{max(ratios):.2f})"
             f"  {statistics.median(r[1] for r, _ in pairs):6.3f}s"
             f"  {statistics.median(cpu_ratios):4.2f}x  {over:+.3f}s"
+            f"  {max(r[2] for r, _ in pairs):6.0f} MiB"
         )
 
 
