@@ -512,6 +512,7 @@ def risk_report(
             t_closeness=tclose.t,
             t_distance=tclose.distance,
         )
+        del ldiv, tclose  # their per-class arrays (200 MB each at 50M records) let go
     population_counts = None
     if population is not None:
         people = journalist_class_population(
