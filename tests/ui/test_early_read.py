@@ -88,3 +88,36 @@ def test_the_dashboard_opens_anon_data_read_once(tmp_path, monkeypatch, fresh_pr
     assert reads == ["early-read"]  # read once, on the thread started before the imports
     assert early_read.take(str(path)) is None  # taken by the page, not held twice
     st.cache_resource.clear()
+
+
+def test_a_restart_on_the_recorded_file_reads_it_once(tmp_path, monkeypatch, fresh_process):
+    # The workspace's project is $ANON_DATA's file, recorded without its rows (keep rows
+    # off): on a restart the early read is the one read of it.
+    from core.workspace import Workspace, sha256_file
+
+    path = people_csv(tmp_path)
+    workspace = tmp_path / "test.anon.db"
+    sha = sha256_file(path)
+    with Workspace(workspace) as ws:
+        ws.add_dataset(read_table(path), name=path.name, source_path=str(path), sha256=sha)
+        ws.set_setting("current_data", {"sha256": sha, "name": path.name, "source_path": str(path)})
+    monkeypatch.setenv("ANON_DATA", str(path))
+    monkeypatch.setenv("ANON_WORKSPACE", str(workspace))
+    reads = []
+    real_read = core.io.read_table
+
+    def counted(*args, **kwargs):
+        reads.append(threading.current_thread().name)
+        return real_read(*args, **kwargs)
+
+    monkeypatch.setattr(core.io, "read_table", counted)
+    monkeypatch.setattr("ui.state.loading.read_table", counted)
+    monkeypatch.setattr("ui.state.following.read_table", counted)
+    st.cache_resource.clear()
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    app.run()
+    assert not app.exception, app.exception
+    assert app.session_state["original"]["town"].tolist() == ["Bedok", "Jurong", "Yishun"]
+    assert app.session_state["data_sha256"] == sha  # reopened from the workspace
+    assert reads == ["early-read"]
+    st.cache_resource.clear()

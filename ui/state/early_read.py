@@ -10,8 +10,10 @@ and only for a session with no table yet.
 
 The thread reads with :func:`core.io.read_table`, exactly what the page would call;
 :func:`take` hands the table (or the error, raised as the page's own read would raise it)
-to the page's read, once. When the workspace reopens a project instead, :func:`forget`
-drops the table read for nothing. This module imports nothing of the library itself, so
+to the page's read, once; a restart that reopens the workspace's project from that same
+file (its rows not kept in the workspace) takes it too. When the workspace reopens a
+project from its stored rows instead, :func:`forget` drops the table, read for nothing once
+per server process. This module imports nothing of the library itself, so
 that app.py can start the read before importing it.
 """
 

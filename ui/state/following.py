@@ -199,8 +199,12 @@ def _rows_of(ws: Workspace, data_set: dict[str, Any]) -> pd.DataFrame | None:
     if not (stored or on_disk):
         return None  # also when this server still has it in memory: not this workspace's
     df = remembered_table(sha)
-    if df is None:
-        df = ws.dataset_table(sha) if stored else read_table(path)
+    if df is None and stored:
+        df = ws.dataset_table(sha)
+    elif df is None:
+        # $ANON_DATA's file, reopened on a restart, was read as app.py started (early_read)
+        df = early_read.take(str(path))
+        df = read_table(path) if df is None else df
     if df is not None:
         remember_table(sha, df)
         df = df.copy()  # each session its own copy
