@@ -8,6 +8,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -16,7 +17,7 @@ import pandas as pd
 
 from core.errors import DataReadError, parser_message
 from core.io.header import apply_header, require_width
-from core.io.numbers import numbers_or_none
+from core.io.numbers import dictionary_categorical, numbers_or_none
 from core.io.text import decode_text, detect_sep, normalise_sep
 
 #: Longest text cell read from a delimited file or Parquet. The csv module's own limit
@@ -49,10 +50,15 @@ def _first_bad_line(text: str, sep: str, expected: int) -> tuple[int, int] | Non
 
 
 def read_text(
-    data: bytes, display: str, sep: str | None, encoding: str | None
+    data: bytes,
+    display: str,
+    sep: str | None,
+    encoding: str | None,
+    coded: Collection[str] = (),
 ) -> tuple[pd.DataFrame, str, str]:
     """Any encoding: the whole file is decoded (detecting the encoding), checked, and
-    given to pyarrow's parser as UTF-8. Every problem is named here."""
+    given to pyarrow's parser as UTF-8. Every problem is named here. The columns named in
+    ``coded`` come as Categoricals (:func:`frame_from_text_columns`)."""
     text, used_encoding = decode_text(data, display, encoding)
     lift_csv_field_limit()
     if "\x00" in text:
@@ -95,12 +101,19 @@ def read_text(
     if utf8.startswith(codecs.BOM_UTF8):
         utf8 = utf8[len(codecs.BOM_UTF8) :]
     table = _parse_csv(utf8, display, used_sep, header)
-    return frame_from_text_columns(table, header, display, len(utf8)), used_sep, used_encoding
+    df = frame_from_text_columns(table, header, display, len(utf8), coded)
+    return df, used_sep, used_encoding
 
 
-def frame_from_text_columns(table: Any, header: list[str], display: str, size: int) -> pd.DataFrame:
+def frame_from_text_columns(
+    table: Any, header: list[str], display: str, size: int, coded: Collection[str] = ()
+) -> pd.DataFrame:
     """The DataFrame of the parsed text: the text/number rule per column (:mod:`core.io`), the
-    header checks, and the cell-length limit."""
+    header checks, and the cell-length limit. A column named (spaces around the name
+    aside) in ``coded`` becomes a Categorical of the values the plain column holds: its text
+    is coded once by pyarrow and the rule judged on its distinct values
+    (:func:`core.io.numbers.categorical_of`), so no number is converted row by row and the
+    caller, which only groups and counts it, codes no text again."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -113,9 +126,27 @@ def frame_from_text_columns(table: Any, header: list[str], display: str, size: i
         for chunk in column.chunks
         if chunk.buffers()[2] is not None
     )
+    coded = {i for i, name in enumerate(header) if name.strip() in coded}
+
+    def convert(position: int) -> Any:
+        column = table.column(position)
+        if position in coded:  # the parsed rows only: the header's word is no value here
+            return dictionary_categorical(pc.dictionary_encode(column), as_read=True)
+        return numbers_or_none(column) or column
+
     with ThreadPoolExecutor(max_workers=2) as pool:  # pyarrow and NumPy release the GIL
-        columns = list(pool.map(lambda c: numbers_or_none(c) or c, table.columns))
-    df = pa.table(columns, names=table.column_names).to_pandas(split_blocks=True)
+        columns = list(pool.map(convert, range(table.num_columns)))
+    plain = [i for i in range(table.num_columns) if i not in coded]
+    names = table.column_names
+    df = pa.table([columns[i] for i in plain], names=[names[i] for i in plain]).to_pandas(
+        split_blocks=True
+    )
+    if coded:  # the Categoricals join the plain columns in the file's order
+        df = pd.DataFrame(
+            {name: columns[i] if i in coded else df[name] for i, name in enumerate(names)},
+            index=pd.RangeIndex(table.num_rows),
+            copy=False,
+        )
     df = apply_header(df, [h.strip() for h in header], display)
     if maybe_too_long:
         _check_cell_lengths(df, display)

@@ -97,15 +97,17 @@ def categorical_of(values: Any, codes: np.ndarray, *, as_read: bool) -> pd.Categ
     return pd.Categorical.from_codes(codes, categories=categories, validate=False)
 
 
-def dictionary_categorical(column: Any) -> pd.Categorical:
-    """The dictionary-encoded pyarrow column (text as Parquet stores it) as a Categorical of
-    its values, from the dictionaries: no row's text is decoded. A value of a dictionary
-    that no row uses is no category (a category count is a count of values present)."""
+def dictionary_categorical(column: Any, *, as_read: bool = False) -> pd.Categorical:
+    """The dictionary-encoded pyarrow column (text as Parquet stores it, or as the CSV
+    parser codes it) as a Categorical of its values, from the dictionaries: no row's text
+    is decoded. A value of a dictionary that no row uses is no category (a category count
+    is a count of values present). ``as_read``: the values present are judged by the
+    text/number rule (:func:`categorical_of`), as a CSV column's text is."""
     import pyarrow as pa
 
     column = column.unify_dictionaries()  # one dictionary for every chunk
     if column.num_chunks == 0:
-        return categorical_of(pa.array([], pa.string()), np.zeros(0, np.int8), as_read=False)
+        return categorical_of(pa.array([], pa.string()), np.zeros(0, np.int8), as_read=as_read)
     values = column.chunk(0).dictionary
     indices = [chunk.indices for chunk in column.chunks]
     codes = np.concatenate([i.fill_null(-1).to_numpy(zero_copy_only=False) for i in indices])
@@ -117,7 +119,7 @@ def dictionary_categorical(column: Any) -> pd.Categorical:
         position = np.cumsum(used) - 1
         values = values.filter(pa.array(used))
         codes = position[codes]
-    return categorical_of(values, codes, as_read=False)
+    return categorical_of(values, codes, as_read=as_read)
 
 
 _MINUS, _PLUS, _ZERO = b"-+0"

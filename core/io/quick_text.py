@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -32,7 +33,11 @@ _HEAD_BYTES = 4 * (SAMPLE_CHARS + 1)
 
 
 def read_utf8_text(
-    data: bytes | RegularFile, display: str, sep: str | None, encoding: str | None
+    data: bytes | RegularFile,
+    display: str,
+    sep: str | None,
+    encoding: str | None,
+    coded: Collection[str] = (),
 ) -> tuple[pd.DataFrame, str, str] | None:
     """The quick way through UTF-8 text, which most exports are: only the file's head is
     decoded (to detect the delimiter and read the header), and pyarrow's parser reads the
@@ -42,6 +47,7 @@ def read_utf8_text(
     that function must decide: another encoding, a head it does not settle (a header longer
     than the head, a delimiter absent from it, blank or binary content), a row longer than a
     parser block, or any problem, whose message that function words (naming the line or byte).
+    The columns named in ``coded`` come as Categoricals, as that function gives them.
     """
     import pyarrow as pa
 
@@ -94,7 +100,8 @@ def read_utf8_text(
     if _holds_nul(table):
         return None
     used_encoding = encoding if encoding is not None else ("utf-8-sig" if skip else "utf-8")
-    return frame_from_text_columns(table, header, display, size), used_sep, used_encoding
+    df = frame_from_text_columns(table, header, display, size, coded)
+    return df, used_sep, used_encoding
 
 
 def _holds_nul(table: Any) -> bool:

@@ -60,11 +60,13 @@ def read_table(
         File name used in messages, and to choose the format by its extension when
         ``source`` has none (bytes, or an object without ``.name``).
     coded:
-        Text columns of a Parquet file to return as pandas Categoricals of their values,
-        straight from the file's dictionaries (other formats, and names not in the file,
-        are read as usual): for callers that only group and count them, such as the risk
-        report. Decoding every row's text and coding it again is skipped; every group and
-        count is the one the plain column gives.
+        Columns to return as pandas Categoricals of their values, for callers that only
+        group and count them, such as the risk report: a Parquet file's text columns
+        straight from the file's dictionaries (its other columns keep their stored types),
+        a delimited file's columns coded by the parser as it reads them, each column's
+        text/number rule judged on its distinct values. Names not in the file, and Excel,
+        are read as usual. Decoding or converting every row's text and coding it again is
+        skipped; every value, group and count is the one the plain column gives.
 
     Returns a new DataFrame; ``df.attrs["source"]`` records name, format, sep, encoding and
     sheet. Raises :class:`DataReadError` for every problem, with a message naming the file.
@@ -83,9 +85,9 @@ def read_table(
         df = read_parquet(all_bytes(data), display, coded)
         info = {"sep": None, "encoding": None, "sheet": None}
     else:
-        df, used_sep, used_encoding = read_utf8_text(data, display, sep, encoding) or read_text(
-            all_bytes(data), display, sep, encoding
-        )
+        df, used_sep, used_encoding = read_utf8_text(
+            data, display, sep, encoding, coded
+        ) or read_text(all_bytes(data), display, sep, encoding, coded)
         info = {"sep": used_sep, "encoding": used_encoding, "sheet": None}
     df.attrs["source"] = {"name": display, "format": kind, **info}
     return df
