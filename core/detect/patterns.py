@@ -23,6 +23,8 @@ nhs, aadhaar     (:mod:`core.detect.national_ids`)
 record_code      letters and digits with a prefix word (MRN, A/C, licence no...) ID
 vehicle_plate    1-3 letters, up to 4 digits, a check letter (SMF1234A)          PLATE
 date             2024-01-31, 31/01/2024, 31 Jan 2024, January 31, 2024          DATE
+age_over_89      an age of 90-119 with a cue: "aged 92", "94 y/o", "(95F)"        AGE 90+
+                 (free text only; :mod:`core.detect.old_ages`)
 postal_code      6-digit Singapore postal code (whole cells only)                POSTAL
 money            $13,000, SGD 200 (whole cells only; not an identifier)          -
 ===============  ==============================================================  ========
@@ -44,6 +46,7 @@ import pyarrow.compute as pc
 
 from core.dates import LOCAL_MONTH_NAMES
 from core.detect.national_ids import NATIONAL_ID_SHAPES
+from core.detect.old_ages import OLD_AGE
 from core.errors import ParameterError
 from core.identifiers import nric_check_letter
 
@@ -364,6 +367,14 @@ _BUILTIN = (
         "DATE",
         "a date (with or without its year)",
         cell=f"(?i:{_DATE})",  # a whole cell without a year is not read as a date column
+    ),
+    Pattern(
+        "age_over_89",
+        # HIPAA §164.514(b)(2)(i)(C): ages over 89 become the one category "90 or older"
+        _compile(OLD_AGE, re.IGNORECASE),
+        "AGE 90+",
+        "an age of 90 or over stated as an age (aged 92, 94 y/o, (95F))",
+        in_text=True,
     ),
     Pattern(
         "postal_code",

@@ -50,6 +50,7 @@ from core.detect.names import (
     names_from_matches,
 )
 from core.detect.national_ids import NATIONAL_ID_SHAPES
+from core.detect.old_ages import OLD_AGE_LOOSER
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS, RECORD_PREFIX
 from core.detect.phones import DEFAULT_REGION, DIGIT_RUN, find_phones, phones_in_runs
 from core.errors import ParameterError
@@ -296,6 +297,7 @@ _LOOSER = {
     "record_code": rf"(?i)(?:{RECORD_PREFIX})\s*[:#.(]?\s*[A-Z0-9]",
     "vehicle_plate": r"[A-Z]{1,3}[0-9]{1,4}[A-Z]",
     "date": "[0-9]",
+    "age_over_89": OLD_AGE_LOOSER,
     "phone": r"[0-9](?:[ ().-]{0,2}[0-9]){6}",
     "address": r"[0-9]|Jalan|Jln|Lorong|Lor",  # every alternative holds a digit but these
     "name": "[A-Z]",

@@ -1,0 +1,49 @@
+"""Ages over 89 written in free text (HIPAA §164.514(b)(2)(i)(C)).
+
+Safe Harbor lets an age stay only under 90: "all ages over 89 ... aggregated into a single
+category of age 90 or older". An age column is top-coded by :mod:`core.safe_harbor`; this
+expression finds the same ages inside notes, so the redaction writes the one category
+(``[AGE 90+]``) in their place. Ages under 90 are not identifiers and are not matched.
+
+A number of 90-119 is read as an age only with a cue that says it is one, because most
+such numbers in notes are not (doses "90 mg", "BP 95/60", "room 91", "90%", "1990"):
+
+- a word before it: "aged 92", "age: 97", "at the age of 99", "turned 90", "turns 91";
+- a word after it: "95 years old", "94-year-old", "96 yrs old", "101 years of age",
+  "94yo", "94 y/o", "94 y.o.";
+- sex after it in brackets: "(95F)", "(93 M)", "(95/F)";
+- "this year" after it with a comma or "is"/"will be" before: "Hajah Zaiton, 91 this year".
+
+After a word before it, a unit says it is not an age ("aged 90 days", "turned 90
+degrees", "age 95%"). Only the number is reported (the ``value`` group), so the cue words
+stay and the sentence still reads: "a [AGE 90+]-year-old man".
+"""
+
+from __future__ import annotations
+
+__all__ = ["OLD_AGE", "OLD_AGE_LOOSER"]
+
+# 90 to 119, not glued to other digits or to a decimal point ("1,95", "0.95").
+_NUMBER = r"(?<![\d/])(?<!\d[.,])(?P<value>9[0-9]|1[01][0-9])(?![\d]|[.,]\d)"
+# Units after a number that make it a measure, not an age in years.
+_UNIT = (
+    r"(?!\s*(?:%|percent|mg|mcg|ml|kg|g\b|lbs?\b|days?\b|d\b|weeks?\b|wks?\b|months?\b|mos?\b|"
+    r"degrees?\b|°|mm|cm|bpm|min|minutes?\b|hours?\b|hrs?\b|/))"
+)
+_WORD_BEFORE = r"\b(?:aged|age|ages|turned|turning|turns|at\s+the\s+age\s+of)\s*[:=]?\s*"
+_WORD_AFTER = (
+    r"(?:\s*-?\s*(?:years?|yrs?|yr)\s*-?\s*(?:old|of\s+age)\b"
+    r"|\s*(?:y/o|y\.o\.?|yo|yoa)(?![A-Za-z]))"
+)
+_THIS_YEAR_BEFORE = r"(?:,|\bis|\bwill\s+be)\s*"
+
+#: The expression (case-insensitive; the age is its ``value`` group). One group per cue
+#: before the number, and a conditional after it asks for the cue's other half (Python
+#: allows a group name once, so the four forms share one ``value`` group this way).
+OLD_AGE = (
+    rf"(?:(?P<word>{_WORD_BEFORE})|(?P<this_year>{_THIS_YEAR_BEFORE})|(?P<bracket>\(\s*))?"
+    + _NUMBER
+    + rf"(?(word){_UNIT}|(?(this_year)\s+this\s+year\b|(?(bracket)\s*/?\s*[MF]\s*\)|{_WORD_AFTER})))"
+)
+#: A looser RE2 form for the many-texts scan (every text the expression matches holds it).
+OLD_AGE_LOOSER = "9[0-9]|1[01][0-9]"
