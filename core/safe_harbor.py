@@ -394,15 +394,22 @@ class _Run:
             )
 
     def postal_code(self, column: str, values: pd.Series, letter: str) -> None:
-        """ZIP codes to 3 digits ('000' for the small areas); other postal codes removed."""
+        """ZIP codes to 3 digits ('000' for the small areas); other postal codes removed.
+        A column found by its values alone (Step 1: the shapes of several countries' codes)
+        says so, as no header named it."""
+        by_content = (
+            " (recognised by their values: no header names them)"
+            if self.kinds[column].judged_by == "content"
+            else ""
+        )
         if self.postal == "remove" or (self.postal == "auto" and not _is_us_zip(values)):
             self.remove(
                 column,
                 letter,
-                "Postal codes that are not US ZIP codes have no Safe "
+                f"Postal codes{by_content} that are not all US ZIP codes have no Safe "
                 "Harbor population rule, so the column is removed."
                 if self.postal == "auto"
-                else "Postal codes removed as asked.",
+                else f"Postal codes{by_content} removed as asked.",
             )
             return
         new = zip3(values)
@@ -412,7 +419,7 @@ class _Run:
             column,
             "zip3",
             int((new != _zip_text(values)).fillna(False).sum()),
-            f"ZIP codes cut to their first 3 digits; {restricted} in areas of 20,000 "
+            f"ZIP codes{by_content} cut to their first 3 digits; {restricted} in areas of 20,000 "
             "people or fewer recoded to 000.",
             letter,
         )

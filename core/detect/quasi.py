@@ -15,8 +15,9 @@ returns an :class:`~core.detect.evidence.Evidence` or None:
   domain, plus a short hand-written list; see the file's header);
 - :func:`place_evidence`: towns, cities and areas (``data/places.txt``: libphonenumber's
   geocoder places of eight countries, Apache 2.0; Singapore's planning areas);
-- :func:`postal_evidence`: postal codes of the US (ZIP, ZIP+4), the UK, Canada, India
-  (6 digits or ``560 001``) and Singapore (6 digits), or a mix of them.
+- :func:`postal_evidence`: postal codes of the US (ZIP, ZIP+4), Malaysia (5 digits), the
+  UK, Canada, Ireland (Eircode), India (6 digits or ``560 001``), Singapore (6 digits),
+  Australia, the Philippines and South Africa (4 digits, with more evidence), or a mix.
 
 Shapes that fit but could be something else (5-digit numbers, 0-100 integers) come back
 with ``uncertain=True`` and a reason saying so.
@@ -391,18 +392,57 @@ def place_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
     )
 
 
-# Postal code shapes by country (upper-case values).
+# Postal code shapes by country (upper-case values), the digit-only ones by length.
 _POSTAL_SHAPES = {
-    "US ZIP": r"[0-9]{5}(?:-[0-9]{4})?",
+    "5-digit (US ZIP, Malaysia)": r"[0-9]{5}(?:-[0-9]{4})?",
     "6-digit (Singapore, India)": r"[0-9]{6}|[0-9]{3} [0-9]{3}",
+    "4-digit (Australia, Philippines, South Africa)": r"[0-9]{4}",
     "UK": r"[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}",
     "Canada": r"[A-Z][0-9][A-Z] ?[0-9][A-Z][0-9]",
+    # routing key (a letter and 2 digits, or D6W), a space, and 4 letters or digits (no B
+    # G I J L M O Q S U Z), e.g. D04 C3P5; the space is required, as receipt or record
+    # numbers such as R12345X have the same characters without it
+    "Ireland Eircode": r"(?:[AC-FHKNPRTV-Y][0-9]{2}|D6W) [0-9AC-FHKNPRTV-Y]{4}",
 }
+_LETTERED = ("UK", "Canada", "Ireland Eircode")
+_FOUR_DIGITS = "4-digit (Australia, Philippines, South Africa)"
+# A lettered shape in this share of rows at least makes the column's digit codes postal
+# codes too (an international customer table: "2000", "50450", "M5V 3L9", "SW1A 1AA").
+_LETTERED_SHARE = 0.05
+# A digit-only shape counts towards "several lengths" from this share of rows.
+_LENGTH_SHARE = 0.1
+
+
+def _four_digit_codes(
+    upper: pd.Series, counts: pd.Series, found: dict[str, float], lettered: float
+) -> bool:
+    """Whether a column whose postal shapes include bare 4-digit numbers is one of codes.
+
+    Four digits are also years, amounts, counts, PINs and product numbers, so without a
+    lettered code (UK, Canada, Eircode in 5% of rows) the column must show two things
+    more: (1) it is not years (at most half the rows are 1880 to this year), and the codes
+    repeat as neighbours' codes do (distinct values at most half of 20 rows or more; PINs
+    and product serials hardly repeat); (2) it is written as codes, not quantities: a
+    leading zero ("0870": no amount is written so), or several digit lengths each in 10%
+    of rows or more (4, 5 and 6 digits: postal codes of several countries)."""
+    if lettered >= _LETTERED_SHARE:
+        return True
+    numbers = pd.to_numeric(upper.where(upper.str.fullmatch("[0-9]{4}")), errors="coerce")
+    years = numbers.between(1880, dt.date.today().year).to_numpy()
+    if _weighted_share(years, counts) > 0.5:
+        return False
+    n = int(counts.sum())
+    if n < 20 or len(upper) > n / 2:
+        return False
+    leading_zero = bool(upper.str.match("0[0-9]{3}$").any())
+    lengths = sum(share >= _LENGTH_SHARE for country, share in found.items())
+    return leading_zero or lengths >= 2
 
 
 def postal_evidence(values: pd.Series, counts: pd.Series, *, numeric: bool) -> Evidence | None:
-    """At least 80% of rows are postal codes of one of the shapes above (mixed countries
-    allowed). Digits alone are uncertain: a 5- or 6-digit number may be any code."""
+    """At least 80% of rows are postal codes of the shapes above (mixed countries
+    allowed); bare 4-digit numbers only as :func:`_four_digit_codes` allows. Digits alone
+    are uncertain: a 5- or 6-digit number may be any code."""
     upper = values.str.upper()
     found: dict[str, float] = {}
     matched = np.zeros(len(values), dtype=bool)
@@ -414,11 +454,14 @@ def postal_evidence(values: pd.Series, counts: pd.Series, *, numeric: bool) -> E
     share = _weighted_share(matched, counts)
     if share < _THRESHOLD:
         return None
+    lettered = sum(found.get(country, 0.0) for country in _LETTERED)
+    if _FOUR_DIGITS in found and not _four_digit_codes(upper, counts, found, lettered):
+        return None
     listed = ", ".join(f"{pct(v)} {k}" for k, v in sorted(found.items(), key=lambda x: -x[1]))
-    digits_only = set(found) <= {"US ZIP", "6-digit (Singapore, India)"}
+    digits_only = lettered < _LETTERED_SHARE
     reason = (
         f"{pct(share)} of sampled values have the shape of postal codes ({listed}); a postal "
-        f"code is an indirect identifier {STEP1}"
+        f"code is an indirect identifier {STEP1}, and a HIPAA Safe Harbor identifier (B)"
     )
     if digits_only:
         reason += "; other codes of as many digits look the same, so check"
