@@ -173,7 +173,11 @@ def score_notes(
     ``spans``: row, start, end, kind, origin, direct, text; ``found``: row, start, end,
     label; ``redacted``: each row's text after redaction (index = row).
     """
-    truth, found = match(spans, found, neutral, compatible=COMPATIBLE6)
+    # An age over 89 is personal data under HIPAA (scored apart, as "ages left"): a
+    # detection on one is left out of precision like one on a neutral span, not counted
+    # as a false alarm.
+    apart = [x for x in (neutral, ages) if x is not None and not x.empty]
+    truth, found = match(spans, found, pd.concat(apart) if apart else None, compatible=COMPATIBLE6)
     redacted = redacted.fillna("")
     truth["left"] = left_verbatim(truth, redacted).to_numpy()
     names = truth[truth["kind"] == "name"]

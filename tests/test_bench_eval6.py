@@ -153,6 +153,11 @@ def test_score_notes_by_hand():
     # Left verbatim: "Jalan Ampang" (not direct); the URL was redacted (as an ID).
     assert s["left"] == 1 and s["left_by_kind"] == {"address": 1} and s["direct_left"] == 0
     assert s["ages"] == 1 and s["ages_left"] == 1
+    # The age found (an AGE detection on the age span and nothing else) is no false alarm:
+    # it is left out of precision, which stays 3 of 4.
+    with_age = pd.concat([found, pd.DataFrame([(0, 32, 34, "AGE")], columns=found.columns)])
+    aged = score_notes(spans, with_age, redacted.str.replace("93", "[AGE 90+]"), ages=ages)
+    assert aged["false_alarms"] == 1 and aged["precision"] == 0.75 and aged["ages_left"] == 0
 
 
 def test_score_cells_by_hand():
