@@ -69,11 +69,12 @@ class Lattice:
             level = column.height - 1
             if level < 0:
                 continue
-            codes = column.codes[level]
-            sizes = np.bincount(codes, weights=records).astype(np.int64)[codes]
-            small = int(records[sizes < k].sum())
+            # The records of the classes smaller than k, summed over the classes (as
+            # many as over their units, without gathering every unit's class size).
+            sizes = np.bincount(column.codes[level], weights=records).astype(np.int64)
+            small = int(sizes[sizes < k].sum())
             if small > self.limit:
-                unique = int(records[sizes == 1].sum())
+                unique = int(np.count_nonzero(sizes == 1))  # a class of one record
                 found.append(AloneColumn(column.name, level, small, unique, self.n, k))
         return tuple(found)
 

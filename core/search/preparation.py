@@ -284,7 +284,14 @@ class PreparedTable:
         row = 0
         for column in columns:  # value_codes are per unit already
             rows = self.unit_codes[row : row + column.height + 1]
-            np.take(column.value_groups.astype(np.int32), column.value_codes, axis=1, out=rows)
+            # mode="clip": the codes are in range, and numpy buffers ``out`` in mode "raise".
+            np.take(
+                column.value_groups.astype(np.int32),
+                column.value_codes,
+                axis=1,
+                out=rows,
+                mode="clip",
+            )
             column.codes, row = list(rows), row + column.height + 1
         self.population = None  # k-map with a population table: its records, coded alike
         if target.population_table is not None:

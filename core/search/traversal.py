@@ -56,6 +56,7 @@ def exact_search(lattice: Lattice, measure: str, report: ProgressFn, exhaustive:
     # suppressed, the chains need fewer).
     probe = lattice.limit == 0
     strides, heights = lattice.strides.tolist(), lattice.heights.tolist()
+    log_cards = [np.log2(column.cards).tolist() for column in lattice.columns]
     queue: list[int] = []
     unknown = 0 if exhaustive else size
     known = memoryview(status)  # the chain walk reads single nodes: Python ints, not numpy's
@@ -74,16 +75,20 @@ def exact_search(lattice: Lattice, measure: str, report: ProgressFn, exhaustive:
             region = box[tuple(slice(level, None) for level in levels)]
         else:  # a non-solution: so is every specialisation
             region = box[tuple(slice(0, level + 1) for level in levels)]
-        tagged = region == 0
-        region[tagged] = 1 if ev.prune_ok else -1
-        unknown -= int(np.count_nonzero(tagged))
+        # The verdict of the pruning part is monotone: a node of the region is either
+        # unknown or already has this verdict, so the whole region is set at once.
+        unknown -= region.size - int(np.count_nonzero(region))
+        region[...] = 1 if ev.prune_ok else -1
         if probe:
             step = -1 if ev.prune_ok else 1
             queue += [
                 idx + step * stride
-                for i, stride in enumerate(strides)
-                if (levels[i] > 0 if step < 0 else levels[i] < heights[i])
-                and known[idx + step * stride] == 0
+                for _, i, stride in sorted(
+                    (log_cards[i][levels[i] + step] - log_cards[i][levels[i]], i, stride)
+                    for i, stride in enumerate(strides)
+                    if (levels[i] > 0 if step < 0 else levels[i] < heights[i])
+                    and known[idx + step * stride] == 0
+                )
             ]
         report(0.8 * (1 - unknown / size), "telling solutions apart")
 
