@@ -139,7 +139,6 @@ class Measures:
         """Per (column, level) tables flattened once, so a candidate's measures are a few
         gathers over its suppressed units instead of a loop of small numpy calls."""
         q, top = len(self.columns), int(self.heights.max()) + 1
-        self._unit_values = np.stack([c.value_codes for c in self.columns], axis=1)
         self._table_start = np.zeros((q, top), dtype=np.int64)
         self._code_row = np.zeros((q, top), dtype=np.int64)
         self._totals = {m: np.zeros((q, top)) for m in ("loss", "precision", "entropy")}
@@ -178,7 +177,10 @@ class Measures:
         weights = np.concatenate([ev.failing_sizes for ev in evs]).astype(float)
         owner = np.repeat(np.arange(nodes), [ev.failing_reps.size for ev in evs])
         owner_level = level[owner]
-        cells = self._unit_values[reps] + self._table_start[columns, owner_level]
+        # Each failing unit's value per column, gathered for those units only (none
+        # without suppression): stacking every unit's values cost more than the batch.
+        unit_values = np.stack([c.value_codes[reps] for c in self.columns], axis=1)
+        cells = unit_values + self._table_start[columns, owner_level]
         slot = (owner[:, None] * q + columns).ravel()  # (node, column) of each cell
 
         def by_node(values: np.ndarray) -> np.ndarray:  # weighted sums per (node, column)
