@@ -72,7 +72,7 @@ def record_rows(series: pd.Series, hierarchy: Hierarchy) -> np.ndarray:
         if found.null_count:
             hierarchy.generalise(series, 0)  # raises, naming the first value not covered
         return found.to_numpy()
-    raw_codes, raw_uniques = pd.factorize(series, use_na_sentinel=False)
+    raw_codes, raw_uniques = distinct_values(series)
     text = as_text(pd.Series(raw_uniques, name=series.name, dtype=series.dtype))
     raw_rows = pd.Index(leaves.to_numpy(dtype=object)).get_indexer(
         text.to_numpy(dtype=object, na_value=None)
@@ -82,6 +82,23 @@ def record_rows(series: pd.Series, hierarchy: Hierarchy) -> np.ndarray:
         hierarchy.generalise(series, 0)  # raises, naming the first value not covered
     raw_rows = np.where(missing, len(leaves), raw_rows)
     return raw_rows[np.asarray(raw_codes, dtype=np.intp)]
+
+
+def distinct_values(series: pd.Series) -> tuple[np.ndarray, Any]:
+    """Each record's code and the distinct values (in any order: :func:`record_rows` only
+    maps each record to its value's row). A numpy integer column whose values span a short
+    range is coded by offset from its smallest value (a bincount, no hash: adult's ages,
+    30,162 records, in about a third of ``pd.factorize``'s time); else ``pd.factorize``."""
+    values = series.to_numpy() if isinstance(series.dtype, np.dtype) else None
+    if values is not None and values.dtype.kind == "i" and values.size:
+        low = int(values.min())
+        span = int(values.max()) - low + 1
+        if span <= 4 * values.size + 1024:
+            offset = values.astype(np.int64, copy=False) - low  # (no int8 overflow)
+            present = np.bincount(offset, minlength=span) > 0
+            codes = (np.cumsum(present) - 1)[offset]
+            return codes, (np.flatnonzero(present) + low).astype(values.dtype)
+    return pd.factorize(series, use_na_sentinel=False)
 
 
 def dense_rows(rows: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:

@@ -11,6 +11,7 @@ recipe steps, the local recoding and the pages read a target without searching.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -87,9 +88,11 @@ class Target(ClassModels):
             return self.k
         return max(self.k, smallest_k(self.p_attempt, self.p_reid_threshold))
 
-    @property
+    @cached_property
     def models(self) -> ClassModels:
-        """The per-class privacy models (k raised for Annex D)."""
+        """The per-class privacy models (k raised for Annex D). Made once per target (the
+        target is frozen; building and checking the models is a fixed cost a search paid
+        at each use)."""
         return ClassModels.of(**{**self.model_fields(), "k": self.required_k})
 
     def failing(

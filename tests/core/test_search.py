@@ -1087,6 +1087,24 @@ def test_integers_match_the_hierarchy_text():
     assert codes.tolist() == [1, 0, 1]
 
 
+@pytest.mark.parametrize(
+    "values",
+    [
+        pd.Series([-128, 127, -128, 0], dtype="int8"),  # coded by offset from -128
+        pd.Series([-(10**6), 127, -(10**6), 0], dtype="int64"),  # a wide span: hashed
+    ],
+)
+def test_integer_codes_whatever_their_range(values):
+    from core.search.preparation import value_rows
+
+    low = str(values.iloc[0])
+    hierarchy = Hierarchy(pd.DataFrame({0: ["0", low, "127"], 1: ["*"] * 3}))
+    codes, rows = value_rows(values, hierarchy)
+    # Rows by hand: "0" is row 0, the lowest value row 1, "127" row 2; codes in row order.
+    assert rows.tolist() == [0, 1, 2]
+    assert codes.tolist() == [1, 2, 1, 0]
+
+
 @pytest.mark.parametrize("dtype", ["str", object, "int64"])
 def test_a_value_missing_from_the_hierarchy_is_named_with_its_row(dtype):
     from core.search.preparation import value_rows
