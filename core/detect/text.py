@@ -50,7 +50,7 @@ from core.detect.names import (
     names_from_matches,
 )
 from core.detect.national_ids import NATIONAL_ID_SHAPES
-from core.detect.old_ages import OLD_AGE_LOOSER
+from core.detect.old_ages import OLD_AGE_LOOSER, ages_after_names
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS, RECORD_PREFIX
 from core.detect.phones import DEFAULT_REGION, DIGIT_RUN, find_phones, phones_in_runs
 from core.errors import ParameterError
@@ -195,16 +195,25 @@ def _resolve(
     ordered = sorted(candidates)
     # The usual case: no two findings overlap, nothing to decide.
     if all(a[1] <= b[0] for a, b in zip(ordered, ordered[1:], strict=False)):
-        return [Entity(kind, s, e, text[s:e]) for s, e, kind in ordered]
-    others = [c for c in candidates if c[2] != "name"]
-    names = [c for c in candidates if c[2] == "name"]
-    taken = _Taken()
-    for start, end, kind in sorted(others, key=lambda c: (-(c[1] - c[0]), priority[c[2]], c[0])):
-        taken.add(start, end, kind)
-    pieces = [piece for start, end, _ in names for piece in _name_outside(text, start, end, taken)]
-    for start, end in sorted(pieces, key=lambda c: (-(c[1] - c[0]), c[0])):
-        taken.add(start, end, "name")
-    return [Entity(kind, s, e, text[s:e]) for s, e, kind in taken.spans]
+        spans = ordered
+    else:
+        others = [c for c in candidates if c[2] != "name"]
+        names = [c for c in candidates if c[2] == "name"]
+        taken = _Taken()
+        for start, end, kind in sorted(
+            others, key=lambda c: (-(c[1] - c[0]), priority[c[2]], c[0])
+        ):
+            taken.add(start, end, kind)
+        pieces = [p for start, end, _ in names for p in _name_outside(text, start, end, taken)]
+        for start, end in sorted(pieces, key=lambda c: (-(c[1] - c[0]), c[0])):
+            taken.add(start, end, "name")
+        spans = taken.spans
+    if "age_over_89" in priority:  # "Mrs Wong, 96," - the name says the number is an age
+        ages = ages_after_names(text, [(s, e) for s, e, kind in spans if kind == "name"])
+        if ages:
+            known = {(s, e) for s, e, _ in spans}
+            spans = sorted(spans + [(s, e, "age_over_89") for s, e in ages if (s, e) not in known])
+    return [Entity(kind, s, e, text[s:e]) for s, e, kind in spans]
 
 
 class _Taken:
