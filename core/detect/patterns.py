@@ -201,13 +201,24 @@ _DATE_CUES = (
     "appointment|tcu|f/u|follow-up|follow up|due|dated|date|dob|born|birthday|since|until|"
     "till|scheduled for|booked for|planned for|next|last"
 )
+# A weekday before a day is a cue too ("Tue 14/10", "Wednesday 3rd"); "sat" and "sun" are
+# also English words ("sat 3/5 papers"), read as weekdays only with a capital.
+_WEEKDAY_CUES = (
+    "mon|monday|tue|tues|tuesday|wed|weds|wednesday|thu|thur|thurs|thursday|fri|friday|"
+    "saturday|sunday"
+)
+_WEEKDAY_CAPITAL_CUES = "Sat|SAT|Sun|SUN"
 _DM_DAY = r"(?:0?[1-9]|[12][0-9]|3[01])"
 _DM_MONTH = r"(?:0?[1-9]|1[0-2])"
 _DIGIT_DAY_MONTH = (
     "(?:"
     + "|".join(
-        rf"(?<=\b{re.escape(cue)}{sep})" for cue in _DATE_CUES.split("|") for sep in (" ", ": ")
+        rf"(?<=\b{re.escape(cue)}{sep})"
+        for cue in f"{_DATE_CUES}|{_WEEKDAY_CUES}".split("|")
+        for sep in (" ", ": ")
     )
+    + "|"
+    + "|".join(rf"(?<=\b(?-i:{cue}) )" for cue in _WEEKDAY_CAPITAL_CUES.split("|"))
     + ")"
     + rf"(?:{_DM_DAY}/{_DM_MONTH}|{_DM_MONTH}/{_DM_DAY}|{_DM_DAY}-{_DM_MONTH}|{_DM_MONTH}-{_DM_DAY})"
     r"(?![0-9]|[/-][0-9])"
@@ -230,6 +241,10 @@ _DATE_NO_YEAR = (
     rf"|(?:{_MONTHS_WORDS}|(?-i:Mar(?:ch)?|MAR(?:CH)?|May|MAY))\.? {_DAY}"
     # a day and a month in digits after a word that says a date follows ("seen on 12/05")
     rf"|{_DIGIT_DAY_MONTH}"
+    # a weekday and a day of the month ("Wednesday 3rd", "Sat 21st"), not an order of
+    # something ("Sunday 1st dose")
+    rf"|(?:{_WEEKDAY_CUES}|(?-i:{_WEEKDAY_CAPITAL_CUES}))\.?,?[ ]{_DM_DAY}(?:st|nd|rd|th)\b"
+    r"(?![ \t]+(?:doses?|time|line|round|cycle|trimester|degree|floor|place|attempt|try)\b)"
 )
 _DATE_START = r"(?=[0-9]|[^\W\d_]{3,11}\.?,?[ ](?:de[ ])?[0-9])"
 # Letter, 7 digits, check letter; a space, dot or dash may stand between the parts.
