@@ -31,7 +31,8 @@ threshold; entities mapped to the project's labels by :data:`PRESIDIO_EVAL6_LABE
 
 Run: ``.venv/bin/python bench/bench_detect_eval6.py`` (``--no-presidio`` for the project
 alone; ``--data DIR`` for another folder of the same layout, such as the small one
-``--smoke DIR`` writes from eval5's first rows to check the script end to end). Nothing
+``--smoke DIR`` writes from eval5's first rows to check the script end to end, or a
+notes-only folder of notes.csv and spans.csv alone, such as ``bench/data/eval7``). Nothing
 here prints the strings missed: the report gives categories only.
 """
 
@@ -123,10 +124,11 @@ PRESIDIO_EVAL6_RECOGNIZERS = (
 class Eval6:
     """The set as the bench reads it."""
 
-    table: pd.DataFrame  # read as a user's file is (core.io.read_table)
-    columns: pd.DataFrame  # column, key, role, group, holds
-    header: dict[str, str]  # key -> the table's header
-    people: pd.DataFrame
+    # The table parts are None for a notes-only folder (no table.csv: eval7).
+    table: pd.DataFrame | None  # read as a user's file is (core.io.read_table)
+    columns: pd.DataFrame | None  # column, key, role, group, holds
+    header: dict[str, str] | None  # key -> the table's header
+    people: pd.DataFrame | None
     notes: pd.DataFrame  # note, row (of the table), text
     spans: pd.DataFrame  # scored spans; ``row`` is the note's number
     ages: pd.DataFrame  # ages over 89 written in the notes
@@ -134,20 +136,26 @@ class Eval6:
 
 
 def load(folder: Path = DATA) -> Eval6:
+    """The set in ``folder``; a folder without ``table.csv`` (notes.csv and spans.csv
+    alone, as eval7) is read as notes only: its table parts are None."""
     from core.io import read_table
 
     spans = pd.read_csv(
         folder / "spans.csv", dtype={"text": str, "origin": str}, keep_default_na=False
     ).rename(columns={"note": "row"})
     spans["direct"] = spans["direct"].astype(str).str.lower() == "true"
-    people = pd.read_csv(folder / "people.csv", dtype=str, keep_default_na=False)
-    people["age"] = people["age"].astype(int)
-    columns = pd.read_csv(folder / "columns.csv", dtype=str, keep_default_na=False)
+    table = columns = header = people = None
+    if (folder / "table.csv").exists():
+        table = read_table(folder / "table.csv")
+        people = pd.read_csv(folder / "people.csv", dtype=str, keep_default_na=False)
+        people["age"] = people["age"].astype(int)
+        columns = pd.read_csv(folder / "columns.csv", dtype=str, keep_default_na=False)
+        header = dict(zip(columns["key"], columns["column"], strict=True))
     scored = spans["kind"].isin(SPAN_KINDS6)
     return Eval6(
-        table=read_table(folder / "table.csv"),
+        table=table,
         columns=columns,
-        header=dict(zip(columns["key"], columns["column"], strict=True)),
+        header=header,
         people=people,
         notes=pd.read_csv(folder / "notes.csv", dtype={"text": str}, keep_default_na=False),
         spans=spans[scored].reset_index(drop=True),
@@ -427,6 +435,9 @@ def main(argv: list[str] | None = None) -> None:
         theirs = score_notes(data.spans, p_found, p_redacted, data.neutral, data.ages)
         setup = f"{presidio.setup}, phones of {len(PRESIDIO_EVAL6_REGIONS)} regions, its recognisers of the set's countries"
     print_notes(ours, theirs, (ours_cpu, theirs_cpu), setup)
+    if data.table is None:
+        print("(notes only: no table.csv, so no cells, Step 1 or Safe Harbor)")
+        return
 
     cells = cell_texts(data)
     origins = {

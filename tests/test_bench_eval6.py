@@ -252,3 +252,31 @@ def test_safe_harbor_left_by_hand():
     assert r["rows_affected"] == 2
     assert r["aged_90_plus"] == 1 and r["aged_90_plus_exact"] == 1
     assert r["per_1000_cells"] == pytest.approx(1000 * 8 / 24)
+
+
+def test_a_notes_only_folder_loads_without_a_table(tmp_path):
+    """eval7 has notes.csv and spans.csv alone: load() reads it as notes only, splitting
+    its spans as for eval6 (2 scored, 1 age over 89, 1 neutral), and eval6 keeps its table."""
+    from bench.bench_detect_eval6 import load
+
+    pd.DataFrame({"note": [0], "row": [0], "text": ["pt Amy Lim 95F tel 9123 4567 ref A1"]}).to_csv(
+        tmp_path / "notes.csv", index=False
+    )
+    pd.DataFrame(
+        {
+            "note": [0, 0, 0, 0],
+            "start": [3, 11, 18, 32],
+            "end": [10, 13, 27, 34],
+            "kind": ["name", "age", "phone", "ref"],
+            "origin": ["Chinese", "", "", ""],
+            "direct": [True, False, True, False],
+            "text": ["Amy Lim", "95", "9123 4567", "A1"],
+        }
+    ).to_csv(tmp_path / "spans.csv", index=False)
+    data = load(tmp_path)
+    assert data.table is None and data.people is None and data.header is None
+    assert data.spans["kind"].tolist() == ["name", "phone"]
+    assert data.spans["direct"].tolist() == [True, True]
+    assert data.ages["text"].tolist() == ["95"]
+    assert data.neutral["text"].tolist() == ["A1"]
+    assert load(DATA).table is not None
