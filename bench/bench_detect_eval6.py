@@ -32,7 +32,8 @@ threshold; entities mapped to the project's labels by :data:`PRESIDIO_EVAL6_LABE
 Run: ``.venv/bin/python bench/bench_detect_eval6.py`` (``--no-presidio`` for the project
 alone; ``--data DIR`` for another folder of the same layout, such as the small one
 ``--smoke DIR`` writes from eval5's first rows to check the script end to end, or a
-notes-only folder of notes.csv and spans.csv alone, such as ``bench/data/eval7``). Nothing
+notes-only folder of notes.csv and spans.csv alone, such as ``bench/data/eval7``, run with
+``--presidio-setup eval7`` to give presidio eval7's countries). Nothing
 here prints the strings missed: the report gives categories only.
 """
 
@@ -299,19 +300,53 @@ def safe_harbor_left(data: Eval6, out: pd.DataFrame) -> dict[str, object]:
     }
 
 
+#: presidio set up for eval7's countries (Singapore, India, the UK, the US, New Zealand,
+#: Hong Kong, Indonesia, Nigeria, Kenya): its phones there, and every recogniser it has of
+#: them (none for the HKID, the NZ IRD number, the Indonesian NIK or Kenyan IDs; the US
+#: ones are loaded by default). US_DRIVER_LICENSE stays out as for eval6.
+PRESIDIO_EVAL7_REGIONS = ("SG", "IN", "GB", "US", "NZ", "HK", "ID", "NG", "KE")
+PRESIDIO_EVAL7_RECOGNIZERS = (
+    "SgFinRecognizer",
+    "NhsRecognizer",
+    "UkNinoRecognizer",
+    "UkPassportRecognizer",
+    "UkPostcodeRecognizer",
+    "InAadhaarRecognizer",
+    "InPanRecognizer",
+    "InPassportRecognizer",
+    "NgNinRecognizer",
+)
+PRESIDIO_EVAL7_LABELS = {
+    **{
+        k: v
+        for k, v in PRESIDIO_EVAL6_LABELS.items()
+        if not k.startswith(("ZA_", "AU_", "CA_", "PH_"))
+    },
+    "UK_NINO": "ID",
+    "UK_PASSPORT": "ID",
+    "IN_PAN": "ID",
+    "IN_PASSPORT": "ID",
+    "NG_NIN": "ID",
+    "US_PASSPORT": "ID",
+}
+#: The presidio set-up per set: regions, recognisers, labels.
+PRESIDIO_SETUPS = {
+    "eval6": (PRESIDIO_EVAL6_REGIONS, PRESIDIO_EVAL6_RECOGNIZERS, PRESIDIO_EVAL6_LABELS),
+    "eval7": (PRESIDIO_EVAL7_REGIONS, PRESIDIO_EVAL7_RECOGNIZERS, PRESIDIO_EVAL7_LABELS),
+}
+
+
 # --------------------------------------------------------------------------------------
 # The two tools
 # --------------------------------------------------------------------------------------
-def presidio_tool():
-    """presidio set up for eval6's countries, or None (with the reason printed)."""
+def presidio_tool(setup: str = "eval6"):
+    """presidio set up for the countries of ``setup`` (a key of :data:`PRESIDIO_SETUPS`),
+    or None (with the reason printed)."""
+    regions, recognizers, labels = PRESIDIO_SETUPS[setup]
     try:
         from bench.bench_detect_independent import Presidio
 
-        return Presidio(
-            regions=PRESIDIO_EVAL6_REGIONS,
-            recognizers=PRESIDIO_EVAL6_RECOGNIZERS,
-            labels=PRESIDIO_EVAL6_LABELS,
-        )
+        return Presidio(regions=regions, recognizers=recognizers, labels=labels)
     except ImportError as exc:
         print(f"presidio not run ({exc}); install bench/requirements-bench.txt")
         return None
@@ -418,13 +453,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--smoke", type=Path, help="write a small folder of eval6's layout from eval5, and stop"
     )
+    parser.add_argument(
+        "--presidio-setup",
+        choices=sorted(PRESIDIO_SETUPS),
+        default="eval6",
+        help="presidio's phone regions and recognisers: eval6's countries or eval7's",
+    )
     args = parser.parse_args(argv)
     if args.smoke:
         write_smoke(args.smoke)
         return
     data = load(args.data)
     notes = data.notes["text"]
-    presidio = None if args.no_presidio else presidio_tool()
+    presidio = None if args.no_presidio else presidio_tool(args.presidio_setup)
 
     redacted, (_, ours_cpu) = ours_redact(notes)
     ours = score_notes(data.spans, ours_detect(notes), redacted, data.neutral, data.ages)
@@ -433,7 +474,8 @@ def main(argv: list[str] | None = None) -> None:
         p_found, p_redacted, (_, theirs_cpu) = presidio.run(notes)
         p_found = p_found.drop_duplicates(["row", "start", "end", "label"])
         theirs = score_notes(data.spans, p_found, p_redacted, data.neutral, data.ages)
-        setup = f"{presidio.setup}, phones of {len(PRESIDIO_EVAL6_REGIONS)} regions, its recognisers of the set's countries"
+        regions = PRESIDIO_SETUPS[args.presidio_setup][0]
+        setup = f"{presidio.setup}, phones of {len(regions)} regions, its recognisers of {args.presidio_setup}'s countries"
     print_notes(ours, theirs, (ours_cpu, theirs_cpu), setup)
     if data.table is None:
         print("(notes only: no table.csv, so no cells, Step 1 or Safe Harbor)")
