@@ -57,7 +57,11 @@ from core.detect.name_words import (
     UPPER,
     WEAK_CUES,
 )
+from core.detect.patterns import RECORD_PREFIX
 from core.detect.place_names import place_names, place_not_person
+
+#: The words naming an identity or record number, as written (in capitals: "SIN", "PAN").
+_ID_WORD = re.compile(RECORD_PREFIX)
 
 __all__ = [
     "CUED_NAME",
@@ -170,8 +174,11 @@ def _a_name_piece(text: str, start: int, end: int, tokens: list[str], lists: Nam
     if len(tokens) == 1:
         only = tokens[0]
         # A lone word in capitals ("UK", "HDB", "ICU") is an acronym more often than a
-        # surname: only the hand-written list's names count ("LIM").
-        acronym = piece.isupper() and only not in lists.listed
+        # surname: only the hand-written list's names count ("LIM"), and not when it is
+        # the name of an identity number ("SIN 046 454 286": Canada's, not a surname Sin).
+        acronym = piece.isupper() and (
+            only not in lists.listed or _ID_WORD.fullmatch(piece) is not None
+        )
         sure = only in lists.strong and not acronym
         return sure or _unknown_but_named(text, start, end, only, piece, lists)
     return bool(

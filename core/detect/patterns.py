@@ -264,7 +264,11 @@ RECORD_PREFIX = (
     # India's Aadhaar (UID) and PAN, the UK's NI number, US SSN and licence shorthands
     r"Aadhaa?r(?:\s+(?:No\.?|Number|Card))?|UIDAI|UID(?:\s+No\.?)?|PAN(?:\s+(?:No\.?|Number|Card))?|"
     r"NHS(?:\s+(?:No\.?|Number))?|NINO|NI\s+(?:No\.?|Number)|National\s+Insurance(?:\s+(?:No\.?|Number))?|SS\s?#|"
-    r"DL(?:\s+No\.?)|Driv(?:er'?s|ing)\s+Licen[cs]e(?:\s+(?:No\.?|Number))?)"
+    r"DL(?:\s+No\.?)|Driv(?:er'?s|ing)\s+Licen[cs]e(?:\s+(?:No\.?|Number))?|Lic\.?(?:\s+No\.?)?|"
+    # Ireland's PPS number, Canada's social insurance number, the Philippines' SSS and UMID
+    # (the short ones in capitals only: "sin", "sss" are also words or sounds)
+    r"(?-i:PPSN|PPS|SIN|S\.I\.N\.|SSS|UMID)(?:\s+(?:No\.?|Number|CRN))?|"
+    r"Social\s+Insurance(?:\s+(?:No\.?|Number))?)"
 )
 
 
@@ -358,7 +362,9 @@ _BUILTIN = (
         _compile(
             # "MRN: 12345678", "SSN is 219099999", "Aadhaar no. was 234567890124"
             rf"(?<![\w]){RECORD_PREFIX}\s*[:#.(]?\s*(?:(?:is|was|=)\s+)?"
-            r"(?P<value>(?=[A-Z0-9/-]*[0-9])[A-Z0-9][A-Z0-9/-]{3,}[A-Z0-9])"
+            # (or 9 digits printed 3-3-3 with spaces, as a Canadian SIN: "SIN 046 454 286")
+            r"(?P<value>[0-9]{3} [0-9]{3} [0-9]{3}(?! ?[0-9])"
+            r"|(?=[A-Z0-9/-]*[0-9])[A-Z0-9][A-Z0-9/-]{3,}[A-Z0-9])"
             r"(?![\w])",
             re.IGNORECASE,
         ),
