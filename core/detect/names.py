@@ -267,11 +267,16 @@ def _trie(words: list[str]) -> str:
 
 
 _CUE_TREE = _trie([*TITLES, *RELATIONS.split("|"), *REACH_WORDS.split("|")])
+# Another cue next ("wife mrs oyelaran", "mr and mrs fernandez", "called grandmother mdm
+# wong"): the last cue is the one before the name, so the first cue's match stops short and
+# leaves the next to be found (else it hid it).
+_TITLE_NEXT = rf"(?!(?:(?:and|&)[ \t]+)?(?:{_CUE_TREE})\.?[ \t])"
 #: A cue word and up to four words after it; :func:`cued_span` says which are a name.
 CUED_NAME = re.compile(
     rf"(?<![\w/-])(?<![0-9] )(?P<cue>{_CUE_TREE}"
     r"|(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with))\.?[ \t]*[:,]?[ \t]+(?:(?:is|was|named|called)[ \t]+)?"
-    rf"(?P<words>[{UPPER}{LOWER}][{UPPER}{LOWER}'’-]*(?:[ \t]+[{UPPER}{LOWER}][{UPPER}{LOWER}'’-]*){{0,3}})",
+    + _TITLE_NEXT
+    + rf"(?P<words>[{UPPER}{LOWER}][{UPPER}{LOWER}'’-]*(?:[ \t]+[{UPPER}{LOWER}][{UPPER}{LOWER}'’-]*){{0,3}})",
     re.IGNORECASE,
 )
 
