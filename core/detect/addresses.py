@@ -17,8 +17,10 @@ long cell cannot make it backtrack):
   make it an address: ``blk 7 toa payoh lor 1 #02-33``, ``45 jalan sultan #01-02``;
 * a street name without a street word followed by its postal code: ``12 Cavenagh 229603``;
 * Indian: ``H.No. 49, Nair Colony, Belgaum - 590001``, ``11/13, Royal Palms, MG Road``;
+* Philippine block and lot: ``Blk 9 Lot 3 Phase 1, Brgy. Mabini, Batangas City 4200``;
 * ``Singapore 806799`` / ``S(806799)`` alone (a postal code named as such), a UK postcode
-  alone (``SW1A 1AA``).
+  alone (``SW1A 1AA``), an Irish Eircode alone (``D04 W5N8``), a Singapore unit number
+  alone (``#11-204``).
 """
 
 from __future__ import annotations
@@ -140,9 +142,30 @@ _EUROPEAN = (
 )
 # A UK postcode alone ("SW1A 1AA"): written with its space, in capitals.
 _UK_POSTCODE_ALONE = r"[A-Z]{1,2}[0-9][A-Z0-9]? [0-9][A-Z]{2}"
+# An Irish Eircode alone ("D04 W5N8"): a routing key (a letter of the 15 Eircode uses and
+# two digits, or D6W), a space, and 4 characters of the same letters and digits, at least
+# one of each (so a grid reference or a code of letters only is left).
+_EIRCODE_LETTERS = "ACDEFHKNPRTVWXY"
+_EIRCODE = (
+    rf"(?:[{_EIRCODE_LETTERS}][0-9]{{2}}|D6W) (?=[A-Z0-9]{{0,3}}[0-9])(?=[A-Z0-9]{{0,3}}[A-Z])"
+    rf"[0-9{_EIRCODE_LETTERS}]{{4}}"
+)
+# A Philippine subdivision address by block and lot ("Blk 9 Lot 3 Phase 1, Brgy. Mabini,
+# Batangas City 4200"), then its comma-separated parts (barangay, subdivision, city, ZIP).
+# a word of a part; its full stop kept only before the next word ("Brgy. Mabini")
+_PH_WORD = r"[A-Z0-9][A-Za-z0-9'’-]*(?:\.(?=[ \t]+[A-Z]))?"
+_PH_BLOCK_LOT = (
+    r"(?:Blk|Block)\.?[ \t]*[0-9]{1,4}[A-Z]?,?[ \t]+Lot\.?[ \t]*[0-9]{1,4}[A-Z]?"
+    r"(?:,?[ \t]+Phase[ \t]*[0-9IVX]{1,4})?"
+    rf"(?:,[ \t]+{_PH_WORD}(?:[ \t]+{_PH_WORD}){{0,3}}){{0,5}}"
+)
+# A Singapore unit number alone ("#11-204"): a floor of two digits and a unit.
+_SG_UNIT_ALONE = r"#[0-9]{2}-[0-9]{2,5}[A-Z]?"
 ADDRESS = re.compile(
-    rf"(?<![\w#/])(?:(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|{_INDIAN}|{_ANY_CASE}|{_NAME_THEN_CODE}|{_PO_BOX}|{_EUROPEAN}"
-    rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE_ALONE})(?![\w])"
+    rf"(?<![\w#/])(?:{_PH_BLOCK_LOT}|(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|{_INDIAN}|{_ANY_CASE}"
+    rf"|{_NAME_THEN_CODE}|{_PO_BOX}|{_EUROPEAN}"
+    rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE_ALONE}|{_EIRCODE}|{_SG_UNIT_ALONE})"
+    r"(?![\w])"
 )
 
 
