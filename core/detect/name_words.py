@@ -332,6 +332,11 @@ ORGANISATION_WORDS = frozenset(
         "board",
         "department",
         "office",
+        # firms and places of worship named after people ("Lim Brothers", "Kenmare Motors")
+        "brothers",
+        "motors",
+        "cathedral",
+        "chapel",
     ]
 )
 

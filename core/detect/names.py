@@ -527,6 +527,12 @@ _ORGANISATION_BEFORE = frozenset(
         "sakit",
         "puskesmas",
         "syarikat",
+        "yayasan",  # a Malay foundation: "Yayasan Khazanah"
+        # a saint's church, school or hospital ("St Teresa's", "Saint Patrick's"), an Irish
+        # county ("Co. Mayo")
+        "st",
+        "saint",
+        "co",
     ]
 )
 _SPEAKER = re.compile(r":[ \t]")
