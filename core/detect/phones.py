@@ -103,6 +103,13 @@ _CODE_CUE = re.compile(
     r"cheque|check|voucher|bill|po)\b(?:[ \t]*(?:no|num|number|#)\.?)?[ \t]*[:#.]?[ \t]*$",
     re.IGNORECASE,
 )
+# ... or the run is glued by a hyphen to a code of letters: "PO-2024-776512", "INV-0311-482957"
+# (unless the letters are a phone's own cue: "Tel-6123 4567", "HP-9123 4567").
+_CODE_PREFIX = re.compile(
+    r"(?<![\w-])(?!(?:tel|hp|ph|mob|mobile|fax|cell|phone|call|contact|whatsapp|wa)-)"
+    r"[A-Za-z]{1,6}-$",
+    re.IGNORECASE,
+)
 _DECIMAL = re.compile(r"[0-9]+\.[0-9]+")
 _GROUPED = re.compile(r"[0-9][ .-]+[0-9]|^\(|\)")
 
@@ -174,7 +181,7 @@ def phones_in_runs(
     spans: list[tuple[int, int]] = []
     inside_skip = _inside(skip or [])
     for start, end in runs:
-        if inside_skip(start, end):
+        if inside_skip(start, end) or _CODE_PREFIX.search(text, max(0, start - 8), start):
             continue
         candidate = text[start:end]
         if start > 0 and text[start - 1] == "(":  # "(617) 555-0100"
