@@ -180,7 +180,11 @@ def _a_name_piece(text: str, start: int, end: int, tokens: list[str], lists: Nam
             only not in lists.listed or _ID_WORD.fullmatch(piece) is not None
         )
         sure = only in lists.strong and not acronym
-        return sure or _unknown_but_named(text, start, end, only, piece, lists)
+        return (
+            sure
+            or _unknown_but_named(text, start, end, only, piece, lists)
+            or (not acronym and _first_of_a_couple(text, end, only, lists))
+        )
     return bool(
         _has_sure_name(piece, lists)
         or all(t in lists.listed for t in tokens)
@@ -573,6 +577,32 @@ def _unknown_but_named(
     return bool(_SPEAKER.match(text, end)) and (
         bool(_LINE_START.search(text, max(0, start - 8), start))
         or _previous_word(text, start) in ("from", "per", "by")  # "Memo from X: ..."
+    )
+
+
+# "Dawn and Peter Okafor": "and"/"&", a given name, a surname (both capitalised).
+_COUPLE_AFTER = re.compile(
+    rf"[ \t]+(?:and|&)[ \t]+([{UPPER}][{LOWER}'’-]{{1,24}})[ \t]+([{UPPER}][{LOWER}'’-]{{1,24}})"
+    rf"(?![{UPPER}{LOWER}])"
+)
+
+
+def _first_of_a_couple(text: str, end: int, word: str, lists: NameLists) -> bool:
+    """A given name that is also an everyday word ("Dawn", "Mark", "Grace") joined by
+    "and" to a sure given name and a surname shares it: "Dawn and Peter Okafor". Not when
+    an organisation word follows ("Hope and Faith Church") or the surname is never a name."""
+    if word not in lists.given:
+        return False
+    couple = _COUPLE_AFTER.match(text, end)
+    if not couple:
+        return False
+    given, surname = couple.group(1).lower(), couple.group(2).lower()
+    return (
+        given in lists.strong
+        and given in lists.given
+        and surname not in lists.not_name
+        and surname not in lists.english
+        and not _organisation_after(text, couple.end())
     )
 
 
