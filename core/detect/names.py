@@ -625,6 +625,9 @@ def _has_sure_name(piece: str, lists: NameLists) -> bool:
             bare.isupper() and len(bare) <= 4 and lower not in lists.listed
         ):
             return True
+        # the Irish O' (Ó, "grandson of") before a family name: "O'Donoghue", "O’Halloran"
+        if lower[:2] in ("o'", "o’") and lower[2:] in lists.family and lower[2:] in lists.strong:
+            return True
     return False
 
 
