@@ -148,6 +148,7 @@ def names_from_matches(
     spans += cued
     for run_start, run_end in lower:
         spans += _lower_names(text, run_start, run_end, lists)
+        spans += _lower_name_before_verb(text, run_start, run_end, lists)
     spans += _named_again(text, spans, lists)
     # The passes may find the same name: keep each span not inside another one
     # (sorted by start, longest first: a span inside another comes after it; n log n).
@@ -305,6 +306,23 @@ def may_hold_lower_name(text: str, lists: NameLists) -> bool:
     """Whether a lower-case word of ``text`` is a sure name (a C-level set test): only such
     texts can hold a name found by :data:`LOWER_RUN`."""
     return not lists.strong_lower.isdisjoint(_LOOKUP_WORDS.findall(text))
+
+
+_BEFORE_PERSON_VERB = re.compile(
+    rf"(?<![\w'’-])([a-z][a-z'’-]{{1,24}})[ \t]+(?:{'|'.join(sorted(SURE_PERSON_VERBS))})(?![\w])"
+)
+
+
+def _lower_name_before_verb(
+    text: str, start: int, end: int, lists: NameLists
+) -> list[tuple[int, int]]:
+    """In a run of lower-case words, a sure name (no everyday word) right before a verb
+    only people do: "priya says", "rahul refused" (as "Kuldeep says" with a capital)."""
+    return [
+        match.span(1)
+        for match in _BEFORE_PERSON_VERB.finditer(text, start, end)
+        if match.group(1) in lists.strong_lower and match.group(1) not in lists.english
+    ]
 
 
 def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tuple[int, int]]:
