@@ -210,6 +210,9 @@ _WEEKDAY_CUES = (
 _WEEKDAY_CAPITAL_CUES = "Sat|SAT|Sun|SUN"
 _DM_DAY = r"(?:0?[1-9]|[12][0-9]|3[01])"
 _DM_MONTH = r"(?:0?[1-9]|1[0-2])"
+_DM_DAY_MONTH = (
+    rf"{_DM_DAY}/{_DM_MONTH}|{_DM_MONTH}/{_DM_DAY}|{_DM_DAY}-{_DM_MONTH}|{_DM_MONTH}-{_DM_DAY}"
+)
 _DIGIT_DAY_MONTH = (
     "(?:"
     + "|".join(
@@ -220,7 +223,7 @@ _DIGIT_DAY_MONTH = (
     + "|"
     + "|".join(rf"(?<=\b(?-i:{cue}) )" for cue in _WEEKDAY_CAPITAL_CUES.split("|"))
     + ")"
-    + rf"(?:{_DM_DAY}/{_DM_MONTH}|{_DM_MONTH}/{_DM_DAY}|{_DM_DAY}-{_DM_MONTH}|{_DM_MONTH}-{_DM_DAY})"
+    + rf"(?:{_DM_DAY_MONTH})"
     r"(?![0-9]|[/-][0-9])"
     r"(?![ \t]*(?:of|tabs?|tablets?|caps?|capsules?|pills?|doses?|mg|mcg|g|ml|units?|iu|x|"
     r"times|days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|points?|marks?)\b|%)"
@@ -241,6 +244,10 @@ _DATE_NO_YEAR = (
     rf"|(?:{_MONTHS_WORDS}|(?-i:Mar(?:ch)?|MAR(?:CH)?|May|MAY))\.? {_DAY}"
     # a day and a month in digits after a word that says a date follows ("seen on 12/05")
     rf"|{_DIGIT_DAY_MONTH}"
+    # a day and a month in digits next to a time of day ("scan 6/3 9.15am", "4pm 27/10"):
+    # the time right before it (no "at": "pain 7/10 at 10pm" is a score) or right after
+    rf"|(?:(?<=[0-9]am )|(?<=[0-9]pm )|(?<=[0-9]AM )|(?<=[0-9]PM ))(?:{_DM_DAY_MONTH})(?![0-9/-])"
+    rf"|(?:{_DM_DAY_MONTH})(?=[ ][0-9]{{1,2}}(?:[.:][0-9]{{2}})?[ ]?(?:am|pm)\b|[ ][0-9]{{1,2}}:[0-9]{{2}}\b)"
     # a weekday and a day of the month ("Wednesday 3rd", "Sat 21st"), not an order of
     # something ("Sunday 1st dose")
     rf"|(?:{_WEEKDAY_CUES}|(?-i:{_WEEKDAY_CAPITAL_CUES}))\.?,?[ ]{_DM_DAY}(?:st|nd|rd|th)\b"
