@@ -9,8 +9,8 @@ system, every thread), which other work on a shared machine changes far less tha
 time; the clock time is printed beside it. Printed per set: the median of each tool and the
 ratio of the medians, with the load average before and after.
 
-Sets: ``eval5`` (the 176 hand-written notes of bench/data/eval5, measured only: nothing
-here reads its labels or misses) and ``independent`` (the 1,500 notes of the test part of
+Sets: ``eval5``, ``eval6`` and ``eval7`` (the hand-written notes of bench/data/eval5,
+eval6 and eval7; nothing here reads their labels or misses) and ``independent`` (the 1,500 notes of the test part of
 bench/data/independent_pii). Run under the machine's benchmark lock::
 
     flock /work/bench.lock .venv/bin/python bench/bench_detect_speed.py --rounds 3
@@ -34,14 +34,14 @@ sys.path.insert(0, str(ROOT))
 
 from core.detect.text import redact_and_count  # noqa: E402
 
-SETS = ("eval5", "independent")
+SETS = ("eval5", "eval6", "eval7", "independent")
 
 
 def notes(name: str) -> pd.Series:
     """The notes of one set, as the benches read them."""
-    if name == "eval5":
+    if name.startswith("eval"):
         frame = pd.read_csv(
-            ROOT / "bench/data/eval5/notes.csv", dtype={"text": str}, keep_default_na=False
+            ROOT / f"bench/data/{name}/notes.csv", dtype={"text": str}, keep_default_na=False
         )
         return frame["text"]
     table = pd.read_csv(
