@@ -305,7 +305,7 @@ _LOOKUP_WORDS = re.compile(rf"[^\s{re.escape(_WORD_PUNCTUATION)}]+")
 def may_hold_lower_name(text: str, lists: NameLists) -> bool:
     """Whether a lower-case word of ``text`` is a sure name (a C-level set test): only such
     texts can hold a name found by :data:`LOWER_RUN`."""
-    return not lists.strong_lower.isdisjoint(_LOOKUP_WORDS.findall(text))
+    return not lists.strong_lower.keys().isdisjoint(_LOOKUP_WORDS.findall(text))
 
 
 _BEFORE_PERSON_VERB = re.compile(
@@ -334,7 +334,7 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
     "tan ah kow (father)"), a stretch of 2-5 such words that name a person
     (:func:`core.detect.name_lines.names_a_person`) and no place.
     Particles (van, bin, d/o) and initials ("maria t. santos") may stand inside."""
-    if lists.strong_lower.isdisjoint(text[start:end].replace("-", " ").split(" ")):
+    if lists.strong_lower.keys().isdisjoint(text[start:end].replace("-", " ").split(" ")):
         return []  # the usual case: no sure name in the run (one C-level set test)
     found: list[tuple[int, int]] = []
     stretch: list[tuple[int, int, str]] = []  # (start, end, "sure" | "known" | "new" | "particle")

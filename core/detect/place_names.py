@@ -30,7 +30,7 @@ import gzip
 from functools import cache
 from importlib import resources
 
-from core.detect.lexicon import NameLists
+from core.detect.lexicon import NameLists, lookup_words
 
 __all__ = ["place_names", "place_not_person"]
 
@@ -101,9 +101,12 @@ def _lines(name: str) -> set[str]:
 
 
 @cache
-def place_names() -> frozenset[str]:
-    """Lower-case, ASCII names of towns, cities, areas, countries and US states."""
-    return frozenset(_lines("world_places.txt.gz") | _lines("places.txt") | _lines("countries.txt"))
+def place_names() -> dict[str, None]:
+    """Lower-case, ASCII names of towns, cities, areas, countries and US states (a lookup
+    the garbage collector does not walk: :func:`core.detect.lexicon.lookup_words`)."""
+    return lookup_words(
+        _lines("world_places.txt.gz") | _lines("places.txt") | _lines("countries.txt")
+    )
 
 
 def _person_name(word: str, lists: NameLists) -> bool:

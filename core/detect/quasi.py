@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Collection
 from functools import cache
 from importlib import resources
 
@@ -34,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from core.detect.evidence import STEP1, Evidence, pct
+from core.detect.lexicon import lookup_words
 
 __all__ = [
     "age_evidence",
@@ -60,7 +62,7 @@ def _weighted_share(mask: np.ndarray, counts: pd.Series) -> float:
 _NOT_A_NUMBER = 0.05
 
 
-def _listed(values: pd.Series, words: frozenset[str]) -> np.ndarray:
+def _listed(values: pd.Series, words: Collection[str]) -> np.ndarray:
     """Which values (lower-cased, stripped of spaces and dots) are in ``words``. A Python
     set lookup: pandas' ``isin`` on Arrow strings converts each listed word to an Arrow
     scalar, 15 ms a call for the 13,000 place names."""
@@ -369,10 +371,11 @@ def country_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
 
 
 @cache
-def place_names() -> frozenset[str]:
+def place_names() -> dict[str, None]:
     """Towns, cities and areas, lower case (``data/places.txt``: libphonenumber's geocoder
-    places of eight countries, Singapore's planning areas and regions)."""
-    return frozenset(_data_lines("places.txt"))
+    places of eight countries, Singapore's planning areas and regions), as a lookup the
+    garbage collector does not walk (:func:`core.detect.lexicon.lookup_words`)."""
+    return lookup_words(_data_lines("places.txt"))
 
 
 def place_evidence(values: pd.Series, counts: pd.Series) -> Evidence | None:
