@@ -344,12 +344,19 @@ def presidio_tool(setup: str = "eval6"):
     or None (with the reason printed)."""
     regions, recognizers, labels = PRESIDIO_SETUPS[setup]
     try:
-        from bench.bench_detect_independent import Presidio
+        from presidio_analyzer import predefined_recognizers
 
-        return Presidio(regions=regions, recognizers=recognizers, labels=labels)
+        from bench.bench_detect_independent import Presidio
     except ImportError as exc:
         print(f"presidio not run ({exc}); install bench/requirements-bench.txt")
         return None
+    # presidio runs only the entities asked for: a recogniser whose entity has no label
+    # here would be switched off without a word, and presidio judged on less than it has.
+    for recognizer in recognizers:
+        for entity in getattr(predefined_recognizers, recognizer)().supported_entities:
+            if entity not in labels:
+                raise SystemExit(f"{setup}: {recognizer} finds {entity}, which has no label")
+    return Presidio(regions=regions, recognizers=recognizers, labels=labels)
 
 
 def cell_texts(data: Eval6) -> pd.DataFrame:

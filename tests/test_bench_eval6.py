@@ -280,15 +280,3 @@ def test_a_notes_only_folder_loads_without_a_table(tmp_path):
     assert data.ages["text"].tolist() == ["95"]
     assert data.neutral["text"].tolist() == ["A1"]
     assert load(DATA).table is not None
-
-
-def test_presidio_setups_request_every_entity_their_recognisers_find():
-    """A recogniser whose entity is not in the set-up's labels is never asked for (presidio
-    runs only the entities listed), so each must be mapped to a project label."""
-    predefined = pytest.importorskip("presidio_analyzer.predefined_recognizers")
-    from bench.bench_detect_eval6 import PRESIDIO_SETUPS
-
-    for name, (_regions, recognizers, labels) in PRESIDIO_SETUPS.items():
-        for recognizer in recognizers:
-            for entity in getattr(predefined, recognizer)().supported_entities:
-                assert entity in labels, (name, recognizer, entity)
