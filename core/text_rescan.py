@@ -82,10 +82,10 @@ def _without_labels(text: pd.Series) -> pd.Series:
 def _name_sets() -> tuple[pa.Array, pa.Array, pa.Array]:
     """(known, family, never an everyday word) name-list words, as arrow value sets."""
     lists = _names()
-    known = lists.known - lists.not_name
+    known = lists.known.keys() - lists.not_name
     return (
         pa.array(sorted(known)),
-        pa.array(sorted(lists.family - lists.not_name)),
+        pa.array(sorted(lists.family.keys() - lists.not_name)),
         pa.array(sorted(known - lists.ambiguous)),
     )
 
@@ -356,8 +356,8 @@ def _replace_name_words(text: pd.Series) -> pd.Series:
     """Name-like words (as :func:`_name_word_cells` finds them) replaced by ``[NAME]``,
     with the word after a pair (``tan ah *kow*``) unless it is never part of a name."""
     lists = _names()
-    known = lists.known - lists.not_name
-    family = lists.family - lists.not_name
+    known = lists.known.keys() - lists.not_name
+    family = lists.family.keys() - lists.not_name
     plain = known - lists.ambiguous
     hits = _name_word_cells(_without_labels(text))
     if not hits.any():
