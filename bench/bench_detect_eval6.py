@@ -33,8 +33,11 @@ Run: ``.venv/bin/python bench/bench_detect_eval6.py`` (``--no-presidio`` for the
 alone; ``--data DIR`` for another folder of the same layout, such as the small one
 ``--smoke DIR`` writes from eval5's first rows to check the script end to end, or a
 notes-only folder of notes.csv and spans.csv alone, such as ``bench/data/eval7``, run with
-``--presidio-setup eval7`` to give presidio eval7's countries). Nothing
-here prints the strings missed: the report gives categories only.
+``--presidio-setup eval7`` to give presidio eval7's countries). By default nothing here
+prints the strings missed: the report gives categories only. ``--show KIND...`` (span kinds
+or labels: ``date``, ``ADDRESS``, ``age``, ``all``) also prints the project's misses, ages
+over 89 left and false alarms of those kinds in context: for a development set only (eval6
+and eval7 now are), never for a held-out one.
 """
 
 from __future__ import annotations
@@ -450,6 +453,41 @@ def print_notes(ours: dict, theirs: dict | None, cpu: tuple[float, float], setup
     )
 
 
+def _context(text: str, start: int, end: int, width: int = 40) -> str:
+    left = text[max(0, start - width) : start].replace("\n", " ")
+    right = text[end : end + width].replace("\n", " ")
+    return f"...{left}[[{text[start:end]}]]{right}..."
+
+
+def print_misses(ours: dict, data: Eval6, redacted: pd.Series, kinds: list[str]) -> None:
+    """Each missed span, age over 89 left and detection on no labelled span of ``kinds``
+    (span kinds or detection labels, any case; ``all`` for every one), in its note's
+    context: a development aid (``--show``), never for a held-out set."""
+    wanted = {k.lower() for k in kinds}
+    every = "all" in wanted
+    texts = data.notes["text"]
+    truth, found = ours["truth"], ours["found"]
+    missed = truth[~truth["found"] & (every | truth["kind"].str.lower().isin(wanted))]
+    print(f"\n## Missed spans ({len(missed)})\n")
+    for r in missed.sort_values(["kind", "row", "start"]).itertuples():
+        touched = " (touched by another label)" if r.touched else ""
+        print(f"- {r.kind} note {r.row}{touched}: {_context(texts[r.row], r.start, r.end)}")
+    if every or AGE in wanted:
+        ages = data.ages[left_verbatim(data.ages, redacted.fillna("")).to_numpy()]
+        print(f"\n## Ages over 89 left ({len(ages)})\n")
+        for r in ages.itertuples():
+            print(f"- note {r.row}: {_context(texts[r.row], r.start, r.end)}")
+    alarms = found[~found["on_pii"] & (every | found["label"].str.lower().isin(wanted))]
+    print(f"\n## Detections on no labelled span ({len(alarms)})\n")
+    for r in alarms.sort_values(["label", "row", "start"]).itertuples():
+        print(f"- {r.label} note {r.row}: {_context(texts[r.row], r.start, r.end)}")
+    wrong = found[found["on_pii"] & ~found["correct"]]
+    wrong = wrong[every | wrong["label"].str.lower().isin(wanted)]
+    print(f"\n## Detections on a labelled span of another kind only ({len(wrong)})\n")
+    for r in wrong.sort_values(["label", "row", "start"]).itertuples():
+        print(f"- {r.label} note {r.row}: {_context(texts[r.row], r.start, r.end)}")
+
+
 def main(argv: list[str] | None = None) -> None:
     from bench.bench_detect_eval5 import print_cells, print_safe_harbor, print_step1
     from bench.bench_detect_independent import ours_detect, ours_redact
@@ -465,6 +503,16 @@ def main(argv: list[str] | None = None) -> None:
         choices=sorted(PRESIDIO_SETUPS),
         default="eval6",
         help="presidio's phone regions and recognisers: eval6's countries or eval7's",
+    )
+    parser.add_argument(
+        "--show",
+        nargs="+",
+        metavar="KIND",
+        help=(
+            "also print, for these span kinds or detection labels (name, date, ADDRESS, "
+            "age, all...), each missed span, each age over 89 left, and each detection on "
+            "no labelled span, in context: for a DEVELOPMENT set only, never a held-out one"
+        ),
     )
     args = parser.parse_args(argv)
     if args.smoke:
@@ -484,6 +532,8 @@ def main(argv: list[str] | None = None) -> None:
         regions = PRESIDIO_SETUPS[args.presidio_setup][0]
         setup = f"{presidio.setup}, phones of {len(regions)} regions, its recognisers of {args.presidio_setup}'s countries"
     print_notes(ours, theirs, (ours_cpu, theirs_cpu), setup)
+    if args.show:
+        print_misses(ours, data, redacted, args.show)
     if data.table is None:
         print("(notes only: no table.csv, so no cells, Step 1 or Safe Harbor)")
         return

@@ -280,3 +280,39 @@ def test_a_notes_only_folder_loads_without_a_table(tmp_path):
     assert data.ages["text"].tolist() == ["95"]
     assert data.neutral["text"].tolist() == ["A1"]
     assert load(DATA).table is not None
+
+
+def test_show_prints_misses_ages_left_and_false_alarms_of_the_kinds_asked(capsys):
+    """``--show`` (print_misses) lists, in context, the spans missed, the ages over 89 left
+    and the detections on no span or on a span of another kind, for the kinds asked."""
+    from bench.bench_detect_eval6 import print_misses
+
+    texts = ["pt lim ah kow hp 9123 4567, age 93", "see www.x.sg/u/7 re Jalan Ampang"]
+    cols = ["row", "start", "end", "kind", "origin", "direct", "text"]
+    spans = pd.DataFrame(
+        [
+            (0, 3, 13, "name", "Chinese", True, "lim ah kow"),
+            (1, 4, 16, "url", "", True, "www.x.sg/u/7"),
+            (1, 20, 32, "address", "", False, "Jalan Ampang"),
+        ],
+        columns=cols,
+    )
+    ages = pd.DataFrame([(0, 32, 34, "age", "", False, "93")], columns=cols)
+    found = pd.DataFrame(
+        [(0, 3, 13, "NAME"), (1, 4, 16, "ID"), (1, 0, 3, "NAME")],
+        columns=["row", "start", "end", "label"],
+    )
+    redacted = pd.Series(["pt [NAME] hp 9123 4567, age 93", "[NAME] [ID] re Jalan Ampang"])
+    ours = score_notes(spans, found, redacted, ages=ages)
+    data = Eval6(None, None, None, None, pd.DataFrame({"text": texts}), spans, ages, ages[:0])
+    print_misses(ours, data, redacted, ["address", "age", "ID"])
+    out = capsys.readouterr().out
+    assert "- address note 1: ...see www.x.sg/u/7 re [[Jalan Ampang]]..." in out
+    assert "url note" not in out  # the URL (taken for an ID) was not asked for as a miss
+    assert "## Ages over 89 left (1)" in out and "[[93]]" in out
+    assert "## Detections on no labelled span (0)" in out  # "see" is a NAME: not asked
+    assert "- ID note 1: ...see [[www.x.sg/u/7]] re Jalan Ampang..." in out
+    print_misses(ours, data, redacted, ["all"])
+    out = capsys.readouterr().out
+    assert "- url note 1 (touched by another label)" in out
+    assert "- NAME note 1: ...[[see]] www.x.sg/u/7 re Jalan Ampang..." in out
