@@ -1,5 +1,6 @@
 """National identity numbers of Malaysia, Indonesia, the Philippines, Australia, Hong
-Kong, Spain and France: their shapes and the checks each country publishes (issue 26).
+Kong, New Zealand, Spain and France: their shapes and the checks each country publishes
+(issue 26).
 
 A re-identifier joins on these numbers as on an NRIC (PDPC guide, Step 1: a national
 identity number is a direct identifier; HIPAA §164.514(b)(2)(i)(R), any other unique
@@ -16,7 +17,12 @@ nik        Indonesia NIK, 16 digits: province code of the Ministry of Home     a
            Affairs' list, regency and district not 00, birth day (+40 for
            women) and month of a real date, serial not 0000 (no check digit)
 psn        Philippine PhilSys Number, 12 digits written 4-4-4: PSA publishes   shape only
-           no check digit, so only the grouped form is read
+           no check digit, so only the grouped form is read (not a trunk 0
+           and a valid mobile of Indonesia or Germany, 08xx-xxxx-xxxx)
+ird        New Zealand IRD number, 8-9 digits (10-150 million), weights        1 in 11
+           3,2,7,6,5,4,3,2 on the 8 base digits, check = 11 - (sum mod 11),
+           0 for 0; a 10 is recomputed with 7,4,3,2,5,2,7,6 (10 again:
+           invalid); read in free text written NN-NNN-NNN or NNN-NNN-NNN
 tfn        Australian tax file number, 9 digits, weights 1,4,3,7,5,8,6,9,10,   1 in 11
            sum divisible by 11
 medicare   Australian Medicare card number, 10 digits (11 with the person's    1 in 10
@@ -48,7 +54,8 @@ Interior's published control-letter rule (also for the NIE); INSEE's NIR and its
 (as in ``stdnum.es.dni``, ``stdnum.es.nie`` and ``stdnum.fr.nir``); NHS Digital's NHS
 Data Dictionary, "NHS Number" (the modulus 11 check); UIDAI's Aadhaar numbering (12
 digits, no leading 0 or 1, Verhoeff's 1969 dihedral-group check digit, as in
-``stdnum.in_.aadhaar``). The arithmetic is written out in ``tests/core/detect/test_national_ids.py``.
+``stdnum.in_.aadhaar``); Inland Revenue's IRD number check digit (its "Resident
+Withholding Tax and IRD number validation" specification, as in ``stdnum.nz.ird``). The arithmetic is written out in ``tests/core/detect/test_national_ids.py``.
 
 A number with no check digit (MyKad, NIK, PhilSys) is judged by its date and codes; in
 free text the bare MyKad, TFN and Medicare digits are read only after their name
@@ -68,12 +75,15 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+import phonenumbers
+
 __all__ = [
     "NATIONAL_ID_SHAPES",
     "birth_date_of",
     "valid_aadhaar",
     "valid_dni",
     "valid_hkid",
+    "valid_ird",
     "valid_medicare",
     "valid_mykad",
     "valid_nhs",
@@ -164,10 +174,54 @@ def valid_nik(text: str) -> bool:
     )
 
 
+# Countries whose mobiles, with their trunk 0, are 12 digits printed 4-4-4 as a PhilSys
+# number is: Indonesia (0812-3456-7890) and Germany (0151 2345 6789).
+_MOBILES_4_4_4 = ("ID", "DE")
+
+
+def _national_mobile(text: str) -> bool:
+    """A number written with a trunk 0 that libphonenumber knows as valid in one of
+    :data:`_MOBILES_4_4_4` (its metadata ships inside the package)."""
+    for region in _MOBILES_4_4_4:
+        try:
+            if phonenumbers.is_valid_number(phonenumbers.parse(text, region)):
+                return True
+        except phonenumbers.NumberParseException:
+            return False
+    return False
+
+
 def valid_psn(text: str) -> bool:
     """Philippine PhilSys Number written 4-4-4 (one separator, the same twice): PSA
-    publishes no check digit, so the grouping is the evidence."""
-    return re.fullmatch(r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}", text.strip()) is not None
+    publishes no check digit, so the grouping is the evidence; a trunk 0 that makes it a
+    valid Indonesian or German mobile (0813-2277-9140) says it is a phone instead."""
+    value = text.strip()
+    if re.fullmatch(r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}", value) is None:
+        return False
+    return not (value.startswith("0") and _national_mobile(value))
+
+
+_IRD_WEIGHTS = (3, 2, 7, 6, 5, 4, 3, 2)
+_IRD_WEIGHTS_AGAIN = (7, 4, 3, 2, 5, 2, 7, 6)
+
+
+def valid_ird(text: str) -> bool:
+    """New Zealand IRD number: 8 or 9 digits between 10 and 150 million; the base (all
+    but the last digit, padded to 8) weighted 3,2,7,6,5,4,3,2: a remainder mod 11 of 0
+    gives the check 0, another 11 less it; a 10 is recomputed with 7,4,3,2,5,2,7,6 and
+    is invalid if 10 again (Inland Revenue's published check)."""
+    digits = _digits(text)
+    if not 8 <= len(digits) <= 9 or not digits.isascii() or not digits.isdigit():
+        return False
+    if not 10_000_000 < int(digits) < 150_000_000:
+        return False
+    base, check = digits[:-1].rjust(8, "0"), int(digits[-1])
+    for weights in (_IRD_WEIGHTS, _IRD_WEIGHTS_AGAIN):
+        remainder = sum(int(d) * w for d, w in zip(base, weights, strict=True)) % 11
+        expected = 0 if remainder == 0 else 11 - remainder
+        if expected != 10:
+            return expected == check
+    return False
 
 
 def valid_tfn(text: str) -> bool:
@@ -192,7 +246,8 @@ def valid_medicare(text: str) -> bool:
 def valid_hkid(text: str) -> bool:
     """Hong Kong identity card: 1-2 letters, 6 digits, check digit 0-9 or A (10), in
     brackets or not."""
-    match = re.fullmatch(r"([A-Z]{1,2})([0-9]{6})\(?([0-9A])\)?", text.strip().upper())
+    value = re.sub(r"\s", "", text).upper()  # "Z 683365 (A)" as printed on some forms
+    match = re.fullmatch(r"([A-Z]{1,2})([0-9]{6})\(?([0-9A])\)?", value)
     if match is None:
         return False
     letters, digits, check = match.groups()
@@ -342,10 +397,17 @@ NATIONAL_ID_SHAPES = {
         valid_medicare,
     ),
     "hkid": (
-        r"[A-Z]{1,2}[0-9]{6}\(?[0-9A]\)?",
+        # the letters, digits and bracketed check may stand apart: "Z 683365 (A)"
+        r"[A-Z]{1,2}[0-9]{6}\(?[0-9A]\)?|[A-Z]{1,2} ?[0-9]{6} ?\([0-9A]\)",
         r"[A-Za-z]{1,2}[0-9]{6}\(?[0-9Aa]\)?",
         "a Hong Kong identity card number (check digit)",
         valid_hkid,
+    ),
+    "ird": (
+        r"[0-9]{2,3}-[0-9]{3}-[0-9]{3}",
+        r"[0-9]{2,3}-?[0-9]{3}-?[0-9]{3}",
+        "a New Zealand IRD number (check digit, mod 11)",
+        valid_ird,
     ),
     "dni": (
         r"[0-9]{8}-?[A-Z]|[XYZ]-?[0-9]{7}-?[A-Z]",

@@ -275,6 +275,9 @@ RECORD_PREFIX = (
     # Ireland's PPS number, Canada's social insurance number, the Philippines' SSS and UMID
     # (the short ones in capitals only: "sin", "sss" are also words or sounds)
     r"(?-i:PPSN|PPS|SIN|S\.I\.N\.|SSS|UMID)(?:\s+(?:No\.?|Number|CRN))?|"
+    # New Zealand's IRD number, Nigeria's NIN (capitals: "nin" is a word in some
+    # languages), a driving licence as "DL" alone in capitals ("DL K420-6618-9923")
+    r"IRD(?:\s+(?:No\.?|Number))?|(?-i:NIN|DL)(?:\s+(?:No\.?|Number))?|"
     r"Social\s+Insurance(?:\s+(?:No\.?|Number))?)"
 )
 
@@ -369,8 +372,9 @@ _BUILTIN = (
         _compile(
             # "MRN: 12345678", "SSN is 219099999", "Aadhaar no. was 234567890124"
             rf"(?<![\w]){RECORD_PREFIX}\s*[:#.(]?\s*(?:(?:is|was|=)\s+)?"
-            # (or 9 digits printed 3-3-3 with spaces, as a Canadian SIN: "SIN 046 454 286")
-            r"(?P<value>[0-9]{3} [0-9]{3} [0-9]{3}(?! ?[0-9])"
+            # (or 7-9 digits printed in groups of three with spaces, as a Canadian SIN or a
+            # Kenyan ID: "SIN 046 454 286", "ID 27 640 318")
+            r"(?P<value>[0-9]{1,3} [0-9]{3} [0-9]{3}(?! ?[0-9])"
             r"|(?=[A-Z0-9/-]*[0-9])[A-Z0-9][A-Z0-9/-]{3,}[A-Z0-9])"
             r"(?![\w])",
             re.IGNORECASE,

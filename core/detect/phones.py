@@ -90,11 +90,11 @@ _PHONE_CUE = re.compile(
 )
 # Without a cue, a number written in the national format of one of these countries is a
 # phone number too (the countries of the people in the issue-26 sample and of the users'
-# relatives): libphonenumber checks it is valid there. Only numbers of 9 digits or more
+# relatives; Indonesia's 08xx mobiles, 10-13 digits, are written by many helpers' families): libphonenumber checks it is valid there. Only numbers of 9 digits or more
 # written with separators or brackets ("415.938.1277", "98765 43210", "(02) 9876 5432"),
 # or bare runs of exactly 10 digits valid in India or the US ("9876543210"): another bare
 # run of digits, or a shorter one, is more often a batch, lot or invoice number.
-HINT_REGIONS = ("US", "GB", "IN", "MY", "AU")
+HINT_REGIONS = ("US", "GB", "IN", "MY", "AU", "ID")
 # ... unless the word just before names it a code: "Order 07911 123456", "Invoice 012-345
 # 6789", "batch no. 0412 345 678" are not read as phones of another country.
 _CODE_CUE = re.compile(

@@ -61,7 +61,7 @@ def test_bad_input_never_crashes():
 def test_kinds_and_labels():
     assert resolve_kinds("id") == (
         *("nric", "ssn", "nino"),
-        *("aadhaar", "nhs", "mykad", "nik", "psn", "tfn", "medicare", "hkid", "dni", "nir"),
+        *("aadhaar", "nhs", "mykad", "nik", "psn", "tfn", "medicare", "hkid", "ird", "dni", "nir"),
         "record_code",
     )
     assert resolve_kinds(["ip", "email"]) == ("email", "ipv4", "ipv6")
