@@ -137,7 +137,9 @@ _EU_CODE_TOWN = r"(?:,?\s+[0-9]{4,5}\s+[A-ZÀ-Þ][\w'’-]+(?:\s+[A-ZÀ-Þ][\w'�
 _EUROPEAN = (
     rf"[0-9]{{1,4}}[a-z]?,?\s+{_EU_STREET_WORD}\s+{_EU_NAME}{_EU_CODE_TOWN}"
     rf"|{_EU_STREET_WORD}\s+{_EU_NAME},?\s+[0-9]{{1,4}}[a-zA-Z]?\b{_EU_CODE_TOWN}"
-    r"|[A-ZÀ-Þ][a-zäöüß]+(?:straße|strasse|str\.|weg|platz|allee|gasse|damm|ring|ufer)"
+    # ("-ring" after a consonant, as in "Kaiserring": "Hearing 4", "Offering 2" are English)
+    r"|[A-ZÀ-Þ][a-zäöüß]+(?:straße|strasse|str\.|weg|platz|allee|gasse|damm|ufer"
+    r"|(?<=[a-zäöüß]{3}[b-df-hj-np-tv-xzß])ring)"
     rf"\s+[0-9]{{1,4}}[a-z]?\b{_EU_CODE_TOWN}"
 )
 # A UK postcode alone ("SW1A 1AA"): written with its space, in capitals.

@@ -157,11 +157,18 @@ _MONTHS = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 )
+# Day, month and year in digits, one separator used twice ("24/11/25"; "24/11-26" is
+# no date but a range of days, _DM_RANGE below).
+_DMY = r"[0-9]{1,2}(?:/[0-9]{1,2}/|\.[0-9]{1,2}\.|-[0-9]{1,2}-)(?:[0-9]{4}|[0-9]{2})"
 _DATE = (
     r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[ T][0-9]{1,2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?)?"
-    r"|[0-9]{1,2}[/.-][0-9]{1,2}[/.-](?:[0-9]{4}|[0-9]{2})"
+    # two full dates joined by a dash, a stay ("02/11/2025-06/11/2025"): one span
+    rf"|{_DMY}[ ]?[-–][ ]?{_DMY}(?![0-9])"
+    rf"|{_DMY}"
     r"|[0-9]{4}/[0-9]{1,2}/[0-9]{1,2}"
     rf"|[0-9]{{1,2}}(?:st|nd|rd|th)?[ -]{_MONTHS}\.?,?[ -][0-9]{{4}}"
+    # a 2-digit year after a month word, with dashes or slashes ("03-Nov-25", "5/Jan/26")
+    rf"|[0-9]{{1,2}}-{_MONTHS}-[0-9]{{2}}|[0-9]{{1,2}}/{_MONTHS}/[0-9]{{2}}"
     rf"|{_MONTHS}\.? [0-9]{{1,2}}(?:st|nd|rd|th)?,? [0-9]{{4}}"
     # other languages' months (core.dates.LOCAL_MONTHS): "12 Ogos 1985", "Marso 12, 1986",
     # the German day with its dot ("5. Mai 1990"), the French first ("1er janvier 1990"),
@@ -199,7 +206,9 @@ _LOCAL_MONTHS_WORDS = (
 _DATE_CUES = (
     "on|seen|review|reviewed|visit|visited|admitted|admission|discharged|discharge|appt|"
     "appointment|tcu|f/u|follow-up|follow up|due|dated|date|dob|born|birthday|since|until|"
-    "till|scheduled for|booked for|planned for|next|last"
+    "till|scheduled for|booked for|planned for|next|last|"
+    # letters' and orders' "dt" (dated), a court's next mention or hearing
+    "dt|dtd|mention|hearing|adjourned to"
 )
 # A weekday before a day is a cue too ("Tue 14/10", "Wednesday 3rd"); "sat" and "sun" are
 # also English words ("sat 3/5 papers"), read as weekdays only with a capital.
@@ -228,19 +237,34 @@ _DIGIT_DAY_MONTH = (
     r"(?![ \t]*(?:of|tabs?|tablets?|caps?|capsules?|pills?|doses?|mg|mcg|g|ml|units?|iu|x|"
     r"times|days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|points?|marks?)\b|%)"
 )
+# The full stop after a month is kept only after a short form ("4 Oct."), not after a
+# whole name that ends a sentence ("the 3rd of October.").
+_ABBREVIATION_DOT = r"(?:(?<![^\W\d_]{5})\.)?"
+_DM_TWO_DIGITS = r"(?:(?:0[1-9]|[12][0-9]|3[01])/(?:0?[1-9]|1[0-2])|(?:0?[1-9]|1[0-2])/(?:0[1-9]|[12][0-9]|3[01]))"
+_DM_RANGE = rf"{_DM_TWO_DIGITS}[-–]{_DM_TWO_DIGITS}(?![0-9/])"
 _DATE_NO_YEAR = (
     # a month and its year ("September 2025", "Ogos 2019"): HIPAA C names the month too
     rf"(?:{_MONTHS_WORDS}|{_LOCAL_MONTHS_WORDS}|(?-i:Mar(?:ch)?|MAR(?:CH)?|May|MAY))\.?,?"
     r"[ ](?:de[ ])?(?:19|20)[0-9]{2}"
     # a range of days ("17-18 Mar") and the Malay "haribulan" ("15hb Mac", "15 hb. Ogos")
-    rf"|[0-9]{{1,2}}[-–]{_DAY}[ ](?:{_MONTHS_WORDS}|{_LOCAL_MONTHS_WORDS}|Mar(?:ch)?|(?-i:May|MAY))\.?"
+    rf"|[0-9]{{1,2}}[-–]{_DAY}[ ](?:{_MONTHS_WORDS}|{_LOCAL_MONTHS_WORDS}|Mar(?:ch)?|(?-i:May|MAY))"
+    rf"{_ABBREVIATION_DOT}(?:,?[ ][0-9]{{4}}(?![0-9]))?"
+    # a day glued to a month in capitals, as airlines and tickets write it: "19DEC",
+    # "07SEP25" (capitals only: "12mar" could be a code)
+    r"|[0-9]{1,2}(?-i:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(?:[0-9]{2})?"
+    # Indonesian and Malay months as shortened after a day number: "12 Des", "3 Mei",
+    # "14 Okt" ("Des", "Mei" alone are names; the day before says a date)
+    r"|[0-9]{1,2}[ ](?-i:Mei|MEI|Agu|Agt|Ags|AGU|Okt|OKT|Nop|NOP|Des|DES)\b"
+    # a range of days and months in digits, one number of each side of two digits
+    # ("24/11-26/11", "03/02-07/02"; "1/2-3/4" is a dose)
+    rf"|{_DM_RANGE}"
     rf"|[0-9]{{1,2}}[ ]?hb\.?[ ](?:{LOCAL_MONTH_NAMES}|{_MONTHS_WORDS}|Mar(?:ch)?|May)\.?"
     r"(?:,?[ ][0-9]{4})?"
     rf"|(?:{_DAY}|1er)[ -](?:{_LOCAL_MONTHS_WORDS})"
     rf"|[0-9]{{1,2}}\.? de (?:{LOCAL_MONTH_NAMES})"
     r"|[0-9]{1,2}\. (?-i:Januar|Februar|M[äa]e?rz|April|Mai|Juni|Juli|August|September|Oktober"
     r"|November|Dezember)"
-    rf"|{_DAY}(?:[ -]|\s+of\s+)(?:{_MONTHS_WORDS}|Mar(?:ch)?|(?-i:May|MAY))\.?"
+    rf"|{_DAY}(?:[ -]|\s+of\s+)(?:{_MONTHS_WORDS}|Mar(?:ch)?|(?-i:May|MAY)){_ABBREVIATION_DOT}"
     rf"|(?:{_MONTHS_WORDS}|(?-i:Mar(?:ch)?|MAR(?:CH)?|May|MAY))\.? {_DAY}"
     # a day and a month in digits after a word that says a date follows ("seen on 12/05")
     rf"|{_DIGIT_DAY_MONTH}"
@@ -253,7 +277,11 @@ _DATE_NO_YEAR = (
     rf"|(?:{_WEEKDAY_CUES}|(?-i:{_WEEKDAY_CAPITAL_CUES}))\.?,?[ ]{_DM_DAY}(?:st|nd|rd|th)\b"
     r"(?![ \t]+(?:doses?|time|line|round|cycle|trimester|degree|floor|place|attempt|try)\b)"
 )
-_DATE_START = r"(?=[0-9]|[^\W\d_]{3,11}\.?,?[ ](?:de[ ])?[0-9])"
+# A weekday before a day and month is part of the date ("Sun 9 Nov", "Wednesday, Dec. 3").
+_WEEKDAY_BEFORE = (
+    rf"(?:(?:{_WEEKDAY_CUES}|(?-i:{_WEEKDAY_CAPITAL_CUES}))\.?,?[ ](?=[0-9]|{_MONTHS}))?"
+)
+_DATE_START = r"(?=[0-9]|[^\W\d_]{3,11}\.?,?[ ](?:de[ ]|[^\W\d_]{3,9}\.?[ ])?[0-9])"
 # Letter, 7 digits, check letter; a space, dot or dash may stand between the parts.
 _NRIC = r"[STFGMstfgm][ .-]?[0-9]{7}[ .-]?[A-Za-z]"
 #: The words that name a record, account, licence or ID number (MRN, Account No., NRIC...).
@@ -282,6 +310,14 @@ RECORD_PREFIX = (
 )
 
 
+# A domain name in lower case: labels of letters, digits and hyphens, a top-level domain
+# of the common generic ones or any two letters (a country), maybe a second one ("co.uk").
+_BARE_DOMAIN = (
+    r"(?-i:(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+"
+    r"(?:com|org|net|edu|gov|info|biz|io|app|dev|me|[a-z]{2})(?:\.[a-z]{2})?)"
+)
+
+
 def _compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
@@ -301,7 +337,14 @@ _BUILTIN = (
     ),
     Pattern(
         "url",
-        _compile(r"(?<![\w@])(?:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)]", re.IGNORECASE),
+        _compile(
+            r"(?<![\w@])(?:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)]"
+            # a person's page written without www or http, its path says so:
+            # "facebook.com/hafiz.jaafar", "kavitha.blogspot.in/2024/05/x" (a bare
+            # domain, "example.com", is a site, not a person's page)
+            rf"|(?<![\w@./-]){_BARE_DOMAIN}/(?=\w)[^\s<>\"']*[^\s<>\"'.,;:!?)]",
+            re.IGNORECASE,
+        ),
         "URL",
         "a web address (URL)",
         cell=r"(?i:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)]",
@@ -371,7 +414,8 @@ _BUILTIN = (
         "record_code",
         _compile(
             # "MRN: 12345678", "SSN is 219099999", "Aadhaar no. was 234567890124"
-            rf"(?<![\w]){RECORD_PREFIX}\s*[:#.(]?\s*(?:(?:is|was|=)\s+)?"
+            # (not glued by a hyphen to a code before it: "DXB-SIN" is a route)
+            rf"(?<![\w-]){RECORD_PREFIX}\s*[:#.(]?\s*(?:(?:is|was|=)\s+)?"
             # (or 7-9 digits printed in groups of three with spaces, as a Canadian SIN or a
             # Kenyan ID: "SIN 046 454 286", "ID 27 640 318")
             r"(?P<value>[0-9]{1,3} [0-9]{3} [0-9]{3}(?! ?[0-9])"
@@ -395,7 +439,9 @@ _BUILTIN = (
         # ".", ",", a space, maybe "de " and a digit (the forms starting with a month
         # word: "May 18", "Ogos 2019", "marzo de 1990"): the look-ahead spares trying
         # each form at the other places (three times faster on long notes).
-        _compile(_bounded(f"{_DATE_START}(?:{_DATE}|{_DATE_NO_YEAR})"), re.IGNORECASE),
+        _compile(
+            _bounded(f"{_DATE_START}{_WEEKDAY_BEFORE}(?:{_DATE}|{_DATE_NO_YEAR})"), re.IGNORECASE
+        ),
         "DATE",
         "a date (with or without its year)",
         cell=f"(?i:{_DATE})",  # a whole cell without a year is not read as a date column

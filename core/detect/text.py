@@ -286,7 +286,7 @@ _JOIN = "\n"
 # characters differ between the two engines).
 _LOOSER = {
     "email": "@",
-    "url": r"(?i)https?://|www\.",
+    "url": r"(?i)https?://|www\.|[a-z0-9]\.[a-z]{2,4}/",
     "ipv4": r"[0-9]\.[0-9]+\.[0-9]+\.[0-9]",
     "ipv6": ":",
     "mac": r"[0-9A-Fa-f]{2}[:-][0-9A-Fa-f]{2}",
