@@ -33,11 +33,12 @@ Run: ``.venv/bin/python bench/bench_detect_eval6.py`` (``--no-presidio`` for the
 alone; ``--data DIR`` for another folder of the same layout, such as the small one
 ``--smoke DIR`` writes from eval5's first rows to check the script end to end, or a
 notes-only folder of notes.csv and spans.csv alone, such as ``bench/data/eval7``, run with
-``--presidio-setup eval7`` to give presidio eval7's countries). By default nothing here
-prints the strings missed: the report gives categories only. ``--show KIND...`` (span kinds
-or labels: ``date``, ``ADDRESS``, ``age``, ``all``) also prints the project's misses, ages
-over 89 left and false alarms of those kinds in context: for a development set only (eval6
-and eval7 now are), never for a held-out one.
+``--presidio-setup eval7`` to give presidio eval7's countries; ``bench/data/eval8``, notes
+and table, with ``--presidio-setup eval8``). By default nothing here prints the strings
+missed: the report gives categories only. ``--show KIND...`` (span kinds or labels:
+``date``, ``ADDRESS``, ``age``, ``all``) also prints the project's misses, ages over 89 left
+and false alarms of those kinds in context: for a development set only (eval6 and eval7
+now are), never for a held-out one (eval8).
 """
 
 from __future__ import annotations
@@ -332,10 +333,50 @@ PRESIDIO_EVAL7_LABELS = {
     "NG_NIN": "ID",
     "US_PASSPORT": "ID",
 }
+#: presidio set up for eval8's countries (Singapore, South Africa, Ghana, Pakistan,
+#: Bangladesh, Sri Lanka, Vietnam, Thailand, Canada, Jamaica, Ireland, Australia, Malaysia,
+#: the UAE): its phones there, and every recogniser it has of a person's number there (none
+#: for Ghana, Pakistan, Bangladesh, Sri Lanka, Vietnam, Jamaica, Ireland, Malaysia or the
+#: UAE; company numbers, licence plates and South African tax numbers left out as for
+#: eval6 and eval7).
+PRESIDIO_EVAL8_REGIONS = (
+    "SG",
+    "ZA",
+    "GH",
+    "PK",
+    "BD",
+    "LK",
+    "VN",
+    "TH",
+    "CA",
+    "JM",
+    "IE",
+    "AU",
+    "MY",
+    "AE",
+)
+PRESIDIO_EVAL8_RECOGNIZERS = (
+    "SgFinRecognizer",
+    "ZaIdNumberRecognizer",
+    "ZaMobileNumberRecognizer",
+    "ZaTelephoneNumberRecognizer",
+    "ZaPassportRecognizer",
+    "ThTninRecognizer",
+    "CaSinRecognizer",
+    "CaPostalCodeRecognizer",
+    "AuTfnRecognizer",
+    "AuMedicareRecognizer",
+)
+PRESIDIO_EVAL8_LABELS = {
+    **{k: v for k, v in PRESIDIO_EVAL6_LABELS.items() if not k.startswith("PH_")},
+    "ZA_PASSPORT": "ID",
+    "TH_TNIN": "ID",
+}
 #: The presidio set-up per set: regions, recognisers, labels.
 PRESIDIO_SETUPS = {
     "eval6": (PRESIDIO_EVAL6_REGIONS, PRESIDIO_EVAL6_RECOGNIZERS, PRESIDIO_EVAL6_LABELS),
     "eval7": (PRESIDIO_EVAL7_REGIONS, PRESIDIO_EVAL7_RECOGNIZERS, PRESIDIO_EVAL7_LABELS),
+    "eval8": (PRESIDIO_EVAL8_REGIONS, PRESIDIO_EVAL8_RECOGNIZERS, PRESIDIO_EVAL8_LABELS),
 }
 
 
@@ -502,7 +543,7 @@ def main(argv: list[str] | None = None) -> None:
         "--presidio-setup",
         choices=sorted(PRESIDIO_SETUPS),
         default="eval6",
-        help="presidio's phone regions and recognisers: eval6's countries or eval7's",
+        help="presidio's phone regions and recognisers: eval6's, eval7's or eval8's countries",
     )
     parser.add_argument(
         "--show",
