@@ -380,6 +380,20 @@ PRESIDIO_SETUPS = {
 }
 
 
+#: Sets still held out (committed before any detector ran on them, measured once):
+#: ``--show`` would list their misses, which ends a set's held-out status.
+HELD_OUT = ("eval8",)
+
+
+def refuse_show_on_held_out(folder: Path, show: list[str] | None) -> None:
+    """SystemExit before anything is run when ``--show`` is asked of a held-out set."""
+    if show and Path(folder).resolve().name in HELD_OUT:
+        raise SystemExit(
+            f"--show lists the misses of {Path(folder).name}, a held-out set: measure it "
+            "without --show (bench/data/README.md)"
+        )
+
+
 # --------------------------------------------------------------------------------------
 # The two tools
 # --------------------------------------------------------------------------------------
@@ -559,6 +573,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.smoke:
         write_smoke(args.smoke)
         return
+    refuse_show_on_held_out(args.data, args.show)
     data = load(args.data)
     notes = data.notes["text"]
     presidio = None if args.no_presidio else presidio_tool(args.presidio_setup)

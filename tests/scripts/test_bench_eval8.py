@@ -189,3 +189,13 @@ def test_table_shape_and_column_truth():
     assert not table[header["dob"]].str.fullmatch(r"\d{4}-\d{2}-\d{2}").any()
     assert people["country"].nunique() == 14
     assert (people["country"] == "SG").mean() == pytest.approx(0.3, abs=0.04)
+
+
+def test_the_scorer_refuses_to_list_eval8s_misses():
+    # Only the guard is called: main() would run the detectors.
+    from bench.bench_detect_eval6 import refuse_show_on_held_out
+
+    with pytest.raises(SystemExit, match="held-out"):
+        refuse_show_on_held_out(DATA, ["all"])
+    refuse_show_on_held_out(DATA, None)  # measuring it is allowed
+    refuse_show_on_held_out(DATA.parent / "eval7", ["date"])  # eval7 is a development set
