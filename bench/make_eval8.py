@@ -7,7 +7,7 @@ from names-dataset, gender-guesser and hand-written clinic, HR, call-centre and 
 notes; eval7's hand-written letters, claims, pharmacy logs, court minutes, bookings,
 chats, interviews and handovers):
 
-- **notes** (``notes.txt``): 173 notes written by hand, one by one, in styles no earlier
+- **notes** (``notes.txt``): 175 notes written by hand, one by one, in styles no earlier
   set has (SMS and WhatsApp threads, call-centre transcripts with speaker labels, HR and
   payroll notes, school notes, police incident narratives, courier logs, veterinary notes,
   clinical-trial screening logs, dental notes, tenancy notes, bank fraud-desk notes, form
