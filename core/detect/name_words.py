@@ -337,6 +337,12 @@ ORGANISATION_WORDS = frozenset(
         "motors",
         "cathedral",
         "chapel",
+        # firms' legal forms ("X plc", "X LLC", "X GmbH", "X Sdn Bhd", "PT X Tbk")
+        *("plc", "llc", "gmbh", "bhd", "berhad", "sdn", "pty", "tbk", "pvt", "limited"),
+        # airlines, embassies, palaces (hotels), elementary schools, food firms, a
+        # partnership ("Desai & Associates")
+        *("airways", "airlines", "embassy", "consulate", "palace", "elementary", "foods"),
+        *("industries", "resort", "resorts", "associates"),
     ]
 )
 

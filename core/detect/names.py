@@ -37,6 +37,14 @@ import string
 import unicodedata
 
 from core.detect.lexicon import NameLists, name_lists
+from core.detect.name_context import (
+    a_greeting,
+    a_medicine,
+    after_a_firm_or_place_word,
+    in_brackets_after_a_firm,
+    opens_a_place,
+    passenger_names,
+)
 from core.detect.name_lines import alone_on_line, names_a_person, names_a_place
 from core.detect.name_words import (
     CUES,
@@ -134,18 +142,20 @@ def names_from_matches(
     """:func:`find_names` from the spans of the capitalised runs (``NAME_RUN``), of the names
     after a cue (:func:`cued_span`) and of the lower-case runs (:data:`LOWER_RUN`) already
     found in ``text``; the free-text scanner finds them for a whole column in one pass."""
-    spans: list[tuple[int, int]] = []
+    # Passenger names ("LIM/WEI MING MR"): the word after the title is a flight's code.
+    spans, after_titles = passenger_names(text)
     for run_start, run_end in runs:
         for start, end, tokens in _split_run(text[run_start:run_end], run_start, lists):
             # Every test below reads the text only: the costliest (an organisation word
             # after the piece) runs last, on the pieces that would be names without it.
             if (
                 len(tokens) <= 4
+                and start not in after_titles
                 and _a_name_piece(text, start, end, tokens, lists)
                 and not _organisation_after(text, end)
             ):
                 spans.append((start, end))
-    spans += cued
+    spans += [span for span in cued if span[0] not in after_titles]
     for run_start, run_end in lower:
         spans += _lower_names(text, run_start, run_end, lists)
         spans += _lower_name_before_verb(text, run_start, run_end, lists)
@@ -167,8 +177,19 @@ def _a_name_piece(text: str, start: int, end: int, tokens: list[str], lists: Nam
     cue = _previous_word(text, start)
     if cue in _ORGANISATION_BEFORE:
         return False  # "Hospital Sultanah Aminah", "Masjid Sultan Abu Bakar"
+    # "Hotel X", "the X", "County of X" (core.detect.name_context)
+    before_cue = _previous_word(text, text.rfind(cue, 0, start)) if cue == "of" else ""
+    if after_a_firm_or_place_word(text, start, cue, before_cue):
+        return False
     if cue in CUES:
         return True
+    if (
+        a_medicine(text, end, cue)  # "tab. X", "X 40 mg"
+        or opens_a_place(tokens[0])  # "Mount X", "Port X"
+        or a_greeting(text, start)  # "Kia ora", "Ngā mihi"
+        or in_brackets_after_a_firm(text, start, _previous_word(text, start - 1))
+    ):
+        return False
     if _a_place(text, start, tokens, cue, lists):
         return False  # "from Madrid", "in Hong Kong", "Kuala Lumpur"
     piece = text[start:end]
@@ -236,6 +257,8 @@ def _named_again(
                     continue
                 if _a_place(text, at, [_fold(lower)], _previous_word(text, at), lists):
                     continue  # "Jordan Smith went to Jordan": the second is the country
+                if _organisation_after(text, match.end()):
+                    continue  # "Ms Anjali Desai of Desai & Associates": her firm
                 found.append(match.span())
     return [span for span in found if not _within(span, spans)]
 
@@ -655,8 +678,10 @@ def _organisation_after(text: str, end: int) -> bool:
     following = _next_word(text, end)
     return (
         following in ORGANISATION_WORDS
+        # "Apollo Hospitals", "Raffles Clinics"; not a verb ("Olumide drives a taxi")
         or following.endswith("s")
-        and following[:-1] in ORGANISATION_WORDS  # "Apollo Hospitals", "Raffles Clinics"
+        and following[:-1] in ORGANISATION_WORDS
+        and _NEXT.match(text, end).group(1)[0].isupper()
         or bool(_ORGANISATION_AFTER.match(text, end))
     )
 

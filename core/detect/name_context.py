@@ -1,0 +1,137 @@
+"""What stands around a name-like piece of free text and says it is no person (issue 26),
+and the airlines' passenger-name form, which says it is one.
+
+:mod:`core.detect.names` finds a piece of capitalised words that holds a known name; the
+words around it can still say it names something else:
+
+* **a medicine**: after its form ("tab. Nadia 40", "syp. X", "2 sachets X") or before a
+  dose ("X 40 mg", "X 500 bd"): brand names are often given names;
+* **a firm or a place**: after a word that opens a firm's or a place's name ("Hotel X",
+  "Bank X", "apotek X", Indonesian hospitals' "RSUP"), after "The" with its capital
+  inside a sentence ("at The X Bali"; "the Tan family" names people), after "County of", "City of"..., in brackets after
+  the kind of firm it is ("pharmacy (X)", "insurance (X)", "social work (X)"), or when its
+  first word is a mountain's, a lake's or a port's ("Mount X", "Port X");
+* **a greeting** of Māori or Malay ("Kia ora", "Ngā mihi", "Selamat pagi"), whose first
+  word is also a given name.
+
+The passenger-name record (IATA's form, on tickets and bookings) writes a person as
+``SURNAME/GIVEN NAMES`` and a title: ``LIM/WEI MING MR``; what follows the title is the
+flight ("SQ 322"), not a name.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "PASSENGER_NAME",
+    "after_a_firm_or_place_word",
+    "a_greeting",
+    "a_medicine",
+    "in_brackets_after_a_firm",
+    "opens_a_place",
+    "passenger_names",
+]
+
+# The forms a medicine is written in, before its name: "tab. X", "2 sachets X", "inj X".
+_DOSAGE_FORMS = frozenset(
+    {
+        *("tab", "tabs", "tablet", "tablets", "cap", "caps", "capsule", "capsules"),
+        *("syp", "syr", "syrup", "inj", "injection", "sachet", "sachets", "susp"),
+        *("oint", "ointment", "cream", "gel", "drops", "inhaler", "neb", "supp", "pessary"),
+    }
+)
+# A dose after a name-like word: "X 40 mg", "X 500 bd", "X 15ml".
+_DOSE_AFTER = re.compile(
+    r"[ \t]+\d+(?:\.\d+)?[ \t]*"
+    r"(?:mg|mcg|µg|g|ml|iu|units?|%|(?:[ \t]*(?:od|bd|bid|tds|tid|qid|qds|prn|sos|hs|mane|nocte|stat)))"
+    r"(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+# Words that open the name of a firm or a place (the capitalised words after them name
+# it): hotels, banks, Indonesian pharmacies and shops, Indonesian hospitals (Rumah Sakit,
+# RS Umum, RS Umum Daerah, RS Umum Pusat).
+_FIRM_OR_PLACE_BEFORE = frozenset({"hotel", "bank", "apotek", "toko", "rs", "rsu", "rsud", "rsup"})
+# "The" with its capital inside a sentence is part of a firm's or a place's own name ("at
+# The Ritz", "stayed at The Oberoi Bali"); "the Simpson novel", "the Tan family" name
+# people (lower case), and so may "The" opening a sentence.
+_THE_INSIDE = re.compile(r"[\w,][ \t]+The[ \t]+$")
+# "County of X", "City of X": the word before "of" says a place or an institution follows.
+_OF_A_PLACE = frozenset(
+    {
+        *("county", "city", "state", "province", "district", "region", "borough"),
+        *("municipality", "shire", "town", "village", "republic", "kingdom", "isle"),
+        *("university", "bank", "port", "diocese", "parish"),
+    }
+)
+# First words of places' names: "Mount X", "Mt X", "Lake X", "Port X", "Fort X", "Cape X".
+_PLACE_HEADS = frozenset({"mount", "mt", "lake", "port", "fort", "cape"})
+# The kinds of firm or service after which a name in brackets is the firm's: "pharmacy
+# (X)", "insurance (X)", "social work (X)".
+_FIRM_KINDS = frozenset(
+    {
+        *("pharmacy", "insurance", "insurer", "bank", "hotel", "airline", "clinic"),
+        *("hospital", "agency", "work", "provider", "telco", "carrier", "employer"),
+        *("company", "firm", "shop", "store", "restaurant", "supermarket", "school"),
+    }
+)
+# Greetings and sign-offs whose first word is also a given name: Māori ("Kia ora", "Ngā
+# mihi", "Tēnā koe", "Mōrena") and Malay/Indonesian ("Selamat pagi", "Salam sejahtera").
+_GREETING = re.compile(
+    r"(?:kia[ \t]+ora|ng[aā][ \t]+mihi|t[eē]n[aā][ \t]+(?:koe|korua|koutou)|m[oō]rena"
+    r"|selamat[ \t]+(?:pagi|siang|sore|petang|malam|datang|jalan)|salam[ \t]+sejahtera)"
+    r"(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+#: The passenger-name form: SURNAME/GIVEN NAMES (in capitals), then a title.
+PASSENGER_NAME = re.compile(
+    r"(?<![\w/])(?P<name>[A-Z][A-Z'’-]*/[A-Z][A-Z'’-]*(?:[ ][A-Z][A-Z'’-]*){0,3}?)"
+    r"[ \t]+(?:MR|MRS|MS|MSTR|MISS|MSS|DR|PROF|CHD|INF)(?![\w])"
+)
+
+
+def a_medicine(text: str, end: int, cue: str) -> bool:
+    """The piece ending at ``end``, after the word ``cue``, is a medicine: after a dosage
+    form ("tab.", "syp.", "sachets") or before a dose ("40 mg", "500 bd")."""
+    return cue in _DOSAGE_FORMS or bool(_DOSE_AFTER.match(text, end))
+
+
+def after_a_firm_or_place_word(text: str, start: int, cue: str, before_cue: str) -> bool:
+    """The piece at ``start``, after the word ``cue`` (itself after ``before_cue``), names
+    a firm or a place: "Hotel X", "Bank X", "County of X", "at The X"."""
+    if cue == "the":
+        return bool(_THE_INSIDE.search(text, max(0, start - 8), start))
+    return cue in _FIRM_OR_PLACE_BEFORE or (cue == "of" and before_cue in _OF_A_PLACE)
+
+
+def opens_a_place(first: str) -> bool:
+    """The piece's first word (lower case) opens a place's name: "Mount X", "Port X"."""
+    return first in _PLACE_HEADS
+
+
+def in_brackets_after_a_firm(text: str, start: int, before_bracket: str) -> bool:
+    """The piece at ``start`` stands in brackets after the kind of firm it is ("pharmacy
+    (X)"); ``before_bracket`` is the word before the bracket, lower case."""
+    return start > 0 and text[start - 1] == "(" and before_bracket in _FIRM_KINDS
+
+
+def a_greeting(text: str, start: int) -> bool:
+    """A greeting or sign-off starts at ``start``: "Kia ora", "Ngā mihi"."""
+    return bool(_GREETING.match(text, start))
+
+
+def passenger_names(text: str) -> tuple[list[tuple[int, int]], set[int]]:
+    """The passenger names of ``text`` ("LIM/WEI MING MR": the span of "LIM/WEI MING"),
+    and where the word after each title starts (a flight, not a name: "MR SQ 322")."""
+    if "/" not in text:
+        return [], set()
+    spans, after_titles = [], set()
+    for match in PASSENGER_NAME.finditer(text):
+        spans.append(match.span("name"))
+        end = match.end()
+        while end < len(text) and text[end] in " \t":
+            end += 1
+        after_titles.add(end)
+    return spans, after_titles
