@@ -14,15 +14,10 @@ import re
 import pandas as pd
 
 from core.detect.lexicon import NameLists, name_lists
-from core.detect.name_words import NAME_TOKEN
+from core.detect.name_words import HAN_SURNAMES, NAME_TOKEN
 
 # Chinese characters: 2-4 of them starting with one of the commonest surname characters.
-_HAN_SURNAMES = (
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
-    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
-    "龚邵万钱严覃武戴莫孔向汤陳黃張劉楊趙吳鄭謝許馮鄧蕭葉蘇呂盧姜鍾譚陸範賈韋鄒"
-)
-_HAN_NAME = re.compile(rf"[{_HAN_SURNAMES}][\u4e00-\u9fff]{{1,3}}")
+_HAN_NAME = re.compile(rf"[{HAN_SURNAMES}][\u4e00-\u9fff]{{1,3}}")
 _SCRIPTS = {
     "Chinese characters": r"[\u4e00-\u9fff\u3400-\u4dbf]",
     "Tamil": r"[\u0b80-\u0bff]",

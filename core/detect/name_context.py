@@ -17,19 +17,35 @@ words around it can still say it names something else:
 The passenger-name record (IATA's form, on tickets and bookings) writes a person as
 ``SURNAME/GIVEN NAMES`` and a title: ``LIM/WEI MING MR``; what follows the title is the
 flight ("SQ 322"), not a name.
+
+Other words say a person is named (:func:`other_names`, :func:`facts_after`):
+
+* **a person's facts** after the name: a date of birth ("dob", "born"), an age and sex
+  ("47M", "33F", "58 yo"), an age in brackets before the sentence goes on ("X (12) left");
+* **a speaker naming themself**: "I am X", "I'm X", "my name is X" (a word that is no
+  English word, no place and no function word);
+* **Chinese characters** in an English text: 2-3 of them standing alone, the first a
+  common surname character (``HAN_SURNAMES``), as whole cells are read.
 """
 
 from __future__ import annotations
 
 import re
 
+from core.detect.lexicon import NameLists
+from core.detect.name_words import HAN_SURNAMES
+from core.detect.place_names import place_names
+
 __all__ = [
+    "OTHER_NAME_HINT",
     "PASSENGER_NAME",
-    "after_a_firm_or_place_word",
     "a_greeting",
     "a_medicine",
+    "after_a_firm_or_place_word",
+    "facts_after",
     "in_brackets_after_a_firm",
     "opens_a_place",
+    "other_names",
     "passenger_names",
 ]
 
@@ -56,7 +72,7 @@ _FIRM_OR_PLACE_BEFORE = frozenset({"hotel", "bank", "apotek", "toko", "rs", "rsu
 # "The" with its capital inside a sentence is part of a firm's or a place's own name ("at
 # The Ritz", "stayed at The Oberoi Bali"); "the Simpson novel", "the Tan family" name
 # people (lower case), and so may "The" opening a sentence.
-_THE_INSIDE = re.compile(r"[\w,][ \t]+The[ \t]+$")
+_THE_INSIDE = re.compile(r"(?:[\w,][ \t]+|\()The[ \t]+$")
 # "County of X", "City of X": the word before "of" says a place or an institution follows.
 _OF_A_PLACE = frozenset(
     {
@@ -135,3 +151,86 @@ def passenger_names(text: str) -> tuple[list[tuple[int, int]], set[int]]:
             end += 1
         after_titles.add(end)
     return spans, after_titles
+
+
+# A person's facts right after a name: "(12)", "47M", "33 F", "58 yo", "dob", "born".
+_AGE_SEX = r"\(?\d{1,3}[ \t]?(?:[MFmf]|yo|y/o|yrs?|years?[ -]old)\)?(?![A-Za-z])"
+_FACTS_AFTER = re.compile(
+    rf"[ \t]*,?[ \t]*(?:{_AGE_SEX}|(?:dob|DOB|d\.o\.b\.?|D\.O\.B\.?|born)(?![A-Za-z]))"
+)
+_AGE_IN_BRACKETS = re.compile(r"[ \t]*\(\d{1,3}\)[ \t]+[a-z]")
+# An age and sex after lower-case words: "triage: chiamaka obi 33F".
+_LOWER_AGE_SEX = re.compile(r"(?<![\w/.-])\d{1,3}[ \t]?(?:[MFmf]|yo|y/o|yrs?)(?![A-Za-z])")
+_LOWER_WORDS_BEFORE = re.compile(
+    r"(?<![\w'’@./-])((?:[a-z][a-z'’-]{1,24}[ \t]+){1,2}[a-z][a-z'’-]{1,24}),?[ \t]*$"
+)
+# "I am X", "I'm X", "my name is X".
+_SELF_NAMED = re.compile(
+    r"(?<![\w'’])(?i:i[ \t]+am|i['’]?m|my[ \t]+name[ \t]+is|my[ \t]+name['’]s)"
+    r"[ \t]+([A-Za-z][a-z'’-]{2,24})(?![\w'’-])"
+)
+_HAN_NAME_IN_TEXT = re.compile(
+    rf"(?<![\u3400-\u9fff])[{HAN_SURNAMES}][\u4e00-\u9fff]{{1,2}}(?![\u3400-\u9fff])"
+)
+#: Where :func:`other_names` may find a name in a text without a capitalised run (the
+#: scanner reads such texts too): "i'm", "i am", "name is", an age and sex, a Chinese
+#: character.
+OTHER_NAME_HINT = re.compile(
+    r"(?i:\bi['’]?m|\bi[ \t]+am|name[ \t]+is|name['’]s)[ \t]|\d[ \t]?[MFmf](?![A-Za-z])"
+    r"|[\u3400-\u9fff]"
+)
+
+
+def facts_after(text: str, end: int, *, age_in_brackets: bool = False) -> bool:
+    """A person's facts follow ``end``: "47M", "58 yo", "dob", "born"; with
+    ``age_in_brackets``, a number in brackets and the sentence going on in lower case too
+    ("Adhiambo (12) missed the exam": asked of one word no list knows opening a sentence;
+    a number in brackets after other words is as often a count or a ward's)."""
+    return bool(
+        _FACTS_AFTER.match(text, end) or age_in_brackets and _AGE_IN_BRACKETS.match(text, end)
+    )
+
+
+def other_names(text: str, lists: NameLists) -> list[tuple[int, int]]:
+    """Names said by a speaker naming themself, lower-case names before an age and sex,
+    and names in Chinese characters (see the module doc)."""
+    found = []
+    for match in _SELF_NAMED.finditer(text):
+        word = match.group(1)
+        lower = word.lower()
+        if (
+            lower in lists.english
+            or lower in lists.ambiguous
+            or lower in lists.not_name
+            or lower in lists.function_words
+            or lower in place_names()
+            or (word.islower() and lower not in lists.strong_lower)
+        ):
+            continue
+        found.append(match.span(1))
+    for match in _LOWER_AGE_SEX.finditer(text):
+        words = _LOWER_WORDS_BEFORE.search(text, max(0, match.start() - 80), match.start())
+        if words:
+            found += _lower_name_before(text, words.start(1), words.group(1).split(), lists)
+    if not text.isascii():
+        found += [match.span() for match in _HAN_NAME_IN_TEXT.finditer(text)]
+    return found
+
+
+def _lower_name_before(
+    text: str, start: int, words: list[str], lists: NameLists
+) -> list[tuple[int, int]]:
+    """The longest tail of ``words`` (2 or 3 lower-case words from ``start``) that is a
+    name: no English, function or never-a-name word, one word a sure name."""
+    for first in range(len(words) - 1):
+        tail = words[first:]
+        if any(
+            w in lists.english or w in lists.function_words or w in lists.not_name for w in tail
+        ):
+            continue
+        if any(w in lists.strong_lower for w in tail):
+            at = start + len(" ".join(words[:first])) + (1 if first else 0)
+            at = text.index(tail[0], at)
+            end = text.index(tail[-1], at) + len(tail[-1])
+            return [(at, end)]
+    return []

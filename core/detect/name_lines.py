@@ -45,7 +45,9 @@ def alone_on_line(text: str, start: int, end: int) -> bool:
 
 # Particles that join a person's own name to a parent's: "siti binte osman", "muthu s/o
 # raman", "jimmy anak ujang" (not "de", "da", "van": "dolor de cabeza" is a headache).
-_PATRONYMIC = frozenset({"bin", "binte", "binti", "bte", "bt", "s/o", "d/o", "a/l", "a/p", "anak"})
+_PATRONYMIC = frozenset(
+    {"bin", "binte", "binti", "bte", "bt", "s/o", "d/o", "w/o", "a/l", "a/p", "anak"}
+)
 # Given names shorter than this are syllables of other languages too ("com tam", "sin").
 _GIVEN_LETTERS = 4
 

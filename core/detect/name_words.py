@@ -28,7 +28,16 @@ NAME_WORD = (
 #: One name token (compiled :data:`NAME_WORD`).
 NAME_TOKEN = re.compile(NAME_WORD)
 #: Particles that stand inside a name (bin, s/o, van...), as a regular alternation.
-NAME_PARTICLES = r"bin|binte|binti|bte|bt|s/o|d/o|a/l|a/p|van|von|de|da|del|della|di|du|al|el"
+# (w/o: "wife of", as Indian records write a married woman: "Kamala w/o Raman")
+NAME_PARTICLES = r"bin|binte|binti|bte|bt|s/o|d/o|w/o|a/l|a/p|van|von|de|da|del|della|di|du|al|el"
+
+#: The commonest Chinese surname characters (simplified and traditional): 2-4 Chinese
+#: characters starting with one are read as a name.
+HAN_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
+    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
+    "龚邵万钱严覃武戴莫孔向汤陳黃張劉楊趙吳鄭謝許馮鄧蕭葉蘇呂盧姜鍾譚陸範賈韋鄒"
+)
 
 # Words that, just before a capitalised run, say a person is named.
 CUES = frozenset(
@@ -129,7 +138,10 @@ RELATIONS = (
     "grandma|grandpa|friend|neighbour|neighbor|caregiver|carer|guardian|nok|named|called|"
     "nurse|pharmacist|interpreter|colleague|dr|doctor|pt|spouse|partner|fiance|fiancee|"
     "son-in-law|daughter-in-law|mother-in-law|father-in-law|brother-in-law|sister-in-law|"
-    "stepson|stepdaughter|stepmother|stepfather|helper|maid|escort|kid|child|name"
+    "stepson|stepdaughter|stepmother|stepfather|helper|maid|escort|kid|child|name|kin|"
+    # the parties and people of court, tribunal, claim and booking records
+    "claimant|complainant|respondent|appellant|plaintiff|defendant|petitioner|accused|"
+    "deceased|insured|policyholder|tenant|landlord|guest|passenger|beneficiary"
 )
 #: Verbs of reaching someone, one word each (contact, called, told...).
 REACH_WORDS = (
@@ -215,8 +227,14 @@ WEAK_CUES = frozenset(
         "escort",
         "visitor",
         "applicant",
+        # a case caption's parties: "X v Y", "X vs Y"
+        "v",
+        "vs",
+        "versus",
     ]
 )
+#: After a name-like piece, the word that makes it a party of a case ("X v Y").
+CASE_PARTY_WORDS = frozenset({"v", "vs", "versus"})
 PERSON_VERBS = frozenset(
     [
         "attended",

@@ -41,12 +41,15 @@ from core.detect.name_context import (
     a_greeting,
     a_medicine,
     after_a_firm_or_place_word,
+    facts_after,
     in_brackets_after_a_firm,
     opens_a_place,
+    other_names,
     passenger_names,
 )
 from core.detect.name_lines import alone_on_line, names_a_person, names_a_place
 from core.detect.name_words import (
+    CASE_PARTY_WORDS,
     CUES,
     LOWER,
     NAME_PARTICLES,
@@ -98,7 +101,9 @@ NAME_RUN = re.compile(
 )
 
 # "X bin Y", "X s/o Y": a patronymic between two capitalised words marks a person's name.
-_PARTICLE_INSIDE = re.compile(r"[A-Za-z][ \t]+(?:bin|binte|binti|bte|s/o|d/o|a/l|a/p)[ \t]+[A-Z]")
+_PARTICLE_INSIDE = re.compile(
+    r"[A-Za-z][ \t]+(?:bin|binte|binti|bte|s/o|d/o|w/o|a/l|a/p)[ \t]+[A-Z]"
+)
 
 # A capitalised word of two letters or more, not an acronym (shape-only names need two).
 _PROPER = re.compile(rf"\b[{UPPER}](?:['’][{UPPER}])?[{LOWER}]+")
@@ -156,6 +161,7 @@ def names_from_matches(
             ):
                 spans.append((start, end))
     spans += [span for span in cued if span[0] not in after_titles]
+    spans += other_names(text, lists)  # "I am X", "chiamaka obi 33F", Chinese characters
     for run_start, run_end in lower:
         spans += _lower_names(text, run_start, run_end, lists)
         spans += _lower_name_before_verb(text, run_start, run_end, lists)
@@ -212,7 +218,12 @@ def _a_name_piece(text: str, start: int, end: int, tokens: list[str], lists: Nam
         or all(t in lists.listed for t in tokens)
         or _PARTICLE_INSIDE.search(piece)
         or _shaped_like_a_name(piece, tokens, lists)
-        and (cue in WEAK_CUES or _next_word(text, end) in PERSON_VERBS)
+        and (
+            cue in WEAK_CUES
+            or _next_word(text, end) in PERSON_VERBS
+            or _next_word(text, end) in CASE_PARTY_WORDS  # "X v Y"
+            or facts_after(text, end)  # "X Y dob ...", "X Y 47M"
+        )
     )
 
 
@@ -311,7 +322,7 @@ CUED_NAME = re.compile(
 # Runs of lower-case words (a note typed without capitals): two or more sure names side by
 # side in one ("lim boon huat, 9123 4567") are a name without any cue.
 LOWER_RUN = re.compile(
-    r"(?<![\w'’@./-])[a-z][a-z'’-]{1,24}(?:[ \t]+(?:[a-z][a-z'’-]{1,24}|[sd]/o|a/[lp]|[a-z]\.))+"
+    r"(?<![\w'’@./-])[a-z][a-z'’-]{1,24}(?:[ \t]+(?:[a-z][a-z'’-]{1,24}|[sdw]/o|a/[lp]|[a-z]\.))+"
     r"(?![\w@'’/-])"
 )
 _SPACE_SPLIT = re.compile(r"[^ ]+")
@@ -589,6 +600,8 @@ _JOINED_BEFORE = re.compile(
     rf"(?<![{UPPER}{LOWER}])([{UPPER}][{LOWER}'’-]{{1,24}})[ \t]+(?:and|&)[ \t]+$"
 )
 _LINE_START = re.compile(r"(?:^|[.!?;/\n\"“])[ \t]*$")
+# The start of a line, a sentence or a clause after a colon: where a subject stands.
+_SUBJECT_START = re.compile(r"(?:^|[.!?;:\n\"“])[ \t]*$")
 
 
 def _unknown_but_named(
@@ -599,8 +612,9 @@ def _unknown_but_named(
     ("Harbhajan: I will come"; not "Brother in Chennai: ...")."""
     if len(word) < 3 or piece.isupper() or word in lists.english or word in lists.known:
         return False
-    if _next_word(text, end) in SURE_PERSON_VERBS:
-        return True
+    opens = _SUBJECT_START.search(text, max(0, start - 8), start) is not None
+    if _next_word(text, end) in SURE_PERSON_VERBS or facts_after(text, end, age_in_brackets=opens):
+        return True  # "Kuldeep says", "Kerubo 14F"; opening a sentence: "Adhiambo (12)"
     # Written in an email address of the same text ("Zaitra ... zaitradeshpande@..."):
     # people's addresses are made of their names.
     if (

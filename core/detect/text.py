@@ -38,6 +38,7 @@ from core._text import as_text
 from core.detect.addresses import ADDRESS, find_addresses
 from core.detect.ascii_form import NOT_PLAIN, ascii_form
 from core.detect.first_chars import gated
+from core.detect.name_context import OTHER_NAME_HINT
 from core.detect.name_words import CUE_WORDS
 from core.detect.names import (
     CUED_NAME,
@@ -312,6 +313,8 @@ _LOOSER = {
     "address": r"[0-9]|Jalan|Jln|Lorong|Lor",  # every alternative holds a digit but these
     "name": "[A-Z]",
     "cued_name": rf"(?i)(?:{CUE_WORDS})\.?[ \t]*[:,]?[ \t]+\S",
+    # OTHER_NAME_HINT's ASCII part (texts beyond ASCII, Chinese ones too, are always kept)
+    "other_name": r"(?i)(?:\bi'?m|\bi[ \t]+am|name[ \t]+is|name's)[ \t]|[0-9][ \t]?[mf]",
 }
 # Below this many characters in all, a column's texts are all read by an expression
 # rather than filtered first: RE2 compiles each looser form on every call (about 10 us,
@@ -610,7 +613,10 @@ def _find_many_now(texts: list[str], chosen: tuple[str, ...], region: str) -> li
         )
         for i, start, end in column.subset(holding).search(LOWER_RUN, _whole):
             lower[i].append((start, end))
-        for i in set(name_runs) | set(cued) | set(lower):
+        # Texts where a name needs no capitalised run: "i'm kahu", "obi 33F", Chinese
+        # characters (core.detect.name_context.other_names).
+        hinted = column.joined(_LOOSER["other_name"]).search(OTHER_NAME_HINT, _whole)
+        for i in set(name_runs) | set(cued) | set(lower) | {i for i, _, _ in hinted}:
             spans = names_from_matches(
                 column.texts[i], name_runs[i], cued[i], lists, lower.get(i, [])
             )
