@@ -61,17 +61,15 @@ class Lattice:
     def alone(self) -> tuple[AloneColumn, ...]:
         """The quasi-identifiers that fail k on their own at their coarsest level short of
         ``*`` with more records than may be removed (hence at every finer level too, as
-        classes only merge going up): every solution generalises them to ``*``. One
-        bincount per column, on the units."""
+        classes only merge going up): every solution generalises them to ``*``. From the
+        records per class of each level, summed by the preparation."""
         k, found = self.target.required_k, []
-        records = self.table.unit_records
         for column in self.columns:
             level = column.height - 1
             if level < 0:
                 continue
-            # The records of the classes smaller than k, summed over the classes (as
-            # many as over their units, without gathering every unit's class size).
-            sizes = np.bincount(column.codes[level], weights=records).astype(np.int64)
+            # Each class's records at that level, summed once in the preparation.
+            sizes = np.round(column.level_sizes[level]).astype(np.int64)
             small = int(sizes[sizes < k].sum())
             if small > self.limit:
                 unique = int(np.count_nonzero(sizes == 1))  # a class of one record

@@ -46,6 +46,7 @@ class PreparedColumn:
     value_max_entropy: np.ndarray = field(default_factory=lambda: np.zeros(0))  # at "*"
     level_totals: dict[str, np.ndarray] = field(default_factory=dict)
     domain: int = 1  # leaves of the hierarchy (ARX's domain size for its loss)
+    level_sizes: list[np.ndarray] = field(default_factory=list)  # per level: records per code
     codes: list[np.ndarray] = field(default_factory=list)  # per level: class code of each unit
 
 
@@ -190,6 +191,7 @@ def column_of_rows(
     column.level_totals["precision"] = np.arange(levels) / max(hierarchy.height, 1) * n
     column.value_max_entropy = -np.log2(counts / n)
     column.domain = domain
+    column.level_sizes = np.split(group_count, np.cumsum(cards)[:-1])
     return column
 
 

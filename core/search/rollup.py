@@ -64,12 +64,15 @@ class RollUp:
             for i in np.argsort([-c.cards[0] for c in columns], kind="stable")
             if columns[i].height >= 1 and columns[i].cards[1] < columns[i].cards[0]
         ]
-        # The roll-up cache: slot i holds the levels, class count and classes of a node
-        # (None once evicted); free slots hold levels no node reaches.
-        self._cache_nodes = np.full((256, len(columns)), np.iinfo(np.int64).max)
-        self._cache_classes = np.full(256, -1, dtype=np.int64)
+        # The roll-up cache: slot i holds a node's levels, class count and classes (None
+        # once evicted). ``_below[c][level]`` has bit i set when slot i's node is at or below
+        # ``level`` in column c, so the cached nodes below a node are one AND per column.
+        self._below = [[0] * (column.height + 1) for column in columns]
+        self._cache_nodes: list[tuple[int, ...]] = []
+        self._cache_classes: list[int] = []
         self._cache_entries: list[Classes | None] = []
         self._cache_elements = 0
+        self._cards = [list(column.cards) for column in columns]  # per column and level
 
     def key(
         self, levels: Sequence[int], rows: np.ndarray | None, codes: list | None = None
@@ -80,28 +83,27 @@ class RollUp:
         Codes are 32-bit while the radix fits (half the memory traffic of 64-bit); the key
         is returned as intp, which scatters and bincount take without a cast of their own.
         ``codes``: per column and level, the codes to key (default: the units')."""
+        cards_of = self._cards
+        parts = []
+        radix = 1
+        for i, level in enumerate(levels):
+            card = cards_of[i][level]
+            if card > 1:
+                parts.append((card, i))
+                radix *= card
         codes_of = codes or [column.codes for column in self.columns]
         if rows is not None:
             size = rows.size
         else:
             size = codes[0].size if codes else self.columns[0].codes[0].size
-        parts = [
-            (card, i)
-            for i, (column, level) in enumerate(zip(self.columns, levels, strict=True))
-            if (card := column.cards[level]) > 1
-        ]
-        radix = 1
-        for card, _ in parts:
-            radix *= card
-        narrow = radix < 2**31
-        key = np.zeros(size, dtype=np.int32 if narrow else np.int64)
+        key = np.zeros(size, dtype=np.int32 if radix < 2**31 else np.int64)
         radix = 1
         for card, i in parts:
             if radix * card > 2**62:
                 key, radix = dense(key)
-            codes = codes_of[i][levels[i]]
+            column_codes = codes_of[i][levels[i]]
             key *= card
-            key += codes if rows is None else codes[rows]
+            key += column_codes if rows is None else column_codes[rows]
             radix *= card
         if radix > 4 * size + 1024:
             return dense(key)
@@ -113,17 +115,48 @@ class RollUp:
         (Reaching a node one column at a time through cached steps keys a third as many
         classes on adult, but costs more: the fixed cost of a roll-up dominates; so does
         rolling up through a shared coarser specialisation, such as every level capped at 1.)"""
-        node = np.asarray(levels, dtype=np.int64)
-        count = len(self._cache_entries)
-        below = np.flatnonzero((self._cache_nodes[:count] <= node).all(axis=1))
-        if not below.size:
-            root, codes = self.coarse_root(node)
+        node = tuple(int(level) for level in levels)
+        below = self._cached_below(node)
+        if not below:
+            root, codes = self.coarse_root(np.asarray(node, dtype=np.int64))
             return self._roll_up(node, root, None, codes)
-        slot = int(below[np.argmin(self._cache_classes[below])])
+        slot = self._fewest_classes(below)
         source = self._cache_entries[slot]
-        if (self._cache_nodes[slot] == node).all():
+        if self._cache_nodes[slot] == node:
             return source
         return self._roll_up(node, source, source.reps)
+
+    def _cached_below(self, node: Sequence[int]) -> int:
+        """The slots of the cached nodes at or below ``node``, as bits."""
+        below = -1
+        for masks, level in zip(self._below, node, strict=True):
+            below &= masks[level]
+        return below
+
+    def _fewest_classes(self, slots: int) -> int:
+        """The slot with the fewest classes among the bits of ``slots`` (the first such)."""
+        classes = self._cache_classes
+        if slots.bit_count() <= 32:
+            best, fewest = -1, 0
+            while slots:
+                low = slots & -slots
+                slot = low.bit_length() - 1
+                if best < 0 or classes[slot] < fewest:
+                    best, fewest = slot, classes[slot]
+                slots ^= low
+            return best
+        bits = np.unpackbits(
+            np.frombuffer(slots.to_bytes((slots.bit_length() + 7) // 8, "little"), np.uint8),
+            bitorder="little",
+        )
+        candidates = np.flatnonzero(bits)
+        return int(candidates[np.argmin(np.asarray(classes)[candidates])])
+
+    def forget(self) -> None:
+        """Empty the roll-up cache (the coarse roots stay): every node is keyed again."""
+        self._below = [[0] * len(masks) for masks in self._below]
+        self._cache_nodes, self._cache_classes, self._cache_entries = [], [], []
+        self._cache_elements = 0
 
     def coarse_root(self, node: np.ndarray) -> tuple[Classes, list | None]:
         """The partition to key a node from when no evaluated node is below it: the
@@ -185,16 +218,16 @@ class RollUp:
             self._remember(node, classes)
         return classes
 
-    def _remember(self, node: np.ndarray, classes: Classes) -> None:
+    def _remember(self, node: tuple[int, ...], classes: Classes) -> None:
         """Cache a node's classes for later roll-ups; when the memory budget is spent, the
         cached node with the most classes (the least useful source) makes room (its slot
-        stays, with levels no node reaches)."""
+        stays, in no column's masks)."""
         elements = 2 * classes.size + (
             0 if classes.dist is None else 3 * classes.dist.pair_class.size
         )
         count = len(self._cache_entries)
         while count and self._cache_elements + elements > self._CACHE_ELEMENTS:
-            worst = int(np.argmax(self._cache_classes[:count]))
+            worst = int(np.argmax(self._cache_classes))
             gone = self._cache_entries[worst]
             if gone is None or self._cache_classes[worst] <= classes.size:
                 return
@@ -202,19 +235,19 @@ class RollUp:
             self._cache_elements -= 2 * gone.size + (
                 0 if gone.dist is None else 3 * gone.dist.pair_class.size
             )
-            self._cache_nodes[worst] = np.iinfo(np.int64).max
             self._cache_classes[worst] = -1
-        if count == len(self._cache_classes):  # full: double the slots
-            self._cache_nodes = np.vstack(
-                [self._cache_nodes, np.full_like(self._cache_nodes, np.iinfo(np.int64).max)]
-            )
-            self._cache_classes = np.concatenate(
-                [self._cache_classes, np.full_like(self._cache_classes, -1)]
-            )
+            keep = ~(1 << worst)
+            for masks in self._below:
+                for level, mask in enumerate(masks):
+                    masks[level] = mask & keep
+        bit = 1 << count
+        for masks, level in zip(self._below, node, strict=True):
+            for above in range(level, len(masks)):
+                masks[above] |= bit
         self._cache_entries.append(classes)
         self._cache_elements += elements
-        self._cache_nodes[count] = node
-        self._cache_classes[count] = classes.size
+        self._cache_nodes.append(node)
+        self._cache_classes.append(classes.size)
 
 
 class RootCodes:

@@ -102,7 +102,8 @@ def exact_search(lattice: Lattice, measure: str, report: ProgressFn, exhaustive:
         for idx in np.flatnonzero(feasible):
             feasible[idx] = get(int(idx)).ok
     report(0.85, "finding the minimal solutions")
-    frontier_idx = np.flatnonzero(feasible & ~solution_below(feasible, lattice.heights))
+    below = solution_below(feasible, lattice.heights, upward_closed=lattice.monotone)
+    frontier_idx = np.flatnonzero(feasible & ~below)
     frontier = lattice.candidates(grid[frontier_idx], [get(int(i)) for i in frontier_idx])
     made = dict(zip(frontier_idx.tolist(), frontier, strict=True))
     report(0.9, "finding the optimum")
@@ -110,15 +111,21 @@ def exact_search(lattice: Lattice, measure: str, report: ProgressFn, exhaustive:
     return optimum, frontier, int(feasible.sum())
 
 
-def solution_below(feasible: np.ndarray, heights: np.ndarray) -> np.ndarray:
+def solution_below(
+    feasible: np.ndarray, heights: np.ndarray, upward_closed: bool = False
+) -> np.ndarray:
     """Per node (mixed-radix index): whether a node strictly below it is ``feasible``, so
     the minimal solutions are ``feasible & ~solution_below(...)``. With the lattice as an
     array of shape ``heights + 1``, "a solution at or below" is a running OR along every
-    axis; a node has one strictly below when a direct predecessor has one at or below."""
+    axis; a node has one strictly below when a direct predecessor has one at or below.
+    ``upward_closed``: every generalisation of a feasible node is feasible (a monotone
+    target), so a direct predecessor is itself feasible when any node below it is, and
+    the running OR is not needed."""
     shape = tuple(int(h) + 1 for h in heights)
     reach = feasible.reshape(shape)
-    for axis in range(len(shape)):
-        reach = np.logical_or.accumulate(reach, axis=axis)
+    if not upward_closed:
+        for axis in range(len(shape)):
+            reach = np.logical_or.accumulate(reach, axis=axis)
     below = np.zeros(shape, dtype=bool)
     for axis in range(len(shape)):
         node = tuple(slice(1, None) if a == axis else slice(None) for a in range(len(shape)))

@@ -516,8 +516,7 @@ def test_candidate_figures_survive_roll_up_cache_eviction(_adult_table, hierarch
     lattice.evaluate([0, 1, 0, 0, 0])  # keyed in sorted order of its codes
     node = [0, 1, 0, 1, 0]
     ev = lattice.evaluate(node)  # rolled up from the node above, numbered in its order
-    lattice.roll_up._cache_nodes[:] = np.iinfo(np.int64).max  # the cache forgets every node
-    lattice.roll_up._cache_classes[:] = np.iinfo(np.int64).max
+    lattice.roll_up.forget()  # the cache forgets every node
     candidate = lattice.candidate(node, ev)
     suppressed, loss = _pandas_node(df, hierarchies, dict(zip(five, node, strict=True)), 4)
     assert candidate.suppressed == suppressed > 0
@@ -1219,6 +1218,14 @@ def test_solution_below_by_hand():
     # Not an up-set (a non-monotone target): (0, 0) alone is below every other node.
     only_bottom = np.array([True] + [False] * 5)
     assert solution_below(only_bottom, heights).tolist() == [False] + [True] * 5
+    # An up-set (a monotone target's solutions): (0, 1) and every generalisation of it,
+    # (0, 2), (1, 1), (1, 2). Strictly above (0, 1): those three; read from the direct
+    # predecessors alone, as from the running OR.
+    up_set = np.zeros(6, dtype=bool)
+    up_set[[1, 2, 4, 5]] = True
+    expected = [False, False, True, False, True, True]
+    assert solution_below(up_set, heights, upward_closed=True).tolist() == expected
+    assert solution_below(up_set, heights).tolist() == expected
 
 
 @pytest.mark.parametrize("sensitive", [None, "salary-class"])
