@@ -74,22 +74,27 @@ class Evaluator:
     def failing(self, levels, classes: Classes) -> tuple[np.ndarray, bool, bool]:
         """Failing (suppressed) classes of a node, and whether the pruning part and the whole
         target hold."""
+        fail, prune_ok, ok, _ = self._failing(levels, classes)
+        return fail, prune_ok, ok
+
+    def _failing(self, levels, classes: Classes) -> tuple[np.ndarray, bool, bool, int]:
+        """:meth:`failing`, and the records of the failing classes."""
         sizes = classes.sizes
         in_population = self.in_population(levels, classes)
         fail = self._prune_failing(sizes, classes.dist, in_population)
-        suppressed = int(round(sizes[fail].sum()))
+        suppressed = _records(sizes, fail)
         prune_ok = ok = suppressed <= self.limit and suppressed < self.n
         if prune_ok and not self.monotone:
             fail = self._target_failing(sizes, classes.dist, in_population)
-            suppressed = int(round(sizes[fail].sum()))
+            suppressed = _records(sizes, fail)
             ok = suppressed <= self.limit and suppressed < self.n
         if ok and self.target.sample_based:
             fail = fail | self._table_suppression(levels, classes, fail, suppressed)
-            suppressed = int(round(sizes[fail].sum()))
+            suppressed = _records(sizes, fail)
             ok = suppressed <= self.limit and suppressed < self.n
             if self.monotone:  # average risk alone: its verdict prunes too
                 prune_ok = ok
-        return fail, prune_ok, ok
+        return fail, prune_ok, ok, suppressed
 
     def evaluate(self, levels: Sequence[int]) -> NodeEvaluation:
         """The node's verdict; the figures of its classes only when the pruning part holds
@@ -97,20 +102,25 @@ class Evaluator:
         self.evaluated += 1
         classes = self.roll_up.node_classes(levels)
         sizes = classes.sizes
-        fail, prune_ok, ok = self.failing(levels, classes)
-        suppressed = int(round(sizes[fail].sum()))
+        fail, prune_ok, ok, suppressed = self._failing(levels, classes)
         if not prune_ok:
             return NodeEvaluation(False, False, suppressed, 0, 0, 0, 0.0, 0.0, None, None)
-        kept = sizes[~fail & (sizes > 0)]
+        all_classes = int(np.count_nonzero(sizes))
+        sum_squares = float(sizes @ sizes)
+        if not suppressed and all_classes == sizes.size:  # every class kept (no suppression)
+            kept, kept_squares = sizes, sum_squares
+        else:
+            kept = sizes[~fail & (sizes > 0)]
+            kept_squares = float(kept @ kept)
         return NodeEvaluation(
             prune_ok=prune_ok,
             ok=ok,
             suppressed=suppressed,
             k=int(round(kept.min())) if kept.size else 0,
             classes=int(kept.size),
-            all_classes=int(np.count_nonzero(sizes)),
-            sum_squares=float(sizes @ sizes),
-            kept_squares=float(kept @ kept),
+            all_classes=all_classes,
+            sum_squares=sum_squares,
+            kept_squares=kept_squares,
             failing_reps=classes.reps[fail],
             failing_sizes=sizes[fail],
         )
@@ -146,3 +156,8 @@ class Evaluator:
             d.pair_class[kept], d.pair_value[kept], classes.size, d.pair_count[kept]
         )
         return sensitive_figures(dist, self.models)
+
+
+def _records(sizes: np.ndarray, fail: np.ndarray) -> int:
+    """Records of the failing classes (``sizes`` of the classes, ``fail`` a mask of them)."""
+    return int(round(sizes[fail].sum())) if fail.any() else 0

@@ -69,12 +69,12 @@ def exact_search(lattice: Lattice, measure: str, report: ProgressFn, exhaustive:
             undecided = np.flatnonzero(status == 0)
             start = int(undecided[rng.integers(undecided.size)])  # rng.choice's draw, cheaper
             idx = chain_middle(start, known, rows, lattice, rng)
-        ev = evals[idx] = lattice.evaluate(grid[idx])
         levels = rows[idx]
+        ev = evals[idx] = lattice.evaluate(levels)
         if ev.prune_ok:  # a solution: so is every generalisation
-            region = box[tuple(slice(level, None) for level in levels)]
+            region = box[tuple([slice(level, None) for level in levels])]
         else:  # a non-solution: so is every specialisation
-            region = box[tuple(slice(0, level + 1) for level in levels)]
+            region = box[tuple([slice(0, level + 1) for level in levels])]
         # The verdict of the pruning part is monotone: a node of the region is either
         # unknown or already has this verdict, so the whole region is set at once.
         unknown -= region.size - int(np.count_nonzero(region))

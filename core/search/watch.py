@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from core.hierarchy import Hierarchy
-from core.progress import ProgressFn
+from core.progress import ProgressFn, no_progress
 from core.search.evaluation import NodeEvaluation
 from core.search.lattice import Lattice
 from core.search.measures import MEASURES
@@ -112,7 +112,8 @@ class SearchWatch:
             self.update()
         if self.best is not None and self.on_best is not None:
             self.on_best(self.best)  # before the caller's progress, which may stop the search
-        self.progress(fraction, f"{self.checked()}; {message}; {self.words}")
+        if self.progress is not no_progress:  # the words only for a caller that shows them
+            self.progress(fraction, f"{self.checked()}; {message}; {self.words}")
 
     def checked(self) -> str:
         return f"{self.lattice.evaluated:,} of {self.lattice.size:,} nodes checked"
