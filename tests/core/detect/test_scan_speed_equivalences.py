@@ -121,3 +121,20 @@ def test_the_words_looked_up_for_lower_case_names_are_those_of_translate_and_spl
     for _ in range(20_000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         assert _LOOKUP_WORDS.findall(text) == text.translate(table).split(), repr(text)
+
+
+def test_a_name_word_written_again_is_found_where_the_expression_found_it():
+    # The form it replaced: one expression compiled for each word of a name found.
+    from core.detect.names import _written_alone
+
+    rng = random.Random(31)
+    words = ["Ruby", "Tan", "Siti", "Ana"]
+    pieces = [*words, " ", "\n", "@", ".", "'", "’", "-", "_", "9", "٣", "é", "x", "s", ","]
+    for _ in range(20_000):
+        word = rng.choice(words)
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        expression = rf"(?<![\w@.'’-]){re.escape(word)}(?![\w@-])"
+        expected = [m.start() for m in re.finditer(expression, text)]
+        assert list(_written_alone(text, word)) == expected, (text, word)
+    assert list(_written_alone("AnaAna Ana", "Ana")) == [7]  # glued to itself: only the last
+    assert list(_written_alone("Tan_Tan Tan-Tan Tan", "Tan")) == [16]
