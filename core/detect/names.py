@@ -35,7 +35,6 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
-from collections.abc import Iterator
 
 from core.detect.lexicon import NameLists, name_lists
 from core.detect.name_context import (
@@ -71,6 +70,7 @@ from core.detect.name_words import (
 )
 from core.detect.patterns import RECORD_PREFIX
 from core.detect.place_names import place_names, place_not_person
+from core.detect.word_places import written_alone
 
 #: The words naming an identity or record number, as written (in capitals: "SIN", "PAN").
 _ID_WORD = re.compile(RECORD_PREFIX)
@@ -263,7 +263,7 @@ def _named_again(
             if lower in lists.particles or lower in TITLES or lower in lists.not_name:
                 continue
             english = lower in lists.english or lower in lists.ambiguous
-            for at in _written_alone(text, word):
+            for at in written_alone(text, word):
                 if english and _SENTENCE_START.search(text, max(0, at - 4), at):
                     continue
                 if _a_place(text, at, [_fold(lower)], _previous_word(text, at), lists):
@@ -272,31 +272,6 @@ def _named_again(
                     continue  # "Ms Anjali Desai of Desai & Associates": her firm
                 found.append((at, at + len(word)))
     return [span for span in found if not _within(span, spans)]
-
-
-def _glued(char: str, also: str) -> bool:
-    """A word character (as ``\\w`` reads it: letters, digits of any script, "_") or one
-    of ``also``."""
-    return char.isalnum() or char == "_" or char in also
-
-
-def _written_alone(text: str, word: str) -> Iterator[int]:
-    """Where ``word`` is written in ``text`` not glued to a word character, "@", or a
-    ".", "'", "’" or "-" before it (an "@" or "-" after it), left to right, each after
-    the last: the places of the expression ``(?<![\\w@.'’-])WORD(?![\\w@-])``, found by
-    ``str.find`` with no expression compiled for each word (a compile took about a tenth
-    of a millisecond for each name word of new notes, and pushed another compiled
-    expression, often libphonenumber's, out of Python's cache)."""
-    at, size = text.find(word), len(word)
-    while at >= 0:
-        after = at + size
-        if (at and _glued(text[at - 1], "@.'’-")) or (
-            after < len(text) and _glued(text[after], "@-")
-        ):
-            at = text.find(word, at + 1)
-        else:
-            yield at
-            at = text.find(word, after)
 
 
 def _within(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:

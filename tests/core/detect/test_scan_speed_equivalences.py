@@ -125,7 +125,7 @@ def test_the_words_looked_up_for_lower_case_names_are_those_of_translate_and_spl
 
 def test_a_name_word_written_again_is_found_where_the_expression_found_it():
     # The form it replaced: one expression compiled for each word of a name found.
-    from core.detect.names import _written_alone
+    from core.detect.word_places import written_alone
 
     rng = random.Random(31)
     words = ["Ruby", "Tan", "Siti", "Ana"]
@@ -135,6 +135,6 @@ def test_a_name_word_written_again_is_found_where_the_expression_found_it():
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         expression = rf"(?<![\w@.'’-]){re.escape(word)}(?![\w@-])"
         expected = [m.start() for m in re.finditer(expression, text)]
-        assert list(_written_alone(text, word)) == expected, (text, word)
-    assert list(_written_alone("AnaAna Ana", "Ana")) == [7]  # glued to itself: only the last
-    assert list(_written_alone("Tan_Tan Tan-Tan Tan", "Tan")) == [16]
+        assert list(written_alone(text, word)) == expected, (text, word)
+    assert list(written_alone("AnaAna Ana", "Ana")) == [7]  # glued to itself: only the last
+    assert list(written_alone("Tan_Tan Tan-Tan Tan", "Tan")) == [16]
