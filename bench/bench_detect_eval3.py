@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import re
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -38,17 +36,26 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.independent_eval import (  # noqa: E402
-    SPAN_KINDS,
-    left_verbatim,
-    match,
-    precision,
-    precision_by_label,
-    recall_table,
+from bench.eval_common import (  # noqa: E402
+    REFERENCE_DATE,
+    date_kept,
+    fmt,
+    left_rows,
+    ours_detect,
+    ours_redact,
+    plain_removed,
+    precision_rows,
+    presidio_or_none,
+    read_people,
+    read_spans,
+    recall_rows,
+    score_notes,
+    table_row,
+    time_row,
 )
+from bench.independent_eval import SPAN_KINDS, left_verbatim  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval3"
-REFERENCE_DATE = dt.date(2026, 1, 1)  # the ages of people.csv are computed on this date
 NOTES = "catatan"
 NAMES = "nama"
 #: column -> (true role in the PDPC guide's Step 1, group, what it holds). Groups: direct,
@@ -83,9 +90,6 @@ COLUMN_TRUTH: dict[str, tuple[str, str, str]] = {
 # Columns whose whole value is a Safe Harbor identifier (45 CFR 164.514(b)(2)(i): A names,
 # R other unique numbers, D phones, F emails).
 _WHOLE_VALUE = ("nama", "c07", "no_kp", "emp#", "tel_bimbit", "emel", "waris")
-_NOT_A_DATE = re.compile(
-    r"\s*(?:\d{4}(?:\.0)?|\d{4}\s*or\s+(?:earlier|before)|<=?\s*\d{4}|90\+)\s*"
-)
 PRESIDIO_EVAL3_LABELS = {
     "PERSON": "NAME",
     "PHONE_NUMBER": "PHONE",
@@ -121,9 +125,8 @@ def load() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     from core.io import read_table
 
     table = read_table(DATA / "table.csv")
-    spans = pd.read_csv(DATA / "spans.csv", dtype={"text": str}, keep_default_na=False)
-    people = pd.read_csv(DATA / "people.csv", dtype=str, keep_default_na=False)
-    people["age"] = people["age"].astype(int)
+    spans = read_spans(DATA)
+    people = read_people(DATA)
     scored = spans["kind"].isin(SPAN_KINDS)
     return (
         table,
@@ -195,48 +198,6 @@ def step1_summary(roles: pd.DataFrame) -> dict[str, object]:
 # --------------------------------------------------------------------------------------
 # Free text
 # --------------------------------------------------------------------------------------
-def ours_detect(texts: pd.Series) -> pd.DataFrame:
-    from core.detect import find_entities
-
-    rows = [
-        (row, e.start, e.end, e.label, e.text)
-        for row, text in texts.items()
-        if isinstance(text, str)
-        for e in find_entities(text)
-    ]
-    return pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
-
-
-def ours_redact(texts: pd.Series) -> tuple[pd.Series, float]:
-    from core.detect.text import redact_and_count
-
-    redact_and_count(texts.head(10), lambda e: f"[{e.label}]")  # warm-up
-    start = time.perf_counter()
-    out, _, _ = redact_and_count(texts, lambda e: f"[{e.label}]")
-    return out, time.perf_counter() - start
-
-
-def notes_scores(
-    spans: pd.DataFrame, neutral: pd.DataFrame, found: pd.DataFrame, redacted: pd.Series
-) -> dict:
-    truth, found = match(spans, found, neutral)
-    truth["left"] = left_verbatim(truth, redacted.fillna("")).to_numpy()
-    on_pii, correct = precision(found)
-    left = truth[truth["left"]]
-    return {
-        "truth": truth,
-        "found": found,
-        "by_kind": recall_table(truth, "kind"),
-        "precision": on_pii,
-        "precision_kind": correct,
-        "precision_by_label": precision_by_label(found),
-        "left": len(left),
-        "left_by_kind": left["kind"].value_counts().to_dict(),
-        "false_alarms": int((~found["on_pii"]).sum()),
-        "detections": len(found),
-    }
-
-
 def name_cells(names: pd.Series, origins: pd.Series, found: pd.DataFrame) -> pd.Series:
     """Share of name cells in which a NAME is found, per tradition, plus ``all``."""
     hit = names.index.isin(found.loc[found["label"] == "NAME", "row"])
@@ -248,12 +209,6 @@ def name_cells(names: pd.Series, origins: pd.Series, found: pd.DataFrame) -> pd.
 # --------------------------------------------------------------------------------------
 # Safe Harbor
 # --------------------------------------------------------------------------------------
-def date_kept(text: str) -> bool:
-    """Whether a Safe Harbor cell still shows more of a date than the year: any digit left
-    in it unless it is a bare year or a year aggregate ("1935 or earlier", "90+")."""
-    return bool(re.search(r"\d", text)) and not _NOT_A_DATE.fullmatch(text)
-
-
 def year_kept(text: str, original: str, born: dt.date) -> bool:
     """Whether a cell still shows a birth year: the 4-digit year, or the cell as written."""
     return str(born.year) in text or (bool(original) and original in text)
@@ -323,11 +278,7 @@ def safe_harbor_left(
         "aged_90_plus": int(old.sum()),
         "aged_90_plus_exact": int((left["umur"] | birth_year).sum()),
         "birth_year_wrong": int(wrong_year.sum()),
-        "plain_removed": [
-            c
-            for c in table.columns
-            if groups.get(str(c)) in {"code", "target"} and c not in out.columns
-        ],
+        "plain_removed": plain_removed(table, out, groups),
     }
 
 
@@ -348,10 +299,6 @@ def safe_harbor(table, spans, people) -> dict[str, dict]:
 # --------------------------------------------------------------------------------------
 # Printing
 # --------------------------------------------------------------------------------------
-def _f(x: float) -> str:
-    return "-" if x is None or pd.isna(x) else f"{x:.2f}"
-
-
 def print_step1(roles: pd.DataFrame) -> None:
     print("## Step 1: suggested role of each column (project)\n")
     print(roles.to_string(index=False))
@@ -375,40 +322,20 @@ def print_notes(ours: dict, theirs: dict | None, times: tuple[float, float], set
     n = int(ours["by_kind"].loc["all", "spans"])
     print(f"\n## Free text ({NOTES}): {n} labelled spans; presidio: {setup or 'not run'}\n")
     print("| measure | project | presidio |\n|---|---|---|")
-
-    def row(label: str, key) -> None:
-        b = key(theirs) if theirs else "-"
-        print(f"| {label} | {key(ours)} | {b} |")
-
-    for kind in ("all", *SPAN_KINDS):
-        if kind in ours["by_kind"].index:
-            spans = int(ours["by_kind"].loc[kind, "spans"])
-            row(f"recall: {kind} ({spans})", lambda s, k=kind: _f(s["by_kind"].loc[k, "recall"]))
-    row("precision (detections on a labelled span)", lambda s: _f(s["precision"]))
-    row("precision (on a span of its kind)", lambda s: _f(s["precision_kind"]))
-    for label in ("NAME", "PHONE", "ID", "EMAIL", "ADDRESS", "DATE"):
-        row(
-            f"precision: {label} detections",
-            lambda s, lab=label: _f(s["precision_by_label"].get(lab, float("nan"))),
-        )
-    row("detections on no labelled span", lambda s: str(s["false_alarms"]))
+    row = table_row(ours, theirs)
+    recall_rows(row, ours, SPAN_KINDS)
+    precision_rows(row)
     row(f"labelled strings left in clear after redaction (of {n})", lambda s: str(s["left"]))
-    for kind in SPAN_KINDS:
-        if kind in ours["by_kind"].index:
-            row(f"left in clear: {kind}", lambda s, k=kind: str(s["left_by_kind"].get(k, 0)))
-    a, b = times
-    print(
-        f"| time to redact the notes | {a:.3f} s | "
-        + (f"{b:.2f} s ({b / a:.0f}x the project's time) |" if theirs else "- |")
-    )
+    left_rows(row, ours, SPAN_KINDS, words="left in clear")
+    time_row("time to redact the notes", times, theirs is not None, "the project's time")
 
 
 def print_names(ours: pd.Series, theirs: pd.Series | None) -> None:
     print(f"\n## Names in the name column ({NAMES}), cell by cell, per tradition\n")
     print("| tradition | cells | project | presidio |\n|---|---|---|---|")
     for origin in ours.index:
-        b = _f(theirs[origin]) if theirs is not None else "-"
-        print(f"| {origin} | {ours.attrs['cells'].get(origin, '')} | {_f(ours[origin])} | {b} |")
+        b = fmt(theirs[origin]) if theirs is not None else "-"
+        print(f"| {origin} | {ours.attrs['cells'].get(origin, '')} | {fmt(ours[origin])} | {b} |")
 
 
 def print_safe_harbor(results: dict[str, dict], cells: int) -> None:
@@ -430,16 +357,10 @@ def print_safe_harbor(results: dict[str, dict], cells: int) -> None:
 def run_presidio(notes: pd.Series, names: pd.Series):
     """presidio's detections and redaction of the notes, its time, its set-up, and its
     detections in the name column; None when presidio is not installed."""
-    try:
-        from bench.bench_detect_independent import Presidio
-
-        presidio = Presidio(
-            regions=("MY", "PH", "AU", "SG"),
-            recognizers=PRESIDIO_EVAL3_RECOGNIZERS,
-            labels=PRESIDIO_EVAL3_LABELS,
-        )
-    except ImportError as exc:
-        print(f"presidio not run ({exc}); install bench/requirements-bench.txt")
+    presidio = presidio_or_none(
+        ("MY", "PH", "AU", "SG"), PRESIDIO_EVAL3_RECOGNIZERS, PRESIDIO_EVAL3_LABELS, "eval3"
+    )
+    if presidio is None:
         return None
     found, redacted, (seconds, _) = presidio.run(notes)  # clock time
     cells, _, _ = presidio.run(names)
@@ -460,14 +381,14 @@ def main(argv: list[str] | None = None) -> None:
     print_step1(step1(table))
     notes = table[NOTES].where(table[NOTES].notna(), "").astype(str)
     names = table[NAMES].astype(str)
-    redacted, ours_s = ours_redact(notes)
-    ours = notes_scores(spans, neutral, ours_detect(notes), redacted)
+    redacted, (ours_s, _) = ours_redact(notes, repeat=1)  # clock time, as presidio's
+    ours = score_notes(spans, ours_detect(notes), redacted, neutral)
     other = None if args.no_presidio else run_presidio(notes, names)
     theirs, theirs_s, setup, their_names = None, 0.0, "", None
     origins = people["origin"]
     if other:
         p_found, p_redacted, theirs_s, setup, p_cells = other
-        theirs = notes_scores(spans, neutral, p_found, p_redacted)
+        theirs = score_notes(spans, p_found, p_redacted, neutral)
         their_names = name_cells(names, origins, p_cells)
     print_notes(ours, theirs, (ours_s, theirs_s), setup)
     our_names = name_cells(names, origins, ours_detect(names))

@@ -28,7 +28,6 @@ Run: ``.venv/bin/python bench/bench_detect_eval4.py`` (``--no-presidio`` for the
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import re
 import sys
 from pathlib import Path
@@ -38,8 +37,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.eval_common import REFERENCE_DATE  # noqa: E402
+
 DATA = ROOT / "bench" / "data" / "eval4"
-REFERENCE_DATE = dt.date(2026, 1, 1)  # the ages in the files are computed on this date
 
 # column -> (true role in Step 1, what Safe Harbor must do with it): "whole" (A, D, F, G/R:
 # the value must go), "address" (B: the street line must go), "place" (B: a town or a
@@ -232,14 +232,10 @@ def ours_left(tables: dict[str, pd.DataFrame]) -> tuple[dict[str, int], dict[str
 
 
 def presidio_left(tables: dict[str, pd.DataFrame]) -> tuple[dict[str, int], str] | None:
-    try:
-        from bench.bench_detect_independent import Presidio
+    from bench.eval_common import presidio_or_none
 
-        presidio = Presidio(
-            regions=PRESIDIO_REGIONS, recognizers=PRESIDIO_RECOGNIZERS, labels=PRESIDIO_LABELS
-        )
-    except (ImportError, AttributeError) as exc:
-        print(f"presidio not run ({exc}); install bench/requirements-bench.txt")
+    presidio = presidio_or_none(PRESIDIO_REGIONS, PRESIDIO_RECOGNIZERS, PRESIDIO_LABELS, "eval4")
+    if presidio is None:
         return None
     left = {}
     for name, table in tables.items():

