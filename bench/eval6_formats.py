@@ -36,7 +36,7 @@ import string
 
 import phonenumbers
 
-from bench.eval5_formats import nric_check
+from bench.check_digits import luhn_check, nric_check
 
 _TFN_WEIGHTS = (1, 4, 3, 7, 5, 8, 6, 9, 10)
 _MEDICARE_WEIGHTS = (1, 3, 7, 9, 1, 3, 7, 9)
@@ -70,15 +70,6 @@ def nric(rng: random.Random, prefix: str | None = None) -> str:
     prefix = prefix or rng.choice("SSSTTFG")
     digits = "".join(rng.choice(string.digits) for _ in range(7))
     return f"{prefix}{digits}{nric_check(prefix, digits)}"
-
-
-def luhn_check(digits: str) -> int:
-    """The Luhn digit that makes ``digits`` + it pass the Luhn test."""
-    total = 0
-    for i, d in enumerate(reversed(digits)):
-        n = int(d) * (2 if i % 2 == 0 else 1)
-        total += n - 9 if n > 9 else n
-    return (10 - total % 10) % 10
 
 
 def mykad(rng: random.Random, born_yymmdd: str, male: bool) -> str:

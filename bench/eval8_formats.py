@@ -44,8 +44,9 @@ import string
 
 import phonenumbers
 
+from bench import eval5_formats as e5
 from bench import eval6_formats as e6
-from bench.eval5_formats import nric_check
+from bench.check_digits import luhn_check, nric_check
 
 #: Lengths of the national significant number and the leading digits of mobile and fixed
 #: lines, per region (the national number plans; libphonenumber has the last word).
@@ -72,14 +73,11 @@ _PERSONAL_LINES = (_KIND.MOBILE, _KIND.FIXED_LINE, _KIND.FIXED_LINE_OR_MOBILE)
 
 
 # --- identifiers ------------------------------------------------------------------------
+nric = e5.nric  # a Singapore NRIC/FIN drawn as eval5 draws it (prefix, 7 digits, letter)
+
+
 def digits_of(value: str) -> str:
     return re.sub(r"\D", "", value)
-
-
-def nric(rng: random.Random, prefix: str | None = None) -> str:
-    prefix = prefix or rng.choice("SSSSTTFG")
-    seven = "".join(rng.choice(string.digits) for _ in range(7))
-    return f"{prefix}{seven}{nric_check(prefix, seven)}"
 
 
 def cnic(rng: random.Random, male: bool) -> str:
@@ -118,7 +116,7 @@ def thai_id(rng: random.Random) -> str:
 
 def emirates_id(rng: random.Random, born: dt.date) -> str:
     fourteen = f"784{born.year}{rng.randint(0, 9_999_999):07d}"
-    return f"{fourteen[:3]}-{fourteen[3:7]}-{fourteen[7:]}-{e6.luhn_check(fourteen)}"
+    return f"{fourteen[:3]}-{fourteen[3:7]}-{fourteen[7:]}-{luhn_check(fourteen)}"
 
 
 def ghana_card(rng: random.Random) -> str:

@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.make_independent_pii import nric_check_letter  # noqa: E402
+from bench.check_digits import nric_check  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval3"
 SEED = 2603
@@ -625,7 +625,7 @@ class Person:
         if self.country == "SG":
             prefix = "T" if self.dob.year >= 2000 else rng.choice("SSSSG")
             digits = f"{self.dob:%y}" + "".join(str(rng.randrange(10)) for _ in range(5))
-            return prefix + digits + nric_check_letter(prefix, digits)
+            return prefix + digits + nric_check(prefix, digits)
         if self.country == "PH":
             return f"P{rng.randrange(10**7):07d}{rng.choice('ABC')}"
         return f"PA{rng.randrange(10**7):07d}"

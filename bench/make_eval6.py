@@ -1144,7 +1144,7 @@ def check_note_values(spans) -> None:
     from stdnum.us import ssn
     from stdnum.za import idnr
 
-    from bench.eval5_formats import nric_check
+    from bench.check_digits import nric_check
 
     regions = ("SG", "MY", "AU", "PH", "IE", "CA", "ZA", "US", "GB", "IN", "JP")
     unchecked = []
@@ -1327,7 +1327,7 @@ def check_identifiers() -> None:
     from stdnum.my import nric as mykad
     from stdnum.za import idnr
 
-    from bench.eval5_formats import nric_check
+    from bench.check_digits import nric_check
 
     with open(DATA / "columns.csv", encoding="utf-8") as f:
         header = {r["key"]: r["column"] for r in csv.DictReader(f)}

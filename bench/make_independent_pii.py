@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import independent_sources as src  # noqa: E402
+from bench.check_digits import nric_check, verhoeff_check  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 OUT = DATA / "independent_pii"
@@ -352,63 +353,16 @@ class Sources:
 # --------------------------------------------------------------------------------------
 # Numbers and places by each country's rules
 # --------------------------------------------------------------------------------------
-def nric_check_letter(prefix: str, digits: str) -> str:
-    """The check letter of an NRIC/FIN (ICA's weights 2,7,6,5,4,3,2; offsets T/G 4, M 3)."""
-    total = sum(int(d) * w for d, w in zip(digits, (2, 7, 6, 5, 4, 3, 2), strict=True))
-    total += {"T": 4, "G": 4, "M": 3}.get(prefix, 0)
-    letters = {
-        "S": "JZIHGFEDCBA",
-        "T": "JZIHGFEDCBA",
-        "F": "XWUTRQPNMLK",
-        "G": "XWUTRQPNMLK",
-        "M": "KLJNPQRTUWX",
-    }[prefix]
-    return letters[total % 11]
-
-
 def nric(rng: random.Random, prefix: str) -> str:
     """An NRIC/FIN with its check letter."""
     digits = "".join(str(rng.randrange(10)) for _ in range(7))
-    return prefix + digits + nric_check_letter(prefix, digits)
-
-
-_D = (
-    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
-    (1, 2, 3, 4, 0, 6, 7, 8, 9, 5),
-    (2, 3, 4, 0, 1, 7, 8, 9, 5, 6),
-    (3, 4, 0, 1, 2, 8, 9, 5, 6, 7),
-    (4, 0, 1, 2, 3, 9, 5, 6, 7, 8),
-    (5, 9, 8, 7, 6, 0, 4, 3, 2, 1),
-    (6, 5, 9, 8, 7, 1, 0, 4, 3, 2),
-    (7, 6, 5, 9, 8, 2, 1, 0, 4, 3),
-    (8, 7, 6, 5, 9, 3, 2, 1, 0, 4),
-    (9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-)
-_P = (
-    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
-    (1, 5, 7, 6, 2, 8, 3, 0, 9, 4),
-    (5, 8, 0, 3, 7, 9, 6, 1, 4, 2),
-    (8, 9, 1, 6, 0, 4, 3, 5, 2, 7),
-    (9, 4, 5, 3, 1, 2, 6, 8, 7, 0),
-    (4, 2, 8, 6, 5, 7, 3, 9, 0, 1),
-    (2, 7, 9, 3, 8, 0, 6, 4, 1, 5),
-    (7, 0, 4, 6, 9, 1, 3, 2, 5, 8),
-)
-_INV = (0, 4, 3, 2, 1, 5, 6, 7, 8, 9)
-
-
-def verhoeff_digit(number: str) -> str:
-    """The Verhoeff check digit of a string of digits (Aadhaar's last digit)."""
-    check = 0
-    for i, digit in enumerate(reversed(number)):
-        check = _D[check][_P[(i + 1) % 8][int(digit)]]
-    return str(_INV[check])
+    return prefix + digits + nric_check(prefix, digits)
 
 
 def aadhaar(rng: random.Random) -> str:
     """A 12-digit Aadhaar number (first digit 2-9) with its Verhoeff check digit."""
     body = str(rng.randrange(2, 10)) + "".join(str(rng.randrange(10)) for _ in range(10))
-    number = body + verhoeff_digit(body)
+    number = body + str(verhoeff_check(body))
     return f"{number[:4]} {number[4:8]} {number[8:]}"
 
 

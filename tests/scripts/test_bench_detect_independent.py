@@ -22,7 +22,8 @@ sys.path.insert(0, str(ROOT))
 from bench import bench_detect_independent as bench  # noqa: E402
 from bench import independent_eval as ev  # noqa: E402
 from bench import independent_sources as src  # noqa: E402
-from bench.make_independent_pii import nric_check_letter, split_of, verhoeff_digit  # noqa: E402
+from bench.check_digits import nric_check, verhoeff_check  # noqa: E402
+from bench.make_independent_pii import split_of  # noqa: E402
 
 
 def _frame(rows, columns):
@@ -129,13 +130,13 @@ def test_dev_and_test_share_no_hand_written_surname():
 def test_check_digits_by_hand():
     # S1234567: 2*1+7*2+6*3+5*4+4*5+3*6+2*7 = 106, 106 % 11 = 7 -> "JZIHGFEDCBA"[7] = D;
     # F: "XWUTRQPNMLK"[7] = N; G adds 4: 110 % 11 = 0 -> X (ICA's published examples)
-    assert nric_check_letter("S", "1234567") == "D"
-    assert nric_check_letter("F", "1234567") == "N"
-    assert nric_check_letter("G", "1234567") == "X"
-    assert verhoeff_digit("236") == "3"  # the worked example of the Verhoeff scheme
+    assert nric_check("S", "1234567") == "D"
+    assert nric_check("F", "1234567") == "N"
+    assert nric_check("G", "1234567") == "X"
+    assert verhoeff_check("236") == 3  # the worked example of the Verhoeff scheme
     table = ev.load("dev").table
     plain = table["k1"].str.replace(" ", "").str.upper()
-    letters = [nric_check_letter(v[0], v[1:8]) for v in plain]
+    letters = [nric_check(v[0], v[1:8]) for v in plain]
     assert (plain.str[8] == letters).all()
 
 
