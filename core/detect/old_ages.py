@@ -28,62 +28,122 @@ import re
 
 __all__ = ["OLD_AGE", "OLD_AGE_LOOSER", "ages_after_names"]
 
+# 90 to 119 in words: "ninety", "ninety-three", "a hundred", "one hundred and two".
+_ONES = r"one|two|three|four|five|six|seven|eight|nine"
+_TEENS = r"ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_IN_WORDS = (
+    rf"\bninety(?:[- ](?:{_ONES}))?\b"
+    rf"|\b(?:a|one)[ ]hundred(?:[ ](?:and[ ])?(?:{_ONES}|{_TEENS}))?\b"
+)
 # 90 to 119, not glued to other digits or to a decimal point ("1,95", "0.95").
-_NUMBER = r"(?<![\d/])(?<!\d[.,])(?P<value>9[0-9]|1[01][0-9])(?![\d]|[.,]\d)"
+_NUMBER = rf"(?<![\d/])(?<!\d[.,])(?P<value>9[0-9]|1[01][0-9]|{_IN_WORDS})(?![\d]|[.,]\d)"
 # Units after a number that make it a measure, not an age in years.
 _UNIT = (
     r"(?!\s*(?:%|percent|mg|mcg|ml|kg|g\b|lbs?\b|days?\b|d\b|weeks?\b|wks?\b|months?\b|mos?\b|"
-    r"degrees?\b|°|mm|cm|bpm|min|minutes?\b|hours?\b|hrs?\b|/))"
+    r"degrees?\b|°|mm|cm|bpm|min|minutes?\b|hours?\b|hrs?\b|/|tablets?\b|tabs?\b))"
 )
-_WORD_BEFORE = r"\b(?:aged|age|ages|turned|turning|turns|at\s+the\s+age\s+of)\s*[:=]?\s*"
+# Words before an age: "aged", "turned", "died at"; hedged ("age maybe 92", "age approx
+# 95", as when nobody knows the date of birth); Malay and Indonesian "umur", "usia".
+_HEDGE = (
+    r"(?:(?:maybe|about|around|approx\.?|approximately|roughly|possibly|perhaps|est\.?|"
+    r"estimated|~|c\.|sudah|kira-kira|sekitar)\s*)?"
+)
+_WORD_BEFORE = (
+    r"\b(?:aged|age|ages|turned|turning|turns|at\s+the\s+age\s+of|died\s+(?:at|aged)|"
+    r"passed\s+(?:away\s+)?at|usia|umur|berumur|berusia)\s*[:=]?\s*" + _HEDGE
+)
+_MONTH_WORD = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _WORD_AFTER = (
     r"(?:\s*-?\s*(?:years?|yrs?|yr)\s*-?\s*(?:old|of\s+age)\b"
-    r"|\s*(?:y/o|y\.o\.?|yo|yoa)(?![A-Za-z]))"
+    r"|\s*(?:y/o|y\.o\.?|yo|yoa)(?![A-Za-z])"
+    # "92y F", "90 yrs," (a pharmacy's label): "y"/"yrs" before a sex or the clause's end
+    r"|\s*(?:y|yr|yrs)\.?(?:\s*(?-i:[MF])\b|(?=\s*[,;)]|\s*$))"
+    # "ninety-four come June", "she'll be 90 come Easter"
+    rf"|\s+come\s+(?:{_MONTH_WORD}\b|christmas\b|easter\b|next\b|(?:her|his|my|their)\s+birthday\b))"
 )
 _THIS_YEAR_BEFORE = r"(?:,|\bis|\bwill\s+be)\s*"
 # Whose age a bracketed number is: "(father, 93)", "(grandmother 97)".
 _KIN = (
     r"(?:father|mother|dad|mum|mom|grandfather|grandmother|grandpa|grandma|granny|gran|"
     r"husband|wife|uncle|aunt|auntie|aunty|brother|sister|son|daughter|"
-    r"father-in-law|mother-in-law|grandson|granddaughter|nephew|niece|cousin)"
+    r"father-in-law|mother-in-law|grandson|granddaughter|nephew|niece|cousin|nan|nana|nanna)"
 )
 _KIN_BEFORE = rf"\(\s*{_KIN}\s*,?\s*"
+# A person and a verb of being before the number: "she's 96", "my gran is 98", "I am 91",
+# "he would have been 100" (only a person: "HR is 96", "SpO2 was 94" are readings).
+_BEING_BEFORE = (
+    rf"\b(?:I|he|she|{_KIN})(?:['’]s|['’]m|\s+(?:is|was|am|will\s+be|would\s+be|"
+    r"would\s+have\s+been|turns|turned))\s+(?:now\s+|already\s+)?"
+)
+# The start of a clause, for a sex glued to the number: "ED triage: 93M from home",
+# "Handover - 97F," (not a temperature "T: 101F" nor an amount "$93M").
+_CLAUSE_START = (
+    r"(?:(?<![^\n:;(])|(?<=[\n:;(—–-][ ]))"
+    r"(?<!\bt:[ ])(?<!\btemp:[ ])(?<!\btemperature:[ ])"
+)
 
 #: The expression (case-insensitive; the age is its ``value`` group). One group per cue
 #: before the number, and a conditional after it asks for the cue's other half (Python
-#: allows a group name once, so the four forms share one ``value`` group this way).
+#: allows a group name once, so the forms share one ``value`` group this way).
 OLD_AGE = (
-    # every form starts with a digit, "a"(ge), "t"(urned), "i"(s), "w"(ill), "," or "(": the
-    # look-ahead spares trying each form at the other places (about twice as fast)
-    r"(?=[0-9atiw,(])"
+    # every form starts with a digit, a number word or a cue's first letter: the
+    # look-ahead spares trying each form at the other places
+    r"(?=[0-9abcdfghimnopstuw,(])"
     rf"(?:(?P<word>{_WORD_BEFORE})|(?P<this_year>{_THIS_YEAR_BEFORE})|(?P<kin>{_KIN_BEFORE})"
-    r"|(?P<bracket>\(\s*))?"
+    rf"|(?P<being>{_BEING_BEFORE})|(?P<bracket>\(\s*)|(?P<clause>{_CLAUSE_START}))?"
     + _NUMBER
-    + rf"(?(word){_UNIT}|(?(this_year)\s+this\s+year\b|(?(kin)\s*\)|"
-    + rf"(?(bracket)\s*/?\s*[MF]\s*\)|{_WORD_AFTER}))))"
+    + rf"(?(word){_UNIT}|(?(being){_UNIT}|(?(this_year)\s+this\s+year\b|(?(kin)\s*\)|"
+    + rf"(?(bracket)\s*/?\s*[MF]\s*\)|(?(clause)(?-i:[MF])(?![\w])|{_WORD_AFTER}))))))"
 )
 #: A looser RE2 form for the many-texts scan (every text the expression matches holds it).
-OLD_AGE_LOOSER = "9[0-9]|1[01][0-9]"
+OLD_AGE_LOOSER = "9[0-9]|1[01][0-9]|(?i:ninety|hundred)"
 
-# Right after a name: ", 96," / " 92 - " / " (99)" / " 91 and" ... The number must end
-# where a clause does (a comma, a bracket, a dash between spaces, the end, or a word that
-# starts a clause), so "Mr Hall 92 Jalan Besar", "Hall, 95/60", "Wong, 91 mg", "92.5 kg"
-# and "90-95" stay numbers.
+# Right after a name: ", 96," / " 92 - " / " (99)" / " 91 and" / " is 93" ... The number
+# must end where a clause does (a comma, a bracket, a dash between spaces, the end, or a
+# word that starts a clause), so "Mr Hall 92 Jalan Besar", "Hall, 95/60", "Wong, 91 mg",
+# "92.5 kg" and "90-95" stay numbers; after "is", "was", "turns", only no unit may follow.
+_AGE_NUMBER = r"9[0-9]|1[01][0-9]"
+# Between the name and its age may stand a title written after the name, as in an
+# airline's "TAN/MEI LING MRS (91)", or a bracketed aside such as the date of birth:
+# "Mrs Ada Fox (2/3/1931) - 94".
+_TITLE_AFTER = r"(?:[ \t]+(?-i:MR|MRS|MS|MSTR|MISS|DR))?(?:[ \t]*\([^()\n]{1,25}\)(?=[ \t]*[-–,]))?"
 _AFTER_NAME = re.compile(
-    r"(?:\s*,\s*|[ \t]+)(?P<value>9[0-9]|1[01][0-9])"
+    _TITLE_AFTER + rf"(?:(?:\s*,\s*|[ \t]+)(?P<value>{_AGE_NUMBER})"
     r"(?=\s*[,;:)]|[ \t]+[-–][ \t]|\s*$|[ \t]+(?:lives|living|and|is|was|has|had|who|with)\b)"
-    r"|[ \t]*\([ \t]*(?P<bracketed>9[0-9]|1[01][0-9])[ \t]*\)",
+    rf"|[ \t]*\([ \t]*(?P<bracketed>{_AGE_NUMBER})[ \t]*\)"
+    rf"|[ \t]+(?:is|was|turns|turned)[ \t]+(?P<being>{_AGE_NUMBER})(?![\d]|[.,]\d){_UNIT}"
+    r"|[ \t]+[-–][ \t]+(?P<dashed>" + _AGE_NUMBER + r")(?=\s*[.,;)]|\s*$))",
+    re.IGNORECASE,
+)
+# A second age listed after one, or a correction: "aged 90 or 91", "age maybe 93, 96",
+# "92-93", "91F - actually 94".
+_LISTED_AFTER = re.compile(
+    # what may follow the first age: its unit or a sex ("91F", "92 y/o")
+    r"(?:[ \t]*(?:y/o|y\.o\.|yo|yrs?|y|years?(?:[ \t]+old)?|(?-i:[MF]))(?![A-Za-z]))?"
+    r"(?:[ \t]*,[ \t]*|[ \t]+or[ \t]+|[ \t]*[-–/][ \t]*|[ \t]+to[ \t]+"
+    r"|[ \t]*[-–—,]?[ \t]*(?:actually|really|in\s+fact|maybe|probably|possibly|perhaps)[ \t]+)"
+    rf"(?P<value>{_AGE_NUMBER})"
+    rf"(?![\d]|[.,]\d){_UNIT}",
     re.IGNORECASE,
 )
 
 
-def ages_after_names(text: str, names: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def ages_after_names(
+    text: str, names: list[tuple[int, int]], ages: list[tuple[int, int]] = ()
+) -> list[tuple[int, int]]:
     """The spans of the ages over 89 written right after the ``names`` (start, end) of
-    ``text``: the name says the number is someone's age."""
+    ``text`` (the name says the number is someone's age), and listed right after the
+    ``ages`` over 89 already found ("aged 90 or 91": the second is an age too)."""
     spans = []
     for _, end in names:
         match = _AFTER_NAME.match(text, end)
         if match:
-            group = "value" if match.group("value") else "bracketed"
+            group = next(g for g in ("value", "bracketed", "being", "dashed") if match.group(g))
             spans.append(match.span(group))
+    pending = [*ages, *spans]
+    while pending:
+        match = _LISTED_AFTER.match(text, pending.pop()[1])
+        if match:
+            spans.append(match.span("value"))
+            pending.append(match.span("value"))
     return spans

@@ -209,11 +209,17 @@ def _resolve(
         for start, end in sorted(pieces, key=lambda c: (-(c[1] - c[0]), c[0])):
             taken.add(start, end, "name")
         spans = taken.spans
-    if "age_over_89" in priority:  # "Mrs Wong, 96," - the name says the number is an age
-        ages = ages_after_names(text, [(s, e) for s, e, kind in spans if kind == "name"])
-        if ages:
-            known = {(s, e) for s, e, _ in spans}
-            spans = sorted(spans + [(s, e, "age_over_89") for s, e in ages if (s, e) not in known])
+    # "Mrs Wong, 96," - the name says the number is an age; "aged 90 or 91" - so does the
+    # age before it
+    if "age_over_89" in priority:
+        ages = ages_after_names(
+            text,
+            [(s, e) for s, e, kind in spans if kind == "name"],
+            [(s, e) for s, e, kind in spans if kind == "age_over_89"],
+        )
+        if ages:  # an age is added only where nothing was found ("92, 12/11" stays whole)
+            free = [(s, e) for s, e in set(ages) if not any(a < e and s < b for a, b, _ in spans)]
+            spans = sorted(spans + [(s, e, "age_over_89") for s, e in free])
     return [Entity(kind, s, e, text[s:e]) for s, e, kind in spans]
 
 
