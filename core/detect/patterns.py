@@ -281,7 +281,10 @@ _DATE_NO_YEAR = (
 _WEEKDAY_BEFORE = (
     rf"(?:(?:{_WEEKDAY_CUES}|(?-i:{_WEEKDAY_CAPITAL_CUES}))\.?,?[ ](?=[0-9]|{_MONTHS}))?"
 )
-_DATE_START = r"(?=[0-9]|[^\W\d_]{3,11}\.?,?[ ](?:de[ ]|[^\W\d_]{3,9}\.?[ ])?[0-9])"
+_DATE_START = (
+    r"(?=[0-9]|[^\W\d_]{3,11}\.?,?[ ](?:de[ ])?[0-9]"
+    rf"|(?:{_WEEKDAY_CUES})\.?,?[ ]{_MONTHS})"
+)
 # Letter, 7 digits, check letter; a space, dot or dash may stand between the parts.
 _NRIC = r"[STFGMstfgm][ .-]?[0-9]{7}[ .-]?[A-Za-z]"
 #: The words that name a record, account, licence or ID number (MRN, Account No., NRIC...).
@@ -313,7 +316,7 @@ RECORD_PREFIX = (
 # A domain name in lower case: labels of letters, digits and hyphens, a top-level domain
 # of the common generic ones or any two letters (a country), maybe a second one ("co.uk").
 _BARE_DOMAIN = (
-    r"(?-i:(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+"
+    r"(?-i:(?:[a-z0-9][a-z0-9-]{0,62}\.)+"
     r"(?:com|org|net|edu|gov|info|biz|io|app|dev|me|[a-z]{2})(?:\.[a-z]{2})?)"
 )
 
