@@ -70,14 +70,14 @@ _KIN_BEFORE = rf"\(\s*{_KIN}\s*,?\s*"
 # - "died at", "passed away at"; Malay and Indonesian "umur", "usia" (age);
 # - an age word and a hedge: "age maybe 92", "age approx 95" (no date of birth known).
 _PEOPLE = (
-    "i he she who mum mom dad nan nana nanna gran granny grandma grandpa grandmother "
-    "grandfather mother father husband wife mother-in-law father-in-law"
-).split()
-_BEING = "'s|’s|'m|’m| is| was| am| will be| would be| would have been| turns| turned".split("|")
-_HEDGES = (
-    "maybe|about|around|approx|approx.|approximately|roughly|possibly|perhaps|est.|estimated|"
-    "~|c.|sudah|kira-kira|sekitar".split("|")
+    *("i", "he", "she", "who", "mum", "mom", "dad", "nan", "nana", "nanna", "gran", "granny"),
+    *("grandma", "grandpa", "grandmother", "grandfather", "mother", "father", "husband"),
+    *("wife", "mother-in-law", "father-in-law"),
 )
+_BEING = ("'s", "’s", "'m", "’m", " is", " was", " am", " will be", " would be")
+_BEING += (" would have been", " turns", " turned")
+_HEDGES = ("maybe", "about", "around", "approx", "approx.", "approximately", "roughly")
+_HEDGES += ("possibly", "perhaps", "est.", "estimated", "~", "c.", "sudah", "kira-kira", "sekitar")
 _CUES_BEFORE = sorted(
     {
         f"{who}{verb} {then}"
