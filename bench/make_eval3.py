@@ -32,20 +32,19 @@ import datetime as dt
 import random
 import re
 import sys
-import unicodedata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.check_digits import nric_check  # noqa: E402
+from bench.eval_build import MONTHS, age_on, ascii_fold  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval3"
 SEED = 2603
 ROWS = 300
 REFERENCE_DATE = dt.date(2026, 1, 1)  # ages are computed on this date
 MARKUP = re.compile(r"\{\{([a-z]+)\|([^{}]+)\}\}")
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 # ---- name parts, by tradition (hand-written) ------------------------------------------
 CHINESE_SURNAMES = (
@@ -546,7 +545,7 @@ class Person:
         self.row, self.country, self.rng = row, country, rng
         self.gender = rng.choice("MF")
         self.dob = self._birth_date()
-        self.age = _age(self.dob, REFERENCE_DATE)
+        self.age = age_on(self.dob, REFERENCE_DATE)
         self.origin, self.full, self.first = self._name()
 
     def _birth_date(self) -> dt.date:
@@ -670,7 +669,7 @@ class Person:
 
     def email(self) -> str:
         rng = self.rng
-        words = re.findall(r"[a-z]+", _ascii(self.full).lower())
+        words = re.findall(r"[a-z]+", ascii_fold(self.full).lower())
         words = [
             w
             for w in words
@@ -724,14 +723,6 @@ class Person:
         street = f"Blk {block} {road}"
         unit = f"#{rng.randint(2, 20):02d}-{rng.randint(1, 400):02d}"
         return f"{street} {unit} S({postal})", street, postal, "71"
-
-
-def _ascii(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-
-
-def _age(born: dt.date, on: dt.date) -> int:
-    return on.year - born.year - ((on.month, on.day) < (born.month, born.day))
 
 
 def write_date(rng: random.Random, day: dt.date) -> str:

@@ -40,18 +40,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import eval5_formats as fmt  # noqa: E402
+from bench.eval_build import MONTHS, age_on, parse_marked_notes, pick, write_csv  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval5"
 SEED = 2605
 ROWS = 2000
 REFERENCE_DATE = dt.date(2026, 1, 1)  # ages are computed on this date
 KINDS = ("name", "phone", "id", "ssn", "email", "address", "date")
-#: A neutral span: something a detector may fairly take for personal data or not (a claim
-#: number, a clinic's address); neither scored nor held against a detection.
-NEUTRAL = "ref"
 ORIGINS = ("Chinese", "Malay", "Indian", "Eurasian", "Western", "Other")
-MARKUP = re.compile(r"\{\{([a-z]+)(?::([A-Za-z]+))?\|([^{}]+)\}\}")
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 # ---- hand-written for eval5 ------------------------------------------------------------
 MALAY_GIVEN_MALE = [
@@ -322,11 +318,6 @@ COLUMNS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def _pick(rng: random.Random, weighted) -> str:
-    values, weights = zip(*weighted, strict=True)
-    return rng.choices(values, weights=weights)[0]
-
-
 def mimesis_data(locale: str, kind: str) -> dict:
     """One of mimesis's locale files (``person``, ``address``), as the package ships it."""
     import json
@@ -566,26 +557,7 @@ def write_date(rng: random.Random, day: dt.date, country: str) -> str:
 def parse_notes(text: str) -> tuple[list[str], list[tuple[int, int, int, str, str, str]]]:
     """The notes of ``notes.txt`` without their marks, and each span (note, start, end,
     kind, origin, text). Lines starting with ``#`` and blank lines are not notes."""
-    notes, spans = [], []
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        note, cut = "", 0
-        for m in MARKUP.finditer(line):
-            note += line[cut : m.start()]
-            kind, origin, value = m.group(1), m.group(2) or "", m.group(3)
-            if kind not in (*KINDS, NEUTRAL):
-                raise ValueError(f"note {len(notes)}: unknown kind {kind!r}")
-            if (kind == "name") != bool(origin) or (origin and origin not in ORIGINS):
-                raise ValueError(f"note {len(notes)}: name spans need an origin of {ORIGINS}")
-            spans.append((len(notes), len(note), len(note) + len(value), kind, origin, value))
-            note += value
-            cut = m.end()
-        note += line[cut:]
-        if "{{" in note or "}}" in note:
-            raise ValueError(f"note {len(notes)}: a mark left open: {line[:60]!r}")
-        notes.append(note)
-    return notes, spans
+    return parse_marked_notes(text, KINDS, ORIGINS)
 
 
 # ---- the table ------------------------------------------------------------------------
@@ -598,21 +570,17 @@ def build() -> None:
     batches = [f"{rng.randint(10_000_000, 99_999_999)}" for _ in range(40)]
     table, people = [], []
     for row in range(ROWS):
-        country = _pick(rng, COUNTRY_MIX)
-        origin = _pick(rng, ORIGIN_MIX[country])
+        country = pick(rng, COUNTRY_MIX)
+        origin = pick(rng, ORIGIN_MIX[country])
         male = rng.random() < 0.5
         age = rng.choice(range(90, 104)) if rng.random() < 0.04 else rng.randint(18, 89)
         born = REFERENCE_DATE - dt.timedelta(days=365 * age + rng.randint(1, 360))
-        age = (
-            REFERENCE_DATE.year
-            - born.year
-            - ((REFERENCE_DATE.month, REFERENCE_DATE.day) < (born.month, born.day))
-        )
+        age = age_on(born, REFERENCE_DATE)
         full, given = full_name(rng, names, origin, male, country)
         shown = (
             full.upper() if rng.random() < 0.08 else (full.lower() if rng.random() < 0.06 else full)
         )
-        kin_origin = origin if rng.random() < 0.9 else _pick(rng, ORIGIN_MIX[country])
+        kin_origin = origin if rng.random() < 0.9 else pick(rng, ORIGIN_MIX[country])
         kin, _ = full_name(rng, names, kin_origin, rng.random() < 0.5, country)
         address, street, postal = address_of(rng, country)
         visit = dt.date(2025, 1, 1) + dt.timedelta(days=rng.randint(0, 364))
@@ -651,32 +619,25 @@ def build() -> None:
         writer = csv.DictWriter(f, fieldnames=list(COLUMNS))
         writer.writeheader()
         writer.writerows(table)
-    _write(
+    write_csv(
         DATA / "people.csv",
         ["row", "country", "origin", "age", "dob", "street", "postal", "name", "kin_origin"],
         people,
     )
-    _write(
+    write_csv(
         DATA / "columns.csv",
         ["column", "role", "group", "holds"],
         [(c, *v) for c, v in COLUMNS.items()],
     )
-    _write(
+    write_csv(
         DATA / "notes.csv",
         ["note", "row", "text"],
         [(i, r, notes[i]) for r, i in sorted(note_rows.items(), key=lambda x: x[1])],
     )
-    _write(DATA / "spans.csv", ["note", "start", "end", "kind", "origin", "text"], note_spans)
+    write_csv(DATA / "spans.csv", ["note", "start", "end", "kind", "origin", "text"], note_spans)
     print(
         f"eval5: {ROWS} rows x {len(COLUMNS)} columns, {len(notes)} notes, {len(note_spans)} spans"
     )
-
-
-def _write(path: Path, header: list[str], rows) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(header)
-        writer.writerows(rows)
 
 
 def check_identifiers() -> None:

@@ -43,6 +43,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import eval6_formats as fmt  # noqa: E402
+from bench.eval_build import (  # noqa: E402
+    MONTH_NAMES,
+    MONTHS,
+    NEUTRAL,
+    age_on,
+    parse_marked_notes,
+    pick,
+    write_csv,
+)
 
 DATA = ROOT / "bench" / "data" / "eval6"
 SEED = 2606
@@ -53,25 +62,7 @@ KINDS = ("name", "phone", "id", "ssn", "email", "url", "address", "date", "age")
 #: Kinds that are direct identifiers (the PDPC guide's Step 1: they identify a person on
 #: their own); addresses, dates and ages over 89 are indirect (HIPAA identifiers all the same).
 DIRECT_KINDS = ("name", "phone", "id", "ssn", "email", "url")
-NEUTRAL = "ref"  # neither scored nor held against a detection
 ORIGINS = ("Chinese", "Malay", "Indian", "Eurasian", "Western", "Filipino", "African", "Other")
-MARKUP = re.compile(r"\{\{([a-z]+)(?::([A-Za-z]+))?\|([^{}]+)\}\}")
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-
 # ---- hand-written for eval6 ------------------------------------------------------------
 CHINESE_FAMILY = [
     "Tan",
@@ -677,11 +668,6 @@ COLUMNS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def _pick(rng: random.Random, weighted) -> str:
-    values, weights = zip(*weighted, strict=True)
-    return rng.choices(values, weights=weights)[0]
-
-
 # ---- names from the two packages ----------------------------------------------------------
 _GG_COUNTRIES = [
     "great_britain",
@@ -944,7 +930,7 @@ def build_names() -> None:
         for r in rows
         if not (r[0] == "Western" and r[3].startswith("names-dataset") and r[2] in elsewhere)
     ]
-    _write(DATA / "names.csv", ["origin", "part", "name", "source"], rows)
+    write_csv(DATA / "names.csv", ["origin", "part", "name", "source"], rows)
     print(f"names.csv: {len(rows)} name parts")
 
 
@@ -1102,28 +1088,10 @@ def write_date(rng: random.Random, day: dt.date, country: str) -> str:
 def parse_notes(text: str) -> tuple[list[str], list[tuple[int, int, int, str, str, bool, str]]]:
     """The notes of ``notes.txt`` without their marks, and each span (note, start, end,
     kind, origin, direct, text). Lines starting with ``#`` and blank lines are not notes."""
-    notes, spans = [], []
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        note, cut = "", 0
-        for m in MARKUP.finditer(line):
-            note += line[cut : m.start()]
-            kind, origin, value = m.group(1), m.group(2) or "", m.group(3)
-            if kind not in (*KINDS, NEUTRAL):
-                raise ValueError(f"note {len(notes)}: unknown kind {kind!r}")
-            if (kind == "name") != bool(origin) or (origin and origin not in ORIGINS):
-                raise ValueError(f"note {len(notes)}: name spans need an origin of {ORIGINS}")
-            start = len(note)
-            spans.append(
-                (len(notes), start, start + len(value), kind, origin, kind in DIRECT_KINDS, value)
-            )
-            note += value
-            cut = m.end()
-        note += line[cut:]
-        if "{{" in note or "}}" in note or "|" in note:
-            raise ValueError(f"note {len(notes)}: a mark left open: {line[:60]!r}")
-        notes.append(note)
+    notes, spans = parse_marked_notes(text, KINDS, ORIGINS, DIRECT_KINDS)
+    for i, note in enumerate(notes):  # a "|" left is a mark broken by a stray brace
+        if "|" in note:
+            raise ValueError(f"note {i}: a mark left open: {note[:60]!r}")
     for i, start, end, _, _, _, value in spans:  # every offset gives back its text
         assert notes[i][start:end] == value, (i, start, end, value)
         assert value == value.strip(), (i, value)
@@ -1202,16 +1170,12 @@ def build() -> None:
     header = {key: f"c{i + 1}" for i, key in enumerate(order)}
     table, people = [], []
     for row in range(ROWS):
-        country = _pick(rng, COUNTRY_MIX)
-        origin = _pick(rng, ORIGIN_MIX[country])
+        country = pick(rng, COUNTRY_MIX)
+        origin = pick(rng, ORIGIN_MIX[country])
         male = rng.random() < 0.5
         age = rng.choice(range(90, 105)) if rng.random() < 0.04 else rng.randint(16, 89)
         born = REFERENCE_DATE - dt.timedelta(days=365 * age + rng.randint(1, 360))
-        age = (
-            REFERENCE_DATE.year
-            - born.year
-            - ((REFERENCE_DATE.month, REFERENCE_DATE.day) < (born.month, born.day))
-        )
+        age = age_on(born, REFERENCE_DATE)
         full, given, source = full_name(rng, names, origin, male)
         style = rng.random()
         if style < 0.07:
@@ -1223,7 +1187,7 @@ def build() -> None:
             shown = f"{last}, {first}"  # "Family, Given" as many exports write it
         else:
             shown = full
-        kin_origin = origin if rng.random() < 0.85 else _pick(rng, ORIGIN_MIX[country])
+        kin_origin = origin if rng.random() < 0.85 else pick(rng, ORIGIN_MIX[country])
         kin, _, _ = full_name(rng, names, kin_origin, rng.random() < 0.5)
         address, street, postal = address_of(rng, country)
         visit = dt.date(2025, 1, 1) + dt.timedelta(days=rng.randint(0, 330))
@@ -1270,7 +1234,7 @@ def build() -> None:
         writer = csv.DictWriter(f, fieldnames=[header[k] for k in order])
         writer.writeheader()
         writer.writerows(table)
-    _write(
+    write_csv(
         DATA / "people.csv",
         [
             "row",
@@ -1286,17 +1250,17 @@ def build() -> None:
         ],
         people,
     )
-    _write(
+    write_csv(
         DATA / "columns.csv",
         ["column", "key", "role", "group", "holds"],
         [(header[k], k, *COLUMNS[k]) for k in order],
     )
-    _write(
+    write_csv(
         DATA / "notes.csv",
         ["note", "row", "text"],
         [(i, r, notes[i]) for r, i in sorted(note_rows.items(), key=lambda x: x[1])],
     )
-    _write(
+    write_csv(
         DATA / "spans.csv",
         ["note", "start", "end", "kind", "origin", "direct", "text"],
         note_spans,
@@ -1307,13 +1271,6 @@ def build() -> None:
         f"{len(scored)} labelled spans ({sum(s[5] for s in scored)} direct), "
         f"{len(note_spans) - len(scored)} neutral"
     )
-
-
-def _write(path: Path, header: list[str], rows) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(header)
-        writer.writerows(rows)
 
 
 def check_identifiers() -> None:

@@ -28,7 +28,6 @@ exists: the rule written out here and python-stdnum's.
 
 from __future__ import annotations
 
-import csv
 import re
 import sys
 from collections import Counter
@@ -38,12 +37,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from bench.check_digits import nhs_check, nric_check  # noqa: E402
+from bench.eval_build import parse_marked_notes, write_csv  # noqa: E402
 
 DATA = HERE / "data" / "eval7"
 
-MARKUP = re.compile(r"\{\{([a-z]+)(?::([A-Za-z]+))?\|([^{}]+)\}\}")
 KINDS = ("name", "phone", "id", "ssn", "email", "url", "address", "date", "age")
-NEUTRAL = "ref"
 DIRECT_KINDS = ("name", "phone", "id", "ssn", "email", "url")
 ORIGINS = ("Chinese", "Malay", "Indian", "Eurasian", "Western", "Filipino", "African", "Other")
 #: Regions a phone of the notes must be valid in (one of them), for numbers without "+".
@@ -54,31 +52,7 @@ Span = tuple[int, int, int, str, str, bool, str]
 
 def parse_notes(text: str) -> tuple[list[str], list[Span]]:
     """Notes without marks, and each span: note, start, end, kind, origin, direct, text."""
-    notes: list[str] = []
-    spans: list[Span] = []
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        number, out, at = len(notes), [], 0
-        for m in MARKUP.finditer(line):
-            out.append(line[at : m.start()])
-            start = sum(map(len, out))
-            kind, origin, value = m.group(1), m.group(2) or "", m.group(3)
-            if kind not in (*KINDS, NEUTRAL):
-                raise ValueError(f"note {number}: unknown kind {kind!r}")
-            if (kind == "name") != bool(origin) or (origin and origin not in ORIGINS):
-                raise ValueError(f"note {number}: name origin {origin!r} for kind {kind!r}")
-            out.append(value)
-            spans.append(
-                (number, start, start + len(value), kind, origin, kind in DIRECT_KINDS, value)
-            )
-            at = m.end()
-        out.append(line[at:])
-        note = "".join(out)
-        if "{{" in note or "}}" in note:
-            raise ValueError(f"note {number}: a mark left open: {note[:60]!r}")
-        notes.append(note)
-    return notes, spans
+    return parse_marked_notes(text, KINDS, ORIGINS, DIRECT_KINDS)
 
 
 # --- identifier checks written out from the published rules ------------------------------
@@ -215,14 +189,12 @@ def check_spans(notes: list[str], spans: list[Span]) -> dict[str, Counter]:
 
 
 def write(notes: list[str], spans: list[Span], folder: Path = DATA) -> None:
-    with open(folder / "notes.csv", "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["note", "row", "text"])
-        w.writerows((i, i, text) for i, text in enumerate(notes))
-    with open(folder / "spans.csv", "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["note", "start", "end", "kind", "origin", "direct", "text"])
-        w.writerows(spans)
+    write_csv(
+        folder / "notes.csv", ["note", "row", "text"], ((i, i, t) for i, t in enumerate(notes))
+    )
+    write_csv(
+        folder / "spans.csv", ["note", "start", "end", "kind", "origin", "direct", "text"], spans
+    )
 
 
 def main() -> None:

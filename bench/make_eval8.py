@@ -66,7 +66,8 @@ if str(ROOT) not in sys.path:
 
 from bench import eval8_formats as fmt  # noqa: E402
 from bench import eval8_names as hand  # noqa: E402
-from bench.make_eval7 import DIRECT_KINDS, KINDS, NEUTRAL, ORIGINS, check_ssn  # noqa: E402
+from bench.eval_build import MONTH_NAMES, MONTHS, NEUTRAL, pick, write_csv  # noqa: E402
+from bench.make_eval7 import DIRECT_KINDS, KINDS, ORIGINS, check_ssn  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval8"
 SEED = 2608
@@ -365,32 +366,12 @@ COLUMNS: dict[str, tuple[str, str, str, str]] = {
     ),
 }
 TITLES = {True: ["Mr", "Mr.", "Dr"], False: ["Mrs", "Ms", "Mdm", "Dr"]}
-MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-MONTH_NAMES = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
 
 
 def _plain(text: str) -> str:
     """``text`` in ASCII letters (for emails): diacritics dropped, Đ as D."""
     text = text.replace("Đ", "D").replace("đ", "d").replace("ı", "i").replace("ł", "l")
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-
-
-def _weighted(rng: random.Random, pairs) -> str:
-    keys, weights = zip(*pairs, strict=True)
-    return rng.choices(keys, weights=weights)[0]
 
 
 def _parts(parts: dict, code: str, part: str) -> list[str]:
@@ -642,8 +623,8 @@ def build_table(parts: dict, notes: list[str]) -> tuple[list[dict], list[dict], 
     note_rows = {i * step: text for i, text in enumerate(notes)}
     table, people = [], []
     for row in range(ROWS):
-        country = _weighted(rng, countries)
-        code = _weighted(rng, hand.COUNTRY_TRADITIONS[country])
+        country = pick(rng, countries)
+        code = pick(rng, hand.COUNTRY_TRADITIONS[country])
         origin, tradition = hand.TRADITIONS[code]
         male = rng.random() < 0.5
         r = rng.random()
@@ -657,7 +638,7 @@ def build_table(parts: dict, notes: list[str]) -> tuple[list[dict], list[dict], 
         year = REFERENCE_DATE.year - age - 1
         born = dt.date(year, 1, 2) + dt.timedelta(days=rng.randint(0, 363))
         name, given = full_name(rng, parts, code, male)
-        kin_code = code if rng.random() < 0.8 else _weighted(rng, hand.COUNTRY_TRADITIONS[country])
+        kin_code = code if rng.random() < 0.8 else pick(rng, hand.COUNTRY_TRADITIONS[country])
         kin, _ = full_name(rng, parts, kin_code, rng.random() < 0.5)
         street, town = address_of(rng, parts, country)
         postal = fmt.postal(rng, country)
@@ -756,13 +737,6 @@ def check_table(rows: list[dict], people: list[dict], columns: list[dict]) -> Co
 # --------------------------------------------------------------------------------------
 # Writing
 # --------------------------------------------------------------------------------------
-def _write(path: Path, header: list[str], rows) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        w.writerows(rows)
-
-
 def write(folder: Path = DATA, parts_folder: Path = DATA) -> dict[str, object]:
     """Writes notes.csv, spans.csv, table.csv, columns.csv and people.csv into ``folder``
     from notes.txt (of DATA) and parts.csv (of ``parts_folder``); returns the counts."""
@@ -772,16 +746,16 @@ def write(folder: Path = DATA, parts_folder: Path = DATA) -> dict[str, object]:
     rows, people, columns = build_table(parts, notes)
     counts["table_ids"] = check_table(rows, people, columns)
     step = ROWS // len(notes)
-    _write(
+    write_csv(
         folder / "notes.csv",
         ["note", "row", "text", "country"],
         ((i, i * step, t, c) for i, (t, c) in enumerate(zip(notes, countries, strict=True))),
     )
-    _write(folder / "spans.csv", SPAN_COLUMNS, spans)
+    write_csv(folder / "spans.csv", SPAN_COLUMNS, spans)
     headers = [c["column"] for c in sorted(columns, key=lambda c: int(c["column"][1:]))]
-    _write(folder / "table.csv", headers, ([row[h] for h in headers] for row in rows))
-    _write(folder / "columns.csv", list(columns[0]), (c.values() for c in columns))
-    _write(folder / "people.csv", list(people[0]), (p.values() for p in people))
+    write_csv(folder / "table.csv", headers, ([row[h] for h in headers] for row in rows))
+    write_csv(folder / "columns.csv", list(columns[0]), (c.values() for c in columns))
+    write_csv(folder / "people.csv", list(people[0]), (p.values() for p in people))
     counts.update(notes=notes, countries=countries, spans=spans, people=people)
     return counts
 
@@ -790,7 +764,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["parts"]:
         rows = build_parts()
-        _write(DATA / "parts.csv", ["key", "part", "value", "source"], rows)
+        write_csv(DATA / "parts.csv", ["key", "part", "value", "source"], rows)
         print(f"parts.csv: {len(rows)} parts from mimesis")
     counts = write()
     spans = counts["spans"]

@@ -33,7 +33,6 @@ import datetime as dt
 import random
 import re
 import sys
-import unicodedata
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import independent_sources as src  # noqa: E402
 from bench.check_digits import nric_check, verhoeff_check  # noqa: E402
+from bench.eval_build import ascii_fold, pick  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 OUT = DATA / "independent_pii"
@@ -162,14 +162,6 @@ def split_of(item: str) -> str:
     return "dev" if zlib.crc32(item.encode("utf-8")) % 4 == 0 else "test"
 
 
-def _ascii(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-
-
-def _pick(rng: random.Random, weighted):
-    return rng.choices([w[0] for w in weighted], [w[1] for w in weighted])[0]
-
-
 @dataclass
 class Name:
     full: str
@@ -239,7 +231,7 @@ class Sources:
     def faker_word(self, locale: str, method: str) -> str:
         fake = self.fakers[locale]
         for _ in range(200):
-            word = _ascii(getattr(fake, method)())
+            word = ascii_fold(getattr(fake, method)())
             if word and split_of(word) == self.split:
                 return word
         raise RuntimeError(f"no {method} of {locale} in part {self.split}")
@@ -339,7 +331,7 @@ class Sources:
         rows = [r for r in self.fng if r["Gender"] == ("female" if gender == "F" else "male")]
         if rng.random() < 0.5 and rows:
             row = rng.choice(rows)
-            given, surname = _ascii(row["GivenName"]), _ascii(row["Surname"])
+            given, surname = ascii_fold(row["GivenName"]), ascii_fold(row["Surname"])
         else:
             locale = "en_US" if country == "US" else "en_GB"
             given = self.western_first(gender, locale)
@@ -561,8 +553,8 @@ def day_month(rng: random.Random) -> str:
 
 
 def email_of(rng: random.Random, name: Name, country: str) -> str:
-    given = re.sub(r"[^a-z]", "", _ascii(name.given).lower()) or "user"
-    surname = re.sub(r"[^a-z]", "", _ascii(name.surname).lower()) or "mail"
+    given = re.sub(r"[^a-z]", "", ascii_fold(name.given).lower()) or "user"
+    surname = re.sub(r"[^a-z]", "", ascii_fold(name.surname).lower()) or "mail"
     local = rng.choice(
         (
             f"{given}.{surname}",
@@ -588,8 +580,8 @@ _FOREIGN_FIN = ("F", "G", "M")
 
 def make_person(s: Sources, row: int) -> Person:
     rng = s.rng
-    country = _pick(rng, COUNTRIES)
-    origin = _pick(rng, ORIGINS[country])
+    country = pick(rng, COUNTRIES)
+    origin = pick(rng, ORIGINS[country])
     gender = rng.choices(["M", "F", "O"], [0.49, 0.49, 0.02])[0]
     name = s.name(origin, "F" if gender == "O" and rng.random() < 0.5 else gender, country)
     age = rng.randrange(90, 105) if rng.random() < 0.04 else rng.randrange(18, 90)
@@ -635,9 +627,7 @@ def make_person(s: Sources, row: int) -> Person:
 
 def other_name(s: Sources, person: Person, family: bool) -> Name:
     rng = s.rng
-    origin = (
-        person.origin if family and rng.random() < 0.85 else _pick(rng, ORIGINS[person.country])
-    )
+    origin = person.origin if family and rng.random() < 0.85 else pick(rng, ORIGINS[person.country])
     return s.name(origin, rng.choice("MF"), person.country)
 
 

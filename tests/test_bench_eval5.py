@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from bench.bench_detect_eval5 import DATA, date_kept, safe_harbor_left, score_cells, score_notes
-from bench.make_eval5 import KINDS, NEUTRAL, ORIGINS, parse_notes
+from bench.eval_build import NEUTRAL
+from bench.make_eval5 import KINDS, ORIGINS, parse_notes
 
 ROLES = {"direct", "indirect", "target", "other", "free_text"}
 

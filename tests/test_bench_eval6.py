@@ -14,10 +14,10 @@ import pytest
 
 from bench import eval6_formats as fmt
 from bench.bench_detect_eval6 import DATA, Eval6, safe_harbor_left, score_cells, score_notes
+from bench.eval_build import NEUTRAL
 from bench.make_eval6 import (
     DIRECT_KINDS,
     KINDS,
-    NEUTRAL,
     ORIGINS,
     check_identifiers,
     check_note_values,

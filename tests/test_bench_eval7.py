@@ -9,11 +9,11 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from bench.eval_build import NEUTRAL
 from bench.make_eval7 import (
     DATA,
     DIRECT_KINDS,
     KINDS,
-    NEUTRAL,
     ORIGINS,
     check_spans,
     hkid_ok,

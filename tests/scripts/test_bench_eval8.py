@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from bench import eval8_formats as fmt
-from bench.make_eval7 import DIRECT_KINDS, KINDS, NEUTRAL, ORIGINS
+from bench.eval_build import NEUTRAL
+from bench.make_eval7 import DIRECT_KINDS, KINDS, ORIGINS
 from bench.make_eval8 import (
     DATA,
     KIND_HIPAA,
