@@ -14,7 +14,6 @@ import pytest
 
 from bench import eval6_formats as fmt
 from bench.bench_detect_eval6 import DATA, Eval6, safe_harbor_left, score_cells, score_notes
-from bench.eval_build import NEUTRAL
 from bench.make_eval6 import (
     DIRECT_KINDS,
     KINDS,
@@ -23,46 +22,32 @@ from bench.make_eval6 import (
     check_note_values,
     parse_notes,
 )
+from tests.bench_set_checks import (
+    assert_csv_is_what_notes_txt_says,
+    assert_distinct_notes_with_every_kind_and_origin,
+    assert_spans_do_not_overlap,
+    assert_spans_sit_on_their_text,
+    spans_and_notes_fixtures,
+)
 
 ROLES = {"direct", "indirect", "target", "other", "free_text"}
 
 
-@pytest.fixture(scope="module")
-def spans() -> pd.DataFrame:
-    return pd.read_csv(DATA / "spans.csv", dtype={"text": str}, keep_default_na=False)
-
-
-@pytest.fixture(scope="module")
-def notes() -> pd.DataFrame:
-    return pd.read_csv(DATA / "notes.csv", dtype={"text": str}, keep_default_na=False)
+spans, notes = spans_and_notes_fixtures(DATA)
 
 
 def test_notes_csv_and_spans_csv_are_what_notes_txt_says(spans, notes):
     texts, marked = parse_notes((DATA / "notes.txt").read_text("utf-8"))
-    assert notes["text"].tolist() == texts
-    assert [tuple(s) for s in spans.itertuples(index=False)] == [tuple(m) for m in marked]
+    assert_csv_is_what_notes_txt_says(spans, notes, texts, marked)
 
 
 def test_every_span_cuts_out_its_labelled_text(spans, notes):
-    for note, start, end, kind, origin, direct, text in spans.itertuples(index=False):
-        assert notes["text"][note][start:end] == text, (note, text)
-        assert text == text.strip() and text, (note, text)
-        assert kind in (*KINDS, NEUTRAL)
-        assert (origin in ORIGINS) if kind == "name" else origin == ""
-        assert direct == (kind in DIRECT_KINDS)
+    assert_spans_sit_on_their_text(spans, notes, KINDS, ORIGINS, DIRECT_KINDS)
+    assert_spans_do_not_overlap(spans)
 
 
 def test_at_least_120_distinct_notes_and_every_kind_and_origin(spans, notes):
-    assert len(notes) >= 120
-    assert not notes["text"].duplicated().any()
-    assert set(KINDS) <= set(spans["kind"])
-    assert set(ORIGINS) == set(spans.loc[spans["kind"] == "name", "origin"])
-
-
-def test_spans_do_not_overlap_within_a_note(spans):
-    ordered = spans.sort_values(["note", "start"])
-    same_note = ordered["note"].eq(ordered["note"].shift())
-    assert not (same_note & (ordered["start"] < ordered["end"].shift())).any()
+    assert_distinct_notes_with_every_kind_and_origin(spans, notes, KINDS, ORIGINS, at_least=120)
 
 
 def test_note_phones_and_identifiers_pass_their_checks(spans):

@@ -6,10 +6,8 @@ identifier rules of ``bench/make_eval7.py`` against published examples worked by
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
 
-from bench.eval_build import NEUTRAL
 from bench.make_eval7 import (
     DATA,
     DIRECT_KINDS,
@@ -21,41 +19,31 @@ from bench.make_eval7 import (
     nric_ok,
     parse_notes,
 )
+from tests.bench_set_checks import (
+    assert_csv_is_what_notes_txt_says,
+    assert_distinct_notes_with_every_kind_and_origin,
+    assert_spans_sit_on_their_text,
+    spans_and_notes_fixtures,
+)
 
-
-@pytest.fixture(scope="module")
-def spans() -> pd.DataFrame:
-    return pd.read_csv(DATA / "spans.csv", dtype={"text": str}, keep_default_na=False)
-
-
-@pytest.fixture(scope="module")
-def notes() -> pd.DataFrame:
-    return pd.read_csv(DATA / "notes.csv", dtype={"text": str}, keep_default_na=False)
+spans, notes = spans_and_notes_fixtures(DATA)
 
 
 def test_notes_csv_and_spans_csv_are_what_notes_txt_says(spans, notes):
     texts, marked = parse_notes((DATA / "notes.txt").read_text("utf-8"))
-    assert notes["text"].tolist() == texts
+    assert_csv_is_what_notes_txt_says(spans, notes, texts, marked)
     assert notes["note"].tolist() == list(range(len(texts)))
-    assert [tuple(s) for s in spans.itertuples(index=False)] == [tuple(m) for m in marked]
 
 
 def test_every_span_cuts_out_its_text_and_the_checks_pass(spans, notes):
-    for note, start, end, kind, origin, direct, text in spans.itertuples(index=False):
-        assert notes["text"][note][start:end] == text, (note, text)
-        assert kind in (*KINDS, NEUTRAL)
-        assert (origin in ORIGINS) if kind == "name" else origin == ""
-        assert direct == (kind in DIRECT_KINDS)
+    assert_spans_sit_on_their_text(spans, notes, KINDS, ORIGINS, DIRECT_KINDS)
     counts = check_spans(notes["text"].tolist(), [tuple(s) for s in spans.itertuples(index=False)])
     for kind in ("nric", "aadhaar", "nhs", "ssn", "ird", "hkid", "nik"):
         assert counts["ids"][kind] >= 3, kind
 
 
 def test_at_least_120_distinct_notes_and_every_kind_and_origin(spans, notes):
-    assert len(notes) >= 120
-    assert not notes["text"].duplicated().any()
-    assert set(KINDS) <= set(spans["kind"])
-    assert set(ORIGINS) == set(spans.loc[spans["kind"] == "name", "origin"])
+    assert_distinct_notes_with_every_kind_and_origin(spans, notes, KINDS, ORIGINS, at_least=120)
 
 
 def test_a_wrong_check_digit_or_an_overlap_is_refused():

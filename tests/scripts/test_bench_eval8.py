@@ -26,18 +26,17 @@ from bench.make_eval8 import (
     read_notes,
     write,
 )
+from tests.bench_set_checks import (
+    assert_csv_is_what_notes_txt_says,
+    assert_distinct_notes_with_every_kind_and_origin,
+    assert_spans_sit_on_their_text,
+    spans_and_notes_fixtures,
+)
 
 WRITTEN = ("notes.csv", "spans.csv", "table.csv", "columns.csv", "people.csv")
 
 
-@pytest.fixture(scope="module")
-def spans() -> pd.DataFrame:
-    return pd.read_csv(DATA / "spans.csv", dtype={"text": str}, keep_default_na=False)
-
-
-@pytest.fixture(scope="module")
-def notes() -> pd.DataFrame:
-    return pd.read_csv(DATA / "notes.csv", dtype={"text": str}, keep_default_na=False)
+spans, notes = spans_and_notes_fixtures(DATA)
 
 
 def test_the_builder_rewrites_the_committed_files_byte_for_byte(tmp_path):
@@ -60,26 +59,18 @@ def test_parts_csv_is_what_mimesis_gives():
 
 def test_notes_csv_and_spans_csv_are_what_notes_txt_says(spans, notes):
     texts, countries, marked = read_notes()
-    assert notes["text"].tolist() == texts
+    assert_csv_is_what_notes_txt_says(spans, notes, texts, marked)
     assert notes["country"].tolist() == countries
     assert spans.columns.tolist() == SPAN_COLUMNS
-    assert [tuple(s) for s in spans.itertuples(index=False)] == [tuple(m) for m in marked]
 
 
 def test_every_span_cuts_out_its_text_with_eval7s_labels(spans, notes):
     letters = {*KIND_HIPAA.values(), *NEUTRAL_HIPAA.values(), "K"}
-    for note, start, end, kind, origin, direct, text, tradition, hipaa in spans.itertuples(
-        index=False
-    ):
-        assert notes["text"][note][start:end] == text, (note, text)
-        assert kind in (*KINDS, NEUTRAL)
-        assert (origin in ORIGINS and tradition) if kind == "name" else origin == tradition == ""
-        assert direct == (kind in DIRECT_KINDS)
+    assert_spans_sit_on_their_text(spans, notes, KINDS, ORIGINS, DIRECT_KINDS)
+    for kind, tradition, hipaa in spans[["kind", "tradition", "hipaa"]].itertuples(index=False):
+        assert bool(tradition) == (kind == "name"), (kind, tradition)
         assert hipaa in letters and (kind == NEUTRAL or hipaa)
-    assert not notes["text"].duplicated().any()
-    assert len(notes) >= 140
-    assert set(KINDS) <= set(spans["kind"])
-    assert set(ORIGINS) == set(spans.loc[spans["kind"] == "name", "origin"])
+    assert_distinct_notes_with_every_kind_and_origin(spans, notes, KINDS, ORIGINS, at_least=140)
     # About 30% of the notes are set in Singapore; the 13 other countries each have some.
     share = notes["country"].value_counts(normalize=True)
     assert 0.25 < share["SG"] < 0.35 and len(share) == 14
