@@ -127,18 +127,24 @@ def phone(rng: random.Random, region: str, mobile: bool) -> phonenumbers.PhoneNu
             return number
 
 
-def write_phone(rng: random.Random, number: phonenumbers.PhoneNumber, region: str) -> str:
-    """The number as people type it: national, international, E.164 or with other
-    separators (dots in the US, no space in Singapore, dashes in India)."""
+def usual_writings(number: phonenumbers.PhoneNumber) -> list[str]:
+    """The ways every set writes a phone: the national format (twice: the commonest),
+    the international one and E.164; each set's builder adds its countries' habits."""
     fmt = phonenumbers.PhoneNumberFormat
     national = phonenumbers.format_number(number, fmt.NATIONAL)
-    digits = str(number.national_number)
-    options = [
+    return [
         national,
         national,
         phonenumbers.format_number(number, fmt.INTERNATIONAL),
         phonenumbers.format_number(number, fmt.E164),
     ]
+
+
+def write_phone(rng: random.Random, number: phonenumbers.PhoneNumber, region: str) -> str:
+    """The number as people type it: national, international, E.164 or with other
+    separators (dots in the US, no space in Singapore, dashes in India)."""
+    digits = str(number.national_number)
+    options = usual_writings(number)
     if region == "US":
         options += [
             f"{digits[:3]}.{digits[3:6]}.{digits[6:]}",

@@ -37,6 +37,7 @@ import string
 import phonenumbers
 
 from bench.check_digits import luhn_check, nric_check
+from bench.eval5_formats import usual_writings
 
 _TFN_WEIGHTS = (1, 4, 3, 7, 5, 8, 6, 9, 10)
 _MEDICARE_WEIGHTS = (1, 3, 7, 9, 1, 3, 7, 9)
@@ -170,15 +171,8 @@ def phone(rng: random.Random, region: str, mobile: bool) -> phonenumbers.PhoneNu
 def write_phone(rng: random.Random, number: phonenumbers.PhoneNumber, region: str) -> str:
     """The number as people type it: the national or international format, E.164, or a
     local habit (no spaces in Singapore, dashes in Malaysia, dots in Canada...)."""
-    fmt = phonenumbers.PhoneNumberFormat
-    national = phonenumbers.format_number(number, fmt.NATIONAL)
     digits = str(number.national_number)
-    options = [
-        national,
-        national,
-        phonenumbers.format_number(number, fmt.INTERNATIONAL),
-        phonenumbers.format_number(number, fmt.E164),
-    ]
+    options = usual_writings(number)
     if region == "SG":
         options += [digits, f"{digits[:4]} {digits[4:]}", f"(65) {digits}"]
     elif region == "MY":

@@ -47,6 +47,7 @@ import phonenumbers
 from bench import eval5_formats as e5
 from bench import eval6_formats as e6
 from bench.check_digits import luhn_check, nric_check
+from bench.eval_build import phone_region
 
 #: Lengths of the national significant number and the leading digits of mobile and fixed
 #: lines, per region (the national number plans; libphonenumber has the last word).
@@ -321,11 +322,8 @@ def phone(rng: random.Random, region: str, mobile: bool) -> phonenumbers.PhoneNu
 def write_phone(rng: random.Random, number: phonenumbers.PhoneNumber, region: str) -> str:
     """The number as people type it: national or international format, E.164, or a local
     habit (dashes in Pakistan and Bangladesh, dots in Vietnam and Canada...)."""
-    fmt = phonenumbers.PhoneNumberFormat
-    national = phonenumbers.format_number(number, fmt.NATIONAL)
-    international = phonenumbers.format_number(number, fmt.INTERNATIONAL)
     d = str(number.national_number)
-    options = [national, national, international, phonenumbers.format_number(number, fmt.E164)]
+    options = e5.usual_writings(number)
     if phonenumbers.number_type(number) == _KIND.FIXED_LINE:
         return rng.choice(options)  # the local habits below are the mobiles' groupings
     local = {
@@ -350,17 +348,7 @@ def write_phone(rng: random.Random, number: phonenumbers.PhoneNumber, region: st
 def check_phone(value: str, country: str = "") -> str:
     """The region a phone is valid in (libphonenumber), trying ``country`` first, then the
     set's other countries; ValueError if none."""
-    regions = (country, *REGIONS) if country else REGIONS
-    text = value.strip()
-    text = "+" + text[2:] if text.startswith("00") else text
-    for region in (None,) if text.startswith("+") else regions:
-        try:
-            number = phonenumbers.parse(text, region)
-        except phonenumbers.NumberParseException:
-            continue
-        if phonenumbers.is_valid_number(number):
-            return phonenumbers.region_code_for_number(number)
-    raise ValueError(f"phone {value!r} is valid in none of {', '.join(regions)}")
+    return phone_region(value, (country, *REGIONS) if country else REGIONS)
 
 
 # --- postal codes ---------------------------------------------------------------------------

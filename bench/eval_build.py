@@ -101,3 +101,20 @@ def parse_marked_notes(
             raise ValueError(f"note {number}: a mark left open: {line[:60]!r}")
         notes.append(note)
     return notes, spans
+
+
+def phone_region(value: str, regions: tuple[str, ...]) -> str:
+    """The region a written phone is valid in by libphonenumber: read as international when
+    it starts with + or 00, else in each of ``regions`` in turn; ValueError if none."""
+    import phonenumbers
+
+    text = value.strip()
+    text = "+" + text[2:] if text.startswith("00") else text
+    for region in (None,) if text.startswith("+") else regions:
+        try:
+            number = phonenumbers.parse(text, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(number):
+            return phonenumbers.region_code_for_number(number)
+    raise ValueError(f"phone {value!r} is valid in none of {', '.join(regions)}")

@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from bench.check_digits import nhs_check, nric_check  # noqa: E402
-from bench.eval_build import parse_marked_notes, write_csv  # noqa: E402
+from bench.eval_build import parse_marked_notes, phone_region, write_csv  # noqa: E402
 
 DATA = HERE / "data" / "eval7"
 
@@ -152,17 +152,7 @@ def check_ssn(value: str) -> None:
 
 def check_phone(value: str) -> str:
     """The region a marked phone is valid in (libphonenumber); ValueError if none."""
-    import phonenumbers
-
-    regions = (None,) if value.strip().startswith("+") else REGIONS
-    for region in regions:
-        try:
-            number = phonenumbers.parse(value, region)
-        except phonenumbers.NumberParseException:
-            continue
-        if phonenumbers.is_valid_number(number):
-            return phonenumbers.region_code_for_number(number)
-    raise ValueError(f"phone {value!r} is valid in none of {', '.join(REGIONS)}")
+    return phone_region(value, REGIONS)
 
 
 def check_spans(notes: list[str], spans: list[Span]) -> dict[str, Counter]:

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from bench.eval_build import age_on, ascii_fold, parse_marked_notes, write_csv
+from bench.eval_build import age_on, ascii_fold, parse_marked_notes, phone_region, write_csv
 
 KINDS = ("name", "phone")
 ORIGINS = ("Malay", "Chinese")
@@ -51,3 +51,12 @@ def test_ascii_fold_and_csv(tmp_path):
     assert ascii_fold("Zoë Núñez") == "Zoe Nunez"
     write_csv(tmp_path / "t.csv", ["a", "b"], [("1", "x, y"), ("2", 'say "hi"')])
     assert (tmp_path / "t.csv").read_bytes() == b'a,b\r\n1,"x, y"\r\n2,"say ""hi"""\r\n'
+
+
+def test_phone_region_reads_plus_and_00_as_international_else_tries_each_region():
+    # 9123 4567: a Singapore mobile (8 digits starting 9); India's mobiles have 10 digits.
+    assert phone_region("+65 9123 4567", ("IN",)) == "SG"
+    assert phone_region("0065 9123 4567", ("IN",)) == "SG"
+    assert phone_region("9123 4567", ("IN", "SG")) == "SG"
+    with pytest.raises(ValueError, match="valid in none of IN, GB"):
+        phone_region("9123 4567", ("IN", "GB"))
