@@ -46,10 +46,12 @@ from bench.eval_common import (  # noqa: E402
     plain_removed,
     precision_rows,
     presidio_or_none,
+    print_step1_roles,
     read_people,
     read_spans,
     recall_rows,
     score_notes,
+    step1_roles,
     table_row,
     time_row,
 )
@@ -140,59 +142,11 @@ def load() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
 # Step 1
 # --------------------------------------------------------------------------------------
 def step1(table: pd.DataFrame) -> pd.DataFrame:
-    from core.schema import suggest_roles
-
-    rows = [
-        (
-            s.column,
-            COLUMN_TRUTH[str(s.column)][2],
-            COLUMN_TRUTH[str(s.column)][0],
-            COLUMN_TRUTH[str(s.column)][1],
-            str(s.role),
-            s.kind,
-            s.judged_by,
-        )
-        for s in suggest_roles(table)
-    ]
-    return pd.DataFrame(
-        rows, columns=["column", "holds", "true role", "group", "suggested", "kind", "judged by"]
+    truth = pd.DataFrame(
+        [(c, what, role, group) for c, (role, group, what) in COLUMN_TRUTH.items()],
+        columns=["column", "holds", "role", "group"],
     )
-
-
-def step1_summary(roles: pd.DataFrame) -> dict[str, object]:
-    """Direct columns missed, indirect ones found, code and target columns called direct or
-    a phone (hand-checkable: plain comparisons of two columns of ``roles``)."""
-    direct = roles[roles["group"] == "direct"]
-    indirect = roles[roles["group"] == "indirect"]
-    code = roles[roles["group"].isin(["code", "target"])]
-    return {
-        "direct found": int((direct["suggested"] == "direct").sum()),
-        "direct": len(direct),
-        "direct missed": [
-            f"{c} ({s}, {k})"
-            for c, s, k in direct.loc[
-                direct["suggested"] != "direct", ["column", "suggested", "kind"]
-            ].itertuples(index=False)
-        ],
-        "indirect found": int(indirect["suggested"].isin(["indirect", "direct"]).sum()),
-        "indirect": len(indirect),
-        "indirect missed": indirect.loc[
-            ~indirect["suggested"].isin(["indirect", "direct"]), "column"
-        ].tolist(),
-        "code called direct": [
-            f"{c} ({k})"
-            for c, k in code.loc[code["suggested"] == "direct", ["column", "kind"]].itertuples(
-                index=False
-            )
-        ],
-        "code called phone": code.loc[code["kind"] == "phone", "column"].tolist(),
-        "code called indirect": [
-            f"{c} ({k})"
-            for c, k in code.loc[code["suggested"] == "indirect", ["column", "kind"]].itertuples(
-                index=False
-            )
-        ],
-    }
+    return step1_roles(table, truth)
 
 
 # --------------------------------------------------------------------------------------
@@ -300,22 +254,7 @@ def safe_harbor(table, spans, people) -> dict[str, dict]:
 # Printing
 # --------------------------------------------------------------------------------------
 def print_step1(roles: pd.DataFrame) -> None:
-    print("## Step 1: suggested role of each column (project)\n")
-    print(roles.to_string(index=False))
-    s = step1_summary(roles)
-    print(
-        f"\ndirect-identifier columns called direct: {s['direct found']} of {s['direct']}; "
-        f"missed: {', '.join(s['direct missed']) or 'none'}"
-    )
-    print(
-        f"indirect columns called indirect or direct: {s['indirect found']} of "
-        f"{s['indirect']}; missed: {', '.join(s['indirect missed']) or 'none'}"
-    )
-    print(
-        f"code/target columns called direct: {', '.join(s['code called direct']) or 'none'}; "
-        f"called a phone: {', '.join(s['code called phone']) or 'none'}; called indirect: "
-        f"{', '.join(s['code called indirect']) or 'none'}"
-    )
+    print_step1_roles(roles, "## Step 1: suggested role of each column (project)")
 
 
 def print_notes(ours: dict, theirs: dict | None, times: tuple[float, float], setup: str) -> None:

@@ -53,11 +53,13 @@ from bench.eval_common import (  # noqa: E402
     plain_removed,
     precision_rows,
     presidio_or_none,
+    print_step1_roles,
     read_notes,
     read_people,
     read_spans,
     recall_rows,
     score_notes,
+    step1_roles,
     table_row,
     time_row,
 )
@@ -233,27 +235,6 @@ def with_columns(found: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------
 # Step 1 and Safe Harbor (the project only)
 # --------------------------------------------------------------------------------------
-def step1(table: pd.DataFrame, truth: pd.DataFrame) -> pd.DataFrame:
-    from core.schema import suggest_roles
-
-    holds = truth.set_index("column")
-    return pd.DataFrame(
-        [
-            (
-                s.column,
-                holds.loc[str(s.column), "holds"],
-                holds.loc[str(s.column), "role"],
-                holds.loc[str(s.column), "group"],
-                str(s.role),
-                s.kind,
-                s.judged_by,
-            )
-            for s in suggest_roles(table)
-        ],
-        columns=["column", "holds", "true role", "group", "suggested", "kind", "judged by"],
-    )
-
-
 def safe_harbor(data: dict[str, pd.DataFrame]) -> dict[str, dict]:
     from core.safe_harbor import apply_safe_harbor
 
@@ -302,21 +283,9 @@ def print_cells(
 
 
 def print_step1(roles: pd.DataFrame) -> None:
-    from bench.bench_detect_eval3 import step1_summary
-
-    print(
-        "\n## Step 1: suggested role of each column (project; presidio has no column classifier)\n"
-    )
-    print(roles.to_string(index=False))
-    s = step1_summary(roles)
-    print(
-        f"\ndirect-identifier columns called direct: {s['direct found']} of {s['direct']}; "
-        f"missed: {', '.join(s['direct missed']) or 'none'}\n"
-        f"indirect columns called indirect or direct: {s['indirect found']} of {s['indirect']}; "
-        f"missed: {', '.join(s['indirect missed']) or 'none'}\n"
-        f"code/target columns called direct: {', '.join(s['code called direct']) or 'none'}; "
-        f"called a phone: {', '.join(s['code called phone']) or 'none'}; called indirect: "
-        f"{', '.join(s['code called indirect']) or 'none'}"
+    print_step1_roles(
+        roles,
+        "\n## Step 1: suggested role of each column (project; presidio has no column classifier)",
     )
 
 
@@ -365,7 +334,7 @@ def main(argv: list[str] | None = None) -> None:
         theirs_cells = score_cells(table, with_columns(p_found, cells), origins)
     print_cells(ours_cells, theirs_cells, (ours_cells_s, theirs_cells_s))
 
-    print_step1(step1(table, data["columns"]))
+    print_step1(step1_roles(table, data["columns"]))
     print_safe_harbor(safe_harbor(data), table.size, len(table))
 
 

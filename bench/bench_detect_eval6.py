@@ -393,9 +393,7 @@ def cell_texts(data: Eval6) -> pd.DataFrame:
 
 
 def step1(data: Eval6) -> pd.DataFrame:
-    from bench.bench_detect_eval5 import step1 as step1_roles
-
-    return step1_roles(data.table, data.columns)
+    return common.step1_roles(data.table, data.columns)
 
 
 def safe_harbor(data: Eval6) -> dict[str, dict]:

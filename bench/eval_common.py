@@ -229,6 +229,84 @@ def plain_removed(table: pd.DataFrame, out: pd.DataFrame, groups: dict) -> list[
 
 
 # --------------------------------------------------------------------------------------
+# Step 1 (the project only: presidio has no column classifier)
+# --------------------------------------------------------------------------------------
+def step1_roles(table: pd.DataFrame, truth: pd.DataFrame) -> pd.DataFrame:
+    """Each column's suggested role (:func:`core.schema.suggest_roles`) beside its truth
+    (``truth``: column, holds, role, group)."""
+    from core.schema import suggest_roles
+
+    holds = truth.set_index("column")
+    return pd.DataFrame(
+        [
+            (
+                s.column,
+                holds.loc[str(s.column), "holds"],
+                holds.loc[str(s.column), "role"],
+                holds.loc[str(s.column), "group"],
+                str(s.role),
+                s.kind,
+                s.judged_by,
+            )
+            for s in suggest_roles(table)
+        ],
+        columns=["column", "holds", "true role", "group", "suggested", "kind", "judged by"],
+    )
+
+
+def step1_summary(roles: pd.DataFrame) -> dict[str, object]:
+    """Direct columns missed, indirect ones found, code and target columns called direct or
+    a phone (hand-checkable: plain comparisons of two columns of ``roles``)."""
+    direct = roles[roles["group"] == "direct"]
+    indirect = roles[roles["group"] == "indirect"]
+    code = roles[roles["group"].isin(["code", "target"])]
+    return {
+        "direct found": int((direct["suggested"] == "direct").sum()),
+        "direct": len(direct),
+        "direct missed": [
+            f"{c} ({s}, {k})"
+            for c, s, k in direct.loc[
+                direct["suggested"] != "direct", ["column", "suggested", "kind"]
+            ].itertuples(index=False)
+        ],
+        "indirect found": int(indirect["suggested"].isin(["indirect", "direct"]).sum()),
+        "indirect": len(indirect),
+        "indirect missed": indirect.loc[
+            ~indirect["suggested"].isin(["indirect", "direct"]), "column"
+        ].tolist(),
+        "code called direct": [
+            f"{c} ({k})"
+            for c, k in code.loc[code["suggested"] == "direct", ["column", "kind"]].itertuples(
+                index=False
+            )
+        ],
+        "code called phone": code.loc[code["kind"] == "phone", "column"].tolist(),
+        "code called indirect": [
+            f"{c} ({k})"
+            for c, k in code.loc[code["suggested"] == "indirect", ["column", "kind"]].itertuples(
+                index=False
+            )
+        ],
+    }
+
+
+def print_step1_roles(roles: pd.DataFrame, heading: str) -> None:
+    """``heading``, the roles table and its summary (:func:`step1_summary`)."""
+    print(heading + "\n")
+    print(roles.to_string(index=False))
+    s = step1_summary(roles)
+    print(
+        f"\ndirect-identifier columns called direct: {s['direct found']} of {s['direct']}; "
+        f"missed: {', '.join(s['direct missed']) or 'none'}\n"
+        f"indirect columns called indirect or direct: {s['indirect found']} of {s['indirect']}; "
+        f"missed: {', '.join(s['indirect missed']) or 'none'}\n"
+        f"code/target columns called direct: {', '.join(s['code called direct']) or 'none'}; "
+        f"called a phone: {', '.join(s['code called phone']) or 'none'}; called indirect: "
+        f"{', '.join(s['code called indirect']) or 'none'}"
+    )
+
+
+# --------------------------------------------------------------------------------------
 # Printing the project / presidio table of the notes
 # --------------------------------------------------------------------------------------
 def fmt(x) -> str:
