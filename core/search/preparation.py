@@ -61,8 +61,9 @@ def record_rows(series: pd.Series, hierarchy: Hierarchy) -> np.ndarray:
     """Each record's row of the hierarchy table (``len(hierarchy.levels)`` for a missing
     value). Values are matched as text (``39`` and ``39.0`` are one value): one hash of the
     records (pyarrow's ``index_in`` for a pyarrow string column, else ``pd.factorize`` and
-    the text of each distinct value). A value the hierarchy does not cover raises, naming
-    it and its row."""
+    the text of each distinct value; a numpy integer column spanning a short range is
+    coded by offset, with no hash). A value the hierarchy does not cover raises, naming it
+    and its row."""
     leaves = hierarchy.levels[0]
     if arrow_strings(series) and arrow_strings(leaves):
         values = pa.array(series.array)
@@ -73,33 +74,43 @@ def record_rows(series: pd.Series, hierarchy: Hierarchy) -> np.ndarray:
         if found.null_count:
             hierarchy.generalise(series, 0)  # raises, naming the first value not covered
         return found.to_numpy()
-    raw_codes, raw_uniques = distinct_values(series)
-    text = as_text(pd.Series(raw_uniques, name=series.name, dtype=series.dtype))
-    raw_rows = pd.Index(leaves.to_numpy(dtype=object)).get_indexer(
-        text.to_numpy(dtype=object, na_value=None)
-    )
-    missing = text.isna().to_numpy()
-    if ((raw_rows < 0) & ~missing).any():
-        hierarchy.generalise(series, 0)  # raises, naming the first value not covered
-    raw_rows = np.where(missing, len(leaves), raw_rows)
-    return raw_rows[np.asarray(raw_codes, dtype=np.intp)]
-
-
-def distinct_values(series: pd.Series) -> tuple[np.ndarray, Any]:
-    """Each record's code and the distinct values (in any order: :func:`record_rows` only
-    maps each record to its value's row). A numpy integer column whose values span a short
-    range is coded by offset from its smallest value (a bincount, no hash: adult's ages,
-    30,162 records, in about a third of ``pd.factorize``'s time); else ``pd.factorize``."""
     values = series.to_numpy() if isinstance(series.dtype, np.dtype) else None
     if values is not None and values.dtype.kind == "i" and values.size:
         low = int(values.min())
         span = int(values.max()) - low + 1
         if span <= 4 * values.size + 1024:
+            # By offset from the smallest value (a bincount, no hash: adult's ages, 30,162
+            # records, in about a third of pd.factorize's time), each offset's row found
+            # once; a record's row is then one lookup by its offset.
             offset = values.astype(np.int64, copy=False) - low  # (no int8 overflow)
             present = np.bincount(offset, minlength=span) > 0
-            codes = (np.cumsum(present) - 1)[offset]
-            return codes, (np.flatnonzero(present) + low).astype(values.dtype)
-    return pd.factorize(series, use_na_sentinel=False)
+            uniques = (np.flatnonzero(present) + low).astype(values.dtype)
+            row_of_offset = np.zeros(span, dtype=np.int64)
+            row_of_offset[present] = _rows_of_values(uniques, series, hierarchy)
+            return row_of_offset[offset]
+    raw_codes, raw_uniques = pd.factorize(series, use_na_sentinel=False)
+    return _rows_of_values(raw_uniques, series, hierarchy)[np.asarray(raw_codes, dtype=np.intp)]
+
+
+def _rows_of_values(uniques, series: pd.Series, hierarchy: Hierarchy) -> np.ndarray:
+    """The hierarchy row of each of a column's distinct values ``uniques`` (of
+    ``series``' type), matched as text; ``len(hierarchy.levels)`` for a missing value."""
+    leaves = hierarchy.levels[0]
+    if isinstance(uniques, np.ndarray) and uniques.dtype.kind in "iu" and arrow_strings(leaves):
+        # Integers as text (what as_text gives them) in pyarrow, found by one index_in.
+        text = pa.array(uniques).cast(pa.large_string())
+        found = pc.index_in(text, value_set=pa.array(leaves.array).cast(pa.large_string()))
+        if found.null_count:
+            hierarchy.generalise(series, 0)  # raises, naming the first value not covered
+        return found.to_numpy()
+    text = as_text(pd.Series(uniques, name=series.name, dtype=series.dtype))
+    rows = pd.Index(leaves.to_numpy(dtype=object)).get_indexer(
+        text.to_numpy(dtype=object, na_value=None)
+    )
+    missing = text.isna().to_numpy()
+    if ((rows < 0) & ~missing).any():
+        hierarchy.generalise(series, 0)  # raises, naming the first value not covered
+    return np.where(missing, len(leaves), rows)
 
 
 def dense_rows(rows: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
@@ -147,12 +158,26 @@ def prepare_column(
 
 
 def column_of_rows(
-    name: str, rows_of: np.ndarray, hierarchy: Hierarchy, records: np.ndarray | None, label=None
+    name: str,
+    rows_of: np.ndarray,
+    hierarchy: Hierarchy,
+    records: np.ndarray | None,
+    label=None,
+    codes_out: np.ndarray | None = None,
 ) -> PreparedColumn:
     """:func:`prepare_column` from each row's hierarchy row (``rows_of``, as
-    :func:`record_rows` gives; the rows may be groups of records, ``records`` of each).
-    Every step works on the distinct values, all levels at once."""
-    value_codes, rows = dense_rows(rows_of, len(hierarchy.levels) + 1)
+    :func:`record_rows` gives; the rows may be groups of records, ``records`` of each, every
+    one at least 1 unless some are 0). Every step works on the distinct values, all levels
+    at once. ``codes_out`` (levels x rows, int32): filled with each row's code at every
+    level (the search's units: :class:`PreparedTable`), in one take from a table of the
+    hierarchy's rows; the value codes are then its level-0 row."""
+    n_rows = len(hierarchy.levels) + 1
+    row_records = np.bincount(rows_of, weights=records, minlength=n_rows)
+    if records is None or records.min() > 0:  # a row present holds records
+        present = row_records > 0
+    else:
+        present = np.bincount(rows_of, minlength=n_rows) > 0
+    rows = np.flatnonzero(present)
     d, levels, domain = len(rows), hierarchy.height + 1, len(hierarchy.levels)
     label_of, leaves = level_labels(hierarchy)
     value_label = label_of[rows].T  # (levels, d)
@@ -172,7 +197,17 @@ def column_of_rows(
             level,
             name if label is None else label,
         )
-    counts = np.bincount(value_codes, weights=records, minlength=d).astype(float)
+    counts = row_records[rows].astype(float)
+    if codes_out is not None and (groups[0] == np.arange(d)).all():
+        by_row = np.zeros((levels, n_rows), dtype=np.int32)  # rows absent: never taken
+        by_row[:, rows] = groups
+        # mode="clip": the rows are in range, and numpy buffers ``out`` in mode "raise".
+        np.take(by_row, rows_of, axis=1, out=codes_out, mode="clip")
+        value_codes = codes_out[0]
+    else:
+        value_codes = (np.cumsum(present) - 1)[rows_of]
+        if codes_out is not None:
+            np.take(groups.astype(np.int32), value_codes, axis=1, out=codes_out, mode="clip")
     n = float(counts.sum())
     group_count = np.bincount((groups + starts[:, None]).ravel(), weights=np.tile(counts, levels))
     entropy = -np.log2(counts / group_count[groups + starts[:, None]])
@@ -247,6 +282,45 @@ class SensitiveColumn:
         )
 
 
+def group_records(coded: list[tuple[np.ndarray, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """The units of records coded per column (``(codes, cardinality)`` each, as
+    :func:`core.measures.codes.combine_codes` takes): each record's unit (units numbered
+    in the order of their combined key) and the first record of each unit. One sort of
+    the key with the record number packed below it: a unit's records are then one run,
+    its first record the run's first (most records are distinct on 8 columns, where a
+    sort beats a hash). A key too wide to pack falls back to combine_codes."""
+    n = coded[0][0].size
+    row_bits = max(int(n - 1).bit_length(), 1)
+    radix = 1
+    for _, cardinality in coded:
+        radix *= cardinality
+    if len(coded) == 1 or radix.bit_length() + row_bits > 62:
+        if len(coded) == 1:  # one column: its values present, in hierarchy order
+            unit_of_record, present = dense_rows(*coded[0])
+            n_units = present.size
+        else:
+            unit_of_record, n_units = combine_codes(coded, n)
+        first = np.empty(n_units, dtype=np.int64)
+        first[unit_of_record[::-1]] = np.arange(n - 1, -1, -1)
+        return unit_of_record, first
+    key = np.zeros(n, dtype=np.int64)
+    for codes, cardinality in coded:
+        key *= cardinality
+        key += codes
+    key <<= row_bits
+    key |= np.arange(n, dtype=np.int64)
+    key.sort()
+    record = key & ((1 << row_bits) - 1)  # each sorted entry's record
+    key >>= row_bits
+    starts = np.empty(n, dtype=bool)  # where a unit's run begins
+    starts[0] = True
+    np.not_equal(key[1:], key[:-1], out=starts[1:])
+    del key
+    unit_of_record = np.empty(n, dtype=np.intp)
+    unit_of_record[record] = np.cumsum(starts) - 1
+    return unit_of_record, record[starts]
+
+
 class PreparedTable:
     """One search's table, prepared once: a :class:`PreparedColumn` per quasi-identifier
     (its codes per unit), the units (records alike on every quasi-identifier at level 0),
@@ -267,51 +341,31 @@ class PreparedTable:
         # every quasi-identifier) straight away: only these passes touch every record; the
         # columns are then coded on the units (distinct values, losses, entropies, nesting).
         rows_of = [record_rows(df[c], hierarchies[c]) for c in self.qis]
-        if len(rows_of) == 1:  # one column: its values in hierarchy order are the units
-            unit_of_record, present = dense_rows(
-                rows_of[0], len(hierarchies[self.qis[0]].levels) + 1
-            )
-            n_units = present.size
-        else:
-            unit_of_record, n_units = combine_codes(
-                [
-                    (r, len(hierarchies[c].levels) + 1)
-                    for r, c in zip(rows_of, self.qis, strict=True)
-                ],
-                len(df),
-            )
-        first = np.empty(n_units, dtype=np.int64)
-        first[unit_of_record[::-1]] = np.arange(len(df) - 1, -1, -1)
+        unit_of_record, first = group_records(
+            [(r, len(hierarchies[c].levels) + 1) for r, c in zip(rows_of, self.qis, strict=True)]
+        )
+        n_units = first.size
         self.unit_records = np.bincount(unit_of_record, weights=counts, minlength=n_units).astype(
-            np.int64
+            np.int64, copy=False
         )
         self.n_units = n_units
         self.unit_first = first  # first record of each unit (ARX orders ties by it)
+        self.heights = np.array([hierarchies[c].height for c in self.qis], dtype=np.int64)
+        # From here on, codes are per unit: one row per (column, level) of one array, which
+        # the measures read as a whole (core.search.measures), filled column by column as
+        # each is coded. 32-bit: a code is below the number of distinct values, and keys
+        # are 32-bit while their radix fits (core.search.rollup).
+        self.unit_codes = np.empty((int((self.heights + 1).sum()), n_units), dtype=np.int32)
         # Units weighted by their records: a column's figures are those of its records.
-        columns = [
-            column_of_rows(str(c), r[first], hierarchies[c], self.unit_records, c)
-            for r, c in zip(rows_of, self.qis, strict=True)
-        ]
+        weights = self.unit_records.astype(float)
+        columns, row = [], 0
+        for r, c, height in zip(rows_of, self.qis, self.heights.tolist(), strict=True):
+            codes = self.unit_codes[row : row + height + 1]
+            column = column_of_rows(str(c), r[first], hierarchies[c], weights, c, codes)
+            column.codes, row = list(codes), row + height + 1
+            columns.append(column)
         del rows_of
         self.columns = columns
-        self.heights = np.array([c.height for c in columns], dtype=np.int64)
-        # From here on, codes are per unit: one row per (column, level) of one array, which
-        # the measures read as a whole (core.search.measures). 32-bit: a code is below the
-        # number of distinct values, and keys are 32-bit while their radix fits
-        # (core.search.rollup).
-        self.unit_codes = np.empty((int((self.heights + 1).sum()), n_units), dtype=np.int32)
-        row = 0
-        for column in columns:  # value_codes are per unit already
-            rows = self.unit_codes[row : row + column.height + 1]
-            # mode="clip": the codes are in range, and numpy buffers ``out`` in mode "raise".
-            np.take(
-                column.value_groups.astype(np.int32),
-                column.value_codes,
-                axis=1,
-                out=rows,
-                mode="clip",
-            )
-            column.codes, row = list(rows), row + column.height + 1
         self.population = None  # k-map with a population table: its records, coded alike
         if target.population_table is not None:
             self.population = PopulationLattice.of(

@@ -106,3 +106,22 @@ def test_bounds_never_exceed_the_measure_at_or_above_a_node(small_lattice, measu
         if evs[i].prune_ok:
             assert lattice.dynamic_bound(evs[i], measure) <= lowest + 1e-9
     assert len(usable) > 1 and np.isfinite(value).sum() == len(usable)
+
+
+def test_group_records_by_hand_and_past_a_packable_key():
+    """Six records coded on two columns, (0,1) (2,0) (0,1) (1,1) (2,0) (0,0): four units,
+    numbered in the order of their combined key 0*2+0 < 0*2+1 < 1*2+1 < 2*2+0, i.e.
+    (0,0) = unit 0 (record 5), (0,1) = unit 1 (records 0 and 2), (1,1) = unit 2 (record 3),
+    (2,0) = unit 3 (records 1 and 4); a unit's first record is its smallest."""
+    from core.search.preparation import group_records
+
+    a, b = np.array([0, 2, 0, 1, 2, 0]), np.array([1, 0, 1, 1, 0, 0])
+    unit, first = group_records([(a, 3), (b, 2)])
+    assert unit.tolist() == [1, 3, 1, 2, 3, 0]
+    assert first.tolist() == [5, 0, 3, 1]
+    # Cardinalities whose product, with the record number packed below, passes 62 bits:
+    # combine_codes' dense key instead (units in order of first appearance), same units.
+    wide = [(a, 3), (b, 2), (np.zeros(6, dtype=np.int64), 2**60)]
+    unit, first = group_records(wide)
+    assert unit.tolist() == [0, 1, 0, 2, 1, 3]
+    assert first.tolist() == [0, 1, 3, 5]
