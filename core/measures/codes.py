@@ -119,6 +119,31 @@ def compress_key(key: np.ndarray) -> tuple[np.ndarray, int]:
     return dense, n_groups
 
 
+def key_runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Dense codes of the non-negative ``key`` in ascending key order (not in order of first
+    appearance, as :func:`compress_key` gives them), and the first row of each code: one
+    sort of key and row number packed in one integer, after which each distinct key is one
+    run. None when key and row number do not fit 62 bits together (hash or compress then).
+    Half the work of :func:`compress_key` (no second sort), for callers that read the
+    groups, not their order (the lattice search's units and coarse partitions)."""
+    n = key.size
+    row_bits = max(int(n - 1).bit_length(), 1)
+    if n == 0 or int(key.max()).bit_length() + row_bits > 62:
+        return None
+    packed = key.astype(np.int64) << row_bits  # a new array: the key is left as it was
+    packed |= np.arange(n, dtype=np.int64)
+    packed.sort()
+    rows = packed & ((1 << row_bits) - 1)  # each sorted entry's row
+    packed >>= row_bits
+    starts = np.empty(n, dtype=bool)  # where a run of equal keys begins
+    starts[0] = True
+    np.not_equal(packed[1:], packed[:-1], out=starts[1:])
+    del packed
+    codes = np.empty(n, dtype=np.int64)
+    codes[rows] = np.cumsum(starts) - 1
+    return codes, rows[starts]
+
+
 def radix_key(coded: Sequence[tuple[np.ndarray, int]], n: int) -> np.ndarray:
     """A mixed-radix key equal exactly when the codes agree (not dense; sorted-unique
     re-compression only when the radix would overflow)."""

@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 from core._text import as_text
 from core.errors import ParameterError
 from core.hierarchy import Hierarchy
-from core.measures.codes import combine_codes
+from core.measures.codes import combine_codes, key_runs
 from core.measures.distributions import ClassDistribution, sensitive_coding
 from core.measures.models.class_models import ClassModels
 from core.population_risk.kmap import PopulationLattice
@@ -284,41 +284,32 @@ class SensitiveColumn:
 
 def group_records(coded: list[tuple[np.ndarray, int]]) -> tuple[np.ndarray, np.ndarray]:
     """The units of records coded per column (``(codes, cardinality)`` each, as
-    :func:`core.measures.codes.combine_codes` takes): each record's unit (units numbered
-    in the order of their combined key) and the first record of each unit. One sort of
-    the key with the record number packed below it: a unit's records are then one run,
-    its first record the run's first (most records are distinct on 8 columns, where a
-    sort beats a hash). A key too wide to pack falls back to combine_codes."""
+    :func:`core.measures.codes.combine_codes` takes): each record's unit and the first
+    record of each unit. Units are numbered in the order of their combined key, found by
+    one sort (:func:`core.measures.codes.key_runs`; most records are distinct on 8
+    columns, where a sort beats a hash); a key too wide for it is compressed by
+    ``combine_codes``, one column alone is its values present, in hierarchy order."""
     n = coded[0][0].size
-    row_bits = max(int(n - 1).bit_length(), 1)
     radix = 1
     for _, cardinality in coded:
         radix *= cardinality
-    if len(coded) == 1 or radix.bit_length() + row_bits > 62:
-        if len(coded) == 1:  # one column: its values present, in hierarchy order
-            unit_of_record, present = dense_rows(*coded[0])
-            n_units = present.size
-        else:
-            unit_of_record, n_units = combine_codes(coded, n)
-        first = np.empty(n_units, dtype=np.int64)
-        first[unit_of_record[::-1]] = np.arange(n - 1, -1, -1)
-        return unit_of_record, first
-    key = np.zeros(n, dtype=np.int64)
-    for codes, cardinality in coded:
-        key *= cardinality
-        key += codes
-    key <<= row_bits
-    key |= np.arange(n, dtype=np.int64)
-    key.sort()
-    record = key & ((1 << row_bits) - 1)  # each sorted entry's record
-    key >>= row_bits
-    starts = np.empty(n, dtype=bool)  # where a unit's run begins
-    starts[0] = True
-    np.not_equal(key[1:], key[:-1], out=starts[1:])
-    del key
-    unit_of_record = np.empty(n, dtype=np.intp)
-    unit_of_record[record] = np.cumsum(starts) - 1
-    return unit_of_record, record[starts]
+    runs = None
+    if len(coded) > 1 and radix < 2**62:
+        key = np.zeros(n, dtype=np.int64)
+        for codes, cardinality in coded:
+            key *= cardinality
+            key += codes
+        runs = key_runs(key)
+    if runs is not None:
+        return runs
+    if len(coded) == 1:
+        unit_of_record, present = dense_rows(*coded[0])
+        n_units = present.size
+    else:
+        unit_of_record, n_units = combine_codes(coded, n)
+    first = np.empty(n_units, dtype=np.int64)
+    first[unit_of_record[::-1]] = np.arange(n - 1, -1, -1)
+    return unit_of_record, first
 
 
 class PreparedTable:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from core.measures.codes import key_runs
 from core.measures.distributions import ClassDistribution
 from core.search.preparation import PreparedTable
 
@@ -75,14 +76,19 @@ class RollUp:
         self._cards = [list(column.cards) for column in columns]  # per column and level
 
     def key(
-        self, levels: Sequence[int], rows: np.ndarray | None, codes: list | None = None
+        self,
+        levels: Sequence[int],
+        rows: np.ndarray | None,
+        codes: list | None = None,
+        distinct: bool = False,
     ) -> tuple[np.ndarray, int]:
         """Class key at ``levels`` of each unit in ``rows`` (all units when None): a
         mixed-radix number over the columns' codes, below the returned radix; compacted
         (dense, radix = classes) only when the radix is large for the number of units.
         Codes are 32-bit while the radix fits (half the memory traffic of 64-bit); the key
         is returned as intp, which scatters and bincount take without a cast of their own.
-        ``codes``: per column and level, the codes to key (default: the units')."""
+        ``codes``: per column and level, the codes to key (default: the units').
+        ``distinct``: most keys differ (a coarse root), compacted by a sort (:func:`dense`)."""
         cards_of = self._cards
         parts = []
         radix = 1
@@ -106,7 +112,7 @@ class RollUp:
             key += column_codes if rows is None else column_codes[rows]
             radix *= card
         if radix > 4 * size + 1024:
-            return dense(key)
+            return dense(key, by_sort=distinct)
         return key.astype(np.intp, copy=False), radix  # numpy indexes by intp: cast once
 
     def node_classes(self, levels: Sequence[int]) -> Classes:
@@ -177,7 +183,7 @@ class RollUp:
             levels = np.zeros(len(self.columns), dtype=np.int64)
             levels[self._root_columns[:j]] = 1
             parent, parent_codes = roots[max(i for i in roots if i < j)]
-            classes = self._roll_up(levels, parent, None, parent_codes, remember=False)
+            classes = self._roll_up(levels, parent, None, parent_codes, root=True)
             roots[j] = (classes, [RootCodes(column.codes, classes.reps) for column in self.columns])
         return roots[j]
 
@@ -187,13 +193,14 @@ class RollUp:
         source: Classes,
         rows: np.ndarray | None,
         codes: list | None = None,
-        remember: bool = True,
+        root: bool = False,
     ) -> Classes:
         """The classes of ``node`` from those of a specialisation (``rows``: its
         representatives; None for all its classes, keyed through ``codes``, laid out in its
-        order), cached unless ``remember`` is False. Classes are numbered in the order of
-        their keys; each keeps the last of its source classes' units."""
-        key, radix = self.key(node, rows, codes)
+        order), cached unless ``root`` (a coarse root, whose keys are mostly distinct).
+        Classes are numbered in the order of their keys; each keeps the last of its source
+        classes' units."""
+        key, radix = self.key(node, rows, codes, distinct=root)
         unit = np.full(radix, -1, dtype=np.int64)  # a unit of each key present
         unit[key] = source.reps
         present = np.flatnonzero(unit >= 0)
@@ -214,7 +221,7 @@ class RollUp:
             )
             sizes = dist.sizes
         classes = Classes(reps, sizes, dist, first)
-        if remember:
+        if not root:
             self._remember(node, classes)
         return classes
 
@@ -272,7 +279,15 @@ class RootCodes:
         return gathered
 
 
-def dense(key: np.ndarray) -> tuple[np.ndarray, int]:
-    """A key renumbered 0..distinct - 1, and the number of distinct keys (at least 1)."""
+def dense(key: np.ndarray, by_sort: bool = False) -> tuple[np.ndarray, int]:
+    """A key renumbered 0..distinct - 1, and the number of distinct keys (at least 1), by
+    a hash; ``by_sort``: by one sort (:func:`core.measures.codes.key_runs`) unless the key
+    is too wide to sort packed, for keys mostly distinct (a coarse root: on adult's
+    11,000-18,000-class roots 60-95 us against pd.factorize's 110-130; a node's key, whose
+    values repeat, hashes faster: cup's with 1% suppressed, 25 against 35 ms)."""
+    runs = key_runs(key) if by_sort else None
+    if runs is not None:
+        codes, first = runs
+        return codes, max(first.size, 1)
     codes, uniques = pd.factorize(key)
     return codes.astype(np.int64, copy=False), max(len(uniques), 1)

@@ -125,3 +125,14 @@ def test_group_records_by_hand_and_past_a_packable_key():
     unit, first = group_records(wide)
     assert unit.tolist() == [0, 1, 0, 2, 1, 3]
     assert first.tolist() == [0, 1, 3, 5]
+
+
+def test_key_runs_by_hand():
+    """Key 7 3 7 0 3 3: codes in ascending key order 0 -> 0, 3 -> 1, 7 -> 2, so the rows get
+    2 1 2 0 1 1; the first row of each: 3 (key 0), 1 (key 3), 0 (key 7). A key whose values
+    need more than 62 bits with the row number packed below: None (left to a hash)."""
+    from core.measures.codes import key_runs
+
+    codes, first = key_runs(np.array([7, 3, 7, 0, 3, 3]))
+    assert codes.tolist() == [2, 1, 2, 0, 1, 1] and first.tolist() == [3, 1, 0]
+    assert key_runs(np.array([2**61, 0, 1])) is None
