@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench import bench_detect_eval3 as bench  # noqa: E402
+from bench.eval_common import step1_summary  # noqa: E402
 from bench.make_eval3 import DATA, ROWS, parse_notes  # noqa: E402
 
 
@@ -102,7 +103,7 @@ def test_step1_summary_by_hand():
         ],
         columns=["column", "group", "suggested", "kind"],
     )
-    s = bench.step1_summary(roles)
+    s = step1_summary(roles)
     assert (s["direct found"], s["direct"], s["direct missed"]) == (1, 2, ["c07 (other, category)"])
     assert (s["indirect found"], s["indirect"], s["indirect missed"]) == (1, 2, ["poskod"])
     assert s["code called direct"] == ["no_resit (phone)"]
