@@ -36,25 +36,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.eval_common import (  # noqa: E402
-    REFERENCE_DATE,
-    date_kept,
-    fmt,
-    left_rows,
-    ours_detect,
-    ours_redact,
-    plain_removed,
-    precision_rows,
-    presidio_or_none,
-    print_step1_roles,
-    read_people,
-    read_spans,
-    recall_rows,
-    score_notes,
-    step1_roles,
-    table_row,
-    time_row,
-)
+from bench import eval_common as common  # noqa: E402
 from bench.independent_eval import SPAN_KINDS, left_verbatim  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval3"
@@ -127,8 +109,8 @@ def load() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     from core.io import read_table
 
     table = read_table(DATA / "table.csv")
-    spans = read_spans(DATA)
-    people = read_people(DATA)
+    spans = common.read_spans(DATA)
+    people = common.read_people(DATA)
     scored = spans["kind"].isin(SPAN_KINDS)
     return (
         table,
@@ -146,7 +128,7 @@ def step1(table: pd.DataFrame) -> pd.DataFrame:
         [(c, what, role, group) for c, (role, group, what) in COLUMN_TRUTH.items()],
         columns=["column", "holds", "role", "group"],
     )
-    return step1_roles(table, truth)
+    return common.step1_roles(table, truth)
 
 
 # --------------------------------------------------------------------------------------
@@ -199,7 +181,7 @@ def safe_harbor_left(
         [p in c for p, c in zip(people["postal"], cells("poskod"), strict=True)]
     )
     for column in ("dob", "tarikh_lawatan"):
-        left[column] = np.array([date_kept(c) for c in cells(column)])
+        left[column] = np.array([common.date_kept(c) for c in cells(column)])
     old = (people["age"] >= 90).to_numpy()
     ages = pd.to_numeric(pd.Series(cells("umur")), errors="coerce").to_numpy()
     left["umur"] = old & (ages == people["age"].to_numpy())
@@ -232,7 +214,7 @@ def safe_harbor_left(
         "aged_90_plus": int(old.sum()),
         "aged_90_plus_exact": int((left["umur"] | birth_year).sum()),
         "birth_year_wrong": int(wrong_year.sum()),
-        "plain_removed": plain_removed(table, out, groups),
+        "plain_removed": common.plain_removed(table, out, groups),
     }
 
 
@@ -242,7 +224,7 @@ def safe_harbor(table, spans, people) -> dict[str, dict]:
     return {
         mode: safe_harbor_left(
             table,
-            apply_safe_harbor(table, reference_date=REFERENCE_DATE, free_text=mode).data,
+            apply_safe_harbor(table, reference_date=common.REFERENCE_DATE, free_text=mode).data,
             spans,
             people,
         )
@@ -254,27 +236,29 @@ def safe_harbor(table, spans, people) -> dict[str, dict]:
 # Printing
 # --------------------------------------------------------------------------------------
 def print_step1(roles: pd.DataFrame) -> None:
-    print_step1_roles(roles, "## Step 1: suggested role of each column (project)")
+    common.print_step1_roles(roles, "## Step 1: suggested role of each column (project)")
 
 
 def print_notes(ours: dict, theirs: dict | None, times: tuple[float, float], setup: str) -> None:
     n = int(ours["by_kind"].loc["all", "spans"])
     print(f"\n## Free text ({NOTES}): {n} labelled spans; presidio: {setup or 'not run'}\n")
     print("| measure | project | presidio |\n|---|---|---|")
-    row = table_row(ours, theirs)
-    recall_rows(row, ours, SPAN_KINDS)
-    precision_rows(row)
+    row = common.table_row(ours, theirs)
+    common.recall_rows(row, ours, SPAN_KINDS)
+    common.precision_rows(row)
     row(f"labelled strings left in clear after redaction (of {n})", lambda s: str(s["left"]))
-    left_rows(row, ours, SPAN_KINDS, words="left in clear")
-    time_row("time to redact the notes", times, theirs is not None, "the project's time")
+    common.left_rows(row, ours, SPAN_KINDS, words="left in clear")
+    common.time_row("time to redact the notes", times, theirs is not None, "the project's time")
 
 
 def print_names(ours: pd.Series, theirs: pd.Series | None) -> None:
     print(f"\n## Names in the name column ({NAMES}), cell by cell, per tradition\n")
     print("| tradition | cells | project | presidio |\n|---|---|---|---|")
     for origin in ours.index:
-        b = fmt(theirs[origin]) if theirs is not None else "-"
-        print(f"| {origin} | {ours.attrs['cells'].get(origin, '')} | {fmt(ours[origin])} | {b} |")
+        b = common.fmt(theirs[origin]) if theirs is not None else "-"
+        print(
+            f"| {origin} | {ours.attrs['cells'].get(origin, '')} | {common.fmt(ours[origin])} | {b} |"
+        )
 
 
 def print_safe_harbor(results: dict[str, dict], cells: int) -> None:
@@ -296,7 +280,7 @@ def print_safe_harbor(results: dict[str, dict], cells: int) -> None:
 def run_presidio(notes: pd.Series, names: pd.Series):
     """presidio's detections and redaction of the notes, its time, its set-up, and its
     detections in the name column; None when presidio is not installed."""
-    presidio = presidio_or_none(
+    presidio = common.presidio_or_none(
         ("MY", "PH", "AU", "SG"), PRESIDIO_EVAL3_RECOGNIZERS, PRESIDIO_EVAL3_LABELS, "eval3"
     )
     if presidio is None:
@@ -320,17 +304,17 @@ def main(argv: list[str] | None = None) -> None:
     print_step1(step1(table))
     notes = table[NOTES].where(table[NOTES].notna(), "").astype(str)
     names = table[NAMES].astype(str)
-    redacted, (ours_s, _) = ours_redact(notes, repeat=1)  # clock time, as presidio's
-    ours = score_notes(spans, ours_detect(notes), redacted, neutral)
+    redacted, (ours_s, _) = common.ours_redact(notes, repeat=1)  # clock time, as presidio's
+    ours = common.score_notes(spans, common.ours_detect(notes), redacted, neutral)
     other = None if args.no_presidio else run_presidio(notes, names)
     theirs, theirs_s, setup, their_names = None, 0.0, "", None
     origins = people["origin"]
     if other:
         p_found, p_redacted, theirs_s, setup, p_cells = other
-        theirs = score_notes(spans, p_found, p_redacted, neutral)
+        theirs = common.score_notes(spans, p_found, p_redacted, neutral)
         their_names = name_cells(names, origins, p_cells)
     print_notes(ours, theirs, (ours_s, theirs_s), setup)
-    our_names = name_cells(names, origins, ours_detect(names))
+    our_names = name_cells(names, origins, common.ours_detect(names))
     our_names.attrs["cells"] = {**origins.value_counts().to_dict(), "all": len(origins)}
     print_names(our_names, their_names)
     print_safe_harbor(safe_harbor(table, spans, people), table.size)

@@ -41,28 +41,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.eval_common import (  # noqa: E402
-    REFERENCE_DATE,
-    date_kept,
-    fmt,
-    left_rows,
-    origin_left_rows,
-    origin_recall_rows,
-    ours_detect,
-    ours_redact,
-    plain_removed,
-    precision_rows,
-    presidio_or_none,
-    print_step1_roles,
-    read_notes,
-    read_people,
-    read_spans,
-    recall_rows,
-    score_notes,
-    step1_roles,
-    table_row,
-    time_row,
-)
+from bench import eval_common as common  # noqa: E402
 from bench.independent_eval import SPAN_KINDS, left_verbatim  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval5"
@@ -106,13 +85,13 @@ def load() -> dict[str, pd.DataFrame]:
     (``row`` of a span is its note's number; ``ref`` spans apart as ``neutral``)."""
     from core.io import read_table
 
-    spans = read_spans(DATA).rename(columns={"note": "row"})
+    spans = common.read_spans(DATA).rename(columns={"note": "row"})
     scored = spans["kind"].isin(SPAN_KINDS)
     return {
         "table": read_table(DATA / "table.csv"),
         "columns": pd.read_csv(DATA / "columns.csv", keep_default_na=False),
-        "people": read_people(DATA),
-        "notes": read_notes(DATA),
+        "people": common.read_people(DATA),
+        "notes": common.read_notes(DATA),
         "spans": spans[scored].reset_index(drop=True),
         "neutral": spans[~scored].reset_index(drop=True),
     }
@@ -171,7 +150,7 @@ def safe_harbor_left(
     left["col_7"] = contains(people["street"], cells("col_7"))
     left["c8"] = contains(people["postal"], cells("c8"))
     for column in ("d", "v"):
-        left[column] = cells(column).map(date_kept).to_numpy(dtype=bool)
+        left[column] = cells(column).map(common.date_kept).to_numpy(dtype=bool)
     old = (people["age"] >= 90).to_numpy()
     ages = pd.to_numeric(cells("n"), errors="coerce").to_numpy()
     left["n"] = old & (ages == people["age"].to_numpy())
@@ -207,7 +186,7 @@ def safe_harbor_left(
 # --------------------------------------------------------------------------------------
 def presidio_tool():
     """presidio set up for eval5's countries, or None (with the reason printed)."""
-    return presidio_or_none(
+    return common.presidio_or_none(
         ("SG", "US", "GB", "IN", "MY", "AU"),
         PRESIDIO_EVAL5_RECOGNIZERS,
         PRESIDIO_EVAL5_LABELS,
@@ -241,9 +220,11 @@ def safe_harbor(data: dict[str, pd.DataFrame]) -> dict[str, dict]:
     results = {}
     groups = data["columns"].set_index("column")["group"]
     for mode in ("remove", "redact"):
-        out = apply_safe_harbor(data["table"], reference_date=REFERENCE_DATE, free_text=mode).data
+        out = apply_safe_harbor(
+            data["table"], reference_date=common.REFERENCE_DATE, free_text=mode
+        ).data
         result = safe_harbor_left(data["table"], out, data["people"], data["spans"], data["notes"])
-        result["plain_removed"] = plain_removed(data["table"], out, groups)
+        result["plain_removed"] = common.plain_removed(data["table"], out, groups)
         results[mode] = result
     return results
 
@@ -255,14 +236,14 @@ def print_notes(ours: dict, theirs: dict | None, seconds: tuple[float, float], s
     n = int(ours["by_kind"].loc["all", "spans"])
     print(f"\n## Free text: {n} labelled spans in 176 notes; presidio: {setup or 'not run'}\n")
     print("| measure | project | presidio |\n|---|---|---|")
-    row = table_row(ours, theirs)
-    recall_rows(row, ours, SPAN_KINDS)
-    origin_recall_rows(row, ours)
-    precision_rows(row)
+    row = common.table_row(ours, theirs)
+    common.recall_rows(row, ours, SPAN_KINDS)
+    common.origin_recall_rows(row, ours)
+    common.precision_rows(row)
     row(f"labelled strings left verbatim after redaction (of {n})", lambda s: str(s["left"]))
-    left_rows(row, ours, SPAN_KINDS)
-    origin_left_rows(row, ours)
-    time_row("time to redact the notes", seconds, theirs is not None, "the project's")
+    common.left_rows(row, ours, SPAN_KINDS)
+    common.origin_left_rows(row, ours)
+    common.time_row("time to redact the notes", seconds, theirs is not None, "the project's")
 
 
 def print_cells(
@@ -272,8 +253,8 @@ def print_cells(
     print("| column | origin | cells | project | presidio |\n|---|---|---|---|---|")
     other = theirs.set_index(["column", "origin"])["found"] if theirs is not None else None
     for column, origin, cells, found in ours.itertuples(index=False):
-        b = fmt(other.get((column, origin))) if other is not None else "-"
-        print(f"| {column} | {origin} | {cells} | {fmt(found)} | {b} |")
+        b = common.fmt(other.get((column, origin))) if other is not None else "-"
+        print(f"| {column} | {origin} | {cells} | {common.fmt(found)} | {b} |")
     a, b = seconds
     print(
         f"\ntime to scan the {int(ours.loc[ours['origin'] == 'all', 'cells'].sum()):,} cells: "
@@ -283,7 +264,7 @@ def print_cells(
 
 
 def print_step1(roles: pd.DataFrame) -> None:
-    print_step1_roles(
+    common.print_step1_roles(
         roles,
         "\n## Step 1: suggested role of each column (project; presidio has no column classifier)",
     )
@@ -313,28 +294,28 @@ def main(argv: list[str] | None = None) -> None:
     notes = data["notes"]["text"]
     presidio = None if args.no_presidio else presidio_tool()
 
-    redacted, (ours_s, _) = ours_redact(notes, repeat=1)  # clock time, as presidio's
-    ours = score_notes(data["spans"], ours_detect(notes), redacted, data["neutral"])
+    redacted, (ours_s, _) = common.ours_redact(notes, repeat=1)  # clock time, as presidio's
+    ours = common.score_notes(data["spans"], common.ours_detect(notes), redacted, data["neutral"])
     theirs, theirs_s, setup = None, 0.0, ""
     if presidio is not None:
         # presidio.run gives (clock, CPU) seconds; the project's side is timed by the clock
         p_found, p_redacted, (theirs_s, _) = presidio.run(notes)
         p_found = p_found.drop_duplicates(["row", "start", "end", "label"])
-        theirs = score_notes(data["spans"], p_found, p_redacted, data["neutral"])
+        theirs = common.score_notes(data["spans"], p_found, p_redacted, data["neutral"])
         setup = f"{presidio.setup}, phones SG/US/GB/IN/MY/AU, SG/UK/IN/ES ID recognisers"
     print_notes(ours, theirs, (ours_s, theirs_s), setup)
 
     cells = cell_texts(table)
     origins = {"c1": people["origin"], "x": people["origin"], "c6": people["kin_origin"]}
-    _, (ours_cells_s, _) = ours_redact(cells["text"], repeat=1)
-    ours_cells = score_cells(table, with_columns(ours_detect(cells["text"]), cells), origins)
+    _, (ours_cells_s, _) = common.ours_redact(cells["text"], repeat=1)
+    ours_cells = score_cells(table, with_columns(common.ours_detect(cells["text"]), cells), origins)
     theirs_cells, theirs_cells_s = None, 0.0
     if presidio is not None:
         p_found, _, (theirs_cells_s, _) = presidio.run(cells["text"])
         theirs_cells = score_cells(table, with_columns(p_found, cells), origins)
     print_cells(ours_cells, theirs_cells, (ours_cells_s, theirs_cells_s))
 
-    print_step1(step1_roles(table, data["columns"]))
+    print_step1(common.step1_roles(table, data["columns"]))
     print_safe_harbor(safe_harbor(data), table.size, len(table))
 
 

@@ -13,32 +13,28 @@ import pytest
 
 from bench.bench_detect_eval5 import DATA, date_kept, safe_harbor_left, score_cells, score_notes
 from bench.make_eval5 import KINDS, ORIGINS, parse_notes
-from tests.bench_set_checks import (
-    assert_csv_is_what_notes_txt_says,
-    assert_distinct_notes_with_every_kind_and_origin,
-    assert_spans_do_not_overlap,
-    assert_spans_sit_on_their_text,
-    spans_and_notes_fixtures,
-)
+from tests import bench_set_checks as checks
 
 ROLES = {"direct", "indirect", "target", "other", "free_text"}
 
 
-spans, notes = spans_and_notes_fixtures(DATA)
+spans, notes = checks.spans_and_notes_fixtures(DATA)
 
 
 def test_notes_csv_and_spans_csv_are_what_notes_txt_says(spans, notes):
     texts, marked = parse_notes((DATA / "notes.txt").read_text("utf-8"))
-    assert_csv_is_what_notes_txt_says(spans, notes, texts, marked)
+    checks.assert_csv_is_what_notes_txt_says(spans, notes, texts, marked)
 
 
 def test_every_span_cuts_out_its_labelled_text(spans, notes):
-    assert_spans_sit_on_their_text(spans, notes, KINDS, ORIGINS)
-    assert_spans_do_not_overlap(spans)
+    checks.assert_spans_sit_on_their_text(spans, notes, KINDS, ORIGINS)
+    checks.assert_spans_do_not_overlap(spans)
 
 
 def test_at_least_150_distinct_notes_and_every_kind_and_origin(spans, notes):
-    assert_distinct_notes_with_every_kind_and_origin(spans, notes, KINDS, ORIGINS, at_least=150)
+    checks.assert_distinct_notes_with_every_kind_and_origin(
+        spans, notes, KINDS, ORIGINS, at_least=150
+    )
 
 
 def _nric_ok(value: str) -> bool:

@@ -22,32 +22,28 @@ from bench.make_eval6 import (
     check_note_values,
     parse_notes,
 )
-from tests.bench_set_checks import (
-    assert_csv_is_what_notes_txt_says,
-    assert_distinct_notes_with_every_kind_and_origin,
-    assert_spans_do_not_overlap,
-    assert_spans_sit_on_their_text,
-    spans_and_notes_fixtures,
-)
+from tests import bench_set_checks as checks
 
 ROLES = {"direct", "indirect", "target", "other", "free_text"}
 
 
-spans, notes = spans_and_notes_fixtures(DATA)
+spans, notes = checks.spans_and_notes_fixtures(DATA)
 
 
 def test_notes_csv_and_spans_csv_are_what_notes_txt_says(spans, notes):
     texts, marked = parse_notes((DATA / "notes.txt").read_text("utf-8"))
-    assert_csv_is_what_notes_txt_says(spans, notes, texts, marked)
+    checks.assert_csv_is_what_notes_txt_says(spans, notes, texts, marked)
 
 
 def test_every_span_cuts_out_its_labelled_text(spans, notes):
-    assert_spans_sit_on_their_text(spans, notes, KINDS, ORIGINS, DIRECT_KINDS)
-    assert_spans_do_not_overlap(spans)
+    checks.assert_spans_sit_on_their_text(spans, notes, KINDS, ORIGINS, DIRECT_KINDS)
+    checks.assert_spans_do_not_overlap(spans)
 
 
 def test_at_least_120_distinct_notes_and_every_kind_and_origin(spans, notes):
-    assert_distinct_notes_with_every_kind_and_origin(spans, notes, KINDS, ORIGINS, at_least=120)
+    checks.assert_distinct_notes_with_every_kind_and_origin(
+        spans, notes, KINDS, ORIGINS, at_least=120
+    )
 
 
 def test_note_phones_and_identifiers_pass_their_checks(spans):

@@ -19,31 +19,28 @@ from bench.make_eval7 import (
     nric_ok,
     parse_notes,
 )
-from tests.bench_set_checks import (
-    assert_csv_is_what_notes_txt_says,
-    assert_distinct_notes_with_every_kind_and_origin,
-    assert_spans_sit_on_their_text,
-    spans_and_notes_fixtures,
-)
+from tests import bench_set_checks as checks
 
-spans, notes = spans_and_notes_fixtures(DATA)
+spans, notes = checks.spans_and_notes_fixtures(DATA)
 
 
 def test_notes_csv_and_spans_csv_are_what_notes_txt_says(spans, notes):
     texts, marked = parse_notes((DATA / "notes.txt").read_text("utf-8"))
-    assert_csv_is_what_notes_txt_says(spans, notes, texts, marked)
+    checks.assert_csv_is_what_notes_txt_says(spans, notes, texts, marked)
     assert notes["note"].tolist() == list(range(len(texts)))
 
 
 def test_every_span_cuts_out_its_text_and_the_checks_pass(spans, notes):
-    assert_spans_sit_on_their_text(spans, notes, KINDS, ORIGINS, DIRECT_KINDS)
+    checks.assert_spans_sit_on_their_text(spans, notes, KINDS, ORIGINS, DIRECT_KINDS)
     counts = check_spans(notes["text"].tolist(), [tuple(s) for s in spans.itertuples(index=False)])
     for kind in ("nric", "aadhaar", "nhs", "ssn", "ird", "hkid", "nik"):
         assert counts["ids"][kind] >= 3, kind
 
 
 def test_at_least_120_distinct_notes_and_every_kind_and_origin(spans, notes):
-    assert_distinct_notes_with_every_kind_and_origin(spans, notes, KINDS, ORIGINS, at_least=120)
+    checks.assert_distinct_notes_with_every_kind_and_origin(
+        spans, notes, KINDS, ORIGINS, at_least=120
+    )
 
 
 def test_a_wrong_check_digit_or_an_overlap_is_refused():

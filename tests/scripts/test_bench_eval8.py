@@ -26,17 +26,12 @@ from bench.make_eval8 import (
     read_notes,
     write,
 )
-from tests.bench_set_checks import (
-    assert_csv_is_what_notes_txt_says,
-    assert_distinct_notes_with_every_kind_and_origin,
-    assert_spans_sit_on_their_text,
-    spans_and_notes_fixtures,
-)
+from tests import bench_set_checks as checks
 
 WRITTEN = ("notes.csv", "spans.csv", "table.csv", "columns.csv", "people.csv")
 
 
-spans, notes = spans_and_notes_fixtures(DATA)
+spans, notes = checks.spans_and_notes_fixtures(DATA)
 
 
 def test_the_builder_rewrites_the_committed_files_byte_for_byte(tmp_path):
@@ -59,18 +54,20 @@ def test_parts_csv_is_what_mimesis_gives():
 
 def test_notes_csv_and_spans_csv_are_what_notes_txt_says(spans, notes):
     texts, countries, marked = read_notes()
-    assert_csv_is_what_notes_txt_says(spans, notes, texts, marked)
+    checks.assert_csv_is_what_notes_txt_says(spans, notes, texts, marked)
     assert notes["country"].tolist() == countries
     assert spans.columns.tolist() == SPAN_COLUMNS
 
 
 def test_every_span_cuts_out_its_text_with_eval7s_labels(spans, notes):
     letters = {*KIND_HIPAA.values(), *NEUTRAL_HIPAA.values(), "K"}
-    assert_spans_sit_on_their_text(spans, notes, KINDS, ORIGINS, DIRECT_KINDS)
+    checks.assert_spans_sit_on_their_text(spans, notes, KINDS, ORIGINS, DIRECT_KINDS)
     for kind, tradition, hipaa in spans[["kind", "tradition", "hipaa"]].itertuples(index=False):
         assert bool(tradition) == (kind == "name"), (kind, tradition)
         assert hipaa in letters and (kind == NEUTRAL or hipaa)
-    assert_distinct_notes_with_every_kind_and_origin(spans, notes, KINDS, ORIGINS, at_least=140)
+    checks.assert_distinct_notes_with_every_kind_and_origin(
+        spans, notes, KINDS, ORIGINS, at_least=140
+    )
     # About 30% of the notes are set in Singapore; the 13 other countries each have some.
     share = notes["country"].value_counts(normalize=True)
     assert 0.25 < share["SG"] < 0.35 and len(share) == 14
