@@ -11,7 +11,8 @@ import re
 import pandas as pd
 import pytest
 
-from bench.bench_detect_eval5 import DATA, date_kept, safe_harbor_left, score_cells, score_notes
+from bench.bench_detect_eval5 import DATA, safe_harbor_left, score_cells
+from bench.eval_common import date_kept, score_notes
 from bench.make_eval5 import KINDS, ORIGINS, parse_notes
 from tests import bench_set_checks as checks
 

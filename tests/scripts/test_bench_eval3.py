@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench import bench_detect_eval3 as bench  # noqa: E402
-from bench.eval_common import step1_summary  # noqa: E402
-from bench.make_eval3 import DATA, ROWS, parse_notes  # noqa: E402
+from bench.eval_common import date_kept, step1_summary  # noqa: E402
+from bench.make_eval3 import DATA, REFERENCE_DATE, ROWS, parse_notes  # noqa: E402
 
 
 # -- markup of the notes --------------------------------------------------------------
@@ -71,7 +71,7 @@ def test_labels_sit_on_their_text_and_columns_have_a_truth():
 def test_people_agree_with_the_table():
     table, _, people = _vendored()
     born = pd.to_datetime(people["dob"])
-    ref = pd.Timestamp(bench.REFERENCE_DATE)
+    ref = pd.Timestamp(REFERENCE_DATE)
     before_birthday = (born.dt.month > ref.month) | (
         (born.dt.month == ref.month) & (born.dt.day > ref.day)
     )
@@ -127,7 +127,7 @@ def test_step1_summary_by_hand():
     ],
 )
 def test_date_kept_by_hand(text, kept):
-    assert bench.date_kept(text) is kept
+    assert date_kept(text) is kept
 
 
 def test_year_kept_by_hand():
