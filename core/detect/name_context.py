@@ -103,9 +103,10 @@ _GREETING = re.compile(
 
 #: The passenger-name form: SURNAME/GIVEN NAMES (in capitals), then a title.
 PASSENGER_NAME = re.compile(
-    r"(?<![\w/])(?P<name>[A-Z][A-Z'’-]*/[A-Z][A-Z'’-]*(?:[ ][A-Z][A-Z'’-]*){0,3}?)"
+    r"(?P<name>[A-Z][A-Z'’-]*/[A-Z][A-Z'’-]*(?:[ ][A-Z][A-Z'’-]*){0,3}?)"
     r"[ \t]+(?:MR|MRS|MS|MSTR|MISS|MSS|DR|PROF|CHD|INF)(?![\w])"
 )
+_NO_NAME_BEFORE = re.compile(r"[\w/]")
 
 
 def a_medicine(text: str, end: int, cue: str) -> bool:
@@ -145,6 +146,8 @@ def passenger_names(text: str) -> tuple[list[tuple[int, int]], set[int]]:
         return [], set()
     spans, after_titles = [], set()
     for match in PASSENGER_NAME.finditer(text):
+        if match.start() and _NO_NAME_BEFORE.match(text, match.start() - 1):
+            continue  # inside a word or a code ("XLIM/WEI MR")
         spans.append(match.span("name"))
         end = match.end()
         while end < len(text) and text[end] in " \t":
@@ -159,25 +162,32 @@ _FACTS_AFTER = re.compile(
     rf"[ \t]*,?[ \t]*(?:{_AGE_SEX}|(?:dob|DOB|d\.o\.b\.?|D\.O\.B\.?|born)(?![A-Za-z]))"
 )
 _AGE_IN_BRACKETS = re.compile(r"[ \t]*\(\d{1,3}\)[ \t]+[a-z]")
-# An age and sex after lower-case words: "triage: chiamaka obi 33F".
-_LOWER_AGE_SEX = re.compile(r"(?<![\w/.-])\d{1,3}[ \t]?(?:[MFmf]|yo|y/o|yrs?)(?![A-Za-z])")
+# An age and sex after lower-case words: "triage: chiamaka obi 33F" (the expressions of
+# other_names open on a character class, which Python's engine skips to at C speed; the
+# character before a match is checked by hand).
+_LOWER_AGE_SEX = re.compile(r"[0-9]{1,3}[ \t]?(?:[MFmf]|yo|y/o|yrs?)(?![A-Za-z])")
+_NOT_BEFORE_AN_AGE = frozenset("0123456789/.-_") | frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+)
 _LOWER_WORDS_BEFORE = re.compile(
     r"(?<![\w'’@./-])((?:[a-z][a-z'’-]{1,24}[ \t]+){1,2}[a-z][a-z'’-]{1,24}),?[ \t]*$"
 )
 # "I am X", "I'm X", "my name is X".
 _SELF_NAMED = re.compile(
-    r"(?<![\w'’])(?i:i[ \t]+am|i['’]?m|my[ \t]+name[ \t]+is|my[ \t]+name['’]s)"
+    r"(?:[Ii](?:[ \t]+[Aa][Mm]|['’]?[Mm])|[Mm][Yy][ \t]+[Nn][Aa][Mm][Ee](?:[ \t]+[Ii][Ss]|['’][Ss]))"
     r"[ \t]+([A-Za-z][a-z'’-]{2,24})(?![\w'’-])"
 )
+_WORD_BEFORE = re.compile(r"[\w'’]")
 _HAN_NAME_IN_TEXT = re.compile(
     rf"(?<![\u3400-\u9fff])[{HAN_SURNAMES}][\u4e00-\u9fff]{{1,2}}(?![\u3400-\u9fff])"
 )
-#: Where :func:`other_names` may find a name in a text without a capitalised run (the
-#: scanner reads such texts too): "i'm", "i am", "name is", an age and sex, a Chinese
-#: character.
-OTHER_NAME_HINT = re.compile(
-    r"(?i:\bi['’]?m|\bi[ \t]+am|name[ \t]+is|name['’]s)[ \t]|\d[ \t]?[MFmf](?![A-Za-z])"
-    r"|[\u3400-\u9fff]"
+#: Where :func:`other_names` may find a name, in RE2's syntax ("i'm", "i am", "name is", an
+#: age and sex, a Chinese character): the scanner asks pyarrow which texts of a column
+#: match it (at C speed) and reads only those. Every text where :func:`other_names` finds
+#: a name matches it.
+OTHER_NAME_HINT = (
+    r"(?i)(?:\bi['’]?m|\bi[ \t]+am|name[ \t]+is|name['’]s)[ \t]"
+    r"|[0-9][ \t]?(?:[mf](?:[^a-z]|$)|y)|[\x{3400}-\x{9fff}]"
 )
 
 
@@ -196,6 +206,8 @@ def other_names(text: str, lists: NameLists) -> list[tuple[int, int]]:
     and names in Chinese characters (see the module doc)."""
     found = []
     for match in _SELF_NAMED.finditer(text):
+        if match.start() and _WORD_BEFORE.match(text, match.start() - 1):
+            continue  # inside a word: "Kim am", "Hmm"
         word = match.group(1)
         lower = word.lower()
         if (
@@ -209,6 +221,8 @@ def other_names(text: str, lists: NameLists) -> list[tuple[int, int]]:
             continue
         found.append(match.span(1))
     for match in _LOWER_AGE_SEX.finditer(text):
+        if match.start() and text[match.start() - 1] in _NOT_BEFORE_AN_AGE:
+            continue  # inside a number or a code: "12.5m", "A-12F"
         words = _LOWER_WORDS_BEFORE.search(text, max(0, match.start() - 80), match.start())
         if words:
             found += _lower_name_before(text, words.start(1), words.group(1).split(), lists)

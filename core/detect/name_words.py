@@ -435,3 +435,41 @@ SERVICE_WORDS = ORGANISATION_WORDS | frozenset(
         "worker",
     ]
 )
+
+# Words that come before the name of a place or an organisation in Malay and Indonesian
+# (and in some English names: "Hospital Sultanah Aminah", "Klinik Kesihatan Bedok"): the
+# capitalised words right after them name it, not a person.
+ORGANISATION_BEFORE = frozenset(
+    [
+        "hospital",
+        "klinik",
+        "universiti",
+        "masjid",
+        "surau",
+        "sekolah",
+        "kolej",
+        "institut",
+        "politeknik",
+        "maktab",
+        "dewan",
+        "pusat",
+        "taman",
+        "kampung",
+        "kg",
+        "jalan",
+        "jln",
+        "lorong",
+        "lor",
+        "lebuh",
+        "persiaran",
+        "sakit",
+        "puskesmas",
+        "syarikat",
+        "yayasan",  # a Malay foundation: "Yayasan Khazanah"
+        # a saint's church, school or hospital ("St Teresa's", "Saint Patrick's"), an Irish
+        # county ("Co. Mayo")
+        "st",
+        "saint",
+        "co",
+    ]
+)

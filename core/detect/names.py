@@ -57,6 +57,7 @@ from core.detect.name_words import (
     NAME_WORD,
     NAMING_WORDS,
     NOT_AFTER_TITLE,
+    ORGANISATION_BEFORE,
     ORGANISATION_WORDS,
     PERSON_VERBS,
     REACH_WORDS,
@@ -144,10 +145,13 @@ def names_from_matches(
     cued: list[tuple[int, int]],
     lists: NameLists,
     lower: list[tuple[int, int]] = (),
+    hinted: bool = True,
 ) -> list[tuple[int, int]]:
     """:func:`find_names` from the spans of the capitalised runs (``NAME_RUN``), of the names
     after a cue (:func:`cued_span`) and of the lower-case runs (:data:`LOWER_RUN`) already
-    found in ``text``; the free-text scanner finds them for a whole column in one pass."""
+    found in ``text``; the free-text scanner finds them for a whole column in one pass, and
+    says whether ``text`` matches :data:`core.detect.name_context.OTHER_NAME_HINT`
+    (``hinted``: where :func:`core.detect.name_context.other_names` may find a name)."""
     # Passenger names ("LIM/WEI MING MR"): the word after the title is a flight's code.
     spans, after_titles = passenger_names(text)
     for run_start, run_end in runs:
@@ -162,7 +166,8 @@ def names_from_matches(
             ):
                 spans.append((start, end))
     spans += [span for span in cued if span[0] not in after_titles]
-    spans += other_names(text, lists)  # "I am X", "chiamaka obi 33F", Chinese characters
+    if hinted:  # "I am X", "chiamaka obi 33F", Chinese characters
+        spans += other_names(text, lists)
     for run_start, run_end in lower:
         spans += _lower_names(text, run_start, run_end, lists)
         spans += _lower_name_before_verb(text, run_start, run_end, lists)
@@ -182,23 +187,38 @@ def _a_name_piece(text: str, start: int, end: int, tokens: list[str], lists: Nam
     four) is a name by its cue, its words or its shape (see :func:`find_names`), before the
     organisation word after it is looked for."""
     cue = _previous_word(text, start)
-    if cue in _ORGANISATION_BEFORE:
+    if cue in ORGANISATION_BEFORE:
         return False  # "Hospital Sultanah Aminah", "Masjid Sultan Abu Bakar"
-    # "Hotel X", "the X", "County of X" (core.detect.name_context)
-    before_cue = _previous_word(text, text.rfind(cue, 0, start)) if cue == "of" else ""
-    if after_a_firm_or_place_word(text, start, cue, before_cue):
-        return False
     if cue in CUES:
         return True
-    if (
-        a_medicine(text, end, cue)  # "tab. X", "X 40 mg"
-        or opens_a_place(tokens[0])  # "Mount X", "Port X"
-        or a_greeting(text, start)  # "Kia ora", "Ngā mihi"
+    # The words around a piece that would be a name may still say it is none: read only
+    # for those (most pieces are not names by their words: fewer reads per note).
+    return _a_name_by_its_words(text, start, end, tokens, cue, lists) and not (
+        _a_place(text, start, tokens, cue, lists)  # "from Madrid", "Kuala Lumpur"
+        or _no_person_around(text, start, end, tokens, cue)
+    )
+
+
+def _no_person_around(text: str, start: int, end: int, tokens: list[str], cue: str) -> bool:
+    """The words around the piece say it names a firm, a place, a medicine or a greeting
+    (:mod:`core.detect.name_context`): "Hotel X", "County of X", "tab. X", "X 40 mg",
+    "Mount X", "Kia ora", "pharmacy (X)"."""
+    before_cue = _previous_word(text, text.rfind(cue, 0, start)) if cue == "of" else ""
+    return (
+        after_a_firm_or_place_word(text, start, cue, before_cue)
+        or a_medicine(text, end, cue)
+        or opens_a_place(tokens[0])
+        or a_greeting(text, start)
         or in_brackets_after_a_firm(text, start, _previous_word(text, start - 1))
-    ):
-        return False
-    if _a_place(text, start, tokens, cue, lists):
-        return False  # "from Madrid", "in Hong Kong", "Kuala Lumpur"
+    )
+
+
+def _a_name_by_its_words(
+    text: str, start: int, end: int, tokens: list[str], cue: str, lists: NameLists
+) -> bool:
+    """:func:`_a_name_piece` without a cue: a sure name, an unknown word named by what
+    follows, a couple's given name, listed words, a patronymic, or a name's shape where
+    people are named."""
     piece = text[start:end]
     if len(tokens) == 1:
         only = tokens[0]
@@ -553,43 +573,6 @@ _ORGANISATION_AFTER = re.compile(
     r"(?:['’]s?)?(?:[ \t]+(?:[A-Z][A-Za-z'’.-]{0,24}"
     r"|(?:and|&)(?=[ \t]+(?!(?:Dr|Mr|Mrs|Ms|Mdm|Miss|Nurse|Prof)\b)[A-Z]))){0,5}?[ \t]+"
     rf"(?i:{'|'.join(sorted(_INSTITUTIONS))})s?(?![A-Za-z])"
-)
-# Words that come before the name of a place or an organisation in Malay and Indonesian
-# (and in some English names: "Hospital Sultanah Aminah", "Klinik Kesihatan Bedok"): the
-# capitalised words right after them name it, not a person.
-_ORGANISATION_BEFORE = frozenset(
-    [
-        "hospital",
-        "klinik",
-        "universiti",
-        "masjid",
-        "surau",
-        "sekolah",
-        "kolej",
-        "institut",
-        "politeknik",
-        "maktab",
-        "dewan",
-        "pusat",
-        "taman",
-        "kampung",
-        "kg",
-        "jalan",
-        "jln",
-        "lorong",
-        "lor",
-        "lebuh",
-        "persiaran",
-        "sakit",
-        "puskesmas",
-        "syarikat",
-        "yayasan",  # a Malay foundation: "Yayasan Khazanah"
-        # a saint's church, school or hospital ("St Teresa's", "Saint Patrick's"), an Irish
-        # county ("Co. Mayo")
-        "st",
-        "saint",
-        "co",
-    ]
 )
 _SPEAKER = re.compile(r":[ \t]")
 _EMAIL_LOCAL = re.compile(r"([a-z0-9._%+'-]+)@[a-z0-9-]+\.")

@@ -317,8 +317,6 @@ _LOOSER = {
     "phone": r"[0-9](?:[ ().-]{0,2}[0-9]){6}",
     "address": r"[0-9]|Jalan|Jln|Lorong|Lor",  # every alternative holds a digit but these
     "name": "[A-Z]",
-    # OTHER_NAME_HINT's ASCII part (texts beyond ASCII, Chinese ones too, are always kept)
-    "other_name": r"(?i)(?:\bi'?m|\bi[ \t]+am|name[ \t]+is|name's)[ \t]|[0-9][ \t]?[mf]",
 }
 # Below this many characters in all, a column's texts are all read by an expression
 # rather than filtered first: RE2 compiles each looser form on every call (about 10 us,
@@ -619,12 +617,13 @@ def _find_many_now(texts: list[str], chosen: tuple[str, ...], region: str) -> li
         )
         for i, start, end in column.subset(holding).search(LOWER_RUN, _whole):
             lower[i].append((start, end))
-        # Texts where a name needs no capitalised run: "i'm kahu", "obi 33F", Chinese
-        # characters (core.detect.name_context.other_names).
-        hinted = column.joined(_LOOSER["other_name"]).search(OTHER_NAME_HINT, _whole)
-        for i in set(name_runs) | set(cued) | set(lower) | {i for i, _, _ in hinted}:
+        # Texts where core.detect.name_context.other_names may find a name, also without a
+        # capitalised run ("i'm kahu", "obi 33F", Chinese characters): RE2 says which.
+        hint = pc.match_substring_regex(column.array, OTHER_NAME_HINT)
+        hinted = hint.to_numpy(zero_copy_only=False)
+        for i in set(name_runs) | set(cued) | set(lower) | set(np.flatnonzero(hinted).tolist()):
             spans = names_from_matches(
-                column.texts[i], name_runs[i], cued[i], lists, lower.get(i, [])
+                column.texts[i], name_runs[i], cued[i], lists, lower.get(i, []), bool(hinted[i])
             )
             candidates[i] += [(s, e, "name") for s, e in spans]
     priority = {k: i for i, k in enumerate(chosen)}
