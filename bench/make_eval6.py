@@ -11,10 +11,11 @@ indian-names, libphonenumber's example numbers) and from the lists the detectors
   ``names-dataset`` package (Philippines, South Africa, Ireland, Canada, Great Britain);
   given names of Jörg Michael's ``nam_dict.txt`` as the ``gender-guesser`` package ships
   it, by its country columns (China, India/Sri Lanka, Korea, Vietnam, Japan, Arabia/Persia,
-  Ireland, Great Britain); and name parts written by hand below for this set (Singapore and
-  Malaysian Chinese surnames and two-syllable given names in dialect romanisation, Malay
-  given and fathers' names, Tamil and North Indian family names, Eurasian family names,
-  Korean, Vietnamese, Japanese and Arabic family names);
+  Ireland, Great Britain); and name parts written by hand for this set in
+  ``bench/eval6_hand.py`` (Singapore and Malaysian Chinese surnames and two-syllable given
+  names in dialect romanisation, Malay given and fathers' names, Tamil and North Indian
+  family names, Eurasian family names, Korean, Vietnamese, Japanese and Arabic family
+  names), with its streets, towns, occupations and clinics;
 - **formats** (``bench/eval6_formats.py``): each country's number plan (phones checked with
   libphonenumber), identifiers with their published check digits (NRIC/FIN, MyKad, TFN,
   Medicare, PPSN, SIN, South African ID), postal formats, each identifier checked here
@@ -43,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import eval6_formats as fmt  # noqa: E402
+from bench import eval6_hand as hand  # noqa: E402
 from bench.eval_build import (  # noqa: E402
     MONTH_NAMES,
     MONTHS,
@@ -63,545 +65,6 @@ KINDS = ("name", "phone", "id", "ssn", "email", "url", "address", "date", "age")
 #: their own); addresses, dates and ages over 89 are indirect (HIPAA identifiers all the same).
 DIRECT_KINDS = ("name", "phone", "id", "ssn", "email", "url")
 ORIGINS = ("Chinese", "Malay", "Indian", "Eurasian", "Western", "Filipino", "African", "Other")
-# ---- hand-written for eval6 ------------------------------------------------------------
-CHINESE_FAMILY = [
-    "Tan",
-    "Lim",
-    "Lee",
-    "Ng",
-    "Ong",
-    "Wong",
-    "Goh",
-    "Chua",
-    "Chan",
-    "Koh",
-    "Teo",
-    "Ang",
-    "Yeo",
-    "Tay",
-    "Ho",
-    "Low",
-    "Toh",
-    "Sim",
-    "Chong",
-    "Chia",
-    "Leong",
-    "Foo",
-    "Quek",
-    "Heng",
-    "Neo",
-    "Ow",
-    "Seah",
-    "Yap",
-    "Kwek",
-    "Lau",
-    "Khoo",
-    "Ooi",
-    "Cheah",
-    "Liew",
-    "Pang",
-    "Soh",
-    "Phua",
-    "Tng",
-    "Kok",
-    "Lai",
-    "Chew",
-    "Gan",
-    "Boey",
-    "Siow",
-    "Wee",
-    "Pek",
-    "Loke",
-    "Thong",
-]
-CHINESE_GIVEN_M = [
-    "Boon Keat",
-    "Kok Wai",
-    "Wei Ming",
-    "Chee Hong",
-    "Jun Jie",
-    "Yong Sheng",
-    "Teck Huat",
-    "Kah Wai",
-    "Zhi Hao",
-    "Beng Chye",
-    "Soon Huat",
-    "Kian Seng",
-    "Hock Lye",
-    "Wen Jie",
-    "Jia Le",
-    "Guan Hock",
-    "Meng Kiat",
-    "Eng Soon",
-    "Chin Aik",
-    "Yu Xuan",
-    "Kai Xiang",
-    "Shao Wei",
-]
-CHINESE_GIVEN_F = [
-    "Siew Ling",
-    "Mei Fong",
-    "Hui Min",
-    "Bee Lian",
-    "Li Ting",
-    "Pei Shan",
-    "Swee Kim",
-    "Ai Ling",
-    "Xin Yi",
-    "Jia Hui",
-    "Siok Hoon",
-    "Lay Kheng",
-    "Yoke Lin",
-    "Wan Ting",
-    "Shu Fen",
-    "Geok Choo",
-    "Mui Eng",
-    "Ying Xuan",
-    "Kim Neo",
-    "Poh Choo",
-    "Sze Min",
-    "Hwee Ping",
-]
-MALAY_GIVEN_M = [
-    "Hairul",
-    "Shahrin",
-    "Ridhwan",
-    "Azlan",
-    "Muhammad",
-    "Firdaus",
-    "Izzat",
-    "Hakim",
-    "Nazrul",
-    "Rashid",
-    "Ashraf",
-    "Badrul",
-    "Zaidi",
-    "Kamal",
-    "Syahmi",
-    "Adli",
-    "Hisham",
-    "Fikri",
-    "Rusdi",
-    "Lokman",
-    "Ariffin",
-    "Johari",
-    "Norman",
-    "Zahid",
-    "Asyraf",
-]
-MALAY_GIVEN_F = [
-    "Nurul",
-    "Syafiqah",
-    "Norhayati",
-    "Rosnah",
-    "Sharifah",
-    "Nadiah",
-    "Aminah",
-    "Zubaidah",
-    "Hafizah",
-    "Faridah",
-    "Noor",
-    "Rozita",
-    "Suraya",
-    "Athirah",
-    "Wardah",
-    "Mastura",
-    "Zarina",
-    "Habibah",
-    "Nazirah",
-    "Shahida",
-    "Yasmin",
-    "Azlina",
-    "Syuhada",
-]
-MALAY_FATHER = [
-    "Latif",
-    "Rosli",
-    "Ismail",
-    "Kassim",
-    "Mahmud",
-    "Jaafar",
-    "Rahim",
-    "Aziz",
-    "Idris",
-    "Hussin",
-    "Daud",
-    "Samad",
-    "Harun",
-    "Yaacob",
-    "Musa",
-    "Salleh",
-    "Ghani",
-    "Hamid",
-    "Omar",
-    "Mansor",
-    "Zakaria",
-    "Sidek",
-]
-INDIAN_FAMILY = [
-    "Murugan",
-    "Subramaniam",
-    "Krishnan",
-    "Rajoo",
-    "Ramasamy",
-    "Pillai",
-    "Nair",
-    "Menon",
-    "Iyer",
-    "Raman",
-    "Gopal",
-    "Sundaram",
-    "Velu",
-    "Arumugam",
-    "Thangaraj",
-    "Sharma",
-    "Gupta",
-    "Singh",
-    "Kaur",
-    "Gill",
-    "Sandhu",
-    "Patel",
-    "Shah",
-    "Reddy",
-    "Rao",
-    "Naidu",
-    "Chandran",
-    "Balakrishnan",
-    "Selvaraj",
-    "Perumal",
-    "Kannan",
-    "Joseph",
-]
-EURASIAN_FAMILY = [
-    "de Souza",
-    "Pereira",
-    "D'Silva",
-    "Oliveiro",
-    "Aloysius",
-    "Fernandez",
-    "Rodrigues",
-    "Sta Maria",
-    "de Costa",
-    "Schoon",
-    "Vanderstraaten",
-    "Le Cain",
-    "Martens",
-    "Pestana",
-    "Clarke",
-    "Jeremiah",
-    "de Mello",
-    "Alberto",
-    "Barker",
-    "da Luz",
-]
-OTHER_FAMILY = {
-    "korea": [
-        "Kim",
-        "Lee",
-        "Park",
-        "Choi",
-        "Jung",
-        "Kang",
-        "Cho",
-        "Yoon",
-        "Jang",
-        "Lim",
-        "Han",
-        "Oh",
-        "Seo",
-        "Shin",
-    ],
-    "vietnam": [
-        "Nguyen",
-        "Tran",
-        "Le",
-        "Pham",
-        "Hoang",
-        "Phan",
-        "Vu",
-        "Dang",
-        "Bui",
-        "Do",
-        "Ho",
-        "Ngo",
-        "Duong",
-        "Ly",
-    ],
-    "japan": [
-        "Sato",
-        "Suzuki",
-        "Takahashi",
-        "Tanaka",
-        "Watanabe",
-        "Ito",
-        "Yamamoto",
-        "Nakamura",
-        "Kobayashi",
-        "Kato",
-    ],
-    "arabia": [
-        "Al-Sayed",
-        "Haddad",
-        "Khalil",
-        "Mansour",
-        "Nasser",
-        "Hakimi",
-        "Farouk",
-        "Saleh",
-        "Darwish",
-        "Rahimi",
-    ],
-}
-SG_HDB_STREETS = [
-    "Ang Mo Kio Ave 10",
-    "Yishun St 72",
-    "Woodlands Dr 53",
-    "Sengkang West Ave",
-    "Clementi West St 2",
-    "Hougang St 91",
-    "Choa Chu Kang Ave 4",
-    "Bukit Batok St 31",
-    "Jurong West St 65",
-    "Pasir Ris Dr 4",
-    "Lor 8 Toa Payoh",
-    "Telok Blangah Hts",
-    "Bedok Reservoir Rd",
-    "Marine Terrace",
-    "Circuit Rd",
-    "Redhill Close",
-    "Whampoa Dr",
-    "Tampines Ave 9",
-    "Compassvale Lane",
-    "Canberra Rd",
-    "Rivervale Dr",
-    "Boon Lay Dr",
-    "Fajar Rd",
-    "Jalan Bukit Merah",
-    "Lor Limau",
-]
-SG_PRIVATE_STREETS = [
-    "Jalan Kembangan",
-    "Lorong Marzuki",
-    "Siglap Rd",
-    "Jalan Haji Alias",
-    "Bedok North Rd",
-    "Sunset Way",
-    "Jalan Jurong Kechil",
-    "Lor Ong Lye",
-    "Cashew Rd",
-    "Yio Chu Kang Rd",
-]
-MY_STREETS = [
-    "Jalan SS 15/4",
-    "Jalan Bunga Raya 3",
-    "Jalan Kenanga 2/1",
-    "Lorong Maarof",
-    "Jalan Tun Ismail",
-    "Jalan Puteri 7/9",
-    "Jalan Setia Indah U13/2",
-    "Jalan Dato Keramat",
-    "Lebuh Chulia",
-    "Jalan Meru",
-]
-MY_TOWNS = [
-    "Petaling Jaya",
-    "Shah Alam",
-    "Johor Bahru",
-    "Ipoh",
-    "George Town",
-    "Kuching",
-    "Kota Kinabalu",
-    "Seremban",
-    "Klang",
-    "Bangsar",
-]
-AU_STREETS = [
-    "Wattle St",
-    "Banksia Ave",
-    "Station Rd",
-    "Church St",
-    "Bridge Rd",
-    "Kooyong Rd",
-    "Marine Pde",
-    "Hume Hwy",
-    "Gympie Rd",
-    "Stirling Hwy",
-    "Anzac Pde",
-    "Jacaranda Cres",
-    "Currawong Dr",
-    "Boundary St",
-]
-AU_SUBURBS = [
-    "Parramatta NSW",
-    "Newtown NSW",
-    "Fitzroy VIC",
-    "Geelong VIC",
-    "Chermside QLD",
-    "Southport QLD",
-    "Fremantle WA",
-    "Subiaco WA",
-    "Norwood SA",
-    "Hobart TAS",
-    "Belconnen ACT",
-    "Darwin NT",
-]
-PH_STREETS = [
-    "Mabini St",
-    "Rizal Ave",
-    "Katipunan Ave",
-    "J.P. Laurel St",
-    "Gen. Luna St",
-    "Osmeña Blvd",
-    "Aguinaldo Hwy",
-    "Burgos St",
-    "Sampaguita St",
-    "Magsaysay Ave",
-]
-PH_PLACES = [
-    "Brgy. Poblacion, Makati City",
-    "Brgy. Kapitolyo, Pasig City",
-    "Brgy. Lahug, Cebu City",
-    "Brgy. Talamban, Cebu City",
-    "Brgy. Bagumbayan, Taguig",
-    "Brgy. San Antonio, Quezon City",
-    "Davao City",
-    "Iloilo City",
-    "Brgy. Malanday, Marikina",
-    "Dasmariñas, Cavite",
-]
-IE_STREETS = [
-    "Griffith Ave",
-    "Sundrive Rd",
-    "Monkstown Rd",
-    "Ardilaun Park",
-    "College Rd",
-    "Shandon St",
-    "Oranmore Rd",
-    "O'Connell St",
-    "Lisheen Drive",
-    "Castle View",
-]
-IE_TOWNS = [
-    "Drumcondra, Dublin 9",
-    "Crumlin, Dublin 12",
-    "Blackrock, Co. Dublin",
-    "Ballincollig, Co. Cork",
-    "Salthill, Galway",
-    "Ennis, Co. Clare",
-    "Castletroy, Limerick",
-    "Navan, Co. Meath",
-    "Tralee, Co. Kerry",
-    "Sligo",
-]
-CA_STREETS = [
-    "Bloor St W",
-    "Yonge St",
-    "Rue Sherbrooke E",
-    "Jasper Ave",
-    "Robson St",
-    "Portage Ave",
-    "Spring Garden Rd",
-    "Bank St",
-    "Rue Saint-Denis",
-    "Kingsway",
-]
-CA_TOWNS = [
-    "Toronto ON",
-    "Mississauga ON",
-    "Montréal QC",
-    "Laval QC",
-    "Edmonton AB",
-    "Calgary AB",
-    "Vancouver BC",
-    "Winnipeg MB",
-    "Halifax NS",
-    "Ottawa ON",
-]
-ZA_STREETS = [
-    "Jan Smuts Ave",
-    "Oxford Rd",
-    "Main Rd",
-    "Voortrekker Rd",
-    "Florida Rd",
-    "Beach Rd",
-    "Church St",
-    "Vilakazi St",
-    "Rivonia Rd",
-    "Long St",
-]
-ZA_TOWNS = [
-    "Rosebank, Johannesburg",
-    "Sandton",
-    "Sea Point, Cape Town",
-    "Bellville",
-    "Durban North",
-    "Umhlanga",
-    "Hatfield, Pretoria",
-    "Soweto",
-    "Stellenbosch",
-    "Gqeberha",
-]
-OCCUPATIONS = [
-    "staff nurse",
-    "hawker",
-    "property agent",
-    "bus captain",
-    "civil servant",
-    "accountant",
-    "teacher",
-    "security officer",
-    "cleaner",
-    "retired",
-    "housewife",
-    "student",
-    "software engineer",
-    "electrician",
-    "pharmacist",
-    "sales executive",
-    "grab driver",
-    "barista",
-    "chef",
-    "physiotherapist",
-    "lecturer",
-    "call centre agent",
-    "logistics coordinator",
-    "seafarer",
-    "domestic helper",
-    "plumber",
-    "farmer",
-    "miner",
-    "paramedic",
-    "lawyer",
-    "dental assistant",
-    "bank teller",
-    "welder",
-    "graphic designer",
-    "shop assistant",
-    "construction worker",
-    "dentist",
-    "social worker",
-    "police officer",
-    "unemployed",
-]
-#: Hospitals and clinics, many carrying a person's name (they are no person).
-CLINICS = [
-    "Tan Tock Seng Hospital",
-    "Khoo Teck Puat Hospital",
-    "Ng Teng Fong General Hospital",
-    "Mater Misericordiae University Hospital",
-    "St James's Hospital",
-    "Sultanah Aminah Hospital",
-    "Hospital Raja Permaisuri Bainun",
-    "Sir Charles Gairdner Hospital",
-    "Royal Prince Alfred",
-    "Chris Hani Baragwanath Hospital",
-    "Groote Schuur Hospital",
-    "Jose R. Reyes Memorial",
-    "St. Luke's Medical Center",
-    "Sunnybrook",
-    "Mount Sinai Hospital",
-    "Princess Alexandra Hospital",
-]
 EMAIL_DOMAINS = {
     "SG": ("gmail.com", "singnet.com.sg", "hotmail.com", "yahoo.com.sg"),
     "MY": ("gmail.com", "yahoo.com.my", "streamyx.com", "hotmail.my"),
@@ -909,18 +372,18 @@ _ZA_NOT_AFRICAN = (
 def build_names() -> None:
     """Writes names.csv: the package names above, then the hand-written parts."""
     rows = _names_dataset_names() + _gender_guesser_names()
-    hand = [
-        *(("Chinese", "family", n, "hand") for n in CHINESE_FAMILY),
-        *(("Chinese", "given_m", n, "hand") for n in CHINESE_GIVEN_M),
-        *(("Chinese", "given_f", n, "hand") for n in CHINESE_GIVEN_F),
-        *(("Malay", "given_m", n, "hand") for n in MALAY_GIVEN_M),
-        *(("Malay", "given_f", n, "hand") for n in MALAY_GIVEN_F),
-        *(("Malay", "father", n, "hand") for n in MALAY_FATHER),
-        *(("Indian", "family", n, "hand") for n in INDIAN_FAMILY),
-        *(("Eurasian", "family", n, "hand") for n in EURASIAN_FAMILY),
-        *(("Other", "family", n, f"hand:{k}") for k, v in OTHER_FAMILY.items() for n in v),
+    written = [
+        *(("Chinese", "family", n, "hand") for n in hand.CHINESE_FAMILY),
+        *(("Chinese", "given_m", n, "hand") for n in hand.CHINESE_GIVEN_M),
+        *(("Chinese", "given_f", n, "hand") for n in hand.CHINESE_GIVEN_F),
+        *(("Malay", "given_m", n, "hand") for n in hand.MALAY_GIVEN_M),
+        *(("Malay", "given_f", n, "hand") for n in hand.MALAY_GIVEN_F),
+        *(("Malay", "father", n, "hand") for n in hand.MALAY_FATHER),
+        *(("Indian", "family", n, "hand") for n in hand.INDIAN_FAMILY),
+        *(("Eurasian", "family", n, "hand") for n in hand.EURASIAN_FAMILY),
+        *(("Other", "family", n, f"hand:{k}") for k, v in hand.OTHER_FAMILY.items() for n in v),
     ]
-    rows += hand
+    rows += written
     # names-dataset's lists are of a country's people, not of a tradition: its Western
     # (GB, CA, IE) names that other traditions' lists hold ("Patel", "Cheng", "Simran")
     # are left out, so a name's origin says where the name comes from.
@@ -971,12 +434,12 @@ def full_name(rng: random.Random, names, origin: str, male: bool) -> tuple[str, 
         given, source = rng.choice(names[("Western", part)])
         return f"{given} {rng.choice(names[('Eurasian', 'family')])[0]}", given, source
     if origin == "Other":
-        tradition = rng.choice(list(OTHER_FAMILY))
+        tradition = rng.choice(list(hand.OTHER_FAMILY))
         pool = [n for n in names[("Other", part)] if n[1].endswith(tradition)] or names[
             ("Other", part)
         ]
         given, source = rng.choice(pool)
-        family = rng.choice(OTHER_FAMILY[tradition])
+        family = rng.choice(hand.OTHER_FAMILY[tradition])
         full = f"{family} {given}" if tradition in {"korea", "vietnam"} else f"{given} {family}"
         return full, given, source
     given, source = rng.choice(names[(origin, part)])
@@ -1009,35 +472,37 @@ def address_of(rng: random.Random, country: str) -> tuple[str, str, str]:
     if country == "SG":
         if rng.random() < 0.75:
             block = rng.randint(1, 999)
-            street = f"Blk {block} {rng.choice(SG_HDB_STREETS)}"
+            street = f"Blk {block} {rng.choice(hand.SG_HDB_STREETS)}"
             unit = f"#{rng.randint(2, 25):02d}-{rng.randint(1, 480):0{rng.choice([2, 3])}d}"
             text = f"{street} {unit}"
         else:
-            street = f"{rng.randint(1, 120)} {rng.choice(SG_PRIVATE_STREETS)}"
+            street = f"{rng.randint(1, 120)} {rng.choice(hand.SG_PRIVATE_STREETS)}"
             text = street
         text = text.lower() if rng.random() < 0.2 else text
     elif country == "MY":
-        street = f"No. {rng.randint(1, 88)}, {rng.choice(MY_STREETS)}"
-        text = f"{street}, {rng.choice(MY_TOWNS)}"
+        street = f"No. {rng.randint(1, 88)}, {rng.choice(hand.MY_STREETS)}"
+        text = f"{street}, {rng.choice(hand.MY_TOWNS)}"
     elif country == "AU":
         unit = f"{rng.randint(1, 12)}/" if rng.random() < 0.3 else ""
-        street = f"{unit}{rng.randint(1, 250)} {rng.choice(AU_STREETS)}"
-        text = f"{street}, {rng.choice(AU_SUBURBS)}"
+        street = f"{unit}{rng.randint(1, 250)} {rng.choice(hand.AU_STREETS)}"
+        text = f"{street}, {rng.choice(hand.AU_SUBURBS)}"
     elif country == "PH":
         if rng.random() < 0.4:
-            street = f"Blk {rng.randint(1, 40)} Lot {rng.randint(1, 60)} {rng.choice(PH_STREETS)}"
+            street = (
+                f"Blk {rng.randint(1, 40)} Lot {rng.randint(1, 60)} {rng.choice(hand.PH_STREETS)}"
+            )
         else:
-            street = f"{rng.randint(1, 2200)} {rng.choice(PH_STREETS)}"
-        text = f"{street}, {rng.choice(PH_PLACES)}"
+            street = f"{rng.randint(1, 2200)} {rng.choice(hand.PH_STREETS)}"
+        text = f"{street}, {rng.choice(hand.PH_PLACES)}"
     elif country == "IE":
-        street = f"{rng.randint(1, 140)} {rng.choice(IE_STREETS)}"
-        text = f"{street}, {rng.choice(IE_TOWNS)}"
+        street = f"{rng.randint(1, 140)} {rng.choice(hand.IE_STREETS)}"
+        text = f"{street}, {rng.choice(hand.IE_TOWNS)}"
     elif country == "CA":
-        street = f"{rng.randint(10, 9800)} {rng.choice(CA_STREETS)}"
-        text = f"{'Apt ' + str(rng.randint(101, 2410)) + ', ' if rng.random() < 0.3 else ''}{street}, {rng.choice(CA_TOWNS)}"
+        street = f"{rng.randint(10, 9800)} {rng.choice(hand.CA_STREETS)}"
+        text = f"{'Apt ' + str(rng.randint(101, 2410)) + ', ' if rng.random() < 0.3 else ''}{street}, {rng.choice(hand.CA_TOWNS)}"
     else:
-        street = f"{rng.randint(1, 400)} {rng.choice(ZA_STREETS)}"
-        text = f"{street}, {rng.choice(ZA_TOWNS)}"
+        street = f"{rng.randint(1, 400)} {rng.choice(hand.ZA_STREETS)}"
+        text = f"{street}, {rng.choice(hand.ZA_TOWNS)}"
     if country != "SG" and rng.random() < 0.1:
         text = text.lower()
     return text, street, postal
@@ -1210,11 +675,11 @@ def build() -> None:
             "dob": write_date(rng, born, country),
             "age": age,
             "gender": gender,
-            "occupation": rng.choice(OCCUPATIONS),
+            "occupation": rng.choice(hand.OCCUPATIONS),
             "batch": rng.choice(batches),
             "product": f"{rng.choice(['MED', 'SUP', 'DEV', 'RX'])}-{rng.randint(1000, 9999)}-{rng.choice('ABCDEKX')}",
             "amount": f"{rng.lognormvariate(4.5, 1):.2f}",
-            "clinic": rng.choice(CLINICS),
+            "clinic": rng.choice(hand.CLINICS),
             "visit": write_date(rng, visit, country),
             "lab": rng.choice(
                 [
