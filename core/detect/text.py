@@ -294,8 +294,10 @@ _LOOSER = {
     "email": "@",
     "url": r"(?i)https?://|www\.|[a-z0-9]\.[a-z]{2,4}/",
     "ipv4": r"[0-9]\.[0-9]+\.[0-9]+\.[0-9]",
-    "ipv6": ":",
-    "mac": r"[0-9A-Fa-f]{2}[:-][0-9A-Fa-f]{2}",
+    # every IPv6 form holds "::" or a group between two colons; a time ("10:30") neither
+    "ipv6": r"::|[0-9A-Fa-f]:[0-9A-Fa-f]{1,4}:",
+    # six pairs, one separator: three pairs in a row with it ("12-05" alone is a date)
+    "mac": r"[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}|[0-9A-Fa-f]{2}-[0-9A-Fa-f]{2}-[0-9A-Fa-f]{2}",
     "nric": r"[STFGMstfgm][ .-]?[0-9]{7}[ .-]?[A-Za-z]",
     "ssn": r"[0-9]{3}[-. ][0-9]{2}[-. ][0-9]{4}",
     "nino": r"[A-Za-z]{2}[ -]?[0-9]{2}[ -]?[0-9]{2}[ -]?[0-9]{2}[ -]?[A-Da-d]",

@@ -3,6 +3,8 @@ the scanner finds one text at a time (core.detect.text._find_many against _find)
 
 from __future__ import annotations
 
+import random
+
 import pandas as pd
 import pytest
 
@@ -99,3 +101,36 @@ def test_a_text_with_a_lone_surrogate_is_scanned_alone_not_a_crash():
     found = _find_many(texts, chosen, "SG")
     assert found == [_find(t, chosen, "SG") for t in texts]
     assert [e.text for e in found[1]] == ["Lim"]
+
+
+@pytest.mark.parametrize("kind", ["ipv6", "mac"])
+def test_the_looser_form_keeps_every_text_the_expression_matches(kind):
+    # The RE2 filter may keep too much, never too little: any text in which the kind's
+    # own expression finds a match must be kept (random texts of hex digits, colons,
+    # dashes and spaces, where the addresses and their look-alikes live).
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from core.detect.patterns import PATTERNS
+    from core.detect.text import _LOOSER
+
+    rng = random.Random(6)
+
+    def group() -> str:
+        size = 2 if rng.random() < 0.8 else rng.randint(1, 4)  # a MAC's pairs, IPv6's groups
+        return "".join(rng.choice("0123456789abcdefABCDEFg") for _ in range(size))
+
+    def shaped() -> str:  # groups joined by mostly one separator: addresses and near misses
+        usual = rng.choice([":", "-", "::"])
+        parts = [group()]
+        for _ in range(rng.randint(0, 8)):
+            parts += [usual if rng.random() < 0.85 else rng.choice([":", "-", " ", "::"]), group()]
+        return rng.choice(["", "x", " ", ":"]) + "".join(parts) + rng.choice(["", " ", ":", "g"])
+
+    texts = [shaped() for _ in range(20_000)]
+    texts += ["fe80::1", "::1", "2001:db8::", "2001:0db8:85a3:0000:0000:8a2e:0370:7334"]
+    texts += ["00:1a:2b:3c:4d:5e", "00-1A-2B-3C-4D-5E"]
+    kept = pc.match_substring_regex(pa.array(texts), _LOOSER[kind]).to_pylist()
+    matched = [PATTERNS[kind].regex.search(t) is not None for t in texts]
+    assert all(k for k, m in zip(kept, matched, strict=True) if m)
+    assert sum(matched) > 100  # the texts hold many addresses of the kind
