@@ -26,9 +26,20 @@ long cell cannot make it backtrack):
 from __future__ import annotations
 
 import re
+import unicodedata
 
-__all__ = ["ADDRESS", "find_addresses"]
+from core.detect.lexicon import name_lists
+from core.detect.place_names import place_names
 
+__all__ = ["ADDRESS", "address_span", "find_addresses", "widen_address"]
+
+# Titles and words that start what follows an address, not a part of it ("12 Rata Street,
+# Dr Aroha Ngata present", "..., Tel 6123 4567").
+TITLES = (
+    r"Dr|Mr|Mrs|Ms|Mdm|Miss|Mx|Prof|Sir|Dame|Nurse|Sister|Pt|Patient|"
+    r"Tel|Ph|HP|Mob|Mobile|Phone|Fax|Email|E-mail|"
+    r"DOB|NRIC|FIN|NHS|MRN|Then|And|But|Contact|Call|Ref|Dear|Thanks|Regards"
+)
 _STREET = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Drive|Dr|Lane|Ln|Crescent|Cres|Close|Way|Boulevard|"
     r"Blvd|Place|Pl|Court|Ct|Terrace|Walk|Link|Rise|View|Grove|Gardens|Park|Square|Sq|"
@@ -49,12 +60,16 @@ _UNIT = (
     r"(?:,?\s*#[0-9]{1,3}-[0-9]{1,5}[A-Z]?|,?\s*(?:Apt|Unit|Suite|Flat|Ste)\.?\s*#?[0-9A-Z-]{1,6})"
 )
 _UK_POSTCODE = r"[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}"
+# A Canadian postal code (Canada Post: no D, F, I, O, Q, U; no W or Z first): "L6J 4K2".
+_CA_POSTCODE = r"[ABCEGHJ-NPRSTVXY][0-9][ABCEGHJ-NPRSTV-Z] [0-9][ABCEGHJ-NPRSTV-Z][0-9]"
 # Singapore "Singapore 806799"/"S(806799)", a UK postcode, a US state and ZIP code, or a
 # bare 6-digit code (Singapore's postal code, India's PIN code) ending the address.
 _POSTAL = (
     rf"(?:(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE}|[A-Z]{{2}}\s+[0-9]{{5}}(?:-[0-9]{{4}})?"
     # an Australian state and postcode ("Sydney NSW 2000")
     r"|(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s+[0-9]{4}"
+    # a Canadian province and postal code ("Oakville ON L6J 4K2")
+    rf"|(?:[A-Z]{{2}}\s+)?{_CA_POSTCODE}"
     r"|[0-9]{6})"
 )
 _TOWN = r"(?:,?\s+[A-Z][A-Za-z]*\.?(?:\s+[A-Z][A-Za-z]+){0,2})"
@@ -66,10 +81,16 @@ _TAIL = rf"(?:\s+[0-9]{{1,3}}[A-Z]?)?{_UNIT}?(?:{_TOWN}?,?\s+{_POSTAL}|{_CODE_TH
 # house number ("3/45 King St").
 _BEFORE_NUMBER = (
     r"(?:(?:Apt|Unit|Suite|Flat|Ste)\.?\s*#?[0-9A-Z-]{1,6},\s+)?"
-    r"(?:(?:Blk|Block|Flat|Apt|Unit|House|No\.?)\s+)?(?:[0-9]{1,4}/)?"
+    r"(?:(?:Blk|Block|Flat|Apt|Unit|House|[Nn]o\.?)\s+)?(?:[0-9]{1,4}/)?"
 )
 _NUMBER_FIRST = rf"{_BEFORE_NUMBER}[0-9]{{1,5}}[A-Z]?,?\s+{_WORDS}{_STREET}\.?(?![A-Za-z])(?:\s+(?:NW|NE|SW|SE|N|S|E|W)(?![\w]))?"
-_MALAY = r"(?:(?:Blk|Block|No\.?)\s+[0-9]{1,5}[A-Z]?,?\s+|[0-9]{1,5}[A-Z]?,?\s+)?(?:Jalan|Jln|Lorong|Lor)\s+(?:[0-9]{1,3}\s+)?(?:[A-Z][A-Za-z0-9/]+)(?:\s+[A-Z][A-Za-z0-9/]+){0,3}"
+# Indonesian "Jl." and "Gg." (gang, a lane; not "Gang" written out, also a given name)
+# too, with the house number after the name: "Jl. Pemuda No. 12".
+_MALAY = (
+    r"(?:(?:Blk|Block|No\.?)\s+[0-9]{1,5}[A-Z]?,?\s+|[0-9]{1,5}[A-Z]?,?\s+)?"
+    r"(?:Jalan|Jln\.?|Jl\.|Gg\.|Lorong|Lor)\s+(?:[0-9]{1,3}\s+)?(?:[A-Z][A-Za-z0-9/]+)"
+    r"(?:\s+(?!No\.)[A-Z][A-Za-z0-9/]+){0,3}(?:,?[ \t]+No\.[ \t]*[0-9]{1,4}[A-Z]?)?"
+)
 # Lower-case (or any-case) addresses, as typed in a hurry: "blk 7 toa payoh lor 1 #02-33",
 # "45 jalan sultan #01-02", "blk 123 jurong west st 41". A word here is any word but the
 # small words that go on the sentence ("and", "near", "since"...), so the address stops
@@ -99,7 +120,8 @@ _ANY_CASE = (
     rf"|{_HOUSE},?[ \t]+(?:{_ANY_WORD}[ \t]+){{1,3}}(?i:{_LOWER_STREET})\.?"
     rf"(?:{_SG_POSTAL_ANY_CASE}|,?[ \t]+(?:{_ANY_WORD}[ \t]+){{0,2}}(?i:{_UK_POSTCODE}))"
     # a house or block number before a Malay street word in lower case: "12 jalan besar"
-    rf"|(?:{_BLOCK}|{_HOUSE}),?[ \t]+(?i:jalan|jln|lorong|lor)[ \t]+(?:{_SMALL_NUMBER}[ \t]+)?"
+    rf"|(?:(?i:no)\.?[ \t]+)?(?:{_BLOCK}|{_HOUSE}),?[ \t]+(?i:jalan|jln|lorong|lor)[ \t]+"
+    rf"(?:{_SMALL_NUMBER}[ \t]+)?"
     rf"{_ANY_WORD}(?:[ \t]+{_ANY_WORD}){{0,3}}{_SG_POSTAL_ANY_CASE}?"
 )
 # A house number and a street name without a street word, ended by its postal code
@@ -124,7 +146,7 @@ _INDIAN = (
     rf"|(?:[A-Z0-9][A-Za-z0-9.'’-]*[ \t]+){{1,3}}{_STREET}\.?(?![A-Za-z]))"
 )
 # A post-office box with its town and code ("PO Box 123, Austin TX 78701").
-_PO_BOX = rf"P\.?[ \t]?O\.?[ \t]+Box[ \t]+[0-9]{{1,6}}(?:{_TOWN}?,?\s+{_POSTAL})?"
+_PO_BOX = rf"P\.?[ \t]?O\.?[ \t]+Box[ \t]+[0-9]{{1,6}}(?:-[0-9]{{5}})?(?:{_TOWN}?,?\s+{_POSTAL})?"
 # Continental European streets, the street word first or a German compound, then the
 # house number, and maybe the postal code and town: "48 Rue de Rivoli, 75004 Paris",
 # "Calle Mayor 12, 28013 Madrid", "Via Roma 5", "Musterstraße 5, 10115 Berlin".
@@ -163,14 +185,148 @@ _PH_BLOCK_LOT = (
 )
 # A Singapore unit number alone ("#11-204"): a floor of two digits and a unit.
 _SG_UNIT_ALONE = r"#[0-9]{2}-[0-9]{2,5}[A-Z]?"
+# A house numbered as such ("H.No 4-1-22", "Door No. 5"): its locality and town follow
+# (read by widen_address).
+_NAMED_HOUSE = (
+    r"(?:H\.?[ \t]?No|Door[ \t]+No|House[ \t]+No|Plot[ \t]+No)\.?[ \t]*"
+    r"[0-9]{1,4}[A-Za-z]?(?:[/-][0-9]{1,4}[A-Za-z]?){0,3}"
+)
+# A Hong Kong floor ("15/F"), maybe after its flat or room: "Flat 7, 15/F".
+_HK_FLOOR = r"(?:(?:Flat|Rm|Room|Unit|Shop|Suite)[ \t]*[0-9A-Z]{1,5},[ \t]+)?[0-9]{1,2}/F\b"
+# An estate's block or tower ("Kwai Shing Block 12"): two or three capitalised words.
+_ESTATE_BLOCK = (
+    r"(?=[A-Z][a-z]+[ \t]+[A-Z])(?:[A-Z][a-z]+[ \t]+){2,3}(?:Block|Tower)[ \t]+[0-9]{1,3}[A-Z]?\b"
+)
+# A village, district or subdivision named after its word: Indonesian "Dusun", "Desa",
+# "Kel.", "Kec.", "Kab."; Indian "village", "tehsil", "taluk", "mandal".
+ADMIN_WORD = (
+    r"(?:(?-i:Dusun|Desa|Kampung|Kel\.|Kelurahan|Kec\.|Kecamatan|Kab\.|Kabupaten|Kota)"
+    r"|village|tehsil|taluka?|mandal)"
+)
+_ADMIN_AREA = rf"{ADMIN_WORD}[ \t]+[A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){{0,2}}"
+# A street named without a house number, after a word of place: "we lived on Wick Lane
+# Road", "out on Pukekura Road" (the street word must be one that names a street).
+_STREET_NAMED = (
+    # (a capital first, then the word before it: one look-behind per width of word)
+    r"(?=[A-Z][a-z])(?:(?<=\b(?:on|at|in) )|(?<=\boff )|(?<=\b(?:near|from) )|(?<=\balong ))"
+    r"[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){0,2}[ \t]+"
+    r"(?:Street|Road|Avenue|Lane|Drive|Crescent|Boulevard|Terrace|Close|Grove|Highway)\b"
+)
+# A house (or flat) number, comma-separated parts and a postal code, with no street word
+# ("3 The Orchards, Little Hadham, Ware SG11 2DX", "7, Nehru Gali, near Shiv Mandir,
+# Navrangpura, Ahmedabad 380009"); a code of digits only counts after a known town
+# (widen_address checks).
+_CHAIN_WORD = r"[A-Z][\w'’-]*(?:\.(?=[ \t]+[A-Z]))?"  # its full stop only before a word
+# (a postal code is no word of a part: "Newcastle NE4 9PQ" is a town and its code)
+_CHAIN_TOKEN = (
+    rf"(?!(?:{_UK_POSTCODE}|{_CA_POSTCODE})(?![\w]))"
+    rf"(?:{_CHAIN_WORD}|[0-9]{{1,3}}[A-Za-z]?(?:/[A-Za-z0-9]{{1,4}})*)"
+)
+_CHAIN_PART = (
+    rf"(?:(?:near|opp\.?|behind|off|village|tehsil|taluka?|mandal)[ \t]+)?(?=[A-Z])(?!(?:{TITLES})\b)"
+    rf"{_CHAIN_WORD}(?:[ \t]+{_CHAIN_TOKEN}){{0,3}}"
+)
+_CHAIN_CODE = rf"(?:{_UK_POSTCODE}|(?:[A-Z]{{2}}[ \t]+)?{_CA_POSTCODE}|(?P<digits>[0-9]{{4,6}}))"
+_HOUSE_START = (
+    r"(?:(?:Flat|Unit|Apt|Rm|Room|Suite|House|Plot|Block|Blk|Tower|Building|Bldg|No)\.?[ \t]*"
+    r"[0-9A-Z]{1,5}|[0-9]{1,4}[A-Za-z]?(?:/[0-9]{1,4})?)"
+)
+_CHAIN_TO_CODE = (
+    rf"{_HOUSE_START},?[ \t]+{_CHAIN_PART}(?:,[ \t]+{_CHAIN_PART}){{0,6}}"
+    rf"(?:[ \t]*-[ \t]*|,?[ \t]+)(?P<chain_code>{_CHAIN_CODE})"
+)
 ADDRESS = re.compile(
-    rf"(?<![\w#/])(?:{_PH_BLOCK_LOT}|(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}|{_INDIAN}|{_ANY_CASE}"
-    rf"|{_NAME_THEN_CODE}|{_PO_BOX}|{_EUROPEAN}"
-    rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE_ALONE}|{_EIRCODE}|{_SG_UNIT_ALONE})"
+    # (a chain of parts ending in a code last: where another form starts at the same place,
+    # it is read, and widened, first)
+    rf"(?<![\w#/])(?:{_PH_BLOCK_LOT}|(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}"
+    rf"|{_INDIAN}|{_ANY_CASE}|{_NAME_THEN_CODE}|{_PO_BOX}|{_EUROPEAN}|{_CHAIN_TO_CODE}|{_NAMED_HOUSE}"
+    rf"|{_HK_FLOOR}|{_ESTATE_BLOCK}|{_ADMIN_AREA}|{_STREET_NAMED}"
+    rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE_ALONE}|{_EIRCODE}|{_SG_UNIT_ALONE}"
+    rf"|{_CA_POSTCODE})"
     r"(?![\w])"
 )
 
 
+# What may follow an address, part by part: ", Mount Albert", ", Auckland 1025", ", Lagos".
+_NEXT_PART = re.compile(
+    rf",[ \t]+(?P<part>{_CHAIN_PART})(?:[ \t]*-?[ \t]*(?P<code>{_CHAIN_CODE.replace('?P<digits>', '')}))?"
+    r"(?![\w])"
+)
+# Words that make a part an address's part whatever its name: a street, an estate, a
+# building, a village or district word, a numbered area ("Area 3", "Sector 4").
+_PART_WORD = re.compile(
+    rf"\b(?:{_STREET}|Estate|House|Court|Tower|Block|Mansions?|Building|Centre|Center|Plaza|"
+    rf"Villas?|Compound|Apartments?|Flats|Chambers|Area|Sector|Phase|Zone|Ward|District|"
+    rf"Garden|Gardens)\b|^(?:{ADMIN_WORD})\b"
+)
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
+def _a_place(part: str, after_more: bool) -> bool:
+    """Whether a part after an address is a town, suburb or district of the gazetteer
+    (:func:`core.detect.place_names.place_names`), whole or by its last words ("GRA
+    Ikeja"); a single word that is also a person's name or an everyday English word
+    ("Mary", "Lee", "Then") counts only when more of the address follows it."""
+    words = _folded(part).replace(".", " ").split()
+    places = place_names()
+    lists = name_lists()
+    for n in range(len(words)):
+        if " ".join(words[n:]) in places:
+            if len(words) - n > 1 or after_more:
+                return True
+            return words[-1] not in lists.strong_lower and words[-1] not in lists.not_name
+    return False
+
+
+def widen_address(text: str, start: int, end: int) -> int:
+    """Where the address ``text[start:end]`` ends once the parts after it that belong to it
+    are read: comma-separated parts ending in a postal code, a known place, or a part
+    with an address word (street, estate, block, village...); a part starting with a
+    title or a contact word ends it. HIPAA Safe Harbor (§164.514(b)(2)(i)(B)) removes the
+    town and the postal code as it removes the street."""
+    parts: list[tuple[int, str, bool]] = []
+    position = end
+    while len(parts) < 8:
+        match = _NEXT_PART.match(text, position)
+        if match is None:
+            break
+        position = match.end()
+        parts.append((position, match.group("part"), match.group("code") is not None))
+    for i in range(len(parts) - 1, -1, -1):
+        part_end, part, coded = parts[i]
+        if coded or _PART_WORD.search(part) or _a_place(part, i < len(parts) - 1):
+            return part_end
+    return end
+
+
+def _code_after_a_town(match: re.Match[str]) -> bool:
+    """A chain of parts ending in a code of digits alone ("3, Good, Best 2024") is an
+    address only when the word before the code is a known town, or a part names a
+    street, an estate or a village."""
+    if match.group("digits") is None:
+        return True
+    body = match.string[match.start() : match.start("chain_code")]
+    parts = [p.strip(" \t-") for p in re.split(r",|^\S+\s", body) if p.strip(" \t-")]
+    if any(_PART_WORD.search(p) for p in parts):
+        return True
+    # a list of single everyday words ("3, Good, Better, Best 2024") is no address
+    english = name_lists().english
+    if all(" " not in p and _folded(p) in english for p in parts):
+        return False
+    return bool(parts) and _a_place(parts[-1], True)  # the code follows the town
+
+
+def address_span(match: re.Match[str]) -> tuple[int, int] | None:
+    """The span of an :data:`ADDRESS` match once widened (:func:`widen_address`), or None
+    for a chain of parts that is no address (:func:`_code_after_a_town`)."""
+    if match.group("chain_code") is not None and not _code_after_a_town(match):
+        return None
+    return match.start(), widen_address(match.string, match.start(), match.end())
+
+
 def find_addresses(text: str) -> list[tuple[int, int]]:
     """Spans ``(start, end)`` of street addresses inside ``text`` (see the module doc)."""
-    return [m.span() for m in ADDRESS.finditer(text)]
+    return [span for m in ADDRESS.finditer(text) if (span := address_span(m)) is not None]

@@ -543,7 +543,8 @@ def _image(s: ColumnSample) -> Evidence | None:
 
 def _address_share(x: ColumnSample) -> float:
     lengths = x.values.str.len().clip(lower=1)
-    found = x.values.str.extract(f"({ADDRESS.pattern})", expand=False)
+    # the whole match (column 0; the expression has named groups of its own)
+    found = x.values.str.extract(f"({ADDRESS.pattern})", expand=True)[0]
     return x.share(found.str.len().fillna(0) / lengths >= 0.6)
 
 

@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from core._text import as_text
-from core.detect.addresses import ADDRESS, find_addresses
+from core.detect.addresses import ADDRESS, address_span, find_addresses
 from core.detect.ascii_form import NOT_PLAIN, ascii_form
 from core.detect.first_chars import gated
 from core.detect.name_context import OTHER_NAME_HINT
@@ -317,7 +317,10 @@ _LOOSER = {
     "date": "[0-9]",
     "age_over_89": OLD_AGE_LOOSER,
     "phone": r"[0-9](?:[ ().-]{0,2}[0-9]){6}",
-    "address": r"[0-9]|Jalan|Jln|Lorong|Lor",  # every alternative holds a digit but these
+    # every alternative holds a digit but these
+    "address": r"[0-9]|Jalan|Jln|Jl\.|Gg\.|Lorong|Lor|Dusun|Desa|Kampung|Kel\.|Kelurahan|"
+    r"Kec\.|Kecamatan|Kab\.|Kabupaten|Kota|(?i:village|tehsil|taluk|mandal)|Street|Road|Avenue|"
+    r"Lane|Drive|Crescent|Boulevard|Terrace|Close|Grove|Highway",
     "name": "[A-Z]",
 }
 # Below this many characters in all, a column's texts are all read by an expression
@@ -600,7 +603,7 @@ def _find_many_now(texts: list[str], chosen: tuple[str, ...], region: str) -> li
             phones = phones_in_runs(column.texts[i], spans, region, skip=skip)
             candidates[i] += [(s, e, "phone") for s, e in phones]
     if "address" in chosen:
-        for i, start, end in column.joined(_LOOSER["address"]).search(ADDRESS, _whole):
+        for i, start, end in column.joined(_LOOSER["address"]).search(ADDRESS, address_span):
             candidates[i].append((start, end, "address"))
     if "name" in chosen:
         lists = name_lists()

@@ -104,6 +104,6 @@ def test_a_word_ending_in_ring_is_no_german_street_and_a_route_code_no_id_word()
     # "DXB-SIN" as the Canadian SIN's word: neither, the date after them is a date
     assert [e.label for e in find_entities("Hearing 4/12 in chambers.")] == ["DATE"]
     assert [e.label for e in find_entities("EK 404 DXB-SIN 07SEP25")] == ["DATE"]
-    assert ("ADDRESS", "Kaiserring 4") in [
+    assert ("ADDRESS", "Kaiserring 4, Mannheim") in [
         (e.label, e.text) for e in find_entities("Praxis am Kaiserring 4, Mannheim")
     ]
