@@ -50,6 +50,8 @@ _STREET = (
     r"Path|Pines|Ranch|Shores?|Springs|Summit|Trace|Valley|Vista|Landing|Junction|Harbou?r|"
     r"Haven|Glen|Estates|Creek|Cove|Commons?|Canyon|Brook|Bridge|Bluff|Bend|Alley|Manor|"
     r"Meadows?|Orchard|Oval|Plains?|Prairie|Stream|Ville|Walks|Garden|Gateway|Isle|Knolls?|"
+    # grand streets named without a usual suffix ("Grand Concourse", "The Esplanade")
+    r"Concourse|Esplanade|Promenade|Parade|Embankment|Causeway|"
     # Indian street and locality words: Marg (road), Salai (road, Tamil), Nagar, Colony,
     # Layout, Main, Cross (Bengaluru's numbered roads), Chowk, Bagh, Vihar, Enclave
     r"Marg|Salai|Nagar|Colony|Layout|Main|Cross|Chowk|Bagh|Vihar|Enclave)"
@@ -193,6 +195,9 @@ _NAMED_HOUSE = (
 )
 # A Hong Kong floor ("15/F"), maybe after its flat or room: "Flat 7, 15/F".
 _HK_FLOOR = r"(?:(?:Flat|Rm|Room|Unit|Shop|Suite)[ \t]*[0-9A-Z]{1,5},[ \t]+)?[0-9]{1,2}/F\b"
+# A building or wing numbered before its parts ("Building 4, room 311, Lallubhai
+# Compound"): an address once a part after it is one (widen_address).
+_BUILDING = r"(?P<building>(?:Building|Bldg\.?|Wing)[ \t]+[0-9A-Z]{1,4}(?=,[ \t]))"
 # An estate's block or tower ("Kwai Shing Block 12"): two or three capitalised words.
 _ESTATE_BLOCK = (
     r"(?=[A-Z][a-z]+[ \t]+[A-Z])(?:[A-Z][a-z]+[ \t]+){2,3}(?:Block|Tower)[ \t]+[0-9]{1,3}[A-Z]?\b"
@@ -226,6 +231,12 @@ _CHAIN_PART = (
     rf"(?:(?:near|opp\.?|behind|off|village|tehsil|taluka?|mandal)[ \t]+)?(?=[A-Z])(?!(?:{TITLES})\b)"
     rf"{_CHAIN_WORD}(?:[ \t]+{_CHAIN_TOKEN}){{0,3}}"
 )
+# A part of what follows an address may also be a unit in lower case ("room 311") or a
+# house number and its street ("89 Pok Fu Lam Road" after "Flat C, 22/F, Tower 2").
+_NEXT_PART_BODY = (
+    rf"{_CHAIN_PART}|(?:room|rm|flat|unit|floor|level)[ \t]+[0-9A-Z]{{1,5}}\b"
+    rf"|[0-9]{{1,5}}[A-Za-z]?[ \t]+{_CHAIN_WORD}(?:[ \t]+{_CHAIN_TOKEN}){{0,3}}"
+)
 _CHAIN_CODE = rf"(?:{_UK_POSTCODE}|(?:[A-Z]{{2}}[ \t]+)?{_CA_POSTCODE}|(?P<digits>[0-9]{{4,6}}))"
 _HOUSE_START = (
     r"(?:(?:Flat|Unit|Apt|Rm|Room|Suite|House|Plot|Block|Blk|Tower|Building|Bldg|No)\.?[ \t]*"
@@ -240,7 +251,7 @@ ADDRESS = re.compile(
     # it is read, and widened, first)
     rf"(?<![\w#/])(?:{_PH_BLOCK_LOT}|(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}"
     rf"|{_INDIAN}|{_ANY_CASE}|{_NAME_THEN_CODE}|{_PO_BOX}|{_EUROPEAN}|{_CHAIN_TO_CODE}|{_NAMED_HOUSE}"
-    rf"|{_HK_FLOOR}|{_ESTATE_BLOCK}|{_ADMIN_AREA}|{_STREET_NAMED}"
+    rf"|{_HK_FLOOR}|{_BUILDING}|{_ESTATE_BLOCK}|{_ADMIN_AREA}|{_STREET_NAMED}"
     rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE_ALONE}|{_EIRCODE}|{_SG_UNIT_ALONE}"
     rf"|{_CA_POSTCODE})"
     r"(?![\w])"
@@ -249,7 +260,7 @@ ADDRESS = re.compile(
 
 # What may follow an address, part by part: ", Mount Albert", ", Auckland 1025", ", Lagos".
 _NEXT_PART = re.compile(
-    rf",[ \t]+(?P<part>{_CHAIN_PART})(?:[ \t]*-?[ \t]*(?P<code>{_CHAIN_CODE.replace('?P<digits>', '')}))?"
+    rf",[ \t]+(?P<part>{_NEXT_PART_BODY})(?:[ \t]*-?[ \t]*(?P<code>{_CHAIN_CODE.replace('?P<digits>', '')}))?"
     r"(?![\w])"
 )
 # Words that make a part an address's part whatever its name: a street, an estate, a
@@ -321,10 +332,14 @@ def _code_after_a_town(match: re.Match[str]) -> bool:
 
 def address_span(match: re.Match[str]) -> tuple[int, int] | None:
     """The span of an :data:`ADDRESS` match once widened (:func:`widen_address`), or None
-    for a chain of parts that is no address (:func:`_code_after_a_town`)."""
+    for a chain of parts that is no address (:func:`_code_after_a_town`) or a building's
+    number that no address part follows."""
     if match.group("chain_code") is not None and not _code_after_a_town(match):
         return None
-    return match.start(), widen_address(match.string, match.start(), match.end())
+    end = widen_address(match.string, match.start(), match.end())
+    if end == match.end() and match.group("building") is not None:
+        return None
+    return match.start(), end
 
 
 def find_addresses(text: str) -> list[tuple[int, int]]:

@@ -373,13 +373,15 @@ NATIONAL_ID_SHAPES = {
         valid_mykad,
     ),
     "nik": (
-        r"[1-9][0-9]{15}",
+        # bare, or printed 4-4-4-4 as on a KTP card ("3578 0617 0875 0003")
+        r"[1-9][0-9]{15}|[1-9][0-9]{3}([ -])[0-9]{4}\1[0-9]{4}\1[0-9]{4}",
         r"[1-9][0-9]{15}",
         "an Indonesian NIK (province code, birth date and serial)",
         valid_nik,
     ),
     "psn": (
-        r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}",
+        # (not the first 12 digits of a 16-digit number printed 4-4-4-4: a NIK)
+        r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}(?![ -][0-9])",
         r"[0-9]{4} [0-9]{4} [0-9]{4}|[0-9]{4}-[0-9]{4}-[0-9]{4}",
         "a Philippine PhilSys number written 4-4-4",
         valid_psn,
@@ -398,7 +400,7 @@ NATIONAL_ID_SHAPES = {
     ),
     "hkid": (
         # the letters, digits and bracketed check may stand apart: "Z 683365 (A)"
-        r"[A-Z]{1,2}[0-9]{6}\(?[0-9A]\)?|[A-Z]{1,2} ?[0-9]{6} ?\([0-9A]\)",
+        r"[A-Z]{1,2}[0-9]{6}\(?[0-9A]\)?|[A-Z]{1,2} ?[0-9]{6} ?\([0-9A]\)|[A-Z]{1,2}[0-9]{6} [0-9A]",
         r"[A-Za-z]{1,2}[0-9]{6}\(?[0-9Aa]\)?",
         "a Hong Kong identity card number (check digit)",
         valid_hkid,

@@ -122,3 +122,31 @@ def test_a_given_name_that_is_also_a_lane_word_stays_a_name():
     # Indonesian "Gg." (gang, a lane) is read abbreviated only: "Gang" is a given name
     assert [e.label for e in find_entities("Gang Yin")] == ["NAME"]
     assert _addresses("rumah di Gg. Melati No. 4, Bogor 16111") == ["Gg. Melati No. 4, Bogor 16111"]
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        # a grand street named without the usual suffix
+        (
+            "lives at 2401 Grand Concourse Apt 3C, Bronx, NY 10468",
+            "2401 Grand Concourse Apt 3C, Bronx, NY 10468",
+        ),
+        # a house number and street after the flat, floor and tower
+        (
+            "Flat B, 9/F, Tower 1, Ocean Court, 33 Shek Pai Wan Road, Aberdeen",
+            "Flat B, 9/F, Tower 1, Ocean Court, 33 Shek Pai Wan Road, Aberdeen",
+        ),
+        # a building's number, a room in lower case and a compound
+        (
+            "R: Building 7, room 112, Shastri Compound, Dharavi.",
+            "Building 7, room 112, Shastri Compound, Dharavi",
+        ),
+    ],
+)
+def test_more_parts_after_a_flat_or_building(text: str, address: str) -> None:
+    assert address in _addresses(text), _addresses(text)
+
+
+def test_a_building_number_alone_is_no_address():
+    assert _addresses("Building 7, Level 3 of the report is missing") == []

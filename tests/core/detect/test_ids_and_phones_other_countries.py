@@ -124,3 +124,17 @@ NOT_IDS = [
 @pytest.mark.parametrize("note", NOT_IDS)
 def test_short_counts_after_an_id_word_are_not_ids(note):
     assert not [e for e in find_entities(note) if e.label == "ID"]
+
+
+def test_a_nik_printed_in_groups_is_one_id():
+    # 3174 0554 0893 0002: province 31 (DKI Jakarta), regency 74, district 05, day 54 - 40
+    # = 14 (a woman), month 08, year 93, serial 0002 (Permendagri 72/2019's codes)
+    found = [(e.label, e.text) for e in find_entities("NIK 3174 0554 0893 0002 (KTP)")]
+    assert found == [("ID", "3174 0554 0893 0002")]
+
+
+def test_a_hkid_with_its_check_digit_after_a_space():
+    # K345678: 36*9 + 20*8 (K) + 3*7 + 4*6 + 5*5 + 6*4 + 7*3 + 8*2 = 324 + 160 + 131 = 615;
+    # 615 mod 11 = 10 -> 11 - 10 = 1
+    assert ("ID", "K345678 1") in _found("hkid K345678 1, brother to collect")
+    assert not [e for e in find_entities("box K345678 2 on shelf") if e.label == "ID"]
