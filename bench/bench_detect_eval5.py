@@ -35,20 +35,27 @@ import argparse
 import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import eval_common as common  # noqa: E402
-from bench.independent_eval import SPAN_KINDS, left_verbatim  # noqa: E402
+from bench.independent_eval import SPAN_KINDS  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval5"
 NOTES = "z"
 #: Direct-identifier columns scored cell by cell -> the detection label that finds them.
 CELL_LABELS = {"c1": "NAME", "x": "NAME", "c6": "NAME", "k": "ID", "tel": "PHONE", "info": "EMAIL"}
 NAME_COLUMNS = ("c1", "x", "c6")
+#: The columns Safe Harbor is checked on (:data:`bench.eval_common.HARBOR_KEYS`).
+HARBOR_COLUMNS = dict(
+    zip(
+        common.HARBOR_KEYS,
+        ("c1", "x", "c6", "k", "tel", "info", "col_7", "c8", "d", "v", "n", NOTES),
+        strict=True,
+    )
+)
 PRESIDIO_EVAL5_LABELS = {
     "PERSON": "NAME",
     "PHONE_NUMBER": "PHONE",
@@ -133,52 +140,15 @@ def safe_harbor_left(
     digits); a date of birth or visit showing more than its year (C); for people aged 90+,
     an exact age or the birth year (C); every labelled span of a note still in clear."""
 
-    def cells(column: str) -> pd.Series:
-        if column not in out.columns:
-            return pd.Series("", index=table.index)
-        return out[column].astype(object).where(out[column].notna(), "").astype(str)
-
-    def original(column: str) -> pd.Series:
-        return table[column].astype(object).where(table[column].notna(), "").astype(str)
-
-    def contains(pieces: pd.Series, text: pd.Series) -> np.ndarray:
-        return np.array(
-            [bool(p) and p.lower() in t.lower() for p, t in zip(pieces, text, strict=True)]
-        )
-
-    left: dict[str, np.ndarray] = {c: contains(original(c), cells(c)) for c in CELL_LABELS}
-    left["col_7"] = contains(people["street"], cells("col_7"))
-    left["c8"] = contains(people["postal"], cells("c8"))
-    for column in ("d", "v"):
-        left[column] = cells(column).map(common.date_kept).to_numpy(dtype=bool)
-    old = (people["age"] >= 90).to_numpy()
-    ages = pd.to_numeric(cells("n"), errors="coerce").to_numpy()
-    left["n"] = old & (ages == people["age"].to_numpy())
-    born_year = people["dob"].str.slice(0, 4)
-    year_left = old & ~left["d"] & contains(born_year, cells("d"))
-    notes_left = np.zeros(len(table), dtype=bool)
-    spans_left = 0
-    if NOTES in out.columns:
-        texts = cells(NOTES).reindex(notes["row"]).reset_index(drop=True)
-        verbatim = left_verbatim(spans, texts)
-        spans_left = int(verbatim.sum())
-        rows = notes["row"].to_numpy()[spans.loc[verbatim.to_numpy(), "row"].unique()]
-        notes_left[rows] = True
-    by_column = {c: int(v.sum()) for c, v in left.items() if v.any()}
-    if year_left.any():
-        by_column["d (birth year, 90+)"] = int(year_left.sum())
-    if spans_left:
-        by_column[f"{NOTES} (spans)"] = spans_left
-    values = sum(by_column.values())
-    any_left = np.logical_or.reduce([*left.values(), year_left, notes_left])
-    return {
-        "values_left": values,
-        "per_1000_cells": 1000 * values / table.size,
-        "rows_affected": int(any_left.sum()),
-        "left_by_column": by_column,
-        "aged_90_plus": int(old.sum()),
-        "aged_90_plus_exact": int((left["n"] | year_left | (old & left["d"])).sum()),
-    }
+    return common.harbor_values_left(
+        table,
+        out,
+        people,
+        notes,
+        spans,
+        HARBOR_COLUMNS,
+        lambda key, what: HARBOR_COLUMNS[key] + (f" ({what})" if what else ""),
+    )
 
 
 # --------------------------------------------------------------------------------------

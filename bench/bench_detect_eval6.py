@@ -50,14 +50,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import eval_common as common  # noqa: E402
-from bench.eval_common import REFERENCE_DATE, date_kept, fmt, ours_detect, ours_redact  # noqa: E402
+from bench.eval_common import REFERENCE_DATE, fmt, ours_detect, ours_redact  # noqa: E402
 from bench.independent_eval import COMPATIBLE, left_verbatim  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval6"
@@ -74,8 +73,6 @@ CELL_LABELS = {
     "phone": "PHONE",
     "email": "EMAIL",
 }
-#: Whole values that Safe Harbor must not leave in their cell (HIPAA A, D, F, G, R).
-WHOLE_VALUES = tuple(CELL_LABELS)
 PRESIDIO_EVAL6_REGIONS = ("SG", "MY", "AU", "PH", "IE", "CA", "ZA", "US", "GB", "IN")
 PRESIDIO_EVAL6_LABELS = {
     "PERSON": "NAME",
@@ -229,57 +226,14 @@ def safe_harbor_left(data: Eval6, out: pd.DataFrame) -> dict[str, object]:
     countries is smaller than a state); a date of birth or visit showing more than its
     year (C); for people aged 90+, an exact age or the birth year (C); every labelled span
     of a note, and every age over 89 written in one, still in clear."""
-    table, people, header = data.table, data.people, data.header
 
-    def cells(key: str) -> pd.Series:
-        column = header[key]
-        if column not in out.columns:
-            return pd.Series("", index=table.index)
-        return out[column].astype(object).where(out[column].notna(), "").astype(str)
+    def label(key: str, what: str) -> str:
+        return f"{data.header[key]} ({'note spans' if what == 'spans' else what or key})"
 
-    def original(key: str) -> pd.Series:
-        column = table[header[key]]
-        return column.astype(object).where(column.notna(), "").astype(str)
-
-    def contains(pieces: pd.Series, text: pd.Series) -> np.ndarray:
-        return np.array(
-            [bool(p) and p.lower() in t.lower() for p, t in zip(pieces, text, strict=True)],
-            dtype=bool,
-        )
-
-    left: dict[str, np.ndarray] = {k: contains(original(k), cells(k)) for k in WHOLE_VALUES}
-    left["address"] = contains(people["street"], cells("address"))
-    left["postal"] = contains(people["postal"], cells("postal"))
-    for key in ("dob", "visit"):
-        left[key] = cells(key).map(date_kept).to_numpy(dtype=bool)
-    old = (people["age"] >= 90).to_numpy()
-    ages = pd.to_numeric(cells("age"), errors="coerce").to_numpy()
-    left["age"] = old & (ages == people["age"].to_numpy())
-    year_left = old & ~left["dob"] & contains(people["dob"].str.slice(0, 4), cells("dob"))
-    notes_left = np.zeros(len(table), dtype=bool)
-    spans_left = 0
-    if header["notes"] in out.columns:
-        texts = cells("notes").reindex(data.notes["row"]).reset_index(drop=True)
-        marked = pd.concat([data.spans, data.ages], ignore_index=True)
-        verbatim = left_verbatim(marked, texts)
-        spans_left = int(verbatim.sum())
-        rows = data.notes["row"].to_numpy()[marked.loc[verbatim.to_numpy(), "row"].unique()]
-        notes_left[rows] = True
-    by_column = {f"{header[k]} ({k})": int(v.sum()) for k, v in left.items() if v.any()}
-    if year_left.any():
-        by_column[f"{header['dob']} (birth year, 90+)"] = int(year_left.sum())
-    if spans_left:
-        by_column[f"{header['notes']} (note spans)"] = spans_left
-    values = sum(by_column.values())
-    any_left = np.logical_or.reduce([*left.values(), year_left, notes_left])
-    return {
-        "values_left": values,
-        "per_1000_cells": 1000 * values / table.size,
-        "rows_affected": int(any_left.sum()),
-        "left_by_column": by_column,
-        "aged_90_plus": int(old.sum()),
-        "aged_90_plus_exact": int((left["age"] | year_left | (old & left["dob"])).sum()),
-    }
+    marked = pd.concat([data.spans, data.ages], ignore_index=True)
+    return common.harbor_values_left(
+        data.table, out, data.people, data.notes, marked, data.header, label
+    )
 
 
 #: presidio set up for eval7's countries (Singapore, India, the UK, the US, New Zealand,

@@ -225,6 +225,95 @@ def score_notes(
     return scores
 
 
+#: The columns a Safe Harbor output is checked on, by key (each set maps them to its
+#: headers); the first six hold a whole identifier: 45 CFR 164.514(b)(2)(i) A, R, D, F.
+HARBOR_KEYS = (
+    "name",
+    "given",
+    "kin",
+    "id",
+    "phone",
+    "email",
+    "address",
+    "postal",
+    "dob",
+    "visit",
+    "age",
+    "notes",
+)
+_WHOLE_KEYS = HARBOR_KEYS[:6]
+
+
+def harbor_values_left(
+    table: pd.DataFrame,
+    out: pd.DataFrame,
+    people: pd.DataFrame,
+    notes: pd.DataFrame,
+    marked: pd.DataFrame,
+    header: dict[str, str],
+    label: Callable[[str, str], str],
+) -> dict[str, object]:
+    """Personal values of ``table`` left in its Safe Harbor output ``out`` (same rows), per
+    45 CFR 164.514(b)(2)(i): a name, ID, phone or email still in its cell (A, R, D, F); an
+    address's street line or a postal code (B); a date of birth or visit showing more than
+    its year (C); for people aged 90+, an exact age or the birth year (C); every ``marked``
+    span of a note (``row`` = its note's number in ``notes``) still in clear.
+
+    ``header``: each key of :data:`HARBOR_KEYS` -> the set's column; ``people``: street,
+    postal, dob (yyyy-...), age of each row; ``label(key, what)`` names a count in
+    ``left_by_column`` (``what``: "" for a column's values, "birth year, 90+" or "spans").
+    """
+
+    def cells(key: str) -> pd.Series:
+        column = header[key]
+        if column not in out.columns:
+            return pd.Series("", index=table.index)
+        return out[column].astype(object).where(out[column].notna(), "").astype(str)
+
+    def original(key: str) -> pd.Series:
+        column = table[header[key]]
+        return column.astype(object).where(column.notna(), "").astype(str)
+
+    def contains(pieces: pd.Series, text: pd.Series) -> np.ndarray:
+        return np.array(
+            [bool(p) and p.lower() in t.lower() for p, t in zip(pieces, text, strict=True)],
+            dtype=bool,
+        )
+
+    left: dict[str, np.ndarray] = {k: contains(original(k), cells(k)) for k in _WHOLE_KEYS}
+    left["address"] = contains(people["street"], cells("address"))
+    left["postal"] = contains(people["postal"], cells("postal"))
+    for key in ("dob", "visit"):
+        left[key] = cells(key).map(date_kept).to_numpy(dtype=bool)
+    old = (people["age"] >= 90).to_numpy()
+    ages = pd.to_numeric(cells("age"), errors="coerce").to_numpy()
+    left["age"] = old & (ages == people["age"].to_numpy())
+    year_left = old & ~left["dob"] & contains(people["dob"].str.slice(0, 4), cells("dob"))
+    notes_left = np.zeros(len(table), dtype=bool)
+    spans_left = 0
+    if header["notes"] in out.columns:
+        texts = cells("notes").reindex(notes["row"]).reset_index(drop=True)
+        verbatim = left_verbatim(marked, texts)
+        spans_left = int(verbatim.sum())
+        rows = notes["row"].to_numpy()[marked.loc[verbatim.to_numpy(), "row"].unique()]
+        notes_left[rows] = True
+    by_column = {label(k, ""): int(v.sum()) for k, v in left.items() if v.any()}
+    if year_left.any():
+        by_column[label("dob", "birth year, 90+")] = int(year_left.sum())
+    if spans_left:
+        by_column[label("notes", "spans")] = spans_left
+    values = sum(by_column.values())
+    any_left = np.logical_or.reduce([*left.values(), year_left, notes_left])
+    return {
+        "values_left": values,
+        "per_1000_cells": 1000 * values / table.size,
+        "rows_affected": int(any_left.sum()),
+        "left_by_column": by_column,
+        "aged_90_plus": int(old.sum()),
+        "aged_90_plus_exact": int((left["age"] | year_left | (old & left["dob"])).sum()),
+    }
+
+
 def date_kept(text: str) -> bool:
     """Whether a Safe Harbor cell still shows more of a date than the year: any digit left
     in it unless it is a bare year or a year aggregate ("1935 or earlier", "90+")."""
