@@ -128,23 +128,28 @@ presentation.explain(
 )
 
 st.markdown("#### Column profile")
-with st.spinner("Profiling the columns..."):
-    table = loading.column_profile(df)
-# The range reads as the values do (six significant digits keep a coordinate's decimals)
-# and a text column shows the app's missing figure "-" instead of the grid's "None".
-RANGE = ("min", "max", "mean")
-table[list(RANGE)] = table[list(RANGE)].map(lambda value: fmt_number(value, 6))
-st.dataframe(
-    table,
-    hide_index=True,
-    width="stretch",
-    column_config={
-        "uniqueness": st.column_config.ProgressColumn(
-            "uniqueness", min_value=0.0, max_value=1.0, format="%.2f"
-        ),
-        **{name: st.column_config.TextColumn(name, alignment="right") for name in RANGE},
-    },
-)
+if loading.profile_waits(df):
+    # A large table's first run: the preview is drawn first, the profile a moment later.
+    st.caption(f"Profiling the {df.shape[1]} columns of {len(df):,} records...")
+    data_steps.profile_after_the_preview()
+else:
+    with st.spinner("Profiling the columns..."):
+        table = loading.column_profile(df)
+    # The range reads as the values do (six significant digits keep a coordinate's
+    # decimals) and a text column shows the app's missing figure "-", not the grid's "None".
+    RANGE = ("min", "max", "mean")
+    table[list(RANGE)] = table[list(RANGE)].map(lambda value: fmt_number(value, 6))
+    st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "uniqueness": st.column_config.ProgressColumn(
+                "uniqueness", min_value=0.0, max_value=1.0, format="%.2f"
+            ),
+            **{name: st.column_config.TextColumn(name, alignment="right") for name in RANGE},
+        },
+    )
 presentation.explain(
     "Uniqueness is distinct values divided by filled-in values: near 1 means almost every "
     "record has its own value, the mark of a direct identifier; few distinct values "

@@ -80,6 +80,24 @@ def source_details(df: pd.DataFrame) -> dict[str, Any]:
     return details
 
 
+#: Seconds the browser waits, once it has the Data page of a large table, before it asks
+#: for the run that computes the column profile (a timer in the browser: it fires when the
+#: page's own drawing leaves its main thread free).
+PROFILE_RERUN_S = 1.0
+
+
+@st.fragment(run_every=PROFILE_RERUN_S)
+def profile_after_the_preview() -> None:
+    """Called by the Data page's run that left a large table's column profile for later
+    (:func:`ui.state.loading.profile_waits`): Streamlit's timer for this fragment makes the
+    browser ask for it again after :data:`PROFILE_RERUN_S`, and that call reruns the whole
+    page, which computes and draws the profile. A full rerun also stops the timer (the
+    browser drops a fragment's timer on every full run), so it fires once."""
+    if loading.profile_asked_this_run():
+        return  # the page's own run: the preview goes out first
+    st.rerun()
+
+
 def single_column_hint(df: pd.DataFrame) -> str | None:
     """A hint when a text table was read as one column: often the wrong delimiter."""
     source = df.attrs.get("source") or {}

@@ -43,6 +43,11 @@ DEFAULT_SAMPLE = "singapore_people.csv"
 MAX_UPLOAD_MB = 200
 REOPENED_KEY = "reopened_note"  # the roles and recipe taken back, said once on Data
 PROFILE_KEY = "column_profile"  # (the original table, its column profile)
+PROFILE_WAITED_KEY = "column_profile_waited"  # the large table whose profile waited a run
+PROFILE_WAITING_KEY = "column_profile_waiting"  # set by the run that leaves it for later
+#: From this many records, the Data page's first run for a table sends its preview and
+#: leaves the column profile to the next run (see :func:`profile_waits`).
+PROFILE_LATER_ROWS = 100_000
 _ROLE_VALUES = {role.value for role in Role}
 
 
@@ -191,7 +196,8 @@ def install_original(df: pd.DataFrame, name: str) -> None:
     roles (the workspace is not written: :func:`set_original` records it)."""
     state = session()
     state["original"] = df
-    state.pop(PROFILE_KEY, None)  # it holds the previous table
+    for key in (PROFILE_KEY, PROFILE_WAITED_KEY, PROFILE_WAITING_KEY):
+        state.pop(key, None)  # about the previous table
     state["source_name"] = name
     state.pop(UNRECORDED_KEY, None)  # the table shown before is set aside unrecorded
     state["history"] = EditHistory(Recipe(seed=secrets.randbelow(2**31)))
@@ -203,6 +209,30 @@ def install_original(df: pd.DataFrame, name: str) -> None:
     state["roles"] = {}  # confirmed roles only: suggestions never apply themselves
     state[SENSITIVE_KEY] = None  # it named a column of the previous table
     state.setdefault(K_TARGET_KEY, 5)
+
+
+def profile_waits(df: pd.DataFrame) -> bool:
+    """True on the first run of the Data page that shows ``df`` when it has at least
+    :data:`PROFILE_LATER_ROWS` records and no profile yet: that run sends the preview and
+    leaves the profile (0.1-0.2 s of CPU at 1M rows) to the next run, which the page asks
+    the browser for (:func:`ui.data_steps.profile_after_the_preview`). Computed right after
+    the preview, it competed on a 2-core machine with the browser drawing the first table,
+    and its own table was drawn before the first one showed (issue 31). False afterwards:
+    a run never leaves the same table's profile for later twice."""
+    state = session()
+    held = state.get(PROFILE_KEY)
+    if len(df) < PROFILE_LATER_ROWS or (held is not None and held[0] is df):
+        return False
+    if state.get(PROFILE_WAITED_KEY) is df:
+        return False
+    state[PROFILE_WAITED_KEY] = df
+    state[PROFILE_WAITING_KEY] = True  # taken by this run's call of the fragment
+    return True
+
+
+def profile_asked_this_run() -> bool:
+    """True once, in the run where :func:`profile_waits` left the profile for later."""
+    return bool(session().pop(PROFILE_WAITING_KEY, False))
 
 
 def column_profile(df: pd.DataFrame) -> pd.DataFrame:
