@@ -33,6 +33,15 @@ __all__ = [
 ]
 
 DEFAULT_REGION = "SG"
+
+# libphonenumber compiles the expressions of its metadata on first use, through Python's
+# cache of 512 compiled expressions, which drops the oldest when full: a scan meeting many
+# regions' numbers (every region of a country code is tried: 25 for +1) beside other work
+# compiled them again and again (a quarter of a millisecond each). The package can keep
+# them itself (a bounded set: its fixed metadata); versions without the switch compile
+# as before.
+if hasattr(phonenumbers, "enable_pattern_cache"):
+    phonenumbers.enable_pattern_cache()
 # A cell that could be a phone number: digits with spaces, dots, dashes, brackets, an
 # optional leading + or 00, 7 to 15 digits.
 _CELL_SHAPE = re.compile(r"(?:\+|00)?[0-9 ().-]{7,22}(?:\s*(?:[Ee][Xx][Tt]\.?|[Xx])\s*[0-9]{1,5})?")

@@ -138,3 +138,20 @@ def test_a_name_word_written_again_is_found_where_the_expression_found_it():
         assert list(written_alone(text, word)) == expected, (text, word)
     assert list(written_alone("AnaAna Ana", "Ana")) == [7]  # glued to itself: only the last
     assert list(written_alone("Tan_Tan Tan-Tan Tan", "Tan")) == [16]
+
+
+def test_libphonenumber_keeps_its_compiled_metadata_beyond_python_s_cache():
+    # Python's cache holds 512 compiled expressions and drops the oldest; once the phone
+    # detector is loaded, an expression of libphonenumber's metadata is compiled once.
+    phonenumbers = pytest.importorskip("phonenumbers")
+    if not hasattr(phonenumbers, "enable_pattern_cache"):
+        pytest.skip("this libphonenumber has no cache of its own (compiles as before)")
+    from phonenumbers.re_util import re_compile
+
+    import core.detect.phones  # noqa: F401  (switches the cache on)
+
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region("SG")
+    first = re_compile(metadata.mobile.national_number_pattern)
+    for i in range(600):  # more than Python's cache holds
+        re.compile(f"(?:speed-test-{i})+")
+    assert re_compile(metadata.mobile.national_number_pattern) is first
