@@ -10,7 +10,8 @@ is printed beside it. Two measures per set, each the median of ``--rounds`` runs
 tool and the ratio of the medians:
 
 * **first reading**: both tools are first warmed on the notes of the *other* sets (models,
-  lists, compiled expressions, phone metadata loaded), then each round runs in a fresh
+  lists, compiled expressions, phone metadata loaded; every expression of libphonenumber's
+  metadata, which both use, compiled), then each round runs in a fresh
   fork of that warmed process, where each tool reads the set's notes for the first time
   (the order of the two alternates from round to round). This is a user's case: new notes
   read once. Nothing either tool remembers of a text it has read (the project's memo of
@@ -97,6 +98,38 @@ def presidio_redactor():
             tool.anonymizer.anonymize(text=text, analyzer_results=results)
 
     return redact, tool.setup
+
+
+def compile_phone_metadata() -> int:
+    """Every expression of libphonenumber's metadata compiled, into the package's own cache
+    (switched on by :mod:`core.detect.phones`): both tools use the package, which compiles
+    a region's expressions when it first meets a number of it; without this the tool
+    reading a set first in a round paid for the regions new to both (the project 8 ms of
+    eval7's 55 when it went first). The number of expressions."""
+    import phonenumbers
+    from phonenumbers.re_util import re_compile
+
+    metadata = [
+        phonenumbers.PhoneMetadata.metadata_for_region(r) for r in phonenumbers.SUPPORTED_REGIONS
+    ]
+    metadata += [
+        phonenumbers.PhoneMetadata.metadata_for_nongeo_region(code)
+        for code in phonenumbers.COUNTRY_CODES_FOR_NON_GEO_REGIONS
+    ]
+    patterns: set[str] = set()
+    for region in filter(None, metadata):
+        for value in vars(region).values():
+            if isinstance(value, phonenumbers.PhoneNumberDesc) and value.national_number_pattern:
+                patterns.add(value.national_number_pattern)
+        for field in ("international_prefix", "national_prefix_for_parsing", "leading_digits"):
+            if getattr(region, field, None):
+                patterns.add(getattr(region, field))
+        for number_format in [*region.number_format, *region.intl_number_format]:
+            patterns.add(number_format.pattern)
+            patterns.update(number_format.leading_digits_pattern)
+    for pattern in patterns:
+        re_compile(pattern)
+    return len(patterns)
 
 
 def first_readings(
@@ -186,7 +219,9 @@ def main(argv: list[str] | None = None) -> None:
     tools: dict[str, Callable[[pd.Series], None]] = {"project": ours}
     if theirs is not None:
         tools["presidio"] = theirs
+    compiled = compile_phone_metadata()
     print(f"presidio: {setup or 'not run'}; load average before: {os.getloadavg()}")
+    print(f"warm-up: {compiled:,} expressions of libphonenumber's metadata compiled")
     for name in args.sets if "first" in args.measures else ():
         # In a child of this process, which has read no notes yet: warmed on the other
         # hand-written sets (not the independent notes: 1,500 of them take presidio 15 s),
