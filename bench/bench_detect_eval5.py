@@ -185,18 +185,13 @@ def with_columns(found: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
 # Step 1 and Safe Harbor (the project only)
 # --------------------------------------------------------------------------------------
 def safe_harbor(data: dict[str, pd.DataFrame]) -> dict[str, dict]:
-    from core.safe_harbor import apply_safe_harbor
-
-    results = {}
-    groups = data["columns"].set_index("column")["group"]
-    for mode in ("remove", "redact"):
-        out = apply_safe_harbor(
-            data["table"], reference_date=common.REFERENCE_DATE, free_text=mode
-        ).data
-        result = safe_harbor_left(data["table"], out, data["people"], data["spans"], data["notes"])
-        result["plain_removed"] = common.plain_removed(data["table"], out, groups)
-        results[mode] = result
-    return results
+    return common.safe_harbor_runs(
+        data["table"],
+        data["columns"].set_index("column")["group"],
+        lambda out: safe_harbor_left(
+            data["table"], out, data["people"], data["spans"], data["notes"]
+        ),
+    )
 
 
 # --------------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import eval_common as common  # noqa: E402
-from bench.eval_common import REFERENCE_DATE, fmt, ours_detect, ours_redact  # noqa: E402
+from bench.eval_common import fmt, ours_detect, ours_redact  # noqa: E402
 from bench.independent_eval import COMPATIBLE, left_verbatim  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "eval6"
@@ -353,16 +353,8 @@ def step1(data: Eval6) -> pd.DataFrame:
 
 
 def safe_harbor(data: Eval6) -> dict[str, dict]:
-    from core.safe_harbor import apply_safe_harbor
-
-    results = {}
     groups = data.columns.set_index("column")["group"]
-    for mode in ("remove", "redact"):
-        out = apply_safe_harbor(data.table, reference_date=REFERENCE_DATE, free_text=mode).data
-        result = safe_harbor_left(data, out)
-        result["plain_removed"] = common.plain_removed(data.table, out, groups)
-        results[mode] = result
-    return results
+    return common.safe_harbor_runs(data.table, groups, lambda out: safe_harbor_left(data, out))
 
 
 # --------------------------------------------------------------------------------------

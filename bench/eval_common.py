@@ -330,6 +330,21 @@ def plain_removed(table: pd.DataFrame, out: pd.DataFrame, groups: dict) -> list[
     ]
 
 
+def safe_harbor_runs(
+    table: pd.DataFrame, groups, values_left: Callable[[pd.DataFrame], dict]
+) -> dict[str, dict]:
+    """The Safe Harbor preset (:func:`core.safe_harbor.apply_safe_harbor`) with free text
+    removed (its default), then redacted: for each, ``values_left`` of its output and the
+    plain columns it removed (``groups``: column -> group)."""
+    from core.safe_harbor import apply_safe_harbor
+
+    results = {}
+    for mode in ("remove", "redact"):
+        out = apply_safe_harbor(table, reference_date=REFERENCE_DATE, free_text=mode).data
+        results[mode] = {**values_left(out), "plain_removed": plain_removed(table, out, groups)}
+    return results
+
+
 # --------------------------------------------------------------------------------------
 # Step 1 (the project only: presidio has no column classifier)
 # --------------------------------------------------------------------------------------
