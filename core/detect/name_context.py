@@ -68,7 +68,35 @@ _DOSE_AFTER = re.compile(
 # Words that open the name of a firm or a place (the capitalised words after them name
 # it): hotels, banks, Indonesian pharmacies and shops, Indonesian hospitals (Rumah Sakit,
 # RS Umum, RS Umum Daerah, RS Umum Pusat).
-_FIRM_OR_PLACE_BEFORE = frozenset({"hotel", "bank", "apotek", "toko", "rs", "rsu", "rsud", "rsup"})
+_FIRM_OR_PLACE_BEFORE = frozenset(
+    {
+        *("hotel", "bank", "apotek", "toko", "rs", "rsu", "rsud", "rsup"),
+        # a record's label for a firm ("Provider: X", "Insurer: X", "Airline: X")
+        *("provider", "insurer", "vendor", "supplier", "merchant", "airline", "carrier"),
+        *("lender", "retailer"),
+    }
+)
+# "at X" names a venue ("at Westfield X", "lunch at X"), unless a person is looked,
+# shouted or pointed at ("shouted at X"), or the venue is their home ("at X's").
+_AT_A_PERSON = frozenset(
+    {
+        *("look", "looked", "looking", "looks", "stare", "stared", "staring", "glared"),
+        *("shout", "shouted", "shouting", "yelled", "yelling", "screamed", "swore", "cursed"),
+        *("snapped", "angry", "mad", "upset", "furious", "annoyed", "cross", "smiled"),
+        *("smiling", "laughed", "laughing", "grinned", "winked", "nodded", "waved", "waving"),
+        *("pointed", "pointing", "lashed", "threw", "thrown", "aimed", "directed", "lunged"),
+        *("spat", "swung", "hit", "jabbed", "barked", "frowned"),
+    }
+)
+_POSSESSIVE = re.compile(r"['’]s?(?![A-Za-z])")
+# What a brand sells, after its name: "X booking", "X supplement", "X voucher".
+_PRODUCTS = frozenset(
+    {
+        *("booking", "bookings", "reservation", "supplement", "supplements", "voucher"),
+        *("vouchers", "loyalty", "miles", "points", "subscription", "outlet", "outlets"),
+        *("membership", "ticket", "tickets", "delivery", "ride", "app", "package"),
+    }
+)
 # "The" with its capital inside a sentence is part of a firm's or a place's own name ("at
 # The Ritz", "stayed at The Oberoi Bali"); "the Simpson novel", "the Tan family" name
 # people (lower case), and so may "The" opening a sentence.
@@ -115,12 +143,22 @@ def a_medicine(text: str, end: int, cue: str) -> bool:
     return cue in _DOSAGE_FORMS or bool(_DOSE_AFTER.match(text, end))
 
 
-def after_a_firm_or_place_word(text: str, start: int, cue: str, before_cue: str) -> bool:
-    """The piece at ``start``, after the word ``cue`` (itself after ``before_cue``), names
-    a firm or a place: "Hotel X", "Bank X", "County of X", "at The X"."""
+def after_a_firm_or_place_word(
+    text: str, start: int, end: int, cue: str, before_cue: str, next_word: str
+) -> bool:
+    """The piece ``text[start:end]``, after the word ``cue`` (itself after
+    ``before_cue``) and before ``next_word`` (lower case), names a firm, a place or a
+    brand: "Hotel X", "Provider: X", "County of X", "at The X", "lunch at X", "X booking"
+    (not "a X": the article stands before people's names too, "a Tan", "a Priya")."""
     if cue == "the":
         return bool(_THE_INSIDE.search(text, max(0, start - 8), start))
-    return cue in _FIRM_OR_PLACE_BEFORE or (cue == "of" and before_cue in _OF_A_PLACE)
+    if cue == "at":
+        return before_cue not in _AT_A_PERSON and not _POSSESSIVE.match(text, end)
+    return (
+        cue in _FIRM_OR_PLACE_BEFORE
+        or (cue == "of" and before_cue in _OF_A_PLACE)
+        or next_word in _PRODUCTS
+    )
 
 
 def opens_a_place(first: str) -> bool:

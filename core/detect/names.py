@@ -203,9 +203,9 @@ def _no_person_around(text: str, start: int, end: int, tokens: list[str], cue: s
     """The words around the piece say it names a firm, a place, a medicine or a greeting
     (:mod:`core.detect.name_context`): "Hotel X", "County of X", "tab. X", "X 40 mg",
     "Mount X", "Kia ora", "pharmacy (X)"."""
-    before_cue = _previous_word(text, text.rfind(cue, 0, start)) if cue == "of" else ""
+    before_cue = _previous_word(text, text.rfind(cue, 0, start)) if cue in ("of", "at") else ""
     return (
-        after_a_firm_or_place_word(text, start, cue, before_cue)
+        after_a_firm_or_place_word(text, start, end, cue, before_cue, _next_word(text, end))
         or a_medicine(text, end, cue)
         or opens_a_place(tokens[0])
         or a_greeting(text, start)
@@ -558,7 +558,13 @@ def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
         return None  # "call May", "ask Will": an everyday word alone
     offset = match.start("words")
     end = offset + taken[-1][1]
-    if _next_word(match.string, end) in SERVICE_WORDS or _organisation_after(match.string, end):
+    # "Mr Lim's office": a titled person's place, not a firm named after them
+    possessive = title and (
+        match.string.startswith(("'s", "’s"), end) or match.string.endswith(("'s", "’s"), 0, end)
+    )
+    if not possessive and (
+        _next_word(match.string, end) in SERVICE_WORDS or _organisation_after(match.string, end)
+    ):
         return None  # "told Grab driver", "emailed Medisave team": a company or service
     return offset + taken[0][0], end
 
