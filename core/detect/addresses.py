@@ -91,7 +91,8 @@ _NUMBER_FIRST = rf"{_BEFORE_NUMBER}[0-9]{{1,5}}[A-Z]?,?\s+{_WORDS}{_STREET}\.?(?
 _MALAY = (
     r"(?:(?:Blk|Block|No\.?)\s+[0-9]{1,5}[A-Z]?,?\s+|[0-9]{1,5}[A-Z]?,?\s+)?"
     r"(?:Jalan|Jln\.?|Jl\.|Gg\.|Lorong|Lor)\s+(?:[0-9]{1,3}\s+)?(?:[A-Z][A-Za-z0-9/]+)"
-    r"(?:\s+(?!No\.)[A-Z][A-Za-z0-9/]+){0,3}(?:,?[ \t]+No\.[ \t]*[0-9]{1,4}[A-Z]?)?"
+    r"(?:\s+(?!No\.)(?:[A-Z][A-Za-z0-9/]+|[0-9]{1,3}/[0-9]{1,3}\b)){0,3}"  # "Jalan SS 2/24"
+    r"(?:,?[ \t]+No\.[ \t]*[0-9]{1,4}[A-Z]?)?"
 )
 # Lower-case (or any-case) addresses, as typed in a hurry: "blk 7 toa payoh lor 1 #02-33",
 # "45 jalan sultan #01-02", "blk 123 jurong west st 41". A word here is any word but the
@@ -104,7 +105,7 @@ _GOES_ON = (
 )
 _ANY_WORD = rf"(?!(?:{_GOES_ON})\b)[A-Za-z][A-Za-z'’.-]*"
 _SMALL_NUMBER = r"[0-9]{1,3}[A-Za-z]?"
-_BLOCK = r"(?i:blk|block)[ \t]+[0-9]{1,4}[A-Za-z]?"
+_BLOCK = r"(?i:blk|block|bk)[ \t]+[0-9]{1,4}[A-Za-z]?"
 _HOUSE = r"[0-9]{1,5}[A-Za-z]?"
 _ANY_WORDS = rf"{_ANY_WORD}(?:[ \t]+(?:{_ANY_WORD}|{_SMALL_NUMBER})){{0,6}}"
 _SG_UNIT = r",?[ \t]*#[0-9]{1,3}-[0-9]{1,5}[A-Za-z]?"
@@ -213,7 +214,8 @@ _ADMIN_AREA = rf"{ADMIN_WORD}[ \t]+[A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){{0,2
 # Road", "out on Pukekura Road" (the street word must be one that names a street).
 _STREET_NAMED = (
     # (a capital first, then the word before it: one look-behind per width of word)
-    r"(?=[A-Z][a-z])(?:(?<=\b(?:on|at|in) )|(?<=\boff )|(?<=\b(?:near|from) )|(?<=\balong ))"
+    r"(?=[A-Z][a-z])(?:(?<=\b(?:on|at|in) )|(?<=\boff )|(?<=\b(?:near|from) )|(?<=\balong )"
+    r"|(?<=\baddress )|(?<=\baddress: ))"
     r"[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){0,2}[ \t]+"
     r"(?:Street|Road|Avenue|Lane|Drive|Crescent|Boulevard|Terrace|Close|Grove|Highway)\b"
 )
@@ -237,7 +239,10 @@ _NEXT_PART_BODY = (
     rf"{_CHAIN_PART}|(?:room|rm|flat|unit|floor|level)[ \t]+[0-9A-Z]{{1,5}}\b"
     rf"|[0-9]{{1,5}}[A-Za-z]?[ \t]+{_CHAIN_WORD}(?:[ \t]+{_CHAIN_TOKEN}){{0,3}}"
 )
-_CHAIN_CODE = rf"(?:{_UK_POSTCODE}|(?:[A-Z]{{2}}[ \t]+)?{_CA_POSTCODE}|(?P<digits>[0-9]{{4,6}}))"
+_CHAIN_CODE = (  # (digits not followed by more digits: "9123 4567" is a phone)
+    rf"(?:{_UK_POSTCODE}|(?:[A-Z]{{2}}[ \t]+)?{_CA_POSTCODE}|{_EIRCODE}"
+    rf"|(?P<digits>[0-9]{{4,6}}(?![ \t.-]?[0-9])))"
+)
 _HOUSE_START = (
     r"(?:(?:Flat|Unit|Apt|Rm|Room|Suite|House|Plot|Block|Blk|Tower|Building|Bldg|No)\.?[ \t]*"
     r"[0-9A-Z]{1,5}|[0-9]{1,4}[A-Za-z]?(?:/[0-9]{1,4})?)"
@@ -252,15 +257,17 @@ ADDRESS = re.compile(
     rf"(?<![\w#/])(?:{_PH_BLOCK_LOT}|(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}"
     rf"|{_INDIAN}|{_ANY_CASE}|{_NAME_THEN_CODE}|{_PO_BOX}|{_EUROPEAN}|{_CHAIN_TO_CODE}|{_NAMED_HOUSE}"
     rf"|{_HK_FLOOR}|{_BUILDING}|{_ESTATE_BLOCK}|{_ADMIN_AREA}|{_STREET_NAMED}"
-    rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_UK_POSTCODE_ALONE}|{_EIRCODE}|{_SG_UNIT_ALONE}"
-    rf"|{_CA_POSTCODE})"
+    rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_SG_UNIT_ALONE}"
+    rf"|(?P<postcode>{_UK_POSTCODE_ALONE}|{_EIRCODE}|{_CA_POSTCODE}))"
     r"(?![\w])"
 )
 
 
 # What may follow an address, part by part: ", Mount Albert", ", Auckland 1025", ", Lagos".
+_NEXT_CODE = _CHAIN_CODE.replace("?P<digits>", "")
 _NEXT_PART = re.compile(
-    rf",[ \t]+(?P<part>{_NEXT_PART_BODY})(?:[ \t]*-?[ \t]*(?P<code>{_CHAIN_CODE.replace('?P<digits>', '')}))?"
+    rf",[ \t]+(?:(?P<alone>{_NEXT_CODE})(?![\w])|(?P<part>{_NEXT_PART_BODY})"
+    rf"(?:[ \t]*-?[ \t]*(?P<code>{_NEXT_CODE}))?)"
     r"(?![\w])"
 )
 # Words that make a part an address's part whatever its name: a street, an estate, a
@@ -282,6 +289,8 @@ def _a_place(part: str, after_more: bool) -> bool:
     Ikeja"); a single word that is also a person's name or an everyday English word
     ("Mary", "Lee", "Then") counts only when more of the address follows it."""
     words = _folded(part).replace(".", " ").split()
+    while len(words) > 1 and words[-1].isdigit():  # a postal district: "Dublin 9"
+        words.pop()
     places = place_names()
     lists = name_lists()
     for n in range(len(words)):
@@ -305,12 +314,38 @@ def widen_address(text: str, start: int, end: int) -> int:
         if match is None:
             break
         position = match.end()
-        parts.append((position, match.group("part"), match.group("code") is not None))
+        coded = match.group("code") is not None or match.group("alone") is not None
+        parts.append((position, match.group("part") or "", coded))
     for i in range(len(parts) - 1, -1, -1):
         part_end, part, coded = parts[i]
         if coded or _PART_WORD.search(part) or _a_place(part, i < len(parts) - 1):
             return part_end
     return end
+
+
+# A part just before a postal code found alone: "Knocknacarra, Galway H91 X2C7".
+_PART_BEFORE = re.compile(
+    rf"(?<![\w'’-])({_CHAIN_WORD}(?:[ \t]+{_CHAIN_WORD}){{0,2}})(?:,[ \t]*|[ \t]+)$"
+)
+
+
+def _widen_back(text: str, start: int) -> int:
+    """Where a postal code found alone starts once the town before it, and the parts
+    before that town, are read: each a place of the gazetteer or a part with an address
+    word, up to three."""
+    for _ in range(3):
+        match = _PART_BEFORE.search(text, max(0, start - 60), start)
+        if match is None:
+            break
+        part = match.group(1)
+        # the whole part a place, no word of it a given name: "ask Mary SW1A 2AA", "Harold
+        # Jenkins SW1A 1AA" are people ("Jenkins" is a town too)
+        words = _folded(part).replace(".", " ").split()
+        town = " ".join(words) in place_names()
+        if not (_PART_WORD.search(part) or (town and not set(words) & name_lists().given.keys())):
+            break
+        start = match.start()
+    return start
 
 
 def _code_after_a_town(match: re.Match[str]) -> bool:
@@ -339,7 +374,10 @@ def address_span(match: re.Match[str]) -> tuple[int, int] | None:
     end = widen_address(match.string, match.start(), match.end())
     if end == match.end() and match.group("building") is not None:
         return None
-    return match.start(), end
+    start = match.start()
+    if match.group("postcode") is not None:
+        start = _widen_back(match.string, start)
+    return start, end
 
 
 def find_addresses(text: str) -> list[tuple[int, int]]:

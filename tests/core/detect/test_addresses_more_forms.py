@@ -19,7 +19,8 @@ def _addresses(text: str) -> list[str]:
     ("text", "address"),
     [
         ("Post the card to Eircode T23 KP6X please.", "T23 KP6X"),
-        ("lives in Ranelagh, Dublin D06 F2X9 with her son", "D06 F2X9"),
+        # (the town before the code is read with it since the addresses are read whole)
+        ("lives in Ranelagh, Dublin D06 F2X9 with her son", "Dublin D06 F2X9"),
         (
             "address Blk 9 Lot 3 Phase 1, Brgy. Mabini, Batangas City 4200. tel to follow",
             "Blk 9 Lot 3 Phase 1, Brgy. Mabini, Batangas City 4200",

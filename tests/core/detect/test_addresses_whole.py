@@ -150,3 +150,35 @@ def test_more_parts_after_a_flat_or_building(text: str, address: str) -> None:
 
 def test_a_building_number_alone_is_no_address():
     assert _addresses("Building 7, Level 3 of the report is missing") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        # a postal district after the town, then an Eircode
+        ("home 5 Griffith Ave, Dublin 9, D09 X2Y7 - mother", "5 Griffith Ave, Dublin 9, D09 X2Y7"),
+        # a Malaysian section street ("SS 2/24") then the code and town
+        (
+            "alamat No. 3, Jalan SS 21/37, 47400 Petaling Jaya, Selangor",
+            "No. 3, Jalan SS 21/37, 47400 Petaling Jaya",
+        ),
+        # "bk" for block, in lower case with a unit
+        ("pt stays bk 45 bedok nth ave 1 #03-12", "bk 45 bedok nth ave 1 #03-12"),
+        # a street without a number after "address"
+        ("address: Church Road, Ballina - posted", "Church Road"),
+    ],
+)
+def test_districts_sections_and_short_forms(text: str, address: str) -> None:
+    assert address in _addresses(text), _addresses(text)
+
+
+def test_the_town_before_a_postcode_found_alone_is_read_with_it():
+    assert _addresses("family in Salthill, Galway H91 E2W3 since 2019") == ["Galway H91 E2W3"]
+    # an everyday word or a person's name before the code stays out
+    assert _addresses("Please post to SW1A 2AA today") == ["SW1A 2AA"]
+    assert _addresses("ask Mary SW1A 2AA") == ["SW1A 2AA"]
+
+
+def test_a_phone_after_an_address_is_no_postal_code():
+    found = [(e.label, e.text) for e in find_entities("12 Rata Street, 9123 4567 (mobile)")]
+    assert found == [("ADDRESS", "12 Rata Street"), ("PHONE", "9123 4567")]
