@@ -29,7 +29,10 @@ NAME_WORD = (
 NAME_TOKEN = re.compile(NAME_WORD)
 #: Particles that stand inside a name (bin, s/o, van...), as a regular alternation.
 # (w/o: "wife of", as Indian records write a married woman: "Kamala w/o Raman")
-NAME_PARTICLES = r"bin|binte|binti|bte|bt|s/o|d/o|w/o|a/l|a/p|van|von|de|da|del|della|di|du|al|el"
+# (ní, nic: Irish "daughter of", "Aoife Ní Bhriain")
+NAME_PARTICLES = (
+    r"bin|binte|binti|bte|bt|s/o|d/o|w/o|a/l|a/p|van|von|de|da|del|della|di|du|al|el|ní|nic|ni"
+)
 
 #: The commonest Chinese surname characters (simplified and traditional): 2-4 Chinese
 #: characters starting with one are read as a name.
@@ -141,7 +144,11 @@ RELATIONS = (
     "stepson|stepdaughter|stepmother|stepfather|helper|maid|escort|kid|child|name|kin|"
     # the parties and people of court, tribunal, claim and booking records
     "claimant|complainant|respondent|appellant|plaintiff|defendant|petitioner|accused|"
-    "deceased|insured|policyholder|tenant|landlord|guest|passenger|beneficiary"
+    "deceased|insured|policyholder|tenant|landlord|guest|passenger|beneficiary|"
+    # kinship words of other languages and notes: "dtr" (daughter), Zulu and Xhosa
+    # "gogo"/"mkhulu" (grandmother/grandfather), Filipino "lola"/"lolo", "tita"/"tito",
+    # "kuya" (older brother)
+    "dtr|gogo|mkhulu|lola|lolo|tita|tito|kuya"
 )
 #: Verbs of reaching someone, one word each (contact, called, told...).
 REACH_WORDS = (

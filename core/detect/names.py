@@ -400,9 +400,9 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
         if not kinds:
             return
         first, last = stretch[0][0], stretch[-1][1]
-        contact = (  # "ishaan kapoor, +91 ...": a line that opens with the name
+        contact = (  # "ishaan kapoor, +91 ...", "siti aminah - leave": a line opening on it
             len(kinds) <= 4
-            and text.startswith(",", last)
+            and (text.startswith(",", last) or _RECORD_DASH.match(text, last))
             and _LINE_START.search(text, max(0, first - 8), first)
         )
         if (
@@ -444,6 +444,23 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
         stretch = []
     close(stretch)
     return found
+
+
+# A dash after the words opening a line: a record of what the named person did.
+_RECORD_DASH = re.compile(r"[ \t]+[-–—][ \t]")
+# A hyphenated given name after a family name: "Park Ji-hoon", "Lee Seo-yeon".
+_HYPHENATED_GIVEN = re.compile(rf"[{UPPER}][{LOWER}]+-[{LOWER}]+")
+
+
+def _family_first(tokens: list[str], place: int, lists: NameLists) -> bool:
+    """After a cue, a family name that is also a street or place word ("Park") stays a
+    name before a hyphenated given name ("guest Park Ji-hoon"; "Park Road" stays a place)."""
+    return (
+        place == 0
+        and len(tokens) > 1
+        and tokens[0].lower() in lists.family
+        and _HYPHENATED_GIVEN.fullmatch(tokens[1].rstrip(",.;:")) is not None
+    )
 
 
 # How surely a lower-case word is a name, surest first.
@@ -502,7 +519,8 @@ def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
     taken: list[tuple[int, int, str, str]] = []  # (start, end, word, case)
     words = match.group("words")
     word_end = 0
-    for token in words.split():  # the words \S+ finds, each after the previous one
+    tokens = words.split()  # the words \S+ finds, each after the previous one
+    for place, token in enumerate(tokens):
         word_start = words.find(token, word_end)
         word_end = word_start + len(token)
         lower = _fold(token.lower())
@@ -510,7 +528,7 @@ def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
             taken.append((word_start, word_end, "particle", ""))
             continue
         capital = bool(NAME_TOKEN.fullmatch(token)) and token[0].isupper()
-        if lower.rstrip(".") in lists.not_name:
+        if lower.rstrip(".") in lists.not_name and not _family_first(tokens, place, lists):
             break
         bare = token.rstrip(".")
         if (
