@@ -46,6 +46,7 @@ now are), never for a held-out one (eval8).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,18 +163,48 @@ def load(folder: Path = DATA) -> Eval6:
 # Scores (plain pandas, no detector inside: tests/scripts/test_bench_detect_eval6.py
 # checks them by hand)
 # --------------------------------------------------------------------------------------
+_LABEL = re.compile(r"\[[A-Z][A-Z0-9 +_-]*\]|<[A-Z][A-Z0-9_]*>")
+
+
+def ages_still_there(ages: pd.DataFrame, texts: pd.Series, redacted: pd.Series) -> pd.Series:
+    """For each age span (row, text), whether it is still in clear after redaction, read
+    by counting: in each note, for each age's number, the times it stands as a whole
+    number in the text before and after redaction; the difference is how many of that
+    note's ages with that number were replaced (an age "90" is not left because a "90"
+    stands elsewhere in the note, in "BP 90/60" or another redacted age). Ages of a note
+    and number are marked left from the first, as many as were not replaced."""
+    if ages.empty:
+        return pd.Series(dtype=bool)
+    left = pd.Series(False, index=ages.index)
+    for (row, value), group in ages.groupby(["row", "text"]):
+        # a number in digits not glued to other digits ("91F" holds an age 91); one in
+        # words, not to other letters
+        edge = (r"(?<![\d.,])", r"(?![\d]|[.,]\d)") if value.isdigit() else (r"\b", r"\b")
+        number = re.compile(edge[0] + re.escape(value) + edge[1])
+        before = len(number.findall(texts.get(row, "") or ""))
+        # (not the number in a redaction label: "[AGE 90+]" holds a 90)
+        cleared = _LABEL.sub(" ", redacted.get(row, "") or "")
+        after = len(number.findall(cleared))
+        still = max(0, len(group) - (before - after))
+        left[group.index[:still]] = True
+    return left
+
+
 def score_notes(
     spans: pd.DataFrame,
     found: pd.DataFrame,
     redacted: pd.Series,
     neutral: pd.DataFrame | None = None,
     ages: pd.DataFrame | None = None,
+    texts: pd.Series | None = None,
 ) -> dict[str, object]:
     """Recall per kind, per name origin and of the direct spans, precision, the spans left
     verbatim, and the ages over 89 left verbatim.
 
     ``spans``: row, start, end, kind, origin, direct, text; ``found``: row, start, end,
-    label; ``redacted``: each row's text after redaction (index = row).
+    label; ``redacted``: each row's text after redaction (index = row); ``texts``: each
+    row's text before it, to count the ages left (:func:`ages_still_there`; without it an
+    age counts as left when its number stands anywhere in the redacted note).
     """
     # An age over 89 is personal data under HIPAA (scored apart, as "ages left"): a
     # detection on one is left out of precision like one on a neutral span, not counted
@@ -183,9 +214,12 @@ def score_notes(
         spans, found, redacted, pd.concat(apart) if apart else None, compatible=COMPATIBLE6
     )
     direct = scores["truth"][scores["truth"]["direct"]]
-    ages_left = (
-        0 if ages is None or ages.empty else int(left_verbatim(ages, redacted.fillna("")).sum())
-    )
+    if ages is None or ages.empty:
+        ages_left = 0
+    elif texts is not None:
+        ages_left = int(ages_still_there(ages, texts, redacted.fillna("")).sum())
+    else:
+        ages_left = int(left_verbatim(ages, redacted.fillna("")).sum())
     return {
         **scores,
         "direct_spans": len(direct),
@@ -400,7 +434,7 @@ def print_misses(ours: dict, data: Eval6, redacted: pd.Series, kinds: list[str])
         touched = " (touched by another label)" if r.touched else ""
         print(f"- {r.kind} note {r.row}{touched}: {_context(texts[r.row], r.start, r.end)}")
     if every or AGE in wanted:
-        ages = data.ages[left_verbatim(data.ages, redacted.fillna("")).to_numpy()]
+        ages = data.ages[ages_still_there(data.ages, texts, redacted.fillna("")).to_numpy()]
         print(f"\n## Ages over 89 left ({len(ages)})\n")
         for r in ages.itertuples():
             print(f"- note {r.row}: {_context(texts[r.row], r.start, r.end)}")
@@ -452,12 +486,12 @@ def main(argv: list[str] | None = None) -> None:
     # Timed as presidio is below: warmed on the first 5 notes, then one run, a first
     # reading of the rest (bench_detect_speed.py gives medians of both measures).
     redacted, (_, ours_cpu) = ours_redact(notes, repeat=1, warm=5)
-    ours = score_notes(data.spans, ours_detect(notes), redacted, data.neutral, data.ages)
+    ours = score_notes(data.spans, ours_detect(notes), redacted, data.neutral, data.ages, notes)
     theirs, theirs_cpu, setup = None, 0.0, ""
     if presidio is not None:
         p_found, p_redacted, (_, theirs_cpu) = presidio.run(notes)
         p_found = p_found.drop_duplicates(["row", "start", "end", "label"])
-        theirs = score_notes(data.spans, p_found, p_redacted, data.neutral, data.ages)
+        theirs = score_notes(data.spans, p_found, p_redacted, data.neutral, data.ages, notes)
         regions = PRESIDIO_SETUPS[args.presidio_setup][0]
         setup = f"{presidio.setup}, phones of {len(regions)} regions, its recognisers of {args.presidio_setup}'s countries"
     print_notes(ours, theirs, (ours_cpu, theirs_cpu), setup)

@@ -297,3 +297,34 @@ def test_show_prints_misses_ages_left_and_false_alarms_of_the_kinds_asked(capsys
     out = capsys.readouterr().out
     assert "- url note 1 (touched by another label)" in out
     assert "- NAME note 1: ...[[see]] www.x.sg/u/7 re Jalan Ampang..." in out
+
+
+def test_ages_left_are_counted_not_found_as_any_equal_number():
+    """An age is left when its number is still there as many times as before: "90" in
+    "BP 90/60" (no age) does not make a replaced age "90" count as left."""
+    from bench.bench_detect_eval6 import ages_still_there
+    from bench.independent_eval import left_verbatim
+
+    cols = ["row", "start", "end", "kind", "origin", "direct", "text"]
+    # note 0: "Mr Lim 90, BP 90/60"  - the age at [7, 9); the BP holds another 90
+    # note 1: "aged 92 or 93, son 93" - ages 92 [5, 7) and 93 [11, 13); "son 93" is no age
+    # note 2: "91F fall"               - the age glued to its sex, [0, 2)
+    texts = pd.Series(["Mr Lim 90, BP 90/60", "aged 92 or 93, son 93", "91F fall"])
+    ages = pd.DataFrame(
+        [
+            (0, 7, 9, "age", "", False, "90"),
+            (1, 5, 7, "age", "", False, "92"),
+            (1, 11, 13, "age", "", False, "93"),
+            (2, 0, 2, "age", "", False, "91"),
+        ],
+        columns=cols,
+    )
+    # the 90 replaced (one 90 left, in the BP: 2 before, 1 after -> 1 replaced, 0 left);
+    # 92 replaced; 93 not (2 before, 2 after -> 0 replaced, the one age 93 left); 91
+    # replaced, though glued to its sex; the label's own "90" is not counted
+    redacted = pd.Series(
+        ["Mr Lim [AGE 90+], BP 90/60", "aged [AGE 90+] or 93, son 93", "[AGE 90+]F fall"]
+    )
+    assert ages_still_there(ages, texts, redacted).tolist() == [False, False, True, False]
+    # by substring, the 90 would have counted as left (the BP's 90)
+    assert left_verbatim(ages, redacted).tolist() == [True, False, True, False]
