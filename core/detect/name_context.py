@@ -12,7 +12,10 @@ words around it can still say it names something else:
   the kind of firm it is ("pharmacy (X)", "insurance (X)", "social work (X)"), or when its
   first word is a mountain's, a lake's or a port's ("Mount X", "Port X");
 * **a greeting** of Māori or Malay ("Kia ora", "Ngā mihi", "Selamat pagi"), whose first
-  word is also a given name.
+  word is also a given name;
+* **a town** of the gazetteer after a comma and before a comma, a full stop or a number
+  ("Court, Sheffield, Case 12"), that the lists know only as a surname or another
+  country's given name (:func:`town_after_a_comma`).
 
 The passenger-name record (IATA's form, on tickets and bookings) writes a person as
 ``SURNAME/GIVEN NAMES`` and a title: ``LIM/WEI MING MR``; what follows the title is the
@@ -25,7 +28,10 @@ Other words say a person is named (:func:`other_names`, :func:`facts_after`):
 * **a speaker naming themself**: "I am X", "I'm X", "my name is X" (a word that is no
   English word, no place and no function word);
 * **Chinese characters** in an English text: 2-3 of them standing alone, the first a
-  common surname character (``HAN_SURNAMES``), as whole cells are read.
+  common surname character (``HAN_SURNAMES``), as whole cells are read;
+* **a record line** opening on the name before a dash ("Tshepo Baloyi - job applicant":
+  :data:`RECORD_DASH`), and a family name that is also a street word before a hyphenated
+  given name after a cue ("guest Park Ji-hoon": :func:`family_first`).
 """
 
 from __future__ import annotations
@@ -33,20 +39,23 @@ from __future__ import annotations
 import re
 
 from core.detect.lexicon import NameLists
-from core.detect.name_words import HAN_SURNAMES
+from core.detect.name_words import HAN_SURNAMES, LOWER, UPPER
 from core.detect.place_names import place_names
 
 __all__ = [
     "OTHER_NAME_HINT",
     "PASSENGER_NAME",
+    "RECORD_DASH",
     "a_greeting",
     "a_medicine",
     "after_a_firm_or_place_word",
     "facts_after",
+    "family_first",
     "in_brackets_after_a_firm",
     "opens_a_place",
     "other_names",
     "passenger_names",
+    "town_after_a_comma",
 ]
 
 # The forms a medicine is written in, before its name: "tab. X", "2 sachets X", "inj X".
@@ -286,3 +295,37 @@ def _lower_name_before(
             end = text.index(tail[-1], at) + len(tail[-1])
             return [(at, end)]
     return []
+
+
+#: A dash after the words opening a line: a record of what the named person did.
+RECORD_DASH = re.compile(r"[ \t]+[-–—][ \t]")
+# A hyphenated given name after a family name: "Park Ji-hoon", "Lee Seo-yeon".
+_HYPHENATED_GIVEN = re.compile(rf"[{UPPER}][{LOWER}]+-[{LOWER}]+")
+
+
+_AFTER_A_COMMA = re.compile(r",[ \t]*$")
+_END_OF_A_PLACE = re.compile(r"[ \t]*(?:[,.;\n]|[0-9]|$)")
+
+
+def town_after_a_comma(text: str, start: int, end: int, word: str, lists: NameLists) -> bool:
+    """One word of the gazetteer written after a comma and before a comma, a full stop or
+    a number ("Court, Sheffield, Case 12"; "Kilimani, Nairobi."), that the lists know only
+    as a surname or another country's given name: a town of an address or a court."""
+    return (
+        _AFTER_A_COMMA.search(text, max(0, start - 4), start) is not None
+        and _END_OF_A_PLACE.match(text, end) is not None
+        and word in place_names()
+        and word not in lists.listed
+        and (word not in lists.given or word in lists.world)
+    )
+
+
+def family_first(tokens: list[str], place: int, lists: NameLists) -> bool:
+    """After a cue, a family name that is also a street or place word ("Park") stays a
+    name before a hyphenated given name ("guest Park Ji-hoon"; "Park Road" stays a place)."""
+    return (
+        place == 0
+        and len(tokens) > 1
+        and tokens[0].lower() in lists.family
+        and _HYPHENATED_GIVEN.fullmatch(tokens[1].rstrip(",.;:")) is not None
+    )

@@ -38,14 +38,17 @@ import unicodedata
 
 from core.detect.lexicon import NameLists, name_lists
 from core.detect.name_context import (
+    RECORD_DASH,
     a_greeting,
     a_medicine,
     after_a_firm_or_place_word,
     facts_after,
+    family_first,
     in_brackets_after_a_firm,
     opens_a_place,
     other_names,
     passenger_names,
+    town_after_a_comma,
 )
 from core.detect.name_lines import alone_on_line, names_a_person, names_a_place
 from core.detect.name_words import (
@@ -229,6 +232,8 @@ def _a_name_by_its_words(
             only not in lists.listed or _ID_WORD.fullmatch(piece) is not None
         )
         sure = only in lists.strong and not acronym
+        if town_after_a_comma(text, start, end, only, lists):
+            return False  # "Court, Sheffield, Case 12": an address's or a court's town
         return (
             sure
             or _unknown_but_named(text, start, end, only, piece, lists)
@@ -241,6 +246,7 @@ def _a_name_by_its_words(
         or _shaped_like_a_name(piece, tokens, lists)
         and (
             cue in WEAK_CUES
+            or (RECORD_DASH.match(text, end) and _LINE_START.search(text, max(0, start - 8), start))
             or _next_word(text, end) in PERSON_VERBS
             or _next_word(text, end) in CASE_PARTY_WORDS  # "X v Y"
             or facts_after(text, end)  # "X Y dob ...", "X Y 47M"
@@ -402,7 +408,7 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
         first, last = stretch[0][0], stretch[-1][1]
         contact = (  # "ishaan kapoor, +91 ...", "siti aminah - leave": a line opening on it
             len(kinds) <= 4
-            and (text.startswith(",", last) or _RECORD_DASH.match(text, last))
+            and (text.startswith(",", last) or RECORD_DASH.match(text, last))
             and _LINE_START.search(text, max(0, first - 8), first)
         )
         if (
@@ -444,23 +450,6 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
         stretch = []
     close(stretch)
     return found
-
-
-# A dash after the words opening a line: a record of what the named person did.
-_RECORD_DASH = re.compile(r"[ \t]+[-–—][ \t]")
-# A hyphenated given name after a family name: "Park Ji-hoon", "Lee Seo-yeon".
-_HYPHENATED_GIVEN = re.compile(rf"[{UPPER}][{LOWER}]+-[{LOWER}]+")
-
-
-def _family_first(tokens: list[str], place: int, lists: NameLists) -> bool:
-    """After a cue, a family name that is also a street or place word ("Park") stays a
-    name before a hyphenated given name ("guest Park Ji-hoon"; "Park Road" stays a place)."""
-    return (
-        place == 0
-        and len(tokens) > 1
-        and tokens[0].lower() in lists.family
-        and _HYPHENATED_GIVEN.fullmatch(tokens[1].rstrip(",.;:")) is not None
-    )
 
 
 # How surely a lower-case word is a name, surest first.
@@ -528,7 +517,7 @@ def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
             taken.append((word_start, word_end, "particle", ""))
             continue
         capital = bool(NAME_TOKEN.fullmatch(token)) and token[0].isupper()
-        if lower.rstrip(".") in lists.not_name and not _family_first(tokens, place, lists):
+        if lower.rstrip(".") in lists.not_name and not family_first(tokens, place, lists):
             break
         bare = token.rstrip(".")
         if (

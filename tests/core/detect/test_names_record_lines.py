@@ -61,3 +61,26 @@ def test_a_name_after_a_kinship_word_or_a_role(text: str, name: str) -> None:
 
 def test_park_before_a_street_word_stays_a_place() -> None:
     assert _names("customer Park Road branch is closed") == []
+
+
+def test_two_unknown_words_opening_a_record_line_before_a_dash() -> None:
+    found = _names("Kgomotso Mothibedi - job applicant, matric 2019, ID withheld")
+    assert "Kgomotso Mothibedi" in found, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a town that is only a surname (or another country's given name) in the lists,
+        # between commas or before a full stop: an address's or a court's place
+        "Employment Court, Sheffield, Case 12 of 2025",
+        "Labour Relations Court, Nairobi, Cause 7 of 2025",
+    ],
+)
+def test_a_town_after_a_comma_is_a_place(text: str) -> None:
+    assert _names(text) == [], _names(text)
+
+
+def test_a_given_name_between_commas_stays_a_name() -> None:
+    found = _names("present: Tan Wei Ming, Preston, and Aisha")
+    assert "Preston" in found, found
