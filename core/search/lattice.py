@@ -82,10 +82,10 @@ class Lattice:
         return self.evaluator.evaluated
 
     def grid(self) -> np.ndarray:
-        """Every node as a row of levels, row i = node with index i (mixed radix)."""
-        axes = [np.arange(h + 1) for h in self.heights]
-        mesh = np.meshgrid(*axes, indexing="ij")
-        return np.stack([m.ravel() for m in mesh], axis=1).astype(np.int64)
+        """Every node as a row of levels, row i = node with index i (mixed radix); a
+        transposed view of ``np.indices`` (no copy: rows are read a few at a time)."""
+        shape = tuple(int(h) + 1 for h in self.heights)
+        return np.indices(shape, dtype=np.int64).reshape(len(shape), -1).T
 
     def evaluate(self, levels: Sequence[int]) -> NodeEvaluation:
         """The node's verdict (:meth:`core.search.evaluation.Evaluator.evaluate`)."""

@@ -74,6 +74,8 @@ class RollUp:
         self._cache_entries: list[Classes | None] = []
         self._cache_elements = 0
         self._cards = [list(column.cards) for column in columns]  # per column and level
+        # Whether every unit holds records (no zero count in a frequency table's rows).
+        self._records_everywhere = bool((table.unit_records > 0).all())
 
     def key(
         self,
@@ -102,14 +104,21 @@ class RollUp:
             size = rows.size
         else:
             size = codes[0].size if codes else self.columns[0].codes[0].size
-        key = np.zeros(size, dtype=np.int32 if radix < 2**31 else np.int64)
+        dtype = np.int32 if radix < 2**31 else np.int64
+        if not parts:  # every column at one value: one class
+            key = np.zeros(size, dtype=dtype)
         radix = 1
         for card, i in parts:
-            if radix * card > 2**62:
-                key, radix = dense(key)
             column_codes = codes_of[i][levels[i]]
-            key *= card
-            key += column_codes if rows is None else column_codes[rows]
+            if rows is not None:
+                column_codes = column_codes[rows]
+            if radix == 1:  # the first column's codes are the key so far (a copy)
+                key = column_codes.astype(dtype, copy=rows is None)
+            else:
+                if radix * card > 2**62:
+                    key, radix = dense(key)
+                key *= card
+                key += column_codes
             radix *= card
         if radix > 4 * size + 1024:
             return dense(key, by_sort=distinct)
@@ -201,6 +210,16 @@ class RollUp:
         Classes are numbered in the order of their keys; each keeps the last of its source
         classes' units."""
         key, radix = self.key(node, rows, codes, distinct=root)
+        if source.dist is None and source.first is None and self._records_everywhere:
+            # Every class holds records: the keys present are the non-zero sums.
+            sizes = np.bincount(key, source.sizes, radix)
+            present = np.flatnonzero(sizes)
+            unit = np.empty(radix, dtype=np.int64)  # a unit of each key present
+            unit[key] = source.reps
+            classes = Classes(unit[present], sizes[present], None, None)
+            if not root:
+                self._remember(node, classes)
+            return classes
         unit = np.full(radix, -1, dtype=np.int64)  # a unit of each key present
         unit[key] = source.reps
         present = np.flatnonzero(unit >= 0)

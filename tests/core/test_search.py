@@ -1305,3 +1305,31 @@ def test_coarse_roots_by_hand():
     assert sorted(root2.sizes.tolist()) == [3, 3]
     assert lattice.roll_up.coarse_root(np.array([1, 1]))[0] is root2  # built once
     assert lattice.evaluated == 0  # roots are not evaluations
+
+
+def test_frequency_rows_counting_no_record_change_nothing(_adult_table, hierarchies):
+    """A frequency table may hold rows standing for no record (count 0; a filtered
+    engine's output): the search must be that on its records. The rows added here carry
+    combinations absent from the sample, so their units and classes hold no record."""
+    qis = QI8[:4]
+    chosen = {c: hierarchies[c] for c in qis}
+    records = _adult_table.sample(3000, random_state=4).reset_index(drop=True)
+    grouped = records.groupby(qis, sort=False).size().reset_index()
+    absent = _adult_table[qis].drop_duplicates().merge(grouped[qis], how="left", indicator=True)
+    absent = absent[absent["_merge"] == "left_only"][qis].head(40)
+    assert len(absent) == 40
+    table = pd.concat([grouped[qis], absent], ignore_index=True)
+    counts = np.concatenate([grouped[0].to_numpy(), np.zeros(len(absent), dtype=np.int64)])
+    target = Target(k=3, max_suppressed=0.02)
+    expected = search(records, chosen, target, measure="loss")
+    got = search(table, chosen, target, measure="loss", counts=counts)
+    assert got.optimum.levels == expected.optimum.levels
+    assert got.solutions == expected.solutions
+    assert [c.levels for c in got.frontier] == [c.levels for c in expected.frontier]
+    for mine, theirs in zip(got.frontier, expected.frontier, strict=True):
+        assert (mine.k, mine.classes, mine.suppressed) == (
+            theirs.k,
+            theirs.classes,
+            theirs.suppressed,
+        )
+        assert mine.measures["loss"] == pytest.approx(theirs.measures["loss"], rel=1e-12)
