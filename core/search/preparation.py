@@ -130,21 +130,68 @@ def level_labels(hierarchy: Hierarchy) -> tuple[np.ndarray, np.ndarray]:
     """Per hierarchy row (plus a last row for missing values) and level: a label number
     (equal labels at a level, equal numbers; numbers of different levels never meet), and
     the leaves of the hierarchy under that label (its domain share, as ARX counts it)."""
-    columns = [hierarchy.levels[level] for level in range(hierarchy.height + 1)]
-    if all(arrow_strings(column) for column in columns):  # hashed by pyarrow, no str objects
-        text = pa.concat_arrays([pa.array(c.array).cast(pa.large_string()) for c in columns])
-        encoded = text.dictionary_encode()
-        label, n_labels = encoded.indices.to_numpy().astype(np.int64), len(encoded.dictionary)
-    else:
-        label, labels = pd.factorize(np.concatenate([c.to_numpy(dtype=object) for c in columns]))
-        n_labels = len(labels)
-    shape = (len(columns[0]), len(columns))
-    per_level = n_labels + 1  # + the label of missing values
-    label = np.vstack([label.reshape(shape[::-1]).T, np.full((1, shape[1]), n_labels)])
-    label = label + np.arange(shape[1]) * per_level
-    leaves = np.bincount(label[:-1].ravel(), minlength=per_level * shape[1])[label]
-    leaves[-1] = 1  # a missing value stays itself: one leaf
-    return label, leaves
+    labels = HierarchyLabels([hierarchy])
+    index = labels.start[0][None, :] + np.arange(len(hierarchy.levels) + 1)[:, None]
+    return labels.label[index], labels.leaves[index]
+
+
+class HierarchyLabels:
+    """The labels of several hierarchies numbered at once: for hierarchy c, level l and row
+    r (the last row: missing values), ``label[start[c][l] + r]`` is a number equal for equal
+    labels of that level and different from every other level's (of any hierarchy), and
+    ``leaves`` at the same place the hierarchy's leaves under that label (its domain share,
+    as ARX counts it). Level 0 is the row itself (a hierarchy lists each value once); a
+    hierarchy's other levels are hashed in one dictionary encoding (pyarrow's, or
+    ``pd.factorize`` for text not held in pyarrow). A level's numbers lie in a band of
+    ``widths[c]`` numbers from ``start[c][l]`` on: ``levels`` bands in all, ``size``
+    numbers."""
+
+    def __init__(self, hierarchies: list[Hierarchy]):
+        codes, widths = [], []
+        for h in hierarchies:
+            rows = len(h.levels) + 1  # + the row of missing values
+            text = [h.levels[level] for level in range(1, h.height + 1)]
+            if not text:
+                code, n_text = np.zeros(0, dtype=np.int64), 0
+            elif all(arrow_strings(column) for column in text):  # no str objects
+                arrays = [pa.array(column.array) for column in text]
+                encoded = pa.chunked_array(
+                    [
+                        a if a.type == pa.large_string() else a.cast(pa.large_string())
+                        for a in arrays
+                    ]
+                ).dictionary_encode()
+                code = np.concatenate([chunk.indices.to_numpy() for chunk in encoded.chunks])
+                n_text = len(encoded.chunks[-1].dictionary)
+            else:
+                code, uniques = pd.factorize(
+                    np.concatenate([column.to_numpy(dtype=object) for column in text])
+                )
+                n_text = len(uniques)
+            codes.append(code)
+            widths.append(max(n_text + 1, rows))  # a level's numbers (+ missing): below this
+        rows = [len(h.levels) + 1 for h in hierarchies]
+        heights = [h.height + 1 for h in hierarchies]
+        self.label = np.empty(sum(r * h for r, h in zip(rows, heights, strict=True)), np.int64)
+        self.start: list[np.ndarray] = []
+        self.band_start: list[np.ndarray] = []  # the first number of each level's band
+        at, band = 0, 0
+        for r, levels, width, code in zip(rows, heights, widths, codes, strict=True):
+            self.start.append(at + r * np.arange(levels))
+            self.band_start.append(band + width * np.arange(levels))
+            self.label[at : at + r] = np.arange(r) + band  # level 0: the row
+            for level in range(1, levels):
+                block = self.label[at + level * r : at + (level + 1) * r]
+                block[:-1] = code[(level - 1) * (r - 1) : level * (r - 1)] + band + level * width
+                block[-1] = band + level * width + width - 1  # missing: its own label
+            at, band = at + r * levels, band + width * levels
+        self.widths, self.levels, self.size = widths, sum(heights), band
+        # Leaves per label: the rows carrying it, missing rows apart (each is one leaf).
+        missing = np.concatenate([s + r - 1 for s, r in zip(self.start, rows, strict=True)])
+        counted = np.ones(self.label.size, dtype=bool)
+        counted[missing] = False
+        self.leaves = np.bincount(self.label[counted], minlength=band)[self.label]
+        self.leaves[missing] = 1
 
 
 def prepare_column(
@@ -163,71 +210,131 @@ def column_of_rows(
     hierarchy: Hierarchy,
     records: np.ndarray | None,
     label=None,
-    codes_out: np.ndarray | None = None,
 ) -> PreparedColumn:
     """:func:`prepare_column` from each row's hierarchy row (``rows_of``, as
+    :func:`record_rows` gives; the rows may be groups of records, ``records`` of each)."""
+    return columns_of_rows([name], [rows_of], [hierarchy], records, [label])[0]
+
+
+def columns_of_rows(
+    names: list[str],
+    rows_of: list[np.ndarray],
+    hierarchies: list[Hierarchy],
+    records: np.ndarray | None,
+    labels: list | None = None,
+    codes_out: list[np.ndarray] | None = None,
+) -> list[PreparedColumn]:
+    """Several columns coded at once from each row's hierarchy row (``rows_of[c]``, as
     :func:`record_rows` gives; the rows may be groups of records, ``records`` of each, every
-    one at least 1 unless some are 0). Every step works on the distinct values, all levels
-    at once. ``codes_out`` (levels x rows, int32): filled with each row's code at every
-    level (the search's units: :class:`PreparedTable`), in one take from a table of the
-    hierarchy's rows; the value codes are then its level-0 row."""
-    n_rows = len(hierarchy.levels) + 1
-    row_records = np.bincount(rows_of, weights=records, minlength=n_rows)
-    if records is None or records.min() > 0:  # a row present holds records
-        present = row_records > 0
-    else:
-        present = np.bincount(rows_of, minlength=n_rows) > 0
-    rows = np.flatnonzero(present)
-    d, levels, domain = len(rows), hierarchy.height + 1, len(hierarchy.levels)
-    label_of, leaves = level_labels(hierarchy)
-    value_label = label_of[rows].T  # (levels, d)
-    used = np.zeros(label_of.max() + 1, dtype=bool)
-    used[value_label] = True
-    rank = np.cumsum(used) - 1
-    cards = used.reshape(levels, -1).sum(axis=1)
-    starts = np.concatenate([[0], np.cumsum(cards)[:-1]])
-    groups = rank[value_label] - starts[:, None]  # dense 0..cards-1 per level
-    for level in range(1, levels):
-        _check_nested(
-            groups[level - 1],
-            groups[level],
-            cards[level - 1],
-            rows,
-            hierarchy,
-            level,
-            name if label is None else label,
-        )
-    counts = row_records[rows].astype(float)
-    if codes_out is not None and (groups[0] == np.arange(d)).all():
-        by_row = np.zeros((levels, n_rows), dtype=np.int32)  # rows absent: never taken
-        by_row[:, rows] = groups
-        # mode="clip": the rows are in range, and numpy buffers ``out`` in mode "raise".
-        np.take(by_row, rows_of, axis=1, out=codes_out, mode="clip")
-        value_codes = codes_out[0]
-    else:
-        value_codes = (np.cumsum(present) - 1)[rows_of]
-        if codes_out is not None:
-            np.take(groups.astype(np.int32), value_codes, axis=1, out=codes_out, mode="clip")
-    n = float(counts.sum())
-    group_count = np.bincount((groups + starts[:, None]).ravel(), weights=np.tile(counts, levels))
-    entropy = -np.log2(counts / group_count[groups + starts[:, None]])
-    loss = (leaves[rows].T - 1.0) / (domain - 1) if domain > 1 else np.zeros((levels, d))
-    column = PreparedColumn(
-        name,
-        hierarchy.height,
-        groups,
-        [max(int(c), 1) for c in cards],
-        value_codes,
-        list(loss),
-        list(entropy),
+    one at least 1 unless some are 0). Every step works on the distinct values of all the
+    columns and levels together, one call for all (the search's preparation is many calls
+    on small arrays). ``labels``: the columns' labels for error messages (default:
+    ``names``). ``codes_out[c]`` (levels x rows, int32): filled with each row's code at
+    every level of column c (the search's units, :class:`PreparedTable`) in one take from
+    a table of the hierarchy's rows; the value codes are then its level-0 row. Codes at a
+    level are numbered in the order of their labels' numbers (:class:`HierarchyLabels`),
+    at level 0 in hierarchy order."""
+    labels = labels if labels is not None else names
+    named = HierarchyLabels(hierarchies)
+    heights = np.array([h.height + 1 for h in hierarchies])  # levels of each column
+    presents, rows_present, row_records = [], [], []
+    for r, h in zip(rows_of, hierarchies, strict=True):
+        n_rows = len(h.levels) + 1
+        counted = np.bincount(r, weights=records, minlength=n_rows)
+        if records is None or records.min() > 0:  # a row present holds records
+            present = counted > 0
+        else:
+            present = np.bincount(r, minlength=n_rows) > 0
+        presents.append(present)
+        rows_present.append(np.flatnonzero(present))
+        row_records.append(counted)
+    # Places: every (column, level, distinct value), column by column, level by level.
+    sizes = np.array([rows.size for rows in rows_present])
+    ends = np.cumsum(sizes * heights)
+    blocks = ends - sizes * heights  # first place of each column
+    first_level = np.cumsum(heights) - heights  # each column's level 0 among all levels
+    place = np.concatenate(
+        [
+            (start[:, None] + rows).ravel()
+            for start, rows in zip(named.start, rows_present, strict=True)
+        ]
     )
-    column.level_totals["loss"] = loss @ counts
-    column.level_totals["entropy"] = entropy @ counts
-    column.level_totals["precision"] = np.arange(levels) / max(hierarchy.height, 1) * n
-    column.value_max_entropy = -np.log2(counts / n)
-    column.domain = domain
-    column.level_sizes = np.split(group_count, np.cumsum(cards)[:-1])
-    return column
+    value_label = named.label[place]
+    used = np.zeros(named.size, dtype=bool)
+    used[value_label] = True
+    group = np.cumsum(used) - 1  # every label used, numbered across all levels
+    bands = np.concatenate(named.band_start)  # each level's first label number
+    level_cards = np.add.reduceat(used, bands)
+    level_start = np.cumsum(level_cards) - level_cards
+    value_group = group[value_label]  # the group of each place
+    level_of = np.searchsorted(bands, value_label, side="right") - 1  # its level of all
+    codes = value_group - level_start[level_of]  # 0..cards - 1 within its level
+    # Nesting: each level a function of the one before (classes only merge), all at once:
+    # a place above level 0 against the same value's place one level down.
+    column_of = np.repeat(np.arange(len(hierarchies)), sizes * heights)
+    later = np.flatnonzero(np.arange(place.size) - blocks[column_of] >= sizes[column_of])
+    earlier = later - sizes[column_of[later]]
+    image = np.empty(group.size, dtype=np.int64)
+    image[value_group[earlier]] = value_group[later]
+    split = image[value_group[earlier]] != value_group[later]
+    if split.any():  # the first column that splits raises, naming a value
+        c = int(column_of[later[np.flatnonzero(split)[0]]])
+        column_codes = codes[blocks[c] : ends[c]].reshape(heights[c], -1)
+        for level in range(1, int(heights[c])):
+            _check_nested(
+                column_codes[level - 1],
+                column_codes[level],
+                int(level_cards[first_level[c] + level - 1]),
+                rows_present[c],
+                hierarchies[c],
+                level,
+                labels[c],
+            )
+    counts = np.concatenate(
+        [np.tile(n[rows], h) for n, rows, h in zip(row_records, rows_present, heights, strict=True)]
+    ).astype(float)
+    group_records = np.bincount(value_group, weights=counts, minlength=group.size)
+    entropy = -np.log2(counts / group_records[value_group])
+    domain = np.array([len(h.levels) for h in hierarchies])[column_of]
+    loss = np.where(domain > 1, (named.leaves[place] - 1.0) / np.maximum(domain - 1, 1), 0.0)
+    loss_total = np.bincount(level_of, weights=loss * counts, minlength=named.levels)
+    entropy_total = np.bincount(level_of, weights=entropy * counts, minlength=named.levels)
+    columns = []
+    for c, (name, h) in enumerate(zip(names, hierarchies, strict=True)):
+        d, levels = int(sizes[c]), int(heights[c])
+        span, own = slice(blocks[c], ends[c]), slice(first_level[c], first_level[c] + levels)
+        groups = codes[span].reshape(levels, d)
+        value_counts = counts[span][:d]
+        n = float(value_counts.sum())
+        if codes_out is not None:
+            by_row = np.zeros((levels, len(h.levels) + 1), dtype=np.int32)  # absent: unread
+            by_row[:, rows_present[c]] = groups
+            # mode="clip": the rows are in range, and numpy buffers ``out`` in mode "raise".
+            np.take(by_row, rows_of[c], axis=1, out=codes_out[c], mode="clip")
+            value_codes = codes_out[c][0]  # level 0 numbers the values in hierarchy order
+        else:
+            value_codes = (np.cumsum(presents[c]) - 1)[rows_of[c]]
+        cards = level_cards[own]
+        column = PreparedColumn(
+            name,
+            h.height,
+            groups,
+            [max(int(card), 1) for card in cards],
+            value_codes,
+            list(loss[span].reshape(levels, d)),
+            list(entropy[span].reshape(levels, d)),
+        )
+        column.level_totals["loss"] = loss_total[own]
+        column.level_totals["entropy"] = entropy_total[own]
+        column.level_totals["precision"] = np.arange(levels) / max(h.height, 1) * n
+        column.value_max_entropy = -np.log2(value_counts / n)
+        column.domain = len(h.levels)
+        column.level_sizes = [
+            group_records[start : start + card]
+            for start, card in zip(level_start[own], cards, strict=True)
+        ]
+        columns.append(column)
+    return columns
 
 
 def _check_nested(previous, group, previous_card, rows, hierarchy, level, column) -> None:
@@ -348,13 +455,20 @@ class PreparedTable:
         # are 32-bit while their radix fits (core.search.rollup).
         self.unit_codes = np.empty((int((self.heights + 1).sum()), n_units), dtype=np.int32)
         # Units weighted by their records: a column's figures are those of its records.
-        weights = self.unit_records.astype(float)
-        columns, row = [], 0
-        for r, c, height in zip(rows_of, self.qis, self.heights.tolist(), strict=True):
-            codes = self.unit_codes[row : row + height + 1]
-            column = column_of_rows(str(c), r[first], hierarchies[c], weights, c, codes)
-            column.codes, row = list(codes), row + height + 1
-            columns.append(column)
+        codes_out, row = [], 0
+        for height in self.heights.tolist():
+            codes_out.append(self.unit_codes[row : row + height + 1])
+            row += height + 1
+        columns = columns_of_rows(
+            [str(c) for c in self.qis],
+            [r[first] for r in rows_of],
+            [hierarchies[c] for c in self.qis],
+            self.unit_records.astype(float),
+            list(self.qis),
+            codes_out,
+        )
+        for column, codes in zip(columns, codes_out, strict=True):
+            column.codes = list(codes)
         del rows_of
         self.columns = columns
         self.population = None  # k-map with a population table: its records, coded alike

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from core.errors import ParameterError
 from core.hierarchy import Hierarchy, read_hierarchy
 from core.search import MEASURES, Target
 from core.search.evaluation import Evaluator
@@ -136,3 +137,25 @@ def test_key_runs_by_hand():
     codes, first = key_runs(np.array([7, 3, 7, 0, 3, 3]))
     assert codes.tolist() == [2, 1, 2, 0, 1, 1] and first.tolist() == [3, 1, 0]
     assert key_runs(np.array([2**61, 0, 1])) is None
+
+
+def test_columns_coded_together_keep_their_hierarchies_apart():
+    """Two columns coded in one batch whose hierarchies share the labels "x" and "y" at
+    level 1: each hierarchy's leaves under a label are its own. Column one (a, b, c ->
+    x, x, y), values a and c: loss at level 1 (leaves - 1) / (3 - 1) = 0.5 for a ("x" holds
+    a and b), 0 for c. Column two (p, q -> x, y): one leaf each, loss 0. Had the labels met,
+    "x" would hold three leaves. A split in the second column names that column."""
+    from core.search.preparation import columns_of_rows
+
+    one = Hierarchy(pd.DataFrame({0: list("abc"), 1: list("xxy"), 2: "*"}))
+    two = Hierarchy(pd.DataFrame({0: list("pq"), 1: list("xy"), 2: "*"}))
+    first, second = columns_of_rows(
+        ["one", "two"], [np.array([0, 2, 2]), np.array([1, 0, 0])], [one, two], None
+    )
+    assert first.cards == [2, 2, 1] and second.cards == [2, 2, 1]
+    np.testing.assert_allclose(np.stack(first.value_loss), [[0, 0], [0.5, 0], [1, 1]])
+    np.testing.assert_allclose(np.stack(second.value_loss), [[0, 0], [0, 0], [1, 1]])
+    assert first.value_codes.tolist() == [0, 1, 1] and second.value_codes.tolist() == [1, 0, 0]
+    split = Hierarchy(pd.DataFrame({0: list("pq"), 1: ["x", "x"], 2: ["g", "h"]}))
+    with pytest.raises(ParameterError, match=r"column 'two' does not nest"):
+        columns_of_rows(["one", "two"], [np.array([0, 2]), np.array([0, 1])], [one, split], None)
