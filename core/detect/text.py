@@ -312,7 +312,9 @@ _LOOSER = {
     "ird": "[0-9]{2,3}-[0-9]{3}-[0-9]{3}",
     "dni": r"[0-9]{8}-?[A-Z]|[XYZ]-?[0-9]{7}",
     "nir": r"[123478] ?[0-9]{2} ?[0-9]{2} ?[0-9AB]{2} ?[0-9]{3}",
-    "record_code": rf"(?i)(?:{RECORD_PREFIX})\s*[:#.(]?\s*[A-Z0-9]",
+    # a record word starting a word (the expression's look-behind; words such as "said"
+    # and "paid" hold one), then what may stand before its number: "is", "was" or "="
+    "record_code": rf"(?i)\b(?:{RECORD_PREFIX})\s*[:#.(]?\s*(?:=\s*)?[A-Z0-9]",
     "vehicle_plate": r"[A-Z]{1,3}[0-9]{1,4}[A-Z]",
     "date": "[0-9]",
     "age_over_89": OLD_AGE_LOOSER,

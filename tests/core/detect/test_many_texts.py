@@ -134,3 +134,53 @@ def test_the_looser_form_keeps_every_text_the_expression_matches(kind):
     matched = [PATTERNS[kind].regex.search(t) is not None for t in texts]
     assert all(k for k, m in zip(kept, matched, strict=True) if m)
     assert sum(matched) > 100  # the texts hold many addresses of the kind
+
+
+def test_a_record_number_after_an_equals_sign_is_found_in_a_long_column():
+    # A column of over 20,000 characters is filtered by RE2 before the record-number
+    # expression reads it; the filter once lacked the "=" the expression allows
+    # ("Account = 48213377"), so the column scan missed what each text's scan found.
+    texts = [
+        f"Visit {i}: the weather was fine, nothing of note, all calm today. " * 3
+        for i in range(120)
+    ]
+    texts += ["Account = 48213377 on file", "MRN = A1234567 kept", "SSN is 219099999"]
+    assert sum(map(len, texts)) > 20_000
+    alone = [[(e.kind, e.text) for e in _find(t, entity_kinds(), "SG")] for t in texts]
+    together = [
+        [(e.kind, e.text) for e in found] for found in _find_many(texts, entity_kinds(), "SG")
+    ]
+    assert together == alone
+    assert ("record_code", "48213377") in alone[-3]
+
+
+def test_the_record_word_filter_keeps_every_text_the_expression_matches():
+    # As for IP and MAC addresses above: texts built from record words, separators and
+    # values, and words that hold a record word inside ("said", "paid", "Maidstone").
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from core.detect.ascii_form import NOT_PLAIN
+    from core.detect.patterns import PATTERNS
+    from core.detect.text import _LOOSER
+
+    rng = random.Random(8)
+    words = ["MRN", "ssn", "Account No.", "a/c", "ID", "Ref", "NRIC", "Policy", "PAN", "lic"]
+    words += ["said", "paid", "Maidstone", "avid", "x", "-", "SIN", "sin", "NI No"]
+    between = ["", " ", ": ", " = ", " is ", " was ", "#", " (", "-", " :: "]
+    values = ["48213377", "A1234567", "219099999", "046 454 286", "AB", "12", "x9y8z7"]
+    texts = [
+        "".join(rng.choice(pieces) for pieces in (words, between, values, [" ", "", "a", "-"]))
+        for _ in range(20_000)
+    ]
+    texts = [rng.choice(["", "the ", "x", "-", "é "]) + t for t in texts]
+    array = pa.array(texts)
+    # the scan keeps every text beyond ASCII whatever the filter says
+    kept = pc.or_(
+        pc.match_substring_regex(array, _LOOSER["record_code"]),
+        pc.match_substring_regex(array, NOT_PLAIN),
+    ).to_pylist()
+    matched = [PATTERNS["record_code"].regex.search(t) is not None for t in texts]
+    missed = [t for t, k, m in zip(texts, kept, matched, strict=True) if m and not k]
+    assert not missed, missed[:5]
+    assert sum(matched) > 1_000
