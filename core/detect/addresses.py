@@ -251,10 +251,13 @@ _CHAIN_TO_CODE = (
     rf"{_HOUSE_START},?[ \t]+{_CHAIN_PART}(?:,[ \t]+{_CHAIN_PART}){{0,6}}"
     rf"(?:[ \t]*-[ \t]*|,?[ \t]+)(?P<chain_code>{_CHAIN_CODE})"
 )
+# Every form starts with a digit, "#", a capital, or one of these words in lower case: the
+# look-ahead spares trying each form at the other places (most words of a note).
+_FIRST_CHARACTER = r"(?=[0-9#A-ZÀ-Þ]|(?i:blk|bk|block|no|village|tehsil|taluka?|mandal)\b)"
 ADDRESS = re.compile(
     # (a chain of parts ending in a code last: where another form starts at the same place,
     # it is read, and widened, first)
-    rf"(?<![\w#/])(?:{_PH_BLOCK_LOT}|(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}"
+    rf"(?<![\w#/]){_FIRST_CHARACTER}(?:{_PH_BLOCK_LOT}|(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}"
     rf"|{_INDIAN}|{_ANY_CASE}|{_NAME_THEN_CODE}|{_PO_BOX}|{_EUROPEAN}|{_CHAIN_TO_CODE}|{_NAMED_HOUSE}"
     rf"|{_HK_FLOOR}|{_BUILDING}|{_ESTATE_BLOCK}|{_ADMIN_AREA}|{_STREET_NAMED}"
     rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_SG_UNIT_ALONE}"

@@ -182,3 +182,30 @@ def test_the_town_before_a_postcode_found_alone_is_read_with_it():
 def test_a_phone_after_an_address_is_no_postal_code():
     found = [(e.label, e.text) for e in find_entities("12 Rata Street, 9123 4567 (mobile)")]
     assert found == [("ADDRESS", "12 Rata Street"), ("PHONE", "9123 4567")]
+
+
+def test_the_first_character_look_ahead_skips_no_address():
+    """The look-ahead that starts the address expression only skips places where no form
+    can start: the expression without it finds the same spans on every sentence here and
+    on lower-case, accented and unit-first forms."""
+    import re
+
+    from core.detect.addresses import ADDRESS
+
+    look_ahead = r"(?=[0-9#A-ZÀ-Þ]|(?i:blk|bk|block|no|village|tehsil|taluka?|mandal)\b)"
+    assert look_ahead in ADDRESS.pattern
+    without = re.compile(ADDRESS.pattern.replace(look_ahead, "", 1), ADDRESS.flags)
+    texts = [t for t, _ in WHOLE] + [t for t, _ in STAY_OUT] + NOT_ADDRESSES
+    texts += [
+        "blk 7 toa payoh lor 1 #02-33",
+        "bk 45 bedok nth ave 1 #03-12",
+        "no 8 lorong ah soo",
+        "45 jalan sultan #01-02",
+        "Émile lives at Musterstraße 5, 10115 Berlin",
+        "#11-204 and Apt 4B, 225 E 57th St",
+        "village Kheri, tehsil Sonipat",
+    ]
+    for text in texts:
+        assert [m.span() for m in ADDRESS.finditer(text)] == [
+            m.span() for m in without.finditer(text)
+        ], text
