@@ -61,10 +61,8 @@ try:
     navigation = st.navigation(PAGES, position="hidden")
     draw_menu(PAGES)
     # The library is imported only now, once the page set-up and the menu are on their way to
-    # the browser (issue 31: a cold server's first table). The browser draws the menu while the
-    # server imports, and Streamlit's check on its first element (inspect.stack(), which
-    # resolves the path of every module loaded, once per process) ran before the library's
-    # hundreds of modules were loaded: 0.1-0.16 s of the first table otherwise.
+    # the browser (issue 31: a cold server's first table): the browser draws the menu while
+    # the server imports.
     from ui.page_errors import friendly_errors  # noqa: E402
     from ui.state import following, presentation  # noqa: E402
     from ui.warm_up import warm_up_later_pages  # noqa: E402
