@@ -4,6 +4,7 @@ them, and dropped when the workspace reopens a project instead."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 import core.io
 import ui.state.early_read as early_read
+import ui.state.loading
 from core.errors import DataReadError
 from core.io import read_table
 
@@ -25,6 +27,7 @@ def fresh_process(monkeypatch):
     """As in a new server process: no read started yet."""
     monkeypatch.setattr(early_read, "_started", set())
     monkeypatch.setattr(early_read, "_reads", {})
+    monkeypatch.setattr(early_read, "_digests", {})
 
 
 def people_csv(folder: Path) -> Path:
@@ -59,12 +62,43 @@ def test_a_file_that_cannot_be_read_raises_the_pages_message(tmp_path, monkeypat
     assert str(early.value) == str(direct.value)
 
 
+def test_the_files_fingerprint_is_hashed_beside_the_read_once(tmp_path, monkeypatch, fresh_process):
+    path = people_csv(tmp_path)
+    monkeypatch.setenv("ANON_DATA", str(path))
+    early_read.start_reading_startup_table()
+    by_hand = hashlib.sha256(path.read_bytes()).hexdigest()  # not core.workspace's code
+    assert early_read.take_digest(str(path)) == by_hand
+    assert early_read.take_digest(str(path)) is None  # once
+
+
+def test_the_page_records_the_fingerprint_hashed_early(tmp_path, monkeypatch, fresh_process):
+    path = people_csv(tmp_path)
+    monkeypatch.setenv("ANON_DATA", str(path))
+    monkeypatch.setenv("ANON_WORKSPACE", str(tmp_path / "test.anon.db"))
+    hashed_on_the_page = []
+    real_hash = ui.state.loading.sha256_file
+
+    def recorded(*args, **kwargs):
+        hashed_on_the_page.append(args)
+        return real_hash(*args, **kwargs)
+
+    monkeypatch.setattr(ui.state.loading, "sha256_file", recorded)
+    st.cache_resource.clear()
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    app.run()
+    assert not app.exception, app.exception
+    assert app.session_state["data_sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert hashed_on_the_page == []  # the early thread's digest was used
+    st.cache_resource.clear()
+
+
 def test_forgotten_when_not_needed(tmp_path, monkeypatch, fresh_process):
     path = people_csv(tmp_path)
     monkeypatch.setenv("ANON_DATA", str(path))
     early_read.start_reading_startup_table()
     early_read.forget(str(path))
     assert early_read.take(str(path)) is None  # nothing held
+    assert early_read.take_digest(str(path)) is None
 
 
 def test_the_dashboard_opens_anon_data_read_once(tmp_path, monkeypatch, fresh_process):

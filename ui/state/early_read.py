@@ -13,8 +13,9 @@ The thread reads with :func:`core.io.read_table`, exactly what the page would ca
 to the page's read, once; a restart that reopens the workspace's project from that same
 file (its rows not kept in the workspace) takes it too. When the workspace reopens a
 project from its stored rows instead, :func:`forget` drops the table, read for nothing once
-per server process. This module imports nothing of the library itself, so
-that app.py can start the read before importing it.
+per server process. The file's sha256, which the workspace records, is hashed on a second
+thread meanwhile (:func:`take_digest`). This module imports nothing of the library itself,
+so that app.py can start the read before importing it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ import streamlit as st
 _started: set[str] = set()
 #: Reads started and not yet taken or forgotten.
 _reads: dict[str, Future[Any]] = {}
+#: The file's sha256 (what the workspace records of it), hashed beside the read.
+_digests: dict[str, Future[str]] = {}
 _reads_lock = threading.Lock()
 
 
@@ -45,6 +48,8 @@ def start_reading_startup_table() -> None:
         _started.add(path)
         read: Future[Any] = Future()
         _reads[path] = read
+        digest: Future[str] = Future()
+        _digests[path] = digest
 
     def run() -> None:
         try:
@@ -54,7 +59,18 @@ def start_reading_startup_table() -> None:
         except Exception as error:  # noqa: BLE001 - handed to the page, which reports it
             read.set_exception(error)
 
+    def fingerprint() -> None:
+        # hashlib and the file's reads let go of Python's lock: the 0.06 s of a 37 MB file
+        # run on the second core while the table is parsed, not after it on the page's thread.
+        try:
+            from core.workspace.fingerprints import sha256_file
+
+            digest.set_result(sha256_file(path))
+        except Exception as error:  # noqa: BLE001 - the page hashes the file itself then
+            digest.set_exception(error)
+
     threading.Thread(target=run, name="early-read", daemon=True).start()
+    threading.Thread(target=fingerprint, name="early-hash", daemon=True).start()
 
 
 def take(path: str) -> Any | None:
@@ -66,7 +82,18 @@ def take(path: str) -> Any | None:
     return None if read is None else read.result()
 
 
+def take_digest(path: str) -> str | None:
+    """The sha256 of the file at ``path`` hashed beside :func:`take`'s read (waiting for
+    it), or None if none was started, it was taken already or the hashing failed."""
+    with _reads_lock:
+        digest = _digests.pop(path, None)
+    if digest is None or digest.exception() is not None:
+        return None
+    return digest.result()
+
+
 def forget(path: str) -> None:
     """Drop a table read early that no page will take (the workspace reopened a project)."""
     with _reads_lock:
         _reads.pop(path, None)
+        _digests.pop(path, None)

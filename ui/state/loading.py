@@ -80,7 +80,8 @@ def load_path(path: str) -> None:
     sample, it is recorded in the workspace at the first change made on it, not on opening.
     """
     table = _read_path(path).copy(deep=False)
-    set_original(table, Path(path).name, source_path=path, record=False)
+    digest = early_read.take_digest(path)  # hashed while the table was read, if it was
+    set_original(table, Path(path).name, source_path=path, sha256=digest, record=False)
 
 
 def load_sample(name: str, *, fresh: bool = False) -> None:
