@@ -421,11 +421,17 @@ _BUILTIN = (
         _compile(
             # "MRN: 12345678", "SSN is 219099999", "Aadhaar no. was 234567890124"
             # (not glued by a hyphen to a code before it: "DXB-SIN" is a route)
-            rf"(?<![\w-]){RECORD_PREFIX}\s*[:#.(]?\s*(?:(?:is|was|=)\s+)?"
+            rf"(?<![\w-]){RECORD_PREFIX}"
+            # a few words saying whose or what for, then a colon: "IRD for WFF query:
+            # 123505468", "Policy of the car owner: HX55120987"
+            r"(?:[ \t]+(?:for|of)[ \t]+(?:[A-Za-z'’]+[ \t]+){0,2}[A-Za-z'’]+[ \t]*(?=:))?"
+            r"\s*[:#.(]?\s*(?:(?:is|was|=)\s+)?"
             # (or 7-9 digits printed in groups of three with spaces, as a Canadian SIN or a
             # Kenyan ID: "SIN 046 454 286", "ID 27 640 318")
             r"(?P<value>[0-9]{1,3} [0-9]{3} [0-9]{3}(?! ?[0-9])"
-            r"|(?=[A-Z0-9/-]*[0-9])[A-Z0-9][A-Z0-9/-]{3,}[A-Z0-9])"
+            # (not a date: "ID of the visit: 12/03/2025" is one)
+            r"|(?![0-9]{1,2}[/.-][0-9]{1,2}[/.-][0-9]{2,4}(?![0-9]))"
+            r"(?=[A-Z0-9/-]*[0-9])[A-Z0-9][A-Z0-9/-]{3,}[A-Z0-9])"
             r"(?![\w])",
             re.IGNORECASE,
         ),

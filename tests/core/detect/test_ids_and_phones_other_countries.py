@@ -138,3 +138,22 @@ def test_a_hkid_with_its_check_digit_after_a_space():
     # 615 mod 11 = 10 -> 11 - 10 = 1
     assert ("ID", "K345678 1") in _found("hkid K345678 1, brother to collect")
     assert not [e for e in find_entities("box K345678 2 on shelf") if e.label == "ID"]
+
+
+@pytest.mark.parametrize(
+    ("note", "number"),
+    [
+        ("mum's IRD for the rebate query: 49091850, call back", "49091850"),
+        ("Policy of the car owner: HX55120987 (Direct Line)", "HX55120987"),
+        ("MRN for admission: 7730214 - bed 12", "7730214"),
+    ],
+)
+def test_a_number_after_its_word_a_few_words_and_a_colon(note, number):
+    assert ("ID", number) in _found(note)
+
+
+def test_a_date_after_an_id_word_stays_a_date():
+    assert ("DATE", "12/03/2025") in _found("ID of the visit: 12/03/2025, seen by GP")
+    assert ("DATE", "12/03/2025") in _found("MRN: 12/03/2025")
+    # words without a colon after them are no label: "ID for ages 12345 to 99999" is a range
+    assert not [e for e in find_entities("account for most of 20245 cases") if e.label == "ID"]
