@@ -31,7 +31,7 @@ NAME_TOKEN = re.compile(NAME_WORD)
 # (w/o: "wife of", as Indian records write a married woman: "Kamala w/o Raman")
 # (ní, nic: Irish "daughter of", "Aoife Ní Bhriain")
 NAME_PARTICLES = (
-    r"bin|binte|binti|bte|bt|s/o|d/o|w/o|a/l|a/p|van|von|de|da|del|della|di|du|al|el|ní|nic|ni"
+    r"bin|binte|binti|bte|bt|s/o|d/o|w/o|a/l|a/p|van|von|de|da|del|della|di|du|al|el|ní|nic"
 )
 
 #: The commonest Chinese surname characters (simplified and traditional): 2-4 Chinese

@@ -24,8 +24,8 @@ def _names(text: str) -> list[str]:
         ("rohan mehta – late again, verbal warning", "rohan mehta"),
         # or a bracketed note and the sentence going on
         ("kavitha rajan (ward clerk) did not sign out on Friday", "kavitha rajan"),
-        # Irish "ní" / "nic" (daughter of) inside a name (lower-case runs are read in ASCII)
-        ("siobhan ni mhurchu - referral for speech therapy", "siobhan ni mhurchu"),
+        # Irish "ní" / "nic" (daughter of) inside a name (lower-case runs are read in ASCII; "ni" alone is a Chinese surname)
+        ("siobhan nic aodha - referral for speech therapy", "siobhan nic aodha"),
         ("Referral for Siobhán Nic Aodha from the GP", "Siobhán Nic Aodha"),
     ],
 )
