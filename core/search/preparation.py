@@ -67,9 +67,11 @@ def record_rows(series: pd.Series, hierarchy: Hierarchy) -> np.ndarray:
     leaves = hierarchy.levels[0]
     if arrow_strings(series) and arrow_strings(leaves):
         values = pa.array(series.array)
-        known = pa.array(leaves.array).cast(values.type)
-        # The value set ends with a null: a missing value finds row len(leaves).
-        value_set = pa.concat_arrays([known, pa.nulls(1, type=values.type)])
+        value_set = pa.array(leaves.array)
+        if value_set.type != values.type:
+            value_set = value_set.cast(values.type)
+        if values.null_count:  # the value set ends with a null: row len(leaves)
+            value_set = pa.concat_arrays([value_set, pa.nulls(1, type=values.type)])
         found = pc.index_in(values, value_set=value_set, skip_nulls=False)
         if found.null_count:
             hierarchy.generalise(series, 0)  # raises, naming the first value not covered
