@@ -250,6 +250,7 @@ def _a_name_by_its_words(
             or _next_word(text, end) in PERSON_VERBS
             or _next_word(text, end) in CASE_PARTY_WORDS  # "X v Y"
             or facts_after(text, end)  # "X Y dob ...", "X Y 47M"
+            or (start == 0 and end == len(text))  # the whole cell: "Tshepo Baloyi"
         )
     )
 
