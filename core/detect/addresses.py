@@ -89,7 +89,7 @@ _NUMBER_FIRST = rf"{_BEFORE_NUMBER}[0-9]{{1,5}}[A-Z]?,?\s+{_WORDS}{_STREET}\.?(?
 # Indonesian "Jl." and "Gg." (gang, a lane; not "Gang" written out, also a given name)
 # too, with the house number after the name: "Jl. Pemuda No. 12".
 _MALAY = (
-    r"(?:(?:Blk|Block|No\.?)\s+[0-9]{1,5}[A-Z]?,?\s+|[0-9]{1,5}[A-Z]?,?\s+)?"
+    r"(?:(?:Blk|Block|No\.?|Lot)\s+[0-9]{1,5}(?:-[0-9]{1,4})?[A-Z]?,?\s+|[0-9]{1,5}[A-Z]?,?\s+)?"
     r"(?:Jalan|Jln\.?|Jl\.|Gg\.|Lorong|Lor)\s+(?:[0-9]{1,3}\s+)?(?:[A-Z][A-Za-z0-9/]+)"
     r"(?:\s+(?!No\.)(?:[A-Z][A-Za-z0-9/]+|[0-9]{1,3}/[0-9]{1,3}\b)){0,3}"  # "Jalan SS 2/24"
     r"(?:,?[ \t]+No\.[ \t]*[0-9]{1,4}[A-Z]?)?"

@@ -312,6 +312,8 @@ RECORD_PREFIX = (
     # New Zealand's IRD number, Nigeria's NIN (capitals: "nin" is a word in some
     # languages), a driving licence as "DL" alone in capitals ("DL K420-6618-9923")
     r"IRD(?:\s+(?:No\.?|Number))?|(?-i:NIN|DL)(?:\s+(?:No\.?|Number))?|"
+    # a work permit (Singapore's printed "WP 0 4453121 8")
+    r"Work\s+Permit(?:\s+(?:No\.?|Number))?(?:\s+(?-i:WP))?|(?-i:WP)(?:\s+No\.?)?|"
     r"Social\s+Insurance(?:\s+(?:No\.?|Number))?)"
 )
 
@@ -426,9 +428,9 @@ _BUILTIN = (
             # 123505468", "Policy of the car owner: HX55120987"
             r"(?:[ \t]+(?:for|of)[ \t]+(?:[A-Za-z'’]+[ \t]+){0,2}[A-Za-z'’]+[ \t]*(?=:))?"
             r"\s*[:#.(]?\s*(?:(?:is|was|=)\s+)?"
-            # (or 7-9 digits printed in groups of three with spaces, as a Canadian SIN or a
-            # Kenyan ID: "SIN 046 454 286", "ID 27 640 318")
-            r"(?P<value>[0-9]{1,3} [0-9]{3} [0-9]{3}(?! ?[0-9])"
+            # (or 7-12 digits printed in groups with spaces, as a Canadian SIN, a Kenyan ID
+            # or a work permit: "SIN 046 454 286", "ID 27 640 318", "WP 0 4453121 8")
+            r"(?P<value>(?=(?:[0-9] ?){7,12}(?! ?[0-9]))[0-9]{1,8}(?: [0-9]{1,8}){1,3}(?! ?[0-9])"
             # (not a date: "ID of the visit: 12/03/2025" is one)
             r"|(?![0-9]{1,2}[/.-][0-9]{1,2}[/.-][0-9]{2,4}(?![0-9]))"
             r"(?=[A-Z0-9/-]*[0-9])[A-Z0-9][A-Z0-9/-]{3,}[A-Z0-9])"

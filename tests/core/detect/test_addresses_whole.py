@@ -209,3 +209,9 @@ def test_the_first_character_look_ahead_skips_no_address():
         assert [m.span() for m in ADDRESS.finditer(text)] == [
             m.span() for m in without.finditer(text)
         ], text
+
+
+def test_a_malaysian_lot_number_before_the_street():
+    assert _addresses("kedai di Lot 12-4B, Jalan Ipoh, 51200 Kuala Lumpur.") == [
+        "Lot 12-4B, Jalan Ipoh, 51200 Kuala Lumpur"
+    ]

@@ -157,3 +157,18 @@ def test_a_date_after_an_id_word_stays_a_date():
     assert ("DATE", "12/03/2025") in _found("MRN: 12/03/2025")
     # words without a colon after them are no label: "ID for ages 12345 to 99999" is a range
     assert not [e for e in find_entities("account for most of 20245 cases") if e.label == "ID"]
+
+
+@pytest.mark.parametrize(
+    ("note", "number"),
+    [
+        ("work permit no. WP 0 2281904 6 expires Jan", "0 2281904 6"),
+        ("Work Permit 0 5512087 3 cancelled by employer", "0 5512087 3"),
+    ],
+)
+def test_a_work_permit_number_in_groups(note, number):
+    assert ("ID", number) in _found(note)
+
+
+def test_short_groups_after_an_id_word_are_no_id():
+    assert not [e for e in find_entities("ID 2 3 4 on the list") if e.label == "ID"]
