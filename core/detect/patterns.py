@@ -427,6 +427,9 @@ _BUILTIN = (
             # a few words saying whose or what for, then a colon: "IRD for WFF query:
             # 123505468", "Policy of the car owner: HX55120987"
             r"(?:[ \t]+(?:for|of)[ \t]+(?:[A-Za-z'’]+[ \t]+){0,2}[A-Za-z'’]+[ \t]*(?=:))?"
+            # or asked in a chat and answered on the next turn: "agent: and ID? |
+            # customer: 31 022 447"
+            r"(?:[ \t]*\?[ \t]*\|?[ \t]*[A-Za-z]{1,12}[ \t]*:)?"
             r"\s*[:#.(]?\s*(?:(?:is|was|=)\s+)?"
             # (or 7-12 digits printed in groups with spaces, as a Canadian SIN, a Kenyan ID
             # or a work permit: "SIN 046 454 286", "ID 27 640 318", "WP 0 4453121 8")

@@ -92,6 +92,8 @@ _PHONE_CUE = re.compile(
     r"\b(?:tel|telephone|phone|phoned|ph|mobile|mob|hp|h/p|handphone|cell|cellphone|fax|"
     r"landline|whatsapp|sms|call|called|calling|ring|rang|reach|reached|contact|contacted|"
     r"text|texted|dial|dialled|dialed|tried|try|"
+    # a number asked for in a chat, answered on the next turn ("agent: number? | cust: ...")
+    r"number(?=\s*\?)|"
     # the same words in Malay, Indonesian, Spanish, French, German (issue 26)
     r"telefon|telepon|telp|ponsel|bimbit|nombor|tel[eé]fono|llamar|llame|m[oó]vil|celular|"
     r"t[eé]l[eé]phone|t[eé]l|appeler|appelez|portable|anrufen|rufen|handy|mobil)\b[^\n0-9]{0,24}$",

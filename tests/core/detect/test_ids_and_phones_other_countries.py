@@ -172,3 +172,12 @@ def test_a_work_permit_number_in_groups(note, number):
 
 def test_short_groups_after_an_id_word_are_no_id():
     assert not [e for e in find_entities("ID 2 3 4 on the list") if e.label == "ID"]
+
+
+def test_a_number_asked_for_in_a_chat_and_answered_on_the_next_turn():
+    chat = "agent: and your ID? | customer: 27 640 318 | agent: thanks"
+    assert ("ID", "27 640 318") in _found(chat)
+    chat = "agent: best contact number? | cust: 5473 2291 | agent: ok"
+    assert ("PHONE", "5473 2291") in _found(chat)
+    # a number that is no answer to the question stays what it is
+    assert not [e for e in find_entities("any number? 3 of them") if e.label == "PHONE"]
