@@ -20,7 +20,21 @@ long cell cannot make it backtrack):
 * Philippine block and lot: ``Blk 9 Lot 3 Phase 1, Brgy. Mabini, Batangas City 4200``;
 * ``Singapore 806799`` / ``S(806799)`` alone (a postal code named as such), a UK postcode
   alone (``SW1A 1AA``), an Irish Eircode alone (``D04 W5N8``), a Singapore unit number
-  alone (``#11-204``).
+  alone (``#11-204``), a Canadian postal code (``L6J 4K2``);
+* a house or flat number, comma-separated parts and a postal code without a street word
+  (``3 The Orchards, Little Hadham, Ware SG11 2DX``; a code of digits only after a town of
+  the gazetteer); a house numbered as such (``H.No 4-1-22``), a Hong Kong floor (``Flat 7,
+  15/F``), an estate's block (``Kwai Shing Block 12``), a building before its parts,
+  villages and districts after their word (``Desa Sukamaju``, ``village Bhadra``),
+  Indonesian ``Jl.``/``Gg.`` streets with ``No. 12``, a street named without a number
+  after "on", "at", "along", "address" (``Wick Lane Road``).
+
+Each match is then read whole (:func:`address_span`, :func:`widen_address`): the
+comma-separated parts after it up to the last that ends in a postal code, is a town of the
+gazetteer (:mod:`core.detect.place_names`) or holds an address word, stopping at a title
+or a contact word ("12 Rata Street, Mount Albert, Auckland 1025"); before a postal code
+found alone, the town of the gazetteer written before it ("Galway H91 X2C7"). HIPAA removes
+the town and the code with the street.
 """
 
 from __future__ import annotations

@@ -15,7 +15,15 @@ such numbers in notes are not (doses "90 mg", "BP 95/60", "room 91", "90%", "199
 - "this year" after it with a comma or "is"/"will be" before: "Hajah Zaiton, 91 this year";
 - a kinship word before it in brackets: "(father, 93)", "(grandmother 97)";
 - a person's name just before it (:func:`ages_after_names`, run on the names found):
-  "Mrs Agnes Wong, 96, at her flat", "Mr Peter Hall 92 - fall", "Ms Villanueva (99)".
+  "Mrs Agnes Wong, 96, at her flat", "Mr Peter Hall 92 - fall", "Ms Villanueva (99)",
+  "Mr Pike is 93", "LIM/MEI LING MRS (91)", "Mrs Fox (2/3/1931) - 94";
+- a person and a verb of being before it: "she's 96", "my gran is 98", "I am 91", "he would
+  have been 100"; "died at 96"; a hedge after "age": "age maybe 92"; Malay and Indonesian
+  "umur 94", "usia 97";
+- a sex glued to it at the start of a clause: "ED triage: 93M from home" (not "T: 101F");
+  "y"/"yrs" before a sex or the clause's end: "92y F", "90 yrs,"; "come June" after it;
+- in words with any of these cues: "ninety-four come June", "aged one hundred and two";
+- listed or corrected after an age found: "aged 90 or 91", "91F - actually 94".
 
 After a word before it, a unit says it is not an age ("aged 90 days", "turned 90
 degrees", "age 95%"). Only the number is reported (the ``value`` group), so the cue words
