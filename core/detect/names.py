@@ -74,6 +74,7 @@ from core.detect.name_words import (
 )
 from core.detect.patterns import RECORD_PREFIX
 from core.detect.place_names import place_names, place_not_person
+from core.detect.quasi import occupation_words
 from core.detect.word_places import written_alone
 
 #: The words naming an identity or record number, as written (in capitals: "SIN", "PAN").
@@ -250,7 +251,8 @@ def _a_name_by_its_words(
             or _next_word(text, end) in PERSON_VERBS
             or _next_word(text, end) in CASE_PARTY_WORDS  # "X v Y"
             or facts_after(text, end)  # "X Y dob ...", "X Y 47M"
-            or (start == 0 and end == len(text))  # the whole cell: "Tshepo Baloyi"
+            # the whole cell: "Tshepo Baloyi" (not a job title: "Sous Chef")
+            or (start == 0 and end == len(text) and occupation_words().isdisjoint(tokens))
         )
     )
 

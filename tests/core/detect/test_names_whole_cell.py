@@ -27,6 +27,7 @@ def test_a_cell_that_is_a_name(cell: str) -> None:
         "Heart Rate",  # English words
         "Kuala Lumpur",  # a place
         "Mothibedi Clinic",  # an organisation
+        "Kgomotso Technician",  # a job title (core/detect/data/occupations.txt)
         "see Kgomotso Mothibedi below",  # not the whole text, and no cue
     ],
 )
