@@ -140,6 +140,11 @@ _ANY_CASE = (
     rf"|(?:(?i:no)\.?[ \t]+)?(?:{_BLOCK}|{_HOUSE}),?[ \t]+(?i:jalan|jln|lorong|lor)[ \t]+"
     rf"(?:{_SMALL_NUMBER}[ \t]+)?"
     rf"{_ANY_WORD}(?:[ \t]+{_ANY_WORD}){{0,3}}{_SG_POSTAL_ANY_CASE}?"
+    # a house number, words and a street word in lower case, then a comma and a word:
+    # an address when that word is a town of the gazetteer ("42 wattle grove, ballarat";
+    # address_span checks and reads the town with it)
+    rf"|(?P<lower_street>[0-9]{{1,5}}[a-z]?[ \t]+(?:[a-z][a-z'’-]*[ \t]+){{1,3}}"
+    rf"(?:{_LOWER_STREET}|grove|place|way|court|parade)\.?(?=,[ \t]*[a-z]))"
 )
 # A house number and a street name without a street word, ended by its postal code
 # ("12 Cavenagh 229603", "30 Bukit Timah Singapore 259712"): the whole address, not only
@@ -382,11 +387,25 @@ def _code_after_a_town(match: re.Match[str]) -> bool:
     return bool(parts) and _a_place(parts[-1], True)  # the code follows the town
 
 
+# The town after an address in lower case: ", ballarat".
+_LOWER_TOWN = re.compile(
+    r",[ \t]*(?P<two>(?P<one>[a-z][a-z'’-]+)(?![\w])(?:[ \t]+[a-z][a-z'’-]+(?![\w]))?)"
+)
+
+
 def address_span(match: re.Match[str]) -> tuple[int, int] | None:
     """The span of an :data:`ADDRESS` match once widened (:func:`widen_address`), or None
     for a chain of parts that is no address (:func:`_code_after_a_town`) or a building's
     number that no address part follows."""
     if match.group("chain_code") is not None and not _code_after_a_town(match):
+        return None
+    if match.group("lower_street") is not None:
+        town = _LOWER_TOWN.match(match.string, match.end())
+        if town is None:
+            return None
+        for group in ("two", "one"):  # "kota bharu" before "kota"
+            if town.group(group) and _a_place(town.group(group), False):
+                return match.start(), town.end(group)
         return None
     end = widen_address(match.string, match.start(), match.end())
     if end == match.end() and match.group("building") is not None:

@@ -215,3 +215,12 @@ def test_a_malaysian_lot_number_before_the_street():
     assert _addresses("kedai di Lot 12-4B, Jalan Ipoh, 51200 Kuala Lumpur.") == [
         "Lot 12-4B, Jalan Ipoh, 51200 Kuala Lumpur"
     ]
+
+
+def test_a_lower_case_street_then_a_known_town():
+    assert _addresses("we moved to 17 banksia grove, bendigo last year") == [
+        "17 banksia grove, bendigo"
+    ]
+    # no town of the gazetteer after the comma: no address
+    assert _addresses("took 2 slow walks round the close, then rested") == []
+    assert _addresses("scored 3 goals in the lane, mostly headers") == []
