@@ -148,7 +148,22 @@ RELATIONS = (
     # kinship words of other languages and notes: "dtr" (daughter), Zulu and Xhosa
     # "gogo"/"mkhulu" (grandmother/grandfather), Filipino "lola"/"lolo", "tita"/"tito",
     # "kuya" (older brother)
-    "dtr|gogo|mkhulu|lola|lolo|tita|tito|kuya"
+    "dtr|gogo|mkhulu|lola|lolo|tita|tito|kuya|"
+    # an IT ticket's user ("user tham cannot log in")
+    "user"
+)
+#: Kinship words: after one, a capitalised everyday word alone is the relative's name
+#: ("dtr Grace", "son Will"), not only a surer one.
+KINSHIP = frozenset(
+    {
+        *("son", "daughter", "dtr", "wife", "husband", "spouse", "mother", "father"),
+        *("brother", "sister", "nephew", "niece", "aunt", "aunty", "auntie", "uncle"),
+        *("cousin", "grandson", "granddaughter", "grandmother", "grandfather", "grandma"),
+        *("grandpa", "stepson", "stepdaughter", "stepmother", "stepfather", "fiance"),
+        *("fiancee", "son-in-law", "daughter-in-law", "mother-in-law", "father-in-law"),
+        *("brother-in-law", "sister-in-law", "gogo", "mkhulu", "lola", "lolo", "tita"),
+        *("tito", "kuya"),
+    }
 )
 #: Verbs of reaching someone, one word each (contact, called, told...).
 REACH_WORDS = (

@@ -54,6 +54,7 @@ from core.detect.name_lines import alone_on_line, names_a_person, names_a_place
 from core.detect.name_words import (
     CASE_PARTY_WORDS,
     CUES,
+    KINSHIP,
     LOWER,
     NAME_PARTICLES,
     NAME_TOKEN,
@@ -564,6 +565,7 @@ def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
         and not by_verb
         and names[0] in lists.ambiguous
         and cue not in NAMING_WORDS
+        and not (cue in KINSHIP and taken[0][3] == "capital")  # "dtr Grace", "son Will"
     ):
         return None  # "call May", "ask Will": an everyday word alone
     offset = match.start("words")
