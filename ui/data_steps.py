@@ -82,8 +82,11 @@ def source_details(df: pd.DataFrame) -> dict[str, Any]:
 
 #: Seconds the browser waits, once it has the Data page of a large table, before it asks
 #: for the run that computes the column profile (a timer in the browser: it fires when the
-#: page's own drawing leaves its main thread free).
-PROFILE_RERUN_S = 1.0
+#: page's own drawing leaves its main thread free). Headless Chromium on the shared 2-core
+#: machine took 0.8-1.4 s from the preview's bytes to the table on screen; that rerun
+#: (0.2-0.3 s of the server's CPU, and the whole page sent again) slowed the table when it
+#: came after 1 s: 1.22x the bare app against 1.16x after 2 s (8 rounds each, issue 31).
+PROFILE_RERUN_S = 2.0
 
 
 @st.fragment(run_every=PROFILE_RERUN_S)
