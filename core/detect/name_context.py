@@ -29,6 +29,8 @@ Other words say a person is named (:func:`other_names`, :func:`facts_after`):
   English word, no place and no function word);
 * **Chinese characters** in an English text: 2-3 of them standing alone, the first a
   common surname character (``HAN_SURNAMES``), as whole cells are read;
+* **a given name before a possessive kinship word**, in any case and even when it is an
+  everyday word: "jasmine's mum", "Hope's brother";
 * **a record line** opening on the name before a dash ("Tshepo Baloyi - job applicant":
   :data:`RECORD_DASH`), and a family name that is also a street word before a hyphenated
   given name after a cue ("guest Park Ji-hoon": :func:`family_first`).
@@ -232,9 +234,14 @@ _HAN_NAME_IN_TEXT = re.compile(
 #: age and sex, a Chinese character): the scanner asks pyarrow which texts of a column
 #: match it (at C speed) and reads only those. Every text where :func:`other_names` finds
 #: a name matches it.
+_KIN_AFTER = "mum|mom|mother|dad|father|wife|husband|son|daughter|brother|sister|grandma|grandpa"
 OTHER_NAME_HINT = (
     r"(?i)(?:\bi['’]?m|\bi[ \t]+am|name[ \t]+is|name['’]s)[ \t]"
-    r"|[0-9][ \t]?(?:[mf](?:[^a-z]|$)|y)|[\x{3400}-\x{9fff}]"
+    rf"|[0-9][ \t]?(?:[mf](?:[^a-z]|$)|y)|[\x{{3400}}-\x{{9fff}}]|['’]s[ \t]+(?:{_KIN_AFTER})"
+)
+# "jasmine's mum", "Hope's brother": a given name before a possessive kinship word.
+_BEFORE_POSSESSIVE_KIN = re.compile(
+    rf"([A-Za-z][a-z'-]{{1,24}})['’]s[ \t]+(?:{_KIN_AFTER})(?![A-Za-z])", re.IGNORECASE
 )
 
 
@@ -275,6 +282,12 @@ def other_names(text: str, lists: NameLists) -> list[tuple[int, int]]:
             found += _lower_name_before(text, words.start(1), words.group(1).split(), lists)
     if not text.isascii():
         found += [match.span() for match in _HAN_NAME_IN_TEXT.finditer(text)]
+    for match in _BEFORE_POSSESSIVE_KIN.finditer(text):
+        if match.start() and _WORD_BEFORE.match(text, match.start() - 1):
+            continue
+        word = match.group(1).lower()
+        if word in lists.given and word not in lists.not_name and word not in lists.function_words:
+            found.append(match.span(1))  # a given name, even an everyday word ("ruby")
     return found
 
 
