@@ -346,9 +346,11 @@ PRESIDIO_SETUPS = {
 }
 
 
-#: Sets still held out (committed before any detector ran on them, measured once):
-#: ``--show`` would list their misses, which ends a set's held-out status.
-HELD_OUT = ("eval8",)
+#: Sets still held out (committed before any detector ran on them, not yet measured):
+#: ``--show`` would list their misses, which ends a set's held-out status. eval8 was
+#: measured once (docs/performance.md) and is a development set since; a ninth set goes
+#: here until its first run.
+HELD_OUT: tuple[str, ...] = ()
 
 
 def refuse_show_on_held_out(folder: Path, show: list[str] | None) -> None:
