@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 
 from core.detect.lexicon import NameLists
+from core.detect.name_lines import LONE_LOWER_LINE, lone_lower_names
 from core.detect.name_words import HAN_SURNAMES, LOWER, UPPER
 from core.detect.place_names import place_names
 
@@ -238,6 +239,7 @@ _KIN_AFTER = "mum|mom|mother|dad|father|wife|husband|son|daughter|brother|sister
 OTHER_NAME_HINT = (
     r"(?i)(?:\bi['’]?m|\bi[ \t]+am|name[ \t]+is|name['’]s)[ \t]"
     rf"|[0-9][ \t]?(?:[mf](?:[^a-z]|$)|y)|[\x{{3400}}-\x{{9fff}}]|['’]s[ \t]+(?:{_KIN_AFTER})"
+    f"|{LONE_LOWER_LINE}"
 )
 # "jasmine's mum", "Hope's brother": a given name before a possessive kinship word.
 _BEFORE_POSSESSIVE_KIN = re.compile(
@@ -282,6 +284,7 @@ def other_names(text: str, lists: NameLists) -> list[tuple[int, int]]:
             found += _lower_name_before(text, words.start(1), words.group(1).split(), lists)
     if not text.isascii():
         found += [match.span() for match in _HAN_NAME_IN_TEXT.finditer(text)]
+    found += lone_lower_names(text, lists)  # a cell or a line that is a name only
     for match in _BEFORE_POSSESSIVE_KIN.finditer(text):
         if match.start() and _WORD_BEFORE.match(text, match.start() - 1):
             continue

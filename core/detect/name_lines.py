@@ -14,6 +14,12 @@ line: "ishaan kapoor, +91 ..."). A whole place ("boon lay", "bukit timah") is no
 and :func:`names_a_person` asks more of the words than one sure name: lower-case dishes and
 phrases of Malay, Hokkien or Spanish stand alone on a line too ("kencing manis", "yong
 tau foo", "dolor de cabeza").
+
+A line of one to four lower-case words and nothing else (a cell of a given-name or
+next-of-kin column, a name on its own line of a note) is read by :func:`lone_lower_names`
+even when its name is not sure in lower case: a sure given name alone ("priyanka"), or a
+given name of the world list first, before words no list and no dictionary holds
+("tendai mutasa": African, Thai and Pacific surnames are in none of the lists).
 """
 
 from __future__ import annotations
@@ -23,7 +29,13 @@ import re
 from core.detect.lexicon import NameLists
 from core.detect.place_names import place_names
 
-__all__ = ["alone_on_line", "names_a_person", "names_a_place"]
+__all__ = [
+    "LONE_LOWER_LINE",
+    "alone_on_line",
+    "lone_lower_names",
+    "names_a_person",
+    "names_a_place",
+]
 
 _NOTE = r"[A-Za-z]+(?:[ -][A-Za-z]+){0,2}"
 # What may stand before the run: the start of a line or a sentence, then nothing or a
@@ -95,3 +107,52 @@ def names_a_person(words: list[str], particles: list[str], lists: NameLists) -> 
 def names_a_place(piece: str) -> bool:
     """Whether the lower-case ``piece`` is, whole, a town or area of the gazetteer."""
     return " ".join(piece.split()) in place_names()
+
+
+# A line of one to four lower-case ASCII words alone (RE2 and Python syntax: the scanner
+# asks RE2 which texts hold one, inside a case-insensitive hint).
+LONE_LOWER_LINE = r"(?m-i:^[ \t]*[a-z][a-z'’-]{1,24}(?:[ \t]+[a-z][a-z'’-]{1,24}){0,3}[ \t]*$)"
+_LONE_LOWER_LINE = re.compile(LONE_LOWER_LINE)
+
+
+def _no_word(word: str, lists: NameLists) -> bool:
+    """Whether a lower-case ``word`` is an everyday or function word of some language the
+    lists hold, a name that is also such a word ("tikka", a dish) or a word never in a
+    name ("street", "clinic")."""
+    return (
+        word in lists.english
+        or word in lists.function_words
+        or word in lists.ambiguous
+        or word in lists.not_name
+    )
+
+
+def lone_lower_names(text: str, lists: NameLists) -> list[tuple[int, int]]:
+    """The lines of ``text`` that are a lower-case name and nothing else (module doc):
+
+    - one word, a sure given name (``lists.strong_lower``, a given name: "priyanka"; not a
+      surname alone, as "gracias" or "haka" are census surnames);
+    - two to four words, the first a given name of 4 letters or more (the world list's
+      too: "tendai"), each other word a name or a word of 3 letters or more no list and no
+      dictionary holds, none an everyday or function word, and the whole no place."""
+    found = []
+    for match in _LONE_LOWER_LINE.finditer(text):
+        words = match.group().split()
+        parts = [part for word in words for part in word.split("-") if part]
+        if not parts or any(_no_word(part, lists) for part in parts):
+            continue
+        first = words[0].split("-")[0]
+        if len(words) == 1:
+            if not (first in lists.strong_lower and first in lists.given):
+                continue
+        elif not (
+            len(first) >= _GIVEN_LETTERS
+            and first in lists.given
+            and all(part in lists.known or len(part) >= 3 for part in parts)
+        ):
+            continue
+        start = match.start() + len(match.group()) - len(match.group().lstrip())
+        end = match.start() + len(match.group().rstrip())
+        if not names_a_place(text[start:end]):
+            found.append((start, end))
+    return found
