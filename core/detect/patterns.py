@@ -20,6 +20,9 @@ mykad, nik, psn  Malaysia MyKad, Indonesia NIK, Philippines PhilSys, Australia  
 tfn, medicare    TFN and Medicare, Hong Kong HKID, Spain DNI/NIE, France NIR,
 hkid, dni, nir   UK NHS number, India Aadhaar, each with its published checks
 nhs, aadhaar     (:mod:`core.detect.national_ids`)
+za_id, th_id...  South Africa, Thailand, UAE, Ireland PPSN, Canada SIN, Sri      ID
+                 Lanka NIC, Vietnam CCCD, Pakistan CNIC, Ghana Card, Bangladesh
+                 NID (:mod:`core.detect.world_ids`)
 record_code      letters and digits with a prefix word (MRN, A/C, licence no...) ID
 vehicle_plate    1-3 letters, up to 4 digits, a check letter (SMF1234A)          PLATE
 date             2024-01-31, 31/01/2024, 31 Jan 2024, January 31, 2024          DATE
@@ -47,6 +50,7 @@ import pyarrow.compute as pc
 from core.dates import LOCAL_MONTH_NAMES
 from core.detect.national_ids import NATIONAL_ID_SHAPES
 from core.detect.old_ages import OLD_AGE
+from core.detect.world_ids import WORLD_ID_SHAPES
 from core.errors import ParameterError
 from core.identifiers import nric_check_letter
 
@@ -314,7 +318,11 @@ RECORD_PREFIX = (
     r"IRD(?:\s+(?:No\.?|Number))?|(?-i:NIN|DL)(?:\s+(?:No\.?|Number))?|"
     # a work permit (Singapore's printed "WP 0 4453121 8")
     r"Work\s+Permit(?:\s+(?:No\.?|Number))?(?:\s+(?-i:WP))?|(?-i:WP)(?:\s+No\.?)?|"
-    r"Social\s+Insurance(?:\s+(?:No\.?|Number))?)"
+    r"Social\s+Insurance(?:\s+(?:No\.?|Number))?|"
+    # (core.detect.world_ids) Pakistan's CNIC, Sri Lanka's NIC, Vietnam's CCCD/CMND,
+    # Bangladesh's NID, Jamaica's TRN, the UAE's Emirates ID, the Ghana Card, a TIN
+    r"(?-i:CNIC|NIC|CCCD|CMND|NID|TRN|EID|TIN)(?:\s+(?:No\.?|Number))?|"
+    r"Emirates\s+ID(?:\s+(?:No\.?|Number))?|Ghana\s+Card(?:\s+(?:No\.?|Number))?)"
 )
 
 
@@ -416,7 +424,9 @@ _BUILTIN = (
             validator=validator,
             cell=cell,
         )
-        for kind, (text, cell, description, validator) in NATIONAL_ID_SHAPES.items()
+        for kind, (text, cell, description, validator) in (
+            NATIONAL_ID_SHAPES | WORLD_ID_SHAPES
+        ).items()
     ),
     Pattern(
         "record_code",

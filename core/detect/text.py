@@ -53,6 +53,7 @@ from core.detect.national_ids import NATIONAL_ID_SHAPES
 from core.detect.old_ages import OLD_AGE_LOOSER, ages_after_names
 from core.detect.patterns import BUILTIN_KINDS, PATTERNS, RECORD_PREFIX
 from core.detect.phones import DEFAULT_REGION, DIGIT_RUN, find_phones, phones_in_runs
+from core.detect.world_ids import WORLD_ID_LOOSER, WORLD_ID_SHAPES
 from core.errors import ParameterError
 
 __all__ = [
@@ -86,6 +87,7 @@ _BEFORE_PHONE = (
     "ssn",
     "nino",
     *NATIONAL_ID_SHAPES,
+    *WORLD_ID_SHAPES,
     "record_code",
     "mac",
     "ipv4",
@@ -312,6 +314,7 @@ _LOOSER = {
     "ird": "[0-9]{2,3}-[0-9]{3}-[0-9]{3}",
     "dni": r"[0-9]{8}-?[A-Z]|[XYZ]-?[0-9]{7}",
     "nir": r"[123478] ?[0-9]{2} ?[0-9]{2} ?[0-9AB]{2} ?[0-9]{3}",
+    **WORLD_ID_LOOSER,
     # a record word starting a word (the expression's look-behind; words such as "said"
     # and "paid" hold one), then what may stand before its number: "is", "was" or "="
     "record_code": rf"(?i)\b(?:{RECORD_PREFIX})\s*[:#.(]?\s*(?:=\s*)?[A-Z0-9]",

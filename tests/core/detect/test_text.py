@@ -62,6 +62,8 @@ def test_kinds_and_labels():
     assert resolve_kinds("id") == (
         *("nric", "ssn", "nino"),
         *("aadhaar", "nhs", "mykad", "nik", "psn", "tfn", "medicare", "hkid", "ird", "dni", "nir"),
+        *("za_id", "th_id", "emirates", "ppsn", "sin", "lk_nic", "cccd", "cnic", "ghana_card"),
+        "bd_nid",
         "record_code",
     )
     assert resolve_kinds(["ip", "email"]) == ("email", "ipv4", "ipv6")
