@@ -52,6 +52,7 @@ from core.detect.quasi import (
 )
 from core.detect.sample import ColumnSample, hoeffding_margin
 from core.detect.text import scan_values
+from core.detect.world_ids import UNCHECKED_WORLD_IDS, WORLD_ID_NAMES, WORLD_ID_SHAPES
 from core.identifiers import NRIC_PATTERN
 
 __all__ = ["THRESHOLD", "Evidence", "hoeffding_margin", "value_evidence"]
@@ -233,7 +234,7 @@ def _nric(s: ColumnSample) -> Evidence | None:
 
 
 # National ID shapes no check digit confirms: any 12 digits written 4-4-4 fit PhilSys.
-_UNCHECKED_IDS = frozenset({"psn"})
+_UNCHECKED_IDS = frozenset({"psn", *UNCHECKED_WORLD_IDS})
 # Values of an identifier's shape held by this many rows each, on average, with no check
 # to confirm them, are codes: see _repeated_code.
 _UNCHECKED_ROWS_PER_VALUE = 2
@@ -272,6 +273,7 @@ _NATIONAL_IDS = {
     "nir": "French NIR",
     "nhs": "UK NHS",
     "aadhaar": "Indian Aadhaar",
+    **WORLD_ID_NAMES,
 }
 # MyKad numbers written as 12 bare digits are read as such only when their birth dates
 # span a generation: a lot or batch number that starts with its (recent) date also has a
@@ -314,6 +316,7 @@ def _national_ids(s: ColumnSample) -> Evidence | None:
         found["hkid"] = x.kind("hkid", x.upper)
         found["dni"] = x.kind("dni", compact)
         found["nir"] = x.kind("nir", compact)
+        found.update({kind: x.kind(kind) for kind in WORLD_ID_SHAPES})
         return found
 
     if s.measure(lambda x: sum(shares(x).values())) < THRESHOLD:
@@ -376,6 +379,7 @@ _BUILTIN_CHECKED = frozenset(
         "ssn",
         "nino",
         *NATIONAL_ID_SHAPES,
+        *WORLD_ID_SHAPES,
         "record_code",
         "vehicle_plate",
         "date",

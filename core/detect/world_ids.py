@@ -22,7 +22,7 @@ ppsn       Ireland PPS number, 7 digits, a check letter (W, A-V = weighted      
            and maybe a second letter (A, B, H; W, T, X on old numbers)
 sin        Canada SIN, 9 digits printed 3-3-3, first not 0 or 8, Luhn          1 in 10
 lk_nic     Sri Lanka NIC: old 9 digits and V/X, ``YY DDD SSS C``; new 12       about 1 in 100
-           digits ``YYYY DDD SSSS C``; DDD the day of the year of birth (1-366,
+           digits ``YYYY DDD SSSS C`` (issued from age 15); DDD the day of the year of birth (1-366,
            +500 for women); no check digit is published
 cccd       Vietnam CCCD (citizen identity card), 12 digits: a province code    about 1 in 500
            of the General Statistics Office's list, a century-and-sex digit
@@ -54,7 +54,9 @@ import datetime as dt
 import re
 
 __all__ = [
+    "UNCHECKED_WORLD_IDS",
     "WORLD_ID_LOOSER",
+    "WORLD_ID_NAMES",
     "WORLD_ID_SHAPES",
     "luhn_ok",
     "valid_bd_nid",
@@ -157,6 +159,11 @@ def _day_of_year_ok(days: int, year: int) -> bool:
     return 1 <= days <= (366 if year % 4 == 0 else 365)
 
 
+# The Registration of Persons Act issues an NIC from the age of 15: a 12-digit number
+# starting with a recent year is a date-stamped code ("Lot 202503118842"), not an NIC.
+_NIC_AGE = 15
+
+
 def valid_lk_nic(text: str) -> bool:
     """Sri Lanka NIC: old form 9 digits and V or X (``YY DDD SSS C``), new form 12
     digits (``YYYY DDD SSSS C``, the year 1900 to this year); DDD is the day of the
@@ -169,7 +176,7 @@ def valid_lk_nic(text: str) -> bool:
     if new is None:
         return False
     year = int(new.group(1))
-    return year <= _this_year() and _day_of_year_ok(int(new.group(2)), year)
+    return year <= _this_year() - _NIC_AGE and _day_of_year_ok(int(new.group(2)), year)
 
 
 # The General Statistics Office's province codes (the first 3 digits of a CCCD).
@@ -290,3 +297,20 @@ WORLD_ID_LOOSER = {
     "ghana_card": "GHA-[0-9]{9}-[0-9]",
     "bd_nid": "(?:19|20)[0-9]{15}",
 }
+
+#: Each kind's short name, as a column's evidence lists it.
+WORLD_ID_NAMES = {
+    "za_id": "South African ID",
+    "th_id": "Thai ID",
+    "emirates": "Emirates ID",
+    "ppsn": "Irish PPSN",
+    "sin": "Canadian SIN",
+    "lk_nic": "Sri Lankan NIC",
+    "cccd": "Vietnamese CCCD",
+    "cnic": "Pakistani CNIC",
+    "ghana_card": "Ghana Card",
+    "bd_nid": "Bangladeshi NID",
+}
+#: The kinds read by their shape alone (no check digit is published): a column of them
+#: whose values repeat is a code (core.detect.columns).
+UNCHECKED_WORLD_IDS = frozenset({"cnic", "ghana_card", "bd_nid"})
