@@ -65,7 +65,7 @@ _STREET = (
     r"Haven|Glen|Estates|Creek|Cove|Commons?|Canyon|Brook|Bridge|Bluff|Bend|Alley|Manor|"
     r"Meadows?|Orchard|Oval|Plains?|Prairie|Stream|Ville|Walks|Garden|Gateway|Isle|Knolls?|"
     # grand streets named without a usual suffix ("Grand Concourse", "The Esplanade")
-    r"Concourse|Esplanade|Promenade|Parade|Embankment|Causeway|"
+    r"Concourse|Esplanade|Promenade|Parade|Pde|Embankment|Causeway|"
     # Indian street and locality words: Marg (road), Salai (road, Tamil), Nagar, Colony,
     # Layout, Main, Cross (Bengaluru's numbered roads), Chowk, Bagh, Vihar, Enclave
     r"Marg|Salai|Nagar|Colony|Layout|Main|Cross|Chowk|Bagh|Vihar|Enclave)"
@@ -167,8 +167,17 @@ _INDIAN = (
     rf"(?:{_IN_PART}(?:[ \t]*-[ \t]*|,?[ \t]+)[0-9]{{6}}"
     rf"|(?:[A-Z0-9][A-Za-z0-9.'’-]*[ \t]+){{1,3}}{_STREET}\.?(?![A-Za-z]))"
 )
-# A post-office box with its town and code ("PO Box 123, Austin TX 78701").
-_PO_BOX = rf"P\.?[ \t]?O\.?[ \t]+Box[ \t]+[0-9]{{1,6}}(?:-[0-9]{{5}})?(?:{_TOWN}?,?\s+{_POSTAL})?"
+# A post-office box or bag with its town and code ("PO Box 123, Austin TX 78701", "P.O. Box
+# KS 1453, Kumasi", "Private Bag X17, Brits"), an Australian roadside mail box ("RMB 440"),
+# a Canadian rural route, a Malaysian "Peti Surat" (not "RR" alone: a respiratory rate).
+_BOX_WORD = (
+    r"(?:(?:G\.?P\.?O\.?|P\.?[ \t]?O\.?)[ \t]+Box|Post[ \t]+Office[ \t]+Box|Private[ \t]+Bag|"
+    r"Locked[ \t]+Bag|Mail[ \t]*Bag|P\.?M\.?B\.?|RMB|Rural[ \t]+Route|Peti[ \t]+Surat)"
+)
+_PO_BOX = (
+    rf"{_BOX_WORD}[ \t]+(?:[A-Z]{{1,3}}[ \t]?)?[0-9]{{1,6}}(?:-[0-9]{{5}})?"
+    rf"(?:{_TOWN}?,?\s+{_POSTAL}|{_CODE_THEN_TOWN})?"
+)
 # Continental European streets, the street word first or a German compound, then the
 # house number, and maybe the postal code and town: "48 Rue de Rivoli, 75004 Paris",
 # "Calle Mayor 12, 28013 Madrid", "Via Roma 5", "Musterstraße 5, 10115 Berlin".
@@ -217,7 +226,12 @@ _NAMED_HOUSE = (
 _HK_FLOOR = r"(?:(?:Flat|Rm|Room|Unit|Shop|Suite)[ \t]*[0-9A-Z]{1,5},[ \t]+)?[0-9]{1,2}/F\b"
 # A building or wing numbered before its parts ("Building 4, room 311, Lallubhai
 # Compound"): an address once a part after it is one (widen_address).
-_BUILDING = r"(?P<building>(?:Building|Bldg\.?|Wing)[ \t]+[0-9A-Z]{1,4}(?=,[ \t]))"
+# So is a dwelling named with its number ("Lot 52, Pembroke Hall, Kingston 20", "House 23,
+# Street 7, Gulberg III, Lahore", "H/No. C 451/3, Kotobabi"; not "Unit": a hospital's).
+_BUILDING = (
+    r"(?P<building>(?:Building|Bldg\.?|Wing|House|Villa|Lot|Plot|Flat|Apt\.?|H/No\.?)[ \t]+"
+    r"(?:[A-Z][ \t])?[0-9A-Z]{1,4}(?:[/-][0-9]{1,4}[A-Z]?)?(?=,[ \t]))"
+)
 # An estate's block or tower ("Kwai Shing Block 12"): two or three capitalised words.
 _ESTATE_BLOCK = (
     r"(?=[A-Z][a-z]+[ \t]+[A-Z])(?:[A-Z][a-z]+[ \t]+){2,3}(?:Block|Tower)[ \t]+[0-9]{1,3}[A-Z]?\b"
@@ -229,6 +243,23 @@ ADMIN_WORD = (
     r"|village|tehsil|taluka?|mandal)"
 )
 _ADMIN_AREA = rf"{ADMIN_WORD}[ \t]+[A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){{0,2}}"
+# A place in an Irish county ("Ballinagh, Co. Cavan") or a Jamaican parish ("Lime Hall,
+# St. Ann", "Top Hill District, St. Elizabeth"): the county or parish names it as an
+# address (not a church or hospital named after the saint: "St. Ann's", "St. James
+# Hospital").
+_IE_COUNTY = (
+    r"Antrim|Armagh|Carlow|Cavan|Clare|Cork|Derry|Donegal|Down|Dublin|Fermanagh|Galway|Kerry|"
+    r"Kildare|Kilkenny|Laois|Leitrim|Limerick|Londonderry|Longford|Louth|Mayo|Meath|Monaghan|"
+    r"Offaly|Roscommon|Sligo|Tipperary|Tyrone|Waterford|Westmeath|Wexford|Wicklow"
+)
+_JM_PARISH = (
+    r"St\.?[ \t](?:Andrew|Thomas|Mary|Ann|James|Elizabeth|Catherine)|Portland|Trelawny|Hanover|"
+    r"Westmoreland|Manchester|Clarendon"
+)
+_PLACE_IN_COUNTY = (
+    rf"(?!(?:{TITLES})\b)(?:[A-Z][\w'’-]+[ \t]+){{0,2}}[A-Z][\w'’-]+,[ \t]+"
+    rf"(?:Co\.?[ \t]+(?:{_IE_COUNTY})|{_JM_PARISH})(?![\w'’]|[ \t]+[A-Z])"
+)
 # A street named without a house number, after a word of place: "we lived on Wick Lane
 # Road", "out on Pukekura Road" (the street word must be one that names a street).
 _STREET_NAMED = (
@@ -278,7 +309,7 @@ ADDRESS = re.compile(
     # it is read, and widened, first)
     rf"(?<![\w#/]){_FIRST_CHARACTER}(?:{_PH_BLOCK_LOT}|(?:{_NUMBER_FIRST}|{_MALAY}){_TAIL}"
     rf"|{_INDIAN}|{_ANY_CASE}|{_NAME_THEN_CODE}|{_PO_BOX}|{_EUROPEAN}|{_CHAIN_TO_CODE}|{_NAMED_HOUSE}"
-    rf"|{_HK_FLOOR}|{_BUILDING}|{_ESTATE_BLOCK}|{_ADMIN_AREA}|{_STREET_NAMED}"
+    rf"|{_HK_FLOOR}|{_BUILDING}|{_ESTATE_BLOCK}|{_ADMIN_AREA}|{_STREET_NAMED}|{_PLACE_IN_COUNTY}"
     rf"|(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|{_SG_UNIT_ALONE}"
     rf"|(?P<postcode>{_UK_POSTCODE_ALONE}|{_EIRCODE}|{_CA_POSTCODE}))"
     r"(?![\w])"
@@ -305,13 +336,40 @@ def _folded(text: str) -> str:
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
 
 
+_REGION_CODES = frozenset(
+    [
+        "nsw",
+        "vic",
+        "qld",
+        "sa",
+        "wa",
+        "tas",
+        "act",
+        "nt",
+        "on",
+        "qc",
+        "ns",
+        "nb",
+        "mb",
+        "bc",
+        "pe",
+        "sk",
+        "ab",
+        "nl",
+        "yt",
+        "nu",
+    ]
+)
+
+
 def _a_place(part: str, after_more: bool) -> bool:
     """Whether a part after an address is a town, suburb or district of the gazetteer
     (:func:`core.detect.place_names.place_names`), whole or by its last words ("GRA
     Ikeja"); a single word that is also a person's name or an everyday English word
     ("Mary", "Lee", "Then") counts only when more of the address follows it."""
     words = _folded(part).replace(".", " ").split()
-    while len(words) > 1 and words[-1].isdigit():  # a postal district: "Dublin 9"
+    # a postal district ("Dublin 9"), an Australian state or Canadian province ("Halifax NS")
+    while len(words) > 1 and (words[-1].isdigit() or words[-1] in _REGION_CODES):
         words.pop()
     places = place_names()
     lists = name_lists()

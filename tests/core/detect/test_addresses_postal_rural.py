@@ -1,0 +1,65 @@
+"""Addresses of common English-speaking forms that had no street line with a number
+(issue 26, eval8's address recall 0.61): post-office boxes and bags with their town,
+rural mail boxes, a dwelling named with its number before comma-separated parts, a
+place in an Irish county ("Co. Cavan") or a Jamaican parish, an Australian "Pde".
+Made-up values; the expected span is the whole address as HIPAA §164.514(b)(2)(i)(B)
+removes it (street, town and code)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.detect import find_entities
+
+
+def _addresses(text: str) -> list[str]:
+    return [text[e.start : e.end] for e in find_entities(text) if e.label == "ADDRESS"]
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("tenant's room at P.O. Box KS 2291, Kumasi (postal). Next", "P.O. Box KS 2291, Kumasi"),
+        ("from PO Box 512, Halifax NS B3J 2K9 today", "PO Box 512, Halifax NS B3J 2K9"),
+        ("owner of RMB 812, Dungog NSW 2420; snake bite", "RMB 812, Dungog NSW 2420"),
+        ("send to Private Bag X17, Brits, 0250 please", "Private Bag X17, Brits, 0250"),
+        ("write to Locked Bag 40, Kingston 10 now", "Locked Bag 40, Kingston 10"),
+        ("c/o Rural Route 3, Halifax NS now", "Rural Route 3, Halifax NS"),
+        (
+            "parcel to Peti Surat 77, 08000 Sungai Petani, Kedah; COD",
+            "Peti Surat 77, 08000 Sungai Petani",
+        ),
+        (
+            "Delroy Brown of Lot 18, Pembroke Hall, Kingston 20 reports",
+            "Lot 18, Pembroke Hall, Kingston 20",
+        ),
+        (
+            "r/o House 41, Street 9, Gulberg III, Lahore, states",
+            "House 41, Street 9, Gulberg III, Lahore",
+        ),
+        ("CALLER: Villa 7, Street 12b, Al Barsha 2, Dubai", "Villa 7, Street 12b"),
+        (
+            "lives Unit 5/22 Station Pde, Goodna QLD 4300. Phone",
+            "Unit 5/22 Station Pde, Goodna QLD 4300",
+        ),
+        ("farmer Seán Ó Briain, Ballyhale, Co. Kilkenny; fluids", "Ballyhale, Co. Kilkenny"),
+        ("owner Mr. Reid, Mount Olive, St. Ann; dog with mange", "Mount Olive, St. Ann"),
+        ("moved to Bog Walk District, St. Catherine last year", "Bog Walk District, St. Catherine"),
+    ],
+)
+def test_address_found_whole(text: str, address: str) -> None:
+    found = _addresses(text)
+    assert any(address in f for f in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RR 24, SpO2 97% on room air",  # a respiratory rate, not a rural route
+        "Unit 3, Ward 7 nurses informed",  # a hospital unit
+        "a lot 5, maybe more",
+        "prayers at St. Ann's church",
+    ],
+)
+def test_no_address(text: str) -> None:
+    assert _addresses(text) == []
