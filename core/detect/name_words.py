@@ -17,8 +17,14 @@ import re
 # A token never runs into digits or an underscore ("SUDA2", "MIN_EPSILON"), and capitals
 # never into lower case ("QIs").
 # Latin letters with diacritics (Latin-1 and Latin Extended-A: "José", "Müller",
-# "Łukasz", "Şahin"), upper and lower case, for names written with their accents.
-_ACCENTED = [chr(c) for c in range(0xC0, 0x180) if chr(c).isalpha()]
+# "Łukasz", "Şahin"), upper and lower case, for names written with their accents; and
+# Vietnamese's (ơ, ư of Latin Extended-B; the stacked tone marks of Latin Extended
+# Additional: "Nguyễn", "Hương"), else a token stopped inside such a word ("Nguy").
+_ACCENTED = [
+    chr(c)
+    for c in [*range(0xC0, 0x180), 0x1A0, 0x1A1, 0x1AF, 0x1B0, *range(0x1EA0, 0x1EFA)]
+    if chr(c).isalpha()
+]
 UPPER = "A-Z" + "".join(c for c in _ACCENTED if c.isupper())
 LOWER = "a-z" + "".join(c for c in _ACCENTED if c.islower())
 NAME_WORD = (

@@ -98,8 +98,12 @@ def _fold(word: str) -> str:
     """A word without its diacritics, as the (ASCII) lists write it: "josé" -> "jose"."""
     if word.isascii():
         return word
-    decomposed = unicodedata.normalize("NFKD", word)
+    decomposed = unicodedata.normalize("NFKD", word).translate(_UNDECOMPOSED)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+# Letters with a stroke have no decomposition: "Đà Nẵng" is "Da Nang" in the lists.
+_UNDECOMPOSED = str.maketrans("ĐđŁłØø", "DdLlOo")
 
 
 #: A run of capitalised words, particles inside: where names in free text are looked for.
