@@ -149,9 +149,14 @@ _AGE_NUMBER = r"9[0-9]|1[01][0-9]"
 # airline's "TAN/MEI LING MRS (91)", or a bracketed aside such as the date of birth:
 # "Mrs Ada Fox (2/3/1931) - 94".
 _TITLE_AFTER = r"(?:[ \t]+(?-i:MR|MRS|MS|MSTR|MISS|DR))?(?:[ \t]*\([^()\n]{1,25}\)(?=[ \t]*[-–,]))?"
+# (in words too, a sex glued to it, or a field of a line separated by semicolons: "Mr
+# Pillai, ninety-three, bedbound", "Pt TAN MEI HUA, 92F, NH", "27/10;Lim Bee Hoon;96;Blk 5";
+# an aside in brackets may follow: "Agnes Fernandez, ninety-four (honorary)")
 _AFTER_NAME = re.compile(
-    _TITLE_AFTER + rf"(?:(?:\s*,\s*|[ \t]+)(?P<value>{_AGE_NUMBER})"
-    r"(?=\s*[,;:)]|[ \t]+[-–][ \t]|\s*$|[ \t]+(?:lives|living|and|is|was|has|had|who|with)\b)"
+    _TITLE_AFTER + rf"(?:(?:\s*[,;]\s*|[ \t]+)(?P<value>{_AGE_NUMBER}|{_IN_WORDS})"
+    r"(?:(?-i:[MF])(?![\w]))?"
+    r"(?=\s*[,;:)]|[ \t]*\((?![0-9])|[ \t]+[-–][ \t]|\s*$"
+    r"|[ \t]+(?:lives|living|and|is|was|has|had|who|with)\b)"
     rf"|[ \t]*\([ \t]*(?P<bracketed>{_AGE_NUMBER})[ \t]*\)"
     rf"|[ \t]+(?:is|was|turns|turned)[ \t]+(?P<being>{_AGE_NUMBER})(?![\d]|[.,]\d){_UNIT}"
     r"|[ \t]+[-–][ \t]+(?P<dashed>" + _AGE_NUMBER + r")(?=\s*[.,;)]|\s*$))",
