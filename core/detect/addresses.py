@@ -52,7 +52,7 @@ __all__ = ["ADDRESS", "address_span", "find_addresses", "widen_address"]
 TITLES = (
     r"Dr|Mr|Mrs|Ms|Mdm|Miss|Mx|Prof|Sir|Dame|Nurse|Sister|Pt|Patient|"
     r"Tel|Ph|HP|Mob|Mobile|Phone|Fax|Email|E-mail|"
-    r"DOB|NRIC|FIN|NHS|MRN|Then|And|But|Contact|Call|Ref|Dear|Thanks|Regards"
+    r"DOB|NRIC|FIN|NHS|MRN|ID|Then|And|But|Contact|Call|Ref|Dear|Thanks|Regards"
 )
 _STREET = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Drive|Dr|Lane|Ln|Crescent|Cres|Close|Way|Boulevard|"
@@ -149,9 +149,11 @@ _ANY_CASE = (
 # A house number and a street name without a street word, ended by its postal code
 # ("12 Cavenagh 229603", "30 Bukit Timah Singapore 259712"): the whole address, not only
 # the code, is an address.
+# (not a title or an ID word: "SR-88213, ID 850214 5123 086" is a staff number and an ID;
+# nor a code that more digits follow, part of a longer number)
 _NAME_THEN_CODE = (
-    rf"[0-9]{{1,5}}[A-Z]?,?\s+(?:[A-Z][A-Za-z'’.-]*\s+){{1,4}}"
-    rf"(?:{_UNIT},?\s+)?(?:(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|[0-9]{{6}})"
+    rf"[0-9]{{1,5}}[A-Z]?,?\s+(?:(?!(?:{TITLES})\b)[A-Z][A-Za-z'’.-]*\s+){{1,4}}"
+    rf"(?:{_UNIT},?\s+)?(?:(?:Singapore|S)\s*\(?[0-9]{{6}}\)?|[0-9]{{6}}(?![ \t][0-9]))"
 )
 # Indian addresses: a house number with a slash or named ("H.No. 49", "No. 20", "Flat
 # 14D", "11/13"), comma-separated parts (a building, a street, a locality, a town), then

@@ -358,7 +358,12 @@ _BUILTIN = (
             # a person's page written without www or http, its path says so:
             # "facebook.com/hafiz.jaafar", "kavitha.blogspot.in/2024/05/x" (a bare
             # domain, "example.com", is a site, not a person's page)
-            rf"|(?<![\w@./-]){_BARE_DOMAIN}/(?=\w)[^\s<>\"']*[^\s<>\"'.,;:!?)]",
+            rf"|(?<![\w@./-]){_BARE_DOMAIN}/(?=[\w@])[^\s<>\"']*[^\s<>\"'.,;:!?)]"
+            # or a handle ("tiktok.com/@yx.tan"), or a blog on a blogging host's
+            # subdomain: "kavitha.wordpress.com", "jdoe.github.io"
+            r"|(?<![\w@./-])(?-i:[a-z0-9][a-z0-9-]{0,62}\.)"
+            r"(?:wordpress|blogspot|tumblr|substack|wixsite|weebly|medium)\.com(?![\w/-])"
+            r"|(?<![\w@./-])(?-i:[a-z0-9][a-z0-9-]{0,38})\.github\.io(?![\w/-])",
             re.IGNORECASE,
         ),
         "URL",

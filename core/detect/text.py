@@ -294,7 +294,7 @@ _JOIN = "\n"
 # characters differ between the two engines).
 _LOOSER = {
     "email": "@",
-    "url": r"(?i)https?://|www\.|[a-z0-9]\.[a-z]{2,4}/",
+    "url": r"(?i)https?://|www\.|[a-z0-9]\.[a-z]{2,4}/|\.(?:wordpress|blogspot|tumblr|substack|wixsite|weebly|medium)\.com|\.github\.io",
     "ipv4": r"[0-9]\.[0-9]+\.[0-9]+\.[0-9]",
     # every IPv6 form holds "::" or a group between two colons; a time ("10:30") neither
     "ipv6": r"::|[0-9A-Fa-f]:[0-9A-Fa-f]{1,4}:",
