@@ -51,6 +51,7 @@ __all__ = [
     "RECORD_DASH",
     "a_greeting",
     "a_medicine",
+    "a_pet_name",
     "after_a_firm_or_place_word",
     "facts_after",
     "family_first",
@@ -344,4 +345,30 @@ def family_first(tokens: list[str], place: int, lists: NameLists) -> bool:
         and len(tokens) > 1
         and tokens[0].lower() in lists.family
         and _HYPHENATED_GIVEN.fullmatch(tokens[1].rstrip(",.;:")) is not None
+    )
+
+
+# Animals a vet's or a boarding note names in quotes: a species word (English, French,
+# Spanish, Malay) or "vet" right before the quote, or the species or an owner after it.
+_SPECIES = (
+    "dog|cat|puppy|pup|kitten|horse|pony|goat|rabbit|bunny|parrot|bird|hamster|pet|"
+    "tortoise|canine|feline|chat|chien|chienne|perro|gato|kucing|anjing"
+)
+_SPECIES_BEFORE = re.compile(rf"(?i)\b(?:{_SPECIES}|vet)\b[ \t:,-]*$")
+_PET_AFTER = re.compile(
+    rf"(?i)[ \t]*\((?:{_SPECIES})\b|[ \t]*(?:\([^)\n]{{0,40}}\))?[ \t]*,?[ \t]*(?:owner|owned by)\b"
+)
+_OPEN_QUOTES = ('"', "“")
+_CLOSE_QUOTES = ('"', "”")
+
+
+def a_pet_name(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]``, in double quotes, names an animal: 'dog "Bruno"',
+    'vet: "Rex" (kelpie x)', '"Bobo" (cat, 12y)', '"Mochi", owner ...'. A nickname in
+    quotes ('known as "Ravi"') is still a person's."""
+    if not (start and text[start - 1] in _OPEN_QUOTES and text[end : end + 1] in _CLOSE_QUOTES):
+        return False
+    return bool(
+        _SPECIES_BEFORE.search(text, max(0, start - 30), start - 1)
+        or _PET_AFTER.match(text, end + 1)
     )

@@ -41,6 +41,7 @@ from core.detect.name_context import (
     RECORD_DASH,
     a_greeting,
     a_medicine,
+    a_pet_name,
     after_a_firm_or_place_word,
     facts_after,
     family_first,
@@ -181,6 +182,7 @@ def names_from_matches(
         spans += _lower_names(text, run_start, run_end, lists)
         spans += _lower_name_before_verb(text, run_start, run_end, lists)
     spans += _named_again(text, spans, lists)
+    spans = [span for span in spans if not a_pet_name(text, *span)]  # 'dog "Bruno"'
     # The passes may find the same name: keep each span not inside another one
     # (sorted by start, longest first: a span inside another comes after it; n log n).
     kept, reach = [], -1
