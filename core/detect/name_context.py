@@ -213,6 +213,8 @@ _FACTS_AFTER = re.compile(
     rf"[ \t]*,?[ \t]*(?:{_AGE_SEX}|(?:dob|DOB|d\.o\.b\.?|D\.O\.B\.?|born)(?![A-Za-z]))"
 )
 _AGE_IN_BRACKETS = re.compile(r"[ \t]*\(\d{1,3}\)[ \t]+[a-z]")
+# An age between commas, the note going on: "Kgosi Mothibi, 91, bedridden".
+_AGE_IN_COMMAS = re.compile(r"[ \t]*,[ \t]*(?:1[01][0-9]|[1-9]?[0-9])[ \t]*[,;][ \t]*[a-z]")
 # An age and sex after lower-case words: "triage: chiamaka obi 33F" (the expressions of
 # other_names open on a character class, which Python's engine skips to at C speed; the
 # character before a match is checked by hand).
@@ -248,13 +250,19 @@ _BEFORE_POSSESSIVE_KIN = re.compile(
 )
 
 
-def facts_after(text: str, end: int, *, age_in_brackets: bool = False) -> bool:
+def facts_after(
+    text: str, end: int, *, age_in_brackets: bool = False, age_in_commas: bool = False
+) -> bool:
     """A person's facts follow ``end``: "47M", "58 yo", "dob", "born"; with
     ``age_in_brackets``, a number in brackets and the sentence going on in lower case too
     ("Adhiambo (12) missed the exam": asked of one word no list knows opening a sentence;
-    a number in brackets after other words is as often a count or a ward's)."""
+    a number in brackets after other words is as often a count or a ward's); with
+    ``age_in_commas``, an age between commas before lower-case words ("Kgosi Mothibi,
+    91, bedridden": asked of a piece of two or more words shaped like a name)."""
     return bool(
-        _FACTS_AFTER.match(text, end) or age_in_brackets and _AGE_IN_BRACKETS.match(text, end)
+        _FACTS_AFTER.match(text, end)
+        or (age_in_brackets and _AGE_IN_BRACKETS.match(text, end))
+        or (age_in_commas and _AGE_IN_COMMAS.match(text, end))
     )
 
 

@@ -257,7 +257,7 @@ def _a_name_by_its_words(
             or (RECORD_DASH.match(text, end) and _LINE_START.search(text, max(0, start - 8), start))
             or _next_word(text, end) in PERSON_VERBS
             or _next_word(text, end) in CASE_PARTY_WORDS  # "X v Y"
-            or facts_after(text, end)  # "X Y dob ...", "X Y 47M"
+            or facts_after(text, end, age_in_commas=True)  # "X Y dob", "X Y 47M", "X Y, 91,"
             # the whole cell: "Tshepo Baloyi" (not a job title: "Sous Chef")
             or (start == 0 and end == len(text) and occupation_words().isdisjoint(tokens))
         )
