@@ -136,6 +136,8 @@ TITLES = frozenset(
         # other languages' titles (issue 26): "Herr Müller", "Señora López", "Mme Dubois"
         *("tuan", "herr", "frau", "señor", "senor", "señora", "senora", "señorita"),
         *("senorita", "monsieur", "madame", "mme", "mlle"),
+        # Hindi "Shri", "Shrimati"/"Smt"; Sesotho and Setswana "Ntate" (Mr); Thai "Khun"
+        *("shri", "shrimati", "smt", "ntate", "khun"),
     ]
 )
 
