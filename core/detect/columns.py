@@ -63,7 +63,7 @@ _MIXED_PART = 0.2
 _CODE = r"[A-Z0-9][A-Z0-9/-]{3,18}[A-Z0-9]"
 _DATE_SHAPES = (
     r"[0-9]{1,4}[-/.][0-9]{1,2}[-/.][0-9]{1,4}(?:[ T][0-9:.]+)?"
-    r"|[0-9]{1,2} [A-Za-z]{3,9},? [0-9]{4}"
+    r"|[0-9]{1,2} [A-Za-z]{3,9},? [0-9]{4}|[0-9]{1,2}-[A-Za-z]{3,9}-[0-9]{2,4}"
     r"|[A-Za-z]{3,9} [0-9]{1,2},? [0-9]{4}"
     # other languages: "5. März 1990", "1er février 1990", "5 de mayo de 1990"
     r"|(?:[0-9]{1,2}\.?|1er) (?:de )?\pL{3,10}\.?,? (?:del? )?[0-9]{4}"
@@ -412,6 +412,14 @@ def _plate(s: ColumnSample) -> Evidence | None:
     )
 
 
+def _in_range(read: pd.Series) -> pd.Series:
+    """Timestamps of the years 1700-2200, others NaT: "%Y" reads "8/8/25" as the year 25
+    and a Thai Buddhist-era "04/08/2568" as 2568, outside a nanosecond timestamp's range
+    (converted, they wrapped round to 1983)."""
+    read = pd.to_datetime(read, errors="coerce")
+    return read.where(read.dt.year.between(1700, 2200)).astype("datetime64[ns]")
+
+
 def _parse_dates(values: pd.Series) -> pd.Series:
     """The values as timestamps (NaT where none): common formats first (fast), then any;
     Malay and Indonesian month names read as English ones."""
@@ -429,18 +437,19 @@ def _parse_dates(values: pd.Series) -> pd.Series:
         "%B %d, %Y",
         "%Y/%m/%d",
         "%d.%m.%Y",
+        "%d-%b-%Y",
     )
     for fmt in formats:
         rest = values[parsed.isna()]
         if rest.empty:
             return parsed
-        parsed[rest.index] = pd.to_datetime(rest, format=fmt, errors="coerce")
+        parsed[rest.index] = _in_range(pd.to_datetime(rest, format=fmt, errors="coerce"))
     rest = values[parsed.isna()]
     if not rest.empty:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             mixed = pd.to_datetime(rest, errors="coerce", format="mixed", dayfirst=True)
-        parsed[rest.index] = mixed.to_numpy(dtype="datetime64[ns]")
+        parsed[rest.index] = _in_range(mixed).to_numpy(dtype="datetime64[ns]")
     # 02/01/42 is read 2042 by pandas; as dates of birth or past events, 1942.
     return two_digit_years_not_after(written, parsed, pd.Timestamp.today().normalize(), events=True)
 
