@@ -78,6 +78,9 @@ _UNIT = (
 _UK_POSTCODE = r"[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}"
 # A Canadian postal code (Canada Post: no D, F, I, O, Q, U; no W or Z first): "L6J 4K2".
 _CA_POSTCODE = r"[ABCEGHJ-NPRSTVXY][0-9][ABCEGHJ-NPRSTV-Z] [0-9][ABCEGHJ-NPRSTV-Z][0-9]"
+# An Australian state or a Canadian province after a town ends an address as a postal
+# code does ("122 Dover, Goodna QLD", "232 Simcoe, Edmonton AB").
+_STATE = r"(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT|ON|QC|NS|NB|MB|BC|PE|SK|AB|NL|YT|NU)"
 # Singapore "Singapore 806799"/"S(806799)", a UK postcode, a US state and ZIP code, or a
 # bare 6-digit code (Singapore's postal code, India's PIN code) ending the address.
 _POSTAL = (
@@ -278,7 +281,7 @@ _STREET_NAMED = (
 _CHAIN_WORD = r"[A-Z][\w'’-]*(?:\.(?=[ \t]+[A-Z]))?"  # its full stop only before a word
 # (a postal code is no word of a part: "Newcastle NE4 9PQ" is a town and its code)
 _CHAIN_TOKEN = (
-    rf"(?!(?:{_UK_POSTCODE}|{_CA_POSTCODE})(?![\w]))"
+    rf"(?!(?:{_UK_POSTCODE}|{_CA_POSTCODE}|{_STATE})(?![\w]))"
     rf"(?:{_CHAIN_WORD}|[0-9]{{1,3}}[A-Za-z]?(?:/[A-Za-z0-9]{{1,4}})*)"
 )
 _CHAIN_PART = (
@@ -292,7 +295,7 @@ _NEXT_PART_BODY = (
     rf"|[0-9]{{1,5}}[A-Za-z]?[ \t]+{_CHAIN_WORD}(?:[ \t]+{_CHAIN_TOKEN}){{0,3}}"
 )
 _CHAIN_CODE = (  # (digits not followed by more digits: "9123 4567" is a phone)
-    rf"(?:{_UK_POSTCODE}|(?:[A-Z]{{2}}[ \t]+)?{_CA_POSTCODE}|{_EIRCODE}"
+    rf"(?:{_UK_POSTCODE}|(?:[A-Z]{{2}}[ \t]+)?{_CA_POSTCODE}|{_EIRCODE}|{_STATE}(?![\w])"
     rf"|(?P<digits>[0-9]{{4,6}}(?![ \t.-]?[0-9])))"
 )
 _HOUSE_START = (
@@ -400,7 +403,10 @@ def widen_address(text: str, start: int, end: int) -> int:
         parts.append((position, match.group("part") or "", coded))
     for i in range(len(parts) - 1, -1, -1):
         part_end, part, coded = parts[i]
-        if coded or _PART_WORD.search(part) or _a_place(part, i < len(parts) - 1):
+        # (Singapore, a city-state, is the town of its addresses)
+        if coded or _PART_WORD.search(part) or part == "Singapore":
+            return part_end
+        if _a_place(part, i < len(parts) - 1):
             return part_end
     return end
 

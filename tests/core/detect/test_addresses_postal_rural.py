@@ -63,3 +63,21 @@ def test_address_found_whole(text: str, address: str) -> None:
 )
 def test_no_address(text: str) -> None:
     assert _addresses(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        # a house number and a street name without a street word, then a town and its
+        # Australian state or Canadian province: the state ends the address as a code does
+        ("lives at 41 Wattlebird, Toowoomba QLD with her son", "41 Wattlebird, Toowoomba QLD"),
+        ("new address 18 Birchmount, Red Deer AB since May", "18 Birchmount, Red Deer AB"),
+        # the town after a Singapore unit: the city-state is the town
+        (
+            "at Blk 52 Bedok North Ave 3 #07-112, Singapore; review",
+            "Blk 52 Bedok North Ave 3 #07-112, Singapore",
+        ),
+    ],
+)
+def test_town_with_state_or_city_state_ends_the_address(text: str, address: str) -> None:
+    assert address in _addresses(text)
