@@ -304,8 +304,11 @@ PERSON_VERBS = frozenset(
 ORGANISATION_WORDS = frozenset(
     [
         "hospital",
+        "hosp",
         "clinic",
         "polyclinic",
+        "chemist",
+        "chemists",
         "centre",
         "center",
         "programme",
@@ -496,6 +499,8 @@ ORGANISATION_BEFORE = frozenset(
         "puskesmas",
         "syarikat",
         "yayasan",  # a Malay foundation: "Yayasan Khazanah"
+        # storms are given people's names: "Hurricane Beryl", "Typhoon Agnes"
+        *("hurricane", "cyclone", "typhoon", "storm"),
         # a saint's church, school or hospital ("St Teresa's", "Saint Patrick's"), an Irish
         # county ("Co. Mayo")
         "st",
