@@ -315,9 +315,10 @@ _LOOSER = {
     "dni": r"[0-9]{8}-?[A-Z]|[XYZ]-?[0-9]{7}",
     "nir": r"[123478] ?[0-9]{2} ?[0-9]{2} ?[0-9AB]{2} ?[0-9]{3}",
     **WORLD_ID_LOOSER,
-    # a record word starting a word (the expression's look-behind; words such as "said"
-    # and "paid" hold one), then what may stand before its number: "is", "was" or "="
-    "record_code": rf"(?i)\b(?:{RECORD_PREFIX})\s*[:#.(]?\s*(?:=\s*)?[A-Z0-9]",
+    # a record word starting a word, as the expression's look-behind wants ("said" and
+    # "paid" hold "id"); the record word alone, as what may stand between it and the number
+    # grows with the rules ("is", "=", "for WFF query:", a chat's next turn "? | customer:")
+    "record_code": rf"(?i)\b(?:{RECORD_PREFIX})",
     "vehicle_plate": r"[A-Z]{1,3}[0-9]{1,4}[A-Z]",
     "date": "[0-9]",
     "age_over_89": OLD_AGE_LOOSER,
@@ -325,7 +326,9 @@ _LOOSER = {
     # every alternative holds a digit but these
     "address": r"[0-9]|Jalan|Jln|Jl\.|Gg\.|Lorong|Lor|Dusun|Desa|Kampung|Kel\.|Kelurahan|"
     r"Kec\.|Kecamatan|Kab\.|Kabupaten|Kota|(?i:village|tehsil|taluk|mandal)|Street|Road|Avenue|"
-    r"Lane|Drive|Crescent|Boulevard|Terrace|Close|Grove|Highway",
+    r"Lane|Drive|Crescent|Boulevard|Terrace|Close|Grove|Highway|"
+    # a dwelling named with its letter ("Flat C, ", core.detect.addresses._BUILDING)
+    r"Building|Bldg|Wing|House|Villa|Lot|Plot|Flat|Apt|H/No",
     "name": "[A-Z]",
 }
 # Below this many characters in all, a column's texts are all read by an expression

@@ -136,7 +136,7 @@ def test_the_looser_form_keeps_every_text_the_expression_matches(kind):
     assert sum(matched) > 100  # the texts hold many addresses of the kind
 
 
-def test_a_record_number_after_an_equals_sign_is_found_in_a_long_column():
+def test_record_numbers_and_addresses_are_found_in_a_long_column_as_in_each_text():
     # A column of over 20,000 characters is filtered by RE2 before the record-number
     # expression reads it; the filter once lacked the "=" the expression allows
     # ("Account = 48213377"), so the column scan missed what each text's scan found.
@@ -145,13 +145,21 @@ def test_a_record_number_after_an_equals_sign_is_found_in_a_long_column():
         for i in range(120)
     ]
     texts += ["Account = 48213377 on file", "MRN = A1234567 kept", "SSN is 219099999"]
+    texts += [
+        "agent: and ID? | customer: 31 022 447 | agent: thanks",
+        "Ka Ho of Flat C, Kwai Chung",
+    ]
     assert sum(map(len, texts)) > 20_000
     alone = [[(e.kind, e.text) for e in _find(t, entity_kinds(), "SG")] for t in texts]
     together = [
         [(e.kind, e.text) for e in found] for found in _find_many(texts, entity_kinds(), "SG")
     ]
     assert together == alone
-    assert ("record_code", "48213377") in alone[-3]
+    assert ("record_code", "48213377") in alone[-5]
+    assert ("record_code", "31 022 447") in alone[-2] and (
+        "address",
+        "Flat C, Kwai Chung",
+    ) in alone[-1]
 
 
 def test_the_record_word_filter_keeps_every_text_the_expression_matches():
@@ -168,6 +176,7 @@ def test_the_record_word_filter_keeps_every_text_the_expression_matches():
     words = ["MRN", "ssn", "Account No.", "a/c", "ID", "Ref", "NRIC", "Policy", "PAN", "lic"]
     words += ["said", "paid", "Maidstone", "avid", "x", "-", "SIN", "sin", "NI No"]
     between = ["", " ", ": ", " = ", " is ", " was ", "#", " (", "-", " :: "]
+    between += [" for WFF query: ", " of the car owner: ", "? | customer: ", " ?|client:"]
     values = ["48213377", "A1234567", "219099999", "046 454 286", "AB", "12", "x9y8z7"]
     texts = [
         "".join(rng.choice(pieces) for pieces in (words, between, values, [" ", "", "a", "-"]))
