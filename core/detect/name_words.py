@@ -183,6 +183,10 @@ REACH_VERBS = (
     rf"{REACH_WORDS}|"
     r"(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with)"
 )
+#: The words before a nickname ("known as Kuttan", "goes by kumaresh"): read as a relation
+#: is, so a lower-case word no dictionary holds after them is a name.
+NICKNAME_CUES = r"known[ \t]+as|goes[ \t]+by|nicknamed"
+NICKNAME_WORDS = frozenset({"known as", "goes by", "nicknamed"})
 #: The relations and roles as a set, to tell a relation cue from a verb cue.
 RELATION_WORDS = frozenset(RELATIONS.split("|"))
 #: Every cue word as one alternation (the scanner's quick filter for cued names).

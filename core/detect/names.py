@@ -61,6 +61,8 @@ from core.detect.name_words import (
     NAME_TOKEN,
     NAME_WORD,
     NAMING_WORDS,
+    NICKNAME_CUES,
+    NICKNAME_WORDS,
     NOT_AFTER_TITLE,
     ORGANISATION_BEFORE,
     ORGANISATION_WORDS,
@@ -349,7 +351,8 @@ _TITLE_NEXT = rf"(?!(?:(?:and|&)[ \t]+)?(?:{_CUE_TREE})\.?[ \t])"
 #: A cue word and up to four words after it; :func:`cued_span` says which are a name.
 CUED_NAME = re.compile(
     rf"(?<![\w/-])(?<![0-9] )(?P<cue>{_CUE_TREE}"
-    r"|(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with))\.?[ \t]*[:,]?[ \t]+(?:(?:is|was|named|called)[ \t]+)?"
+    r"|(?:spoke|speak|spoken|talked|talk|met|meeting|chatted|chat|discussed)[ \t]+(?:to|with)"
+    rf"|{NICKNAME_CUES})\.?[ \t]*[:,]?[ \t]+(?:(?:is|was|named|called)[ \t]+)?"
     + _TITLE_NEXT
     + rf"(?P<words>[{UPPER}{LOWER}][{UPPER}{LOWER}'’-]*(?:[ \t]+[{UPPER}{LOWER}][{UPPER}{LOWER}'’-]*){{0,3}})",
     re.IGNORECASE,
@@ -514,7 +517,8 @@ def cued_span(match: re.Match[str], lists: NameLists) -> tuple[int, int] | None:
     """
     cue = match.group("cue").lower()
     title = cue in TITLES
-    reach = not title and cue not in RELATION_WORDS  # "call", "spoke to"...
+    nickname = " ".join(cue.split()) in NICKNAME_WORDS  # "known as", read as a relation
+    reach = not title and not nickname and cue not in RELATION_WORDS  # "call", "spoke to"
     taken: list[tuple[int, int, str, str]] = []  # (start, end, word, case)
     words = match.group("words")
     word_end = 0
