@@ -328,7 +328,9 @@ _LOOSER = {
     r"Kec\.|Kecamatan|Kab\.|Kabupaten|Kota|(?i:village|tehsil|taluk|mandal)|Street|Road|Avenue|"
     r"Lane|Drive|Crescent|Boulevard|Terrace|Close|Grove|Highway|"
     # a dwelling named with its letter ("Flat C, ", core.detect.addresses._BUILDING)
-    r"Building|Bldg|Wing|House|Villa|Lot|Plot|Flat|Apt|H/No",
+    r"Building|Bldg|Wing|House|Villa|Lot|Plot|Flat|Apt|H/No|"
+    # a place in an Irish county or a Jamaican parish (core.detect.addresses._PLACE_IN_COUNTY)
+    r",[ \t]+(?:Co|St)|Portland|Trelawny|Hanover|Westmoreland|Manchester|Clarendon",
     "name": "[A-Z]",
 }
 # Below this many characters in all, a column's texts are all read by an expression

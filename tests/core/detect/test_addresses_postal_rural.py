@@ -81,3 +81,22 @@ def test_no_address(text: str) -> None:
 )
 def test_town_with_state_or_city_state_ends_the_address(text: str, address: str) -> None:
     assert address in _addresses(text)
+
+
+def test_county_and_parish_places_found_in_a_long_column_as_in_each_text() -> None:
+    """A column of over 20,000 characters is filtered by RE2 before the address
+    expression reads it: a place in a county or parish holds no digit nor street word,
+    so the filter must keep it (the column and each text's scan agree)."""
+    from core.detect.text import _find, _find_many, entity_kinds
+
+    texts = [f"Visit {i}: nothing of note, all calm today. " * 5 for i in range(120)]
+    texts += ["farmer from Ballyhale, Co. Kilkenny, seen", "owner of Mount Olive, St. Ann called"]
+    texts += ["blog marytan88.wordpress.com shared"]
+    assert sum(map(len, texts)) > 20_000
+    alone = [[(e.kind, e.text) for e in _find(t, entity_kinds(), "SG")] for t in texts]
+    together = [
+        [(e.kind, e.text) for e in found] for found in _find_many(texts, entity_kinds(), "SG")
+    ]
+    assert ("address", "Ballyhale, Co. Kilkenny") in alone[-3]
+    assert ("address", "Mount Olive, St. Ann") in alone[-2]
+    assert together == alone
