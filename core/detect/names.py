@@ -770,9 +770,13 @@ _ASCII_LETTERS = string.ascii_letters
 
 def _a_place(text: str, start: int, tokens: list[str], cue: str, lists: NameLists) -> bool:
     """The piece of ``tokens`` starting at ``start`` is a place (core.detect.place_names);
-    the word before its cue is read only for a known place."""
+    the word before its cue is read only for a known place; a place Vietnamese writes in
+    syllables ("Hà Nội") is looked up joined, as the gazetteer writes it ("hanoi")."""
     if " ".join(tokens) not in place_names():
-        return False
+        joined = "".join(tokens)
+        if text[start : start + len(joined)].isascii() or joined not in place_names():
+            return False
+        tokens = [joined]
     cue_at = text.rfind(cue, max(0, start - 24), start) if cue else -1
     before = _previous_word(text, cue_at) if cue_at > 0 else ""
     return place_not_person(tokens, cue, before, lists)

@@ -38,3 +38,9 @@ def test_no_name_is_a_stub_of_a_word() -> None:
 def test_a_vietnamese_city_is_a_place_not_a_name() -> None:
     # "Đ" has no decomposition: folded by hand to the gazetteer's "da nang".
     assert _names("The parcel was sent from Đà Nẵng on Monday.") == []
+
+
+def test_a_vietnamese_city_written_in_syllables_is_a_place() -> None:
+    # the gazetteer writes "hanoi" as one word; Vietnamese writes "Hà Nội"
+    assert _names("The parcel was sent from Hà Nội on Friday.") == []
+    assert "Hà Văn Nam" in _names("Parcel for Mr Hà Văn Nam, sent on Friday.")
