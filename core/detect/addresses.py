@@ -242,9 +242,10 @@ _ESTATE_BLOCK = (
     r"(?=[A-Z][a-z]+[ \t]+[A-Z])(?:[A-Z][a-z]+[ \t]+){2,3}(?:Block|Tower)[ \t]+[0-9]{1,3}[A-Z]?\b"
 )
 # A village, district or subdivision named after its word: Indonesian "Dusun", "Desa",
-# "Kel.", "Kec.", "Kab."; Indian "village", "tehsil", "taluk", "mandal".
+# "Kel.", "Kec.", "Kab."; Indian "village", "tehsil", "taluk", "mandal"; Pakistani
+# "Mohalla" (a neighbourhood).
 ADMIN_WORD = (
-    r"(?:(?-i:Dusun|Desa|Kampung|Kel\.|Kelurahan|Kec\.|Kecamatan|Kab\.|Kabupaten|Kota)"
+    r"(?:(?-i:Dusun|Desa|Kampung|Kel\.|Kelurahan|Kec\.|Kecamatan|Kab\.|Kabupaten|Kota|Mohalla)"
     r"|village|tehsil|taluka?|mandal)"
 )
 _ADMIN_AREA = rf"{ADMIN_WORD}[ \t]+[A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){{0,2}}"

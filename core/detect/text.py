@@ -325,7 +325,7 @@ _LOOSER = {
     "phone": r"[0-9](?:[ ().-]{0,2}[0-9]){6}",
     # every alternative holds a digit but these
     "address": r"[0-9]|Jalan|Jln|Jl\.|Gg\.|Lorong|Lor|Dusun|Desa|Kampung|Kel\.|Kelurahan|"
-    r"Kec\.|Kecamatan|Kab\.|Kabupaten|Kota|(?i:village|tehsil|taluk|mandal)|Street|Road|Avenue|"
+    r"Kec\.|Kecamatan|Kab\.|Kabupaten|Kota|Mohalla|(?i:village|tehsil|taluk|mandal)|Street|Road|Avenue|"
     r"Lane|Drive|Crescent|Boulevard|Terrace|Close|Grove|Highway|"
     # a dwelling named with its letter ("Flat C, ", core.detect.addresses._BUILDING)
     r"Building|Bldg|Wing|House|Villa|Lot|Plot|Flat|Apt|H/No|"

@@ -100,3 +100,22 @@ def test_county_and_parish_places_found_in_a_long_column_as_in_each_text() -> No
     assert ("address", "Ballyhale, Co. Kilkenny") in alone[-3]
     assert ("address", "Mount Olive, St. Ann") in alone[-2]
     assert together == alone
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        # Thailand: house number, village number (Moo), subdistrict (Tambon), province, code
+        (
+            "visit at 45/7 Moo 2, Tambon Khlong Nueng, Pathum Thani 12120: bedridden",
+            "45/7 Moo 2, Tambon Khlong Nueng, Pathum Thani 12120",
+        ),
+        # Pakistan: a neighbourhood (Mohalla) named first, a landmark, the town and its code
+        (
+            "consignment to Mohalla Rehmanpura, near Jamia Masjid, Multan 60000. Phone",
+            "Mohalla Rehmanpura, near Jamia Masjid, Multan 60000",
+        ),
+    ],
+)
+def test_thai_and_pakistani_locality_words(text: str, address: str) -> None:
+    assert address in _addresses(text)
