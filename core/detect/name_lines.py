@@ -35,6 +35,7 @@ __all__ = [
     "lone_lower_names",
     "names_a_person",
     "names_a_place",
+    "trim_everyday_ends",
 ]
 
 _NOTE = r"[A-Za-z]+(?:[ -][A-Za-z]+){0,2}"
@@ -156,3 +157,21 @@ def lone_lower_names(text: str, lists: NameLists) -> list[tuple[int, int]]:
         if not names_a_place(text[start:end]):
             found.append((start, end))
     return found
+
+
+def trim_everyday_ends(
+    text: str, stretch: list[tuple[int, int, str]], lists: NameLists
+) -> list[tuple[int, int, str]]:
+    """A lower-case run's ``stretch`` ((start, end, kind) of its words) without the words
+    at its ends that are everyday English words the census lists also hold as rare
+    surnames ("fought over lunch" after "hina tariq"); [] when none was set aside."""
+    first, last = 0, len(stretch)
+
+    def everyday(item: tuple[int, int, str]) -> bool:
+        return item[2] == "known" and text[item[0] : item[1]] in lists.english
+
+    while first < last and everyday(stretch[first]):
+        first += 1
+    while last > first and everyday(stretch[last - 1]):
+        last -= 1
+    return stretch[first:last] if 0 < last - first < len(stretch) else []

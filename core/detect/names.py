@@ -33,7 +33,6 @@ This module finds names inside free text (:func:`find_names`); whole cells are c
 from __future__ import annotations
 
 import re
-import string
 import unicodedata
 
 from core.detect.lexicon import NameLists, name_lists
@@ -49,9 +48,15 @@ from core.detect.name_context import (
     opens_a_place,
     other_names,
     passenger_names,
+    previous_word,
     town_after_a_comma,
 )
-from core.detect.name_lines import alone_on_line, names_a_person, names_a_place
+from core.detect.name_lines import (
+    alone_on_line,
+    names_a_person,
+    names_a_place,
+    trim_everyday_ends,
+)
 from core.detect.name_words import (
     CASE_PARTY_WORDS,
     CUES,
@@ -199,7 +204,7 @@ def _a_name_piece(text: str, start: int, end: int, tokens: list[str], lists: Nam
     """Whether the piece ``text[start:end]`` of a capitalised run (its ``tokens``, at most
     four) is a name by its cue, its words or its shape (see :func:`find_names`), before the
     organisation word after it is looked for."""
-    cue = _previous_word(text, start)
+    cue = previous_word(text, start)
     if cue in ORGANISATION_BEFORE:
         return False  # "Hospital Sultanah Aminah", "Masjid Sultan Abu Bakar"
     if cue in CUES:
@@ -216,13 +221,13 @@ def _no_person_around(text: str, start: int, end: int, tokens: list[str], cue: s
     """The words around the piece say it names a firm, a place, a medicine or a greeting
     (:mod:`core.detect.name_context`): "Hotel X", "County of X", "tab. X", "X 40 mg",
     "Mount X", "Kia ora", "pharmacy (X)"."""
-    before_cue = _previous_word(text, text.rfind(cue, 0, start)) if cue in ("of", "at") else ""
+    before_cue = previous_word(text, text.rfind(cue, 0, start)) if cue in ("of", "at") else ""
     return (
         after_a_firm_or_place_word(text, start, end, cue, before_cue, _next_word(text, end))
         or a_medicine(text, end, cue)
         or opens_a_place(tokens[0])
         or a_greeting(text, start)
-        or in_brackets_after_a_firm(text, start, _previous_word(text, start - 1))
+        or in_brackets_after_a_firm(text, start, previous_word(text, start - 1))
     )
 
 
@@ -304,7 +309,7 @@ def _named_again(
             for at in written_alone(text, word):
                 if english and _SENTENCE_START.search(text, max(0, at - 4), at):
                     continue
-                if _a_place(text, at, [_fold(lower)], _previous_word(text, at), lists):
+                if _a_place(text, at, [_fold(lower)], previous_word(text, at), lists):
                     continue  # "Jordan Smith went to Jordan": the second is the country
                 if _organisation_after(text, at + len(word)):
                     continue  # "Ms Anjali Desai of Desai & Associates": her firm
@@ -413,6 +418,12 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
     stretch: list[tuple[int, int, str]] = []  # (start, end, "sure" | "known" | "new" | "particle")
 
     def close(stretch: list[tuple[int, int, str]]) -> None:
+        count = len(found)  # none found: read again without everyday words at the ends
+        close_once(stretch)
+        if len(found) == count and (trimmed := trim_everyday_ends(text, stretch, lists)):
+            close_once(trimmed)
+
+    def close_once(stretch: list[tuple[int, int, str]]) -> None:
         while stretch and stretch[-1][2] == "particle":
             stretch = stretch[:-1]
         kinds = [k for _, _, k in stretch if k != "particle"]
@@ -439,7 +450,7 @@ def _lower_names(text: str, start: int, end: int, lists: NameLists) -> list[tupl
             for item in [*stretch, (0, 0, "new")]:
                 if item[2] == "new":
                     if part:
-                        close(part)
+                        close_once(part)
                     part = []
                 else:
                     part.append(item)
@@ -642,7 +653,7 @@ def _unknown_but_named(
         return True
     return bool(_SPEAKER.match(text, end)) and (
         bool(_LINE_START.search(text, max(0, start - 8), start))
-        or _previous_word(text, start) in ("from", "per", "by")  # "Memo from X: ..."
+        or previous_word(text, start) in ("from", "per", "by")  # "Memo from X: ..."
     )
 
 
@@ -765,9 +776,6 @@ def _split_run(run: str, offset: int, lists: NameLists):
         yield offset + start, offset + end, tokens
 
 
-_ASCII_LETTERS = string.ascii_letters
-
-
 def _a_place(text: str, start: int, tokens: list[str], cue: str, lists: NameLists) -> bool:
     """The piece of ``tokens`` starting at ``start`` is a place (core.detect.place_names);
     the word before its cue is read only for a known place; a place Vietnamese writes in
@@ -778,20 +786,5 @@ def _a_place(text: str, start: int, tokens: list[str], cue: str, lists: NameList
             return False
         tokens = [joined]
     cue_at = text.rfind(cue, max(0, start - 24), start) if cue else -1
-    before = _previous_word(text, cue_at) if cue_at > 0 else ""
+    before = previous_word(text, cue_at) if cue_at > 0 else ""
     return place_not_person(tokens, cue, before, lists)
-
-
-def _previous_word(text: str, start: int) -> str:
-    """The word right before ``start`` (in the 24 characters before it), lower-case: ASCII
-    letters, then maybe a dot, then spaces, tabs, colons or commas (and, as ``$`` reads the
-    end, one final newline); "" when none. The same word as the expression
-    ``([A-Za-z]+)\\.?[ \\t:,]*$`` searched in those 24 characters, read from the end with
-    C-level string operations (the expression tried each of the 24 places)."""
-    before = text[max(0, start - 24) : start]
-    if before.endswith("\n"):
-        before = before[:-1]
-    before = before.rstrip(" \t:,")
-    if before.endswith("."):
-        before = before[:-1]
-    return before[len(before.rstrip(_ASCII_LETTERS)) :].lower()

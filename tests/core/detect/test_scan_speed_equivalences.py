@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.detect.names import _previous_word
+from core.detect.name_context import previous_word
 from core.detect.text import _find, entity_kinds, redact_and_count
 
 # The expression core.detect.names searched in the 24 characters before a name.
@@ -43,9 +43,9 @@ def _previous_by_expression(text: str, start: int) -> str:
 )
 def test_the_word_before_a_name_is_the_one_the_expression_read(text, word):
     start = text.rindex(text.split()[-1]) if text.split() else len(text)
-    assert _previous_by_expression(text, start) == _previous_word(text, start)
+    assert _previous_by_expression(text, start) == previous_word(text, start)
     if word:
-        assert _previous_word(text, start) == word
+        assert previous_word(text, start) == word
 
 
 def test_the_word_before_a_name_equals_the_expression_on_random_texts():
@@ -55,7 +55,7 @@ def test_the_word_before_a_name_equals_the_expression_on_random_texts():
     for _ in range(20_000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
         start = rng.randint(0, len(text))
-        assert _previous_word(text, start) == _previous_by_expression(text, start), (
+        assert previous_word(text, start) == _previous_by_expression(text, start), (
             text,
             start,
         )
