@@ -215,8 +215,13 @@ _FACTS_AFTER = re.compile(
     rf"[ \t]*,?[ \t]*(?:{_AGE_SEX}|(?:dob|DOB|d\.o\.b\.?|D\.O\.B\.?|born)(?![A-Za-z]))"
 )
 _AGE_IN_BRACKETS = re.compile(r"[ \t]*\(\d{1,3}\)[ \t]+[a-z]")
-# An age between commas, the note going on: "Kgosi Mothibi, 91, bedridden".
-_AGE_IN_COMMAS = re.compile(r"[ \t]*,[ \t]*(?:1[01][0-9]|[1-9]?[0-9])[ \t]*[,;][ \t]*[a-z]")
+# An age between commas, in digits or words, the note going on: "Kgosi Mothibi, 91,
+# bedridden", "..., ninety-two, from ...".
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_AGE_IN_WORDS = rf"(?:{_TENS})(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
+_AGE_IN_COMMAS = re.compile(
+    rf"[ \t]*,[ \t]*(?:1[01][0-9]|[1-9]?[0-9]|{_AGE_IN_WORDS})[ \t]*[,;][ \t]*[a-z]"
+)
 # An age and sex after lower-case words: "triage: chiamaka obi 33F" (the expressions of
 # other_names open on a character class, which Python's engine skips to at C speed; the
 # character before a match is checked by hand).

@@ -36,3 +36,9 @@ def test_an_unknown_name_before_an_age_between_commas_is_found(text: str, name: 
 )
 def test_other_capitalised_words_before_a_number_between_commas_are_not(text: str) -> None:
     assert _names(text) == []
+
+
+@pytest.mark.parametrize("age", ["ninety-one", "eighty six", "seventy"])
+def test_an_age_in_words_between_commas_names_a_person_too(age: str) -> None:
+    text = f"home visit: Kgosi Mothibi, {age}, frail; daughter cooks."
+    assert "Kgosi Mothibi" in _names(text)
