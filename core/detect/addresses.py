@@ -334,7 +334,8 @@ _NEXT_PART = re.compile(
 _PART_WORD = re.compile(
     rf"\b(?:{_STREET}|Estate|House|Court|Tower|Block|Mansions?|Building|Centre|Center|Plaza|"
     rf"Villas?|Compound|Apartments?|Flats|Chambers|Area|Sector|Phase|Zone|Ward|District|"
-    rf"Garden|Gardens)\b|^(?:{ADMIN_WORD})\b"
+    # Thai village number, lane, subdistrict and district words ("Moo 4, Tambon Bang Kruai")
+    rf"Garden|Gardens|Moo|Soi|Tambon|Amphoe)\b|^(?:{ADMIN_WORD})\b"
 )
 
 

@@ -110,6 +110,11 @@ def test_county_and_parish_places_found_in_a_long_column_as_in_each_text() -> No
             "visit at 45/7 Moo 2, Tambon Khlong Nueng, Pathum Thani 12120: bedridden",
             "45/7 Moo 2, Tambon Khlong Nueng, Pathum Thani 12120",
         ),
+        # the village number and subdistrict words name it, whatever the town
+        (
+            "seen at 12/3 Moo 5, Tambon Wang Yen, Ban Sok Noi 18140 today",
+            "12/3 Moo 5, Tambon Wang Yen, Ban Sok Noi 18140",
+        ),
         # Pakistan: a neighbourhood (Mohalla) named first, a landmark, the town and its code
         (
             "consignment to Mohalla Rehmanpura, near Jamia Masjid, Multan 60000. Phone",
