@@ -263,6 +263,9 @@ _JM_PARISH = (
     r"Westmoreland|Manchester|Clarendon"
 )
 _PLACE_IN_COUNTY = (
+    # (not from inside a hyphenated word: its words run on over "-", so a start at every
+    # capital of "A-A-A-..." would read to the end each time, quadratic in a hostile cell)
+    r"(?<![\w'’-])"
     rf"(?!(?:{TITLES})\b)(?:[A-Z][\w'’-]+[ \t]+){{0,2}}[A-Z][\w'’-]+,[ \t]+"
     rf"(?:Co\.?[ \t]+(?:{_IE_COUNTY})|{_JM_PARISH})(?![\w'’]|[ \t]+[A-Z])"
 )
