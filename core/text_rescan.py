@@ -289,7 +289,9 @@ def _look_alikes() -> tuple[dict[int, str], dict[int, str]]:
     return str.maketrans(digits), str.maketrans(letters)
 
 
-_MIXED = re.compile(r"\S*(?:[0-9A-Za-z][^\x00-\x7f]|[^\x00-\x7f][0-9A-Za-z])\S*")
+# (from a word's start only: the same words, but a long word without a mix is read once,
+# not once from each of its characters, which was quadratic in a hostile cell)
+_MIXED = re.compile(r"(?<!\S)\S*(?:[0-9A-Za-z][^\x00-\x7f]|[^\x00-\x7f][0-9A-Za-z])\S*")
 
 
 def compatible(text: pd.Series) -> pd.Series:
